@@ -16713,7 +16713,8 @@ def calibration_warnings(a, unjudged_failures=0):
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
         # (sent to two figures it had just said cannot be measured: with no failure, or no pass, neither is)
-        readable = [name for name, there in (("failure detection", detection is not None), ("kappa", a["kappa"] is not None))
+        # (kappa with no interval is one the person or the judge gave one verdict only: 0, nothing measured)
+        readable = [name for name, there in (("failure detection", detection is not None), ("kappa", a["kappa_ci"] is not None))
                     if there]
         warnings.append(f"unbalanced verdicts ({percent(fail_share)} failures): raw agreement misleads; " + (
             f"read {' and '.join(readable)} instead" if readable else

@@ -666,10 +666,12 @@ def test_calibrate_warns_when_verdicts_are_unbalanced(calibration, project, cli)
     assert any("unbalanced verdicts (0% failures): raw agreement misleads" in w for w in a["warnings"])
     # (round 106) never sent to read two figures it has just said cannot be measured
     assert not any("read failure detection" in w for w in a["warnings"]), a["warnings"]
-    assert any(w.endswith("raw agreement misleads; read kappa instead") for w in a["warnings"]), a["warnings"]
-    # where the judge passed every answer too, neither figure is there: it says to label failing answers
-    b = evalpy.calibration_warnings({**a, "kappa": None})
-    assert b[-1].endswith("label some failing answers, so that failure detection and kappa can be measured"), b
+    # (round 108) nor to kappa, which it has just said has nothing to measure (the person gave one verdict only)
+    assert a["kappa"] == 0 and a["kappa_ci"] is None
+    assert a["warnings"][-1].endswith("label some failing answers, so that failure detection and kappa can be measured")
+    # where failures were labelled but fell on answers the judge left undecided, kappa is still read
+    b = evalpy.calibration_warnings({**a, "kappa_ci": [0.1, 0.5]})
+    assert b[-1].endswith("raw agreement misleads; read kappa instead"), b
 
 
 def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, judged_split, cli, fake):
