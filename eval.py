@@ -6020,7 +6020,7 @@ class ChatClient:
         run, and said once per field, with what was sent, so that totals and rates short of it are not read
         as whole, nor an answer as one without thinking."""
         if key in COUNT_FIELDS:
-            sent, what, figures = self.count_names.get(key, key), "count (a whole number of 0 or more)", "token figures"
+            sent, what, figures = self.count_names.get(key, key), "count (a whole number, 0 to 2^53)", "token figures"
         elif key.endswith("_duration_ns"):   # a server's duration: nanoseconds (Ollama's time.Duration, an int64)
             sent, what, figures = key[:-len("_ns")], "duration (nanoseconds, 0 to 2^53)", "speed figures"
         elif key in TEXT_FIELDS:   # thinking of 5, a finish reason of a list: no words of the model's, yet said
