@@ -18358,6 +18358,13 @@ def review_handler(review, nonce):
         def do_POST(self):
             self.answer(self.post)
 
+        def not_allowed(self):   # (http.server's own answer was a 501 page, before the Host or Origin was looked at)
+            if self.allowed():
+                self.send(405, "text/plain; charset=utf-8", b"method not allowed: GET the page or its data, POST an "
+                          b"annotation\n", [("Allow", "GET, POST")])
+
+        do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_CONNECT = do_TRACE = not_allowed
+
         def path_as_sent(self):
             """The path of the request line as sent: http.server makes //data /data (3.11), which the README's
             "any other path is 404" refuses."""
@@ -18387,7 +18394,10 @@ def review_handler(review, nonce):
                 return
             said = self.headers.get("Content-Length", "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
-            if not 0 < length <= review.most_body:
+            if length > review.most_body:   # (the page's box holds 200 characters: a client of its own sent it)
+                raise ValueError(f"the body is {length:,} bytes, past the {review.most_body:,} an annotation's save "
+                                 f"takes (its text is at most {MAX_ANNOTATION} characters)")
+            if not length:
                 raise ValueError("the body must be a small JSON object, with its length in digits")
             try:
                 body = exact_json(self.rfile.read(length).decode("utf-8"))

@@ -209,7 +209,8 @@ def test_concurrent_saves_lose_nothing(server, runs):
     (json.dumps({"key": "dev-01#1", "text": "x", "was": 0}).encode(), '"was" is a number, not a text'),
     (json.dumps({"key": "dev-01#1", "text": "x" * 201}).encode(), "at most 200 characters"),
     (b"", "small JSON object"),
-    (b"{" + b" " * 5000 + b"}", "small JSON object"),
+    # (round 108) a body past the size was "must be a small JSON object, with its length in digits", its length in digits
+    (b"{" + b" " * 5000 + b"}", "the body is 5,002 bytes, past the "),
 ])
 def test_bad_saves_are_refused(server, runs, body, message):
     url, _ = server
@@ -236,6 +237,11 @@ def test_foreign_origins_and_hosts_are_refused(server):
     assert requests.get(url + "/data", headers={"Origin": "http://localhost:1"}).status_code == 403
     assert requests.get(url + "/data", headers={"Host": f"evil.example:{port}"}).status_code == 403   # DNS rebinding
     assert requests.get(url + "/data", headers={"Origin": f"http://localhost:{port}"}).status_code == 200
+    # (round 108) any other method: a 405 saying which are taken, after the Host and Origin (a 501 page, unlooked at)
+    for method in ("PUT", "DELETE", "OPTIONS", "PATCH", "HEAD"):
+        answer = requests.request(method, url + "/annotations")
+        assert answer.status_code == 405 and answer.headers["Allow"] == "GET, POST", (method, answer.status_code)
+        assert requests.request(method, url + "/annotations", headers={"Origin": "http://evil.example"}).status_code == 403
 
 
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
