@@ -269,7 +269,7 @@ def test_any_case_the_page_shows_can_be_annotated(project, case_id):
         assert answer.status_code == 400 and "half of a character" in answer.json()["error"], answer.text
         body = json.dumps({"key": key, "text": "y" * 50000}).encode()
         answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
-        assert answer.status_code == 400 and "small JSON object" in answer.json()["error"], answer.text
+        assert answer.status_code == 400 and "an annotation's save takes" in answer.json()["error"], answer.text
     finally:
         httpd.shutdown()
         httpd.server_close()
