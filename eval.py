@@ -5933,8 +5933,15 @@ class ChatClient:
         except ValueError:
             # what it was, so a stream (text/event-stream), a proxy's page or noise can be told apart
             begins = f"it begins {one_line(error_text(data, '', self.scrub, headers), 80)}" if (data or b"").strip() else "it was empty"
-            raise CallFailed(f"the server's answer was not JSON (Content-Type {one_line(self.scrub(headers.get('Content-Type') or 'none'), 60)}; "
-                             f"{begins})", retry=True) from None
+            kind = one_line(self.scrub(headers.get('Content-Type') or 'none'), 60)
+            lines = [line.strip() for line in (data or b"").splitlines() if line.strip()]
+            if len(lines) > 1 and (all(line.startswith((b"{", b"data:", b"event:", b":")) for line in lines)
+                                   or re.search("ndjson|event-stream", kind, re.I)):
+                # answered in pieces, "stream": false sent: asked again, it streams again (a resume alike)
+                raise CallFailed(f"the server streamed its answer ({len(lines)} lines, Content-Type {kind}; {begins}) though "
+                                 'the request said "stream": false: a server or proxy that ignores it; point --host at '
+                                 "one that answers whole", retry=False) from None
+            raise CallFailed(f"the server's answer was not JSON (Content-Type {kind}; {begins})", retry=True) from None
         # a key given twice says two things: the server's answer is neither (a NaN figure is unknown)
         problem = inexact_problem(answer, numbers=False)
         if problem:

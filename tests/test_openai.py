@@ -1208,7 +1208,10 @@ def test_an_answer_that_is_not_json_is_named_by_its_type_and_its_start(project, 
     stream = b'data: {"choices": [{"delta": {"content": "bug"}}]}\n\ndata: [DONE]\n\n'
     code, out, err, run_file = run_served(cli, lambda body: (200, {"Content-Type": "text/event-stream"}, stream), "--split", "dev", "--limit", 1)
     error = json.loads(run_file)["results"][0]["error"]
-    assert error.startswith("the server's answer was not JSON (Content-Type text/event-stream; it begins data: {") and code == 2, error
+    # (round 108) a stream though "stream": false was sent: said so, and never asked again (it streams again)
+    assert error.startswith("the server streamed its answer (2 lines, Content-Type text/event-stream; it begins data: {") \
+        and 'though the request said "stream": false' in error and code == 2, error
+    assert json.loads(run_file)["results"][0]["attempts"] == 1
     code, out, err, run_file = run_served(cli, lambda body: (200, {"Content-Type": "text/html"}, b""), "--split", "dev", "--limit", 1,
                                           out="runs/y.json")
     assert json.loads(run_file)["results"][0]["error"] == "the server's answer was not JSON (Content-Type text/html; it was empty)"
