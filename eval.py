@@ -964,6 +964,13 @@ def print_json(obj):
     print(CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text(obj, indent=2)))
 
 
+def markdown_verdict(verdict):
+    """A gate's verdict closing a markdown view: its gate words bold, the rest as code. The case ids and tags it names
+    are the split's: as text, an id "@octocat" mentioned a user in a pull request's comment, "http://..." linked."""
+    head, _, rest = on_one_line(verdict).partition(": ")
+    return f"\n\n**{md_text(head)}:** {md_code(rest)}" if rest else f"\n\n**{md_text(head)}**"
+
+
 def show(view, as_json, markdown, text, verdicts=()):
     """Print one view of a result: "json" (every figure, unrounded), "markdown" or "text", the
     last two built only when asked for. Gate verdicts close a markdown view and go to stderr, each on
@@ -972,7 +979,7 @@ def show(view, as_json, markdown, text, verdicts=()):
         if view == "json":
             print_json(as_json)
         elif view == "markdown":
-            say(markdown() + "".join(f"\n\n**{md_text(on_one_line(v))}**" for v in verdicts))
+            say(markdown() + "".join(map(markdown_verdict, verdicts)))
         else:
             say(text())
     finally:   # a standard output that cannot be written (a full disk) leaves the verdicts said all the same

@@ -122,7 +122,7 @@ def test_markdown_views(dev_run, worse_run, cli):
     assert "| Accuracy | 25/28 = 89% | 73–96% |" in out
     assert "| Majority baseline (always `bug`) | 11/28 = 39% | 24–58% |" in out
     assert "**Failures (3):** `dev-09` (trap: expected bug, got facturación)" in out
-    assert out.rstrip().endswith("**gate passed: accuracy 89% (95% CI 73–96%) against a minimum of 80%**")
+    assert out.rstrip().endswith("**gate passed:** `accuracy 89% (95% CI 73–96%) against a minimum of 80%`")
     out = cli("compare", dev_run, worse_run, "--markdown")[1]
     assert "| Accuracy | 25/28 = 89% (95% CI 73–96%) | 22/28 = 79% (95% CI 60–90%) |" in out
     assert "**Fixed (3):** `dev-09`, `dev-11`, `dev-24`" in out
@@ -1037,6 +1037,12 @@ def test_a_case_id_with_a_line_break_stays_on_its_line_in_flaky_cases_and_gate_v
         assert not [line for line in (out + err).splitlines() if "FORGED" in line and "c1" not in line], (argv, out, err)
     assert "  c1\\nFORGED id (expected bug): bug | acceso | bug" in cli("report", base)[1]
     assert "GATE FAILED: 1 regression(s): c1\\nFORGED id" in cli("compare", base, cand, "--fail-on-regression")[2]
+    # (round 108) closing the markdown, the ids a gate names are code: "@octocat" mentioned a user, "http://..." linked
+    for mention in ("@octocat", "http://evil.example/a_b_"):
+        base = write_run("runs/m1.json", make_run([{"id": mention, "expected": "bug", "response": "bug"}]))
+        cand = write_run("runs/m2.json", make_run([{"id": mention, "expected": "bug", "response": "acceso"}]))
+        out = cli("compare", base, cand, "--markdown", "--fail-on-regression")[1]
+        assert out.rstrip().endswith(f"**GATE FAILED:** `1 regression(s): {mention}`"), out
 
 
 def test_report_markdown_quotes_the_ids_of_its_diagnosis_as_code(project, cli):
