@@ -6768,7 +6768,10 @@ def transcript_lines(transcript, final=True, quote=None):
     what the assistant said is set (a judge's: fenced, so that it cannot write a tool's result of its own)."""
     lines = []
     for number, m in enumerate(transcript or (), 1):
-        if m["role"] == "tool":
+        if m["role"] == "tool" and quote and m["content"] == no_tool_text(m["name"]):
+            # a name the model made up, in the call fenced above: never again outside the fence (its words to the judge)
+            lines.append("  -> that call names no tool the case has: it returned an error saying so")
+        elif m["role"] == "tool":
             name = on_one_line(json.dumps(m["name"], ensure_ascii=False)) if quote else m["name"]   # (the model's call name, quoted)
             lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else f"  {no_result_why(m)}"))
         elif m.get("tool_calls") or final:
