@@ -18171,6 +18171,8 @@ class Review:
         self.most_body = 4096 + 6 * max(map(len, self.keys), default=0)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
         writable_beside(self.sidecar, "no annotation could be saved there")
+        # the file the page began with, where it holds annotations: never left for a new one in silence (write)
+        self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
 
@@ -18275,6 +18277,13 @@ class Review:
                 for side in order.values():
                     held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
                 sidecar = self.sidecar
+                if self.began_with and os.path.abspath(sidecar) != os.path.abspath(self.began_with) \
+                        and not os.path.lexists(sidecar) and os.path.lexists(self.began_with):
+                    # (the name of the run it was beside renamed or removed, a hard link's other name left: a save made
+                    # a new file of one annotation, and the page counted the others gone)
+                    raise EvalError(f"the annotations this page shows are in {shell_word(self.began_with)}, beside a name the "
+                                    f"run no longer has (renamed or removed?); nothing was saved: move it to "
+                                    f"{shell_word(sidecar)}, then save again")
                 for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
                     if os.path.abspath(side) not in order:   # (a link made since: after the rest)
                         held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))

@@ -747,6 +747,24 @@ def test_annotations_of_a_run_given_through_a_link_are_kept_beside_the_run_itsel
     assert not [p for p in os.listdir("runs") if p.endswith(".annotations.json") and not p.startswith("0.json")]
 
 
+def test_a_save_never_leaves_the_annotations_file_for_a_new_one_in_silence(project, runs):
+    """Round 108: review opened by a second name of the run (a hard link) saves to the file beside the first name; that
+    name renamed mid-session, the next save made a new file beside the second of one annotation, and the page counted
+    the others gone. Refused, saying where they are and what to do; nothing written."""
+    os.link(runs[1], "runs/b.json")
+    evalpy.Review(runs[1]).save({"key": "dev-05#1", "text": "first"})
+    review = evalpy.Review("runs/b.json")
+    assert review.sidecar == runs[1] + ".annotations.json"
+    os.rename(runs[1], "runs/renamed.json")
+    with pytest.raises(evalpy.EvalError, match="beside a name the run no longer has .renamed or removed..; nothing was "
+                                               "saved: move it to runs/b.json.annotations.json, then save again"):
+        review.save({"key": "dev-09#1", "text": "second"})
+    assert not os.path.lexists("runs/b.json.annotations.json")
+    os.rename(runs[1] + ".annotations.json", "runs/b.json.annotations.json")   # as it says
+    review.save({"key": "dev-09#1", "text": "second"})
+    assert set(load_json("runs/b.json.annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+
+
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):
     """Labels an earlier eval.py saved beside the link are shown while the run has none of its own
     name, and carried over by review's first save (the file beside the link is left as it is)."""
