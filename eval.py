@@ -13464,6 +13464,10 @@ def markdown_report(config, s, path):
     out += [f"| Judged context precision (a judge's ratings, {plural(judged['cases']['value'], 'case')}) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
     out += markdown_judge(checks.get("judge"), checks["repeat"])
+    if problems["failed"]:   # which answers, as the text names them (a comment's reader could not tell which case)
+        out += ["", f"**Errors, not scored ({len(problems['failed'])}):** "
+                + markdown_ids([f["name"] for f in problems["failed"]], command="report")
+                + f" (first: {md_code(one_line(problems['failed'][0]['error'], 120))})"]
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
                      + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
 

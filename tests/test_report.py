@@ -99,6 +99,14 @@ def test_the_markdown_report_says_how_the_answers_were_drawn(tagged_run, cli):
     assert f" · T={config['temperature']:g} · seed {config['seed']} · 3 trials\n" in md, md
 
 
+def test_the_markdown_report_names_the_answers_that_failed(project, cli):
+    """Round 108: report --markdown of a run with errors gave their count alone, its gate line "1 request(s)...": a pull
+    request's reader could not tell which case failed, which the text and compare's markdown name."""
+    write_run("runs/e.json", make_run([("c1", "bug", "bug"), ("c2", "bug", None)]))
+    md = cli("report", "runs/e.json", "--markdown")[1]
+    assert "**Errors, not scored (1):** `c2` (first: `" in md, md
+
+
 def test_accuracy_per_tag(tagged_run, cli):
     out = cli("report", tagged_run)[1]
     assert "By tag:" in out
