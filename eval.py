@@ -741,8 +741,9 @@ def unseen(char):
 def name_shown(name, width=60):
     """A name a server listed, for a message: as it is (inert, cut at width), unless what tells it
     apart from the name asked for would be lost on the screen (a space at an end, two inside, a
-    line break, a zero-width space: "m:latest\n" is not "m:latest"): then quoted, those escaped."""
-    if name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
+    line break, a zero-width space: "m:latest\n" is not "m:latest"; a name of nothing, nothing between two commas):
+    then quoted, those escaped."""
+    if name and name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
         return one_line(name, width)
     escaped = inert("".join(char_escape(c) if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c)
                             for c in name))

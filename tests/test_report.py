@@ -1250,6 +1250,8 @@ def test_text_cut_to_a_width_never_ends_inside_an_escape(cut):
     assert evalpy.on_one_line("abc\ndef", 5) == "abc…"
     # the same cut where a tab is escaped too: a refused --option, a model name a server listed
     assert evalpy.option_shown("k=ab\tc" + "x" * 9, 6) == "k=ab…" and evalpy.name_shown("ab\tcdefgh", 4) == '"ab…"'
+    # (round 108) a server listing a model of no name: quoted, never nothing between two commas ("m, , n")
+    assert evalpy.names_text(["m", "", "n"]) == 'm, "", n'
 
 
 def test_a_character_above_uffff_is_escaped_whole_and_cut_whole():
