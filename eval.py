@@ -11606,7 +11606,15 @@ def failure(case):
         if case["predicted"] is not None else None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"], "answer": scored_text(wrong),
-            "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False]}
+            "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False],
+            # an agent still calling tools at --max-turns fails whatever its checks: its turns, said beside them
+            "out_of_turns": wrong["agent"]["turns"] if (wrong.get("agent") or {}).get("out_of_turns") else None}
+
+
+def failed_words(f):
+    """What a failure failed, as the views list it: its checks, and running out of turns (a case failed by that alone
+    showed an empty column)."""
+    return ", ".join(f["failed_checks"] + ([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else []))
 
 
 def tied_text(base, shown):
@@ -13163,7 +13171,7 @@ def failure_section(sec):
                  for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], ", ".join(f["failed_checks"]),
+        rows += [[f["id"], f["difficulty"], failed_words(f),
                   NO_ANSWER_YET if f["answer"] is None else one_line(f["answer"], 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
@@ -13581,7 +13589,7 @@ def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
     failures = ", ".join(f"{md_code(f['id'])} ({md_text(f['difficulty'])}: "
                          + (f"expected {md_text(f['expected'])}, got {md_text(got_words(f))})" if sec["labels"]
-                            else f"failed {md_text(', '.join(f['failed_checks']))})")
+                            else f"failed {md_text(failed_words(f))})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
     if len(sec["rows"]) > MARKDOWN_FAILURES:
         failures += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more"
@@ -17354,7 +17362,9 @@ def failure_rows(s, failing, results, annotated, anchors):
         else:
             by_name = {check["name"]: check for check in c["checks"]}
             reasons = sorted({f"{name}: {check_reason(by_name[name], t, results[c['id'], t['trial']])}"
-                              for t in wrong for name, ok in t["checks"].items() if ok is False})
+                              for t in wrong for name, ok in t["checks"].items() if ok is False}
+                             | {f"ran out of turns ({t['agent']['turns']}) still calling tools" for t in wrong
+                                if (t.get("agent") or {}).get("out_of_turns")})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(asked_html(first) + passages_html(c, wrong[0] if wrong else None)),

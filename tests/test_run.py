@@ -2631,6 +2631,13 @@ def test_a_model_that_calls_tools_forever_stops_at_max_turns_and_fails(project, 
     assert not any(m["matched"] for m in r["transcript"] if m["role"] == "tool")
     config, cases = evalpy.read_graded("runs/a.json")
     assert cases[0]["correct"] is False
+    # (round 108) the failures say why, where its checks may all pass: the column was empty, the page "-"
+    case = cases[0]["id"]
+    for view in ((), ("--markdown",)):
+        assert "ran out of turns (3)" in cli("report", "runs/a.json", *view)[1], view
+    assert cli("report", "runs/a.json", "--html", "a.html")[0] == 0
+    assert "ran out of turns (3) still calling tools" in Path("a.html").read_text(encoding="utf-8")
+    assert json.loads(cli("report", "runs/a.json", "--json")[1])["failures"][0]["out_of_turns"] == 3, case
 
 
 def test_max_turns_is_recorded_only_for_a_split_with_tools(project, cli, fake):
