@@ -1679,6 +1679,37 @@ def agreeing_share(readable, asked):
     return max(Counter(readable).values()) / asked if readable and asked else None
 
 
+# Marks that only choose a glyph (emoji or text style, a CJK or Mongolian variant): one character to a reader, over
+# any letter. Overlays (a stroke through, U+0334-U+0338) and the marks for symbols (U+20D0-U+20FF: a slash through,
+# a circle round) are no accents: y̶e̶s̶ struck out is not yes.
+VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
+# Shown as nothing, and part of no letter: the grapheme joiner, and tag characters but in a flag (a black flag, then
+# tags ending in a cancel tag: Scotland's and England's flags differ in them alone). Ignored where text is matched
+# (labels) or told apart (ids), never refused.
+UNSEEN_MARKS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f|[\u034f\U000e0000-\U000e007f]")
+
+
+def without_unseen(text):
+    """text without the marks UNSEEN_MARKS finds shown as nothing, its flags whole."""
+    return UNSEEN_MARKS.sub(lambda m: m.group() if len(m.group()) > 1 else "", text)
+
+
+# What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
+# a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
+# (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
+INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff"
+                             "\uffa0\U0001d173-\U0001d17a\U0001bca0-\U0001bca3\U00013430-\U0001343f]")
+# (and Hangul fillers, Khmer's unwritten vowels and the braille blank, drawn blank; the format marks of music,
+# shorthand and hieroglyphs)
+
+
+def shows_nothing(text):
+    """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
+    BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
+    seen = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", without_unseen(text)))   # (what eval.py draws blank too)
+    return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
+
+
 
 # ---------------------------------------------------------------------------
 # 3. Records, declared once: the case, the check, the answer, the run config and the run file,
@@ -2869,7 +2900,7 @@ def value_problem(kind, want, obj):
         return f"check {kind!r} takes no value" if "value" in obj else None
     if want is str and not (isinstance(value, str) and value):
         return f"check {kind!r} needs a non-empty string value"
-    if want is str and kind in JUDGE_CHECKS and all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in value):
+    if want is str and kind in JUDGE_CHECKS and shows_nothing(value):
         # (a criterion of spaces, or a zero-width space alone: the judge was asked about nothing, and passed it)
         return f"check {kind!r} needs a criterion as value: its value shows nothing"
     if want is float and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
@@ -3248,19 +3279,6 @@ def case_verdict(checks, passed, threshold, weighted):
 # 5. Load: the split, its labels and default checks, the prompt, and their hashes. Every
 #    problem in them is found before any model call.
 
-# Marks that only choose a glyph (emoji or text style, a CJK or Mongolian variant): one character to a reader, over
-# any letter. Overlays (a stroke through, U+0334-U+0338) and the marks for symbols (U+20D0-U+20FF: a slash through,
-# a circle round) are no accents: y̶e̶s̶ struck out is not yes.
-VARIATION_SELECTOR = re.compile("[\ufe00-\ufe0f\u180b-\u180d\u180f\U000e0100-\U000e01ef]")
-# Shown as nothing, and part of no letter: the grapheme joiner, and tag characters but in a flag (a black flag, then
-# tags ending in a cancel tag: Scotland's and England's flags differ in them alone). Ignored where text is matched
-# (labels) or told apart (ids), never refused.
-UNSEEN_MARKS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f|[\u034f\U000e0000-\U000e007f]")
-
-
-def without_unseen(text):
-    """text without the marks UNSEEN_MARKS finds shown as nothing, its flags whole."""
-    return UNSEEN_MARKS.sub(lambda m: m.group() if len(m.group()) > 1 else "", text)
 OVERLAY_MARKS = set(range(0x0334, 0x0339)) | set(range(0x20D0, 0x2100))
 
 
@@ -3394,13 +3412,6 @@ def decode_message(error):
 LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a line's start or after a space
 
 
-# What a report shows as nothing at all (control characters and direction marks are shown escaped, CONTROL_CHARS):
-# a soft hyphen, a zero-width space, a word joiner, invisible operators, a BOM. An id holding one is another case
-# (or a label) that looks like the first. (Zero-width joiners and non-joiners are not: an emoji sequence or a Persian word needs them.)
-INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-\u2064\u206a-\u206f\u2800\u3164\ufeff"
-                             "\uffa0\U0001d173-\U0001d17a\U0001bca0-\U0001bca3\U00013430-\U0001343f]")
-# (and Hangul fillers, Khmer's unwritten vowels and the braille blank, drawn blank; the format marks of music,
-# shorthand and hieroglyphs)
 
 
 CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
@@ -3773,11 +3784,7 @@ def case_problems(case, labels, stored=False, begun=False):
     return problems
 
 
-def shows_nothing(text):
-    """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
-    BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
-    seen = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", without_unseen(text)))   # (what eval.py draws blank too)
-    return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
+
 
 
 def turn_problems(turns):
@@ -6391,7 +6398,9 @@ class OpenAIClient(ChatClient):
         if isinstance(error, dict):
             return any(isinstance(error.get(k), str) and error[k].strip() for k in ("message", "type")) \
                 or error.get("code") not in (None, "", 0, 200, "200")
-        return error is True
+        if isinstance(error, list):   # (words in a list: ["provider failed"])
+            return any(map(OpenAIClient.says_an_error, error))
+        return error is True or type(error) is int and error not in (0, 200)   # (a status alone: 500)
 
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
@@ -17356,7 +17365,7 @@ def failure_rows(s, failing, results, annotated, anchors):
         first = results[c["id"], c["trials"][0]["trial"]]
         wrong = [t for t in c["trials"] if t["correct"] is False]
         if "baseline" in s:
-            why = " | ".join(t["predicted"] or "-" for t in c["trials"] if t["correct"] is not None)
+            why = trials_joined([(t["trial"], t["predicted"] or "-") for t in c["trials"] if t["correct"] is not None])
             others = list(dict.fromkeys(n for t in wrong for n, ok in t["checks"].items() if ok is False and n != "label"))
             middle = [c["expected"], why + (f" ({', '.join(map(name_cell, others))} failed)" if others else "")]
         else:
@@ -18186,7 +18195,8 @@ class Review:
         self.most_body = 4096 + 6 * max(map(len, self.keys), default=0)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
         writable_beside(self.sidecar, "no annotation could be saved there")
-        # the file the page began with, where it holds annotations: never left for a new one in silence (write)
+        # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
+        # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
@@ -18224,7 +18234,10 @@ class Review:
                                   strays and stray_warning(annotations_file(self.path, self.own), strays)) if note]
 
     def data(self):
+        shown = self.sidecar   # (the file the page now shows: one a save must never leave for a new one in silence)
         annotations, other_versions = self.annotations()
+        if os.path.lexists(shown):
+            self.began_with = shown
         try:
             changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
         except EvalError:
@@ -18329,6 +18342,7 @@ class Review:
                                            "run_sha": self.run_sha, "annotations": annotations,
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
+        self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations))}
 
 
@@ -18400,11 +18414,14 @@ def review_handler(review, nonce):
             self.answer(self.post)
 
         def not_allowed(self):   # (http.server's own answer was a 501 page, before the Host or Origin was looked at)
-            if self.allowed():
-                self.send(405, "text/plain; charset=utf-8", b"method not allowed: GET the page or its data, POST an "
-                          b"annotation\n", [("Allow", "GET, POST")])
+            if self.allowed():   # (a HEAD's answer holds no body: RFC 9110 9.3.2)
+                self.send(405, "text/plain; charset=utf-8", b"" if self.command == "HEAD" else
+                          b"method not allowed: GET the page or its data, POST an annotation\n", [("Allow", "GET, POST")])
 
-        do_HEAD = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_CONNECT = do_TRACE = not_allowed
+        def __getattr__(self, name):   # every other method, named or not (PROPFIND, FOO): http.server looks up do_<it>
+            if name.startswith("do_"):
+                return self.not_allowed
+            raise AttributeError(name)
 
         def path_as_sent(self):
             """The path of the request line as sent: http.server makes //data /data (3.11), which the README's
@@ -19539,7 +19556,7 @@ def refuse_judge_options_alone(args):
     """compare's judge and call options only mean something with --pairwise."""
     if args.pairwise is None:
         refuse_call_options(args, "only applies with --pairwise (compare alone never calls a model)")
-    elif not args.pairwise.strip():
+    elif shows_nothing(args.pairwise):   # (spaces, or a zero-width space: a judge asked about nothing)
         raise EvalError("--pairwise needs a criterion in words, e.g. --pairwise \"Which answer helps the customer more?\"")
     args.judge_max_tokens_given = args.judge_max_tokens is not None   # the cap's default spares an uncapped sidecar
     call_defaults(args)

@@ -595,6 +595,8 @@ def test_one_case_validator_says_the_same_at_both_boundaries():
      "check 'judge' needs a criterion as value: its value shows nothing"),
     ({"input": "hola", "vars": {"x": "\u200b"}, "checks": [{"type": "judge", "value": "{{x}}"}]},
      "check 'judge' needs a criterion as value: its value shows nothing"),
+    ({"input": "hola", "checks": [{"type": "judge", "value": "\u3164\u2800"}]},   # (its review: fillers drawn blank)
+     "check 'judge' needs a criterion as value: its value shows nothing"),
 ])
 def test_what_a_var_leaves_empty_is_refused_before_any_call(project, cli, fake, case, says):
     """From the attack on issue 25: a check value, check name or turn that its vars fill with

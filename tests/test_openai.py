@@ -1458,7 +1458,8 @@ def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project
     stored as the model's empty answer, INVALID, exit 0, and never asked again; beside choices, ignored; and with
     finish_reason "error" the provider's words were dropped."""
     said = {"code": 502, "message": "Provider returned error: upstream disconnected"}
-    for reason, choice_error, top in ((None, said, None), ("error", said, None), ("stop", None, said)):
+    for reason, choice_error, top in ((None, said, None), ("error", said, None), ("stop", None, said),
+                                      ("stop", None, ["Provider returned error: upstream disconnected"])):
         body = {"choices": [{"index": 0, "message": {"role": "assistant", "content": "bu" if reason else ""},
                              "finish_reason": reason, **({"error": choice_error} if choice_error else {})}],
                 **({"error": top} if top else {})}
@@ -1473,6 +1474,8 @@ def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project
         os.unlink("runs/e.json")
         assert code == 2 and len(asked) == 3 and r["response"] is None, (reason, r)
         assert "Provider returned error: upstream disconnected" in r["error"], r["error"]
+    for words in (500, ["x"]):   # (its review) a status alone, or words in a list, say one too
+        assert evalpy.OpenAIClient.says_an_error(words) and not evalpy.OpenAIClient.says_an_error([""])
     # (its review) an "error" that says none, beside the answer or in its choice, leaves the whole answer the model's
     for none in ({}, False, "", {"message": ""}, {"code": 200}):
         for where in ("choice", "top"):

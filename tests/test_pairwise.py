@@ -313,6 +313,7 @@ def test_cases_one_run_never_ran_are_named_as_unanswered(project, cli, fake):
     (["--host", "127.0.0.1:9"], "--host only applies with --pairwise"),
     (["--jobs", "4"], "--jobs only applies with --pairwise"),
     (["--pairwise", "  "], "--pairwise needs a criterion in words"),
+    (["--pairwise", "\u200b"], "--pairwise needs a criterion in words"),   # (round 108: a judge asked about nothing)
 ])
 def test_judge_options_without_pairwise_are_refused(project, cli, argv, message):
     base, cand = two_runs(IDS[:2], candidate_better=(), baseline_better=())

@@ -238,9 +238,10 @@ def test_foreign_origins_and_hosts_are_refused(server):
     assert requests.get(url + "/data", headers={"Host": f"evil.example:{port}"}).status_code == 403   # DNS rebinding
     assert requests.get(url + "/data", headers={"Origin": f"http://localhost:{port}"}).status_code == 200
     # (round 108) any other method: a 405 saying which are taken, after the Host and Origin (a 501 page, unlooked at)
-    for method in ("PUT", "DELETE", "OPTIONS", "PATCH", "HEAD"):
+    for method in ("PUT", "DELETE", "OPTIONS", "PATCH", "HEAD", "PROPFIND", "FOO"):
         answer = requests.request(method, url + "/annotations")
         assert answer.status_code == 405 and answer.headers["Allow"] == "GET, POST", (method, answer.status_code)
+        assert (answer.content == b"") == (method == "HEAD"), method   # (a HEAD's answer holds no body)
         assert requests.request(method, url + "/annotations", headers={"Origin": "http://evil.example"}).status_code == 403
 
 
@@ -763,6 +764,17 @@ def test_a_save_never_leaves_the_annotations_file_for_a_new_one_in_silence(proje
     os.rename(runs[1] + ".annotations.json", "runs/b.json.annotations.json")   # as it says
     review.save({"key": "dev-09#1", "text": "second"})
     assert set(load_json("runs/b.json.annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+    # (its review) a page begun with no file, whose saves went to the one another name's review made, alike
+    os.unlink("runs/b.json.annotations.json")
+    os.link("runs/b.json", "runs/a.json")
+    by_a, by_b = evalpy.Review("runs/a.json"), evalpy.Review("runs/b.json")
+    by_b.save({"key": "dev-05#1", "text": "from b"})
+    by_a.save({"key": "dev-09#1", "text": "from a"})   # into b's file, as it holds the run's annotations
+    assert set(load_json("runs/b.json.annotations.json")["annotations"]) == {"dev-05#1", "dev-09#1"}
+    os.unlink("runs/b.json")
+    with pytest.raises(evalpy.EvalError, match="beside a name the run no longer has"):
+        by_a.save({"key": "dev-11#1", "text": "from a again"})
+    assert not os.path.lexists("runs/a.json.annotations.json")
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):

@@ -3,6 +3,7 @@
 import json
 import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -436,6 +437,8 @@ def test_a_trial_that_failed_leaves_the_others_named_by_their_numbers(project, c
     assert "b (expected bug): bug | acceso\n" in out and "c (expected bug): bug | acceso | bug" in out, out
     assert "d (expected bug): trial 2: acceso | trial 3: bug" in out, out   # among the flaky cases
     assert "trial 2: acceso | trial 3: acceso" in out, out   # a's, among the failures
+    assert cli("report", "runs/t.json", "--html", "t.html")[0] == 0   # (its review: the page's too)
+    assert "trial 2: acceso | trial 3: acceso" in Path("t.html").read_text(encoding="utf-8")
 
 
 def test_one_case_whose_trials_moved_gets_the_sign_flip_test_the_readme_names():
