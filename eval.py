@@ -5819,6 +5819,10 @@ class ChatClient:
             said = request_failed(e)
             if not said.startswith("connection failed"):   # reached: what answered is no model server, or broken
                 raise EvalError(f"{self.host}{path}: {said}; is {self.host_words} pointing at the model server?") from None
+            if said.startswith("connection failed mid-answer"):   # reached, and it began to answer: no server to start
+                raise EvalError(f"the model server at {self.host} began its answer to {path} and hung up before its end "
+                                f"({said}): a server stuck or restarting (restart it), or not a model server at all; is "
+                                f"{self.host_words} pointing at the model server?") from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:

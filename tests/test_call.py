@@ -733,6 +733,33 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
                                  "not finish it within 0.5 s: a server stuck (restart it), or not a model server at all\n"), err
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cli, api):
+    """Round 108: /api/tags (or /v1/models) answered 200 with Content-Length 500, then the connection closed after a
+    part: "cannot reach the model server ... Start it with `ollama serve`" of a server that answered."""
+    import socket
+    import threading
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"models\": [")
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0,
+                             "--host", f"http://127.0.0.1:{listener.getsockname()[1]}")
+    finally:
+        listener.close()
+    assert code == 2 and "began its answer to /" in err and "hung up before its end" in err, err
+    assert "cannot reach" not in err and "Start it" not in err and "Start the server" not in err, err
+
+
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
 def test_a_check_before_a_run_told_the_server_is_busy_says_to_try_again(project, cli, api, status):
     """Round 106: /api/tags answering 429 (a proxy's rate limit) or 503 was told "is --host (or $OLLAMA_HOST) pointing at an Ollama
