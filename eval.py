@@ -3998,8 +3998,14 @@ def load_split_tools(path):
     for i, tool in enumerate(tools, 1):
         where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
         problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
-    if not problems:
-        problems += [f"{shell_word(path)}:{line_of(text, json_text('tool_results'))}: {p}" for p in tool_results_problems(results, tools)]
+    if not problems:   # each rule's problem at the rule's own line, where it can be found (else the key's)
+        rule_lines = {f"tool_results.{on_one_line(name)}[": item_lines(text, re.escape(json_text(name)[1:-1]))
+                      for name in results} if isinstance(results, dict) else {}
+        for p in tool_results_problems(results, tools):
+            head, number = next(((h, p[len(h):].split("]", 1)[0]) for h in rule_lines if p.startswith(h)), (None, ""))
+            lines = rule_lines.get(head) or []
+            line = lines[int(number) - 1] if number.isdigit() and 0 < int(number) <= len(lines) else line_of(text, json_text("tool_results"))
+            problems.append(f"{shell_word(path)}:{line}: {p}")
     if problems:
         raise EvalError(capped(problems, MOST_PROBLEMS))
     return tools, results, data

@@ -2538,6 +2538,13 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
     assert evalpy.unreachable_arguments({"rooms": [{"kind": "double"}]}, rooms) == [
         "arguments.rooms[0].beds is missing, as the tool's parameters say"]
     assert evalpy.unreachable_arguments({"rooms": [{"kind": "double", "beds": 2}]}, rooms) == []
+    # (round 108) in tools.json, named at the rule's own line, not the "tool_results" key's
+    tools = project / "tools.json"
+    tools.write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {"lookup_order": [
+        {"arguments": {"order_id": "A-1"}, "result": "ok"}, {"arguments": {"order_id": 2}, "result": "x"}]}}, indent=1))
+    line = next(n for n, text in enumerate(tools.read_text().splitlines(), 1) if '"order_id": 2' in text) - 2
+    with pytest.raises(evalpy.EvalError, match=f"tools.json:{line}: tool_results.lookup_order.2.: its arguments match"):
+        evalpy.load_split_tools(str(tools))
     # part of a call's arguments (the rest are the call's), or one the tool does not declare: taken as ever
     case = dict(AGENT_CASE, tool_results={"lookup_order": [{"arguments": {"extra": True}, "result": "x"}]})
     assert "cannot reach the model server" in cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")[2]
