@@ -743,10 +743,11 @@ def name_shown(name, width=60):
     apart from the name asked for would be lost on the screen (a space at an end, two inside, a
     line break, a zero-width space: "m:latest\n" is not "m:latest"; a name of nothing, nothing between two commas):
     then quoted, those escaped."""
-    if name and name == name.strip(" ") and "  " not in name and not any(map(unseen, name)):
+    if name and name == name.strip(" ") and "  " not in name and not any(map(unseen, name)) \
+            and not INVISIBLE_CHARS.search(name):   # (a Hangul filler, the braille blank: drawn as a space)
         return one_line(name, width)
-    escaped = inert("".join(char_escape(c) if unseen(c) and c not in "\n\t" else {"\n": "\\n", "\t": "\\t"}.get(c, c)
-                            for c in name))
+    escaped = inert("".join(char_escape(c) if (unseen(c) or INVISIBLE_CHARS.match(c)) and c not in "\n\t"
+                            else {"\n": "\\n", "\t": "\\t"}.get(c, c) for c in name))
     return '"' + cut_to(escaped, width) + '"'
 
 
@@ -3999,8 +4000,9 @@ def load_split_tools(path):
         where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
         problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
     if not problems:   # each rule's problem at the rule's own line, where it can be found (else the key's)
-        rule_lines = {f"tool_results.{on_one_line(name)}[": item_lines(text, re.escape(json_text(name)[1:-1]))
-                      for name in results} if isinstance(results, dict) else {}
+        rules = member_starts(text, member_starts(text, text.find("{")).get("tool_results"))
+        rule_lines = {f"tool_results.{on_one_line(name)}[": items_at(text, i + 1) if text[i:i + 1] == "[" else []
+                      for name, i in rules.items()}
         for p in tool_results_problems(results, tools):
             head, number = next(((h, p[len(h):].split("]", 1)[0]) for h in rule_lines if p.startswith(h)), (None, ""))
             lines = rule_lines.get(head) or []
@@ -4021,9 +4023,13 @@ def item_lines(text, key="checks"):
     list under its "checks" key (or another key: tools.json's "tools"). [] when they cannot be found
     (the caller then names the file only)."""
     start = re.search(rf'"{key}"\s*:\s*\[', text) if text.lstrip().startswith("{") else re.search(r"\[", text)
-    if not start:
-        return []
-    decoder, lines, i = json.JSONDecoder(), [], start.end()
+    return items_at(text, start.end()) if start else []
+
+
+def items_at(text, i):
+    """The line each item begins on of the JSON list whose items begin at text[i] (just past its "["); [] when they
+    cannot be read."""
+    decoder, lines = json.JSONDecoder(), []
     blank = re.compile(r"[\s,]*")
     line, counted = 1, 0   # newlines counted up to `counted`: from the top for each item was quadratic in their number
     try:
@@ -4036,6 +4042,26 @@ def item_lines(text, key="checks"):
             _, i = decoder.raw_decode(text, i)
     except ValueError:
         return []
+
+
+def member_starts(text, i):
+    """{key: where its value begins} of the members of the JSON object opening at text[i] (read as JSON reads it, so a
+    key of the same name inside a value is never taken for one of them); {} when it cannot be read."""
+    decoder, starts, blank = json.JSONDecoder(), {}, re.compile(r"[\s,]*")
+    if i is None or text[i:i + 1] != "{":
+        return {}
+    try:
+        i += 1
+        while True:
+            i = blank.match(text, i).end()
+            if i >= len(text) or text[i] == "}":
+                return starts
+            key, i = decoder.raw_decode(text, i)
+            i = re.compile(r"\s*:\s*").match(text, i).end()
+            starts.setdefault(key, i)
+            _, i = decoder.raw_decode(text, i)
+    except (ValueError, AttributeError):
+        return {}
 
 
 def utf8_line(raw):
@@ -13495,7 +13521,7 @@ def markdown_report(config, s, path):
     if problems["failed"]:   # which answers, as the text names them (a comment's reader could not tell which case)
         out += ["", f"**Errors, not scored ({len(problems['failed'])}):** "
                 + markdown_ids([f["name"] for f in problems["failed"]], command="report")
-                + f" (first: {md_code(one_line(problems['failed'][0]['error'], 120))})"]
+                + f" (first: {md_code(on_one_line(problems['failed'][0]['error'], 120))})"]
     return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
                      + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
 
@@ -18297,6 +18323,10 @@ class Review:
     def write(self, key, text, was=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
         page showed ("" for none), None from a page that does not say."""
+        if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
+            # beside no run, and the page counted the annotations left beside the new name gone
+            raise EvalError(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
+                            "review on the run by the name it has now")
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)

@@ -105,6 +105,10 @@ def test_the_markdown_report_names_the_answers_that_failed(project, cli):
     write_run("runs/e.json", make_run([("c1", "bug", "bug"), ("c2", "bug", None)]))
     md = cli("report", "runs/e.json", "--markdown")[1]
     assert "**Errors, not scored (1):** `c2` (first: `" in md, md
+    run = load_json("runs/e.json")   # (its review) a line break in the error: shown escaped, as every view does
+    run["results"][1]["error"] = "HTTP 500: boom\nsecond line"
+    write_run("runs/e.json", run)
+    assert "(first: `HTTP 500: boom\\nsecond line`)" in cli("report", "runs/e.json", "--markdown")[1]
 
 
 def test_accuracy_per_tag(tagged_run, cli):
@@ -1252,6 +1256,7 @@ def test_text_cut_to_a_width_never_ends_inside_an_escape(cut):
     assert evalpy.option_shown("k=ab\tc" + "x" * 9, 6) == "k=ab…" and evalpy.name_shown("ab\tcdefgh", 4) == '"ab…"'
     # (round 108) a server listing a model of no name: quoted, never nothing between two commas ("m, , n")
     assert evalpy.names_text(["m", "", "n"]) == 'm, "", n'
+    assert evalpy.names_text(["\u3164", "m\u2800"]) == '"\\u3164", "m\\u2800"'   # (its review: drawn blank too)
 
 
 def test_a_character_above_uffff_is_escaped_whole_and_cut_whole():

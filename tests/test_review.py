@@ -775,6 +775,13 @@ def test_a_save_never_leaves_the_annotations_file_for_a_new_one_in_silence(proje
     with pytest.raises(evalpy.EvalError, match="beside a name the run no longer has"):
         by_a.save({"key": "dev-11#1", "text": "from a again"})
     assert not os.path.lexists("runs/a.json.annotations.json")
+    # (its review) the run renamed with its annotations (no second name): never a new file beside no run
+    os.rename("runs/b.json.annotations.json", "runs/a.json.annotations.json")
+    os.rename("runs/a.json", "runs/c.json")
+    os.rename("runs/a.json.annotations.json", "runs/c.json.annotations.json")
+    with pytest.raises(evalpy.EvalError, match="runs/a.json is no longer there .renamed or removed..: nothing was saved"):
+        by_a.save({"key": "dev-11#1", "text": "from a again"})
+    assert not os.path.lexists("runs/a.json.annotations.json")
 
 
 def test_annotations_saved_through_a_link_by_an_earlier_eval_py_are_still_read(project, runs, cli):

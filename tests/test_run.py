@@ -2545,6 +2545,14 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
     line = next(n for n, text in enumerate(tools.read_text().splitlines(), 1) if '"order_id": 2' in text) - 2
     with pytest.raises(evalpy.EvalError, match=f"tools.json:{line}: tool_results.lookup_order.2.: its arguments match"):
         evalpy.load_split_tools(str(tools))
+    # (its review) a key of the tool's name elsewhere (another rule's arguments, the "tools" list) is never its rules
+    named = [dict(LOOKUP, function=dict(LOOKUP["function"], name=name)) for name in ("tools", "cancel_order")]
+    tools.write_text('{"tools": ' + json.dumps(named) + ',\n "tool_results": {\n  "tools": [\n'
+                     '   {"arguments": {"order_id": "x", "cancel_order": [1]}, "result": "r"}],\n'
+                     '  "cancel_order": [\n   {"arguments": {"order_id": "y"}, "result": "ok"},\n'
+                     '   {"arguments": {"order_id": 7}, "result": "t"}]}}\n')
+    with pytest.raises(evalpy.EvalError, match="tools.json:7: tool_results.cancel_order.2.: its arguments match"):
+        evalpy.load_split_tools(str(tools))
     # part of a call's arguments (the rest are the call's), or one the tool does not declare: taken as ever
     case = dict(AGENT_CASE, tool_results={"lookup_order": [{"arguments": {"extra": True}, "result": "x"}]})
     assert "cannot reach the model server" in cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")[2]
