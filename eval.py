@@ -16145,12 +16145,13 @@ def file_sha(path):
     return sha256_bytes(read_bytes(path, "run file"))
 
 
-def refuse_replaced(comparison, sidecar):
-    """A stored comparison whose judge was replaced while it was asked (its "replaced", as a run's config.replaced):
-    its verdicts may be two models', and are never reused as one judge's."""
-    if comparison and comparison.get("replaced"):
-        raise EvalError(f"{replaced_words(comparison['replaced'])}: the verdicts stored in {shell_word(sidecar)} may come from two models; move it "
-                        "aside, and compare again once the judge stays one")
+def kept_apart_words(replaced, sidecar, now=False):
+    """What a comparison whose judge was replaced while it was asked (its "replaced", as a run's config.replaced) is: its
+    verdicts may be two models', kept in the sidecar apart, never reused (stored_comparison passes it over). now: said
+    by the compare that asks its pairs anew."""
+    return (f"{replaced_words(replaced)}: the verdicts stored in {shell_word(sidecar)} may come from two models; they are "
+            "kept apart and never reused: " + ("every pair is asked anew" if now else
+                                               "compare again once the judge stays one, and every pair is asked anew"))
 
 
 def read_pairwise(path):
@@ -16192,7 +16193,7 @@ def pairwise_problem(stored):
         wrong = next((k for k in ("baseline_sha", "candidate_sha") if type(c[k]) is not str), None)
         if wrong:   # (taken for another comparison's, and the audit read it as a hash)
             return f"a comparison whose {wrong} is not text"
-        replaced = c.get("replaced", [])   # refuse_replaced's, as config.replaced: of its judges, as eval.py writes it
+        replaced = c.get("replaced", [])   # kept apart (stored_comparison), as config.replaced: of its judges, as eval.py writes it
         if type(replaced) is not list or not all(type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(
                 type(v) is str and v for v in r.values()) and r["who"] == "the judge" and r["model"] in judge["models"]
                 and r["was"] != r["now"] for r in replaced):
@@ -16203,10 +16204,12 @@ def pairwise_problem(stored):
         digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"
-        if any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
-            # eval.py keeps one comparison per runs and judge (store_comparisons merges): which would count?
+        if not c.get("replaced") and any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
+            # eval.py keeps one comparison per runs and judge (store_comparisons merges): which would count? (those
+            # whose judge was replaced are kept apart, never read as one: as many as it was replaced)
             return "a comparison of the same runs by the same judge stored twice"
-        seen.append(c)
+        if not c.get("replaced"):
+            seen.append(c)
         calls = set()
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
@@ -16430,8 +16433,9 @@ def stored_comparison(comparisons, key):
     """The stored comparison of key's runs and judge, or None. The judge's digests are read as
     same_judge reads them: unknown on one side (before the server is asked, or a comparison of before
     digests were recorded) is no difference, a judge pulled again is another judge. Of several (the
-    judge pulled again between them) the one stored last: store_comparisons puts it at the end."""
-    return next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+    judge pulled again between them) the one stored last: store_comparisons puts it at the end. One whose judge was
+    replaced while it was asked is none: its verdicts are kept apart, never reused (kept_apart_words)."""
+    return next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"] and not c.get("replaced")
                  and c["candidate_sha"] == key["candidate_sha"] and same_judge(c["judge"], key["judge"])), None)
 
 
@@ -16440,7 +16444,7 @@ def raised_comparison(comparisons, key):
     the verdicts of key's judge: those of answers that ended within their limit (they end the same way
     within the larger), each call's from the comparison stored last that has one (a stopped compare holds
     only some); the cut ones, and the failed calls, are left to ask. None if there is none."""
-    smaller = [c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+    smaller = [c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"] and not c.get("replaced")
                and c["candidate_sha"] == key["candidate_sha"] and raised_cap(c["judge"], key["judge"])]
     if not smaller:
         return None
@@ -16534,7 +16538,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
     stored = stored_comparison(comparisons, key)
-    refuse_replaced(stored, sidecar)
+    apart = [c for c in comparisons if c.get("replaced") and c["baseline_sha"] == key["baseline_sha"]
+             and c["candidate_sha"] == key["candidate_sha"] and same_judge(c["judge"], key["judge"])]
+    if apart and stored is None:   # (never reused: every pair they hold is asked anew, of the judge as it is now)
+        warn(f"note: {kept_apart_words(apart[-1]['replaced'], sidecar, now=True)}")
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
     kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     unconfirmed = bool(stored and stored.get("unconfirmed"))   # asked by a compare that stopped before its last check
@@ -16623,8 +16630,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             warn(f"note: could not ask {on_one_line(config['host'])} again which digest the judge {on_one_line(model)} is "
                  f"now ({why}); the verdicts stored in {shell_word(sidecar)} stay unconfirmed: the next compare asks it")
         settle_comparison(sidecar, key, replaced, checked=not unasked)
-        if replaced:   # kept with its verdicts: every later compare that would reuse them refuses (refuse_replaced)
-            refuse_replaced({"replaced": replaced}, sidecar)
+        if replaced:   # kept with its verdicts, apart: no later compare reuses them (stored_comparison)
+            raise EvalError(kept_apart_words(replaced, sidecar))
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
         judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
@@ -17016,12 +17023,6 @@ def stored_flip_rates(path, run_sha):
         if comparison["candidate_sha"] != run_sha:
             stale += 1
             continue
-        if comparison.get("replaced"):   # (read all the same: said, as compare refuses to reuse them)
-            warn(f"note: {shell_word(path)}: {replaced_words(comparison['replaced'])}, in a comparison stored there: its flip "
-                 "rate may be two models'")
-        elif comparison.get("unconfirmed"):   # (the next compare asks; read all the same, said)
-            warn(f"note: {shell_word(path)}: the compare that asked a comparison stored there never confirmed which digest "
-                 "its judge was after its last call: its flip rate may be two models' (the next compare of those runs asks)")
         by_pair = {}
         for v in comparison["verdicts"]:
             by_pair.setdefault((v["id"], v["trial"]), []).append(v)
@@ -17031,7 +17032,10 @@ def stored_flip_rates(path, run_sha):
         found.append({"baseline": comparison.get("baseline"), "baseline_sha": comparison.get("baseline_sha"),
                       "criterion": comparison["judge"].get("criterion"),
                       "models": comparison["judge"].get("models"), "flips": decided.count("flip"),
-                      "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided))})
+                      "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided)),
+                      # (read all the same, and said on its line: its flip rate may be two models')
+                      "replaced": comparison.get("replaced") and replaced_words(comparison["replaced"]),
+                      "unconfirmed": bool(comparison.get("unconfirmed"))})
     return {"file": path, "comparisons": found, "stale": stale}
 
 
@@ -17093,7 +17097,10 @@ def format_audit(audit, config, run_path):
                        f"{count_percent(p['flips'], p['decided'])} of "
                        + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")
                        + " flipped with the order"
-                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})")
+                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})"
+                       + (f"; {p['replaced']}: may be two models'" if p.get("replaced") else
+                          "; unconfirmed (the compare that asked it never confirmed which digest its judge was after its "
+                          "last call; the next compare of those runs asks): may be two models'" if p.get("unconfirmed") else ""))
     else:
         out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
                     "compare BASELINE RUN --pairwise CRITERION makes one"]
