@@ -16618,9 +16618,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
             saved = store_comparisons(sidecar, [dict(asking, verdicts=mine, unconfirmed=True)])
-            warn(f"stored the verdicts in {shell_word(sidecar)}" + (f"; compare again to ask only the calls still missing: "
-                                                                       f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}"
-                                                                       if interrupted else ""))
+            # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
+            warn(f"stored the verdicts in {shell_word(sidecar)}" + (
+                f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
+                f"stores); compare again to ask only the calls still missing: "
+                f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}" if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
         unasked = []

@@ -438,6 +438,8 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
     # (round 95) with the command, its judge as asked: the same command with another judge would ask all again
     printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
+    # (round 108) a call out as it stopped may answer past the store: said where it goes, never "stored" alone
+    assert f"(any that came as it stopped are kept in {cand}.pairwise.json.journal, which the next compare stores)" in err
     assert shlex.split(printed)[1:] == ["compare", "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
                                         "--judge-votes", "1", "--judge-temperature", "0.0", "--seed", "42",
                                         "--judge-max-tokens", "1024", "--host", fake.url, "--", base, cand], printed
