@@ -5681,12 +5681,17 @@ def sent_options(options):
     return {k: v for k, v in options.items() if not (k == "seed" and type(v) is int and v < 0)}
 
 
+def failure_cause(e):
+    """What is under a request's exception (urllib3's, which requests wraps, and the socket's under it), or None."""
+    inner = e.args[0] if e.args and isinstance(e.args[0], BaseException) else None
+    return next((a for a in getattr(inner, "args", ())[1:] if isinstance(a, BaseException)), inner)
+
+
 def request_failed(e):
     """What a request that raised `e` (requests' or the socket's) stored as its error: the connection failed, or
     the answer came broken. "connection failed (ChunkedEncodingError)" said of a body that was never chunked; the
     breaker reads "connection failed" as the server gone, so a hang-up mid-answer keeps those words."""
-    inner = e.args[0] if e.args and isinstance(e.args[0], BaseException) else None   # urllib3's, which requests wraps
-    cause = next((a for a in getattr(inner, "args", ())[1:] if isinstance(a, BaseException)), inner)
+    cause = failure_cause(e)
     if type(e).__name__ == "ContentDecodingError":
         named = re.search(r"content-encoding: ([\w-]+)", str(e))
         return (f"the server's answer did not decode as its Content-Encoding header says"
@@ -5855,6 +5860,11 @@ class ChatClient:
                 raise EvalError(f"the model server at {self.host} began its answer to {path} and hung up before its end "
                                 f"({said}): a server stuck or restarting (restart it), or not a model server at all; is "
                                 f"{self.host_words} pointing at the model server?") from None
+            closed = next((x for x in (e, failure_cause(e)) if isinstance(x, ConnectionResetError)), None)
+            if closed is not None:   # it took the connection, then closed it unanswered: something listens there
+                raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "
+                                f"an answer ({type(closed).__name__}): a server stuck or restarting (restart it), or not a "
+                                f"model server at all; is {self.host_words} pointing at the model server?") from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if 300 <= status < 400:

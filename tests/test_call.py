@@ -749,15 +749,22 @@ def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cl
                 return
             with conn:
                 conn.recv(65536)
-                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"models\": [")
+                if not closing:
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"models\": [")
+    closing = False
     threading.Thread(target=serve, daemon=True).start()
     try:
         code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0,
                              "--host", f"http://127.0.0.1:{listener.getsockname()[1]}")
+        assert code == 2 and "began its answer to /" in err and "hung up before its end" in err, err
+        assert "cannot reach" not in err and "Start it" not in err and "Start the server" not in err, err
+        closing = True   # (its review) the connection taken, then closed unanswered: something listens there too
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0,
+                             "--host", f"http://127.0.0.1:{listener.getsockname()[1]}")
+        assert code == 2 and "and closed the connection without an answer (RemoteDisconnected)" in err, err
+        assert "cannot reach" not in err and "Start it" not in err and "Start the server" not in err, err
     finally:
         listener.close()
-    assert code == 2 and "began its answer to /" in err and "hung up before its end" in err, err
-    assert "cannot reach" not in err and "Start it" not in err and "Start the server" not in err, err
 
 
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
