@@ -270,6 +270,7 @@ ALPHA = 0.05
 # Sizing (power): the search limits and what its answers show
 NEGLIGIBLE = 46                 # a term e^46 (10^20) times smaller than the first one no longer counts
 MAX_FAILURES = 1_000            # failures of one kind to see: a handful; a search step sums a term per failure
+MAX_POWER_ROWS = 10 ** 10       # power --rows: ten billion cases; past it Fisher's figures in floats drift (0.032 for 0.031)
 MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search at the tiniest rate still ends
 MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
 # Fair coins (changed cases, decided pairs) up to which the sign test and the mid-p McNemar test are
@@ -12254,11 +12255,12 @@ def mid_p_at(k, m, below):
 def mid_p_cutoff(m, alpha):
     """(k, P(X <= k), X ~ Binomial(m, 1/2)): the most cases the rarer direction may hold among m
     discordant ones for the mid-p McNemar test to reject at alpha, -1 when even none would do.
-    Guessed from the normal approximation, then set right one case at a time."""
+    Guessed from the normal approximation, then set right one case at a time. Fewer than half: an even split is no
+    difference, whatever its p at an alpha near 1 (compare calls none: its interval holds zero)."""
     z = -NormalDist().inv_cdf(max(alpha / 2, 1e-300))
-    k = max(-1, min(m // 2, floor(m / 2 - z * sqrt(m) / 2)))
+    k = max(-1, min((m - 1) // 2, floor(m / 2 - z * sqrt(m) / 2)))
     below = binom_at_most(k, m, 0.5)
-    while 2 * (k + 1) <= m and mid_p_at(k + 1, m, below + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
+    while 2 * (k + 1) < m and mid_p_at(k + 1, m, below + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
         k += 1
         below += exp(binom_log_term(k, m, 0.5))
     while k >= 0 and mid_p_at(k, m, below) > alpha:
@@ -12537,6 +12539,9 @@ POWER_QUESTIONS = {"paired": "how many cases a paired comparison needs", "chance
 def power_answer(rate, rows, failures, prob, alpha, difference, discordant, unpaired):
     """`power`: the sizing questions, each answered exactly. Returns (lines, figures)."""
     question = power_question(rate, rows, difference, discordant, unpaired)
+    if rows is not None and rows > MAX_POWER_ROWS:   # (wrong figures past 10^11, a traceback past 10^16)
+        raise EvalError(f"--rows {rows}: at most {MAX_POWER_ROWS:,} (ten billion cases; past that the figures are no "
+                        "longer exact)")
     if question == "paired":
         return paired_cases_answer(difference, discordant, alpha, prob)
     if question in ("chance", "rows needed"):
@@ -18856,7 +18861,7 @@ def seed_number(text):
     value = count_written(signed.group(2)) if signed else None
     if value is None or value > MAX_SEED:
         raise argparse.ArgumentTypeError(f"{on_one_line(repr(text))}: give a seed from 0 to {MAX_SEED}, "
-                                          "or below 0 for none")
+                                          f"or one from -1 to -{MAX_SEED} for none")
     return -value if signed.group(1) else value
 
 

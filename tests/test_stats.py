@@ -225,6 +225,15 @@ def test_power_command(cli, argv, lines):
         assert got.startswith(expected)
 
 
+def test_an_even_split_is_no_difference_at_any_alpha(cli):
+    """Round 108: at an alpha near 1 an even split was called ("at least 0 points", p = 0.75): compare calls none, its
+    interval holding zero."""
+    out = cli("power", "--rows", "20", "--alpha", "0.9")[1]
+    assert ("  if 10% of the cases change verdict (2): a difference must be at least 10 points to be told from chance "
+            "(2 one way, 0 the other, p = 0.25)") in out and "at least 0 points" not in out, out
+    assert evalpy.mid_p_cutoff(2, 0.9)[0] == 0 and evalpy.detectable_difference(20, 2, 0.9) == 0.1
+
+
 @pytest.mark.parametrize("argv, says", [
     ([], "power needs --difference"),
     (["--difference", "0.2", "--discordant", "0.1"], "bounds the difference: give --discordant 0.2 or more"),
@@ -239,6 +248,9 @@ def test_power_command(cli, argv, lines):
     (["--rows", "2", "--unpaired"], "at 2 rows no number of failures reaches alpha 0.05: Fisher's exact test needs 4 rows or more"),
     (["--rate", "0.1", "--failures", "1001"], "at most 1,000"),
     (["--difference", "1e-200", "--discordant", "0.5"], "would need more than 1,000,000,000,000,000 cases"),
+    # (round 108) 10^15 unpaired rows printed 2 failures at p = 0.037 (exactly: 6, 0.031); 10^17 a traceback, exit 1
+    (["--rows", "100000000000000000", "--unpaired"], "--rows 100000000000000000: at most 10,000,000,000"),
+    (["--rows", "1000000000000000", "--unpaired"], "at most 10,000,000,000"),
 ])
 def test_power_command_errors(cli, argv, says):
     code, out, err = cli("power", *argv)
