@@ -17118,7 +17118,7 @@ def format_audit(audit, config, run_path):
                        f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})"
                        + (f"; {p['replaced']}: may be two models'" if p.get("replaced") else
                           "; unconfirmed (the compare that asked it never confirmed which digest its judge was after its "
-                          "last call; the next compare of those runs asks): may be two models'" if p.get("unconfirmed") else ""))
+                          "last call): may be two models'" if p.get("unconfirmed") else ""))
     else:
         out += ["", f"Position: no pairwise comparison stored beside this run ({position['file']}){stale}; "
                     "compare BASELINE RUN --pairwise CRITERION makes one"]
@@ -18352,6 +18352,11 @@ class Review:
             # beside no run, and the page counted the annotations left beside the new name gone
             raise EvalError(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
                             "review on the run by the name it has now")
+        if file_sha(self.own) != self.run_sha:   # another run under its name (made again, or moved there): a save went
+            # beside it under this page's run, and the run it belongs to never had it
+            raise EvalError(f"{shell_word(self.own)} is no longer the run this page shows (changed, or another run made or "
+                            "moved under its name): nothing was saved; open review again to annotate the run it holds "
+                            "now, or the page's run by the name it has now")
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)

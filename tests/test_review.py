@@ -1,6 +1,7 @@
 """Review: the trace viewer's server, its data and save endpoints, bad input, origin and path checks."""
 
 import json
+import shutil
 import os
 import signal
 import socket
@@ -780,6 +781,11 @@ def test_a_save_never_leaves_the_annotations_file_for_a_new_one_in_silence(proje
     os.rename("runs/a.json", "runs/c.json")
     os.rename("runs/a.json.annotations.json", "runs/c.json.annotations.json")
     with pytest.raises(evalpy.EvalError, match="runs/a.json is no longer there .renamed or removed..: nothing was saved"):
+        by_a.save({"key": "dev-11#1", "text": "from a again"})
+    assert not os.path.lexists("runs/a.json.annotations.json")
+    # (its review) and another run put under the old name: never beside it, under this page's run
+    shutil.copy(runs[0], "runs/a.json")
+    with pytest.raises(evalpy.EvalError, match="runs/a.json is no longer the run this page shows"):
         by_a.save({"key": "dev-11#1", "text": "from a again"})
     assert not os.path.lexists("runs/a.json.annotations.json")
 
