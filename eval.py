@@ -18348,15 +18348,6 @@ class Review:
     def write(self, key, text, was=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
         page showed ("" for none), None from a page that does not say."""
-        if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
-            # beside no run, and the page counted the annotations left beside the new name gone
-            raise EvalError(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
-                            "review on the run by the name it has now")
-        if file_sha(self.own) != self.run_sha:   # another run under its name (made again, or moved there): a save went
-            # beside it under this page's run, and the run it belongs to never had it
-            raise EvalError(f"{shell_word(self.own)} is no longer the run this page shows (changed, or another run made or "
-                            "moved under its name): nothing was saved; open review again to annotate the run it holds "
-                            "now, or the page's run by the name it has now")
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)
@@ -18391,6 +18382,16 @@ class Review:
 
     def write_locked(self, sidecar, key, text, was):
         """write(), under the locks."""
+        # (under the locks, just before the write: a save already waiting as the run went, checked before them, wrote)
+        if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
+            # beside no run, and the page counted the annotations left beside the new name gone
+            raise EvalError(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
+                            "review on the run by the name it has now")
+        if file_sha(self.own) != self.run_sha:   # another run under its name (made again, or moved there): a save went
+            # beside it under this page's run, and the run it belongs to never had it
+            raise EvalError(f"{shell_word(self.own)} is no longer the run this page shows (changed, or another run made or "
+                            "moved under its name): nothing was saved; open review again to annotate the run it holds "
+                            "now, or the page's run by the name it has now")
         # this version's annotations only: those of another version of the run file (one made
         # again under its name) are kept under their hash, never adopted as these, never dropped
         annotations, other_versions = self.annotations(sidecar)
