@@ -12294,7 +12294,7 @@ def mcnemar_power(cases, difference, discordant, alpha):
         if m > first:
             if k >= 0:   # one more discordant case: the mass at k that it lifts past k leaves each tail
                 tails = [max(0.0, t - r * exp(binom_log_term(k, m - 1, r))) for t, r in zip(tails, shares)]
-            if 2 * (k + 1) <= m and mid_p_at(k + 1, m, tails[0] + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
+            if 2 * (k + 1) < m and mid_p_at(k + 1, m, tails[0] + exp(binom_log_term(k + 1, m, 0.5))) <= alpha:
                 k += 1
                 tails = [t + exp(binom_log_term(k, m, r)) for t, r in zip(tails, shares)]
         w = exp(log_weight)
