@@ -8764,6 +8764,8 @@ def runs_beside(split_path):
         # (the nearest: a folder far above, such as another tool's runs/, is no project's of this set)
         found += ([os.path.join(os.path.dirname(folder), RUNS_DIR)] if os.path.basename(folder) == "golden"
                   else [runs for runs in above if os.path.isdir(runs)][:1])
+    # and the runs/ beside the split itself: a run made from its folder (cd golden) went there by default, unseen
+    found += [runs for runs in (os.path.join(os.path.dirname(os.path.abspath(split_path)), RUNS_DIR),) if os.path.isdir(runs)]
     return list(dict.fromkeys(os.path.relpath(runs) for runs in found))
 
 

@@ -1454,6 +1454,12 @@ def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cl
     # (85th) only the nearest runs/ above: another tool's runs/ further up (TensorBoard's) is no project's of this set
     (project.parent / "runs").mkdir(exist_ok=True)
     assert evalpy.runs_beside("mine/support/test.jsonl") == ["runs"]
+    # (round 108) run from golden/ itself, the default put its run in golden/runs/: a later run from the project ran
+    os.chdir(project / "golden")
+    assert cli("run", "--split", "test.jsonl", "--prompt", "../prompts/v2.txt", "--host", fake.url)[0] == 0
+    os.chdir(project)
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out" in err and "golden/runs/test-v2.json already ran" in err, err
 
 
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
