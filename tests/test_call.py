@@ -161,8 +161,8 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["run", "--split", "dev", "--seed", "1152921504606846976"], "argument --seed: '1152921504606846976': give a seed"),
     (["run", "--split", "dev", "--seed", "2147483648"], "argument --seed: '2147483648': give a seed"),
     # (round 108) "or below 0 for none" of -2147483648, below 0: the bound said
-    (["run", "--split", "dev", "--seed", "-2147483648"], "give a seed from 0 to 2147483647, or one from -1 to -2147483647 "
-                                                         "for none"),
+    (["run", "--split", "dev", "--seed", "-2147483648"], "argument --seed: '-2147483648': give a seed from 0 to 2147483647, "
+                                                         "or one from -1 to -2147483647 for none"),
     (["run", "--split", "dev", "--seed", "\uff17"], "argument --seed: '\uff17': give a seed"),
     (["judge", "r.json", "--seed", "-99999999999999999999"], "argument --seed: '-99999999999999999999': give a seed"),
     # newcomer pass N14: "required: baseline, candidate, RUN", though more runs are optional
