@@ -9519,7 +9519,8 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
                             + (f" (or a {CHECKS_FILE} or {TOOLS_FILE} beside it, made, edited or removed since)"
                                if what == "split" else "")
-                            + f" changed since the run started (sha {short(then)} then, {short(now)} now){read_from_here([path])}")
+                            + f" changed since the run started (sha {short(then)} then, {short(now)} now){read_from_here([path])}"
+                            f": put it back as it was to resume, or make a new run with the {what} as it is now")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")

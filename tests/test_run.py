@@ -752,6 +752,9 @@ def test_resume_refuses_when_the_split_or_prompt_changed(project, cli, fake, cha
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and message in err
     assert fake.chat_bodies == []
+    # (round 108) what to do said too: only the folder was, where the folder was right
+    what = "prompt" if change.startswith("prompts") else "split"
+    assert err.rstrip().endswith(f": put it back as it was to resume, or make a new run with the {what} as it is now"), err
 
 
 def begun_under_older_rules(journal, field, data):
