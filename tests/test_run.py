@@ -874,7 +874,8 @@ def test_a_resume_from_another_folder_says_where_the_runs_files_were_read_from(p
     code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the prompt prompts/v3.txt changed since the run started" in err, err
     assert err.endswith(f" now) (read from {here}; the run recorded it relative to the folder it was made in: if that is "
-                        "another, resume from there)\n"), err
+                        "another, resume from there): put it back as it was to resume, or make a new run with the prompt as "
+                        "it is now\n"), err
     assert fake.chat_bodies == []
 
 
