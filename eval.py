@@ -2099,6 +2099,7 @@ class CompareResult(CompareAdds):
     rerun_test: dict        # {"baseline"|"candidate": config.rerun_test} of a forced held-out re-run
     replaced: dict          # {"baseline"|"candidate": config.replaced} of a run whose model or judge was replaced
     judged_again: dict      # {"baseline"|"candidate": who judged it again, with whose checks} of a run `judge` made
+    completion: str | None  # "baseline"|"candidate": a run --resume completion of a run of the same configuration
 
 
 class ManyRow(TypedDict, total=False):
@@ -14423,6 +14424,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {shell_word(str(cfg['checks_from']))}"
                                                                     if cfg.get("checks_from") else "")
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
+              # a completion (run --resume) holds the answers of the run it completes: no rerun (its review)
+              "completion": next((side for side, cfg, other in (("candidate", b_cfg, a_cfg), ("baseline", a_cfg, b_cfg))
+                                  if "completed_from" in cfg and "completed_from" not in other), None),
               "trajectory": trajectory_changes(a_cases, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
@@ -14891,6 +14895,9 @@ NOTHING_CHANGED_ALIKE = ("nothing in the configuration, and every answer the sam
                          "differences are the judging's or the run-to-run variation's, not a change's")
 
 
+# (a run and its completion, run --resume: one set of answers, the failed calls asked again, read as "a rerun")
+NOTHING_CHANGED_COMPLETED = ("nothing in the configuration: the {} is a completion (run --resume) of a run of it, whose "
+                             "answers it holds, its failed calls asked again: differences are those calls'")
 # (a run whose model or judge was replaced while it was asked: no setting changed, and the model may have)
 NOTHING_CHANGED_REPLACED = ("nothing in the configuration as recorded, but a model or judge was replaced while a run was "
                             "asked, or listed twice at its end (see its warning): its figures may be two models'")
@@ -14906,6 +14913,7 @@ def compare_rows(c, baseline_path, candidate_path):
              # what "nothing changed" means: a rerun, or (every answer the same) one run's answers judged or scored
              # again, whose copy keeps its run's errors; a rerun whose calls failed answered nothing alike there
              "unchanged": (NOTHING_CHANGED_REPLACED if c["replaced"]
+                           else NOTHING_CHANGED_COMPLETED.format(c["completion"]) if c.get("completion")
                            else NOTHING_CHANGED_SAME if c["answers_alike"] and c.get("judged_again")
                            else NOTHING_CHANGED_ALIKE if c["answers_alike"] and not c["model_failed"] else NOTHING_CHANGED),
              # (no case decided in both runs: no unit to speak of)

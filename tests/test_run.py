@@ -1702,6 +1702,10 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     assert kept == [r for r in done["results"] if r["input"] not in broken]
     code, out, err = cli("run", "--resume", "runs/dev-v3-completed.json", "--host", fake.url)
     assert code == 2 and "a finished run without errors; there is nothing to resume" in err
+    # (round 108) compared, a run and its completion were "a rerun: differences are run-to-run variation"
+    out = cli("compare", "runs/dev-v3.json", "runs/dev-v3-completed.json")[1]
+    assert "Changed: nothing in the configuration: the candidate is a completion (run --resume) of a run of it" in out, out
+    assert "a rerun" not in out
 
 
 def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
