@@ -5863,6 +5863,9 @@ class ChatClient:
                 raise EvalError(f"the model server at {self.host} began its answer to {path} and hung up before its end "
                                 f"({said}): a server stuck or restarting (restart it), or not a model server at all; is "
                                 f"{self.host_words} pointing at the model server?") from None
+            if type(e).__name__ == "SSLError" and self.host.startswith("https://"):   # (up, and plain HTTP: no server to start)
+                raise EvalError(f"{self.host}{path}: no TLS answer (SSLError): a server that speaks plain HTTP, as Ollama "
+                                f"does? give {self.host_words} as http://{self.host[len('https://'):]}") from None
             closed = next((x for x in (e, failure_cause(e)) if isinstance(x, ConnectionResetError)), None)
             if closed is not None:   # it took the connection, then closed it unanswered: something listens there
                 raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "

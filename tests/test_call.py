@@ -770,6 +770,14 @@ def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cl
         listener.close()
 
 
+def test_a_plain_http_server_asked_over_https_is_no_server_to_start(project, cli, fake):
+    """Round 108: --host https:// of a running Ollama (plain HTTP) said "cannot reach ... (SSLError). Start it with
+    `ollama serve`" of a server that was up."""
+    code, out, err = cli("run", "--split", "dev", "--retries", 0, "--host", fake.url.replace("http://", "https://"))
+    assert code == 2 and "no TLS answer (SSLError): a server that speaks plain HTTP, as Ollama does? give --host " \
+        f"(or $OLLAMA_HOST) as {fake.url}" in err and "Start it" not in err, err
+
+
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
 def test_a_check_before_a_run_told_the_server_is_busy_says_to_try_again(project, cli, api, status):
     """Round 106: /api/tags answering 429 (a proxy's rate limit) or 503 was told "is --host (or $OLLAMA_HOST) pointing at an Ollama
