@@ -3416,8 +3416,6 @@ def decode_message(error):
 LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a line's start or after a space
 
 
-
-
 CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
 
 
@@ -3786,9 +3784,6 @@ def case_problems(case, labels, stored=False, begun=False):
         hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
         problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
     return problems
-
-
-
 
 
 def turn_problems(turns):
