@@ -13208,7 +13208,6 @@ def flaky_line(f):
     return f"{on_one_line(f['id'])}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]])
 
 
-
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
