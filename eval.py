@@ -14422,8 +14422,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                                                                     if cfg.get("checks_from") else "")
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               # a completion (run --resume) holds the answers of the run it completes: no rerun (its review)
-              "completion": next((side for side, cfg, other in (("candidate", b_cfg, a_cfg), ("baseline", a_cfg, b_cfg))
-                                  if "completed_from" in cfg and "completed_from" not in other), None),
+              "completion": next((side for side, cfg, other, mine, theirs in (
+                  ("candidate", b_cfg, a_cfg, b_cases.values(), a_cases), ("baseline", a_cfg, b_cfg, a_cases, b_cases.values()))
+                  if "completed_from" in cfg and "completed_from" not in other and holds_answers_of(mine, theirs)), None),
               "trajectory": trajectory_changes(a_cases, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
@@ -14445,6 +14446,14 @@ def said_and_done(trial):
     if trial["response"] is None or trial["unfinished"]:
         return None
     return trial["response"], trial["agent"]["path"] if "agent" in trial else None
+
+
+def holds_answers_of(cases, other_cases):
+    """Whether graded cases hold every answer the others got (a completion, run --resume, holds those of the run it
+    completes and asks its failed calls again): a run of the same configuration asked apart differs somewhere."""
+    answers = {(c["id"], t["trial"]): t["response"] for c in cases for t in c["trials"]}
+    return all(answers.get((c["id"], t["trial"])) == t["response"] for c in other_cases for t in c["trials"]
+               if t["error"] is None and t["response"] is not None)
 
 
 def given_alike(case):

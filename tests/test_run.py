@@ -1706,6 +1706,12 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     out = cli("compare", "runs/dev-v3.json", "runs/dev-v3-completed.json")[1]
     assert "Changed: nothing in the configuration: the candidate is a completion (run --resume) of a run of it" in out, out
     assert "a rerun" not in out
+    # (its review) another run of the configuration, answered otherwise somewhere, is no run it completes: a rerun
+    other = load_json("runs/dev-v3.json")
+    other["results"][-1]["response"] = "otra cosa"
+    Path("runs/other.json").write_text(json.dumps(other), encoding="utf-8")
+    out = cli("compare", "runs/other.json", "runs/dev-v3-completed.json")[1]
+    assert "completion" not in out and "a rerun" in out, out
 
 
 def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
