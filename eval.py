@@ -14336,7 +14336,8 @@ NOT_COMPARED_WORDS = ("no verdict in a run, or one its trials without a verdict 
                       "gave none")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate")):
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate"),
+                 paths=None):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did). names: the
@@ -14422,9 +14423,11 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                                                                     if cfg.get("checks_from") else "")
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               # a completion (run --resume) holds the answers of the run it completes: no rerun (its review)
-              "completion": next((side for side, cfg, other, mine, theirs in (
-                  ("candidate", b_cfg, a_cfg, b_cases.values(), a_cases), ("baseline", a_cfg, b_cfg, a_cases, b_cases.values()))
-                  if "completed_from" in cfg and "completed_from" not in other and holds_answers_of(mine, theirs)), None),
+              # (paths: the two files, where known; a run of the same configuration asked apart is no run it completes)
+              "completion": next((side for side, cfg, other_path, mine, theirs in (
+                  ("candidate", b_cfg, (paths or ("", ""))[0], b_cases.values(), a_cases),
+                  ("baseline", a_cfg, (paths or ("", ""))[1], a_cases, b_cases.values()))
+                  if paths and completes(cfg, other_path) and holds_answers_of(mine, theirs)), None),
               "trajectory": trajectory_changes(a_cases, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
@@ -14446,6 +14449,18 @@ def said_and_done(trial):
     if trial["response"] is None or trial["unfinished"]:
         return None
     return trial["response"], trial["agent"]["path"] if "agent" in trial else None
+
+
+def completes(config, path):
+    """Whether a run's config says it is a completion (run --resume) of the run file at path: the one it names, by its
+    path as given then (from this folder) or by the same file."""
+    given = config.get("completed_from")
+    if not isinstance(given, str) or not path:
+        return False
+    try:
+        return os.path.realpath(given) == os.path.realpath(path) or os.path.samefile(given, path)
+    except OSError:   # (named relative to a folder it was made in, not here)
+        return False
 
 
 def holds_answers_of(cases, other_cases):
@@ -19557,7 +19572,8 @@ def cmd_compare(args):
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
     refuse_copies(paths, (a_config, b_config))
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher,
-                     names=(f"{shell_word(args.baseline)} (the baseline)", f"{shell_word(args.candidate)} (the candidate)"))
+                     names=(f"{shell_word(args.baseline)} (the baseline)", f"{shell_word(args.candidate)} (the candidate)"),
+                     paths=(args.baseline, args.candidate))
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse,

@@ -1712,6 +1712,9 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     Path("runs/other.json").write_text(json.dumps(other), encoding="utf-8")
     out = cli("compare", "runs/other.json", "runs/dev-v3-completed.json")[1]
     assert "completion" not in out and "a rerun" in out, out
+    # (its review) nor is a copy of it whose answers all match: only the run the completion names
+    Path("runs/copy.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
+    assert "completion" not in cli("compare", "runs/copy.json", "runs/dev-v3-completed.json")[1]
 
 
 def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
