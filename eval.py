@@ -5858,9 +5858,15 @@ class ChatClient:
                 raise EvalError(f"the model server at {self.host} began its answer to {path} and hung up before its end "
                                 f"({said}): a server stuck or restarting (restart it), or not a model server at all; is "
                                 f"{self.host_words} pointing at the model server?") from None
-            if type(e).__name__ == "SSLError" and self.host.startswith("https://"):   # (up, and plain HTTP: no server to start)
-                raise EvalError(f"{self.host}{path}: no TLS answer (SSLError): a server that speaks plain HTTP, as Ollama "
-                                f"does? give {self.host_words} as http://{self.host[len('https://'):]}") from None
+            if type(e).__name__ == "SSLError":   # reached: no server to start
+                why = re.search(r"\[SSL: ([A-Z0-9_]+)\][^'\")(]*", str(e))
+                if why and why.group(1) in ("WRONG_VERSION_NUMBER", "HTTP_REQUEST", "RECORD_LAYER_FAILURE") \
+                        and self.host.startswith("https://"):   # (its answer no TLS record: plain HTTP, as Ollama's)
+                    raise EvalError(f"{self.host}{path}: no TLS answer ({why.group(1)}): a server that speaks plain HTTP, "
+                                    f"as Ollama does? give {self.host_words} as http://{self.host[len('https://'):]}") from None
+                raise EvalError(f"{self.host}{path}: the TLS handshake failed ({one_line(self.scrub(why.group().strip() if why else type(e).__name__), 120)}): "
+                                "a certificate this machine does not trust, or a server that wants one of the client's "
+                                "(eval.py sends none)") from None
             closed = next((x for x in (e, failure_cause(e)) if isinstance(x, ConnectionResetError)), None)
             if closed is not None:   # it took the connection, then closed it unanswered: something listens there
                 raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "

@@ -774,8 +774,28 @@ def test_a_plain_http_server_asked_over_https_is_no_server_to_start(project, cli
     """Round 108: --host https:// of a running Ollama (plain HTTP) said "cannot reach ... (SSLError). Start it with
     `ollama serve`" of a server that was up."""
     code, out, err = cli("run", "--split", "dev", "--retries", 0, "--host", fake.url.replace("http://", "https://"))
-    assert code == 2 and "no TLS answer (SSLError): a server that speaks plain HTTP, as Ollama does? give --host " \
-        f"(or $OLLAMA_HOST) as {fake.url}" in err and "Start it" not in err, err
+    assert code == 2 and "no TLS answer (WRONG_VERSION_NUMBER): a server that speaks plain HTTP, as Ollama does? give " \
+        f"--host (or $OLLAMA_HOST) as {fake.url}" in err and "Start it" not in err, err
+    # (its review) a TLS server that refuses the handshake (a fatal alert: handshake_failure) is no plain-HTTP one
+    import socket
+    import threading
+    listener = socket.create_server(("127.0.0.1", 0))
+
+    def refuse():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                conn.recv(65536)
+                conn.sendall(bytes([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]))   # TLS alert record: fatal, handshake_failure
+    threading.Thread(target=refuse, daemon=True).start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--retries", 0, "--host", f"https://127.0.0.1:{listener.getsockname()[1]}")
+    finally:
+        listener.close()
+    assert code == 2 and ": the TLS handshake failed ([SSL: " in err and "plain HTTP" not in err and "Start it" not in err, err
 
 
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])
