@@ -736,10 +736,9 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
                                  "not finish it within 0.5 s: a server stuck (restart it), or not a model server at all\n"), err
 
 
-@pytest.mark.parametrize("api", ["ollama", "openai"])
-def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cli, api):
-    """Round 108: /api/tags (or /v1/models) answered 200 with Content-Length 500, then the connection closed after a
-    part: "cannot reach the model server ... Start it with `ollama serve`" of a server that answered."""
+def socket_server(reply):
+    """A raw TCP server on 127.0.0.1 that reads each connection's request, sends reply() (bytes; nothing for b""),
+    then closes it: what no HTTP server does. Returns its listening socket (close() stops it)."""
     import socket
     import threading
     listener = socket.create_server(("127.0.0.1", 0))
@@ -752,10 +751,18 @@ def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cl
                 return
             with conn:
                 conn.recv(65536)
-                if not closing:
-                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"models\": [")
-    closing = False
+                conn.sendall(reply())
     threading.Thread(target=serve, daemon=True).start()
+    return listener
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_check_before_a_run_answered_in_part_is_no_server_to_start(project, cli, api):
+    """Round 108: /api/tags (or /v1/models) answered 200 with Content-Length 500, then the connection closed after a
+    part: "cannot reach the model server ... Start it with `ollama serve`" of a server that answered."""
+    closing = False
+    listener = socket_server(lambda: b"" if closing else
+                             b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{\"models\": [")
     try:
         code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0,
                              "--host", f"http://127.0.0.1:{listener.getsockname()[1]}")
@@ -777,20 +784,7 @@ def test_a_plain_http_server_asked_over_https_is_no_server_to_start(project, cli
     assert code == 2 and "no TLS answer (WRONG_VERSION_NUMBER): a server that speaks plain HTTP, as Ollama does? give " \
         f"--host (or $OLLAMA_HOST) as {fake.url}" in err and "Start it" not in err, err
     # (its review) a TLS server that refuses the handshake (a fatal alert: handshake_failure) is no plain-HTTP one
-    import socket
-    import threading
-    listener = socket.create_server(("127.0.0.1", 0))
-
-    def refuse():
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.recv(65536)
-                conn.sendall(bytes([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]))   # TLS alert record: fatal, handshake_failure
-    threading.Thread(target=refuse, daemon=True).start()
+    listener = socket_server(lambda: bytes([0x15, 0x03, 0x03, 0x00, 0x02, 0x02, 0x28]))   # TLS alert record: fatal, handshake_failure
     try:
         code, out, err = cli("run", "--split", "dev", "--retries", 0, "--host", f"https://127.0.0.1:{listener.getsockname()[1]}")
     finally:
