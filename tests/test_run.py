@@ -1689,8 +1689,10 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     assert code == 2
     original = (project / "runs" / "dev-v3.json").read_bytes()
     asked = len(fake.chat_bodies)
-    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--jobs", "2")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url, "--jobs", "2", "--compare", "runs/dev-v3.json")
     assert code == 0, err
+    # (round 108) its comparison with the run it completes says so, as compare does
+    assert "Changed: nothing in the configuration: the candidate is a completion (run --resume) of a run of it" in out, out
     assert sorted(b["messages"][-1]["content"] for b in fake.chat_bodies[asked:]) == broken
     assert "runs/dev-v3.json is unchanged" in err and "wrote runs/dev-v3-completed.json" in err
     assert (project / "runs" / "dev-v3.json").read_bytes() == original
@@ -1715,6 +1717,15 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     # (its review) nor is a copy of it whose answers all match: only the run the completion names
     Path("runs/copy.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
     assert "completion" not in cli("compare", "runs/copy.json", "runs/dev-v3-completed.json")[1]
+    # (its review) from another folder (completed_from is relative to the folder it was made in): the file beside it
+    os.chdir("runs")
+    assert "is a completion (run --resume)" in cli("compare", "dev-v3.json", "dev-v3-completed.json")[1]
+    os.chdir("..")
+    # (its review) the run made again under its name is another: its date is not the completion's
+    again = load_json("runs/dev-v3.json")
+    again["config"]["date"] = "2026-12-05T00:00:00+00:00"
+    Path("runs/dev-v3.json").write_text(json.dumps(again), encoding="utf-8")
+    assert "completion" not in cli("compare", "runs/dev-v3.json", "runs/dev-v3-completed.json")[1]
 
 
 def test_a_full_disk_as_a_completion_copies_its_answers_leaves_nothing(project, cli, fake):
