@@ -5864,10 +5864,12 @@ class ChatClient:
                         and self.host.startswith("https://"):   # (its answer no TLS record: plain HTTP, as Ollama's)
                     raise EvalError(f"{self.host}{path}: no TLS answer ({why.group(1)}): a server that speaks plain HTTP, "
                                     f"as Ollama does? give {self.host_words} as http://{self.host[len('https://'):]}") from None
-                raise EvalError(f"{self.host}{path}: the TLS handshake failed ({one_line(self.scrub(why.group().strip() if why else type(e).__name__), 120)}): "
-                                "eval.py checks a server's certificate against the CA bundle requests ships (certifi), "
-                                "takes no other CA file and sends no certificate of its own, so a self-signed or private "
-                                "one, or a server that wants a client's, cannot be asked") from None
+                said = one_line(self.scrub(why.group().strip() if why else type(e).__name__), 120)
+                raise EvalError(f"{self.host}{path}: the TLS handshake failed ({said}): " + (
+                    "its certificate is none the CA bundle requests ships (certifi) trusts, and eval.py takes no other CA "
+                    "file: a self-signed or private one cannot be asked" if "CERTIFICATE" in said.upper() else
+                    "the server refused it (a TLS version, a host name or a client certificate it wants; eval.py sends "
+                    "none)")) from None
             closed = next((x for x in (e, failure_cause(e)) if isinstance(x, ConnectionResetError)), None)
             if closed is not None:   # it took the connection, then closed it unanswered: something listens there
                 raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "
@@ -14343,8 +14345,7 @@ NOT_COMPARED_WORDS = ("no verdict in a run, or one its trials without a verdict 
                       "gave none")
 
 
-def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate"),
-                 paths=None):
+def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, names=("the baseline", "the candidate")):
     """Two graded runs of one split, case by case: what the candidate fixed and broke, the change
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did). names: the
@@ -14430,12 +14431,12 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                                                                     if cfg.get("checks_from") else "")
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               # a completion (run --resume) holds the answers of the run it completes: no rerun (its review)
-              # (paths: the two files, where known; a run of the same configuration asked apart is no run it completes)
-              "completion": next((side for side, cfg, other, own, other_path, mine, theirs in (
-                  ("candidate", b_cfg, a_cfg, *(paths or ("", ""))[::-1], b_cases.values(), a_cases),
-                  ("baseline", a_cfg, b_cfg, *(paths or ("", "")), a_cases, b_cases.values()))
-                  if paths and completes(cfg, own, other_path) and cfg.get("date") == other.get("date")
-                  and holds_answers_of(mine, theirs)), None),
+              # (a completion keeps the date of the run it completes, a completion of a completion too, a copy of either
+              # alike: a run of the same configuration asked apart, or made again under the name, has its own)
+              "completion": next((side for side, cfg, other, mine, theirs in (
+                  ("candidate", b_cfg, a_cfg, b_cases.values(), a_cases), ("baseline", a_cfg, b_cfg, a_cases, b_cases.values()))
+                  if "completed_from" in cfg and cfg.get("date") == other.get("date") and holds_answers_of(mine, theirs)),
+                  None),
               "trajectory": trajectory_changes(a_cases, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases)
     if retrieval:
@@ -14457,21 +14458,6 @@ def said_and_done(trial):
     if trial["response"] is None or trial["unfinished"]:
         return None
     return trial["response"], trial["agent"]["path"] if "agent" in trial else None
-
-
-def completes(config, own_path, path):
-    """Whether a run's config (its file at own_path) says it is a completion (run --resume) of the run file at path: the
-    one it names, by its path as given then (from this folder), by the same file, or, as resume writes it, the file of
-    that name beside it (the path was given from the folder it was made in, perhaps not this one). (Its config keeps
-    the date of the run it completes: a run made again under that name is another, told by compare_runs.)"""
-    given = config.get("completed_from")
-    if not isinstance(given, str) or not path:
-        return False
-    beside = os.path.join(os.path.dirname(os.path.realpath(own_path)), os.path.basename(given)) if own_path else None
-    try:
-        return os.path.realpath(path) in (os.path.realpath(given), beside) or os.path.samefile(given, path)
-    except OSError:   # (named relative to a folder it was made in, not here)
-        return False
 
 
 def holds_answers_of(cases, other_cases):
@@ -15477,7 +15463,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     say(format_report(config, score(config, cases), run_path))
     if baseline:
         say("")
-        say(format_compare(compare_runs(*baseline, config, cases, paths=(compare_path, run_path)), compare_path, run_path))
+        say(format_compare(compare_runs(*baseline, config, cases), compare_path, run_path))
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
     if errors and any(r["who"] == "the model" for r in config.get("replaced") or ()):   # a resume refuses to mix more
@@ -19583,8 +19569,7 @@ def cmd_compare(args):
     (a_run, a_config, a_cases), (b_run, b_config, b_cases) = graded_pair(args)
     refuse_copies(paths, (a_config, b_config))
     c = compare_runs(a_config, a_cases, b_config, b_cases, alpha=args.alpha, fisher=args.fisher,
-                     names=(f"{shell_word(args.baseline)} (the baseline)", f"{shell_word(args.candidate)} (the candidate)"),
-                     paths=(args.baseline, args.candidate))
+                     names=(f"{shell_word(args.baseline)} (the baseline)", f"{shell_word(args.candidate)} (the candidate)"))
     if args.pairwise:
         c["pairwise"] = pairwise_figures(pairwise_compare(args, args.baseline, a_run, args.candidate, b_run), args.alpha)
     code, verdicts = compare_gates(c, args.fail_on_regression, args.fail_if_worse,

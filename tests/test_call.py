@@ -790,6 +790,7 @@ def test_a_plain_http_server_asked_over_https_is_no_server_to_start(project, cli
     finally:
         listener.close()
     assert code == 2 and ": the TLS handshake failed ([SSL: " in err and "plain HTTP" not in err and "Start it" not in err, err
+    assert "the server refused it (a TLS version, a host name or a client certificate it wants" in err, err   # no certificate's
 
 
 @pytest.mark.parametrize("api, status", [("ollama", 429), ("ollama", 503), ("openai", 429), ("ollama", 404)])

@@ -1714,9 +1714,9 @@ def test_resume_completes_a_finished_run_that_has_errors_into_a_new_file(project
     Path("runs/other.json").write_text(json.dumps(other), encoding="utf-8")
     out = cli("compare", "runs/other.json", "runs/dev-v3-completed.json")[1]
     assert "completion" not in out and "a rerun" in out, out
-    # (its review) nor is a copy of it whose answers all match: only the run the completion names
+    # (its reviews) a copy of it, or the run moved, holds those answers and its date: told alike, never "a rerun"
     Path("runs/copy.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
-    assert "completion" not in cli("compare", "runs/copy.json", "runs/dev-v3-completed.json")[1]
+    assert "is a completion (run --resume)" in cli("compare", "runs/copy.json", "runs/dev-v3-completed.json")[1]
     # (its review) from another folder (completed_from is relative to the folder it was made in): the file beside it
     os.chdir("runs")
     assert "is a completion (run --resume)" in cli("compare", "dev-v3.json", "dev-v3-completed.json")[1]
