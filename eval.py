@@ -16565,6 +16565,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
+
+    def held(asked):   # what the compare holds, as it stands when it returns (its judge, its votes), and the calls made now
+        return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
+                "asked": asked, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = kept_beside(through_link(b_path, "its pairwise verdicts are kept beside it"), PAIRWISE_SUFFIX,
                           (PAIRWISE_SUFFIX, PAIRWISE_SUFFIX + JOURNAL_SUFFIX))
@@ -16613,8 +16617,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
             was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
             settle_comparison(sidecar, key, [], checked=all(not d or now for d, now in zip(was, judge.get("digests") or [None] * len(was))))
-            return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-                    "asked": 0, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+            return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))
             stopped = sum(1 for v in used if cut_vote(v))
@@ -16682,8 +16685,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
         asked_now = 0
         judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
-    return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-            "asked": asked_now, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+    return held(asked_now)
 
 
 def settle_comparison(sidecar, key, replaced, checked):
