@@ -219,6 +219,14 @@ EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_
 # each verdict as it comes, until compare stores it in the sidecar: RUN.pairwise.json.journal
 PAIRWISE_JOURNAL_SUFFIX = PAIRWISE_SUFFIX + JOURNAL_SUFFIX
 
+# The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
+# (the longer name first: X.pairwise.json.journal is named as what it is, not as a run's journal)
+RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
+                     PAIRWISE_SUFFIX: "pairwise verdicts",
+                     PAIRWISE_JOURNAL_SUFFIX: "pairwise verdicts not yet stored in the sidecar",
+                     JOURNAL_SUFFIX: "an unfinished run's answers",
+                     JUDGING_SUFFIX: "an unfinished judging's votes", ".lock": "a lock"}
+
 
 MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is an accident or an attack
 # levels a server's answer may hold (a tool call's arguments): Python reads and writes JSON to about 1,000,
@@ -384,8 +392,8 @@ OPTIONS = (
                                    "$OPENAI_BASE_URL, and no default); read as ollama reads it: no scheme means http, "
                                    "no port means 11434"),
     Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
-                                 "the default name (default runs/<split>-<prompt>.json, or the next free name: -2, "
-                                 "-3...)", run_config=True, recorded_as=()),
+                                 "the default name (default runs/<split>-<prompt>.json; if a run of another model holds "
+                                 "it, runs/<split>-<prompt>-<model>.json; then the next free name: -2, -3...)", run_config=True, recorded_as=()),
     Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
     Option(("--limit",), ("run",), "ask only the first N cases (a quick look; the run says so wherever it is shown)",
            "count", metavar="N", exclusive="quick", run_config=True, recorded_as=()),
@@ -3370,6 +3378,13 @@ def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
         return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
+    kept_beside = next((s for s in RESERVED_SUFFIXES if path.endswith(s)), None)
+    temp = TEMP_NAME.fullmatch(os.path.basename(path))
+    if isinstance(error, FileNotFoundError) and what == "run file" and (kept_beside or temp):   # never one `run --out` makes
+        kind = RESERVED_SUFFIXES[kept_beside] if kept_beside else "a write in progress"
+        run = path[:-len(kept_beside)] if kept_beside else os.path.join(os.path.dirname(path), temp.group(1))
+        return EvalError(f"{shell_word(path)}: no such run file; a name ending in {kept_beside or temp.group(2)} is for "
+                         f"{kind} beside a run, never a run: give the run's own path ({shell_word(run)})")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         return EvalError(f"{shell_word(path)}: no such {what}" + (
@@ -8010,14 +8025,6 @@ def named_for_its_model(path, model):
     return base + model_tag(model) + ext
 
 
-# The names of the files eval.py keeps beside a run: a run file by one of them would be read as that file.
-# (the longer name first: X.pairwise.json.journal is named as what it is, not as a run's journal)
-RESERVED_SUFFIXES = {ANNOTATIONS_SUFFIX: "review's annotations", OLD_ANNOTATIONS_SUFFIX: "review's annotations",
-                     PAIRWISE_SUFFIX: "pairwise verdicts",
-                     PAIRWISE_JOURNAL_SUFFIX: "pairwise verdicts not yet stored in the sidecar",
-                     JOURNAL_SUFFIX: "an unfinished run's answers",
-                     JUDGING_SUFFIX: "an unfinished judging's votes", ".lock": "a lock"}
-
 
 def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
@@ -10346,7 +10353,7 @@ def write_run(run, run_path):
 def refuse_pairwise_journal(path):
     """compare --pairwise's journal given as a run, or a run's journal: said what it is, never read
     as a run's journal (its name ends as one's)."""
-    if path.endswith(PAIRWISE_JOURNAL_SUFFIX):
+    if path.endswith(PAIRWISE_JOURNAL_SUFFIX) and os.path.lexists(path):   # (none there: no such run file, said so)
         sidecar = path[:-len(JOURNAL_SUFFIX)]
         raise EvalError(f"{shell_word(path)} holds compare --pairwise's verdicts not yet stored in {shell_word(sidecar)}, not a "
                         f"run; the next compare --pairwise of {shell_word(sidecar[:-len(PAIRWISE_SUFFIX)])} stores them")
@@ -10404,10 +10411,11 @@ def load_run(path, stored_checks=True):
     anything wrong with it. stored_checks=False: it is scored with a split's checks (report --checks),
     so nothing is noted of its own."""
     refuse_pairwise_journal(path)
-    if path.endswith(JOURNAL_SUFFIX) and not os.path.lexists(path):
+    runs_journal = path.endswith(JOURNAL_SUFFIX) and not path.endswith(PAIRWISE_JOURNAL_SUFFIX)   # (none there: no run)
+    if runs_journal and not os.path.lexists(path):
         run_path = path[:-len(JOURNAL_SUFFIX)]
         raise EvalError(f"{shell_word(path)}: no such journal" + (f"; {shell_word(run_path)} is the run" if os.path.isfile(run_path) else ""))
-    if path.endswith(JOURNAL_SUFFIX):
+    if runs_journal:
         run_path = path[:-len(JOURNAL_SUFFIX)]
         holder = live_holder(run_path)
         if holder:

@@ -107,6 +107,22 @@ def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
                                  "`run --split ... --out nope/x.json` to make it)\n"), err
 
 
+@pytest.mark.parametrize("name, kind, run", [
+    ("runs/x.json.annotations.json", ".annotations.json is for review's annotations", "runs/x.json"),
+    ("runs/x.json.pairwise.json.journal", ".pairwise.json.journal is for pairwise verdicts not yet", "runs/x.json"),
+    ("runs/x.json.lock", ".lock is for a lock", "runs/x.json"),
+    ("runs/x.json.tmp-3", ".tmp-3 is for a write in progress", "runs/x.json"),
+])
+def test_a_missing_run_by_a_name_eval_py_keeps_beside_a_run_is_never_to_be_made(project, cli, name, kind, run):
+    """Round 109: `report runs/x.json.annotations.json` advised `run --out runs/x.json.annotations.json` to make it,
+    which run refuses: such a name is said as what it is for, and the run it would sit beside named."""
+    for command in (("report", name), ("compare", name, name), ("review", name)):
+        code, out, err = cli(*command)
+        assert code == 2 and "makes this one" not in err and "--out" not in err, err
+        assert f"error: {name}: no such run file; a name ending in {kind}" in err, err
+        assert f"beside a run, never a run: give the run's own path ({run})" in err, err
+
+
 @pytest.mark.parametrize("text, message", [
     ('{"format": "eval.py-run/1", "config": {', "damaged or cut short (line 1, column"),
     ("not json at all", "not a run file: a run file is the JSON object run writes"),   # (round 105) not "damaged"

@@ -2,6 +2,7 @@
 and its rules come from one table, OPTIONS."""
 
 import ast
+import re
 
 import pytest
 
@@ -64,6 +65,17 @@ def test_the_help_shows_each_option_and_the_default_the_table_holds(capsys):
                 continue   # nothing, off, or empty: the help says what happens instead
             assert "default" in option.help and (f"{default:g}" if isinstance(default, (int, float)) else default) \
                 in " ".join(option.help.split()), option.flags[0]
+
+
+def test_run_help_names_every_default_name_the_readme_does(capsys):
+    """Round 109: run --help gave runs/<split>-<prompt>.json or the next free name, where a run of another
+    model holding it gives runs/<split>-<prompt>-<model>.json, as README's --out row says."""
+    with pytest.raises(SystemExit):
+        evalpy.main(["run", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    row = next(line for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines() if line.startswith("| `--out` |"))
+    names = re.findall(r"`(runs/<[^`]+>\.json)`", row.rsplit("|", 2)[1])
+    assert len(names) == 2 and all(name in shown for name in names), (names, shown)
 
 
 def test_alpha_is_one_constant():
