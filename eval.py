@@ -16574,8 +16574,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
 
-    def held(asked):   # what the compare holds, as it stands when it returns (its judge, its votes), and the calls made now
-        return {"judge": judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
+    def held(asked, shown=None):   # what the compare holds as it returns (its judge, or shown, its votes), calls made now
+        return {"judge": shown or judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
                 "asked": asked, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = kept_beside(through_link(b_path, "its pairwise verdicts are kept beside it"), PAIRWISE_SUFFIX,
@@ -16602,21 +16602,43 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
     kept, todo, votes = pairwise_plan(stored, pairs, wanted)
     unconfirmed = bool(stored and stored.get("unconfirmed"))   # asked by a compare that stopped before its last check
-    if todo or unconfirmed:
-        writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+    # every verdict stored and confirmed: the server is still asked whether the judge is the model that gave them (one
+    # pulled again since is another judge, asked anew); one that cannot say leaves them shown as they are, said so
+    recheck = bool(stored) and not todo and not unconfirmed and any(stored["judge"].get("digests") or ())
+    if todo or unconfirmed or recheck:
+        if not recheck:
+            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         if unconfirmed and not todo:
             warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
                  "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args, b_path)
-        prepare_judge(client, config["api"], judge, PAIRWISE)   # the judge's digests, now known
+        try:
+            prepare_judge(client, config["api"], judge, PAIRWISE)   # the judge's digests, now known
+        except EvalError as e:
+            if not recheck:
+                raise
+            warn(f"note: could not ask {on_one_line(config['host'])} which digest the judge is now ({str(e).splitlines()[0].rstrip('.')}); "
+                 f"the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown as they are, unchecked")
+            return held(0, judge_as_stored(judge, stored))
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
-            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
-                 f"verdicts stored in {shell_word(sidecar)}; they are kept as they are, and every pair is asked anew")
+            apart = bool(stored.get("unconfirmed"))   # when, since its compare began, the judge changed is not known
+            if apart:
+                settle_comparison(sidecar, dict(key, judge=stored["judge"]),
+                                  [{"who": "the judge", "model": model, "was": old, "now": new}], checked=True)
+                comparisons = read_pairwise(sidecar)
             stored = stored_comparison(comparisons, key)
+            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
+                 f"verdicts stored in {shell_word(sidecar)}" + (
+                     " were asked, by a compare that never confirmed its digest after its last call: they may be two "
+                     "models', kept apart and never reused" if apart else "; they are kept as they are") + (
+                     ", and every pair is asked anew" if stored is None else
+                     f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
+            if recheck:
+                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)
         raised = raised_comparison(comparisons, key)
         kept, todo, votes = pairwise_plan(with_raised(stored, raised), pairs, wanted)
@@ -16690,10 +16712,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         settle_comparison(sidecar, key, replaced, checked=not unasked)
         if replaced:   # kept with its verdicts, apart: no later compare reuses them (stored_comparison)
             raise EvalError(kept_apart_words(replaced, sidecar))
-    else:   # nothing asked: the judge as it was when its verdicts were (its digests), as when they were asked
-        asked_now = 0
-        judge = {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
+    else:   # nothing asked: the judge as it was when its verdicts were (a server that names no digest), as they were asked
+        return held(0, judge_as_stored(judge, stored))
     return held(asked_now)
+
+
+def judge_as_stored(judge, stored):
+    """The judge of a compare that asked nothing, as it was when the stored verdicts were asked (their digests)."""
+    return {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
 
 
 def settle_comparison(sidecar, key, replaced, checked):

@@ -2,6 +2,7 @@
 preference that survives the swap counts. Verdicts are stored beside the candidate run and reused."""
 
 import json
+import itertools
 import shlex
 import os
 import random
@@ -528,6 +529,67 @@ def test_a_judge_replaced_while_compare_asks_it_is_said_of_the_stored_verdicts(p
     assert code == 2 and "damaged pairwise file (a comparison whose replaced is not a list of" in err, err
 
 
+def test_unconfirmed_verdicts_of_a_judge_pulled_again_are_never_reused_when_it_comes_back(project, cli, fake):
+    """Round 109: verdicts journaled by a compare the judge was re-pulled under (A, then B) and stopped before its
+    last check were stored unconfirmed as A's; the next compare (judge B) said "every pair is asked anew", and once
+    the judge was back on A a third reused them, mixed, and confirmed them. Unconfirmed verdicts of a digest the server
+    no longer names are kept apart (when the judge changed is not known), and the note says what is reused."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    judged = fake.route
+    first = fake.digest("qwen2.5:7b")
+
+    def unanswered_at_the_end(answers):   # /api/tags answers no list from the last answer on: no last check
+        answered = itertools.count(1)
+        fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == answers
+                                   else None) or judged(body)
+    unanswered_at_the_end(4)
+    fake.faults = [None] * 4 + ["500"] * 2   # two calls of the third pair fail: it is asked again next time
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")
+    assert code == 2 and "stay unconfirmed" in err, err
+    fake.listings.clear()
+    fake.digests["qwen2.5:7b"] = "b2" * 32   # re-pulled: B
+    unanswered_at_the_end(6)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert "kept apart and never reused, and every pair is asked anew" in err and len(fake.chat_bodies) == 12, err
+    fake.listings.clear()
+    fake.digests["qwen2.5:7b"] = first   # back on A: neither A's nor B's unconfirmed verdicts are reused
+    fake.route = judged
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "kept apart and never reused, and every pair is asked anew" in err, err
+    assert len(fake.chat_bodies) == 18 and "0 pair(s) stored already" in err, err
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert [(bool(c.get("replaced")), c.get("unconfirmed")) for c in comparisons] == [(True, None)] * 2 + [(False, None)]
+    assert [c["judge"]["digests"] for c in comparisons] == [[first], ["b2" * 32], [first]]
+
+
+def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
+    """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
+    since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
+    compare asked every pair anew). The server is asked which digest the judge is; one that cannot say leaves the
+    stored verdicts shown, said unchecked."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    old = fake.digest("qwen2.5:7b")
+    fake.digests["qwen2.5:7b"] = "c3" * 32
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == 8, err
+    assert (f"note: the judge qwen2.5:7b was pulled again (digest {old[:8]}, now c3c3c3c3) since the verdicts stored in "
+            f"{cand}.pairwise.json; they are kept as they are, and every pair is asked anew") in err, err
+    assert json.loads(out)["pairwise"]["judge"]["digests"] == ["c3" * 32]
+    fake.digests["qwen2.5:7b"] = old   # back: the first comparison's verdicts are this judge's, reused
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 8 and "unchecked" not in err, err
+    assert (f"(digest c3c3c3c3, now {old[:8]}) since the verdicts stored in {cand}.pairwise.json; they are kept as they "
+            "are; those stored of the judge as it is now (on ") in err, err
+    fake.stop()
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and json.loads(out)["pairwise"]["judge"]["digests"] == ["c3" * 32], err   # the last stored
+    assert f"which digest the judge is now (cannot reach the model server at {fake.url} (ConnectionError)); the verdicts " \
+        f"stored in {cand}.pairwise.json on " in err and "are shown as they are, unchecked" in err, err
+
+
 def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(project, cli, fake):
     """Round 107's note, left open: a compare stopped before it asked the server again which digest its judge is (or
     that could not ask it) stored its verdicts as checked, and the next compare, with nothing left to ask, reused them
@@ -552,7 +614,11 @@ def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(pro
     fake.listings.clear()
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "note: the judge qwen2.5:7b was pulled again" in err and len(fake.chat_bodies) == 8, err
-    assert [c.get("unconfirmed") for c in load_json(cand + ".pairwise.json")["comparisons"]] == [True, None]
+    # (round 109) when the judge changed, since the compare that never confirmed them began, is not known: kept apart
+    assert ("were asked, by a compare that never confirmed its digest after its last call: they may be two models', kept "
+            "apart and never reused, and every pair is asked anew") in err, err
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert [(c.get("unconfirmed"), bool(c.get("replaced"))) for c in comparisons] == [(None, True), (None, False)]
     # the judge steady: the next compare asks its digest alone, and the verdicts stand, confirmed
     fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if len(fake.chat_bodies) == 12
                                else None) or judged(body)
