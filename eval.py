@@ -16946,6 +16946,23 @@ def format_calibration(report, repeat):
     return "\n".join(out).rstrip()
 
 
+def journaled_lines(path):
+    """How many verdicts a pairwise journal holds (its whole lines; 0 if there is none): those a stopped compare
+    --pairwise has not stored yet, which the next compare of that candidate stores (store_comparisons)."""
+    try:
+        with open_regular(path, "rb") as f:
+            return sum(1 for line in f if line.endswith(b"\n") and line.strip())
+    except OSError:
+        return 0
+
+
+def unstored_words(position, run_path):
+    """The verdicts a stopped compare --pairwise journaled beside a run and has not stored: said by the audit."""
+    return (f"{plural(position['unstored'], 'pairwise verdict')} a stopped compare --pairwise journaled in "
+            f"{shell_word(position['file'] + JOURNAL_SUFFIX)} are not stored yet: the next compare --pairwise of "
+            f"{shell_word(run_path)} stores them (`{program()} runs {shell_word(os.path.dirname(run_path) or '.')}` gives it)")
+
+
 def judge_audit(config, cases, run_path, human=None):
     """Per judge check: verdicts by answer-length quarter with the rank correlation, each judge's
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
@@ -16955,7 +16972,8 @@ def judge_audit(config, cases, run_path, human=None):
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
-                        f"asked ({judge_command(run_path, config)} asks it), and no pairwise comparison is stored beside it{stale}")
+                        f"asked ({judge_command(run_path, config)} asks it), and no pairwise comparison is stored beside it{stale}"
+                        + (f"; {unstored_words(position, run_path)}" if position["unstored"] else ""))
     family = config.get("model_family") or model_family(config["model"], {})
     checks = {}
     for name in judged:
@@ -17119,7 +17137,7 @@ def stored_flip_rates(path, run_sha):
                       # (read all the same, and said on its line: its flip rate may be two models')
                       "replaced": comparison.get("replaced") and replaced_words(comparison["replaced"]),
                       "unconfirmed": bool(comparison.get("unconfirmed"))})
-    return {"file": path, "comparisons": found, "stale": stale}
+    return {"file": path, "comparisons": found, "stale": stale, "unstored": journaled_lines(path + JOURNAL_SUFFIX)}
 
 
 def format_audit(audit, config, run_path):
@@ -17171,6 +17189,8 @@ def format_audit(audit, config, run_path):
     position = audit["position"]
     stale = (f" ({plural(position['stale'], 'comparison')} stored for another version of this run file, not read)"
              if position["stale"] else "")
+    if position["unstored"]:
+        out += ["", f"Position: {unstored_words(position, run_path)}; this audit reads them then"]
     if position["comparisons"]:
         out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
         paths = Counter(p["baseline"] for p in position["comparisons"])

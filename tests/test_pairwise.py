@@ -1167,6 +1167,27 @@ def test_a_journal_of_another_comparison_is_stored_as_its_own_never_mixed_in(pro
     assert not os.path.exists(cand + ".pairwise.json.journal")
 
 
+def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdicts(project, cli, fake):
+    """Round 109: judge --audit of a candidate whose compare --pairwise was SIGKILLed (its verdicts in the journal
+    alone) said no comparison is stored, and sent the reader to `judge`: it says how many wait in the journal and
+    what stores them, alone and beside a comparison stored before."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7, criterion="Which is shorter?")
+    journal = Path(cand + ".pairwise.json.journal")
+    count = len(journal.read_bytes().splitlines())
+    said = (f"{count} pairwise verdicts a stopped compare --pairwise journaled in {journal} are not stored yet: the next "
+            f"compare --pairwise of {cand} stores them (`python eval.py runs runs` gives it)")
+    code, out, err = cli("judge", cand, "--audit")
+    assert code == 2 and f"no pairwise comparison is stored beside it; {said}\n" in err, err
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    stopped_compare(base, cand, fake, "SIGKILL", 7, criterion="Which is shorter?")
+    count = len(journal.read_bytes().splitlines())
+    code, out, err = cli("judge", cand, "--audit")
+    assert code == 0 and said.replace("7 pairwise", f"{count} pairwise") in out, out
+    assert json.loads(cli("judge", cand, "--audit", "--json")[1])["audit"]["position"]["unstored"] == count
+
+
 def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli, fake):
     """Thirteenth attack, item 1: compares at once share the journal; one killed as it wrote leaves
     a torn last line, and the next verdict another compare appends must be a line of its own (glued
