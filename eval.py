@@ -10608,7 +10608,7 @@ def result_problem(r, i, config, labels, seen, checked=None):
                 "and each result names its trial")
     trial = r.setdefault("trial", 1)
     named = f"result {on_one_line(r['id'])}{which}"
-    problem = recorded_answer_problem(r, config) or missing_vote(r.get("judges"), config)
+    problem = recorded_answer_problem(r, config) or missing_vote(r, config)
     if problem:
         return f"{named}: {problem}"
     for answered in (r, *(r.get("judges") or [])):
@@ -10659,6 +10659,8 @@ def recorded_answer_problem(r, config):
     if r.get("response") is None and r.get("error") is None:   # every call eval.py keeps has one: read as a failed call,
         # it was asked again and named infrastructure, where the file was edited
         return "neither a response nor an error (every answer eval.py stores has one or the other): it was edited"
+    if r.get("response") is not None and r.get("error") is not None:   # read as a failed call: the answer left out
+        return "both a response and an error (every answer eval.py stores has one or the other): it was edited"
     votes = r.get("judges")   # ({} was taken for no votes at all)
     return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes is not None else None) \
         or answer_problem(r) or agent_answer_problem(r)
@@ -10685,16 +10687,20 @@ def judges_votes_problem(votes, config, checks):
     return None
 
 
-def missing_vote(votes, config):
+def missing_vote(r, config):
     """A run file's answer's vote that config.judge asks and the answer lacks, in words, or None: judge_answer asks every
-    judge model's every vote on each judge check it judges (a failed call kept as one), so one taken out of the file
-    left a verdict decided by the votes left, its certainty and cost changed without a word. (A journal holds an
-    answer's votes one line each, as they came: held to this only once written whole.)"""
-    judge = config.get("judge")
-    if not votes or type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
+    judge model's every vote on each judge check of every answer given (a failed call kept as one), so one taken out of
+    the file left a verdict decided by the votes left, and a check's every vote taken out an open verdict, its certainty
+    and cost changed without a word. (A journal holds an answer's votes one line each, as they came: held to this only
+    once written whole.)"""
+    judge, votes = config.get("judge"), r.get("judges") or []
+    if votes and judge is None and config.get("judged_from"):   # `judge` records the judge it asked: "judged again by ?"
+        return "judges: votes in a run `judge` wrote (config.judged_from) whose config.judge, the judge asked, is null"
+    if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
         return None
     have = {(v["check"], v["model"], v["vote"]) for v in votes}
-    for check in dict.fromkeys(v["check"] for v in votes):
+    asked = [c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS] if given_answer(r) is not None else []
+    for check in dict.fromkeys([*asked, *(v["check"] for v in votes)]):
         missing = next(((m, n) for m in judge["models"] for n in range(1, judge["votes"] + 1)
                         if (check, m, n) not in have), None)
         if missing:
@@ -10706,7 +10712,7 @@ def missing_vote(votes, config):
 def votes_problem(votes):
     """What is wrong with an answer's judge votes (a run's result's, a judging line's), or None."""
     if type(votes) is not list or not all(type(v) is dict and type(v.get("check")) is str and type(v.get("model")) is str
-                                          and (v.get("pass") is None or type(v["pass"]) is bool) for v in votes):
+                                          and "pass" in v and (v["pass"] is None or type(v["pass"]) is bool) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
     # a vote's figures are named by field: "judges must be a list..." said nothing of "prompt_tokens": "5"
     return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(answer_problem, votes), 1) if problem), None)

@@ -79,8 +79,8 @@ def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli)
     def run(path, verdicts, **extra):
         made = make_run([{"id": "c01", "response": ["a", "b", "c"], "checks": check}], labels=None, judge=judge, **extra)
         for r, v in zip(made["results"], verdicts):
-            r["judges"] = [] if v is None else [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v,
-                                                 "reason": "r", "raw": "{}", "error": None}]
+            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",   # None: unreadable
+                            "raw": "{}" if v is not None else "no verdict here", "error": None}]
         return write_run(path, made)
     a, b = run("runs/a.json", [True, True, True]), run("runs/b.json", [True, False, None], prompt="prompts/v2.txt")
     code, out, err = cli("compare", a, b, "--json")

@@ -747,6 +747,7 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     # (round 106) an answer whose judge was never asked is said so, never "that case has no judge check of that name"
     edited = load_json(run)
     edited["results"][0]["judges"] = None
+    edited["config"]["judge"] = None   # (round 109: with a judge recorded, an answer without its votes is refused)
     Path("never.json").write_text(json.dumps(edited), encoding="utf-8")
     code, out, err = cli("calibrate", "h.jsonl", "never.json")
     assert code == 2 and "h.jsonl:1: id 'j01', trial 1, check 'answers': its judge check was never asked of this answer: " \
@@ -2499,6 +2500,27 @@ def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_count
         Path("edited.json").write_text(json.dumps(edited))
         code, out, err = cli("report", "edited.json")
         assert code == 2 and err.startswith("error: edited.json: ") and says in err and "j01" in err, err
+    # (round 109) every vote of a check taken out, or a vote's pass: an open verdict read as asked
+    for votes, says in (([], "judges: vote 1 of qwen2.5:7b on answers is missing"),
+                        ([{k: v for k, v in first[0].items() if k != "pass"}, *first[1:]],
+                         "judges must be a list of votes with a check, a model and pass true, false or null")):
+        edited = json.loads(json.dumps(run))
+        edited["results"][0]["judges"] = votes
+        Path("edited.json").write_text(json.dumps(edited))
+        code, out, err = cli("report", "edited.json")
+        assert code == 2 and f"result j01: {says}" in err, err
+    edited = json.loads(json.dumps(run))   # (round 109) an answer and an error both: read as a failed call
+    edited["results"][0]["error"] = "boom"
+    Path("edited.json").write_text(json.dumps(edited))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and "result j01: both a response and an error (every answer eval.py stores has one or the other): " \
+        "it was edited" in err, err
+    judged = json.loads(json.dumps(run))   # (round 109) a run `judge` wrote names its judge: "judged again by ?"
+    judged["config"].update(judged_from="runs/answers-dev-v1.json", judge=None)
+    Path("edited.json").write_text(json.dumps(judged))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and "result j01: judges: votes in a run `judge` wrote (config.judged_from) whose config.judge, the " \
+        "judge asked, is null" in err, err
     edited = json.loads(json.dumps(run))
     edited["config"]["judge"] = None   # no judge recorded: its votes are still held to numbers, each once
     edited["results"][0]["judges"] = [first[0], first[1], dict(first[1])]
@@ -3116,9 +3138,9 @@ def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cl
             "error": None, "prompt_tokens": 10, "completion_tokens": 3, "done_reason": "stop"}
     path = write_run("runs/mix.json", make_run([{"id": "c1", "response": "hola", "checks": [check], "judges": [vote]},
                                                 {"id": "c2", "response": "hola", "checks": [check]}], labels=None, judge=judge))
-    out = cli("report", path)[1]
-    lines = [l for l in out.splitlines() if l.startswith("Undecided:")]
-    assert len(lines) == 2 and lines[0].endswith("; not scored)") and "Doubtful verdicts, for a person to check (1):" in out, out
+    code, out, err = cli("report", path)
+    assert code == 2 and err == ("error: runs/mix.json: not a valid run file: result c2: judges: vote 1 of judge on polite "
+                                 "is missing (config.judge asks 1 of each of its models)\n"), err   # (round 109: no run eval.py writes)
 
 
 def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(project, cli):
