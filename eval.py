@@ -16280,7 +16280,7 @@ def pairwise_problem(stored):
                         f"{on_one_line(json_text(v.get(field)), 40)}, not " + (" or ".join(map(json_text, ORDERS))
                                                                                if field == "order" else "A, B, tie or null"))
             problem = (answer_problem(v) and f"a verdict on {on_one_line(v['id'], 40)}: {answer_problem(v)}") \
-                or verdict_problem(v, calls)
+                or verdict_problem(v, calls, judge)
             if problem:
                 return problem
     return None
@@ -16289,16 +16289,21 @@ def pairwise_problem(stored):
 PAIRWISE_VOTE_FIELDS = frozenset(PairwiseVote.__annotations__)   # what ask_judge writes of a pairwise vote
 
 
-def verdict_problem(v, calls):
+def verdict_problem(v, calls, judge):
     """What is wrong with one well-typed stored pairwise verdict beyond its keys, or None; calls: the
     calls of the comparison's verdicts before it, to which its own is added. A second verdict for
     one call is refused, not merged: which copy counts would be the file's order (the last, read into
     a dict), and another for a call already reported may be a forged one. A field ask_judge never
-    writes means the file was made by something else."""
+    writes means the file was made by something else; a judge model, vote or trial its comparison never
+    asked, a verdict the flip rate left out without a word."""
     name = on_one_line(v["id"], 40)
     extra = sorted(set(v) - PAIRWISE_VOTE_FIELDS)
     if extra:
         return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
+    votes = judge.get("votes") if type(judge.get("votes")) is int else None
+    if v["model"] not in judge["models"] or v["vote"] < 1 or votes and v["vote"] > votes or v["trial"] < 1:
+        return (f"a verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}) that its "
+                "comparison never asked (its judge models, votes and trials)")
     if "seed" in v and (type(v["seed"]) is not int):
         return f"a verdict on {name} has a seed that is not a whole number"
     call = pairwise_call(v)

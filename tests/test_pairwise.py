@@ -676,7 +676,11 @@ def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project,
     ({"baseline_sha": 5}, "whose baseline_sha is not text"), ({"candidate_sha": None}, "whose candidate_sha is not text"),
     # (round 108) a winner taken out was read as an unreadable verdict (null), not as the damage it is
     ({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first"}]},
-     "a verdict without its case, model, vote, order and winner")])
+     "a verdict without its case, model, vote, order and winner"),
+    # (round 109) a verdict of a judge, vote or trial its comparison never asked was left out of the flip rate, unsaid
+    *(({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A", **v}]},
+       f"a verdict on c01 (trial {v.get('trial', 1)}, judge {v.get('model', 'm')}, vote {v.get('vote', 1)}) that its "
+       "comparison never asked") for v in ({"model": "x:1b"}, {"trial": 0}, {"vote": 0}))])
 def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, comparison, said):
     """From the attack on issue 16: types the audit reads were not checked."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
