@@ -6028,6 +6028,13 @@ class ChatClient:
                                  'the request said "stream": false: a server or proxy that ignores it; point --host at '
                                  "one that answers whole", retry=False) from None
             raise CallFailed(f"the server's answer was not JSON (Content-Type {kind}; {begins})", retry=True) from None
+        kind = headers.get("Content-Type") or ""
+        if re.search("ndjson", kind, re.I) and isinstance(answer, dict) and answer.get("done") is False:
+            # the first piece of a stream, alone: Ollama answers "stream": false whole, as application/json (server/
+            # routes.go ChatHandler: c.JSON), even a model it stopped for repeating itself (done false, no reason)
+            raise CallFailed(f"the server streamed its answer (its first piece alone, \"done\": false, Content-Type "
+                             f"{one_line(self.scrub(kind), 60)}) though the request said \"stream\": false: a server or proxy "
+                             "that ignores it; point --host at one that answers whole", retry=False)
         # a key given twice says two things: the server's answer is neither (a NaN figure is unknown)
         problem = inexact_problem(answer, numbers=False)
         if problem:

@@ -599,6 +599,14 @@ class FakeOllama:
                     else:
                         self.send_json(200, {"model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
                                              "message": {"role": "assistant", "content": said}, "done": False})
+                elif fault == "stream_piece":
+                    # a server or proxy that streams though "stream": false was sent, cut after its first piece: a
+                    # streamed chat is application/x-ndjson, one ChatResponse a line, done false till the last
+                    # (server/routes.go ChatHandler: streamResponse sets the header; the whole answer of "stream":
+                    # false, even a repeat stop, is c.JSON's application/json)
+                    piece = {"model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
+                             "message": {"role": "assistant", "content": "fact"}, "done": False}
+                    self.send_raw(200, json.dumps(piece).encode() + b"\n", "application/x-ndjson")
                 elif fault == "no_context_shift":
                     # a prompt past the window where context shift is off (deepseek2's default, or "shift":
                     # false): llm/llama_server.go, the 400 with the words of its ErrorMessage

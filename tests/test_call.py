@@ -2412,6 +2412,21 @@ def test_an_answer_to_no_messages_or_a_piece_of_a_stream_is_no_answer(project, c
     assert code == 2 and [(r["response"], r["error"], r["attempts"]) for r in results] == [(None, says, 2)] * 2, err
 
 
+def test_the_first_piece_of_a_stream_alone_is_never_taken_for_a_repeat_stop(project, cli, fake):
+    """Round 109: a server streaming though "stream": false was sent, one line (done false, no done_reason, as
+    application/x-ndjson), was stored as the model's whole answer "fact", said stopped for repeating itself (a token
+    over 30 times), scored. Ollama sends its repeat stop as application/json: a stream's piece is said so, not retried."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    first = json.loads(Path("golden/dev.jsonl").read_text().splitlines()[0])["input"]
+    fake.faults_for = {first: ["stream_piece"] * 3}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/s.json")
+    result = load_json("runs/s.json")["results"][0]
+    assert code == 2 and result["response"] is None and result["attempts"] == 1, (err, result)
+    assert result["error"] == ('the server streamed its answer (its first piece alone, "done": false, Content-Type '
+                               'application/x-ndjson) though the request said "stream": false: a server or proxy that '
+                               "ignores it; point --host at one that answers whole"), result
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_once(project, cli, fake, api):
     """Round 103 (audit of the fake against Ollama's source): Ollama stops a model that repeats one token over 30 times
