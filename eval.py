@@ -6142,6 +6142,7 @@ class ChatClient:
         options = sent_options(options)
         if self.stopping.is_set():
             raise StopAsking
+        cut = None   # the longest wait the server asked past RETRY_CAP_SECONDS, cut to it
         for attempt in range(self.retries + 1):
             started = time.monotonic()
             try:
@@ -6149,7 +6150,10 @@ class ChatClient:
             except CallFailed as failure:
                 # (a message may quote what the server sent: a key it echoed)
                 if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
-                    return {"response": None, "error": self.scrub(str(failure)), "attempts": attempt + 1}
+                    return {"response": None, "error": self.scrub(str(failure) + cut_wait_words(cut)),
+                            "attempts": attempt + 1}
+                if failure.wait is not None and failure.wait > RETRY_CAP_SECONDS:
+                    cut = max(cut or 0, failure.wait)
                 continue
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
@@ -6781,6 +6785,13 @@ def make_client(config, args, recorded=None):
         client.start_hint = (f"Start it, or give --host where it listens now: this is the address {shell_word(recorded)} "
                              "recorded (a new run alone reads the address from the environment).")
     return client
+
+
+def cut_wait_words(cut):
+    """What a call that failed for good says of a wait its server asked (Retry-After) past RETRY_CAP_SECONDS, cut to it:
+    a server asking a minute was asked again too soon (a resume later asks it again)."""
+    return (f" (it had asked to wait {cut:.0f} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:.0f} s between "
+            "tries: resume once its limit has passed)") if cut else ""
 
 
 def backoff(attempt, asked=None):

@@ -505,6 +505,21 @@ def test_retries_are_bounded(project, cli, fake):
     assert code == 2 and len(results) == 28 and all("server busy" in r["error"] and r["attempts"] == 1 for r in results)
 
 
+def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(project, cli, fake, monkeypatch):
+    """Round 109: a Retry-After of 60 s was cut to the 30 s eval.py waits at most, without a word (README: "honoured"),
+    so a rate limit of a minute turned every case into an error. The error says the wait was cut, and what to do."""
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)   # (the cap itself, not its length, is under test)
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults, fake.retry_after = ["429"] * 2, 60
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 1, "--out", "runs/r.json")
+    error = load_json("runs/r.json")["results"][0]["error"]
+    assert code == 2 and error == ("HTTP 429: Rate limit reached (it had asked to wait 60 s, Retry-After; eval.py waits at "
+                                   "most 0 s between tries: resume once its limit has passed)"), error
+    fake.faults, fake.retry_after = ["429"] * 2, 0.01   # a wait within the cap: nothing to say
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 1, "--out", "runs/s.json")[0] == 2
+    assert load_json("runs/s.json")["results"][0]["error"] == "HTTP 429: Rate limit reached"
+
+
 def test_a_client_a_breaker_stopped_retries_nothing_and_begins_nothing(fake):
     """Round 102: as a breaker stopped a run, it waited for the calls out to the end of their retries (a dead server's:
     1 + 2 + 4 s each, to keep a connection failure), and an agent's next turn or an answer's next vote was still
