@@ -6696,21 +6696,26 @@ class OpenAIClient(ChatClient):
                 messages.append({"role": "tool", "tool_call_id": ids.pop(0) if ids else m["call_id"], "content": m["content"]})
         return messages
 
-    def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS):
-        """--format schema: ask once in each form in turn and keep the first the server accepts, so
-        a server that takes none is one clear error before the run, not an error on every case.
+    # what asked for a schema, and what asks without one: a judge's probe sent the reader to --format json
+    SCHEMA_ASKERS = {"--format schema": "use --format json, which asks without a schema",
+                     "--judge-schema": "judge without --judge-schema, whose verdicts are read from the judge's text"}
+
+    def choose_schema_form(self, model, fmt, forms=SCHEMA_FORMS, asker="--format schema"):
+        """--format schema (or --judge-schema: asker): ask once in each form in turn and keep the first the server
+        accepts, so a server that takes none is one clear error before the run, not an error on every case.
         Returns (the form, why each form before it was refused)."""
         refusals = []
         for form in forms:
             self.schema_form = form
-            refusal = self.probe(model, fmt)
+            refusal = self.probe(model, fmt, asker)
             if refusal is None:
                 return form, refusals
             refusals.append(f"response_format {SCHEMA_FORMS[form]}: {refusal}")
-        raise EvalError(f"{self.host} refused --format schema ({on_one_line('; '.join(refusals))}).\n"
-                        "Use --format json, or a server that supports JSON Schema output.")
+        raise EvalError(f"{self.host} refused {asker} ({on_one_line('; '.join(refusals))}).\n"
+                        f"{self.SCHEMA_ASKERS[asker][0].upper()}{self.SCHEMA_ASKERS[asker][1:]}, or a server that supports "
+                        "JSON Schema output.")
 
-    def probe(self, model, fmt):
+    def probe(self, model, fmt, asker):
         """A one-token question in the current form: None if answered, else the server's refusal
         of the form, on one line. A refusal is an HTTP 400 or 422, or a 500 that names
         response_format (llama-cpp-python's). Faults (a 503, a timeout) are retried as a case's
@@ -6725,7 +6730,8 @@ class OpenAIClient(ChatClient):
                 if failure.status in (400, 422) or failure.status == 500 and b"response_format" in failure.body:
                     return said
                 if not failure.retry or attempt == self.retries:
-                    raise EvalError(f"cannot learn whether {self.host} takes --format schema: {said}") from None
+                    raise EvalError(f"cannot learn whether {self.host} takes {asker}: {said}\nNothing was asked: fix that "
+                                    f"and ask again, or {self.SCHEMA_ASKERS[asker]}") from None
                 time.sleep(backoff(attempt, failure.wait))
 
 
@@ -7431,7 +7437,7 @@ def prepare_judge(client, api, judge, kind, pin=True):
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
     judge["models"] = [client.names.get(m, m) for m in judge["models"]]
     if judge.get("schema") and api == "openai":
-        form, _ = client.choose_schema_form(judge["models"][0], kind.schema)
+        form, _ = client.choose_schema_form(judge["models"][0], kind.schema, asker="--judge-schema")
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 

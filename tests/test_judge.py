@@ -1399,6 +1399,23 @@ def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, p
     assert all(b["format"] == evalpy.VERDICT_SCHEMA for b in fake.chat_bodies[len(judged) + len(asked):])
 
 
+def test_judge_schema_a_v1_server_cannot_take_is_named_as_such(judged_split, project, cli, fake):
+    """Round 109: over --api openai, a judge's schema the server refused (or a probe that failed) was said of
+    "--format schema", and the reader sent to --format json, which judge has not."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai")[0] == 0
+    fake.refused_formats = {"json_schema", "json_object"}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
+    assert code == 2 and f"error: {fake.url}/v1 refused --judge-schema (response_format json_schema: " in err, err
+    assert err.endswith("Judge without --judge-schema, whose verdicts are read from the judge's text, or a server that "
+                        "supports JSON Schema output.\n") and "--format" not in err, err
+    fake.refused_formats, fake.faults_for["ok"] = set(), ["401"]
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
+    assert code == 2 and f"error: cannot learn whether {fake.url}/v1 takes --judge-schema: HTTP 401" in err, err
+    assert err.endswith("Nothing was asked: fix that and ask again, or judge without --judge-schema, whose verdicts are "
+                        "read from the judge's text\n"), err
+
+
 def test_the_audit_says_how_many_answers_had_no_verdict(project, cli):
     """From the attack on issue 16: an audit of unreadable verdicts said 'too few' and never why."""
     run = audited_run(lambda i, judge, vote: None if i <= 15 else True)

@@ -324,7 +324,8 @@ def test_only_a_refusal_moves_the_probe_to_the_next_form(project, cli, fake):
                          "--out", "runs/never.json")
     assert code == 2 and not os.path.exists("runs/never.json")
     assert err.endswith(f"error: cannot learn whether {fake.url}/v1 takes --format schema: HTTP 401: invalid api key "
-                        "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)\n")
+                        "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)\nNothing was "
+                        "asked: fix that and ask again, or use --format json, which asks without a schema\n")
 
 
 def test_a_refusal_named_late_in_a_long_error_is_still_a_refusal(project, cli, fake):
