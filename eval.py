@@ -7333,6 +7333,23 @@ def cut_at_cap(vote, judge):
     return cut_vote(vote) and type(cap) is int and (type(used) is not int or used >= cap)
 
 
+def short_of_the_window(votes, judge):
+    """Whether the server stopped every one of these cut votes short of the judge's cap (cut_vote, not cut_at_cap)
+    short of its window too, as their counts show (prompt + completion under the judge's num_ctx): a stop the window
+    does not explain (the server's own limit, or a fault). Counts or window unknown: the window, as Ollama's are."""
+    window = judge.get("num_ctx") if type(judge) is dict else None
+    stopped = [v for v in votes if cut_vote(v) and not cut_at_cap(v, judge)]
+    return bool(stopped) and type(window) is int and all(
+        type(v.get("prompt_tokens")) is int and type(v.get("completion_tokens")) is int
+        and v["prompt_tokens"] + v["completion_tokens"] < window for v in stopped)
+
+
+def server_stop_words(votes, judge):
+    """Why the server stopped judge answers short of the judge's token limit, as short_of_the_window tells."""
+    return ("short of its window too: the server's own limit, or a fault" if short_of_the_window(votes, judge)
+            else "its window was full")
+
+
 def cut_counts(judge, votes):
     """(how many of the votes were cut at the judge's cap, how many the server stopped short of it,
     the judge models whose votes it stopped)."""
@@ -7523,8 +7540,9 @@ def judge_summary(config, cases):
                                    f"no verdict (the judge's answer was cut at its token limit"
                                    f"{cap_words(judge)}: --judge-max-tokens)"
                                    if j.get("cut") and j["cut"] == j["unreadable"] and capped else
-                                   "no verdict (the server stopped the judge's answer short of its token limit: its "
-                                   "window was full)" if j.get("cut") and j["cut"] == j["unreadable"] else
+                                   "no verdict (the server stopped the judge's answer short of its token limit: "
+                                   f"{server_stop_words([v for v in t['votes'] or [] if v['check'] == name], judge)})"
+                                   if j.get("cut") and j["cut"] == j["unreadable"] else
                                    "no verdict (an answer of the judge's held none, or the votes tied)" if j["unreadable"] else
                                    "no verdict (the judges did not agree)" if j["disagree"] else
                                    "no verdict (the judge's votes tied)")
@@ -7622,8 +7640,8 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
         new = ["MODEL"] if len(gone) < 2 else [f"MODEL{i}" for i in range(1, len(gone) + 1)]
         kept = [m for m in members if m not in gone] if gone and len(members) > 1 else []
         return judge_command(path, config, checks, models=kept + new), (
-            f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit, its window "
-            f"full: asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
+            f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit (its window "
+            f"full, or a limit of its own): asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
             + (f"{' and '.join(new)} {'is' if len(new) == 1 else 'are'} named in the panel in place of "
                f"{', '.join(on_one_line(str(m)) for m in gone)} (a panel changed is another judge: every vote of it is "
                "asked)" if kept else
@@ -7693,8 +7711,8 @@ def judge_call_warnings(results, config, path):
                      f"{why.partition('; ')[2] or why}")
     if stopped:
         lines.append(f"{plural(stopped, 'judge answer')} {'was' if stopped == 1 else 'were'} stopped by the server short "
-                     f"of the judge's token limit, before {'its' if stopped == 1 else 'their'} verdict: its window was "
-                     "full (a larger --judge-max-tokens does not help)")
+                     f"of the judge's token limit, before {'its' if stopped == 1 else 'their'} verdict: "
+                     f"{server_stop_words(answered, judge)} (a larger --judge-max-tokens does not help)")
     if answered and capped + stopped < len(answered) and all(v.get("pass") is None for v in answered):
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
                      + ("" if judge.get("schema") else
@@ -7813,7 +7831,8 @@ def pairwise_outcome(votes, judge=None):
                               else "the judge's answer was cut at its token limit (--judge-max-tokens)"
                               if order_votes and all(cut_vote(v) for v in order_votes)
                               and any(cut_at_cap(v, judge) for v in order_votes)
-                              else "the server stopped the judge's answer short of its token limit (its window was full)"
+                              else "the server stopped the judge's answer short of its token limit ("
+                              f"{server_stop_words(order_votes, judge)})"
                               if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
                 sides.append(None)
             else:
@@ -13801,7 +13820,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason",
                                               "raw", "thinking")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
-                     "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "server") if cut_vote(v) else None}
+                     "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "early"
+                             if short_of_the_window([v], run["config"].get("judge")) else "server") if cut_vote(v) else None}
                     for v in t["votes"] or []],
          "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
                          for claim in faithful_reading(first, t, c)[1]]}
@@ -13854,7 +13874,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         lines += [f"  judge {on_one_line(j['model'])} on {j['check']!r}: {verdict_word(j['pass'], 'no verdict')}"
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + {"cap": " (cut at the judge's token limit)", None: "",
-                     "server": " (stopped by the server short of the judge's token limit: its window was full)"}[j["cut"]]
+                     "server": " (stopped by the server short of the judge's token limit: its window was full)",
+                     "early": " (stopped by the server short of the judge's token limit and of its window: the server's "
+                              "own limit, or a fault)"}[j["cut"]]
                   # what it said instead, for the person asked to decide (the run file holds it whole)
                   + (f"; {said}" if not j["error"] and (said := vote_said(j)) else "")
                   for j in t["judges"]]

@@ -329,7 +329,7 @@ def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_u
     assert "judge calls (0 failed, 1 stopped by the server short of it)" in out, out
     # (twenty-eighth attack) the judge named for it was the same judge, which asked every vote afresh and stopped again
     assert ("judge again (python eval.py judge window.json --judge-model MODEL): 1 judge answer was stopped by the server "
-            "short of the token limit, its window full: asked again alike it stops alike, so another judge MODEL is named "
+            "short of the token limit (its window full, or a limit of its own): asked again alike it stops alike, so another judge MODEL is named "
             "(one that answers within the window, or over /v1 a server started with a larger context)") in err, err
     # (31st round) report --case named it "cut at the judge's token limit", which a larger cap does not help
     shown = cli("report", "window.json", "--case", "j03")[1]
@@ -1397,6 +1397,23 @@ def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, p
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
     assert code == 0, err
     assert all(b["format"] == evalpy.VERDICT_SCHEMA for b in fake.chat_bodies[len(judged) + len(asked):])
+
+
+def test_a_judge_answer_stopped_short_of_the_window_too_is_never_said_to_have_filled_it(judged_split, project, cli, fake):
+    """Round 109: a judge answer with done_reason "length", 10 + 2 tokens of a window of 4096, was said stopped "short of
+    the judge's token limit: its window was full" (stderr, the doubtful verdicts, report --case), where run says of its
+    own answers that neither stopped it. Said as its counts show, in every view."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    fake.extra_fields = {"done_reason": "length", "prompt_eval_count": 10, "eval_count": 2}
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    said = "short of its window too: the server's own limit, or a fault"
+    assert f"before their verdict: {said} (a larger --judge-max-tokens does not help)" in err and "window was full" not in err, err
+    out = cli("report", "j.json")[1]
+    assert f"no verdict (the server stopped the judge's answer short of its token limit: {said})" in out, out
+    shown = cli("report", "j.json", "--case", "j01")[1]
+    assert ("(stopped by the server short of the judge's token limit and of its window: the server's own limit, or a "
+            "fault)") in shown and "window was full" not in shown, shown
 
 
 def test_judge_schema_a_v1_server_cannot_take_is_named_as_such(judged_split, project, cli, fake):
@@ -3088,8 +3105,8 @@ def test_a_panel_member_the_server_stopped_is_replaced_and_the_panel_kept(judged
     assert code == 0, err
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--min-accuracy", "0.95")
     command = "python eval.py judge runs/answers-dev-v1.json --judge-model qwen2.5:7b --judge-model mistral:7b --judge-model MODEL"
-    assert (f"judge again ({command}): 1 judge answer was stopped by the server short of the token limit, its window "
-            "full: asked again alike it stops alike, so MODEL is named in the panel in place of llama3.1:8b (a panel "
+    assert (f"judge again ({command}): 1 judge answer was stopped by the server short of the token limit (its window "
+            "full, or a limit of its own): asked again alike it stops alike, so MODEL is named in the panel in place of llama3.1:8b (a panel "
             "changed is another judge: every vote of it is asked)") in err, err
     assert f"not yet asked: {command} asks; 1 judge answer was stopped by the server" in out, out
     config = {"model": "m", "judge": {"models": ["a", "b", "c"], "votes": 1, "temperature": 0, "num_predict": 1024}}
@@ -3097,7 +3114,7 @@ def test_a_panel_member_the_server_stopped_is_replaced_and_the_panel_kept(judged
         "python eval.py judge r.json --judge-model b --judge-model MODEL1 --judge-model MODEL2"
     assert evalpy.judge_again("r.json", config, None, 0, 2, ["a", "b", "c"]) == (
         "python eval.py judge r.json --judge-model MODEL1 --judge-model MODEL2 --judge-model MODEL3",
-        "2 judge answers were stopped by the server short of the token limit, its window full: asked again alike they "
+        "2 judge answers were stopped by the server short of the token limit (its window full, or a limit of its own): asked again alike they "
         "stop alike, so other judge models (MODEL1, MODEL2, MODEL3) are named in place of a, b, c (models that answer "
         "within the window, or over /v1 a server started with a larger context)")
 
