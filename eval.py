@@ -7807,6 +7807,9 @@ def preferred_run(order, winner):
         "candidate" if winner == "A" else "baseline")
 
 
+PAIR_CALL_FAILED = "the judge call failed"   # a pair's want of a verdict that compare asks again
+
+
 def pairwise_outcome(votes, judge=None):
     """One pair's outcome from its votes: "candidate" or "baseline" (both orders agree), "tie", "flip"
     (each order preferred the answer in the same place: a tie caused by position), or None with why
@@ -7825,15 +7828,17 @@ def pairwise_outcome(votes, judge=None):
             readable = [preferred_run(order, v["winner"]) for v in order_votes
                         if v.get("winner") and not cut_vote(v) and not copied_vote(v)]
             if not readable:
-                why = why or ("the judge call failed" if any(v.get("error") for v in order_votes)
-                              else "the judge's answer was too large to read a verdict from"
-                              if any(v.get("unread") for v in order_votes)
-                              else "the judge's answer was cut at its token limit (--judge-max-tokens)"
-                              if order_votes and all(cut_vote(v) for v in order_votes)
-                              and any(cut_at_cap(v, judge) for v in order_votes)
-                              else "the server stopped the judge's answer short of its token limit ("
-                              f"{server_stop_words(order_votes, judge)})"
-                              if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
+                reason = (PAIR_CALL_FAILED if any(v.get("error") for v in order_votes)
+                          else "the judge's answer was too large to read a verdict from"
+                          if any(v.get("unread") for v in order_votes)
+                          else "the judge's answer was cut at its token limit (--judge-max-tokens)"
+                          if order_votes and all(cut_vote(v) for v in order_votes)
+                          and any(cut_at_cap(v, judge) for v in order_votes)
+                          else "the server stopped the judge's answer short of its token limit ("
+                          f"{server_stop_words(order_votes, judge)})"
+                          if order_votes and all(cut_vote(v) for v in order_votes) else "unreadable verdict")
+                # (a failed call is said first, whichever order or model it was: compare asks it again)
+                why = reason if reason == PAIR_CALL_FAILED else why or reason
                 sides.append(None)
             else:
                 sides.append(majority(readable, tie="tie"))
@@ -15402,7 +15407,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     w = c.get("pairwise")
     judge_failed = None
     if w and w["failed_calls"]:   # the judge's gate alone is left open: every other gate asked still gets its verdict
-        some = "no pair has a verdict" if len(w["no_verdict"]) == w["pairs"] else "some pairs have no verdict"
+        failed = sum(1 for n in w["no_verdict"] if n["why"] == PAIR_CALL_FAILED)   # (others want one for their own why)
+        some = ("no pair has a verdict" if failed == w["pairs"] else
+                f"{plural(failed, 'pair')} {'has' if failed == 1 else 'have'} no verdict")
         judge_failed = (f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
                         f"so {some}; this says nothing of either run")
         if not (fail_on_regression or fail_if_worse):

@@ -159,6 +159,18 @@ def test_the_judge_is_shown_alike_whether_its_verdicts_were_asked_or_reused(proj
     assert first["judge"].get("digests") and again["judge"] == first["judge"], (first["judge"], again["judge"])
 
 
+def test_a_failed_call_is_named_for_its_pair_and_never_blamed_for_the_others(project, cli, fake):
+    """Round 109: every verdict unreadable and one call failed (a pair's second order) said "1 pairwise judge call
+    failed, so no pair has a verdict", and the failed pair "(unreadable verdict)": the first reason found was kept."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake, unreadable=IDS[:3])
+    fake.faults = [None] * 3 + ["500"]   # the fourth call: c02's second order
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")
+    assert code == 2 and "1 pairwise judge call failed (first: HTTP 500" in err and "so 1 pair has no verdict;" in err, err
+    assert "No verdict (3, not counted): c01 (unreadable verdict), c02 (the judge call failed), c03 (unreadable verdict)" \
+        in out, out
+
+
 def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, cli, fake):
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
