@@ -7477,6 +7477,8 @@ def judge_verdicts(votes):
             if readable:
                 certainties.append(agreeing_share(readable, len(model_votes)))
                 split = split or len(set(readable)) > 1   # votes that disagree, not votes that said nothing
+        if certainties and len(certainties) < len(models):   # a member none of whose votes held a verdict: 0, as each
+            certainties.append(0.0)                          # vote without one counts against (a panel's min)
         decided = [v for v in per_model.values() if v is not None]
         verdicts[check] = {
             "pass": majority(decided) if len(decided) == len(per_model) else None,
@@ -17173,9 +17175,9 @@ def vote_consistency(rows):
     def named(r):
         return trial_name(r[1], r[2], r[2] != 1)
     # no vote with a verdict is a certainty of 0 (each vote without one counts against): support-dev-26, three votes
-    # unread, was left out of those under the threshold
+    # unread, was left out of those under the threshold; a panel split whose judges each agree with themselves is none
     return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],
-            "low_certainty": [named(r) for r in rows if r[3]["pass"] is None or (r[3]["certainty"] or 0) < LOW_CERTAINTY],
+            "low_certainty": [named(r) for r in rows if (r[3]["certainty"] or 0) < LOW_CERTAINTY],
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 

@@ -1139,6 +1139,23 @@ def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b",
 BALANCED = (1, 4, 5, 8, 9, 12, 13, 16, 17, 20)   # passes spread evenly over the lengths: Spearman 0
 
 
+def test_certainty_counts_a_silent_panel_member_and_never_a_panel_split(project, cli):
+    """Round 109: in a panel of three votes each, an answer whose judges each agreed with themselves but not with
+    each other (FFF, PPP) was listed under certainty 0.8 by the audit; one whose first judge gave no verdict in any
+    vote beside a second's PPP had a certainty of 1.0 in the report, where each vote without a verdict counts against."""
+    def passes(i, judge, vote):
+        first = judge == AUDIT_JUDGES[0]
+        return {1: not first, 2: None if first else True}.get(i, True)   # a01: FFF / PPP; a02: ??? / PPP
+    run = audited_run(passes, votes=3, judges=AUDIT_JUDGES[:2])
+    out = cli("judge", run, "--audit")[1]
+    assert "1 under certainty 0.8 (already listed as doubtful): a02" in out and "Panel: the judges disagree on 1/20" in out, out
+    assert json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["consistency"][
+        "low_certainty"] == ["a02"]
+    report = cli("report", run)[1]
+    assert "a02 · answers: no verdict (an answer of the judge's held none, or the votes tied); low certainty (0.00; 3 " \
+           "of 6 votes gave no verdict)" in report, report
+
+
 def test_the_audit_finds_a_judge_that_passes_long_answers(project, cli):
     run = audited_run(lambda i, judge, vote: i > 10)
     code, out, err = cli("judge", run, "--audit")
@@ -1875,7 +1892,8 @@ def test_judge_calls_the_server_refuses_as_sent_are_told_to_be_fixed_before_aske
     assert said.endswith("never guessed; 1 of them the server refused as sent, and would again: fix what was sent; "
                          "python eval.py judge runs/x.json --judge-model m --seed 1 asks them all again, the other 1 "
                          "among them, but never finishes the judging until it is"), said
-    pairwise = {"pairwise": {"failed_calls": 2, "no_verdict": ["a"], "pairs": 3, "first_error": refused}}
+    pairwise = {"pairwise": {"failed_calls": 2, "no_verdict": [{"id": "a", "why": evalpy.PAIR_CALL_FAILED}], "pairs": 3,
+                             "first_error": refused}}
     code, said = evalpy.compare_gates(pairwise)
     assert code == 2 and said[0].endswith(". Fix what was sent (the server refuses it as it is, and would again), then "
                                           "compare again to ask only those (the others are stored)"), said
