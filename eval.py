@@ -2176,6 +2176,8 @@ class PairwiseVote(PairwiseVoteAlways, total=False):
     """One judge model's verdict on one pair of answers in one order (pairwise_votes())."""
     done_reason: str | None   # "length": cut at the judge's token limit (votes stored before issue 31 lack it)
     thinking: str             # the judge's reasoning, where its server sent it apart
+    unconfirmed: bool         # true till the compare that asked it has asked the server again which digest its judge
+    #                           is (settle_comparison): of a comparison confirmed before, only these are kept apart
 
 
 class PairwiseComparison(TypedDict):
@@ -16355,6 +16357,8 @@ def verdict_problem(v, calls, judge):
     extra = sorted(set(v) - PAIRWISE_VOTE_FIELDS)
     if extra:
         return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
+    if v.get("unconfirmed", True) is not True:   # (true, or no such key once confirmed)
+        return f"a verdict on {name} whose unconfirmed is not true"
     votes = judge.get("votes") if type(judge.get("votes")) is int else None
     if v["model"] not in judge["models"] or v["vote"] < 1 or votes and v["vote"] > votes or v["trial"] < 1:
         return (f"a verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}) that its "
@@ -16416,7 +16420,8 @@ def store_comparisons(path, brought=()):
         with sidecar_lock(path):
             comparisons = read_pairwise(path)
             # a stopped compare's: its judge's digest never asked again, as the next compare does (settle_comparison)
-            held = [dict(c, unconfirmed=True) for c in journaled_comparisons(journal)] if os.path.lexists(journal) else []
+            held = [dict(c, unconfirmed=True, verdicts=[dict(v, unconfirmed=True) for v in c["verdicts"]])
+                    for c in journaled_comparisons(journal)] if os.path.lexists(journal) else []
             for comparison in held + list(brought):
                 comparisons, stored = merged_comparison(comparisons, comparison)
             if held or brought:
@@ -16691,16 +16696,18 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
-            apart = bool(stored.get("unconfirmed"))   # when, since its compare began, the judge changed is not known
-            if apart:
-                settle_comparison(sidecar, dict(key, judge=stored["judge"]),
-                                  [{"who": "the judge", "model": model, "was": old, "now": new}], checked=True)
-                comparisons = read_pairwise(sidecar)
+            # when, since a compare that never confirmed its digest began, the judge changed is not known
+            unsure, sure = keep_apart_unconfirmed(sidecar, dict(key, judge=stored["judge"]), [
+                {"who": "the judge", "model": model, "was": old, "now": new}]) if stored.get("unconfirmed") else (0, 0)
+            comparisons = read_pairwise(sidecar) if unsure else comparisons
             stored = stored_comparison(comparisons, key)
             warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
                  f"verdicts stored in {shell_word(sidecar)}" + (
                      " were asked, by a compare that never confirmed its digest after its last call: they may be two "
-                     "models', kept apart and never reused" if apart else "; they are kept as they are") + (
+                     "models', kept apart and never reused" if unsure and not sure else
+                     f"; {unsure} of them, asked by a compare that never confirmed its digest after its "
+                     f"last call, may be two models': kept apart and never reused, the others kept as they are" if unsure
+                     else "; they are kept as they are") + (
                      ", and every pair is asked anew" if stored is None else
                      f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
@@ -16761,6 +16768,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
             mine = [v for p in pairs for v in votes.get((p["id"], p["trial"]), kept.get((p["id"], p["trial"]), {}).values())]
+            before = {id(v) for by_vote in kept.values() for v in by_vote.values()}
+            for v in mine:   # asked now: unconfirmed till the check below (those stored before keep what they were)
+                if id(v) not in before:
+                    v["unconfirmed"] = True
             saved = store_comparisons(sidecar, [dict(asking, verdicts=mine, unconfirmed=True)])
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             warn(f"stored the verdicts in {shell_word(sidecar)}" + (
@@ -16802,11 +16813,40 @@ def settle_comparison(sidecar, key, replaced, checked):
                 comparison["replaced"] = replaced
             if checked or replaced:   # (a replaced judge is known: no later check can clear it)
                 comparison.pop("unconfirmed", None)
+                for v in comparison["verdicts"]:
+                    v.pop("unconfirmed", None)
             write_sidecar(sidecar, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(e.filename or sidecar)} ({e.strerror}): the verdicts are stored, "
                         "unconfirmed, and the next compare asks the server again which digest the judge is"
                         + (f" ({replaced_words(replaced)})" if replaced else "") + f"; {remedy(e).lower()}") from None
+
+
+def keep_apart_unconfirmed(sidecar, key, replaced):
+    """The unconfirmed verdicts of key's stored comparison, once the server names its judge by another digest: when,
+    since they were asked, the judge changed is not known, so they are kept apart (`replaced`), never reused. Those
+    of it an earlier compare confirmed stay the judge's as it was (a comparison confirmed, then a stopped re-ask).
+    Returns (how many were kept apart, how many stay)."""
+    try:
+        with sidecar_lock(sidecar):
+            comparisons = read_pairwise(sidecar)
+            comparison = stored_comparison(comparisons, key)
+            if comparison is None or not comparison.get("unconfirmed"):
+                return 0, 0
+            unsure = [v for v in comparison["verdicts"] if v.get("unconfirmed")] or comparison["verdicts"]  # (older: all)
+            sure = [v for v in comparison["verdicts"] if not v.get("unconfirmed")] if unsure is not comparison["verdicts"] else []
+            for v in unsure:
+                v.pop("unconfirmed", None)
+            comparison.pop("unconfirmed", None)
+            apart = dict(comparison, verdicts=unsure, replaced=replaced)
+            comparisons = [c for c in comparisons if c is not comparison] + ([dict(comparison, verdicts=sure)] if sure else []) \
+                + [apart]
+            write_sidecar(sidecar, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
+            return len(unsure), len(sure)
+    except OSError as e:
+        raise EvalError(f"cannot write {shell_word(e.filename or sidecar)} ({e.strerror}): its verdicts asked of the judge "
+                        f"before it was pulled again ({replaced_words(replaced)}) stay unconfirmed, never reused while it "
+                        f"is another; {remedy(e).lower()}") from None
 
 
 def judge_target(run_path, out):

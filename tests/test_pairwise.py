@@ -1096,6 +1096,35 @@ def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     return proc.returncode, err
 
 
+def test_a_stopped_reask_of_a_confirmed_comparison_keeps_apart_only_what_it_asked(project, cli, fake):
+    """Round 109's review: a confirmed comparison with failed calls, whose re-ask was SIGKILLed, was made unconfirmed
+    whole by the journal's verdicts; the judge re-pulled, the whole comparison was kept apart, said "replaced while it
+    was asked", and once the judge was back every confirmed verdict was asked again. Only the verdicts asked since
+    are kept apart; the confirmed stay the judge's as it was, reused when it is back."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = [None] * 10 + ["500"] * 6   # the last six calls fail: the comparison is stored, confirmed, with them
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url, "--retries",
+               "0")[0] == 2
+    old = fake.digest("qwen2.5:7b")
+    stopped_compare(base, cand, fake, "SIGKILL", 3)   # the re-ask of the six: two answered, journaled
+    journaled = len(Path(cand + ".pairwise.json.journal").read_bytes().splitlines())
+    assert journaled == 2
+    fake.digests["qwen2.5:7b"] = "e5" * 32
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 0 and ("; 2 of them, asked by a compare that never confirmed its digest after its last call, may be "
+                          "two models': kept apart and never reused, the others kept as they are, and every pair is "
+                          "asked anew") in err, err
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert [(len(c["verdicts"]), bool(c.get("replaced")), c["judge"]["digests"]) for c in comparisons] == [
+        (14, False, [old]), (2, True, [old]), (16, False, ["e5" * 32])], comparisons
+    assert not any("unconfirmed" in c or any("unconfirmed" in v for v in c["verdicts"]) for c in comparisons)
+    fake.digests["qwen2.5:7b"] = old   # back: its 10 confirmed verdicts stand; the 4 failed and the 2 apart are asked
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) - asked == 6, err
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGHUP", "SIGKILL"])   # (SIGTERM is handled as SIGHUP is)
 def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cli, fake, stop):
     """Issue 28, thirteenth attack, item 1: verdicts were stored only when compare ended, and only for
