@@ -14908,7 +14908,8 @@ def pairwise_figures(asked, alpha):
             **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(asked["judge"], calls))),
             "first_error": next((v["error"] for v in calls if v.get("error")), None),
             **tokens_counted(calls),
-            "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled}
+            "sidecar": asked["sidecar"], "trial_one": asked["trial_one"], "num_ctx": window, "input_may_be_cut": filled,
+            "unchecked": asked["unchecked"]}
 
 
 UNANSWERED_BY = {"only_baseline": "only the baseline", "only_candidate": "only the candidate", "neither": "neither run"}
@@ -14928,6 +14929,8 @@ def pairwise_lines(w):
             if len(j["models"]) == 1 else
             f"  Flip rate: {count_percent(w['flip_verdicts'], w['judge_verdicts'])} of the panel's verdicts (each judge's on "
             "each pair)") + "  (the judge's position bias on these answers)"]
+    if w["unchecked"]:
+        out.insert(2, f"  Unchecked: {on_one_line(w['unchecked'])}")
     if len(w["flip_rate_by_model"]) > 1:
         out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
@@ -14955,6 +14958,7 @@ def pairwise_lines(w):
 def pairwise_markdown(w):
     return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}, both orders; "
                 f"criterion: {md_text(one_line(w['criterion'], 60))}):", "",
+            *([f"> **Unchecked: {md_text(on_one_line(w['unchecked']))}**", ""] if w["unchecked"] else []),
             "| candidate wins | baseline wins | ties | position flips (ties) | flip rate | no verdict |", "|---|---|---|---|---|---|",
             # the flip rate over each judge's verdicts: a panel's pair is a flip only where the panel flipped
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | {len(w['flips'])} | "
@@ -16645,9 +16649,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          [a_run["config"], b_run["config"]], criterion=args.pairwise)
     pairs, unanswered = answer_pairs(a_run, b_run)
 
-    def held(asked, shown=None):   # what the compare holds as it returns (its judge, or shown, its votes), calls made now
+    def held(asked, shown=None, unchecked=None):   # what the compare holds as it returns (its judge, or shown, its
+        # votes, why its stored verdicts were not checked against the server), and the calls made now
         return {"judge": shown or judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
-                "asked": asked, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1}
+                "asked": asked, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1,
+                "unchecked": unchecked}
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = kept_beside(through_link(b_path, "its pairwise verdicts are kept beside it"), PAIRWISE_SUFFIX,
                           (PAIRWISE_SUFFIX, PAIRWISE_SUFFIX + JOURNAL_SUFFIX))
@@ -16690,9 +16696,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         except EvalError as e:
             if not recheck:
                 raise
-            warn(f"note: could not ask {on_one_line(config['host'])} which digest the judge is now ({str(e).splitlines()[0].rstrip('.')}); "
-                 f"the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown as they are, unchecked")
-            return held(0, judge_as_stored(judge, stored))
+            why = f"could not ask {on_one_line(config['host'])} which digest the judge is now ({str(e).splitlines()[0].rstrip('.')})"
+            warn(f"note: {why}; the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown as "
+                 "they are, unchecked")
+            return held(0, judge_as_stored(judge, stored), unchecked=f"{why}; these are the verdicts stored on {stored['date']}")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)

@@ -600,6 +600,11 @@ def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project
     assert code == 0 and json.loads(out)["pairwise"]["judge"]["digests"] == ["c3" * 32], err   # the last stored
     assert f"which digest the judge is now (cannot reach the model server at {fake.url} (ConnectionError)); the verdicts " \
         f"stored in {cand}.pairwise.json on " in err and "are shown as they are, unchecked" in err, err
+    # (its review) and in every view: --json and --markdown said nothing of it
+    assert json.loads(out)["pairwise"]["unchecked"].startswith(f"could not ask {fake.url} which digest the judge is now")
+    for view in ((), ("--markdown",)):
+        out = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, *view)[1]
+        assert ("Unchecked: could not ask" in out and "; these are the verdicts stored on " in out), out
 
 
 def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(project, cli, fake):
