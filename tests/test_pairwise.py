@@ -132,7 +132,7 @@ def test_stored_verdicts_are_reused_without_a_call(project, cli, fake):
     assert comparison["baseline"] == base and comparison["judge"]["criterion"] == CRITERION
     assert comparison["baseline_sha"] == evalpy.sha256_bytes(Path(base).read_bytes())
     assert len(comparison["verdicts"]) == 24 and all(v["raw"] for v in comparison["verdicts"])
-    again = cli("compare", base, cand, "--pairwise", CRITERION)        # no --host: nothing to ask
+    again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)   # only which digest the judge is
     assert again[0] == 0 and len(fake.chat_bodies) == asked
     assert again[1].replace("(0 made now", "(24 made now") == first[1]
     # another criterion is another comparison: asked, and stored beside the first
@@ -884,7 +884,7 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
     ids = [f"case-{n:05d}" for n in range(3000)]
     w = {"judge": {"models": ["j"]}, "criterion": "c", "candidate_wins": [], "baseline_wins": [], "ties": [],
          "flips": [], "flip_rate": None, "flip_verdicts": 0, "judge_verdicts": 0, "flip_rate_by_model": {}, "no_verdict": [],
-         "reading": "r",
+         "reading": "r", "unchecked": None,
          "doubtful": [{"id": i, "certainty": 0.5} for i in ids], **{key: ids for key in evalpy.UNANSWERED_BY}}
     text = "\n".join(evalpy.pairwise_markdown(w))
     assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text
