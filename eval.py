@@ -17071,8 +17071,9 @@ def journaled_lines(path):
 
 def unstored_words(position, run_path):
     """The verdicts a stopped compare --pairwise journaled beside a run and has not stored: said by the audit."""
+    # (a stop between the store and the journal's removal leaves lines stored already: stored again, they are one)
     return (f"{plural(position['unstored'], 'pairwise verdict')} a stopped compare --pairwise journaled in "
-            f"{shell_word(position['file'] + JOURNAL_SUFFIX)} are not stored yet: the next compare --pairwise of "
+            f"{shell_word(position['file'] + JOURNAL_SUFFIX)} wait to be stored: the next compare --pairwise of "
             f"{shell_word(run_path)} stores them (`{program()} runs {shell_word(os.path.dirname(run_path) or '.')}` gives it)")
 
 

@@ -1226,7 +1226,7 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
     stopped_compare(base, cand, fake, "SIGKILL", 7, criterion="Which is shorter?")
     journal = Path(cand + ".pairwise.json.journal")
     count = len(journal.read_bytes().splitlines())
-    said = (f"{count} pairwise verdicts a stopped compare --pairwise journaled in {journal} are not stored yet: the next "
+    said = (f"{count} pairwise verdicts a stopped compare --pairwise journaled in {journal} wait to be stored: the next "
             f"compare --pairwise of {cand} stores them (`python eval.py runs runs` gives it)")
     code, out, err = cli("judge", cand, "--audit")
     assert code == 2 and f"no pairwise comparison is stored beside it; {said}\n" in err, err
