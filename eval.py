@@ -3770,6 +3770,8 @@ def case_problems(case, labels, stored=False, begun=False):
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
         elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
             problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
+    if stored and case.get("note") is not None and not isinstance(case["note"], str):   # shown by report --case, the page
+        problems.append(f"field 'note' must be a string, not {json_kind(case['note'])}")
     tags = case.setdefault("tags", [])
     if not isinstance(tags, list) or tags and not all(isinstance(t, str) and (stored or t.strip()) for t in tags):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))

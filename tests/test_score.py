@@ -167,6 +167,17 @@ def test_a_check_stored_alike_in_every_answer_is_read_once_and_a_look_alike_on_i
     assert code == 2 and "check 'few'" in err, err
 
 
+@pytest.mark.parametrize("note", [5, ["a"], {"why": "x"}])
+def test_a_results_note_that_is_no_text_is_refused(hand_run, cli, note):
+    """Round 109: a note of 5 (or a list nested 70 deep) was read, and report --case printed "Note: 5"; a difficulty
+    of the wrong type is refused, naming the result and the field."""
+    run = load_json(hand_run)
+    run["results"][0]["note"] = note
+    json.dump(run, open("note.json", "w"))
+    code, out, err = cli("report", "note.json")
+    assert code == 2 and f"field 'note' must be a string, not {evalpy.json_kind(note)}" in err and out == "", err
+
+
 def test_edited_results_are_caught(hand_run, cli):
     run = load_json(hand_run)
     run["results"][1]["id"] = "a1"
