@@ -15705,12 +15705,14 @@ def annotation_entries(written, text_key):
     if not isinstance(written, dict):
         raise ValueError
     for key, entry in written.items():
-        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
+        # (one shown as nothing is none, as review's save reads it: counted, it was a row that reads blank)
+        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and as_read(entry[text_key])):
             held = entry.get(text_key) if isinstance(entry, dict) else None
             raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
                 f"is {json_kind(entry)}, not an object {{\"{text_key}\": ..., \"time\": ...}}" if not isinstance(entry, dict) else
                 f"has no {text_key}, or an empty one" if held in (None, "") else
-                f"has {json_kind(held)} as its {text_key}, not text"))
+                f"has {json_kind(held)} as its {text_key}, not text" if not isinstance(held, str) else
+                f"has a {text_key} shown as nothing ({ascii(held)[:40]})"))
     # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time
     return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
             for key, entry in written.items()}
@@ -15780,11 +15782,11 @@ def versions_note(file, summary):
 
 def annotation_counts(annotations):
     """The annotations, most frequent first: the methodology's count that says what to fix first. Two texts alike but
-    for what is shown as nothing ("real one" and "real one" with a zero-width space) are one, under its commoner form
-    (they were two rows that read the same)."""
+    for what is shown as nothing ("real one" and "real one" with a zero-width space), or for their Unicode form, are
+    one, under its commoner form (they were two rows that read the same)."""
     forms = {}
-    for entry in annotations.values():
-        forms.setdefault(without_marks(entry["text"], joiners=False), Counter())[entry["text"]] += 1
+    for entry in annotations.values():   # (an é typed two ways, NFC or NFD, is one too: it reads the same)
+        forms.setdefault(unicodedata.normalize("NFC", without_marks(entry["text"], joiners=False)), Counter())[entry["text"]] += 1
     counts = [(alike.most_common(1)[0][0], sum(alike.values())) for alike in forms.values()]
     return sorted(counts, key=lambda item: (-item[1], item[0]))
 

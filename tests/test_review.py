@@ -544,6 +544,10 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"time": "t"}}}))
     code, out, err = cli("report", runs[1])   # (57th round: a number was said to be no text at all)
     assert code == 2 and "(the annotation of dev-09#1 has no text, or an empty one)" in err, err
+    # (round 109) a text shown as nothing, which review's save takes for none, was counted as a blank row
+    sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"text": "\u200b"}}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and "(the annotation of dev-09#1 has a text shown as nothing ('\\u200b'))" in err, err
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": "just text"}}))
     code, out, err = cli("report", runs[1])   # (58th round: an entry that is text was said to have none)
     assert code == 2 and '(the annotation of dev-09#1 is text, not an object {"text": ..., "time": ...})' in err, err
@@ -866,6 +870,9 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     for a, b in ((scotland, england), ("\U0001f468\u200d\U0001f469", "\U0001f468\U0001f469"),
                  ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0645\u06cc\u062e\u0648\u0627\u0647\u0645")):
         assert len(evalpy.annotation_counts({"a#1": {"text": "wrong " + a}, "b#1": {"text": "wrong " + b}})) == 2, (a, b)
+    # (round 109) an é typed as e and a combining accent is the é typed whole: one row
+    counted = evalpy.annotation_counts({"a#1": {"text": "mal categoría"}, "b#1": {"text": "mal categori\u0301a"}})
+    assert len(counted) == 1 and counted[0][1] == 2, counted
     # (66th) a joiner beside a Latin letter, a space or the end joins nothing: one row
     alike = {f"k{i}#1": {"text": t} for i, t in enumerate(("wrong label", "wrong \u200dlabel", "wrong label\u200c", "wrong label\u200b"))}
     assert evalpy.annotation_counts(alike) == [("wrong label", 4)]
