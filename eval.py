@@ -11286,7 +11286,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                       "response": t["response"], "answer": scored_text(t)}
+                                       "response": t["response"], "answer": scored_text(t),
+                                       "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns"))}
                                       for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
@@ -11736,15 +11737,20 @@ def failure(case):
     """A failing case: what it got is every decided trial's label, so that a case whose most
     frequent label is right but whose trials mostly failed never reads as right."""
     trials = case["trials"]
-    wrong = trials[0] if len(trials) == 1 else next(t for t in trials if t["correct"] is False)
+    failing = [t for t in trials if t["correct"] is False]   # (of trials, the answer shown is one that came: an
+    # agent's trial out of turns has none, and its column read blank)
+    wrong = trials[0] if len(trials) == 1 else next(
+        (t for t in failing if not (t.get("agent") or {}).get("out_of_turns")), failing[0])
     got = case["predicted"] if len(trials) == 1 else (
         trials_joined([(t["trial"], t["predicted"]) for t in trials if t["correct"] is not None])
         if case["predicted"] is not None else None)
+    failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
+    out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"], "answer": scored_text(wrong),
-            "failed_checks": [name for name, ok in wrong["checks"].items() if ok is False],
+            "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
             # an agent still calling tools at --max-turns fails whatever its checks: its turns, said beside them
-            "out_of_turns": wrong["agent"]["turns"] if (wrong.get("agent") or {}).get("out_of_turns") else None}
+            "out_of_turns": out}
 
 
 def failed_words(f):
@@ -13290,6 +13296,8 @@ def trial_answer(a):
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
     if a["answer"] is None:
         return f"{shown} {NO_ANSWER_YET}"
+    if a.get("out_of_turns"):   # still calling tools at --max-turns: no answer, never an empty one
+        return f"{shown} (ran out of turns)"
     # an answer no label was read from, every character seen, as the failures table shows it (a soft hyphen, a break)
     said = every_character(a["answer"], 30) if shown == INVALID else one_line(a["answer"], 30)
     return shown if a["answer"].strip() == shown else f'{shown} "{said}"'

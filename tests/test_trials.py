@@ -462,3 +462,23 @@ def test_the_markdown_headline_says_which_cases_pass_hat_k_is_over(project, cli)
     md = cli("report", path, "--markdown")[1]
     assert f"| pass^4 (every trial right, over 11 of 12 cases) | {100 * s['pass_k'][-1]['pass_hat_k']:.0f}% |" in md, md
     assert "| pass^4 (every trial right) |" in cli("report", passes_run(PASSES), "--markdown")[1]
+
+
+def test_a_trial_that_ran_out_of_turns_is_said_so_and_every_failing_trial_is_named(project, cli):
+    """Round 109: of an agent's three trials, the first out of turns, the second right, the third cancelling: the flaky
+    list read 'fail ""' for the first (as if the model answered nothing), and the failures row named the first
+    trial's failures alone ("never cancels", the third's, nowhere)."""
+    from conftest import agent_spec, make_run, write_run
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+    trials = [make_run([agent_spec("a1", calls, out_of_turns=out)], labels=None, split="agent-dev", max_turns=3,
+                       repeat=3)["results"][n] for n, (calls, out) in enumerate([([look] * 3, True), ([look], False),
+                                                                                 ([look, cancel], False)])]
+    run = make_run([agent_spec("a1", [look])], labels=None, split="agent-dev", max_turns=3, repeat=3)
+    run["results"] = trials
+    path = write_run("runs/agents.json", run)
+    out = cli("report", path)[1]
+    assert 'a1: fail (ran out of turns) | pass "Su pedido está enviado." | fail "Su pedido está enviado."' in out, out
+    failures = json.loads(cli("report", path, "--json")[1])["failures"]
+    assert failures[0]["failed_checks"] == ["says where", "never cancels"] and failures[0]["out_of_turns"] == 3, failures
+    assert failures[0]["answer"] == "Su pedido está enviado."   # a failing trial's answer that came, not the blank
+    assert "says where, never cancels, ran out of turns (3)  Su pedido está enviado." in out, out
