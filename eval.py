@@ -15143,8 +15143,12 @@ def change_rows(changed):
     """compare's "Changed": each differing setting as it is shown, with what a re-pull means."""
     rows = []
     for key, (old, new) in changed.items():
+        if key == "response_format" and "format" in changed:
+            continue   # a schema's form beside no schema: "json_object -> none" read as a run that sent no JSON mode
         if key == "model_digest" and type(old) is str and type(new) is str:   # as long as it takes to differ
             old_text, new_text = map(inert, shorts_apart(old, new))
+        elif key == "response_format":   # the form --format schema was sent in (json_object carries the schema)
+            old_text, new_text = (SCHEMA_FORMS.get(v, shown(key, v)) for v in (old, new))
         else:
             old_text, new_text = shown(key, old), shown(key, new)
         rows.append({"setting": config_label(key), "old": old_text, "new": new_text,
@@ -15426,10 +15430,11 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     judge_failed = None
     if w and w["failed_calls"]:   # the judge's gate alone is left open: every other gate asked still gets its verdict
         failed = sum(1 for n in w["no_verdict"] if n["why"] == PAIR_CALL_FAILED)   # (others want one for their own why)
-        some = ("no pair has a verdict" if failed == w["pairs"] else
-                f"{plural(failed, 'pair')} {'has' if failed == 1 else 'have'} no verdict")
+        some = ("so no pair has a verdict" if failed == w["pairs"] else
+                f"so {plural(failed, 'pair')} {'has' if failed == 1 else 'have'} no verdict" if failed else
+                "where each pair's other votes gave it a verdict all the same")   # (one vote of three)
         judge_failed = (f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
-                        f"so {some}; this says nothing of either run")
+                        f"{some}; this says nothing of either run")
         if not (fail_on_regression or fail_if_worse):
             fix = ("Fix what was sent (the server refuses it as it is, and would again), then compare"
                    if refused_as_sent(w["first_error"]) else "Compare")
@@ -16439,8 +16444,11 @@ def store_comparisons(path, brought=()):
             held = [dict(c, unconfirmed=True, verdicts=[dict(v, unconfirmed=True) for v in c["verdicts"]])
                     for c in journaled_comparisons(journal)] if os.path.lexists(journal) else []
             for comparison in held + list(brought):
+                if not comparison["verdicts"]:   # a compare stopped before any answer came: nothing of its own to store
+                    stored = stored_comparison(comparisons, comparison)
+                    continue
                 comparisons, stored = merged_comparison(comparisons, comparison)
-            if held or brought:
+            if held or any(c["verdicts"] for c in brought):
                 write_sidecar(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
             if held or os.path.lexists(journal):   # (one of torn lines only holds no verdict)
                 os.unlink(journal)
@@ -16791,7 +16799,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             for v in mine:   # asked now: unconfirmed till the check below (those stored before keep what they were)
                 if id(v) not in before:
                     v["unconfirmed"] = True
-            saved = store_comparisons(sidecar, [dict(asking, verdicts=mine, unconfirmed=True)])
+            # not those of its own comparison stored before: brought back (a failed call for a failed call), they took
+            # the comparison for this compare's, unconfirmed, its date this one's (a smaller limit's are brought)
+            own = {id(v) for v in (stored or {}).get("verdicts", ())}
+            saved = store_comparisons(sidecar, [dict(asking, verdicts=[v for v in mine if id(v) not in own],
+                                                     unconfirmed=True)]) or {"verdicts": []}
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             warn(f"stored the verdicts in {shell_word(sidecar)}" + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "

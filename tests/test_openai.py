@@ -233,7 +233,13 @@ def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(projec
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
                "--out", "runs/schema-openai.json")[0] == 0
     out = cli("compare", "runs/schema.json", "runs/schema-openai.json")[1]
-    assert "  response_format: json_object -> json_schema" in out
+    assert "  response_format: json_object with a schema -> json_schema" in out, out
+    # (round 109) against a --format json run: "json_object -> none" read as a run that sent no JSON mode, where it
+    # sent json_object without a schema; the format's change says it
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json",
+               "--out", "runs/json.json")[0] == 0
+    out = cli("compare", "runs/schema.json", "runs/json.json")[1]
+    assert "  format: schema -> json" in out and "response_format" not in out, out
 
 
 def test_a_server_that_refuses_every_schema_form_is_one_clear_error(project, cli, fake):

@@ -171,6 +171,26 @@ def test_a_failed_call_is_named_for_its_pair_and_never_blamed_for_the_others(pro
         in out, out
 
 
+def test_a_compare_stopped_before_any_answer_leaves_a_confirmed_comparison_as_it_was(project, cli, fake):
+    """Round 109's review: a confirmed comparison with a failed call, whose re-ask was stopped before any answer
+    came, was stored as that compare's (its failed call brought back for a failed call): unconfirmed, its date the
+    stopped one's; a judge re-pulled then kept every verdict apart. And (its review) one failed vote of three, the
+    pair decided by the others, was said to leave "0 pairs" without a verdict."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["500"]   # the first call fails
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url,
+                         "--retries", "0")
+    assert code == 2 and "), where each pair's other votes gave it a verdict all the same; this says" in err, err
+    before = load_json(cand + ".pairwise.json")["comparisons"]
+    assert len(before) == 1 and "unconfirmed" not in before[0]
+    stopped_compare(base, cand, fake, "SIGTERM", 1)   # its one call out, unanswered, as it stops
+    assert load_json(cand + ".pairwise.json")["comparisons"] == before
+    fake.digests["qwen2.5:7b"] = "f6" * 32   # re-pulled: nothing of it was unconfirmed, nothing kept apart
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 0 and "kept apart" not in err and "they are kept as they are, and every pair is asked anew" in err, err
+
+
 def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, cli, fake):
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
@@ -890,7 +910,7 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
     assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text
 
 
-@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json")])
+@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json.journal")])
 def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fake, limit, fails):
     """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
     "error: <lock>: File too large", and one that could not write the sidecar named its temp file.
@@ -907,9 +927,13 @@ def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fak
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
                            "--host", fake.url], capture_output=True, text=True, preexec_fn=full_disk, timeout=60)
+    # (round 109: the first verdict's journal line refused, nothing came to store: said of the journal, where it was)
+    said = ("the judge verdicts asked now are not stored (those stored before are kept); raise the file-size limit "
+            "(ulimit -f) or free some space and compare again" if fails.endswith(".lock") else
+            "the verdicts before this one are kept. Raise the file-size limit (ulimit -f) or free some space, then compare "
+            "again to ask only the rest")
     assert done.returncode == 2 and done.stderr.endswith(
-        f"error: cannot write {cand}{fails} (File too large): the judge verdicts asked now are not stored (those "
-        "stored before are kept); raise the file-size limit (ulimit -f) or free some space and compare again\n"), done.stderr
+        f"error: cannot write {cand}{fails} (File too large){':' if fails.endswith('.lock') else ';'} {said}\n"), done.stderr
     assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]
 
 
