@@ -9150,9 +9150,10 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
                 (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
                  or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
                 and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), ids, texts))):
-            # a key an older run did not record is not known to differ
-            differs = [k for k in TUNED_CONFIG if k in earlier
-                       and not same_setting(k, as_tuned(k, earlier[k]), as_tuned(k, config.get(k)))]
+            # a key an older run did not record is not known to differ; but a run without context_sha read the
+            # split's own passages, whatever eval.py made it (one before --context could read no other)
+            differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")
+                       and not same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k)))]
             if config["api"] == "ollama":   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, the digests say the rest
                 differs = [k for k in differs if not ollama_alike(k, earlier.get(k), config.get(k))]
             was, now = earlier.get("model_digest"), config.get("model_digest")
@@ -9209,7 +9210,7 @@ def held_out_guard(config, inputs, judge, out, exact, forced):
         if inside[0] != os.pardir and SHIPPED_RUNS in inside:
             raise EvalError(f"--out {shell_word(out)}: a folder named {SHIPPED_RUNS}/ in runs/ holds the runs shipped with "
                             "eval.py, which a later run of the held-out split passes over; write this run elsewhere (runs/)")
-    asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge)
+    asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge, context_sha=inputs.context_sha)
     return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
 
 

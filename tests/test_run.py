@@ -2991,6 +2991,21 @@ def test_context_file_replaces_the_passages_and_is_recorded_and_hashed(project, 
     assert "context_sha" in out   # the two retrievers' passages differ; the split is the same
 
 
+def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passages(project, cli, fake):
+    """Round 109: a run of the RAG test split with its own passages, then one with --context (another retriever),
+    went through: the first recorded no context_sha, and a setting an earlier run did not record was taken as not
+    known to differ. A run without it read the split's own passages, whatever eval.py made it."""
+    split = "golden/rag/test.jsonl"
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/rag-test.json")[0] == 0
+    cases = [json.loads(line) for line in Path(split).read_text(encoding="utf-8").splitlines() if line.strip()]
+    Path("other.jsonl").write_text("".join(json.dumps({"id": c["id"], "context": c["context"][::-1]}) + "\n"
+                                           for c in cases), encoding="utf-8")
+    code, out, err = cli("run", "--split", split, "--host", fake.url, "--context", "other.jsonl", "--out", "runs/b.json")
+    assert code == 2 and "with a different context file" in err and "--rerun-test" in err, err
+    assert not Path("runs/b.json").exists()
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/c.json")[0] == 0   # the same again: allowed
+
+
 @pytest.mark.parametrize("lines, message", [
     ([{"id": "q1", "context": []}], ": no line for case q2 (every case asked needs one"),
     ([{"id": "q1", "context": []}, {"id": "q2", "context": []}, {"id": "q9", "context": []}],
