@@ -13908,13 +13908,13 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
 
 # What a run's config says about how the model was asked besides its prompt, model and temperature:
 # `runs` shows what of it is not the default, so that two runs differing only there look different
-ASKED_CONFIG = ("api", "seed", "format", "think", "options", "subset", "rerun_test")
+ASKED_CONFIG = ("api", "seed", "format", "think", "options", "max_turns", "context_sha", "subset", "rerun_test")
 
 
 def asked_text(config):
     """'ollama think=off', 'openai format=schema', 'ollama seed=7 top_p=0.5 --limit 5': the API, then
-    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown), and
-    --rerun-test on a forced re-run of the held-out split."""
+    each setting away from its default (the num_ctx eval.py pins is one; another num_ctx is shown; an agent's
+    max_turns, a retriever's passages by their file's hash), and --rerun-test on a forced re-run of the held-out split."""
     parts = [shown("api", config.get("api", "ollama"))]
     if config.get("seed") != DEFAULT_SEED:
         parts.append(f"seed={shown('seed', config.get('seed'))}")
@@ -13925,6 +13925,10 @@ def asked_text(config):
     options = config.get("options") if isinstance(config.get("options"), dict) else {}
     parts += [f"{on_one_line(k)}={shown(k, v)}" for k, v in options.items()
               if not (k == "num_ctx" and v == DEFAULT_NUM_CTX and config.get("api", "ollama") == "ollama")]
+    if config.get("max_turns") not in (None, DEFAULT_MAX_TURNS):
+        parts.append(f"max_turns={shown('max_turns', config['max_turns'])}")
+    if isinstance(config.get("context_sha"), str):   # another retriever's passages: two of them told apart
+        parts.append(f"context={short(config['context_sha'])}")
     subset = config.get("subset")
     if subset:
         parts.append(f"--limit {subset['limit']}" if "limit" in subset else f"--cases {len(subset['cases'])}")

@@ -2991,6 +2991,25 @@ def test_context_file_replaces_the_passages_and_is_recorded_and_hashed(project, 
     assert "context_sha" in out   # the two retrievers' passages differ; the split is the same
 
 
+def test_runs_tells_apart_two_retrievers_and_two_turn_limits(project, cli, fake):
+    """Round 109: `runs` showed a run of the split's own passages and one of --context retriever-b alike, and an agent
+    run with --max-turns 1 as the default's (README: its config lists each setting away from its default)."""
+    assert cli("run", "--split", "golden/rag/dev.jsonl", "--host", fake.url, "--out", "runs/own.json")[0] == 0
+    assert cli("run", "--split", "golden/rag/dev.jsonl", "--host", fake.url, "--out", "runs/b.json",
+               "--context", "golden/rag/retriever-b.ndjson")[0] == 0
+    assert cli("run", "--split", "golden/agent/dev.jsonl", "--host", fake.url, "--out", "runs/turns.json",
+               "--max-turns", "1")[0] in (0, 1)
+    import hashlib
+    sha = hashlib.sha256(Path("golden/rag/retriever-b.ndjson").read_bytes()).hexdigest()
+    listed = {e["file"]: e for e in json.loads(cli("runs", "runs", "--json")[1])}
+    assert listed["runs/b.json"]["context_sha"] == sha and listed["runs/own.json"]["context_sha"] is None, listed
+    assert listed["runs/turns.json"]["max_turns"] == 1
+    out = cli("runs", "runs")[1]
+    line = {l.split()[0]: l for l in out.splitlines() if l.lstrip().startswith("runs/")}
+    assert f"context={sha[:8]}" in line["runs/b.json"] and "context=" not in line["runs/own.json"], out
+    assert "max_turns=1" in line["runs/turns.json"], out
+
+
 def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passages(project, cli, fake):
     """Round 109: a run of the RAG test split with its own passages, then one with --context (another retriever),
     went through: the first recorded no context_sha, and a setting an earlier run did not record was taken as not
