@@ -171,6 +171,8 @@ WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 MODEL_PAGES = 20                  # pages of /v1/models read past the first (has_more): 20 pages hold thousands
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
+MANY_LABELS = 50                  # past this, the labels no case expects and no answer gave leave the per-label table
+                                  # and the confusion matrix (one of 3,000 labels was 9 million cells, minutes, 2 GB)
 FAILURES_SHOWN = 100              # the text report lists this many failures; --json and review have all
 NUMBER_SHOWN = 40                 # characters of a number refused on the command line that its message quotes
 MARKDOWN_FAILURES = 20            # a pull-request comment names this many
@@ -1999,6 +2001,8 @@ class ReportAdds(TypedDict, total=False):
     baseline: dict          # labels only: the majority-label baseline
     per_label: dict         # labels only: precision, recall, f1, support
     confusion: dict         # labels only: {expected: {predicted: cases}}
+    labels_unseen: int      # labels only, past MANY_LABELS: labels.txt's labels no case expects and no answer gave,
+    #                         left out of per_label and confusion (3,000 of them made a matrix of 9 million cells)
     checks_from: str        # set by report: the run file, or --checks SPLIT
     checks_left_out: list   # set by report: the ids of --checks SPLIT's cases the run never asked (added since)
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
@@ -11775,19 +11779,24 @@ def label_figures(outcomes, labels, counts, scored):
     # tie over the split, with some cases unanswered, was said beside a figure the other label would not reach)
     majority_label = max(labels, key=lambda label: (scored.get(label, 0), counts.get(label, 0)))
     tied = [label for label in labels if label != majority_label and scored.get(label, 0) == scored.get(majority_label, 0)]
-    columns = labels + [INVALID]
-    confusion = {e: {p: 0 for p in columns} for e in labels}
+    seen = {label for pair in outcomes for label in pair} | {label for label, n in counts.items() if n}
+    shown = labels if len(labels) <= MANY_LABELS else [label for label in labels if label in seen]
+    columns = shown + [INVALID]
+    confusion = {e: {p: 0 for p in columns} for e in shown}
+    predicted = Counter()   # each label's column, summed once (a sum per label over every row was L² for L labels)
     for (e, p), n in outcomes.items():
         confusion[e][p] += n
+        predicted[p] += n
     per_label = {}
-    for label in labels:
+    for label in shown:
         tp = confusion[label][label]
-        precision = rate(tp, sum(confusion[e][label] for e in labels))
+        precision = rate(tp, predicted[label])
         recall = rate(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
     baseline = rate_figures(scored.get(majority_label, 0), sum(scored.values()))
-    return {"baseline": {"label": majority_label, "tied": tied, **baseline}, "per_label": per_label, "confusion": confusion}
+    return {"baseline": {"label": majority_label, "tied": tied, **baseline}, "per_label": per_label, "confusion": confusion,
+            **({"labels_unseen": len(labels) - len(shown)} if len(shown) < len(labels) else {})}
 
 
 
@@ -12896,7 +12905,14 @@ def rows_labels(s):
         return None
     rows = [{"name": label, "figures": [figure("fixed2", m[k], ["per_label", label, k]) for k in ("precision", "recall", "f1")]
              + [figure("count", m["support"], ["per_label", label, "support"])]} for label, m in s["per_label"].items()]
-    return {"key": "labels", "every_trial": s["repeat"] > 1, "rows": rows, "confusion": s["confusion"]}
+    return {"key": "labels", "every_trial": s["repeat"] > 1, "rows": rows, "confusion": s["confusion"],
+            "unseen": unseen_labels_text(s.get("labels_unseen"))}
+
+
+def unseen_labels_text(unseen):
+    """The labels a long labels.txt has that no case expects and no answer gave, left out of the tables, or None."""
+    return unseen and (f"{plural(unseen, 'label')} of labels.txt (past {MANY_LABELS}) that no case expects and no "
+                       "answer gave are left out")
 
 
 def rows_checks(s):
@@ -13141,7 +13157,8 @@ def label_section(sec):
     columns = list(next(iter(sec["confusion"].values())))
     rows = [["expected"] + columns] + [[e] + list(row.values()) for e, row in sec["confusion"].items()]
     each = "; every trial counted" if each else ""
-    return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows)
+    return out + ["", f"Confusion matrix (rows expected, columns predicted{each}):"] + table(rows) + (
+        [f"  ({sec['unseen']})"] if sec["unseen"] else [])
 
 
 def out_of_turns_text(sec):
@@ -15148,12 +15165,13 @@ def change_rows(changed):
     """compare's "Changed": each differing setting as it is shown, with what a re-pull means."""
     rows = []
     for key, (old, new) in changed.items():
-        if key == "response_format" and "format" in changed:
-            continue   # a schema's form beside no schema: "json_object -> none" read as a run that sent no JSON mode
         if key == "model_digest" and type(old) is str and type(new) is str:   # as long as it takes to differ
             old_text, new_text = map(inert, shorts_apart(old, new))
-        elif key == "response_format":   # the form --format schema was sent in (json_object carries the schema)
-            old_text, new_text = (SCHEMA_FORMS.get(v, shown(key, v)) for v in (old, new))
+        elif key == "response_format":   # the form --format schema was sent in (json_object carries the schema); none
+            # beside --format json is JSON mode without one ("json_object -> none" read as no JSON mode at all)
+            formats = changed.get("format", (None, None))
+            old_text, new_text = (SCHEMA_FORMS[v] if v in SCHEMA_FORMS else "none (JSON mode, no schema)"
+                                  if v is None and fmt == "json" else shown(key, v) for v, fmt in zip((old, new), formats))
         else:
             old_text, new_text = shown(key, old), shown(key, new)
         rows.append({"setting": config_label(key), "old": old_text, "new": new_text,
@@ -15387,10 +15405,14 @@ def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     decided = decided_by_all([c["id"] for c in a_cases], [a_by_id, b_by_id])
     sa, sb = score(a_cfg, [a_by_id[i] for i in decided]), score(b_cfg, [b_by_id[i] for i in decided])
     if "per_label" in sa and "per_label" in sb:
+        # (a label one run never saw, among more than MANY_LABELS, is none of its rows: no figure there)
+        none = {"precision": None, "recall": None}
+        both = [label for label in dict.fromkeys([*sa["per_label"], *sb["per_label"]])
+                if label in sa["per_label"] and label in sb["per_label"] or sa.get("labels_unseen") or sb.get("labels_unseen")]
         first = {"key": "per_label", "rows": [
-            {"name": label, "figures": [*pair_figures("fixed2", m["precision"], sb["per_label"][label]["precision"]),
-                                        *pair_figures("fixed2", m["recall"], sb["per_label"][label]["recall"])]}
-            for label, m in sa["per_label"].items() if label in sb["per_label"]]}
+            {"name": label, "figures": [*pair_figures("fixed2", a["precision"], b["precision"]),
+                                        *pair_figures("fixed2", a["recall"], b["recall"])]}
+            for label in both for a, b in [(sa["per_label"].get(label, none), sb["per_label"].get(label, none))]]}
     else:
         b_checks = {x["name"]: x for x in sb["checks"]}
         first = {"key": "per_check", "rows": [
@@ -17816,7 +17838,8 @@ def label_part(sec, anchors, name):
     rows = [[r["name"], *(sorted_by_value(f) for f in r["figures"][:3]), figure_text(r["figures"][3])] for r in sec["rows"]]
     return [section(f"Per label{each}", html_table(["label", "precision", "recall", "f1", "support"], rows, numeric_from=1),
                     paragraph(f"Confusion matrix: rows are the expected label, columns the one the answer normalized to{each}."),
-                    heat_map(sec["confusion"], "confusion matrix"), ident="labels")]
+                    heat_map(sec["confusion"], "confusion matrix"),
+                    *([paragraph(f"({sec['unseen']})", "note")] if sec["unseen"] else []), ident="labels")]
 
 
 def check_cells(checks):

@@ -239,7 +239,8 @@ def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(projec
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json",
                "--out", "runs/json.json")[0] == 0
     out = cli("compare", "runs/schema.json", "runs/json.json")[1]
-    assert "  format: schema -> json" in out and "response_format" not in out, out
+    assert "  format: schema -> json" in out and "  response_format: json_object with a schema -> none (JSON mode, no " \
+        "schema)" in out, out
 
 
 def test_a_server_that_refuses_every_schema_form_is_one_clear_error(project, cli, fake):

@@ -68,6 +68,13 @@ def make_runs(url, journal_lines):
         "checks": [{"type": "context_relevant"}, {"type": "regex", "value": "\\w"}]}) + "\n" for c in passages[:3]), encoding="utf-8")
     assert run_cli("run", "--split", "unlabelled/dev.jsonl", "--prompt", "prompts/rag/v1.txt", "--host", url,
                    "--out", "runs/rag-judged.json") == 0
+    # a long label set: the labels no case has and no answer gave leave the tables (labels_unseen)
+    Path("many").mkdir()
+    Path("many/labels.txt").write_text("".join(f"lab{i}\n" for i in range(60)) + "bug\n", encoding="utf-8")
+    Path("many/dev.jsonl").write_text(json.dumps({"id": "m1", "input": "hola", "expected": "bug", "difficulty": "easy",
+                                                  "note": "n"}) + "\n", encoding="utf-8")
+    assert run_cli("run", "--split", "many/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", url,
+                   "--out", "runs/many-labels.json") == 0
     assert journal_lines, "no journal line was written"
     return sorted(glob.glob("runs/*.json"))
 
