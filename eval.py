@@ -3804,7 +3804,10 @@ def case_problems(case, labels, stored=False, begun=False):
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if label_key(l) == label_key(expected)]
-        hint = f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})"
+        # (one in another Unicode form reads as the label it is not: said so, never "did you mean" the same-looking word)
+        hint = (f" (it is {ascii(near[0])} written in another Unicode form, {ascii(expected)}: eval.py stores labels in NFC)"
+                if near and unicodedata.normalize("NFC", expected) == unicodedata.normalize("NFC", near[0]) else
+                f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})")
         problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
     return problems
 

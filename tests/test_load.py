@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -581,6 +582,11 @@ def test_one_case_validator_says_the_same_at_both_boundaries():
     assert evalpy.case_problems(dict(case), ["bug", "acceso"]) == says + ["label 'Bug' is not in labels.txt (did you mean 'bug'?)"]
     assert evalpy.case_problems(dict(case), ["bug", "acceso"], stored=True) == says + [
         "label 'Bug' is not in config.labels (did you mean 'bug'?)"]
+    # (round 109) a stored label in NFD read "is not in config.labels (did you mean 'facturación'?)" of the same word
+    nfd = unicodedata.normalize("NFD", "facturación")
+    assert evalpy.case_problems(dict(case, expected=nfd), ["facturación", "bug"], stored=True)[-1] == (
+        f"label {nfd!r} is not in config.labels (it is 'facturaci\\xf3n' written in another Unicode form, "
+        "'facturacio\\u0301n': eval.py stores labels in NFC)")
 
 
 @pytest.mark.parametrize("case, says", [
