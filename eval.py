@@ -3930,8 +3930,10 @@ def unfilled(text, values, where, typos=True):
     vars mistyped, as problems."""
     named = by_name(values)
     return (unclosed_placeholders(text, where, named) if typos else []) + [
-        f"{where} uses {{{{{var_shown(name)}}}}} but the case has no vars.{var_shown(name)}" for name in placeholder_names(text)
-        if name not in named]
+        f"{where} uses {{{{{var_shown(name)}}}}} but the case has no vars.{var_shown(name)}"
+        # ({{context}} is the prompt's: a case's own text is filled from its vars alone)
+        + (" (the passages fill {{context}} in the prompt file, not in a case's own text)" if name == CONTEXT_VAR else "")
+        for name in placeholder_names(text) if name not in named]
 
 
 DEFAULTS_KEYS = ("checks", "pass_threshold")   # checks.json as an object: {"pass_threshold": 0.7, "checks": [...]}

@@ -541,6 +541,10 @@ def test_a_conversation_case_loads_with_its_vars_filled(tmp_path):
     ({"messages": [{"role": "user", "content": "x", "name": "bob"}]}, 'messages turn 1: must be an object with exactly "role" and "content"'),
     ({"messages": TURNS, "input": "hola"}, "give either input or messages, not both"),
     ({"messages": [{"role": "user", "content": "pedido {{order}}"}], "vars": {}}, "messages turn 1 uses {{order}} but the case has no vars.order"),
+    # (round 109) a case with passages that writes {{context}} in its own text: said whose placeholder it is
+    ({"input": "según {{context}}", "context": [{"id": "p1", "text": "Envíos en 2 días."}]},
+     "input uses {{context}} but the case has no vars.context (the passages fill {{context}} in the prompt file, not in "
+     "a case's own text)"),
 ])
 def test_every_conversation_mistake_is_named_with_its_file_and_line(tmp_path, change, says):
     case = {"id": "c2", "expected": "bug", "difficulty": "easy", "note": "n", "vars": {"order": "A-1"}, **change}
