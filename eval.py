@@ -16771,6 +16771,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                      f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
                 writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+        # every other comparison of this sidecar asked of this server's judge, left unconfirmed (another criterion, its
+        # journal stored above): a digest the server no longer names keeps its unconfirmed verdicts apart too, or a
+        # later compare, the judge back on that digest, would confirm what the other answered
+        for model, old, new, unsure in keep_apart_elsewhere(sidecar, config["host"], judge):
+            warn(f"note: {plural(unsure, 'verdict')} stored unconfirmed in {shell_word(sidecar)} by the judge "
+                 f"{on_one_line(model)} as digest {'{}, which it is no longer (now {})'.format(*shorts_apart(old, new))}, "
+                 "of another comparison, may be two models': kept apart and never reused")
+        comparisons = read_pairwise(sidecar)
         # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)
         raised = raised_comparison(comparisons, key)
         kept, todo, votes = pairwise_plan(with_raised(stored, raised), pairs, wanted)
@@ -16910,6 +16918,25 @@ def keep_apart_unconfirmed(sidecar, key, replaced):
         raise EvalError(f"cannot write {shell_word(e.filename or sidecar)} ({e.strerror}): its verdicts asked of the judge "
                         f"before it was pulled again ({replaced_words(replaced)}) stay unconfirmed, never reused while it "
                         f"is another; {remedy(e).lower()}") from None
+
+
+def keep_apart_elsewhere(sidecar, host, judge):
+    """keep_apart_unconfirmed of every unconfirmed comparison in the sidecar asked of `host` by a judge model that the
+    server now names by another digest (judge: the compare's, its digests just asked): [(model, was, now, how many
+    verdicts kept apart)]."""
+    now = {m: d for m, d in zip(judge["models"], judge.get("digests") or ()) if d}
+    found = []
+    for c in read_pairwise(sidecar):
+        if not c.get("unconfirmed") or c.get("replaced") or c.get("host") != host:
+            continue
+        changed = [(m, was, now[m]) for m, was in zip(c["judge"]["models"], c["judge"].get("digests") or ())
+                   if was and m in now and now[m] != was]
+        if changed:
+            key = {"baseline_sha": c["baseline_sha"], "candidate_sha": c["candidate_sha"], "judge": c["judge"]}
+            unsure, _ = keep_apart_unconfirmed(sidecar, key, [{"who": "the judge", "model": m, "was": was, "now": new}
+                                                              for m, was, new in changed])
+            found += [(*changed[0], unsure)] if unsure else []
+    return found
 
 
 def judge_target(run_path, out):

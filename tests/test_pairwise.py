@@ -595,6 +595,29 @@ def test_unconfirmed_verdicts_of_a_judge_pulled_again_are_never_reused_when_it_c
     assert [c["judge"]["digests"] for c in comparisons] == [[first], ["b2" * 32], [first]]
 
 
+def test_a_compare_of_another_criterion_keeps_apart_what_a_changed_judge_left_unconfirmed(project, cli, fake):
+    """Round 109: verdicts of one criterion left unconfirmed as digest A; a compare of another criterion learnt the judge
+    is B now, and left them; the judge back on A, the next compare of the first criterion confirmed and counted them,
+    B's among them. A compare that learns a judge's digest keeps apart every comparison it leaves unconfirmed as another."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    judged, first = fake.route, fake.digest("qwen2.5:7b")
+    answered = itertools.count(1)   # /api/tags answers no list from the fourth answer on: the last check never runs
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == 4 else None) or judged(body)
+    assert "stay unconfirmed" in cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[2]
+    fake.listings.clear()
+    fake.route = judged
+    fake.digests["qwen2.5:7b"] = "b7" * 32
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
+    assert code == 0 and (f"note: 4 verdicts stored unconfirmed in {cand}.pairwise.json by the judge qwen2.5:7b as digest "
+                          f"{first[:8]}, which it is no longer (now b7b7b7b7), of another comparison, may be two models': "
+                          "kept apart and never reused") in err, err
+    fake.digests["qwen2.5:7b"] = first   # back on A: the first criterion's are never reused, nor confirmed
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) - asked == 4 and "every pair is asked anew" in err, err
+
+
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
     """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
     since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
