@@ -3805,7 +3805,8 @@ def case_problems(case, labels, stored=False, begun=False):
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
         near = [l for l in labels if label_key(l) == label_key(expected)]
         # (one in another Unicode form reads as the label it is not: said so, never "did you mean" the same-looking word)
-        hint = (f" (it is {ascii(near[0])} written in another Unicode form, {ascii(expected)}: eval.py stores labels in NFC)"
+        hint = (f" (the same word in another Unicode form: {ascii(expected)} here, {ascii(near[0])} in "
+                + ("config.labels" if stored else LABELS_FILE) + "; eval.py writes both in NFC: the file was edited)"
                 if near and unicodedata.normalize("NFC", expected) == unicodedata.normalize("NFC", near[0]) else
                 f" (did you mean {near[0]!r}?)" if near else f" (labels: {', '.join(labels)})")
         problems.append(f"label {expected!r} is not in " + ("config.labels" if stored else LABELS_FILE) + hint)
@@ -9180,7 +9181,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
 
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
-SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context file", "think": "think setting", "api": "API",
+SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retriever's passages, or the split's own)", "think": "think setting", "api": "API",
                  "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
                  "model_digest": "model under the same name (another digest: re-pulled or replaced)",
                  "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)"}
@@ -16842,10 +16843,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             # not those of its own comparison stored before: brought back (a failed call for a failed call), they took
             # the comparison for this compare's, unconfirmed, its date this one's (a smaller limit's are brought)
             own = {id(v) for v in (stored or {}).get("verdicts", ())}
-            saved = store_comparisons(sidecar, [dict(asking, verdicts=[v for v in mine if id(v) not in own],
-                                                     unconfirmed=True)]) or {"verdicts": []}
+            brought = [v for v in mine if id(v) not in own]
+            saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)]) or {"verdicts": []}
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
-            warn(f"stored the verdicts in {shell_word(sidecar)}" + (
+            warn((f"stored the verdicts in {shell_word(sidecar)}" if brought else
+                  "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
                 f"stores); compare again to ask only the calls still missing: "
                 f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}" if interrupted else ""))

@@ -184,8 +184,10 @@ def test_a_compare_stopped_before_any_answer_leaves_a_confirmed_comparison_as_it
     assert code == 2 and "), where each pair's other votes gave it a verdict all the same; this says" in err, err
     before = load_json(cand + ".pairwise.json")["comparisons"]
     assert len(before) == 1 and "unconfirmed" not in before[0]
-    stopped_compare(base, cand, fake, "SIGTERM", 1)   # its one call out, unanswered, as it stops
+    code, err = stopped_compare(base, cand, fake, "SIGTERM", 1)   # its one call out, unanswered, as it stops
     assert load_json(cand + ".pairwise.json")["comparisons"] == before
+    # (its review) said so: "stored the verdicts" of a store that wrote nothing
+    assert "no verdict came before it stopped, so none was stored" in err and "stored the verdicts" not in err, err
     fake.digests["qwen2.5:7b"] = "f6" * 32   # re-pulled: nothing of it was unconfirmed, nothing kept apart
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
     assert code == 0 and "kept apart" not in err and "they are kept as they are, and every pair is asked anew" in err, err

@@ -3020,7 +3020,8 @@ def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passag
     Path("other.jsonl").write_text("".join(json.dumps({"id": c["id"], "context": c["context"][::-1]}) + "\n"
                                            for c in cases), encoding="utf-8")
     code, out, err = cli("run", "--split", split, "--host", fake.url, "--context", "other.jsonl", "--out", "runs/b.json")
-    assert code == 2 and "with a different context file" in err and "--rerun-test" in err, err
+    assert code == 2 and "with a different context (another retriever's passages, or the split's own)" in err \
+        and "--rerun-test" in err, err
     assert not Path("runs/b.json").exists()
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/c.json")[0] == 0   # the same again: allowed
 
