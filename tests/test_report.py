@@ -30,7 +30,7 @@ def test_a_long_label_set_leaves_out_the_labels_no_case_has_and_no_answer_gave(p
     78 MB of report; 10,000 labels never finished). Past MANY_LABELS, the labels no case expects and no answer gave
     leave the tables, said so; a short set keeps every label."""
     Path("many").mkdir()
-    Path("many/labels.txt").write_text("".join(f"lab{i}\n" for i in range(3000)) + "bug\nacceso\n", encoding="utf-8")
+    Path("many/labels.txt").write_text("".join(f"lab{i}\n" for i in range(300)) + "bug\nacceso\n", encoding="utf-8")
     Path("many/dev.jsonl").write_text("".join(json.dumps({"id": f"c{i}", "input": text, "expected": "bug", "difficulty": "easy",
                                                           "note": "n"}) + "\n" for i, text in enumerate(("uno", "dos"))),
                                       encoding="utf-8")
@@ -38,13 +38,13 @@ def test_a_long_label_set_leaves_out_the_labels_no_case_has_and_no_answer_gave(p
     for out in ("runs/a.json", "runs/b.json"):
         assert cli("run", "--split", "many/dev.jsonl", "--host", fake.url, "--out", out)[0] == 0
     report = json.loads(cli("report", "runs/a.json", "--json")[1])
-    assert list(report["per_label"]) == ["bug", "acceso"] and report["labels_unseen"] == 3000, list(report["per_label"])
+    assert list(report["per_label"]) == ["bug", "acceso"] and report["labels_unseen"] == 300, list(report["per_label"])
     assert report["confusion"] == {"bug": {"bug": 1, "acceso": 1, "INVALID": 0}, "acceso": {"bug": 0, "acceso": 0, "INVALID": 0}}
     assert report["per_label"]["acceso"]["precision"] == 0.0 and report["per_label"]["bug"]["recall"] == 0.5
     out = cli("report", "runs/a.json")[1]
-    assert "(3000 labels of labels.txt (past 50) that no case expects and no answer gave are left out)" in out, out
+    assert "(300 labels of labels.txt (past 50) that no case expects and no answer gave are left out)" in out, out
     assert cli("compare", "runs/a.json", "runs/b.json")[0] == 0
-    assert cli("report", "runs/a.json", "--html", "a.html")[0] == 0 and "3000 labels of labels.txt" in Path("a.html").read_text()
+    assert cli("report", "runs/a.json", "--html", "a.html")[0] == 0 and "300 labels of labels.txt" in Path("a.html").read_text()
     # a short set keeps every label, those no case has too
     short = write_run("runs/short.json", make_run([("a1", "bug", "bug")], labels=["bug", "acceso", "petición"]))
     assert list(json.loads(cli("report", short, "--json")[1])["per_label"]) == ["bug", "acceso", "petición"]
