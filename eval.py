@@ -16696,6 +16696,19 @@ def pairwise_command(a_path, b_path, judge, api, host):
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 
+def spelled_as_stored(judge, comparisons, key, api):
+    """Over Ollama, which reads a model's name in any case (Qwen2.5:7B is qwen2.5:7b): the judge's models as the last
+    stored comparison of key's runs spells them, where only the case differs, as its verdicts name them (spelled as
+    asked, or as the server lists them, every verdict paid for read as never asked, and a digest sought that never
+    changed). In place."""
+    alike = lambda a, b: len(a) == len(b) and all(tagged(x).casefold() == tagged(y).casefold() for x, y in zip(a, b))
+    if api == "ollama":
+        found = next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
+                      and c["candidate_sha"] == key["candidate_sha"] and alike(c["judge"]["models"], judge["models"])), None)
+        if found:
+            judge["models"] = list(found["judge"]["models"])
+
+
 def pairwise_held(args, a_path, a_run, b_path, b_run):
     """pairwise_compare with the candidate run held."""
     judge = judge_config(args, PAIRWISE, b_run["config"]["model"], args.api or b_run["config"]["api"],
@@ -16722,6 +16735,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)
     comparisons = read_pairwise(sidecar)
+    api = args.api or b_run["config"]["api"]
+    spelled_as_stored(judge, comparisons, key, api)
     if not args.judge_max_tokens_given:
         key["judge"] = judge = uncapped_if_stored(judge, key, comparisons)
     stored = stored_comparison(comparisons, key)
@@ -16746,6 +16761,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         client = make_client(config, args, b_path)
         try:
             prepare_judge(client, config["api"], judge, PAIRWISE)   # the judge's digests, now known
+            spelled_as_stored(judge, comparisons, key, api)   # (prepare_judge spells them as the server lists them)
+            wanted = [(m, n, o) for m in judge["models"] for n in range(1, judge["votes"] + 1) for o in ORDERS]
         except EvalError as e:
             if not recheck:
                 raise
@@ -16787,7 +16804,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 is v] if raised else []
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
             was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
-            settle_comparison(sidecar, key, [], checked=all(not d or now for d, now in zip(was, judge.get("digests") or [None] * len(was))))
+            unnamed = [m for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was)) if d and not now]
+            settle_comparison(sidecar, key, [], checked=not unnamed)
+            if unnamed and stored:
+                why = f"{on_one_line(config['host'])} no longer says which digest the judge {on_one_line(unnamed[0])} is"
+                warn(f"note: {why}; the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown "
+                     "as they are, unchecked")
+                return held(0, judge_as_stored(judge, stored), unchecked=f"{why}; these are the verdicts stored on {stored['date']}")
             return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))

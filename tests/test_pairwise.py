@@ -620,6 +620,30 @@ def test_a_compare_of_another_criterion_keeps_apart_what_a_changed_judge_left_un
     assert code == 0 and len(fake.chat_bodies) - asked == 4 and "every pair is asked anew" in err, err
 
 
+def test_a_judge_named_in_another_case_is_one_judge_and_its_verdicts_are_read(project, cli, fake):
+    """Round 109: --judge-model Qwen2.5:7B (the server lists qwen2.5:7b) paid for every verdict, stored them, and showed
+    each pair "not asked (interrupted)", exit 0; asked again, it paid again and said another compare had stored them.
+    A server listing the judge in another case since (its digest the same) crashed the digest check (StopIteration,
+    exit 1). And one that no longer names a digest left the stored verdicts shown as checked."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "Qwen2.5:7B")
+    assert code == 0 and "Candidate wins (2): c01, c02" in out and "not asked" not in out, (out, err)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "QWEN2.5:7b")
+    assert code == 0 and len(fake.chat_bodies) == asked and "merged" not in err and "Candidate wins (2)" in out, err
+    digest = fake.digest("qwen2.5:7b")
+    fake.models = ["QWEN2.5:7B" if m == "qwen2.5:7b" else m for m in fake.models]   # listed in another case since
+    fake.digests["QWEN2.5:7B"] = digest
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked and "Candidate wins (2)" in out and "Traceback" not in err, err
+    fake.listings["/api/tags"] = {"models": [{"name": m, "model": m} for m in fake.models]}   # no digest named
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and json.loads(out)["pairwise"]["unchecked"].startswith(
+        f"{fake.url} no longer says which digest the judge qwen2.5:7b is; these are the verdicts stored on "), (out, err)
+    assert "are shown as they are, unchecked" in err, err
+
+
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
     """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
     since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
