@@ -5738,18 +5738,33 @@ def request_failed(e):
     return f"connection failed mid-answer{why} ({type(cause).__name__})"
 
 
-def environ_proxies(requests, host):
-    """The proxies $HTTP_PROXY and the like name for host, but none for "localhost" or a loopback address, as the
-    ollama command's own Go client takes them (golang.org/x/net http/httpproxy, proxy.go: useProxy): behind a company
-    proxy, a local server was reached through it, its failures blamed on the server, a key sent to it."""
+def is_loopback(host):
+    """Whether a server URL names this machine: "localhost" or a loopback address."""
     name = urllib.parse.urlsplit(host).hostname or ""
     try:
         address = ipaddress.ip_address(name)
         # (Go's IsLoopback reads an IPv4 address written as IPv6, ::ffff:127.0.0.1, as the IPv4 one)
-        loopback = (getattr(address, "ipv4_mapped", None) or address).is_loopback
+        return (getattr(address, "ipv4_mapped", None) or address).is_loopback
     except ValueError:   # a DNS name
-        loopback = name == "localhost"
-    return {} if loopback else requests.utils.get_environ_proxies(host)
+        return name == "localhost"
+
+
+def same_server(a, b):
+    """Whether two server URLs as eval.py records them (resolve_host) name one server: the same scheme and port, and
+    the same host, or this machine by two names (localhost and 127.0.0.1)."""
+    try:
+        x, y = urllib.parse.urlsplit(a), urllib.parse.urlsplit(b)
+        return a == b or (x.scheme, x.port, x.path.rstrip("/")) == (y.scheme, y.port, y.path.rstrip("/")) and (
+            (x.hostname or "").casefold() == (y.hostname or "").casefold() or is_loopback(a) and is_loopback(b))
+    except ValueError:   # (a port that is no number: recorded by hand)
+        return False
+
+
+def environ_proxies(requests, host):
+    """The proxies $HTTP_PROXY and the like name for host, but none for "localhost" or a loopback address, as the
+    ollama command's own Go client takes them (golang.org/x/net http/httpproxy, proxy.go: useProxy): behind a company
+    proxy, a local server was reached through it, its failures blamed on the server, a key sent to it."""
+    return {} if is_loopback(host) else requests.utils.get_environ_proxies(host)
 
 
 # why a server that took a check's request never answered it: a one-at-a-time server (llama-cpp-python) still
@@ -9961,6 +9976,10 @@ def replaced_words(replaced):
     return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different digests, after the last call "
                      f"(digest {on_one_line(short(r['was']))} at the start): two models answer to that name now"
                      if r["now"] == LISTED_TWICE else
+                     # (a pairwise comparison whose compare stopped before its last check, another digest named since)
+                     f"{r['who']} {on_one_line(r['model'])} was named by another digest after a compare that asked it "
+                     "stopped unconfirmed (digest {} when asked, {} when next asked: re-pulled?)".format(
+                         *map(on_one_line, shorts_apart(r["was"], r["now"]))) if r.get("seen") == "later" else
                      f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
                      "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
                      for r in replaced)
@@ -16364,9 +16383,9 @@ def pairwise_problem(stored):
         if wrong:   # (taken for another comparison's, and the audit read it as a hash)
             return f"a comparison whose {wrong} is not text"
         replaced = c.get("replaced", [])   # kept apart (stored_comparison), as config.replaced: of its judges, as eval.py writes it
-        if type(replaced) is not list or not all(type(r) is dict and set(r) == {"who", "model", "was", "now"} and all(
+        if type(replaced) is not list or not all(type(r) is dict and set(r) - {"seen"} == {"who", "model", "was", "now"} and all(
                 type(v) is str and v for v in r.values()) and r["who"] == "the judge" and r["model"] in judge["models"]
-                and r["was"] != r["now"] for r in replaced):
+                and r["was"] != r["now"] and r.get("seen", "later") == "later" for r in replaced):
             return ('a comparison whose replaced is not a list of {"who": "the judge", "model": one of its judges, "was", '
                     '"now": another digest}')
         if c.get("unconfirmed", True) is not True:   # (true, or no such key once confirmed)
@@ -16775,7 +16794,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
             # when, since a compare that never confirmed its digest began, the judge changed is not known
             unsure, sure = keep_apart_unconfirmed(sidecar, dict(key, judge=stored["judge"]), [
-                {"who": "the judge", "model": model, "was": old, "now": new}]) if stored.get("unconfirmed") else (0, 0)
+                {"who": "the judge", "model": model, "was": old, "now": new, "seen": "later"}]) if stored.get("unconfirmed") else (0, 0)
             comparisons = read_pairwise(sidecar) if unsure else comparisons
             stored = stored_comparison(comparisons, key)
             warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
@@ -16792,10 +16811,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         # every other comparison of this sidecar asked of this server's judge, left unconfirmed (another criterion, its
         # journal stored above): a digest the server no longer names keeps its unconfirmed verdicts apart too, or a
         # later compare, the judge back on that digest, would confirm what the other answered
-        for model, old, new, unsure in keep_apart_elsewhere(sidecar, config["host"], judge):
+        for model, old, new, unsure, criterion in keep_apart_elsewhere(sidecar, config["host"], judge):
             warn(f"note: {plural(unsure, 'verdict')} stored unconfirmed in {shell_word(sidecar)} by the judge "
                  f"{on_one_line(model)} as digest {'{}, which it is no longer (now {})'.format(*shorts_apart(old, new))}, "
-                 "of another comparison, may be two models': kept apart and never reused")
+                 f"of the comparison of the criterion {on_one_line(criterion, 60)}, may be two models': kept apart and "
+                 "never reused")
         comparisons = read_pairwise(sidecar)
         # the same judge with a smaller limit, found once the digests are known (never another model's verdicts)
         raised = raised_comparison(comparisons, key)
@@ -16948,19 +16968,19 @@ def keep_apart_unconfirmed(sidecar, key, replaced):
 def keep_apart_elsewhere(sidecar, host, judge):
     """keep_apart_unconfirmed of every unconfirmed comparison in the sidecar asked of `host` by a judge model that the
     server now names by another digest (judge: the compare's, its digests just asked): [(model, was, now, how many
-    verdicts kept apart)]."""
+    verdicts kept apart, the comparison's criterion)]."""
     now = {m: d for m, d in zip(judge["models"], judge.get("digests") or ()) if d}
     found = []
     for c in read_pairwise(sidecar):
-        if not c.get("unconfirmed") or c.get("replaced") or c.get("host") != host:
+        if not c.get("unconfirmed") or c.get("replaced") or not same_server(str(c.get("host")), host):
             continue
         changed = [(m, was, now[m]) for m, was in zip(c["judge"]["models"], c["judge"].get("digests") or ())
                    if was and m in now and now[m] != was]
         if changed:
             key = {"baseline_sha": c["baseline_sha"], "candidate_sha": c["candidate_sha"], "judge": c["judge"]}
-            unsure, _ = keep_apart_unconfirmed(sidecar, key, [{"who": "the judge", "model": m, "was": was, "now": new}
-                                                              for m, was, new in changed])
-            found += [(*changed[0], unsure)] if unsure else []
+            unsure, _ = keep_apart_unconfirmed(sidecar, key, [{"who": "the judge", "model": m, "was": was, "now": new,
+                                                               "seen": "later"} for m, was, new in changed])
+            found += [(*changed[0], unsure, c["judge"]["criterion"])] if unsure else []
     return found
 
 

@@ -612,12 +612,26 @@ def test_a_compare_of_another_criterion_keeps_apart_what_a_changed_judge_left_un
     fake.digests["qwen2.5:7b"] = "b7" * 32
     code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
     assert code == 0 and (f"note: 4 verdicts stored unconfirmed in {cand}.pairwise.json by the judge qwen2.5:7b as digest "
-                          f"{first[:8]}, which it is no longer (now b7b7b7b7), of another comparison, may be two models': "
-                          "kept apart and never reused") in err, err
+                          f"{first[:8]}, which it is no longer (now b7b7b7b7), of the comparison of the criterion "
+                          f"{CRITERION}, may be two models': kept apart and never reused") in err, err
+    # (its review) asked at the first digest all along: never said "replaced while it was asked"
+    audit = cli("judge", cand, "--audit")[1]
+    assert (f"was named by another digest after a compare that asked it stopped unconfirmed (digest {first[:8]} when "
+            "asked, b7b7b7b7 when next asked: re-pulled?)") in audit and "while it was asked" not in audit, audit
     fake.digests["qwen2.5:7b"] = first   # back on A: the first criterion's are never reused, nor confirmed
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) - asked == 4 and "every pair is asked anew" in err, err
+    # (its review) this machine by another name is the same server: localhost's unconfirmed verdicts are kept apart too
+    local = fake.url.replace("127.0.0.1", "localhost")
+    answered = itertools.count(1)
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == 4 else None) or judged(body)
+    assert "stay unconfirmed" in cli("compare", base, cand, "--pairwise", "Which is kinder?", "--host", local)[2]
+    fake.listings.clear()
+    fake.route = judged
+    fake.digests["qwen2.5:7b"] = "c8" * 32
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is longer?", "--host", fake.url)
+    assert "of the comparison of the criterion Which is kinder?, may be two models': kept apart" in err, err
 
 
 def test_a_judge_named_in_another_case_is_one_judge_and_its_verdicts_are_read(project, cli, fake):
