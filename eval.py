@@ -7457,6 +7457,13 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             **({"schema": True} if args.judge_schema else {})}
 
 
+def same_names(a, b):
+    """Whether two lists of model names name the same models to Ollama, which reads a name in any case and one
+    without a tag as its :latest (Qwen2.5:7B is qwen2.5:7b)."""
+    return len(a) == len(b) and all(type(x) is str and type(y) is str and tagged(x).casefold() == tagged(y).casefold()
+                                    for x, y in zip(a, b))
+
+
 def prepare_judge(client, api, judge, kind, pin=True):
     """Before the first judge call: is every judge model there, and, with --judge-schema over
     --api openai, which form of response_format does the server take (asked once). With pin, the
@@ -7480,8 +7487,11 @@ def prepare_judge(client, api, judge, kind, pin=True):
                      f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
     elif pin and any(now):
         judge["digests"] = now
-    # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model
-    judge["models"] = [client.names.get(m, m) for m in judge["models"]]
+    # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model; but a
+    # run resumed keeps the names it began with, which its votes name (the server listing another case since, the
+    # resumed run file named its judge QWEN2.5:7B beside votes of qwen2.5:7b, and no command could read it)
+    if pin:
+        judge["models"] = [client.names.get(m, m) for m in judge["models"]]
     if judge.get("schema") and api == "openai":
         form, _ = client.choose_schema_form(judge["models"][0], kind.schema, asker="--judge-schema")
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
@@ -9895,7 +9905,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     if family in HARMONY_FAMILIES and think == "max":
         warn(f"note: {on_one_line(config['model'])} has no level above high; Ollama sends --think max to it as high "
              "(server/routes.go)")
-    if config["model"] in client.names:   # the run records the name as the server lists it
+    if config["model"] in client.names and not resuming:   # the run records the name as the server lists it
         asked, config["model"] = config["model"], client.names[config["model"]]
         listed = config["model"]
         why = [*(["Ollama matches names ignoring case"] if tagged(asked) != tagged(listed) else []),
@@ -16005,6 +16015,12 @@ def judge_run(args, run, target):
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args, args.run)
     prepare_judge(client, config["api"], config["judge"], BINARY)
+    if config["api"] == "ollama":   # one judge spelled one way: as the judging begun (its votes), else the run's judge
+        begun = judging_config(target[0] + JUDGING_SUFFIX)
+        for spelled in ((begun or {}).get("judge"), run["config"].get("judge")):
+            if type(spelled) is dict and type(spelled.get("models")) is list and same_names(spelled["models"], config["judge"]["models"]):
+                config["judge"]["models"] = list(spelled["models"])
+                break
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
@@ -16245,6 +16261,16 @@ def begin_judging(target, header, todo, judge):
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
         warn(f"note: {shell_word(judging)} {said}; it is left as it is")
     raise AssertionError("unreachable: numbered_names never ends")
+
+
+def judging_config(path):
+    """The config a judging at path began with (its first line's), or None if there is none to read."""
+    try:
+        with open_regular(path, "rb") as f:
+            held = exact_json(f.readline().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return held.get("config") if type(held) is dict and type(held.get("config")) is dict else None
 
 
 def judging_state(path, header):
@@ -16720,10 +16746,9 @@ def spelled_as_stored(judge, comparisons, key, api):
     stored comparison of key's runs spells them, where only the case differs, as its verdicts name them (spelled as
     asked, or as the server lists them, every verdict paid for read as never asked, and a digest sought that never
     changed). In place."""
-    alike = lambda a, b: len(a) == len(b) and all(tagged(x).casefold() == tagged(y).casefold() for x, y in zip(a, b))
     if api == "ollama":
         found = next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
-                      and c["candidate_sha"] == key["candidate_sha"] and alike(c["judge"]["models"], judge["models"])), None)
+                      and c["candidate_sha"] == key["candidate_sha"] and same_names(c["judge"]["models"], judge["models"])), None)
         if found:
             judge["models"] = list(found["judge"]["models"])
 

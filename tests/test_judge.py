@@ -1969,6 +1969,31 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     fake.latency = 0
 
 
+def test_a_judge_listed_in_another_case_since_is_the_one_its_votes_name(project, judged_split, cli, fake):
+    """Round 109: the server listing the judge in another case since (Ollama reads names in any case), a judge resumed
+    was refused as "of other settings: judge models ["qwen2.5:7b"] there, ["QWEN2.5:7B"] now" (the command that
+    began it), and a run completed by --resume recorded QWEN2.5:7B beside votes of qwen2.5:7b: a file no command read."""
+    interrupted_judging(cli, fake, judged_split)
+    held = len(Path("j.json.judging").read_text(encoding="utf-8").splitlines()) - 1
+    digest = fake.digest("qwen2.5:7b")
+    fake.models = ["QWEN2.5:7B" if m == "qwen2.5:7b" else m for m in fake.models]
+    fake.digests["QWEN2.5:7B"] = digest
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and len(fake.chat_bodies) - asked == 10 - held, err
+    assert cli("report", "j.json")[0] == 0 and load_json("j.json")["config"]["judge"]["models"] == ["qwen2.5:7b"]
+    # a run with a failed call, completed by --resume once the server lists its model and judge in another case
+    fake.faults_for = {"pregunta 3": ["500"] * 2}
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--model", "QWEN2.5:7B", "--retries", "1",
+               "--out", "runs/r.json")[0] == 2
+    fake.models = ["qwen2.5:7b" if m == "QWEN2.5:7B" else m for m in fake.models]
+    code, out, err = cli("run", "--resume", "runs/r.json", "--host", fake.url)
+    assert code == 0, err
+    completed = load_json("runs/r-completed.json")
+    assert completed["config"]["model"] == "QWEN2.5:7B" and completed["config"]["judge"]["models"] == ["QWEN2.5:7B"]
+    assert cli("report", "runs/r-completed.json")[0] == 0
+
+
 def test_a_judge_whose_server_goes_away_stops_and_keeps_its_votes(project, judged_split, cli, fake):
     """Seventieth attack on issue 28: the judge's server gone mid-judging, `judge` went on waiting out every vote's
     retries (10 s a vote, 13 minutes left), where run stops after five calls in a row that cannot connect."""
