@@ -14528,6 +14528,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
+    if a_cfg.get("api") == b_cfg.get("api") == "ollama":   # QWEN2.5:7B and qwen2.5:7b are one model there (the digests say
+        changed = {k: v for k, v in changed.items() if not ollama_alike(k, *v)}   # a re-pull)
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     # answers cut short: a baseline cut at 5 tokens beats no prompt, and its loss is the cut's, not the prompt's

@@ -1456,6 +1456,20 @@ def test_checks_that_differ_in_an_integer_past_a_float_are_other_checks():
     assert evalpy.scored_checks({"checks": [], "pass_threshold": 1}) == evalpy.scored_checks({"checks": [], "pass_threshold": 1.0})
 
 
+def test_a_model_named_in_another_case_over_ollama_is_no_change(two_runs, cli):
+    """Round 109: a run whose server listed QWEN2.5:7B beside one listing qwen2.5:7b (the same digest) read
+    "Changed: model: QWEN2.5:7B -> qwen2.5:7b": Ollama reads a name in any case; the digests say a re-pull."""
+    other = load_json(two_runs[1])
+    other["config"]["model"] = "QWEN2.5:7B"
+    Path("runs/upper.json").write_text(json.dumps(other), encoding="utf-8")
+    out = cli("compare", two_runs[0], "runs/upper.json")[1]
+    assert "model:" not in out and "QWEN" not in out.split("Fixed")[0], out
+    other["config"]["api"] = "openai"   # a /v1 server's names are its own: told apart
+    other["config"]["host"] = "http://127.0.0.1:8080/v1"
+    Path("runs/upper-v1.json").write_text(json.dumps(other), encoding="utf-8")
+    assert "model: qwen2.5:7b -> QWEN2.5:7B" in cli("compare", two_runs[0], "runs/upper-v1.json")[1]
+
+
 def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
     """Round 106: a run and its copy judged again (judge --out) compared as "nothing in the configuration (a rerun:
     differences are run-to-run variation)": no model answered twice, every answer the same. It is said so; a rerun
