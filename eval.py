@@ -9218,15 +9218,17 @@ def setting_in_words(key):
         + SETTING_WORDS.get(key, key)
 
 
-def ollama_alike(key, was, now):
+def ollama_alike(key, was, now, tuned=True):
     """Whether two recorded models (or judges) are one to Ollama, which reads a name in any case, and one without a tag
-    as its :latest (same_model): what else tells them apart is their digests."""
+    as its :latest (same_model): what else tells them apart is their digests (with tuned, a judge's are left to the
+    caller, as_tuned; without, two known digests that differ are two judges, as compare shows them)."""
     if key == "model" and type(was) is str and type(now) is str:
         return same_model(was) == same_model(now)
     if key == "judge" and type(was) is dict and type(now) is dict and type(was.get("models")) is list \
             and type(now.get("models")) is list and all(type(m) is str for m in was["models"] + now["models"]):
-        return same_setting(key, as_tuned(key, dict(was, models=list(map(same_model, was["models"])))),
-                            as_tuned(key, dict(now, models=list(map(same_model, now["models"])))))
+        kept = as_tuned if tuned else (lambda k, v: v)
+        return same_setting(key, kept(key, dict(was, models=list(map(same_model, was["models"])))),
+                            kept(key, dict(now, models=list(map(same_model, now["models"])))))
     return False
 
 
@@ -14529,7 +14531,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
     if a_cfg.get("api") == b_cfg.get("api") == "ollama":   # QWEN2.5:7B and qwen2.5:7b are one model there (the digests say
-        changed = {k: v for k, v in changed.items() if not ollama_alike(k, *v)}   # a re-pull)
+        changed = {k: v for k, v in changed.items() if not ollama_alike(k, *v, tuned=False)}   # a re-pull)
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
     invalid = [sum(t["predicted"] == INVALID for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     # answers cut short: a baseline cut at 5 tokens beats no prompt, and its loss is the cut's, not the prompt's
