@@ -5751,11 +5751,13 @@ def is_loopback(host):
 
 def same_server(a, b):
     """Whether two server URLs as eval.py records them (resolve_host) name one server: the same scheme and port, and
-    the same host, or this machine by two names (localhost and 127.0.0.1)."""
+    the same host, or this machine by localhost and a loopback address (localhost and 127.0.0.1)."""
     try:
         x, y = urllib.parse.urlsplit(a), urllib.parse.urlsplit(b)
+        names = [(u.hostname or "").casefold() for u in (x, y)]
+        # (localhost is whichever loopback address it resolves to; two addresses are two servers, 127.0.0.2 too)
         return a == b or (x.scheme, x.port, x.path.rstrip("/")) == (y.scheme, y.port, y.path.rstrip("/")) and (
-            (x.hostname or "").casefold() == (y.hostname or "").casefold() or is_loopback(a) and is_loopback(b))
+            names[0] == names[1] or "localhost" in names and is_loopback(a) and is_loopback(b))
     except ValueError:   # (a port that is no number: recorded by hand)
         return False
 
@@ -14166,23 +14168,6 @@ def unfinished_listing(path):
     return row, entry
 
 
-def pairwise_journal_listing(path):
-    """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
-    compare stopped, or one asking now): how many, of which runs and judges; the next compare of
-    that candidate stores them. A damaged one: the line at fault (journaled_comparisons)."""
-    sidecar = path[:-len(JOURNAL_SUFFIX)]
-    held = journaled_comparisons(path)
-    verdicts = sum(len(c["verdicts"]) for c in held)
-    judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
-    figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
-              f"or asking now); the next compare --pairwise of {shell_word(sidecar[:-len(PAIRWISE_SUFFIX)])} stores them")
-    row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
-    return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
-                 "comparisons": [{"baseline": c["baseline"] if type(c.get("baseline")) is str else None,
-                                  "criterion": c["judge"]["criterion"], "judges": c["judge"]["models"],
-                                  "verdicts": len(c["verdicts"])} for c in held]}
-
-
 def judged_again_text(config):
     """Who judged a run's answers again (`judge`), and how many votes each: for `runs`."""
     judge = config.get("judge") if type(config.get("judge")) is dict else {}
@@ -15989,6 +15974,16 @@ def with_checks_now(path, results):
     return now
 
 
+def judging_config(path):
+    """The config a judging at path began with (its first line's), or None if there is none to read."""
+    try:
+        with open_regular(path, "rb") as f:
+            held = exact_json(f.readline().decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return held.get("config") if type(held) is dict and type(held.get("config")) is dict else None
+
+
 def judge_run(args, run, target):
     """Judge an existing run's answers again (another judge, more votes, a panel) into a run file of
     its own, each answer's votes journaled as they come (a judging: JUDGING_SUFFIX) so that an
@@ -16265,16 +16260,6 @@ def begin_judging(target, header, todo, judge):
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
         warn(f"note: {shell_word(judging)} {said}; it is left as it is")
     raise AssertionError("unreachable: numbered_names never ends")
-
-
-def judging_config(path):
-    """The config a judging at path began with (its first line's), or None if there is none to read."""
-    try:
-        with open_regular(path, "rb") as f:
-            held = exact_json(f.readline().decode("utf-8"))
-    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    return held.get("config") if type(held) is dict and type(held.get("config")) is dict else None
 
 
 def judging_state(path, header):
@@ -16613,6 +16598,29 @@ def journaled_comparisons(path):
     return [dict(entries[-1]["comparison"], verdicts=[e["verdict"] for e in entries]) for entries in held.values()]
 
 
+def pairwise_journal_listing(path):
+    """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
+    compare stopped, or one asking now): how many, of which runs and judges; the next compare of
+    that candidate stores them. A damaged one: the line at fault (journaled_comparisons)."""
+    sidecar = path[:-len(JOURNAL_SUFFIX)]
+    held = journaled_comparisons(path)
+    verdicts = sum(len(c["verdicts"]) for c in held)
+    judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
+    candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
+    # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
+    goes_on = [pairwise_command(c["baseline"], candidate, c["judge"], "openai" if c.get("api") == "openai" else None,
+                                c.get("host") if type(c.get("host")) is str else None) for c in held
+               if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))]
+    figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
+              f"or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
+              + (f"; go on with: {goes_on[-1]}" if goes_on else ""))
+    row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
+    return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
+                 "comparisons": [{"baseline": c["baseline"] if type(c.get("baseline")) is str else None,
+                                  "criterion": c["judge"]["criterion"], "judges": c["judge"]["models"],
+                                  "verdicts": len(c["verdicts"])} for c in held]}
+
+
 def pairwise_journal_problem(entry):
     """What makes a journal line other than one verdict with its comparison, as journal_verdict
     writes it, or None: held to what the sidecar holds them to, and the verdict to its judge."""
@@ -16750,11 +16758,12 @@ def spelled_as_stored(judge, comparisons, key, api):
     stored comparison of key's runs spells them, where only the case differs, as its verdicts name them (spelled as
     asked, or as the server lists them, every verdict paid for read as never asked, and a digest sought that never
     changed). In place."""
-    if api == "ollama":
-        found = next((c for c in reversed(comparisons) if c["baseline_sha"] == key["baseline_sha"]
-                      and c["candidate_sha"] == key["candidate_sha"] and same_names(c["judge"]["models"], judge["models"])), None)
-        if found:
-            judge["models"] = list(found["judge"]["models"])
+    # (of comparisons asked over Ollama alone: a /v1 server's qwen3:8b and QWEN3:8B are two models; a name stored as
+    # given is kept, never another comparison's spelling of it)
+    ours = [c for c in comparisons if c.get("api") == "ollama" and c["baseline_sha"] == key["baseline_sha"]
+            and c["candidate_sha"] == key["candidate_sha"] and same_names(c["judge"]["models"], judge["models"])]
+    if api == "ollama" and ours and not any(c["judge"]["models"] == judge["models"] for c in ours):
+        judge["models"] = list(ours[-1]["judge"]["models"])
 
 
 def pairwise_held(args, a_path, a_run, b_path, b_run):
@@ -17407,7 +17416,9 @@ def stored_flip_rates(path, run_sha):
                       "decided": len(decided), "flip_rate": rate(decided.count("flip"), len(decided)),
                       # (read all the same, and said on its line: its flip rate may be two models')
                       "replaced": comparison.get("replaced") and replaced_words(comparison["replaced"]),
-                      "unconfirmed": bool(comparison.get("unconfirmed"))})
+                      "unconfirmed": bool(comparison.get("unconfirmed")),
+                      # (a judge pulled again is another comparison of the same runs and criterion: told apart by it)
+                      "digests": comparison["judge"].get("digests"), "date": comparison.get("date")})
     return {"file": path, "comparisons": found, "stale": stale, "unstored": journaled_lines(path + JOURNAL_SUFFIX)}
 
 
@@ -17465,8 +17476,12 @@ def format_audit(audit, config, run_path):
     if position["comparisons"]:
         out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
         paths = Counter(p["baseline"] for p in position["comparisons"])
+        alike = Counter((p["baseline"], p["baseline_sha"], p["criterion"], tuple(p["models"] or ())) for p in position["comparisons"])
         for p in position["comparisons"]:   # two versions of one baseline (run again under its name) told by their sha
             version = f" (sha {short(p['baseline_sha'] or '?')})" if paths[p["baseline"]] > 1 else ""
+            if alike[p["baseline"], p["baseline_sha"], p["criterion"], tuple(p["models"] or ())] > 1:   # judges re-pulled
+                version += (f" (judge digest {', '.join(short(d) if type(d) is str else '?' for d in p['digests'])})"
+                            if p.get("digests") else f" (asked {on_one_line(str(p.get('date')))})")
             out.append(f"  against {inert(p['baseline'] or '?')}{version}, judge {inert(', '.join(p['models'] or []))}: "
                        f"{count_percent(p['flips'], p['decided'])} of "
                        + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")

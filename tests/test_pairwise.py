@@ -634,6 +634,30 @@ def test_a_compare_of_another_criterion_keeps_apart_what_a_changed_judge_left_un
     assert "of the comparison of the criterion Which is kinder?, may be two models': kept apart" in err, err
 
 
+def test_a_spelling_is_taken_only_from_ollamas_comparisons_and_never_over_an_exact_name():
+    """Round 109's review: a /v1 server's qwen3:8b and QWEN3:8B are two models; a compare over Ollama took the spelling
+    of the last comparison matching in any case, a /v1 one too, and showed that model's verdicts under its name."""
+    key = {"baseline_sha": "a", "candidate_sha": "b"}
+    stored = lambda api, *models: dict(key, api=api, judge={"models": list(models)})
+    for comparisons, asked, kept in (([stored("openai", "QWEN3:8B")], "qwen3:8b", "qwen3:8b"),
+                                     ([stored("ollama", "qwen3:8b"), stored("ollama", "QWEN3:8B")], "qwen3:8b", "qwen3:8b"),
+                                     ([stored("ollama", "QWEN3:8B")], "Qwen3:8b", "QWEN3:8B")):
+        judge = {"models": [asked]}
+        evalpy.spelled_as_stored(judge, comparisons, key, "ollama")
+        assert judge["models"] == [kept], (comparisons, asked)
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("http://localhost:11434", "http://127.0.0.1:11434", True), ("http://localhost:11434", "http://[::1]:11434", True),
+    ("http://127.0.0.2:11434", "http://127.0.0.1:11434", False), ("http://[::1]:11434", "http://127.0.0.1:11434", False),
+    ("http://LOCALHOST:11434", "http://localhost:11434", True), ("http://localhost:11435", "http://127.0.0.1:11434", False),
+    ("https://localhost:11434", "http://127.0.0.1:11434", False)])
+def test_one_server_is_this_machine_by_localhost_never_two_addresses(a, b, same):
+    """Round 109's review: every two loopback addresses read as one server, so a compare against 127.0.0.1 kept apart
+    the verdicts of another server listening on 127.0.0.2, which never changed, and had them asked again."""
+    assert evalpy.same_server(a, b) is same and evalpy.same_server(b, a) is same
+
+
 def test_a_judge_named_in_another_case_is_one_judge_and_its_verdicts_are_read(project, cli, fake):
     """Round 109: --judge-model Qwen2.5:7B (the server lists qwen2.5:7b) paid for every verdict, stored them, and showed
     each pair "not asked (interrupted)", exit 0; asked again, it paid again and said another compare had stored them.
@@ -673,6 +697,9 @@ def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project
     assert (f"note: the judge qwen2.5:7b was pulled again (digest {old[:8]}, now c3c3c3c3) since the verdicts stored in "
             f"{cand}.pairwise.json; they are kept as they are, and every pair is asked anew") in err, err
     assert json.loads(out)["pairwise"]["judge"]["digests"] == ["c3" * 32]
+    # (its review) the audit's two lines of one criterion, each judge's, told apart by the digest
+    audit = cli("judge", cand, "--audit")[1]
+    assert f"(judge digest {old[:8]}), judge qwen2.5:7b" in audit and "(judge digest c3c3c3c3), judge qwen2.5:7b" in audit, audit
     fake.digests["qwen2.5:7b"] = old   # back: the first comparison's verdicts are this judge's, reused
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 8 and "unchecked" not in err, err
@@ -1317,6 +1344,10 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
             f"compare --pairwise of {cand} stores them (`python eval.py runs runs` gives it)")
     code, out, err = cli("judge", cand, "--audit")
     assert code == 2 and f"no pairwise comparison is stored beside it; {said}\n" in err, err
+    # (its review) `runs` names the compare that goes on with it, as a stop by SIGTERM prints it
+    listed = cli("runs", "runs")[1]
+    assert (f"; go on with: python eval.py compare --pairwise 'Which is shorter?' --judge-model qwen2.5:7b --judge-votes 2 "
+            f"--judge-temperature 0.0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}") in listed, listed
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
     stopped_compare(base, cand, fake, "SIGKILL", 7, criterion="Which is shorter?")
     count = len(journal.read_bytes().splitlines())
