@@ -395,7 +395,8 @@ OPTIONS = (
                                    "no port means 11434"),
     Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
                                  "the default name (default runs/<split>-<prompt>.json; if a run of another model holds "
-                                 "it, runs/<split>-<prompt>-<model>.json; then the next free name: -2, -3...)", run_config=True, recorded_as=()),
+                                 "it, runs/<split>-<prompt>-<model>.json; then the next free name: -2, -3...)",
+           run_config=True, recorded_as=()),
     Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
     Option(("--limit",), ("run",), "ask only the first N cases (a quick look; the run says so wherever it is shown)",
            "count", metavar="N", exclusive="quick", run_config=True, recorded_as=()),
@@ -8116,7 +8117,6 @@ def named_for_its_model(path, model):
     return base + model_tag(model) + ext
 
 
-
 def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
     default name moves to the next free one; a name given with --out is taken as given or refused,
@@ -9208,8 +9208,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
 
 # A recorded setting as a person names it, and whether the name is plural: "with different labels",
 # "with a different prompt", never "another labels" or "another prompt_sha".
-SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retriever's passages, or the split's own)", "think": "think setting", "api": "API",
-                 "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
+SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retriever's passages, or the split's own)",
+                 "think": "think setting", "api": "API", "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
                  "model_digest": "model under the same name (another digest: re-pulled or replaced)",
                  "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
@@ -16777,6 +16777,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         return {"judge": shown or judge, "pairs": pairs, "votes": votes, "unanswered": unanswered, "sidecar": sidecar,
                 "asked": asked, "trial_one": max(a_run["config"]["repeat"], b_run["config"]["repeat"]) > 1,
                 "unchecked": unchecked}
+
+    def shown_unchecked(why):   # the stored verdicts, as they are, where the server cannot say which digest the judge is
+        warn(f"note: {why}; the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown as "
+             "they are, unchecked")
+        return held(0, judge_as_stored(judge, stored), unchecked=f"{why}; these are the verdicts stored on {stored['date']}")
     # beside the run file, whichever name it is given by: by a link's, the same comparison was asked again
     sidecar = kept_beside(through_link(b_path, "its pairwise verdicts are kept beside it"), PAIRWISE_SUFFIX,
                           (PAIRWISE_SUFFIX, PAIRWISE_SUFFIX + JOURNAL_SUFFIX))
@@ -16823,10 +16828,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         except EvalError as e:
             if not recheck:
                 raise
-            why = f"could not ask {on_one_line(config['host'])} which digest the judge is now ({str(e).splitlines()[0].rstrip('.')})"
-            warn(f"note: {why}; the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown as "
-                 "they are, unchecked")
-            return held(0, judge_as_stored(judge, stored), unchecked=f"{why}; these are the verdicts stored on {stored['date']}")
+            return shown_unchecked(f"could not ask {on_one_line(config['host'])} which digest the judge is now "
+                                   f"({str(e).splitlines()[0].rstrip('.')})")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
@@ -16865,10 +16868,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             unnamed = [m for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was)) if d and not now]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
-                why = f"{on_one_line(config['host'])} no longer says which digest the judge {on_one_line(unnamed[0])} is"
-                warn(f"note: {why}; the verdicts stored in {shell_word(sidecar)} on {on_one_line(stored['date'])} are shown "
-                     "as they are, unchecked")
-                return held(0, judge_as_stored(judge, stored), unchecked=f"{why}; these are the verdicts stored on {stored['date']}")
+                return shown_unchecked(f"{on_one_line(config['host'])} no longer says which digest the judge "
+                                       f"{on_one_line(unnamed[0])} is")
             return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))
