@@ -5756,9 +5756,9 @@ def same_server(a, b):
     try:
         x, y = urllib.parse.urlsplit(a), urllib.parse.urlsplit(b)
         names = [(u.hostname or "").casefold() for u in (x, y)]
-        # (localhost is whichever loopback address it resolves to; two addresses are two servers, 127.0.0.2 too)
+        # (localhost is what it resolves to, 127.0.0.1 or ::1; two addresses are two servers, 127.0.0.2 too)
         return a == b or (x.scheme, x.port, x.path.rstrip("/")) == (y.scheme, y.port, y.path.rstrip("/")) and (
-            names[0] == names[1] or "localhost" in names and is_loopback(a) and is_loopback(b))
+            names[0] == names[1] or sorted(names)[1] == "localhost" and sorted(names)[0] in ("127.0.0.1", "::1"))
     except ValueError:   # (a port that is no number: recorded by hand)
         return False
 
@@ -16598,6 +16598,20 @@ def journaled_comparisons(path):
     return [dict(entries[-1]["comparison"], verdicts=[e["verdict"] for e in entries]) for entries in held.values()]
 
 
+def baseline_from_here(comparison, candidate):
+    """A stored comparison's baseline run by a path that opens it from here: as its compare was given it (from the
+    folder that compare ran in), else the file of its name beside the candidate, either only if it is the same bytes
+    (its baseline_sha); else as given."""
+    given = comparison["baseline"]
+    for path in (given, os.path.join(os.path.dirname(candidate), os.path.basename(given))):
+        try:
+            if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
+                return path
+        except OSError:
+            continue
+    return given
+
+
 def pairwise_journal_listing(path):
     """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
     compare stopped, or one asking now): how many, of which runs and judges; the next compare of
@@ -16608,7 +16622,8 @@ def pairwise_journal_listing(path):
     judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
-    goes_on = [pairwise_command(c["baseline"], candidate, c["judge"], "openai" if c.get("api") == "openai" else None,
+    goes_on = [pairwise_command(baseline_from_here(c, candidate), candidate, c["judge"],
+                                c.get("api") if type(c.get("api")) is str else None,
                                 c.get("host") if type(c.get("host")) is str else None) for c in held
                if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))]
     figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "

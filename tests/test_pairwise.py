@@ -650,6 +650,7 @@ def test_a_spelling_is_taken_only_from_ollamas_comparisons_and_never_over_an_exa
 @pytest.mark.parametrize("a, b, same", [
     ("http://localhost:11434", "http://127.0.0.1:11434", True), ("http://localhost:11434", "http://[::1]:11434", True),
     ("http://127.0.0.2:11434", "http://127.0.0.1:11434", False), ("http://[::1]:11434", "http://127.0.0.1:11434", False),
+    ("http://localhost:11434", "http://127.0.0.2:11434", False),
     ("http://LOCALHOST:11434", "http://localhost:11434", True), ("http://localhost:11435", "http://127.0.0.1:11434", False),
     ("https://localhost:11434", "http://127.0.0.1:11434", False)])
 def test_one_server_is_this_machine_by_localhost_never_two_addresses(a, b, same):
@@ -1347,7 +1348,15 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
     # (its review) `runs` names the compare that goes on with it, as a stop by SIGTERM prints it
     listed = cli("runs", "runs")[1]
     assert (f"; go on with: python eval.py compare --pairwise 'Which is shorter?' --judge-model qwen2.5:7b --judge-votes 2 "
-            f"--judge-temperature 0.0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}") in listed, listed
+            f"--judge-temperature 0.0 --seed 42 --judge-max-tokens 1024 --api ollama --host {fake.url} -- {base} {cand}") \
+        in listed, listed
+    # (its review) from another folder, the baseline by a path that opens it from there (its bytes the same)
+    os.chdir("runs")
+    try:
+        listed = cli("runs", ".")[1]
+    finally:
+        os.chdir("..")
+    assert f"--host {fake.url} -- ./base.json ./cand.json" in listed, listed
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
     stopped_compare(base, cand, fake, "SIGKILL", 7, criterion="Which is shorter?")
     count = len(journal.read_bytes().splitlines())
