@@ -10792,6 +10792,8 @@ def missing_vote(r, config):
     and cost changed without a word. (A journal holds an answer's votes one line each, as they came: held to this only
     once written whole.)"""
     judge, votes = config.get("judge"), r.get("judges") or []
+    if votes and r.get("response") is None:   # no answer came: eval.py asks no judge of it (a vote added is a forgery)
+        return "judges: votes on an answer that never came (its call failed): no judge is asked of none"
     if votes and judge is None and config.get("judged_from"):   # `judge` records the judge it asked: "judged again by ?"
         return "judges: votes in a run `judge` wrote (config.judged_from) whose config.judge, the judge asked, is null"
     if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
@@ -15763,6 +15765,12 @@ def read_annotations(path):
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
 
 
+def reads_as_something(text):
+    """Whether an annotation's text shows anything: what as_read leaves holds more than marks with nothing to sit on (a
+    lone accent was saved, and counted as a row that reads blank)."""
+    return any(not unicodedata.category(ch).startswith("M") for ch in as_read(text))
+
+
 def annotation_entries(written, text_key):
     """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError (naming the
     annotation at fault) if they are not."""
@@ -15770,7 +15778,7 @@ def annotation_entries(written, text_key):
         raise ValueError
     for key, entry in written.items():
         # (one shown as nothing is none, as review's save reads it: counted, it was a row that reads blank)
-        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and as_read(entry[text_key])):
+        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and reads_as_something(entry[text_key])):
             held = entry.get(text_key) if isinstance(entry, dict) else None
             raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
                 f"is {json_kind(entry)}, not an object {{\"{text_key}\": ..., \"time\": ...}}" if not isinstance(entry, dict) else
@@ -16425,7 +16433,7 @@ def pairwise_problem(stored):
                         f"{on_one_line(json_text(v.get(field)), 40)}, not " + (" or ".join(map(json_text, ORDERS))
                                                                                if field == "order" else "A, B, tie or null"))
             problem = (answer_problem(v) and f"a verdict on {on_one_line(v['id'], 40)}: {answer_problem(v)}") \
-                or verdict_problem(v, calls, judge)
+                or verdict_problem(v, calls, judge, bool(c.get("unconfirmed")))
             if problem:
                 return problem
     return None
@@ -16434,7 +16442,7 @@ def pairwise_problem(stored):
 PAIRWISE_VOTE_FIELDS = frozenset(PairwiseVote.__annotations__)   # what ask_judge writes of a pairwise vote
 
 
-def verdict_problem(v, calls, judge):
+def verdict_problem(v, calls, judge, unconfirmed=False):
     """What is wrong with one well-typed stored pairwise verdict beyond its keys, or None; calls: the
     calls of the comparison's verdicts before it, to which its own is added. A second verdict for
     one call is refused, not merged: which copy counts would be the file's order (the last, read into
@@ -16447,6 +16455,8 @@ def verdict_problem(v, calls, judge):
         return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
     if v.get("unconfirmed", True) is not True:   # (true, or no such key once confirmed)
         return f"a verdict on {name} whose unconfirmed is not true"
+    if v.get("unconfirmed") and not unconfirmed:   # (a comparison's verdicts are confirmed with it: never one alone)
+        return f"a verdict on {name} unconfirmed in a comparison that is confirmed"
     votes = judge.get("votes") if type(judge.get("votes")) is int else None
     if v["model"] not in judge["models"] or v["vote"] < 1 or votes and v["vote"] > votes or v["trial"] < 1:
         return (f"a verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}) that its "
@@ -18722,7 +18732,7 @@ class Review:
                              'shown before>"} for a case of this run')
         def stored_as(said):   # what an annotation's text is stored as: a zero-width space or a direction mark alone is none
             said = " ".join(said.split())
-            return said if as_read(said) else ""
+            return said if reads_as_something(said) else ""
         text = stored_as(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")

@@ -2586,6 +2586,11 @@ def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_count
         Path("edited.json").write_text(json.dumps(edited))
         code, out, err = cli("report", "edited.json")
         assert code == 2 and f"result j01: {says}" in err, err
+    edited = json.loads(json.dumps(run))   # (round 109's review) votes on an answer that never came: a forgery
+    edited["results"][1].update(response=None, error="HTTP 500: boom", judges=first)
+    Path("edited.json").write_text(json.dumps(edited))
+    code, out, err = cli("report", "edited.json")
+    assert code == 2 and "result j02: judges: votes on an answer that never came (its call failed)" in err, err
     edited = json.loads(json.dumps(run))   # (round 109) an answer and an error both: read as a failed call
     edited["results"][0]["error"] = "boom"
     Path("edited.json").write_text(json.dumps(edited))
