@@ -16910,7 +16910,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             judge_note(judged_model, judge["models"], client.identities)
         calls = sum(len(missing(p)) for p in todo)
         warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
-             f"({plural(calls, 'call')}, both orders in all; {len(pairs) - len(todo)} pair(s) stored already)")
+             f"({plural(calls, 'call')}, " + ("both orders in all" if calls == len(todo) * len(wanted) else
+                                              "those their stored verdicts lack") +
+             f"; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
         asking = {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
                   "date": datetime.now().astimezone().isoformat(timespec="seconds"), "eval_version": __version__}
