@@ -284,7 +284,7 @@ def test_a_server_gone_from_the_address_a_run_recorded_sends_the_user_to_host(pr
                "--limit", "3", "--out", "runs/dev-v3.json")[0] == 0
     run = json.loads((project / "runs" / "dev-v3.json").read_text())
     run["config"]["host"] = f"http://127.0.0.1:{closed_port()}"
-    run["results"][0].update(response=None, error="HTTP 500: busy")   # for run --resume to ask again
+    run["results"][0].update(response=None, error="HTTP 500: busy", judges=None)   # for run --resume to ask again
     (project / "moved.json").write_text(json.dumps(run))
     monkeypatch.setenv("OLLAMA_HOST", fake.url)
     said = ("Start it, or give --host where it listens now: this is the address moved.json recorded (a new run alone "
