@@ -15768,7 +15768,7 @@ def read_annotations(path):
 def reads_as_something(text):
     """Whether an annotation's text shows anything: what as_read leaves holds more than marks with nothing to sit on (a
     lone accent was saved, and counted as a row that reads blank)."""
-    return any(not unicodedata.category(ch).startswith("M") for ch in as_read(text))
+    return any(not unicodedata.category(ch).startswith("M") and not ch.isspace() for ch in as_read(text))
 
 
 def annotation_entries(written, text_key):
@@ -15777,17 +15777,16 @@ def annotation_entries(written, text_key):
     if not isinstance(written, dict):
         raise ValueError
     for key, entry in written.items():
-        # (one shown as nothing is none, as review's save reads it: counted, it was a row that reads blank)
-        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and reads_as_something(entry[text_key])):
+        if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
             held = entry.get(text_key) if isinstance(entry, dict) else None
             raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
                 f"is {json_kind(entry)}, not an object {{\"{text_key}\": ..., \"time\": ...}}" if not isinstance(entry, dict) else
                 f"has no {text_key}, or an empty one" if held in (None, "") else
-                f"has {json_kind(held)} as its {text_key}, not text" if not isinstance(held, str) else
-                f"has a {text_key} shown as nothing ({ascii(held)[:40]})"))
-    # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time
+                f"has {json_kind(held)} as its {text_key}, not text"))
+    # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time;
+    # one that shows nothing (a lone accent an older review saved) is none, as review's save reads it: never counted
     return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
-            for key, entry in written.items()}
+            for key, entry in written.items() if reads_as_something(entry[text_key])}
 
 
 def annotations_by_version(sidecar, run_sha):
@@ -16610,10 +16609,11 @@ def journaled_comparisons(path):
 
 def baseline_from_here(comparison, candidate):
     """A stored comparison's baseline run by a path that opens it from here: as its compare was given it (from the
-    folder that compare ran in), else the file of its name beside the candidate, either only if it is the same bytes
-    (its baseline_sha); else as given."""
+    folder that compare ran in), or that path from the candidate's folder, or the file of its name beside the
+    candidate, each only if it is the same bytes (its baseline_sha); else as given."""
     given = comparison["baseline"]
-    for path in (given, os.path.join(os.path.dirname(candidate), os.path.basename(given))):
+    beside = os.path.dirname(candidate)   # (the compare ran there, or beside it: ../base/b.json from cand/)
+    for path in (given, os.path.join(beside, given), os.path.join(beside, os.path.basename(given))):
         try:
             if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
                 return path
@@ -16632,10 +16632,12 @@ def pairwise_journal_listing(path):
     judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
-    goes_on = [pairwise_command(baseline_from_here(c, candidate), candidate, c["judge"],
-                                c.get("api") if type(c.get("api")) is str else None,
+    # (only of values eval.py writes: a journal's words go into a command to paste, and an api of "ollama $(...)" ran)
+    goes_on = [pairwise_command(baseline_from_here(c, candidate), candidate, c["judge"], c.get("api"),
                                 c.get("host") if type(c.get("host")) is str else None) for c in held
-               if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))]
+               if type(c.get("baseline")) is str and c.get("api") in APIS and type(c["judge"].get("votes")) is int
+               and type(c["judge"].get("seed")) is int and is_number(c["judge"].get("temperature"))
+               and type(c["judge"].get("num_predict", 0)) is int]
     figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
               f"or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
               + (f"; go on with: {goes_on[-1]}" if goes_on else ""))

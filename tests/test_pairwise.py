@@ -1354,6 +1354,14 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
     assert (f"; go on with: python eval.py compare --pairwise 'Which is shorter?' --judge-model qwen2.5:7b --judge-votes 2 "
             f"--judge-temperature 0.0 --seed 42 --judge-max-tokens 1024 --api ollama --host {fake.url} -- {base} {cand}") \
         in listed, listed
+    # (its review) a journal's words go into a command to paste: one eval.py never writes (an api of shell code) gives none
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    forged = [json.dumps(dict(json.loads(l), comparison=dict(json.loads(l)["comparison"], api="ollama $(touch pwned)")))
+              for l in lines]
+    journal.write_text("\n".join(forged) + "\n", encoding="utf-8")
+    listed = cli("runs", "runs")[1]
+    assert "go on with" not in listed and "$(touch" not in listed, listed
+    journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
     # (its review) from another folder, the baseline by a path that opens it from there (its bytes the same)
     os.chdir("runs")
     try:
