@@ -16401,6 +16401,12 @@ def pairwise_problem(stored):
             return "a comparison whose judge has no criterion or models"
         if type(c.get("baseline", "")) is not str:
             return "a comparison whose baseline is not a path"
+        # (as eval.py writes them: a seed of "1 $(id)" was stored, and read, as another comparison's)
+        if any(k in judge and type(judge[k]) is not int for k in ("votes", "seed")) or judge.get("num_predict") is not None \
+                and type(judge["num_predict"]) is not int or "temperature" in judge and not is_number(judge["temperature"]):
+            return "a comparison whose judge's votes, seed, temperature or token limit is not a number"
+        if c.get("api", "ollama") not in APIS:
+            return "a comparison whose api is neither ollama nor openai"
         wrong = next((k for k in ("baseline_sha", "candidate_sha") if type(c[k]) is not str), None)
         if wrong:   # (taken for another comparison's, and the audit read it as a hash)
             return f"a comparison whose {wrong} is not text"

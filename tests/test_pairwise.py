@@ -801,6 +801,9 @@ def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project,
     ({"judge": 3}, "whose judge has no criterion or models"),
     ({"judge": {"criterion": "c", "models": [1, 2]}}, "whose judge has no criterion or models"),
     ({"baseline": 7}, "whose baseline is not a path"), ({"baseline": ["a"]}, "whose baseline is not a path"),
+    # (round 109's review) a seed or an api eval.py never writes: once taken for another comparison's, and pasted
+    ({"judge": {"criterion": "c", "models": ["m"], "seed": "1 $(id)"}}, "whose judge's votes, seed, temperature or token"),
+    ({"api": "ollama $(id)"}, "whose api is neither ollama nor openai"),
     # (round 108) a hash that is no text was taken as another comparison's, and the audit's short() crashed on it
     ({"baseline_sha": 5}, "whose baseline_sha is not text"), ({"candidate_sha": None}, "whose candidate_sha is not text"),
     # (round 108) a winner taken out was read as an unreadable verdict (null), not as the damage it is
