@@ -16638,12 +16638,10 @@ def pairwise_journal_listing(path):
     judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
-    # (only of values eval.py writes: a journal's words go into a command to paste, and an api of "ollama $(...)" ran)
+    # (its values are held to what eval.py writes by journaled_comparisons: an api of "ollama $(...)", pasted, ran)
     goes_on = [pairwise_command(baseline_from_here(c, candidate), candidate, c["judge"], c.get("api"),
                                 c.get("host") if type(c.get("host")) is str else None) for c in held
-               if type(c.get("baseline")) is str and c.get("api") in APIS and type(c["judge"].get("votes")) is int
-               and type(c["judge"].get("seed")) is int and is_number(c["judge"].get("temperature"))
-               and type(c["judge"].get("num_predict", 0)) is int]
+               if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))]
     figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
               f"or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
               + (f"; go on with: {goes_on[-1]}" if goes_on else ""))
