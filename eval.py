@@ -17104,14 +17104,26 @@ def write_judged(judged, run_path, out):
     return out
 
 
-def calibration(human, cases, human_path, run_path, lines):
+def unjudged_words(run_path, config, cases):
+    """Why a graded run holds no judge verdict, and what gives it one: said by calibrate and the audit (an audit
+    of a run whose every call failed sent the reader to `judge`, which then said there was no answer to judge)."""
+    checked = [t for c in cases if any(ch["type"] in JUDGE_CHECKS for ch in c["checks"]) for t in c["trials"]]
+    if not checked:
+        return ("it has no judge check: add one to the split and judge the answers with it "
+                f"({judge_command(run_path, config, checks='SPLIT')})")
+    if all(t["response"] is None or scored_text(t) is None for t in checked):
+        return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed or was still "
+                f"thinking when it stopped): ask them again ({answers_again(run_path, config)})")
+    return f"its judge was never asked: `{judge_command(run_path, config)}` asks it"
+
+
+def calibration(human, cases, human_path, run_path, lines, config):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers (of the graded
     `cases`); `lines`: each of the person's verdicts' line, to name one that matches no answer."""
     verdicts = judge_verdicts_of(cases)
     judged = sorted({k[2] for k in verdicts})
     if not judged:
-        raise EvalError(f"{shell_word(run_path)} holds no judge verdict: it has no judge check, or its judge was never "
-                        "asked (add a judge check and use `judge`, or run again)")
+        raise EvalError(f"{shell_word(run_path)} holds no judge verdict: {unjudged_words(run_path, config, cases)}")
     # a check the run's judge never had (misspelt, in other letters, a check no judge reads), each on its line with the
     # rest: named one at a time, a person with three of them fixed the file three times before the others were said
     stray = {k[2] for k in human} - set(judged)
@@ -17285,8 +17297,8 @@ def judge_audit(config, cases, run_path, human=None):
     position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_sha(run_path))
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
-        raise EvalError("the run holds no judge verdict to audit: it has no judge check, or its judge was never "
-                        f"asked ({judge_command(run_path, config)} asks it), and no pairwise comparison is stored beside it{stale}"
+        raise EvalError(f"the run holds no judge verdict to audit: {unjudged_words(run_path, config, cases)}; and no "
+                        f"pairwise comparison is stored beside it{stale}"
                         + (f"; {unstored_words(position, run_path)}" if position["unstored"] else ""))
     family = config.get("model_family") or model_family(config["model"], {})
     checks = {}
@@ -17511,6 +17523,9 @@ def format_audit(audit, config, run_path):
         out += ["", f"Position (pairwise comparisons stored in {position['file']}){stale}:"]
         paths = Counter(p["baseline"] for p in position["comparisons"])
         alike = Counter((p["baseline"], p["baseline_sha"], p["criterion"], tuple(p["models"] or ())) for p in position["comparisons"])
+        # a criterion cut to 50 characters, unless another is cut to the same: said whole, the two read as two
+        cut = lambda criterion: one_line(criterion or "", 50)
+        criteria = Counter(cut(c) for c in {p["criterion"] for p in position["comparisons"]})
         for p in position["comparisons"]:   # two versions of one baseline (run again under its name) told by their sha
             version = f" (sha {short(p['baseline_sha'] or '?')})" if paths[p["baseline"]] > 1 else ""
             if alike[p["baseline"], p["baseline_sha"], p["criterion"], tuple(p["models"] or ())] > 1:   # judges re-pulled
@@ -17520,7 +17535,7 @@ def format_audit(audit, config, run_path):
                        f"{count_percent(p['flips'], p['decided'])} of "
                        + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")
                        + " flipped with the order"
-                       f" (criterion: {one_line(inert(p['criterion'] or ''), 50)})"
+                       f" (criterion: {one_line(p['criterion'] or '', None if criteria[cut(p['criterion'])] > 1 else 50)})"
                        + (f"; {p['replaced']}: may be two models'" if p.get("replaced") else
                           "; unconfirmed (the compare that asked it never confirmed which digest its judge was after its "
                           "last call): may be two models'" if p.get("unconfirmed") else ""))
@@ -20069,7 +20084,7 @@ def cmd_calibrate(args):
     human, untrialled, lines = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
     trials_named(args.verdicts, untrialled, config["repeat"])
-    report = calibration(human, cases, args.verdicts, args.run, lines)
+    report = calibration(human, cases, args.verdicts, args.run, lines, config)
     said_replaced(args.run, config)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None
     show(view_of(args), {"verdicts": args.verdicts, "run": args.run, "checks": report, **({"audit": audit} if audit else {})},

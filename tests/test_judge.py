@@ -1382,6 +1382,13 @@ def test_the_audit_reads_the_flip_rate_of_stored_pairwise_comparisons(project, c
     assert (f"  against {base}, judge qwen2.5:7b: 5/11 = 45% of pairs flipped with the order "
             f"(criterion: {PAIRWISE})") in out
     assert "no pairwise comparison stored" in cli("judge", audited_run(lambda i, j, v: True), "--audit")[1]
+    # two criteria alike in their first 50 characters: each said whole, or the two lines read as one comparison twice
+    longer = [PAIRWISE + " Judge only its tone, kindly or curtly said.", PAIRWISE + " Judge only its facts, right or wrong."]
+    for criterion in longer:
+        assert cli("compare", base, cand, "--pairwise", criterion, "--host", fake.url)[0] == 0
+    out = cli("judge", cand, "--audit")[1]
+    assert all(f"(criterion: {criterion})" in out for criterion in longer), out
+    assert f"(criterion: {PAIRWISE})" in out
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -1400,6 +1407,19 @@ def test_an_audit_of_a_run_without_verdicts_says_what_to_do(project, cli):
     run = write_run("runs/plain.json", make_run([("a1", "bug", "bug")]))
     code, out, err = cli("judge", run, "--audit")
     assert code == 2 and "holds no judge verdict to audit" in err and "Traceback" not in err
+    assert "it has no judge check" in err and f"judge {run} --checks SPLIT" in err
+    # judge checks, and not an answer to judge (every call failed): never sent to `judge`, which says just that
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    failed = write_run("runs/failed.json", make_run([{"id": "a1", "response": None, "checks": check}], labels=None))
+    for command in (["judge", failed, "--audit"], ["calibrate", "h.jsonl", failed]):
+        Path("h.jsonl").write_text('{"id": "a1", "check": "helps", "pass": true}\n')
+        code, out, err = cli(*command)
+        assert code == 2 and "none of its 1 answer with a judge check can be judged" in err, err
+        assert "asks it" not in err and "run --resume" in err
+    # an answer to judge, never judged: the judge command asks it
+    unjudged = write_run("runs/unjudged.json", make_run([{"id": "a1", "response": "ok", "checks": check}], labels=None))
+    code, out, err = cli("judge", unjudged, "--audit")
+    assert code == 2 and f"its judge was never asked: `python eval.py judge {unjudged}` asks it" in err, err
 
 
 def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, project, cli, fake):
