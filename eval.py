@@ -16864,20 +16864,31 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
             model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
+            # another server's judge of that name is another judge, never a re-pull: the verdicts asked of that server
+            # stay as they are, to be confirmed or kept apart when that server is next asked (keep_apart_elsewhere)
+            was_asked, elsewhere = stored, stored.get("host") is not None and not same_server(str(stored["host"]), config["host"])
             # when, since a compare that never confirmed its digest began, the judge changed is not known
             unsure, sure = keep_apart_unconfirmed(sidecar, dict(key, judge=stored["judge"]), [
-                {"who": "the judge", "model": model, "was": old, "now": new, "seen": "later"}]) if stored.get("unconfirmed") else (0, 0)
+                {"who": "the judge", "model": model, "was": old, "now": new, "seen": "later"}]) \
+                if stored.get("unconfirmed") and not elsewhere else (0, 0)
             comparisons = read_pairwise(sidecar) if unsure else comparisons
             stored = stored_comparison(comparisons, key)
-            warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
-                 f"verdicts stored in {shell_word(sidecar)}" + (
-                     " were asked, by a compare that never confirmed its digest after its last call: they may be two "
-                     "models', kept apart and never reused" if unsure and not sure else
-                     f"; {unsure} of them, asked by a compare that never confirmed its digest after its "
-                     f"last call, may be two models': kept apart and never reused, the others kept as they are" if unsure
-                     else "; they are kept as they are") + (
-                     ", and every pair is asked anew" if stored is None else
-                     f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
+            if elsewhere:
+                warn(f"note: the judge {on_one_line(model)} at {on_one_line(config['host'])} is digest "
+                     f"{'{}, not {}'.format(*shorts_apart(new, old))} as at {on_one_line(str(was_asked['host']))}, whose "
+                     f"verdicts are stored in {shell_word(sidecar)}: they are another server's judge's, kept as they are"
+                     + (", and every pair is asked anew" if stored is None else
+                        f"; those stored of this one (on {on_one_line(stored['date'])}) are used"))
+            else:
+                warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
+                     f"verdicts stored in {shell_word(sidecar)}" + (
+                         " were asked, by a compare that never confirmed its digest after its last call: they may be two "
+                         "models', kept apart and never reused" if unsure and not sure else
+                         f"; {unsure} of them, asked by a compare that never confirmed its digest after its "
+                         f"last call, may be two models': kept apart and never reused, the others kept as they are" if unsure
+                         else "; they are kept as they are") + (
+                         ", and every pair is asked anew" if stored is None else
+                         f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
                 writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
         # every other comparison of this sidecar asked of this server's judge, left unconfirmed (another criterion, its

@@ -635,6 +635,42 @@ def test_a_compare_of_another_criterion_keeps_apart_what_a_changed_judge_left_un
     assert "of the comparison of the criterion Which is kinder?, may be two models': kept apart" in err, err
 
 
+def test_another_servers_judge_of_another_digest_is_never_said_pulled_again(project, cli, fake):
+    """Round 110's review: verdicts left unconfirmed by a compare of server A, then a compare of server B, whose judge
+    of that name is another digest: B's was said "pulled again" and A's verdicts kept apart for good; back on A, its
+    unchanged judge was said pulled again too and every pair asked anew. Another server's judge is another judge:
+    each server's verdicts stay as they are, and A's are used once A is asked again."""
+    from fake_ollama import FakeOllama
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    judged, first = fake.route, fake.digest("qwen2.5:7b")
+    answered = itertools.count(1)   # /api/tags answers no list from the fourth answer on: the last check never runs
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == 4 else None) or judged(body)
+    fake.faults = [None] * 4 + ["500"] * 2   # the third pair's calls fail: asked again next time
+    assert "stay unconfirmed" in cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")[2]
+    fake.listings.clear()
+    fake.route = judged
+    other = FakeOllama().start()
+    try:
+        scripted_judge(other)
+        other.digests["qwen2.5:7b"] = "e5" * 32
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", other.url)
+        assert code == 0 and "pulled again" not in err and "kept apart" not in err, err
+        assert (f"note: the judge qwen2.5:7b at {other.url} is digest e5e5e5e5, not {first[:8]} as at {fake.url}, "
+                f"whose verdicts are stored in {cand}.pairwise.json: they are another server's judge's, kept as "
+                "they are, and every pair is asked anew") in err, err
+        assert len(other.chat_bodies) == 6
+    finally:
+        other.stop()
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "pulled again" not in err and "kept apart" not in err, err
+    assert len(fake.chat_bodies) - asked == 2 and "2 pair(s) stored already" in err, err   # only the failed pair's calls
+    comparisons = load_json(cand + ".pairwise.json")["comparisons"]
+    assert sorted((c["judge"]["digests"], c.get("unconfirmed"), bool(c.get("replaced"))) for c in comparisons) == \
+        sorted([([first], None, False), (["e5" * 32], None, False)])
+
+
 def test_a_spelling_is_taken_only_from_ollamas_comparisons_and_never_over_an_exact_name():
     """Round 109's review: a /v1 server's qwen3:8b and QWEN3:8B are two models; a compare over Ollama took the spelling
     of the last comparison matching in any case, a /v1 one too, and showed that model's verdicts under its name."""
