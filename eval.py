@@ -16614,18 +16614,22 @@ def journaled_comparisons(path):
 
 
 def baseline_from_here(comparison, candidate):
-    """A stored comparison's baseline run by a path that opens it from here: as its compare was given it (from the
-    folder that compare ran in), or that path from the candidate's folder, or the file of its name beside the
-    candidate, each only if it is the same bytes (its baseline_sha); else as given."""
+    """A stored comparison's baseline run by a path that opens it from here, or None: as its compare was given it
+    (from the folder that compare ran in), or that path from the candidate's folder or any folder above it (the
+    compare ran in one: base/b.json from cand/ is ../base/b.json), or the file of its name beside the candidate, each
+    only if it is the same bytes (its baseline_sha)."""
     given = comparison["baseline"]
-    beside = os.path.dirname(candidate)   # (the compare ran there, or beside it: ../base/b.json from cand/)
-    for path in (given, os.path.join(beside, given), os.path.join(beside, os.path.basename(given))):
+    beside = os.path.dirname(candidate)
+    above = [] if os.path.isabs(given) else [os.path.relpath(os.path.join(folder, given)) for folder in
+                                               itertools.accumulate(range(12), lambda folder, _: os.path.join(folder, ".."),
+                                                                    initial=beside)]
+    for path in dict.fromkeys((given, *above, os.path.join(beside, os.path.basename(given)))):
         try:
             if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
-                return path
+                return path if path == given or os.path.isabs(path) or path.startswith((".", os.sep)) else "./" + path
         except OSError:
             continue
-    return given
+    return None
 
 
 def pairwise_journal_listing(path):
@@ -16639,12 +16643,16 @@ def pairwise_journal_listing(path):
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
     # (its values are held to what eval.py writes by journaled_comparisons: an api of "ollama $(...)", pasted, ran)
-    goes_on = [pairwise_command(baseline_from_here(c, candidate), candidate, c["judge"], c.get("api"),
-                                c.get("host") if type(c.get("host")) is str else None) for c in held
-               if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))]
+    # (a baseline found nowhere from here: the command as that compare's folder opens it, said so, the candidate whole)
+    goes_on = [("" if found else f", from the folder that compare ran in (its baseline, {on_one_line(c['baseline'])}, is "
+                                 "not found from here)") + ": " + pairwise_command(
+                   found or c["baseline"], candidate if found else os.path.abspath(candidate), c["judge"], c.get("api"),
+                   c.get("host") if type(c.get("host")) is str else None)
+               for c in held if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))
+               for found in [baseline_from_here(c, candidate)]]
     figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
               f"or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
-              + (f"; go on with: {goes_on[-1]}" if goes_on else ""))
+              + (f"; go on with{goes_on[-1]}" if goes_on else ""))
     row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
     return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
                  "comparisons": [{"baseline": c["baseline"] if type(c.get("baseline")) is str else None,

@@ -1416,6 +1416,37 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
     assert json.loads(cli("judge", cand, "--audit", "--json")[1])["audit"]["position"]["unstored"] == count
 
 
+def test_runs_finds_a_killed_compares_baseline_from_any_folder_or_says_it_cannot(project, cli, fake):
+    """Round 110's review: the baseline and the candidate in two folders, `runs .` from the candidate's offered a
+    command naming the baseline as that compare was given it (base/b.json), which fails from there. It is looked
+    for from each folder above the candidate too; one found nowhere is said so, the command kept for where it ran."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    os.makedirs("base")
+    os.makedirs("cand")
+    os.rename(base, "base/b.json")
+    os.rename(cand, "cand/c.json")
+    scripted_judge(fake)
+    stopped_compare("base/b.json", "cand/c.json", fake, "SIGKILL", 7)
+    os.chdir("cand")
+    try:
+        listed = cli("runs", ".")[1]
+        assert f"--host {fake.url} -- ../base/b.json ./c.json" in listed, listed
+        pasted = shlex.split(listed.split("go on with: ")[1].splitlines()[0])
+        assert pasted[:3] == ["python", "eval.py", "compare"]
+        asked = len(fake.chat_bodies)
+        code, out, err = cli(*pasted[2:])
+        journaled = int(re.search(r"(\d+) pairwise verdicts not yet stored", listed).group(1))
+        assert code == 0 and "Candidate wins (4)" in out and len(fake.chat_bodies) - asked == 16 - journaled, err
+        stopped_compare("../base/b.json", "c.json", fake, "SIGKILL", 3, criterion="Which is shorter?")
+        os.rename("../base/b.json", "../b.json.kept")   # found from nowhere: said, never a command that fails as pasted
+        listed = cli("runs", ".")[1]
+        assert ("go on with, from the folder that compare ran in (its baseline, ../base/b.json, is not found from "
+                f"here): python eval.py compare --pairwise 'Which is shorter?'") in listed, listed
+        assert f"-- ../base/b.json {os.path.abspath('c.json')}" in listed, listed
+    finally:
+        os.chdir("..")
+
+
 def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli, fake):
     """Thirteenth attack, item 1: compares at once share the journal; one killed as it wrote leaves
     a torn last line, and the next verdict another compare appends must be a line of its own (glued
