@@ -8699,15 +8699,18 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
     fmt, think = output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT)
     max_turns = config.get("max_turns") or DEFAULT_MAX_TURNS
     last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
-    while len(per_turn) < max_turns and not (last and not last.get("tool_calls")):
+    # a turn the token limit cut ends the loop: its calls may be cut mid-arguments (a server sends what it had), so
+    # they are kept as sent, never run, and the answer is a cut one (done_reason "length"), not the model's bad call
+    cut = bool(last) and per_turn[-1].get("done_reason") == "length"
+    while len(per_turn) < max_turns and not (last and (not last.get("tool_calls") or cut)):
         answer = client.chat(config["model"], system + client.wire(transcript), case_options(config, trial), fmt, think,
                              case["tools"])
         if answer["error"] is not None:
             return {**summed(per_turn + [answer]), "response": None, "error": f"turn {len(per_turn) + 1}: {answer['error']}",
                     "transcript": transcript, "per_turn": per_turn, "out_of_turns": False}
         last, figures = agent_turn(answer, len(transcript))
-        made = [last]
-        for call in last.get("tool_calls") or ():
+        made, cut = [last], answer.get("done_reason") == "length"
+        for call in () if cut else last.get("tool_calls") or ():
             content, matched = tool_result(call, case)
             # (its call's id as the server gave it: one eval.py made for a call given none, or "", was no server's)
             made.append({"role": "tool", "name": call["name"], "call_id": call.get("id"),
@@ -8715,7 +8718,7 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
         on_turn({"turn": len(per_turn) + 1, "transcript": made, "figures": figures})
         transcript += made
         per_turn.append(figures)
-    out = bool(last is None or last.get("tool_calls"))
+    out = bool(last is None or last.get("tool_calls")) and not cut
     said = (last or {}).get("content")
     return {**summed(per_turn), "response": said if isinstance(said, str) else "",
             "error": None, "thinking": (last or {}).get("thinking"), "transcript": transcript, "per_turn": per_turn,
@@ -10706,7 +10709,7 @@ def result_problem(r, i, config, labels, seen, checked=None):
                 "and each result names its trial")
     trial = r.setdefault("trial", 1)
     named = f"result {on_one_line(r['id'])}{which}"
-    problem = recorded_answer_problem(r, config) or missing_vote(r, config)
+    problem = recorded_answer_problem(r, config)
     if problem:
         return f"{named}: {problem}"
     for answered in (r, *(r.get("judges") or [])):
@@ -10727,7 +10730,8 @@ def result_problem(r, i, config, labels, seen, checked=None):
     if labels and not any(c["type"] == "label" for c in checks):   # taken out, the answer was scored on what was left
         return (f"{named}: no label check, which every case of a set with labels has "
                 "(the run file was edited)")
-    problem = threshold_problem(r.get("pass_threshold"), checks)
+    # (its votes against its checks once they are read as checks: a check of null crashed it, exit 1)
+    problem = missing_vote(r, config) or threshold_problem(r.get("pass_threshold"), checks)
     if problem:
         return f"{named}: {problem}"
     key = (r["id"], trial)
@@ -10794,8 +10798,9 @@ def missing_vote(r, config):
     judge, votes = config.get("judge"), r.get("judges") or []
     if votes and r.get("response") is None:   # no answer came: eval.py asks no judge of it (a vote added is a forgery)
         return "judges: votes on an answer that never came (its call failed): no judge is asked of none"
-    if votes and judge is None and config.get("judged_from"):   # `judge` records the judge it asked: "judged again by ?"
-        return "judges: votes in a run `judge` wrote (config.judged_from) whose config.judge, the judge asked, is null"
+    if votes and judge is None:   # run and judge record the judge they ask beside its votes, always: a null one hid
+        # how many votes it asks (an answer's cut down read whole; the audit's "one vote per judge", "judged again by ?")
+        return "judges: votes in a run whose config.judge, the judge asked, is null (eval.py records it beside every vote)"
     if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
         return None
     have = {(v["check"], v["model"], v["vote"]) for v in votes}
@@ -13260,7 +13265,7 @@ def check_section(sec):
         out += rows([r for r in sec["rows"] if r["trajectory"]])
     if "judge" in sec:
         j = sec["judge"]
-        out += ["" if out else None, f"Judge checks (LLM judge: {j['models']}; reported apart, a judge can be wrong):"]
+        out += ["" if out else None, f"Judge checks (LLM judge: {on_one_line(j['models'])}; reported apart, a judge can be wrong):"]
         out += rows([r for r in sec["rows"] if r["judge"]])
         out.append(f"  cost: {judge_cost(j)}")
         out += ["", f"Doubtful verdicts, for a person to check ({len(j['doubtful'])}):"]

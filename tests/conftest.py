@@ -194,6 +194,10 @@ def make_run(cases, labels=LABELS, **config):
         "host": "http://127.0.0.1:11434", "judge": None, "prompt_text": prompt_text, "prompt_sha": sha(prompt_text),
         "split_sha": sha(split_id), "labels": labels, "cases": len(specs), "date": "2026-01-02T09:30:00+01:00",
         "server": "ollama", "server_version": "0.12.6", "eval_version": evalpy.__version__}
+    votes = [v for r in results for v in r.get("judges") or ()]
+    if votes:   # eval.py records the judge it asked beside its votes, always: the models and votes they name
+        run_config["judge"] = {"models": list(dict.fromkeys(v["model"] for v in votes)),
+                               "votes": max(v.get("vote", 1) for v in votes), "temperature": 0.0, "seed": 42}
     run_config.update(config)
     return {"format": evalpy.RUN_FORMAT, "config": run_config, "results": results}
 

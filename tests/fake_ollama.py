@@ -280,8 +280,10 @@ class FakeOllama:
             step = step(body["messages"])
         if isinstance(step, str):
             return {"role": "assistant", "content": step}, "stop"
-        if isinstance(step, dict):   # the message as given, in the API's own shape
-            return dict(step), "tool_calls" if openai and step.get("tool_calls") else "stop"
+        if isinstance(step, dict):   # the message as given, in the API's own shape; a "done_reason" in it is why it ended
+            step = dict(step)        # ("length": cut at the token limit, calls and all, as vLLM sends a cut call)
+            why = step.pop("done_reason", None)
+            return step, why or ("tool_calls" if openai and step.get("tool_calls") else "stop")
         if openai:
             # Ollama's /v1 sends the message's content as it is, "" beside calls, and each call's index (openai/openai.go
             # ToToolCalls: Index = tc.Function.Index; ToChatCompletion: Content: r.Message.Content); OpenAI and llama.cpp

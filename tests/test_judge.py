@@ -747,11 +747,10 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     # (round 106) an answer whose judge was never asked is said so, never "that case has no judge check of that name"
     edited = load_json(run)
     edited["results"][0]["judges"] = None
-    edited["config"]["judge"] = None   # (round 109: with a judge recorded, an answer without its votes is refused)
-    Path("never.json").write_text(json.dumps(edited), encoding="utf-8")
+    edited["config"]["judge"] = None   # (round 109: with a judge recorded, an answer without its votes is refused;
+    Path("never.json").write_text(json.dumps(edited), encoding="utf-8")   # round 110: without one, any vote is)
     code, out, err = cli("calibrate", "h.jsonl", "never.json")
-    assert code == 2 and "h.jsonl:1: id 'j01', trial 1, check 'answers': its judge check was never asked of this answer: " \
-                         "judge the run first" in err, err
+    assert code == 2 and "never.json: not a valid run file: result j02: judges: votes in a run whose config.judge, the judge asked, is null" in err, err
     assert json.loads(cli("calibrate", "h.jsonl", run, "--json")[1])["checks"]["answers"]["undecided_answers"] == [
         {"id": "j04", "trial": 1}]
     for verdicts in ((project / "h.jsonl").read_text(), '\ufeff{"id": "j01", "check": "answers", "pass": true}\n',
@@ -2626,14 +2625,26 @@ def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_count
     judged["config"].update(judged_from="runs/answers-dev-v1.json", judge=None)
     Path("edited.json").write_text(json.dumps(judged))
     code, out, err = cli("report", "edited.json")
-    assert code == 2 and "result j01: judges: votes in a run `judge` wrote (config.judged_from) whose config.judge, the " \
-        "judge asked, is null" in err, err
+    assert code == 2 and "result j01: judges: votes in a run whose config.judge, the judge asked, is null (eval.py " \
+        "records it beside every vote)" in err, err
+    # (round 110) a check of a judged run that is no check: its votes were read against it first, a traceback, exit 1
+    for damaged in (None, [], "x", 7):
+        edited = json.loads(json.dumps(run))
+        edited["results"][1]["checks"][0] = damaged
+        Path("edited.json").write_text(json.dumps(edited))
+        for command in (["report", "edited.json"], ["runs", "."], ["judge", "edited.json", "--audit"]):
+            code, out, err = cli(*command)
+            assert "Traceback" not in err and "edited.json" in out + err, err
+            assert code == 2 and "result j02: a check must be an object with a name" in err if command[0] != "runs" else \
+                "result j02: a check must be an object with a name" in out, (out, err)
+    # (round 110's review) nor in a run of `run`: an answer's votes cut down read whole, the audit said "one vote per judge"
     edited = json.loads(json.dumps(run))
-    edited["config"]["judge"] = None   # no judge recorded: its votes are still held to numbers, each once
-    edited["results"][0]["judges"] = [first[0], first[1], dict(first[1])]
+    edited["config"]["judge"] = None
+    edited["results"][0]["judges"] = first[:1]
     Path("edited.json").write_text(json.dumps(edited))
-    code, out, err = cli("report", "edited.json")
-    assert code == 2 and "judges: vote 2 of qwen2.5:7b on answers is given twice" in err, err
+    for command in (["report", "edited.json"], ["judge", "edited.json", "--audit"]):
+        code, out, err = cli(*command)
+        assert code == 2 and "result j01: judges: votes in a run whose config.judge, the judge asked, is null" in err, err
 
 
 def test_a_judging_is_read_against_its_own_run_not_another_file_at_its_path(project, judged_split, cli, fake):

@@ -951,6 +951,7 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
                      "checks": checks, "judges": None}], labels=None, split="rag")
     run["results"][0]["judges"] = [vote("faithful", True, claims_raw(("x", True, "a")))]
     run["results"][1]["judges"] = [vote("faithful", False, claims_raw(("y", False, None)))]
+    run["config"]["judge"] = {"models": ["judge"], "votes": 1, "temperature": 0.0, "seed": 42}   # (as eval.py records it)
     d = json.loads(cli("report", write_run(project / "tr.json", run), "--json")[1])["diagnosis"]
     assert d["generation"] == ["k1"] and d["task"] == [] and d["why"]["k1"] == "unsupported: y", d
     # an answer that never came (still thinking at its limit) tells no stage: a faithful one failing the task decides
@@ -1129,7 +1130,9 @@ def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own
              cli("report", path, "--case", "c1"), cli("runs", "runs")]
     for code, out, err in shown:
         assert code in (0, 2), err
-        assert not [line for line in (out + err).splitlines() if "Accuracy: 100%" in line and "\\n" not in line], out
+        # (escaped: \n in text, $'\x0a' in a command to paste, the judge it names)
+        assert not [line for line in (out + err).splitlines() if "Accuracy: 100%" in line and "\\n" not in line
+                    and "\\x0a" not in line], out
     assert "busy\\nAccuracy: 100% (forged)\\u2028Accuracy: 100%" in shown[0][1], shown[0]
     assert "fine\\nAccuracy" in shown[1][1] and "busy\\nAccuracy" in shown[2][1] and "n\\nAccuracy" in shown[1][1]
     assert len(shown[4][1].splitlines()) == 2   # the heading and one row

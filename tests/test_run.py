@@ -2518,6 +2518,28 @@ def test_an_agent_case_runs_the_tool_loop_and_stores_its_transcript(project, cli
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(project, cli, fake, api):
+    """Round 110: a turn whose tool call the token limit cut mid-arguments (vLLM sends what it had, finish_reason
+    "length") was run as if whole, its "no result" sent back, the loop gone on; the report blamed the model's invalid
+    arguments and said nothing of the cut (the answer's done_reason was the last turn's "stop"). A cut turn ends the
+    loop: its calls kept as sent, never run, the answer a cut one."""
+    arguments = '{"order_id": "A-' if api == "openai" else {"order_id": "A-"}
+    call = {**({"id": "c1", "type": "function"} if api == "openai" else {}),
+            "function": {"name": "lookup_order", "arguments": arguments}}
+    fake.agents[ASK] = [{"role": "assistant", "content": None if api == "openai" else "", "tool_calls": [call],
+                         "done_reason": "length"}, "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    r = load_json("runs/a.json")["results"][0]
+    assert len(bodies_for(fake, ASK)) == 1, err   # never asked again with the cut call's "no result"
+    assert r["done_reason"] == "length" and r["out_of_turns"] is False and r["error"] is None
+    assert [m["role"] for m in r["transcript"]] == ["assistant"] and r["transcript"][0]["tool_calls"][0]["arguments"] == arguments
+    code, out, err = cli("report", "runs/a.json")
+    # (as any answer the server said "length" of: over Ollama its window is pinned, and said)
+    assert re.search(r"\nStopped (for length short of every limit|at the context window): 1 \(a1\)", out), out
+    assert "ran out of turns: 0" in out, out
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, cli, fake, api):
     """Round 104 (left open since round 98): a server that gave two calls of one turn the same id (a model that writes
     its ids, as Mistral's templates let it) had both results sent back answering that one id, so the server could not

@@ -286,6 +286,7 @@ def judged_trials(verdicts):
         v = verdicts[int(r["id"][1:])][r["trial"] - 1]
         r["judges"] = [{"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": v, "reason": None, "raw": "x",
                         "error": None, "prompt_tokens": 1, "completion_tokens": 1}]
+    run["config"]["judge"] = {"models": ["m"], "votes": 1, "temperature": 0.0, "seed": 42}   # (as eval.py records it)
     return run
 
 

@@ -187,6 +187,7 @@ def judged_trials(run):
     for r in run["results"]:
         r["judges"] = [{"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": verdicts[r["id"]][r["trial"] - 1],
                         "reason": None, "raw": "x", "error": None, "prompt_tokens": 1, "completion_tokens": 1}]
+    run["config"]["judge"] = {"models": ["m"], "votes": 1, "temperature": 0.0, "seed": 42}   # (as eval.py records it)
     return run
 
 
