@@ -16372,10 +16372,11 @@ def kept_apart_words(replaced, sidecar, now=False):
 
 def read_pairwise(path):
     """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
-    never overwritten: it holds verdicts someone paid for."""
-    if not os.path.exists(path):
+    never overwritten: it holds verdicts someone paid for. A link to nothing is no sidecar either (an unmounted share):
+    named, never read as none and replaced by a file of verdicts asked again."""
+    if not os.path.lexists(path):
         return []
-    if not os.path.isfile(path):
+    if os.path.exists(path) and not os.path.isfile(path):   # (a link to nothing: read_bytes names it)
         raise EvalError(f"{shell_word(path)}: not a regular file; move it aside to ask the judge again")
     try:
         # read as exactly as it is written (not strict_json's rules for files people write): a judge's

@@ -1447,6 +1447,21 @@ def test_runs_finds_a_killed_compares_baseline_from_any_folder_or_says_it_cannot
         os.chdir("..")
 
 
+@pytest.mark.parametrize("target", ["gone/pw.json", "cand.json.pairwise.json"])
+def test_a_sidecar_that_is_a_link_to_nothing_is_named_never_replaced(project, cli, fake, target):
+    """Round 110: a pairwise sidecar that is a link whose target is gone (or a link to itself) was read as no sidecar:
+    every pair asked again, the link replaced by a file; the audit said no comparison is stored."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    os.symlink(target, cand + ".pairwise.json")
+    for command in (["compare", base, cand, "--pairwise", CRITERION, "--host", fake.url], ["judge", cand, "--audit"]):
+        code, out, err = cli(*command)
+        assert code == 2 and f"{cand}.pairwise.json" in err and "Traceback" not in err, err
+        assert "a link to gone/pw.json, which does not exist; fix the link or remove it" in err if target.startswith("gone") \
+            else "cannot" in err or "loop" in err.lower(), err
+    assert fake.chat_bodies == [] and os.readlink(cand + ".pairwise.json") == target
+
+
 def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli, fake):
     """Thirteenth attack, item 1: compares at once share the journal; one killed as it wrote leaves
     a torn last line, and the next verdict another compare appends must be a line of its own (glued
