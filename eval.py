@@ -5029,8 +5029,9 @@ def retry_after(headers):
     said = headers.get("Retry-After", "")
     try:
         seconds = float(said)
-        # a wait no server may ask (RFC 9110: a number of seconds, 0 or more) is none: the backoff, not a retry at once
-        return seconds if seconds >= 0 else None
+        # a wait no server may ask (RFC 9110: a number of seconds, 0 or more; inf, nan) is none: the backoff, not a
+        # retry at once nor "asked to wait inf s"
+        return seconds if isfinite(seconds) and seconds >= 0 else None
     except ValueError:
         pass
     import email.utils   # (here: only a server asking to wait by a date pays for the email package)
@@ -6828,7 +6829,8 @@ def make_client(config, args, recorded=None):
 def cut_wait_words(cut):
     """What a call that failed for good says of a wait its server asked (Retry-After) past RETRY_CAP_SECONDS, cut to it:
     a server asking a minute was asked again too soon (a resume later asks it again)."""
-    return (f" (it had asked to wait {cut:.0f} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:.0f} s between "
+    # (as asked, never rounded: 30.4 s shown as "30 s" read as within the 30 s it was cut to)
+    return (f" (it had asked to wait {cut:g} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
             "tries: resume once its limit has passed)") if cut else ""
 
 

@@ -514,7 +514,13 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 1, "--out", "runs/r.json")
     error = load_json("runs/r.json")["results"][0]["error"]
     assert code == 2 and error == ("HTTP 429: Rate limit reached (it had asked to wait 60 s, Retry-After; eval.py waits at "
-                                   "most 0 s between tries: resume once its limit has passed)"), error
+                                   "most 0.05 s between tries: resume once its limit has passed)"), error
+    # (round 110's review) a wait past the cap by less than a second said as asked, never "30 s, at most 30 s"; one of
+    # no number of seconds (inf, 1e999, nan) is none asked, never "asked to wait inf s"
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 30)
+    assert "asked to wait 30.4 s, Retry-After; eval.py waits at most 30 s" in evalpy.cut_wait_words(30.4)
+    assert [evalpy.retry_after({"Retry-After": said}) for said in ("inf", "1e999", "nan", "-1", "30.4", "0")] == \
+        [None, None, None, None, 30.4, 0.0]
     fake.faults, fake.retry_after = ["429"] * 2, 0.01   # a wait within the cap: nothing to say
     assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 1, "--out", "runs/s.json")[0] == 2
     assert load_json("runs/s.json")["results"][0]["error"] == "HTTP 429: Rate limit reached"
