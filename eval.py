@@ -4529,6 +4529,24 @@ def prompt_folder(split_path):
     return home if under_golden(split_path) or os.path.isdir(home) else PROMPTS_DIR
 
 
+def split_prompt(split_path):
+    """The newest prompt of a split's prompt_folder; where there is none, said with the folder a split in another
+    project's golden/ (run from elsewhere: ../shop/golden/support/dev.jsonl) has its prompts in, as run there takes."""
+    try:
+        return newest_prompt(prompt_folder(split_path))
+    except EvalError as e:
+        why = str(e).removesuffix("; pass --prompt PATH")
+        parts = os.path.normpath(split_path).split(os.sep)
+        at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
+        root = os.sep.join(parts[:at]) or ("." if at == 0 else os.sep) if at is not None else None
+        mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
+        if not mirror or under_golden(split_path) or not os.path.isdir(mirror):
+            raise
+        raise EvalError(f"no prompt for {shell_word(split_path)} here ({why}); the split is in "
+                        f"{shell_word(os.path.join(root, GOLDEN_DIR))}, whose prompts are in {shell_word(mirror + os.sep)}: "
+                        f"run from {shell_word(root)}, or pass --prompt with one of them") from None
+
+
 def prompt_labels_path(prompt_path):
     """labels.txt of the set a prompt was written for, the inverse of prompt_folder: DIR/labels.txt
     for DIR/prompts/vN.txt, golden/X/labels.txt for prompts/X/vN.txt; None where there is none."""
@@ -7909,7 +7927,7 @@ def build_config(args) -> RunConfig:
     """What `run` was asked for: the first keys of a run's config. start_config adds what the
     start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
-    prompt_path = args.prompt or newest_prompt(prompt_folder(split_path))
+    prompt_path = args.prompt or split_prompt(split_path)
     for what, path in (("split", split_path), ("prompt", prompt_path), ("context file", args.context or "")):
         if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
             raise EvalError(f"{shell_word(path)}: the {what}'s file name is not valid UTF-8, and a run file records "

@@ -367,6 +367,24 @@ def test_newest_prompt_is_the_highest_version_number(tmp_path):
     assert str(e.value) == f"{tmp_path}/v2.txt/: cannot be read (Not a directory); pass --prompt PATH"
 
 
+def test_a_split_of_another_projects_golden_names_where_its_prompts_are(project, cli):
+    """Round 110's newcomer: run from another folder, a split under the project's golden/ said "no prompts/ folder
+    here; pass --prompt PATH", where the held-out guard found the project's runs/ all the same. The folder its
+    prompts are in (golden/support/ -> prompts/support/ beside golden/) is named, and how to take it."""
+    os.makedirs("elsewhere")
+    os.chdir("elsewhere")
+    try:
+        code, out, err = cli("run", "--split", "../golden/support/dev.jsonl", "--host", "127.0.0.1:9")
+        assert code == 2 and err == ("error: no prompt for ../golden/support/dev.jsonl here (no prompts/ folder here); "
+                                     "the split is in ../golden, whose prompts are in ../prompts/support/: run from .., "
+                                     "or pass --prompt with one of them\n"), err
+        os.makedirs("prompts")   # a prompts/ here is taken, as the README says (a split outside this golden/)
+        Path("prompts/v1.txt").write_text("Clasifica.\n", encoding="utf-8")
+        assert "no prompt for" not in cli("run", "--split", "../golden/support/dev.jsonl", "--host", "127.0.0.1:9")[2]
+    finally:
+        os.chdir("..")
+
+
 def test_prompt_loading(tmp_path):
     (tmp_path / "p.txt").write_text("Clasifica.\n", encoding="utf-8")
     text, sha = evalpy.load_prompt(str(tmp_path / "p.txt"))
