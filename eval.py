@@ -8450,7 +8450,7 @@ def journal_entry_problem(entry, config):
         if type(trial) is not int or not 1 <= trial <= config["repeat"] or type(entry["turn"]) is not int \
                 or entry["turn"] < 1 or type(entry.get("figures")) is not dict or answer_problem(entry["figures"]):
             return "an agent's turn needs a trial, a turn number and its figures"
-        return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"])
+        return transcript_problem(entry.get("transcript")) or turn_problem(entry["transcript"], entry["figures"])
     if "answer" in entry or "vote" in entry:   # an answer to judge, journaled before its votes; one vote
         trial = entry.get("trial")
         if type(trial) is int and not 1 <= trial <= config["repeat"]:
@@ -8468,13 +8468,16 @@ def journal_entry_problem(entry, config):
     return recorded_answer_problem(entry, config)
 
 
-def turn_problem(transcript):
+def turn_problem(transcript, figures):
     """What makes a journaled turn other than ask_agent writes one, or None: the assistant's message,
-    then one tool message answering each of its calls, in order. Kept otherwise, a resume would send
-    the model a call without its result, or count an empty turn as one."""
+    then one tool message answering each of its calls, in order (none where the token limit cut the turn: its calls
+    were never run, cut_turn). Kept otherwise, a resume would send the model a call without its result, or count an
+    empty turn as one."""
     if not transcript or transcript[0]["role"] != "assistant" or any(m["role"] != "tool" for m in transcript[1:]):
         return "a turn's transcript is the assistant's message, then one tool message per call it made"
     calls, results = transcript[0].get("tool_calls") or [], transcript[1:]
+    if cut_turn(transcript, figures):
+        return None
     for number, call in enumerate(calls, 1):
         name = on_one_line(call["name"], 60)
         if number > len(results):
@@ -8485,6 +8488,12 @@ def turn_problem(transcript):
     if len(results) > len(calls):
         return "a turn's transcript is the assistant's message, then one tool message per call it made (it has more)"
     return None
+
+
+def cut_turn(transcript, figures):
+    """Whether an agent's turn is one the token limit cut (ask_agent ends the loop there): its calls kept as sent and
+    never run, so no tool message follows them. (An eval.py before round 110 ran them: that turn holds their results.)"""
+    return (figures or {}).get("done_reason") == "length" and len(transcript) == 1
 
 
 def turn_conflict(entry, placed, number, repeat):
@@ -8499,9 +8508,11 @@ def turn_conflict(entry, placed, number, repeat):
         return None if before == entry else f"turn {turn} of {name} is journaled twice (at line {line}) with other content"
     if turn > 1 and turn - 1 not in placed:   # a resume goes on from the turn after the last it has
         return f"turn {turn} of {name} has no turn {turn - 1} before it"
-    if turn > 1 and not placed[turn - 1][1]["transcript"][0].get("tool_calls"):
-        return (f"turn {turn} of {name} follows turn {turn - 1}, which answered without calling a tool "
-                f"(line {placed[turn - 1][0]}: the conversation ended there)")
+    before = turn > 1 and placed[turn - 1][1]
+    if before and (not before["transcript"][0].get("tool_calls") or cut_turn(before["transcript"], before["figures"])):
+        return (f"turn {turn} of {name} follows turn {turn - 1}, which "
+                + ("the token limit cut" if before["transcript"][0].get("tool_calls") else "answered without calling a tool")
+                + f" (line {placed[turn - 1][0]}: the conversation ended there)")
     placed[turn] = (number, entry)
     return None
 
@@ -8721,7 +8732,7 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
     last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
     # a turn the token limit cut ends the loop: its calls may be cut mid-arguments (a server sends what it had), so
     # they are kept as sent, never run, and the answer is a cut one (done_reason "length"), not the model's bad call
-    cut = bool(last) and per_turn[-1].get("done_reason") == "length"
+    cut = bool(kept) and cut_turn(kept[-1]["transcript"], kept[-1]["figures"])
     while len(per_turn) < max_turns and not (last and (not last.get("tool_calls") or cut)):
         answer = client.chat(config["model"], system + client.wire(transcript), case_options(config, trial), fmt, think,
                              case["tools"])
@@ -9460,8 +9471,8 @@ def finished_turns(r):
     figures = r.get("per_turn") or []
     # a call without its result, or an answer without calls before the last turn (a hand edit), is no
     # conversation to go on from: the case is asked afresh, as journaled turns would be refused
-    if len(figures) != len(turns) or any(turn_problem(t["transcript"]) for t in turns) \
-            or any(not t["transcript"][0].get("tool_calls") for t in turns[:-1]):
+    if len(figures) != len(turns) or any(turn_problem(t["transcript"], f) for t, f in zip(turns, figures)) \
+            or any(not t["transcript"][0].get("tool_calls") or cut_turn(t["transcript"], f) for t, f in zip(turns[:-1], figures)):
         return []
     return [dict(t, figures=f) for t, f in zip(turns, figures)]
 

@@ -2537,6 +2537,21 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     # (as any answer the server said "length" of: over Ollama its window is pinned, and said)
     assert re.search(r"\nStopped (for length short of every limit|at the context window): 1 \(a1\)", out), out
     assert "ran out of turns: 0" in out, out
+    # (its review) killed once the cut turn was journaled: resumed, it is the answer, nothing asked again; a turn
+    # journaled after it is refused, as one after an answer without calls (the conversation ended there)
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    turns = [{"id": "a1", "trial": 1, **t} for t in evalpy.finished_turns(run["results"][0])]
+    assert len(turns) == 1
+    write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns)
+    asked = len(bodies_for(fake, ASK))
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0 and len(bodies_for(fake, ASK)) == asked, err
+    assert load_json("runs/a.json")["results"][0] == run["results"][0]
+    os.unlink("runs/a.json")
+    write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns + [dict(turns[0], turn=2)])
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 2 and "turn 2 of a1 follows turn 1, which the token limit cut" in err, err
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
