@@ -3996,6 +3996,9 @@ def load_default_checks(path, older=None):
                               else None]
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"])) for fill in ("x", "\\x00", "\\U0010ffff")]
             check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) else [])
+            if not check_problems and older is None and not placeholder_names(check["value"]):   # (filled, each case's)
+                check_problems = [f"{check['name']!r}: {p}" for p in filled_check_problems(check, None, {})
+                                  if p.startswith(ALWAYS_FOUND)]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)
@@ -4294,10 +4297,6 @@ def load_split(path, more_problems=None, as_begun=False):
         known = {name for case in cases for name in by_name(case.get("vars", {}))}
         problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number}: {p}" for number, check in enumerate(defaults, 1)
                      if isinstance(check.get("value"), str) for p in unclosed_placeholders(check["value"], "its value", known)]
-        problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number} ({check['name']!r}): {p}"
-                     for number, check in enumerate(defaults, 1) if CHECK_TYPES[check["type"]].pattern and isinstance(check.get("value"), str)
-                     and not placeholder_names(check["value"]) and not regex_problem(check["value"])
-                     for p in filled_check_problems(check, labels, {}) if p.startswith(ALWAYS_FOUND)]
     if problems and more_problems:
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:

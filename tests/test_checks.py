@@ -708,7 +708,7 @@ def test_a_shared_pattern_found_in_every_answer_is_named_at_checks_json(free_tex
     'anything': ... (lines 1-10)"), none of which holds it; it is named once, at checks.json."""
     Path("golden/orders/checks.json").write_text(json.dumps([{"name": "anything", "type": "regex", "value": "a*"}]), encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
-    assert code == 2 and err.startswith("error: golden/orders/checks.json: check 1 ('anything'): its pattern is found in "
+    assert code == 2 and err.startswith("error: golden/orders/checks.json:1: check 1: 'anything': its pattern is found in "
                                         "every answer, even an empty one") and "dev.jsonl" not in err, err
 
 
@@ -1108,6 +1108,13 @@ def test_a_shared_pattern_with_a_placeholder_is_judged_by_what_it_can_be_filled_
                                                  encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and err.startswith("error: golden/orders/checks.json:1: check 1: bad regular expression"), err
+    # (round 110's newcomer) a pattern found in every answer is the file's fault too: named by its line, as the others
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "who", "type": "contains", "value": "a"},
+                                                             {"name": "nobad", "type": "not_regex", "value": "x|"}], indent=1),
+                                                 encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: golden/orders/checks.json:7: check 2: 'nobad': its pattern is found in every "
+                                 "answer, even an empty one (|, ^, a*), so the check can never pass\n"), err
 
 
 def test_a_weighted_case_left_undecided_by_a_failed_call_reads_error_not_open(weighted_set, project, cli, fake):
