@@ -1968,6 +1968,7 @@ class GradedTrial(TypedDict):
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
     turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
+    completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
                             # (under --format, Ollama's two passes), for speed_figures()
     agent: NotRequired[dict]  # an agent's answer: agent_trace(), its calls, turns and the two levels' verdicts
@@ -2798,8 +2799,17 @@ def guarded_search(pattern, text):
 # from an OpenAI-compatible server; call_arguments() reads either.
 
 def tool_calls_of(r):
-    """Every tool call of an answer, in the order they were made."""
-    return [call for m in r.get("transcript") or () if m.get("role") == "assistant" for call in m.get("tool_calls") or ()]
+    """Every tool call of an answer that was run, in the order they were made: never those of a turn the token limit
+    cut (calls_run)."""
+    return [call for m in calls_run(r.get("transcript") or ()) for call in m.get("tool_calls") or ()]
+
+
+def calls_run(transcript):
+    """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
+    follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
+    calls' results after it). A call cut mid-arguments was the cap's doing, never the model's bad call."""
+    last = len(transcript) - 1 if transcript and transcript[-1].get("tool_calls") else None
+    return [m for at, m in enumerate(transcript) if m.get("role") == "assistant" and at != last]
 
 
 def call_arguments(call):
@@ -10983,7 +10993,10 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(r.get("judges"), case["checks"]),
-                 "done_reason": r.get("done_reason"), "unfinished": False, "prompt_tokens": r.get("prompt_tokens"),
+                 "done_reason": r.get("done_reason"), "unfinished": False,
+                 # of the request that ended the answer (an agent's last turn: its done_reason's), never summed over
+                 # turns (two turns of 1 token read as 2 past a limit of 1, "which the server ignored")
+                 **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system_chars is not None:   # two keys more cost a trial nothing: its dict has room for them
             trial["sent_chars"], trial["turns"] = sent_size(r, system_chars)
@@ -11046,11 +11059,11 @@ def agent_trace(r, checks, trial, threshold=None):
     result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
     trajectory checks; None without any); each call, with its turn, whether its arguments fit its
     tool and whether a result matched it; and, when it failed, its first failure (first_failure())."""
-    calls, pending, turn = [], [], 0
+    calls, pending, turn, run = [], [], 0, calls_run(r["transcript"])
     for m in r["transcript"]:
         if m["role"] == "assistant":
             turn += 1
-            for call in m.get("tool_calls") or ():
+            for call in m.get("tool_calls") or () if any(m is x for x in run) else ():
                 calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None})
@@ -11058,15 +11071,16 @@ def agent_trace(r, checks, trial, threshold=None):
         elif pending:
             pending.pop(0)["matched"] = m["matched"]
     out = bool(r.get("out_of_turns"))
+    cut = turn if r["transcript"] and r["transcript"][-1].get("tool_calls") and not out else None   # (calls_run's)
     final = [c for c in checks if c["type"] not in TRAJECTORY]
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
              "final": False if out else level_verdict(final, trial["checks"], threshold, trial["weighted"]),
              "trajectory": level_verdict(trajectory, trial["checks"], threshold, trial["weighted"]) if trajectory else None,
-             "first_failure": None,
+             "first_failure": None, "cut": cut,
              "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
-        trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"])
+        trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"], cut)
     return trace
 
 
@@ -11081,7 +11095,7 @@ def transcript_path(transcript):
     return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
-def first_failure(calls, checks, passed, out, turns):
+def first_failure(calls, checks, passed, out, turns, cut=None):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
@@ -11102,6 +11116,9 @@ def first_failure(calls, checks, passed, out, turns):
         if call["matched"] is False:
             return {"turn": call["turn"], "call": call["text"], "check": None,
                     "what": "no tool result matched these arguments (a wrong or missing argument)"}
+    if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
+        return {"turn": cut, "call": None, "check": None,
+                "what": "the token limit cut its calls, never run (raise num_predict, or the server's cap)"}
     for c in failed.values():
         what = {"tool_called": "the call never happened", "tool_order": "the calls did not come in this order"}.get(c["type"])
         if what:
@@ -11115,7 +11132,7 @@ def agent_figures(cases):
     """The report's Agent section: the final-result and trajectory pass rates apart (each case's
     majority over its trials, as the headline), turns used, the cases that ran out of turns, every
     tool's calls, and the first failure of each failing case. None when no case has tools."""
-    final, trajectory, tools, turns, out, first = [0, 0], [0, 0], {}, [], [], []
+    final, trajectory, tools, turns, out, first, cut = [0, 0], [0, 0], {}, [], [], [], []
     agents = 0
     for c in cases:
         traces = [(t, t["agent"]) for t in c["trials"] if "agent" in t]
@@ -11131,6 +11148,8 @@ def agent_figures(cases):
             turns.append(a["turns"])
             if a["out_of_turns"]:
                 out.append({"id": c["id"], "trial": t["trial"]})
+            if a.get("cut"):
+                cut.append({"id": c["id"], "trial": t["trial"]})
             for call in a["calls"]:
                 row = tools.setdefault(call["name"], {"name": call["name"], "calls": 0, "cases": set(), "invalid": 0,
                                                       "unmatched": 0})
@@ -11147,7 +11166,8 @@ def agent_figures(cases):
     return {"cases": agents, "final": rate_figures(*final), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
             "turns": {"median": (turns[(len(turns) - 1) // 2] + turns[len(turns) // 2]) / 2 if turns else None,
                       "max": turns[-1] if turns else None},
-            "out_of_turns": out, "tools": [dict(row, cases=len(row["cases"])) for row in sorted(tools.values(), key=lambda r: r["name"])],
+            "out_of_turns": out, "cut_calls": cut,
+            "tools": [dict(row, cases=len(row["cases"])) for row in sorted(tools.values(), key=lambda r: r["name"])],
             "first_failures": first}
 
 
@@ -11325,7 +11345,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             if t["done_reason"] == REPEAT_STOP and t["error"] is None:
                 repeating.append({"id": c["id"], "trial": t["trial"]})
             if t["done_reason"] == "length" and t["error"] is None:
-                answer = t["timing"][TIMING_FIELDS.index("completion_tokens")]
+                answer = t["completion_tokens"]
                 # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
                 # max_completion_tokens), and "raise max_completion_tokens" cured nothing
                 ignored = bool(limit) and is_amount(answer) and answer > limit
@@ -11763,7 +11783,7 @@ def filled_by_answer(t, limit, window, api):
     llama.cpp server stops an answer at its n_ctx, llama-cpp-python's _create_completion). None
     when num_predict stopped it, or nothing says which did. Its cure is a shorter answer (a prompt
     that asks for one, --format schema) or a larger window, never a larger num_predict."""
-    prompt, answer = t["prompt_tokens"], t["timing"][TIMING_FIELDS.index("completion_tokens")]
+    prompt, answer = t["prompt_tokens"], t["completion_tokens"]
     if not (is_amount(prompt) and is_amount(answer)) or (limit and answer >= limit):
         return None
     if (window and prompt + answer >= window - 1) or (api == "openai" and not window):
@@ -13031,7 +13051,7 @@ def rows_agent(s):
             "first_failures": a["first_failures"], "repeat": s["repeat"],
             # no answer called a tool: what a server that drops the tools it is sent looks like, said, never read
             # as a model that would not call one (llama-cpp-python without a function-calling chat format)
-            "no_calls": NO_TOOL_CALLS if not a["tools"] and a["turns"]["max"] else None}
+            "no_calls": NO_TOOL_CALLS if not a["tools"] and a["turns"]["max"] and not a["cut_calls"] else None}
 
 
 NO_TOOL_CALLS = ("No answer called a tool. A server that drops the tools it is sent looks the same (llama-cpp-python "
@@ -13865,14 +13885,15 @@ def transcript_turns(result, checks, passed):
     checks that failed on it. [] for an answer that is not an agent's."""
     turns, number = [], 0
     waiting = deque()   # the calls without a result yet, oldest first: a tool's message answers the oldest
+    run = calls_run(result.get("transcript") or ())
     for m in result.get("transcript") or ():
         if m["role"] == "assistant":
-            calls = []
+            calls, cut = [], not any(m is x for x in run) and bool(m.get("tool_calls"))
             for call in m.get("tool_calls") or ():
-                number += 1
+                number += not cut
                 calls.append({"call": call_text(call), "result": None, "matched": None, "why_no_result": None,
-                              "failed": failed_on(call, number, checks, passed, result.get("tools"))})
-            turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls})
+                              "failed": [] if cut else failed_on(call, number, checks, passed, result.get("tools"))})
+            turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls, "cut": cut})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
             waiting[0].update(result=m["content"], matched=m["matched"],
@@ -13886,12 +13907,14 @@ def turn_lines(turns, out_of_turns=False):
     """report --case: the transcript turn by turn, as text."""
     lines = []
     for t in turns:
-        lines.append(f"  turn {t['turn']}" + (":" if t["content"] or not t["calls"] else " (calls tools):"))
+        lines.append(f"  turn {t['turn']}" + (" (cut at the token limit: its calls were never run):" if t.get("cut") else
+                                               ":" if t["content"] or not t["calls"] else " (calls tools):"))
         lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
         for c in t["calls"]:
             lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
-            lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
-                         + ("" if c["matched"] is not False else f"   {c['why_no_result']}"))
+            if not t.get("cut"):
+                lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
+                             + ("" if c["matched"] is not False else f"   {c['why_no_result']}"))
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
 
 

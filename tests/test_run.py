@@ -2537,6 +2537,13 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     # (as any answer the server said "length" of: over Ollama its window is pinned, and said)
     assert re.search(r"\nStopped (for length short of every limit|at the context window): 1 \(a1\)", out), out
     assert "ran out of turns: 0" in out, out
+    # (its review) a call the cap cut was never run: never the model's call, nor its bad arguments, in any figure
+    assert "  a1  1     -     -      the token limit cut its calls, never run (raise num_predict" in out, out
+    assert "No answer called a tool" not in out and json.loads(cli("report", "runs/a.json", "--json")[1])["agent"]["tools"] == []
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
+    assert "returned" not in shown and "<- fails" not in shown, shown
+    assert evalpy.tool_calls_of(load_json("runs/a.json")["results"][0]) == []
     # (its review) killed once the cut turn was journaled: resumed, it is the answer, nothing asked again; a turn
     # journaled after it is refused, as one after an answer without calls (the conversation ended there)
     run = load_json("runs/a.json")
@@ -2552,6 +2559,16 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns + [dict(turns[0], turn=2)])
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
     assert code == 2 and "turn 2 of a1 follows turn 1, which the token limit cut" in err, err
+    # (its review) a call, then a turn cut at the run's limit: each turn's tokens within it, never read summed ("2 tokens,
+    # past the run's limit (1), which the server ignored")
+    os.unlink("runs/a.json.journal")
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], dict(fake.agents[ASK][0])]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json",
+                         "--option", "num_predict=1")
+    r = load_json("runs/a.json")["results"][0]
+    assert [t["completion_tokens"] for t in r["per_turn"]] == [1, 1] and r["done_reason"] == "length", r["per_turn"]
+    out = cli("report", "runs/a.json")[1]
+    assert "Cut off by the token limit" in out and "ignored" not in out and "short of every limit" not in out, out
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
