@@ -7652,6 +7652,12 @@ def cap_words(judge):
     return f", {(judge or {})['num_predict']} tokens" if (judge or {}).get("num_predict") else ""
 
 
+def split_named(config):
+    """The split a run recorded, as a command's --checks takes it once a judge check is added to it (SPLIT where a
+    hand-edited run names none)."""
+    return config.get("split_path") if type((config or {}).get("split_path")) is str and config["split_path"] else "SPLIT"
+
+
 def judge_command(path, config, checks=None, **instead):
     """`python eval.py judge RUN ...` to paste: the judge's options as the run recorded them
     (config["judge"]), so that it asks the same judge again, not the default one (a judge the
@@ -16075,7 +16081,7 @@ def judge_run(args, run, target):
     if not todo:   # the command to paste asks the judge asked for now
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
-                           f"with it: {judge_command(args.run, config, checks='SPLIT')}"))
+                           f"with it: {judge_command(args.run, config, checks=split_named(config))}"))
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args, args.run)
     prepare_judge(client, config["api"], config["judge"], BINARY)
@@ -17188,7 +17194,7 @@ def unjudged_words(run_path, config, cases):
     checked = [t for c in cases if any(ch["type"] in JUDGE_CHECKS for ch in c["checks"]) for t in c["trials"]]
     if not checked:
         return ("it has no judge check: add one to the split and judge the answers with it "
-                f"({judge_command(run_path, config, checks='SPLIT')})")
+                f"({judge_command(run_path, config, checks=split_named(config))})")
     if all(t["response"] is None or scored_text(t) is None for t in checked):
         return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed or was still "
                 f"thinking when it stopped): ask them again ({answers_again(run_path, config)})")
