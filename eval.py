@@ -15829,6 +15829,13 @@ def read_annotations(path):
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
 
 
+def annotation_as_stored(said):
+    """What review stores of an annotation's text: its whitespace made single spaces, and none for a text that reads as
+    nothing (a zero-width space, a direction mark, a lone accent)."""
+    said = " ".join(said.split())
+    return said if reads_as_something(said) else ""
+
+
 def reads_as_something(text):
     """Whether an annotation's text shows anything: what as_read leaves holds more than marks with nothing to sit on (a
     lone accent was saved, and counted as a row that reads blank)."""
@@ -18781,6 +18788,14 @@ class Review:
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
         return annotations_by_version(read_annotations(read_from), self.run_sha)
 
+    def longest_stored(self):
+        """The characters of the longest annotation stored now (one written by hand may pass MAX_ANNOTATION): a save of
+        another sends it back as what the page showed. 0 where the file cannot be read (the save says why)."""
+        try:
+            return max((len(a.get("text", "")) for a in self.annotations()[0].values()), default=0)
+        except (EvalError, OSError, ValueError):
+            return 0
+
     def versions_note(self, other_versions=None):
         """The line naming annotations written on other versions of the run (as the sidecar holds them
         now, unless given), or None."""
@@ -18837,14 +18852,11 @@ class Review:
         if wrong:
             raise ValueError(f'{wrong}: send {{"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text '
                              'shown before>"} for a case of this run')
-        def stored_as(said):   # what an annotation's text is stored as: a zero-width space or a direction mark alone is none
-            said = " ".join(said.split())
-            return said if reads_as_something(said) else ""
-        text = stored_as(body["text"])
+        text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
-        try:
-            return self.write(body["key"], text, stored_as(body["was"]) if "was" in body else None)
+        try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
+            return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}): the "
@@ -18901,7 +18913,8 @@ class Review:
         # again under its name) are kept under their hash, never adopted as these, never dropped
         annotations, other_versions = self.annotations(sidecar)
         stored = annotations.get(key, {}).get("text", "")
-        if was is not None and stored != was and stored != text:   # another page saved since this one showed it
+        # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
+        if was is not None and stored not in (was, annotation_as_stored(was), text):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
             done = (f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
@@ -19028,9 +19041,10 @@ def review_handler(review, nonce):
                 return
             said = self.headers.get("Content-Length", "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
-            if length > review.most_body:   # (the page's box holds 200 characters: a client of its own sent it)
-                raise ValueError(f"the body is {length:,} bytes, past the {review.most_body:,} an annotation's save "
-                                 f"takes (its text is at most {MAX_ANNOTATION} characters)")
+            most = review.most_body + 6 * review.longest_stored()   # (the text it replaces comes back, as stored)
+            if length > most:   # (the page's box holds 200 characters: a client of its own sent it)
+                raise ValueError(f"the body is {length:,} bytes, past the {most:,} an annotation's save takes (its text is "
+                                 f"at most {MAX_ANNOTATION} characters, and the one it replaces as stored)")
             if not length:
                 raise ValueError("the body must be a small JSON object, with its length in digits")
             try:

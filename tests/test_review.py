@@ -939,6 +939,26 @@ def test_a_page_that_had_not_seen_another_pages_save_never_undoes_it(server):
     assert "text: text, was: was" in page and "response.status === 409" in page
 
 
+def test_an_annotation_written_by_hand_is_replaced_and_removed_by_the_page_that_shows_it(server):
+    """Round 110: an annotation edited by hand with two spaces (or past 200 characters, as read) could never be changed
+    from the page: the text the page sent back as shown was squeezed before it was compared (409 "another page saved
+    'wrong  label' ... since this page showed 'wrong label'", for ever), and one of 5,000 characters sent back made the
+    body "past the 4,144 an annotation's save takes", blamed on the text typed."""
+    url, review = server
+    Path("runs/dev-v3.json.annotations.json").write_text(json.dumps({
+        "format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "annotations": {
+            "dev-05#1": {"text": "wrong  label", "time": "2026-01-01T00:00:00+00:00"},
+            "dev-06#1": {"text": "x" * 5000, "time": "2026-01-01T00:00:00+00:00"}}}), encoding="utf-8")
+    saved = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "label confusion", "was": "wrong  label"})
+    assert saved.status_code == 200 and saved.json()["annotation"]["text"] == "label confusion", saved.text
+    removed = requests.post(url + "/annotations", json={"key": "dev-06#1", "text": "", "was": "x" * 5000})
+    assert removed.status_code == 200 and removed.json()["annotation"] is None, removed.text
+    assert set(load_json("runs/dev-v3.json.annotations.json")["annotations"]) == {"dev-05#1"}
+    # what another page saved since is still a conflict, however it is spaced
+    stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "y", "was": "wrong  label"})
+    assert stale.status_code == 409 and "another page saved 'label confusion'" in stale.json()["error"], stale.text
+
+
 def test_two_names_of_a_run_file_choose_the_file_to_save_to_under_one_lock(project, runs, cli):
     """Round 88 on issue 28: two reviews by two names of one run file (a hard link), neither having saved, released
     their first saves together and made a file each (20 of 30 tries); each name then kept its own for good. The file
