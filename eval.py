@@ -2804,6 +2804,13 @@ def tool_calls_of(r):
     return [call for m in calls_run(r.get("transcript") or ()) for call in m.get("tool_calls") or ()]
 
 
+def cut_calling(r):
+    """Whether an agent's answer ended in a turn the token limit cut as it called tools (its calls never run,
+    calls_run): it reached no answer, and fails as one out of turns does."""
+    transcript = r.get("transcript") or ()
+    return bool(transcript) and bool(transcript[-1].get("tool_calls")) and not r.get("out_of_turns")
+
+
 def calls_run(transcript):
     """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
     follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
@@ -11021,8 +11028,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 trial["judged"] = judge_verdicts(trial["votes"])
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
-            if r.get("out_of_turns"):   # an agent still calling tools at --max-turns reached no answer: it fails
-                trial["correct"] = False
+            if r.get("out_of_turns") or cut_calling(r):   # an agent still calling tools at --max-turns, or cut as it
+                trial["correct"] = False                        # called them, reached no answer: it fails
         if r.get("transcript") is not None and trial["error"] is None:
             trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"))
         case["trials"].append(trial)
@@ -11077,11 +11084,11 @@ def agent_trace(r, checks, trial, threshold=None):
         elif pending:
             pending.pop(0)["matched"] = m["matched"]
     out = bool(r.get("out_of_turns"))
-    cut = turn if r["transcript"] and r["transcript"][-1].get("tool_calls") and not out else None   # (calls_run's)
+    cut = turn if cut_calling(r) else None
     final = [c for c in checks if c["type"] not in TRAJECTORY]
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
-             "final": False if out else level_verdict(final, trial["checks"], threshold, trial["weighted"]),
+             "final": False if out or cut else level_verdict(final, trial["checks"], threshold, trial["weighted"]),
              "trajectory": level_verdict(trajectory, trial["checks"], threshold, trial["weighted"]) if trajectory else None,
              "first_failure": None, "cut": cut,
              "path": transcript_path(r["transcript"])}

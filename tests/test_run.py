@@ -2544,6 +2544,11 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
     assert "returned" not in shown and "<- fails" not in shown, shown
     assert evalpy.tool_calls_of(load_json("runs/a.json")["results"][0]) == []
+    # (its review) cut as it called tools, it reached no answer: it fails, whatever checks the case has (with only
+    # trajectory checks, tool_args_valid held of no call and the final result passed)
+    only = {"a1": {"checks": [{"name": "valid", "type": "tool_args_valid", "blocking": True}]}}
+    graded = evalpy.grade_run(load_json("runs/a.json"), only)[0]["trials"][0]
+    assert graded["correct"] is False and graded["agent"]["final"] is False and graded["agent"]["cut"] == 1, graded
     # (its review) killed once the cut turn was journaled: resumed, it is the answer, nothing asked again; a turn
     # journaled after it is refused, as one after an answer without calls (the conversation ended there)
     run = load_json("runs/a.json")
