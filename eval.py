@@ -18957,7 +18957,9 @@ def review_handler(review, nonce):
             an Origin, when sent, too (no other site's page posting annotations)."""
             ours = review_hosts(self.server.server_address[1])
             origin = self.headers.get("Origin")
-            if self.headers.get("Host") not in ours or (origin is not None and origin not in {f"http://{h}" for h in ours}):
+            # one of each, or none of an Origin: a second (RFC 9112 refuses two Hosts) was let by unread behind ours
+            twice = len(self.headers.get_all("Host") or ()) != 1 or len(self.headers.get_all("Origin") or ()) > 1
+            if twice or self.headers.get("Host") not in ours or (origin is not None and origin not in {f"http://{h}" for h in ours}):
                 self.send(403, "text/plain; charset=utf-8", b"forbidden: foreign origin or host\n")
                 return False
             return True

@@ -238,6 +238,13 @@ def test_foreign_origins_and_hosts_are_refused(server):
     assert requests.get(url + "/data", headers={"Origin": "http://localhost:1"}).status_code == 403
     assert requests.get(url + "/data", headers={"Host": f"evil.example:{port}"}).status_code == 403   # DNS rebinding
     assert requests.get(url + "/data", headers={"Origin": f"http://localhost:{port}"}).status_code == 200
+    # (round 110) a second Host or Origin behind ours was let by unread
+    for second in (f"Host: evil.example:{port}", "Origin: http://evil.example"):
+        with socket.create_connection(("127.0.0.1", int(port)), timeout=5) as s:
+            s.sendall(f"GET /data HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                      f"{second}\r\nConnection: close\r\n\r\n".encode())
+            status = s.recv(100).split(b"\r\n")[0]
+            assert b" 403 " in status, (second, status)
     # (round 108) any other method: a 405 saying which are taken, after the Host and Origin (a 501 page, unlooked at)
     for method in ("PUT", "DELETE", "OPTIONS", "PATCH", "HEAD", "PROPFIND", "FOO"):
         answer = requests.request(method, url + "/annotations")
