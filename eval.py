@@ -16542,7 +16542,8 @@ def verdict_problem(v, calls, judge, unconfirmed=False):
     if v.get("unconfirmed") and not unconfirmed:   # (a comparison's verdicts are confirmed with it: never one alone)
         return f"a verdict on {name} unconfirmed in a comparison that is confirmed"
     votes = judge.get("votes") if type(judge.get("votes")) is int else None
-    if v["model"] not in judge["models"] or v["vote"] < 1 or votes and v["vote"] > votes or v["trial"] < 1:
+    # (a comparison asks of each case its first trial, answer_pairs: one of trial 10**30 was kept, never counted)
+    if v["model"] not in judge["models"] or v["vote"] < 1 or votes and v["vote"] > votes or v["trial"] != 1:
         return (f"a verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}) that its "
                 "comparison never asked (its judge models, votes and trials)")
     if "seed" in v and (type(v["seed"]) is not int):

@@ -848,7 +848,7 @@ def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project,
     # (round 109) a verdict of a judge, vote or trial its comparison never asked was left out of the flip rate, unsaid
     *(({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A", **v}]},
        f"a verdict on c01 (trial {v.get('trial', 1)}, judge {v.get('model', 'm')}, vote {v.get('vote', 1)}) that its "
-       "comparison never asked") for v in ({"model": "x:1b"}, {"trial": 0}, {"vote": 0})),
+       "comparison never asked") for v in ({"model": "x:1b"}, {"trial": 0}, {"trial": 10 ** 30}, {"trial": 2}, {"vote": 0})),
     # (round 109's review) a verdict unconfirmed in a confirmed comparison: eval.py confirms them together
     ({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A",
                     "unconfirmed": True}]}, "a verdict on c01 unconfirmed in a comparison that is confirmed")])
