@@ -4739,11 +4739,40 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         raise EvalError(capped(summarised(config["split_path"], problems), MOST_PROBLEMS))
     if config.get("format") == "schema" and labels is None:
         raise EvalError("--format schema constrains the answer to the labels; this split has no labels.txt")
+    shared = asked_in_dev(config["split_path"], chosen) if notes and is_held_out(config["split_path"]) else []
+    if shared:   # (a warning, not a refusal: the run is the user's to make, and its figure said for what it is)
+        dev = os.path.join(os.path.dirname(config["split_path"]) or ".", "dev.jsonl")
+        warn(f"warning: {plural(len(shared), 'case')} of the held-out split {'asks' if len(shared) == 1 else 'ask'} what a "
+             f"case of {shell_word(dev)} asks, so {'it is' if len(shared) == 1 else 'they are'} not held out: "
+             + ", ".join(f"{on_one_line(t['id'], 40)} (line {t['line']}) as {on_one_line(d['id'], 40)} (line {d['line']})"
+                         for t, d in shared[:5]) + (f", and {len(shared) - 5} more" if len(shared) > 5 else "")
+             + "; take each out of one split")
     if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in placeholder_names(prompt_text):
         warn(f"note: the cases carry passages but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
              "sees them (its judges do)")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
                   context_sha=context_sha)
+
+
+def asked_in_dev(split_path, cases):
+    """[(a held-out case, the case of dev.jsonl beside it that asks the same)]: one question in both splits, tuned on in
+    dev and scored in test as held out, which it is not. Asked the same: one input (its whitespace and case aside) or
+    conversation, with the same vars and passages. [] where there is no dev split beside it, or it is damaged (its own
+    run says why)."""
+    dev = os.path.join(os.path.dirname(split_path) or ".", "dev.jsonl")
+    if not os.path.isfile(dev) or os.path.samefile(dev, split_path):
+        return []
+    try:
+        dev_cases = load_split(dev)[0]
+    except EvalError:
+        return []
+    def asks(case):
+        said = " ".join(case["input"].split()).casefold() if isinstance(case.get("input"), str) else None
+        return json_text([said, case.get("messages"), case.get("vars"), case.get("context")], sort_keys=True)
+    asked = {}
+    for case in dev_cases:
+        asked.setdefault(asks(case), case)
+    return [(case, asked[asks(case)]) for case in cases if asks(case) in asked]
 
 
 def subset_of(cases, subset, split_path):

@@ -1408,6 +1408,21 @@ def held_out_run(project, cli, fake):
     return "runs/test-v2.json"
 
 
+def test_a_held_out_case_that_dev_asks_too_is_said_not_held_out(project, cli, fake):
+    """Round 110's newcomer: a case of dev.jsonl copied into test.jsonl under another id (its spacing changed) ran
+    without a word, the held-out figure counting a case tuned on in dev. The run says which, by id and line."""
+    dev = [json.loads(line) for line in Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    copied = dict(dev[1], id="test-99", input="  " + dev[1]["input"].upper())
+    with open("golden/test.jsonl", "a", encoding="utf-8") as f:
+        f.write(json.dumps(copied, ensure_ascii=False) + "\n")
+    fake.answers = answer_key("golden/test.jsonl")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url)
+    assert code == 0 and ("warning: 1 case of the held-out split asks what a case of golden/dev.jsonl asks, so it is not "
+                          "held out: test-99 (line 16) as dev-02 (line 2); take each out of one split") in err, err
+    # the dev split itself, and the shipped test split, say nothing of it
+    assert "not held out" not in cli("run", "--split", "dev", "--host", fake.url)[2]
+
+
 def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, fake):
     code, out, err = cli("run", "--split", "test", "--host", fake.url)
     assert code == 2
