@@ -11101,11 +11101,11 @@ def agent_trace(r, checks, trial, threshold=None):
     result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
     trajectory checks; None without any); each call, with its turn, whether its arguments fit its
     tool and whether a result matched it; and, when it failed, its first failure (first_failure())."""
-    calls, pending, turn, run = [], [], 0, calls_run(r["transcript"])
+    calls, pending, turn, run = [], [], 0, set(map(id, calls_run(r["transcript"])))
     for m in r["transcript"]:
         if m["role"] == "assistant":
             turn += 1
-            for call in m.get("tool_calls") or () if any(m is x for x in run) else ():
+            for call in m.get("tool_calls") or () if id(m) in run else ():
                 calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None})
@@ -13927,10 +13927,10 @@ def transcript_turns(result, checks, passed):
     checks that failed on it. [] for an answer that is not an agent's."""
     turns, number = [], 0
     waiting = deque()   # the calls without a result yet, oldest first: a tool's message answers the oldest
-    run = calls_run(result.get("transcript") or ())
+    run = set(map(id, calls_run(result.get("transcript") or ())))
     for m in result.get("transcript") or ():
         if m["role"] == "assistant":
-            calls, cut = [], not any(m is x for x in run) and bool(m.get("tool_calls"))
+            calls, cut = [], id(m) not in run and bool(m.get("tool_calls"))
             for call in m.get("tool_calls") or ():
                 number += not cut
                 calls.append({"call": call_text(call), "result": None, "matched": None, "why_no_result": None,
