@@ -17008,6 +17008,15 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
                 writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+        if stored and stored.get("unconfirmed") and type(stored.get("host")) is str and not same_server(stored["host"],
+                                                                                                      config["host"]):
+            # what that server's judge was when they were asked, this one cannot say: reused, another digest's were
+            # confirmed as this one's (a judge re-pulled on that server as its compare was killed)
+            raise EvalError(f"verdicts of this comparison stored in {shell_word(sidecar)} were asked of "
+                            f"{on_one_line(stored['host'])} by a compare that stopped before it confirmed which digest its "
+                            f"judge was; another server cannot confirm them: compare against {on_one_line(stored['host'])} "
+                            "once (it confirms them, or keeps them apart if its judge changed), or move the file aside to "
+                            f"ask every pair of {on_one_line(config['host'])}; nothing was asked")
         # every other comparison of this sidecar asked of this server's judge, left unconfirmed (another criterion, its
         # journal stored above): a digest the server no longer names keeps its unconfirmed verdicts apart too, or a
         # later compare, the judge back on that digest, would confirm what the other answered

@@ -671,6 +671,37 @@ def test_another_servers_judge_of_another_digest_is_never_said_pulled_again(proj
         sorted([([first], None, False), (["e5" * 32], None, False)])
 
 
+def test_verdicts_left_unconfirmed_on_one_server_are_never_confirmed_by_another(project, cli, fake):
+    """Round 110: a compare killed on server X (its judge re-pulled as it asked) left verdicts unconfirmed; the next
+    compare, of server Y naming the judge by X's first digest, reused them, confirmed them and stored them as Y's:
+    verdicts of two digests counted as one, without a word. Another server cannot say what X's judge was: the compare
+    stops before any call and says which server confirms them."""
+    from fake_ollama import FakeOllama
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    judged = fake.route
+    answered = itertools.count(1)   # /api/tags answers no list from the fourth answer on: the last check never runs
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == 4 else None) or judged(body)
+    fake.faults = [None] * 4 + ["500"] * 2
+    assert "stay unconfirmed" in cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--retries", "0")[2]
+    fake.listings.clear()
+    fake.route = judged
+    other = FakeOllama().start()
+    try:
+        scripted_judge(other)   # the same digest as X's first
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", other.url)
+        assert code == 2 and other.chat_bodies == [], err
+        assert (f"verdicts of this comparison stored in {cand}.pairwise.json were asked of {fake.url} by a compare that "
+                "stopped before it confirmed which digest its judge was; another server cannot confirm them: compare "
+                f"against {fake.url} once") in err, err
+    finally:
+        other.stop()
+    comparison = load_json(cand + ".pairwise.json")["comparisons"][0]
+    assert comparison["unconfirmed"] is True and comparison["host"] == fake.url
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)   # X confirms them
+    assert code == 0 and "2 pair(s) stored already" in err, err
+
+
 def test_a_spelling_is_taken_only_from_ollamas_comparisons_and_never_over_an_exact_name():
     """Round 109's review: a /v1 server's qwen3:8b and QWEN3:8B are two models; a compare over Ollama took the spelling
     of the last comparison matching in any case, a /v1 one too, and showed that model's verdicts under its name."""
