@@ -4713,6 +4713,16 @@ def refuse_names_read_otherwise(config, prompt_text):
                             "finished here, the run would ask its cases two ways. Run it afresh (without --resume)")
 
 
+HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
+
+
+def is_held_out(split_path):
+    """Whether a split is the held-out one: its file named test.jsonl, or a link to such a file (golden/final.jsonl
+    -> test.jsonl ran another prompt on test unmarked). A copy under another name is another split to eval.py."""
+    # in any letters: a file system that ignores case opens golden/test.jsonl for golden/TEST.jsonl
+    return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
+
+
 def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
     """The split and the prompt a run will use, every problem in them found before any call;
     more_prompts: a grid's other prompts, checked against the same cases before its first run.
@@ -8902,7 +8912,6 @@ def assemble_run(config, cases, answers):
     return {"format": RUN_FORMAT, "config": config, "results": results}
 
 
-HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
 # What a change to the system touches: every run option that changes what the model is asked or how
 # (the option table's run_config rows, by the keys they are recorded as), and the labels beside the
 # split, which the answers are asked for and read against. The split's checks are in its hash.
@@ -8933,13 +8942,6 @@ def as_tuned(key, value):
 
 # runs/example/: the runs this project ships, made on another machine, which are not the user's own
 SHIPPED_RUNS = "example"
-
-
-def is_held_out(split_path):
-    """Whether a split is the held-out one: its file named test.jsonl, or a link to such a file (golden/final.jsonl
-    -> test.jsonl ran another prompt on test unmarked). A copy under another name is another split to eval.py."""
-    # in any letters: a file system that ignores case opens golden/test.jsonl for golden/TEST.jsonl
-    return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
 
 
 def runs_beside(split_path):
