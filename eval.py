@@ -6902,9 +6902,13 @@ def make_client(config, args, recorded=None):
 def cut_wait_words(cut):
     """What a call that failed for good says of a wait its server asked (Retry-After) past RETRY_CAP_SECONDS, cut to it:
     a server asking a minute was asked again too soon (a resume later asks it again)."""
-    # (as asked, never rounded: 30.4 s shown as "30 s" read as within the 30 s it was cut to)
-    return (f" (it had asked to wait {cut:g} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
-            "tries: resume once its limit has passed)") if cut else ""
+    # (rounded up to the millisecond, never down: 30.4 s shown as "30 s" read as within the 30 s it was cut to; and in
+    # plain digits, a date's 27,661,600 s never "2.76616e+07")
+    if not cut:
+        return ""
+    asked = f"{ceil(cut * 1000) / 1000:.3f}".rstrip("0").rstrip(".")
+    return (f" (it had asked to wait {asked} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
+            "tries: resume once its limit has passed)")
 
 
 def backoff(attempt, asked=None):

@@ -519,6 +519,8 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     # no number of seconds (inf, 1e999, nan) is none asked, never "asked to wait inf s"
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 30)
     assert "asked to wait 30.4 s, Retry-After; eval.py waits at most 30 s" in evalpy.cut_wait_words(30.4)
+    assert "asked to wait 30.001 s" in evalpy.cut_wait_words(30.000001)   # (its review) rounded up, in plain digits
+    assert "asked to wait 27661600 s" in evalpy.cut_wait_words(27661600.0) and "e+" not in evalpy.cut_wait_words(1234567.0)
     assert [evalpy.retry_after({"Retry-After": said}) for said in ("inf", "1e999", "nan", "-1", "30.4", "0")] == \
         [None, None, None, None, 30.4, 0.0]
     fake.faults, fake.retry_after = ["429"] * 2, 0.01   # a wait within the cap: nothing to say
