@@ -11895,17 +11895,23 @@ def failure(case):
         if case["predicted"] is not None else None)
     failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
+    cut = next((t["agent"]["cut"] for t in failing if (t.get("agent") or {}).get("cut")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"], "answer": scored_text(wrong),
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
-            # an agent still calling tools at --max-turns fails whatever its checks: its turns, said beside them
-            "out_of_turns": out}
+            # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
+            # its checks: its turn, said beside them
+            "out_of_turns": out, "cut_calling": cut}
 
 
 def failed_words(f):
-    """What a failure failed, as the views list it: its checks, and running out of turns (a case failed by that alone
-    showed an empty column)."""
-    return ", ".join(f["failed_checks"] + ([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else []))
+    """What a failure failed, as the views list it: its checks, and running out of turns or being cut as it called
+    tools (a case failed by that alone showed an empty column)."""
+    return ", ".join(f["failed_checks"] + ([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
+                     + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else []))
+
+
+CUT_CALLING = "cut by the token limit as it called tools (turn {turn}: its calls never run)"
 
 
 def tied_text(base, shown):
@@ -17997,7 +18003,8 @@ def failure_rows(s, failing, results, annotated, anchors):
             reasons = sorted({f"{name}: {check_reason(by_name[name], t, results[c['id'], t['trial']])}"
                               for t in wrong for name, ok in t["checks"].items() if ok is False}
                              | {f"ran out of turns ({t['agent']['turns']}) still calling tools" for t in wrong
-                                if (t.get("agent") or {}).get("out_of_turns")})
+                                if (t.get("agent") or {}).get("out_of_turns")}
+                             | {CUT_CALLING.format(turn=t["agent"]["cut"]) for t in wrong if (t.get("agent") or {}).get("cut")})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(asked_html(first) + passages_html(c, wrong[0] if wrong else None)),

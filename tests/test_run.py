@@ -2562,8 +2562,13 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     # (its review) cut as it called tools, it reached no answer: it fails, whatever checks the case has (with only
     # trajectory checks, tool_args_valid held of no call and the final result passed)
     only = {"a1": {"checks": [{"name": "valid", "type": "tool_args_valid", "blocking": True}]}}
-    graded = evalpy.grade_run(load_json("runs/a.json"), only)[0]["trials"][0]
+    case = evalpy.grade_run(load_json("runs/a.json"), only)[0]
+    graded = case["trials"][0]
     assert graded["correct"] is False and graded["agent"]["final"] is False and graded["agent"]["cut"] == 1, graded
+    # (its review) said in the failures, whose column was blank where the cut alone failed it
+    assert evalpy.failed_words(evalpy.failure(case)) == "cut by the token limit as it called tools (turn 1: its calls never run)"
+    assert "contains enviado, cut by the token limit as it called tools (turn 1" in cli("report", "runs/a.json")[1]
+    assert "cut by the token limit as it called tools (turn 1" in cli("report", "runs/a.json", "--markdown")[1]
     # (its review) killed once the cut turn was journaled: resumed, it is the answer, nothing asked again; a turn
     # journaled after it is refused, as one after an answer without calls (the conversation ended there)
     run = load_json("runs/a.json")
