@@ -19253,12 +19253,12 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
   const steps = el("div"); steps.id = id;
   steps.appendChild(el("h3", title + (answer.out_of_turns ? " (ran out of turns)" : "")));
   for (const t of answer.transcript) {
-    const b = block("Turn " + t.turn + (t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+    const b = block("Turn " + t.turn + (t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
     b.className = "turn assistant";
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
       call.appendChild(el("pre", "calls " + c.call));
-      call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
+      if (!t.cut) call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
       if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
       b.appendChild(call);
     }

@@ -249,6 +249,33 @@ def test_the_page_shows_the_other_agent_runs_transcript(project, chromium):
         httpd.server_close()
 
 
+def test_a_turn_the_token_limit_cut_is_shown_cut_never_returned(project, chromium):
+    """Round 110's review: a turn cut as it called tools (its calls never run) read "calls tools / returned -" on the
+    page, where report --case says it was cut."""
+    from conftest import agent_run, agent_spec, make_run
+    run = agent_run()
+    cut = agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True)])
+    cut["transcript"] = cut["transcript"][:1]   # the call, never run: no tool message, no answer after it
+    cut.update(response="", per_turn=[dict(cut["per_turn"][0], done_reason="length")], done_reason="length")
+    run["results"] = [make_run([cut], labels=None)["results"][0] if r["id"] == "a1" else r for r in run["results"]]
+    httpd, url = browser.serve(evalpy, write_run("runs/agent.json", run))
+    try:
+        tab = chromium.new_page()
+        try:
+            tab.goto(url)
+            tab.wait_for_selector("#case h2")
+            tab.select_option("#status", "all")
+            assert tab.text_content("#case h2") == "a1"
+            shown = tab.text_content("#transcript")
+            assert "Turn 1: cut at the token limit, its calls never run" in shown and "returned" not in shown, shown
+            assert 'calls lookup_order({"order_id": "A-1"})' in shown
+        finally:
+            tab.context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 def test_a_save_the_server_cannot_take_says_so_and_never_waits_forever(project, chromium):
     """Fifty-second round on issue 28: with the review server stopped (or answering other than JSON), Save said
     "saving…" for good and the annotation was lost without a word."""
