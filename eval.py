@@ -7702,10 +7702,23 @@ def cap_words(judge):
     return f", {(judge or {})['num_predict']} tokens" if (judge or {}).get("num_predict") else ""
 
 
-def split_named(config):
-    """The split a run recorded, as a command's --checks takes it once a judge check is added to it (SPLIT where a
-    hand-edited run names none)."""
-    return config.get("split_path") if type((config or {}).get("split_path")) is str and config["split_path"] else "SPLIT"
+def paths_from_here(given, near):
+    """Where a path a command was given in another folder may open from here: as given, then from the folder of the
+    file `near` (a run, a candidate) and each folder above it (the command ran in one of them: golden/x.jsonl, given
+    in the project, is ../golden/x.jsonl from runs/). An absolute path is only itself."""
+    if os.path.isabs(given):
+        return [given]
+    above = itertools.accumulate(range(12), lambda folder, _: os.path.join(folder, os.pardir), initial=os.path.dirname(near))
+    return list(dict.fromkeys([given, *(os.path.relpath(os.path.join(folder, given)) for folder in above)]))
+
+
+def split_named(config, run_path):
+    """The split a run recorded, by a path that opens it from here, as a command's --checks takes it once a judge check
+    is added to it (the path as recorded is the folder's the run was made in); SPLIT where none opens."""
+    recorded = (config or {}).get("split_path")
+    found = next((p for p in paths_from_here(recorded, run_path) if os.path.isfile(p)), None) \
+        if type(recorded) is str and recorded else None
+    return found or "SPLIT"
 
 
 def judge_command(path, config, checks=None, **instead):
@@ -16136,7 +16149,7 @@ def judge_run(args, run, target):
     if not todo:   # the command to paste asks the judge asked for now
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
                         + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
-                           f"with it: {judge_command(args.run, config, checks=split_named(config))}"))
+                           f"with it: {judge_command(args.run, config, checks=split_named(config, args.run))}"))
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args, args.run)
     prepare_judge(client, config["api"], config["judge"], BINARY)
@@ -16740,11 +16753,8 @@ def baseline_from_here(comparison, candidate):
     compare ran in one: base/b.json from cand/ is ../base/b.json), or the file of its name beside the candidate, each
     only if it is the same bytes (its baseline_sha)."""
     given = comparison["baseline"]
-    beside = os.path.dirname(candidate)
-    above = [] if os.path.isabs(given) else [os.path.relpath(os.path.join(folder, given)) for folder in
-                                               itertools.accumulate(range(12), lambda folder, _: os.path.join(folder, ".."),
-                                                                    initial=beside)]
-    for path in dict.fromkeys((given, *above, os.path.join(beside, os.path.basename(given)))):
+    for path in dict.fromkeys((*paths_from_here(given, candidate), os.path.join(os.path.dirname(candidate),
+                                                                                  os.path.basename(given)))):
         try:
             if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
                 return path if path == given or os.path.isabs(path) or path.startswith((".", os.sep)) else "./" + path
@@ -17259,7 +17269,7 @@ def unjudged_words(run_path, config, cases):
     checked = [t for c in cases if any(ch["type"] in JUDGE_CHECKS for ch in c["checks"]) for t in c["trials"]]
     if not checked:
         return ("it has no judge check: add one to the split and judge the answers with it "
-                f"({judge_command(run_path, config, checks=split_named(config))})")
+                f"({judge_command(run_path, config, checks=split_named(config, run_path))})")
     if all(t["response"] is None or scored_text(t) is None for t in checked):
         return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed or was still "
                 f"thinking when it stopped): ask them again ({answers_again(run_path, config)})")

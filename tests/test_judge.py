@@ -1406,7 +1406,7 @@ def test_an_audit_of_a_run_without_verdicts_says_what_to_do(project, cli):
     run = write_run("runs/plain.json", make_run([("a1", "bug", "bug")]))
     code, out, err = cli("judge", run, "--audit")
     assert code == 2 and "holds no judge verdict to audit" in err and "Traceback" not in err
-    assert "it has no judge check" in err and f"judge {run} --checks tickets.jsonl" in err
+    assert "it has no judge check" in err and f"judge {run} --checks SPLIT" in err   # (its split is nowhere here)
     # judge checks, and not an answer to judge (every call failed): never sent to `judge`, which says just that
     check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
     failed = write_run("runs/failed.json", make_run([{"id": "a1", "response": None, "checks": check}], labels=None))
@@ -1846,6 +1846,12 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
     # (round 110's review) the split the run recorded, never a placeholder: pasted once the split has a judge check
     assert code == 2 and f"eval.py judge runs/answers-dev-v1.json --checks {judged_split}" in err, err
+    os.chdir("runs")   # (its review) from another folder, the split by a path that opens from there
+    try:
+        code, out, err = cli("judge", "answers-dev-v1.json", "--host", fake.url)
+        assert code == 2 and f"eval.py judge answers-dev-v1.json --checks ../{judged_split}" in err, err
+    finally:
+        os.chdir("..")
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
     assert code == 0, err
