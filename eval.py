@@ -11679,14 +11679,15 @@ def diagnose(cases):
     # where every failing one is such
     earliest = ("retrieval", "generation", "unclear", "task").index
     for c in rag:
-        if c["correct"] is not False:
+        if c["correct"] is not False or not still_decided(c):   # (one its open trials could turn is no failure)
             continue
         failing = [t for t in c["trials"] if t["correct"] is False]
         failing = [t for t in failing if not t["unfinished"]] or failing
         stage, why[c["id"]] = min((stage_of(c, t) for t in failing), key=lambda s: earliest(s[0]))
         out[stage].append(c["id"])
-    # a case with no verdict (a judge's open, or calls failed) is in no stage: counted, or 9 of 12 went unsaid
-    undiagnosed = [c["id"] for c in rag if c["correct"] is None]
+    # a case with no verdict (a judge's open, or calls failed), or one its trials without one could turn (no majority
+    # figure holds it: failures, slices), is in no stage: counted, or 9 of 12 went unsaid
+    undiagnosed = [c["id"] for c in rag if c["correct"] is None or c["correct"] is False and not still_decided(c)]
     return {"cases": len(rag), "failing": len(why), "undiagnosed": len(undiagnosed), "undiagnosed_cases": undiagnosed,
             **out, "why": why}
 

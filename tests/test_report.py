@@ -968,6 +968,17 @@ def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(proj
     run["results"][0].update(thinking="hmm", done_reason="length")
     d = json.loads(cli("report", write_run(project / "u.json", run), "--json")[1])["diagnosis"]
     assert d["unclear"] == ["u1"] and d["why"]["u1"].startswith("it never answered"), d
+    # (round 110) a case whose trials without a verdict could turn its majority is in no failure list: nor diagnosed
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True}]
+    run = make_run([{"id": "o1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": ["x", "y", "z"],
+                     "checks": checks, "judges": None}], labels=None, split="rag")
+    for r, ok in zip(run["results"], (True, False, None)):
+        r["judges"] = [vote("faithful", ok, claims_raw(("x", ok, "a")) if ok is not None else "no verdict here")]
+    run["config"]["judge"] = {"models": ["judge"], "votes": 1, "temperature": 0.0, "seed": 42}
+    s = json.loads(cli("report", write_run(project / "open.json", run), "--json")[1])
+    assert s["majority_open"] == ["o1"] and s["failures"] == [], s["majority_open"]
+    d = s["diagnosis"]
+    assert (d["failing"], d["undiagnosed"], d["undiagnosed_cases"], d["generation"]) == (0, 1, ["o1"], []), d
     # and the cases left out for want of a verdict are counted (9 of the example's 12 went unsaid)
     d = json.loads(cli("report", str(ROOT / "runs" / "example" / "rag-dev-v1.json"), "--json")[1])["diagnosis"]
     assert (d["failing"], d["undiagnosed"], d["cases"]) == (3, 9, 12), d
