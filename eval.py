@@ -6304,6 +6304,30 @@ def call_ids_sent(calls, number, made=False):
     return ids
 
 
+def is_amount(value):
+    """A count or a duration as a server may send it: a number (not a bool), finite, not negative."""
+    return type(value) in (int, float) and 0 <= value < inf
+
+
+def filled_window(prompt_tokens, window, num_keep=4):
+    """The prompt's count says Ollama may have cut it to fit the window: it reached num_ctx (older
+    runners cut to it), or num_ctx - 1, or is the size current Ollama cuts a longer prompt to
+    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, the
+    request's num_keep, 4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a
+    BOS token; a negative one keeps the whole prompt, cut to num_ctx - 1)."""
+    if not (window and is_amount(prompt_tokens)):
+        return False
+    return prompt_tokens >= window - 1 or prompt_tokens in cut_sizes(window, num_keep)
+
+
+@functools.lru_cache(maxsize=64)
+def cut_sizes(window, num_keep):
+    """The sizes current Ollama cuts a prompt too long for the window to (num_keep with and without
+    a BOS token): worked out once per window, not once per answer of a large run."""
+    keeps = {max(0, min(k, window - 1)) for k in (num_keep, num_keep + 1)} if num_keep >= 0 else set()
+    return frozenset(window - max((window - keep) // 2, 1) for keep in keeps)
+
+
 class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
@@ -7675,6 +7699,10 @@ def judge_summary(config, cases):
                                    + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
                 if j["disagree"] and "no verdict (the judges did not agree)" not in reasons:
                     reasons.append("judges disagree")
+                window = (judge or {}).get("num_ctx") if type(judge) is dict else None
+                if any(filled_window(v.get("prompt_tokens"), window) for v in t["votes"] or [] if v["check"] == name):
+                    # (its prompt holds the passages and the answer whole: one the window cut, the verdict read a part)
+                    reasons.append(f"its prompt filled the judge's window (num_ctx={window}): what it read may have been cut")
                 if reasons:
                     doubtful.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
                                    "why": "; ".join(reasons), "models": j["models"]})
@@ -11774,11 +11802,6 @@ def speed_figures(config, cases):
             "load_before_run": config.get("model_load")}
 
 
-def is_amount(value):
-    """A count or a duration as a server may send it: a number (not a bool), finite, not negative."""
-    return type(value) in (int, float) and 0 <= value < inf
-
-
 def window_flags(config, cases):
     """(cut, dropped): the answers whose prompt Ollama may have cut to fit its window, and the
     conversations whose earlier turns it may have dropped, each [{id, trial, prompt_tokens}].
@@ -11862,25 +11885,6 @@ def tokens_per_char(cases, window):
                     if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
                     and 0 < t["prompt_tokens"] < window / 2)
     return ratios[len(ratios) // 2] if ratios else None
-
-
-def filled_window(prompt_tokens, window, num_keep=4):
-    """The prompt's count says Ollama may have cut it to fit the window: it reached num_ctx (older
-    runners cut to it), or num_ctx - 1, or is the size current Ollama cuts a longer prompt to
-    (llm/llama_server.go contextShiftPromptLimit: num_ctx less half of what num_keep leaves, the
-    request's num_keep, 4 by default, api/types.go DefaultOptions, plus 1 where the tokenizer adds a
-    BOS token; a negative one keeps the whole prompt, cut to num_ctx - 1)."""
-    if not (window and is_amount(prompt_tokens)):
-        return False
-    return prompt_tokens >= window - 1 or prompt_tokens in cut_sizes(window, num_keep)
-
-
-@functools.lru_cache(maxsize=64)
-def cut_sizes(window, num_keep):
-    """The sizes current Ollama cuts a prompt too long for the window to (num_keep with and without
-    a BOS token): worked out once per window, not once per answer of a large run."""
-    keeps = {max(0, min(k, window - 1)) for k in (num_keep, num_keep + 1)} if num_keep >= 0 else set()
-    return frozenset(window - max((window - keep) // 2, 1) for keep in keeps)
 
 
 def num_keep(config):

@@ -1421,6 +1421,23 @@ def test_an_audit_of_a_run_without_verdicts_says_what_to_do(project, cli):
     assert code == 2 and f"its judge was never asked: `python eval.py judge {unjudged}` asks it" in err, err
 
 
+def test_a_judge_prompt_that_filled_its_window_is_a_doubtful_verdict(project, cli):
+    """Round 110: a judge vote whose prompt reached the judge's window (num_ctx, pinned over Ollama) read passages and
+    an answer the window may have cut, and its verdict stood without a word (the model's own prompt is flagged)."""
+    from conftest import make_run, write_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    vote = {"check": "helps", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "ok", "raw": "{}",
+            "error": None, "prompt_tokens": 4096, "completion_tokens": 9}
+    run = make_run([{"id": "w1", "response": "r", "checks": check, "judges": [vote]},
+                    {"id": "w2", "response": "r", "checks": check, "judges": [dict(vote, prompt_tokens=900)]}], labels=None,
+                   judge={"models": ["qwen2.5:7b"], "votes": 1, "temperature": 0.0, "seed": 42, "num_ctx": 4096})
+    path = write_run("runs/w.json", run)
+    out = cli("report", path)[1]
+    assert "its prompt filled the judge's window (num_ctx=4096): what it read may have been cut" in out, out
+    doubtful = json.loads(cli("report", path, "--json")[1])["judge"]["doubtful"]
+    assert [d["id"] for d in doubtful] == ["w1"], doubtful
+
+
 def test_judge_schema_is_sent_with_every_judge_call_and_recorded(judged_split, project, cli, fake):
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-schema")
