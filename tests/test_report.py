@@ -1024,6 +1024,20 @@ def test_judged_precision_counts_a_case_that_retrieved_nothing_as_zero(project, 
     assert judged["cases"] == 2 and judged["precision"] == 0.5
 
 
+def test_judged_precision_is_the_mean_of_the_votes_precisions_as_the_verdict_reads_them(project, cli):
+    """Round 110: three votes rating a, then b, then c alone relevant gave precisions 1, 1/2 and 1/3, so the check passed
+    its 0.5 (two of three votes reach it); pooled by passage (no passage had most votes) the judged figure read 0. It is
+    the mean of each readable vote's precision, as faithfulness reads its votes."""
+    check = [{"name": "ctx", "type": "context_relevant", "value": 0.5, "blocking": True}]
+    votes = [dict(vote("ctx", ok, ratings_raw(*[(i, i == pick) for i in "abc"])), vote=n)
+             for n, (pick, ok) in enumerate((("a", True), ("b", True), ("c", False)), 1)]
+    run = make_run([{"id": "v1", "input": "q", "context": passages("a", "b", "c"), "response": "x", "checks": check,
+                     "judges": votes}], labels=None, split="rag")
+    s = json.loads(cli("report", write_run(project / "v.json", run), "--json")[1])
+    assert [(c["name"], c["passed"]) for c in s["checks"]] == [("ctx", 1)]
+    assert s["retrieval_judged"]["by_case"] == [{"id": "v1", "check": "ctx", "precision": pytest.approx((1 + 1 / 2 + 1 / 3) / 3)}]
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
