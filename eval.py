@@ -2949,8 +2949,9 @@ def value_problem(kind, want, obj):
     if want == "count" and not (type(value) is int and value >= 0):
         return f"check {kind!r} needs a whole number of 0 or more as value"
     if want == "share" and "value" in obj and not is_share(value):
-        return (f"check {kind!r}: value is the share of its score a passing answer reaches, a number above 0 "
-                f"and at most 1, not {one_line(json_text(value), 40)}")
+        meaning = {"context_relevant": "the context precision the judge's ratings of its passages reach to pass"}.get(
+            kind, "the share of its claims the passages support in a passing answer")
+        return f"check {kind!r}: value is {meaning}, a number above 0 and at most 1, not {one_line(json_text(value), 40)}"
     return None
 
 

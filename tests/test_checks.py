@@ -1175,3 +1175,12 @@ def test_a_labelled_run_rescored_with_a_split_without_labels_is_refused(project,
     code, out, err = cli("report", "runs/l.json", "--checks", "g2/dev.jsonl")
     assert code == 2 and out == "" and "is scored on its label in the run, and there it has no label check (no " \
                                        "labels.txt beside the split)" in err, err
+
+
+def test_a_rag_checks_value_is_said_as_what_it_is():
+    """Round 110: a context_relevant check's bad value was "the share of its score a passing answer reaches": it rates
+    passages, and its value is the precision their ratings reach; a faithful check's, the share of claims supported."""
+    for kind, meaning in (("context_relevant", "the context precision the judge's ratings of its passages reach to pass"),
+                          ("faithful", "the share of its claims the passages support in a passing answer")):
+        check, problems = evalpy.parse_check({"type": kind, "value": 1.5})
+        assert problems == [f"check {kind!r}: value is {meaning}, a number above 0 and at most 1, not 1.5"], problems
