@@ -6931,7 +6931,8 @@ def cut_wait_words(cut):
     # plain digits, a date's 27,661,600 s never "2.76616e+07")
     if not cut:
         return ""
-    asked = f"{ceil(cut * 1000) / 1000:.3f}".rstrip("0").rstrip(".")
+    # (its digits as a decimal, 32.002 never 32.003 for 32002.000000000004 ms; past a billion seconds, as a power)
+    asked = f"{ceil(round(cut * 1000, 6)) / 1000:.3f}".rstrip("0").rstrip(".") if cut < 1e9 else f"{cut:.3g}"
     return (f" (it had asked to wait {asked} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
             "tries: resume once its limit has passed)")
 
@@ -7730,8 +7731,8 @@ def cap_words(judge):
 
 def paths_from_here(given, near):
     """Where a path a command was given in another folder may open from here: as given, then from the folder of the
-    file `near` (a run, a candidate) and each folder above it (the command ran in one of them: golden/x.jsonl, given
-    in the project, is ../golden/x.jsonl from runs/). An absolute path is only itself."""
+    file `near` (a run, a candidate) and each folder above it, the farthest last (the command ran in one of them:
+    golden/x.jsonl, given in the project, is ../golden/x.jsonl from runs/). An absolute path is only itself."""
     if os.path.isabs(given):
         return [given]
     above = itertools.accumulate(range(12), lambda folder, _: os.path.join(folder, os.pardir), initial=os.path.dirname(near))
@@ -7742,8 +7743,10 @@ def split_named(config, run_path):
     """The split a run recorded, by a path that opens it from here, as a command's --checks takes it once a judge check
     is added to it (the path as recorded is the folder's the run was made in); SPLIT where none opens."""
     recorded = (config or {}).get("split_path")
-    found = next((p for p in paths_from_here(recorded, run_path) if os.path.isfile(p)), None) \
-        if type(recorded) is str and recorded else None
+    # (not by its sha: the split is to be edited, a judge check added; from the run's own folders first, another
+    # project's golden/dev.jsonl here is another split)
+    places = paths_from_here(recorded, run_path) if type(recorded) is str and recorded else []
+    found = next((p for p in places[1:] + places[:1] if os.path.isfile(p)), None)
     return found or "SPLIT"
 
 

@@ -521,6 +521,10 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     assert "asked to wait 30.4 s, Retry-After; eval.py waits at most 30 s" in evalpy.cut_wait_words(30.4)
     assert "asked to wait 30.001 s" in evalpy.cut_wait_words(30.000001)   # (its review) rounded up, in plain digits
     assert "asked to wait 27661600 s" in evalpy.cut_wait_words(27661600.0) and "e+" not in evalpy.cut_wait_words(1234567.0)
+    # (its review) no decimal read 1 ms over (32.002 * 1000 is 32002.000000000004), and no traceback past 1.8e305
+    assert all(f"asked to wait {n / 1000:.3f}".rstrip("0").rstrip(".") + " s" in evalpy.cut_wait_words(n / 1000)
+               for n in range(30001, 40000))
+    assert "asked to wait 1e+308 s" in evalpy.cut_wait_words(1e308)
     assert [evalpy.retry_after({"Retry-After": said}) for said in ("inf", "1e999", "nan", "-1", "30.4", "0")] == \
         [None, None, None, None, 30.4, 0.0]
     fake.faults, fake.retry_after = ["429"] * 2, 0.01   # a wait within the cap: nothing to say

@@ -1867,6 +1867,11 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     try:
         code, out, err = cli("judge", "answers-dev-v1.json", "--host", fake.url)
         assert code == 2 and f"eval.py judge answers-dev-v1.json --checks ../{judged_split}" in err, err
+        # (its review) another split of that path here is another split: the run's is named by its sha
+        os.makedirs(os.path.dirname(judged_split))
+        Path(judged_split).write_text('{"id": "x1", "input": "q", "difficulty": "easy", "note": "n"}\n', encoding="utf-8")
+        code, out, err = cli("judge", "answers-dev-v1.json", "--host", fake.url)
+        assert code == 2 and f"--checks ../{judged_split}" in err, err
     finally:
         os.chdir("..")
     asked = len(fake.chat_bodies)
