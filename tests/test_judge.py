@@ -1729,7 +1729,7 @@ def test_a_faithful_check_on_a_case_without_passages_is_refused_before_any_call(
     assert fake.chat_bodies == []
 
 
-@pytest.mark.parametrize("value, message", [(0, "value is the share of its score"), (1.5, "value is the share"),
+@pytest.mark.parametrize("value, message", [(0, "value is the share of its claims the passages support"), (1.5, "value is the share"),
                                             ("high", "value is the share")])
 def test_a_faithful_threshold_is_a_share(rag_split, cli, fake, value, message):
     Path("golden/ragtest/checks.json").write_text(json.dumps([{"type": "faithful", "value": value}]))
