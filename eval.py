@@ -2947,7 +2947,8 @@ def value_problem(kind, want, obj):
                                 and all(isinstance(v, str) and v.strip() for v in value)):
         return f"check {kind!r} needs a list of at least two tool names as value"
     if want == "count" and not (type(value) is int and value >= 0):
-        return f"check {kind!r} needs a whole number of 0 or more as value"
+        return (f"check {kind!r} needs a whole number of 0 or more as value, written without a decimal point (2, not "
+                "2.0), not " + one_line(json_text(value), 40))
     if want == "share" and "value" in obj and not is_share(value):
         meaning = {"context_relevant": "the context precision the judge's ratings of its passages reach to pass"}.get(
             kind, "the share of its claims the passages support in a passing answer")

@@ -1184,3 +1184,10 @@ def test_a_rag_checks_value_is_said_as_what_it_is():
                           ("faithful", "the share of its claims the passages support in a passing answer")):
         check, problems = evalpy.parse_check({"type": kind, "value": 1.5})
         assert problems == [f"check {kind!r}: value is {meaning}, a number above 0 and at most 1, not 1.5"], problems
+
+
+def test_a_count_written_with_a_decimal_point_is_said_so():
+    """Round 110's newcomer: max_tool_calls 2.0 was refused as "needs a whole number", which 2.0 reads as."""
+    check, problems = evalpy.parse_check({"type": "max_tool_calls", "value": 2.0})
+    assert problems == ["check 'max_tool_calls' needs a whole number of 0 or more as value, written without a decimal "
+                        "point (2, not 2.0), not 2.0"], problems
