@@ -16439,13 +16439,16 @@ def judging_state(path, header):
               if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k) and k != "digests"]
-    if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
-        differ.append(("judge digests (the model was pulled again)", their_judge.get("digests"), judge.get("digests")))
     shown = lambda value: on_one_line(json_text(value), 40)
-    if not differ:
+    said = [f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ]
+    if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
+        # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
+        said += [f"the judge {on_one_line(model, 40)} pulled again (digest {'{} there, {} now'.format(*shorts_apart(was, now))})"
+                 for model, was, now in zip(judge.get("models") or (), their_judge.get("digests") or (), judge.get("digests") or ())
+                 if was and now and was != now] or ["the judge's digests (pulled again)"]
+    if not said:
         return "same", None
-    return "other", ("holds an interrupted judging of other settings: "
-                     + "; ".join(f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ))
+    return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
 
 
 def read_judging(path, todo):
