@@ -20243,7 +20243,13 @@ def cmd_judge(args):
     call_defaults(args)
     refuse_unreadable_annotations(args.out, "--out")
     args.run, run, target = judge_target(args.run, args.out)
-    done = judge_run(args, run, target)
+    try:
+        done = judge_run(args, run, target)
+    except KeyboardInterrupt:   # before it asked (the judge's digest, a slow server): a judging begun is still there
+        if os.path.isfile(target[0] + JUDGING_SUFFIX):
+            warn(f"the votes of the judging interrupted before are kept in {shell_word(target[0] + JUDGING_SUFFIX)}, and "
+                 "the same judge command goes on with them")
+        raise
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
     judged, written, failed = done

@@ -2017,6 +2017,33 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     fake.latency = 0
 
 
+def test_a_judge_stopped_before_it_asks_says_where_the_votes_of_the_judging_begun_are(project, judged_split, cli, fake):
+    """Round 110: a resumed judging stopped while it asked the server which digest its judge is (before any vote) said
+    only "interrupted", not that the judging begun is kept and the same command goes on with it."""
+    import socket
+    import threading
+    import time
+    interrupted_judging(cli, fake, judged_split)
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)   # accepts, never answers: the digest check waits
+    held = []
+    threading.Thread(target=lambda: held.extend(silent.accept() for _ in range(4)), daemon=True).start()
+    try:
+        proc = judge_in_background("runs/answers-dev-v1.json", "--host", f"127.0.0.1:{silent.getsockname()[1]}",
+                                   "--out", "j.json")
+        deadline = time.monotonic() + 20
+        while not held and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    finally:
+        silent.close()
+    assert proc.returncode == 2 and ("the votes of the judging interrupted before are kept in j.json.judging, and the "
+                                     "same judge command goes on with them") in err, err
+
+
 def test_a_judge_listed_in_another_case_since_is_the_one_its_votes_name(project, judged_split, cli, fake):
     """Round 109: the server listing the judge in another case since (Ollama reads names in any case), a judge resumed
     was refused as "of other settings: judge models ["qwen2.5:7b"] there, ["QWEN2.5:7B"] now" (the command that
