@@ -2951,7 +2951,8 @@ def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, ju
     fake.digests["qwen2.5:7b"] = "ab" * 32                                       # `ollama pull` again
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--out", "j.json")
-    assert code == 2 and "j.json.judging holds an interrupted judging of other settings: judge digests " in err, err
+    assert code == 2 and ("j.json.judging holds an interrupted judging of other settings: the judge qwen2.5:7b pulled "
+                          f"again (digest {digest[:8]} there, abababab now)") in err, err
     assert len(judge_calls(fake)) == asked and Path("j.json.judging").read_bytes() == held
     # judged whole by the new model, then compared with one judged by the old: the change is in sight
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "new.json")[0] == 0
