@@ -698,6 +698,12 @@ def option_word(flag, value):
     return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
 
 
+def path_word(path):
+    """A path as a command's positional to paste: one that begins with a dash as ./-x, or the command line takes it for
+    an option (`runs -rr` refused -rr)."""
+    return shell_word("./" + path if path.startswith("-") else path)
+
+
 def one_line(text, width=70):
     return cut_to(inert(" ".join(text.split())), width)
 
@@ -3413,14 +3419,18 @@ def unreadable(path, what, error):
                          f"{kind} beside a run, never a run: give the run's own path ({shell_word(run)})")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
+        # (only a name run --out takes: never -, which is stdout, nor one too long for the files kept beside a run)
+        makes = path not in ("", "-") and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
+        out = option_word("--out", path)   # (a name beginning with a dash joined with =, or read as an option)
         return EvalError(f"{shell_word(path)}: no such {what}" + (
-            f" (there is no folder {shell_word(folder)}: check the path, or `run --split ... --out {shell_word(path)}` "
-            "to make it)" if what == "run file" and not os.path.isdir(folder) else
-            f" (`{program()} runs {shell_word(folder)}` lists the runs there; `run --split ... --out "
-            f"{shell_word(path)}` makes this one)" if what == "run file" else ""))
+            f" (there is no folder {shell_word(folder)}: check the path" + (f", or `run --split ... {out}` to make it)"
+                                                                            if makes else ")")
+            if what == "run file" and not os.path.isdir(folder) else
+            f" (`{program()} runs {path_word(folder)}` lists the runs there"
+            + (f"; `run --split ... {out}` makes this one)" if makes else ")") if what == "run file" else ""))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
-                         + (f"; {program()} runs {shell_word(path)} lists the runs in it" if what == "run file" else ""))
+                         + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})")

@@ -1,6 +1,7 @@
 """Read back, grade, score: every figure from the run file alone; a bad run file is one plain error."""
 
 import json
+import os
 from pathlib import Path
 import subprocess
 import sys
@@ -105,6 +106,21 @@ def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
     code, out, err = cli("report", "nope/x.json")
     assert code == 2 and err == ("error: nope/x.json: no such run file (there is no folder nope: check the path, or "
                                  "`run --split ... --out nope/x.json` to make it)\n"), err
+
+
+def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
+    """Round 110: `report -` offered `run --out -` (stdout, refused), `report -- -x.json` `--out -x.json` (read as an
+    option), a name too long for the files kept beside a run an --out run refuses; and a folder named -rr.json was
+    offered `runs -rr.json`, refused as an unknown option."""
+    for name, said in (("-", "(`python eval.py runs .` lists the runs there)"),
+                       ("-nope.json", "`run --split ... --out=-nope.json` makes this one"),
+                       ("a" * 230 + ".json", "(`python eval.py runs .` lists the runs there)")):
+        code, out, err = cli("report", "--", name)
+        assert code == 2 and said in err and "--out -\n" not in err, err
+    os.makedirs("-rr/sub.json")
+    code, out, err = cli("report", "--", "-rr/sub.json")
+    assert code == 2 and "python eval.py runs ./-rr/sub.json lists the runs in it" in err, err
+    assert "lists the runs in it" not in cli("runs", "./-rr/sub.json")[2]
 
 
 @pytest.mark.parametrize("name, kind, run", [
