@@ -20470,9 +20470,21 @@ def handled(handler, args, keys=()):
         if not e.filename and e.errno == errno.ENOENT and not folder_here():   # (it named no file: "No such file")
             last_word("error: the folder eval.py was started in no longer exists (removed meanwhile); cd to one that "
                       "does, and run it again")
-        else:
-            last_word(inert(f"error: {where}{e.strerror or e}"))
+        else:   # (and what to do, where the error says: "Not a directory" alone left it to guess)
+            hint = OS_ERROR_HINTS.get(e.errno)
+            last_word(inert(f"error: {where}{e.strerror or e}" + (f": {hint}" if hint else "")))
         return 2
+
+
+OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reaches the command line unnamed
+    errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
+    errno.EISDIR: "that is a folder, where a file is needed; check the path",
+    errno.EROFS: "the file system is read-only; use a folder that can be written",
+    errno.EACCES: "no permission; use a folder you can write, or fix its permissions",
+    errno.EPERM: "not permitted (an immutable file, or a folder you do not own); use another folder",
+    errno.ENOSPC: "the disk is full; free some space",
+    errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
+}
 
 
 def folder_here():

@@ -783,6 +783,9 @@ def test_init_never_overwrites_anything(project, cli):
     Path("afile").write_text("x")
     code, out, err = cli("init", "afile")
     assert code == 2 and "afile" in err and "Traceback" not in err
+    # (round 110) an error of the machine says what to do, not "Not a directory" alone
+    code, out, err = cli("init", "afile/sub")
+    assert code == 2 and err == "error: afile/sub: Not a directory: a part of that path is a file, not a folder; check the path\n", err
     # (73rd) a link to nothing is said to be one, as run says it
     Path("linked").mkdir()
     os.symlink("gone.jsonl", "linked/dev.jsonl")
