@@ -1507,6 +1507,17 @@ def open_lock_file(path):
     return os.fdopen(fd, "a+")
 
 
+OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reaches the command line unnamed
+    errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
+    errno.EISDIR: "that is a folder, where a file is needed; check the path",
+    errno.EROFS: "the file system is read-only; use a folder that can be written",
+    errno.EACCES: "no permission (to read it, or to write there); fix its permissions, or use another path",
+    errno.EPERM: "not permitted (an immutable file, or a folder you do not own); use another folder",
+    errno.ENOSPC: "the disk is full; free some space",
+    errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
+}
+
+
 def remedy(error):
     """What to do about a write that failed, as its error says: a full disk is not a folder the user
     may not write to ("free some space" for that sent people to delete files for nothing). A file
@@ -2953,8 +2964,9 @@ def value_problem(kind, want, obj):
                                 and all(isinstance(v, str) and v.strip() for v in value)):
         return f"check {kind!r} needs a list of at least two tool names as value"
     if want == "count" and not (type(value) is int and value >= 0):
-        return (f"check {kind!r} needs a whole number of 0 or more as value, written without a decimal point (2, not "
-                "2.0), not " + one_line(json_text(value), 40))
+        return (f"check {kind!r} needs a whole number of 0 or more as value"
+                + (" (written without a decimal point: 2, not 2.0)" if type(value) is float and value.is_integer() else "")
+                + (f", not {one_line(json_text(value), 40)}" if "value" in obj else ""))
     if want == "share" and "value" in obj and not is_share(value):
         meaning = {"context_relevant": "the context precision the judge's ratings of its passages reach to pass"}.get(
             kind, "the share of its claims the passages support in a passing answer")
@@ -3420,7 +3432,7 @@ def unreadable(path, what, error):
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         # (only a name run --out takes: never -, which is stdout, nor one too long for the files kept beside a run)
-        makes = path not in ("", "-") and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
+        makes = os.path.basename(path) not in ("", "-") and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
         out = option_word("--out", path)   # (a name beginning with a dash joined with =, or read as an option)
         return EvalError(f"{shell_word(path)}: no such {what}" + (
             f" (there is no folder {shell_word(folder)}: check the path" + (f", or `run --split ... {out}` to make it)"
@@ -3433,7 +3445,8 @@ def unreadable(path, what, error):
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
-    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})")
+    hint = OS_ERROR_HINTS.get(error.errno)
+    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})" + (f": {hint}" if hint else ""))
 
 
 def json_problem(error):
@@ -6938,12 +6951,11 @@ def make_client(config, args, recorded=None):
 def cut_wait_words(cut):
     """What a call that failed for good says of a wait its server asked (Retry-After) past RETRY_CAP_SECONDS, cut to it:
     a server asking a minute was asked again too soon (a resume later asks it again)."""
-    # (rounded up to the millisecond, never down: 30.4 s shown as "30 s" read as within the 30 s it was cut to; and in
-    # plain digits, a date's 27,661,600 s never "2.76616e+07")
     if not cut:
         return ""
-    # (its digits as a decimal, 32.002 never 32.003 for 32002.000000000004 ms; past a billion seconds, as a power)
-    asked = f"{ceil(round(cut * 1000, 6)) / 1000:.3f}".rstrip("0").rstrip(".") if cut < 1e9 else f"{cut:.3g}"
+    # (exactly as asked, Python's shortest digits for it: 30.0000000001 never "30", as within the 30 it was cut to; 32.002
+    # never 32.003 by a millisecond's rounding; a date's 27661600 never 2.76616e+07)
+    asked = repr(cut).removesuffix(".0")
     return (f" (it had asked to wait {asked} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
             "tries: resume once its limit has passed)")
 
@@ -7757,8 +7769,9 @@ def split_named(config, run_path):
     # (not by its sha: the split is to be edited, a judge check added; from the run's own folders first, another
     # project's golden/dev.jsonl here is another split)
     places = paths_from_here(recorded, run_path) if type(recorded) is str and recorded else []
-    found = next((p for p in places[1:] + places[:1] if os.path.isfile(p)), None)
-    return found or "SPLIT"
+    there = [p for p in places[1:] + places[:1] if os.path.isfile(p)]
+    # the one of the sha it ran first (the split as it was), else the nearest the run's folders reach
+    return next((p for p in there if config.get("split_sha") in split_shas(p)), there[0] if there else "SPLIT")
 
 
 def judge_command(path, config, checks=None, **instead):
@@ -16453,9 +16466,12 @@ def judging_state(path, header):
     said = [f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ]
     if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
-        said += [f"the judge {on_one_line(model, 40)} pulled again (digest {'{} there, {} now'.format(*shorts_apart(was, now))})"
-                 for model, was, now in zip(judge.get("models") or (), their_judge.get("digests") or (), judge.get("digests") or ())
-                 if was and now and was != now] or ["the judge's digests (pulled again)"]
+        # (by model: a panel of other models, its digests by place, named another's "pulled again")
+        then = dict(zip(their_judge.get("models") or (), their_judge.get("digests") or ()))
+        said += [f"the judge {on_one_line(model, 40)} pulled again (digest {'{} there, {} now'.format(*shorts_apart(then[model], now))})"
+                 for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
+                 if then.get(model) and now and then[model] != now] or (
+                     [] if differ else ["the judge's digests (pulled again)"])
     if not said:
         return "same", None
     return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
@@ -20257,8 +20273,8 @@ def cmd_judge(args):
         done = judge_run(args, run, target)
     except KeyboardInterrupt:   # before it asked (the judge's digest, a slow server): a judging begun is still there
         if os.path.isfile(target[0] + JUDGING_SUFFIX):
-            warn(f"the votes of the judging interrupted before are kept in {shell_word(target[0] + JUDGING_SUFFIX)}, and "
-                 "the same judge command goes on with them")
+            warn(f"the votes of the judging interrupted before are kept in {shell_word(target[0] + JUDGING_SUFFIX)}; the "
+                 "judge command that began it goes on with them")
         raise
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
@@ -20474,17 +20490,6 @@ def handled(handler, args, keys=()):
             hint = OS_ERROR_HINTS.get(e.errno)
             last_word(inert(f"error: {where}{e.strerror or e}" + (f": {hint}" if hint else "")))
         return 2
-
-
-OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reaches the command line unnamed
-    errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
-    errno.EISDIR: "that is a folder, where a file is needed; check the path",
-    errno.EROFS: "the file system is read-only; use a folder that can be written",
-    errno.EACCES: "no permission; use a folder you can write, or fix its permissions",
-    errno.EPERM: "not permitted (an immutable file, or a folder you do not own); use another folder",
-    errno.ENOSPC: "the disk is full; free some space",
-    errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
-}
 
 
 def folder_here():

@@ -1189,5 +1189,9 @@ def test_a_rag_checks_value_is_said_as_what_it_is():
 def test_a_count_written_with_a_decimal_point_is_said_so():
     """Round 110's newcomer: max_tool_calls 2.0 was refused as "needs a whole number", which 2.0 reads as."""
     check, problems = evalpy.parse_check({"type": "max_tool_calls", "value": 2.0})
-    assert problems == ["check 'max_tool_calls' needs a whole number of 0 or more as value, written without a decimal "
-                        "point (2, not 2.0), not 2.0"], problems
+    assert problems == ["check 'max_tool_calls' needs a whole number of 0 or more as value (written without a decimal "
+                        "point: 2, not 2.0), not 2.0"], problems
+    # (its review) none given is not "not null", and -1 is no decimal point's fault
+    assert evalpy.parse_check({"type": "max_tool_calls"})[1] == ["check 'max_tool_calls' needs a whole number of 0 or more as value"]
+    assert evalpy.parse_check({"type": "max_tool_calls", "value": -1})[1] == [
+        "check 'max_tool_calls' needs a whole number of 0 or more as value, not -1"]

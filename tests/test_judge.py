@@ -2040,8 +2040,39 @@ def test_a_judge_stopped_before_it_asks_says_where_the_votes_of_the_judging_begu
         _, err = proc.communicate(timeout=20)
     finally:
         silent.close()
-    assert proc.returncode == 2 and ("the votes of the judging interrupted before are kept in j.json.judging, and the "
-                                     "same judge command goes on with them") in err, err
+    assert proc.returncode == 2 and ("the votes of the judging interrupted before are kept in j.json.judging; the judge "
+                                     "command that began it goes on with them") in err, err
+
+
+def test_the_split_a_run_names_in_the_judge_advice_is_its_own_by_its_sha(project, cli, fake):
+    """Round 110's review: the no-judge-check advice named the first golden/dev.jsonl the run's folders reached (another
+    project's, above this one) where the split the run was made of opens from here: the one of the run's sha wins."""
+    import shutil
+    os.makedirs("proj")
+    shutil.copytree("golden", "proj/golden")
+    shutil.copytree("prompts", "proj/prompts")
+    Path("golden/dev.jsonl").write_text('{"id": "x1", "input": "q", "expected": "bug", "difficulty": "easy", "note": "n"}\n',
+                                        encoding="utf-8")   # the project above: another split of that path
+    os.chdir("proj")
+    try:
+        fake.answers = {}
+        assert cli("run", "--split", "golden/dev.jsonl", "--host", fake.url, "--out", "../out/r.json")[0] == 0
+        code, out, err = cli("judge", "../out/r.json", "--host", fake.url)
+        assert code == 2 and "judge ../out/r.json --checks golden/dev.jsonl" in err, err
+    finally:
+        os.chdir("..")
+
+
+def test_a_judging_of_another_panel_names_no_judge_pulled_again(project, judged_split, cli, fake):
+    """Round 110's review: a judging of another panel paired this panel's models with the other's digests by place, and
+    said a model never pulled "pulled again" with another model's digest."""
+    import copy
+    interrupted_judging(cli, fake, judged_split)
+    held = json.loads(Path("j.json.judging").read_text(encoding="utf-8").splitlines()[0])
+    mine = copy.deepcopy(held)
+    mine["config"]["judge"].update(models=["llama3.1:8b"], digests=["ff" * 32])
+    state, said = evalpy.judging_state("j.json.judging", mine)
+    assert state == "other" and "judge models" in said and "pulled again" not in said, said
 
 
 def test_a_judge_listed_in_another_case_since_is_the_one_its_votes_name(project, judged_split, cli, fake):

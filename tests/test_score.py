@@ -117,6 +117,11 @@ def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
                        ("a" * 230 + ".json", "(`python eval.py runs .` lists the runs there)")):
         code, out, err = cli("report", "--", name)
         assert code == 2 and said in err and "--out -\n" not in err, err
+    code, out, err = cli("report", "runs/nope/")   # (its review) a folder's path: --out there names no file
+    assert code == 2 and "makes" not in err and "--out" not in err, err
+    code, out, err = cli("report", "golden/labels.txt/x.json")   # a path through a file: said what to do
+    assert code == 2 and err == ("error: golden/labels.txt/x.json: cannot read run file (Not a directory): a part of that "
+                                 "path is a file, not a folder; check the path\n"), err
     os.makedirs("-rr/sub.json")
     code, out, err = cli("report", "--", "-rr/sub.json")
     assert code == 2 and "python eval.py runs ./-rr/sub.json lists the runs in it" in err, err
