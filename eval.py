@@ -20323,6 +20323,11 @@ def cmd_review(args):
 
 def cmd_runs(args):
     if not os.path.isdir(args.folder):
+        try:   # (a folder behind one it may not enter is no "no such folder")
+            os.stat(args.folder)
+        except OSError as e:
+            if e.errno != errno.ENOENT:
+                raise EvalError(str(unreadable(args.folder, "folder", e))) from None
         raise EvalError(f"{shell_word(args.folder)}: " + ("a file, not a folder: runs lists the runs in a folder (report reads one run)"
                                                           if os.path.exists(args.folder) else "no such folder"))
     with remembering_names():   # the folder's second names looked up once, not once per run with errors
