@@ -12,9 +12,10 @@ pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browse
 
 
 @contextlib.contextmanager
-def review_tab(chromium, run, ready="#case h2"):
-    """The review page of a run in a new tab of headless Chromium, served on a free port, gone afterwards."""
-    httpd, url = browser.serve(evalpy, run)
+def review_tab(chromium, run, ready="#case h2", against=None):
+    """The review page of a run (--against another) in a new tab of headless Chromium, served on a free port, gone
+    afterwards."""
+    httpd, url = browser.serve(evalpy, run, against)
     try:
         tab = chromium.new_page()
         try:
@@ -230,23 +231,13 @@ def test_the_page_shows_the_other_agent_runs_transcript(project, chromium):
                                                      ("cancel_order", {"order_id": "A-1"}, True)])], labels=None)["results"][0]
                         if r["id"] == "a1" else r for r in other["results"]]
     mine, theirs = write_run("runs/agent.json", agent_run()), write_run("runs/other.json", other)
-    httpd, url = browser.serve(evalpy, mine, theirs)
-    try:
-        tab = chromium.new_page()
-        try:
-            tab.goto(url)
-            tab.wait_for_selector("#case h2")
-            tab.select_option("#status", "all")
-            assert tab.text_content("#case h2") == "a1"
-            assert "calls lookup_order" in tab.text_content("#transcript")
-            theirs_text = tab.text_content("#other-transcript")
-            assert "Other run's transcript" in theirs_text and 'calls cancel_order({"order_id": "A-1"})' in theirs_text
-            assert "fails: never cancels" in theirs_text
-        finally:
-            tab.context.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab(chromium, mine, against=theirs) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "a1"
+        assert "calls lookup_order" in tab.text_content("#transcript")
+        theirs_text = tab.text_content("#other-transcript")
+        assert "Other run's transcript" in theirs_text and 'calls cancel_order({"order_id": "A-1"})' in theirs_text
+        assert "fails: never cancels" in theirs_text
 
 
 def test_a_turn_the_token_limit_cut_is_shown_cut_never_returned(project, chromium):
@@ -258,22 +249,12 @@ def test_a_turn_the_token_limit_cut_is_shown_cut_never_returned(project, chromiu
     cut["transcript"] = cut["transcript"][:1]   # the call, never run: no tool message, no answer after it
     cut.update(response="", per_turn=[dict(cut["per_turn"][0], done_reason="length")], done_reason="length")
     run["results"] = [make_run([cut], labels=None)["results"][0] if r["id"] == "a1" else r for r in run["results"]]
-    httpd, url = browser.serve(evalpy, write_run("runs/agent.json", run))
-    try:
-        tab = chromium.new_page()
-        try:
-            tab.goto(url)
-            tab.wait_for_selector("#case h2")
-            tab.select_option("#status", "all")
-            assert tab.text_content("#case h2") == "a1"
-            shown = tab.text_content("#transcript")
-            assert "Turn 1: cut at the token limit, its calls never run" in shown and "returned" not in shown, shown
-            assert 'calls lookup_order({"order_id": "A-1"})' in shown
-        finally:
-            tab.context.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with review_tab(chromium, write_run("runs/agent.json", run)) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "a1"
+        shown = tab.text_content("#transcript")
+        assert "Turn 1: cut at the token limit, its calls never run" in shown and "returned" not in shown, shown
+        assert 'calls lookup_order({"order_id": "A-1"})' in shown
 
 
 def test_a_save_the_server_cannot_take_says_so_and_never_waits_forever(project, chromium):
