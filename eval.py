@@ -7031,8 +7031,10 @@ def transcript_lines(transcript, final=True, quote=None):
     """An agent's transcript turn by turn, as plain lines: what the assistant said and called, and
     what each tool returned. final=False leaves out the final answer (the judge reads it apart); quote: how
     what the assistant said is set (a judge's: fenced, so that it cannot write a tool's result of its own)."""
-    lines = []
+    lines, run = [], set(map(id, calls_run(transcript or ())))
     for number, m in enumerate(transcript or (), 1):
+        # (a turn the token limit cut: its calls were never run, so a judge must not read them as done)
+        calls = "[assistant calls]" if id(m) in run else "[assistant calls, cut by the token limit: never run]"
         if m["role"] == "tool" and quote and m["content"] == no_tool_text(m["name"]):
             # a name the model made up, in the call fenced above: never again outside the fence (its words to the judge)
             lines.append("  -> that call names no tool the case has: it returned an error saying so")
@@ -7042,7 +7044,7 @@ def transcript_lines(transcript, final=True, quote=None):
         elif m.get("tool_calls") or final:
             said = (m.get("content") or "").strip()
             lines += [f"[assistant]\n{quote(said)}" if quote else f"[assistant] {said}"] * bool(said) \
-                + [f"[assistant calls]\n{quote(call_text(c))}" if quote else f"[assistant calls] {call_text(c)}"
+                + [f"{calls}\n{quote(call_text(c))}" if quote else f"{calls} {call_text(c)}"
                    for c in m.get("tool_calls") or ()]   # (a call's name and arguments are the model's words too)
     return lines
 

@@ -2559,6 +2559,9 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
     assert "returned" not in shown and "<- fails" not in shown, shown
     assert evalpy.tool_calls_of(load_json("runs/a.json")["results"][0]) == []
+    # (its review) nor read by a judge as done: the calls a judge's prompt lists say they were cut, never run
+    lines = evalpy.transcript_lines(load_json("runs/a.json")["results"][0]["transcript"], final=False, quote=evalpy.fenced)
+    assert [line.split("\n")[0] for line in lines] == ["[assistant calls, cut by the token limit: never run]"], lines
     # (its review) cut as it called tools, it reached no answer: it fails, whatever checks the case has (with only
     # trajectory checks, tool_args_valid held of no call and the final result passed)
     only = {"a1": {"checks": [{"name": "valid", "type": "tool_args_valid", "blocking": True}]}}
