@@ -1511,7 +1511,8 @@ OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reac
     errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
     errno.EISDIR: "that is a folder, where a file is needed; check the path",
     errno.EROFS: "the file system is read-only; use a folder that can be written",
-    errno.EACCES: "no permission (to read it, or to write there); fix its permissions, or use another path",
+    errno.EACCES: "no permission (to read or write it, or to enter a folder on its path); fix the permissions, or use "
+                  "another path",
     errno.EPERM: "not permitted (an immutable file, or a folder you do not own); use another folder",
     errno.ENOSPC: "the disk is full; free some space",
     errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
@@ -3432,7 +3433,8 @@ def unreadable(path, what, error):
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         # (only a name run --out takes: never -, which is stdout, nor one too long for the files kept beside a run)
-        makes = os.path.basename(path) not in ("", "-") and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
+        makes = os.path.basename(path) not in ("", "-", ".", "..") \
+            and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
         out = option_word("--out", path)   # (a name beginning with a dash joined with =, or read as an option)
         return EvalError(f"{shell_word(path)}: no such {what}" + (
             f" (there is no folder {shell_word(folder)}: check the path" + (f", or `run --split ... {out}` to make it)"
@@ -6953,9 +6955,14 @@ def cut_wait_words(cut):
     a server asking a minute was asked again too soon (a resume later asks it again)."""
     if not cut:
         return ""
-    # (exactly as asked, Python's shortest digits for it: 30.0000000001 never "30", as within the 30 it was cut to; 32.002
-    # never 32.003 by a millisecond's rounding; a date's 27661600 never 2.76616e+07)
-    asked = repr(cut).removesuffix(".0")
+    # (as asked, its shortest digits: 32.002 never 32.003 by a millisecond's rounding, a date's 27661600 never
+    # 2.76616e+07; more decimals than milliseconds rounded up, 30.0000000001 to 30.001, never down to "30, at most 30")
+    exact = repr(cut)
+    if "e" in exact and cut < 1e18:   # (10000000000000000 s in digits, as it was sent)
+        exact = f"{cut:.0f}"
+    elif "." in exact and len(exact.split(".")[1]) > 3:   # a date's 44.47057771682739: rounded up to the millisecond,
+        exact = f"{ceil(cut * 1000) / 1000:.3f}"            # still past the cap it was cut to
+    asked = exact.removesuffix(".0")
     return (f" (it had asked to wait {asked} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
             "tries: resume once its limit has passed)")
 
@@ -8283,7 +8290,7 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     if out == "-":
         raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
                         "(report RUN --json prints it)")
-    if out.endswith(("/", os.sep)) or os.path.isdir(out):
+    if out.endswith(("/", os.sep)) or os.path.isdir(out) or os.path.basename(out) in (".", ".."):   # (nosuch/. is a folder)
         return os.path.join(out, os.path.basename(default)), False
     suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
     temp = TEMP_NAME.fullmatch(os.path.basename(out))
@@ -20324,6 +20331,8 @@ def cmd_review(args):
 
 
 def cmd_runs(args):
+    if os.path.islink(args.folder) and not os.path.exists(args.folder):   # (a link to nothing: "no such folder" of a link there)
+        raise unreadable(args.folder, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
     if not os.path.isdir(args.folder):
         try:   # (a folder behind one it may not enter is no "no such folder")
             os.stat(args.folder)

@@ -519,8 +519,10 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     # no number of seconds (inf, 1e999, nan) is none asked, never "asked to wait inf s"
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 30)
     assert "asked to wait 30.4 s, Retry-After; eval.py waits at most 30 s" in evalpy.cut_wait_words(30.4)
-    assert "asked to wait 30.000001 s" in evalpy.cut_wait_words(30.000001)   # (its review) as asked, in plain digits
-    assert "asked to wait 30.0000000001 s" in evalpy.cut_wait_words(30.0000000001)   # never "30 s, at most 30 s"
+    assert "asked to wait 30.001 s" in evalpy.cut_wait_words(30.000001)   # (its review) past the ms: rounded up
+    assert "asked to wait 30.001 s" in evalpy.cut_wait_words(30.0000000001)   # never "30 s, at most 30 s"
+    assert "asked to wait 44.471 s" in evalpy.cut_wait_words(44.47057771682739)   # (a date's: rounded up, to the ms)
+    assert "asked to wait 10000000000000000 s" in evalpy.cut_wait_words(1e16)
     assert "asked to wait 1234567890 s" in evalpy.cut_wait_words(1234567890.0)
     assert "asked to wait 27661600 s" in evalpy.cut_wait_words(27661600.0) and "e+" not in evalpy.cut_wait_words(1234567.0)
     # (its review) no decimal read 1 ms over (32.002 * 1000 is 32002.000000000004), and no traceback past 1.8e305

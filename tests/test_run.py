@@ -162,6 +162,13 @@ def test_out_naming_a_folder_writes_the_default_name_into_it(project, cli, fake,
     assert code == 0 and f"wrote {name}" in err and (project / name).is_file()
 
 
+def test_out_ending_in_a_dot_names_a_folder(project, cli, fake):
+    """Round 110's review: --out nosuch/. asked every case, then said nosuch/. "appeared while the run was writing",
+    its answers in nosuch/..journal, which no resume could finish. A path ending in . or .. is a folder."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "nosuch/.", "--limit", "1")
+    assert code == 0 and Path("nosuch/dev-v3.json").is_file() and not Path("nosuch/..journal").exists(), err
+
+
 def test_an_unfinished_run_keeps_its_name(project, cli, fake):
     (project / "runs").mkdir()
     (project / "runs" / "dev-v3.json.journal").write_text("left by a killed run\n")

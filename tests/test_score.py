@@ -117,8 +117,11 @@ def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
                        ("a" * 230 + ".json", "(`python eval.py runs .` lists the runs there)")):
         code, out, err = cli("report", "--", name)
         assert code == 2 and said in err and "--out -\n" not in err, err
-    code, out, err = cli("report", "runs/nope/")   # (its review) a folder's path: --out there names no file
-    assert code == 2 and "makes" not in err and "--out" not in err, err
+    for folder in ("runs/nope/", "nosuch/.", "nosuch/.."):   # (its review) a folder's path: --out there names no file
+        code, out, err = cli("report", folder)
+        assert code == 2 and "makes" not in err and "--out" not in err, err
+    os.symlink("/nonexistent/share", "dl")   # a link to nothing is said so, never "no such folder"
+    assert "dl: a link to /nonexistent/share, which does not exist; fix the link or remove it" in cli("runs", "dl")[2]
     code, out, err = cli("report", "golden/labels.txt/x.json")   # a path through a file: said what to do
     assert code == 2 and err == ("error: golden/labels.txt/x.json: cannot read run file (Not a directory): a part of that "
                                  "path is a file, not a folder; check the path\n"), err
