@@ -6957,12 +6957,14 @@ def cut_wait_words(cut):
         return ""
     # (as asked, its shortest digits: 32.002 never 32.003 by a millisecond's rounding, a date's 27661600 never
     # 2.76616e+07; more decimals than milliseconds rounded up, 30.0000000001 to 30.001, never down to "30, at most 30")
-    exact = repr(cut)
-    if "e" in exact and cut < 1e18:   # (10000000000000000 s in digits, as it was sent)
-        exact = f"{cut:.0f}"
-    elif "." in exact and len(exact.split(".")[1]) > 3:   # a date's 44.47057771682739: rounded up to the millisecond,
-        exact = f"{ceil(cut * 1000) / 1000:.3f}"            # still past the cap it was cut to
-    asked = exact.removesuffix(".0")
+    if cut >= 1e18:   # (as the float holds it: 2.5e+305, never a traceback rounding it)
+        asked = repr(cut)
+    elif cut == int(cut):   # in digits: 10000000000000000, never 1e+16
+        asked = str(int(cut))
+    elif len(repr(cut).split(".")[-1]) <= 3:   # 32.002 as sent
+        asked = repr(cut)
+    else:   # a date's 44.47057771682739, or 30.0000000001: rounded up to the millisecond, still past the cap
+        asked = f"{ceil(cut * 1000) / 1000:.3f}".rstrip("0").rstrip(".")
     return (f" (it had asked to wait {asked} s, Retry-After; eval.py waits at most {RETRY_CAP_SECONDS:g} s between "
             "tries: resume once its limit has passed)")
 
@@ -8291,6 +8293,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
         raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
                         "(report RUN --json prints it)")
     if out.endswith(("/", os.sep)) or os.path.isdir(out) or os.path.basename(out) in (".", ".."):   # (nosuch/. is a folder)
+        if os.path.lexists(os.path.normpath(out)) and not os.path.isdir(os.path.normpath(out)):   # (before any call)
+            raise EvalError(f"--out {shell_word(out)}: {shell_word(os.path.normpath(out))} is not a folder; run files go "
+                            "in a folder")
         return os.path.join(out, os.path.basename(default)), False
     suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
     temp = TEMP_NAME.fullmatch(os.path.basename(out))
@@ -20331,8 +20336,9 @@ def cmd_review(args):
 
 
 def cmd_runs(args):
-    if os.path.islink(args.folder) and not os.path.exists(args.folder):   # (a link to nothing: "no such folder" of a link there)
-        raise unreadable(args.folder, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    link = args.folder.rstrip("/") or args.folder   # (dl/ names the link dl too)
+    if os.path.islink(link) and not os.path.exists(link):   # (a link to nothing: "no such folder" of a link there)
+        raise unreadable(link, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
     if not os.path.isdir(args.folder):
         try:   # (a folder behind one it may not enter is no "no such folder")
             os.stat(args.folder)

@@ -529,6 +529,9 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     assert all(f"asked to wait {n / 1000:.3f}".rstrip("0").rstrip(".") + " s" in evalpy.cut_wait_words(n / 1000)
                for n in range(30001, 40000))
     assert "asked to wait 1e+308 s" in evalpy.cut_wait_words(1e308)
+    # (its review) one past 1.8e305 with a dot in its digits was a traceback again; nor trailing zeros, nor 1e+18 in digits
+    assert [evalpy.cut_wait_words(c).split("wait ")[1].split(" s,")[0] for c in (2.5e305, 1.5e18, 99.99999, 123456.78901)] \
+        == ["2.5e+305", "1.5e+18", "100", "123456.79"]
     assert [evalpy.retry_after({"Retry-After": said}) for said in ("inf", "1e999", "nan", "-1", "30.4", "0")] == \
         [None, None, None, None, 30.4, 0.0]
     fake.faults, fake.retry_after = ["429"] * 2, 0.01   # a wait within the cap: nothing to say

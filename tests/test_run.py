@@ -167,6 +167,9 @@ def test_out_ending_in_a_dot_names_a_folder(project, cli, fake):
     its answers in nosuch/..journal, which no resume could finish. A path ending in . or .. is a folder."""
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "nosuch/.", "--limit", "1")
     assert code == 0 and Path("nosuch/dev-v3.json").is_file() and not Path("nosuch/..journal").exists(), err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "golden/labels.txt/.", "--limit", "1")
+    assert code == 2 and "--out golden/labels.txt/.: golden/labels.txt is not a folder" in err, err   # before any call
+    assert len(fake.chat_bodies) == 1
 
 
 def test_an_unfinished_run_keeps_its_name(project, cli, fake):
