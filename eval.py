@@ -11023,6 +11023,38 @@ def agent_answer_problem(r):
         return "per_turn must be a list of each turn's figures"
     if r.get("out_of_turns") not in (None, True, False):
         return "out_of_turns must be true, false or null"
+    return conversation_problem(r) if r.get("transcript") and r.get("error") is None and type(turns) is list else None
+
+
+def conversation_problem(r):
+    """What makes an agent's answer other than the one conversation ask_agent keeps, or None: turn by turn an assistant
+    message with its calls, each answered by a tool message, then an answer without calls, out of turns after a turn's
+    results, or a turn the token limit cut as it called (last, its calls never run); one figure per turn. An edit of
+    any of these (out_of_turns flipped, a tool message added after a cut call, a cut turn moved) changed a pass rate,
+    the tool table or the first failure, read as whole."""
+    transcript, turns = r["transcript"], []
+    for m in transcript:
+        if m["role"] == "assistant":
+            turns.append([m])
+        elif not turns:
+            return "transcript: it begins with a tool message, before any call (the run file was edited)"
+        else:
+            turns[-1].append(m)
+    figures = r["per_turn"]
+    if len(figures) != len(turns):
+        return f"per_turn holds {len(figures)} turns' figures and the transcript {len(turns)} turns (the run file was edited)"
+    for number, (turn, f) in enumerate(zip(turns, figures), 1):
+        last = number == len(turns)
+        problem = turn_problem(turn, f) if turn[0].get("tool_calls") or len(turn) > 1 else None
+        if problem or not last and (not turn[0].get("tool_calls") or cut_turn(turn, f)):
+            return (f"transcript, turn {number}: " + (problem or "no turn follows an answer without calls, nor one the token "
+                                                     "limit cut") + " (the run file was edited)")
+    ended = turns[-1]
+    out = bool(ended[0].get("tool_calls")) and len(ended) > 1   # (its calls' results after it: still calling at the last)
+    if bool(r.get("out_of_turns")) != out:
+        return (f"out_of_turns is {json_text(r.get('out_of_turns'))}, but its last turn "
+                + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
+                   else "answered without calling a tool") + " (the run file was edited)")
     return None
 
 

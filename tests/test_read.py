@@ -420,3 +420,37 @@ def test_runs_names_a_file_given_for_a_folder_and_a_null_date_as_none(project, c
     row = next(line for line in out.splitlines() if "runs/x.json" in line)
     assert "None" not in row and " - " in row, out
     assert "(line 2, " in next(line for line in out.splitlines() if "runs/y.json" in line), out
+
+
+def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
+    """Round 110: an agent's answer edited out of shape was read as whole, its figures changed: out_of_turns flipped
+    either way (the pass rate moved, "ran out of turns" said of an answer), calls added to its answer (read as cut by the
+    token limit), a tool message after a cut call (its cancel counted), a cut turn moved before others, per_turn of
+    another length. Each is refused, naming the result and what does not hold."""
+    import copy
+    from conftest import agent_run, agent_spec, make_run
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    run = agent_run()
+    cut = agent_spec("a1", [look])
+    cut["transcript"] = cut["transcript"][:1]   # a turn the token limit cut as it called: its call never run
+    cut.update(response="", per_turn=[dict(cut["per_turn"][0], done_reason="length")], done_reason="length")
+    run["results"][0] = make_run([cut], labels=None)["results"][0]
+    assert cli("report", write_run("runs/whole.json", run))[0] in (0, 1)
+
+    def edited(case, change):
+        changed = copy.deepcopy(run)
+        change(next(r for r in changed["results"] if r["id"] == case))
+        return write_run("runs/edited.json", changed)
+    for case, change, says in (
+            ("a4", lambda r: r.update(out_of_turns=False), "out_of_turns is false, but its last turn called tools, whose results came"),
+            ("a2", lambda r: r.update(out_of_turns=True), "out_of_turns is true, but its last turn answered without calling a tool"),
+            ("a2", lambda r: r["transcript"][-1].update(tool_calls=[{"id": None, "name": "lookup_order", "arguments": {}}]),
+             "turn 3: call 1 (lookup_order) has no tool message after it"),
+            ("a1", lambda r: r["transcript"].append({"role": "tool", "name": "lookup_order", "call_id": None,
+                                                     "content": "{}", "matched": True}),
+             "out_of_turns is false, but its last turn called tools, whose results came"),
+            ("a1", lambda r: (r["transcript"].append({"role": "assistant", "content": "ok"}), r["per_turn"].append(r["per_turn"][0])),
+             "turn 1: no turn follows an answer without calls, nor one the token limit cut"),
+            ("a2", lambda r: r["per_turn"].pop(), "per_turn holds 2 turns' figures and the transcript 3 turns")):
+        code, out, err = cli("report", edited(case, change))
+        assert code == 2 and f"result {case}: " in err and says in err and "(the run file was edited)" in err, (says, err)
