@@ -11023,7 +11023,9 @@ def agent_answer_problem(r):
         return "per_turn must be a list of each turn's figures"
     if r.get("out_of_turns") not in (None, True, False):
         return "out_of_turns must be true, false or null"
-    return conversation_problem(r) if r.get("transcript") and r.get("error") is None and type(turns) is list else None
+    if r.get("transcript") and r.get("error") is None and type(turns) is not list:   # (taken out, nothing was checked)
+        return "per_turn must be a list of each turn's figures: an agent's answer holds one per turn (it was edited)"
+    return conversation_problem(r) if r.get("transcript") and r.get("error") is None else None
 
 
 def conversation_problem(r):
@@ -11037,24 +11039,24 @@ def conversation_problem(r):
         if m["role"] == "assistant":
             turns.append([m])
         elif not turns:
-            return "transcript: it begins with a tool message, before any call (the run file was edited)"
+            return "transcript: it begins with a tool message, before any call (it was edited)"
         else:
             turns[-1].append(m)
     figures = r["per_turn"]
     if len(figures) != len(turns):
-        return f"per_turn holds {len(figures)} turns' figures and the transcript {len(turns)} turns (the run file was edited)"
+        return f"per_turn holds {len(figures)} turns' figures and the transcript {len(turns)} turns (it was edited)"
     for number, (turn, f) in enumerate(zip(turns, figures), 1):
         last = number == len(turns)
         problem = turn_problem(turn, f) if turn[0].get("tool_calls") or len(turn) > 1 else None
         if problem or not last and (not turn[0].get("tool_calls") or cut_turn(turn, f)):
             return (f"transcript, turn {number}: " + (problem or "no turn follows an answer without calls, nor one the token "
-                                                     "limit cut") + " (the run file was edited)")
+                                                     "limit cut") + " (it was edited)")
     ended = turns[-1]
     out = bool(ended[0].get("tool_calls")) and len(ended) > 1   # (its calls' results after it: still calling at the last)
     if bool(r.get("out_of_turns")) != out:
         return (f"out_of_turns is {json_text(r.get('out_of_turns'))}, but its last turn "
                 + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
-                   else "answered without calling a tool") + " (the run file was edited)")
+                   else "answered without calling a tool") + " (it was edited)")
     return None
 
 

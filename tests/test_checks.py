@@ -882,7 +882,9 @@ def agent_result(*calls):
         transcript += [{"role": "assistant", "content": "", "tool_calls": [{"id": None, "name": name, "arguments": arguments}]},
                        {"role": "tool", "name": name, "call_id": f"call_{i}", "content": "{}", "matched": True}]
     transcript.append({"role": "assistant", "content": "Hecho."})
-    return {"response": "Hecho.", "tools": TOOLS, "transcript": transcript}
+    figures = {"latency_ms": 60.0, "prompt_tokens": 16, "completion_tokens": 1, "done_reason": "stop", "attempts": 1}
+    return {"response": "Hecho.", "tools": TOOLS, "transcript": transcript, "out_of_turns": False,   # (as eval.py keeps it:
+            "per_turn": [figures] * (len(calls) + 1)}                                                # a figure per turn)
 
 
 LOOK = ("lookup_order", {"order_id": "A-1", "verbose": True})
