@@ -8874,7 +8874,9 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
     system = messages_for(prompt_text, case)
     fmt, think = output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT)
     max_turns = config.get("max_turns") or DEFAULT_MAX_TURNS
-    last = transcript[-1] if transcript and transcript[-1]["role"] == "assistant" else None
+    # the last assistant message kept, its calls' results after it or not: one out of turns at its last turn, killed
+    # before its answer line, asks nothing more, and its words are its answer still (they were stored as "")
+    last = next((m for m in reversed(transcript) if m["role"] == "assistant"), None)
     # a turn the token limit cut ends the loop: its calls may be cut mid-arguments (a server sends what it had), so
     # they are kept as sent, never run, and the answer is a cut one (done_reason "length"), not the model's bad call
     cut = bool(kept) and cut_turn(kept[-1]["transcript"], kept[-1]["figures"])

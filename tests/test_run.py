@@ -2847,6 +2847,25 @@ def write_journal(project, lines):
                                                     encoding="utf-8")
 
 
+def test_an_agent_out_of_turns_killed_before_its_answer_line_keeps_its_last_words(project, cli, fake):
+    """Round 110's review: an agent out of turns whose last turn said something beside its calls, killed once that turn
+    was journaled and before its answer line, resumed with nothing to ask and stored "" as its answer (the last message
+    was taken only where it ended the transcript): a check its words passed failed."""
+    call = {"function": {"name": "lookup_order", "arguments": {"order_id": "A-1"}}}
+    fake.agents[ASK] = [{"role": "assistant", "content": "Voy a mirar el pedido enviado", "tool_calls": [call]}]
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--max-turns", "2", "--out", "runs/a.json")[0] == 0
+    run = load_json("runs/a.json")
+    whole = run["results"][0]
+    assert whole["out_of_turns"] is True and whole["response"] == "Voy a mirar el pedido enviado"
+    os.unlink("runs/a.json")
+    turns = [{"id": "a1", "trial": 1, **t} for t in evalpy.finished_turns(whole)]
+    write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns)   # its answer line not yet
+    asked = len(bodies_for(fake, ASK))
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0 and len(bodies_for(fake, ASK)) == asked, err
+    assert load_json("runs/a.json")["results"][0] == whole
+
+
 def test_an_agent_journal_as_a_kill_leaves_it_resumes_from_its_last_turn(project, cli, fake):
     """The journal the tests below edit: resumed as it is, only turn 3 is asked; a turn journaled
     twice alike (harmless) changes nothing."""
