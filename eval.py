@@ -1519,6 +1519,11 @@ OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reac
 }
 
 
+def os_hint(error):
+    """': what to do' about an OSError whose errno OS_ERROR_HINTS knows, else ''."""
+    return f": {OS_ERROR_HINTS[error.errno]}" if error.errno in OS_ERROR_HINTS else ""
+
+
 def remedy(error):
     """What to do about a write that failed, as its error says: a full disk is not a folder the user
     may not write to ("free some space" for that sent people to delete files for nothing). A file
@@ -3447,8 +3452,7 @@ def unreadable(path, what, error):
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
-    hint = OS_ERROR_HINTS.get(error.errno)
-    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror})" + (f": {hint}" if hint else ""))
+    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}){os_hint(error)}")
 
 
 def json_problem(error):
@@ -20380,7 +20384,7 @@ def cmd_runs(args):
             os.stat(args.folder)
         except OSError as e:
             if e.errno != errno.ENOENT:
-                raise EvalError(str(unreadable(args.folder, "folder", e))) from None
+                raise unreadable(args.folder, "folder", e) from None
         raise EvalError(f"{shell_word(args.folder)}: " + ("a file, not a folder: runs lists the runs in a folder (report reads one run)"
                                                           if os.path.exists(args.folder) else "no such folder"))
     with remembering_names():   # the folder's second names looked up once, not once per run with errors
@@ -20545,8 +20549,7 @@ def handled(handler, args, keys=()):
             last_word("error: the folder eval.py was started in no longer exists (removed meanwhile); cd to one that "
                       "does, and run it again")
         else:   # (and what to do, where the error says: "Not a directory" alone left it to guess)
-            hint = OS_ERROR_HINTS.get(e.errno)
-            last_word(inert(f"error: {where}{e.strerror or e}" + (f": {hint}" if hint else "")))
+            last_word(inert(f"error: {where}{e.strerror or e}{os_hint(e)}"))
         return 2
 
 
