@@ -235,6 +235,9 @@ MAX_NESTING = 64   # levels of [ and { a hand-written file may hold; deeper is a
 # less the calls already under way, so an answer read at 950 could not be journaled
 MAX_ANSWER_NESTING = 500
 SECRET_LENGTH = 12   # the shortest API key taken for a secret; real ones run to 40 characters and more
+# the longest: a bearer token runs to a few thousand characters, and nginx's header buffer (8k) refuses a longer
+# line. A file's contents given as the key took minutes to look for in every message, to be refused in the end
+MAX_KEY = 8192
 MAX_BODY = 64 << 20   # bytes of one answer from a server: far past any model's, short of a memory attack
 # bytes of an error body read for its words (a few hundred are kept): the API key's removal reads them whole, and
 # 64 MiB of backslashes took it 47 s and 8 GB of memory. Any echo of a key of 8,000 characters that begins in the
@@ -5617,6 +5620,9 @@ class KeyEcho:
     is looked for apart, in the text as it is."""
 
     def __init__(self, key):
+        # a key past MAX_KEY (refused before it is sent: only a stray word quotes it) is looked for whole as it
+        # is, and by its first MAX_KEY characters in every form: each of its characters' forms cost 60 us
+        self.whole, key = key if len(key) > MAX_KEY else None, key[:MAX_KEY]
         self.least = min(len(key), max(SECRET_LENGTH, min((len(key) + 1) // 2, KEY_ECHO_LEAST)))
         self.size = (self.least + 1) // 2
         self.forms = [key_char_forms(c) for c in key]
@@ -5792,6 +5798,7 @@ class KeyEcho:
     def sub(self, replacement, text):
         # both readings of the text as it came, their echoes merged: the spread one read after the other's were
         # replaced saw a key broken once by a gap as its one half, too short to be an echo, and kept it
+        text = text.replace(self.whole, replacement) if self.whole else text
         return self.sub_spans(replacement, text, sorted(itertools.chain(self.spans(text), self.spread(text))))
 
     @staticmethod
@@ -6045,6 +6052,14 @@ class ChatClient:
             raise EvalError(f"{self.host}{path} answered with JSON that is not JSON as JSON is: {self.scrub(problem)}")
         return 200, answer, headers
 
+    def headers_too_large(self):
+        """What a 431 (headers too large: Go's net/http past DefaultMaxHeaderBytes, Python's http.server past a
+        65,536-byte line) says of this request: the key is the one header eval.py sends that a user can make long
+        (a file's contents given as the key). Its length said, never the key."""
+        return (f"the server found the request's headers too large: the API key in {self.key_source} is "
+                f"{len(self.api_key):,} characters; give the key alone" if self.api_key else
+                "the server found the request's headers too large, and eval.py sends small ones: is something before it?")
+
     def redirect_text(self, status, headers):
         return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "
                 "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
@@ -6138,6 +6153,8 @@ class ChatClient:
             elif status == 401:   # its model list may be open to all (llama.cpp's server), its chat not
                 why += (f" (the server refused the API key in {self.key_source}: check it)" if self.api_key else
                         " (the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)")
+            elif status == 431:
+                why += f" ({self.headers_too_large()})"
             elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
                 why += " (the server refused this request: a key without the right to it, or a filter on its input)"
             transient = (status == 429 or status >= 500) and not refused_as_sent(why)
@@ -6691,6 +6708,8 @@ class OpenAIClient(ChatClient):
                 f"the server refused the API key in {self.key_source}: check it, and that it is one for this server"
                 if self.api_key else "the server wants an API key (--api-key or $OPENAI_API_KEY)"))
         hint = f"is {self.host_words} the base URL of an OpenAI-compatible server?"
+        if status == 431:
+            raise EvalError(f"{self.host}/models answered HTTP 431: {self.headers_too_large()}")
         if status != 200:
             raise EvalError(f"{self.host}/models answered HTTP {status}; {status_hint(status, hint)}")
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
@@ -6928,6 +6947,9 @@ def api_key_of(args):
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
                         "words, or a quote, pasted with it): give the key alone (eval.py sends it as a Bearer token)")
+    if len(key) > MAX_KEY:
+        raise EvalError(f"the API key in {given} is {len(key):,} characters, past any key's {MAX_KEY:,}: give the "
+                        "key alone (a file's contents given as the key?)")
     bad = re.search(r"[^\x20-\x7e]", key)   # (a space a header carries, and a server's own token may hold)
     if bad:
         what = {"\n": "a line break", "\r": "a line break (\\r)", "\t": "a tab"}.get(bad.group(), f"U+{ord(bad.group()):04X}")

@@ -81,6 +81,8 @@ class FakeOllama:
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
         self.faults_for = {}          # input text -> faults for its successive attempts
+        self.header_limit = None      # bytes of a header line past which it answers 431, as a front with a small
+                                      # buffer does (Go's net/http and Apache: 431 Request Header Fields Too Large)
         self.hang_seconds = 5.0
         # model -> how it thinks: "apart" (Ollama's message.thinking, unless sent "think": false),
         # "inline" (a <think> block in the content), "unclosed" (a <think> block cut by the token limit)
@@ -337,6 +339,10 @@ class FakeOllama:
 
             def parse_request(self):
                 ok = super().parse_request()
+                if ok and fake.header_limit and any(len(f"{k}: {v}") > fake.header_limit for k, v in self.headers.items()):
+                    self.close_connection = True
+                    self.send_raw(431, b"431 Request Header Fields Too Large", "text/plain; charset=utf-8")
+                    return False
                 if ok and self.path.startswith("http://"):   # asked as a proxy: serve it as the server
                     with fake.lock:
                         fake.proxied.append(self.path)

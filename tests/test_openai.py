@@ -155,6 +155,22 @@ def test_the_api_key_is_sent_and_never_written(project, cli, fake, monkeypatch):
         assert SECRET not in path.read_text(encoding="utf-8")
 
 
+def test_a_key_too_long_for_a_header_is_named(project, cli, fake):
+    # a file's contents given as the key: looked for in every message, 540,000 characters took minutes, then a
+    # server's header limit refused it with HTTP 431, which read "is --host the base URL" (110th round). Refused
+    # before a request by its length; one a server's smaller limit refuses is named as the cause. Never the key itself
+    fake.api_key = SECRET
+    key = SECRET * 5000
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", key)
+    assert code == 2 and f"the API key in --api-key is {len(key):,} characters, past any key's 8,192" in err, err
+    assert SECRET not in out + err and not fake.connections   # refused before any request
+    fake.header_limit, key = 1000, SECRET * 60
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", key)
+    assert code == 2 and "answered HTTP 431: the server found the request's headers too large: the API key in " \
+        f"--api-key is {len(key):,} characters; give the key alone" in err and "base URL" not in err, err
+    assert SECRET not in out + err and not (project / "runs").exists() or not list((project / "runs").iterdir())
+
+
 def test_the_api_key_is_not_in_a_journal(project, fake):
     import signal
     import subprocess
