@@ -11254,7 +11254,7 @@ def agent_trace(r, checks, trial, threshold=None):
         if m["role"] == "assistant":
             turn += 1
             for call in m.get("tool_calls") or () if id(m) in run else ():
-                calls.append({"turn": turn, "name": call["name"], "text": call_text(call),
+                calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": call_arguments(call),
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None})
                 pending.append(calls[-1])
@@ -14833,6 +14833,13 @@ def given_alike(case):
             for t in case["trials"]}
 
 
+def same_arguments(call, other):
+    """Two calls' arguments are the same JSON value (one server's spacing and escapes, an object over Ollama's API
+    and its text over /v1, read alike), or the same text where either is no JSON object."""
+    a, b = call["arguments"], other["arguments"]
+    return same_json(a, b) if a is not None and b is not None else call["text"] == other["text"]
+
+
 def trajectory_changes(a_cases, b_cases):
     """Agents, case by case: which tools a case started or stopped calling, calls that came in another
     order, more or fewer calls, the same calls with other arguments (each case's first trial with an answer: its
@@ -14853,7 +14860,7 @@ def trajectory_changes(a_cases, b_cases):
             changes.append("called its tools in another order")
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
-        elif x == y and [c["text"] for c in traces[0]["calls"]] != [c["text"] for c in traces[1]["calls"]]:
+        elif x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):
             changes.append("the same calls with other arguments")   # (a call's arguments are as much its path as its tool)
         verdicts = [majority([t["agent"]["trajectory"] for t in c["trials"] if "agent" in t and t["agent"]["trajectory"] is not None],
                              tie=False) for c in pair]

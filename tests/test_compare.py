@@ -952,6 +952,25 @@ def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_
         (project / "c.html").read_text(encoding="utf-8")
 
 
+def test_the_same_arguments_written_otherwise_are_the_same_call(project, cli):
+    """111th round on issue 28: compare read two calls' arguments by their text, so one server's spacing or escapes
+    ('{"order_id":"A\\u00f1-1"}' over /v1, an object over Ollama's API) were "the same calls with other arguments"
+    for every agent. They are compared as JSON values where both read as one; as text where either does not."""
+    from conftest import agent_run, agent_spec
+    baseline, candidate = agent_run(), agent_run()
+    written = [("lookup_order", {"order_id": "A-1", "n": 1}, True), ("lookup_order", '{"n":1,"order_id":"A-1"}', True),
+               ("lookup_order", '{"order_id": "A\\u002d1", "n": 1.0}', True), ("lookup_order", '{"order_id": "A-1", "n": true}', True),
+               ("lookup_order", '{"order_id": "A-1", "n": 1', True), ("lookup_order", '{"order_id": "A-1",  "n": 1', True)]
+    cases = [("a1", 0, 1), ("a2", 0, 2), ("a3", 0, 3), ("a4", 4, 5)]   # a4: neither reads as JSON, their texts differ
+    for side, pick in ((baseline, 0), (candidate, 1)):
+        side["results"] = [make_run([agent_spec(cid, [written[picks[pick]]])], labels=None)["results"][0]
+                           for cid, *picks in cases]
+    out = cli("compare", write_run("runs/a.json", baseline), write_run("runs/b.json", candidate))[1]
+    section = out.split("Trajectory changes, case by case (2 agents):\n", 1)[1].splitlines()
+    assert section[:3] == ["  a3: the same calls with other arguments  (lookup_order -> lookup_order)",
+                           "  a4: the same calls with other arguments  (lookup_order -> lookup_order)"], out
+
+
 def test_a_tool_named_nothing_is_a_call_all_the_same(project, cli):
     """Fifty-third round on issue 28: a model's one call to a tool named "" was shown as no call at all ("none")."""
     from conftest import agent_run, agent_spec
