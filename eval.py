@@ -11323,7 +11323,7 @@ def agent_figures(cases):
     majority over its trials, as the headline), turns used, the cases that ran out of turns, every
     tool's calls, and the first failure of each failing case. None when no case has tools."""
     final, trajectory, tools, turns, out, first, cut = [0, 0], [0, 0], {}, [], [], [], []
-    agents = 0
+    agents = final_open = 0
     for c in cases:
         traces = [(t, t["agent"]) for t in c["trials"] if "agent" in t]
         if not traces:
@@ -11334,6 +11334,8 @@ def agent_figures(cases):
             if votes:
                 tally[0] += majority(votes, tie=False)
                 tally[1] += 1
+            # a final result no trial decided: a judge left it open (a trajectory's checks are read, never judged)
+            final_open += not votes and level == "final"
         for t, a in traces:
             turns.append(a["turns"])
             if a["out_of_turns"]:
@@ -11353,7 +11355,7 @@ def agent_figures(cases):
     if not agents:
         return None
     turns.sort()
-    return {"cases": agents, "final": rate_figures(*final), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
+    return {"cases": agents, "final": dict(rate_figures(*final), open=final_open), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
             "turns": {"median": (turns[(len(turns) - 1) // 2] + turns[len(turns) // 2]) / 2 if turns else None,
                       "max": turns[-1] if turns else None},
             "out_of_turns": out, "cut_calls": cut,
@@ -13211,7 +13213,8 @@ def rows_agent(s):
     if not a:
         return None
     levels = [{"name": name, "figure": share(a[key]["correct"], a[key]["total"], ["agent", key],
-                                             ("correct", "total", "accuracy", "ci"), ci=a[key]["ci"])}
+                                             ("correct", "total", "accuracy", "ci"), ci=a[key]["ci"]),
+               "open": figure("count", a[key].get("open", 0), ["agent", key, "open"] if "open" in a[key] else None)}
               for key, name in (("final", "final result"), ("trajectory", "trajectory")) if a[key]]
     tools = [{"name": t["name"], "figures": [figure("count", t[k], ["agent", "tools", i, k])
                                              for k in ("calls", "cases", "invalid", "unmatched")]}
@@ -13453,12 +13456,17 @@ def name_cell(name):
     return on_one_line(name if plain else quoted, 50)
 
 
+def level_texts(row):
+    """An agent level's figure with the cases a judge left open, and its interval ('' with none to give)."""
+    return (figure_text(row["figure"]) + (f", {figure_text(row['open'])} open" if row["open"]["value"] else ""),
+            f"(95% CI {interval(row['figure']['ci'])})" if row["figure"]["ci"][0] is not None else "")
+
+
 def agent_section(sec):
     """Agents, at the method's two levels, then how they got there: turns, tools, first failures."""
     out = [f"Agent ({plural(sec['cases']['value'], 'case')} with tools; the final result and the trajectory "
            "judged apart):"]
-    out += table([[r["name"], figure_text(r["figure"]), f"(95% CI {interval(r['figure']['ci'])})"] for r in sec["rows"]],
-                 align_right_from=99)
+    out += table([[r["name"], *level_texts(r)] for r in sec["rows"]], align_right_from=99)
     out.append("  " + turns_line(sec))
     out += ["  " + sec["no_calls"]] if sec["no_calls"] else []
     if sec["tools"]:
@@ -13894,7 +13902,7 @@ def markdown_report(config, s, path):
             for r in checks["rows"] if r["type"] != "label"]
     agent = section_of(rows, "agent")
     if agent:
-        out += [f"| Agents: {r['name']} | {figure_text(r['figure'])} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
+        out += [f"| Agents: {r['name']} | {level_texts(r)[0]} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
         out.append(f"| Agents: ran out of turns | {out_of_turns_text(agent)} | |")
         out += [f"| Agents: {md_text(agent['no_calls'])} | | |"] if agent["no_calls"] else []
     if problems["failed"]:
@@ -18346,8 +18354,7 @@ def agent_part(sec, anchors, name):
                                                               f["what"]] for f in sec["first_failures"]]
     return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
                                              for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
-                    bullet_list([f"{r['name']}: {figure_text(r['figure'])} (95% CI {interval(r['figure']['ci'])})"
-                                 for r in sec["rows"]] + [turns_line(sec)] + [sec["no_calls"]] * bool(sec["no_calls"])),
+                    bullet_list([f"{r['name']}: " + " ".join(filter(None, level_texts(r))) for r in sec["rows"]] + [turns_line(sec)] + [sec["no_calls"]] * bool(sec["no_calls"])),
                     html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
                                [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
                     if sec["tools"] else "",

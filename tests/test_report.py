@@ -705,6 +705,25 @@ def test_an_agents_final_result_reads_its_weighted_checks_against_the_threshold(
     assert [f["id"] for f in doc["agent"]["first_failures"]] == ["p2"]
 
 
+def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
+    """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
+    every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    judged = [dict(AGENT_CHECKS[0]), {"name": "helpful", "type": "judge", "value": "Is it helpful?"}]
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    path = write_run("runs/open.json", make_run([agent_spec("j1", [look], checks=judged)], labels=None, split="agent-dev",
+                                                 max_turns=3))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert doc["agent"]["final"]["total"] == 0 and doc["agent"]["final"]["open"] == 1, doc["agent"]
+    text = cli("report", path)[1]
+    assert "final result  0/0 = -, 1 open\n" in text and "CI )" not in text, text
+    md = cli("report", path, "--markdown")[1]
+    assert "| Agents: final result | 0/0 = -, 1 open |  |" in md and "| Agents: trajectory | 1/1 = 100% | 21" in md, md
+    assert cli("report", path, "--html", "open.html")[0] in (0, 1, 2)
+    page = (project / "open.html").read_text(encoding="utf-8")
+    assert "final result: 0/0 = -, 1 open</li>" in page and "CI )" not in page
+
+
 def test_agents_none_of_which_called_a_tool_are_said_to_be_that(project, cli):
     """74th attack (a real llama-cpp-python server, no function-calling chat format): the tools were dropped before
     the model saw them, and the report read 'the call never happened' as the model's failing, unsaid."""
