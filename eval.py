@@ -3427,10 +3427,37 @@ def read_bytes(path, what):
         raise unreadable(path, what, e) from None
 
 
+def dead_link(path):
+    """The first of path and the folders above it that is a link to nothing (its target gone: an unmounted share, a
+    move; or a loop), or None: what a path that is not there is to be said of, never "no such folder"."""
+    while path and path not in (".", "/", os.sep):
+        if os.path.islink(path) and not os.path.exists(path):
+            return path
+        path = os.path.dirname(path)
+    return None
+
+
+def link_to_nothing(link):
+    """What a link to nothing is: 'a link to X, which does not exist', or one that loops."""
+    try:
+        os.stat(link)
+        return "a link to nothing"   # (made whole meanwhile: said as it was found)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            return "a link that leads back to itself (a loop)"
+    try:
+        return f"a link to {shell_word(os.readlink(link))}, which does not exist"
+    except OSError:   # gone meanwhile
+        return "a link to nothing"
+
+
+FIX_LINK = "fix the link or remove it"
+
+
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
-    if isinstance(error, FileNotFoundError) and os.path.islink(path):   # a target gone (an unmounted share, a move)
-        return EvalError(f"{shell_word(path)}: a link to {shell_word(os.readlink(path))}, which does not exist; fix the link or remove it")
+    if error.errno in (errno.ENOENT, errno.ELOOP) and (link := dead_link(path)):   # never "no such folder" of it
+        return EvalError(f"{shell_word(link)}: {link_to_nothing(link)}; {FIX_LINK}")
     kept_beside = next((s for s in RESERVED_SUFFIXES if path.endswith(s)), None)
     temp = TEMP_NAME.fullmatch(os.path.basename(path))
     if isinstance(error, FileNotFoundError) and what == "run file" and (kept_beside or temp):   # never one `run --out` makes
@@ -4524,8 +4551,7 @@ def write_golden_set(folder):
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
         link = os.path.islink(taken[0]) and not os.path.exists(taken[0])
-        raise EvalError(f"{shell_word(taken[0])} exists" + (f" (a link to {shell_word(os.readlink(taken[0]))}, which does not)"
-                                                             if link else "")
+        raise EvalError(f"{shell_word(taken[0])} exists" + (f" ({link_to_nothing(taken[0])})" if link else "")
                         + "; init never replaces a file, so it wrote nothing (pick a new folder)")
     made, written = [], []   # the folders init makes (one of the user's own is kept), parents first, then its files
     try:
@@ -8333,6 +8359,8 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     folder = os.path.dirname(out)
     while folder and not os.path.lexists(folder):   # the folders still to make: the first that exists must be one
         folder = os.path.dirname(folder)
+    if folder and dead_link(folder):
+        raise EvalError(f"--out {shell_word(out)}: {shell_word(dead_link(folder))} is {link_to_nothing(dead_link(folder))}; {FIX_LINK}")
     if folder and not os.path.isdir(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
@@ -9501,8 +9529,7 @@ def open_or_resume(args, held):
             if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
-                raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is a link that leads to no file (to "
-                                f"{shell_word(os.readlink(run_path + JOURNAL_SUFFIX))}: a loop of links, or a target gone)")
+                raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is {link_to_nothing(run_path + JOURNAL_SUFFIX)}; {FIX_LINK}")
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
         # completed under the run's own name: never once by each name, paid twice
         run_path = through_link(run_path, "that run is the one completed")
@@ -10287,10 +10314,7 @@ def what_is_there(path):
     """What is at a run's name that is not a file (and so never the run): a link to nothing, a folder,
     a pipe or a device; None for a file or a link to one."""
     if os.path.islink(path) and not os.path.exists(path):
-        try:
-            return f"a link to {shell_word(os.readlink(path))}, which does not exist"
-        except OSError:   # gone meanwhile
-            return "a link to nothing"
+        return link_to_nothing(path)
     if os.path.isdir(path):
         return "a folder"
     return "a pipe or a device" if os.path.lexists(path) and not os.path.isfile(path) else None
@@ -20412,9 +20436,8 @@ def cmd_review(args):
 
 
 def cmd_runs(args):
-    link = args.folder.rstrip("/") or args.folder   # (dl/ names the link dl too)
-    if os.path.islink(link) and not os.path.exists(link):   # (a link to nothing: "no such folder" of a link there)
-        raise unreadable(link, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
+    if dead_link(args.folder):   # (dl/, dl/., dl/sub: "no such folder" of a link to nothing)
+        raise unreadable(args.folder, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
     if not os.path.isdir(args.folder):
         try:   # (a folder behind one it may not enter is no "no such folder")
             os.stat(args.folder)

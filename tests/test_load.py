@@ -790,7 +790,7 @@ def test_init_never_overwrites_anything(project, cli):
     Path("linked").mkdir()
     os.symlink("gone.jsonl", "linked/dev.jsonl")
     code, out, err = cli("init", "linked")
-    assert code == 2 and "linked/dev.jsonl exists (a link to gone.jsonl, which does not)" in err, err
+    assert code == 2 and "linked/dev.jsonl exists (a link to gone.jsonl, which does not exist)" in err, err
 
 
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):

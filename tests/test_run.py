@@ -3603,8 +3603,8 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     # (twentieth attack, minor) a loop of links was called "no such journal"
     Path("runs/loop.json.journal").symlink_to("loop.json.journal")
     code, out, err = cli("run", "--resume", "runs/loop.json")
-    assert code == 2 and err == ("error: runs/loop.json.journal is a link that leads to no file (to loop.json.journal: "
-                                 "a loop of links, or a target gone)\n"), err
+    assert code == 2 and err == ("error: runs/loop.json.journal is a link that leads back to itself (a loop); fix the "
+                                 "link or remove it\n"), err
 
 
 def test_runs_lists_a_linked_journal_once_by_its_own_name_and_a_link_to_no_journal_as_what_it_is(project, cli, fake):

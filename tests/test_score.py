@@ -132,6 +132,24 @@ def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
     assert "lists the runs in it" not in cli("runs", "./-rr/sub.json")[2]
 
 
+def test_a_path_through_a_link_to_nothing_names_the_link(project, cli):
+    """111th round: `report dl/x.json` through a link to nothing offered `run --out dl/x.json`, which run refuses (dl is
+    not a folder); `runs dl/.` said "no such folder"; a link to itself was said to be one to something that "does not
+    exist". Each names the link, and what it is, wherever it stands in the path; nothing is offered through it."""
+    os.symlink("/nonexistent/share", "dl")
+    os.symlink("self", "self")
+    gone = "error: dl: a link to /nonexistent/share, which does not exist; fix the link or remove it\n"
+    loop = "error: self: a link that leads back to itself (a loop); fix the link or remove it\n"
+    for argv, said in ((("report", "dl/x.json"), gone), (("report", "dl/sub/x.json"), gone), (("runs", "dl/."), gone),
+                       (("runs", "dl/sub"), gone), (("runs", "self"), loop), (("runs", "self/"), loop),
+                       (("report", "self/x.json"), loop), (("compare", "dl/x.json", "runs/nope.json"), gone)):
+        code, out, err = cli(*argv)
+        assert code == 2 and err == said, (argv, err)
+    code, out, err = cli("run", "--split", "dev", "--out", "dl/x.json")
+    assert code == 2 and err == "error: --out dl/x.json: dl is a link to /nonexistent/share, which does not exist; fix " \
+        "the link or remove it\n", err
+
+
 @pytest.mark.parametrize("name, kind, run", [
     ("runs/x.json.annotations.json", ".annotations.json is for review's annotations", "runs/x.json"),
     ("runs/x.json.pairwise.json.journal", ".pairwise.json.journal is for pairwise verdicts not yet", "runs/x.json"),
