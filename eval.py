@@ -2973,9 +2973,12 @@ def value_problem(kind, want, obj):
                                 and all(isinstance(v, str) and v.strip() for v in value)):
         return f"check {kind!r} needs a list of at least two tool names as value"
     if want == "count" and not (type(value) is int and value >= 0):
+        # (a whole number read as a decimal one: 2.0, 2e0 or 20e-1, all read 2.0; which of them the file holds is
+        # unknown here, so none is quoted)
+        whole = type(value) is float and value.is_integer() and value >= 0
         return (f"check {kind!r} needs a whole number of 0 or more as value"
-                + (" (written without a decimal point: 2, not 2.0)" if type(value) is float and value.is_integer() else "")
-                + (f", not {one_line(json_text(value), 40)}" if "value" in obj else ""))
+                + (f", written as one: {one_line(str(int(value)), 40)}, without a decimal point or an exponent" if whole else
+                   f", not {one_line(json_text(value), 40)}" if "value" in obj else ""))
     if want == "share" and "value" in obj and not is_share(value):
         meaning = {"context_relevant": "the context precision the judge's ratings of its passages reach to pass"}.get(
             kind, "the share of its claims the passages support in a passing answer")

@@ -1188,11 +1188,20 @@ def test_a_rag_checks_value_is_said_as_what_it_is():
         assert problems == [f"check {kind!r}: value is {meaning}, a number above 0 and at most 1, not 1.5"], problems
 
 
-def test_a_count_written_with_a_decimal_point_is_said_so():
+def test_a_count_written_with_a_decimal_point_is_said_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     """Round 110's newcomer: max_tool_calls 2.0 was refused as "needs a whole number", which 2.0 reads as."""
     check, problems = evalpy.parse_check({"type": "max_tool_calls", "value": 2.0})
-    assert problems == ["check 'max_tool_calls' needs a whole number of 0 or more as value (written without a decimal "
-                        "point: 2, not 2.0), not 2.0"], problems
+    assert problems == ["check 'max_tool_calls' needs a whole number of 0 or more as value, written as one: 2, without "
+                        "a decimal point or an exponent"], problems
+    # (111th round) 2e0 and 20e-1 read 2.0 too, and were told "not 2.0" of a file that holds no such text
+    path = Path("checks.json")
+    for written in ("2e0", "20e-1", "2.0"):
+        path.write_text('[{"name": "c", "type": "max_tool_calls", "value": %s}]' % written, encoding="utf-8")
+        with pytest.raises(evalpy.EvalError) as refused:
+            evalpy.load_default_checks(str(path))
+        assert "written as one: 2, without a decimal point or an exponent" in str(refused.value) \
+            and "not 2.0" not in str(refused.value), str(refused.value)
     # (its review) none given is not "not null", and -1 is no decimal point's fault
     assert evalpy.parse_check({"type": "max_tool_calls"})[1] == ["check 'max_tool_calls' needs a whole number of 0 or more as value"]
     assert evalpy.parse_check({"type": "max_tool_calls", "value": -1})[1] == [
