@@ -14876,7 +14876,7 @@ def same_arguments(call, other):
 
 
 def trajectory_changes(a_cases, b_cases):
-    """Agents, case by case: which tools a case started or stopped calling, calls that came in another
+    """Agents, case by case: a turn the token limit cut (or no longer), which tools a case started or stopped calling, calls that came in another
     order, more or fewer calls, the same calls with other arguments (each case's first trial with an answer: its
     trials' calls are many), a
     trajectory that started or stopped passing (by the majority of its trials, as the report's
@@ -14889,6 +14889,11 @@ def trajectory_changes(a_cases, b_cases):
             continue
         traces = [t["agent"] for t in firsts]
         (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
+        # a turn the token limit cut holds calls never run, in no count: its "stopped calling" is the cut's doing
+        if traces[1]["cut"] and not traces[0]["cut"]:
+            changes.append(f"cut by the token limit at turn {traces[1]['cut']} (its calls never run)")
+        elif traces[0]["cut"] and not traces[1]["cut"]:
+            changes.append("no longer cut by the token limit")
         changes += [f"started calling {name or chr(34) * 2}" for name in sorted(set(y) - set(x))]
         changes += [f"stopped calling {name or chr(34) * 2}" for name in sorted(set(x) - set(y))]
         if set(x) == set(y) and list(dict.fromkeys(x)) != list(dict.fromkeys(y)):

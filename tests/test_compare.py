@@ -971,6 +971,23 @@ def test_the_same_arguments_written_otherwise_are_the_same_call(project, cli):
                            "  a4: the same calls with other arguments  (lookup_order -> lookup_order)"], out
 
 
+def test_a_turn_the_token_limit_cut_is_said_cut_not_a_call_stopped(project, cli):
+    """111th round: a candidate whose calling turn the token limit cut read "stopped calling lookup_order; fewer calls:
+    1 -> 0" in compare, as if the model had dropped the call; the cut (its calls never run, so in no count) is said."""
+    from conftest import agent_run
+    baseline, candidate = agent_run(), agent_run()
+    cut = dict(candidate["results"][0], response="", done_reason="length",
+               transcript=[dict(candidate["results"][0]["transcript"][0])], per_turn=candidate["results"][0]["per_turn"][:1])
+    cut["per_turn"] = [dict(cut["per_turn"][0], done_reason="length")]
+    candidate["results"][0] = cut
+    a, b = write_run("runs/a.json", baseline), write_run("runs/b.json", candidate)
+    out = cli("compare", a, b)[1]
+    assert "  a1: cut by the token limit at turn 1 (its calls never run); stopped calling lookup_order; fewer calls: " \
+        "1 -> 0" in out, out
+    out = cli("compare", b, a)[1]
+    assert "  a1: no longer cut by the token limit; started calling lookup_order; more calls: 0 -> 1" in out, out
+
+
 def test_a_tool_named_nothing_is_a_call_all_the_same(project, cli):
     """Fifty-third round on issue 28: a model's one call to a tool named "" was shown as no call at all ("none")."""
     from conftest import agent_run, agent_spec
