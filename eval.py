@@ -3457,6 +3457,24 @@ def link_to_nothing(link):
 FIX_LINK = "fix the link or remove it"
 
 
+def missing_hint(path, what):
+    """What to do about a split, prompt or verdicts file that is not there: ' (...)', or ''."""
+    if what == "split file":
+        return f" (check the path; `{program()} init FOLDER` writes a golden set to begin from)"
+    if what == "prompt file":
+        folder = os.path.dirname(path) or "."
+        with contextlib.suppress(OSError):
+            prompts = sorted(f for f in os.listdir(folder) if f.endswith(".txt") and os.path.isfile(os.path.join(folder, f)))
+            if prompts:
+                return (f" (the prompts in {path_word(os.path.join(folder, ''))}: {', '.join(map(path_word, prompts[:10]))}"
+                        + (f" and {len(prompts) - 10} more)" if len(prompts) > 10 else ")"))
+        return " (check the path)"
+    if what == "verdicts file":   # (the README's judge section names one before the section that says what it is)
+        return (' (it is yours to write: a person\'s verdicts, one {"id": ..., "check": ..., "pass": true or false} a line; '
+                "see calibrate in the README)")
+    return ""
+
+
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if error.errno in (errno.ENOENT, errno.ELOOP) and (link := dead_link(path)):   # never "no such folder" of it
@@ -3479,7 +3497,8 @@ def unreadable(path, what, error):
                                                                             if makes else ")")
             if what == "run file" and not os.path.isdir(folder) else
             f" (`{program()} runs {path_word(folder)}` lists the runs there"
-            + (f"; `run --split ... {out}` makes this one)" if makes else ")") if what == "run file" else ""))
+            + (f"; `run --split ... {out}` makes this one)" if makes else ")") if what == "run file" else
+            missing_hint(path, what)))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else ""))

@@ -132,6 +132,22 @@ def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
     assert "lists the runs in it" not in cli("runs", "./-rr/sub.json")[2]
 
 
+def test_a_missing_split_prompt_or_verdicts_file_says_what_to_do(project, cli):
+    """111th round's newcomer: the README's own `run --split my/cases.jsonl`, `calibrate human.jsonl RUN` (a file the
+    page explains only in the next section) and a mistyped --prompt said "no such ... file" and no more."""
+    code, out, err = cli("run", "--split", "my/cases.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and err == ("error: my/cases.jsonl: no such split file (check the path; `python eval.py init FOLDER` "
+                                 "writes a golden set to begin from)\n"), err
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v9.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == ("error: prompts/v9.txt: no such prompt file (the prompts in prompts/: v1.txt, v2.txt, "
+                                 "v3.txt)\n"), err
+    code, out, err = cli("run", "--split", "dev", "--prompt", "nope/v9.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == "error: nope/v9.txt: no such prompt file (check the path)\n", err
+    code, out, err = cli("calibrate", "human.jsonl", "runs/x.json")
+    assert code == 2 and err == ("error: human.jsonl: no such verdicts file (it is yours to write: a person's verdicts, one "
+                                 '{"id": ..., "check": ..., "pass": true or false} a line; see calibrate in the README)\n'), err
+
+
 def test_a_path_through_a_link_to_nothing_names_the_link(project, cli):
     """111th round: `report dl/x.json` through a link to nothing offered `run --out dl/x.json`, which run refuses (dl is
     not a folder); `runs dl/.` said "no such folder"; a link to itself was said to be one to something that "does not
