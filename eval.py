@@ -11073,7 +11073,8 @@ def transcript_problem(transcript):
         if type(m) is not dict or m.get("role") not in ("assistant", "tool"):
             return f"transcript message {number} must be an assistant or a tool message"
         if m["role"] == "tool" and not (type(m.get("name")) is str and type(m.get("content")) is str
-                                        and type(m.get("matched")) is bool and type(m.get("call_id")) in (str, type(None))):
+                                        and type(m.get("matched")) is bool and "call_id" in m
+                                        and type(m["call_id"]) in (str, type(None))):   # (every eval.py wrote one)
             return f"transcript message {number}: a tool message has a name, a call_id (a string, or null), a content and matched"
         calls = m.get("tool_calls", [])
         if type(calls) is not list:   # before its calls are read: true or a number cannot be

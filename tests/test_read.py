@@ -456,3 +456,9 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
             ("a4", lambda r: r.update(out_of_turns=False, per_turn=None), "per_turn must be a list of each turn's figures")):
         code, out, err = cli("report", edited(case, change))
         assert code == 2 and f"result {case}: " in err and says in err and "(it was edited)" in err, (says, err)
+    # (111th round) a tool message's call_id taken out: a traceback, exit 1, in report, compare, runs and a resume
+    changed = edited("a2", lambda r: (r["transcript"][0]["tool_calls"][0].update(id="c1"), r["transcript"][1].pop("call_id")))
+    for argv in (("report", changed), ("compare", "runs/whole.json", changed), ("report", changed, "--case", "a2")):
+        code, out, err = cli(*argv)
+        assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result a2: transcript message 2: a tool message has a name, "
+                                     "a call_id (a string, or null), a content and matched\n"), (argv, err)
