@@ -10969,6 +10969,10 @@ def result_problem(r, i, config, labels, seen, checked=None):
             return f"{named}: two checks are named {c['name']!r} (a name is unique within a case)"
         names.add(c["name"])
         c.setdefault("blocking", "weight" not in c)
+    needs = next((c for c in checks if CHECK_TYPES[c["type"]].needs == "context"), None)
+    if needs and "context" not in r:   # (run refuses such a case before any call: read as none, a pass read as a fail)
+        return (f"{named}: check {on_one_line(needs['name'], 60)!r} judges against the case's passages, and the result "
+                "holds none (it was edited)")
     if labels and not any(c["type"] == "label" for c in checks):   # taken out, the answer was scored on what was left
         return (f"{named}: no label check, which every case of a set with labels has "
                 "(the run file was edited)")

@@ -927,6 +927,18 @@ def test_the_report_ends_with_the_stage_to_fix_for_each_failing_case(project, cl
     assert "Diagnosis: which stage to fix" in html and html.rindex("Diagnosis") > html.rindex("Failing cases")
 
 
+def test_a_rag_answer_whose_passages_were_taken_out_is_refused(project, cli):
+    """111th round: a result of a faithful check whose context was taken out was read as one without passages: its
+    stored pass read as a fail (a claim marked supported by a passage the case has not), the pass rate lower, exit 0.
+    run never stores such an answer (a check that reads passages needs them): refused, naming the result."""
+    path = diagnosed_run(project)
+    run = load_json(path)
+    del run["results"][4]["context"]
+    code, out, err = cli("report", write_run("runs/edited.json", run))
+    assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result d5: check 'faithful' judges "
+                                 "against the case's passages, and the result holds none (it was edited)\n"), err
+
+
 def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(project, cli):
     """From the attack on issue 30: with good passages and only a regex failing, the diagnosis said
     'faithful to the passages, yet it failed ...' though no judge had read the answer for faithfulness."""
