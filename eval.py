@@ -12818,7 +12818,8 @@ def paired_cases_answer(difference, discordant, alpha, prob):
         lines += [f"Exact power at {plural(cases, 'case')} of the mid-p McNemar test compare uses: {percent(power, prob)}",
                   f"(discordant cases ~ Binomial({cases}, {given(discordant)}), each going the difference's way with "
                   f"probability (P + D) / 2P = {off_the_ends(toward)}; called at mid-p <= {given(alpha)}).",
-                  f"Power: the chance that a comparison of that many cases calls a difference significant, either way round (the test is two-sided), if this one is real."]
+                  f"Power: the chance that the test calls a difference significant at that many cases, either way round (it is two-sided), if this one is real; "
+                  "compare also wants its interval clear of zero, which can take a case or two more."]
     return lines, {"difference": difference, "discordant": discordant, "alpha": alpha, "prob": prob, "cases": cases,
                    "power": power, "connor_cases": connor, "exact": fewest is not None,
                    "method": "exact power, searched from Connor 1987", "test": "mid-p McNemar"}
