@@ -6428,8 +6428,8 @@ class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
     api = "ollama"
-    start_hint = "Start it with `ollama serve`, or point --host (or $OLLAMA_HOST) at it."
     host_words = "--host (or $OLLAMA_HOST)"   # where the address came from: a flag, or the environment
+    start_hint = f"Start it with `ollama serve`, or point {host_words} at it."
     count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
 
     def preflight(self, model):
@@ -7017,7 +7017,10 @@ def make_client(config, args, recorded=None):
     client = CLIENTS[config["api"]](config["host"], timeout=args.timeout, retries=args.retries,
                                     api_key=key, jobs=getattr(args, "jobs", 1))
     client.key_source = key_source(args)
-    if recorded is not None and getattr(args, "host", None) is None:
+    if recorded is not None and getattr(args, "host", None) is not None:   # given: the flag alone (none reads the
+        client.start_hint = client.start_hint.replace(client.host_words, "--host")   # environment but a new run)
+        client.host_words = "--host"
+    elif recorded is not None:
         client.host_words = f"the address {shell_word(recorded)} recorded (--host gives another)"   # not $OLLAMA_HOST
         client.start_hint = (f"Start it, or give --host where it listens now: this is the address {shell_word(recorded)} "
                              "recorded (a new run alone reads the address from the environment).")

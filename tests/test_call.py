@@ -296,7 +296,12 @@ def test_a_server_gone_from_the_address_a_run_recorded_sends_the_user_to_host(pr
     code, out, err = cli("run", "--resume", "moved.json")
     assert code == 2 and err.endswith(said), err
     code, out, err = cli("run", "--resume", "moved.json", "--host", f"127.0.0.1:{closed_port()}")   # given: the usual words
-    assert code == 2 and "ollama serve" in err, err
+    assert code == 2 and "ollama serve" in err and "OLLAMA_HOST" not in err, err
+    # (111th round) given --host, judge and compare --pairwise still named $OLLAMA_HOST, which they never read
+    code, out, err = cli("judge", "moved.json", "--judge-model", "qwen2.5:7b", "--host", f"127.0.0.1:{closed_port()}")
+    assert code == 2 and err.endswith("Start it with `ollama serve`, or point --host at it.\n") and "OLLAMA_HOST" not in err, err
+    code, out, err = cli("compare", "runs/dev-v3.json", "moved.json", "--pairwise", "Which?", "--host", f"127.0.0.1:{closed_port()}")
+    assert code == 2 and err.endswith("Start it with `ollama serve`, or point --host at it.\n"), err
 
 
 def test_missing_model_names_the_pull_command(project, cli, fake):
