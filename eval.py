@@ -4990,6 +4990,27 @@ def same_tools(path, checks, results):
                             "run the split again to score its trajectory")
 
 
+def same_passages(path, checks, results):
+    """--checks: a split's check that judges against a case's passages, scored on an answer the model wrote without any
+    (the case has no context, so the run gave it none): run refuses such a case before any call, and a run judged so
+    holds a check no report could read. Refused, naming the first such case."""
+    for r in results:
+        needs = next((c for c in checks[r["id"]]["checks"] if CHECK_TYPES[c["type"]].needs == "context"), None)
+        if needs and "context" not in r:
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: check {on_one_line(needs['name'], 60)!r} "
+                            "judges against the case's passages, but the run's model was given none (the case has no "
+                            "context): run the split again with its passages")
+
+
+def fits_the_run(path, checks, results):
+    """--checks: the split's checks score this run's answers: its cases, asked the same, with the tools and passages
+    its checks read."""
+    same_cases(path, checks, results)
+    same_questions(path, checks, results)
+    same_tools(path, checks, results)
+    same_passages(path, checks, results)
+
+
 def one_sided(a_ids, b_ids):
     """The ids only one of two sets holds, the first five named (an empty one as ''); "" when the
     sets are equal."""
@@ -16281,9 +16302,7 @@ def with_checks_now(path, results):
     stored ones, as report --checks scores them, so a judge check added after the run can be asked.
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
-    same_cases(path, checks, results)
-    same_questions(path, checks, results)
-    same_tools(path, checks, results)
+    fits_the_run(path, checks, results)
     warn(f"judged with the checks {path} defines now, not those stored in the run{added_cases(checks, results)}")
     now = []
     for r in results:
@@ -20298,9 +20317,7 @@ def scored_with_checks_now(args, checks, run):
     run's answers needs none, and a split that grew would keep every older run from today's checks), its
     trajectory checks written for the tools the run's model had; the report says whose checks it used."""
     if args.checks:
-        same_cases(args.checks, checks, run["results"])
-        same_questions(args.checks, checks, run["results"])
-        same_tools(args.checks, checks, run["results"])
+        fits_the_run(args.checks, checks, run["results"])
         same_judge_checks(args.checks, checks, run, args.run)
         warn(f"scored with the checks {shell_word(args.checks)} defines now, not those stored in the run"
              f"{added_cases(checks, run['results'])}")

@@ -2523,6 +2523,24 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
 
 
+def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
+    """111th round's review: a faithful check added to a split whose cases have no context was judged by `judge --checks`
+    into a run no report could read ("the result holds none (it was edited)"), the judge calls paid for; `report --checks`
+    showed it open on every case. run refuses such a case before any call; so do --checks, before any call."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    (project / "golden" / "answers" / "checks.json").write_text(json.dumps([
+        {"name": "says hello", "type": "icontains", "value": "hola"}, {"name": "faith", "type": "faithful"}]))
+    asked = len(fake.chat_bodies)
+    said = (f"--checks {judged_split}: case j01: check 'faith' judges against the case's passages, but the run's model "
+            "was given none (the case has no context): run the split again with its passages")
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
+    assert code == 2 and said in err and len(fake.chat_bodies) == asked, err
+    assert sorted(os.listdir("runs")) == ["answers-dev-v1.json"]
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--checks", judged_split)
+    assert code == 2 and said in err, err
+
+
 def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own(project, judged_split, cli, fake):
     """Issue 28, twenty-second attack: `run --resume` of a run judged with `judge --checks OTHER` (a judge check
     "kind" in place of "answers") asked its failed answers with the split's checks and wrote a completion whose
