@@ -11398,7 +11398,7 @@ def agent_figures(cases):
     majority over its trials, as the headline), turns used, the cases that ran out of turns, every
     tool's calls, and the first failure of each failing case. None when no case has tools."""
     final, trajectory, tools, turns, out, first, cut = [0, 0], [0, 0], {}, [], [], [], []
-    agents = final_open = 0
+    agents, opened = 0, {"final": 0, "trajectory": 0}
     for c in cases:
         traces = [(t, t["agent"]) for t in c["trials"] if "agent" in t]
         if not traces:
@@ -11409,8 +11409,9 @@ def agent_figures(cases):
             if votes:
                 tally[0] += majority(votes, tie=False)
                 tally[1] += 1
-            # a final result no trial decided: a judge left it open (a trajectory's checks are read, never judged)
-            final_open += not votes and level == "final"
+            # a level no trial decided: a judge left it open (by weight too: a trajectory's checks tipped by a
+            # judge check's weight); a case without trajectory checks has no trajectory to leave open
+            opened[level] += not votes and (level == "final" or any(k["type"] in TRAJECTORY for k in c["checks"]))
         for t, a in traces:
             turns.append(a["turns"])
             if a["out_of_turns"]:
@@ -11430,7 +11431,8 @@ def agent_figures(cases):
     if not agents:
         return None
     turns.sort()
-    return {"cases": agents, "final": dict(rate_figures(*final), open=final_open), "trajectory": rate_figures(*trajectory) if trajectory[1] else None,
+    return {"cases": agents, "final": dict(rate_figures(*final), open=opened["final"]),
+            "trajectory": dict(rate_figures(*trajectory), open=opened["trajectory"]) if trajectory[1] or opened["trajectory"] else None,
             "turns": {"median": (turns[(len(turns) - 1) // 2] + turns[len(turns) // 2]) / 2 if turns else None,
                       "max": turns[-1] if turns else None},
             "out_of_turns": out, "cut_calls": cut,
@@ -13290,7 +13292,7 @@ def rows_agent(s):
         return None
     levels = [{"name": name, "figure": share(a[key]["correct"], a[key]["total"], ["agent", key],
                                              ("correct", "total", "accuracy", "ci"), ci=a[key]["ci"]),
-               "open": figure("count", a[key].get("open", 0), ["agent", key, "open"] if "open" in a[key] else None)}
+               "open": figure("count", a[key]["open"], ["agent", key, "open"])}
               for key, name in (("final", "final result"), ("trajectory", "trajectory")) if a[key]]
     tools = [{"name": t["name"], "figures": [figure("count", t[k], ["agent", "tools", i, k])
                                              for k in ("calls", "cases", "invalid", "unmatched")]}

@@ -722,6 +722,18 @@ def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     assert cli("report", path, "--html", "open.html")[0] in (0, 1, 2)
     page = (project / "open.html").read_text(encoding="utf-8")
     assert "final result: 0/0 = -, 1 open</li>" in page and "CI )" not in page
+    # (its review) a trajectory a judge check's weight leaves open: 1 of 2 weighed checks against a threshold of 0.7,
+    # with the judge's 2 of 5 undecided, could go either way; it was left out of the count, unsaid
+    weighed = [{"name": "looks it up", "type": "tool_called", "value": "lookup_order", "weight": 1},
+               {"name": "no calls", "type": "max_tool_calls", "value": 0, "weight": 1},
+               {"name": "helpful", "type": "judge", "value": "Is it helpful?", "weight": 2},
+               {"name": "says where", "type": "contains", "value": "enviado", "weight": 1}]
+    cases = [dict(agent_spec("j1", [look], checks=weighed), pass_threshold=0.7),
+             dict(agent_spec("j2", [look], checks=[dict(c, weight=1) for c in weighed]), pass_threshold=0.5)]
+    path = write_run("runs/weighed.json", make_run(cases, labels=None, split="agent-dev", max_turns=3))
+    doc = json.loads(cli("report", path, "--json")[1])["agent"]
+    assert (doc["trajectory"]["total"], doc["trajectory"]["open"], doc["final"]["open"]) == (1, 1, 1), doc
+    assert "trajectory    1/1 = 100%, 1 open" in cli("report", path)[1]
 
 
 def test_agents_none_of_which_called_a_tool_are_said_to_be_that(project, cli):
