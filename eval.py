@@ -14941,9 +14941,10 @@ def trajectory_changes(a_cases, b_cases):
         traces = [t["agent"] for t in firsts]
         (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
         # a turn the token limit cut holds calls never run, in no count: its "stopped calling" is the cut's doing
-        if traces[1]["cut"] and not traces[0]["cut"]:
-            changes.append(f"cut by the token limit at turn {traces[1]['cut']} (its calls never run)")
-        elif traces[0]["cut"] and not traces[1]["cut"]:
+        was, now = traces[0]["cut"], traces[1]["cut"]
+        if now and now != was:
+            changes.append(f"cut by the token limit at turn {now}" + (f", not {was}" if was else "") + " (its calls never run)")
+        elif was and not now:
             changes.append("no longer cut by the token limit")
         changes += [f"started calling {name or chr(34) * 2}" for name in sorted(set(y) - set(x))]
         changes += [f"stopped calling {name or chr(34) * 2}" for name in sorted(set(x) - set(y))]

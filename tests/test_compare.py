@@ -986,6 +986,12 @@ def test_a_turn_the_token_limit_cut_is_said_cut_not_a_call_stopped(project, cli)
         "1 -> 0" in out, out
     out = cli("compare", b, a)[1]
     assert "  a1: no longer cut by the token limit; started calling lookup_order; more calls: 0 -> 1" in out, out
+    # (its review) cut on both sides, at other turns: said too (a call run before the baseline's cut was "stopped")
+    later = dict(baseline["results"][1], response="", done_reason="length", transcript=baseline["results"][1]["transcript"][:3],
+                 per_turn=[baseline["results"][1]["per_turn"][0], dict(baseline["results"][1]["per_turn"][1], done_reason="length")])
+    baseline["results"][0] = dict(later, id="a1")
+    out = cli("compare", write_run("runs/c.json", baseline), b)[1]
+    assert "  a1: cut by the token limit at turn 1, not 2 (its calls never run); stopped calling lookup_order" in out, out
 
 
 def test_a_tool_named_nothing_is_a_call_all_the_same(project, cli):
