@@ -2975,9 +2975,11 @@ def value_problem(kind, want, obj):
     if want == "count" and not (type(value) is int and value >= 0):
         # (a whole number read as a decimal one: 2.0, 2e0 or 20e-1, all read 2.0; which of them the file holds is
         # unknown here, so none is quoted)
+        number = type(value) in (int, float)
         whole = type(value) is float and value.is_integer() and value >= 0
         return (f"check {kind!r} needs a whole number of 0 or more as value"
                 + (f", written as one: {one_line(str(int(value)), 40)}, without a decimal point or an exponent" if whole else
+                   ", not a number below 0" if number and value < 0 else
                    f", not {one_line(json_text(value), 40)}" if "value" in obj else ""))
     if want == "share" and "value" in obj and not is_share(value):
         meaning = {"context_relevant": "the context precision the judge's ratings of its passages reach to pass"}.get(
@@ -3461,9 +3463,11 @@ def missing_hint(path, what):
     """What to do about a split, prompt or verdicts file that is not there: ' (...)', or ''."""
     if what == "split file":
         return f" (check the path; `{program()} init FOLDER` writes a golden set to begin from)"
-    if what == "prompt file":
+    if what == "prompt file":   # the text files of a folder of prompts (elsewhere, a .txt may be anything)
         folder = os.path.dirname(path) or "."
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
+            if os.path.relpath(folder, PROMPTS_DIR).startswith(os.pardir):
+                return " (check the path)"
             prompts = sorted(f for f in os.listdir(folder) if f.endswith(".txt") and os.path.isfile(os.path.join(folder, f)))
             if prompts:
                 return (f" (the prompts in {path_word(os.path.join(folder, ''))}: {', '.join(map(path_word, prompts[:10]))}"

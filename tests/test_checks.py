@@ -1205,4 +1205,7 @@ def test_a_count_written_with_a_decimal_point_is_said_so(tmp_path, monkeypatch):
     # (its review) none given is not "not null", and -1 is no decimal point's fault
     assert evalpy.parse_check({"type": "max_tool_calls"})[1] == ["check 'max_tool_calls' needs a whole number of 0 or more as value"]
     assert evalpy.parse_check({"type": "max_tool_calls", "value": -1})[1] == [
-        "check 'max_tool_calls' needs a whole number of 0 or more as value, not -1"]
+        "check 'max_tool_calls' needs a whole number of 0 or more as value, not a number below 0"]
+    # (its review) -2e0 reads -2.0: no number below 0 is quoted, as none can be quoted as written
+    assert evalpy.parse_check({"type": "max_tool_calls", "value": -2.0})[1] == [
+        "check 'max_tool_calls' needs a whole number of 0 or more as value, not a number below 0"]

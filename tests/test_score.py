@@ -143,6 +143,11 @@ def test_a_missing_split_prompt_or_verdicts_file_says_what_to_do(project, cli):
                                  "v3.txt)\n"), err
     code, out, err = cli("run", "--split", "dev", "--prompt", "nope/v9.txt", "--host", "127.0.0.1:1")
     assert code == 2 and err == "error: nope/v9.txt: no such prompt file (check the path)\n", err
+    Path("requirements.txt").write_text("requests\n")   # (its review) a text file outside prompts/ is no prompt to offer
+    code, out, err = cli("run", "--split", "dev", "--prompt", "v9.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == "error: v9.txt: no such prompt file (check the path)\n", err
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/support/v9.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and "(the prompts in prompts/support/: v1.txt" in err, err
     code, out, err = cli("calibrate", "human.jsonl", "runs/x.json")
     assert code == 2 and err == ("error: human.jsonl: no such verdicts file (it is yours to write: a person's verdicts, one "
                                  '{"id": ..., "check": ..., "pass": true or false} a line; see calibrate in the README)\n'), err
