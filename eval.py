@@ -3450,10 +3450,12 @@ def link_to_nothing(link):
     except OSError as e:
         if e.errno == errno.ELOOP:
             return "a link that leads back to itself (a loop)"
-    try:
-        return f"a link to {shell_word(os.readlink(link))}, which does not exist"
-    except OSError:   # gone meanwhile
-        return "a link to nothing"
+    chain, at = [], link   # (a link to a link to nothing: each named, the last the one whose target is not there)
+    with contextlib.suppress(OSError):
+        while os.path.islink(at) and len(chain) < 8:
+            chain.append(os.readlink(at))
+            at = os.path.join(os.path.dirname(at), chain[-1])
+    return f"a link to {' -> '.join(map(shell_word, chain))}, which does not exist" if chain else "a link to nothing"
 
 
 FIX_LINK = "fix the link or remove it"
@@ -6129,9 +6131,12 @@ class ChatClient:
         """What a 431 (headers too large: Go's net/http past DefaultMaxHeaderBytes, Python's http.server past a
         65,536-byte line) says of this request: the key is the one header eval.py sends that a user can make long
         (a file's contents given as the key). Its length said, never the key."""
-        return (f"the server found the request's headers too large: the API key in {self.key_source} is "
-                f"{len(self.api_key):,} characters; give the key alone" if self.api_key else
-                "the server found the request's headers too large, and eval.py sends small ones: is something before it?")
+        if self.api_key and len(self.api_key) > 1024:   # (longer than any key but a token's)
+            return (f"the server found the request's headers too large: the API key in {self.key_source} is "
+                    f"{len(self.api_key):,} characters; give the key alone")
+        return ("the server found the request's headers too large, and eval.py sends small ones"
+                + (f" (the API key in {self.key_source} is {len(self.api_key):,} characters)" if self.api_key else "")
+                + ": is something before it, with a smaller limit?")
 
     def redirect_text(self, status, headers):
         return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "

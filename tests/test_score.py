@@ -166,6 +166,9 @@ def test_a_path_through_a_link_to_nothing_names_the_link(project, cli):
                        (("report", "self/x.json"), loop), (("compare", "dl/x.json", "runs/nope.json"), gone)):
         code, out, err = cli(*argv)
         assert code == 2 and err == said, (argv, err)
+    os.symlink("dl", "dl2")   # (its review) a link to that link: "dl, which does not exist" of a link that does
+    assert cli("report", "dl2/x.json")[2] == "error: dl2: a link to dl -> /nonexistent/share, which does not exist; fix " \
+        "the link or remove it\n"
     code, out, err = cli("run", "--split", "dev", "--out", "dl/x.json")
     assert code == 2 and err == "error: --out dl/x.json: dl is a link to /nonexistent/share, which does not exist; fix " \
         "the link or remove it\n", err
