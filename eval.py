@@ -3469,12 +3469,12 @@ def missing_hint(path, what):
         folder = os.path.dirname(path) or "."
         with contextlib.suppress(OSError, ValueError):
             if os.path.relpath(folder, PROMPTS_DIR).startswith(os.pardir):
-                return " (check the path)"
+                return ""
             prompts = sorted(f for f in os.listdir(folder) if f.endswith(".txt") and os.path.isfile(os.path.join(folder, f)))
             if prompts:
                 return (f" (the prompts in {path_word(os.path.join(folder, ''))}: {', '.join(map(path_word, prompts[:10]))}"
                         + (f" and {len(prompts) - 10} more)" if len(prompts) > 10 else ")"))
-        return " (check the path)"
+        return ""
     if what == "verdicts file":   # (the README's judge section names one before the section that says what it is)
         return (' (it is yours to write: a person\'s verdicts, one {"id": ..., "check": ..., "pass": true or false} a line; '
                 "see calibrate in the README)")
@@ -3689,16 +3689,25 @@ def case_checks(case, defaults, labels, older=None):
         # checks.json's pattern with no placeholder is the same for every case: its fault is named once, at its file
         shared = any(check is d for d in defaults)
         fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
-        check = dict(check)
+        check, template = dict(check), check.get("value") if isinstance(check.get("value"), str) else ""
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
-            check["name"] = render(check["name"], case.get("vars", {}))
-        # the check as filled is what the run file stores, and reading it back holds it to the
-        # same rules: a value or name a var leaves empty is refused here, before any call
-        filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
+            # (its name is left as written: one check of every case, one row of the report; filled, "icontains
+            # {{customer}}" was a check of its own per customer, each of one answer, the rule's own figure nowhere)
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
         whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
+        # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed
+        # the value written, {{customer}}, and named none)
+        emptied = [v for v in placeholder_names(template) if not case_names[v].strip()] \
+            if isinstance(check.get("value"), str) and not check["value"].strip() else []
+        if emptied and not CHECK_TYPES[check["type"]].pattern:   # (a pattern's are said by pattern_placeholder_problems)
+            problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(emptied[0])}}}}}, and "
+                            f"vars.{var_shown(emptied[0])} is empty here: it would check for nothing; give it a value")
+            continue
+        # the check as filled is what the run file stores, and reading it back holds it to the
+        # same rules: a value a var leaves empty is refused here, before any call
+        filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
         if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
             problems.append(f"two checks are named {check['name']!r}" + (

@@ -163,7 +163,8 @@ def test_default_checks_file_and_placeholders(tmp_path):
          "checks": [{"type": "not_contains", "value": "lo siento", "blocking": False}]}) + "\n")
     cases, labels, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
     checks = cases[0]["checks"]
-    assert [c["name"] for c in checks] == ["order A-1.5", "contains Hola", "not_contains lo siento"]
+    # (111th round) a name is left as written, default or given: filled, a check was one per case in the report
+    assert [c["name"] for c in checks] == ["order {{order}}", "contains Hola", "not_contains lo siento"]
     assert checks[0]["value"] == r"\bA\-1\.5\b"          # a var is literal inside a regex
     assert checks[2]["blocking"] is False
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "("}]')
@@ -254,6 +255,18 @@ def test_a_placeholder_without_a_value_stops_the_run_before_any_call(free_text, 
     assert "golden/orders/dev.jsonl: 4 lines have no vars.tier, which prompts/orders/v3.txt uses as {{tier}} " \
            "(lines 1-4)" in err
     assert fake.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_check_with_a_placeholder_is_one_check_of_every_case(free_text, project, cli, fake):
+    """111th round's newcomer: checks.json's {"type": "icontains", "value": "{{name}}"} (no name given) was named as
+    filled, so the report scored "4 checks" (icontains Ana, icontains Bea...), each of one answer, and the rule's own
+    figure was nowhere. Its name is left as written: one row, over every case."""
+    folder = project / "golden" / "orders"
+    (folder / "checks.json").write_text(json.dumps([{"type": "icontains", "value": "{{name}}"},
+                                                    {"name": "order {{order}}", "type": "regex", "value": "\\b{{order}}\\b"}]))
+    assert cli("run", "--split", free_text, "--host", fake.url, "--out", "runs/n.json")[0] in (0, 1)
+    rows = json.loads(cli("report", "runs/n.json", "--json")[1])["checks"]
+    assert [(r["name"], r["total"]) for r in rows] == [("icontains {{name}}", 4), ("order {{order}}", 4)], rows
 
 
 def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
@@ -539,7 +552,7 @@ def test_a_checks_file_sets_the_threshold_and_its_mistakes_name_their_line(tmp_p
     cases, _, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert [c.get("pass_threshold") for c in cases] == [0.5, 1, None]   # a case's own wins; null: blocking checks alone
     assert [(c["name"], c["blocking"], c.get("weight")) for c in cases[0]["checks"]] == [
-        ("contains A-1", False, 2), ("greets", False, 1), ("policy", True, None)]
+        ("contains {{order}}", False, 2), ("greets", False, 1), ("policy", True, None)]
     for bad, where, message in [
             (good.replace('"weight": 1}', '"weight": 0}'), 5, "check 2: check 'greets': weight must be a positive number"),
             (good.replace('"reembolso"}', '"reembolso", "weight": 1, "blocking": true}'), 6, "check 3: "),
