@@ -2010,8 +2010,13 @@ class GradedPassages(TypedDict, total=False):
     relevant: list          # the ids a person judged relevant
 
 
-class GradedCase(Threshold, GradedPassages):
-    """A case with all its trials graded: the unit of every figure. Only pass_threshold may be absent."""
+class GradedVars(TypedDict, total=False):
+    vars: dict              # the case's vars, where it has any: its checks' names compare as filled (scored_checks)
+
+
+class GradedCase(Threshold, GradedPassages, GradedVars):
+    """A case with all its trials graded: the unit of every figure. Only pass_threshold, the passages and vars may be
+    absent."""
     id: str
     expected: str | None
     difficulty: str
@@ -10023,6 +10028,25 @@ def read_from_here(paths):
             "if that is another, resume from there)")
 
 
+def votes_named_as_written(cases, done, begun):
+    """A run an eval.py before round 111 began (resumed, or completed): its votes name a check as the case's {{vars}}
+    filled its name ("judge ¿Saluda a Lucía?"), where checks are named as written now; kept so, the run held votes
+    of no check of their answer, and no report read it. Each is named as written, its check found by filling."""
+    by_id = {c["id"]: c for c in cases}
+    for (case_id, trial), answer in list(done.items()) + [(k, b["answer"]) for k, b in begun.items()]:
+        case = by_id.get(case_id)
+        filled = {render(c["name"], case.get("vars", {})): c["name"] for c in case["checks"]
+                  if PLACEHOLDER.search(c["name"])} if case else {}
+        if not filled:
+            continue
+        for vote in answer.get("judges") or ():
+            vote["check"] = filled.get(vote["check"], vote["check"])
+        held = begun.get((case_id, trial))
+        if held:
+            held["votes"] = {(filled.get(check, check), model, number): dict(v, check=filled.get(check, check))
+                             for (check, model, number), v in held["votes"].items()}
+
+
 def run_held(args, held):
     """run_split with its locks in `held`."""
     config, done, turns, run_path, completes, where, begun = open_or_resume(args, held)
@@ -10045,6 +10069,7 @@ def run_held(args, held):
         note_unused_run_options(args, config["split_path"], inputs.cases)
     if resuming:
         refuse_changed(config, inputs, done, where, run_path and run_path + JOURNAL_SUFFIX)
+        votes_named_as_written(inputs.cases, done, begun)
     else:
         by_model = getattr(args, "by_model", False)   # a run of a grid: its default name says its model too
         wanted, exact = chosen_run_path(args.out, default_run_path(config["split"], config["prompt"],
@@ -10107,9 +10132,11 @@ def whole_as_int(text):
 def scored_checks(case):
     """A case's checks as they score (parse_check's, defaults filled in; as written where they do not parse), and its
     pass threshold: what two runs must share to be compared whatever wrote them."""
-    read = []
+    read, values = [], case.get("vars") if type(case.get("vars")) is dict else {}
     for check in case.get("checks") or ():
         parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
+        if parsed is not None and not problems:   # named as its vars fill it: an eval.py before round 111 stored it so
+            parsed["name"] = render(parsed["name"], values)
         # a whole number as an int (a weight of 2.0 is 2, as Python compares them; two ints past 2**53 stay
         # apart, as they score), in any order of keys or of checks
         read.append(json_text(json.loads(json_text(parsed if parsed is not None and not problems else check),
@@ -11272,7 +11299,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                                      "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
             if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
                 case["pass_threshold"] = rule["pass_threshold"]
-            case.update({k: r[k] for k in ("context", "relevant") if k in r})   # RAG: retrieval is scored from them
+            # RAG: retrieval is scored from them; vars: the checks' names compare as filled
+            case.update({k: r[k] for k in ("context", "relevant", "vars") if k in r})
         response, error = r.get("response"), r.get("error")
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(r.get("judges"), case["checks"]),
@@ -14795,7 +14823,8 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
                             "with the same checks (judge RUN --checks SPLIT)")
         if differs:
-            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has another {differs[0]} in {names[0]} "
+            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has "
+                            f"{'other checks' if differs[0] == 'checks' else 'another ' + differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited (report --case shows each)")
 

@@ -1285,7 +1285,7 @@ def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
     c = write_run("runs/c.json", edited)
     code, out, err = cli("compare", a, write_run("runs/a2.json", dict(load_json(a), config=dict(load_json(a)["config"],
                                                                                                   date="2026-01-04"))), c)
-    assert code == 2 and "case c2 has another checks in runs/a.json than in runs/c.json" in err, err
+    assert code == 2 and "case c2 has other checks in runs/a.json than in runs/c.json" in err, err
     # (34th round) checks emptied, or a pass threshold edited, were passed over
     edited = make_run(cases)
     edited["config"].update(date="2026-01-05T09:30:00+01:00", split_sha=sha)
@@ -1451,7 +1451,7 @@ def test_a_run_judged_with_other_checks_or_edited_under_another_version_is_never
     lax["config"]["eval_version"] = "0.0.1"
     write_run("runs/lax.json", lax)
     code, out, err = cli("compare", "runs/base.json", "runs/lax.json", "--fail-on-regression")
-    assert code == 2 and "has another checks in runs/base.json (the baseline) than in runs/lax.json" in err, err
+    assert code == 2 and "has other checks in runs/base.json (the baseline) than in runs/lax.json" in err, err
     # the same checks written by another eval.py (another version's run of one split) compare as before
     same = json.loads(json.dumps(base))
     same["config"]["eval_version"] = "0.0.1"

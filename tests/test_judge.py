@@ -2523,6 +2523,39 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     assert code == 0 and "its 18 votes stand" in err and len(judge_calls(fake)) - asked == 2, err
 
 
+def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, judged_split, cli, fake):
+    """111th round: check names are kept as written, their {{vars}} unfilled; an eval.py before filled them, so its
+    journal's votes name "answers Ana". Resumed, they named no check of their answer: the run was written, and no
+    report read it. Each vote is named as written, none asked again; and a run of before compares with one of now."""
+    folder = project / "golden" / "answers"
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers {{who}}", "type": "judge", "value": CRITERION}]))
+    lines = (folder / "dev.jsonl").read_text().splitlines()
+    (folder / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), vars={"who": f"w{i}"})) + "\n"
+                                              for i, l in enumerate(lines)))
+    judge_replies(fake, lambda cid, model, seed: verdict(cid != "j03"))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/now.json")[0] in (0, 1)
+    now = load_json("runs/now.json")
+    assert {v["check"] for r in now["results"] for v in r["judges"]} == {"answers {{who}}"}
+    # the journal an eval.py before wrote of its first six answers, their votes named as it filled them
+    old = [{"id": r["id"], "trial": r["trial"], **{k: r[k] for k in evalpy.CALL_FIELDS},
+            "judges": [dict(v, check=f"answers {r['vars']['who']}") for v in r["judges"]]} for r in now["results"][:6]]
+    (project / "runs" / "old.json.journal").write_text("".join(json.dumps(l) + "\n" for l in [
+        {"format": evalpy.RUN_FORMAT, "config": now["config"]}] + old), encoding="utf-8")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/old.json", "--host", fake.url)
+    assert code in (0, 1) and len(fake.chat_bodies) - asked == 8, err   # four answers and their votes, nothing more
+    resumed = load_json("runs/old.json")
+    assert [r["judges"] for r in resumed["results"]] == [r["judges"] for r in now["results"]]
+    assert cli("report", "runs/old.json")[0] in (0, 1)
+    # a run file of before, its checks named filled, compares with one of now as of the same checks
+    before = dict(now, results=[dict(r, checks=[dict(c, name=f"answers {r['vars']['who']}") for c in r["checks"]],
+                                     judges=[dict(v, check=f"answers {r['vars']['who']}") for v in r["judges"]])
+                                for r in now["results"]])
+    (project / "runs" / "before.json").write_text(json.dumps(before), encoding="utf-8")
+    code, out, err = cli("compare", "runs/before.json", "runs/now.json")
+    assert code == 0 and "other checks" not in out + err, out + err
+
+
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
     """111th round's review: a faithful check added to a split whose cases have no context was judged by `judge --checks`
     into a run no report could read ("the result holds none (it was edited)"), the judge calls paid for; `report --checks`
