@@ -3667,6 +3667,12 @@ def pattern_placeholder_problems(check, names, shared=False):
     return problems
 
 
+def filled_names(checks, values):
+    """{a check's name as `values` fill it: its name as written}, of the names that hold a placeholder: an eval.py
+    before round 111 filled them, and its runs' votes name a check so."""
+    return {render(c["name"], values): c["name"] for c in checks if PLACEHOLDER.search(c["name"])}
+
+
 def case_checks(case, defaults, labels, older=None):
     """The checks one case is scored with: the implied label check (classification sets), the
     split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems).
@@ -10035,8 +10041,7 @@ def votes_named_as_written(cases, done, begun):
     by_id = {c["id"]: c for c in cases}
     for (case_id, trial), answer in list(done.items()) + [(k, b["answer"]) for k, b in begun.items()]:
         case = by_id.get(case_id)
-        filled = {render(c["name"], case.get("vars", {})): c["name"] for c in case["checks"]
-                  if PLACEHOLDER.search(c["name"])} if case else {}
+        filled = filled_names(case["checks"], case.get("vars", {})) if case else {}
         if not filled:
             continue
         for vote in answer.get("judges") or ():
@@ -11301,9 +11306,11 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 case["pass_threshold"] = rule["pass_threshold"]
             # RAG: retrieval is scored from them; vars: the checks' names compare as filled
             case.update({k: r[k] for k in ("context", "relevant", "vars") if k in r})
-        response, error = r.get("response"), r.get("error")
+        response, error, votes = r.get("response"), r.get("error"), r.get("judges")
+        if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {})):
+            votes = [dict(v, check=filled.get(v["check"], v["check"])) for v in votes]   # (a run of before, --checks)
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
-                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(r.get("judges"), case["checks"]),
+                 "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(votes, case["checks"]),
                  "done_reason": r.get("done_reason"), "unfinished": False,
                  # of the request that ended the answer (an agent's last turn: its done_reason's), never summed over
                  # turns (two turns of 1 token read as 2 past a limit of 1, "which the server ignored")

@@ -2554,6 +2554,9 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     (project / "runs" / "before.json").write_text(json.dumps(before), encoding="utf-8")
     code, out, err = cli("compare", "runs/before.json", "runs/now.json")
     assert code == 0 and "other checks" not in out + err, out + err
+    # and scored with the split's checks, its votes count (read as of no check, each was left open: "judge again")
+    rows = json.loads(cli("report", "runs/before.json", "--checks", judged_split, "--json")[1])["checks"]
+    assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0)], rows
 
 
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
