@@ -16365,6 +16365,9 @@ def with_checks_now(path, results):
     for r in results:
         rule = checks[r["id"]]
         r = {k: v for k, v in r.items() if k != "pass_threshold"}   # none written is none, as run stores it
+        filled = filled_names(rule["checks"], r.get("vars") or {})   # (a run of before: its votes named as filled)
+        if filled and r.get("judges"):
+            r["judges"] = [dict(v, check=filled.get(v["check"], v["check"])) for v in r["judges"]]
         now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
                                                        if rule["pass_threshold"] is not None else {})))
     return now
@@ -16388,6 +16391,10 @@ def judge_run(args, run, target):
     asked_before = {(r["id"], r["trial"]): judge_questions(r["checks"]) for r in run["results"]}
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"])
+        for r in run["results"]:   # (a run of before, its checks named as filled: asked as before under their names now)
+            if filled := filled_names(r["checks"], r.get("vars") or {}):
+                key = (r["id"], r["trial"])
+                asked_before[key] = {filled.get(name, name): asked for name, asked in asked_before[key].items()}
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     before = (run["config"].get("judge") or {}).get("models") if type(run["config"].get("judge")) is dict else None

@@ -2557,6 +2557,10 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     # and scored with the split's checks, its votes count (read as of no check, each was left open: "judge again")
     rows = json.loads(cli("report", "runs/before.json", "--checks", judged_split, "--json")[1])["checks"]
     assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0)], rows
+    asked = len(fake.chat_bodies)   # and judged with them, none of its votes is asked again
+    code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json")
+    assert code in (0, 1) and len(fake.chat_bodies) == asked, err
+    assert [r["judges"] for r in load_json("runs/j.json")["results"]] == [r["judges"] for r in now["results"]]
 
 
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
