@@ -17546,6 +17546,17 @@ def unjudged_words(run_path, config, cases):
     return f"its judge was never asked: `{judge_command(run_path, config)}` asks it"
 
 
+def verdicts_named_as_written(human, lines, cases):
+    """A person's verdicts on a check named as an eval.py before round 111 showed it, its {{vars}} filled ("answers
+    Ana"): read as of the check it is, named as written now (refused, they named no judge check of the run)."""
+    by_id = {c["id"]: c for c in cases}
+    for key in list(human):
+        case = by_id.get(key[0])
+        written = filled_names(case["checks"], case.get("vars") or {}).get(key[2]) if case else None
+        if written and (key[0], key[1], written) not in human:
+            human[key[0], key[1], written], lines[key[0], key[1], written] = human.pop(key), lines.pop(key)
+
+
 def calibration(human, cases, human_path, run_path, lines, config):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers (of the graded
     `cases`); `lines`: each of the person's verdicts' line, to name one that matches no answer."""
@@ -20526,6 +20537,7 @@ def cmd_calibrate(args):
     human, untrialled, lines = read_human_verdicts(args.verdicts)
     config, cases = read_graded(args.run)
     trials_named(args.verdicts, untrialled, config["repeat"])
+    verdicts_named_as_written(human, lines, cases)
     report = calibration(human, cases, args.verdicts, args.run, lines, config)
     said_replaced(args.run, config)
     audit = judge_audit(config, cases, args.run, human) if args.audit else None

@@ -2561,6 +2561,11 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json")
     assert code in (0, 1) and len(fake.chat_bodies) == asked, err
     assert [r["judges"] for r in load_json("runs/j.json")["results"]] == [r["judges"] for r in now["results"]]
+    # a person's verdicts named as the checks were shown before, filled, calibrate the judge of now
+    Path("human.jsonl").write_text("".join(json.dumps({"id": r["id"], "check": f"answers {r['vars']['who']}", "pass": True})
+                                           + "\n" for r in now["results"]), encoding="utf-8")
+    code, out, err = cli("calibrate", "human.jsonl", "runs/now.json", "--json")
+    assert code == 0 and list(json.loads(out)["checks"]) == ["answers {{who}}"], err
 
 
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
