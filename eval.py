@@ -8791,13 +8791,28 @@ def turn_conflict(entry, placed, number, repeat):
     return None
 
 
+def whole_line(data):
+    """Whether a journal's last line, without its line break, is whole: JSON, as its reader keeps it (a prefix of
+    a line json_line wrote never is: it ends at its closing brace). A kill between the two keeps its answer."""
+    try:
+        return type(exact_json(data.decode("utf-8"))) is dict
+    except (ValueError, RecursionError):   # (a UnicodeDecodeError is a ValueError)
+        return False
+
+
 def reopen_journal(path):
     """Open a journal to append, first cutting off a line torn by a kill. In bytes: a count of
     characters is not an offset in a file that holds any non-ASCII text. Its header is never cut: the
-    caller read it whole, so a header without its line break (a kill between the two) gets it."""
+    caller read it whole, so a header without its line break (a kill between the two) gets it, and so
+    does a last line that is whole (its reader kept its answer: cut, it was lost once the resume stopped)."""
     journal = open(path, "rb+")
     data = journal.read()
     end = data.rfind(b"\n") + 1
+    if end and end < len(data) and whole_line(data[end:]):
+        end = len(data) + 1
+        journal.seek(0, os.SEEK_END)
+        journal.write(b"\n")
+        journal.flush()
     journal.truncate(end if end else len(data))
     journal.seek(0, os.SEEK_END)
     if not end and data:
@@ -10454,7 +10469,7 @@ def judging_lines(path):
     header, a line that is not one vote, a vote of a judge model or number its header does not have."""
     try:
         with open_regular(path, "rb") as f:
-            first, rest = f.readline(), [line for line in f if line.endswith(b"\n")]
+            first, rest = f.readline(), [line for line in f if line.endswith(b"\n") or whole_line(line)]
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
     try:

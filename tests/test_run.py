@@ -571,6 +571,24 @@ def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     assert len(fake.chat_bodies) == 22
 
 
+def test_a_whole_last_line_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
+    """111th round: a journal's last line whole but for its line break (a kill between the two) was kept by its reader,
+    its answer counted kept, then cut off as torn when the resume reopened the journal: a resume stopped after that had
+    lost it, and the next asked it again. Kept, its line break added; a judging's alike."""
+    interrupted_journal(project, cli, fake, keep=5)
+    data = Path("runs/dev-v3.json.journal").read_bytes()
+    Path("runs/dev-v3.json.journal").write_bytes(data[:-1])   # the last answer's line break never written
+    assert len(evalpy.read_journal("runs/dev-v3.json.journal")[1]) == 5
+    journal = evalpy.reopen_journal("runs/dev-v3.json.journal")
+    evalpy.append_journal(journal, {"id": "dev-06", "response": "bug", "error": None})
+    journal.close()
+    assert Path("runs/dev-v3.json.journal").read_bytes().startswith(data)
+    assert sorted(evalpy.read_journal("runs/dev-v3.json.journal")[1]) == [(f"dev-{i:02d}", 1) for i in range(1, 7)]
+    # a judging's reader keeps such a line too, as its reopening does: whole is JSON; a torn prefix never is
+    vote = {"id": "dev-01", "trial": 1, "vote": {"check": "c", "model": "m", "vote": 1, "pass": True, "raw": "{}"}}
+    assert evalpy.whole_line(json.dumps(vote).encode()) and not evalpy.whole_line(json.dumps(vote).encode()[:-1])
+
+
 def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_answers(project, cli, fake):
     """Eighth attack on issue 28: a journal beside any file of its run's name was said to be left by a
     stop just after writing it ("every answer is in X; remove the journal"), a copy of another run too:
