@@ -20331,7 +20331,13 @@ def cmd_run(args):
         finished = run_split(grid[0])
     if finished is None:
         return 2   # interrupted: the answers are in the journal, and the message says how to resume
-    return report_run(*finished, args.compare)
+    with terminated_as_interrupted():
+        try:
+            return report_run(*finished, args.compare)
+        except KeyboardInterrupt:   # the run is whole: said so, never "interrupted" alone, as a run stopped before
+            warn(f"interrupted as its report was printed: {shell_word(finished[1])} is written whole "
+                 f"(`{program()} report {path_word(finished[1])}` prints its report)")
+            return 2
 
 
 def refuse_page_options(args):

@@ -589,6 +589,18 @@ def test_a_whole_last_line_without_its_line_break_is_kept_when_the_journal_is_re
     assert evalpy.whole_line(json.dumps(vote).encode()) and not evalpy.whole_line(json.dumps(vote).encode()[:-1])
 
 
+def test_a_stop_as_the_report_is_printed_says_the_run_was_written(project, cli, fake, monkeypatch):
+    """111th round: a Ctrl-C (or SIGTERM, read as one) just after the run file was written, as its report was printed,
+    said "interrupted" alone, exit 2, as a run stopped before its end does: the run is whole, and said so."""
+    def stopped(*_):
+        raise KeyboardInterrupt   # the stop, where the report is printed
+    monkeypatch.setattr(evalpy, "format_report", stopped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2")
+    assert code == 2 and err.endswith("interrupted as its report was printed: runs/dev-v3.json is written whole "
+                                      "(`python eval.py report runs/dev-v3.json` prints its report)\n"), err
+    assert len(load_json("runs/dev-v3.json")["results"]) == 2 and not Path("runs/dev-v3.json.journal").exists()
+
+
 def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_answers(project, cli, fake):
     """Eighth attack on issue 28: a journal beside any file of its run's name was said to be left by a
     stop just after writing it ("every answer is in X; remove the journal"), a copy of another run too:
