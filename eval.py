@@ -19417,9 +19417,10 @@ def review_handler(review, nonce):
                 body = exact_json(self.rfile.read(length).decode("utf-8"))
             except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
                 raise ValueError(f"the body is not one JSON object ({line_problem(e)})") from None
-            # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it)
+            # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it),
+            # and "was" compared with the text stored (one written by hand may hold one: refused, it could never change)
             for name, value in body.items() if isinstance(body, dict) else [(None, body)]:
-                problem = unreadable_value(value) if name != "key" else None
+                problem = unreadable_value(value, surrogates=name != "was") if name != "key" else None
                 if problem:   # (named: the text or what the page showed)
                     raise ValueError(f"{json.dumps(name)} {problem}" if name is not None else f"the body {problem}")
             self.send_json(200, review.save(body))

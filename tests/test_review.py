@@ -520,7 +520,7 @@ def test_a_lone_surrogate_in_an_answer_reaches_the_review_page_as_an_escape(proj
         assert bad.status_code == 400 and '"text" holds \\ud800, half of a character' in bad.json()["error"], bad.text
         bad = requests.post(url + "/annotations", data=b'{"key": "odd#1", "text": "x", "was": "\\udc00"}', timeout=5,
                             headers={"Content-Type": "application/json"})   # (round 91) which field holds it
-        assert bad.status_code == 400 and '"was" holds \\udc00, half of a character' in bad.json()["error"], bad.text
+        assert bad.status_code == 409 and "this page showed '\\udc00'" in bad.json()["error"], bad.text   # (compared)
         bad = requests.post(url + "/annotations", data=b'["\\ud800"]', timeout=5, headers={"Content-Type": "application/json"})
         assert bad.status_code == 400 and bad.json()["error"].startswith("the body holds \\ud800"), bad.text
         assert requests.post(url + "/annotations", json={"key": "odd#1", "text": "medio carácter"}, timeout=5).status_code == 200
@@ -964,6 +964,17 @@ def test_an_annotation_written_by_hand_is_replaced_and_removed_by_the_page_that_
     # what another page saved since is still a conflict, however it is spaced
     stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "y", "was": "wrong  label"})
     assert stale.status_code == 409 and "another page saved 'label confusion'" in stale.json()["error"], stale.text
+    # (111th round) one holding half a character (read, and shown as \ud800) is changed and removed from the page too:
+    # the text it shows, sent back as "was", was refused as holding one (400, for ever); the text typed still is
+    Path("runs/dev-v3.json.annotations.json").write_text(
+        '{"format": "%s", "run": "dev-v3.json", "run_sha": "%s", "annotations": {"dev-04#1": {"text": "bad \\ud800 text", '
+        '"time": "2026-01-01T00:00:00+00:00"}}}' % (evalpy.ANNOTATIONS_FORMAT, review.run_sha), encoding="utf-8")
+    sent = b'{"key": "dev-04#1", "text": "fixed", "was": "bad \\ud800 text"}'
+    saved = requests.post(url + "/annotations", data=sent, headers={"Content-Type": "application/json"})
+    assert saved.status_code == 200 and saved.json()["annotation"]["text"] == "fixed", saved.text
+    sent = b'{"key": "dev-04#1", "text": "half \\ud800", "was": "fixed"}'
+    refused = requests.post(url + "/annotations", data=sent, headers={"Content-Type": "application/json"})
+    assert refused.status_code == 400 and '"text" holds \\ud800' in refused.json()["error"], refused.text
 
 
 def test_two_names_of_a_run_file_choose_the_file_to_save_to_under_one_lock(project, runs, cli):
