@@ -3629,10 +3629,15 @@ def placeholder_names(text):
 
 
 def unclosed_placeholders(text, where, names):
-    """The mistyped placeholders of the vars `names` (in NFC) in a text, as problems of `where`."""
+    """The mistyped placeholders of the vars `names` (in NFC) in a text, as problems of `where`; and those of a var
+    no placeholder can be of ({{order id}} of vars "order id": sent as written, its value never)."""
+    unnamable = [n for n in names if not re.fullmatch(VAR_NAME, n)]
     return [f"{where} writes {found!r}, a placeholder not closed as {{{{name}}}} is"
             for found in dict.fromkeys(m.group() for m in UNCLOSED_PLACEHOLDER.finditer(text)
-                                       if unicodedata.normalize("NFC", m.group(1) or m.group(2)) in names)]
+                                       if unicodedata.normalize("NFC", m.group(1) or m.group(2)) in names)] + [
+        f"{where} writes {m.group()!r}, which no var fills: a placeholder's name begins with a letter or _ and holds "
+        f"letters, digits, _, - and characters past ASCII, never a space: rename vars.{n!r}"
+        for n in unnamable for m in [re.search(r"\{\{\s*" + re.escape(n) + r"\s*\}\}", unicodedata.normalize("NFC", text))] if m]
 
 
 def render(template, values, escape=str):

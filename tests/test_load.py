@@ -108,6 +108,20 @@ def test_every_problem_of_a_split_and_its_prompt_is_reported_in_one_round(projec
     assert len(said) == 4, err
 
 
+def test_a_var_no_placeholder_can_name_is_refused_where_it_is_written(tmp_path):
+    """111th round's newcomer: vars {"order id": "A-9"} and a prompt, input or check writing {{order id}}: a space is in
+    no placeholder's name, so it was sent as written, its value never, exit 0 without a word. Refused where written."""
+    said = ("writes '{{order id}}', which no var fills: a placeholder's name begins with a letter or _ and holds letters, "
+            "digits, _, - and characters past ASCII, never a space: rename vars.'order id'")
+    path = write_split(tmp_path, [dict(GOOD, input="pedido {{ order id }}", vars={"order id": "A-9"})])
+    assert problems(path) == [f"{path}:1: input {said.replace('{{order id}}', '{{ order id }}', 1)}"]
+    path = write_split(tmp_path, [dict(GOOD, vars={"order id": "A-9"},
+                                       checks=[{"name": "n", "type": "contains", "value": "{{order id}}"}])])
+    assert problems(path) == [f"{path}:1: check 'n' {said}"]
+    cases = evalpy.load_split(write_split(tmp_path, [dict(GOOD, vars={"order id": "A-9"})]))[0]
+    assert evalpy.prompt_problems("p.txt", "Tu pedido {{order id}}.", str(tmp_path / "dev.jsonl"), cases) == [f"p.txt {said}"]
+
+
 def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(tmp_path):
     """Fifty-sixth attack on issue 28: only ASCII names were placeholders, so {{order-id}}, {{customer-name}} and
     {{año}} (a Spanish set's natural names) were sent as written, and checked for as written, though the case's
