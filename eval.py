@@ -3693,7 +3693,7 @@ def case_checks(case, defaults, labels, older=None):
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
         merged.insert(0, dict(LABEL_CHECK))
-    checks, names, case_names = [], set(), by_name(case.get("vars", {}))
+    checks, names, case_names, shown_names = [], set(), by_name(case.get("vars", {})), set()
     for check in merged:
         missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
                    if v not in case_names]
@@ -3725,11 +3725,18 @@ def case_checks(case, defaults, labels, older=None):
         # same rules: a value a var leaves empty is refused here, before any call
         filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
+        shown = render(check["name"], case.get("vars", {}))
         if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
             problems.append(f"two checks are named {check['name']!r}" + (
                 f", this case's and one of {CHECKS_FILE}'s; give the case's another \"name\"" if not shared and any(
                     d.get("name") == check["name"] for d in defaults) else "; give one another \"name\""))
+        elif shown in shown_names:
+            # ("asks {{customer}}" beside "asks Ana", of customer Ana: a run of before named both so, and a vote or a
+            # person's verdict named "asks Ana" could be either's)
+            problems.append(f"two checks are named {shown!r} once this case's vars fill their names; give one another "
+                            "\"name\"")
         names.add(check["name"])
+        shown_names.add(shown)
         checks.append(check)
     return checks, problems
 

@@ -181,6 +181,14 @@ def test_two_checks_with_one_name_are_refused(tmp_path):
          "checks": [{"type": "contains", "value": "x", "name": "n"}, {"type": "contains", "value": "y", "name": "n"}]}) + "\n")
     with pytest.raises(evalpy.EvalError, match="two checks are named 'n'"):
         evalpy.load_split(str(tmp_path / "s.jsonl"))
+    # (111th round's review) "asks {{who}}" beside "asks Ana" of who Ana: names kept as written, both loaded, and a vote
+    # of a run of before named "asks Ana" (read as the first's) could be either's: refused, as they were when filled
+    for checks in ([{"type": "contains", "value": "x", "name": "asks {{who}}"}, {"type": "contains", "value": "y", "name": "asks Ana"}],
+                   [{"type": "contains", "value": "y", "name": "asks Ana"}, {"type": "contains", "value": "x", "name": "asks {{who}}"}]):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {"who": "Ana"}, "checks": checks}) + "\n")
+        with pytest.raises(evalpy.EvalError, match="two checks are named 'asks Ana' once this case's vars fill their names"):
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
 # --- a free-text set through the real command line
