@@ -14585,6 +14585,16 @@ def answers_sha(todo):
     return sha256_bytes(json_text(todo).encode("utf-8", "surrogatepass"))
 
 
+def as_named_before(todo):
+    """The answers to judge as an eval.py before round 111 held them under `judge --checks`: its checks' names and its
+    votes' filled by the answer's vars (a judging it began hashes them so: judging_state)."""
+    def named(r):
+        values = r.get("vars") or {}
+        return dict(r, checks=[dict(c, name=render(c["name"], values)) for c in r["checks"]],
+                    **({"judges": [dict(v, check=render(v["check"], values)) for v in r["judges"]]} if r.get("judges") else {}))
+    return [named(r) for r in todo]
+
+
 @functools.lru_cache(maxsize=4)
 def judged_run_read(path, stamp):
     """(config, answers_sha) of the run a judging judges, read once for all its judgings that `runs` lists (200
@@ -16659,7 +16669,7 @@ def begin_judging(target, header, todo, judge):
     out, exact = target
     for path in [out] if exact else numbered_names(out):
         judging = path + JUDGING_SUFFIX
-        state, said = judging_state(judging, header) if os.path.lexists(judging) else (None, None)
+        state, said = judging_state(judging, header, todo) if os.path.lexists(judging) else (None, None)
         holder = live_holder(path) if state not in (None, "same") else None
         if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
             state, said = "live", f"is being written now by eval.py (pid {holder})"
@@ -16692,9 +16702,9 @@ def begin_judging(target, header, todo, judge):
     raise AssertionError("unreachable: numbered_names never ends")
 
 
-def judging_state(path, header):
-    """(state, what to say) of the judging at path against the one to make: ("same", None), ("other",
-    how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
+def judging_state(path, header, todo):
+    """(state, what to say) of the judging at path against the one to make, of the answers `todo`: ("same", None),
+    ("other", how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
     nothing, or ("broken", why it cannot be read); what is said follows its name."""
     try:
         with open_regular(path, "rb") as f:
@@ -16713,7 +16723,7 @@ def judging_state(path, header):
     problem = run_config_problem(dict(held["config"]))
     if problem:   # never "other settings" for what is damaged: a digest too many is no model pulled again
         return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
-    if held.get("answers_sha") != header["answers_sha"]:
+    if held.get("answers_sha") not in (header["answers_sha"], answers_sha(as_named_before(todo))):
         return "other", "holds an interrupted judging of other answers or checks"
     mine, theirs = header["config"], held["config"]
     # the same answers named by another path, or the same server by another address, are the same judging
@@ -16743,6 +16753,8 @@ def read_judging(path, todo):
     judging_lines reads them and each held to the answers to judge now; a later line for a vote
     replaces an earlier (asked again after its call failed)."""
     checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in todo}
+    # (one an eval.py before round 111 began names a check as the answer's vars fill it: named as written)
+    written = {(r["id"], r["trial"]): filled_names(r["checks"], r.get("vars") or {}) for r in todo}
     try:
         _, entries = judging_lines(path)
     except EvalError as e:
@@ -16750,6 +16762,8 @@ def read_judging(path, todo):
     votes = {}
     for number, entry in entries:
         key, vote = (entry["id"], entry["trial"]), entry["vote"]
+        if key in written and vote["check"] in written[key]:
+            vote = entry["vote"] = dict(vote, check=written[key][vote["check"]])
         if key not in checks or vote["check"] not in checks[key]:
             what = "not a vote on an answer of this run" if key not in checks else "a vote of another check, judge or number"
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {what}; move it aside to judge again "

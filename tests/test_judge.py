@@ -2561,6 +2561,31 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json")
     assert code in (0, 1) and len(fake.chat_bodies) == asked, err
     assert [r["judges"] for r in load_json("runs/j.json")["results"]] == [r["judges"] for r in now["results"]]
+    # a judging of it an eval.py before began with --checks, stopped: its header hashes the answers as that one held
+    # them (names filled), its votes name them so; gone on with, its votes kept (refused: "of other answers or checks")
+    os.unlink("runs/j.json")
+    real, calls = evalpy.ask_judge, []
+    def stopping(*a, **k):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    evalpy.ask_judge = stopping
+    try:
+        code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json",
+                             "--judge-votes", "2", "--jobs", "1")
+    finally:
+        evalpy.ask_judge = real
+    assert code == 2 and "3 votes kept" in err, err
+    lines = Path("runs/j.json.judging").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    header["answers_sha"] = evalpy.answers_sha(evalpy.judged_answers(evalpy.load_run("runs/before.json")["results"]))
+    votes = [dict(v, vote=dict(v["vote"], check=f"answers w{int(v['id'][1:]) - 1}")) for v in map(json.loads, lines[1:])]
+    Path("runs/j.json.judging").write_text("".join(json.dumps(l) + "\n" for l in [header] + votes), encoding="utf-8")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json",
+                         "--judge-votes", "2")
+    assert code in (0, 1) and "3 of 20 votes kept" in err and len(fake.chat_bodies) - asked == 17, err
     # a person's verdicts named as the checks were shown before, filled, calibrate the judge of now
     Path("human.jsonl").write_text("".join(json.dumps({"id": r["id"], "check": f"answers {r['vars']['who']}", "pass": True})
                                            + "\n" for r in now["results"]), encoding="utf-8")
