@@ -20358,12 +20358,18 @@ def cmd_run(args):
         finished = run_split(grid[0])
     if finished is None:
         return 2   # interrupted: the answers are in the journal, and the message says how to resume
+    return reported(finished[1], lambda: report_run(*finished, args.compare))
+
+
+def reported(path, report):
+    """report() of a run just written to path, its exit code; a stop as it prints (Ctrl-C, SIGTERM) says the run is
+    whole, exit 2: "interrupted" alone read as a run stopped before its end."""
     with terminated_as_interrupted():
         try:
-            return report_run(*finished, args.compare)
-        except KeyboardInterrupt:   # the run is whole: said so, never "interrupted" alone, as a run stopped before
-            warn(f"interrupted as its report was printed: {shell_word(finished[1])} is written whole "
-                 f"(`{program()} report {path_word(finished[1])}` prints its report)")
+            return report()
+        except KeyboardInterrupt:
+            warn(f"interrupted as its report was printed: {shell_word(path)} is written whole "
+                 f"(`{program()} report {path_word(path)}` prints its report)")
             return 2
 
 
@@ -20569,6 +20575,11 @@ def cmd_judge(args):
     if done is None:
         return 2   # interrupted: the votes are in the judging, and the message says how to go on
     judged, written, failed = done
+    return reported(written, lambda: judged_report(judged, written, failed))
+
+
+def judged_report(judged, written, failed):
+    """The report of a run just judged; exit 2 where a judge call failed or the judge was replaced as it was asked."""
     say(format_report(judged["config"], score(judged["config"], grade_run(judged)), written))
     for line in judge_call_warnings(judged["results"], judged["config"], written):
         warn(line)

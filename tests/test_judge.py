@@ -2593,6 +2593,20 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     assert code == 0 and list(json.loads(out)["checks"]) == ["answers {{who}}"], err
 
 
+def test_a_stop_as_a_judged_runs_report_is_printed_says_it_was_written(project, judged_split, cli, fake, monkeypatch):
+    """111th round's review: judge, stopped as it printed the report of the run it had written, said "interrupted"
+    alone (run's was mended alone): the judged run is whole, and said so."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    def stopped(*_):
+        raise KeyboardInterrupt   # the stop, where the report is printed
+    monkeypatch.setattr(evalpy, "format_report", stopped)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and err.endswith("interrupted as its report was printed: runs/answers-dev-v1-judged.json is written "
+                                      "whole (`python eval.py report runs/answers-dev-v1-judged.json` prints its report)\n"), err
+    assert len(load_json("runs/answers-dev-v1-judged.json")["results"]) == 10
+
+
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):
     """111th round's review: a faithful check added to a split whose cases have no context was judged by `judge --checks`
     into a run no report could read ("the result holds none (it was edited)"), the judge calls paid for; `report --checks`
