@@ -3628,10 +3628,11 @@ def placeholder_names(text):
     return list(dict.fromkeys(unicodedata.normalize("NFC", name) for name in PLACEHOLDER.findall(text)))
 
 
-def unclosed_placeholders(text, where, names):
+def unclosed_placeholders(text, where, names, begun=False):
     """The mistyped placeholders of the vars `names` (in NFC) in a text, as problems of `where`; and those of a var
-    no placeholder can be of ({{order id}} of vars "order id": sent as written, its value never)."""
-    unnamable = [n for n in names if not re.fullmatch(VAR_NAME, n)]
+    no placeholder can be of ({{order id}} of vars "order id": sent as written, its value never), but in a run begun
+    (its resume: an eval.py before round 111 sent them so, and renamed, the split is another)."""
+    unnamable = [n for n in names if not re.fullmatch(VAR_NAME, n)] if not begun else []
     return [f"{where} writes {found!r}, a placeholder not closed as {{{{name}}}} is"
             for found in dict.fromkeys(m.group() for m in UNCLOSED_PLACEHOLDER.finditer(text)
                                        if unicodedata.normalize("NFC", m.group(1) or m.group(2)) in names)] + [
@@ -4640,12 +4641,12 @@ def write_golden_set(folder):
     return files
 
 
-def prompt_problems(prompt_path, prompt_text, split_path, cases):
+def prompt_problems(prompt_path, prompt_text, split_path, cases, begun=False):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(placeholder_names(prompt_text))
     has = [(case, set(by_name(prompt_values(case)))) for case in cases]   # each case's names once, not once a name
     known = set().union(*(named for _, named in has))
-    problems = unclosed_placeholders(prompt_text, shell_word(prompt_path), known) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
+    problems = unclosed_placeholders(prompt_text, shell_word(prompt_path), known, begun) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
                 + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
                 for case, named in has for name in names if name not in named]
     if problems or shows_nothing(prompt_text):
@@ -4852,7 +4853,7 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         refuse_names_read_otherwise(config, prompt_text)
     # a split at fault is refused with its prompt's problems too (its cases' vars), in one round
     cases, labels, split_sha = load_split(config["split_path"], lambda cases: prompt_problems(
-        config["prompt"], prompt_text, config["split_path"], cases), as_begun)
+        config["prompt"], prompt_text, config["split_path"], cases, as_begun), as_begun)
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
     context_sha = None
@@ -4860,7 +4861,7 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
     problems = [p for path in (config["prompt"], *more_prompts)
                 for p in prompt_problems(path, prompt_text if path == config["prompt"] else load_prompt(path)[0],
-                                         config["split_path"], chosen)]
+                                         config["split_path"], chosen, as_begun)]
     problems += [f"{shell_word(config['split_path'])}:{case['line']}: check {c['name']!r} judges against the case's passages, but "
                  "this case has no context (give it, or run --context FILE)"
                  for case in chosen for c in case["checks"] if CHECK_TYPES[c["type"]].needs == "context"
