@@ -3460,6 +3460,8 @@ def link_to_nothing(link):
         while os.path.islink(at) and len(chain) < 8:
             chain.append(os.readlink(at))
             at = os.path.join(os.path.dirname(at), chain[-1])
+    if chain and os.path.islink(at):   # (followed no further: the last named is a link too, never "does not exist")
+        return f"a link to {' -> '.join(map(shell_word, chain))} -> ..., a chain of links too long to follow"
     return f"a link to {' -> '.join(map(shell_word, chain))}, which does not exist" if chain else "a link to nothing"
 
 

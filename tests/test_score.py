@@ -169,6 +169,10 @@ def test_a_path_through_a_link_to_nothing_names_the_link(project, cli):
     os.symlink("dl", "dl2")   # (its review) a link to that link: "dl, which does not exist" of a link that does
     assert cli("report", "dl2/x.json")[2] == "error: dl2: a link to dl -> /nonexistent/share, which does not exist; fix " \
         "the link or remove it\n"
+    for i in range(3, 12):   # (its review) a chain cut where it is followed no further names no link "not there"
+        os.symlink(f"dl{i - 1}", f"dl{i}")
+    assert cli("report", "dl11/x.json")[2] == ("error: dl11: a link to dl10 -> dl9 -> dl8 -> dl7 -> dl6 -> dl5 -> dl4 -> "
+                                               "dl3 -> ..., a chain of links too long to follow; fix the link or remove it\n")
     code, out, err = cli("run", "--split", "dev", "--out", "dl/x.json")
     assert code == 2 and err == "error: --out dl/x.json: dl is a link to /nonexistent/share, which does not exist; fix " \
         "the link or remove it\n", err
