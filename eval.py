@@ -17018,7 +17018,11 @@ def journal_verdict(sidecar, comparison, verdict):
                     f.seek(end - 1)
                     if f.read(1) != b"\n":   # torn by a kill as another compare wrote (rare; the journal is small)
                         f.seek(0)
-                        end = f.read().rfind(b"\n") + 1
+                        data = f.read()
+                        end = data.rfind(b"\n") + 1
+                        if whole_line(data[end:]):   # whole but for its line break: kept, as its reader keeps it
+                            f.write(b"\n")
+                            end = len(data) + 1
                         f.truncate(end)
                 f.seek(end)
                 try:
@@ -17040,10 +17044,10 @@ def journal_verdict(sidecar, comparison, verdict):
 def journaled_comparisons(path):
     """The comparisons a pairwise journal holds, each with its verdicts in the order they came (of
     its lines, the last one's where and when); a line a kill tore (the last, without its line
-    break) left out. A damaged line is an error naming it, and nothing is stored."""
+    break, and not whole) left out. A damaged line is an error naming it, and nothing is stored."""
     try:
         with open_regular(path, "rb") as f:
-            lines = [line for line in f if line.endswith(b"\n")]
+            lines = [line for line in f if line.endswith(b"\n") or whole_line(line)]   # (whole: a kill before its break)
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "
                         "move it aside") from None

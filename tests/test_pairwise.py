@@ -1508,6 +1508,12 @@ def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli
     held = evalpy.journaled_comparisons(str(journal))
     assert [len(c["verdicts"]) for c in held] == [len(lines)] and held[0]["verdicts"][-1]["vote"] == 2
     assert journal.read_bytes().count(b"\n") == len(lines) and not os.path.exists(cand + ".pairwise.json.lock")
+    # (111th round) a last line whole but for its line break is kept, by the reader and by the next verdict's write
+    data = journal.read_bytes()
+    journal.write_bytes(data[:-1])
+    assert [len(c["verdicts"]) for c in evalpy.journaled_comparisons(str(journal))] == [len(lines)]
+    evalpy.journal_verdict(cand + ".pairwise.json", entry["comparison"], dict(entry["verdict"]))
+    assert journal.read_bytes().startswith(data) and [len(c["verdicts"]) for c in evalpy.journaled_comparisons(str(journal))] == [len(lines) + 1]
 
 
 def test_a_judges_half_emoji_is_stored_and_read_back(project, cli, fake):
