@@ -5158,7 +5158,7 @@ def refused_as_sent(error):
     said = error or ""
     if WINDOW_TOO_SMALL_V1 in said:   # a server's window: restarted with a larger one, the same request fits
         return False
-    return bool(re.match(r"(?:turn \d+: )?HTTP (?:400|422)\b", said)
+    return bool(re.match(r"(?:turn \d+: )?HTTP (?:400|413|422)\b", said)   # (413: the body past a proxy's limit)
                 or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
                             said, re.DOTALL))
 
@@ -6270,7 +6270,8 @@ class ChatClient:
                 why += f" ({self.headers_too_large()})"
             elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
                 why += " (the server refused this request: a key without the right to it, or a filter on its input)"
-            transient = (status == 429 or status >= 500) and not refused_as_sent(why)
+            # (a 408: a proxy's own timeout, the request never reached the model: asked again, as a timeout is)
+            transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why)
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data)
         try:
@@ -16049,7 +16050,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         as_sent = sum(refused_as_sent(r.get("error")) and WINDOW_TOO_SMALL not in r["error"] for r in run["results"])
         said = [f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
                 "num_ctx=N (a new run: --resume keeps this run's options)"] if window else []
-        said += [f"{as_sent} of them the server refused as sent (an HTTP 400, or a 500 naming what it cannot read: an "
+        said += [f"{as_sent} of them the server refused as sent (an HTTP 400 or 413, or a 500 naming what it cannot read: an "
                  "--option, say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "

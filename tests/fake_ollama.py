@@ -590,6 +590,10 @@ class FakeOllama:
                     self.wfile.flush()
                 elif fault == "404":
                     self.send_error_json(404, f'model "{body.get("model")}" not found, try pulling it first', openai)
+                elif fault in ("408", "413"):   # a proxy before it (nginx's pages: client_body_timeout, client_max_body_size)
+                    said = {"408": "408 Request Time-out", "413": "413 Request Entity Too Large"}[fault]
+                    self.send_raw(int(fault), f"<html><head><title>{said}</title></head><body><center><h1>{said}</h1>"
+                                  "</center><hr><center>nginx</center></body></html>".encode(), "text/html")
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
                 elif fault == "repeat":

@@ -615,6 +615,21 @@ def test_odd_figures_from_a_server_are_stored_as_unknown(project, cli, fake):
     assert err.count('prompt_eval_count "12"') == 1 and err.count("eval_count [1],") == 1, err
 
 
+def test_a_408_is_asked_again_and_a_413_is_refused_as_sent(project, cli, fake):
+    """111th round: a 408 (a proxy's own timeout: the request never reached the model) was stored as an error, never
+    asked again, where --retries asks again a timeout; a 413 (the body past a proxy's limit) was told to be resumed,
+    where the same body is refused alike: fix what was sent, as of a 400."""
+    fake.faults = ["408"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--jobs", "1")
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert code == 0 and result["error"] is None and result["attempts"] == 2, err
+    fake.faults = ["413"] * 8
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2", "--jobs", "1", "--out", "runs/b.json")
+    results = load_json("runs/b.json")["results"]
+    assert code == 2 and [r["attempts"] for r in results] == [1, 1], err
+    assert "2 of them the server refused as sent (an HTTP 400 or 413" in err and "would refuse alike: fix it and run again" in err, err
+
+
 @pytest.mark.parametrize("via", ["direct", "proxy"])
 @pytest.mark.parametrize("drip", ["drip_headers", "drip_body", "endless_chunked", "no_length"])
 def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, fake, monkeypatch, drip, via):
