@@ -2071,7 +2071,7 @@ def test_a_judging_of_another_panel_names_no_judge_pulled_again(project, judged_
     held = json.loads(Path("j.json.judging").read_text(encoding="utf-8").splitlines()[0])
     mine = copy.deepcopy(held)
     mine["config"]["judge"].update(models=["llama3.1:8b"], digests=["ff" * 32])
-    state, said = evalpy.judging_state("j.json.judging", mine)
+    state, said = evalpy.judging_state("j.json.judging", mine, [])
     assert state == "other" and "judge models" in said and "pulled again" not in said, said
 
 
