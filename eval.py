@@ -3677,8 +3677,13 @@ def pattern_placeholder_problems(check, names, shared=False):
 
 def filled_names(checks, values):
     """{a check's name as `values` fill it: its name as written}, of the names that hold a placeholder: an eval.py
-    before round 111 filled them, and its runs' votes name a check so."""
-    return {render(c["name"], values): c["name"] for c in checks if PLACEHOLDER.search(c["name"])}
+    before round 111 filled them, and its runs' votes name a check so. Never a name another check is written as, nor
+    one two checks fill alike ("asks {{customer}}" beside "asks Ana": a vote named "asks Ana" is that check's own)."""
+    written, filled = {c["name"] for c in checks}, {}
+    for c in checks:
+        if PLACEHOLDER.search(c["name"]):
+            filled.setdefault(render(c["name"], values), []).append(c["name"])
+    return {name: names[0] for name, names in filled.items() if len(names) == 1 and name not in written}
 
 
 def case_checks(case, defaults, labels, older=None):
@@ -3696,7 +3701,7 @@ def case_checks(case, defaults, labels, older=None):
     merged = list(defaults) + written
     if labels is not None and not any(c["type"] == "label" for c in merged):
         merged.insert(0, dict(LABEL_CHECK))
-    checks, names, case_names, shown_names = [], set(), by_name(case.get("vars", {})), set()
+    checks, names, case_names = [], set(), by_name(case.get("vars", {}))
     for check in merged:
         missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
                    if v not in case_names]
@@ -3728,18 +3733,11 @@ def case_checks(case, defaults, labels, older=None):
         # same rules: a value a var leaves empty is refused here, before any call
         filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
-        shown = render(check["name"], case.get("vars", {}))
         if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
             problems.append(f"two checks are named {check['name']!r}" + (
                 f", this case's and one of {CHECKS_FILE}'s; give the case's another \"name\"" if not shared and any(
                     d.get("name") == check["name"] for d in defaults) else "; give one another \"name\""))
-        elif shown in shown_names:
-            # ("asks {{customer}}" beside "asks Ana", of customer Ana: a run of before named both so, and a vote or a
-            # person's verdict named "asks Ana" could be either's)
-            problems.append(f"two checks are named {shown!r} once this case's vars fill their names; give one another "
-                            "\"name\"")
         names.add(check["name"])
-        shown_names.add(shown)
         checks.append(check)
     return checks, problems
 
@@ -17761,11 +17759,11 @@ def format_calibration(report, repeat):
 
 
 def journaled_lines(path):
-    """How many verdicts a pairwise journal holds (its whole lines; 0 if there is none): those a stopped compare
+    """How many verdicts a pairwise journal holds (its whole lines, as its reader keeps them; 0 if there is none): those a stopped compare
     --pairwise has not stored yet, which the next compare of that candidate stores (store_comparisons)."""
     try:
         with open_regular(path, "rb") as f:
-            return sum(1 for line in f if line.endswith(b"\n") and line.strip())
+            return sum(1 for line in f if (line.endswith(b"\n") or whole_line(line)) and line.strip())
     except OSError:
         return 0
 

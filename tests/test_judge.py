@@ -2593,6 +2593,23 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     assert code == 0 and list(json.loads(out)["checks"]) == ["answers {{who}}"], err
 
 
+def test_a_check_written_as_another_fills_keeps_its_own_votes(project, judged_split, cli, fake):
+    """111th round's reviews: "answers {{who}}" beside "answers w0" (of who w0): a vote named "answers w0", that check's
+    own, was read as the first's (as a run of before named it), in report --checks and a resume: one check's verdict
+    stored as another's, the other left open."""
+    folder = project / "golden" / "answers"
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers {{who}}", "type": "judge", "value": CRITERION},
+                                                    {"name": "answers w0", "type": "judge", "value": CRITERION + " Again."}]))
+    lines = (folder / "dev.jsonl").read_text().splitlines()
+    (folder / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), vars={"who": f"w{i}"})) + "\n"
+                                              for i, l in enumerate(lines)))
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    for argv in ((), ("--checks", judged_split)):
+        rows = json.loads(cli("report", "runs/answers-dev-v1.json", "--json", *argv)[1])["checks"]
+        assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0), ("answers w0", 10, 0)], rows
+
+
 def test_a_stop_as_a_judged_runs_report_is_printed_says_it_was_written(project, judged_split, cli, fake, monkeypatch):
     """111th round's review: judge, stopped as it printed the report of the run it had written, said "interrupted"
     alone (run's was mended alone): the judged run is whole, and said so."""

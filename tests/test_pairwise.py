@@ -1512,6 +1512,7 @@ def test_a_verdict_journaled_after_a_torn_line_is_never_glued_to_it(project, cli
     data = journal.read_bytes()
     journal.write_bytes(data[:-1])
     assert [len(c["verdicts"]) for c in evalpy.journaled_comparisons(str(journal))] == [len(lines)]
+    assert evalpy.journaled_lines(str(journal)) == len(lines)   # (its review) the audit counts what the reader keeps
     evalpy.journal_verdict(cand + ".pairwise.json", entry["comparison"], dict(entry["verdict"]))
     assert journal.read_bytes().startswith(data) and [len(c["verdicts"]) for c in evalpy.journaled_comparisons(str(journal))] == [len(lines) + 1]
 
