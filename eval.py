@@ -3675,6 +3675,30 @@ def pattern_placeholder_problems(check, names, shared=False):
     return problems
 
 
+def texts_in(value):
+    """The strings of a JSON value, at any depth (a tool_called check's arguments)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (dict, list)):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from texts_in(item)
+
+
+def filled_arguments(value, values):
+    """A tool_called check's arguments with their {{vars}} filled: a string that is one placeholder alone is the var's
+    value as it is ({"people": "{{n}}"} of n 4 is 4, as a call gives it), any other string filled as text is."""
+    if isinstance(value, dict):
+        return {k: filled_arguments(v, values) for k, v in value.items()}
+    if isinstance(value, list):
+        return [filled_arguments(v, values) for v in value]
+    if isinstance(value, str):
+        alone, named = PLACEHOLDER.fullmatch(value), by_name(values)
+        if alone and unicodedata.normalize("NFC", alone.group(1)) in named:
+            return named[unicodedata.normalize("NFC", alone.group(1))]
+        return render(value, values)
+    return value
+
+
 def filled_names(checks, values):
     """{a check's name as `values` fill it: its name as written}, of the names that hold a placeholder: an eval.py
     before round 111 filled them, and its runs' votes name a check so. Never a name another check is written as, nor
@@ -3703,7 +3727,8 @@ def case_checks(case, defaults, labels, older=None):
         merged.insert(0, dict(LABEL_CHECK))
     checks, names, case_names = [], set(), by_name(case.get("vars", {}))
     for check in merged:
-        missing = [v for v in placeholder_names(check.get("value", "") if isinstance(check.get("value"), str) else "")
+        # (a tool_called check's arguments too: {"order_id": "{{order_id}}"} was sent to no var, and never matched)
+        missing = [v for text in texts_in([check.get("value"), check.get("arguments")]) for v in placeholder_names(text)
                    if v not in case_names]
         if missing:
             problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
@@ -3719,6 +3744,8 @@ def case_checks(case, defaults, labels, older=None):
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             # (its name is left as written: one check of every case, one row of the report; filled, "icontains
             # {{customer}}" was a check of its own per customer, each of one answer, the rule's own figure nowhere)
+        if "arguments" in check:
+            check["arguments"] = filled_arguments(check["arguments"], case.get("vars", {}))
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
         whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
         # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed
@@ -10171,6 +10198,8 @@ def scored_checks(case):
         parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
         if parsed is not None and not problems:   # named as its vars fill it: an eval.py before round 111 stored it so
             parsed["name"] = render(parsed["name"], values)
+            if "arguments" in parsed:   # (and its arguments, which it stored unfilled)
+                parsed["arguments"] = filled_arguments(parsed["arguments"], values)
         # a whole number as an int (a weight of 2.0 is 2, as Python compares them; two ints past 2**53 stay
         # apart, as they score), in any order of keys or of checks
         read.append(json_text(json.loads(json_text(parsed if parsed is not None and not problems else check),

@@ -2504,6 +2504,24 @@ def agent_split(project, *cases):
     return "golden/shop/dev.jsonl"
 
 
+def test_a_tool_called_checks_arguments_are_filled_from_the_cases_vars(project, cli, fake):
+    """111th round's newcomer: {"type": "tool_called", "arguments": {"order_id": "{{order_id}}"}} was never filled: the
+    call lookup_order({"order_id": "A-1"}) failed it ("the call never happened"), exit 0; a var the case lacks was let
+    by. Filled as the value is (a placeholder alone is the var's value as it is: a number stays one); one without a var
+    is refused at load."""
+    case = dict(AGENT_CASE, vars={"order_id": "A-1", "n": 2}, checks=[
+        {"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "{{order_id}}"}},
+        {"name": "count", "type": "tool_called", "value": "lookup_order", "arguments": {"n": "{{n}}"}}])
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1", "n": 2})], "Está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/a.json")
+    r = load_json("runs/a.json")["results"][0]
+    assert code == 0 and [c["arguments"] for c in r["checks"]] == [{"order_id": "A-1"}, {"n": 2}], err
+    assert json.loads(cli("report", "runs/a.json", "--json")[1])["correct"] == 1
+    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "{{nope}}"}}]
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/b.json")
+    assert code == 2 and "uses {{nope}} but the case has no vars.nope" in err, err
+
+
 @pytest.mark.parametrize("depth", [450, 600, 950])
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_tool_arguments_nested_deep_are_read_or_refused_never_a_traceback(project, cli, fake, api, depth):
