@@ -349,7 +349,7 @@ OPTIONS = (
     Option(("--timeout",), CALLING, f"the longest one call may take, first byte sent to last byte read "
                                     f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)", "seconds",
            DEFAULT_TIMEOUT, metavar="S", group="model calls", judge_call=True),
-    Option(("--retries",), CALLING, f"retries on connection errors, timeouts, 429 and 5xx (default {DEFAULT_RETRIES}, "
+    Option(("--retries",), CALLING, f"retries on connection errors, timeouts (a proxy's 408 too), 429 and 5xx (default {DEFAULT_RETRIES}, "
                                     f"at most {MAX_RETRIES})",
            "retries", DEFAULT_RETRIES, metavar="N", group="model calls", judge_call=True),
     Option(("--api-key",), CALLING, "Bearer token for an OpenAI-compatible server (default $OPENAI_API_KEY); "
@@ -3699,13 +3699,15 @@ def filled_arguments(value, values):
     return value
 
 
-def filled_names(checks, values):
+def filled_names(checks, values, stored=()):
     """{a check's name as `values` fill it: its name as written}, of the names that hold a placeholder: an eval.py
     before round 111 filled them, and its runs' votes name a check so. Never a name another check is written as, nor
-    one two checks fill alike ("asks {{customer}}" beside "asks Ana": a vote named "asks Ana" is that check's own)."""
+    one two checks fill alike ("asks {{customer}}" beside "asks Ana": a vote named "asks Ana" is that check's own), nor
+    to a name the answer's own `stored` checks hold as written (a run of now: its votes are named as they are, and one
+    named "asks Ana" is of a check of that name, even one the split has dropped since)."""
     written, filled = {c["name"] for c in checks}, {}
     for c in checks:
-        if PLACEHOLDER.search(c["name"]):
+        if PLACEHOLDER.search(c["name"]) and c["name"] not in {k["name"] for k in stored}:
             filled.setdefault(render(c["name"], values), []).append(c["name"])
     return {name: names[0] for name, names in filled.items() if len(names) == 1 and name not in written}
 
@@ -11365,7 +11367,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             # RAG: retrieval is scored from them; vars: the checks' names compare as filled
             case.update({k: r[k] for k in ("context", "relevant", "vars") if k in r})
         response, error, votes = r.get("response"), r.get("error"), r.get("judges")
-        if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {})):
+        if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {}, r["checks"])):
             votes = [dict(v, check=filled.get(v["check"], v["check"])) for v in votes]   # (a run of before, --checks)
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(votes, case["checks"]),
@@ -16433,7 +16435,7 @@ def with_checks_now(path, results):
     for r in results:
         rule = checks[r["id"]]
         r = {k: v for k, v in r.items() if k != "pass_threshold"}   # none written is none, as run stores it
-        filled = filled_names(rule["checks"], r.get("vars") or {})   # (a run of before: its votes named as filled)
+        filled = filled_names(rule["checks"], r.get("vars") or {}, r["checks"])   # (a run of before: its votes named as filled)
         if filled and r.get("judges"):
             r["judges"] = [dict(v, check=filled.get(v["check"], v["check"])) for v in r["judges"]]
         now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
@@ -16460,8 +16462,8 @@ def judge_run(args, run, target):
     if args.checks:
         run["results"] = with_checks_now(args.checks, run["results"])
         for r in run["results"]:   # (a run of before, its checks named as filled: asked as before under their names now)
-            if filled := filled_names(r["checks"], r.get("vars") or {}):
-                key = (r["id"], r["trial"])
+            key = (r["id"], r["trial"])
+            if filled := filled_names(r["checks"], r.get("vars") or {}, [{"name": name} for name in asked_before[key]]):
                 asked_before[key] = {filled.get(name, name): asked for name, asked in asked_before[key].items()}
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])

@@ -2608,6 +2608,14 @@ def test_a_check_written_as_another_fills_keeps_its_own_votes(project, judged_sp
     for argv in ((), ("--checks", judged_split)):
         rows = json.loads(cli("report", "runs/answers-dev-v1.json", "--json", *argv)[1])["checks"]
         assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0), ("answers w0", 10, 0)], rows
+    # (its review) that check taken out of the split since: its votes are of no check now, never the first's
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers {{who}}", "type": "judge", "value": CRITERION}]))
+    rows = json.loads(cli("report", "runs/answers-dev-v1.json", "--json", "--checks", judged_split)[1])["checks"]
+    assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0)], rows
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json")
+    assert code == 0 and len(fake.chat_bodies) == asked, err
+    assert {v["check"] for r in load_json("runs/j.json")["results"] for v in r["judges"]} == {"answers {{who}}"}
 
 
 def test_a_stop_as_a_judged_runs_report_is_printed_says_it_was_written(project, judged_split, cli, fake, monkeypatch):
