@@ -3741,6 +3741,10 @@ def case_checks(case, defaults, labels, older=None):
         shared = any(check is d for d in defaults)
         fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
         check, template = dict(check), check.get("value") if isinstance(check.get("value"), str) else ""
+        if check["name"] == default_check_name(check["type"], check.get("value"), check.get("arguments")):
+            # (a name of its type and value: its placeholders written one way, "{{ order_id }}" and "{{order_id}}" of
+            # one rule in two cases were two rows of the report)
+            check["name"] = PLACEHOLDER.sub(lambda m: "{{" + unicodedata.normalize("NFC", m.group(1)) + "}}", check["name"])
         if isinstance(check.get("value"), str):
             literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)

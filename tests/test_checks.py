@@ -277,6 +277,14 @@ def test_a_check_with_a_placeholder_is_one_check_of_every_case(free_text, projec
     assert cli("run", "--split", free_text, "--host", fake.url, "--out", "runs/n.json")[0] in (0, 1)
     rows = json.loads(cli("report", "runs/n.json", "--json")[1])["checks"]
     assert [(r["name"], r["total"]) for r in rows] == [("icontains {{name}}", 4), ("order {{order}}", 4)], rows
+    # (its newcomer) a placeholder written with spaces in one case and without in another is one rule, one row
+    lines = (folder / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+    (folder / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), checks=[
+        {"type": "contains", "value": "{{ order }}" if i % 2 else "{{order}}"}]), ensure_ascii=False) + "\n"
+        for i, l in enumerate(lines)), encoding="utf-8")
+    assert cli("run", "--split", free_text, "--host", fake.url, "--out", "runs/s.json")[0] in (0, 1)
+    rows = json.loads(cli("report", "runs/s.json", "--json")[1])["checks"]
+    assert ("contains {{order}}", 4) in [(r["name"], r["total"]) for r in rows], rows
 
 
 def test_changing_a_check_needs_no_model_call(free_text, project, cli, fake):
