@@ -11676,7 +11676,7 @@ def rule_text(w):
     t = w["thresholds"]
     if not t:
         return "Passes when: no blocking check fails (weights are shown, not applied: no pass_threshold is set)"
-    bound = fmt_share(t[0]) if len(t) == 1 else f"the case's pass_threshold ({fmt_share(t[0])} to {fmt_share(t[-1])})"
+    bound = fmt_threshold(t[0]) if len(t) == 1 else f"the case's pass_threshold ({fmt_threshold(t[0])} to {fmt_threshold(t[-1])})"
     alone = (f"; {plural(w['without_threshold'], 'case')} without a threshold: blocking checks alone"
              if w["without_threshold"] else "")
     return f"Passes when: no blocking check fails and weighted score ≥ {bound}{alone}"
@@ -11684,6 +11684,11 @@ def rule_text(w):
 
 def fmt_share(x):
     return f"{x:.2f}".rstrip("0").rstrip(".") if x is not None else "-"
+
+
+def fmt_threshold(x):
+    """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds)."""
+    return f"{x:.15g}" if x is not None else "-"
 
 
 def measure(labels, checks):
@@ -13443,7 +13448,7 @@ def rows_weighted(w):
         return None
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
-             "threshold": fmt_share(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
+             "threshold": fmt_threshold(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"]}
 
 
@@ -13746,8 +13751,8 @@ def score_text(row):
         return "-"
     low, high = fmt_share(row["score"]), fmt_share(row["score_high"])
     decided = low == high
-    if row.get("short_of_threshold") and low == fmt_share(row["threshold"]):
-        low = f"just under {low}"
+    if row.get("short_of_threshold") and float(low) >= row["threshold"]:   # (rounded up to it or past it)
+        low = f"just under {fmt_threshold(row['threshold'])}"
     return low if decided else f"{low}–{high}"
 
 
@@ -14358,7 +14363,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
         threshold = case.get("pass_threshold")   # a score short of it never shown as equal to it, rounded ("1 (passes at 1)")
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1], 'threshold': threshold, 'short_of_threshold': threshold is not None and t['weighted'][1] < exact(threshold)})}"
-                 + (f" (passes at {fmt_share(threshold)})" if threshold is not None else "")
+                 + (f" (passes at {fmt_threshold(threshold)})" if threshold is not None else "")
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped for length (a token limit or the window: the report says which)"

@@ -895,6 +895,14 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     # attack 41: report --case showed the same score as "weighted score 0.67 (passes at 0.67)" beside a failure
     case = cli("report", support_run(free_text), "--case", "o1")[1]
     assert "weighted score just under 0.67 (passes at 0.67)" in case, case
+    # (111th round's newcomer) thresholds are shown as written: 0.6667 and 0.666 read "(0.67 to 0.67)", a range of
+    # one value, and each case's threshold 0.67
+    lines = (project / "golden" / "orders" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+    (project / "golden" / "orders" / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), pass_threshold=
+        0.6667 if i % 2 else 0.666), ensure_ascii=False) + "\n" for i, l in enumerate(lines)), encoding="utf-8")
+    out = cli("report", support_run(free_text))[1]
+    assert "pass_threshold (0.666 to 0.6667)" in out and "  o1  pass     0.67               0.666 " in out, out
+    assert "  o2  fail     just under 0.6667  0.6667 " in out, out
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------
