@@ -3676,10 +3676,11 @@ def pattern_placeholder_problems(check, names, shared=False):
 
 
 def texts_in(value):
-    """The strings of a JSON value, at any depth (a tool_called check's arguments)."""
+    """The strings of a JSON value, its objects' keys too, at any depth (a tool_called check's arguments)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, (dict, list)):
+        yield from value if isinstance(value, dict) else ()
         for item in value.values() if isinstance(value, dict) else value:
             yield from texts_in(item)
 
@@ -3687,8 +3688,8 @@ def texts_in(value):
 def filled_arguments(value, values):
     """A tool_called check's arguments with their {{vars}} filled: a string that is one placeholder alone is the var's
     value as it is ({"people": "{{n}}"} of n 4 is 4, as a call gives it), any other string filled as text is."""
-    if isinstance(value, dict):
-        return {k: filled_arguments(v, values) for k, v in value.items()}
+    if isinstance(value, dict):   # (a key filled as text is)
+        return {render(k, values): filled_arguments(v, values) for k, v in value.items()}
     if isinstance(value, list):
         return [filled_arguments(v, values) for v in value]
     if isinstance(value, str):
@@ -10204,8 +10205,6 @@ def scored_checks(case):
         parsed, problems = parse_check(check) if isinstance(check, dict) else (None, ["?"])
         if parsed is not None and not problems:   # named as its vars fill it: an eval.py before round 111 stored it so
             parsed["name"] = render(parsed["name"], values)
-            if "arguments" in parsed:   # (and its arguments, which it stored unfilled)
-                parsed["arguments"] = filled_arguments(parsed["arguments"], values)
         # a whole number as an int (a weight of 2.0 is 2, as Python compares them; two ints past 2**53 stay
         # apart, as they score), in any order of keys or of checks
         read.append(json_text(json.loads(json_text(parsed if parsed is not None and not problems else check),
@@ -11688,7 +11687,7 @@ def fmt_share(x):
 
 def fmt_threshold(x):
     """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds)."""
-    return f"{x:.15g}" if x is not None else "-"
+    return repr(x) if x is not None else "-"   # (0.30000000000000004 beside 0.3: two thresholds, two texts)
 
 
 def measure(labels, checks):
@@ -13753,6 +13752,10 @@ def score_text(row):
     decided = low == high
     if row.get("short_of_threshold") and float(low) >= row["threshold"]:   # (rounded up to it or past it)
         low = f"just under {fmt_threshold(row['threshold'])}"
+    elif decided and row.get("threshold") is not None and float(low) < row["threshold"] <= row["score"]:
+        # a passing score rounded below its threshold (0.6645 read 0.66 beside 0.661): as many places as show it reaches it
+        low = high = next((text for places in range(3, 18) if float(text := f"{row['score']:.{places}f}".rstrip("0")
+                                                                      .rstrip(".")) >= row["threshold"]), repr(row["score"]))
     return low if decided else f"{low}–{high}"
 
 

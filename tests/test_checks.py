@@ -903,6 +903,16 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     out = cli("report", support_run(free_text))[1]
     assert "pass_threshold (0.666 to 0.6667)" in out and "  o1  pass     0.67               0.666 " in out, out
     assert "  o2  fail     just under 0.6667  0.6667 " in out, out
+    # (its review) 0.30000000000000004 beside 0.3 read "0.3" twice; a passing 0.6645 read 0.66 beside 0.661
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"checks": [
+        {"type": "contains", "value": "sale hoy", "weight": 0.6645}, {"type": "contains", "value": "zzz", "weight": 0.3355}]}))
+    (project / "golden" / "orders" / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), pass_threshold=
+        [0.6645000000000001, 0.6645, 0.661, 0.661][i]), ensure_ascii=False) + "\n" for i, l in enumerate(lines)), encoding="utf-8")
+    out = cli("report", support_run(free_text))[1]
+    assert "pass_threshold (0.661 to 0.6645000000000001)" in out, out
+    assert "  o1  fail     0.66    0.6645000000000001 " in out and "  o2  pass     0.6645  0.6645 " in out, out
+    assert "  o3  pass     0.664   0.661 " in out, out   # (as many places as show it reaches its threshold)
+    assert "weighted score 0.664 (passes at 0.661)" in cli("report", support_run(free_text), "--case", "o3")[1]
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------

@@ -2517,9 +2517,21 @@ def test_a_tool_called_checks_arguments_are_filled_from_the_cases_vars(project, 
     r = load_json("runs/a.json")["results"][0]
     assert code == 0 and [c["arguments"] for c in r["checks"]] == [{"order_id": "A-1"}, {"n": 2}], err
     assert json.loads(cli("report", "runs/a.json", "--json")[1])["correct"] == 1
-    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "{{nope}}"}}]
-    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/b.json")
-    assert code == 2 and "uses {{nope}} but the case has no vars.nope" in err, err
+    # (its review) a run of before, its arguments stored as written: scored so, it is another check, never compared as
+    # this one (compare said "nothing changed" and credited the fix as +100 points)
+    before = load_json("runs/a.json")
+    before["results"][0]["checks"][0]["arguments"] = {"order_id": "{{order_id}}"}
+    Path("runs/before.json").write_text(json.dumps(before), encoding="utf-8")
+    code, out, err = cli("compare", "runs/before.json", "runs/a.json")
+    assert code == 2 and "has other checks" in err, err
+    for arguments in ({"order_id": "{{nope}}"}, {"{{nope}}": "A-1"}):   # (its review) a key's placeholder too
+        case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": arguments}]
+        code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/b.json")
+        assert code == 2 and "uses {{nope}} but the case has no vars.nope" in err, err
+    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"{{key}}": "A-1"}}]
+    case["vars"] = {"key": "order_id"}
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/c.json")
+    assert code == 0 and load_json("runs/c.json")["results"][0]["checks"][0]["arguments"] == {"order_id": "A-1"}, err
 
 
 @pytest.mark.parametrize("depth", [450, 600, 950])
