@@ -3688,8 +3688,12 @@ def texts_in(value):
 def filled_arguments(value, values):
     """A tool_called check's arguments with their {{vars}} filled: a string that is one placeholder alone is the var's
     value as it is ({"people": "{{n}}"} of n 4 is 4, as a call gives it), any other string filled as text is."""
-    if isinstance(value, dict):   # (a key filled as text is)
-        return {render(k, values): filled_arguments(v, values) for k, v in value.items()}
+    if isinstance(value, dict):   # (a key filled as text is; two filled alike would be one, the other's value lost)
+        filled = {render(k, values): filled_arguments(v, values) for k, v in value.items()}
+        if len(filled) < len(value):
+            twice = next(k for k in filled if sum(render(each, values) == k for each in value) > 1)
+            raise ValueError(f"two keys of its arguments are {twice!r} once the case's vars fill them")
+        return filled
     if isinstance(value, list):
         return [filled_arguments(v, values) for v in value]
     if isinstance(value, str):
@@ -3752,7 +3756,11 @@ def case_checks(case, defaults, labels, older=None):
             # (its name is left as written: one check of every case, one row of the report; filled, "icontains
             # {{customer}}" was a check of its own per customer, each of one answer, the rule's own figure nowhere)
         if "arguments" in check:
-            check["arguments"] = filled_arguments(check["arguments"], case.get("vars", {}))
+            try:
+                check["arguments"] = filled_arguments(check["arguments"], case.get("vars", {}))
+            except ValueError as e:
+                problems.append(f"check {check['name']!r}: {e}")
+                continue
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
         whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
         # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed

@@ -2528,8 +2528,11 @@ def test_a_tool_called_checks_arguments_are_filled_from_the_cases_vars(project, 
         case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": arguments}]
         code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/b.json")
         assert code == 2 and "uses {{nope}} but the case has no vars.nope" in err, err
-    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"{{key}}": "A-1"}}]
+    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"{{key}}": "A-1", "order_id": "A-2"}}]
     case["vars"] = {"key": "order_id"}
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/c.json")
+    assert code == 2 and "two keys of its arguments are 'order_id' once the case's vars fill them" in err, err
+    case["checks"] = [{"type": "tool_called", "value": "lookup_order", "arguments": {"{{key}}": "A-1"}}]
     code, out, err = cli("run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/c.json")
     assert code == 0 and load_json("runs/c.json")["results"][0]["checks"][0]["arguments"] == {"order_id": "A-1"}, err
 
