@@ -11694,8 +11694,9 @@ def fmt_share(x):
 
 
 def fmt_threshold(x):
-    """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds)."""
-    return repr(x) if x is not None else "-"   # (0.30000000000000004 beside 0.3: two thresholds, two texts)
+    """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds;
+    0.30000000000000004 beside 0.3 are two texts), in places, never an exponent (0.00001, not 1e-05)."""
+    return format(Decimal(repr(x)), "f") if x is not None else "-"
 
 
 def measure(labels, checks):
@@ -13752,19 +13753,21 @@ def role(check):
 
 
 def score_text(row):
-    """A case's weighted score: '0.67', or '0.33–1' while an undecided judge check could tip it;
-    'just under 0.67' when rounding would show a failing score equal to its threshold."""
+    """A case's weighted score: '0.67', or '0.33–1' while an undecided judge check could tip it; each end to the places
+    that keep it on its side of the threshold (2 of 3 beside 0.67 is 0.667, never 0.67 beside a fail; 0.6645 beside
+    0.661 is 0.664, never 0.66 beside a pass)."""
     if row["score"] is None:
         return "-"
-    low, high = fmt_share(row["score"]), fmt_share(row["score_high"])
-    decided = low == high
-    if row.get("short_of_threshold") and float(low) >= row["threshold"]:   # (rounded up to it or past it)
-        low = f"just under {fmt_threshold(row['threshold'])}"
-    elif decided and row.get("threshold") is not None and float(low) < row["threshold"] <= row["score"]:
-        # a passing score rounded below its threshold (0.6645 read 0.66 beside 0.661): as many places as show it reaches it
-        low = high = next((text for places in range(3, 18) if float(text := f"{row['score']:.{places}f}".rstrip("0")
-                                                                      .rstrip(".")) >= row["threshold"]), repr(row["score"]))
-    return low if decided else f"{low}–{high}"
+    low, high = (placed(row[k], row.get("threshold")) for k in ("score", "score_high"))
+    return low if low == high else f"{low}–{high}"
+
+
+def placed(score, threshold):
+    """A score as fmt_share writes it, with the places more that keep it on its side of `threshold` (None: none)."""
+    if threshold is None:
+        return fmt_share(score)
+    return next((text for places in range(2, 18) if (float(text := f"{score:.{places}f}".rstrip("0").rstrip(".")) < threshold)
+                 == (score < threshold)), repr(score))
 
 
 def weighted_section(sec):
@@ -14373,7 +14376,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
         checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
         threshold = case.get("pass_threshold")   # a score short of it never shown as equal to it, rounded ("1 (passes at 1)")
-        score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1], 'threshold': threshold, 'short_of_threshold': threshold is not None and t['weighted'][1] < exact(threshold)})}"
+        score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1], 'threshold': threshold})}"
                  + (f" (passes at {fmt_threshold(threshold)})" if threshold is not None else "")
                  if t["weighted"] else "")
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
@@ -14923,7 +14926,8 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has "
                             f"{'other checks' if differs[0] == 'checks' else 'another ' + differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
-                            "was edited (report --case shows each)")
+                            "was edited" + (", or an older eval.py stored its checks otherwise (run the split again to "
+                                            "compare with this one's)" if differs[0] == "checks" else "") + " (report --case shows each)")
 
 
 # why a case is left out of a compare, as every view says it

@@ -891,18 +891,18 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
         {"type": "contains", "value": "sale hoy", "weight": 1}, {"type": "contains", "value": "Hola", "weight": 1},
         {"type": "contains", "value": "zzz", "weight": 1}]}))
     out = cli("report", support_run(free_text))[1]
-    assert "  o1  fail     just under 0.67  0.67" in out
+    assert "  o1  fail     0.667  0.67 " in out, out   # (111th round: to the places that keep it under its threshold)
     # attack 41: report --case showed the same score as "weighted score 0.67 (passes at 0.67)" beside a failure
     case = cli("report", support_run(free_text), "--case", "o1")[1]
-    assert "weighted score just under 0.67 (passes at 0.67)" in case, case
+    assert "weighted score 0.667 (passes at 0.67)" in case, case
     # (111th round's newcomer) thresholds are shown as written: 0.6667 and 0.666 read "(0.67 to 0.67)", a range of
     # one value, and each case's threshold 0.67
     lines = (project / "golden" / "orders" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
     (project / "golden" / "orders" / "dev.jsonl").write_text("".join(json.dumps(dict(json.loads(l), pass_threshold=
         0.6667 if i % 2 else 0.666), ensure_ascii=False) + "\n" for i, l in enumerate(lines)), encoding="utf-8")
     out = cli("report", support_run(free_text))[1]
-    assert "pass_threshold (0.666 to 0.6667)" in out and "  o1  pass     0.67               0.666 " in out, out
-    assert "  o2  fail     just under 0.6667  0.6667 " in out, out
+    assert "pass_threshold (0.666 to 0.6667)" in out and "  o1  pass     0.67     0.666 " in out, out
+    assert "  o2  fail     0.66667  0.6667 " in out, out
     # (its review) 0.30000000000000004 beside 0.3 read "0.3" twice; a passing 0.6645 read 0.66 beside 0.661
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"checks": [
         {"type": "contains", "value": "sale hoy", "weight": 0.6645}, {"type": "contains", "value": "zzz", "weight": 0.3355}]}))
@@ -913,6 +913,13 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     assert "  o1  fail     0.66    0.6645000000000001 " in out and "  o2  pass     0.6645  0.6645 " in out, out
     assert "  o3  pass     0.664   0.661 " in out, out   # (as many places as show it reaches its threshold)
     assert "weighted score 0.664 (passes at 0.661)" in cli("report", support_run(free_text), "--case", "o3")[1]
+    # (its review) with trials, a mean of 0.95 above 0.9 read "just under 0.9" (a trial short of it was enough); a range
+    # a judge left open was rounded to one figure on the wrong side (0.664–0.6645 beside 0.6642 read 0.66)
+    text = lambda low, high, threshold: evalpy.score_text({"score": low, "score_high": high, "threshold": threshold})
+    assert (text(0.95, 0.95, 0.9), text(2 / 3, 2 / 3, 0.6), text(0.6, 0.6645, 0.661), text(0.664, 0.6645, 0.6642)) == \
+        ("0.95", "0.67", "0.6–0.664", "0.66–0.6645")
+    assert (evalpy.fmt_threshold(0.00001), evalpy.fmt_threshold(1.0), evalpy.fmt_threshold(0.30000000000000004)) == \
+        ("0.00001", "1.0", "0.30000000000000004")
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------
