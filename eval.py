@@ -3692,7 +3692,8 @@ def filled_arguments(value, values):
         filled = {render(k, values): filled_arguments(v, values) for k, v in value.items()}
         if len(filled) < len(value):
             twice = next(k for k in filled if sum(render(each, values) == k for each in value) > 1)
-            raise ValueError(f"two keys of its arguments are {twice!r} once the case's vars fill them")
+            raise ValueError(f"two keys of its arguments are {twice!r} once the case's vars fill them: rename one key, "
+                             "or give the var another value")
         return filled
     if isinstance(value, list):
         return [filled_arguments(v, values) for v in value]
@@ -11658,8 +11659,9 @@ def weighted_figures(cases):
     for c in weighed:
         decided = [t for t in c["trials"] if t["weighted"] is not None]
         weighted_names = {x["name"] for x in c["checks"] if "weight" in x}
-        low = fsum(float(t["weighted"][0]) for t in decided) / len(decided) if decided else None
-        high = fsum(float(t["weighted"][1]) for t in decided) / len(decided) if decided else None
+        # (each end the mean of its trials' exact shares: 7/10 three times read 0.6999999999999998, below 0.7)
+        low, high = (ExactShare(sum((Fraction(t["weighted"][end]) for t in decided), Fraction(0)) / len(decided))
+                     if decided else None for end in (0, 1))
         rows.append({"id": c["id"], "correct": c["correct"], "score": low, "score_high": high,
                      # undecided by failed calls alone: an error, not a judge check open
                      "errored": c["correct"] is None and all(t["error"] is not None for t in c["trials"]
@@ -11675,7 +11677,7 @@ def weighted_figures(cases):
             vetoed.append(c["id"])
     thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
     return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),
-            "cases": rows, "vetoed": vetoed}
+            "cases": rows, "vetoed": vetoed, "means": any(len(c["trials"]) > 1 for c in weighed)}
 
 
 def rule_text(w):
@@ -11696,7 +11698,10 @@ def fmt_share(x):
 def fmt_threshold(x):
     """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds;
     0.30000000000000004 beside 0.3 are two texts), in places, never an exponent (0.00001, not 1e-05)."""
-    return format(Decimal(repr(x)), "f") if x is not None else "-"
+    if x is None:
+        return "-"
+    written = format(Decimal(repr(x)), "f")
+    return written if len(written) <= 24 else repr(x)   # (1e-300 in places was 302 characters)
 
 
 def measure(labels, checks):
@@ -13457,7 +13462,7 @@ def rows_weighted(w):
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
              "threshold": fmt_threshold(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
-    return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"]}
+    return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"], "means": w["means"]}
 
 
 def rows_trials(s):
@@ -13763,18 +13768,21 @@ def score_text(row):
 
 
 def placed(score, threshold):
-    """A score as fmt_share writes it, with the places more that keep it on its side of `threshold` (None: none)."""
+    """A score as fmt_share writes it, with the places more that keep it on its side of `threshold` (None: none), the
+    side read exactly, as the verdict is (7/11 is under 0.6363636363636364, which is its float)."""
     if threshold is None:
         return fmt_share(score)
-    return next((text for places in range(2, 18) if (float(text := f"{score:.{places}f}".rstrip("0").rstrip(".")) < threshold)
-                 == (score < threshold)), repr(score))
+    under, bar = exactly(score) < exact(threshold), exact(threshold)
+    return next((text for places in range(2, 18) if (Fraction(text := f"{float(score):.{places}f}".rstrip("0").rstrip("."))
+                                                     < bar) == under), repr(float(score)))
 
 
 def weighted_section(sec):
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
     rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], one_line(", ".join(r["failed"]), 60)]
              for r in sec["rows"][:FAILURES_SHOWN]]
-    out = ["Weighted score per case (the share of the weighed checks' weight that passed):"]
+    out = ["Weighted score per case (the share of the weighed checks' weight that passed" + (
+        "; the mean of its trials', beside the verdict of their majority):" if sec["means"] else "):")]
     out += table(rows, align_right_from=99)
     more = len(sec["rows"]) - FAILURES_SHOWN
     out += [f"  … and {more} more: report --json lists them all"] if more > 0 else []
@@ -18577,7 +18585,8 @@ def check_part(sec, anchors, name):
 
 
 def weighted_part(sec, anchors, name):
-    return [section("Weighted score per case", paragraph(sec["rule"]), html_table(
+    return [section("Weighted score per case", paragraph(sec["rule"] + (
+        " A case's score is the mean of its trials', beside the verdict of their majority." if sec["means"] else "")), html_table(
         ["id", "verdict", "score", "threshold", "weighed checks failed"],
         [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], ", ".join(r["failed"])]
          for r in sec["rows"]]),

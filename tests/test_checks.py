@@ -920,6 +920,20 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
         ("0.95", "0.67", "0.6–0.664", "0.66–0.6645")
     assert (evalpy.fmt_threshold(0.00001), evalpy.fmt_threshold(1.0), evalpy.fmt_threshold(0.30000000000000004)) == \
         ("0.00001", "1.0", "0.30000000000000004")
+    # (its review) the side read exactly, as the verdict is: 7/11 is under 0.6363636363636364, its float; a mean of
+    # three 7/10 is 7/10, never 0.6999999999999998 below 0.7; 1e-300 is no 302-character number
+    from fractions import Fraction
+    assert text(Fraction(7, 11), Fraction(7, 11), 0.6363636363636364) == "0.636"
+    assert evalpy.fmt_threshold(1e-300) == "1e-300"
+    lines = (project / "golden" / "orders" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.7, "checks": [
+        {"type": "contains", "value": "sale hoy", "weight": 0.1}, {"type": "contains", "value": "Hola", "weight": 0.2},
+        {"type": "contains", "value": "pedido", "weight": 0.4}, {"type": "contains", "value": "zzz", "weight": 0.3}]}))
+    (project / "golden" / "orders" / "dev.jsonl").write_text("".join(json.dumps({k: v for k, v in json.loads(l).items()
+        if k != "pass_threshold"}, ensure_ascii=False) + "\n" for l in lines), encoding="utf-8")
+    path = support_run(free_text, repeat=3)
+    out = cli("report", path)[1]
+    assert "  o1  pass     0.7    0.7 " in out and "the mean of its trials', beside the verdict of their majority" in out, out
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------
