@@ -13772,9 +13772,14 @@ def placed(score, threshold):
     side read exactly, as the verdict is (7/11 is under 0.6363636363636364, which is its float)."""
     if threshold is None:
         return fmt_share(score)
-    under, bar = exactly(score) < exact(threshold), exact(threshold)
-    return next((text for places in range(2, 18) if (Fraction(text := f"{float(score):.{places}f}".rstrip("0").rstrip("."))
-                                                     < bar) == under), repr(float(score)))
+    share, bar = exactly(score), exact(threshold)
+    under = share < bar
+    written = lambda n, places: format(Decimal(n).scaleb(-places), "f").rstrip("0").rstrip(".")
+    for places in range(2, 21):   # rounded to the nearest, as fmt_share does, until that is on its side
+        if (Fraction(n := round(share * 10 ** places), 10 ** places) < bar) == under:
+            return written(n, places)
+    # (13/15 under 0.8666666666666667, its float: no rounding to the nearest shows it under; rounded down, it is)
+    return written((floor if under else ceil)(share * 10 ** 20), 20)
 
 
 def weighted_section(sec):
@@ -14355,7 +14360,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
-         "weighted": [float(x) for x in t["weighted"]] if t["weighted"] else None,
+         "weighted": [ExactShare(x) for x in t["weighted"]] if t["weighted"] else None,   # (its side of the threshold exact)
          "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason",
                                               "raw", "thinking")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
@@ -18586,7 +18591,7 @@ def check_part(sec, anchors, name):
 
 def weighted_part(sec, anchors, name):
     return [section("Weighted score per case", paragraph(sec["rule"] + (
-        " A case's score is the mean of its trials', beside the verdict of their majority." if sec["means"] else "")), html_table(
+        ". A case's score is the mean of its trials', beside the verdict of their majority." if sec["means"] else "")), html_table(
         ["id", "verdict", "score", "threshold", "weighed checks failed"],
         [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], ", ".join(r["failed"])]
          for r in sec["rows"]]),

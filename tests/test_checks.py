@@ -924,6 +924,11 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     # three 7/10 is 7/10, never 0.6999999999999998 below 0.7; 1e-300 is no 302-character number
     from fractions import Fraction
     assert text(Fraction(7, 11), Fraction(7, 11), 0.6363636363636364) == "0.636"
+    # (its review) 13/15 under 0.8666666666666667, its float, read "0.8666666666666667" beside it: no rounding to the
+    # nearest shows it under, one rounded down does; and report --case read a trial's score as its float
+    assert text(Fraction(13, 15), Fraction(13, 15), 0.8666666666666667) == "0.86666666666666667"
+    share = evalpy.ExactShare(Fraction(7, 11))
+    assert text(share, share, 0.6363636363636364) == "0.636"
     assert evalpy.fmt_threshold(1e-300) == "1e-300"
     lines = (project / "golden" / "orders" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.7, "checks": [
@@ -934,6 +939,11 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     path = support_run(free_text, repeat=3)
     out = cli("report", path)[1]
     assert "  o1  pass     0.7    0.7 " in out and "the mean of its trials', beside the verdict of their majority" in out, out
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.6363636363636364, "checks": [
+        {"type": "contains", "value": "sale hoy", "weight": 7}, {"type": "contains", "value": "zzz", "weight": 4}]}))
+    path = support_run(free_text)
+    assert "  o1  fail     0.636  0.6363636363636364 " in cli("report", path)[1]
+    assert "weighted score 0.636 (passes at 0.6363636363636364)" in cli("report", path, "--case", "o1")[1]
 
 
 # -- the trajectory of an agent (issue 29) ---------------------------------------------------------
