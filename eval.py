@@ -11696,7 +11696,7 @@ def fmt_share(x):
 
 
 def fmt_threshold(x):
-    """A pass_threshold as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds;
+    """A pass_threshold (or a weight) as the user wrote it (0.6667 and 0.666 were both '0.67': a range of one value, two thresholds;
     0.30000000000000004 beside 0.3 are two texts), in places, never an exponent (0.00001, not 1e-05)."""
     if x is None:
         return "-"
@@ -13750,11 +13750,11 @@ def role(check):
     """What a check does to the verdict, as the check table says it."""
     if "roles" in check:   # (the first case's alone was shown)
         r = check["roles"]
-        weights = r["weights"] and (f"weight {r['weights'][0]:g}" if r["weights"][0] == r["weights"][1]
-                                    else f"weight {r['weights'][0]:g} to {r['weights'][1]:g}")
+        weights = r["weights"] and (f"weight {fmt_threshold(r['weights'][0])}" if r["weights"][0] == r["weights"][1]
+                                    else f"weight {fmt_threshold(r['weights'][0])} to {fmt_threshold(r['weights'][1])}")
         said = [weights, r["blocking"] and "blocking", r["not_blocking"] and "not blocking"]
         return " or ".join(x for x in said if x) + " (by case)"
-    return f"weight {check['weight']:g}" if "weight" in check else "blocking" if check["blocking"] else "not blocking"
+    return f"weight {fmt_threshold(check['weight'])}" if "weight" in check else "blocking" if check["blocking"] else "not blocking"
 
 
 def score_text(row):
@@ -13774,10 +13774,14 @@ def placed(score, threshold):
         return fmt_share(score)
     share, bar = exactly(score), exact(threshold)
     under = share < bar
+    if share == bar:   # (reaching it exactly: its digits, never 0.67 beside 0.6666666666666666 as if well past it)
+        return fmt_threshold(threshold)
     written = lambda n, places: format(Decimal(n).scaleb(-places), "f").rstrip("0").rstrip(".")
     for places in range(2, 21):   # rounded to the nearest, as fmt_share does, until that is on its side
         if (Fraction(n := round(share * 10 ** places), 10 ** places) < bar) == under:
             return written(n, places)
+    if (Fraction(repr(float(share))) < bar) == under:   # (a tiny one, 2e-40 beside 1e-40, as its float writes it)
+        return repr(float(share))
     # (13/15 under 0.8666666666666667, its float: no rounding to the nearest shows it under; rounded down, it is)
     return written((floor if under else ceil)(share * 10 ** 20), 20)
 

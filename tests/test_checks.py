@@ -929,6 +929,10 @@ def test_a_failing_score_never_shows_as_its_threshold(free_text, project, cli):
     assert text(Fraction(13, 15), Fraction(13, 15), 0.8666666666666667) == "0.86666666666666667"
     share = evalpy.ExactShare(Fraction(7, 11))
     assert text(share, share, 0.6363636363636364) == "0.636"
+    # (its review) a tiny score at its size, a score reaching its threshold exactly as its digits, weights as written
+    assert text(Fraction(2, 10 ** 40), Fraction(2, 10 ** 40), 1e-40) == "2e-40"
+    assert text(evalpy.exact(0.6666666666666666), evalpy.exact(0.6666666666666666), 0.6666666666666666) == "0.6666666666666666"
+    assert evalpy.role({"weight": 0.3333333333333334, "blocking": False}) == "weight 0.3333333333333334"
     assert evalpy.fmt_threshold(1e-300) == "1e-300"
     lines = (project / "golden" / "orders" / "dev.jsonl").read_text(encoding="utf-8").splitlines()
     (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.7, "checks": [
