@@ -3718,6 +3718,11 @@ def filled_names(checks, values, stored=()):
     return {name: names[0] for name, names in filled.items() if len(names) == 1 and name not in written}
 
 
+def named_as_written(votes, filled):
+    """Votes with each check named as written, where it is named as filled_names() filled it."""
+    return [dict(v, check=filled.get(v["check"], v["check"])) for v in votes]
+
+
 def case_checks(case, defaults, labels, older=None):
     """The checks one case is scored with: the implied label check (classification sets), the
     split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems).
@@ -10116,8 +10121,8 @@ def votes_named_as_written(cases, done, begun):
         filled = filled_names(case["checks"], case.get("vars", {})) if case else {}
         if not filled:
             continue
-        for vote in answer.get("judges") or ():
-            vote["check"] = filled.get(vote["check"], vote["check"])
+        if answer.get("judges"):
+            answer["judges"] = named_as_written(answer["judges"], filled)
         held = begun.get((case_id, trial))
         if held:
             held["votes"] = {(filled.get(check, check), model, number): dict(v, check=filled.get(check, check))
@@ -11380,7 +11385,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             case.update({k: r[k] for k in ("context", "relevant", "vars") if k in r})
         response, error, votes = r.get("response"), r.get("error"), r.get("judges")
         if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {}, r["checks"])):
-            votes = [dict(v, check=filled.get(v["check"], v["check"])) for v in votes]   # (a run of before, --checks)
+            votes = named_as_written(votes, filled)   # (a run of before, --checks)
         trial = {"trial": r["trial"], "response": response, "predicted": None, "checks": {}, "weighted": None,
                  "judged": NO_VERDICTS, "correct": None, "error": error, "votes": votes_on(votes, case["checks"]),
                  "done_reason": r.get("done_reason"), "unfinished": False,
@@ -11667,8 +11672,6 @@ def weighted_figures(cases):
                      "errored": c["correct"] is None and all(t["error"] is not None for t in c["trials"]
                                                              if t["correct"] is None),
                      "threshold": c.get("pass_threshold"),
-                     "short_of_threshold": c.get("pass_threshold") is not None and any(
-                         t["weighted"][1] < exact(c.get("pass_threshold")) for t in decided),
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and name in weighted_names})})
@@ -16478,7 +16481,7 @@ def with_checks_now(path, results):
         r = {k: v for k, v in r.items() if k != "pass_threshold"}   # none written is none, as run stores it
         filled = filled_names(rule["checks"], r.get("vars") or {}, r["checks"])   # (a run of before: its votes named as filled)
         if filled and r.get("judges"):
-            r["judges"] = [dict(v, check=filled.get(v["check"], v["check"])) for v in r["judges"]]
+            r["judges"] = named_as_written(r["judges"], filled)
         now.append(dict(r, checks=rule["checks"], **({"pass_threshold": rule["pass_threshold"]}
                                                        if rule["pass_threshold"] is not None else {})))
     return now
