@@ -3608,9 +3608,11 @@ PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}\}}")
 UNCLOSED_PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}(?!\}})|(?<!\{{)\{{\s*({VAR_NAME})\s*\}}\}}")
 
 
-# What a run records of the placeholder names it read: a resume of a run begun without it (when a name was ASCII
-# alone: {{नाम}} was sent as written) is refused where the split or prompt holds a name past ASCII, never mixed.
-PLACEHOLDER_RULE = "any script"
+# What a run records of the placeholders it filled: a resume of a run begun without it (when a name was ASCII alone:
+# {{नाम}} was sent as written) is refused where the split or prompt holds a name past ASCII, and of one begun before
+# tool_results were filled (its rules' {{vars}} sent as written) where they hold one: never one run asked two ways.
+PLACEHOLDER_RULE = "any script, tool_results"
+PLACEHOLDER_RULES = ("any script", PLACEHOLDER_RULE)   # each as eval.py took it up, the first holding names alone
 ASCII_VAR_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -3685,18 +3687,19 @@ def texts_in(value):
             yield from texts_in(item)
 
 
-def filled_arguments(value, values):
-    """A tool_called check's arguments with their {{vars}} filled: a string that is one placeholder alone is the var's
-    value as it is ({"people": "{{n}}"} of n 4 is 4, as a call gives it), any other string filled as text is."""
+def filled_arguments(value, values, what="its arguments"):
+    """A tool_called check's arguments (or a tool_results rule, `what` it is) with their {{vars}} filled: a string that
+    is one placeholder alone is the var's value as it is ({"people": "{{n}}"} of n 4 is 4, as a call gives it), any
+    other string filled as text is."""
     if isinstance(value, dict):   # (a key filled as text is; two filled alike would be one, the other's value lost)
-        filled = {render(k, values): filled_arguments(v, values) for k, v in value.items()}
+        filled = {render(k, values): filled_arguments(v, values, what) for k, v in value.items()}
         if len(filled) < len(value):
             twice = next(k for k in filled if sum(render(each, values) == k for each in value) > 1)
-            raise ValueError(f"two keys of its arguments are {twice!r} once the case's vars fill them: rename one key, "
+            raise ValueError(f"two keys of {what} are {twice!r} once the case's vars fill them: rename one key, "
                              "or give the var another value")
         return filled
     if isinstance(value, list):
-        return [filled_arguments(v, values) for v in value]
+        return [filled_arguments(v, values, what) for v in value]
     if isinstance(value, str):
         alone, named = PLACEHOLDER.fullmatch(value), by_name(values)
         if alone and unicodedata.normalize("NFC", alone.group(1)) in named:
@@ -3829,9 +3832,10 @@ def tools_problems(tools):
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
 
 
-def tool_results_problems(results, tools, where="tool_results"):
+def tool_results_problems(results, tools, where="tool_results", filled=True):
     """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
-    its text), or a list of rules {"arguments": {...}, "result": ...} tried in order."""
+    its text), or a list of rules {"arguments": {...}, "result": ...} tried in order. filled=False: a rule whose
+    arguments hold a {{var}} is held to the tool's parameters once a case's vars fill it ({"people": "{{n}}"})."""
     if not isinstance(results, dict):
         return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
     names = [t["function"]["name"] for t in tools or ()]
@@ -3844,7 +3848,7 @@ def tool_results_problems(results, tools, where="tool_results"):
                 problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
                                 + keys_off(rule, ("arguments", "result")) + ' (a list is a list of rules; a result that is '
                                 'itself a list goes in a rule with "arguments": {})')
-            elif name in known:
+            elif name in known and (filled or not any(map(placeholder_names, texts_in(rule["arguments"])))):
                 problems += [f"{where}.{on_one_line(name)}[{j}]: its arguments match no call the tool takes: {p}"
                              for p in unreachable_arguments(rule["arguments"], tool_named(tools, name))]
     return problems
@@ -3864,6 +3868,33 @@ def merged_tools(case, split_tools):
         case["tools"] = merged
     if results or "tool_results" in case:
         case["tool_results"] = {**results, **case.get("tool_results", {})}
+
+
+def filled_tool_results(case, split_results, begun=False):
+    """A case's tool_results with its {{vars}} filled as a tool_called check's arguments are, a rule's arguments and
+    its result alike, keys and values: one rule of tools.json answers each case with its own order (unfilled, a
+    rule of {"order_id": "{{order_id}}"} matched no call, and every call got "no result", without a word). Returns
+    problems, each naming the tool; split_results: tools.json's, whose fault is said as its."""
+    values, problems = case.get("vars", {}), []
+    named = by_name(values)
+    for name, given in case["tool_results"].items():
+        where = f"tool_results.{on_one_line(name)}" + (
+            f" (from {TOOLS_FILE}, which gives it to every case)" if given is split_results.get(name) else "")
+        texts = list(texts_in(given if not isinstance(given, list) else [[r["arguments"], r["result"]] for r in given]))
+        missing = [v for t in texts for v in placeholder_names(t) if v not in named]
+        typos = [p for t in texts for p in unclosed_placeholders(t, where, named, begun)]
+        if missing or typos:
+            problems += typos[:1] if typos else [
+                f"{where} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}"]
+            continue
+        try:
+            case["tool_results"][name] = [
+                {"arguments": filled_arguments(r["arguments"], values, f"rule {j}'s arguments"),
+                 "result": filled_arguments(r["result"], values, f"rule {j}'s result")}
+                for j, r in enumerate(given, 1)] if isinstance(given, list) else filled_arguments(given, values, "its result")
+        except ValueError as e:
+            problems.append(f"{where}: {e}")
+    return problems
 
 
 def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:
@@ -3907,8 +3938,10 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
     merged_tools(case, split_tools)
-    if "tool_results" in case:
-        problems = tool_results_problems(case["tool_results"], case.get("tools"))
+    if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
+        problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False)
+                    or filled_tool_results(case, split_tools[1], begun=older is not None)
+                    or tool_results_problems(case["tool_results"], case.get("tools")))
         if problems:
             return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
@@ -4221,7 +4254,7 @@ def load_split_tools(path):
         rules = member_starts(text, member_starts(text, text.find("{")).get("tool_results"))
         rule_lines = {f"tool_results.{on_one_line(name)}[": items_at(text, i + 1) if text[i:i + 1] == "[" else []
                       for name, i in rules.items()}
-        for p in tool_results_problems(results, tools):
+        for p in tool_results_problems(results, tools, filled=False):   # (a rule with a {{var}}: in each case, as filled)
             head, number = next(((h, p[len(h):].split("]", 1)[0]) for h in rule_lines if p.startswith(h)), (None, ""))
             lines = rule_lines.get(head) or []
             line = lines[int(number) - 1] if number.isdigit() and 0 < int(number) <= len(lines) else line_of(text, json_text("tool_results"))
@@ -4855,22 +4888,42 @@ def load_prompt(path, as_begun=False):
     return text, sha256_bytes(data)
 
 
+def json_values_in(path):
+    """Each line of a split (a .jsonl) or the whole of another JSON file, as read, where it can be: a broken line is
+    the load's to name, and a file absent holds none."""
+    if not os.path.lexists(path):
+        return
+    text = read_bytes(path, "split file").decode("utf-8", "replace")
+    for line in text.split("\n") if path.endswith(".jsonl") else [text]:   # (splitlines broke a line at U+2028)
+        with contextlib.suppress(ValueError, RecursionError):
+            yield json.loads(line)
+
+
 def refuse_names_read_otherwise(config, prompt_text):
-    """A run begun by an eval.py that read only ASCII names as placeholders: resumed here, a {{नाम}} it sent as
-    written would be filled in the cases left, one run asking two things. Refused if its split or prompt holds one."""
+    """A run begun by an eval.py that read only ASCII names as placeholders, or that left tool_results unfilled:
+    resumed here, a {{नाम}} or a rule's {{order_id}} it sent as written would be filled in the cases left, one run
+    asking two things. Refused if its split, prompt or tools.json holds one."""
+    folder = os.path.dirname(config["split_path"]) or "."
+    for path in (config["split_path"], os.path.join(folder, TOOLS_FILE)):   # (a tool's name is never filled)
+        found = next((name for value in json_values_in(path) if isinstance(value, dict)
+                      and isinstance(value.get("tool_results"), dict) for text in texts_in(list(value["tool_results"].values()))
+                      for name in PLACEHOLDER.findall(text)), None)
+        if found is not None:
+            raise EvalError(f"refusing to resume: the tool_results of {shell_word(path)} hold {{{{{var_shown(found)}}}}}, "
+                            "which the eval.py that began this run sent as written and this one fills in from each "
+                            "case's vars: finished here, the run would answer its calls two ways. Run it afresh "
+                            "(without --resume)")
+    if config.get("placeholders") in PLACEHOLDER_RULES:   # (names of any script were read)
+        return
     def sent(value):   # what a placeholder is filled in: an input, a turn's content, a check's value; no note or id
         if isinstance(value, dict):
             return "\n".join([v for k, v in value.items() if k in ("input", "content", "value") and isinstance(v, str)]
                              + [sent(v) for k, v in value.items() if k in ("messages", "checks")])
         return "\n".join(map(sent, value)) if isinstance(value, list) else ""
 
-    def as_read(path):   # each line of a split alone, JSON's escapes read back; a broken line is the load's to name
-        text = read_bytes(path, "split file").decode("utf-8", "replace")
-        for line in text.split("\n") if path.endswith(".jsonl") else [text]:   # (splitlines broke a line at U+2028)
-            with contextlib.suppress(ValueError, RecursionError):
-                value = json.loads(line)
-                yield sent({"checks": value} if isinstance(value, list) else value)
-    folder = os.path.dirname(config["split_path"]) or "."
+    def as_read(path):
+        for value in json_values_in(path):
+            yield sent({"checks": value} if isinstance(value, list) else value)
     texts = [(config["prompt"], prompt_text)] + [
         (path, "\n".join(as_read(path))) for path in
         (config["split_path"], os.path.join(folder, CHECKS_FILE)) if path == config["split_path"] or os.path.lexists(path)]

@@ -2537,6 +2537,41 @@ def test_a_tool_called_checks_arguments_are_filled_from_the_cases_vars(project, 
     assert code == 0 and load_json("runs/c.json")["results"][0]["checks"][0]["arguments"] == {"order_id": "A-1"}, err
 
 
+AGENT_CASE_OF_THE_FILE = dict({k: v for k, v in AGENT_CASE.items() if k not in ("tools", "tool_results")},
+                              vars={"order_id": "A-1", "n": 2})   # its tools and results tools.json's
+
+
+def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
+    """112th round: a tool_results rule of {"order_id": "{{order_id}}"} was never filled: it matched no call, and
+    every call got "no result for these arguments", exit 0, without a word. A rule's arguments and its result are
+    filled as a tool_called check's arguments are (tools.json's, one rule for every case, too); a var the case lacks
+    is refused at load, naming the file it comes from; a run begun before, which sent them as written, is not
+    resumed here (it would answer its calls two ways)."""
+    split = agent_split(project, AGENT_CASE_OF_THE_FILE)
+    (project / "golden" / "shop" / "tools.json").write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {"lookup_order": [
+        {"arguments": {"order_id": "{{order_id}}"}, "result": {"status": "enviado {{order_id}}", "items": "{{n}}"}}]}}),
+        encoding="utf-8")
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")
+    assert code == 0, err
+    run = load_json("runs/a.json")
+    tool = run["results"][0]["transcript"][1]
+    assert code == 0 and (tool["content"], tool["matched"]) == ('{"status": "enviado A-1", "items": 2}', True), err
+    assert run["results"][0]["tool_results"]["lookup_order"][0]["arguments"] == {"order_id": "A-1"}
+    assert run["config"]["placeholders"] == evalpy.PLACEHOLDER_RULE
+    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"n": 2})),
+                         "--host", fake.url, "--out", "runs/b.json")
+    assert code == 2 and ("golden/shop/dev.jsonl:1: tool_results.lookup_order (from tools.json, which gives it to every "
+                          "case) uses {{order_id}} but the case has no vars.order_id") in err, err
+    # a run begun by the eval.py before, which recorded names of any script alone, is refused, never asked two ways
+    agent_split(project, AGENT_CASE_OF_THE_FILE)
+    config = dict(run["config"], placeholders="any script")
+    Path("runs/c.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n",
+                                           encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: the tool_results of golden/shop/tools.json hold {{order_id}}" in err, err
+
+
 @pytest.mark.parametrize("depth", [450, 600, 950])
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_tool_arguments_nested_deep_are_read_or_refused_never_a_traceback(project, cli, fake, api, depth):
@@ -4014,9 +4049,9 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
     assert cli("run", "--split", "golden/hi/dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                "--out", "runs/h.json")[0] == 0
     run = load_json("runs/h.json")
-    assert run["config"]["placeholders"] == "any script" and run["results"][0]["input"] == "Hola Ravi n\u00famero 0"
+    assert run["config"]["placeholders"] == evalpy.PLACEHOLDER_RULE and run["results"][0]["input"] == "Hola Ravi n\u00famero 0"
     os.unlink("runs/h.json")
-    for rule, resumes in ((None, False), ("any script", True)):
+    for rule, resumes in ((None, False), ("any script", True), (evalpy.PLACEHOLDER_RULE, True)):
         config = {k: v for k, v in run["config"].items() if k != "placeholders"} | ({"placeholders": rule} if rule else {})
         lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": config})]
         lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:2]]
