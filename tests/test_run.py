@@ -4070,7 +4070,6 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
     (folder / "dev.jsonl").write_text("".join(json.dumps(
         {"id": f"h{i}", "input": "Hola\u2028{{नाम}} " + str(i), "vars": {"नाम": "Ravi"}, "expected": "bug",
          "difficulty": "easy", "note": "n"}, ensure_ascii=False) + "\n" for i in range(4)), encoding="utf-8")
-    os.unlink("runs/h.json")
     config = {k: v for k, v in run["config"].items() if k != "placeholders"}
     config["split_sha"] = evalpy.load_split(str(folder / "dev.jsonl"))[2]
     Path("runs/h.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n", encoding="utf-8")
