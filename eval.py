@@ -11416,9 +11416,23 @@ def votes_on(votes, checks):
     return [v for v in votes if v["check"] in judged]
 
 
+def majority_stands(passed, decided, trials):
+    """Whether the majority of `decided` votes (`passed` of them passes) stands however the other trials, of `trials`
+    in all, would have gone: 2 of 4 came, a pass and a fail (a split is no pass), and the 2 left could make it 3 to 1."""
+    left = trials - decided   # a failed call, or a judge that left it open
+    return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
+
+
+def still_decided(case):
+    """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
+    have gone. One that does not is in no majority figure and has no verdict (grade): the report's majority vote
+    leaves it out, and a compare too."""
+    return majority_stands(case["passed_trials"], case["decided_trials"], len(case["trials"]))
+
+
 def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[GradedCase]:
     """One entry per case, in the run's order: its fields, each trial graded check by check, and
-    its verdict (the majority of its trials). A trial the server never answered is an error: not
+    its verdict (the majority of its trials; none where its trials without a verdict could turn it). A trial the server never answered is an error: not
     the model's fault, not scored. Each result is read once.
     rules_by_id ({id: {"checks": [...], "pass_threshold": t}}) replaces the checks stored in the run."""
     labels = config["labels"]
@@ -11482,6 +11496,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         case["decided_trials"] = len(decided)
         case["passed_trials"] = sum(t["correct"] for t in decided)
         case["correct"] = majority((t["correct"] for t in decided), tie=False)   # a split vote is no pass
+        if not still_decided(case):   # (as the headline reads it: the weighted table, --case and an agent's first
+            case["correct"] = None    # failures gave such a case the verdict the headline left open)
         case["predicted"] = majority((t["predicted"] for t in decided), tie=TIE) if labels is not None else None
     return list(cases.values())
 
@@ -11589,12 +11605,14 @@ def agent_figures(cases):
         agents += 1
         for level, tally in (("final", final), ("trajectory", trajectory)):
             votes = [a[level] for _, a in traces if a[level] is not None]
-            if votes:
+            if votes and majority_stands(sum(votes), len(votes), len(c["trials"])):
                 tally[0] += majority(votes, tie=False)
                 tally[1] += 1
-            # a level no trial decided: a judge left it open (by weight too: a trajectory's checks tipped by a
-            # judge check's weight); a case without trajectory checks has no trajectory to leave open
-            opened[level] += not votes and (level == "final" or any(k["type"] in TRAJECTORY for k in c["checks"]))
+            # a level no trial decided, or whose open trials could turn it (as the headline): a judge left it open
+            # (by weight too: a trajectory's checks tipped by a judge check's weight); a case without trajectory
+            # checks has no trajectory to leave open
+            else:
+                opened[level] += bool(votes) or level == "final" or any(k["type"] in TRAJECTORY for k in c["checks"])
         for t, a in traces:
             turns.append(a["turns"])
             if a["out_of_turns"]:
@@ -11728,8 +11746,12 @@ def weighted_figures(cases):
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and name in weighted_names})})
-        if c.get("pass_threshold") is not None and any(
-                t["correct"] is False and t["weighted"][0] >= exact(c.get("pass_threshold")) for t in decided):
+        # a failing case whose score reached its threshold on a trial a blocking check failed (any trial's failure,
+        # the case passing, or failed as it ran out of turns, was said to be a blocking check's)
+        blocking = {x["name"] for x in c["checks"] if x["blocking"]}
+        if c.get("pass_threshold") is not None and c["correct"] is False and any(
+                t["correct"] is False and t["weighted"][0] >= exact(c.get("pass_threshold"))
+                and any(ok is False and name in blocking for name, ok in t["checks"].items()) for t in decided):
             vetoed.append(c["id"])
     thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
     return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),
@@ -11766,15 +11788,6 @@ def measure(labels, checks):
     only_label = all(row["type"] == "label" or not (row["blocking"] or "weight" in row or row.get("roles") and (
         row["roles"]["blocking"] or row["roles"]["weights"])) for row in checks)
     return "accuracy" if labels is not None and only_label else "pass rate"
-
-
-def still_decided(case):
-    """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
-    have gone: 2 of 4 trials came, a pass and a fail (a split is no pass), and the 2 left could make it 3 to 1. One
-    that does not is in no majority figure: the report's majority vote leaves it out, and a compare too."""
-    left = sum(t["correct"] is None for t in case["trials"])   # a failed call, or a judge that left it open
-    passed, decided = case["passed_trials"], case["decided_trials"]
-    return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
 
 
 def score(config: RunConfig, cases: list[GradedCase]) -> Score:
@@ -14430,7 +14443,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
                          for claim in faithful_reading(first, t, c)[1]]}
         for t in case["trials"]])
-    verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]]
+    verdict = {True: "passes", False: "fails", None: "has no verdict"}[case["correct"]] + (
+        ": its trials without one could turn its majority" if case["correct"] is None and case["decided_trials"] else "")
     # The case's id, difficulty, expected text and check names come from the split: shown on one
     # line each, a line break in one would print a line of its own (a forged verdict or trial).
     lines = [f"Case {on_one_line(case_id)} ({on_one_line(detail['difficulty'])}) {verdict}"

@@ -483,3 +483,54 @@ def test_a_trial_that_ran_out_of_turns_is_said_so_and_every_failing_trial_is_nam
     assert failures[0]["failed_checks"] == ["says where", "never cancels"] and failures[0]["out_of_turns"] == 3, failures
     assert failures[0]["answer"] == "Su pedido está enviado."   # a failing trial's answer that came, not the blank
     assert "says where, never cancels, ran out of turns (3)  Su pedido está enviado." in out, out
+
+
+def test_a_weighted_case_its_open_trials_could_turn_has_no_verdict_in_any_view(project, cli, fake):
+    """112th round: the headline left out a case whose trials without a verdict could turn it (an open judge, a pass
+    and a fail), but its weighted table row, report --case and an agent's first failures gave it the fail its two
+    decided trials tie to; and "Failed by a blocking check whatever the score" named a passing case one trial of which
+    a blocking check failed. Such a case has no verdict anywhere; the blocking list names failing cases alone."""
+    folder = project / "golden" / "w"
+    folder.mkdir()
+    (folder / "checks.json").write_text(json.dumps({"pass_threshold": 0.75, "checks": [
+        {"name": "aaa", "type": "contains", "value": "AAA", "weight": 2},
+        {"name": "q", "type": "judge", "value": "is it good", "weight": 1},
+        {"name": "no veto", "type": "not_contains", "value": "VETO"}]}), encoding="utf-8")
+    (folder / "dev.jsonl").write_text("".join(json.dumps({"id": i, "input": f"ticket {i}", "difficulty": "easy",
+                                                          "note": "n"}) + "\n" for i in ("d1", "d3")), encoding="utf-8")
+    (project / "prompts" / "w").mkdir()
+    (project / "prompts" / "w" / "v1.txt").write_text("Responde.", encoding="utf-8")
+    # trial t is asked with seed 42 + t - 1; d1 vetoed in one trial of three, passing in two; d3's judge open, yes, no
+    answers = {"ticket d1": ["AAA J+ VETO", "AAA J+", "AAA J+"], "ticket d3": ["AAA J?", "AAA J+", "AAA J-"]}
+
+    def route(body):
+        text = body["messages"][-1]["content"]
+        if body["messages"][0]["content"] != evalpy.JUDGE_PROMPT:
+            return answers[text][body["options"]["seed"] - 42]
+        return ('{"reason": "r", "pass": true}' if "J+" in text else '{"reason": "r", "pass": false}' if "J-" in text
+                else "I cannot tell.")
+    fake.route = route
+    code, out, err = cli("run", "--split", "golden/w/dev.jsonl", "--repeat", "3", "--host", fake.url, "--out", "runs/w.json")
+    assert code == 0, err
+    report = json.loads(cli("report", "runs/w.json", "--json")[1])
+    assert report["majority_open"] == ["d3"] and report["weighted"]["vetoed"] == [], report["weighted"]
+    assert [(r["id"], r["correct"]) for r in report["weighted"]["cases"]] == [("d1", True), ("d3", None)]
+    lines = cli("report", "runs/w.json")[1].splitlines()
+    assert not any(line.startswith("Failed by a blocking check") for line in lines)
+    assert ["d3", "open"] in [line.split()[:2] for line in lines if line.startswith("  d3 ")], lines
+    assert cli("report", "runs/w.json", "--case", "d3")[1].splitlines()[0] == (
+        "Case d3 (easy) has no verdict: its trials without one could turn its majority")
+
+
+def test_an_agent_level_its_open_trials_could_turn_is_counted_open():
+    """112th round: the Agent section's final result took the majority of the trials a judge decided, where the
+    headline leaves out a case its open trials could turn: a pass and two open counted a pass (1 of 3 could be
+    outvoted), a pass, an open and a fail a fail. Counted open, as the headline leaves them out."""
+    def case(cid, finals):
+        trials = [{"trial": n, "correct": v, "agent": {"final": v, "trajectory": None, "turns": 1, "out_of_turns": False,
+                                                       "calls": [], "first_failure": None}}
+                  for n, v in enumerate(finals, 1)]
+        return {"id": cid, "checks": [], "trials": trials, "correct": None}
+    figures = evalpy.agent_figures([case("e4", [True, None, None]), case("e5", [True, None, False]),
+                                    case("e6", [True, True, None])])
+    assert (figures["final"]["correct"], figures["final"]["total"], figures["final"]["open"]) == (1, 1, 2)
