@@ -2012,11 +2012,12 @@ class GradedPassages(TypedDict, total=False):
 
 class GradedVars(TypedDict, total=False):
     vars: dict              # the case's vars, where it has any: its checks' names compare as filled (scored_checks)
+    tool_results: dict      # an agent's: what its calls got, which two runs compared must share (refuse_edited_cases)
 
 
 class GradedCase(Threshold, GradedPassages, GradedVars):
-    """A case with all its trials graded: the unit of every figure. Only pass_threshold, the passages and vars may be
-    absent."""
+    """A case with all its trials graded: the unit of every figure. Only pass_threshold, the passages, vars and
+    tool_results may be absent."""
     id: str
     expected: str | None
     difficulty: str
@@ -3873,8 +3874,9 @@ def merged_tools(case, split_tools):
 def filled_tool_results(case, split_results, begun=False):
     """A case's tool_results with its {{vars}} filled as a tool_called check's arguments are, a rule's arguments and
     its result alike, keys and values: one rule of tools.json answers each case with its own order (unfilled, a
-    rule of {"order_id": "{{order_id}}"} matched no call, and every call got "no result", without a word). Returns
-    problems, each naming the tool; split_results: tools.json's, whose fault is said as its."""
+    rule of {"order_id": "{{order_id}}"} matched no call, and every call got "no result", without a word), and held
+    to its tool's parameters as filled. Returns problems, each naming the tool; split_results: tools.json's, whose
+    fault is said as its."""
     values, problems = case.get("vars", {}), []
     named = by_name(values)
     for name, given in case["tool_results"].items():
@@ -3894,6 +3896,13 @@ def filled_tool_results(case, split_results, begun=False):
                 for j, r in enumerate(given, 1)] if isinstance(given, list) else filled_arguments(given, values, "its result")
         except ValueError as e:
             problems.append(f"{where}: {e}")
+            continue
+        tool = tool_named(case.get("tools"), name)
+        problems += [f"{where}, rule {j}: its arguments as the case's vars fill them match no call the tool takes: {p} "
+                     "(a var's value is sent as written: 7 a number, \"7\" a text)"
+                     for j, (rule, filled) in enumerate(zip(given, case["tool_results"][name]), 1)
+                     if isinstance(given, list) and tool is not None and filled["arguments"] != rule["arguments"]
+                     for p in unreachable_arguments(filled["arguments"], tool)]
     return problems
 
 
@@ -3940,8 +3949,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     merged_tools(case, split_tools)
     if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
         problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False)
-                    or filled_tool_results(case, split_tools[1], begun=older is not None)
-                    or tool_results_problems(case["tool_results"], case.get("tools")))
+                    or filled_tool_results(case, split_tools[1], begun=older is not None))
         if problems:
             return case, problems
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
@@ -4888,12 +4896,17 @@ def load_prompt(path, as_begun=False):
     return text, sha256_bytes(data)
 
 
-def json_values_in(path):
-    """Each line of a split (a .jsonl) or the whole of another JSON file, as read, where it can be: a broken line is
-    the load's to name, and a file absent holds none."""
+# what a run begun by an older eval.py that this one would finish otherwise is told: its journal holds the --out
+AFRESH = ("Finish it with the eval.py that began it, or run it afresh under another --out (its journal keeps this "
+          "name: `run` refuses it while the journal is there)")
+
+
+def json_values_in(path, what):
+    """Each line of a split (a .jsonl) or the whole of another JSON file (`what` file it is), as read, where it can be:
+    a broken line is the load's to name, and a file absent holds none."""
     if not os.path.lexists(path):
         return
-    text = read_bytes(path, "split file").decode("utf-8", "replace")
+    text = read_bytes(path, what).decode("utf-8", "replace")
     for line in text.split("\n") if path.endswith(".jsonl") else [text]:   # (splitlines broke a line at U+2028)
         with contextlib.suppress(ValueError, RecursionError):
             yield json.loads(line)
@@ -4905,14 +4918,14 @@ def refuse_names_read_otherwise(config, prompt_text):
     asking two things. Refused if its split, prompt or tools.json holds one."""
     folder = os.path.dirname(config["split_path"]) or "."
     for path in (config["split_path"], os.path.join(folder, TOOLS_FILE)):   # (a tool's name is never filled)
-        found = next((name for value in json_values_in(path) if isinstance(value, dict)
+        found = next((name for value in json_values_in(path, "split file" if path == config["split_path"] else "tools file")
+                      if isinstance(value, dict)
                       and isinstance(value.get("tool_results"), dict) for text in texts_in(list(value["tool_results"].values()))
                       for name in PLACEHOLDER.findall(text)), None)
         if found is not None:
             raise EvalError(f"refusing to resume: the tool_results of {shell_word(path)} hold {{{{{var_shown(found)}}}}}, "
                             "which the eval.py that began this run sent as written and this one fills in from each "
-                            "case's vars: finished here, the run would answer its calls two ways. Run it afresh "
-                            "(without --resume)")
+                            "case's vars: finished here, the run would answer its calls two ways. " + AFRESH)
     if config.get("placeholders") in PLACEHOLDER_RULES:   # (names of any script were read)
         return
     def sent(value):   # what a placeholder is filled in: an input, a turn's content, a check's value; no note or id
@@ -4922,7 +4935,7 @@ def refuse_names_read_otherwise(config, prompt_text):
         return "\n".join(map(sent, value)) if isinstance(value, list) else ""
 
     def as_read(path):
-        for value in json_values_in(path):
+        for value in json_values_in(path, "split file" if path == config["split_path"] else "checks file"):
             yield sent({"checks": value} if isinstance(value, list) else value)
     texts = [(config["prompt"], prompt_text)] + [
         (path, "\n".join(as_read(path))) for path in
@@ -4932,7 +4945,7 @@ def refuse_names_read_otherwise(config, prompt_text):
         if found is not None:
             raise EvalError(f"refusing to resume: {shell_word(path)} holds {{{{{var_shown(found)}}}}}, which the eval.py that began "
                             "this run sent as written (it read as placeholders only names of ASCII letters, digits and _) and this one fills in: "
-                            "finished here, the run would ask its cases two ways. Run it afresh (without --resume)")
+                            "finished here, the run would ask its cases two ways. " + AFRESH)
 
 
 HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...
@@ -11448,8 +11461,9 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                                      "tags": r.get("tags") or [], "checks": rule.get("checks") or [], "trials": []}
             if rule.get("pass_threshold") is not None:   # only then: one key more per case costs 8% at 100,000
                 case["pass_threshold"] = rule["pass_threshold"]
-            # RAG: retrieval is scored from them; vars: the checks' names compare as filled
-            case.update({k: r[k] for k in ("context", "relevant", "vars") if k in r})
+            # RAG: retrieval is scored from them; vars: the checks' names compare as filled; tool_results: what an
+            # agent's calls got, which two runs compared must share
+            case.update({k: r[k] for k in ("context", "relevant", "vars", "tool_results") if k in r})
         response, error, votes = r.get("response"), r.get("error"), r.get("judges")
         if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {}, r["checks"])):
             votes = named_as_written(votes, filled)   # (a run of before, --checks)
@@ -11855,7 +11869,9 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             high_sum += passed + opened if counted == 1 else Fraction(passed + opened, counted)
             counted_cases += 1
             open_cases += bool(opened)
-        if not c["decided_trials"]:
+        if not c["decided_trials"]:   # (with trials, named beside those its open trials could turn: 7 decided
+            if repeat > 1:            # and 5 named of 13 cases left one unsaid)
+                majority_open.append(c["id"])
             continue
         if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"],
@@ -15009,6 +15025,14 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was scored with other checks in {names[0]} "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
                             "with the same checks (judge RUN --checks SPLIT)")
+        if not differs and case.get("tool_results") != other.get("tool_results"):
+            # (an eval.py before round 112 sent tool_results' {{vars}} as written, every such call "no result", the
+            # split's hash the same: a compare read the filling's difference as a rerun's variation, +100 points)
+            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} answered its tool calls with other "
+                            f"tool_results in {names[0]} than in {names[1]}, though both ran split sha "
+                            f"{short(a_cfg['split_sha'])}: an eval.py older than this one sent their {{{{vars}}}} as written "
+                            "(or a run file was edited); run the older configuration again with this eval.py, then "
+                            "compare those")
         if differs:
             raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has "
                             f"{'other checks' if differs[0] == 'checks' else 'another ' + differs[0]} in {names[0]} "

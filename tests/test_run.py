@@ -2570,6 +2570,25 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
                                            encoding="utf-8")
     code, out, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the tool_results of golden/shop/tools.json hold {{order_id}}" in err, err
+    assert err.endswith(evalpy.AFRESH + "\n"), err   # (its review: "run it afresh" under its --out is refused)
+    os.unlink("runs/c.json.journal")
+    # (its review) a run of before, its rules as written, compared with one of now: not "nothing changed", +100 points
+    before = load_json("runs/a.json")
+    before["config"]["placeholders"] = "any script"
+    before["results"][0]["tool_results"] = json.loads((project / "golden" / "shop" / "tools.json").read_text())["tool_results"]
+    Path("runs/before.json").write_text(json.dumps(before), encoding="utf-8")
+    code, out, err = cli("compare", "runs/before.json", "runs/a.json")
+    assert code == 2 and "refusing to compare: case a1 answered its tool calls with other tool_results" in err, err
+    # (its review) a rule of tools.json a string var makes one no call can hold: tools.json and the var's form said
+    (project / "golden" / "shop" / "tools.json").write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {
+        "cancel_order": [{"arguments": {"order_id": "{{id}}"}, "result": "ok"}]}}), encoding="utf-8")
+    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"id": 7})),
+                         "--host", fake.url, "--out", "runs/d.json")
+    assert code == 2 and ("tool_results.cancel_order (from tools.json, which gives it to every case), rule 1: its arguments as "
+                          "the case's vars fill them match no call the tool takes") in err and "7 a number" in err, err
+    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"id": "7"})),
+                         "--host", fake.url, "--out", "runs/d.json")
+    assert code == 0, err
 
 
 @pytest.mark.parametrize("depth", [450, 600, 950])
@@ -4064,7 +4083,7 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
             assert code == 2 and err == ("error: refusing to resume: golden/hi/dev.jsonl holds {{नाम}}, which the eval.py that "
                                          "began this run sent as written (it read as placeholders only names of ASCII letters, "
                                          "digits and _) and this one fills in: finished here, the run would ask its cases two "
-                                         "ways. Run it afresh (without --resume)\n"), err
+                                         "ways. " + evalpy.AFRESH + "\n"), err
             os.unlink("runs/h.json.journal")
     # (61st) a line holding a line separator (U+2028) as it is, which JSON allows, was read as two broken lines: passed over
     (folder / "dev.jsonl").write_text("".join(json.dumps(
