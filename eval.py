@@ -20602,13 +20602,17 @@ def same_judge_checks(path, checks, run, run_path):
     the run's votes answered, under the same name, would be scored with those votes: refused, naming the
     case and the check, with the judge command that asks it."""
     for r in run["results"]:
-        stored = {c["name"]: c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
+        # (a run of before names them as its vars filled them: its "k z" is the split's "k {{b}}", and a criterion
+        # changed since was scored with the votes of the one before, unsaid)
+        filled = filled_names(checks[r["id"]]["checks"], r.get("vars") or {}, r["checks"])
+        stored = {filled.get(c["name"], c["name"]): c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
+        voted = {v["check"] for v in named_as_written(r.get("judges") or [], filled)}
         for c in checks[r["id"]]["checks"]:
             was = stored.get(c.get("name"))
             # a judge check's value is its criterion; the RAG checks' is a threshold, rescored from the stored votes
             asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
             if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
-                    and any(v["check"] == c["name"] for v in r.get("judges") or []):
+                    and c["name"] in voted:
                 raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its judge check "
                                 f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
                                 f"ask the judge it: {judge_command(run_path, run['config'], path)}")

@@ -2557,6 +2557,12 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     # and scored with the split's checks, its votes count (read as of no check, each was left open: "judge again")
     rows = json.loads(cli("report", "runs/before.json", "--checks", judged_split, "--json")[1])["checks"]
     assert [(r["name"], r["total"], r["open"]) for r in rows] == [("answers {{who}}", 10, 0)], rows
+    # (112th round) its criterion changed since: refused, as for a run of now (the votes of the one before were scored
+    # as this one's, "fail" with the old reason, exit 0)
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers {{who}}", "type": "judge", "value": "Another."}]))
+    code, out, err = cli("report", "runs/before.json", "--checks", judged_split)
+    assert code == 2 and "its judge check answers {{who}} asks otherwise there than the one the run's votes answered" in err, err
+    (folder / "checks.json").write_text(json.dumps([{"name": "answers {{who}}", "type": "judge", "value": CRITERION}]))
     asked = len(fake.chat_bodies)   # and judged with them, none of its votes is asked again
     code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json")
     assert code in (0, 1) and len(fake.chat_bodies) == asked, err
