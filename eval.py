@@ -10618,7 +10618,12 @@ def judging_lines(path):
             entry = exact_json(line.decode("utf-8"))
             problem = judging_line_problem(entry) or (
                 (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
-                and "a vote of another judge or number")
+                and "a vote of another judge or number") or (
+                # (a line of another judging of the run, at another --seed, was kept as this one's: its seed tells)
+                type(judge.get("seed")) is int and entry["vote"]["seed"] not in (
+                    nth_seed(judge["seed"], entry["vote"]["vote"]), judge["seed"] + entry["vote"]["vote"] - 1)
+                and f"a vote asked with seed {entry['vote']['seed']}, where this judging's vote {entry['vote']['vote']} "
+                    f"is asked with {nth_seed(judge['seed'], entry['vote']['vote'])}: a line of another judging")
         except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         call = None if problem else (json_text(entry["id"]), entry["trial"], entry["vote"]["check"],

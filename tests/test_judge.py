@@ -2459,6 +2459,8 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
                (dict(first, id="zz"), "a vote on no judge check of an answer of runs/answers-dev-v1.json"),
                (dict(first, vote=dict(first["vote"], check="nope")), "a vote on no judge check of an answer"),
                (dict(first, id=["j01"]), "not a vote on an answer of this run"),
+               # (112th round) a line of another judging of the run, at another --seed: kept as this one's, unsaid
+               (dict(first, vote=dict(first["vote"], seed=first["vote"]["seed"] + 77)), "a vote asked with seed "),
                # (twenty-seventh attack) a vote kept, then another for the same call: the later replaced it in silence
                (dict(first, vote=dict(first["vote"], reason="otra")), "a vote kept on line 2 already (a vote is asked again only after its call failed)"))
     for bad, says in refused:
