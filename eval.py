@@ -3515,7 +3515,8 @@ def unreadable(path, what, error):
             missing_hint(path, what)))
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
-                         + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else ""))
+                         + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else
+                            "; move it aside, then run again" if what == "journal" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}){os_hint(error)}")
@@ -8783,9 +8784,12 @@ def read_journal(path, turns=None, where=None, begun=None):
         if len(lines) == 1 and (lines[0][:len(JOURNAL_OPENING)] == JOURNAL_OPENING[:len(lines[0])]):
             raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
+        # (what to do said: without its header no answer under it can be resumed)
+        lost = "without its header, the answers under it cannot be resumed: move it aside, then run again"
         if isinstance(e, ValueError):   # a line that is no exact JSON: say why, as a judging's header does
-            raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)})") from None
-        raise EvalError(f"{shell_word(path)}: not a journal written by eval.py (bad first line)") from None
+            raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)}); {lost}") from None
+        raise EvalError(f"{shell_word(path)}:1: not a run's header (a journal's first line is its run's configuration): "
+                        f"another's file, or a journal whose header was taken out; {lost}") from None
     problem = resumed_problem(config) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
@@ -16928,10 +16932,13 @@ def read_judging(path, todo):
     checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in todo}
     # (one an eval.py before round 111 began names a check as the answer's vars fill it: named as written)
     written = {(r["id"], r["trial"]): filled_names(r["checks"], r.get("vars") or {}) for r in todo}
+    # (a line at fault: taken out, the votes of the others are kept; "move it aside" alone threw every one away)
+    again = "take that line out to keep the other votes, or move the judging aside to judge again from the start"
     try:
         _, entries = judging_lines(path)
     except EvalError as e:
-        raise EvalError(f"{e}; move it aside to judge again from the start") from None
+        raise EvalError(f"{e}; " + (again if ": damaged judging line" in str(e) else
+                                   "move it aside to judge again from the start")) from None
     votes = {}
     for number, entry in entries:
         key, vote = (entry["id"], entry["trial"]), entry["vote"]
@@ -16939,8 +16946,7 @@ def read_judging(path, todo):
             vote = entry["vote"] = dict(vote, check=written[key][vote["check"]])
         if key not in checks or vote["check"] not in checks[key]:
             what = "not a vote on an answer of this run" if key not in checks else "a vote of another check, judge or number"
-            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {what}; move it aside to judge again "
-                            "from the start")
+            raise EvalError(f"{shell_word(path)}:{number}: damaged judging line: {what}; {again}")
         votes.setdefault(key, {})[vote["check"], vote["model"], vote["vote"]] = vote
     return votes
 

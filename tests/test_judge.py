@@ -2380,7 +2380,8 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
         Path("k.json.judging").write_text(lines[0] + lines[1] + (bad if isinstance(bad, str) else json.dumps(bad)) + "\n")
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
         assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
-        assert "move it aside" in err
+        # (112th round) the line taken out keeps the other votes: "move it aside" alone threw every one away
+        assert "take that line out to keep the other votes, or move the judging aside" in err, err
     # bytes that are not UTF-8 are said to be so, not in the codec's words (thirteenth attack on issue 28, beside item 3)
     Path("k.json.judging").write_bytes((lines[0] + lines[1]).encode() + b'{"id": "j01\xff"}\n')
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
