@@ -18880,8 +18880,11 @@ def detail_sections(rows):
     """Each run's figures on the cases both decided, beside the change, as compare_detail_rows worked them out."""
     def cell(f):
         return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
+    # (a check's row counts their answers, trial by trial, as the report's does: "each case by its majority" was
+    # said of 4/7 on 6 cases)
+    how = {"per_difficulty": ", each case by its majority of trials", "per_check": ", each answer of their trials"}
     return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['decided'], 'case')} both runs decided"
-                    + (", each case by its majority of trials" if sec["majority"] and sec["key"] != "per_label" else "") + ")", html_table(
+                    + (how.get(sec["key"], "") if sec["majority"] else "") + ")", html_table(
         DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
         numeric_from=1)) for sec in rows]
 

@@ -1293,3 +1293,15 @@ def test_a_count_written_with_a_decimal_point_is_said_so(tmp_path, monkeypatch):
     # (its review) -2e0 reads -2.0: no number below 0 is quoted, as none can be quoted as written
     assert evalpy.parse_check({"type": "max_tool_calls", "value": -2.0})[1] == [
         "check 'max_tool_calls' needs a whole number of 0 or more as value, not a number below 0"]
+
+
+def test_a_compare_pages_per_check_table_says_it_counts_answers(free_text, project, cli, fake):
+    """112th round: with trials, compare's page headed its per-check table "each case by its majority of trials",
+    where a check's row counts answers, trial by trial (4/7 on 6 cases); said so."""
+    fake.default_answer = "Su pedido A-101 sale hoy."
+    assert cli("run", "--split", free_text, "--host", fake.url, "--repeat", "2", "--out", "runs/a.json")[0] in (0, 1)
+    assert cli("run", "--split", free_text, "--host", fake.url, "--repeat", "2", "--out", "runs/b.json")[0] in (0, 1)
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--html", "c.html")
+    page = open("c.html", encoding="utf-8").read()
+    assert code == 0 and "both runs decided, each answer of their trials)" in page, err
+    assert "each case by its majority of trials)" in page.split("Per difficulty", 1)[1] and "Per check (" in page
