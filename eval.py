@@ -16459,11 +16459,14 @@ def versions_note(file, summary):
 def annotation_counts(annotations):
     """The annotations, most frequent first: the methodology's count that says what to fix first. Two texts alike but
     for what is shown as nothing ("real one" and "real one" with a zero-width space), or for their Unicode form, are
-    one, under its commoner form (they were two rows that read the same)."""
+    one, under its commoner form (they were two rows that read the same); so are two alike but for their spaces
+    (review saves a text trimmed; a file written by hand held "x " beside "x", two rows that read "x")."""
     forms = {}
     for entry in annotations.values():   # (an é typed two ways, NFC or NFD, is one too: it reads the same)
-        forms.setdefault(unicodedata.normalize("NFC", without_marks(entry["text"], joiners=False)), Counter())[entry["text"]] += 1
-    counts = [(alike.most_common(1)[0][0], sum(alike.values())) for alike in forms.values()]
+        read = " ".join(unicodedata.normalize("NFC", without_marks(entry["text"], joiners=False)).split())
+        forms.setdefault(read, Counter())[entry["text"]] += 1
+    # (a tie goes to a form without spaces at its ends: "x " first was the row's text)
+    counts = [(max(alike, key=lambda text: (alike[text], text == text.strip())), sum(alike.values())) for alike in forms.values()]
     return sorted(counts, key=lambda item: (-item[1], item[0]))
 
 

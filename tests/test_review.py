@@ -886,6 +886,8 @@ def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_wait
     # (66th) a joiner beside a Latin letter, a space or the end joins nothing: one row
     alike = {f"k{i}#1": {"text": t} for i, t in enumerate(("wrong label", "wrong \u200dlabel", "wrong label\u200c", "wrong label\u200b"))}
     assert evalpy.annotation_counts(alike) == [("wrong label", 4)]
+    # (112th round) a text written by hand with a space at an end reads as the text without: one row, not three "x"
+    assert evalpy.annotation_counts({"a#1": {"text": "x "}, "b#1": {"text": "x"}, "c#1": {"text": " x"}}) == [("x", 3)]
     # (67th) nor between two Latin, Cyrillic or CJK letters, nor doubled where one joins; a shorthand or hieroglyph
     # format mark alone is no annotation
     for a, b in (("Größe falsch", "Grö\u200dße falsch"), ("неверная", "невер\u200dная"), ("错误标签", "错\u200d误标签"),
