@@ -3281,8 +3281,16 @@ def unreachable_arguments(arguments, tool):
     # (a parameter it does not declare is let be: the schema lets a call give one, as the valid-arguments check does)
     partial = {k: v for k, v in parameters.items() if k != "required"}   # (the arguments left out are the call's)
     # (a list is matched item by item, whole: what an item lacks, no call's item can add)
-    return [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
-            if not e.endswith(" is missing") or "[" in e]
+    problems = [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
+                if not e.endswith(" is missing") or "[" in e]
+    # a name the tool does not declare, written as one it does but for case, _ and -: a call gives the declared one,
+    # so the rule or check matched none ("orderid" for order_id), though a call may hold a name undeclared
+    def loose(name):
+        return re.sub(r"[\s_-]", "", name).casefold()
+    declared = {loose(k): k for k in properties}
+    return problems + [f"arguments.{on_one_line(k)} is no parameter of the tool; did you mean {declared[loose(k)]!r}? (a call "
+                       "gives the names its parameters declare)" for k in arguments
+                       if k not in properties and loose(k) in declared]
 
 
 def filled_check_problems(check, labels, case=None):

@@ -2783,6 +2783,13 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
     assert evalpy.unreachable_arguments({"rooms": [{"kind": "double"}]}, rooms) == [
         "arguments.rooms[0].beds is missing, as the tool's parameters say"]
     assert evalpy.unreachable_arguments({"rooms": [{"kind": "double", "beds": 2}]}, rooms) == []
+    # (112th round's newcomer) a name the tool declares but for case, _ or -: a call gives the declared one, so the rule
+    # answered none, the check passed none; one undeclared and unlike any declared is let be, as a call may give it
+    for arguments in ({"orderid": "A-1"}, {"Order-ID": "A-1"}):
+        assert evalpy.unreachable_arguments(arguments, LOOKUP["function"]) == [
+            f"arguments.{next(iter(arguments))} is no parameter of the tool; did you mean 'order_id'? (a call gives the names "
+            "its parameters declare)"]
+    assert evalpy.unreachable_arguments({"order_id": "A-1", "note": "x"}, LOOKUP["function"]) == []
     # (round 108) in tools.json, named at the rule's own line, not the "tool_results" key's
     tools = project / "tools.json"
     tools.write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {"lookup_order": [
