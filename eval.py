@@ -11777,12 +11777,14 @@ def weighted_figures(cases):
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and name in weighted_names})})
-        # a failing case whose score reached its threshold on a trial a blocking check failed (any trial's failure,
-        # the case passing, or failed as it ran out of turns, was said to be a blocking check's)
+        # a failing case whose score passes by the majority of its trials, a blocking check failing in one of them (any
+        # trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns, or
+        # failed by its score in two trials of three)
         blocking = {x["name"] for x in c["checks"] if x["blocking"]}
-        if c.get("pass_threshold") is not None and c["correct"] is False and any(
-                t["correct"] is False and t["weighted"][0] >= exact(c.get("pass_threshold"))
-                and any(ok is False and name in blocking for name, ok in t["checks"].items()) for t in decided):
+        if c.get("pass_threshold") is not None and c["correct"] is False and majority(
+                (t["weighted"][0] >= exact(c["pass_threshold"]) for t in decided), tie=False) and any(
+                t["correct"] is False and any(ok is False and name in blocking for name, ok in t["checks"].items())
+                for t in decided):
             vetoed.append(c["id"])
     thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
     return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),

@@ -497,11 +497,14 @@ def test_a_weighted_case_its_open_trials_could_turn_has_no_verdict_in_any_view(p
         {"name": "q", "type": "judge", "value": "is it good", "weight": 1},
         {"name": "no veto", "type": "not_contains", "value": "VETO"}]}), encoding="utf-8")
     (folder / "dev.jsonl").write_text("".join(json.dumps({"id": i, "input": f"ticket {i}", "difficulty": "easy",
-                                                          "note": "n"}) + "\n" for i in ("d1", "d3", "d4")), encoding="utf-8")
+                                                          "note": "n"}) + "\n" for i in ("d1", "d3", "d4", "d5", "d6")), encoding="utf-8")
     (project / "prompts" / "w").mkdir()
     (project / "prompts" / "w" / "v1.txt").write_text("Responde.", encoding="utf-8")
     # trial t is asked with seed 42 + t - 1; d1 vetoed in one trial of three, passing in two; d3's judge open, yes, no
+    # (its review) d5 vetoed once and failed by its score twice: failed by the score, never "whatever the score"; d6 by
+    # the veto twice of three, its score passing in each: named
     answers = {"ticket d1": ["AAA J+ VETO", "AAA J+", "AAA J+"], "ticket d3": ["AAA J?", "AAA J+", "AAA J-"],
+               "ticket d5": ["AAA J+ VETO", "J+", "J+"], "ticket d6": ["AAA J+ VETO", "AAA J+ VETO", "AAA J+"],
                "ticket d4": ["AAA J?"] * 3}   # (no trial decided: named beside d3, or 1 + 1 named of 3 left it unsaid)
 
     def route(body):
@@ -514,10 +517,11 @@ def test_a_weighted_case_its_open_trials_could_turn_has_no_verdict_in_any_view(p
     code, out, err = cli("run", "--split", "golden/w/dev.jsonl", "--repeat", "3", "--host", fake.url, "--out", "runs/w.json")
     assert code == 0, err
     report = json.loads(cli("report", "runs/w.json", "--json")[1])
-    assert report["majority_open"] == ["d3", "d4"] and report["weighted"]["vetoed"] == [], report["weighted"]
-    assert [(r["id"], r["correct"]) for r in report["weighted"]["cases"]] == [("d1", True), ("d3", None), ("d4", None)]
+    assert report["majority_open"] == ["d3", "d4"] and report["weighted"]["vetoed"] == ["d6"], report["weighted"]
+    assert [(r["id"], r["correct"]) for r in report["weighted"]["cases"]] == [
+        ("d1", True), ("d3", None), ("d4", None), ("d5", False), ("d6", False)]
     lines = cli("report", "runs/w.json")[1].splitlines()
-    assert not any(line.startswith("Failed by a blocking check") for line in lines)
+    assert "Failed by a blocking check whatever the score (1): d6" in lines
     assert ["d3", "open"] in [line.split()[:2] for line in lines if line.startswith("  d3 ")], lines
     assert cli("report", "runs/w.json", "--case", "d3")[1].splitlines()[0] == (
         "Case d3 (easy) has no verdict: its trials without one could turn its majority")
