@@ -14910,8 +14910,9 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         broken = [c["id"] for c in tagged if any(t["correct"] is False for t in c["trials"])]
         unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]
         verdict = f"must-pass '{tag}': {len(tagged) - len(broken) - len(unsure)} of {plural(len(tagged), 'case')} pass every trial"
-        if broken:
-            outcomes.append((False, verdict + f" (failing: {', '.join(broken)})"))
+        if broken:   # (the cases left undecided named too: 0 of 5 pass, 2 failing, said the other 3 nowhere)
+            outcomes.append((False, verdict + f" (failing: {', '.join(broken)}" + (
+                f"; no verdict yet: {', '.join(unsure)})" if unsure else ")")))
         elif unsure:
             outcomes.append((None, verdict + f" (no verdict yet: {', '.join(unsure)})"))
         else:
