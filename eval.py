@@ -1260,6 +1260,8 @@ OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a br
 # an object's first key, whole: "{" in prose is a quoted brace, "{"reason": a stray quote before an object
 KEY_OPENING = re.compile(r'\{\s*"(?:[^"\\\s]|\\.)(?:[^"\\\n]|\\.){0,199}"\s*:')   # a key begins with no space
 QUOTED_BRACE = re.compile(r'(?<=")\{(?=")')
+# an object written as no JSON but as a verdict (final_object): a judge's verdict key in single quotes or none
+LOOSE_VERDICT = re.compile(r"""\{[^{}]*?(?:'(?:pass|winner|claims|passages)'|(?<!["\w])(?:pass|winner|claims|passages)(?!["\w]))\s*:""")
 
 
 def brace_pairs(text):
@@ -7465,6 +7467,11 @@ def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
             return None, True
         return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1, max(quoted_until, ends))
     spans = object_spans(shape, pairs)
+    # a verdict written after the last object as no JSON is ({'pass': false} in Python's quotes, {pass: false} as
+    # JavaScript writes it): the judge's last word, a draft before it never stands in for it (it was read as the verdict)
+    after = spans[-1][1] if spans else 0
+    if any(start >= after and LOOSE_VERDICT.match(shape, start) for start, _ in pairs):
+        return None, False
     if not spans:
         return None, False
     start, end = spans[-1]

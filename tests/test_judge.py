@@ -956,8 +956,13 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": null}', (None, None)),
     ('{"reason": "borrador", "pass": true}\n{"reason": "final", "pass": 0}', (None, None)),
     ('{"reason": "borrador", "pass": true}\n{"reason": "final, sin veredicto"}', (None, None)),
+    # (112th round) a last verdict written as no JSON, in Python's quotes or JavaScript's bare keys: the draft was read
+    ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'falta el pedido\', \'pass\': false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {reason: "falta el pedido", pass: false}', (None, None)),
+    ('Formato {pass: bool}. {"reason": "ok", "pass": true} y {a: 1}', (True, "ok")),   # before it, or no verdict's: prose
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
-        "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last"])
+        "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
+        "python-quotes-last", "bare-keys-last", "prose-braces-around"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
