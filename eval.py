@@ -10596,13 +10596,24 @@ def left_journal(run_path):
             f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
 
 
+DAMAGED_JUDGING_LINE = ": damaged judging line"
+
+
+def judging_fix(problem):
+    """What to do about a damaged judging: a line at fault taken out keeps the votes of the others ("move it aside"
+    alone threw every one away); anything else, the judging moved aside to judge again from the start."""
+    return ("take that line out to keep the other votes, or move the judging aside to judge again from the start"
+            if DAMAGED_JUDGING_LINE in problem else "move it aside to judge again from the start")
+
+
 def left_judging(path):
     """What to say of a judging beside a run file of its name: done, when that file is the run it
     wrote (a stop came between writing it and removing the judging); else that file is in its way;
     or the judging itself is damaged."""
     problem = judging_problem(path + JUDGING_SUFFIX)
     if problem:   # never "move the run file aside" for what is wrong with the judging
-        return f"{problem}; {shell_word(path)} beside it is a finished run: move the judging aside"
+        return f"{problem}; {shell_word(path)} beside it is a finished run: " + (
+            "take that line out, or move the judging aside" if DAMAGED_JUDGING_LINE in problem else "move the judging aside")
     if judging_written(path):
         return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
                 f"remove {shell_word(path + JUDGING_SUFFIX)}")
@@ -11020,12 +11031,14 @@ def load_run(path, stored_checks=True):
             raise EvalError(left_judging(judging[:-len(JUDGING_SUFFIX)]))
         problem = judging_problem(judging)
         if problem:
-            raise EvalError(f"{problem}; move it aside")
+            raise EvalError(f"{problem}; {judging_fix(problem)}")
         raise EvalError(f"{shell_word(judging)} holds the votes of a judging that did not finish: the judge command that "
                         f"began it, given again, asks only the rest and writes {shell_word(judging[:-len(JUDGING_SUFFIX)])}")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX) and live_holder(path):
         raise EvalError(f"{shell_word(path)} is being made now by eval.py (pid {live_holder(path)}); wait for it")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
+        if journal_config(path + JOURNAL_SUFFIX) is None:   # (a folder, a header damaged or gone: what --resume says)
+            read_journal(path + JOURNAL_SUFFIX)
         raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}.\n"
                         f"Finish it with: {resume_command(path)}")
     try:
@@ -11784,14 +11797,18 @@ def weighted_figures(cases):
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and name in weighted_names})})
-        # a failing case whose score passes by the majority of its trials, a blocking check failing in one of them (any
-        # trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns, or
-        # failed by its score in two trials of three)
+        # a failing case its blocking checks failed: one that would pass by the majority of its trials were each trial
+        # whose score reached the threshold and that a blocking check failed (never one out of turns or cut) a pass
+        # (any trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns,
+        # or failed by its score in two trials of three)
         blocking = {x["name"] for x in c["checks"] if x["blocking"]}
-        if c.get("pass_threshold") is not None and c["correct"] is False and majority(
-                (t["weighted"][0] >= exact(c["pass_threshold"]) for t in decided), tie=False) and any(
-                t["correct"] is False and any(ok is False and name in blocking for name, ok in t["checks"].items())
-                for t in decided):
+        def vetoed_alone(t):
+            reached = c.get("pass_threshold") is not None and t["weighted"][0] >= exact(c["pass_threshold"])
+            agent = t.get("agent") or {}
+            return reached and not agent.get("out_of_turns") and not agent.get("cut") and any(
+                ok is False and name in blocking for name, ok in t["checks"].items())
+        if c["correct"] is False and any(map(vetoed_alone, decided)) and majority(
+                (t["correct"] or vetoed_alone(t) for t in decided), tie=False):
             vetoed.append(c["id"])
     thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
     return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),
@@ -14819,7 +14836,7 @@ def judging_listing(path):
     header, entries = judging_lines(path)   # (a damaged one: listed as such by run_listing)
     problem = judging_problem(path)
     if problem:
-        raise EvalError(f"{problem}; move it aside")
+        raise EvalError(f"{problem}; {judging_fix(problem)}")
     votes = votes_held(entries)
     config = header["config"]
     judged_from, models = config["judged_from"], config["judge"]["models"]
@@ -16953,13 +16970,11 @@ def read_judging(path, todo):
     checks = {(r["id"], r["trial"]): {c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS} for r in todo}
     # (one an eval.py before round 111 began names a check as the answer's vars fill it: named as written)
     written = {(r["id"], r["trial"]): filled_names(r["checks"], r.get("vars") or {}) for r in todo}
-    # (a line at fault: taken out, the votes of the others are kept; "move it aside" alone threw every one away)
-    again = "take that line out to keep the other votes, or move the judging aside to judge again from the start"
+    again = judging_fix(DAMAGED_JUDGING_LINE)
     try:
         _, entries = judging_lines(path)
     except EvalError as e:
-        raise EvalError(f"{e}; " + (again if ": damaged judging line" in str(e) else
-                                   "move it aside to judge again from the start")) from None
+        raise EvalError(f"{e}; {judging_fix(str(e))}") from None
     votes = {}
     for number, entry in entries:
         key, vote = (entry["id"], entry["trial"]), entry["vote"]

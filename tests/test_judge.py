@@ -2475,6 +2475,8 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
         code, out, err = cli("report", "j.json.judging")
         for said in (listed["problem"], err):
             assert f"j.json.judging:{len(lines) + 1}: damaged judging line: {says}" in said and "finishes it" not in said, said
+        assert err.endswith("take that line out to keep the other votes, or move the judging aside to judge again from the "
+                            "start\n"), err   # (112th round: "move it aside" alone threw every vote away)
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
         assert code == 2 and f"j.json.judging:{len(lines) + 1}: damaged judging line" in err, err
     # beside the run it wrote: the damaged line is named, the run is not blamed, and nothing is asked
@@ -2485,8 +2487,9 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
         Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
         for command in (("report", "j.json.judging"), ("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")):
             code, out, err = cli(*command)
-            assert code == 2 and "Traceback" not in err and f"damaged judging line: {says}; j.json beside it is a finished run: move " \
-                   "the judging aside" in err, (command, err)
+            # (112th round) its one line taken out keeps the other votes: "move the judging aside" alone threw them away
+            assert code == 2 and "Traceback" not in err and f"damaged judging line: {says}; j.json beside it is a finished run: " \
+                   "take that line out, or move the judging aside" in err, (command, err)
     assert len(judge_calls(fake)) == asked
 
 

@@ -1067,6 +1067,8 @@ def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cl
     assert code == 2 and err.startswith("error: runs/dev-v3.json.journal:1: not a run's header"), err
     # (112th round) nor a journal whose header was taken out called "not written by eval.py", with nothing to do
     assert err.endswith("without its header, the answers under it cannot be resumed: move it aside, then run again\n"), err
+    # (its review) and report, which offered "Finish it with: run --resume", says what the resume would
+    assert cli("report", "runs/dev-v3.json") == (code, "", err)
 
 
 def test_a_journal_left_beside_its_finished_run_is_named_not_resumed(project, cli, fake):

@@ -539,3 +539,21 @@ def test_an_agent_level_its_open_trials_could_turn_is_counted_open():
     figures = evalpy.agent_figures([case("e4", [True, None, None]), case("e5", [True, None, False]),
                                     case("e6", [True, True, None])])
     assert (figures["final"]["correct"], figures["final"]["total"], figures["final"]["open"]) == (1, 1, 2)
+
+
+def test_a_case_failed_out_of_turns_or_by_its_score_is_never_said_vetoed():
+    """112th round's review: an agent case whose trials ran out of turns (its score passing), failed "no BAD" with a
+    score of 0, and passed, was listed as "Failed by a blocking check whatever the score" under its row of 0.33: the
+    blocking check decided nothing. A case is listed when its trials the check failed, their score passing, would
+    make it pass."""
+    checks = [{"name": "ok", "type": "contains", "blocking": False, "weight": 1},
+              {"name": "no BAD", "type": "not_contains", "blocking": True}]
+
+    def trial(n, score, correct, bad=False, out=False):
+        return {"trial": n, "weighted": (evalpy.ExactShare(score), evalpy.ExactShare(score)), "correct": correct,
+                "checks": {"ok": score >= 0.5, "no BAD": not bad}, "agent": {"out_of_turns": out}}
+    cases = [{"id": "A", "checks": checks, "pass_threshold": 0.5, "correct": False,
+              "trials": [trial(1, 0.5, False, out=True), trial(2, 0, False, bad=True), trial(3, 0.5, True)]},
+             {"id": "B", "checks": checks, "pass_threshold": 0.5, "correct": False,
+              "trials": [trial(1, 0.5, False, bad=True), trial(2, 0.5, False, bad=True), trial(3, 0.5, True)]}]
+    assert evalpy.weighted_figures(cases)["vetoed"] == ["B"]
