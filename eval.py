@@ -3285,14 +3285,31 @@ def unreachable_arguments(arguments, tool):
     # (a list is matched item by item, whole: what an item lacks, no call's item can add)
     problems = [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
                 if not e.endswith(" is missing") or "[" in e]
-    # a name the tool does not declare, written as one it does but for case, _ and -: a call gives the declared one,
-    # so the rule or check matched none ("orderid" for order_id), though a call may hold a name undeclared
+    return problems + list(names_declared_otherwise(arguments, parameters, "arguments"))
+
+
+def names_declared_otherwise(value, schema, where):
+    """A name an object of arguments gives that its schema does not declare, written as one it does but for case, _
+    and -, at any depth: a call gives the declared one, so the rule or check matched none ("orderid" for order_id),
+    though a call may hold a name undeclared."""
     def loose(name):
         return re.sub(r"[\s_-]", "", name).casefold()
-    declared = {loose(k): k for k in properties}
-    return problems + [f"arguments.{on_one_line(k)} is no parameter of the tool; did you mean {declared[loose(k)]!r}? (a call "
-                       "gives the names its parameters declare)" for k in arguments
-                       if k not in properties and loose(k) in declared]
+    if not isinstance(schema, dict):
+        return
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            yield from names_declared_otherwise(item, schema["items"], f"{where}[{i}]")
+    properties = schema.get("properties")
+    if not isinstance(value, dict) or not isinstance(properties, dict):
+        return
+    for k, v in value.items():
+        if k in properties:
+            yield from names_declared_otherwise(v, properties[k], f"{where}.{on_one_line(k)}")
+            continue
+        near = [name for name in properties if loose(name) == loose(k)]
+        if near:
+            yield (f"{where}.{on_one_line(k)} is no parameter of the tool; did you mean "
+                   f"{' or '.join(map(repr, near))}? (a call gives the names its parameters declare)")
 
 
 def filled_check_problems(check, labels, case=None):

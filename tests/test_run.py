@@ -2792,6 +2792,13 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
             f"arguments.{next(iter(arguments))} is no parameter of the tool; did you mean 'order_id'? (a call gives the names "
             "its parameters declare)"]
     assert evalpy.unreachable_arguments({"order_id": "A-1", "note": "x"}, LOOKUP["function"]) == []
+    # (its review) at any depth, and every name it may be
+    nested = {"parameters": {"type": "object", "properties": {"ID": {"type": "string"}, "id": {"type": "string"}, "addr": {
+        "type": "object", "properties": {"zip_code": {"type": "string"}}}}}}
+    assert evalpy.unreachable_arguments({"addr": {"ZIP-code": "1"}, "Id": "x"}, nested) == [
+        "arguments.addr.ZIP-code is no parameter of the tool; did you mean 'zip_code'? (a call gives the names its parameters "
+        "declare)", "arguments.Id is no parameter of the tool; did you mean 'ID' or 'id'? (a call gives the names its "
+        "parameters declare)"]
     # (round 108) in tools.json, named at the rule's own line, not the "tool_results" key's
     tools = project / "tools.json"
     tools.write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {"lookup_order": [
