@@ -1260,8 +1260,6 @@ OBJECT_OPENING = re.compile(r'\{\s*"')   # how an object with a key begins; a br
 # an object's first key, whole: "{" in prose is a quoted brace, "{"reason": a stray quote before an object
 KEY_OPENING = re.compile(r'\{\s*"(?:[^"\\\s]|\\.)(?:[^"\\\n]|\\.){0,199}"\s*:')   # a key begins with no space
 QUOTED_BRACE = re.compile(r'(?<=")\{(?=")')
-# an object written as no JSON but as a verdict (final_object): a judge's verdict key in single quotes or none
-LOOSE_VERDICT = re.compile(r"""\{[^{}]*?(?:'(?:pass|winner|claims|passages)'|(?<!["\w])(?:pass|winner|claims|passages)(?!["\w]))\s*:""")
 
 
 def brace_pairs(text):
@@ -7403,7 +7401,26 @@ def passages_read(case):
     return f"Passages the answer was given:\n{context_text(case['context'])}\n\n"
 
 
-def last_verdict(raw, read):
+# A verdict written as no JSON after the last object: {'pass': false} in Python's quotes, {pass: false}, {“pass”:
+# false}, {\"pass\": false}, {Pass: False}, {:pass => false}. Its brace opens no word (Go's Result{pass: true} is
+# code), a brace pair or two may sit in it ('uses {x}'), its key is the judge's own, and its value one of the judge's
+# verdicts, or the text ends inside one (cut): what follows such a key in code (score > 5, r.ok) is no verdict.
+LOOSE_QUOTE = r"""(?:["'“”‘’`]|\\")"""
+def loose_verdict(key, values):
+    return re.compile(rf"(?<![\w.$]){{(?:[^{{}}]|{{[^{{}}]{{0,200}}}}){{0,400}}?(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)\s*"
+                      rf"{LOOSE_QUOTE}?(?:(?:{values})(?![\w])|\Z)", re.IGNORECASE)
+LOOSE_PASS = loose_verdict("pass", "true|false|t|tr|tru|f|fa|fal|fals")
+LOOSE_WINNER = loose_verdict("winner", "a|b|tie|t|ti")
+
+
+def after_last_object(raw, loose, end):
+    """Whether a judge's output holds a verdict written as no JSON (`loose`, LOOSE_PASS or LOOSE_WINNER) after its last
+    JSON object, which ends at `end`: its last word, which a draft before it never stands in for ({"pass": true} then
+    {'pass': false} was read as a pass)."""
+    return loose.search(raw, end) is not None
+
+
+def last_verdict(raw, read, loose=None):
     """(verdict, reason) from a judge's output: what read(object) finds (anything but None) in the
     last of its outermost JSON objects. An object inside another is never the verdict: {"winner": "B",
     "detail": {"winner": "A"}} is B. (None, None) when there is no object, when the output ends inside
@@ -7411,11 +7428,12 @@ def last_verdict(raw, read):
     search (verdict_unread), or when the last object is one the decoder refuses or holds no verdict
     read() can read ("pass": "false", null, or none at all): the judge's last word is its verdict, and
     a draft or an example before it never stands in for it. An unreadable verdict is recorded, never
-    guessed. The last, because a judge reasons before it decides."""
+    guessed. The last, because a judge reasons before it decides. loose: its verdict written as no JSON
+    (after_last_object), which is the last word too."""
     if verdict_unread(raw):
         return None, None
-    last, cut = final_object(raw)
-    if cut or last is None:
+    last, cut, end = final_object(raw)
+    if cut or last is None or loose is not None and after_last_object(raw, loose, end):
         return None, None
     verdict = read(last)
     if verdict is None or copies_example(last):
@@ -7455,7 +7473,7 @@ VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside f
 
 def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
     """(the last of a text's outermost JSON objects, or None where there is none or the decoder refuses
-    it; whether the text ends inside one that never closed). The outermost pairs of braces (brace_pairs)
+    it; whether the text ends inside one that never closed; where that last object ends, 0 where there is none). The outermost pairs of braces (brace_pairs)
     that open like an object are found in one pass and only the last is decoded, leniently (a raw line
     break in a string is read): linear in the text, where decoding from every brace was not.
     A brace quoted in the judge's prose (The code opens with "{" ...) opens like an object; the quotes
@@ -7481,27 +7499,22 @@ def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
         # An opening inside the JSON part of a fragment looked past ("{"a": {"b": 1" oops) is the fragment's too.
         ends = json_prefix_end(text, cut) if digs and cut > 0 and (text[cut - 1] == '"' or cut < quoted_until) else None
         if ends is None:
-            return None, True
+            return None, True, len(text)
         return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1, max(quoted_until, ends))
     spans = object_spans(shape, pairs)
-    # a verdict written after the last object as no JSON is ({'pass': false} in Python's quotes, {pass: false} as
-    # JavaScript writes it): the judge's last word, a draft before it never stands in for it (it was read as the verdict)
-    after = spans[-1][1] if spans else 0
-    if any(start >= after and LOOSE_VERDICT.match(shape, start) for start, _ in pairs):
-        return None, False
     if not spans:
-        return None, False
+        return None, False, 0
     start, end = spans[-1]
     for _ in range(digs + 1):
         value = decoded_object(text[start:end])
         if value is not None:
-            return value, False
+            return value, False, end
         inside = shape[start + 1:end]   # its opening brace read as prose
         closing = next((s for s, e in brace_pairs(inside)[0] if e == len(inside)), None)
         if closing is None or not OBJECT_OPENING.match(inside, closing):
             break
         start += 1 + closing
-    return None, False
+    return None, False, end
 
 
 # lenient as decoded_object (a raw line break in a string is read); a whole number kept as its digits, as
@@ -7548,7 +7561,7 @@ VERDICT_DECODER = json.JSONDecoder(strict=False, **EXACT_JSON)
 
 def parse_verdict(raw):
     """(pass, reason): the binary judge's verdict is a boolean "pass"."""
-    return last_verdict(raw, lambda obj: obj["pass"] if isinstance(obj.get("pass"), bool) else None)
+    return last_verdict(raw, lambda obj: obj["pass"] if isinstance(obj.get("pass"), bool) else None, LOOSE_PASS)
 
 
 class JudgeKind(NamedTuple):
@@ -8264,7 +8277,7 @@ def parse_winner(raw):
     def winner(obj):
         said = obj.get("winner")
         return WINNERS.get(said.strip().casefold()) if isinstance(said, str) else None
-    return last_verdict(raw, winner)
+    return last_verdict(raw, winner, LOOSE_WINNER)
 
 
 PAIRWISE = JudgeKind(PAIRWISE_PROMPT, "winner", WINNER_SCHEMA, parse_winner)

@@ -960,9 +960,19 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'falta el pedido\', \'pass\': false}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {reason: "falta el pedido", pass: false}', (None, None)),
     ('Formato {pass: bool}. {"reason": "ok", "pass": true} y {a: 1}', (True, "ok")),   # before it, or no verdict's: prose
+    # (its review) in curly or escaped quotes, any case, a brace in its reason, cut: the last word all the same
+    ('{"reason": "borrador", "pass": true}\nFinal: {“pass”: false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {\\"pass\\": false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'usa {x}\', \'Pass\': False}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {pass: fal', (None, None)),
+    # but code after a verdict, its key followed by no verdict (or in a word's braces, Go's Result{...}), is prose
+    ('{"reason": "ok", "pass": true}\nEl código `return {pass: score > 5};` está bien.', (True, "ok")),
+    ('{"reason": "ok", "pass": true} Construye `Result{pass: true}` en Go.', (True, "ok")),
+    ('{"reason": "ok", "pass": true} {Resumen: the answer would pass: it names the window.} {winner: "B"}', (True, "ok")),
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
         "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
-        "python-quotes-last", "bare-keys-last", "prose-braces-around"])
+        "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
+        "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
