@@ -12366,10 +12366,11 @@ def num_keep(config):
     return keep if type(keep) is int else 4
 
 
-def trials_joined(shown):
+def trials_joined(shown, trials=None):
     """Each decided trial's (number, text), joined: 'bug | acceso'; where a trial failed or is undecided (left out),
-    each named by its number, 'trial 3: acceso | trial 4: bug', never read as trials 1 and 2."""
-    whole = [n for n, _ in shown] == list(range(1, len(shown) + 1))
+    each named by its number, 'trial 3: acceso | trial 4: bug', never read as trials 1 and 2; of `trials` in all,
+    the last left out too ('acceso | acceso' of three read as a case of two)."""
+    whole = [n for n, _ in shown] == list(range(1, len(shown) + 1)) and (trials is None or len(shown) == trials)
     return " | ".join(text if whole else f"trial {n}: {text}" for n, text in shown)
 
 
@@ -12382,7 +12383,7 @@ def failure(case):
     wrong = trials[0] if len(trials) == 1 else next(
         (t for t in failing if not (t.get("agent") or {}).get("out_of_turns")), failing[0])
     got = case["predicted"] if len(trials) == 1 else (
-        trials_joined([(t["trial"], t["predicted"]) for t in trials if t["correct"] is not None])
+        trials_joined([(t["trial"], t["predicted"]) for t in trials if t["correct"] is not None], len(trials))
         if case["predicted"] is not None else None)
     failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
@@ -18576,7 +18577,8 @@ def failure_rows(s, failing, results, annotated, anchors):
         first = results[c["id"], c["trials"][0]["trial"]]
         wrong = [t for t in c["trials"] if t["correct"] is False]
         if "baseline" in s:
-            why = trials_joined([(t["trial"], t["predicted"] or "-") for t in c["trials"] if t["correct"] is not None])
+            why = trials_joined([(t["trial"], t["predicted"] or "-") for t in c["trials"] if t["correct"] is not None],
+                                len(c["trials"]))
             others = list(dict.fromkeys(n for t in wrong for n, ok in t["checks"].items() if ok is False and n != "label"))
             middle = [c["expected"], why + (f" ({', '.join(map(name_cell, others))} failed)" if others else "")]
         else:

@@ -433,11 +433,14 @@ def test_a_trial_that_failed_leaves_the_others_named_by_their_numbers(project, c
     write_run("runs/t.json", make_run([{"id": "a", "expected": "bug", "response": [None, "acceso", "acceso"]},
                                        {"id": "b", "expected": "bug", "response": ["bug", "acceso", None]},
                                        {"id": "c", "expected": "bug", "response": ["bug", "acceso", "bug"]},
-                                       {"id": "d", "expected": "bug", "response": [None, "acceso", "bug"]}]))
+                                       {"id": "d", "expected": "bug", "response": [None, "acceso", "bug"]},
+                                       {"id": "e", "expected": "bug", "response": ["acceso", "acceso", None]}]))
     out = cli("report", "runs/t.json")[1]
     assert "b (expected bug): bug | acceso\n" in out and "c (expected bug): bug | acceso | bug" in out, out
     assert "d (expected bug): trial 2: acceso | trial 3: bug" in out, out   # among the flaky cases
     assert "trial 2: acceso | trial 3: acceso" in out, out   # a's, among the failures
+    # (112th round) its last trial failed: numbered too, or "acceso | acceso" read as a case of two trials
+    assert "trial 1: acceso | trial 2: acceso" in out, out
     assert cli("report", "runs/t.json", "--html", "t.html")[0] == 0   # (its review: the page's too)
     assert "trial 2: acceso | trial 3: acceso" in Path("t.html").read_text(encoding="utf-8")
 
