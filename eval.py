@@ -4923,8 +4923,8 @@ def load_prompt(path, as_begun=False):
 
 
 # what a run begun by an older eval.py that this one would finish otherwise is told: its journal holds the --out
-AFRESH = ("Finish it with the eval.py that began it, or run it afresh under another --out (its journal keeps this "
-          "name: `run` refuses it while the journal is there)")
+AFRESH = ("Finish it with the eval.py that began it (its `run --resume`), or run the split afresh with this one under "
+          "another --out (the run keeps its name)")
 
 
 def json_values_in(path, what):
@@ -4944,12 +4944,12 @@ def refuse_names_read_otherwise(config, prompt_text):
     asking two things. Refused if its split, prompt or tools.json holds one."""
     folder = os.path.dirname(config["split_path"]) or "."
     for path in (config["split_path"], os.path.join(folder, TOOLS_FILE)):   # (a tool's name is never filled)
-        found = next((name for value in json_values_in(path, "split file" if path == config["split_path"] else "tools file")
+        found = next((m.group() for value in json_values_in(path, "split file" if path == config["split_path"] else "tools file")
                       if isinstance(value, dict)
                       and isinstance(value.get("tool_results"), dict) for text in texts_in(list(value["tool_results"].values()))
-                      for name in PLACEHOLDER.findall(text)), None)
-        if found is not None:
-            raise EvalError(f"refusing to resume: the tool_results of {shell_word(path)} hold {{{{{var_shown(found)}}}}}, "
+                      for m in PLACEHOLDER.finditer(text)), None)
+        if found is not None:   # (as written: "{{ order_id }}" was said "{{order_id}}", which a search did not find)
+            raise EvalError(f"refusing to resume: the tool_results of {shell_word(path)} hold {on_one_line(found)}, "
                             "which the eval.py that began this run sent as written and this one fills in from each "
                             "case's vars: finished here, the run would answer its calls two ways. " + AFRESH)
     if config.get("placeholders") in PLACEHOLDER_RULES:   # (names of any script were read)
