@@ -9797,7 +9797,11 @@ def open_or_resume(args, held):
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
                 raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is {link_to_nothing(run_path + JOURNAL_SUFFIX)}; {FIX_LINK}")
-            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal; give the path the interrupted run printed")
+            # (a run stopped before its journal was made began nothing there: the path was right, the advice not)
+            raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal, nor a run {shell_word(run_path)}: no run "
+                            "was begun there (one stopped before asking anything leaves none). Give the path an "
+                            "interrupted run printed, or start it: run --split ... "
+                            f"{option_word('--out', run_path)}")
         # completed under the run's own name: never once by each name, paid twice
         run_path = through_link(run_path, "that run is the one completed")
         # read before its lock is taken: RUN.lock of a file that is no run (Gemfile's Gemfile.lock) is never touched

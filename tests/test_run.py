@@ -924,7 +924,10 @@ def test_resume_takes_its_configuration_from_the_run(project, cli, fake):
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--model", "other")
     assert code == 2 and "--resume takes its split, prompt, model" in err
     code, out, err = cli("run", "--resume", "runs/nothing.json")
-    assert code == 2 and "no such journal" in err
+    # (112th round) a run stopped before its journal was made: "give the path the interrupted run printed" of the path
+    # it printed; no run was begun there, and that is said
+    assert code == 2 and "no such journal, nor a run runs/nothing.json: no run was begun there" in err, err
+    assert err.rstrip().endswith("or start it: run --split ... --out runs/nothing.json"), err
 
 
 def typed(option):
