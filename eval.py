@@ -11951,7 +11951,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 majority_open.append(c["id"])
             continue
         if c["decided_trials"] > 1 and is_flaky(c):
-            flaky.append({"id": c["id"], "expected": c["expected"],
+            flaky.append({"id": c["id"], "expected": c["expected"], "trials": len(c["trials"]),
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
                                        "response": t["response"], "answer": scored_text(t),
                                        "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns"))}
@@ -13977,7 +13977,8 @@ def trial_section(sec):
 def flaky_line(f):
     """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
     expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-    return f"{on_one_line(f['id'])}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]])
+    return f"{on_one_line(f['id'])}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]],
+                                                                 f.get("trials"))
 
 
 def trial_answer(a):
