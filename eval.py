@@ -7402,22 +7402,52 @@ def passages_read(case):
 
 
 # A verdict written as no JSON after the last object: {'pass': false} in Python's quotes, {pass: false}, {“pass”:
-# false}, {\"pass\": false}, {Pass: False}, {:pass => false}. Its brace opens no word (Go's Result{pass: true} is
-# code), a brace pair or two may sit in it ('uses {x}'), its key is the judge's own, and its value one of the judge's
-# verdicts, or the text ends inside one (cut): what follows such a key in code (score > 5, r.ok) is no verdict.
+# false}, {\"pass\": false}, {Pass: False}, {:pass => false}: the judge's own key (any quotes, any case) in a brace
+# that opens no code (at the text's start or after a space, a colon, a backtick, * or >: Go's Result{pass: true} and
+# Jest's toEqual({pass: true}) are code), holding one of its verdicts, ended (by a comma, a brace or the line), or the
+# text ending inside one (cut: {pass: fal). What follows such a key in code is no verdict ({pass: score > 5}, {pass:
+# t.ok}, {winner: a || b}); a reason before it may be long and hold braces of its own.
 LOOSE_QUOTE = r"""(?:["'“”‘’`]|\\")"""
-def loose_verdict(key, values):
-    return re.compile(rf"(?<![\w.$]){{(?:[^{{}}]|{{[^{{}}]{{0,200}}}}){{0,400}}?(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)\s*"
-                      rf"{LOOSE_QUOTE}?(?:(?:{values})(?![\w])|\Z)", re.IGNORECASE)
-LOOSE_PASS = loose_verdict("pass", "true|false|t|tr|tru|f|fa|fal|fals")
-LOOSE_WINNER = loose_verdict("winner", "a|b|tie|t|ti")
+
+
+class LooseVerdict(NamedTuple):
+    key: re.Pattern     # the judge's key as written, up to its value
+    value: re.Pattern   # a verdict of it, whole
+    cut: re.Pattern     # what the text may end with inside one
+
+
+def loose_verdict(key, values, cut="", ended=True):
+    """ended: a value followed by the end of itself (a comma, a brace, the line), as a word is (a list: its opening)."""
+    end = rf"{LOOSE_QUOTE}?\s*(?:[,;}}\n]|\Z)" if ended else ""
+    return LooseVerdict(re.compile(rf"(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)\s*", re.IGNORECASE),
+                        re.compile(rf"{LOOSE_QUOTE}?(?:{values}){end}", re.IGNORECASE),
+                        re.compile(rf"{LOOSE_QUOTE}?(?:{cut})?", re.IGNORECASE))
+
+
+LOOSE_PASS = loose_verdict("pass", "true|false", "t|tr|tru|f|fa|fal|fals")
+LOOSE_WINNER = loose_verdict("winner", "a|b|tie", "t|ti")
+LOOSE_CLAIMS = loose_verdict("claims", r"\[", ended=False)        # faithfulness: its list of claims
+LOOSE_PASSAGES = loose_verdict("passages", r"\[", ended=False)    # context relevance: its ratings
+LOOSE_OPENS = re.compile(r"(?:(?<=[\s:`*>])|(?<![\s\S]))\{")   # a brace that opens no code
 
 
 def after_last_object(raw, loose, end):
-    """Whether a judge's output holds a verdict written as no JSON (`loose`, LOOSE_PASS or LOOSE_WINNER) after its last
-    JSON object, which ends at `end`: its last word, which a draft before it never stands in for ({"pass": true} then
+    """Whether a judge's output holds its verdict written as no JSON (`loose`, a LooseVerdict) after its last JSON
+    object, which ends at `end`: its last word, which a draft before it never stands in for ({"pass": true} then
     {'pass': false} was read as a pass)."""
-    return loose.search(raw, end) is not None
+    found = None
+    for found in loose.key.finditer(raw, end):
+        pass
+    if found is None:
+        return False
+    depth, at = 0, found.start() - 1   # the brace the key is in: the first one back not closed before it
+    while at >= end and not (raw[at] == "{" and depth == 0):
+        depth += {"}": 1, "{": -1}.get(raw[at], 0)
+        at -= 1
+    if at < end or not LOOSE_OPENS.match(raw, at):
+        return False
+    rest = raw[found.end():]
+    return bool(loose.value.match(rest) or loose.cut.fullmatch(rest.rstrip()))
 
 
 def last_verdict(raw, read, loose=None):
@@ -7643,7 +7673,7 @@ def faithful_kind(case, check):
     """The faithfulness judge of one check of one case: its verdict passes when the share of the
     answer's claims the case's passages support reaches the check's value (every claim by default)."""
     def parse(raw):
-        claims, reason = last_verdict(raw, read_claims)
+        claims, reason = last_verdict(raw, read_claims, LOOSE_CLAIMS)
         if claims is None:
             return None, None
         return faithfulness(claims, case)[0] >= check_share(check, Fraction(1)), reason
@@ -7668,7 +7698,7 @@ def context_relevant_kind(case, check):
     ids = [p["id"] for p in case.get("context") or []]
 
     def parse(raw):
-        ratings, reason = last_verdict(raw, lambda obj: read_ratings(obj, ids))
+        ratings, reason = last_verdict(raw, lambda obj: read_ratings(obj, ids), LOOSE_PASSAGES)
         if ratings is None:
             return None, None
         precision = context_precision(ids, {i for i, ok in ratings.items() if ok})
@@ -7686,7 +7716,7 @@ def judged_precision(case, check_name):
         return Fraction(0)
     precisions = []
     for v in (v for t in case["trials"] for v in t["votes"] or [] if v["check"] == check_name and v.get("raw")):
-        ratings = last_verdict(answer_of(v["raw"]) or "", lambda obj: read_ratings(obj, ids))[0]
+        ratings = last_verdict(answer_of(v["raw"]) or "", lambda obj: read_ratings(obj, ids), LOOSE_PASSAGES)[0]
         if ratings is not None:
             precisions.append(context_precision(ids, {i for i, ok in ratings.items() if ok}))
     return sum(precisions) / len(precisions) if precisions else None
@@ -7700,7 +7730,7 @@ def faithful_reading(case, trial, check):
     for v in trial.get("votes") or []:
         if v["check"] != check["name"] or not v.get("raw"):
             continue
-        claims = last_verdict(answer_of(v["raw"]) or "", read_claims)[0]
+        claims = last_verdict(answer_of(v["raw"]) or "", read_claims, LOOSE_CLAIMS)[0]
         if claims is None:
             continue
         score, missing = faithfulness(claims, case)

@@ -969,10 +969,18 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "ok", "pass": true}\nEl código `return {pass: score > 5};` está bien.', (True, "ok")),
     ('{"reason": "ok", "pass": true} Construye `Result{pass: true}` en Go.', (True, "ok")),
     ('{"reason": "ok", "pass": true} {Resumen: the answer would pass: it names the window.} {winner: "B"}', (True, "ok")),
+    # (its review) a long reason, or braces two deep in it, before the loose verdict; said in markdown; but a key
+    # followed by code (t.ok, f(x)) or in code's braces (toEqual({pass: true})) holds no verdict
+    ('{"reason": "borrador", "pass": true}\n**Final:** {reason: "' + "x" * 450 + '", pass: false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'deja {{nombre}} sin rellenar\', \'pass\': False}',
+     (None, None)),
+    ('{"reason": "ok", "pass": true} Jest: `return {pass: t.ok, message: () => m}`; `{pass: f(x)}`.', (True, "ok")),
+    ('{"reason": "ok", "pass": true} El test `expect(check(x)).toEqual({pass: true})` lo confirma.', (True, "ok")),
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
         "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
         "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
-        "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after"])
+        "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after",
+        "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
@@ -3537,3 +3545,17 @@ def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(pro
         assert "Answered by only the candidate (not compared): support-dev-01, support-dev-02" in out, out
     finally:
         fake.stop()
+
+
+def test_a_faithfulness_or_relevance_verdict_written_last_as_no_json_is_none():
+    """112th round's review: a faithfulness judge's claims, or a relevance judge's passages, drafted as JSON and
+    given last in Python's quotes were read as the draft's (the binary and pairwise judges' alone were mended)."""
+    case = {"context": [{"id": "p1", "text": "x"}]}
+    draft = '{"claims": [{"claim": "c", "supported": true, "passage": "p1"}], "reason": "borrador"}'
+    faithful = evalpy.faithful_kind(case, {"name": "f", "type": "faithful"})
+    assert faithful.parse(draft) == (True, "borrador")
+    assert faithful.parse(draft + "\nFinal: {'claims': [{'claim': 'c', 'supported': False}], 'reason': 'final'}") == (None, None)
+    relevant = evalpy.context_relevant_kind(case, {"name": "r", "type": "context_relevant"})
+    rated = '{"passages": [{"id": "p1", "relevant": true}], "reason": "borrador"}'
+    assert relevant.parse(rated)[0] is not None
+    assert relevant.parse(rated + "\nFinal: {passages: [{id: 'p1', relevant: false}], reason: 'final'}") == (None, None)
