@@ -3286,12 +3286,16 @@ def unreachable_arguments(arguments, tool):
     return problems + list(names_declared_otherwise(arguments, parameters, "arguments"))
 
 
+def loose_name(name):
+    """A parameter's name but for case, spaces, _ and -: "orderId", "order-id" and "order_id" are one."""
+    return re.sub(r"[\s_-]", "", name).casefold()
+
+
 def names_declared_otherwise(value, schema, where):
     """A name an object of arguments gives that its schema does not declare, written as one it does but for case, _
     and -, at any depth: a call gives the declared one, so the rule or check matched none ("orderid" for order_id),
     though a call may hold a name undeclared."""
-    def loose(name):
-        return re.sub(r"[\s_-]", "", name).casefold()
+    loose = loose_name
     if not isinstance(schema, dict):
         return
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
@@ -3849,6 +3853,14 @@ def tool_problems(tool, where, names):
         problems.append(f'{where}.function.parameters: must be a JSON Schema of "type": "object" (a call\'s arguments are an object)')
     else:
         problems += schema_problems(parameters, f"{where}.function.parameters", annotations=True)
+        # a required name its properties write otherwise but for case, _ and - ("People" for people): every call,
+        # giving the declared name, failed its valid-arguments check
+        required, properties = parameters.get("required"), parameters.get("properties")
+        if isinstance(required, list) and isinstance(properties, dict):
+            problems += [f"{where}.function.parameters.required names {r!r}, which its properties write "
+                         f"{' or '.join(repr(k) for k in properties if loose_name(k) == loose_name(r))}: write it so"
+                         for r in required if isinstance(r, str) and r not in properties
+                         and any(loose_name(k) == loose_name(r) for k in properties)]
     return problems
 
 
@@ -3870,6 +3882,10 @@ def tool_results_problems(results, tools, where="tool_results", filled=True):
     for name, given in results.items():
         if name not in known:
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
+        if isinstance(given, dict) and set(given) == {"arguments", "result"}:   # (sent as the result of every call, the
+            # expected arguments shown to the model, and every call "matched")
+            problems.append(f'{where}.{on_one_line(name)}: a rule {{"arguments": ..., "result": ...}} goes in a list, '
+                            f'[{{...}}] (a result that is itself such an object goes in a rule with "arguments": {{}})')
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
                 problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
@@ -3973,12 +3989,13 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
     merged_tools(case, split_tools)
+    tool_problems = []   # said with the checks' in one refusal (a var a rule and a check lack was said once each run)
     if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
-        problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False)
-                    or filled_tool_results(case, split_tools[1], begun=older is not None))
-        if problems:
-            return case, problems
+        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False)
+                         or filled_tool_results(case, split_tools[1], begun=older is not None))
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
+    if tool_problems:
+        return case, tool_problems + check_problems
     own = "pass_threshold" in case
     case["pass_threshold"] = case.get("pass_threshold", default_threshold)
     if older and not any("weight" in c for c in case["checks"]):   # its weighted label check was all it weighed

@@ -2566,10 +2566,12 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     assert code == 0 and (tool["content"], tool["matched"]) == ('{"status": "enviado A-1", "items": 2}', True), err
     assert run["results"][0]["tool_results"]["lookup_order"][0]["arguments"] == {"order_id": "A-1"}
     assert run["config"]["placeholders"] == evalpy.PLACEHOLDER_RULE
-    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"n": 2})),
-                         "--host", fake.url, "--out", "runs/b.json")
+    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"n": 2}, checks=[
+        {"type": "icontains", "value": "{{order_id}}"}])), "--host", fake.url, "--out", "runs/b.json")
     assert code == 2 and ("golden/shop/dev.jsonl:1: tool_results.lookup_order (from tools.json, which gives it to every "
                           "case) uses {{order_id}} but the case has no vars.order_id") in err, err
+    # (its review) and its check's use of the var, in the same refusal: one fixed per run, said the next
+    assert "check 'icontains {{order_id}}' uses {{order_id}} but the case has no vars.order_id" in err, err
     # a run begun by the eval.py before, which recorded names of any script alone, is refused, never asked two ways
     agent_split(project, AGENT_CASE_OF_THE_FILE)
     config = dict(run["config"], placeholders="any script")
@@ -2795,6 +2797,15 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
             f"arguments.{next(iter(arguments))} is no parameter of the tool; did you mean 'order_id'? (a call gives the names "
             "its parameters declare)"]
     assert evalpy.unreachable_arguments({"order_id": "A-1", "note": "x"}, LOOKUP["function"]) == []
+    # (112th round's newcomer) a required name written otherwise than its property: every valid call failed
+    people = {"type": "function", "function": {"name": "book", "parameters": {"type": "object", "required": ["People"],
+                                                                              "properties": {"people": {"type": "integer"}}}}}
+    assert evalpy.tool_problems(people, "tools[1]", set()) == [
+        "tools[1].function.parameters.required names 'People', which its properties write 'people': write it so"]
+    # (112th round's newcomer) a rule written without its list was the result of every call, "matched"
+    case = dict(AGENT_CASE, tool_results={"lookup_order": {"arguments": {"order_id": "A-1"}, "result": "x"}})
+    code, out, err = cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")
+    assert code == 2 and 'tool_results.lookup_order: a rule {"arguments": ..., "result": ...} goes in a list' in err, err
     # (its review) at any depth, and every name it may be
     nested = {"parameters": {"type": "object", "properties": {"ID": {"type": "string"}, "id": {"type": "string"}, "addr": {
         "type": "object", "properties": {"zip_code": {"type": "string"}}}}}}
