@@ -16137,12 +16137,30 @@ def markdown_compare(c, baseline_path, candidate_path):
     return "\n".join(out)
 
 
+def named_as_in(cases, others):
+    """Graded cases with each check named as the case of its id in `others` ({id: graded case}) writes it, where it is
+    named as its vars fill that name (filled_names): its checks and its trials' verdicts renamed."""
+    renamed = []
+    for c in cases:
+        other = others.get(c["id"])
+        filled = filled_names(other["checks"], c.get("vars") or {}, c["checks"]) if other else {}
+        if filled:
+            c = dict(c, checks=[dict(k, name=filled.get(k["name"], k["name"])) for k in c["checks"]],
+                     trials=[dict(t, checks={filled.get(n, n): ok for n, ok in t["checks"].items()}) for t in c["trials"]])
+        renamed.append(c)
+    return renamed
+
+
 def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     """Each run's own figures per label (per check in a free-text set) and per difficulty, with
     the change in points: what a compare page shows beside the comparison. On the cases both runs
     hold and decided, as the headline's are: a case one run got no usable answer for (or no verdict on) left in the
     other's slice made its change a change of cases as much as of answers."""
     a_cases, b_by_id, _ = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
+    # (a run of an eval.py before round 111 names a check as its vars filled it: named as the other run writes it, or
+    # the page's per-check table matched none, and was empty)
+    a_cases = named_as_in(a_cases, b_by_id)
+    b_by_id = {c["id"]: c for c in named_as_in(list(b_by_id.values()), {c["id"]: c for c in a_cases})}
     a_by_id = {c["id"]: c for c in a_cases}
     decided = decided_by_all([c["id"] for c in a_cases], [a_by_id, b_by_id])
     sa, sb = score(a_cfg, [a_by_id[i] for i in decided]), score(b_cfg, [b_by_id[i] for i in decided])

@@ -1305,3 +1305,21 @@ def test_a_compare_pages_per_check_table_says_it_counts_answers(free_text, proje
     page = open("c.html", encoding="utf-8").read()
     assert code == 0 and "both runs decided, each answer of their trials)" in page, err
     assert "each case by its majority of trials)" in page.split("Per difficulty", 1)[1] and "Per check (" in page
+
+
+def test_a_compare_page_of_a_run_of_before_matches_its_checks_named_filled(free_text, project, cli, fake):
+    """112th round: a run of an eval.py before round 111 names a check as its vars fill it ("icontains Ana"); compared
+    with a run of now ("icontains {{name}}"), the page's per-check table matched no name and was empty, unsaid."""
+    folder = project / "golden" / "orders"
+    checks = json.loads((folder / "checks.json").read_text())
+    (folder / "checks.json").write_text(json.dumps(checks + [{"type": "icontains", "value": "{{name}}"}]))
+    fake.default_answer = "Su pedido A-101 sale hoy."
+    assert cli("run", "--split", free_text, "--host", fake.url, "--out", "runs/now.json")[0] in (0, 1)
+    now = load_json("runs/now.json")
+    def filled(r):
+        return [dict(c, name=c["name"].replace("{{name}}", r["vars"]["name"])) for c in r["checks"]]
+    before = dict(now, results=[dict(r, checks=filled(r)) for r in now["results"]])
+    Path("runs/before.json").write_text(json.dumps(before), encoding="utf-8")
+    code, out, err = cli("compare", "runs/before.json", "runs/now.json", "--html", "c.html")
+    page = open("c.html", encoding="utf-8").read()
+    assert code == 0 and "icontains {{name}}" in page.split("Per check", 1)[1].split("Per difficulty", 1)[0], err
