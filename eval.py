@@ -6558,6 +6558,17 @@ class ChatClient:
                  f"{figures} ({key}), as are any more like it")
         return None
 
+    def more_than_the_whole(self, thinking, completion):
+        """None for a count of thinking tokens past the answer's completion tokens, which hold them: kept out of the
+        figures, and said once."""
+        with self.noting:
+            said, self.counts_refused = "thinking>" in self.counts_refused, self.counts_refused | {"thinking>"}
+        if not said:
+            warn(f"note: {self.host} sent {self.count_names.get('thinking_tokens', 'thinking_tokens')} {thinking} for an "
+                 f"answer of {completion} completion tokens, which hold them: kept out of the token figures "
+                 "(thinking_tokens), as are any more like it")
+        return None
+
     def chat(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         """Ask once, retrying transient faults. Never raises (but StopAsking once `stopping`): a failure comes back as
         `error`. With
@@ -6580,6 +6591,9 @@ class ChatClient:
                 continue
             answer = {k: v if answer_problem({k: v}) is None else self.no_count(k, v) for k, v in answer.items()}   # "12" tokens: unknown
             answer.update({k: int(answer[k]) for k in COUNT_FIELDS if type(answer.get(k)) is float})   # 4096.0 is 4096
+            if type(answer.get("thinking_tokens")) is int and type(answer.get("completion_tokens")) is int \
+                    and answer["thinking_tokens"] > answer["completion_tokens"]:   # (515 of 120 was printed "of them")
+                answer["thinking_tokens"] = self.more_than_the_whole(answer["thinking_tokens"], answer["completion_tokens"])
             # the model's words (its answer, its thinking) as written; the server's, without anything like a credential
             answer = {k: self.scrub(v, answer=k in ("response", "thinking")) if isinstance(v, str) else v for k, v in answer.items()}
             # metadata cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach, and kept in part
@@ -14618,7 +14632,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         if t.get("transcript"):   # an agent: every turn, the answer last
             lines += turn_lines(t["transcript"], t["out_of_turns"])
         elif inline is not None:   # reasoning in the answer's text (<think>...</think>): told apart, as the score reads it
-            lines += ["  thinking (inline, before </think>; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]
+            lines += ["  thinking (inline, " + ("before </think>" if said is not None else "never closed by a </think>")
+                      + "; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]
             lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
             lines += [f"    {line}" for line in inert(said or "").splitlines()]
         elif t.get("unfinished"):   # its thinking sent apart, cut before a word of the answer: no answer, not ""

@@ -1005,6 +1005,11 @@ def test_inline_reasoning_is_shown_apart_from_the_answer_that_was_scored(project
     assert failure["answer"] == "facturación" and failure["response"].startswith("<think>")
     assert cli("report", "runs/dev-v3.json", "--html", "p.html")[0] in (0, 1)
     assert "reasoning inline, before &lt;/think&gt;: not scored" in Path("p.html").read_text(encoding="utf-8")
+    # (112th round) reasoning whose </think> never came is said so, not "before </think>"
+    fake.thinking["qwen2.5:7b"] = "unclosed"
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/u.json")[0] in (0, 1)
+    case = cli("report", "runs/u.json", "--case", "dev-01")[1]
+    assert "  thinking (inline, never closed by a </think>; not scored):" in case and "before </think>" not in case, case
 
 
 def test_reasoning_before_a_lone_closing_tag_is_never_scored(project, cli, fake):
@@ -1066,6 +1071,12 @@ def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     assert r["thinking"] == fake.reasoning and r["thinking_tokens"] == len(fake.reasoning) // 4
     assert r["system_fingerprint"] == "b7020-cpu"   # what an OpenAI-compatible server says of its backend
     assert f"{28 * (len(fake.reasoning) // 4)} of them thinking" in out
+    # (112th round) a count of reasoning tokens past the completion's, which hold them, is kept out and said once
+    fake.usage_extra = {"completion_tokens_details": {"reasoning_tokens": 10 ** 6}}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/r.json")
+    assert code == 0 and [r["thinking_tokens"] for r in load_json("runs/r.json")["results"]] == [None, None], err
+    assert err.count("usage.completion_tokens_details.reasoning_tokens 1000000 for an answer of ") == 1, err
+    fake.usage_extra = {}
     # (round 104) Ollama's /v1 names it "reasoning" (openai/openai.go Message.Reasoning), and sends no count of it
     fake.native_api = True
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out", "runs/o.json")
