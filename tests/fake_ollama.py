@@ -1008,6 +1008,21 @@ def shipped_labels(split_path):
         return []
 
 
+def filled_from(value, values):
+    """A case's text, or a check's arguments, with its {{vars}} filled as a model would read them (a placeholder alone
+    gives the var's value as it is, a number staying one): the script of a user's own set with vars."""
+    if isinstance(value, str):
+        alone = re.fullmatch(r"\{\{\s*([^{}\s]+)\s*\}\}", value)
+        if alone and alone.group(1) in values:
+            return values[alone.group(1)]
+        return re.sub(r"\{\{\s*([^{}\s]+)\s*\}\}", lambda m: str(values.get(m.group(1), m.group(0))), value)
+    if isinstance(value, list):
+        return [filled_from(v, values) for v in value]
+    if isinstance(value, dict):
+        return {filled_from(k, values) if isinstance(k, str) else k: filled_from(v, values) for k, v in value.items()}
+    return value
+
+
 def shipped_agents(golden):
     """user message -> scripted steps for every agent case (one with tools) of the splits under
     `golden`: the calls its tool_order and tool_called checks name, one a turn, then an answer that
@@ -1020,8 +1035,13 @@ def shipped_agents(golden):
         for line in open(path, encoding="utf-8"):
             try:
                 case = json.loads(line)
-                text = case["messages"][-1]["content"] if case.get("messages") else case.get("input", "")
-            except (ValueError, AttributeError, KeyError):
+                values = case.get("vars") if isinstance(case.get("vars"), dict) else {}
+                # (as a model reads its message: filled from the case's vars, as are the calls it makes; a set of a
+                # user's own with {{order_id}} had no script, or called with "{{order_id}}" itself)
+                case = {**case, "checks": filled_from(case.get("checks", []), values),
+                        "messages": filled_from(case.get("messages", []), values)}
+                text = case["messages"][-1]["content"] if case.get("messages") else filled_from(case.get("input", ""), values)
+            except (ValueError, AttributeError, KeyError, TypeError):
                 continue
             if not (case.get("tools") or os.path.exists(tools_file)):
                 continue

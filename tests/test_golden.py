@@ -122,6 +122,22 @@ def test_the_fake_plays_the_shipped_agents_so_the_readme_commands_run(project, c
     assert "Agent (12 cases with tools" in out and "trajectory" in out
 
 
+def test_the_fake_plays_a_users_agent_set_with_vars(project):
+    """112th round's newcomer: a set of their own whose input and tool_called arguments use {{order_id}} had no script
+    on the fake (keyed on the input as written), or called with "{{order_id}}" itself: filled, as a model reads them."""
+    from fake_ollama import shipped_agents
+    folder = project / "golden" / "mine"
+    folder.mkdir()
+    (folder / "dev.jsonl").write_text(json.dumps({
+        "id": "m1", "input": "¿Dónde está {{order_id}}?", "vars": {"order_id": "A-12345", "n": 2}, "tools": [],
+        "checks": [{"type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "{{order_id}}", "n": "{{n}}"}}],
+        "difficulty": "easy", "note": "n"}) + "\n", encoding="utf-8")
+    (folder / "tools.json").write_text("{}", encoding="utf-8")
+    agents = shipped_agents(str(project / "golden" / "mine"))
+    assert list(agents) == ["¿Dónde está A-12345?"]
+    assert agents["¿Dónde está A-12345?"][0] == [("lookup_order", {"order_id": "A-12345", "n": 2})]
+
+
 def test_the_shipped_rag_set_has_the_cases_its_guide_promises():
     """golden/rag (issue 30): every case with passages and labels; some with a relevant passage
     missing, some with none retrieved, some with the relevant one ranked low; the guide names every
