@@ -11485,6 +11485,10 @@ def conversation_problem(r):
         return (f"out_of_turns is {json_text(r.get('out_of_turns'))}, but its last turn "
                 + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
                    else "answered without calling a tool") + " (it was edited)")
+    said = ended[0].get("content")
+    if not out and not cut_turn(ended, figures[-1]) and r.get("response") != (said if isinstance(said, str) else ""):
+        # (the answer scored is the last turn's words: one edited apart was scored, and shown beside the other)
+        return "response is not the last turn's answer in its transcript (it was edited)"
     return None
 
 

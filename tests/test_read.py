@@ -453,7 +453,11 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
              "turn 1: no turn follows an answer without calls, nor one the token limit cut"),
             ("a2", lambda r: r["per_turn"].pop(), "per_turn holds 2 turns' figures and the transcript 3 turns"),
             # (its review) per_turn taken out, nothing was checked: out_of_turns flipped beside it was read as whole
-            ("a4", lambda r: r.update(out_of_turns=False, per_turn=None), "per_turn must be a list of each turn's figures")):
+            ("a4", lambda r: r.update(out_of_turns=False, per_turn=None), "per_turn must be a list of each turn's figures"),
+            # (112th round) the answer scored edited apart from its transcript's last turn, or the reverse
+            ("a2", lambda r: r.update(response="Hola"), "response is not the last turn's answer in its transcript"),
+            ("a2", lambda r: r["transcript"][-1].update(content="otra cosa"),
+             "response is not the last turn's answer in its transcript")):
         code, out, err = cli("report", edited(case, change))
         assert code == 2 and f"result {case}: " in err and says in err and "(it was edited)" in err, (says, err)
     # (111th round) a tool message's call_id taken out: a traceback, exit 1, in report, compare, runs and a resume
