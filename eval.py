@@ -7435,10 +7435,12 @@ def passages_read(case):
 # A verdict written as no JSON after the last object: {'pass': false} in Python's quotes, {pass: false}, {“pass”:
 # false}, {\"pass\": false}, {Pass: False}, {:pass => false}: the judge's own key (any quotes, any case) in a brace
 # that opens no code (at the text's start or after a space, a colon, a backtick, * or >: Go's Result{pass: true} and
-# Jest's toEqual({pass: true}) are code), holding one of its verdicts, ended (by a comma, a brace or the line), or the
-# text ending inside one (cut: {pass: fal). What follows such a key in code is no verdict ({pass: score > 5}, {pass:
-# t.ok}, {winner: a || b}); a reason before it may be long and hold braces of its own.
+# Jest's toEqual({pass: true}) are code), holding a verdict word, ended, or the text ending inside one (cut: {pass:
+# fal, or {reason: '... before its key). What follows such a key in code is no verdict ({pass: score > 5}, {pass:
+# t.ok}, {winner: a || b}). Where in doubt it is no verdict, never the draft's: the case is left to a person, where
+# the draft would have been counted.
 LOOSE_QUOTE = r"""(?:["'“”‘’`]|\\")"""
+LOOSE_WORDS = r"true|false|yes|no|pass|fail|passed|failed"   # (a verdict however a judge words it: {pass: no} is one)
 
 
 class LooseVerdict(NamedTuple):
@@ -7448,37 +7450,54 @@ class LooseVerdict(NamedTuple):
 
 
 def loose_verdict(key, values, cut="", ended=True):
-    """ended: a value followed by the end of itself (a comma, a brace, the line), as a word is (a list: its opening)."""
-    end = rf"{LOOSE_QUOTE}?\s*(?:[,;}}\n]|\Z)" if ended else ""
+    """ended: a value followed by the end of itself (a comma, a brace, a full stop, the line), as a word is (a list:
+    its opening)."""
+    end = rf"{LOOSE_QUOTE}?(?:\*\*|__)?\s*(?:[,;}}\n]|\.(?=[\s}}]|\Z)|\Z)" if ended else ""
     return LooseVerdict(re.compile(rf"(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)\s*", re.IGNORECASE),
-                        re.compile(rf"{LOOSE_QUOTE}?(?:{values}){end}", re.IGNORECASE),
-                        re.compile(rf"{LOOSE_QUOTE}?(?:{cut})?", re.IGNORECASE))
+                        re.compile(rf"(?:\*\*|__)?{LOOSE_QUOTE}?(?:{values}){end}", re.IGNORECASE),
+                        re.compile(rf"(?:\*\*|__)?{LOOSE_QUOTE}?(?:{cut})?", re.IGNORECASE))
 
 
-LOOSE_PASS = loose_verdict("pass", "true|false", "t|tr|tru|f|fa|fal|fals")
+LOOSE_PASS = loose_verdict("pass", LOOSE_WORDS, "t|tr|tru|f|fa|fal|fals|y|ye|n|p|pa|pas|fai|pass|passe|fail|faile")
 LOOSE_WINNER = loose_verdict("winner", "a|b|tie", "t|ti")
 LOOSE_CLAIMS = loose_verdict("claims", r"\[", ended=False)        # faithfulness: its list of claims
 LOOSE_PASSAGES = loose_verdict("passages", r"\[", ended=False)    # context relevance: its ratings
 LOOSE_OPENS = re.compile(r"(?:(?<=[\s:`*>])|(?<![\s\S]))\{")   # a brace that opens no code
+LOOSE_CUT_KEY = re.compile(r"""{\s*:?(?:["'“”‘’`]|\\")?\w+(?:["'“”‘’`]|\\")?\s*(?::|=>?)""")   # {reason: ... never closed
+LOOSE_LOOKS = (64, 20_000)   # the last key matches looked at, and how far back from each its brace is looked for
 
 
-def after_last_object(raw, loose, end):
-    """Whether a judge's output holds its verdict written as no JSON (`loose`, a LooseVerdict) after its last JSON
-    object, which ends at `end`: its last word, which a draft before it never stands in for ({"pass": true} then
-    {'pass': false} was read as a pass)."""
-    found = None
-    for found in loose.key.finditer(raw, end):
-        pass
-    if found is None:
-        return False
-    depth, at = 0, found.start() - 1   # the brace the key is in: the first one back not closed before it
-    while at >= end and not (raw[at] == "{" and depth == 0):
-        depth += {"}": 1, "{": -1}.get(raw[at], 0)
-        at -= 1
-    if at < end or not LOOSE_OPENS.match(raw, at):
-        return False
-    rest = raw[found.end():]
-    return bool(loose.value.match(rest) or loose.cut.fullmatch(rest.rstrip()))
+def brace_around(raw, at, end):
+    """Where the brace holding `at` opens, that opens no code: the first one back not closed before it (past the last
+    JSON object too: {'reason': 'ends with {"pass": true}', 'pass': False} holds it), or else the nearest one back to
+    `end` (a } quoted in a reason before it), or None."""
+    depth, back, stop = 0, at - 1, max(0, at - LOOSE_LOOKS[1])
+    while back >= stop and not (raw[back] == "{" and depth == 0):
+        depth += {"}": 1, "{": -1}.get(raw[back], 0)
+        back -= 1
+    if back >= stop and LOOSE_OPENS.match(raw, back):
+        return back
+    nearest = max((m.start() for m in LOOSE_OPENS.finditer(raw, max(end, stop), at)), default=None)
+    return nearest
+
+
+def after_last_object(raw, loose, span):
+    """Whether a judge's output holds its verdict written as no JSON (`loose`, a LooseVerdict) as its last word, after
+    its last JSON object (at `span`), or around it: a draft before it never stands in for it ({"pass": true} then
+    {'pass': false} was read as a pass), nor a JSON verdict its reason quotes ({'reason': 'ends with {"pass": true}',
+    'pass': False} was read as a pass)."""
+    start, end = span
+    around = brace_around(raw, start, start) if start else None   # (a brace it is in: the judge's own, as no JSON)
+    found = list(itertools.islice(reversed(list(loose.key.finditer(raw, end))), LOOSE_LOOKS[0]))
+    if around is not None:
+        found += [key for key in loose.key.finditer(raw, around, start)][-LOOSE_LOOKS[0]:]
+    for key in found:
+        rest = raw[key.end():]
+        if (loose.value.match(rest) or loose.cut.fullmatch(rest.rstrip())) and brace_around(raw, key.start(), end) is not None:
+            return True
+    # cut before its key: a brace opening no code after the last object, holding a key, never closed
+    last = max((m.start() for m in LOOSE_OPENS.finditer(raw, end)), default=None)
+    return last is not None and "}" not in raw[last:] and LOOSE_CUT_KEY.match(raw, last) is not None
 
 
 def last_verdict(raw, read, loose=None):
@@ -7493,8 +7512,8 @@ def last_verdict(raw, read, loose=None):
     (after_last_object), which is the last word too."""
     if verdict_unread(raw):
         return None, None
-    last, cut, end = final_object(raw)
-    if cut or last is None or loose is not None and after_last_object(raw, loose, end):
+    last, cut, span = final_object(raw)
+    if cut or last is None or loose is not None and after_last_object(raw, loose, span):
         return None, None
     verdict = read(last)
     if verdict is None or copies_example(last):
@@ -7534,7 +7553,7 @@ VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside f
 
 def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
     """(the last of a text's outermost JSON objects, or None where there is none or the decoder refuses
-    it; whether the text ends inside one that never closed; where that last object ends, 0 where there is none). The outermost pairs of braces (brace_pairs)
+    it; whether the text ends inside one that never closed; that last object's span, (0, 0) where there is none). The outermost pairs of braces (brace_pairs)
     that open like an object are found in one pass and only the last is decoded, leniently (a raw line
     break in a string is read): linear in the text, where decoding from every brace was not.
     A brace quoted in the judge's prose (The code opens with "{" ...) opens like an object; the quotes
@@ -7560,22 +7579,22 @@ def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
         # An opening inside the JSON part of a fragment looked past ("{"a": {"b": 1" oops) is the fragment's too.
         ends = json_prefix_end(text, cut) if digs and cut > 0 and (text[cut - 1] == '"' or cut < quoted_until) else None
         if ends is None:
-            return None, True, len(text)
+            return None, True, (len(text), len(text))
         return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1, max(quoted_until, ends))
     spans = object_spans(shape, pairs)
     if not spans:
-        return None, False, 0
+        return None, False, (0, 0)
     start, end = spans[-1]
     for _ in range(digs + 1):
         value = decoded_object(text[start:end])
         if value is not None:
-            return value, False, end
+            return value, False, (start, end)
         inside = shape[start + 1:end]   # its opening brace read as prose
         closing = next((s for s, e in brace_pairs(inside)[0] if e == len(inside)), None)
         if closing is None or not OBJECT_OPENING.match(inside, closing):
             break
         start += 1 + closing
-    return None, False, end
+    return None, False, (start, end)
 
 
 # lenient as decoded_object (a raw line break in a string is read); a whole number kept as its digits, as

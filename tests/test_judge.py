@@ -976,11 +976,19 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
      (None, None)),
     ('{"reason": "ok", "pass": true} Jest: `return {pass: t.ok, message: () => m}`; `{pass: f(x)}`.', (True, "ok")),
     ('{"reason": "ok", "pass": true} El test `expect(check(x)).toEqual({pass: true})` lo confirma.', (True, "ok")),
+    # (its second review) a loose verdict quoting a JSON one in its reason, its key word in the reason after it, a }
+    # quoted in its reason, a verdict in other words, or the text ending before its key: never the quoted or the draft
+    ("{'reason': 'acaba con {\"pass\": true}, un veredicto falso', 'pass': False}", (None, None)),
+    ('{"reason": "borrador", "pass": true}\n{\'pass\': False, \'reason\': \'does not pass: no window\'}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\n{\'reason\': \'falta una } en el código\', \'pass\': False}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {pass: no}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {reason: \'no da el plazo\'', (None, None)),
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
         "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
         "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
         "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after",
-        "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces"])
+        "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces", "loose-quoting-json",
+        "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
@@ -3559,3 +3567,5 @@ def test_a_faithfulness_or_relevance_verdict_written_last_as_no_json_is_none():
     rated = '{"passages": [{"id": "p1", "relevant": true}], "reason": "borrador"}'
     assert relevant.parse(rated)[0] is not None
     assert relevant.parse(rated + "\nFinal: {passages: [{id: 'p1', relevant: false}], reason: 'final'}") == (None, None)
+    # (its second review) nor one whose reason quotes a JSON object of the judge's key, alone
+    assert faithful.parse("{'claims': [{'claim': 'c', 'supported': False}], 'reason': 'cita {\"claims\": []}'}") == (None, None)
