@@ -3269,7 +3269,7 @@ def only_characters(parsed):
 ALWAYS_FOUND = "its pattern is found in every answer, even an empty one"
 
 
-def unreachable_arguments(arguments, tool):
+def unreachable_arguments(arguments, tool, written=True):
     """What makes arguments a rule or a tool_called check asks of a call (part of its arguments: the rest are the
     call's) such that no call fitting the tool's parameters holds them: a value its schema refuses ("people": "2"
     for an integer). Such a rule answered no valid call, and such a check passed
@@ -3283,7 +3283,8 @@ def unreachable_arguments(arguments, tool):
     # (a list is matched item by item, whole: what an item lacks, no call's item can add)
     problems = [f"{e}, as the tool's parameters say" for e in schema_errors(arguments, partial, "arguments")
                 if not e.endswith(" is missing") or "[" in e]
-    return problems + list(names_declared_otherwise(arguments, parameters, "arguments"))
+    # (written: a split's, a person's to fix; a run an older eval.py stored is read as it was asked)
+    return problems + (list(names_declared_otherwise(arguments, parameters, "arguments")) if written else [])
 
 
 def loose_name(name):
@@ -3830,7 +3831,7 @@ TOOL_NAME_WORDS = "1 to 64 ASCII letters, digits, _, . or -"
 TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "parameters"}}'
 
 
-def tool_problems(tool, where, names):
+def tool_problems(tool, where, names, written=True):
     """What is wrong with one tool definition (api/types.go Tool and ToolFunction; OpenAI's function
     tool), or []. names: the set of the names of the tools before it, which it adds to (a set: a
     list searched for each name was quadratic in the number of tools)."""
@@ -3855,23 +3856,36 @@ def tool_problems(tool, where, names):
         problems += schema_problems(parameters, f"{where}.function.parameters", annotations=True)
         # a required name its properties write otherwise but for case, _ and - ("People" for people): every call,
         # giving the declared name, failed its valid-arguments check
-        required, properties = parameters.get("required"), parameters.get("properties")
-        if isinstance(required, list) and isinstance(properties, dict):
-            problems += [f"{where}.function.parameters.required names {r!r}, which its properties write "
-                         f"{' or '.join(repr(k) for k in properties if loose_name(k) == loose_name(r))}: write it so"
-                         for r in required if isinstance(r, str) and r not in properties
-                         and any(loose_name(k) == loose_name(r) for k in properties)]
+        # (written: a split's; a run an older eval.py stored with one is read as it was asked)
+        problems += list(required_written_otherwise(parameters, f"{where}.function.parameters")) if written else []
     return problems
 
 
-def tools_problems(tools):
+def required_written_otherwise(schema, where):
+    """A required name of an object schema, at any depth, its properties write otherwise but for case, _ and -
+    ("People" for people): every call, giving the declared name, failed its valid-arguments check."""
+    if not isinstance(schema, dict):
+        return
+    required, properties = schema.get("required"), schema.get("properties")
+    if isinstance(properties, dict):
+        if isinstance(required, list):
+            yield from (f"{where}.required names {r!r}, which its properties write "
+                        f"{' or '.join(repr(k) for k in properties if loose_name(k) == loose_name(r))}: write it so"
+                        for r in required if isinstance(r, str) and r not in properties
+                        and any(loose_name(k) == loose_name(r) for k in properties))
+        for k, v in properties.items():
+            yield from required_written_otherwise(v, f"{where}.properties.{on_one_line(k)}")
+    yield from required_written_otherwise(schema.get("items"), f"{where}.items")
+
+
+def tools_problems(tools, written=True):
     if not isinstance(tools, list):   # [] is allowed: a case that opts out of tools.json (merged_tools)
         return [f"field 'tools' must be a list of tool definitions {TOOL_SHAPE}"]
     names = set()
-    return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names)]
+    return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names, written)]
 
 
-def tool_results_problems(results, tools, where="tool_results", filled=True):
+def tool_results_problems(results, tools, where="tool_results", filled=True, written=True):
     """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
     its text), or a list of rules {"arguments": {...}, "result": ...} tried in order. filled=False: a rule whose
     arguments hold a {{var}} is held to the tool's parameters once a case's vars fill it ({"people": "{{n}}"})."""
@@ -3882,7 +3896,7 @@ def tool_results_problems(results, tools, where="tool_results", filled=True):
     for name, given in results.items():
         if name not in known:
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
-        if isinstance(given, dict) and set(given) == {"arguments", "result"}:   # (sent as the result of every call, the
+        if written and isinstance(given, dict) and set(given) == {"arguments", "result"}:   # (every call's result, the
             # expected arguments shown to the model, and every call "matched")
             problems.append(f'{where}.{on_one_line(name)}: a rule {{"arguments": ..., "result": ...}} goes in a list, '
                             f'[{{...}}] (a result that is itself such an object goes in a rule with "arguments": {{}})')
@@ -3893,7 +3907,7 @@ def tool_results_problems(results, tools, where="tool_results", filled=True):
                                 'itself a list goes in a rule with "arguments": {})')
             elif name in known and (filled or not any(map(placeholder_names, texts_in(rule["arguments"])))):
                 problems += [f"{where}.{on_one_line(name)}[{j}]: its arguments match no call the tool takes: {p}"
-                             for p in unreachable_arguments(rule["arguments"], tool_named(tools, name))]
+                             for p in unreachable_arguments(rule["arguments"], tool_named(tools, name), written)]
     return problems
 
 
@@ -4067,11 +4081,12 @@ def case_problems(case, labels, stored=False, begun=False):
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
-    tool_problems_found = tools_problems(case["tools"]) if "tools" in case else []
+    tool_problems_found = tools_problems(case["tools"], written=not stored) if "tools" in case else []
     problems += tool_problems_found
     if "tool_results" in case and (stored or not isinstance(case["tool_results"], dict)):
         # a split's rules are read once merged with tools.json (parse_case); a run's as stored
-        problems += tool_results_problems(case["tool_results"], [] if tool_problems_found else case.get("tools"))
+        problems += tool_results_problems(case["tool_results"], [] if tool_problems_found else case.get("tools"),
+                                          written=not stored)
     problems += context_problems(case)
     expected = case.get("expected")
     if labels is not None and isinstance(expected, str) and (stored or expected.strip()) and expected not in labels:
@@ -6559,13 +6574,15 @@ class ChatClient:
         return None
 
     def more_than_the_whole(self, thinking, completion):
-        """None for a count of thinking tokens past the answer's completion tokens, which hold them: kept out of the
-        figures, and said once."""
+        """None for a count of thinking tokens past the answer's completion tokens, which OpenAI's usage counts them
+        in and the report reads them as part of: kept out of the figures, and said once."""
         with self.noting:
             said, self.counts_refused = "thinking>" in self.counts_refused, self.counts_refused | {"thinking>"}
         if not said:
-            warn(f"note: {self.host} sent {self.count_names.get('thinking_tokens', 'thinking_tokens')} {thinking} for an "
-                 f"answer of {completion} completion tokens, which hold them: kept out of the token figures "
+            # (a server whose completion tokens leave the reasoning out, Gemini's /v1, sends such a count rightly:
+            # read as part of the completion's, "515 of them thinking" of 120, it would be untrue either way)
+            warn(f"note: {self.host} sent {self.count_names.get('thinking_tokens', 'thinking_tokens')} {thinking} beside "
+                 f"{completion} completion tokens, which the report reads as holding them: kept out of the token figures "
                  "(thinking_tokens), as are any more like it")
         return None
 
@@ -11505,7 +11522,7 @@ def conversation_problem(r):
                 + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
                    else "answered without calling a tool") + " (it was edited)")
     said = ended[0].get("content")
-    if not out and not cut_turn(ended, figures[-1]) and r.get("response") != (said if isinstance(said, str) else ""):
+    if not out and r.get("response") != (said if isinstance(said, str) else ""):   # (cut by the token limit too)
         # (the answer scored is the last turn's words: one edited apart was scored, and shown beside the other)
         return "response is not the last turn's answer in its transcript (it was edited)"
     return None

@@ -1075,7 +1075,7 @@ def test_openai_servers_reasoning_content_is_stored_apart(project, cli, fake):
     fake.usage_extra = {"completion_tokens_details": {"reasoning_tokens": 10 ** 6}}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/r.json")
     assert code == 0 and [r["thinking_tokens"] for r in load_json("runs/r.json")["results"]] == [None, None], err
-    assert err.count("usage.completion_tokens_details.reasoning_tokens 1000000 for an answer of ") == 1, err
+    assert err.count("usage.completion_tokens_details.reasoning_tokens 1000000 beside ") == 1, err
     fake.usage_extra = {}
     # (round 104) Ollama's /v1 names it "reasoning" (openai/openai.go Message.Reasoning), and sends no count of it
     fake.native_api = True

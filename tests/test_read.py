@@ -422,6 +422,20 @@ def test_runs_names_a_file_given_for_a_folder_and_a_null_date_as_none(project, c
     assert "(line 2, " in next(line for line in out.splitlines() if "runs/y.json" in line), out
 
 
+def test_a_run_an_older_eval_py_made_of_a_set_refused_now_is_read(project, cli):
+    """112th round's review: a split's tool_results rule written without its list, a required name written otherwise
+    than its property, and a rule naming a parameter so, are refused at load now; a run an older eval.py made of such a
+    set was refused too ("not a valid run file"), its answers lost to report and compare. Read as it was asked."""
+    from conftest import agent_run
+    run = agent_run()
+    r = run["results"][0]
+    r["tool_results"] = {"lookup_order": {"arguments": {"orderid": "A-1"}, "result": "x"}}
+    r["tools"][0]["function"]["parameters"]["required"] = ["Order_ID"]
+    r["tool_results"]["cancel_order"] = [{"arguments": {"Order-Id": "A-1"}, "result": "y"}]
+    code, out, err = cli("report", write_run("runs/old.json", run))
+    assert code in (0, 1) and "not a valid run file" not in err, err
+
+
 def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
     """Round 110: an agent's answer edited out of shape was read as whole, its figures changed: out_of_turns flipped
     either way (the pass rate moved, "ran out of turns" said of an answer), calls added to its answer (read as cut by the
@@ -457,6 +471,9 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
             # (112th round) the answer scored edited apart from its transcript's last turn, or the reverse
             ("a2", lambda r: r.update(response="Hola"), "response is not the last turn's answer in its transcript"),
             ("a2", lambda r: r["transcript"][-1].update(content="otra cosa"),
+             "response is not the last turn's answer in its transcript"),
+            # (its review) an answer the token limit cut as it wrote, too
+            ("a1", lambda r: (r.update(response="Hola"), r["per_turn"][-1].update(done_reason="length")),
              "response is not the last turn's answer in its transcript")):
         code, out, err = cli("report", edited(case, change))
         assert code == 2 and f"result {case}: " in err and says in err and "(it was edited)" in err, (says, err)

@@ -2802,6 +2802,10 @@ def test_arguments_no_call_of_the_tool_can_hold_are_refused_in_a_rule_and_in_a_c
                                                                               "properties": {"people": {"type": "integer"}}}}}
     assert evalpy.tool_problems(people, "tools[1]", set()) == [
         "tools[1].function.parameters.required names 'People', which its properties write 'people': write it so"]
+    nested = {"type": "object", "properties": {"item": {"type": "object", "required": ["SKU"], "properties": {
+        "sku": {"type": "string"}}}}}   # (its review) at any depth
+    assert list(evalpy.required_written_otherwise(nested, "p")) == [
+        "p.properties.item.required names 'SKU', which its properties write 'sku': write it so"]
     # (112th round's newcomer) a rule written without its list was the result of every call, "matched"
     case = dict(AGENT_CASE, tool_results={"lookup_order": {"arguments": {"order_id": "A-1"}, "result": "x"}})
     code, out, err = cli("run", "--split", agent_split(project, case), "--host", "127.0.0.1:9")
