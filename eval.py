@@ -7449,72 +7449,47 @@ def passages_read(case):
     return f"Passages the answer was given:\n{context_text(case['context'])}\n\n"
 
 
-# A verdict written as no JSON after the last object: {'pass': false} in Python's quotes, {pass: false}, {“pass”:
-# false}, {\"pass\": false}, {Pass: False}, {:pass => false}: the judge's own key (any quotes, any case) in a brace
-# that opens no code (at the text's start or after a space, a colon, a backtick, * or >: Go's Result{pass: true} and
-# Jest's toEqual({pass: true}) are code), holding a verdict word, ended, or the text ending inside one (cut: {pass:
-# fal, or {reason: '... before its key). What follows such a key in code is no verdict ({pass: score > 5}, {pass:
-# t.ok}, {winner: a || b}). Where in doubt it is no verdict, never the draft's: the case is left to a person, where
-# the draft would have been counted.
-LOOSE_QUOTE = r"""(?:["'“”‘’`]|\\")"""
-LOOSE_WORDS = r"true|false|yes|no|pass|fail|passed|failed"   # (a verdict however a judge words it: {pass: no} is one)
+# A verdict written as no JSON, the judge's last word: after the last JSON object, a brace holding the judge's own key
+# written as a key ({'pass': false}, {pass: false}, {“pass”: false}, {Pass = False}, in any quotes or case, whatever
+# follows it), or a brace left open at the text's end (cut); around it, a brace holding the key before it (a reason
+# quoting a JSON verdict: {'reason': 'ends with {"pass": true}', 'pass': False}). No verdict then, never the draft's
+# or the quoted one's: the case goes to a person. Code after a verdict that writes the key so ({pass: score > 5}) is
+# no verdict too: telling a verdict from code (a key, a value, what ends it, what opens its brace) read drafts as
+# verdicts in each way it was tried.
+LOOSE_QUOTE = r"""(?:["'“”‘’`«»]|\\")"""
 
 
-class LooseVerdict(NamedTuple):
-    key: re.Pattern     # the judge's key as written, up to its value
-    value: re.Pattern   # a verdict of it, whole
-    cut: re.Pattern     # what the text may end with inside one
+def loose_key(key):
+    """The judge's key written as a key, in any quotes or case."""
+    return re.compile(rf"(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)", re.IGNORECASE)
 
 
-def loose_verdict(key, values, cut="", ended=True):
-    """ended: a value followed by the end of itself (a comma, a brace, a full stop, the line), as a word is (a list:
-    its opening)."""
-    end = rf"{LOOSE_QUOTE}?(?:\*\*|__)?\s*(?:[,;}}\n]|\.(?=[\s}}]|\Z)|\Z)" if ended else ""
-    return LooseVerdict(re.compile(rf"(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)\s*", re.IGNORECASE),
-                        re.compile(rf"(?:\*\*|__)?{LOOSE_QUOTE}?(?:{values}){end}", re.IGNORECASE),
-                        re.compile(rf"(?:\*\*|__)?{LOOSE_QUOTE}?(?:{cut})?", re.IGNORECASE))
-
-
-LOOSE_PASS = loose_verdict("pass", LOOSE_WORDS, "t|tr|tru|f|fa|fal|fals|y|ye|n|p|pa|pas|fai|pass|passe|fail|faile")
-LOOSE_WINNER = loose_verdict("winner", "a|b|tie", "t|ti")
-LOOSE_CLAIMS = loose_verdict("claims", r"\[", ended=False)        # faithfulness: its list of claims
-LOOSE_PASSAGES = loose_verdict("passages", r"\[", ended=False)    # context relevance: its ratings
-LOOSE_OPENS = re.compile(r"(?:(?<=[\s:`*>])|(?<![\s\S]))\{")   # a brace that opens no code
-LOOSE_CUT_KEY = re.compile(r"""{\s*:?(?:["'“”‘’`]|\\")?\w+(?:["'“”‘’`]|\\")?\s*(?::|=>?)""")   # {reason: ... never closed
-LOOSE_LOOKS = (64, 20_000)   # the last key matches looked at, and how far back from each its brace is looked for
-
-
-def brace_around(raw, at, end):
-    """Where the brace holding `at` opens, that opens no code: the first one back not closed before it (past the last
-    JSON object too: {'reason': 'ends with {"pass": true}', 'pass': False} holds it), or else the nearest one back to
-    `end` (a } quoted in a reason before it), or None."""
-    depth, back, stop = 0, at - 1, max(0, at - LOOSE_LOOKS[1])
-    while back >= stop and not (raw[back] == "{" and depth == 0):
-        depth += {"}": 1, "{": -1}.get(raw[back], 0)
-        back -= 1
-    if back >= stop and LOOSE_OPENS.match(raw, back):
-        return back
-    nearest = max((m.start() for m in LOOSE_OPENS.finditer(raw, max(end, stop), at)), default=None)
-    return nearest
+LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
+LOOSE_CLAIMS, LOOSE_PASSAGES = loose_key("claims"), loose_key("passages")   # the RAG judges' lists
+LOOSE_BACK = 20_000   # how far back from the last object a brace around it is looked for
 
 
 def after_last_object(raw, loose, span):
-    """Whether a judge's output holds its verdict written as no JSON (`loose`, a LooseVerdict) as its last word, after
-    its last JSON object (at `span`), or around it: a draft before it never stands in for it ({"pass": true} then
-    {'pass': false} was read as a pass), nor a JSON verdict its reason quotes ({'reason': 'ends with {"pass": true}',
-    'pass': False} was read as a pass)."""
+    """Whether a judge's output says its last word as no JSON (`loose`: loose_key) after, or around, its last JSON
+    object (at `span`): a draft before it never stands in for it ({"pass": true} then {'pass': false} was read as a
+    pass), nor a JSON verdict its reason quotes."""
     start, end = span
-    around = brace_around(raw, start, start) if start else None   # (a brace it is in: the judge's own, as no JSON)
-    found = list(itertools.islice(reversed(list(loose.key.finditer(raw, end))), LOOSE_LOOKS[0]))
-    if around is not None:
-        found += [key for key in loose.key.finditer(raw, around, start)][-LOOSE_LOOKS[0]:]
-    for key in found:
-        rest = raw[key.end():]
-        if (loose.value.match(rest) or loose.cut.fullmatch(rest.rstrip())) and brace_around(raw, key.start(), end) is not None:
-            return True
-    # cut before its key: a brace opening no code after the last object, holding a key, never closed
-    last = max((m.start() for m in LOOSE_OPENS.finditer(raw, end)), default=None)
-    return last is not None and "}" not in raw[last:] and LOOSE_CUT_KEY.match(raw, last) is not None
+    depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any
+    while back >= stop and not (raw[back] == "{" and depth == 0):
+        depth += {"}": 1, "{": -1}.get(raw[back], 0)
+        back -= 1
+    around = back if back >= stop else None
+    key = loose.search(raw, end)
+    if key is not None and ("{" in raw[end:key.start()] or around is not None):
+        return True
+    if around is not None and loose.search(raw, around, start):
+        return True
+    depth = 0   # a brace opened after it and never closed (cut inside one), but one quoted in prose ("{")
+    for m in re.finditer(r"[{}]", raw[end:]):
+        if m.group() == "{" and raw[end + m.start() - 1:end + m.start()] == '"':
+            continue
+        depth = max(0, depth + (1 if m.group() == "{" else -1))
+    return depth > 0
 
 
 def last_verdict(raw, read, loose=None):
@@ -11522,7 +11497,9 @@ def conversation_problem(r):
                 + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
                    else "answered without calling a tool") + " (it was edited)")
     said = ended[0].get("content")
-    if not out and r.get("response") != (said if isinstance(said, str) else ""):   # (cut by the token limit too)
+    said = said if isinstance(said, str) else ""
+    # (cut by the token limit too; out of turns, its last words or none, as every eval.py stored them)
+    if r.get("response") != said and not (out and r.get("response") == ""):
         # (the answer scored is the last turn's words: one edited apart was scored, and shown beside the other)
         return "response is not the last turn's answer in its transcript (it was edited)"
     return None

@@ -965,17 +965,23 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\nFinal: {\\"pass\\": false}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'usa {x}\', \'Pass\': False}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {pass: fal', (None, None)),
-    # but code after a verdict, its key followed by no verdict (or in a word's braces, Go's Result{...}), is prose
-    ('{"reason": "ok", "pass": true}\nEl código `return {pass: score > 5};` está bien.', (True, "ok")),
-    ('{"reason": "ok", "pass": true} Construye `Result{pass: true}` en Go.', (True, "ok")),
-    ('{"reason": "ok", "pass": true} {Resumen: the answer would pass: it names the window.} {winner: "B"}', (True, "ok")),
+    # and code after a verdict writing its key in braces is no verdict too (told from a verdict by its value, its
+    # ending or its brace, drafts were read in each way tried): left to a person, never the draft's
+    ('{"reason": "ok", "pass": true}\nEl código `return {pass: score > 5};` está bien.', (None, None)),
+    ('{"reason": "ok", "pass": true} Construye `Result{pass: true}` en Go.', (None, None)),
+    ('{"reason": "ok", "pass": true} {Resumen: the answer would pass: it names the window.} {winner: "B"}', (None, None)),
     # (its review) a long reason, or braces two deep in it, before the loose verdict; said in markdown; but a key
     # followed by code (t.ok, f(x)) or in code's braces (toEqual({pass: true})) holds no verdict
     ('{"reason": "borrador", "pass": true}\n**Final:** {reason: "' + "x" * 450 + '", pass: false}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {\'reason\': \'deja {{nombre}} sin rellenar\', \'pass\': False}',
      (None, None)),
-    ('{"reason": "ok", "pass": true} Jest: `return {pass: t.ok, message: () => m}`; `{pass: f(x)}`.', (True, "ok")),
-    ('{"reason": "ok", "pass": true} El test `expect(check(x)).toEqual({pass: true})` lo confirma.', (True, "ok")),
+    ('{"reason": "ok", "pass": true} Jest: `return {pass: t.ok, message: () => m}`; `{pass: f(x)}`.', (None, None)),
+    ('{"reason": "ok", "pass": true} El test `expect(check(x)).toEqual({pass: true})` lo confirma.', (None, None)),
+    # (its third review) a verdict followed by words, or in a brace after [ ( " =, or cut before its key: none
+    ('{"reason": "borrador", "pass": true}\nFinal: {pass: false (no da la fecha)}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: [{\'pass\': False}]', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {\'reas', (None, None)),
+    ('{"reason": "ok", "pass": true} y {a: 1} fin', (True, "ok")),   # a brace without the key after it: prose
     # (its second review) a loose verdict quoting a JSON one in its reason, its key word in the reason after it, a }
     # quoted in its reason, a verdict in other words, or the text ending before its key: never the quoted or the draft
     ("{'reason': 'acaba con {\"pass\": true}, un veredicto falso', 'pass': False}", (None, None)),
@@ -987,7 +993,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
         "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
         "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after",
-        "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces", "loose-quoting-json",
+        "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces", "words-after-value",
+        "in-a-list", "cut-in-key", "brace-without-key-after", "loose-quoting-json",
         "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was

@@ -411,10 +411,11 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('A abre con "{" {"reason": "r", "winner": "B", "detail": {"winner": "A"}}', "B"),
     ('{"winner": "A"} luego "{" y {"winner": "neither"}', None),
     ('A abre con "{" {"reason": "r", "detail": {"winner": "A"},}', None),
-    # (112th round) a last verdict written as no JSON is none, never the draft's; code after a verdict is prose
+    # (112th round) a last verdict written as no JSON is none, never the draft's; code writing the key so after a
+    # verdict is none too (left to a person); another judge's key is prose
     ('{"reason": "borrador", "winner": "A"}\nFinal: {“winner”: “B”}', None), ('{"winner": "A"}\n{Winner: tie}', None),
-    ('{"winner": "B"} Código: `const w = {winner: a.score > b.score ? "A" : "B"}`', "B"),
-    ('{"winner": "B"} {winner: a || b}', "B"), ('{"winner": "B"} {pass: true}', "B"),
+    ('{"winner": "B"} Código: `const w = {winner: a.score > b.score ? "A" : "B"}`', None),
+    ('{"winner": "A"}\nFinal: {winner: B (clearly better)}', None), ('{"winner": "B"} {pass: true}', "B"),
 ])
 def test_parse_winner_reads_the_last_verdict_and_guesses_nothing(raw, winner):
     assert evalpy.parse_winner(raw)[0] == winner

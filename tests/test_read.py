@@ -474,7 +474,9 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
              "response is not the last turn's answer in its transcript"),
             # (its review) an answer the token limit cut as it wrote, too
             ("a1", lambda r: (r.update(response="Hola"), r["per_turn"][-1].update(done_reason="length")),
-             "response is not the last turn's answer in its transcript")):
+             "response is not the last turn's answer in its transcript"),
+            # (its second review) out of turns: its last words or none, as every eval.py stored them, never others
+            ("a4", lambda r: r.update(response="Tienes 30 días"), "response is not the last turn's answer in its transcript")):
         code, out, err = cli("report", edited(case, change))
         assert code == 2 and f"result {case}: " in err and says in err and "(it was edited)" in err, (says, err)
     # (111th round) a tool message's call_id taken out: a traceback, exit 1, in report, compare, runs and a resume
