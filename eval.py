@@ -3315,7 +3315,7 @@ def names_declared_otherwise(value, schema, where):
                    f"{' or '.join(map(repr, near))}? (a call gives the names its parameters declare)")
 
 
-def filled_check_problems(check, labels, case=None):
+def filled_check_problems(check, labels, case=None, written=True):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
     that does not compile, a label check without labels, a comparison without a case's
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
@@ -3339,7 +3339,8 @@ def filled_check_problems(check, labels, case=None):
                          for n in names if tool_named(case["tools"], n) is None]
             if check["type"] == "tool_called" and "arguments" in check and tool_named(case["tools"], check.get("value")):
                 problems += [f"its arguments match no call the tool takes, so it can never pass: {p}"
-                             for p in unreachable_arguments(check["arguments"], tool_named(case["tools"], check["value"]))]
+                             for p in unreachable_arguments(check["arguments"], tool_named(case["tools"], check["value"]),
+                                                            written)]
     return [p for p in problems if p]
 
 
@@ -3814,7 +3815,7 @@ def case_checks(case, defaults, labels, older=None):
             continue
         # the check as filled is what the run file stores, and reading it back holds it to the
         # same rules: a value a var leaves empty is refused here, before any call
-        filled = parse_check(check)[1] or filled_check_problems(check, labels, case)
+        filled = parse_check(check)[1] or filled_check_problems(check, labels, case, written=older is None)
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
         if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
             problems.append(f"two checks are named {check['name']!r}" + (
@@ -3958,7 +3959,7 @@ def filled_tool_results(case, split_results, begun=False):
                      "(a var's value is sent as written: 7 a number, \"7\" a text)"
                      for j, (rule, filled) in enumerate(zip(given, case["tool_results"][name]), 1)
                      if isinstance(given, list) and tool is not None and filled["arguments"] != rule["arguments"]
-                     for p in unreachable_arguments(filled["arguments"], tool)]
+                     for p in unreachable_arguments(filled["arguments"], tool, written=not begun)]
     return problems
 
 
@@ -4005,7 +4006,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     merged_tools(case, split_tools)
     tool_problems = []   # said with the checks' in one refusal (a var a rule and a check lack was said once each run)
     if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
-        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False)
+        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False, written=older is None)
                          or filled_tool_results(case, split_tools[1], begun=older is not None))
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
     if tool_problems:
@@ -4081,7 +4082,8 @@ def case_problems(case, labels, stored=False, begun=False):
     if "checks" in case and not isinstance(case["checks"], list):
         problems.append("field 'checks' must be a list of checks")
         case["checks"] = []
-    tool_problems_found = tools_problems(case["tools"], written=not stored) if "tools" in case else []
+    # (written: a split's rules for a new run; a run stored, or begun by an older eval.py and resumed, as it was asked)
+    tool_problems_found = tools_problems(case["tools"], written=not (stored or begun)) if "tools" in case else []
     problems += tool_problems_found
     if "tool_results" in case and (stored or not isinstance(case["tool_results"], dict)):
         # a split's rules are read once merged with tools.json (parse_case); a run's as stored
@@ -4296,9 +4298,10 @@ def load_default_checks(path, older=None):
 TOOLS_KEYS = ("tools", "tool_results")   # tools.json: {"tools": [...], "tool_results": {...}}
 
 
-def load_split_tools(path):
+def load_split_tools(path, written=True):
     """tools.json beside a split: tools and tool_results every case of the split has, unless it gives
-    its own. Returns (tools, tool_results, the file's bytes); problems name the file and line."""
+    its own. Returns (tools, tool_results, the file's bytes); problems name the file and line. written: False for a
+    run begun by an older eval.py, resumed (the rules of a split to write that came since refuse nothing it asked)."""
     if not os.path.lexists(path):   # a dangling link is read, and named, as checks.json's is
         return [], {}, b""
     data, text, written = read_json_file(path, "tools file")
@@ -4315,12 +4318,12 @@ def load_split_tools(path):
     lines, names = item_lines(text, "tools"), set()
     for i, tool in enumerate(tools, 1):
         where = f"{shell_word(path)}:{lines[i - 1]}" if len(lines) == len(tools) else shell_word(path)
-        problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names)]
+        problems += [f"{where}: {p}" for p in tool_problems(tool, f"tools[{i}]", names, written)]
     if not problems:   # each rule's problem at the rule's own line, where it can be found (else the key's)
         rules = member_starts(text, member_starts(text, text.find("{")).get("tool_results"))
         rule_lines = {f"tool_results.{on_one_line(name)}[": items_at(text, i + 1) if text[i:i + 1] == "[" else []
                       for name, i in rules.items()}
-        for p in tool_results_problems(results, tools, filled=False):   # (a rule with a {{var}}: in each case, as filled)
+        for p in tool_results_problems(results, tools, filled=False, written=written):   # (a rule with a {{var}}: as filled)
             head, number = next(((h, p[len(h):].split("]", 1)[0]) for h in rule_lines if p.startswith(h)), (None, ""))
             lines = rule_lines.get(head) or []
             line = lines[int(number) - 1] if number.isdigit() and 0 < int(number) <= len(lines) else line_of(text, json_text("tool_results"))
@@ -4549,7 +4552,7 @@ def load_split(path, more_problems=None, as_begun=False):
     labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
     older = [] if as_begun else None   # label checks a resume scores as every label check is
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
-    tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE))
+    tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE), written=older is None)
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
     refuse_wide(path, data)

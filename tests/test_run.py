@@ -2600,6 +2600,27 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     assert code == 0, err
 
 
+def test_a_run_begun_by_an_older_eval_py_of_a_set_refused_now_is_resumed(project, cli, fake):
+    """112th round's review: a set an older eval.py ran (a tool_results rule without its list, a required name and a
+    rule's parameter written otherwise) is refused at load now; its killed run was refused on resume too, and fixing the
+    split as told was refused as "the split changed": its answers stuck. Resumed as it was asked."""
+    split = agent_split(project)
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/now.json")[0] in (0, 1)
+    config = load_json("runs/now.json")["config"]
+    odd = dict(AGENT_CASE, tools=[LOOKUP, {**CANCEL, "function": {**CANCEL["function"], "parameters": {
+        **CANCEL["function"]["parameters"], "required": ["Order_ID"]}}}],
+        tool_results={"lookup_order": {"arguments": {"order_id": "A-1"}, "result": "x"},
+                      "cancel_order": [{"arguments": {"orderid": "A-1"}, "result": "y"}]})
+    agent_split(project, odd)
+    code, out, err = cli("run", "--split", split, "--host", fake.url, "--out", "runs/new.json")
+    assert code == 2 and "names 'Order_ID', which its properties write 'order_id'" in err, err   # a new run: refused
+    config["split_sha"] = evalpy.load_split(split, as_begun=True)[2]
+    Path("runs/old.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n",
+                                            encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/old.json", "--host", fake.url)
+    assert code in (0, 1) and len(load_json("runs/old.json")["results"]) == 1, err
+
+
 @pytest.mark.parametrize("depth", [450, 600, 950])
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_tool_arguments_nested_deep_are_read_or_refused_never_a_traceback(project, cli, fake, api, depth):
