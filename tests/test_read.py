@@ -426,8 +426,9 @@ def test_a_run_an_older_eval_py_made_of_a_set_refused_now_is_read(project, cli):
     """112th round's review: a split's tool_results rule written without its list, a required name written otherwise
     than its property, and a rule naming a parameter so, are refused at load now; a run an older eval.py made of such a
     set was refused too ("not a valid run file"), its answers lost to report and compare. Read as it was asked."""
+    import copy
     from conftest import agent_run
-    run = agent_run()
+    run = copy.deepcopy(agent_run())   # (its tools are conftest's own: edited in place, later tests met them so)
     r = run["results"][0]
     r["tool_results"] = {"lookup_order": {"arguments": {"orderid": "A-1"}, "result": "x"}}
     r["tools"][0]["function"]["parameters"]["required"] = ["Order_ID"]
