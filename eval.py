@@ -7459,12 +7459,12 @@ def passages_read(case):
 # or the quoted one's: the case goes to a person. Code after a verdict that writes the key so ({pass: score > 5}) is
 # no verdict too: telling a verdict from code (a key, a value, what ends it, what opens its brace) read drafts as
 # verdicts in each way it was tried.
-LOOSE_QUOTE = r"""(?:["'“”‘’`«»]|\\")"""
+LOOSE_QUOTE = r"""(?:["'“”‘’`«»]|\\["']|&quot;|&#39;|\*\*?|_)"""   # (and markdown's emphasis, and HTML's quotes)
 
 
 def loose_key(key):
     """The judge's key written as a key, in any quotes or case."""
-    return re.compile(rf"(?<![\w]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|=>?)", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|：|=>?|->|→)", re.IGNORECASE)
 
 
 LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
@@ -7489,7 +7489,7 @@ def after_last_object(raw, loose, span):
         return True
     depth = 0   # a brace opened after it and never closed (cut inside one), but one quoted in prose ("{")
     for m in re.finditer(r"[{}]", raw[end:]):
-        if m.group() == "{" and raw[end + m.start() - 1:end + m.start()] == '"':
+        if m.group() == "{" and raw[end + m.start() - 1:end + m.start() + 2] == '"{"':   # ("{" alone: a cut after "{ is one)
             continue
         depth = max(0, depth + (1 if m.group() == "{" else -1))
     return depth > 0

@@ -982,6 +982,11 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\nFinal: [{\'pass\': False}]', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {\'reas', (None, None)),
     ('{"reason": "ok", "pass": true} y {a: 1} fin', (True, "ok")),   # a brace without the key after it: prose
+    # (its fourth review) the key in markdown's emphasis, escaped quotes, a full-width colon or an arrow; a cut after "{
+    ('{"reason": "borrador", "pass": true}\nFinal: {**pass**: false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {\\\'pass\\\': false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nFinal: {pass：false} y {pass → false}', (None, None)),
+    ('{"reason": "borrador", "pass": true}\nCorrección "{\'reason\': \'sin fecha\', \'pass', (None, None)),
     # (its second review) a loose verdict quoting a JSON one in its reason, its key word in the reason after it, a }
     # quoted in its reason, a verdict in other words, or the text ending before its key: never the quoted or the draft
     ("{'reason': 'acaba con {\"pass\": true}, un veredicto falso', 'pass': False}", (None, None)),
@@ -994,7 +999,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
         "brace-in-loose-reason", "cut-loose-last", "code-after", "go-literal-after", "other-kinds-key-after",
         "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces", "words-after-value",
-        "in-a-list", "cut-in-key", "brace-without-key-after", "loose-quoting-json",
+        "in-a-list", "cut-in-key", "brace-without-key-after", "emphasis-key", "escaped-single-quotes", "colon-or-arrow",
+        "cut-after-quote-brace", "loose-quoting-json",
         "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
