@@ -15255,6 +15255,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
+    if a_cfg.get("repeat", 1) == 1 or b_cfg.get("repeat", 1) == 1:   # one trial is asked with the seed under either rule
+        changed.pop("trial_seeds", None)   # (a run of one trial records none: "-> each trial its own seed" was said of it)
     if a_cfg.get("api") == b_cfg.get("api") == "ollama":   # QWEN2.5:7B and qwen2.5:7b are one model there (the digests say
         changed = {k: v for k, v in changed.items() if not ollama_alike(k, *v, tuned=False)}   # a re-pull)
     # answers that matched no label, apart from wrong ones: a format fixed is not a task learnt
@@ -15466,6 +15468,8 @@ def distinct_settings(configs):
     keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k)) for cfg in configs
                                               if k != "context_length" or cfg.get(k) is not None}) > 1]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
+    if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
+        implied["trial_seeds"] = "repeat"
     return [k for k in keys if implied.get(k) not in keys]
 
 

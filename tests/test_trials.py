@@ -561,3 +561,17 @@ def test_a_case_failed_out_of_turns_or_by_its_score_is_never_said_vetoed():
              {"id": "B", "checks": checks, "pass_threshold": 0.5, "correct": False,
               "trials": [trial(1, 0.5, False, bad=True), trial(2, 0.5, False, bad=True), trial(3, 0.5, True)]}]
     assert evalpy.weighted_figures(cases)["vetoed"] == ["B"]
+
+
+def test_a_run_of_one_trial_beside_one_of_more_changes_no_seeding(project, cli):
+    """112th round's newcomer: compare of a run of one trial with one of --repeat 2, both of this eval.py, listed
+    "trial_seeds: every trial the same seed -> each trial its own seed" beside "repeat: 1 -> 2": a run of one trial
+    records none, and its one trial is asked with the seed under either rule."""
+    one = make_run([{"id": "c1", "expected": "bug", "response": ["bug"]}], prompt="prompts/v2.txt")
+    two = make_run([{"id": "c1", "expected": "bug", "response": ["bug", "bug"]}], prompt="prompts/v2.txt")
+    two["config"]["trial_seeds"] = True
+    write_run("runs/one.json", one)
+    write_run("runs/two.json", two)
+    changed = json.loads(cli("compare", "runs/one.json", "runs/two.json", "--json")[1])["changed"]
+    assert "trial_seeds" not in changed and changed["repeat"] == [1, 2], changed
+    assert evalpy.distinct_settings([one["config"], two["config"]]) == ["repeat"]
