@@ -3296,7 +3296,6 @@ def names_declared_otherwise(value, schema, where):
     """A name an object of arguments gives that its schema does not declare, written as one it does but for case, _
     and -, at any depth: a call gives the declared one, so the rule or check matched none ("orderid" for order_id),
     though a call may hold a name undeclared."""
-    loose = loose_name
     if not isinstance(schema, dict):
         return
     if isinstance(value, list) and isinstance(schema.get("items"), dict):
@@ -3309,7 +3308,7 @@ def names_declared_otherwise(value, schema, where):
         if k in properties:
             yield from names_declared_otherwise(v, properties[k], f"{where}.{on_one_line(k)}")
             continue
-        near = [name for name in properties if loose(name) == loose(k)]
+        near = [name for name in properties if loose_name(name) == loose_name(k)]
         if near:
             yield (f"{where}.{on_one_line(k)} is no parameter of the tool; did you mean "
                    f"{' or '.join(map(repr, near))}? (a call gives the names its parameters declare)")
