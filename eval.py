@@ -4303,13 +4303,13 @@ def load_split_tools(path, written=True):
     run begun by an older eval.py, resumed (the rules of a split to write that came since refuse nothing it asked)."""
     if not os.path.lexists(path):   # a dangling link is read, and named, as checks.json's is
         return [], {}, b""
-    data, text, written = read_json_file(path, "tools file")
-    if not isinstance(written, dict):
+    data, text, file = read_json_file(path, "tools file")
+    if not isinstance(file, dict):
         raise EvalError(f'{shell_word(path)}: must be a JSON object {{"tools": [...], "tool_results": {{...}}}}')
     problems = [f"{shell_word(path)}:{line_of(text, json_text(key))}: unknown key {key!r} (keys: {', '.join(TOOLS_KEYS)})"
-                for key in written if key not in TOOLS_KEYS]
-    tools, results = written.get("tools", []), written.get("tool_results", {})
-    if "tools" in written and not (isinstance(tools, list) and tools):
+                for key in file if key not in TOOLS_KEYS]
+    tools, results = file.get("tools", []), file.get("tool_results", {})
+    if "tools" in file and not (isinstance(tools, list) and tools):
         problems.append(f"{shell_word(path)}:{line_of(text, json_text('tools'))}: " + (
             "tools is an empty list: give the tools every case has, or remove the file" if tools == [] else
             f"tools must be a list of tool definitions {TOOL_SHAPE}"))

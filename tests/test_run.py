@@ -2612,8 +2612,12 @@ def test_a_run_begun_by_an_older_eval_py_of_a_set_refused_now_is_resumed(project
         tool_results={"lookup_order": {"arguments": {"order_id": "A-1"}, "result": "x"},
                       "cancel_order": [{"arguments": {"orderid": "A-1"}, "result": "y"}]})
     agent_split(project, odd)
+    book = {"type": "function", "function": {"name": "book", "parameters": {"type": "object", "required": ["People"],
+                                                                            "properties": {"people": {"type": "integer"}}}}}
+    (project / "golden" / "shop" / "tools.json").write_text(json.dumps(   # (its review: tools.json's too)
+        {"tools": [book], "tool_results": {"book": {"arguments": {}, "result": "x"}}}), encoding="utf-8")
     code, out, err = cli("run", "--split", split, "--host", fake.url, "--out", "runs/new.json")
-    assert code == 2 and "names 'Order_ID', which its properties write 'order_id'" in err, err   # a new run: refused
+    assert code == 2 and "names 'People', which its properties write 'people'" in err, err   # a new run: refused
     config["split_sha"] = evalpy.load_split(split, as_begun=True)[2]
     Path("runs/old.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n",
                                             encoding="utf-8")
