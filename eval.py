@@ -7457,13 +7457,18 @@ def passages_read(case):
 # quoting a JSON verdict: {'reason': 'ends with {"pass": true}', 'pass': False}). No verdict then, never the draft's
 # or the quoted one's: the case goes to a person. Code after a verdict that writes the key so ({pass: score > 5}) is
 # no verdict too: telling a verdict from code (a key, a value, what ends it, what opens its brace) read drafts as
-# verdicts in each way it was tried.
+# verdicts in each way it was tried. A brace counts where it opens like an object, loosely: a key written as a key
+# after it ({'reason':, {pass:, {**pass**:), or the text ending in its key (cut); `{` in backticks, :-{ or
+# {date, window in a judge's prose opens nothing.
 LOOSE_QUOTE = r"""(?:["'“”‘’`«»]|\\["']|&quot;|&#39;|\*\*?|_)"""   # (and markdown's emphasis, and HTML's quotes)
+LOOSE_ASSIGN = r"\s*(?::|：|=>?|->|→)"
+LOOSE_OPENING = re.compile(rf"""\{{\s*(?:{LOOSE_QUOTE}[^\s"'`{{}}*][^\n"'`{{}}*]{{0,40}}?{LOOSE_QUOTE}|[^\W_][\w-]{{0,40}}){LOOSE_ASSIGN}""")
+CUT_OPENING = re.compile(r"""\{\s*(?:["'“‘]?[\w-]*)\s*\Z""")   # the text ends before its first key was written
 
 
 def loose_key(key):
     """The judge's key written as a key, in any quotes or case."""
-    return re.compile(rf"(?<![^\W_]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?\s*(?::|：|=>?|->|→)", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?{LOOSE_ASSIGN}", re.IGNORECASE)
 
 
 LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
@@ -7476,22 +7481,29 @@ def after_last_object(raw, loose, span):
     object (at `span`): a draft before it never stands in for it ({"pass": true} then {'pass': false} was read as a
     pass), nor a JSON verdict its reason quotes."""
     start, end = span
-    depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any
-    while back >= stop and not (raw[back] == "{" and depth == 0):
-        depth += {"}": 1, "{": -1}.get(raw[back], 0)
+    depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any (one opening nothing
+    while back >= stop:                                              # is prose, looked past)
+        if raw[back] == "}":
+            depth += 1
+        elif raw[back] == "{":
+            if depth == 0 and LOOSE_OPENING.match(raw, back):
+                break
+            depth = max(0, depth - 1)
         back -= 1
     around = back if back >= stop else None
-    key = loose.search(raw, end)
-    if key is not None and ("{" in raw[end:key.start()] or around is not None):
+    opening = LOOSE_OPENING.search(raw, end)
+    if (opening is not None or around is not None) and loose.search(raw, end if opening is None else opening.start()):
         return True
     if around is not None and loose.search(raw, around, start):
         return True
-    depth = 0   # a brace opened after it and never closed (cut inside one), but one quoted in prose ("{")
-    for m in re.finditer(r"[{}]", raw[end:]):
-        if m.group() == "{" and raw[end + m.start() - 1:end + m.start() + 2] == '"{"':   # ("{" alone: a cut after "{ is one)
+    opened = []   # a brace opened after it and never closed (cut inside one), but one in prose or quoted ("{")
+    for m in re.compile(r"[{}]").finditer(raw, end):
+        if m.group() == "}":
+            opened = opened[:-1]
             continue
-        depth = max(0, depth + (1 if m.group() == "{" else -1))
-    return depth > 0
+        quoted = raw[m.start() - 1:m.start() + 2] == '"{"'   # ("{" alone: a cut after "{ is one)
+        opened.append(not quoted and bool(LOOSE_OPENING.match(raw, m.start()) or CUT_OPENING.match(raw, m.start())))
+    return any(opened)
 
 
 def last_verdict(raw, read, loose=None):
@@ -7510,10 +7522,23 @@ def last_verdict(raw, read, loose=None):
     if cut or last is None or loose is not None and after_last_object(raw, loose, span):
         return None, None
     verdict = read(last)
-    if verdict is None or copies_example(last):
+    if verdict is None or copies_example(last) or said_otherwise_before(raw, span[0], read, verdict):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
+
+
+def said_otherwise_before(raw, start, read, verdict):
+    """Whether an outermost JSON object before the last one (at `start`) gives another verdict than its `verdict`:
+    the judge said two things, and which it meant is a person's to read. The last is not always its word: a verdict
+    then an example after it ("had both been as good I would answer {"winner": "tie"}") was read as the example's.
+    One copying the prompt's example says nothing."""
+    shape = quoted_braces_blanked(raw[:start])
+    for at, stop in object_spans(shape, brace_pairs(shape)[0]):
+        said = decoded_object(raw[at:stop])
+        if said is not None and read(said) not in (None, verdict) and not copies_example(said):
+            return True
+    return False
 
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a

@@ -296,7 +296,7 @@ def test_a_verdict_in_a_cut_judge_answer_is_none_and_only_a_cap_the_judge_used_u
     so, never with a larger cap that stops it again; unseeded votes above temperature 0 are all asked again."""
     long_prose = " Espera, lo reconsidero. " + "Pienso despacio. " * 300
     judge_replies(fake, lambda cid, model, seed: verdict(True) if cid != "j03" else
-                  verdict(False).replace("no contesta", "borrador") + long_prose + verdict(True))
+                  verdict(True).replace("porque sí", "borrador") + long_prose + verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
     run = load_json("runs/answers-dev-v1.json")
     assert run["results"][2]["judges"][0]["done_reason"] == "length" and run["results"][2]["judges"][0]["pass"] is None
@@ -861,7 +861,10 @@ def test_calibrate_against_a_run_without_judge_checks_says_so(project, cli, fake
     ('{"reason": "cita el pedido", "pass": true}', (True, "cita el pedido")),
     ('La respuesta no menciona el pedido.\n\n{"reason": "falta el pedido", "pass": false}', (False, "falta el pedido")),
     ('```json\n{"reason": "ok", "pass": true}\n```', (True, "ok")),
-    ('{"reason": "primero", "pass": false} y luego {"reason": "al final", "pass": true}', (True, "al final")),
+    ('{"reason": "primero", "pass": true} y luego {"reason": "al final", "pass": true}', (True, "al final")),
+    # (113th round) two verdicts that disagree are no verdict: the last is not always the judge's word (an example
+    # after it), and which it meant is a person's to read
+    ('{"reason": "primero", "pass": false} y luego {"reason": "al final", "pass": true}', (None, None)),
     ('{"reason": "x", "pass": tru', (None, None)),                # malformed JSON
     ('{"reason": "x", "pass": "true"}', (None, None)),           # a string is not a verdict
     ('{"reason": "x", "verdict": "PASS"}', (None, None)),
@@ -938,13 +941,13 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
 @pytest.mark.parametrize("raw, expected", [
     # a brace and then a quote in prose: the quote is prose, never the start of a string that swallows
     # the brace of the verdict after it
-    ('Borrador: {"reason": "borrador", "pass": true}. Pensándolo mejor { el usuario escribió "no {"reason": '
+    ('Borrador: {"reason": "borrador", "pass": false}. Pensándolo mejor { el usuario escribió "no {"reason": '
      '"al final no saluda", "pass": false}', (False, "al final no saluda")),
     ('Una { suelta y "comillas {"reason": "r", "pass": false}', (False, "r")),
     ('{ la palabra "una" {"reason": "r", "pass": true}', (True, "r")),
     ('{ "una" {"reason": "r", "pass": true}', (None, None)),   # opens like an object, never closed: cut
     # a raw line break in a reason (common in a model's output) is read, as the decoder reads it leniently
-    ('{"reason": "primero", "pass": true}\n{"reason": "pensándolo\nmejor, no saluda", "pass": false}',
+    ('{"reason": "primero", "pass": false}\n{"reason": "pensándolo\nmejor, no saluda", "pass": false}',
      (False, "pensándolo\nmejor, no saluda")),
     ('{"reason": "con\ttab\ny salto", "pass": true}', (True, "con\ttab\ny salto")),
     # the last object the decoder refuses is the judge's last word unread: no verdict, never the draft's
@@ -994,6 +997,18 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\n{\'reason\': \'falta una } en el código\', \'pass\': False}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {pass: no}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {reason: \'no da el plazo\'', (None, None)),
+    # (113th round) a brace that opens nothing in the prose (`{`, :-{, {date, window) is no cut, nor a brace around
+    # the verdict; nor is the key in words with no brace holding it; an example after a verdict, saying another, is
+    # none (it was read)
+    ('{"reason": "ok", "pass": true}\n\nNote: the snippet lacks the brace closing `{`.', (True, "ok")),
+    ('{"reason": "ok", "pass": true}\n\nAn unfinished list {date, window', (True, "ok")),
+    ('The code opens `{` and never closes it.\n\n{"reason": "ok", "pass": true}\n\nSo pass: true.', (True, "ok")),
+    ('The answer opens with "{" but never closes it. Pass: no.\n\n{"reason": "r", "pass": false}', (False, "r")),
+    ('{"reason": "ok", "pass": true}\n\nThe answer opens with "{". Pass: yes', (True, "ok")),
+    ('{"reason": "ok", "pass": true}\n\nPass: yes, though `{\'pass\': False}` would be...', (None, None)),
+    ('{"reason": "ok", "pass": true}\n\nHad it omitted the date, the verdict would be {"reason": "...", "pass": false}.',
+     (None, None)),
+    ('{"reason": "<your reasoning>", "pass": false}\n{"reason": "ok", "pass": true}', (True, "ok")),
 ], ids=["brace-then-quote", "loose-quote", "quoted-word-in-brace", "cut-object", "line-break-in-last", "control-characters",
         "refused-last", "unescaped-quotes-in-last", "string-in-last", "null-in-last", "number-in-last", "none-in-last",
         "python-quotes-last", "bare-keys-last", "prose-braces-around", "curly-quotes-last", "escaped-quotes-last",
@@ -1001,7 +1016,9 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "long-loose-reason", "two-deep-in-loose-reason", "key-then-code", "code-call-braces", "words-after-value",
         "in-a-list", "cut-in-key", "brace-without-key-after", "emphasis-key", "escaped-single-quotes", "colon-or-arrow",
         "cut-after-quote-brace", "loose-quoting-json",
-        "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key"])
+        "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key",
+        "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
+        "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
     read; a last object the decoder refused (a raw line break in its reason) gave the draft's too."""
@@ -1041,7 +1058,8 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     ('{"reason": "ok", "pass": true} The answer "{"a": 1" was not valid JSON.', (True, "ok")),
     # (thirty-third round) a fragment that leaves a string open: read as JSON, its string ran on through the prose
     # to the verdict's first quote, and the verdict was blanked with it (the draft before it read, or none)
-    ('Draft: {"pass": true}. The answer began "{"note": "  and then I decided. {"pass": false}', (False, None)),
+    ('Draft: {"pass": false, "reason": "d"}. The answer began "{"note": "  and then I decided. {"pass": false}',
+     (False, None)),
     ('It only printed "{"msg": "hi then stopped. {"reason": "x", "pass": false}', (False, "x")),
     # (thirty-fourth round) a fragment holding an object of its own never closed: its inner opening was read as
     # the verdict cut off (no verdict on every vote); an opening inside the fragment's JSON is the fragment's too
@@ -1071,8 +1089,8 @@ def test_a_code_judge_quoting_a_brace_is_read_end_to_end(judged_split, cli, fake
     assert vote["pass"] is False and vote["reason"] == "unbalanced"
 
 
-def test_a_judge_that_changes_its_mind_after_a_stray_brace_is_read_by_its_last_word(judged_split, cli, fake):
-    final = ('Borrador: {"reason": "borrador", "pass": true}. Pensándolo mejor { el usuario escribió "no '
+def test_a_judge_that_drafts_before_a_stray_brace_is_read_by_its_last_word(judged_split, cli, fake):
+    final = ('Borrador: {"reason": "borrador", "pass": false}. Pensándolo mejor { el usuario escribió "no '
              '{"reason": "al final no contesta", "pass": false}')
     judge_replies(fake, lambda cid, model, seed: final if cid == "j03" else verdict(True))
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url)

@@ -394,14 +394,18 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
 
 @pytest.mark.parametrize("raw, winner", [
     ('{"reason": "r", "winner": "A"}', "A"), ('pienso... {"reason": "r", "winner": "b"}', "B"),
-    ('{"winner": " Tie "}', "tie"), ('{"winner": "A"} luego {"winner": "B"}', "B"),
+    ('{"winner": " Tie "}', "tie"), ('{"winner": "B"} luego {"winner": "B"}', "B"),
+    # (113th round) two verdicts that disagree are none: a winner, then "had they been equal I would say {"winner":
+    # "tie"}", was read as a tie
+    ('{"winner": "A"} luego {"winner": "B"}', None),
+    ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
     # a raw line break in the last reason is read; a last object refused is no verdict, never the draft's
-    ('{"reason": "borrador", "winner": "A"}\n{"reason": "final\nB es mejor", "winner": "B"}', "B"),
+    ('{"reason": "borrador", "winner": "B"}\n{"reason": "final\nB es mejor", "winner": "B"}', "B"),
     ('{"reason": "borrador", "winner": "A"}\n{"reason": "final", "winner": "B",}', None),
-    ('{"winner": "A"} y luego { una llave y "comillas {"reason": "r", "winner": "B"}', "B"),
+    ('{"winner": "B"} y luego { una llave y "comillas {"reason": "r", "winner": "B"}', "B"),
     # (seventeenth attack) a last verdict unreadable is none, never the draft's before it
     ('{"winner": "A"} al final {"winner": "Answer B"}', None), ('{"winner": "A"} al final {"winner": "neither"}', None),
     ('{"winner": "A"} al final {"reason": "no lo sé"}', None),
@@ -1727,12 +1731,12 @@ def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_aga
 
 
 def long_winded_on(fake, case_id):
-    """The scripted judge, which on case_id writes a draft verdict, then about 1,300 tokens (the fake counts
-    4 characters a token), then its verdict: past a 1,024-token limit."""
+    """The scripted judge, which on case_id writes its verdict, then about 1,300 tokens (the fake counts
+    4 characters a token), then its verdict again: past a 1,024-token limit."""
     scripted_judge(fake)
     plain = fake.route
     long_prose = "Pienso despacio. " * 300
-    fake.route = lambda body: (verdict("B") + long_prose + plain(body) if body["messages"][0]["content"] ==
+    fake.route = lambda body: (plain(body) + long_prose + plain(body) if body["messages"][0]["content"] ==
                                evalpy.PAIRWISE_PROMPT and f"[{case_id}]" in body["messages"][-1]["content"] else plain(body))
 
 
