@@ -11655,9 +11655,11 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
-            # still thinking when it stopped: no answer, so INVALID and every check failed
-            trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False,
-                         checks={c["name"]: False for c in case["checks"]},
+            # still thinking when it stopped: no answer, so INVALID and every check failed, its score 0 (left out of
+            # the weighted table, a case of a pass and two such trials read "fail, score 1, no check failed")
+            failed = {c["name"]: False for c in case["checks"]}
+            trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False, checks=failed,
+                         weighted=weighted_score(case["checks"], failed),
                          thinking=r.get("thinking"))   # (what it said: two runs cut so said alike only if the same)
         else:
             if predict:

@@ -531,6 +531,28 @@ def test_a_weighted_case_its_open_trials_could_turn_has_no_verdict_in_any_view(p
         "Case d3 (easy) has no verdict: its trials without one could turn its majority")
 
 
+def test_a_trial_still_thinking_scores_zero_in_the_weighted_table(project, cli, fake):
+    """113th round: a trial still thinking when it stopped fails every check, but its weighted score was left out:
+    a pass and two such trials read "fail, score 1, no weighed check failed", and a veto in the pass listed the case
+    as failed by a blocking check whatever the score (its other trials fail by their score of 0)."""
+    Path("golden/w").mkdir(parents=True)
+    Path("golden/w/checks.json").write_text(json.dumps({"pass_threshold": 0.75, "checks": [
+        {"name": "aaa", "type": "contains", "value": "AAA", "weight": 3},
+        {"name": "no veto", "type": "not_contains", "value": "VETO"}]}))
+    answers = {"ticket u1": ["AAA VETO", "<think>\nhmm", "<think>\nhmm"], "ticket u2": ["AAA", "<think>\nhmm", "AAA"]}
+    Path("golden/w/dev.jsonl").write_text("".join(json.dumps({"id": i[7:], "input": i, "difficulty": "easy", "note": "n"})
+                                                  + "\n" for i in answers))
+    Path("prompts/w").mkdir()
+    Path("prompts/w/v1.txt").write_text("Responde.")
+    fake.route = lambda body: answers[body["messages"][-1]["content"]][body["options"]["seed"] - 42]
+    code, out, err = cli("run", "--split", "golden/w/dev.jsonl", "--repeat", "3", "--host", fake.url, "--out", "runs/w.json")
+    assert code == 0, err
+    weighted = json.loads(cli("report", "runs/w.json", "--json")[1])["weighted"]
+    assert [(c["id"], c["correct"], c["score"], c["failed"]) for c in weighted["cases"]] == [
+        ("u1", False, 1 / 3, ["aaa"]), ("u2", True, 2 / 3, ["aaa"])], weighted
+    assert weighted["vetoed"] == []
+
+
 def test_an_agent_level_its_open_trials_could_turn_is_counted_open():
     """112th round: the Agent section's final result took the majority of the trials a judge decided, where the
     headline leaves out a case its open trials could turn: a pass and two open counted a pass (1 of 3 could be
