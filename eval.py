@@ -11612,6 +11612,14 @@ def majority_stands(passed, decided, trials):
     return 2 * passed > decided + left or 2 * (passed + left) <= decided + left
 
 
+def level_majority(case, level):
+    """The majority of a case's trials at one level of an agent's answer ("final", "trajectory"), or None where no
+    trial decided it or its trials without a verdict could turn it (as the headline reads a case): the report's Agent
+    section and compare's trajectory changes read it alike (compare said "trajectory broken" of one counted open)."""
+    votes = [t["agent"][level] for t in case["trials"] if "agent" in t and t["agent"][level] is not None]
+    return majority(votes, tie=False) if votes and majority_stands(sum(votes), len(votes), len(case["trials"])) else None
+
+
 def still_decided(case):
     """Whether a case's majority stands however its trials without a verdict (a failed call, a judge's tie) would
     have gone. One that does not is in no majority figure and has no verdict (grade): the report's majority vote
@@ -11796,15 +11804,15 @@ def agent_figures(cases):
             continue
         agents += 1
         for level, tally in (("final", final), ("trajectory", trajectory)):
-            votes = [a[level] for _, a in traces if a[level] is not None]
-            if votes and majority_stands(sum(votes), len(votes), len(c["trials"])):
-                tally[0] += majority(votes, tie=False)
+            if (verdict := level_majority(c, level)) is not None:
+                tally[0] += verdict
                 tally[1] += 1
             # a level no trial decided, or whose open trials could turn it (as the headline): a judge left it open
             # (by weight too: a trajectory's checks tipped by a judge check's weight); a case without trajectory
             # checks has no trajectory to leave open
             else:
-                opened[level] += bool(votes) or level == "final" or any(k["type"] in TRAJECTORY for k in c["checks"])
+                opened[level] += (level == "final" or any(a[level] is not None for _, a in traces)
+                                  or any(k["type"] in TRAJECTORY for k in c["checks"]))
         for t, a in traces:
             turns.append(a["turns"])
             if a["out_of_turns"]:
@@ -15384,7 +15392,11 @@ def trajectory_changes(a_cases, b_cases):
     rows = []
     for a in a_cases:
         pair = (a, b_cases[a["id"]])
-        firsts = [next((t for t in c["trials"] if "agent" in t), None) for c in pair]
+        # (a trial out of turns, or cut as it called, gave no answer: its calls are the first answer's only where none
+        # gave one)
+        firsts = [next((t for t in c["trials"] if "agent" in t and not t["agent"]["out_of_turns"]
+                        and not t["agent"].get("cut")), None) or next((t for t in c["trials"] if "agent" in t), None)
+                  for c in pair]
         if None in firsts:
             continue
         traces = [t["agent"] for t in firsts]
@@ -15403,8 +15415,7 @@ def trajectory_changes(a_cases, b_cases):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
         elif x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):
             changes.append("the same calls with other arguments")   # (a call's arguments are as much its path as its tool)
-        verdicts = [majority([t["agent"]["trajectory"] for t in c["trials"] if "agent" in t and t["agent"]["trajectory"] is not None],
-                             tie=False) for c in pair]
+        verdicts = [level_majority(c, "trajectory") for c in pair]
         if None not in verdicts and verdicts[0] != verdicts[1]:
             changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))
         if changes:

@@ -952,6 +952,34 @@ def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_
         (project / "c.html").read_text(encoding="utf-8")
 
 
+def test_a_trajectory_its_open_trials_could_turn_is_neither_fixed_nor_broken(project, cli):
+    """113th round: compare took the majority of the trajectory verdicts that came, where the report counts a level
+    its trials without a verdict could turn as open (a pass, a failed call and a fail read "trajectory broken"); and
+    it read the calls of a first trial that ran out of turns as "the first trial with an answer"."""
+    from conftest import agent_spec
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+
+    def trial_run(trials_by_case, **config):   # {case: [trial 1, 2, 3]}, each its calls, "error" or ("out", calls)
+        def result(cid, spec, t):
+            if spec == "error":
+                r = dict(agent_spec(cid, []), error="HTTP 500: boom", response=None, transcript=None, per_turn=None)
+            else:
+                r = agent_spec(cid, spec[1], out_of_turns=True) if spec[0] == "out" else agent_spec(cid, spec)
+            return r
+        run = make_run([agent_spec(cid, []) for cid in trials_by_case], labels=None, split="agent-dev", max_turns=3,
+                       **config)
+        run["config"]["repeat"] = 3
+        run["results"] = [dict(make_run([result(cid, spec, t)], labels=None, split="agent-dev", max_turns=3)["results"][0],
+                               trial=t + 1) for cid, specs in trials_by_case.items() for t, spec in enumerate(specs)]
+        return run
+    a = write_run("runs/a.json", trial_run({"t3": [[look]] * 3, "t4": [("out", [look, look, look]), [look], [look]]}))
+    b = write_run("runs/b.json", trial_run({"t3": [[look], "error", [look, cancel]], "t4": [[look]] * 3},
+                                           prompt="prompts/v2.txt"))
+    assert json.loads(cli("report", b, "--json")[1])["agent"]["trajectory"]["open"] == 1
+    code, out, err = cli("compare", a, b, "--json")
+    assert json.loads(out)["trajectory"] == [], out
+
+
 def test_the_same_arguments_written_otherwise_are_the_same_call(project, cli):
     """111th round on issue 28: compare read two calls' arguments by their text, so one server's spacing or escapes
     ('{"order_id":"A\\u00f1-1"}' over /v1, an object over Ollama's API) were "the same calls with other arguments"
