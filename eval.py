@@ -11744,7 +11744,11 @@ def agent_trace(r, checks, trial, threshold=None):
              "first_failure": None, "cut": cut,
              "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
-        trace["first_failure"] = first_failure(calls, checks, trial["checks"], out, trace["turns"], cut)
+        # the checks that failed it: its blocking ones, and its weighed ones where its score fell short (a check that
+        # decides nothing was blamed for a case another check failed)
+        short = threshold is not None and trial["weighted"] is not None and trial["weighted"][1] < exact(threshold)
+        deciding = [c for c in checks if c["blocking"] or short and "weight" in c]
+        trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut)
     return trace
 
 

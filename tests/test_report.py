@@ -705,6 +705,20 @@ def test_an_agents_final_result_reads_its_weighted_checks_against_the_threshold(
     assert [f["id"] for f in doc["agent"]["first_failures"]] == ["p2"]
 
 
+def test_an_agents_first_failure_is_a_check_that_failed_it(project, cli):
+    """113th round: the first failure blamed a non-blocking check (a call it "must not" make, blocking false) for a
+    case its final answer failed; the checks that decide do. Weighed ones where its score fell short (p2 of the test
+    above, blamed on "never cancels", weight 3, non-blocking) still do."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    checks = [{"name": "no cancel", "type": "tool_not_called", "value": "cancel_order", "blocking": False},
+              dict(AGENT_CHECKS[0]), {"name": "says", "type": "contains", "value": "Enviado"}]
+    look, cancel = ("lookup_order", {"order_id": "A-1"}, True), ("cancel_order", {"order_id": "A-1"}, True)
+    path = write_run("runs/y.json", make_run([agent_spec("y1", [look, cancel], final="Nada", checks=checks)],
+                                             labels=None, split="agent-dev", max_turns=3))
+    [failure] = json.loads(cli("report", path, "--json")[1])["agent"]["first_failures"]
+    assert (failure["check"], failure["what"]) == ("says", "the final answer fails it"), failure
+
+
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
     every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""
