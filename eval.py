@@ -4966,7 +4966,7 @@ def json_values_in(path, what):
     a broken line is the load's to name, and a file absent holds none."""
     if not os.path.lexists(path):
         return
-    text = read_bytes(path, what).decode("utf-8", "replace")
+    text = read_bytes(path, what).decode("utf-8", "replace").removeprefix("\ufeff")   # (a BOM, read by the loaders)
     for line in text.split("\n") if path.endswith(".jsonl") else [text]:   # (splitlines broke a line at U+2028)
         with contextlib.suppress(ValueError, RecursionError):
             yield json.loads(line)

@@ -2580,6 +2580,12 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     code, out, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the tool_results of golden/shop/tools.json hold {{order_id}}" in err, err
     assert err.endswith(evalpy.AFRESH + "\n"), err   # (its review: "run it afresh" under its --out is refused)
+    # (113th round) a tools.json saved with a BOM, as the loaders read it, was not searched: resumed half-filled
+    tools = project / "golden" / "shop" / "tools.json"
+    tools.write_bytes(b"\xef\xbb\xbf" + tools.read_bytes())
+    code, out, err = cli("run", "--resume", "runs/c.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: the tool_results of golden/shop/tools.json hold {{order_id}}" in err, err
+    tools.write_bytes(tools.read_bytes()[3:])
     os.unlink("runs/c.json.journal")
     # (its review) a run of before, its rules as written, compared with one of now: not "nothing changed", +100 points
     before = load_json("runs/a.json")
