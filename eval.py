@@ -10456,7 +10456,8 @@ def read_baseline(path, config, split_sha):
 
 def refuse_other_checks(path, baseline, cases):
     """run --compare: refused before any call when the baseline's cases score with other checks than the split's
-    (a baseline judged with judge --checks OTHER): the compare after the run refuses them, every answer paid for."""
+    (a baseline judged with judge --checks OTHER), or answered their tool calls with other tool_results: the compare
+    after the run refuses them, every answer paid for."""
     config, graded = baseline
     split = {c["id"]: c for c in cases}
     for case in graded:
@@ -10466,6 +10467,11 @@ def refuse_other_checks(path, baseline, cases):
             raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(case['id'])} scores with "
                             f"other checks than the split's{judged}; compare with a run scored by the split's checks, or "
                             f"judge this run with those checks afterwards (judge RUN --checks SPLIT) and compare then")
+        if case["id"] in split and case.get("tool_results") != split[case["id"]].get("tool_results"):
+            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(case['id'])} answered its "
+                            "tool calls with other tool_results than the split's, as its vars fill them (an eval.py older "
+                            "than this one sent their {{vars}} as written, or the run file was edited): compare with a "
+                            "run of the split made by this eval.py")
 
 
 # What Ollama's /v1 reads of a request beside the messages (openai/openai.go ChatCompletionRequest, FromChatRequest), as

@@ -2594,6 +2594,11 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     Path("runs/before.json").write_text(json.dumps(before), encoding="utf-8")
     code, out, err = cli("compare", "runs/before.json", "runs/a.json")
     assert code == 2 and "refusing to compare: case a1 answered its tool calls with other tool_results" in err, err
+    # (113th round) and run --compare with it refuses before any call: every case was asked, then the compare refused
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", split, "--host", fake.url, "--out", "runs/e.json", "--compare", "runs/before.json")
+    assert code == 2 and "its case a1 answered its tool calls with other tool_results than the split's" in err, err
+    assert len(fake.chat_bodies) == asked and not os.path.exists("runs/e.json")
     # (its review) a rule of tools.json a string var makes one no call can hold: tools.json and the var's form said
     (project / "golden" / "shop" / "tools.json").write_text(json.dumps({"tools": [LOOKUP, CANCEL], "tool_results": {
         "cancel_order": [{"arguments": {"order_id": "{{id}}"}, "result": "ok"}]}}), encoding="utf-8")
