@@ -10399,6 +10399,12 @@ def run_held(args, held):
         window = {"context_length": client.window(config["model"], case_options(config))} if config["api"] == "ollama" else {}
         start_config(config, inputs, rerun, judge, form, server_version, dict(identity, model_load=load, **window))
         run_path, journal, lock = open_journal(wanted, config, exact)
+        if guarded and rerun is None:   # again, its journal made: a run of another configuration begun since the guard
+            try:                        # looked (two begun at once both passed it) is seen; of two, one refuses
+                guarded(identity.get("model_digest"))
+            except BaseException:
+                abandon_journal(run_path, journal, lock)
+                raise
         held.append(lock)
         if run_path != wanted:
             holder = next(wanted + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(wanted + suffix))

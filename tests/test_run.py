@@ -1487,6 +1487,25 @@ def test_the_test_split_is_not_rerun_after_a_change(held_out_run, project, cli, 
     assert fake.chat_bodies == []
 
 
+def test_two_runs_of_the_test_split_begun_at_once_never_both_pass_the_guard(project, cli, fake, monkeypatch):
+    """113th round: the guard looked at runs/ before the server was asked, and the journal that reserves the split came
+    after: two runs of other prompts begun at once both ran the held-out split, neither marked. The guard looks again
+    once its journal is made; here the other run begins in that window, and this one leaves nothing behind."""
+    fake.answers = answer_key("golden/test.jsonl")
+    assert cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--out", "other/ta.json")[0] == 0
+    real = evalpy.open_journal
+
+    def other_begins_meanwhile(*args, **kwargs):
+        os.makedirs("runs", exist_ok=True)
+        shutil.copy("other/ta.json", "runs/ta.json")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(evalpy, "open_journal", other_begins_meanwhile)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--out", "runs/tb.json")
+    assert code == 2 and "refusing to run the held-out test split again: runs/ta.json already ran this split" in err, err
+    assert len(fake.chat_bodies) == asked and os.listdir("runs") == ["ta.json"]
+
+
 def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_out_run, project, cli, fake):
     """Thirty-third round on issue 28: an interrupted test run whose journal header gave a key twice (hand-edited)
     was passed over, and the test split ran with another prompt, unmarked; resume names the damage."""
