@@ -15666,7 +15666,8 @@ def many_notes(sec):
     left_out = [f"{r['name']} {figure_text(r['not_scored'])}" for r in sec["rows"] if r["not_scored"]["value"]]
     if left_out:
         ids = sec["left_out"]["value"]
-        notes.append(f"Left out: {plural(len(ids), 'case')} ({ids_text(ids[:10])}{', ...' if len(ids) > 10 else ''}) "
+        # (every one, as the JSON and a compare of two name them: cut at ten, the rest were said nowhere)
+        notes.append(f"Left out: {plural(len(ids), 'case')} ({ids_text(ids)}) "
                      "without a verdict in some run, or whose majority its trials without one could still turn (an error, "
                      f"or a judge that gave none; by run: {', '.join(left_out)}). Every figure is on the "
                      f"{figure_text(sec['cases'])} all decided.")
