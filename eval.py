@@ -15635,13 +15635,27 @@ def compare_many_rows(m):
              "warnings": [f"{shell_word(path)}: {replaced_warning(r)}" for path, r in m["replaced"]]}]
 
 
+def settings_cells(rows, key):
+    """One setting of each of many runs as its column shows it: of an object (options, the judge), the entries that
+    differ among the runs (and the judge's models); cut at 30 columns where that leaves the runs that differ apart
+    (two num_predict read '{"num_ctx": 4096, "num_predic…' alike, the one setting that told them apart hidden)."""
+    values = [r["settings"][key] for r in rows]
+    if all(isinstance(v, dict) for v in values):
+        differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values}) > 1}
+        values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]
+    whole = ["-" if v is None else shown(key, v) for v in values]
+    cut = [one_line(text, 30) for text in whole]
+    return cut if len(set(cut)) == len(set(whole)) else [one_line(text, len(text)) for text in whole]
+
+
 def many_rows(sec):
     """The table of a compare of many runs, as text cells."""
     header = ["#", "run", *(config_label(k) for k in sec["distinct"]), sec["measure"], "95% CI",
               "vs reference", "p", "Holm p"]
     rows = [header]
+    columns = [settings_cells(sec["rows"], k) for k in sec["distinct"]]
     for n, r in enumerate(sec["rows"], 1):
-        rows.append([n, r["name"], *("-" if v is None else one_line(shown(k, v), 30) for k, v in r["settings"].items()),
+        rows.append([n, r["name"], *(column[n - 1] for column in columns),
                      figure_text(r["figure"]), interval(r["figure"]["ci"]) or "-",
                      "reference" if r["reference"] else figure_text(r["difference"]),
                      "" if r["reference"] else figure_text(r["p"]), "" if r["reference"] else figure_text(r["holm_p"])])

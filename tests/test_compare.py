@@ -313,6 +313,26 @@ def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values
     assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (98.3% CI −3.5 to +40.1) | 0.031 | 0.094 |" in md
 
 
+def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):
+    """113th round: each setting was cut at 30 columns, so two runs whose options differed in num_predict alone read
+    '{"num_ctx": 4096, "num_predic…' alike in text and markdown. An object shows the entries that differ; a value is
+    cut only where the runs stay apart."""
+    runs = [write_run(f"runs/{name}.json", split_run("dev", options=options, judge=judge))
+            for name, options, judge in [
+                ("a", {"num_ctx": 4096, "num_predict": 2}, None),
+                ("b", {"num_ctx": 4096, "num_predict": 3}, None),
+                ("c", {"num_ctx": 4096, "num_predict": 3, "top_k": 1}, None)]]
+    out = cli("compare", *runs)[1]
+    rows = [" ".join(line.split()) for line in out.splitlines() if line[:3] in ("  1", "  2", "  3")]
+    assert [row.split(" 28/28")[0] for row in rows] == [
+        '1 a {"num_predict": 2}', '2 b {"num_predict": 3}', '3 c {"num_predict": 3, "top_k": 1}'], out
+    md = cli("compare", *runs, "--markdown")[1]
+    assert '| 1 | a | {"num\\_predict": 2} |' in md and '| 2 | b | {"num\\_predict": 3} |' in md, md
+    # a long value the cut would make alike is shown whole
+    assert evalpy.settings_cells([{"settings": {"prompt": "prompts/" + "x" * 40 + n}} for n in "12"], "prompt") == [
+        "prompts/" + "x" * 40 + "1", "prompts/" + "x" * 40 + "2"]
+
+
 def test_many_runs_say_each_runs_invalid_answers_and_length_stops(project, cli):
     """73rd attack: a run cut at 3 tokens ranked last in a compare of three, and why (its answers stopped for length,
     none a label) was said in no view, as a compare of two says it."""
