@@ -19157,22 +19157,28 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
         left, unmarked = 0, unmarked + 1   # the page's is spent: this pair and every one after it shown whole, no search
         return pre(old), pre(new)
 
+    def said(t):
+        return "" if t is None else t["response"] if t["error"] is None else f"ERROR: {t['error']}"
+
+    def verdict_div(t):
+        return Markup(f'<div class="trial">{"no such trial" if t is None else trial_verdict(t)}</div>')
+
     for case_id in fixed + broken:
         a, b = a_by_id[case_id], b_by_id[case_id]
-        b_trials = {t["trial"]: t for t in b["trials"]}
+        sides = [{t["trial"]: t for t in c["trials"]} for c in (a, b)]
+        numbers = sorted(set(sides[0]) | set(sides[1]))   # (each side's every trial: 1 against 3 showed trial 1 alone)
         change = "fixed" if case_id in fixed else "broken"
-        for t in a["trials"]:
-            o = b_trials.get(t["trial"])
-            if o is None:
-                continue
-            old, new = page_diff(t["response"] if t["error"] is None else f"ERROR: {t['error']}",
-                                 o["response"] if o["error"] is None else f"ERROR: {o['error']}")
-            label = f": {t['predicted']} → {o['predicted']}" if t["predicted"] is not None else ""
-            rows.append({"id": anchors[case_id] if t["trial"] == a["trials"][0]["trial"] else None, "class": change,
-                         "cells": [trial_name(case_id, t["trial"], len(a["trials"]) > 1), change,
-                                   (a["expected"] or "") + label, asked_html(a_results[case_id, t["trial"]]),
-                                   Markup(f'<div class="trial">{trial_verdict(t)}</div>{old}'),
-                                   Markup(f'<div class="trial">{trial_verdict(o)}</div>{new}')]})
+        for n in numbers:
+            t, o = (side.get(n) for side in sides)
+            old, new = page_diff(said(t), said(o))
+            label = f": {t['predicted']} → {o['predicted']}" if t and o and t["predicted"] is not None else ""
+            # the change is the case's, by the majority of its trials: said on its first row, not of each trial (a
+            # trial that passed in both runs read "broken"); each trial's own verdicts are above its answers
+            rows.append({"id": anchors[case_id] if n == numbers[0] else None, "class": change,
+                         "cells": [trial_name(case_id, n, len(numbers) > 1), change if n == numbers[0] else "",
+                                   (a["expected"] or "") + label,
+                                   asked_html(a_results.get((case_id, n)) or a_results[case_id, a["trials"][0]["trial"]]),
+                                   Markup(f"{verdict_div(t)}{old}"), Markup(f"{verdict_div(o)}{new}")]})
     return rows, unmarked
 
 

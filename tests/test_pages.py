@@ -742,3 +742,49 @@ def test_a_failed_patterns_reason_on_the_page_shows_it_as_searched():
     assert evalpy.check_reason(check, {"votes": None}, {}) == "regex '\\bA\\-10007\\b'"
     assert evalpy.check_reason({"name": "exact", "type": "equals_expected"}, {"votes": None},
                                {"expected": "C:\\tmp"}) == "is not exactly 'C:\\tmp'"
+
+
+class Cells(HTMLParser):
+    """The text of each row of one table of a page, cell by cell."""
+
+    def __init__(self, text, table_id):
+        super().__init__()
+        self.table_id, self.inside, self.rows, self.cell = table_id, False, [], None
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.inside = dict(attrs).get("id") == self.table_id
+        elif self.inside and tag == "tr":
+            self.rows.append([])
+        elif self.inside and tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self.inside = False
+        elif self.inside and tag in ("td", "th") and self.cell is not None:
+            self.rows[-1].append(self.cell.strip())
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def test_the_compare_page_says_a_cases_change_once_and_shows_every_trial_of_either_run(project, cli):
+    """113th round: each trial row of a changed case read the case's change, a trial that passed in both runs
+    "broken"; and a case of one trial against three showed trial 1 alone, unnumbered."""
+    def run(path, answers, **config):
+        return write_run(path, make_run([{"id": "c1", "expected": "bug", "response": answers}], **config))
+    a, b = run("runs/a.json", ["bug", "bug", "x"]), run("runs/b.json", ["x", "bug", "x"], prompt="prompts/v2.txt")
+    one = run("runs/one.json", "x", prompt="prompts/v1.txt")
+    for baseline, rows in [(a, [["c1 trial 1", "broken", "pass", "fail"], ["c1 trial 2", "", "pass", "pass"],
+                                ["c1 trial 3", "", "fail", "fail"]]),
+                           (one, [["c1 trial 1", "fixed", "fail", "fail"], ["c1 trial 2", "", "no s", "pass"],
+                                  ["c1 trial 3", "", "no s", "pass"]])]:
+        candidate = b if baseline == a else run("runs/c.json", ["x", "bug", "bug"], prompt="prompts/v2.txt")
+        code, out, err = cli("compare", baseline, candidate, "--html", "c.html", "--force")
+        assert code == 0, err
+        table = Cells(Path("c.html").read_text(encoding="utf-8"), "changed-table").rows[1:]
+        assert [r[:2] + [r[4][:4], r[5][:4]] for r in table] == rows, table
