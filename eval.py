@@ -6126,6 +6126,10 @@ def request_failed(e):
                "no HTTP status line (another protocol, or a body alone)" if isinstance(cause, http.client.BadStatusLine)
                else "more than 100 headers" if "more than 100 headers" in str(cause) else type(cause).__name__)
         return f"the server's answer could not be read as HTTP: {why}"
+    if type(e).__name__ == "InvalidHeader" and type(e.__context__).__name__ == "InvalidHeader":
+        # the answer's headers (Content-Length twice, unlike), read by urllib3: reached, never "cannot reach ... start
+        # the server" (one of the request's own, raised before it is sent, has no such cause)
+        return f"the server's answer could not be read as HTTP: {one_line(str(e.__context__), 120)}"
     if type(e).__name__ != "ChunkedEncodingError" or cause is None:
         return f"connection failed ({type(e).__name__})"
     why = {"IncompleteRead": ": the server hung up before the end of its answer",

@@ -885,6 +885,32 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
 
 
+def test_an_answer_with_two_unlike_lengths_is_no_server_to_start(project, cli):
+    """113th round: a model list sent with two Content-Length headers that disagree (urllib3's InvalidHeader) was
+    "cannot reach the model server ... Start the server": it was reached, and its answer cannot be read as HTTP."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def answer():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conn.recv(65536)
+                conn.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 13\r\nConnection: close\r\n\r\n'
+                             b'{"models": []}')
+                conn.close()
+    threading.Thread(target=answer, daemon=True).start()
+    port = listener.getsockname()[1]
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
+    finally:
+        listener.close()
+    assert code == 2 and err == (f"error: http://127.0.0.1:{port}/api/tags: the server's answer could not be read as "
+                                 "HTTP: Content-Length contained multiple unmatching values (5, 13); is --host (or "
+                                 "$OLLAMA_HOST) pointing at the model server?\n"), err
+
+
 def test_a_version_page_that_is_not_json_is_an_unknown_version_not_a_refusal(project, cli, fake):
     """Round 105: /api/version answering a page of HTML, beside a server whose models answer, refused the whole run
     ("is --host (or $OLLAMA_HOST) pointing at an ollama server?"), where a version of no string, or a non-200, is unknown."""
