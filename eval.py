@@ -7027,7 +7027,12 @@ class OpenAIClient(ChatClient):
             if unread:   # never "not served" of a list the server said goes on
                 raise EvalError(f"model {model!r} is not among the {len(ids)} models {self.host}/models listed, and the "
                                 f"list goes on ({unread}); it lists: {names_text(ids, self.scrub)}")
-            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}")
+            # (entries of no id text, left out, are said: a list of three, one of them the text "m", was "serves: none")
+            odd = [e for e in listing["data"] if type(e) is not dict or type(e.get("id")) is not str] \
+                if isinstance(listing.get("data"), list) else []
+            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}"
+                            + (f" (and {len(odd)} {'entry' if len(odd) == 1 else 'entries'} of its list with no id text, read as no "
+                               f"model: the first, {json_preview(odd[0], clean=self.scrub)})" if odd else ""))
         entry = next(m for m in served if m["id"] in (model, tagged(model)))
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
         # plain values only; the key is scrubbed from their names as from the values (a server may
