@@ -409,9 +409,11 @@ OPTIONS = (
                                      "{\"id\": case id, \"context\": [{\"id\", \"text\"}...]} per case), not from the "
                                      "split; recorded and hashed in the run, so two retrievers compare on the same cases",
            metavar="FILE", run_config=True, recorded_as=("context_sha",)),
-    Option(("--rerun-test",), ("run",), "run the held-out test split even though runs/ shows it was already run with "
-                                        "another configuration (prompt, model, temperature, seed, format, think, "
-                                        "options, API, judge, labels; the run is marked as forced)",
+    Option(("--rerun-test",), ("run", "judge"), "run the held-out test split even though runs/ shows it was already run "
+                                                "with another configuration (prompt, model, temperature, seed, format, "
+                                                "think, options, API, judge, labels; the run is marked as forced); judge: "
+                                                "judge a run of it with another judge or --checks (the judged run is "
+                                                "marked so)",
            "flag", False, run_config=True, recorded_as=()),
     Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
     Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
@@ -16852,6 +16854,25 @@ def judging_config(path):
     return held.get("config") if type(held) is dict and type(held.get("config")) is dict else None
 
 
+def guard_held_out_judging(args, was, config):
+    """A run of the held-out split judged with another judge or other checks is the split under another
+    configuration (trying judges on it is tuning one on it): refused, as run is, but with --rerun-test, which marks
+    the judged run; the run's own judge again (its failed calls, a larger token limit for its cut votes) is not."""
+    if not is_held_out(was["split_path"]):
+        return
+    if not args.checks and (same_judge(was.get("judge"), config["judge"]) or raised_cap(was.get("judge"), config["judge"])):
+        return
+    why = f"with the checks of {shell_word(args.checks)}" if args.checks else "with another judge"
+    if not args.rerun_test:
+        raise EvalError(f"refusing to judge the held-out {on_one_line(was['split'])} split's run {shell_word(args.run)} "
+                        f"{why}: trying judges on it turns it into one more dev set, and a later run of its "
+                        "configuration is refused as another. Pass --rerun-test to judge it anyway; the judged run "
+                        "will be marked as a forced re-run.")
+    warn(f"warning: forced re-judging of the held-out {on_one_line(was['split'])} split ({why}); the judged run is "
+         "marked as such")
+    config["rerun_test"] = {"forced": True, "earlier": [args.run]}
+
+
 def judge_run(args, run, target):
     """Judge an existing run's answers again (another judge, more votes, a panel) into a run file of
     its own, each answer's votes journaled as they come (a judging: JUDGING_SUFFIX) so that an
@@ -16872,6 +16893,7 @@ def judge_run(args, run, target):
         warn(f"note: judging with {on_one_line(', '.join(config['judge']['models']))} (without --judge-model, the run's model); "
              f"{shell_word(args.run)} was judged by {on_one_line(', '.join(map(str, before)))}: "
              + " ".join(option_word("--judge-model", str(m)) for m in before) + " asks that judge again")
+    guard_held_out_judging(args, run["config"], config)
     todo = judged_answers(run["results"])
     checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
@@ -20992,8 +21014,9 @@ def refuse_call_options(args, why):
 
 
 def call_defaults(args):
-    """The defaults of the options compare and judge leave None, once they are to ask a judge."""
-    fill_defaults(args, options_of(args.command, judge_call=True))
+    """The defaults of the options compare and judge leave None, once they are to ask a judge (and judge's
+    --rerun-test, a run's option it takes too)."""
+    fill_defaults(args, [o for o in options_of(args.command) if o.judge_call or o.dest == "rerun_test"])
 
 
 def refuse_judge_options_alone(args):

@@ -3600,3 +3600,24 @@ def test_a_faithfulness_or_relevance_verdict_written_last_as_no_json_is_none():
     assert relevant.parse(rated + "\nFinal: {passages: [{id: 'p1', relevant: false}], reason: 'final'}") == (None, None)
     # (its second review) nor one whose reason quotes a JSON object of the judge's key, alone
     assert faithful.parse("{'claims': [{'claim': 'c', 'supported': False}], 'reason': 'cita {\"claims\": []}'}") == (None, None)
+
+
+def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(project, cli, fake):
+    """113th round's newcomer: `judge` of a test run with one judge after another went through without a word (trying
+    judges on the held-out split tunes one on it), and the first judged copy then refused the run's own configuration
+    as "already ran this split with a different judge". Refused as run is, but with --rerun-test, which marks it."""
+    code, out, err = cli("run", "--split", "golden/support/test.jsonl", "--limit", "2", "--host", fake.url,
+                         "--out", "runs/t.json")
+    assert code in (0, 1), err
+    code, out, err = cli("judge", "runs/t.json", "--judge-votes", "3", "--host", fake.url)
+    assert code == 2 and ("refusing to judge the held-out support-test split's run runs/t.json with another judge"
+                          in err) and "--rerun-test" in err, err
+    assert sorted(os.listdir("runs")) == ["t.json"]
+    code, out, err = cli("judge", "runs/t.json", "--checks", "golden/support/test.jsonl", "--host", fake.url)
+    assert code == 2 and "with the checks of golden/support/test.jsonl" in err, err
+    code, out, err = cli("judge", "runs/t.json", "--judge-votes", "3", "--host", fake.url, "--rerun-test")
+    assert code in (0, 1) and "forced re-judging of the held-out support-test split" in err, err
+    assert load_json("runs/t-judged.json")["config"]["rerun_test"] == {"forced": True, "earlier": ["runs/t.json"]}
+    # the run's own judge again (its calls that failed) is no other configuration
+    code, out, err = cli("judge", "runs/t.json", "--host", fake.url)
+    assert "refusing" not in err and "forced" not in err, err
