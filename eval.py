@@ -7462,10 +7462,10 @@ def passages_read(case):
     return f"Passages the answer was given:\n{context_text(case['context'])}\n\n"
 
 
-# A verdict written as no JSON, the judge's last word: after the last JSON object, a brace holding the judge's own key
+# A verdict written as no JSON, the judge's last word: after the last JSON object, a brace then the judge's own key
 # written as a key ({'pass': false}, {pass: false}, {“pass”: false}, {Pass = False}, in any quotes or case, whatever
-# follows it), or a brace left open at the text's end (cut); around it, a brace holding the key before it (a reason
-# quoting a JSON verdict: {'reason': 'ends with {"pass": true}', 'pass': False}). No verdict then, never the draft's
+# follows it), or the text ending in a brace's first key (cut); around it, a brace holding the key (a reason quoting a
+# JSON verdict: {'reason': 'ends with {"pass": true}', 'pass': False}). No verdict then, never the draft's
 # or the quoted one's: the case goes to a person. Code after a verdict that writes the key so ({pass: score > 5}) is
 # no verdict too: telling a verdict from code (a key, a value, what ends it, what opens its brace) read drafts as
 # verdicts in each way it was tried. A brace counts where it opens like an object, loosely: a key written as a key
@@ -7474,16 +7474,18 @@ def passages_read(case):
 LOOSE_QUOTE = r"""(?:["'“”‘’`«»]|\\["']|&quot;|&#39;|\*\*?|_)"""   # (and markdown's emphasis, and HTML's quotes)
 LOOSE_ASSIGN = r"\s*(?::|：|=>?|->|→)"
 LOOSE_OPENING = re.compile(rf"""\{{\s*(?:{LOOSE_QUOTE}[^\s"'`{{}}*][^\n"'`{{}}*]{{0,40}}?{LOOSE_QUOTE}|[^\W_][\w-]{{0,40}}){LOOSE_ASSIGN}""")
-CUT_OPENING = re.compile(r"""\{\s*(?:["'“‘]?[\w-]*)\s*\Z""")   # the text ends before its first key was written
+CUT_OPENING = re.compile(r"""\{\s*(?:["'“‘][\w-]*|[\w-]+)\Z""")   # the text ends in its first key (not :-{ alone)
 
 
 def loose_key(key):
     """The judge's key written as a key, in any quotes or case."""
-    return re.compile(rf"(?<![^\W_]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?{LOOSE_ASSIGN}", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_]):?{LOOSE_QUOTE}?{key}{LOOSE_QUOTE}?(?:{LOOSE_ASSIGN}|\s*\Z)",   # (or cut there)
+                      re.IGNORECASE)
 
 
 LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
 LOOSE_CLAIMS, LOOSE_PASSAGES = loose_key("claims"), loose_key("passages")   # the RAG judges' lists
+LOOSE_REASON = loose_key("reason")
 LOOSE_BACK = 20_000   # how far back from the last object a brace around it is looked for
 
 
@@ -7501,20 +7503,27 @@ def after_last_object(raw, loose, span):
                 break
             depth = max(0, depth - 1)
         back -= 1
-    around = back if back >= stop else None
+    # (one never closed after it is prose before it: `config = {debug: true` and never closed, then "Pass: yes")
+    if back >= stop and brace_closes(raw, end) and (loose.search(raw, back, start) or loose.search(raw, end)):
+        return True
     opening = LOOSE_OPENING.search(raw, end)
-    if (opening is not None or around is not None) and loose.search(raw, end if opening is None else opening.start()):
+    if opening is not None and loose.search(raw, opening.start()):
         return True
-    if around is not None and loose.search(raw, around, start):
-        return True
-    opened = []   # a brace opened after it and never closed (cut inside one), but one in prose or quoted ("{")
-    for m in re.compile(r"[{}]").finditer(raw, end):
-        if m.group() == "}":
-            opened = opened[:-1]
-            continue
-        quoted = raw[m.start() - 1:m.start() + 2] == '"{"'   # ("{" alone: a cut after "{ is one)
-        opened.append(not quoted and bool(LOOSE_OPENING.match(raw, m.start()) or CUT_OPENING.match(raw, m.start())))
-    return any(opened)
+    last = raw.rfind("{", end)   # the text ending in the first key of a brace (cut before its key was written)
+    return last >= 0 and raw[last - 1:last + 2] != '"{"' and CUT_OPENING.match(raw, last) is not None
+
+
+def brace_closes(raw, at):
+    """Whether a brace open at `at` (counted by braces, quotes not read) closes before the text ends."""
+    depth = 1
+    for m in BRACE.finditer(raw, at):
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return True
+    return False
+
+
+BRACE = re.compile(r"[{}]")
 
 
 def last_verdict(raw, read, loose=None):
@@ -7533,22 +7542,33 @@ def last_verdict(raw, read, loose=None):
     if cut or last is None or loose is not None and after_last_object(raw, loose, span):
         return None, None
     verdict = read(last)
-    if verdict is None or copies_example(last) or said_otherwise_before(raw, span[0], read, verdict):
+    if verdict is None or copies_example(last) or loose is not None and said_otherwise_before(raw, span[0], read, verdict,
+                                                                                              loose):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
 
 
-def said_otherwise_before(raw, start, read, verdict):
-    """Whether an outermost JSON object before the last one (at `start`) gives another verdict than its `verdict`:
-    the judge said two things, and which it meant is a person's to read. The last is not always its word: a verdict
-    then an example after it ("had both been as good I would answer {"winner": "tie"}") was read as the example's.
-    One copying the prompt's example says nothing."""
+def said_otherwise_before(raw, start, read, verdict, loose):
+    """Whether a verdict as the prompt asks for one (its reason beside it) comes before the last object (at `start`)
+    and says another than its `verdict`, or is written as no JSON: the judge gave two, and which it meant is a
+    person's to read. The last is not always its word: a verdict then an example after it ("had both been as good I
+    would answer {"winner": "tie"}") was read as the example's. An object without a reason is no verdict of the
+    judge's (the JSON of the answer it quotes, a line of code, a mark per aspect), nor is one copying the prompt's."""
     shape = quoted_braces_blanked(raw[:start])
     for at, stop in object_spans(shape, brace_pairs(shape)[0]):
         said = decoded_object(raw[at:stop])
-        if said is not None and read(said) not in (None, verdict) and not copies_example(said):
+        if said is not None and "reason" in said and read(said) not in (None, verdict) and not copies_example(said):
             return True
+    at = 0   # {'reason': ..., 'pass': False}, then a JSON example
+    while (opening := LOOSE_OPENING.search(raw, at, start)) is not None:
+        at = opening.end()
+        if not OBJECT_OPENING.match(raw, opening.start()):
+            stop = min(start, opening.start() + LOOSE_BACK // 10)   # (a verdict's length, to its first })
+            closed = raw.find("}", opening.start(), stop)
+            at = stop if closed < 0 else closed   # (each stretch read once: an opening inside it is part of it)
+            if loose.search(raw, opening.start(), at) and LOOSE_REASON.search(raw, opening.start(), at):
+                return True
     return False
 
 

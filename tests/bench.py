@@ -523,6 +523,26 @@ def transcript(quick):
         seconds <= 0.5)
 
 
+def verdict_reading(quick):
+    """A judge's answer of 1 MiB (the most searched) in the shapes that cost the verdict reader most: braces opened and
+    closed after the verdict, whitespace after a brace, loose openings before it, drafts with their reasons."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
+    evalpy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evalpy)
+    size = ((1 << 20) - 100) // (8 if quick else 1)   # (over 1 MiB it is not searched at all)
+    verdict = '{"reason": "ok", "pass": true}'
+    shapes = {"braces opened, then closed, after it": verdict + "{" * (size // 2) + "}" * (size // 2),
+              "a brace, then line breaks": verdict + "{" + "\n" * size + "x.",
+              "loose openings before it": "{'a': 1, " * (size // 9) + verdict,
+              "drafts with their reasons before it": '{"reason": "x", "pass": true}' * (size // 29) + verdict,
+              "quoted braces after it": verdict + '"{"' * (size // 3)}
+    for name, text in shapes.items():
+        seconds = timed(lambda: (evalpy.parse_verdict(text), evalpy.parse_winner(text)))
+        row(f"a judge's answer of {len(text):,} characters, {name}, read", f"{seconds:.2f} s", "<= 2 s", seconds / 2,
+            seconds <= 2)
+
+
 def timed(work):
     started = time.monotonic()
     work()
@@ -532,7 +552,8 @@ def timed(work):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a reduced version, under a minute")
-    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "guard_reading", "transcript", "throughput", "saturation", "scale"), action="append",
+    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "guard_reading", "transcript", "verdict_reading", "throughput", "saturation", "scale"),
+                   action="append",
                    help="run this target group alone (repeatable)")
     p.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
     p.add_argument("--bare", nargs=4, help=argparse.SUPPRESS)
@@ -542,7 +563,8 @@ def main():
     if args.bare:
         return bare(args.bare[0], args.bare[1], args.bare[2], int(args.bare[3]))
     started = time.monotonic()
-    for step in (startup, power_questions, compare_page, key_scrub, guard_reading, transcript, throughput, saturation, scale):
+    for step in (startup, power_questions, compare_page, key_scrub, guard_reading, transcript, verdict_reading, throughput,
+                 saturation, scale):
         if not args.only or step.__name__ in args.only:
             step(args.quick)
     widths = [max(len(str(r[i])) for r in ROWS + [("target", "measured", "bound", "ratio", "")]) for i in range(5)]

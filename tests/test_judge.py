@@ -996,7 +996,21 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "borrador", "pass": true}\n{\'pass\': False, \'reason\': \'does not pass: no window\'}', (None, None)),
     ('{"reason": "borrador", "pass": true}\n{\'reason\': \'falta una } en el código\', \'pass\': False}', (None, None)),
     ('{"reason": "borrador", "pass": true}\nFinal: {pass: no}', (None, None)),
-    ('{"reason": "borrador", "pass": true}\nFinal: {reason: \'no da el plazo\'', (None, None)),
+    # (113th round) a brace left open holding no key of the judge's is prose (`x = {a: 1` is cut, but...): the server
+    # says a cut at its limit (done_reason), and a correction cut before its key, where it did not, is read past
+    ('{"reason": "borrador", "pass": true}\nFinal: {reason: \'no da el plazo\'', (True, "borrador")),
+    ('{"reason": "ok", "pass": true}\n\nThe snippet `x = {a: 1` is cut, but that is not the criterion.', (True, "ok")),
+    ('{"reason": "no contesta", "pass": false}\n\nLástima :-{', (False, "no contesta")),
+    ('The answer writes `config = {debug: true` and never closes it.\n\n{"reason": "ok", "pass": true}\n\nPass: yes.',
+     (True, "ok")),
+    # a verdict with its reason before, another after: none; JSON without a reason before it (the answer's own, a line
+    # of code, a mark per aspect) is no verdict; a verdict as no JSON before a JSON example is none
+    ('La respuesta devuelve {"ok": false, "pass": false} si está vacía.\n\n{"reason": "lo hace", "pass": true}',
+     (True, "lo hace")),
+    ('Saludo: {"pass": true}\nFecha: {"pass": false}\n\nGlobal: {"reason": "falta la fecha", "pass": false}',
+     (False, "falta la fecha")),
+    ("{'reason': 'no da la fecha', 'pass': False}\n\nUna buena recibiría {\"reason\": \"da la fecha\", \"pass\": true}.",
+     (None, None)),
     # (113th round) a brace that opens nothing in the prose (`{`, :-{, {date, window) is no cut, nor a brace around
     # the verdict; nor is the key in words with no brace holding it; an example after a verdict, saying another, is
     # none (it was read)
@@ -1017,7 +1031,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "in-a-list", "cut-in-key", "brace-without-key-after", "emphasis-key", "escaped-single-quotes", "colon-or-arrow",
         "cut-after-quote-brace", "loose-quoting-json",
         "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key",
-        "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
+        "snippet-left-open", "emoticon-at-end", "prose-brace-left-open-before", "answers-json-before",
+        "marks-per-aspect-before", "loose-verdict-before-example", "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was

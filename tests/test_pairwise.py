@@ -395,9 +395,10 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
 @pytest.mark.parametrize("raw, winner", [
     ('{"reason": "r", "winner": "A"}', "A"), ('pienso... {"reason": "r", "winner": "b"}', "B"),
     ('{"winner": " Tie "}', "tie"), ('{"winner": "B"} luego {"winner": "B"}', "B"),
-    # (113th round) two verdicts that disagree are none: a winner, then "had they been equal I would say {"winner":
-    # "tie"}", was read as a tie
-    ('{"winner": "A"} luego {"winner": "B"}', None),
+    # (113th round) two verdicts that disagree, each with its reason as the prompt asks, are none: a winner, then "had
+    # they been equal I would say {"winner": "tie"}", was read as a tie; a mark without a reason is no verdict
+    ('{"winner": "A"} luego {"winner": "B"}', "B"),
+    ('Exactitud: {"winner": "A"}\nCompletitud: {"winner": "B"}\n\nFinal: {"reason": "B es completa", "winner": "B"}', "B"),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
