@@ -10432,10 +10432,14 @@ def run_held(args, held):
         run_path, journal, lock = open_journal(wanted, config, exact)
         if guarded and rerun is None:   # again, its journal made: a run of another configuration begun since the guard
             try:                        # looked (two begun at once both passed it) is seen; of two, one refuses
-                guarded(identity.get("model_digest"))
+                rerun = guarded(identity.get("model_digest"))
             except BaseException:
                 abandon_journal(run_path, journal, lock)
                 raise
+            if rerun is not None:   # --rerun-test, and one was found now: the journal begun again, the run marked
+                abandon_journal(run_path, journal, lock)
+                config["rerun_test"] = rerun
+                run_path, journal, lock = open_journal(wanted, config, exact)
         held.append(lock)
         if run_path != wanted:
             holder = next(wanted + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(wanted + suffix))
@@ -15439,11 +15443,11 @@ def trajectory_changes(a_cases, b_cases):
     rows = []
     for a in a_cases:
         pair = (a, b_cases[a["id"]])
-        # (a trial out of turns, or cut as it called, gave no answer: its calls are the first answer's only where none
-        # gave one)
+        # (a trial out of turns, cut as it called, or still thinking when it stopped, gave no answer: its calls are
+        # the first answer's only where none gave one)
         firsts = [next((t for t in c["trials"] if "agent" in t and not t["agent"]["out_of_turns"]
-                        and not t["agent"].get("cut")), None) or next((t for t in c["trials"] if "agent" in t), None)
-                  for c in pair]
+                        and not t["agent"].get("cut") and not t["unfinished"]), None)
+                  or next((t for t in c["trials"] if "agent" in t), None) for c in pair]
         if None in firsts:
             continue
         traces = [t["agent"] for t in firsts]

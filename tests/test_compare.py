@@ -984,6 +984,8 @@ def test_a_trajectory_its_open_trials_could_turn_is_neither_fixed_nor_broken(pro
         def result(cid, spec, t):
             if spec == "error":
                 r = dict(agent_spec(cid, []), error="HTTP 500: boom", response=None, transcript=None, per_turn=None)
+            elif spec == "thinking":   # (its review) still thinking when it stopped: no answer, and no call yet
+                r = agent_spec(cid, [], final="<think>\nveamos, el pedido")
             else:
                 r = agent_spec(cid, spec[1], out_of_turns=True) if spec[0] == "out" else agent_spec(cid, spec)
             return r
@@ -993,9 +995,10 @@ def test_a_trajectory_its_open_trials_could_turn_is_neither_fixed_nor_broken(pro
         run["results"] = [dict(make_run([result(cid, spec, t)], labels=None, split="agent-dev", max_turns=3)["results"][0],
                                trial=t + 1) for cid, specs in trials_by_case.items() for t, spec in enumerate(specs)]
         return run
-    a = write_run("runs/a.json", trial_run({"t3": [[look]] * 3, "t4": [("out", [look, look, look]), [look], [look]]}))
-    b = write_run("runs/b.json", trial_run({"t3": [[look], "error", [look, cancel]], "t4": [[look]] * 3},
-                                           prompt="prompts/v2.txt"))
+    a = write_run("runs/a.json", trial_run({"t3": [[look]] * 3, "t4": [("out", [look, look, look]), [look], [look]],
+                                            "t5": [[look]] * 3}))
+    b = write_run("runs/b.json", trial_run({"t3": [[look], "error", [look, cancel]], "t4": [[look]] * 3,
+                                            "t5": ["thinking", [look], [look]]}, prompt="prompts/v2.txt"))
     assert json.loads(cli("report", b, "--json")[1])["agent"]["trajectory"]["open"] == 1
     code, out, err = cli("compare", a, b, "--json")
     assert json.loads(out)["trajectory"] == [], out

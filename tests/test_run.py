@@ -1504,6 +1504,11 @@ def test_two_runs_of_the_test_split_begun_at_once_never_both_pass_the_guard(proj
     code, out, err = cli("run", "--split", "test", "--host", fake.url, "--out", "runs/tb.json")
     assert code == 2 and "refusing to run the held-out test split again: runs/ta.json already ran this split" in err, err
     assert len(fake.chat_bodies) == asked and os.listdir("runs") == ["ta.json"]
+    # (its review) with --rerun-test it runs, and is marked forced though the first looks found nothing
+    os.unlink("runs/ta.json")
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--out", "runs/tc.json", "--rerun-test")
+    assert code == 0 and "forced re-run of the held-out test split (runs/ta.json already ran" in err, err
+    assert load_json("runs/tc.json")["config"]["rerun_test"] == {"forced": True, "earlier": ["runs/ta.json"]}
 
 
 def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_out_run, project, cli, fake):
