@@ -7799,6 +7799,8 @@ def context_relevant_kind(case, check):
 
     def parse(raw):
         ratings, reason = last_verdict(raw, lambda obj: read_ratings(obj, ids), LOOSE_PASSAGES)
+        if not ids:   # no passage retrieved: it fails whatever the judge said, as judged_precision scores it 0 (a
+            return False, reason   # judge that rated a passage not there left it open, the case undiagnosed)
         if ratings is None:
             return None, None
         precision = context_precision(ids, {i for i, ok in ratings.items() if ok})

@@ -1845,6 +1845,15 @@ def test_context_relevant_rates_each_passage_and_reports_judged_precision_apart(
     assert "Retrieval, judged (context_relevant's ratings, a judge's, not a person's labels; 2 cases):" in text
 
 
+def test_context_relevant_of_no_passage_fails_whatever_the_judge_said():
+    """113th round: a case whose retriever found nothing was left open when its judge rated a passage not there (the
+    judged figure scoring it 0 beside it, the case undiagnosed), and failed when it rated none: it fails either way."""
+    kind = evalpy.context_relevant_kind({"id": "e1", "context": []}, {"type": "context_relevant", "name": "cr"})
+    assert kind.parse('{"passages": [{"id": "none", "relevant": false}], "reason": "nothing retrieved"}') == (False, None)
+    assert kind.parse('{"passages": [], "reason": "empty"}') == (False, "empty")
+    assert kind.parse("I cannot tell.") == (False, None)
+
+
 def test_faithful_is_calibrated_and_audited_as_any_judge_check(rag_split, cli, fake):
     rag_judge(fake, FAITHFUL.get)
     assert cli("run", "--split", rag_split, "--host", fake.url)[0] == 0
