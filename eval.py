@@ -3828,7 +3828,9 @@ def case_checks(case, defaults, labels, older=None):
 
 
 TOOL_KEYS = ("name", "description", "parameters")   # of a tool's "function", as Ollama and OpenAI take it
-TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")     # what OpenAI takes as a function's name
+# OpenAI's rule for a function's name (^[a-zA-Z0-9_-]{1,64}$), and the . Ollama and others take: a dotted name is the
+# user's to keep where the server takes it (OpenAI's own API answers it 400)
+TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 TOOL_NAME_WORDS = "1 to 64 ASCII letters, digits, _, . or -"
 TOOL_SHAPE = '{"type": "function", "function": {"name", "description", "parameters"}}'
 
@@ -3844,7 +3846,8 @@ def tool_problems(tool, where, names, written=True):
     problems += [f"{where}.function: unknown key {k!r} (keys: {', '.join(TOOL_KEYS)})" for k in function if k not in TOOL_KEYS]
     name = function.get("name")
     if not (isinstance(name, str) and TOOL_NAME.fullmatch(name)):
-        problems.append(f"{where}.function.name {shown_value(name)} must be {TOOL_NAME_WORDS} (OpenAI's rule for a tool's name)")
+        problems.append(f"{where}.function.name {shown_value(name)} must be {TOOL_NAME_WORDS} (OpenAI's rule for a tool's "
+                        "name, and the . other servers take)")
     elif name in names:
         problems.append(f"{where}: a second tool named {name!r}")
     if isinstance(name, str):   # a bad name (a list, an object) is named above, and cannot be hashed
@@ -4131,7 +4134,7 @@ def turn_problems(turns):
 CONTEXT_VAR = "context"   # the prompt's {{context}}: the case's passages, laid out by context_text()
 # A passage id is shown in the "[n] (id: ...)" layout the model and the judge read, and cited back by
 # the judge: held to what a tool's name may be, so no newline or control character can forge a passage.
-PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, TOOL_NAME_WORDS + ", as OpenAI's tool names"
+PASSAGE_ID, PASSAGE_ID_WORDS = TOOL_NAME, TOOL_NAME_WORDS
 
 
 def context_problems(case):

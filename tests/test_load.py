@@ -1104,10 +1104,11 @@ def test_a_case_with_passages_and_relevant_ids_loads_as_written(tmp_path):
     ({"context": [{"id": "مقطع-1", "text": "t"}]}, "context passage 1: id 'مقطع-1' must be 1 to 64 ASCII letters"),
     ({"context": [{"id": "a", "text": "t"}, {"id": "b", "text": " "}]}, "context passage 2 ('b'): text must be non-empty"),
     ({"context": [{"id": "a", "text": "t"}, {"id": "a", "text": "u"}]}, "context: passage id 'a' is given twice"),
-    ({"relevant": "returns"}, "field 'relevant' must be a list of passage ids (1 to 64 ASCII letters, digits, _, . or -, "
-                              "as OpenAI's tool names), not text"),
+    # (113th round) not "as OpenAI's tool names": OpenAI's take no . (^[a-zA-Z0-9_-]{1,64}$)
+    ({"relevant": "returns"}, "field 'relevant' must be a list of passage ids (1 to 64 ASCII letters, digits, _, . or -), "
+                              "not text"),
     ({"relevant": ["returns", ""]}, "field 'relevant' must be a list of passage ids (1 to 64 ASCII letters, digits, _, . or "
-                                    "-, as OpenAI's tool names), not ''"),
+                                    "-), not ''"),
     ({"relevant": ["returns", "b", "b"]}, "field 'relevant' repeats the id 'b'"),
     ({"vars": {"context": "x"}}, "vars.context clashes with the passages"),
     # from the attack on issue 30: an id with a newline forged the "[n] (id: ...)" layout the model
