@@ -161,7 +161,8 @@ RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After
 SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
-PERSON_READS = "a person reads them (review), and may measure the judge by verdicts of their own (calibrate)"
+PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
+                "their own (calibrate)")
 REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
 # Every answer of Ollama's /v1 says it is Ollama's (openai/openai.go toChatCompletion: SystemFingerprint), and gives a
 # finish_reason but where the model was stopped for repeating itself (a reason "only if len(reason) > 0")
@@ -20020,7 +20021,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 <header><b>eval.py review</b><span id="run" class="muted"></span><span id="notice" class="notice" hidden></span></header>
 <div id="bar">
 <label>show <select id="status">
-<option value="failures">failures</option><option value="invalid">invalid</option><option value="errors">errors</option>
+<option value="failures">failures</option><option value="open">without a verdict</option><option value="invalid">invalid</option><option value="errors">errors</option>
 <option value="regressions">regressions</option><option value="fixed">fixed</option><option value="all">all</option></select></label>
 <select id="difficulty"><option value="">any difficulty</option></select>
 <select id="label"><option value="">any expected label</option></select>
@@ -20048,6 +20049,7 @@ function picked(id) { const v = $(id).value; return v ? v.slice(1) : null; }
 function matches(it) {
   const s = $("status").value;
   if (s === "failures" && it.verdict !== "fail") return false;
+  if (s === "open" && it.verdict !== "open") return false;
   if (s === "invalid" && it.predicted !== "INVALID") return false;
   if (s === "errors" && it.verdict !== "error") return false;
   if (s === "regressions" && it.change !== "regressed") return false;

@@ -1129,6 +1129,12 @@ def by_hand(argv=None):
                    help="a folder of your own sets to answer too, as it answers golden/'s (repeatable)")
     p.add_argument("--latency", type=float, default=0.02, help="seconds per answer (default 0.02)")
     args = p.parse_args(argv)
+    for folder in args.golden:   # (a typo was taken in silence, and every input then said "start it with --golden DIR")
+        if not os.path.isdir(folder):
+            raise SystemExit(f"--golden {folder}: no such folder (the one `eval.py init` made, holding your sets)")
+        if not any(name.endswith(".jsonl") for _, _, names in os.walk(folder) for name in names):
+            print(f"fake: --golden {folder} holds no .jsonl set yet; its sets are read as they are asked",
+                  file=sys.stderr, flush=True)
     fake = shipped_fake(["golden", *args.golden], args.latency)
     told = []
 

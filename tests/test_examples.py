@@ -156,6 +156,14 @@ def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
     assert added["invalid"] == 0, added
 
 
+def test_the_by_hand_fake_refuses_a_golden_folder_that_is_not_there(project):
+    """113th round's newcomer: `--golden mnie` (a typo) was taken in silence, and every input of the set then said
+    "a set of your own? start the fake with --golden DIR", which was given."""
+    from fake_ollama import by_hand
+    with pytest.raises(SystemExit, match=r"--golden mnie: no such folder"):
+        by_hand(["--port", "0", "--golden", "mnie"])
+
+
 def test_the_by_hand_fake_answers_a_case_of_ones_own_by_its_text_as_sent(project, cli):
     """Fifty-eighth attack on issue 28: the fake found a case by its input as written, so a free-text case of one's
     own whose input holds {{vars}} (as the README writes them) was sent filled in and got the default answer, "bug"."""

@@ -135,6 +135,24 @@ def test_the_list_names_the_checks_a_free_text_answer_failed(project, chromium):
         assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
 
 
+def test_the_answers_a_judge_left_open_have_a_filter_of_their_own(project, chromium):
+    """113th round's newcomer: the report sends the answers without a verdict to review, whose filters (failures by
+    default) had none for them: they were found only under "all"."""
+    from conftest import make_run
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+
+    def case(cid, verdict, raw):
+        return {"id": cid, "response": "r", "checks": check, "judges": [
+            {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": verdict, "reason": None, "raw": raw,
+             "error": None, "prompt_tokens": 1, "completion_tokens": 1}]}
+    write_run("runs/open.json", make_run([case("s1", None, "I think it passes."),
+                                          case("s2", False, '{"reason": "no", "pass": false}')], labels=None))
+    with review_tab(chromium, "runs/open.json", "#list li") as tab:
+        assert [e[:2] for e in entries(tab)] == [["s2", "fail"]]
+        tab.select_option("#status", "open")
+        assert [e[:2] for e in entries(tab)] == [["s1", "open"]]
+
+
 def test_a_free_text_set_offers_no_expected_label_filter(project, chromium, page):
     """Issue 31, cosmetic: the review page of a free-text set offered "any expected label", a filter
     over labels such a set does not have (its `expected`, when it has one, is an answer's text). It
