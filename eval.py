@@ -7489,15 +7489,36 @@ def loose_key(key):
 
 LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
 LOOSE_CLAIMS, LOOSE_PASSAGES = loose_key("claims"), loose_key("passages")   # the RAG judges' lists
-LOOSE_REASON = loose_key("reason")
 LOOSE_BACK = 20_000   # how far back from the last object a brace around it is looked for
+LOOSE_WORD = re.compile(rf"\s*{LOOSE_QUOTE}?\s*([^\W_]+)(?!\s*(?:\bor\b|\|))")   # the word a key is given (not
+                                                                                      # a choice: true or false, A|B)
+LOOSE_VERDICT = loose_key("verdict")
+PASS_WORDS = {"true": True, "false": False, "yes": True, "no": False, "pass": True, "fail": False, "passes": True,
+              "fails": False, "sí": True, "si": True, "verdadero": True, "falso": False}
+SAID_IN_WORDS = {LOOSE_PASS: ((LOOSE_PASS, PASS_WORDS), (LOOSE_VERDICT, PASS_WORDS)),
+                 LOOSE_WINNER: ((LOOSE_WINNER, {"a": "A", "b": "B", "tie": "tie", "empate": "tie"}),)}
 
 
-def after_last_object(raw, loose, span):
+def said_in_words(raw, loose, start, end):
+    """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
+    {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
+    the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
+    for key_pattern, words in SAID_IN_WORDS.get(loose, ()):
+        for key in key_pattern.finditer(raw, start, end):
+            word = LOOSE_WORD.match(raw, key.end(), end)
+            if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
+                                                                                      key.start()):
+                yield words[word.group(1).casefold()]
+
+
+def after_last_object(raw, loose, span, verdict):
     """Whether a judge's output says its last word as no JSON (`loose`: loose_key) after, or around, its last JSON
-    object (at `span`): a draft before it never stands in for it ({"pass": true} then {'pass': false} was read as a
-    pass), nor a JSON verdict its reason quotes."""
+    object (at `span`, its `verdict`): a draft before it never stands in for it ({"pass": true} then {'pass': false}
+    was read as a pass), nor a JSON verdict its reason quotes; nor does it where the judge's key is given another
+    verdict in words after it, brace or none ("Wait, rereading: ... Pass: false")."""
     start, end = span
+    if any(said != verdict for said in said_in_words(raw, loose, end, len(raw))):
+        return True
     depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any (one opening nothing
     while back >= stop:                                              # is prose, looked past)
         if raw[back] == "}":
@@ -7543,37 +7564,29 @@ def last_verdict(raw, read, loose=None):
     if verdict_unread(raw):
         return None, None
     last, cut, span = final_object(raw)
-    if cut or last is None or loose is not None and after_last_object(raw, loose, span):
+    if cut or last is None:
         return None, None
     verdict = read(last)
-    if verdict is None or copies_example(last) or loose is not None and said_otherwise_before(raw, span[0], read, verdict,
-                                                                                              loose):
+    if verdict is None or copies_example(last) or loose is not None and (
+            after_last_object(raw, loose, span, verdict) or said_otherwise_before(raw, span[0], read, verdict, loose)):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
 
 
 def said_otherwise_before(raw, start, read, verdict, loose):
-    """Whether a verdict as the prompt asks for one (its reason beside it) comes before the last object (at `start`)
-    and says another than its `verdict`, or is written as no JSON: the judge gave two, and which it meant is a
-    person's to read. The last is not always its word: a verdict then an example after it ("had both been as good I
-    would answer {"winner": "tie"}") was read as the example's. An object without a reason is no verdict of the
-    judge's (the JSON of the answer it quotes, a line of code, a mark per aspect), nor is one copying the prompt's."""
+    """Whether a verdict before the last object (at `start`) says another than its `verdict`, in JSON or written as
+    no JSON ({'reason': ..., 'pass': False}): the judge gave two, and which it meant is a person's to read. The last
+    is not always its word: a verdict then an example after it ("had both been as good I would answer {"winner":
+    "tie"}") was read as the example's. So, too, JSON it quotes that holds the key (the answer's own, a line of code, a
+    mark per aspect): left to a person, never read. One copying the prompt's example says nothing, nor a schema's
+    {pass: boolean}."""
     shape = quoted_braces_blanked(raw[:start])
     for at, stop in object_spans(shape, brace_pairs(shape)[0]):
         said = decoded_object(raw[at:stop])
-        if said is not None and "reason" in said and read(said) not in (None, verdict) and not copies_example(said):
+        if said is not None and read(said) not in (None, verdict) and not copies_example(said):
             return True
-    at = 0   # {'reason': ..., 'pass': False}, then a JSON example
-    while (opening := LOOSE_OPENING.search(raw, at, start)) is not None:
-        at = opening.end()
-        if not OBJECT_OPENING.match(raw, opening.start()):
-            stop = min(start, opening.start() + LOOSE_BACK // 10)   # (a verdict's length, to its first })
-            closed = raw.find("}", opening.start(), stop)
-            at = stop if closed < 0 else closed   # (each stretch read once: an opening inside it is part of it)
-            if loose.search(raw, opening.start(), at) and LOOSE_REASON.search(raw, opening.start(), at):
-                return True
-    return False
+    return any(said != verdict for said in said_in_words(raw, loose, 0, start))
 
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a
@@ -7631,7 +7644,7 @@ def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
         # stands in for it (cut_vote). (Only the brace: a string the fragment leaves open would run on through
         # the judge's prose to its verdict's first quote, and take the verdict with it.)
         # An opening inside the JSON part of a fragment looked past ("{"a": {"b": 1" oops) is the fragment's too.
-        ends = json_prefix_end(text, cut) if digs and cut > 0 and (text[cut - 1] == '"' or cut < quoted_until) else None
+        ends = json_prefix_end(text, cut) if digs and cut > 0 and (text[cut - 1] in '"`' or cut < quoted_until) else None
         if ends is None:
             return None, True, (len(text), len(text))
         return final_object(f"{text[:cut]} {text[cut + 1:]}", digs - 1, max(quoted_until, ends))
@@ -7854,15 +7867,29 @@ def reread_votes(votes, checks, case):
     output against the check as it is now (its threshold may have changed: report --checks) and the
     case's passages: the verdict is worked out by eval.py, not said by the judge."""
     rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
-    if not rag and not any((cut_vote(v) or copied_vote(v)) and v.get("pass") is not None for v in votes):
+
+    def unread(v):   # (a binary vote whose reply gave two verdicts: one stored by an eval.py before round 113)
+        return cut_vote(v) or copied_vote(v) or v["check"] not in rag and said_two_things(v, "pass")
+    if not rag and not any(unread(v) and v.get("pass") is not None for v in votes):
         return votes
     out = []
     for v in votes:
         check = rag.get(v["check"])
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
-        out.append({**v, "pass": None, "reason": None} if (cut_vote(v) or copied_vote(v)) and v.get("pass") is not None else
+        out.append({**v, "pass": None, "reason": None} if unread(v) and v.get("pass") is not None else
                    v if said is None or cut_vote(v) else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
     return out
+
+
+def said_two_things(vote, key):
+    """Whether a stored vote's verdict (a binary judge's "pass", a pairwise judge's "winner") comes from a reply the
+    reader now reads none from, where its key is written more than once (cheap to tell): two verdicts, a correction
+    in words. An eval.py before round 113 stored the last one's; read as none, as a vote made now is."""
+    raw = vote.get("raw")
+    if not isinstance(raw, str) or vote.get("error") or vote.get(key) is None or raw.casefold().count(key) < 2:
+        return False
+    said = answer_of(raw)
+    return said is not None and (parse_verdict if key == "pass" else parse_winner)(said)[0] is None
 
 
 def copied_vote(vote):
@@ -8469,7 +8496,7 @@ def pairwise_outcome(votes, judge=None):
             # a verdict read from a cut answer (stored by an eval.py that read drafts), or the prompt's example
             # copied (stored before that rule), is none
             readable = [preferred_run(order, v["winner"]) for v in order_votes
-                        if v.get("winner") and not cut_vote(v) and not copied_vote(v)]
+                        if v.get("winner") and not cut_vote(v) and not copied_vote(v) and not said_two_things(v, "winner")]
             if not readable:
                 reason = (PAIR_CALL_FAILED if any(v.get("error") for v in order_votes)
                           else "the judge's answer was too large to read a verdict from"
@@ -15785,7 +15812,8 @@ def pairwise_certainty(votes):
     by_side = {}
     for v in votes:
         by_side.setdefault((v["model"], v["order"]), []).append(v)
-    shares = [agreeing_share([v["winner"] for v in side if v.get("winner") and not copied_vote(v)], len(side))
+    shares = [agreeing_share([v["winner"] for v in side if v.get("winner") and not copied_vote(v)
+                              and not said_two_things(v, "winner")], len(side))
               for side in by_side.values()]
     return min((x for x in shares if x is not None), default=None)
 

@@ -1003,12 +1003,24 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('{"reason": "no contesta", "pass": false}\n\nLástima :-{', (False, "no contesta")),
     ('The answer writes `config = {debug: true` and never closes it.\n\n{"reason": "ok", "pass": true}\n\nPass: yes.',
      (True, "ok")),
-    # a verdict with its reason before, another after: none; JSON without a reason before it (the answer's own, a line
-    # of code, a mark per aspect) is no verdict; a verdict as no JSON before a JSON example is none
+    # a verdict before, another after: none, whatever the objects hold (its review: a bare verdict, or one whose reason
+    # is "reasoning", then an example, was read as the example's); JSON quoted before it holding the key otherwise (the
+    # answer's own, a mark per aspect) leaves it to a person too: the price of never reading an example as the verdict;
+    # a verdict as no JSON before a JSON example is none; one that agrees, or a schema's, is read past
     ('La respuesta devuelve {"ok": false, "pass": false} si está vacía.\n\n{"reason": "lo hace", "pass": true}',
-     (True, "lo hace")),
+     (None, None)),
     ('Saludo: {"pass": true}\nFecha: {"pass": false}\n\nGlobal: {"reason": "falta la fecha", "pass": false}',
-     (False, "falta la fecha")),
+     (None, None)),
+    ('{"pass": true}\n\nHad it omitted the date, it would be {"reason": "no date", "pass": false}.', (None, None)),
+    ('Reply format: {reason: string, pass: boolean}\n\n{"reason": "ok", "pass": true}', (True, "ok")),
+    ("My verdict: {'reason': 'da la fecha', 'pass': True}\n\nAs JSON:\n```json\n{\"reason\": \"da la fecha\", \"pass\": "
+     "true}\n```", (True, "da la fecha")),
+    # a correction in words after it, no brace: none (it was read past); words that agree are read past
+    ('{"reason": "gives date", "pass": true}\n\nWait, rereading: it does not give the year. Pass: false', (None, None)),
+    ('{"reason": "gives date", "pass": true}\n\nSo pass: true.', (True, "gives date")),
+    # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
+    ('The answer\'s JSON `{"name": "Ana", "age": 3` is never closed.\n\n{"reason": "never closed", "pass": false}',
+     (False, "never closed")),
     ("{'reason': 'no da la fecha', 'pass': False}\n\nUna buena recibiría {\"reason\": \"da la fecha\", \"pass\": true}.",
      (None, None)),
     # (113th round) a brace that opens nothing in the prose (`{`, :-{, {date, window) is no cut, nor a brace around
@@ -1032,7 +1044,9 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "cut-after-quote-brace", "loose-quoting-json",
         "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key",
         "snippet-left-open", "emoticon-at-end", "prose-brace-left-open-before", "answers-json-before",
-        "marks-per-aspect-before", "loose-verdict-before-example", "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
+        "marks-per-aspect-before", "bare-verdict-then-example", "schema-echo-before", "agreeing-loose-before",
+        "correction-in-words-after", "agreeing-words-after", "backticked-fragment-before", "loose-verdict-before-example",
+        "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
     """A stray brace and quote in the judge's prose hid its final verdict, and the draft before it was
@@ -3645,3 +3659,19 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
     # the run's own judge again (its calls that failed) is no other configuration
     code, out, err = cli("judge", "runs/t.json", "--host", fake.url)
     assert "refusing" not in err and "forced" not in err, err
+
+
+def test_a_stored_verdict_from_a_reply_giving_two_is_read_as_none(project, cli):
+    """113th round's check of older runs: a judge reply giving two verdicts is no verdict now, but a run an older
+    eval.py stored kept the last one's (a fail), so the same replies scored one way in an old run, another in a new."""
+    check = [{"name": "helps", "type": "judge", "value": "c", "blocking": True}]
+    two = '{"reason": "Cita el pedido.", "pass": true}\n\nHad it omitted the order, it would be {"pass": false}'
+
+    def case(cid, verdict, raw):
+        return {"id": cid, "response": "r", "checks": check, "judges": [
+            {"check": "helps", "model": "m", "vote": 1, "seed": 42, "pass": verdict, "reason": None, "raw": raw,
+             "error": None, "prompt_tokens": 1, "completion_tokens": 1}]}
+    path = write_run("runs/old.json", make_run([case("c1", False, two), case("c2", True, '{"reason": "r", "pass": true}'),
+                                                case("c3", True, '{"pass": true} y {"pass": true}')], labels=None))
+    s = json.loads(cli("report", path, "--json")[1])
+    assert [u["id"] for u in s["open"]] == ["c1"] and s["correct"] == 2, s["open"]

@@ -395,10 +395,11 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
 @pytest.mark.parametrize("raw, winner", [
     ('{"reason": "r", "winner": "A"}', "A"), ('pienso... {"reason": "r", "winner": "b"}', "B"),
     ('{"winner": " Tie "}', "tie"), ('{"winner": "B"} luego {"winner": "B"}', "B"),
-    # (113th round) two verdicts that disagree, each with its reason as the prompt asks, are none: a winner, then "had
-    # they been equal I would say {"winner": "tie"}", was read as a tie; a mark without a reason is no verdict
-    ('{"winner": "A"} luego {"winner": "B"}', "B"),
-    ('Exactitud: {"winner": "A"}\nCompletitud: {"winner": "B"}\n\nFinal: {"reason": "B es completa", "winner": "B"}', "B"),
+    # (113th round) two verdicts that disagree are none: a winner, then "had they been equal I would say {"winner":
+    # "tie"}", was read as a tie; so are marks per aspect before it (left to a person); a correction in words too
+    ('{"winner": "A"} luego {"winner": "B"}', None),
+    ('Exactitud: {"winner": "A"}\nCompletitud: {"winner": "B"}\n\nFinal: {"reason": "B es completa", "winner": "B"}', None),
+    ('{"reason": "B names it", "winner": "B"}\n\nActually, rereading, Winner: A', None),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
@@ -1872,3 +1873,15 @@ def test_a_stored_pairwise_verdict_that_copied_the_prompts_example_is_none():
     assert evalpy.pairwise_outcome(both)[0] is None
     flipped = 'draft {"reason": "<your reasoning>", "winner": "A"} then {"reason": "B cites the order", "winner": "B"}'
     assert evalpy.pairwise_outcome([vote("candidate first", real, "A"), vote("baseline first", flipped, "B")])[0] == "candidate"
+
+
+def test_a_stored_pairwise_verdict_from_a_reply_giving_two_is_none():
+    """113th round's check of older sidecars: a winner, then "had both been as good I would answer {"winner": "tie"}",
+    stored by an older eval.py as a tie (its last), was reused as one where a verdict asked now is none."""
+    def vote(order, raw, winner):
+        return {"model": "m", "vote": 1, "order": order, "winner": winner, "raw": raw, "error": None}
+    two = '{"reason": "A cita el pedido.", "winner": "A"}\n\nHad both been as good I would answer {"winner": "tie"}'
+    assert evalpy.pairwise_outcome([vote("candidate first", two, "tie"), vote("baseline first", two, "tie")])[0] is None
+    plain = '{"reason": "A cita el pedido.", "winner": "A"}'
+    assert evalpy.pairwise_outcome([vote("candidate first", plain, "A"), vote("baseline first", plain.replace('"A"', '"B"'),
+                                                                            "B")])[0] == "candidate"
