@@ -9836,6 +9836,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
     for path, name in paths.values():
         earlier = (read_run_config(path, leniently=True) if name.endswith(".json") else
                    journal_config(path, leniently=True) if name.endswith(".json" + JOURNAL_SUFFIX) else None)
+        if earlier and earlier.get("judged_from") is not None:   # a judged copy asked the model nothing: `judge` guards
+            continue                                               # its own judge (one let the split run no more)
         # the same split is the same bytes, or a split file of the same name holding its cases: one edited, or with a
         # checks.json put beside it, is another version of it. Its recorded path cannot tell (relative to a folder
         # not recorded; a link), nor its name (golden/support/test.jsonl and support/test.jsonl are both support-test)
@@ -16914,21 +16916,30 @@ def judging_config(path):
 
 def guard_held_out_judging(args, was, config):
     """A run of the held-out split judged with another judge or other checks is the split under another
-    configuration (trying judges on it is tuning one on it): refused, as run is, but with --rerun-test, which marks
-    the judged run; the run's own judge again (its failed calls, a larger token limit for its cut votes) is not."""
-    if not is_held_out(was["split_path"]):
-        return
-    if not args.checks and (same_judge(was.get("judge"), config["judge"]) or raised_cap(was.get("judge"), config["judge"])):
-        return
+    configuration (trying judges on it is tuning one on it): refused, as run is, but with --rerun-test; returns the
+    mark for the judged run then, else None. The run's own judge again (its failed calls, a larger token limit for
+    its cut votes) is no other configuration."""
+    if not (was.get("held_out") is True or is_held_out(was["split_path"])):   # (recorded: judged from another folder)
+        return None
+    same = same_judge(was.get("judge"), config["judge"]) or same_judge(was.get("judge"), config["judge"], ("num_predict",)) \
+        and raised_cap_only(was.get("judge"), config["judge"])
+    if not args.checks and same:
+        return None
     why = f"with the checks of {shell_word(args.checks)}" if args.checks else "with another judge"
     if not args.rerun_test:
         raise EvalError(f"refusing to judge the held-out {on_one_line(was['split'])} split's run {shell_word(args.run)} "
-                        f"{why}: trying judges on it turns it into one more dev set, and a later run of its "
-                        "configuration is refused as another. Pass --rerun-test to judge it anyway; the judged run "
-                        "will be marked as a forced re-run.")
+                        f"{why}: trying judges on it turns it into one more dev set. Pass --rerun-test to judge it "
+                        "anyway; the judged run will be marked as a forced re-run.")
     warn(f"warning: forced re-judging of the held-out {on_one_line(was['split'])} split ({why}); the judged run is "
          "marked as such")
-    config["rerun_test"] = {"forced": True, "earlier": [args.run]}
+    return {"forced": True, "earlier": [args.run]}
+
+
+def raised_cap_only(was, now):
+    """Whether judge `now` asks with a larger token limit than `was` (config.judge), seeded or not: the command eval.py
+    names for votes the limit cut."""
+    caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
+    return all(type(c) is int for c in caps) and caps[1] > caps[0]
 
 
 def judge_run(args, run, target):
@@ -16951,7 +16962,6 @@ def judge_run(args, run, target):
         warn(f"note: judging with {on_one_line(', '.join(config['judge']['models']))} (without --judge-model, the run's model); "
              f"{shell_word(args.run)} was judged by {on_one_line(', '.join(map(str, before)))}: "
              + " ".join(option_word("--judge-model", str(m)) for m in before) + " asks that judge again")
-    guard_held_out_judging(args, run["config"], config)
     todo = judged_answers(run["results"])
     checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
@@ -16972,11 +16982,15 @@ def judge_run(args, run, target):
             if type(spelled) is dict and type(spelled.get("models")) is list and same_names(spelled["models"], config["judge"]["models"]):
                 config["judge"]["models"] = list(spelled["models"])
                 break
+    # (spelled as the run's judge, and told by its digests: QWEN2.5:7B is no other judge)
+    forced = guard_held_out_judging(args, run["config"], config)
     # the judged model's family as the run recorded it; the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
                {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
     header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
+    if forced:   # a mark of the judged run, not a setting of its votes: a judging begun without it goes on
+        config["rerun_test"] = forced
     # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
     in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     # with a larger token limit (as report names it for cut votes) the votes cut at the smaller are asked again

@@ -3659,6 +3659,32 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
     # the run's own judge again (its calls that failed) is no other configuration
     code, out, err = cli("judge", "runs/t.json", "--host", fake.url)
     assert "refusing" not in err and "forced" not in err, err
+    # (its review) nor the same judge spelled otherwise, nor a larger token limit unseeded (eval.py's own command for
+    # cut votes)
+    assert "refusing" not in cli("judge", "runs/t.json", "--judge-model", "QWEN2.5:7B", "--host", fake.url)[2]
+    # judged copies ask the model nothing: the run's own configuration runs again (they refused it as another judge's)
+    code, out, err = cli("run", "--split", "golden/support/test.jsonl", "--limit", "2", "--host", fake.url,
+                         "--out", "runs/t2.json")
+    assert code in (0, 1) and "refusing" not in err, err
+    # judged from another folder, a run of a link to test.jsonl is held out all the same (its config says so)
+    os.symlink("test.jsonl", "golden/support/final.jsonl")
+    assert cli("run", "--split", "golden/support/final.jsonl", "--limit", "2", "--host", fake.url,
+               "--out", "runs/f.json")[0] in (0, 1)
+    os.chdir("runs")
+    try:
+        code, out, err = cli("judge", "f.json", "--judge-votes", "3", "--host", fake.url)
+    finally:
+        os.chdir("..")
+    assert code == 2 and "refusing to judge the held-out" in err, err
+    # a test run with no judge check says so, never "with another judge"
+    assert cli("run", "--split", "test", "--limit", "2", "--host", fake.url, "--out", "runs/l.json")[0] in (0, 1)
+    code, out, err = cli("judge", "runs/l.json", "--host", fake.url)
+    assert code == 2 and "no answer has a judge check" in err and "refusing" not in err, err
+    assert cli("run", "--split", "golden/support/test.jsonl", "--limit", "2", "--host", fake.url, "--out", "runs/u.json",
+               "--judge-temperature", "0.7", "--seed", "-1", "--rerun-test")[0] in (0, 1)
+    code, out, err = cli("judge", "runs/u.json", "--judge-temperature", "0.7", "--seed", "-1", "--judge-max-tokens",
+                         "2048", "--host", fake.url)
+    assert "refusing" not in err, err
 
 
 def test_a_stored_verdict_from_a_reply_giving_two_is_read_as_none(project, cli):
