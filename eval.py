@@ -15588,8 +15588,8 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k)) for cfg in configs
-                                              if k != "context_length" or cfg.get(k) is not None}) > 1]
+    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k), sort_keys=True) for cfg in configs   # (in any order
+                                              if k != "context_length" or cfg.get(k) is not None}) > 1]   # of its keys)
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
         implied["trial_seeds"] = "repeat"
@@ -15715,7 +15715,9 @@ def settings_cells(rows, key):
         values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]
     whole = ["-" if v is None else shown(key, v) for v in values]
     cut = [one_line(text, 30) for text in whole]
-    return cut if len(set(cut)) == len(set(whole)) else [one_line(text, len(text)) for text in whole]
+    # (an object's entries that differ, whole: cut, stop ["x", "y"] and ["x", "z"] read alike beside a num_ctx apart)
+    return cut if len(set(cut)) == len(set(whole)) and not any(isinstance(v, dict) for v in values) else [
+        one_line(text, len(text)) for text in whole]
 
 
 def many_rows(sec):
@@ -19274,7 +19276,8 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
         for n in numbers:
             t, o = (side.get(n) for side in sides)
             old, new = page_diff(said(t), said(o))
-            label = f": {t['predicted']} → {o['predicted']}" if t and o and t["predicted"] is not None else ""
+            label = (f": {t['predicted'] or 'no answer'} → {o['predicted'] or 'no answer'}"   # (an error: no label, never
+                     if t and o and (t["predicted"], o["predicted"]) != (None, None) else "")     # Python's None)
             # the change is the case's, by the majority of its trials: said on its first row, not of each trial (a
             # trial that passed in both runs read "broken"); each trial's own verdicts are above its answers
             rows.append({"id": anchors[case_id] if n == numbers[0] else None, "class": change,

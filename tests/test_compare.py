@@ -328,6 +328,11 @@ def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):
         '1 a {"num_predict": 2}', '2 b {"num_predict": 3}', '3 c {"num_predict": 3, "top_k": 1}'], out
     md = cli("compare", *runs, "--markdown")[1]
     assert '| 1 | a | {"num\\_predict": 2} |' in md and '| 2 | b | {"num\\_predict": 3} |' in md, md
+    # (its review) entries that differ past 30 columns are shown whole; keys in another order are no difference
+    assert evalpy.settings_cells([{"settings": {"options": {"num_ctx": n, "stop": ["x", s]}}} for n, s in
+                                  ((2048, "y"), (4096, "z"))], "options") == [
+        '{"num_ctx": 2048, "stop": ["x", "y"]}', '{"num_ctx": 4096, "stop": ["x", "z"]}']
+    assert evalpy.distinct_settings([{"options": {"a": 1, "b": 2}}, {"options": {"b": 2, "a": 1}}]) == []
     # a long value the cut would make alike is shown whole
     assert evalpy.settings_cells([{"settings": {"prompt": "prompts/" + "x" * 40 + n}} for n in "12"], "prompt") == [
         "prompts/" + "x" * 40 + "1", "prompts/" + "x" * 40 + "2"]

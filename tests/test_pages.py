@@ -788,3 +788,13 @@ def test_the_compare_page_says_a_cases_change_once_and_shows_every_trial_of_eith
         assert code == 0, err
         table = Cells(Path("c.html").read_text(encoding="utf-8"), "changed-table").rows[1:]
         assert [r[:2] + [r[4][:4], r[5][:4]] for r in table] == rows, table
+
+
+def test_the_compare_page_says_no_answer_of_a_trial_that_errored(project, cli):
+    """113th round's review: a trial that got no answer read "bug → None" on the compare page, Python's word."""
+    a = write_run("runs/a.json", make_run([{"id": "c1", "expected": "bug", "response": ["x", "x", "x"]}]))
+    b = write_run("runs/b.json", make_run([{"id": "c1", "expected": "bug", "response": ["bug", None, "bug"]}],
+                                          prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    table = Cells(Path("c.html").read_text(encoding="utf-8"), "changed-table").rows[1:]
+    assert [r[2] for r in table] == ["bug: INVALID → bug", "bug: INVALID → no answer", "bug: INVALID → bug"], table
