@@ -2092,6 +2092,7 @@ class Score(ReportAdds):
     failures: list          # failure() of each failing case
     rerun_test: dict | None
     replaced: list | None   # config.replaced: a model or judge replaced while the run went on
+    rules_as_written: list  # ids whose tool_results an eval.py before round 112 sent with their {{vars}} unfilled
     speed: dict             # speed_figures(): latency, tokens per second, calls that loaded the model
 
 
@@ -12237,6 +12238,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "failures": [failure(c) for c in failures],
         "rerun_test": config.get("rerun_test"),
         "replaced": config.get("replaced"),
+        "rules_as_written": rules_as_written(config, cases),
         "speed": speed_figures(config, cases),
     }
     if labels is not None:
@@ -13641,6 +13643,22 @@ def subset_text(config):
             else f", only {plural(n, 'chosen case')}: --cases")
 
 
+def rules_as_written(config, cases):
+    """The cases whose tool_results hold a {{var}} of theirs that the eval.py which made the run sent as written (one
+    before round 112, which filled only checks): every call the rule was for got "no result", the model blamed."""
+    if config.get("placeholders") == PLACEHOLDER_RULE:
+        return []
+    return [c["id"] for c in cases if isinstance(c.get("tool_results"), dict) and isinstance(c.get("vars"), dict)
+            and any(m.group(1).strip() in c["vars"] for text in texts_in(list(c["tool_results"].values()))
+                    for m in PLACEHOLDER.finditer(text))]
+
+
+def rules_warning(ids):
+    return (f"WARNING: the tool_results of {plural(len(ids), 'case')} ({ids_text(ids)}) hold {{{{vars}}}} the eval.py that made this run sent as written (it "
+            "filled only checks'): the calls they were for got \"no result\" for that, not for the model's arguments; run "
+            "the split again with this eval.py to measure them.")
+
+
 def rerun_warning(rerun):
     return (f"WARNING: a forced re-run of the held-out test split (it had already been run: "
             f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
@@ -13700,6 +13718,7 @@ def rows_problems(s):
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
+            "rules_as_written": s["rules_as_written"] and rules_warning(s["rules_as_written"]),
             "limit_option": s.get("limit_option", "num_predict"),
             "num_ctx_sent": s.get("num_ctx_sent"),
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
@@ -14426,6 +14445,8 @@ def format_report(config, s, run_path="RUN"):
         out.append(problems["rerun"])
     if problems["replaced"]:
         out.append(problems["replaced"])
+    if problems["rules_as_written"]:
+        out.append(problems["rules_as_written"])
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
                    f"got no usable answer ({errors_whose(problems)}, not scored)")
@@ -18917,7 +18938,7 @@ def report_page(path, run, cases, s, annotations):
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
     name = head["measure"].capitalize()
-    warnings = [w for w in (problems["rerun"], problems["replaced"]) if w]
+    warnings = [w for w in (problems["rerun"], problems["replaced"], problems["rules_as_written"]) if w]
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "

@@ -2618,6 +2618,12 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     Path("runs/before.json").write_text(json.dumps(before), encoding="utf-8")
     code, out, err = cli("compare", "runs/before.json", "runs/a.json")
     assert code == 2 and "refusing to compare: case a1 answered its tool calls with other tool_results" in err, err
+    # (113th round) its report says why its calls got no result (the model was blamed: "a wrong or missing argument")
+    code, out, err = cli("report", "runs/before.json")
+    assert ("WARNING: the tool_results of 1 case (a1) hold {{vars}} the eval.py that made this run sent as written"
+            in out), out
+    assert json.loads(cli("report", "runs/before.json", "--json")[1])["rules_as_written"] == ["a1"]
+    assert "rules_as_written" not in cli("report", "runs/a.json")[1] and "WARNING" not in cli("report", "runs/a.json")[1]
     # (113th round) and run --compare with it refuses before any call: every case was asked, then the compare refused
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--split", split, "--host", fake.url, "--out", "runs/e.json", "--compare", "runs/before.json")
