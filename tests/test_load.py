@@ -532,6 +532,10 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     code, out, err = cli("run", "--split", "dve")
     assert code == 2 and "no split 'dve' (golden/dve.jsonl does not exist); did you mean dev?" in err
     assert "Splits in golden/: dev, golden/agent/dev.jsonl, golden/agent/test.jsonl, golden/rag/dev.jsonl, golden/rag/test.jsonl, golden/support/dev.jsonl, golden/support/test.jsonl, test" in err
+    # (113th round's newcomer) the folder `init mine` made, named as a split: its own splits, by path
+    assert cli("init", "mine")[0] == 0
+    code, out, err = cli("run", "--split", "mine")
+    assert code == 2 and "no split 'mine' (golden/mine.jsonl does not exist); did you mean mine/dev.jsonl?" in err, err
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):
