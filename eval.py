@@ -12046,8 +12046,11 @@ def weighted_figures(cases):
             agent = t.get("agent") or {}
             return reached and not agent.get("out_of_turns") and not agent.get("cut") and any(
                 ok is False and name in blocking for name, ok in t["checks"].items())
-        if c["correct"] is False and any(map(vetoed_alone, decided)) and majority(
-                (t["correct"] or vetoed_alone(t) for t in decided), tie=False):
+        # (as the headline reads a case: a majority its trials without a verdict could turn is none, and a case of two
+        # vetoes, a fail and an error would not pass without the vetoes)
+        unvetoed = [bool(t["correct"]) or vetoed_alone(t) for t in decided if t["correct"] is not None]
+        if c["correct"] is False and any(map(vetoed_alone, decided)) and majority(unvetoed, tie=False) \
+                and majority_stands(sum(unvetoed), len(unvetoed), len(c["trials"])):
             vetoed.append(c["id"])
     thresholds = sorted({c.get("pass_threshold") for c in cases if c.get("pass_threshold") is not None})
     return {"thresholds": thresholds, "without_threshold": sum(c.get("pass_threshold") is None for c in cases),

@@ -583,6 +583,12 @@ def test_a_case_failed_out_of_turns_or_by_its_score_is_never_said_vetoed():
              {"id": "B", "checks": checks, "pass_threshold": 0.5, "correct": False,
               "trials": [trial(1, 0.5, False, bad=True), trial(2, 0.5, False, bad=True), trial(3, 0.5, True)]}]
     assert evalpy.weighted_figures(cases)["vetoed"] == ["B"]
+    # (113th round) vetoed twice, failed by its score, and an error: without the vetoes 2 of 3 with the fourth open,
+    # no verdict, never a pass; so it is not named
+    errored = {"trial": 4, "weighted": None, "correct": None, "checks": {}, "agent": {"out_of_turns": False}}
+    c = {"id": "C", "checks": checks, "pass_threshold": 0.5, "correct": False,
+         "trials": [trial(1, 0.5, False, bad=True), trial(2, 0.5, False, bad=True), trial(3, 0, False), errored]}
+    assert evalpy.weighted_figures([c])["vetoed"] == []
 
 
 def test_a_run_of_one_trial_beside_one_of_more_changes_no_seeding(project, cli):
