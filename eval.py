@@ -7494,13 +7494,28 @@ def loose_key(key):
 LOOSE_PASS, LOOSE_WINNER = loose_key("pass"), loose_key("winner")
 LOOSE_CLAIMS, LOOSE_PASSAGES = loose_key("claims"), loose_key("passages")   # the RAG judges' lists
 LOOSE_BACK = 20_000   # how far back from the last object a brace around it is looked for
-LOOSE_WORD = re.compile(rf"\s*{LOOSE_QUOTE}?\s*([^\W_]+)(?!\s*(?:\bor\b|\|))")   # the word a key is given (not
-                                                                                      # a choice: true or false, A|B)
-LOOSE_VERDICT = loose_key("verdict")
-PASS_WORDS = {"true": True, "false": False, "yes": True, "no": False, "pass": True, "fail": False, "passes": True,
-              "fails": False, "sí": True, "si": True, "verdadero": True, "falso": False}
-SAID_IN_WORDS = {LOOSE_PASS: ((LOOSE_PASS, PASS_WORDS), (LOOSE_VERDICT, PASS_WORDS)),
-                 LOOSE_WINNER: ((LOOSE_WINNER, {"a": "A", "b": "B", "tie": "tie", "empate": "tie"}),)}
+# A verdict said in words: a key (the judge's own, or "verdict", in Spanish and Catalan too) written as a key, with a
+# colon, an arrow or a dash after it, then one word a verdict is (FAILED, ❌, Answer B, [[B]]), standing alone: ended
+# by the line, a stop, a comma or a bracket, never a choice ("A, B or tie", true/false) nor the start of a phrase
+# ("no issues found", "a clear win for B"), nor code's statement (pass = true;)
+WORD_KEY_SEPARATOR = r"\s*(?::|：|=>?|->|→|\s[-–—]\s?|\?)"
+VERDICT_WORD = re.compile(rf"""\s*(?:{LOOSE_QUOTE}|\[\[?|\()?\s*(?:(?:answer|respuesta|resposta)\s+)?"""
+                          r"""([^\W_]+|[✅❌✔✓✗✘])(?:\]\]?|\))?(?=\s*(?:$|[.!)\]}"'`*_]|,(?!\s*\w+\s*(?:,|\bor\b|\bo\b))|\s+[-–—(]))""",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def word_key(*names):
+    """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
+    return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+
+
+PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "sí", "si", "verdadero", "✅", "✔", "✓",
+                               "cumple", "aprobado"), True),
+              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "falso", "❌", "✗", "✘", "suspendido"), False)}
+WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
+SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
+                 LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
+                                          "guanyador"), WINNER_WORDS),)}
 
 
 def said_in_words(raw, loose, start, end):
@@ -7509,7 +7524,7 @@ def said_in_words(raw, loose, start, end):
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
     for key_pattern, words in SAID_IN_WORDS.get(loose, ()):
         for key in key_pattern.finditer(raw, start, end):
-            word = LOOSE_WORD.match(raw, key.end(), end)
+            word = VERDICT_WORD.match(raw, key.end(), end)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
                                                                                       key.start()):
                 yield words[word.group(1).casefold()]
@@ -7555,6 +7570,12 @@ def brace_closes(raw, at):
 BRACE = re.compile(r"[{}]")
 
 
+VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside for (each level a pass over it)
+# ...and in an answer past this many characters, 2: eight passes over a MiB of quoted fragments took 5 s a vote; more
+# fragments than that are read as a cut (no verdict), never past
+DIG_FREELY = 64 * 1024
+
+
 def last_verdict(raw, read, loose=None):
     """(verdict, reason) from a judge's output: what read(object) finds (anything but None) in the
     last of its outermost JSON objects. An object inside another is never the verdict: {"winner": "B",
@@ -7567,7 +7588,7 @@ def last_verdict(raw, read, loose=None):
     (after_last_object), which is the last word too."""
     if verdict_unread(raw):
         return None, None
-    last, cut, span = final_object(raw)
+    last, cut, span = final_object(raw, VERDICT_DIGS if len(raw) <= DIG_FREELY else 2)
     if cut or last is None:
         return None, None
     verdict = read(last)
@@ -7619,7 +7640,6 @@ def verdict_unread(raw):
             f"(at most {MAX_VERDICT_CHARS:,} are searched)")
 
 
-VERDICT_DIGS = 8   # openings a last span the decoder refuses is looked inside for (each level a pass over it)
 
 
 def final_object(text, digs=VERDICT_DIGS, quoted_until=0):
@@ -7890,7 +7910,8 @@ def said_two_things(vote, key):
     reader now reads none from, where its key is written more than once (cheap to tell): two verdicts, a correction
     in words. An eval.py before round 113 stored the last one's; read as none, as a vote made now is."""
     raw = vote.get("raw")
-    if not isinstance(raw, str) or vote.get("error") or vote.get(key) is None or raw.casefold().count(key) < 2:
+    if not isinstance(raw, str) or vote.get("error") or vote.get(key) is None or sum(
+            raw.casefold().count(word) for word in (key, "verdict", "veredict", "ganador", "guanyador")) < 2:
         return False
     said = answer_of(raw)
     return said is not None and (parse_verdict if key == "pass" else parse_winner)(said)[0] is None
@@ -12089,6 +12110,16 @@ def measure(labels, checks):
     return "accuracy" if labels is not None and only_label else "pass rate"
 
 
+def rules_as_written(config, cases):
+    """The cases whose tool_results hold a {{var}} of theirs that the eval.py which made the run sent as written (one
+    before round 112, which filled only checks): every call the rule was for got "no result", the model blamed."""
+    if config.get("placeholders") == PLACEHOLDER_RULE:
+        return []
+    return [c["id"] for c in cases if isinstance(c.get("tool_results"), dict) and isinstance(c.get("vars"), dict)
+            and any(m.group(1).strip() in c["vars"] for text in texts_in(list(c["tool_results"].values()))
+                    for m in PLACEHOLDER.finditer(text))]
+
+
 def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     """Every figure of a report, from graded cases, in one pass over them where it can be."""
     labels, repeat = config["labels"], config["repeat"]
@@ -13647,16 +13678,6 @@ def subset_text(config):
     n = config.get("cases") or subset.get("limit") or len(subset["cases"])   # (a run without config.cases: as asked)
     return (f", only {'the first case' if n == 1 else f'the first {n} cases'}: --limit" if "limit" in subset
             else f", only {plural(n, 'chosen case')}: --cases")
-
-
-def rules_as_written(config, cases):
-    """The cases whose tool_results hold a {{var}} of theirs that the eval.py which made the run sent as written (one
-    before round 112, which filled only checks): every call the rule was for got "no result", the model blamed."""
-    if config.get("placeholders") == PLACEHOLDER_RULE:
-        return []
-    return [c["id"] for c in cases if isinstance(c.get("tool_results"), dict) and isinstance(c.get("vars"), dict)
-            and any(m.group(1).strip() in c["vars"] for text in texts_in(list(c["tool_results"].values()))
-                    for m in PLACEHOLDER.finditer(text))]
 
 
 def rules_warning(ids):

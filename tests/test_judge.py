@@ -1018,6 +1018,15 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     # a correction in words after it, no brace: none (it was read past); words that agree are read past
     ('{"reason": "gives date", "pass": true}\n\nWait, rereading: it does not give the year. Pass: false', (None, None)),
     ('{"reason": "gives date", "pass": true}\n\nSo pass: true.', (True, "gives date")),
+    # (its third review) a verdict in words the reader knew too little of (FAILED, ❌, a dash, Passes) then an example
+    ('**Verdict: FAILED**\n\nHad it given the date: {"reason": "date given", "pass": true}', (None, None)),
+    ('Pass: ❌\n\nHad it given the date: {"reason": "date given", "pass": true}', (None, None)),
+    ('Verdict - FAIL\n\nHad it given the date: {"reason": "date given", "pass": true}', (None, None)),
+    # ...but a choice, a phrase or code is none: the prompt's true/false, "no issues found", pass = true;
+    ('I will reply as {"reason": ..., "pass": true/false}.\n\n{"reason": "No window.", "pass": false}',
+     (False, "No window.")),
+    ('{"reason": "Gives the date.", "pass": true}\n\nVerdict: no issues found.', (True, "Gives the date.")),
+    ('Code: `if (score > 5) { pass = true; }`\n\n{"reason": "No window.", "pass": false}', (False, "No window.")),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
     ('The answer\'s JSON `{"name": "Ana", "age": 3` is never closed.\n\n{"reason": "never closed", "pass": false}',
      (False, "never closed")),
@@ -1045,7 +1054,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "key-word-in-reason-after", "brace-quoted-in-reason", "verdict-in-words", "cut-before-key",
         "snippet-left-open", "emoticon-at-end", "prose-brace-left-open-before", "answers-json-before",
         "marks-per-aspect-before", "bare-verdict-then-example", "schema-echo-before", "agreeing-loose-before",
-        "correction-in-words-after", "agreeing-words-after", "backticked-fragment-before", "loose-verdict-before-example",
+        "correction-in-words-after", "agreeing-words-after", "failed-in-words-before", "cross-in-words-before",
+        "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):

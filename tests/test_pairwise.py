@@ -400,6 +400,10 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('{"winner": "A"} luego {"winner": "B"}', None),
     ('Exactitud: {"winner": "A"}\nCompletitud: {"winner": "B"}\n\nFinal: {"reason": "B es completa", "winner": "B"}', None),
     ('{"reason": "B names it", "winner": "B"}\n\nActually, rereading, Winner: A', None),
+    # (its third review) Answer B, (B), [[B]], **Verdict:** B, Ganador: B before an example; the prompt's choice is none
+    *[(said + '\n\nHad A also given it: {"reason": "A gives it", "winner": "A"}', None) for said in (
+        "Winner: Answer B", "Winner: (B)", "Final verdict: [[B]]", "**Verdict:** B", "Ganador: B")],
+    ('I must pick winner: A, B or tie.\n\n{"reason": "B gives the date.", "winner": "B"}', "B"),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
