@@ -2184,6 +2184,7 @@ class ManyCompareResult(TypedDict):
     split_sha: str
     runs: list              # of ManyRow, in the order given: the reference first
     replaced: list          # [path, config.replaced] of each run whose model or judge was replaced while it went on
+    rerun_test: list        # [path, config.rerun_test] of each forced re-run of the held-out split
     reference: str          # the first run's path: every other run is tested against it
     cases: int              # the cases every run decided: every figure is on these
     shared_cases: int       # the cases every run holds
@@ -15716,6 +15717,7 @@ def compare_many(runs, alpha=ALPHA):
     rows[0].update(reference=True, reading=None)
     return {"split": configs[0]["split"], "split_sha": configs[0]["split_sha"], "runs": rows,
             "replaced": [[path, cfg["replaced"]] for path, cfg, _ in runs if cfg.get("replaced")],
+            "rerun_test": [[path, cfg["rerun_test"]] for path, cfg, _ in runs if isinstance(cfg.get("rerun_test"), dict)],
             "reference": rows[0]["run"], "cases": len(decided), "shared_cases": len(shared),
             "left_out": [i for i in shared if i not in set_of_decided],
             "all_cases": [len(ids) for ids in by_id],
@@ -15750,7 +15752,9 @@ def compare_many_rows(m):
              "all_cases": [figure("count", n, ["all_cases", i]) for i, n in enumerate(m["all_cases"])],
              "comparisons": figure("count", m["comparisons"], ["comparisons"]),
              "left_out": figure("ids", m["left_out"], ["left_out"]), "rows": rows,
-             "warnings": [f"{shell_word(path)}: {replaced_warning(r)}" for path, r in m["replaced"]]}]
+             # (a forced re-run of test was said by a compare of two, never of three: "every report" marks it)
+             "warnings": [f"{shell_word(path)}: {rerun_warning(r)}" for path, r in m["rerun_test"]]
+             + [f"{shell_word(path)}: {replaced_warning(r)}" for path, r in m["replaced"]]}]
 
 
 def settings_cells(rows, key):

@@ -328,6 +328,13 @@ def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):
         '1 a {"num_predict": 2}', '2 b {"num_predict": 3}', '3 c {"num_predict": 3, "top_k": 1}'], out
     md = cli("compare", *runs, "--markdown")[1]
     assert '| 1 | a | {"num\\_predict": 2} |' in md and '| 2 | b | {"num\\_predict": 3} |' in md, md
+    # (113th round) a forced re-run of the held-out split is said, as a compare of two says it
+    forced = write_run("runs/forced.json", split_run("dev", options={"num_ctx": 4096, "num_predict": 9},
+                                                     rerun_test={"forced": True, "earlier": ["runs/t.json"]}))
+    for view in ((), ("--markdown",)):
+        assert "runs/forced.json: WARNING: a forced re-run of the held-out test split" in cli("compare", *runs, forced, *view)[1]
+    assert json.loads(cli("compare", *runs, forced, "--json")[1])["rerun_test"] == [
+        ["runs/forced.json", {"forced": True, "earlier": ["runs/t.json"]}]]
     # (its review) entries that differ past 30 columns are shown whole; keys in another order are no difference
     assert evalpy.settings_cells([{"settings": {"options": {"num_ctx": n, "stop": ["x", s]}}} for n, s in
                                   ((2048, "y"), (4096, "z"))], "options") == [
