@@ -16979,7 +16979,8 @@ def guard_held_out_judging(args, was, config):
         and raised_cap_only(was.get("judge"), config["judge"])
     if not args.checks and same:
         return None
-    why = f"with the checks of {shell_word(args.checks)}" if args.checks else "with another judge"
+    why = (f"with the checks of {shell_word(args.checks)}" if args.checks
+           else f"with another judge ({judge_differs(was.get('judge'), config['judge'])})")
     if not args.rerun_test:
         raise EvalError(f"refusing to judge the held-out {on_one_line(was['split'])} split's run {shell_word(args.run)} "
                         f"{why}: trying judges on it turns it into one more dev set. Pass --rerun-test to judge it "
@@ -16987,6 +16988,16 @@ def guard_held_out_judging(args, was, config):
     warn(f"warning: forced re-judging of the held-out {on_one_line(was['split'])} split ({why}); the judged run is "
          "marked as such")
     return {"forced": True, "earlier": [args.run]}
+
+
+def judge_differs(was, now):
+    """What sets judge `now` apart from `was` (config.judge), in words: each setting as was -> now, or a model
+    re-pulled under its name (the guard said "another judge" of the very command eval.py printed)."""
+    if type(was) is not dict:
+        return "the run had none"
+    said = [f"{k} {one_line(json_text(was.get(k)), 40)} -> {one_line(json_text(now.get(k)), 40)}"
+            for k in sorted(set(was) | set(now)) if k != "digests" and was.get(k) != now.get(k)]
+    return "; ".join(said) or "a judge model re-pulled under its name: another digest"
 
 
 def raised_cap_only(was, now):

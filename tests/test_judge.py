@@ -3658,8 +3658,8 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
                          "--out", "runs/t.json")
     assert code in (0, 1), err
     code, out, err = cli("judge", "runs/t.json", "--judge-votes", "3", "--host", fake.url)
-    assert code == 2 and ("refusing to judge the held-out support-test split's run runs/t.json with another judge"
-                          in err) and "--rerun-test" in err, err
+    assert code == 2 and ("refusing to judge the held-out support-test split's run runs/t.json with another judge "
+                          "(votes 1 -> 3)" in err) and "--rerun-test" in err, err
     assert sorted(os.listdir("runs")) == ["t.json"]
     code, out, err = cli("judge", "runs/t.json", "--checks", "golden/support/test.jsonl", "--host", fake.url)
     assert code == 2 and "with the checks of golden/support/test.jsonl" in err, err
