@@ -17035,8 +17035,13 @@ def judge_run(args, run, target):
                         f"check, {cut} never answered (still thinking when it stopped: raise num_predict, or the "
                         f"server's cap on an answer) and {len(checked) - cut} failed; run them again")
     if not todo:   # the command to paste asks the judge asked for now
+        held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
-                        + (f" in {shell_word(args.checks)}" if args.checks else "; add one to the split and judge the answers "
+                        + (f" in {shell_word(args.checks)}" if args.checks else
+                           # (never "add one to the split" of the held-out one: its command was then refused)
+                           " (a run of the held-out split: a check added now would judge it under another configuration, "
+                           "which judge --rerun-test marks as forced)" if held else
+                           "; add one to the split and judge the answers "
                            f"with it: {judge_command(args.run, config, checks=split_named(config, args.run))}"))
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])
     client = make_client(config, args, args.run)

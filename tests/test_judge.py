@@ -3690,6 +3690,7 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
     assert cli("run", "--split", "test", "--limit", "2", "--host", fake.url, "--out", "runs/l.json")[0] in (0, 1)
     code, out, err = cli("judge", "runs/l.json", "--host", fake.url)
     assert code == 2 and "no answer has a judge check" in err and "refusing" not in err, err
+    assert "add one to the split" not in err and "a run of the held-out split" in err, err   # (its second review)
     assert cli("run", "--split", "golden/support/test.jsonl", "--limit", "2", "--host", fake.url, "--out", "runs/u.json",
                "--judge-temperature", "0.7", "--seed", "-1", "--rerun-test")[0] in (0, 1)
     code, out, err = cli("judge", "runs/u.json", "--judge-temperature", "0.7", "--seed", "-1", "--judge-max-tokens",
