@@ -11772,8 +11772,12 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
             # still thinking when it stopped: no answer, so INVALID and every check failed, its score 0 (left out of
-            # the weighted table, a case of a pass and two such trials read "fail, score 1, no check failed")
+            # the weighted table, a case of a pass and two such trials read "fail, score 1, no check failed"); but an
+            # agent's trajectory checks read the calls it made (a call made and matched was "never happened")
             failed = {c["name"]: False for c in case["checks"]}
+            if r.get("transcript") is not None:
+                failed.update(run_checks([c for c in case["checks"] if c["type"] in TRAJECTORY], dict(r, response=""),
+                                         trial)[0])
             trial.update(unfinished=True, predicted=INVALID if predict else None, correct=False, checks=failed,
                          weighted=weighted_score(case["checks"], failed),
                          thinking=r.get("thinking"))   # (what it said: two runs cut so said alike only if the same)
@@ -11847,7 +11851,9 @@ def agent_trace(r, checks, trial, threshold=None):
     final = [c for c in checks if c["type"] not in TRAJECTORY]
     trajectory = [c for c in checks if c["type"] in TRAJECTORY]
     trace = {"calls": calls, "turns": len(r.get("per_turn") or ()) or turn, "out_of_turns": out,
-             "final": False if out or cut else level_verdict(final, trial["checks"], threshold, trial["weighted"]),
+             # (out of turns, cut as it called, or still thinking when it stopped: it reached no answer)
+             "final": False if out or cut or trial["unfinished"] else level_verdict(final, trial["checks"], threshold,
+                                                                                   trial["weighted"]),
              "trajectory": level_verdict(trajectory, trial["checks"], threshold, trial["weighted"]) if trajectory else None,
              "first_failure": None, "cut": cut,
              "path": transcript_path(r["transcript"])}
@@ -11856,7 +11862,8 @@ def agent_trace(r, checks, trial, threshold=None):
         # decides nothing was blamed for a case another check failed)
         short = threshold is not None and trial["weighted"] is not None and trial["weighted"][1] < exact(threshold)
         deciding = [c for c in checks if c["blocking"] or short and "weight" in c]
-        trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut)
+        trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut,
+                                               trial["unfinished"])
     return trace
 
 
@@ -11871,7 +11878,7 @@ def transcript_path(transcript):
     return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
-def first_failure(calls, checks, passed, out, turns, cut=None):
+def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
@@ -11901,6 +11908,9 @@ def first_failure(calls, checks, passed, out, turns, cut=None):
             return {"turn": None, "call": None, "check": c["name"], "what": what}
     if out:   # before the answer's checks: there is no answer to check
         return {"turn": turns, "call": None, "check": None, "what": f"ran out of turns ({turns}) still calling tools"}
+    if unfinished:   # nor here: its last turn never finished thinking
+        return {"turn": turns, "call": None, "check": None,
+                "what": "still thinking when it stopped: no answer (raise num_predict, or the server's cap on an answer)"}
     return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
 
 

@@ -719,6 +719,24 @@ def test_an_agents_first_failure_is_a_check_that_failed_it(project, cli):
     assert (failure["check"], failure["what"]) == ("says", "the final answer fails it"), failure
 
 
+def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its_calls(project, cli):
+    """113th round's hostile Ollama: an agent whose last turn never finished thinking passed its final result where it
+    had only trajectory checks (it reached no answer), and failed every trajectory check, "the call never happened" of
+    a call made and matched. Its final result fails; its trajectory is read from the calls it made."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    cases = [agent_spec("t1", [look], final="<think>The customer wants"),
+             agent_spec("t2", [look], final="<think>The customer wants", checks=AGENT_CHECKS[:3])]
+    doc = json.loads(cli("report", write_run("runs/t.json", make_run(cases, labels=None, split="agent-dev",
+                                                                        max_turns=3)), "--json")[1])
+    assert (doc["agent"]["final"]["correct"], doc["agent"]["final"]["total"]) == (0, 2), doc["agent"]["final"]
+    assert (doc["agent"]["trajectory"]["correct"], doc["agent"]["trajectory"]["total"]) == (2, 2), doc["agent"]
+    assert [(f["id"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        (cid, "still thinking when it stopped: no answer (raise num_predict, or the server's cap on an answer)")
+        for cid in ("t1", "t2")]
+    assert [c["passed"] for c in doc["checks"]] == [2, 2, 2, 0], doc["checks"]
+
+
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
     every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""
