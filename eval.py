@@ -8298,6 +8298,10 @@ def judge_command(path, config, checks=None, **instead):
         words.append("--judge-schema")
     if checks:
         words.append(option_word("--checks", checks))
+    held = (config or {}).get("held_out") is True or isinstance((config or {}).get("split_path"), str) and is_held_out(
+        config["split_path"])
+    if held and (checks or any(judge.get(k) != (recorded or {}).get(k) for k in instead)):
+        words.append("--rerun-test")   # (another judge of the held-out split: refused without it, as the guard says)
     command = [f"{program()} judge", *([] if path.startswith("-") else [shell_word(path)]), *words,
                *(["--", shell_word(path)] if path.startswith("-") else [])]
     return " ".join(command)
@@ -13692,9 +13696,9 @@ def subset_text(config):
 
 
 def rules_warning(ids):
-    return (f"WARNING: the tool_results of {plural(len(ids), 'case')} ({ids_text(ids)}) hold {{{{vars}}}} the eval.py that made this run sent as written (it "
-            "filled only checks'): the calls they were for got \"no result\" for that, not for the model's arguments; run "
-            "the split again with this eval.py to measure them.")
+    return (f"WARNING: the tool_results of {plural(len(ids), 'case')} ({ids_text(ids)}) hold {{{{vars}}}} the eval.py "
+            "that made this run sent as written (it filled only the checks): a rule's arguments so matched no call (\"no result\", not for the model's "
+            "arguments), a result so reached the model unfilled; run the split again with this eval.py to measure them.")
 
 
 def rerun_warning(rerun):
@@ -14544,7 +14548,7 @@ def markdown_report(config, s, path):
     out = [f"### eval.py report: {md_code(path)}", "",
            f"{md_text(config['split'])} (`{short(config['split_sha'])}`{md_text(subset_text(config))}) · {md_code(config['prompt'])} "
            f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])} · {md_text(sampling_text(config))}", ""]
-    out += [f"> **{md_text(problems[key])}**\n" for key in ("rerun", "replaced") if problems[key]]
+    out += [f"> **{md_text(problems[key])}**\n" for key in ("rerun", "replaced", "rules_as_written") if problems[key]]
     if rescored_text(run):
         out += [f"> **{rescored_text(run, md_code)}**", ""]
     if run["judged"]:
@@ -15205,6 +15209,8 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
     if s.get("replaced"):   # figures that may be two models': no gate passes or fails them
         return 2, [f"gates not judged: {replaced_warning(s['replaced']).removeprefix('WARNING: ')}"]
+    if s.get("rules_as_written"):   # calls answered by rules never filled: no measure of the model to gate
+        return 2, [f"gates not judged: {rules_warning(s['rules_as_written']).removeprefix('WARNING: ')}"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
         said = [e["error"] for e in s["errors"]]
         return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({errors_whose_words(said)}); "

@@ -3666,6 +3666,9 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
     code, out, err = cli("judge", "runs/t.json", "--judge-votes", "3", "--host", fake.url, "--rerun-test")
     assert code in (0, 1) and "forced re-judging of the held-out support-test split" in err, err
     assert load_json("runs/t-judged.json")["config"]["rerun_test"] == {"forced": True, "earlier": ["runs/t.json"]}
+    # (its review) the audit's advice of another judge says --rerun-test, which the guard asks for
+    advice = [line for line in cli("judge", "runs/t.json", "--audit")[1].splitlines() if "asks again" in line]
+    assert advice and all("--rerun-test" in line for line in advice), advice
     # the run's own judge again (its calls that failed) is no other configuration
     code, out, err = cli("judge", "runs/t.json", "--host", fake.url)
     assert "refusing" not in err and "forced" not in err, err

@@ -2623,6 +2623,10 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
     assert ("WARNING: the tool_results of 1 case (a1) hold {{vars}} the eval.py that made this run sent as written"
             in out), out
     assert json.loads(cli("report", "runs/before.json", "--json")[1])["rules_as_written"] == ["a1"]
+    # (its review) in the markdown too, and no gate judges such a run
+    assert "the eval.py that made this run sent as written" in cli("report", "runs/before.json", "--markdown")[1]
+    code, out, err = cli("report", "runs/before.json", "--min-accuracy", "0")
+    assert code == 2 and "gates not judged: the tool_results of 1 case (a1) hold {{vars}}" in err, err
     assert "rules_as_written" not in cli("report", "runs/a.json")[1] and "WARNING" not in cli("report", "runs/a.json")[1]
     # (113th round) and run --compare with it refuses before any call: every case was asked, then the compare refused
     asked = len(fake.chat_bodies)
