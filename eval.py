@@ -7499,10 +7499,16 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 # colon, an arrow or a dash after it, then one word a verdict is (FAILED, ❌, Answer B, [[B]]), standing alone: ended
 # by the line, a stop, a comma or a bracket, never a choice ("A, B or tie", true/false) nor the start of a phrase
 # ("no issues found", "a clear win for B"), nor code's statement (pass = true;)
-WORD_KEY_SEPARATOR = r"\s*(?::|：|=>?|->|→|\s[-–—]\s?|\?)"
-VERDICT_WORD = re.compile(rf"""\s*(?:{LOOSE_QUOTE}|\[\[?|\()?\s*(?:(?:answer|respuesta|resposta)\s+)?"""
-                          r"""([^\W_]+|[✅❌✔✓✗✘])(?:\]\]?|\))?(?=\s*(?:$|[.!)\]}"'`*_]|,(?!\s*\w+\s*(?:,|\bor\b|\bo\b))|\s+[-–—(]))""",
-                          re.IGNORECASE | re.MULTILINE)
+WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
+VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
+# (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
+VERDICT_WORD = re.compile(
+    rf"""[ \t]{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?[ \t]{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
+    rf"""(?:\]\]?|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+    r"""(?:$|[.!)\]}"'`*_]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# text in backticks or a fenced block: code or a quotation, whose pass = "fail" is none of the judge's words
+CODE_SPAN = re.compile(r"(```|~~~)[\s\S]*?(?:\1|\Z)|`[^`\n]*`")
+MT_BENCH_WINNER = re.compile(r"(?=\[\[(?:a|b|tie)\]\])", re.IGNORECASE)   # MT-Bench's [[B]], with no key before it
 
 
 def word_key(*names):
@@ -7516,15 +7522,22 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "sí",
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
-                                          "guanyador"), WINNER_WORDS),)}
+                                          "guanyador"), WINNER_WORDS), (MT_BENCH_WINNER, WINNER_WORDS))}
 
 
 def said_in_words(raw, loose, start, end):
     """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
     {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
-    for key_pattern, words in SAID_IN_WORDS.get(loose, ()):
+    if loose not in SAID_IN_WORDS:
+        return
+    code = [m.span() for m in CODE_SPAN.finditer(raw)]
+    starts = [at for at, _ in code]
+    for key_pattern, words in SAID_IN_WORDS[loose]:
         for key in key_pattern.finditer(raw, start, end):
+            inside = bisect.bisect_right(starts, key.start()) - 1
+            if inside >= 0 and key.start() < code[inside][1]:
+                continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
                                                                                       key.start()):

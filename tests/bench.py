@@ -536,7 +536,8 @@ def verdict_reading(quick):
               "a brace, then line breaks": verdict + "{" + "\n" * size + "x.",
               "loose openings before it": "{'a': 1, " * (size // 9) + verdict,
               "drafts with their reasons before it": '{"reason": "x", "pass": true}' * (size // 29) + verdict,
-              "quoted braces after it": verdict + '"{"' * (size // 3)}
+              "quoted braces after it": verdict + '"{"' * (size // 3),
+              "a key, then a run of spaces, before it": "pass:" + " " * (size - 40) + "!" + verdict}
     for name, text in shapes.items():
         seconds = timed(lambda: (evalpy.parse_verdict(text), evalpy.parse_winner(text)))
         row(f"a judge's answer of {len(text):,} characters, {name}, read", f"{seconds:.2f} s", "<= 2 s", seconds / 2,

@@ -1027,6 +1027,15 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
      (False, "No window.")),
     ('{"reason": "Gives the date.", "pass": true}\n\nVerdict: no issues found.', (True, "Gives the date.")),
     ('Code: `if (score > 5) { pass = true; }`\n\n{"reason": "No window.", "pass": false}', (False, "No window.")),
+    # (its fourth review) code in backticks or a fence is no verdict in words, nor is a question's "pass? No", nor a
+    # word that goes on ("yes, the jury..."); one with its mark beside it ("FAIL ❌") is one
+    ('It writes `verdict = "pass" if score >= 60 else "fail"`, wrong threshold.\n{"reason": "ok", "pass": false}',
+     (False, "ok")),
+    ('```yaml\nci:\n  pass: false\n```\nThe YAML sets it correctly.\n{"reason": "ok", "pass": true}', (True, "ok")),
+    ('Will the law pass? No, says the answer.\n{"reason": "ok", "pass": true}', (True, "ok")),
+    ('The verdict: yes, the jury convicted.\n{"reason": "ok", "pass": false}', (False, "ok")),
+    ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: FAIL ❌', (None, None)),
+    ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: ❌ FAIL', (None, None)),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
     ('The answer\'s JSON `{"name": "Ana", "age": 3` is never closed.\n\n{"reason": "never closed", "pass": false}',
      (False, "never closed")),
@@ -1055,7 +1064,9 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "snippet-left-open", "emoticon-at-end", "prose-brace-left-open-before", "answers-json-before",
         "marks-per-aspect-before", "bare-verdict-then-example", "schema-echo-before", "agreeing-loose-before",
         "correction-in-words-after", "agreeing-words-after", "failed-in-words-before", "cross-in-words-before",
-        "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "backticked-fragment-before", "loose-verdict-before-example",
+        "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "code-in-backticks-before",
+        "code-in-a-fence-before", "a-question-before", "a-word-going-on-before", "word-then-mark-after",
+        "mark-then-word-after", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
 def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw, expected):
@@ -3715,3 +3726,10 @@ def test_a_stored_verdict_from_a_reply_giving_two_is_read_as_none(project, cli):
                                                 case("c3", True, '{"pass": true} y {"pass": true}')], labels=None))
     s = json.loads(cli("report", path, "--json")[1])
     assert [u["id"] for u in s["open"]] == ["c1"] and s["correct"] == 2, s["open"]
+
+
+def test_a_verdict_in_words_is_read_in_time_linear_in_the_answer():
+    """113th round's fourth review: a run of spaces after "pass:" took time quadratic in its length (40,000 took a
+    minute): the reader's whitespace is bounded. A whole MiB of it is read at once (timed in tests/bench.py)."""
+    said = "pass:" + " " * 200_000 + "!" + '{"reason": "ok", "pass": true}'
+    assert evalpy.parse_verdict(said) == (True, "ok")

@@ -404,6 +404,8 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     *[(said + '\n\nHad A also given it: {"reason": "A gives it", "winner": "A"}', None) for said in (
         "Winner: Answer B", "Winner: (B)", "Final verdict: [[B]]", "**Verdict:** B", "Ganador: B")],
     ('I must pick winner: A, B or tie.\n\n{"reason": "B gives the date.", "winner": "B"}', "B"),
+    # (its fourth review) MT-Bench's [[B]] alone, after a draft: none (the draft was read)
+    ('Draft: {"reason": "A is longer", "winner": "A"}\nOn reflection B is more accurate.\n[[B]]', None),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
