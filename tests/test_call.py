@@ -885,9 +885,9 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
 
 
-def test_an_answer_with_two_unlike_lengths_is_no_server_to_start(project, cli):
-    """113th round: a model list sent with two Content-Length headers that disagree (urllib3's InvalidHeader) was
-    "cannot reach the model server ... Start the server": it was reached, and its answer cannot be read as HTTP."""
+def run_against_raw_bytes(cli, reply, read_first=False):
+    """`run --split dev` against a listener that sends every connection `reply` (after reading the request, or not)
+    and closes it: (its port, exit code, stderr)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -896,9 +896,9 @@ def test_an_answer_with_two_unlike_lengths_is_no_server_to_start(project, cli):
         with contextlib.suppress(OSError):
             while True:
                 conn, _ = listener.accept()
-                conn.recv(65536)
-                conn.sendall(b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 13\r\nConnection: close\r\n\r\n'
-                             b'{"models": []}')
+                if read_first:
+                    conn.recv(65536)
+                conn.sendall(reply)
                 conn.close()
     threading.Thread(target=answer, daemon=True).start()
     port = listener.getsockname()[1]
@@ -906,6 +906,14 @@ def test_an_answer_with_two_unlike_lengths_is_no_server_to_start(project, cli):
         code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
     finally:
         listener.close()
+    return port, code, err
+
+
+def test_an_answer_with_two_unlike_lengths_is_no_server_to_start(project, cli):
+    """113th round: a model list sent with two Content-Length headers that disagree (urllib3's InvalidHeader) was
+    "cannot reach the model server ... Start the server": it was reached, and its answer cannot be read as HTTP."""
+    port, code, err = run_against_raw_bytes(cli, b'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 13\r\n'
+                                                 b'Connection: close\r\n\r\n{"models": []}', read_first=True)
     assert code == 2 and err == (f"error: http://127.0.0.1:{port}/api/tags: the server's answer could not be read as "
                                  "HTTP: Content-Length contained multiple unmatching values (5, 13); is --host (or "
                                  "$OLLAMA_HOST) pointing at the model server?\n"), err
@@ -924,22 +932,7 @@ def test_a_version_page_that_is_not_json_is_an_unknown_version_not_a_refusal(pro
 def test_a_service_answering_in_another_protocol_is_not_a_server_to_start(project, cli):
     """Round 105: an SSH server on the port (or a 200 past 100 headers) was "cannot reach the model server ...
     Start it with `ollama serve`": something answered, and it is no model server."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen()
-
-    def banner():
-        with contextlib.suppress(OSError):
-            while True:
-                conn, _ = listener.accept()
-                conn.sendall(b"SSH-2.0-OpenSSH_8.9\r\n")
-                conn.close()
-    threading.Thread(target=banner, daemon=True).start()
-    port = listener.getsockname()[1]
-    try:
-        code, out, err = cli("run", "--split", "dev", "--host", f"127.0.0.1:{port}")
-    finally:
-        listener.close()
+    port, code, err = run_against_raw_bytes(cli, b"SSH-2.0-OpenSSH_8.9\r\n")
     assert code == 2 and err == (f"error: http://127.0.0.1:{port}/api/tags: the server's answer could not "
                                  "be read as HTTP: no HTTP status line (another protocol, or a body alone); is --host "
                                  "(or $OLLAMA_HOST) pointing at the model server?\n"), err
