@@ -10666,8 +10666,9 @@ def preflight_server(client, config, judge, inputs, resuming):
         if was and now and was != now:
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
-                            "answers would mix two models. Run again with another --out (or move the journal aside: "
-                            "its answers stay in it)")
+                            "answers would mix two models. Run again with another --out (what it holds stays as it is: "
+                            "the journal of a run stopped, or a finished run whose errors would have been asked again), or "
+                            "go on against the model it began with")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
                  f"{short(was)}): the answers asked now cannot be told to be the same model's")

@@ -1182,6 +1182,16 @@ def test_a_run_is_not_resumed_on_a_model_replaced_since_it_began(project, cli, f
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "is not the model the run began with" in err and "ffffffff" in err
     assert fake.chat_bodies == [] and os.path.exists("runs/dev-v3.json.journal")   # nothing asked, nothing lost
+    # (113th round) a finished run with errors, completed on a model re-pulled since: no journal to move aside
+    fake.digests["qwen2.5:7b"] = run["config"]["model_digest"]
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    done = load_json("runs/dev-v3.json")
+    done["results"][0].update(error="HTTP 500: boom", response=None)
+    Path("runs/dev-v3.json").write_text(json.dumps(done), encoding="utf-8")
+    fake.digests["qwen2.5:7b"] = "f" * 64
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "is not the model the run began with" in err and "move the journal aside" not in err, err
+    assert "a finished run whose errors would have been asked again" in err
     # (37th round) a server that no longer gives the digest: resumed, and said, never passed over in silence
     fake.digests["qwen2.5:7b"] = ""
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
