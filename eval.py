@@ -12666,14 +12666,17 @@ def failure(case):
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
             # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
             # its checks: its turn, said beside them
-            "out_of_turns": out, "cut_calling": cut}
+            "out_of_turns": out, "cut_calling": cut,
+            # (an agent that made its calls and never finished thinking failed no check of them: its row was blank)
+            "unfinished": any(t["unfinished"] for t in failing)}
 
 
 def failed_words(f):
     """What a failure failed, as the views list it: its checks, and running out of turns or being cut as it called
     tools (a case failed by that alone showed an empty column)."""
     return ", ".join(f["failed_checks"] + ([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
-                     + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else []))
+                     + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else [])
+                     + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
 
 
 CUT_CALLING = "cut by the token limit as it called tools (turn {turn}: its calls never run)"
@@ -14848,6 +14851,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         inline, said = split_thinking(t["response"]) if t["response"] is not None else (None, None)
         if t.get("transcript"):   # an agent: every turn, the answer last
             lines += turn_lines(t["transcript"], t["out_of_turns"])
+            if t.get("unfinished"):   # (its last turn shown as sent; said, as every other view says it)
+                lines += ["  answer: none (still thinking when it stopped: its last turn never closed its thinking)"]
         elif inline is not None:   # reasoning in the answer's text (<think>...</think>): told apart, as the score reads it
             lines += ["  thinking (inline, " + ("before </think>" if said is not None else "never closed by a </think>")
                       + "; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]

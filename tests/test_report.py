@@ -735,6 +735,12 @@ def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its
         (cid, "still thinking when it stopped: no answer (raise num_predict, or the server's cap on an answer)")
         for cid in ("t1", "t2")]
     assert [c["passed"] for c in doc["checks"]] == [2, 2, 2, 0], doc["checks"]
+    # (its review) every view says why it failed: its failures row named no check, --case showed passes alone
+    text = cli("report", "runs/t.json")[1].split("\nFailures")[1]
+    row = next(line for line in text.splitlines() if line.startswith("  t2 "))
+    assert "no answer (still thinking when it stopped)" in row, row
+    assert "no answer (still thinking when it stopped)" in cli("report", "runs/t.json", "--markdown")[1]
+    assert "  answer: none (still thinking when it stopped" in cli("report", "runs/t.json", "--case", "t2")[1]
 
 
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
