@@ -7497,18 +7497,18 @@ LOOSE_CLAIMS, LOOSE_PASSAGES = loose_key("claims"), loose_key("passages")   # th
 LOOSE_BACK = 20_000   # how far back from the last object a brace around it is looked for
 # A verdict said in words: a key (the judge's own, or "verdict", in Spanish and Catalan too) written as a key, with a
 # colon, an arrow or a dash after it, then one word a verdict is (FAILED, ❌, Answer B, [[B]]), standing alone: ended
-# by the line, a stop, a comma or a bracket, never a choice ("A, B or tie", true/false) nor the start of a phrase
-# ("no issues found", "a clear win for B"), nor code's statement (pass = true;)
+# by the line, a stop, a comma (not a choice's: "A, B or tie"; true/false) or a bracket, never the start of a phrase
+# ("no issues found", "a clear win for B"), nor code's statement (pass = true), nor words in backticks or a fence
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
 VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
 VERDICT_WORD = re.compile(
-    rf"""[ \t]{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?[ \t]{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
-    rf"""(?:\]\]?|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!)\]}"'`*_]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
-# text in backticks or a fenced block: code or a quotation, whose pass = "fail" is none of the judge's words
-CODE_SPAN = re.compile(r"(```|~~~)[\s\S]*?(?:\1|\Z)|`[^`\n]*`")
-MT_BENCH_WINNER = re.compile(r"(?=\[\[(?:a|b|tie)\]\])", re.IGNORECASE)   # MT-Bench's [[B]], with no key before it
+    rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
+    rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}\w+\W{0,2}\s*(?:,|\bor\b|\bo\b))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
+CODE_SPAN = re.compile(r"(```|~~~)[\s\S]*?\1|`[^`\n]*`")
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|tie)\]\])", re.IGNORECASE)   # MT-Bench's [[B]], no key before it
 
 
 def word_key(*names):
@@ -7536,7 +7536,7 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         for key in key_pattern.finditer(raw, start, end):
             inside = bisect.bisect_right(starts, key.start()) - 1
-            if inside >= 0 and key.start() < code[inside][1]:
+            if inside >= 0 and key.end() <= code[inside][1]:   # (the key and its colon in code; `pass`: `false` is said)
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
@@ -7925,7 +7925,7 @@ def said_two_things(vote, key):
     in words. An eval.py before round 113 stored the last one's; read as none, as a vote made now is."""
     raw = vote.get("raw")
     if not isinstance(raw, str) or vote.get("error") or vote.get(key) is None or sum(
-            raw.casefold().count(word) for word in (key, "verdict", "veredict", "ganador", "guanyador")) < 2:
+            raw.casefold().count(word) for word in (key, "verdict", "veredict", "ganador", "guanyador", "[[")) < 2:
         return False
     said = answer_of(raw)
     return said is not None and (parse_verdict if key == "pass" else parse_winner)(said)[0] is None

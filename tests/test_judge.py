@@ -1033,7 +1033,14 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
      (False, "ok")),
     ('```yaml\nci:\n  pass: false\n```\nThe YAML sets it correctly.\n{"reason": "ok", "pass": true}', (True, "ok")),
     ('Will the law pass? No, says the answer.\n{"reason": "ok", "pass": true}', (True, "ok")),
-    ('The verdict: yes, the jury convicted.\n{"reason": "ok", "pass": false}', (False, "ok")),
+    # (its fifth review) a word then a comma is a verdict all the same ("Verdict: FAIL, the date is missing" before an
+    # example was read as the example's): a phrase so written leaves the case to a person, the price of that
+    ('The verdict: yes, the jury convicted.\n{"reason": "ok", "pass": false}', (None, None)),
+    ('Verdict: FAIL, the date is missing. A passing reply: {"reason": "states the date", "pass": true}.', (None, None)),
+    ('**Verdict:**\nFAIL\n\nHad it given the date: {"reason": "states the date", "pass": true}.', (None, None)),
+    # a ``` in prose opens no fence; a key in backticks with its word outside is said
+    ('The answer forgot a closing ``` fence.\n\n{"reason": "ok", "pass": true}\n\nVerdict: FAIL', (None, None)),
+    ('{"reason": "ok", "pass": true}\n\nOn reflection, `pass`: `false`.', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: FAIL ❌', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: ❌ FAIL', (None, None)),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
@@ -1065,7 +1072,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "marks-per-aspect-before", "bare-verdict-then-example", "schema-echo-before", "agreeing-loose-before",
         "correction-in-words-after", "agreeing-words-after", "failed-in-words-before", "cross-in-words-before",
         "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "code-in-backticks-before",
-        "code-in-a-fence-before", "a-question-before", "a-word-going-on-before", "word-then-mark-after",
+        "code-in-a-fence-before", "a-question-before", "a-word-going-on-before", "a-word-then-a-comma-before",
+        "a-word-on-the-next-line-before", "a-lone-fence-in-prose", "a-key-in-backticks-after", "word-then-mark-after",
         "mark-then-word-after", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])

@@ -406,6 +406,10 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('I must pick winner: A, B or tie.\n\n{"reason": "B gives the date.", "winner": "B"}', "B"),
     # (its fourth review) MT-Bench's [[B]] alone, after a draft: none (the draft was read)
     ('Draft: {"reason": "A is longer", "winner": "A"}\nOn reflection B is more accurate.\n[[B]]', None),
+    # (its fifth review) MT-Bench's choices written out, or quoted in a format, are no verdict
+    ('MT-Bench options are [[A]], [[B]] or [[C]]; I answer in JSON.\n{"reason": "r", "winner": "A"}', "A"),
+    ('Format: output "[[A]]" if A is better, "[[B]]" if B is.\n{"reason": "r", "winner": "A"}', "A"),
+    ('Winner: Answer B, since it cites the policy. Had A cited it: {"reason": "A also cites", "winner": "A"}.', None),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
@@ -1891,3 +1895,11 @@ def test_a_stored_pairwise_verdict_from_a_reply_giving_two_is_none():
     plain = '{"reason": "A cita el pedido.", "winner": "A"}'
     assert evalpy.pairwise_outcome([vote("candidate first", plain, "A"), vote("baseline first", plain.replace('"A"', '"B"'),
                                                                             "B")])[0] == "candidate"
+
+
+def test_a_stored_pairwise_verdict_then_mt_benchs_other_is_read_again():
+    """113th round's fifth review: a stored vote {"winner": "A"} then "[[B]]" (read as A before) was never read again:
+    only a key written twice sent it to the reader."""
+    vote = {"raw": '{"reason": "A is better", "winner": "A"}\n\n[[B]]', "winner": "A", "model": "m",
+            "order": evalpy.ORDERS[0], "error": None}
+    assert evalpy.said_two_things(vote, "winner")
