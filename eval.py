@@ -7505,10 +7505,12 @@ VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 VERDICT_WORD = re.compile(
     rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}\w+\W{0,2}\s*(?:,|\bor\b|\bo\b))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s*(?:,|/|\bor\b|\bo\b))"""
+    r"""|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
-CODE_SPAN = re.compile(r"(```|~~~)[\s\S]*?\1|`[^`\n]*`")
-MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|tie)\]\])", re.IGNORECASE)   # MT-Bench's [[B]], no key before it
+CODE_SPAN = re.compile(r"^[ \t]*(```|~~~)[\s\S]*?^[ \t]*\1|`[^`\n]*`", re.MULTILINE)   # (a fence opens its line)
+# MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|tie)\]\][ \t.!*]*$)", re.IGNORECASE | re.MULTILINE)
 
 
 def word_key(*names):
@@ -7536,7 +7538,7 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         for key in key_pattern.finditer(raw, start, end):
             inside = bisect.bisect_right(starts, key.start()) - 1
-            if inside >= 0 and key.end() <= code[inside][1]:   # (the key and its colon in code; `pass`: `false` is said)
+            if inside >= 0 and key.start() < code[inside][1]:   # (`pass`: `True` quotes the answer's code)
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),

@@ -1038,9 +1038,14 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('The verdict: yes, the jury convicted.\n{"reason": "ok", "pass": false}', (None, None)),
     ('Verdict: FAIL, the date is missing. A passing reply: {"reason": "states the date", "pass": true}.', (None, None)),
     ('**Verdict:**\nFAIL\n\nHad it given the date: {"reason": "states the date", "pass": true}.', (None, None)),
-    # a ``` in prose opens no fence; a key in backticks with its word outside is said
+    # a ``` in prose opens no fence (nor do two, paired: a fence opens its line); a key in backticks is code quoted
     ('The answer forgot a closing ``` fence.\n\n{"reason": "ok", "pass": true}\n\nVerdict: FAIL', (None, None)),
-    ('{"reason": "ok", "pass": true}\n\nOn reflection, `pass`: `false`.', (None, None)),
+    ('The answer forgot a closing ``` fence.\n\n{"reason": "ok", "pass": true}\n\nVerdict: FAIL\n\nAnd a stray ``` too.',
+     (None, None)),
+    ('The harness prints `pass`: `True` for every test.\n{"reason": "its tests never run", "pass": false}',
+     (False, "its tests never run")),
+    # (its sixth review) a word then a comma then another word is a verdict, unless the word after is one (a choice)
+    ('Verdict: FAIL, however, a passing reply would read {"reason": "states the date", "pass": true}.', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: FAIL ❌', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: ❌ FAIL', (None, None)),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
@@ -1073,7 +1078,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "correction-in-words-after", "agreeing-words-after", "failed-in-words-before", "cross-in-words-before",
         "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "code-in-backticks-before",
         "code-in-a-fence-before", "a-question-before", "a-word-going-on-before", "a-word-then-a-comma-before",
-        "a-word-on-the-next-line-before", "a-lone-fence-in-prose", "a-key-in-backticks-after", "word-then-mark-after",
+        "a-word-on-the-next-line-before", "a-lone-fence-in-prose", "two-lone-fences-in-prose",
+        "a-key-in-backticks-before", "a-word-a-comma-a-word-before", "word-then-mark-after",
         "mark-then-word-after", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
