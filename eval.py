@@ -8322,6 +8322,13 @@ def judge_command(path, config, checks=None, **instead):
     return " ".join(command)
 
 
+def raised_cap_only(was, now):
+    """Whether judge `now` asks with a larger token limit than `was` (config.judge), seeded or not: the command eval.py
+    names for votes the limit cut."""
+    caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
+    return all(type(c) is int for c in caps) and caps[1] > caps[0]
+
+
 def raised_cap(was, now):
     """Whether judge `now` is judge `was` (config.judge) asked with a larger token limit and nothing
     else changed, and the same answer is drawn again (temperature 0, or a seed): the limit only stops
@@ -8329,9 +8336,7 @@ def raised_cap(was, now):
     stands; only the votes the limit cut (or that failed, or gave no verdict) need asking again.
     Unseeded above temperature 0 each vote is a fresh sample: drawing again only the long ones would
     weigh the verdict towards the short, so every vote is asked."""
-    caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
-    return (all(type(c) is int for c in caps) and caps[1] > caps[0] and drawn_again(now)
-            and same_judge(was, now, ("num_predict",)))
+    return raised_cap_only(was, now) and drawn_again(now) and same_judge(was, now, ("num_predict",))
 
 
 def drawn_again(judge):
@@ -17035,13 +17040,6 @@ def judge_differs(was, now):
     said = [f"{k} {one_line(json_text(was.get(k)), 40)} -> {one_line(json_text(now.get(k)), 40)}"
             for k in sorted(set(was) | set(now)) if k != "digests" and was.get(k) != now.get(k)]
     return "; ".join(said) or "a judge model re-pulled under its name: another digest"
-
-
-def raised_cap_only(was, now):
-    """Whether judge `now` asks with a larger token limit than `was` (config.judge), seeded or not: the command eval.py
-    names for votes the limit cut."""
-    caps = [j.get("num_predict") if type(j) is dict else None for j in (was, now)]
-    return all(type(c) is int for c in caps) and caps[1] > caps[0]
 
 
 def judge_run(args, run, target):
