@@ -7505,12 +7505,36 @@ VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 VERDICT_WORD = re.compile(
     rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s*(?:,|/|\bor\b|\bo\b))"""
-    r"""|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s*(?:,|/|\bor\b|\bo\b)\s*\W{0,2}"""
+    r"""(?:true|false|yes|no|pass|fail|a|b|c|tie)(?![^\W_]))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
-CODE_SPAN = re.compile(r"^[ \t]*(```|~~~)[\s\S]*?^[ \t]*\1|`[^`\n]*`", re.MULTILINE)   # (a fence opens its line)
+# (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
+# holds ``` lines; one never closed is no fence)
+FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:\d+[.)]|[-*+])[ \t]+)?(`{3,}|~{3,})")
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+def code_spans(raw):
+    """The stretches of raw that are code (closed fences, then `inline` code outside them), as sorted disjoint
+    (start, end) pairs: one pass over its lines (a pattern searching each opening for its closing was quadratic)."""
+    fences, opened, at = [], None, 0
+    for line in raw.split("\n"):
+        fence = FENCE.match(line)
+        if fence and opened is None:
+            opened = (at, fence.group(1))
+        elif fence and fence.group(1)[0] == opened[1][0] and len(fence.group(1)) >= len(opened[1]) \
+                and not line[fence.end():].strip():
+            fences.append((opened[0], at + len(line)))
+            opened = None
+        at += len(line) + 1
+    spans, starts = list(fences), [start for start, _ in fences]
+    for m in INLINE_CODE.finditer(raw):
+        inside = bisect.bisect_right(starts, m.start()) - 1
+        if inside < 0 or m.start() >= fences[inside][1]:
+            spans.append(m.span())
+    return sorted(spans)
 # MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
-MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|tie)\]\][ \t.!*]*$)", re.IGNORECASE | re.MULTILINE)
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)", re.IGNORECASE | re.MULTILINE)
 
 
 def word_key(*names):
@@ -7524,7 +7548,7 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "sí",
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
-                                          "guanyador"), WINNER_WORDS), (MT_BENCH_WINNER, WINNER_WORDS))}
+                                          "guanyador"), WINNER_WORDS), (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
 
 
 def said_in_words(raw, loose, start, end):
@@ -7533,14 +7557,14 @@ def said_in_words(raw, loose, start, end):
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
     if loose not in SAID_IN_WORDS:
         return
-    code = [m.span() for m in CODE_SPAN.finditer(raw)]
+    code = code_spans(raw)
     starts = [at for at, _ in code]
     for key_pattern, words in SAID_IN_WORDS[loose]:
         for key in key_pattern.finditer(raw, start, end):
-            inside = bisect.bisect_right(starts, key.start()) - 1
-            if inside >= 0 and key.start() < code[inside][1]:   # (`pass`: `True` quotes the answer's code)
-                continue
             word = VERDICT_WORD.match(raw, key.end(), end)
+            inside = bisect.bisect_right(starts, word.start(1) if word else key.start()) - 1
+            if inside >= 0 and (word.start(1) if word else key.start()) < code[inside][1]:   # (its word in code:
+                continue                                                                     # `pass`: `True` quotes)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
                                                                                       key.start()):
                 yield words[word.group(1).casefold()]

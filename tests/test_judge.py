@@ -1046,6 +1046,16 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
      (False, "its tests never run")),
     # (its sixth review) a word then a comma then another word is a verdict, unless the word after is one (a choice)
     ('Verdict: FAIL, however, a passing reply would read {"reason": "states the date", "pass": true}.', (None, None)),
+    # (its seventh review) a choice is two verdict words more ("FAIL, no, it never..." is a verdict); a fence in a quote,
+    # a list item or a longer fence holds code; a key in backticks with its word outside is said
+    ('Verdict: FAIL, no, it never gives the date.\n\nA passing reply: {"reason": "gives the date", "pass": true}',
+     (None, None)),
+    ('The answer quotes its CI config:\n> ```yaml\n> pass: false\n> ```\nIt is right.\n{"reason": "ok", "pass": true}',
+     (True, "ok")),
+    ('1. ```yaml\n   pass: false\n   ```\n   is what it wrote.\n{"reason": "ok", "pass": true}', (True, "ok")),
+    ('As given:\n````\nThe config:\n```yaml\npass: false\n```\n````\nIt is right.\n{"reason": "ok", "pass": true}',
+     (True, "ok")),
+    ('{"reason": "draft", "pass": true}\n\nOn reflection, `pass`: false.', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: FAIL ❌', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: ❌ FAIL', (None, None)),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
@@ -1079,7 +1089,9 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "dash-in-words-before", "prompts-choice-before", "phrase-after", "code-before", "code-in-backticks-before",
         "code-in-a-fence-before", "a-question-before", "a-word-going-on-before", "a-word-then-a-comma-before",
         "a-word-on-the-next-line-before", "a-lone-fence-in-prose", "two-lone-fences-in-prose",
-        "a-key-in-backticks-before", "a-word-a-comma-a-word-before", "word-then-mark-after",
+        "a-key-in-backticks-before", "a-word-a-comma-a-word-before",
+        "a-word-a-comma-no-before", "a-fence-in-a-quote", "a-fence-in-a-list-item", "a-fence-in-a-longer-fence",
+        "a-key-in-backticks-its-word-outside", "word-then-mark-after",
         "mark-then-word-after", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])
