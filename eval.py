@@ -7505,13 +7505,20 @@ VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 VERDICT_WORD = re.compile(
     rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;)}"'`*_—]|,(?!\s*\W{0,2}(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s*(?:,|/|\bor\b|\bo\b)\s*\W{0,2}"""
-    r"""(?:true|false|yes|no|pass|fail|a|b|c|tie)(?![^\W_]))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;)}"'`*_—]|,(?!(?:\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}"""
+    r"""\s{0,8}(?:,|/|\bor\b|\bo\b)){1,3}\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)"""
+    r"""\W{0,2}\s{0,8}(?:$|[.)?!:;]))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
-FENCE = re.compile(r"[ \t]*(?:>[ \t]*)*(?:(?:\d+[.)]|[-*+])[ \t]+)?(`{3,}|~{3,})")
+FENCE = re.compile(r"[ \t]*(?:>[ \t]*|(?:\d+[.)]|[-*+])[ \t]+)*(?:(`{3,})(?=[^`]*$)|(~{3,}))")
 INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+def in_spans(spans, starts, at):
+    """Whether `at` falls in one of the sorted disjoint (start, end) spans (starts: their starts)."""
+    inside = bisect.bisect_right(starts, at) - 1
+    return inside >= 0 and at < spans[inside][1]
 
 
 def code_spans(raw):
@@ -7520,10 +7527,10 @@ def code_spans(raw):
     fences, opened, at = [], None, 0
     for line in raw.split("\n"):
         fence = FENCE.match(line)
+        run = fence and (fence.group(1) or fence.group(2))   # (```{"pass": true}``` on one line is inline code)
         if fence and opened is None:
-            opened = (at, fence.group(1))
-        elif fence and fence.group(1)[0] == opened[1][0] and len(fence.group(1)) >= len(opened[1]) \
-                and not line[fence.end():].strip():
+            opened = (at, run)
+        elif fence and run[0] == opened[1][0] and len(run) >= len(opened[1]) and not line[fence.end():].strip():
             fences.append((opened[0], at + len(line)))
             opened = None
         at += len(line) + 1
@@ -7534,7 +7541,8 @@ def code_spans(raw):
             spans.append(m.span())
     return sorted(spans)
 # MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
-MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)", re.IGNORECASE | re.MULTILINE)
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!, )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
+                             re.IGNORECASE | re.MULTILINE)   # (nor the last of a list of them: [[A]], [[B]] or [[C]].)
 
 
 def word_key(*names):
@@ -7562,9 +7570,8 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         for key in key_pattern.finditer(raw, start, end):
             word = VERDICT_WORD.match(raw, key.end(), end)
-            inside = bisect.bisect_right(starts, word.start(1) if word else key.start()) - 1
-            if inside >= 0 and (word.start(1) if word else key.start()) < code[inside][1]:   # (its word in code:
-                continue                                                                     # `pass`: `True` quotes)
+            if word is None or all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
+                continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
                                                                                       key.start()):
                 yield words[word.group(1).casefold()]

@@ -1056,6 +1056,15 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
     ('As given:\n````\nThe config:\n```yaml\npass: false\n```\n````\nIt is right.\n{"reason": "ok", "pass": true}',
      (True, "ok")),
     ('{"reason": "draft", "pass": true}\n\nOn reflection, `pass`: false.', (None, None)),
+    # (its eighth review) a choice's words differ from the verdict's and end the list ("FAIL, no, a date..." and "FAIL,
+    # FAIL, FAIL." are verdicts); a word in backticks after a key in plain words is said; ```{...}``` on one line opens
+    # no fence; a list item's quote holds one
+    ('Verdict: FAIL, no, a date is never given.\n\nA passing reply: {"reason": "gives the date", "pass": true}',
+     (None, None)),
+    ('{"reason": "greets", "pass": true}\n\nWait.\nVerdict: FAIL, FAIL, FAIL.', (None, None)),
+    ('{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: `FAIL`', (None, None)),
+    ('```{"pass": true}```\nWait.\nVerdict: FAIL\n\n```json\n{"reason": "greets", "pass": true}\n```', (None, None)),
+    ('- > ```\n  > pass: false\n  > ```\nIt is right.\n{"reason": "ok", "pass": true}', (True, "ok")),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: FAIL ❌', (None, None)),
     ('Draft:\n{"reason": "greets", "pass": true}\n\nWait, the date is missing.\nVerdict: ❌ FAIL', (None, None)),
     # a fragment of the answer's JSON quoted in backticks, never closed, before the verdict: looked past
@@ -1091,7 +1100,8 @@ def test_a_judge_whose_nested_rubric_says_pass_fails_the_answer(judged_split, cl
         "a-word-on-the-next-line-before", "a-lone-fence-in-prose", "two-lone-fences-in-prose",
         "a-key-in-backticks-before", "a-word-a-comma-a-word-before",
         "a-word-a-comma-no-before", "a-fence-in-a-quote", "a-fence-in-a-list-item", "a-fence-in-a-longer-fence",
-        "a-key-in-backticks-its-word-outside", "word-then-mark-after",
+        "a-key-in-backticks-its-word-outside", "a-word-no-an-article-before", "a-word-repeated-after",
+        "a-word-in-backticks-after", "one-line-fence-before", "a-fence-in-a-list-items-quote", "word-then-mark-after",
         "mark-then-word-after", "backticked-fragment-before", "loose-verdict-before-example",
         "backticked-brace-after", "unclosed-list-after", "backticked-brace-before", "quoted-brace-then-key-before",
         "quoted-brace-then-key-after", "key-in-words-then-loose", "example-after", "prompt-example-before"])

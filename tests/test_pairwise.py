@@ -416,6 +416,8 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     # (its seventh review) MT-Bench's [[C]] is its tie; "B, A, by contrast" is B
     ('{"reason": "A is longer", "winner": "A"}\n\nOn reflection they are equally good.\n[[C]]', None),
     ('{"reason": "A is longer", "winner": "A"}\n\nWait.\nWinner: B, A, by contrast, never cites the policy.', None),
+    ('{"reason": "A is longer", "winner": "A"}\n\nWait.\nWinner: B, yes, B.', None),
+    ('Options: [[A]], [[B]] or [[C]].\n{"reason": "r", "winner": "A"}', "A"),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
