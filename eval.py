@@ -3458,9 +3458,11 @@ def resolve_split(value, flag="--split"):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
         near = difflib.get_close_matches(value, names, n=1)
-        # a folder of that name holding splits (`init mine`, then --split mine): its files, by path
-        own = sorted(os.path.join(value, f) for f in os.listdir(value) if f.endswith(".jsonl")) if os.path.isdir(value) else []
-        near = [own[0]] if own else near
+        # a folder of that name holding splits (`init mine`, then --split mine; golden/support): its first, by path
+        own = next((sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".jsonl")
+                           and os.path.isfile(os.path.join(folder, f)))
+                    for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)), [])
+        near = [shell_word(own[0])] if own else near
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))

@@ -536,6 +536,11 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     assert cli("init", "mine")[0] == 0
     code, out, err = cli("run", "--split", "mine")
     assert code == 2 and "no split 'mine' (golden/mine.jsonl does not exist); did you mean mine/dev.jsonl?" in err, err
+    # (its review) a folder under golden/ too, and a path that needs quoting quoted
+    assert "did you mean golden/support/dev.jsonl?" in cli("run", "--split", "support")[2]
+    os.makedirs("sets")
+    Path("sets/my dev.jsonl").write_text("")
+    assert "did you mean 'sets/my dev.jsonl'?" in cli("run", "--split", "sets")[2]
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):
