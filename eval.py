@@ -7523,6 +7523,7 @@ def in_spans(spans, starts, at):
     return inside >= 0 and at < spans[inside][1]
 
 
+@functools.lru_cache(maxsize=2)   # (asked of one answer before and after its last object: read once)
 def code_spans(raw):
     """The stretches of raw that are code (closed fences, then `inline` code outside them), as sorted disjoint
     (start, end) pairs: one pass over its lines (a pattern searching each opening for its closing was quadratic)."""
@@ -7541,7 +7542,7 @@ def code_spans(raw):
         inside = bisect.bisect_right(starts, m.start()) - 1
         if inside < 0 or m.start() >= fences[inside][1]:
             spans.append(m.span())
-    return sorted(spans)
+    return tuple(sorted(spans))
 # MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
 MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!, )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
                              re.IGNORECASE | re.MULTILINE)   # (nor the last of a list of them: [[A]], [[B]] or [[C]].)
