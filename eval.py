@@ -3432,6 +3432,14 @@ def label_key(text):
     return fold(text.strip().strip(STRIP_CHARS))
 
 
+def listed_names(folder):
+    """A folder's entries for a hint, or none where it cannot be read (a hint never fails a command)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
@@ -3451,18 +3459,18 @@ def resolve_split(value, flag="--split"):
         if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
             name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), name)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
+    # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
+    own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
+                for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
+                                      and os.path.isfile(os.path.join(folder, f)))]), [])
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
-        raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl")
+        raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
+                        + (f"; did you mean {shell_word(own[0])}?" if own else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
-        near = difflib.get_close_matches(value, names, n=1)
-        # a folder of that name holding splits (`init mine`, then --split mine; golden/support): its first, by path
-        own = next((sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".jsonl")
-                           and os.path.isfile(os.path.join(folder, f)))
-                    for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)), [])
-        near = [shell_word(own[0])] if own else near
+        near = [shell_word(own[0])] if own else difflib.get_close_matches(value, names, n=1)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))

@@ -541,6 +541,9 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     os.makedirs("sets")
     Path("sets/my dev.jsonl").write_text("")
     assert "did you mean 'sets/my dev.jsonl'?" in cli("run", "--split", "sets")[2]
+    # (114th round) the folder named with its slash, as a shell completes it, gets the same hint
+    code, out, err = cli("run", "--split", "mine/")
+    assert code == 2 and "give a split name (dev, test) or a path ending in .jsonl; did you mean mine/dev.jsonl?" in err, err
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):
