@@ -7512,12 +7512,16 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
 VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
+CHOICE_ITEM = r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s{0,8}"""   # not the word
+CHOICE_SEPARATOR = r"(?:,|/|\bor\b|\bo\b)"
 VERDICT_WORD = re.compile(
-    rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?([^\W_]+|{VERDICT_SYMBOL})"""
+    rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?"""
+    rf"""(no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;)}"'`*_—]|,(?!(?:\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}"""
-    r"""\s{0,8}(?:,|/|\bor\b|\bo\b)){1,3}\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)"""
-    r"""\W{0,2}\s{0,8}(?:$|[.)?!:;]))|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    # (its closing quote, backtick or bold not the first of a choice either: "A", "B" or "tie"; `true` or `false`)
+    rf"""(?:$|[.!;)}}—]|["'`*_]{{1,3}}(?!["'`*_])(?![ \t]{{0,8}}{CHOICE_SEPARATOR}(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{0,3}}"""
+    rf"""{CHOICE_ITEM}(?:$|[.)?!:;]))|,(?!(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}{CHOICE_ITEM}(?:$|[.)?!:;]))"""
+    r"""|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -7552,7 +7556,7 @@ def code_spans(raw):
             spans.append(m.span())
     return tuple(sorted(spans))
 # MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
-MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!, )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
                              re.IGNORECASE | re.MULTILINE)   # (nor the last of a list of them: [[A]], [[B]] or [[C]].)
 
 
@@ -7561,9 +7565,12 @@ def word_key(*names):
     return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
-PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "sí", "si", "verdadero", "✅", "✔", "✓",
-                               "cumple", "aprobado"), True),
-              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "falso", "❌", "✗", "✘", "suspendido"), False)}
+PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "correct", "✅", "✔", "✓",
+                               "sí", "si", "verdadero", "cumple", "aprobado", "correcto",   # Spanish
+                               "cert", "compleix", "aprovat", "correcte"), True),           # Catalan
+              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "incorrect", "❌", "✗", "✘",
+                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "incorrecto",
+                               "fals", "no compleix", "no aprovat", "suspès", "incorrecte"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
@@ -7583,9 +7590,10 @@ def said_in_words(raw, loose, start, end):
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None or all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
-            if word and word.group(1).casefold() in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
+            said = " ".join(word.group(1).split()).casefold() if word else None   # (no  cumple: no cumple)
+            if said in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
                                                                                       key.start()):
-                yield words[word.group(1).casefold()]
+                yield words[said]
 
 
 def after_last_object(raw, loose, span, verdict):

@@ -1111,6 +1111,34 @@ def test_the_last_verdict_is_read_past_prose_braces_and_quotes_or_not_at_all(raw
     assert evalpy.parse_verdict(raw) == expected
 
 
+FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "pass": true}'
+
+
+@pytest.mark.parametrize("raw, expected", [
+    # the prompt's choice restated with its words in backticks, quotes or bold: no verdict (the first was read, so every
+    # fail vote of such a judge was lost and a panel of pass, fail, fail passed)
+    ("<think>\nI must end with a JSON verdict (pass: `true` or `false`).\n</think>\n\n" + FAILS, (False, "no date")),
+    ("Format: pass: `true`/`false`.\n" + FAILS, (False, "no date")),
+    ('Verdict: "PASS" or "FAIL".\n\n' + FAILS, (False, "no date")),
+    ("Verdict: **PASS**, **FAIL**.\n\n" + FAILS, (False, "no date")),
+    # ...but one such word after a verdict is said (a correction), bold or in backticks, a phrase after it or not
+    ('{"reason": "greets", "pass": true}\n\nVerdict: **FAIL**, no date.', (None, None)),
+    ('{"reason": "greets", "pass": true}\n\nVerdict: `FAIL` or so I think.', (None, None)),
+    ("Verdict: **PASS** because it greets.\n\n" + PASSES, (True, "greets")),
+    # Spanish and Catalan verdicts both ways (no cumple was a phrase, fals no word: the example after them was read)
+    ('Veredicto: no cumple\n\nUna respuesta que cumpliría: {"reason": "da la fecha", "pass": true}', (None, None)),
+    ('Veredicte: fals\n\nUna resposta correcta: {"reason": "dona la data", "pass": true}', (None, None)),
+    ('Veredicte: NO  COMPLEIX.\n\n{"reason": "no dona la data", "pass": false}', (False, "no dona la data")),
+    ('Veredicte: compleix\n\n{"reason": "dona la data", "pass": true}', (True, "dona la data")),
+], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-comma-choice",
+        "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
+        "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing"])
+def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
+    """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
+    tried; Spanish and Catalan fails were not read, so a passing example after them was."""
+    assert evalpy.parse_verdict(raw) == expected
+
+
 @pytest.mark.parametrize("raw, expected", [
     ('The code opens with "{" but never closes it.\n{"reason": "unbalanced", "pass": false}', (False, "unbalanced")),
     ('Quote: "{" and then nothing {"reason": "x", "pass": false}', (False, "x")),

@@ -419,6 +419,13 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('{"reason": "A is longer", "winner": "A"}\n\nWait.\nWinner: B, yes, B.', None),
     ('Options: [[A]], [[B]] or [[C]].\n{"reason": "r", "winner": "A"}', "A"),
     ('{"reason": "B names the order", "winner": "B"}\n\nHad both been as good I would answer {"winner": "tie"}.', None),
+    # (114th round) the prompt's choice in backticks, quotes or bold is none (its first was read: B and tie votes
+    # lost); [[A]] after a comma in prose is read (only the last of a list of them is not)
+    *[(said + '\n\n{"reason": "r", "winner": "B"}', "B") for said in (
+        "Winner: `A`, `B` or `tie`", 'I must output "winner": "A", "B" or "tie".', "winner: 'A', 'B' or 'tie'",
+        "Winner: **A**, **B** or **tie**", '{"reason": ..., "winner": "A", "B" or "tie"}')],
+    ('{"reason": "draft", "winner": "B"}\n\nWait, B never gives the date. On reflection, [[A]]', None),
+    ('Therefore, [[A]]\n\nHad they been equal: {"reason": "same", "winner": "tie"}', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
