@@ -12129,6 +12129,10 @@ def weighted_figures(cases):
     if not weighed:
         return None
     rows, vetoed = [], []
+
+    def no_answer(t):   # out of turns, cut as it called, or still thinking when it stopped: failed for want of one
+        agent = t.get("agent") or {}
+        return bool(t.get("unfinished") or agent.get("out_of_turns") or agent.get("cut"))
     for c in weighed:
         decided = [t for t in c["trials"] if t["weighted"] is not None]
         weighted_names = {x["name"] for x in c["checks"] if "weight" in x}
@@ -12142,16 +12146,18 @@ def weighted_figures(cases):
                      "threshold": c.get("pass_threshold"),
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
-                                       if ok is False and name in weighted_names})})
+                                       if ok is False and name in weighted_names}),
+                     # (a failing case whose trials reached no answer: a score its trajectory checks gave, however
+                     # high, is no reason it failed; "fail, score 1, no weighed check failed" said none)
+                     "no_answer": c["correct"] is False and any(map(no_answer, decided))})
         # a failing case its blocking checks failed: one that would pass by the majority of its trials were each trial
-        # whose score reached the threshold and that a blocking check failed (never one out of turns or cut) a pass
+        # whose score reached the threshold and that a blocking check failed (never one that reached no answer) a pass
         # (any trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns,
         # or failed by its score in two trials of three)
         blocking = {x["name"] for x in c["checks"] if x["blocking"]}
         def vetoed_alone(t):
             reached = c.get("pass_threshold") is not None and t["weighted"][0] >= exact(c["pass_threshold"])
-            agent = t.get("agent") or {}
-            return reached and not agent.get("out_of_turns") and not agent.get("cut") and any(
+            return reached and not no_answer(t) and any(
                 ok is False and name in blocking for name, ok in t["checks"].items())
         # (as the headline reads a case: a majority its trials without a verdict could turn is none, and a case of two
         # vetoes, a fail and an error would not pass without the vetoes)
@@ -13960,7 +13966,8 @@ def rows_weighted(w):
         return None
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
-             "threshold": fmt_threshold(r["threshold"]), "failed": r["failed"]} for r in w["cases"]]
+             "threshold": fmt_threshold(r["threshold"]),
+             "failed": r["failed"] + (["no answer"] if r["no_answer"] else [])} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"], "means": w["means"]}
 
 

@@ -743,6 +743,30 @@ def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its
     assert "  answer: none (still thinking when it stopped" in cli("report", "runs/t.json", "--case", "t2")[1]
 
 
+def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_why(project, cli):
+    """114th round's review: an agent still thinking at its last turn, its weighed checks the trajectory's (read from
+    its calls), scored 1 against 0.8 and was listed "failed by a blocking check whatever the score", its row naming no
+    reason ("fail 1 0.8" and nothing failed). It reached no answer: its row says so (text, JSON, the page), and it is no veto."""
+    from conftest import agent_spec, make_run
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    checks = [{"name": "looks it up", "type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-1"},
+               "weight": 3}, {"name": "never cancels", "type": "tool_not_called", "value": "cancel_order", "weight": 3},
+              {"name": "says where", "type": "contains", "value": "enviado", "blocking": True}]
+    cases = [dict(agent_spec("t1", [look], final="<think>The customer wants", checks=checks), pass_threshold=0.8),
+             dict(agent_spec("t2", [look], checks=checks), pass_threshold=0.8),
+             dict(agent_spec("t3", [look], final="No sé.", checks=checks), pass_threshold=0.8)]
+    path = write_run("runs/t.json", make_run(cases, labels=None, split="agent-dev", max_turns=3))
+    weighted = json.loads(cli("report", path, "--json")[1])["weighted"]
+    assert weighted["vetoed"] == ["t3"], weighted   # (t3 answered, and its blocking check failed it)
+    assert [(r["id"], r["correct"], r["score"], r["failed"], r["no_answer"]) for r in weighted["cases"]] == [
+        ("t1", False, 1.0, [], True), ("t2", True, 1.0, [], False), ("t3", False, 1.0, [], False)], weighted
+    text = cli("report", path)[1]
+    assert "  t1  fail     1      0.8        no answer\n" in text and "whatever the score (1): t3\n" in text, text
+    assert cli("report", path, "--html", "t.html")[0] in (0, 1)
+    page = (project / "t.html").read_text(encoding="utf-8")
+    assert re.search(r">t1</a></td><td>fail</td>.*?<td>no answer</td>", page), page[page.find(">t1<"):][:400]
+
+
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
     every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""
