@@ -2,7 +2,10 @@
 and its rules come from one table, OPTIONS."""
 
 import ast
+import os
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -83,3 +86,19 @@ def test_alpha_is_one_constant():
     for command in ("compare", "power"):
         (alpha,) = [o for o in evalpy.options_of(command) if o.dest == "alpha"]
         assert alpha.default == evalpy.ALPHA
+
+
+OLDER_PYTHON = next((p for p in (shutil.which("python3.10"), "/root/.pyenv/versions/3.10.13/bin/python")
+                     if p and os.access(p, os.X_OK) and subprocess.run([p, "-c", "pass"], capture_output=True).returncode == 0),
+                    None)
+
+
+@pytest.mark.skipif(OLDER_PYTHON is None, reason="no Python 3.10 on this machine")
+def test_an_older_python_is_told_in_a_word_which_one_eval_py_needs():
+    """114th round's newcomer: the README said 3.10+; on 3.10 every command died in a traceback at an import
+    (typing.NotRequired, then a pattern's possessive repeat). eval.py needs 3.11, says so, and exits 2."""
+    done = subprocess.run([OLDER_PYTHON, str(ROOT / "eval.py"), "--version"], capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("error: eval.py needs Python 3.11 or newer; ") and " is 3.10" in done.stderr
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "Python 3.11+" in readme and "3.10" not in readme
