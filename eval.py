@@ -6210,7 +6210,7 @@ class ChatClient:
     drips bytes costs that request a timeout and nothing more."""
 
     api = None
-    count_names = {}   # each count by the name the server sent it under, for the note on one that is no count
+    sent_names = {}   # each figure and text by the name the server sent it under, for the note on one that is none
     start_hint = ""
     key_source = "--api-key"   # where the key came from (make_client says), for a server that refuses it
 
@@ -6588,11 +6588,11 @@ class ChatClient:
         run, and said once per field, with what was sent, so that totals and rates short of it are not read
         as whole, nor an answer as one without thinking."""
         if key in COUNT_FIELDS:
-            sent, what, figures = self.count_names.get(key, key), "count (a whole number, 0 to 2^53)", "token figures"
+            sent, what, figures = self.sent_names.get(key, key), "count (a whole number, 0 to 2^53)", "token figures"
         elif key.endswith("_duration_ns"):   # a server's duration: nanoseconds (Ollama's time.Duration, an int64)
             sent, what, figures = key[:-len("_ns")], "duration (nanoseconds, 0 to 2^53)", "speed figures"
         elif key in TEXT_FIELDS:   # thinking of 5, a finish reason of a list: no words of the model's, yet said
-            sent, what, figures = key, "text", "run file"
+            sent, what, figures = self.sent_names.get(key, key), "text", "run file"   # (finish_reason, not done_reason)
         else:
             return None
         with self.noting:
@@ -6611,7 +6611,7 @@ class ChatClient:
         if not said:
             # (a server whose completion tokens leave the reasoning out, Gemini's /v1, sends such a count rightly:
             # read as part of the completion's, "515 of them thinking" of 120, it would be untrue either way)
-            warn(f"note: {self.host} sent {self.count_names.get('thinking_tokens', 'thinking_tokens')} {thinking} beside "
+            warn(f"note: {self.host} sent {self.sent_names.get('thinking_tokens', 'thinking_tokens')} {thinking} beside "
                  f"{completion} completion tokens, which the report reads as holding them: kept out of the token figures "
                  "(thinking_tokens), as are any more like it")
         return None
@@ -6712,7 +6712,8 @@ class OllamaClient(ChatClient):
     api = "ollama"
     host_words = "--host (or $OLLAMA_HOST)"   # where the address came from: a flag, or the environment
     start_hint = f"Start it with `ollama serve`, or point {host_words} at it."
-    count_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count"}   # api/types.go Metrics
+    sent_names = {"prompt_tokens": "prompt_eval_count", "completion_tokens": "eval_count",   # api/types.go Metrics
+                  "thinking": "message.thinking"}
 
     def preflight(self, model):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
@@ -6973,8 +6974,9 @@ class OpenAIClient(ChatClient):
     api = "openai"
     start_hint = "Start the server, or point --host at its base URL (e.g. http://127.0.0.1:8000)."
     host_words = "--host (or $OPENAI_BASE_URL)"
-    count_names = {"prompt_tokens": "usage.prompt_tokens", "completion_tokens": "usage.completion_tokens",
-                   "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens"}
+    sent_names = {"prompt_tokens": "usage.prompt_tokens", "completion_tokens": "usage.completion_tokens",
+                  "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens", "done_reason": "finish_reason",
+                  "thinking": "message.reasoning_content (or reasoning)"}
     schema_form = "json_schema"   # until choose_schema_form finds what the server takes
 
     @staticmethod

@@ -1263,7 +1263,19 @@ def test_thinking_that_is_no_text_is_said_not_dropped_in_silence(project, cli, t
     code, out, err, run_file = run_served(cli, lambda body: chosen({"role": "assistant", "content": "bug", "reasoning_content": thinking}),
                                           "--split", "dev", "--limit", 2)
     assert code == 0 and [r["thinking"] for r in json.loads(run_file)["results"]] == [None, None], err
-    assert err.count("note: ") == 1 and f"sent thinking {json.dumps(thinking)}, which is no text: kept out of the run file (thinking)" in err, err
+    # (114th round) named as the server sent it (message.reasoning_content), not as the run file keeps it (thinking)
+    assert err.count("note: ") == 1 and (f"sent message.reasoning_content (or reasoning) {json.dumps(thinking)}, which is "
+                                         f"no text: kept out of the run file (thinking)") in err, err
+
+
+def test_a_finish_reason_that_is_no_text_is_named_as_the_server_sent_it(project, cli):
+    """114th round's hostile /v1 server: a finish_reason of 3 was said as "sent done_reason 3", Ollama's name, which
+    no /v1 server sends."""
+    code, out, err, run_file = run_served(cli, lambda body: (200, {}, json.dumps({"choices": [
+        {"index": 0, "finish_reason": 3, "message": {"role": "assistant", "content": "bug"}}]}).encode()),
+        "--split", "dev", "--limit", 1)
+    assert code == 0 and json.loads(run_file)["results"][0]["done_reason"] is None, err
+    assert "sent finish_reason 3, which is no text: kept out of the run file (done_reason)" in err, err
 
 
 def test_an_answer_nested_too_deeply_is_named_so_not_called_no_json(project, cli):
