@@ -4617,7 +4617,8 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
-    elif labels is None and not problems:   # one case of a free-text set with no checks passed whatever it was sent
+    elif labels is None:   # one case of a free-text set with no checks passed whatever it was sent (said beside the
+        # other problems, never only once they are mended)
         unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} " + (
                      "has no checks: it would pass whatever the answer. Give it checks (in the case or in "
                      f"{CHECKS_FILE})" if not case["checks"] else

@@ -301,6 +301,11 @@ def test_a_free_text_case_with_no_checks_is_refused_with_its_line(project, cli):
                                  'whatever the answer (a check with "blocking": false, or a weight, only counts toward a '
                                  "threshold). Make one blocking, or give a pass_threshold\n"), err
     assert not Path("runs").exists()
+    # (114th round's newcomer) said beside a problem of another line, in the one refusal: it was said only once the
+    # other was mended
+    Path("free/dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines[:2] + [dict(case, id="f", note=None)]))
+    code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and "free/dev.jsonl:3: " in err and "free/dev.jsonl:2: case 'b' has no checks" in err, err
 
 
 def test_bad_tags_are_refused_at_load(project, cli):
