@@ -13708,7 +13708,7 @@ def difference_text(d):
     if d["estimate"] is None:
         return "-"
     ci = (f" ({level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
-          if d["low"] is not None else "")
+          if d["low"] is not None else f" (no interval: {d['no_interval']})" if d.get("no_interval") else "")
     return f"{signed_points(d['estimate'])} points{ci}"
 
 
@@ -15579,7 +15579,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                   if "completed_from" in cfg and cfg.get("date") == other.get("date") and holds_answers_of(mine, theirs)),
                   None),
               "trajectory": trajectory_changes(a_cases, b_cases)}
-    retrieval = retrieval_change(a_cases, b_cases)
+    retrieval = retrieval_change(a_cases, b_cases, alpha)
     if retrieval:
         result["retrieval"] = retrieval
     diagnoses = [diagnose(a_cases), diagnose(list(b_cases.values()))]
@@ -15674,11 +15674,12 @@ def trajectory_heading(cases, trials):
             + ")")
 
 
-def retrieval_change(a_cases, b_by_id):
+def retrieval_change(a_cases, b_by_id, alpha=ALPHA):
     """RAG: two retrievers on the same cases (run --context). Per case, the relevant passages the
     candidate's passages hold that the baseline's lack (gained) and the reverse (lost); over the cases
-    both label, each side's mean context precision and recall and the paired difference with its t
-    interval (the case is the unit). None when no case holds passages and labels on both sides."""
+    both label, each side's mean context precision and recall and the paired difference with its 1 - alpha t
+    interval (the case is the unit; the level of compare's other figures, --alpha). None when no case holds
+    passages and labels on both sides."""
     rows, changes = [], []
     for a in a_cases:
         b = b_by_id[a["id"]]
@@ -15705,10 +15706,13 @@ def retrieval_change(a_cases, b_by_id):
     for n, key in enumerate(("precision", "recall")):
         pairs = [r[n] for r in rows if None not in r[n]]
         means = [float(sum(p[side] for p in pairs) / len(pairs)) if pairs else None for side in (0, 1)]   # exact, as the difference
-        estimate, low, high, _ = mean_difference([b - a for a, b in pairs])
+        estimate, low, high, _ = mean_difference([b - a for a, b in pairs], alpha)
         out[key] = means
-        out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - ALPHA,
-                                    "method": "paired t over cases"}
+        out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - alpha,
+                                    "method": "paired t over cases",
+                                    # (said: a difference with no interval read as one whose interval was lost)
+                                    "no_interval": None if low is not None or estimate is None else
+                                    "one case" if len(pairs) < 2 else "every case moved alike"}
     return out
 
 

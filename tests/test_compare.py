@@ -1166,6 +1166,36 @@ def test_compare_names_the_cases_that_gained_or_lost_a_relevant_passage(project,
     assert "Gained a relevant passage: `q1`; lost one: `q2`." in markdown
 
 
+def test_a_retrieval_change_takes_the_level_of_alpha_and_says_why_it_has_no_interval(project, cli):
+    """114th round's statistics audit: under --alpha 0.01 the retrieval difference kept a 95% interval beside the 99%
+    one of the main difference (+0.9 to +54.6 read as beyond chance at the level asked); and every case moving alike
+    (or one case) printed a difference with no interval and no word why."""
+    a, b = rag_runs(project)
+    d = json.loads(cli("compare", a, b, "--alpha", "0.01", "--json")[1])["retrieval"]["precision_difference"]
+    diffs = [0.5, -1, 0]
+    low, high = scipy.stats.t.interval(0.99, 2, loc=sum(diffs) / 3, scale=scipy.stats.sem(diffs))
+    assert d["level"] == 0.99 and [d["low"], d["high"]] == pytest.approx([max(-1, low), min(1, high)]), d
+    assert d["no_interval"] is None
+    assert "context precision: 83% -> 67%, −16.7 points (99% CI −100.0 to +100.0)" in cli("compare", a, b, "--alpha", "0.01")[1]
+
+    def passages(*ids):
+        return [{"id": i, "text": f"passage {i}"} for i in ids]
+
+    def run(name, ctx, ids=("g1", "g2")):
+        specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": ["r1"], "response": "answer",
+                  "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]} for cid in ids]
+        return write_run(project / name, make_run(specs, labels=None, split="rag"))
+    none, found = run("none.json", []), run("found.json", passages("r1"))
+    d = json.loads(cli("compare", none, found, "--json")[1])["retrieval"]["recall_difference"]
+    assert (d["estimate"], d["low"], d["no_interval"]) == (1.0, None, "every case moved alike"), d
+    for view in ((), ("--markdown",), ("--html", "alike.html")):
+        code, out, err = cli("compare", none, found, *view)
+        shown = out if not view or view[0] != "--html" else (project / "alike.html").read_text(encoding="utf-8")
+        assert "+100.0 points (no interval: every case moved alike)" in shown, (view, err)
+    one, other = run("one.json", [], ids=("g1",)), run("other.json", passages("r1"), ids=("g1",))
+    assert "+100.0 points (no interval: one case)" in cli("compare", one, other)[1]
+
+
 def test_a_retrieval_change_that_cancels_out_is_no_change(project, cli):
     """Thirty-eighth round on issue 28: context recall moving +2/3 on one case and -2/3 on the other was summed in
     floats: "context recall: 50% -> 50%, -<0.0001 points", its estimate -5.6e-17. Exact, it is none."""
