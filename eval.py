@@ -13788,6 +13788,9 @@ def rules_warning(ids):
 
 
 def rerun_warning(rerun):
+    if rerun.get("judged") is True:   # (judge --rerun-test: the run's answers judged again, otherwise)
+        return (f"WARNING: a forced re-judging of the held-out test split's answers (with another judge or checks than "
+                f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
     return (f"WARNING: a forced re-run of the held-out test split (it had already been run: "
             f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
 
@@ -17093,10 +17096,11 @@ def guard_held_out_judging(args, was, config):
     if not args.rerun_test:
         raise EvalError(f"refusing to judge the held-out {on_one_line(was['split'])} split's run {shell_word(args.run)} "
                         f"{why}: trying judges on it turns it into one more dev set. Pass --rerun-test to judge it "
-                        "anyway; the judged run will be marked as a forced re-run.")
+                        "anyway; the judged run will be marked as a forced re-judging.")
     warn(f"warning: forced re-judging of the held-out {on_one_line(was['split'])} split ({why}); the judged run is "
          "marked as such")
-    return {"forced": True, "earlier": [args.run]}
+    # (its answers were asked once: "a forced re-run ... it had already been run" said of them was untrue)
+    return {"forced": True, "earlier": [args.run], "judged": True}
 
 
 def judge_differs(was, now):

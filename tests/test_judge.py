@@ -3740,7 +3740,12 @@ def test_a_run_of_the_held_out_split_is_judged_otherwise_only_when_forced(projec
     assert code == 2 and "with the checks of golden/support/test.jsonl" in err, err
     code, out, err = cli("judge", "runs/t.json", "--judge-votes", "3", "--host", fake.url, "--rerun-test")
     assert code in (0, 1) and "forced re-judging of the held-out support-test split" in err, err
-    assert load_json("runs/t-judged.json")["config"]["rerun_test"] == {"forced": True, "earlier": ["runs/t.json"]}
+    assert load_json("runs/t-judged.json")["config"]["rerun_test"] == {"forced": True, "earlier": ["runs/t.json"],
+                                                                       "judged": True}
+    # (114th round) its report says it was judged again, not run again (its answers were asked once)
+    text = cli("report", "runs/t-judged.json")[1]
+    assert ("WARNING: a forced re-judging of the held-out test split's answers (with another judge or checks than "
+            "runs/t.json)") in text and "forced re-run" not in text, text
     # (its review) the audit's advice of another judge says --rerun-test, which the guard asks for
     advice = [line for line in cli("judge", "runs/t.json", "--audit")[1].splitlines() if "asks again" in line]
     assert advice and all("--rerun-test" in line for line in advice), advice
