@@ -3465,7 +3465,7 @@ def resolve_split(value, flag="--split"):
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
-                                      and os.path.isfile(os.path.join(folder, f)))]), [])
+                                      and os.path.isfile(os.path.join(folder, f)))] if splits), [])   # (not an empty one)
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
                         + (f"; did you mean {shell_word(own[0])}?" if own else ""))
@@ -4613,7 +4613,8 @@ def load_split(path, more_problems=None, as_begun=False):
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
         problems.append(f"{shell_word(path)}: no cases (the file is empty)")
-    elif labels is None and cases and not problems and not any(case["checks"] for case in cases):
+    elif labels is None and cases and not any(case["checks"] for case in cases):   # (beside other problems too: a
+        # case's line each, "give it checks", misled a classification set without its labels.txt)
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
                         "for a free-text set")
@@ -7518,7 +7519,18 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
 VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
-CHOICE_ITEM = r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:true|false|yes|no|pass|fail|a|b|c|tie)\W{0,2}\s{0,8}"""   # not the word
+PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "correct", "✅", "✔", "✓",
+                               "sí", "si", "verdadero", "cumple", "aprobado", "correcto",   # Spanish
+                               "cert", "compleix", "aprovat", "correcte"), True),           # Catalan
+              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "incorrect", "❌", "✗", "✘",
+                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "incorrecto",
+                               "fals", "no compleix", "no aprovat", "suspès", "incorrecte"), False)}
+WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
+# one of a choice's words: any verdict word but the one said (true, "incorrect", **B**, mostly correct), none a phrase
+CHOICE_ITEM = (r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:[^\W\d_]{1,20}[ \t]{1,3})?(?:"""
+               + "|".join(sorted((re.escape(w).replace(r"\ ", r"[ \t]{1,3}") for w in [*PASS_WORDS, *WINNER_WORDS, "c"]),
+                                 key=len, reverse=True))
+               + r""")(?![^\W_])\W{0,2}\s{0,8}""")
 CHOICE_SEPARATOR = r"(?:,|/|\bor\b|\bo\b)"
 VERDICT_WORD = re.compile(
     rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?"""
@@ -7562,22 +7574,18 @@ def code_spans(raw):
             spans.append(m.span())
     return tuple(sorted(spans))
 # MT-Bench's [[B]], no key before it, ending its line ("[[B]]" quoted, or "(e.g. [[B]])" in prose, is no verdict)
-MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
-                             re.IGNORECASE | re.MULTILINE)   # (nor the last of a list of them: [[A]], [[B]] or [[C]].)
+MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?<!e\.g\., )(?<!e\.g\. )(?<!example, )(?<!instance, )(?=\[\[(?:a|b|c|tie)\]\][ \t.!*]*$)",
+                             re.IGNORECASE | re.MULTILINE)   # (nor the last of a list of them: [[A]], [[B]] or [[C]].;
+                                                             # nor an example's: "for example, [[B]]")
 
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    # (one numbered is an item's, a claim's or a step's, not the reply's: "Claim 3 verdict: incorrect")
+    return re.compile(rf"(?<![^\W_])(?<!\d )(?<!\d\t){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}",
+                      re.IGNORECASE)
 
 
-PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "correct", "✅", "✔", "✓",
-                               "sí", "si", "verdadero", "cumple", "aprobado", "correcto",   # Spanish
-                               "cert", "compleix", "aprovat", "correcte"), True),           # Catalan
-              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "incorrect", "❌", "✗", "✘",
-                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "incorrecto",
-                               "fals", "no compleix", "no aprovat", "suspès", "incorrecte"), False)}
-WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
                                           "guanyador"), WINNER_WORDS), (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
@@ -12153,9 +12161,9 @@ def weighted_figures(cases):
                      # (a name's check looked up by a scan for each: 1,600 weighted checks a case took 17 s)
                      "failed": sorted({name for t in decided for name, ok in t["checks"].items()
                                        if ok is False and name in weighted_names}),
-                     # (a failing case whose trials reached no answer: a score its trajectory checks gave, however
-                     # high, is no reason it failed; "fail, score 1, no weighed check failed" said none)
-                     "no_answer": c["correct"] is False and any(map(no_answer, decided))})
+                     # (the trials of a failing case that reached no answer: a score its trajectory checks gave,
+                     # however high, is no reason it failed; "fail, score 1, no weighed check failed" said none)
+                     "no_answer": sum(map(no_answer, decided)) if c["correct"] is False else 0, "trials": len(decided)})
         # a failing case its blocking checks failed: one that would pass by the majority of its trials were each trial
         # whose score reached the threshold and that a blocking check failed (never one that reached no answer) a pass
         # (any trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns,
@@ -13976,7 +13984,8 @@ def rows_weighted(w):
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
              "threshold": fmt_threshold(r["threshold"]),
-             "failed": r["failed"] + (["no answer"] if r["no_answer"] else [])} for r in w["cases"]]
+             "failed": r["failed"] + ([] if not r["no_answer"] else ["no answer"] if r["no_answer"] == r["trials"] else
+                                      [f"no answer in {r['no_answer']} of {r['trials']} trials"])} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"], "means": w["means"]}
 
 
@@ -15709,12 +15718,14 @@ def retrieval_change(a_cases, b_by_id, alpha=ALPHA):
     for n, key in enumerate(("precision", "recall")):
         pairs = [r[n] for r in rows if None not in r[n]]
         means = [float(sum(p[side] for p in pairs) / len(pairs)) if pairs else None for side in (0, 1)]   # exact, as the difference
-        estimate, low, high, _ = mean_difference([b - a for a, b in pairs], alpha)
+        moved = [b - a for a, b in pairs]
+        estimate, low, high, _ = mean_difference(moved, alpha)
         out[key] = means
         out[key + "_difference"] = {"estimate": estimate, "low": low, "high": high, "level": 1 - alpha,
                                     "method": "paired t over cases",
                                     # (said: a difference with no interval read as one whose interval was lost)
                                     "no_interval": None if low is not None or estimate is None else
+                                    "no case moved" if not any(moved) else
                                     "one case" if len(pairs) < 2 else "every case moved alike"}
     return out
 

@@ -1181,10 +1181,10 @@ def test_a_retrieval_change_takes_the_level_of_alpha_and_says_why_it_has_no_inte
     def passages(*ids):
         return [{"id": i, "text": f"passage {i}"} for i in ids]
 
-    def run(name, ctx, ids=("g1", "g2")):
+    def run(name, ctx, ids=("g1", "g2"), **config):
         specs = [{"id": cid, "input": f"question {cid}", "context": ctx, "relevant": ["r1"], "response": "answer",
                   "checks": [{"name": "a", "type": "contains", "value": "answer", "blocking": True}]} for cid in ids]
-        return write_run(project / name, make_run(specs, labels=None, split="rag"))
+        return write_run(project / name, make_run(specs, labels=None, split="rag", **config))
     none, found = run("none.json", []), run("found.json", passages("r1"))
     d = json.loads(cli("compare", none, found, "--json")[1])["retrieval"]["recall_difference"]
     assert (d["estimate"], d["low"], d["no_interval"]) == (1.0, None, "every case moved alike"), d
@@ -1194,6 +1194,10 @@ def test_a_retrieval_change_takes_the_level_of_alpha_and_says_why_it_has_no_inte
         assert "+100.0 points (no interval: every case moved alike)" in shown, (view, err)
     one, other = run("one.json", [], ids=("g1",)), run("other.json", passages("r1"), ids=("g1",))
     assert "+100.0 points (no interval: one case)" in cli("compare", one, other)[1]
+    # (its review) two runs of the same passages (two prompts): no case moved, not "every case moved alike"
+    again = run("again.json", passages("r1"), temperature=0.5)
+    code, out, err = cli("compare", found, again)
+    assert "context recall: 100% -> 100%, +0.0 points (no interval: no case moved)" in out, err
 
 
 def test_a_retrieval_change_that_cancels_out_is_no_change(project, cli):

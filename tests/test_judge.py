@@ -1130,9 +1130,17 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
     ('Veredicte: fals\n\nUna resposta correcta: {"reason": "dona la data", "pass": true}', (None, None)),
     ('Veredicte: NO  COMPLEIX.\n\n{"reason": "no dona la data", "pass": false}', (False, "no dona la data")),
     ('Veredicte: compleix\n\n{"reason": "dona la data", "pass": true}', (True, "dona la data")),
+    # (its review) the new words in a choice are a choice too, a word qualified among them; a numbered key is an
+    # item's (a claim's, a step's), not the reply's
+    ('The criterion asks for Verdict: "correct" or "incorrect".\n' + FAILS, (False, "no date")),
+    ('Verdict: **correct**, **partially correct** or **incorrect**.\n' + FAILS, (False, "no date")),
+    ('Veredicte: `compleix` o `no compleix`\n' + FAILS, (False, "no date")),
+    ("Claim 1 verdict: correct. Claim 2 verdict: correct. Claim 3 verdict: incorrect (it says 14 days).\n" + FAILS,
+     (False, "no date")),
 ], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-comma-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
-        "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing"])
+        "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing",
+        "quoted-correct-choice", "bold-qualified-choice", "backticked-catalan-choice", "numbered-claims-verdicts"])
 def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
     """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
     tried; Spanish and Catalan fails were not read, so a passing example after them was."""

@@ -306,6 +306,13 @@ def test_a_free_text_case_with_no_checks_is_refused_with_its_line(project, cli):
     Path("free/dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines[:2] + [dict(case, id="f", note=None)]))
     code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", "127.0.0.1:1")
     assert code == 2 and "free/dev.jsonl:3: " in err and "free/dev.jsonl:2: case 'b' has no checks" in err, err
+    # (its review) a classification set without its labels.txt is told so beside another problem, not each case's line
+    # "give it checks"
+    rows = [{"id": f"c{n}", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n"} for n in (1, 2, 1)]
+    Path("free/dev.jsonl").write_text("".join(json.dumps(line) + "\n" for line in rows))
+    code, out, err = cli("run", "--split", "free/dev.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and "duplicate id 'c1'" in err and "no labels.txt beside the split and no checks" in err, err
+    assert "has no checks" not in err, err
 
 
 def test_bad_tags_are_refused_at_load(project, cli):
@@ -549,6 +556,9 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     # (114th round) the folder named with its slash, as a shell completes it, gets the same hint
     code, out, err = cli("run", "--split", "mine/")
     assert code == 2 and "give a split name (dev, test) or a path ending in .jsonl; did you mean mine/dev.jsonl?" in err, err
+    # (its review) an empty folder of that name here hides no split under golden/
+    os.makedirs("support")
+    assert "did you mean golden/support/dev.jsonl?" in cli("run", "--split", "support/")[2]
 
 
 def test_an_unknown_command_suggests_the_near_one(project, capsys):

@@ -759,12 +759,19 @@ def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_wh
     weighted = json.loads(cli("report", path, "--json")[1])["weighted"]
     assert weighted["vetoed"] == ["t3"], weighted   # (t3 answered, and its blocking check failed it)
     assert [(r["id"], r["correct"], r["score"], r["failed"], r["no_answer"]) for r in weighted["cases"]] == [
-        ("t1", False, 1.0, [], True), ("t2", True, 1.0, [], False), ("t3", False, 1.0, [], False)], weighted
+        ("t1", False, 1.0, [], 1), ("t2", True, 1.0, [], 0), ("t3", False, 1.0, [], 0)], weighted
     text = cli("report", path)[1]
     assert "  t1  fail     1      0.8        no answer\n" in text and "whatever the score (1): t3\n" in text, text
     assert cli("report", path, "--html", "t.html")[0] in (0, 1)
     page = (project / "t.html").read_text(encoding="utf-8")
     assert re.search(r">t1</a></td><td>fail</td>.*?<td>no answer</td>", page), page[page.find(">t1<"):][:400]
+    # (its review) a case two of whose three trials answered and fell short says how many reached none
+    checks = [{"name": "says enviado", "type": "contains", "value": "enviado", "weight": 1},
+              {"name": "says pedido", "type": "contains", "value": "pedido", "weight": 1}]
+    path = write_run("runs/w.json", make_run([{"id": "w1", "checks": checks, "pass_threshold": 0.8,
+                                               "response": ["<think>the customer", "No sé.", "No sé."]}],
+                                             labels=None, split="w"))
+    assert "  w1  fail     0      0.8        says enviado, says pedido, no answer in 1 of 3 trials\n" in cli("report", path)[1]
 
 
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
