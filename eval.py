@@ -16986,10 +16986,10 @@ def verdict_field_problem(obj):
     return None
 
 
-def read_human_verdicts(path):
+def read_human_verdicts(path, trials_of=lambda: 1):
     """VERDICTS: a person's, one JSON object a line, {"id": ..., "check": ..., "pass": true|false} (+ "trial",
-    which a run of more than one trial of each case needs: trials_named). Returns (the verdicts by (id, trial,
-    check), the lines that name no trial, {(id, trial, check): its line})."""
+    which a run of more than one trial of each case needs: trials_of() gives the run's, asked only of a file with a
+    line that names none). Returns (the verdicts by (id, trial, check), {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file")
     refuse_wide(path, data)
     data = data.removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
@@ -17012,7 +17012,7 @@ def read_human_verdicts(path):
     if own in EVAL_FORMATS:
         raise EvalError(f"{shell_word(path)} is an eval.py file ({own}), not a person's verdicts: calibrate takes a "
                         'file you write, a verdict a line: {"id": ..., "check": ..., "pass": true or false}')
-    verdicts, problems, untrialled, lines = {}, [], [], {}
+    verdicts, problems, untrialled, lines, twice = {}, [], [], {}, []
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -17045,21 +17045,20 @@ def read_human_verdicts(path):
             continue
         key = (obj["id"], trial, obj["check"])
         if key in verdicts:
-            problems.append(f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
-                            f"{f', trial {trial}' if trial > 1 else ''} (the first on line {lines[key]}); keep one of them")
+            (twice if "trial" not in obj else problems).append(
+                f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
+                f"{f', trial {trial}' if trial > 1 else ''} (the first on line {lines[key]}); keep one of them")
         verdicts[key] = obj["pass"]
         lines.setdefault(key, number)
+    # verdicts that name no trial, of a run of more than one trial of each case: taken for trial 1, one on another
+    # trial's answer was set beside trial 1's judge verdict in silence (and two of them read as one given twice:
+    # "keep one of them" of two people's verdicts on two answers)
+    trials = trials_of() if untrialled else 1
+    problems += twice if trials == 1 else [f'{shell_word(path)}:{n}: no "trial", and the run has {trials} trials of each '
+                                           f'case: say which answer the person read ("trial": 1 to {trials})' for n in untrialled]
     if problems or not verdicts:
         raise EvalError(capped(problems) or f"{shell_word(path)}: no verdicts")
-    return verdicts, untrialled, lines
-
-
-def trials_named(path, untrialled, trials):
-    """Refuses verdicts that name no trial for a run of more than one trial of each case: taken for trial 1, a
-    verdict on another trial's answer was set beside trial 1's judge verdict in silence."""
-    if untrialled and trials > 1:
-        raise EvalError(capped([f'{shell_word(path)}:{number}: no "trial", and the run has {trials} trials of each case: say '
-                                f'which answer the person read ("trial": 1 to {trials})' for number in untrialled]))
+    return verdicts, lines
 
 
 def with_checks_now(path, results):
@@ -21328,9 +21327,9 @@ def said_replaced(run_path, config):
 
 
 def cmd_calibrate(args):
-    human, untrialled, lines = read_human_verdicts(args.verdicts)
-    config, cases = read_graded(args.run)
-    trials_named(args.verdicts, untrialled, config["repeat"])
+    graded = functools.cache(lambda: read_graded(args.run))   # (read once, when a verdict names no trial: first)
+    human, lines = read_human_verdicts(args.verdicts, lambda: graded()[0]["repeat"])
+    config, cases = graded()
     verdicts_named_as_written(human, lines, cases)
     report = calibration(human, cases, args.verdicts, args.run, lines, config)
     said_replaced(args.run, config)

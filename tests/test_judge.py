@@ -796,6 +796,13 @@ def test_a_verdict_on_a_run_of_trials_says_which_trial(project, judged_split, cl
                                          '{"id": "j02", "check": "answers", "pass": true}\n')
     code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
     assert code == 2 and err.startswith('error: human.jsonl:2: no "trial", and the run has 2 trials of each case'), err
+    # (114th round) two such lines on one case are verdicts on two answers: each is asked its trial, never told "a second
+    # verdict ... keep one of them" (a good label deleted)
+    (project / "human.jsonl").write_text('{"id": "j02", "check": "answers", "pass": true}\n'
+                                         '{"id": "j02", "check": "answers", "pass": false}\n')
+    code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
+    assert code == 2 and "second verdict" not in err and [line.split(": no \"trial\"")[0] for line in err.splitlines()] == [
+        "error: human.jsonl:1", "human.jsonl:2"], err
     (project / "human.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true, "trial": 2}\n')
     assert cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")[0] == 0
 
