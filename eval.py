@@ -8292,8 +8292,9 @@ def judge_summary(config, cases):
                                    "no verdict (the server stopped the judge's answer short of its token limit: "
                                    f"{server_stop_words([v for v in t['votes'] or [] if v['check'] == name], judge)})"
                                    if j.get("cut") and j["cut"] == j["unreadable"] else
-                                   "no verdict (an answer of the judge's held none, or the votes tied)" if j["unreadable"] else
+                                   # (a panel split, whatever votes held none: those were not why)
                                    "no verdict (the judges did not agree)" if j["disagree"] else
+                                   "no verdict (an answer of the judge's held none, or the votes tied)" if j["unreadable"] else
                                    "no verdict (the judge's votes tied)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     silent = j["unreadable"] + j["failed"]

@@ -420,6 +420,19 @@ def test_a_panel_that_disagrees_goes_to_review(project, judged_split, cli, fake)
     assert s["judge"]["doubtful"][0]["models"] == {"qwen2.5:7b": True, "llama3.1:8b": False}
 
 
+def test_a_panel_that_splits_is_said_split_whatever_vote_held_no_verdict(project, judged_split, cli, fake):
+    """114th round: qwen pass, pass, pass and llama none, fail, fail split the panel, said "an answer of the judge's held
+    none, or the votes tied" (neither judge tied, and the vote without a verdict did not decide it)."""
+    fake.models = ["qwen2.5:7b", "llama3.1:8b", "gemma2:9b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True) if cid != "j04" or model == "qwen2.5:7b" else
+                  "I cannot decide." if seed == 42 else verdict(False))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen2.5:7b",
+               "--judge-model", "llama3.1:8b", "--judge-votes", 3)[0] in (0, 1)
+    [doubt] = [d for d in json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])["judge"]["doubtful"]
+               if d["id"] == "j04"]
+    assert doubt["why"].startswith("no verdict (the judges did not agree)") and "tied" not in doubt["why"], doubt
+
+
 @pytest.mark.parametrize("panel", [["llama3.1:8b", "llama3.1:8b"], ["gemma2", "Gemma2:latest"]])
 def test_a_panel_with_one_judge_twice_is_refused_before_any_call(project, judged_split, cli, fake, panel):
     """Item 9g of the fourth attack on issue 28, the class: one judge model named twice in a panel
