@@ -15662,8 +15662,13 @@ def trajectory_changes(a_cases, b_cases):
             changes.append("no longer cut by the token limit")
         changes += [f"started calling {name or chr(34) * 2}" for name in sorted(set(y) - set(x))]
         changes += [f"stopped calling {name or chr(34) * 2}" for name in sorted(set(x) - set(y))]
-        if set(x) == set(y) and list(dict.fromkeys(x)) != list(dict.fromkeys(y)):
+        counts = [Counter(x), Counter(y)]
+        # (the same tools, as many calls, in another order, a later call another tool, was said as no change)
+        if set(x) == set(y) and (list(dict.fromkeys(x)) != list(dict.fromkeys(y)) or counts[0] == counts[1] and x != y):
             changes.append("called its tools in another order")
+        if set(x) == set(y) and counts[0] != counts[1] and len(x) == len(y):
+            changes.append("calls per tool: " + ", ".join(f"{name or chr(34) * 2} {counts[0][name]} -> {counts[1][name]}"
+                                                          for name in sorted(set(x)) if counts[0][name] != counts[1][name]))
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
         elif x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):

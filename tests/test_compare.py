@@ -953,6 +953,27 @@ def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
     assert "started calling cancel_order; more calls: 1 -&gt; 2" in (project / "c.html").read_text(encoding="utf-8")
 
 
+def test_the_same_tools_called_in_another_order_or_another_mix_is_a_trajectory_change(project, cli):
+    """114th round's agents: lookup_order > cancel_order > lookup_order becoming lookup_order > lookup_order >
+    cancel_order (the same tools, as many calls, first called in the same order) was no change, compare silent; and
+    a later call to another tool (order, policy, order -> order, policy, policy) too."""
+    from conftest import agent_spec, make_run
+    order = lambda i: ("lookup_order", {"order_id": f"A-{i}"}, True)
+    policy = ("cancel_order", {"order_id": "A-1"}, True)
+    a, b = (write_run(f"runs/{name}.json", make_run([agent_spec(cid, path) for cid, path in zip(("a1", "a2"), calls)],
+                                                    labels=None, split="agent-dev", max_turns=3))
+            for name, calls in (("a", ([order(1), policy, order(3)], [order(1), policy, order(3)])),
+                                ("b", ([order(1), order(3), policy], [order(1), policy, policy]))))
+    out = cli("compare", a, b)[1]
+    section = out.split("Trajectory changes, case by case (2 agents):\n", 1)[1].splitlines()
+    assert section[:2] == [
+        "  a1: called its tools in another order  (lookup_order > cancel_order > lookup_order -> lookup_order > "
+        "lookup_order > cancel_order)",
+        "  a2: calls per tool: cancel_order 1 -> 2, lookup_order 2 -> 1  (lookup_order > cancel_order > lookup_order -> "
+        "lookup_order > cancel_order > cancel_order)"], out
+    assert [r["id"] for r in json.loads(cli("compare", a, b, "--json")[1])["trajectory"]] == ["a1", "a2"]
+
+
 def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_trials(project, cli):
     """Fifty-second round on issue 28: with trials, the trajectory changes read each case's first trial alone, as
     Fixed and Regressions do not: a case whose trajectory passed by majority on both sides was listed as "trajectory
