@@ -11880,7 +11880,11 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns") or cut_calling(r):   # an agent still calling tools at --max-turns, or cut as it
-                trial["correct"] = False                        # called them, reached no answer: it fails
+                # called them, reached no answer: it fails, and so does every check of an answer (the words beside its
+                # last calls passed them, counted among the answers passing each), as a trial still thinking does;
+                # its trajectory checks read the calls it made
+                trial["checks"].update({c["name"]: False for c in case["checks"] if c["type"] not in TRAJECTORY})
+                trial["correct"], trial["weighted"] = False, weighted_score(case["checks"], trial["checks"])
         if r.get("transcript") is not None and trial["error"] is None:
             trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"))
         case["trials"].append(trial)

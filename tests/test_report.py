@@ -774,6 +774,21 @@ def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_wh
     assert "  w1  fail     0      0.8        says enviado, says pedido, no answer in 1 of 3 trials\n" in cli("report", path)[1]
 
 
+def test_an_agent_out_of_turns_passes_no_check_of_an_answer_with_the_words_beside_its_last_calls(project, cli):
+    """114th round's agents: a last turn that said "Su pedido está enviado." beside a call, cut by --max-turns, reached
+    no answer (final result 0/1) yet passed "says where": 1/1 = 100% among the answers passing each check. It fails
+    every check of an answer, as a trial still thinking does; its trajectory checks read its calls."""
+    from conftest import agent_spec, make_run
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    spec = agent_spec("o1", [look, look], out_of_turns=True)
+    spec["transcript"][-2]["content"] = spec["response"] = "Su pedido está enviado."   # (beside its last call)
+    path = write_run("runs/o.json", make_run([spec], labels=None, split="agent-dev", max_turns=2))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert {c["name"]: c["passed"] for c in doc["checks"]} == {
+        "looks it up": 1, "never cancels": 1, "valid arguments": 1, "says where": 0}, doc["checks"]
+    assert doc["agent"]["final"]["correct"] == 0 and doc["agent"]["trajectory"]["correct"] == 1, doc["agent"]
+
+
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
     every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""
