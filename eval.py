@@ -14837,7 +14837,10 @@ def transcript_turns(result, checks, passed):
                 number += not cut
                 calls.append({"call": call_text(call), "result": None, "matched": None, "why_no_result": None,
                               "failed": [] if cut else failed_on(call, number, checks, passed, result.get("tools"))})
-            turns.append({"turn": len(turns) + 1, "content": m.get("content"), "calls": calls, "cut": cut})
+            # (each turn's thinking under its turn: the last one's alone was shown, above turn 1)
+            thinking = m.get("thinking") if isinstance(m.get("thinking"), str) and m.get("thinking") else None
+            turns.append({"turn": len(turns) + 1, "thinking": thinking, "content": m.get("content"), "calls": calls,
+                          "cut": cut})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
             waiting[0].update(result=m["content"], matched=m["matched"],
@@ -14853,6 +14856,8 @@ def turn_lines(turns, out_of_turns=False):
     for t in turns:
         lines.append(f"  turn {t['turn']}" + (" (cut at the token limit: its calls were never run):" if t.get("cut") else
                                                ":" if t["content"] or not t["calls"] else " (calls tools):"))
+        if t.get("thinking"):
+            lines += ["    thinking (sent apart; not scored):"] + [f"      {line}" for line in inert(t["thinking"]).splitlines()]
         lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
         for c in t["calls"]:
             lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
@@ -14933,7 +14938,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                   + score + (" · stopped for length (a token limit or the window: the report says which)"
                              if t["done_reason"] == "length" else
                              " · stopped by Ollama for repeating itself" if t["done_reason"] == REPEAT_STOP else "")]
-        if t["thinking"]:
+        if t["thinking"] and not t.get("transcript"):   # (an agent's: under each of its turns)
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         inline, said = split_thinking(t["response"]) if t["response"] is not None else (None, None)
         if t.get("transcript"):   # an agent: every turn, the answer last
@@ -19011,7 +19016,7 @@ def trial_answers(case, results):
     for t in case["trials"]:
         r = results[case["id"], t["trial"]]
         head = f"trial {t['trial']}: {trial_verdict(t)}" if len(case["trials"]) > 1 else ""
-        if r.get("thinking"):
+        if r.get("thinking") and r.get("transcript") is None:   # (an agent's: under each of its turns)
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
         inline, answered = split_thinking(t["response"]) if t["response"] is not None else (None, None)
         if inline is not None:
@@ -20326,6 +20331,10 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
   for (const t of answer.transcript) {
     const b = block("Turn " + t.turn + (t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
     b.className = "turn assistant";
+    if (t.thinking) {   // each turn's, under it
+      const thought = el("details"); thought.appendChild(el("summary", "Thinking (" + t.thinking.length + " characters; not scored)"));
+      thought.appendChild(el("pre", t.thinking)); b.insertBefore(thought, b.children[1]);
+    }
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
       call.appendChild(el("pre", "calls " + c.call));
@@ -20361,7 +20370,7 @@ function draw() {
   if (it.transcript) box.appendChild(transcriptSteps("transcript", "Transcript, turn by turn", it));
   if (it.other && it.other.transcript)   // the other run's path to its answer, not only its final words
     box.appendChild(transcriptSteps("other-transcript", "Other run's transcript, turn by turn", it.other));
-  if (it.thinking) {
+  if (it.thinking && !it.transcript) {   // (an agent's: under each of its turns)
     const thought = el("details"); thought.id = "thinking";
     thought.appendChild(el("summary", "Thinking (" + it.thinking.length + " characters; not scored)"));
     thought.appendChild(el("pre", it.thinking)); box.appendChild(thought);

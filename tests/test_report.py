@@ -789,6 +789,24 @@ def test_an_agent_out_of_turns_passes_no_check_of_an_answer_with_the_words_besid
     assert doc["agent"]["final"]["correct"] == 0 and doc["agent"]["trajectory"]["correct"] == 1, doc["agent"]
 
 
+def test_each_turns_thinking_is_shown_under_its_turn(project, cli):
+    """114th round's agents: every turn's thinking was kept in the transcript and never shown; the last turn's alone
+    was, above turn 1 (report --case), and the page and review showed none but it."""
+    from conftest import agent_spec, make_run
+    spec = agent_spec("k1", [("lookup_order", {"order_id": "A-1"}, True)], final="No sé.")   # (failing: on the page)
+    spec["transcript"][0]["thinking"], spec["transcript"][-1]["thinking"] = "THINK-TURN-1", "THINK-TURN-2"
+    spec["thinking"] = "THINK-TURN-2"
+    path = write_run("runs/k.json", make_run([spec], labels=None, split="agent-dev", max_turns=3))
+    text = cli("report", path, "--case", "k1")[1]
+    assert text.index("  turn 1") < text.index("THINK-TURN-1") < text.index("  turn 2") < text.index("THINK-TURN-2"), text
+    assert text.count("THINK-TURN-2") == 1, text
+    turns = json.loads(cli("report", path, "--case", "k1", "--json")[1])["trials"][0]["transcript"]
+    assert [t["thinking"] for t in turns] == ["THINK-TURN-1", "THINK-TURN-2"], turns
+    code, out, err = cli("report", path, "--html", "k.html")
+    page = (project / "k.html").read_text(encoding="utf-8")
+    assert "THINK-TURN-1" in page and page.index("THINK-TURN-1") < page.index("THINK-TURN-2"), err
+
+
 def test_an_agents_final_result_a_judge_left_open_is_said_open(project, cli):
     """111th round on issue 28: an agent whose judge check got no verdict printed "final result 0/0 = -  (95% CI )" in
     every view, an empty interval and the case unsaid; it is counted open beside the level's figure, as a check's are."""

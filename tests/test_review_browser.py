@@ -384,3 +384,20 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
+
+
+def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
+    """114th round's agents: the page showed the last turn's thinking alone, above the transcript; each turn's is
+    under its turn."""
+    from conftest import agent_run, agent_spec, make_run
+    run = agent_run()
+    spec = agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True)])
+    spec["transcript"][0]["thinking"], spec["transcript"][-1]["thinking"] = "THINK-TURN-1", "THINK-TURN-2"
+    spec["thinking"] = "THINK-TURN-2"
+    run["results"] = [make_run([spec], labels=None)["results"][0] if r["id"] == "a1" else r for r in run["results"]]
+    with review_tab(chromium, write_run("runs/agent.json", run)) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "a1"
+        turns = tab.eval_on_selector_all("#transcript .turn", "bs => bs.map(b => b.textContent)")
+        assert "THINK-TURN-1" in turns[0] and "THINK-TURN-2" not in turns[0] and "THINK-TURN-2" in turns[1], turns
+        assert tab.query_selector("#thinking") is None   # (not again above the transcript)
