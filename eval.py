@@ -20210,10 +20210,17 @@ def serve_review(review, port):
         request_queue_size = 128   # the default 5 resets connections when many tabs save at once
         daemon_threads = True
 
+        def handle_error(self, request, client_address):
+            # a request whose socket the stop closed under it (Ctrl-C as a page saves), or a page gone: nothing to
+            # answer, nothing lost; socketserver printed a traceback after "stopped"
+            if not isinstance(sys.exc_info()[1], OSError):
+                super().handle_error(request, client_address)
+
     try:
         server = Server(("127.0.0.1", port), review_handler(review, secrets.token_urlsafe(16)))
     except OSError as e:
         raise EvalError(f"cannot listen on 127.0.0.1:{port} ({e.strerror}); pick another --port") from None
+    server.review = review   # (its saves finish before eval.py exits: serve_until_stopped)
     return server
 
 
@@ -20230,6 +20237,8 @@ def serve_until_stopped(server, run_path, sidecar):
         warn("stopped")
     finally:
         server.server_close()
+        # a save under way finishes, and no other begins (its temporary file was left behind as eval.py exited)
+        server.review.lock.acquire(timeout=REVIEW_SAVE_WAIT)
 
 # ---------------------------------------------------------------------------
 # The review page, served by `eval.py review`.

@@ -1096,3 +1096,34 @@ def test_a_clash_of_saves_quotes_the_text_as_shown_everywhere(server):
     stale = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "mine", "was": "other's"})
     assert stale.status_code == 409 and stale.json()["error"].startswith(
         "another page saved 'regex \\d+ isn't \\x1b[31m' for this answer since this page showed 'other's'; "), stale.text
+
+
+def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, capsys):
+    """114th round: Ctrl-C while pages saved printed socketserver's traceback after "stopped" (a request thread's socket
+    closed under it: OSError, Bad file descriptor), and a save under way was dropped as eval.py exited, its temporary
+    file left behind. The closed socket is no traceback; the stop waits for the save."""
+    review = evalpy.Review(runs[1])
+    httpd = evalpy.serve_review(review, 0)
+    try:
+        gone = socket.socket()
+        gone.close()
+        httpd.process_request_thread(gone, ("127.0.0.1", 1))   # (a request whose socket the stop closed)
+        assert "Traceback" not in capsys.readouterr().err
+        saved = threading.Event()
+
+        def saving():   # a save holding the sidecar's lock as the stop comes
+            with review.lock:
+                time.sleep(0.3)
+                saved.set()
+        holder = threading.Thread(target=saving)
+        holder.start()
+        time.sleep(0.05)
+
+        def interrupted(*args):
+            raise KeyboardInterrupt
+        httpd.serve_forever = interrupted
+        evalpy.serve_until_stopped(httpd, runs[1], "x.annotations.json")
+        assert saved.is_set() and "stopped" in capsys.readouterr().err
+        holder.join()
+    finally:
+        httpd.server_close()
