@@ -19810,13 +19810,19 @@ def unoffered_words(calls):
 def review_items(run, against=None):
     """One item per case and trial, everything the page shows, as plain data."""
     config = run["config"]
-    changes = {}
+    changes, change_by = {}, {}
     cases = grade_run(run)
     other = {}
     if against:
         against_cases = grade_run(against)
         c = compare_runs(against["config"], against_cases, config, cases)
         changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
+        if max(config["repeat"], against["config"]["repeat"]) > 1:   # (a "fixed" beside two passing answers, the
+            # other run's failing trials unshown, said nothing of why): each side's trials, as compare reads them
+            verdicts = {side: {case["id"]: " · ".join(trial_verdict(t) for t in case["trials"]) for case in graded}
+                        for side, graded in (("this", cases), ("other", against_cases))}
+            change_by = {i: f"by the majority of each case's trials: this run {verdicts['this'][i]}; the other "
+                            f"{verdicts['other'][i]}" for i in changes}
         their_results = {(r["id"], r["trial"]): r for r in against["results"]}
         for case in against_cases:
             for t in case["trials"]:
@@ -19854,7 +19860,7 @@ def review_items(run, against=None):
                      (case["id"], t["trial"]) in dropped),
                     (unoffered_words(r.get("unoffered_calls")), bool(r.get("unoffered_calls")))) if yes],
                 "other": o,
-                "change": changes.get(case["id"]),
+                "change": changes.get(case["id"]), "change_by": change_by.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
                 **passages_beside(case, t),
@@ -20364,7 +20370,7 @@ function draw() {
   box.appendChild(head);
   const pills = el("div");
   pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
-  if (it.change) pills.appendChild(el("span", it.change, "pill " + it.change));
+  if (it.change) pills.appendChild(el("span", it.change + (it.change_by ? " (" + it.change_by + ")" : ""), "pill " + it.change));
   pills.appendChild(el("span", it.difficulty, "pill"));
   for (const t of it.tags) pills.appendChild(el("span", "#" + t, "pill"));
   for (const why of it.stopped) pills.appendChild(el("span", why, "pill fail"));

@@ -1127,3 +1127,20 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
         holder.join()
     finally:
         httpd.server_close()
+
+
+def test_a_change_read_by_the_majority_of_trials_says_so_beside_its_pill(project):
+    """114th round: review --against a run of three trials marked a case "fixed" beside two passing answers (the
+    other run's first trial passed; its failing second and third were never shown). The pill says by which trials."""
+    this = write_run("runs/one.json", make_run([("c1", "bug", ["bug"]), ("c2", "bug", ["bug"])]))
+    other = write_run("runs/three.json", make_run([("c1", "bug", ["bug", "acceso", "acceso"]),
+                                                   ("c2", "bug", ["bug", "bug", "bug"])], temperature=0.7))
+    items = {i["key"]: i for i in evalpy.Review(this, against_path=other).items}
+    assert (items["c1#1"]["change"], items["c1#1"]["other"]["verdict"]) == ("fixed", "pass")
+    assert items["c1#1"]["change_by"] == ("by the majority of each case's trials: this run pass; the other "
+                                          "pass · fail · fail"), items["c1#1"]
+    assert items["c2#1"]["change"] is None and items["c2#1"]["change_by"] is None
+    # runs of one answer a case: the pill alone, as before
+    same = write_run("runs/same.json", make_run([("c1", "bug", ["acceso"]), ("c2", "bug", ["bug"])], temperature=0.7))
+    items = {i["key"]: i for i in evalpy.Review(this, against_path=same).items}
+    assert items["c1#1"]["change"] == "fixed" and items["c1#1"]["change_by"] is None

@@ -6,7 +6,7 @@ import re
 import pytest
 
 import browser
-from conftest import HOSTILE, V2_HOSTILE_MISSES, evalpy, split_run, write_run
+from conftest import HOSTILE, V2_HOSTILE_MISSES, evalpy, make_run, split_run, write_run
 
 pytestmark = pytest.mark.skipif(browser.missing() is not None, reason=str(browser.missing()))
 
@@ -401,3 +401,15 @@ def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
         turns = tab.eval_on_selector_all("#transcript .turn", "bs => bs.map(b => b.textContent)")
         assert "THINK-TURN-1" in turns[0] and "THINK-TURN-2" not in turns[0] and "THINK-TURN-2" in turns[1], turns
         assert tab.query_selector("#thinking") is None   # (not again above the transcript)
+
+
+def test_a_change_by_the_majority_of_trials_says_so_on_its_pill(project, chromium):
+    """114th round: "fixed" beside two passing answers said nothing of the other run's failing trials."""
+    this = write_run("runs/one.json", make_run([("c1", "bug", ["bug"]), ("c2", "bug", ["bug"])]))
+    other = write_run("runs/three.json", make_run([("c1", "bug", ["bug", "acceso", "acceso"]),
+                                                   ("c2", "bug", ["bug", "bug", "bug"])], temperature=0.7))
+    with review_tab(chromium, this, ready="#status", against=other) as tab:   # (none fails: none shown at first)
+        tab.select_option("#status", "fixed")
+        assert tab.text_content("#case h2") == "c1"
+        assert ("fixed (by the majority of each case's trials: this run pass; the other pass · fail · fail)"
+                in tab.text_content("#case")), tab.text_content("#case")
