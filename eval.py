@@ -4582,7 +4582,9 @@ def load_split(path, more_problems=None, as_begun=False):
     if data.startswith(b"\xef\xbb\xbf"):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
+    checks_written = bool(defaults)   # (in checks.json, or in a case, however wrong: "no checks" is then untrue)
     for number, where, obj in jsonl_objects(path, data, problems):
+        checks_written = checks_written or isinstance(obj, dict) and "checks" in obj
         case, case_problems = parse_case(obj, labels, defaults, threshold, (tools, tool_results), older)
         problems.extend(f"{where}: {p}" for p in case_problems)
         case_id = case.get("id") if case is not None else None
@@ -4613,7 +4615,7 @@ def load_split(path, more_problems=None, as_begun=False):
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
         problems.append(f"{shell_word(path)}: no cases (the file is empty)")
-    elif labels is None and cases and not any(case["checks"] for case in cases):   # (beside other problems too: a
+    elif labels is None and cases and not checks_written:   # (beside other problems too: a
         # case's line each, "give it checks", misled a classification set without its labels.txt)
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "

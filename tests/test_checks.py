@@ -147,8 +147,10 @@ def test_a_malformed_check_in_a_case_is_one_line_as_in_checks_json(project, cli,
     case = {"id": "a", "input": "x", "difficulty": "easy", "note": "n", "vars": {"order": "A-1"}}
     (folder / "dev.jsonl").write_text(json.dumps(case) + "\n" + json.dumps(dict(case, id="b", checks=[written])) + "\n")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", "127.0.0.1:1")
-    assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: golden/orders/dev.jsonl:2: check "), err
-    said = err.split("dev.jsonl:2: ", 1)[1]
+    # (114th round) case a, with none, is said beside it: every problem in the one refusal
+    assert code == 2 and len(err.splitlines()) == 2 and err.startswith("error: golden/orders/dev.jsonl:2: check "), err
+    assert err.splitlines()[1].startswith("golden/orders/dev.jsonl:1: case 'a' has no checks"), err
+    said = err.splitlines()[0].split("dev.jsonl:2: ", 1)[1] + "\n"
     (folder / "checks.json").write_text(json.dumps([written]))
     (folder / "dev.jsonl").write_text(json.dumps(case) + "\n")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", "127.0.0.1:1")
