@@ -7521,26 +7521,35 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
 VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
-PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "correct", "✅", "✔", "✓",
-                               "sí", "si", "verdadero", "cumple", "aprobado", "correcto",   # Spanish
-                               "cert", "compleix", "aprovat", "correcte"), True),           # Catalan
-              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "incorrect", "❌", "✗", "✘",
-                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "incorrecto",
-                               "fals", "no compleix", "no aprovat", "suspès", "incorrecte"), False)}
+# (not correct/incorrect, a claim's or a criterion's word more often than the reply's: "1. ... Verdict: correct", one
+# line a claim, read as two verdicts, lost the reply's one)
+PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅", "✔", "✓",
+                               "sí", "si", "verdadero", "cumple", "aprobado",   # Spanish
+                               "cert", "compleix", "aprovat"), True),           # Catalan
+              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘",
+                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado",
+                               "fals", "no compleix", "no aprovat", "suspès"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
-# one of a choice's words: any verdict word but the one said (true, "incorrect", **B**, mostly correct), none a phrase
-CHOICE_ITEM = (r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:[^\W\d_]{1,20}[ \t]{1,3})?(?:"""
-               + "|".join(sorted((re.escape(w).replace(r"\ ", r"[ \t]{1,3}") for w in [*PASS_WORDS, *WINNER_WORDS, "c"]),
-                                 key=len, reverse=True))
+# one of a choice's words: a verdict word but the one said (true, "B", **tie**), or a grade a prompt offers beside them
+# (correct, partially correct), none a phrase (not pass, definitely no: a verdict said again)
+CHOICE_WORDS = [*PASS_WORDS, *WINNER_WORDS, "c", "correct", "incorrect", "correcto", "incorrecto", "correcte",
+                "incorrecte", "partial"]
+CHOICE_ITEM = (r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:(?:partially|partly|mostly|largely|parcialmente|parcialment)"""
+               r"""[ \t]{1,3})?(?:"""
+               + "|".join(sorted((re.escape(w).replace(r"\ ", r"[ \t]{1,3}") for w in CHOICE_WORDS), key=len, reverse=True))
                + r""")(?![^\W_])\W{0,2}\s{0,8}""")
 CHOICE_SEPARATOR = r"(?:,|/|\bor\b|\bo\b)"
+CLOSING_MARK = r"""["'`*_”’»]"""   # a word's closing quote, backtick or emphasis
 VERDICT_WORD = re.compile(
-    rf"""\s{{0,8}}(?:{LOOSE_QUOTE}|\[\[?|\()?\s{{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?"""
+    # (two marks before it: **Verdict:** **FAIL**, the key's closing bold and the word's opening)
+    rf"""\s{{0,8}}(?:(?:{LOOSE_QUOTE}|\[\[?|\()\s{{0,3}}){{0,2}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?"""
     rf"""(no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    # (its closing quote, backtick or bold not the first of a choice either: "A", "B" or "tie"; `true` or `false`)
-    rf"""(?:$|[.!;)}}—]|["'`*_]{{1,3}}(?!["'`*_])(?![ \t]{{0,8}}{CHOICE_SEPARATOR}(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{0,3}}"""
-    rf"""{CHOICE_ITEM}(?:$|[.)?!:;]))|,(?!(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}{CHOICE_ITEM}(?:$|[.)?!:;]))"""
+    # (its closing quote, backtick or bold not the first of a choice either: "A", "B" or "tie"; `true` or `false`; a
+    # list after a comma as long as a word's without them: **FAIL**, not pass is said)
+    rf"""(?:$|[.!;)}}—]|{CLOSING_MARK}{{1,3}}(?!{CLOSING_MARK})(?![ \t]{{0,8}}(?:(?:/|\bor\b|\bo\b)(?:{CHOICE_ITEM}"""
+    rf"""{CHOICE_SEPARATOR}){{0,3}}|,(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}){CHOICE_ITEM}(?:$|[.)?!:;]))"""
+    rf"""|,(?!(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}{CHOICE_ITEM}(?:$|[.)?!:;]))"""
     r"""|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
@@ -7583,9 +7592,10 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    # (one numbered is an item's, a claim's or a step's, not the reply's: "Claim 3 verdict: incorrect")
-    return re.compile(rf"(?<![^\W_])(?<!\d )(?<!\d\t){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}",
-                      re.IGNORECASE)
+    # (one numbered is an item's, a claim's or a step's, not the reply's: "Claim 3 verdict: fail"; a score's "2/10
+    # Verdict:" is no number of an item)
+    return re.compile(rf"(?<![^\W_])(?<![^\W\d_] \d )(?<![^\W\d_] \d\d ){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?"
+                      rf"{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),

@@ -1140,7 +1140,8 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
     ("<think>\nI must end with a JSON verdict (pass: `true` or `false`).\n</think>\n\n" + FAILS, (False, "no date")),
     ("Format: pass: `true`/`false`.\n" + FAILS, (False, "no date")),
     ('Verdict: "PASS" or "FAIL".\n\n' + FAILS, (False, "no date")),
-    ("Verdict: **PASS**, **FAIL**.\n\n" + FAILS, (False, "no date")),
+    ("Verdict: **PASS**, **FAIL**, **N/A**.\n\n" + FAILS, (None, None)),   # (N/A no verdict word: no choice)
+    ("Verdict: **PASS**, **FAIL** or **PARTIAL**.\n\n" + FAILS, (False, "no date")),
     # ...but one such word after a verdict is said (a correction), bold or in backticks, a phrase after it or not
     ('{"reason": "greets", "pass": true}\n\nVerdict: **FAIL**, no date.', (None, None)),
     ('{"reason": "greets", "pass": true}\n\nVerdict: `FAIL` or so I think.', (None, None)),
@@ -1155,12 +1156,24 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
     ('The criterion asks for Verdict: "correct" or "incorrect".\n' + FAILS, (False, "no date")),
     ('Verdict: **correct**, **partially correct** or **incorrect**.\n' + FAILS, (False, "no date")),
     ('Veredicte: `compleix` o `no compleix`\n' + FAILS, (False, "no date")),
-    ("Claim 1 verdict: correct. Claim 2 verdict: correct. Claim 3 verdict: incorrect (it says 14 days).\n" + FAILS,
+    ("Claim 1 verdict: pass. Claim 2 verdict: pass. Claim 3 verdict: fail (it says 14 days).\n" + FAILS,
      (False, "no date")),
-], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-comma-choice",
+    # (its review) ...but not a score's number; a negation after a word in marks is no choice ("**FAIL**, not pass" said
+    # it again); the key's bold and the word's both, curly quotes; correct/incorrect no verdict words (a claim's
+    # more often than the reply's: "1. ... Verdict: correct" a line each lost the reply's one)
+    ("Score: 2/10 Verdict: FAIL\n" + PASSES, (None, None)),
+    *[(said + "\n" + PASSES, (None, None)) for said in (
+        "Verdict: **FAIL**, not pass.", "Pass: **No**, definitely no.", "Verdict: `false`, not true.",
+        "Verdict: FAIL, not pass, not yes.", "**Verdict:** **FAIL**", "**Pass:** **false**", "Verdict: “FAIL”")],
+    ("1. Opens on Sundays. Verdict: correct\n2. Refunds take 90 days. Verdict: incorrect\nOne claim is wrong.\n" + FAILS,
+     (False, "no date")),
+], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-no-choice",
+        "bold-partial-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
         "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing",
-        "quoted-correct-choice", "bold-qualified-choice", "backticked-catalan-choice", "numbered-claims-verdicts"])
+        "quoted-correct-choice", "bold-qualified-choice", "backticked-catalan-choice", "numbered-claims-verdicts",
+        "score-before-key", "bold-negation", "bold-definitely", "backticked-negation",
+        "negations-listed", "bold-key-bold-word", "bold-key-bold-false", "curly-quoted-word", "per-claim-correct"])
 def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
     """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
     tried; Spanish and Catalan fails were not read, so a passing example after them was."""

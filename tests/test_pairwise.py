@@ -428,6 +428,8 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('Therefore, [[A]]\n\nHad they been equal: {"reason": "same", "winner": "tie"}', None),
     # (its review) an example's [[B]] is none ("for example, [[B]]")
     ('For example, [[B]]\n{"reason": "r", "winner": "A"}', "A"), ('e.g., [[A]]\n{"reason": "r", "winner": "B"}', "B"),
+    # (its review) a negation after a word in marks is no choice: said again
+    ('Winner: **B**, not A.\n{"reason": "r", "winner": "A"}', None), ('Winner: B, not A, not tie.\n{"reason": "r", "winner": "A"}', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
