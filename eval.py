@@ -2851,6 +2851,13 @@ def cut_calling(r):
     return bool(transcript) and bool(transcript[-1].get("tool_calls")) and not r.get("out_of_turns")
 
 
+def judged_answer(r):
+    """What a judge is asked about: the answer given (given_answer); none of an agent that reached none (out of turns,
+    cut as it called: the words beside its last calls, asked of, got a pass shown beside the check's fail, and were
+    counted by calibrate and the audit)."""
+    return None if r.get("out_of_turns") or cut_calling(r) else given_answer(r)
+
+
 def calls_run(transcript):
     """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
     follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
@@ -9416,7 +9423,7 @@ def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=N
             else:
                 answer = client.chat(config["model"], messages_for(prompt_text, case), options,
                                      output_format(config.get("format"), config["labels"]), config.get("think", THINK_DEFAULT))
-    said = given_answer(answer)
+    said = judged_answer(answer)
     if said is not None and config.get("judge"):
         if not begun and has_judge_check([case]):
             on_turn({"answer": answer})
@@ -11647,7 +11654,7 @@ def missing_vote(r, config):
     if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
         return None
     have = {(v["check"], v["model"], v["vote"]) for v in votes}
-    asked = [c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS] if given_answer(r) is not None else []
+    asked = [c["name"] for c in r["checks"] if c["type"] in JUDGE_CHECKS] if judged_answer(r) is not None else []
     for check in dict.fromkeys([*asked, *(v["check"] for v in votes)]):
         missing = next(((m, n) for m in judge["models"] for n in range(1, judge["votes"] + 1)
                         if (check, m, n) not in have), None)
@@ -11893,10 +11900,12 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns") or cut_calling(r):   # an agent still calling tools at --max-turns, or cut as it
                 # called them, reached no answer: it fails, and so does every check of an answer (the words beside its
-                # last calls passed them, counted among the answers passing each), as a trial still thinking does;
-                # its trajectory checks read the calls it made
+                # last calls passed them, counted among the answers passing each), as a trial still thinking does: no
+                # label read from them, no judge's verdict of them (an older eval.py asked one); its trajectory checks
+                # read the calls it made
                 trial["checks"].update({c["name"]: False for c in case["checks"] if c["type"] not in TRAJECTORY})
                 trial["correct"], trial["weighted"] = False, weighted_score(case["checks"], trial["checks"])
+                trial["predicted"], trial["judged"] = INVALID if predict else None, NO_VERDICTS
         if r.get("transcript") is not None and trial["error"] is None:
             trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"))
         case["trials"].append(trial)
@@ -15203,7 +15212,7 @@ def judged_again_text(config):
 
 def judged_answers(results):
     """The answers `judge` asks about: those the model gave, with a judge check."""
-    return [r for r in results if given_answer(r) is not None and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
+    return [r for r in results if judged_answer(r) is not None and any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
 
 
 def answers_sha(todo):
@@ -17174,9 +17183,12 @@ def judge_run(args, run, target):
     checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
         cut = sum(r.get("response") is not None and given_answer(r) is None for r in checked)
+        out = sum(r.get("response") is not None and given_answer(r) is not None for r in checked)   # (out of turns)
         raise EvalError(f"{shell_word(args.run)}: no answer to judge: of the {plural(len(checked), 'result')} with a judge "
                         f"check, {cut} never answered (still thinking when it stopped: raise num_predict, or the "
-                        f"server's cap on an answer) and {len(checked) - cut} failed; run them again")
+                        f"server's cap on an answer)" + (f", {out} ran out of turns or were cut as they called tools "
+                                                         "(raise --max-turns or num_predict)" if out else "")
+                        + f" and {len(checked) - cut - out} failed; run them again")
     if not todo:   # the command to paste asks the judge asked for now
         held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
@@ -17521,7 +17533,7 @@ def answer_pairs(a_run, b_run):
     one run (or neither) answered: an error or reasoning that never ended is no answer to compare, nor is
     a case one run never asked (it ran part of the split: --limit, --cases)."""
     def answers(run):
-        return {r["id"]: (r, given_answer(r)) for r in run["results"] if r["trial"] == 1}
+        return {r["id"]: (r, judged_answer(r)) for r in run["results"] if r["trial"] == 1}
     a, b = answers(a_run), answers(b_run)
     pairs, unanswered = [], {"only_baseline": [], "only_candidate": [], "neither": []}
     for cid, (case, a_answer) in [*a.items(), *((cid, (case, None)) for cid, (case, _) in b.items() if cid not in a)]:
@@ -18384,6 +18396,8 @@ def unmatched_why(key, cases):
         return f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read"
     if trial.get("unfinished"):
         return "it has no answer (still thinking when it stopped): there is none the judge read"
+    if trial.get("agent") and (trial["agent"]["out_of_turns"] or trial["agent"].get("cut")):
+        return "it has no answer (it ran out of turns, or was cut as it called tools): there is none the judge read"
     if any(c["name"] == key[2] and c["type"] in JUDGE_CHECKS for c in case["checks"]):
         # the check is there, and the judge was never asked of this answer (report: "not yet asked: judge asks")
         return "its judge check was never asked of this answer: judge the run first"

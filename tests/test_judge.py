@@ -1820,6 +1820,34 @@ def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fak
     assert judged[0].rstrip().endswith("Answer to grade:\n```\nEstá en camino.\n```")   # (round 92) fenced
 
 
+def test_an_agent_that_reached_no_answer_is_never_judged_nor_calibrated_nor_labelled(project, cli, fake):
+    """114th round: an agent out of turns fails every check of an answer (its words beside its last calls are none),
+    yet its judge was asked of them (a pass shown beside the check's fail, listed "no verdict" for a person), the audit
+    and calibrate counted that vote, and a labelled agent's label was read from them (bug -> bug on the diagonal)."""
+    tool = {"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}
+    base = {"difficulty": "easy", "note": "n", "tools": [tool], "tool_results": {"lookup_order": {"status": "enviado"}},
+            "checks": [{"name": "helpful", "type": "judge", "value": "Ayuda al cliente."}]}
+    cases = [dict(base, id="o1", input="¿Y mi pedido A-1?"), dict(base, id="o2", input="¿Y mi pedido A-2?")]
+    (project / "golden" / "shop").mkdir()
+    (project / "golden" / "shop" / "dev.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases),
+                                                           encoding="utf-8")
+    fake.agents["¿Y mi pedido A-1?"] = [{"role": "assistant", "content": "Lo miro.",
+                                        "tool_calls": [{"function": {"name": "lookup_order", "arguments": {"order_id": "A-1"}}}]}]
+    fake.agents["¿Y mi pedido A-2?"] = ["Está enviado."]
+    fake.route = lambda body: (json.dumps({"reason": "r", "pass": True})
+                               if body["messages"][0]["content"] == evalpy.JUDGE_PROMPT else None)
+    code, out, err = cli("run", "--split", "golden/shop/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--max-turns", 1, "--out", "runs/o.json")
+    judged = [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert len(judged) == 1 and "Está enviado." in judged[0], judged   # o2's alone
+    doc = json.loads(cli("report", "runs/o.json", "--json")[1])
+    assert [c["passed"] for c in doc["checks"]] == [1] and doc["judge"]["doubtful"] == [], doc["judge"]
+    (project / "human.jsonl").write_text('{"id": "o1", "check": "helpful", "pass": false}\n')
+    code, out, err = cli("calibrate", "human.jsonl", "runs/o.json")
+    assert code == 2 and "it has no answer (it ran out of turns, or was cut as it called tools)" in err, err
+    assert "passes 1/1 = 100%" in cli("judge", "runs/o.json", "--audit")[1]
+
+
 # --- RAG: faithful, answer_relevant and context_relevant, on the judge machinery (issue 30)
 
 PASSAGES = {"r1": [{"id": "returns", "text": "30 days to return unworn items."},

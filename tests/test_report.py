@@ -789,6 +789,22 @@ def test_an_agent_out_of_turns_passes_no_check_of_an_answer_with_the_words_besid
     assert doc["agent"]["final"]["correct"] == 0 and doc["agent"]["trajectory"]["correct"] == 1, doc["agent"]
 
 
+def test_an_agent_out_of_turns_reads_no_label_from_the_words_beside_its_last_calls(project, cli):
+    """114th round's review: a labelled agent out of turns failed, yet its label was read from the words beside its
+    last calls (bug -> bug on the confusion matrix's diagonal, per label 1.00, 0 invalid): it is INVALID, as an answer
+    still thinking is."""
+    from conftest import agent_spec, make_run
+    out = agent_spec("l1", [("lookup_order", {"order_id": "A-1"}, True)], out_of_turns=True, checks=[])
+    out.pop("checks")
+    out["expected"], out["transcript"][-2]["content"], out["response"] = "bug", "bug", "bug"
+    answered = dict(agent_spec("l2", [], final="acceso", checks=[]), expected="acceso")
+    answered.pop("checks")
+    doc = json.loads(cli("report", write_run("runs/l.json", make_run([out, answered], split="agent-dev", max_turns=1)),
+                         "--json")[1])
+    assert (doc["correct"], doc["invalid"]) == (1, 1), doc
+    assert [(f["id"], f["got"]) for f in doc["failures"]] == [("l1", "INVALID")], doc["failures"]
+
+
 def test_each_turns_thinking_is_shown_under_its_turn(project, cli):
     """114th round's agents: every turn's thinking was kept in the transcript and never shown; the last turn's alone
     was, above turn 1 (report --case), and the page and review showed none but it."""
