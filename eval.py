@@ -8311,15 +8311,18 @@ def judge_summary(config, cases):
                                    "no verdict (the server stopped the judge's answer short of its token limit: "
                                    f"{server_stop_words([v for v in t['votes'] or [] if v['check'] == name], judge)})"
                                    if j.get("cut") and j["cut"] == j["unreadable"] else
-                                   # (a panel split, whatever votes held none: those were not why)
-                                   "no verdict (the judges did not agree)" if j["disagree"] else
+                                   # (a panel split: said so, and the votes that held none, which could have
+                                   # decided it: "or the votes tied" named neither; two of three judges deciding)
+                                   "no verdict (the judges did not agree" + (
+                                       f"; {j['unreadable']} of their votes held none" if j["unreadable"] else "") + ")"
+                                   if j["disagree"] else
                                    "no verdict (an answer of the judge's held none, or the votes tied)" if j["unreadable"] else
                                    "no verdict (the judge's votes tied)")
                 if j["certainty"] is not None and j["certainty"] < LOW_CERTAINTY:
                     silent = j["unreadable"] + j["failed"]
                     reasons.append(f"low certainty ({j['certainty']:.2f}"
                                    + (f"; {silent} of {j['votes']} votes gave no verdict" if silent else "") + ")")
-                if j["disagree"] and "no verdict (the judges did not agree)" not in reasons:
+                if j["disagree"] and not any(r.startswith("no verdict (the judges did not agree") for r in reasons):
                     reasons.append("judges disagree")
                 window = (judge or {}).get("num_ctx") if type(judge) is dict else None
                 if any(filled_window(v.get("prompt_tokens"), window) for v in t["votes"] or [] if v["check"] == name):
@@ -15696,7 +15699,7 @@ def trajectory_changes(a_cases, b_cases):
         # (the same tools, as many calls, in another order, a later call another tool, was said as no change)
         if set(x) == set(y) and (list(dict.fromkeys(x)) != list(dict.fromkeys(y)) or counts[0] == counts[1] and x != y):
             changes.append("called its tools in another order")
-        if set(x) == set(y) and counts[0] != counts[1] and len(x) == len(y):
+        if set(x) == set(y) and counts[0] != counts[1]:   # (beside more or fewer calls too: which tool's)
             changes.append("calls per tool: " + ", ".join(f"{name or chr(34) * 2} {counts[0][name]} -> {counts[1][name]}"
                                                           for name in sorted(set(x)) if counts[0][name] != counts[1][name]))
         if len(x) != len(y):
@@ -17048,7 +17051,7 @@ def read_human_verdicts(path, trials_of=lambda: 1):
     if own in EVAL_FORMATS:
         raise EvalError(f"{shell_word(path)} is an eval.py file ({own}), not a person's verdicts: calibrate takes a "
                         'file you write, a verdict a line: {"id": ..., "check": ..., "pass": true or false}')
-    verdicts, problems, untrialled, lines, twice = {}, [], [], {}, []
+    verdicts, problems, untrialled, lines, twice, unnamed = {}, [], [], {}, [], set()
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
             continue
@@ -17080,11 +17083,13 @@ def read_human_verdicts(path, trials_of=lambda: 1):
             problems.append(f"{shell_word(path)}:{number}: {wrong}")
             continue
         key = (obj["id"], trial, obj["check"])
-        if key in verdicts:
-            (twice if "trial" not in obj else problems).append(
+        if key in verdicts:   # (either naming no trial: two answers' verdicts, maybe, on a run of trials)
+            (twice if "trial" not in obj or key in unnamed else problems).append(
                 f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
                 f"{f', trial {trial}' if trial > 1 else ''} (the first on line {lines[key]}); keep one of them")
         verdicts[key] = obj["pass"]
+        if key not in lines and "trial" not in obj:
+            unnamed.add(key)
         lines.setdefault(key, number)
     # verdicts that name no trial, of a run of more than one trial of each case: taken for trial 1, one on another
     # trial's answer was set beside trial 1's judge verdict in silence (and two of them read as one given twice:

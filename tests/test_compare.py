@@ -972,6 +972,12 @@ def test_the_same_tools_called_in_another_order_or_another_mix_is_a_trajectory_c
         "  a2: calls per tool: cancel_order 1 -> 2, lookup_order 2 -> 1  (lookup_order > cancel_order > lookup_order -> "
         "lookup_order > cancel_order > cancel_order)"], out
     assert [r["id"] for r in json.loads(cli("compare", a, b, "--json")[1])["trajectory"]] == ["a1", "a2"]
+    # (its review) beside more calls too: which tool's
+    c, d = (write_run(f"runs/{name}.json", make_run([agent_spec("a1", [order(1)]), agent_spec("a2", calls)],
+                                                    labels=None, split="agent-dev", max_turns=8))
+            for name, calls in (("c", [order(1), order(2), policy, policy]), ("d", [order(1), policy, policy, policy, policy])))
+    out = cli("compare", c, d)[1]
+    assert "  a2: calls per tool: cancel_order 2 -> 4, lookup_order 2 -> 1; more calls: 4 -> 5  (" in out, out
 
 
 def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_trials(project, cli):

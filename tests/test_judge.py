@@ -430,7 +430,18 @@ def test_a_panel_that_splits_is_said_split_whatever_vote_held_no_verdict(project
                "--judge-model", "llama3.1:8b", "--judge-votes", 3)[0] in (0, 1)
     [doubt] = [d for d in json.loads(cli("report", "runs/answers-dev-v1.json", "--json")[1])["judge"]["doubtful"]
                if d["id"] == "j04"]
-    assert doubt["why"].startswith("no verdict (the judges did not agree)") and "tied" not in doubt["why"], doubt
+    assert doubt["why"].startswith("no verdict (the judges did not agree; 1 of their votes held none)") \
+        and "tied" not in doubt["why"], doubt
+    # (its review) with three judges the vote that held none could have decided it: named, as the split is
+    from conftest import make_run
+    vote = lambda m, ok, raw=None: {"check": "polite", "model": m, "vote": 1, "seed": 42, "pass": ok, "reason": "r",
+                                    "error": None, "raw": raw or json.dumps({"reason": "r", "pass": ok}),
+                                    "prompt_tokens": 10, "completion_tokens": 5}
+    check = [{"name": "polite", "type": "judge", "value": "is polite", "blocking": True}]
+    path = write_run("runs/panel.json", make_run([{"id": "c1", "response": "hola", "checks": check, "judges": [
+        vote("qwen2.5:7b", True), vote("llama3.1:8b", False), vote("gemma2:9b", None, "I cannot decide.")]}], labels=None))
+    [doubt] = json.loads(cli("report", path, "--json")[1])["judge"]["doubtful"]
+    assert doubt["why"].startswith("no verdict (the judges did not agree; 1 of their votes held none)"), doubt
 
 
 @pytest.mark.parametrize("panel", [["llama3.1:8b", "llama3.1:8b"], ["gemma2", "Gemma2:latest"]])
@@ -816,6 +827,11 @@ def test_a_verdict_on_a_run_of_trials_says_which_trial(project, judged_split, cl
     code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
     assert code == 2 and "second verdict" not in err and [line.split(": no \"trial\"")[0] for line in err.splitlines()] == [
         "error: human.jsonl:1", "human.jsonl:2"], err
+    # (its review) nor where the first names none and the second trial 1
+    (project / "human.jsonl").write_text('{"id": "j02", "check": "answers", "pass": true}\n'
+                                         '{"id": "j02", "check": "answers", "pass": false, "trial": 1}\n')
+    code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
+    assert code == 2 and "second verdict" not in err and err.startswith('error: human.jsonl:1: no "trial"'), err
     (project / "human.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true, "trial": 2}\n')
     assert cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")[0] == 0
 
