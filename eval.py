@@ -13797,7 +13797,14 @@ def section_of(rows, key):
 def describe_config(config):
     return (f"{on_one_line(config['split'])} ({short(config['split_sha'])}{subset_text(config)}) · "
             f"{shell_word(config['prompt'])} ({short(config['prompt_sha'])}) · {on_one_line(config['model'])} · "
-            + sampling_text(config))
+            + sampling_text(config) + passages_text(config))
+
+
+def passages_text(config):
+    """' · passages from FILE (sha)' of a run of another retriever's passages (run --context): two reports of one split,
+    72% and 100% context precision, read alike."""
+    return (f" · passages from {shell_word(str(config.get('context_path') or '?'))} ({short(config['context_sha'])})"
+            if isinstance(config.get("context_sha"), str) else "")
 
 
 def sampling_text(config):
@@ -14675,7 +14682,8 @@ def markdown_report(config, s, path):
     run = section_of(rows, "run")
     out = [f"### eval.py report: {md_code(path)}", "",
            f"{md_text(config['split'])} (`{short(config['split_sha'])}`{md_text(subset_text(config))}) · {md_code(config['prompt'])} "
-           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])} · {md_text(sampling_text(config))}", ""]
+           f"(`{short(config['prompt_sha'])}`) · {md_code(config['model'])} · {md_text(sampling_text(config) + passages_text(config))}",
+           ""]
     out += [f"> **{md_text(problems[key])}**\n" for key in ("rerun", "replaced", "rules_as_written") if problems[key]]
     if rescored_text(run):
         out += [f"> **{rescored_text(run, md_code)}**", ""]
@@ -18973,7 +18981,7 @@ def config_rows(config, path):
     rows = [["run file", path],
             ["model", config["model"] + (f" · digest {digest}" if isinstance(digest, str) else "")],
             ["prompt", f"{config['prompt']} · sha256 {config['prompt_sha']}"],
-            ["split", f"{config['split']} · sha256 {config['split_sha']}{subset_text(config)}"],
+            ["split", f"{config['split']} · sha256 {config['split_sha']}{subset_text(config)}{passages_text(config)}"],
             ["sampling", f"temperature {config['temperature']:g} · seed {config['seed']}{trials}"],
             ["options", " · ".join([json_text(config.get("options") or {})] + extras)]]
     if config.get("judge"):

@@ -3342,6 +3342,13 @@ def test_runs_tells_apart_two_retrievers_and_two_turn_limits(project, cli, fake)
     line = {l.split()[0]: l for l in out.splitlines() if l.lstrip().startswith("runs/")}
     assert f"context={sha[:8]}" in line["runs/b.json"] and "context=" not in line["runs/own.json"], out
     assert "max_turns=1" in line["runs/turns.json"], out
+    # (114th round's newcomer) its report names the retriever's passages in its head, in every view: two reports of one
+    # split, 72% and 100% context precision, read alike
+    head = f"passages from golden/rag/retriever-b.ndjson ({sha[:8]})"
+    assert head in cli("report", "runs/b.json")[1] and "passages from" not in cli("report", "runs/own.json")[1]
+    assert head in cli("report", "runs/b.json", "--markdown")[1]
+    assert cli("report", "runs/b.json", "--html", "b.html")[0] in (0, 1)
+    assert head in Path("b.html").read_text(encoding="utf-8")
 
 
 def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passages(project, cli, fake):
