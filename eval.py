@@ -161,7 +161,7 @@ MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a 
                                   # FromMap), where 2^60 and 2^60 + 1 are one seed: the trials would be copies
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
-SERVER_GONE_AFTER = 5             # calls in a row that could not connect: the server is down, not busy
+SERVER_GONE_AFTER = 5             # calls in a row that failed on the connection: the server is down, not busy
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
@@ -11174,7 +11174,9 @@ def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
     if isinstance(stop, ServerRefuses):
         return f"{who} refused {len(stop.row)} {what} in a row"
-    return f"{who} stopped answering: {SERVER_GONE_AFTER} {what} in a row could not connect"
+    # (a reset after the headers, a body cut short: "could not connect" of calls that did)
+    return (f"{who} stopped answering: {SERVER_GONE_AFTER} {what} in a row failed on the connection (could not connect, "
+            "or were cut off mid-answer)")
 
 
 def stop_waiter(client, progress, who, what, unit):

@@ -885,6 +885,18 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
 
 
+def test_answers_cut_off_in_a_row_stop_the_run_said_so(project, cli, fake):
+    """114th round's hostile Ollama: five answers cut off after their headers stopped the run as "5 calls in a row could
+    not connect", beside its own "connection failed mid-answer": they connected."""
+    fake.faults = ["cut_body"] * 30
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--jobs", "3")   # (calls out)
+    assert code == 2 and "could not connect:" not in err and "in a row could not connect" not in err, err
+    # (the line said while calls out are awaited: printed only where some are, as the stop comes)
+    assert evalpy.stop_words(evalpy.ServerGone("x"), "the server", "calls") == (
+        f"the server stopped answering: {evalpy.SERVER_GONE_AFTER} calls in a row failed on the connection (could not "
+        "connect, or were cut off mid-answer)")
+
+
 def run_against_raw_bytes(cli, reply, read_first=False):
     """`run --split dev` against a listener that sends every connection `reply` (after reading the request, or not)
     and closes it: (its port, exit code, stderr)."""
