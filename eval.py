@@ -14636,14 +14636,16 @@ def format_report(config, s, run_path="RUN"):
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         settled, undecided = problems["settled"], problems["open"]["value"]
         if settled < undecided:
-            out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose judge check has no verdict "
+            # (answers whose verdict waits on a judge: one another check fails is scored, whatever its judges said,
+            # though the check's row counts its vote open)
+            out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose verdict waits on a judge check with none "
                        f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored"
                        + ("; see the doubtful verdicts below)" if problems["unsettled_listed"] else ")"))
         if settled:   # (the same panel asked again split again: "judge again" was a loop)
             count = (figure_text(problems["open"]) if settled == undecided
                      else f"{settled} of the {figure_text(problems['open'])}")
-            out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose judges' votes tie, "
-                       "split or hold no verdict, each asked as it would be again: the same judge answers alike, so "
+            out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose verdict waits on "
+                       "judges' votes that tie, split or hold none, each asked as it would be again: the same judge answers alike, so "
                        f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)}); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
@@ -19163,7 +19165,7 @@ def report_page(path, run, cases, s, annotations):
     warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "
                  + ", ".join(f"{e['name']} ({e['error']})" for e in problems["failed"][:20])   # (the trial, as the text says)
                  + (f", and {len(problems['failed']) - 20} more" if len(problems["failed"]) > 20 else "")] if problems["failed"] else []
-    warnings += [f"{plural(problems['open']['value'], 'answer')} without a verdict from their judge (not scored"
+    warnings += [f"{plural(problems['open']['value'], 'answer')} whose verdict waits on their judge (not scored"
                  + (f"; {problems['settled']} of them tie, split or hold no verdict, each asked as it would be again: "
                     "a person or another judge decides them" if problems["settled"] else "") + ")"] if problems["open"]["value"] else []
     warnings += [stray_warning(annotations_file(path), strays)] if strays else []

@@ -142,7 +142,7 @@ def test_a_thinking_model_is_judged_on_its_answer_and_judges_after_its_reasoning
     fake.thinking["qwen2.5:7b"] = "unclosed"
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)[0] == 0
     out = cli("report", "runs/answers-dev-v1-judged.json")[1]
-    assert "Undecided: 10 answers whose judge check has no verdict" in out   # never the {"pass": true} it was thinking
+    assert "Undecided: 10 answers whose verdict waits on a judge check with none" in out   # never the {"pass": true} it was thinking
     # (round 104) a judge's reasoning sent apart is kept with its vote, as an answer's is: it was dropped
     fake.thinking["qwen2.5:7b"] = "apart"
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/apart.json")[0] == 0
@@ -183,7 +183,7 @@ def test_unreadable_verdicts_are_kept_open_never_guessed(judged_split, cli, fake
                           "Pass rate on the 9 decided cases: 9/9 = 100%")
     # (75th attack) asked at temperature 0 with a seed, it answers alike again: left to a person or a judge asked
     # otherwise, never to `judge` again (which re-asked the same prose on every pass)
-    assert "Undecided: 1 answer whose judges' votes tie, split or hold no verdict, each asked as it would be again" in out
+    assert "Undecided: 1 answer whose verdict waits on judges' votes that tie, split or hold none, each asked as it would be again" in out
     assert "  j03 · answers: no verdict (an answer of the judge's held none, or the votes tied)" in out
     assert load_json("runs/answers-dev-v1.json")["results"][2]["judges"][0]["pass"] is None
 
@@ -1492,7 +1492,7 @@ def test_a_split_panel_is_left_to_a_person_not_asked_again_in_a_loop(project, cl
     same seeds: the same split) into RUN-judged.json, which said the same, without end."""
     run = audited_run(lambda i, judge, vote: (judge == AUDIT_JUDGES[0]) == (i % 2 == 0), judges=AUDIT_JUDGES[:2], count=4)
     out = cli("report", run)[1]
-    assert "Undecided: 4 answers whose judges' votes tie, split or hold no verdict, each asked as it would be again: the " \
+    assert "Undecided: 4 answers whose verdict waits on judges' votes that tie, split or hold none, each asked as it would be again: the " \
            f"same judge answers alike, so {evalpy.PERSON_READS}, or a judge asked otherwise" in out \
            and "not yet asked" not in out, out
     assert [o["settled"] for o in json.loads(cli("report", run, "--json")[1])["open"]] == [True] * 4
