@@ -19172,7 +19172,10 @@ def report_page(path, run, cases, s, annotations):
     annotated_sec = section_of(rows, "annotations")
     warnings += [annotated_sec["other_versions"]] if annotated_sec and annotated_sec["other_versions"] else []
     warnings += stopped_short_lines(problems)
-    parts = [section("Run", html_table(None, config_rows(config, path), sortable=False)),
+    # (what scored it, as the text's "Scored with ... checks sha" says: the page named no checks)
+    scored = [["checks", f"{plural(len(run_sec['checks']), 'check')} · checks sha {run_sec['checks_sha']} · from "
+                         f"{run_sec['checks_from']}"]]
+    parts = [section("Run", html_table(None, config_rows(config, path) + scored, sortable=False)),
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
              section(name, Markup('<div class="stats">' + "".join(headline_stats(head, problems)) + "</div>"),
                      paragraph(run_sec["rule"]) if run_sec["rule"] else "",
@@ -19315,6 +19318,10 @@ def trial_part(sec, anchors, name):
     return [section(f"Trials ({sec['repeat']} per case)", html_table(
         ["k", "pass@k (some trial of k passes)", "pass^k (all k pass)", "cases"],
         [[figure_text(f) for f in r["figures"]] for r in sec["rows"]], numeric_from=1),
+        # each trial alone, its count and interval (its bar above gives its rate alone: a trial of 22 cases beside two
+        # of 28 read alike)
+        html_table(["trial", "passing", "95% CI"], [[t["name"], sorted_by_value(t["figure"]), interval(t["figure"]["ci"])]
+                                                   for t in sec["trials"]], numeric_from=1),
         paragraph(sec["fewer"]) if sec["fewer"] else "",
         paragraph(f"Flaky cases, whose trials disagree ({len(sec['flaky'])}):"), bullet_list(sec["flaky"]) or paragraph("none"))]
 

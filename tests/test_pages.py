@@ -709,6 +709,21 @@ def test_the_report_page_names_each_failed_trial_as_the_text_does(project, cli):
     assert "  a9 trial 2: HTTP 500: boom" in text and "  e19 trial 1: HTTP 500: boom" in text
 
 
+def test_the_report_page_gives_each_trials_count_and_interval_and_the_checks_sha(project, cli):
+    """114th round's views: the page drew each trial's bar ("trial 1 68%") with no count and no interval, a trial of 22
+    cases beside two of 28 read alike, and named neither the checks nor their sha, which the text and JSON give."""
+    run = write_run("runs/t.json", make_run([("a1", "bug", ["bug", "bug", "acceso"]), ("a2", "bug", [None, "bug", "bug"]),
+                                             ("a3", "bug", ["acceso", "bug", "bug"])]))
+    doc = json.loads(cli("report", run, "--json")[1])
+    assert cli("report", run, "--html", "t.html")[0] in (0, 1)
+    page = Path("t.html").read_text(encoding="utf-8")
+    for t in doc["trials"]:
+        shown = f"{t['correct']}/{t['scored']} = {round(100 * t['correct'] / t['scored'])}%"
+        row = re.search(rf"<td>trial {t['trial']}</td><td[^>]*>{re.escape(shown)}</td><td[^>]*>([^<]+)</td>", page)
+        assert row and row.group(1) == f"{round(100 * t['ci'][0])}–{round(100 * t['ci'][1])}%", (t, row and row.group(1))
+    assert f"checks sha {doc['checks_sha'][:8]}" in page, doc["checks_sha"]
+
+
 def test_the_pages_every_character_note_reads_the_answer_scored_not_the_reasoning(project, cli):
     """Round 105's review: a failing answer's "every character" note escaped the raw response from its <think>, cut at
     300 characters, never reaching the non-breaking space that made the answer no label."""
