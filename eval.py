@@ -19488,8 +19488,9 @@ def detail_sections(rows):
         numeric_from=1)) for sec in rows]
 
 
-def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
-    """A row per trial of each case that changed its outcome: what was asked, and both answers
+def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), fell=()):
+    """A row per trial of each case that changed its outcome (and, with trials, of each whose pass rate rose or fell
+    without turning its majority: `rose`, `fell`, which the paired test reads too): what was asked, and both answers
     with the words that differ marked; and how many pairs the page's budget for word diffs
     (PAGE_DIFF_WORK: each pair had its own, and 200 looping cases took 89 s) left unmarked."""
     a_by_id, b_by_id = {x["id"]: x for x in a_cases}, {x["id"]: x for x in b_cases}
@@ -19517,11 +19518,12 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
     def verdict_div(t):
         return Markup(f'<div class="trial">{"no such trial" if t is None else trial_verdict(t)}</div>')
 
-    for case_id in fixed + broken:
+    moved = {**dict.fromkeys(rose, "pass rate rose"), **dict.fromkeys(fell, "pass rate fell")}
+    for case_id in [*fixed, *broken, *(i for i in moved if i not in fixed and i not in broken)]:
         a, b = a_by_id[case_id], b_by_id[case_id]
         sides = [{t["trial"]: t for t in c["trials"]} for c in (a, b)]
         numbers = sorted(set(sides[0]) | set(sides[1]))   # (each side's every trial: 1 against 3 showed trial 1 alone)
-        change = "fixed" if case_id in fixed else "broken"
+        change = "fixed" if case_id in fixed else "broken" if case_id in broken else moved[case_id]
         for n in numbers:
             t, o = (side.get(n) for side in sides)
             old, new = page_diff(said(t), said(o))
@@ -19529,7 +19531,8 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors):
                      if t and o and (t["predicted"], o["predicted"]) != (None, None) else "")     # Python's None)
             # the change is the case's, by the majority of its trials: said on its first row, not of each trial (a
             # trial that passed in both runs read "broken"); each trial's own verdicts are above its answers
-            rows.append({"id": anchors[case_id] if n == numbers[0] else None, "class": change,
+            rows.append({"id": anchors.get(case_id) if n == numbers[0] else None,
+                         "class": change if change in ("fixed", "broken") else "moved",
                          "cells": [trial_name(case_id, n, len(numbers) > 1), change if n == numbers[0] else "",
                                    (a["expected"] or "") + label,
                                    asked_html(a_results.get((case_id, n)) or a_results[case_id, a["trials"][0]["trial"]]),
@@ -19571,8 +19574,14 @@ def compare_page(paths, runs, graded, c):
                                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "")),
                      ident="changes")]
     parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
-    changed_rows, unmarked = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors)
-    parts.append(section(f"Cases that changed ({len(fixed) + len(broken)}), answers side by side",
+    # with trials, each case whose pass rate moved, its majority turned or not (the paired test reads them all)
+    moved = [i for i in c.get("rose", []) + c.get("fell", []) if i not in fixed and i not in broken] \
+        if figures["majority_vote"] else []
+    changed_rows, unmarked = changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors,
+                                               *((c["rose"], c["fell"]) if moved else ()))
+    parts.append(section(f"Cases that changed ({len(fixed) + len(broken) + len(moved)}"
+                         + (f": {len(fixed) + len(broken)} by their majority, {len(moved)} by their pass rate alone"
+                            if moved else "") + "), answers side by side",
                          paragraph("Words only the baseline has are struck through; words only the candidate has are "
                                    "underlined and shaded."),
                          unmarked_note(unmarked, len(changed_rows)) if unmarked else "",

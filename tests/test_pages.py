@@ -805,6 +805,24 @@ def test_the_compare_page_says_a_cases_change_once_and_shows_every_trial_of_eith
         assert [r[:2] + [r[4][:4], r[5][:4]] for r in table] == rows, table
 
 
+def test_the_compare_page_shows_the_cases_whose_pass_rate_moved_without_turning_their_majority(project, cli):
+    """114th round's views: with trials, "Cases that changed (1)" beside "pass rate rose on 2 cases": a case from 2/3 to
+    3/3 feeds the paired test, yet was shown side by side in no view."""
+    def run(path, rows, **config):
+        return write_run(path, make_run([{"id": cid, "expected": "bug", "response": answers} for cid, answers in rows],
+                                        **config))
+    a = run("runs/a.json", [("c1", ["x", "x", "bug"]), ("c2", ["bug", "bug", "x"]), ("c3", ["bug"] * 3)])
+    b = run("runs/b.json", [("c1", ["bug", "bug", "x"]), ("c2", ["bug"] * 3), ("c3", ["bug"] * 3)], prompt="prompts/v2.txt")
+    doc = json.loads(cli("compare", a, b, "--json")[1])
+    assert (doc["fixed"], doc["rose"]) == (["c1"], ["c1", "c2"]), doc
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    page = Path("c.html").read_text(encoding="utf-8")
+    assert "Cases that changed (2: 1 by their majority, 1 by their pass rate alone), answers side by side" in page
+    table = Cells(page, "changed-table").rows[1:]
+    assert [r[:2] for r in table] == [["c1 trial 1", "fixed"], ["c1 trial 2", ""], ["c1 trial 3", ""],
+                                      ["c2 trial 1", "pass rate rose"], ["c2 trial 2", ""], ["c2 trial 3", ""]], table
+
+
 def test_the_compare_page_says_no_answer_of_a_trial_that_errored(project, cli):
     """113th round's review: a trial that got no answer read "bug → None" on the compare page, Python's word."""
     a = write_run("runs/a.json", make_run([{"id": "c1", "expected": "bug", "response": ["x", "x", "x"]}]))
