@@ -6495,7 +6495,7 @@ class ChatClient:
         except RecursionError:   # valid JSON, perhaps, but deeper than Python reads: no answer any model writes
             raise CallFailed(f"the server's answer was JSON nested too deeply to read (deeper than {MAX_ANSWER_NESTING} "
                              "levels)", retry=True) from None
-        except ValueError:
+        except ValueError as e:
             # what it was, so a stream (text/event-stream), a proxy's page or noise can be told apart
             begins = f"it begins {one_line(error_text(data, '', self.scrub, headers), 80)}" if (data or b"").strip() else "it was empty"
             kind = one_line(self.scrub(headers.get('Content-Type') or 'none'), 60)
@@ -6506,6 +6506,9 @@ class ChatClient:
                 raise CallFailed(f"the server streamed its answer ({len(lines)} lines, Content-Type {kind}; {begins}) though "
                                  'the request said "stream": false: a server or proxy that ignores it; point --host at '
                                  "one that answers whole", retry=False) from None
+            if getattr(e, "msg", None) == "Extra data":   # (two objects in one body: "not JSON" quoted a whole first one)
+                raise CallFailed(f"the server's answer was JSON with more after it (a second value at character "
+                                 f"{e.pos + 1}; Content-Type {kind}; {begins})", retry=True) from None
             raise CallFailed(f"the server's answer was not JSON (Content-Type {kind}; {begins})", retry=True) from None
         kind = headers.get("Content-Type") or ""
         if re.search("ndjson", kind, re.I) and isinstance(answer, dict) and answer.get("done") is False:

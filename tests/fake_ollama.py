@@ -597,6 +597,10 @@ class FakeOllama:
                                   "</center><hr><center>nginx</center></body></html>".encode(), "text/html")
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
+                elif fault == "two_objects":   # a proxy that sends two answers in one body (not Ollama's own)
+                    one = json.dumps({"model": body.get("model"), "message": {"role": "assistant", "content": "bug"},
+                                      "done": True, "done_reason": "stop"})
+                    self.send_raw(200, (one + one).encode(), "application/json")   # (back to back: no stream's lines)
                 elif fault == "repeat":
                     # a model that repeats one token over 30 times is stopped without a last, done piece
                     # (llm/llama_server.go Completion: 'if tokenRepeat > 30 { ... return ctx.Err() }', nil), and

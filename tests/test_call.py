@@ -897,6 +897,15 @@ def test_answers_cut_off_in_a_row_stop_the_run_said_so(project, cli, fake):
         "connect, or were cut off mid-answer)")
 
 
+def test_two_answers_in_one_body_are_said_so_not_not_json(project, cli, fake):
+    """114th round's hostile Ollama: a body of two JSON objects was "the server's answer was not JSON (... it begins
+    {"model": ...)", quoting a whole, valid first one."""
+    fake.faults = ["two_objects"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1")
+    error = load_json("runs/dev-v3.json")["results"][0]["error"]
+    assert code == 2 and error.startswith("the server's answer was JSON with more after it (a second value at character "), error
+
+
 def run_against_raw_bytes(cli, reply, read_first=False):
     """`run --split dev` against a listener that sends every connection `reply` (after reading the request, or not)
     and closes it: (its port, exit code, stderr)."""
