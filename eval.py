@@ -7540,27 +7540,43 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅",
                                "falso", "no cumple", "no aprobado", "suspendido", "reprobado",
                                "fals", "no compleix", "no aprovat", "suspès"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
-# one of a choice's words: a verdict word but the one said (true, "B", **tie**), or a grade a prompt offers beside them
-# (correct, partially correct), none a phrase (not pass, definitely no: a verdict said again)
-CHOICE_WORDS = [*PASS_WORDS, *WINNER_WORDS, "c", "correct", "incorrect", "correcto", "incorrecto", "correcte",
-                "incorrecte", "partial"]
-CHOICE_ITEM = (r"""\s{0,8}\W{0,2}(?!\1(?![^\W_]))(?:(?:partially|partly|mostly|largely|parcialmente|parcialment)"""
-               r"""[ \t]{1,3})?(?:"""
-               + "|".join(sorted((re.escape(w).replace(r"\ ", r"[ \t]{1,3}") for w in CHOICE_WORDS), key=len, reverse=True))
-               + r""")(?![^\W_])\W{0,2}\s{0,8}""")
-CHOICE_SEPARATOR = r"(?:,|/|\bor\b|\bo\b)"
-CLOSING_MARK = r"""["'`*_”’»]"""   # a word's closing quote, backtick or emphasis
+OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
+CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
+ONE_WORD = rf"""(?:no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
+# (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
+# up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
 VERDICT_WORD = re.compile(
-    # (two marks before it: **Verdict:** **FAIL**, the key's closing bold and the word's opening)
-    rf"""\s{{0,8}}(?:(?:{LOOSE_QUOTE}|\[\[?|\()\s{{0,3}}){{0,2}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?"""
-    rf"""(no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
+    rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?({ONE_WORD})"""
     rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    # (its closing quote, backtick or bold not the first of a choice either: "A", "B" or "tie"; `true` or `false`; a
-    # list after a comma as long as a word's without them: **FAIL**, not pass is said)
-    rf"""(?:$|[.!;)}}—]|{CLOSING_MARK}{{1,3}}(?!{CLOSING_MARK})(?![ \t]{{0,8}}(?:(?:/|\bor\b|\bo\b)(?:{CHOICE_ITEM}"""
-    rf"""{CHOICE_SEPARATOR}){{0,3}}|,(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}){CHOICE_ITEM}(?:$|[.)?!:;]))"""
-    rf"""|,(?!(?:{CHOICE_ITEM}{CHOICE_SEPARATOR}){{1,3}}{CHOICE_ITEM}(?:$|[.)?!:;]))"""
-    r"""|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# a list of single words ending the sentence after the word: a choice where one of them is another verdict ("A, B or
+# tie", `true` or `false`, "PASS" | "FAIL", **A**, **B**, or **tie**), the word said again where none is (FAIL, no,
+# false; PASS, yes, correct); a bare comma's list two words at least ("FAIL, no, a date..." is no list, "PASS, FAIL"
+# no choice)
+LIST_SEPARATOR = r"""[ \t]{0,8}(?:,[ \t]{0,8}(?:(?:or|o)(?![^\W_]))?|/|\||(?:or|o)(?![^\W_]))"""
+LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}(?:(?:partially|partly|mostly|largely|parcialmente|parcialment)"""
+             rf"""[ \t]{{1,3}})?{ONE_WORD}{CLOSING_MARK}{{0,3}}""")
+WORD_LIST = re.compile(
+    rf"""{CLOSING_MARK}{{0,3}}(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?"""
+    rf"""(?:[ \t]{{0,8}}(?:/|\||(?:or|o)(?![^\W_])|,[ \t]{{0,8}}(?:or|o)(?![^\W_])){LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{0,3}}"""
+    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]])""",
+    re.IGNORECASE | re.MULTILINE)
+LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
+
+
+def a_choice(raw, at, words, said):
+    """Whether the word said (its verdict `said`, its end `at`) begins a list of single words, one of them another
+    verdict: a choice the judge wrote out, none it made."""
+    listed = WORD_LIST.match(raw, at)
+    return listed is not None and any(words.get(" ".join(w.split()).casefold(), said) != said
+                                      for w in LIST_WORD.findall(listed.group()))
+
+
+# a key numbered as an item's, a claim's or a step's (Claim 3 verdict:, **Claim #2** — Verdict:): its word is the item's,
+# not the reply's; a score's (2/10 Verdict:) or a round's of the reply's own is none
+NUMBERED_ITEM = re.compile(r"""(?:claim|step|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|"""
+                           r"""afirmación|afirmació|requirement|requisito|requisit)[*_\s]{0,3}#?\d{1,3}[*_]{0,2}"""
+                           r"""[ \t]{0,3}[:.)—–-]?[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z""", re.IGNORECASE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -7602,10 +7618,7 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    # (one numbered is an item's, a claim's or a step's, not the reply's: "Claim 3 verdict: fail"; a score's "2/10
-    # Verdict:" is no number of an item)
-    return re.compile(rf"(?<![^\W_])(?<![^\W\d_] \d )(?<![^\W\d_] \d\d ){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?"
-                      rf"{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
@@ -7627,8 +7640,10 @@ def said_in_words(raw, loose, start, end):
             if word is None or all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = " ".join(word.group(1).split()).casefold() if word else None   # (no  cumple: no cumple)
-            if said in words and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300),
-                                                                                      key.start()):
+            if said not in words or a_choice(raw, word.end(), words, words[said]) \
+                    or NUMBERED_ITEM.search(raw, max(0, raw.rfind("\n", 0, key.start()) + 1, key.start() - 80), key.start()):
+                continue
+            if not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start()):
                 yield words[said]
 
 

@@ -1156,7 +1156,7 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
     ("<think>\nI must end with a JSON verdict (pass: `true` or `false`).\n</think>\n\n" + FAILS, (False, "no date")),
     ("Format: pass: `true`/`false`.\n" + FAILS, (False, "no date")),
     ('Verdict: "PASS" or "FAIL".\n\n' + FAILS, (False, "no date")),
-    ("Verdict: **PASS**, **FAIL**, **N/A**.\n\n" + FAILS, (None, None)),   # (N/A no verdict word: no choice)
+    ("Verdict: **PASS**, **FAIL**, **N/A**.\n\n" + FAILS, (False, "no date")),   # (a list of words, one another verdict)
     ("Verdict: **PASS**, **FAIL** or **PARTIAL**.\n\n" + FAILS, (False, "no date")),
     # ...but one such word after a verdict is said (a correction), bold or in backticks, a phrase after it or not
     ('{"reason": "greets", "pass": true}\n\nVerdict: **FAIL**, no date.', (None, None)),
@@ -1183,7 +1183,7 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "Verdict: FAIL, not pass, not yes.", "**Verdict:** **FAIL**", "**Pass:** **false**", "Verdict: “FAIL”")],
     ("1. Opens on Sundays. Verdict: correct\n2. Refunds take 90 days. Verdict: incorrect\nOne claim is wrong.\n" + FAILS,
      (False, "no date")),
-], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-no-choice",
+], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-choice",
         "bold-partial-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
         "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing",
