@@ -1183,13 +1183,26 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "Verdict: FAIL, not pass, not yes.", "**Verdict:** **FAIL**", "**Pass:** **false**", "Verdict: “FAIL”")],
     ("1. Opens on Sundays. Verdict: correct\n2. Refunds take 90 days. Verdict: incorrect\nOne claim is wrong.\n" + FAILS,
      (False, "no date")),
+    # (its review, the eleventh) the word said again in a list is no choice; a number before a key is an item's only
+    # as a claim's, a step's or a criterion's, in any layout; | and the Oxford comma separate a choice; three marks
+    *[(PASSES + "\n\n" + said, (None, None)) for said in (
+        "Verdict: **FAIL**, no, false.", "Verdict: **FAIL** / No", "**Final verdict:** No, incorrect, fails.",
+        "Score 3 Verdict: FAIL", "Round 2 verdict: FAIL", "**Verdict:** ***FAIL***", "**Verdict:** [**FAIL**]")],
+    ("Verdict: PASS, yes, correct.\n\n" + FAILS, (None, None)),
+    *[(said + "\n\n" + FAILS, (False, "no date")) for said in (
+        "Claim 1 verdict: fail\n**Claim 2** verdict: pass", "Claim 1 verdict: fail\nClaim 2 **Verdict:** PASS",
+        "Claim #3 verdict: pass", "Claim 3 — Verdict: pass", "Format:\n**Verdict:** **PASS** | **FAIL**",
+        "Format:\nVerdict: “PASS” or “FAIL” or “N/A”")],
 ], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-choice",
         "bold-partial-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
         "no-cumple-before-example", "fals-before-example", "no-compleix-agreeing", "compleix-agreeing",
         "quoted-correct-choice", "bold-qualified-choice", "backticked-catalan-choice", "numbered-claims-verdicts",
         "score-before-key", "bold-negation", "bold-definitely", "backticked-negation",
-        "negations-listed", "bold-key-bold-word", "bold-key-bold-false", "curly-quoted-word", "per-claim-correct"])
+        "negations-listed", "bold-key-bold-word", "bold-key-bold-false", "curly-quoted-word", "per-claim-correct",
+        "said-again-list", "said-again-slash", "said-again-bold-key", "score-number", "round-number", "three-marks",
+        "bracketed-bold", "pass-said-again", "bold-claim-number", "claim-bold-key", "claim-hash-number", "claim-dash",
+        "piped-choice", "curly-or-choice"])
 def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
     """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
     tried; Spanish and Catalan fails were not read, so a passing example after them was."""

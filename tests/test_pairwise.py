@@ -430,6 +430,9 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     ('For example, [[B]]\n{"reason": "r", "winner": "A"}', "A"), ('e.g., [[A]]\n{"reason": "r", "winner": "B"}', "B"),
     # (its review) a negation after a word in marks is no choice: said again
     ('Winner: **B**, not A.\n{"reason": "r", "winner": "A"}', None), ('Winner: B, not A, not tie.\n{"reason": "r", "winner": "A"}', None),
+    # (its eleventh review) a choice piped or with an Oxford comma is none
+    ('Format:\nWinner: “A” | “B” | “tie”\n\n{"reason": "r", "winner": "B"}', "B"),
+    ('Format:\nWinner: **A**, **B**, or **tie**\n\n{"reason": "r", "winner": "B"}', "B"),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
