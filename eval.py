@@ -11648,7 +11648,8 @@ def judges_votes_problem(votes, config, checks):
     judge = config.get("judge")
     if type(judge) is not dict or type(judge.get("models")) is not list or type(judge.get("votes")) is not int:
         judge = None   # (a hand-made run may name no judge: its votes are still held to numbers, each once)
-    judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS} if type(checks) is list else None
+    judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS
+              and type(c.get("name")) is str} if type(checks) is list else None   # (a name edited to a list: no check's)
     seen = set()
     for v in votes:
         number = v.get("vote")

@@ -486,3 +486,19 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
         code, out, err = cli(*argv)
         assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result a2: transcript message 2: a tool message has a name, "
                                      "a call_id (a string, or null), a content and matched\n"), (argv, err)
+
+
+@pytest.mark.parametrize("name", [["helps"], {"a": 1}])
+def test_a_judge_check_named_with_no_text_is_one_plain_error_not_a_traceback(project, cli, name):
+    """114th round's gates: a run file whose judge check's name was edited to a list crashed report and compare
+    (TypeError: unhashable type: 'list') with exit 1, which CI reads as a failed gate."""
+    vote = {"check": "helps", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "r",
+            "raw": '{"reason": "r", "pass": true}', "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+    cases = [{"id": f"c{i}", "response": "r", "judges": [vote],
+              "checks": [{"name": n, "type": "judge", "value": "c", "blocking": True}]} for i, n in ((0, "helps"), (1, name))]
+    path = write_run("runs/edited.json", make_run_of(cases, labels=None))
+    other = write_run("runs/other.json", make_run_of([dict(c, checks=[dict(c["checks"][0], name="helps")]) for c in cases],
+                                                     labels=None, temperature=0.5))
+    for argv in (("report", path, "--min-accuracy", "0.5"), ("compare", other, path, "--fail-on-regression")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and "edited.json" in err, err
