@@ -4098,6 +4098,12 @@ def case_problems(case, labels, stored=False, begun=False):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
     elif not stored and len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
+    elif not stored and (odd := next((t for t in tags if t != t.strip() or unicodedata.normalize("NFC", t) != t), None)):
+        # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
+        # by-tag table showing two rows alike)
+        problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if odd != odd.strip() else
+                        "is written in decomposed Unicode (a letter and its accent apart): save it composed (NFC)")
+                        + ", and would be a tag apart from the one it shows as")
     if "vars" in case:
         variables = case["vars"]
         if not isinstance(variables, dict) or not all(

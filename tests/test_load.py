@@ -320,6 +320,15 @@ def test_bad_tags_are_refused_at_load(project, cli):
         json.dumps({"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n", "tags": "red"}) + "\n")
     code, out, err = cli("run", "--split", "golden/x.jsonl", "--host", "127.0.0.1:1")
     assert code == 2 and "golden/x.jsonl:1: field 'tags' must be a list of non-empty strings" in err
+    # (114th round's gates) a tag with a space at an end, or decomposed, is refused: a tag apart from the one it shows as
+    # (--must-pass red-team passed without the case tagged 'red-team ', the by-tag table two rows alike)
+    import unicodedata
+    for tag, why in (("red-team ", "'red-team ' has a space at an end"),
+                     (unicodedata.normalize("NFD", "inyección"), "is written in decomposed Unicode")):
+        (project / "golden" / "x.jsonl").write_text(json.dumps(
+            {"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n", "tags": [tag]}) + "\n")
+        code, out, err = cli("run", "--split", "golden/x.jsonl", "--host", "127.0.0.1:1")
+        assert code == 2 and "golden/x.jsonl:1: field 'tags': " in err and why in err, err
 
 
 def test_missing_split(tmp_path):
