@@ -15378,7 +15378,10 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
     for tag in must_pass:
         if tag not in known:
-            return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"]
+            part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
+            return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
+                       + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "
+                          "asked" if isinstance(part, dict) else "")]
     if s.get("replaced"):   # figures that may be two models': no gate passes or fails them
         return 2, [f"gates not judged: {replaced_warning(s['replaced']).removeprefix('WARNING: ')}"]
     if s.get("rules_as_written"):   # calls answered by rules never filled: no measure of the model to gate

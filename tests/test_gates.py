@@ -136,6 +136,16 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
     assert code == 2 and "error: --must-pass 'red-teem': no case has this tag (tags in this run: injection, red-team)" in err
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team ")   # a stray space is shown, not hidden
     assert code == 2 and "error: --must-pass 'red-team ': no case has this tag" in err
+    assert "part of the split" not in err
+
+
+def test_must_pass_of_a_tag_a_run_of_part_of_the_split_never_asked_says_so(project, cli, fake):
+    """114th round's gates: `run --limit 10` left dev-26 to dev-28 (red-team) out; --must-pass red-team said "no case has
+    this tag (tags in this run: none)", untrue of the split."""
+    assert cli("run", "--split", "dev", "--limit", "10", "--host", fake.url, "--out", "runs/part.json")[0] in (0, 1)
+    code, out, err = cli("report", "runs/part.json", "--must-pass", "red-team")
+    assert code == 2 and ("no case has this tag (tags in this run: none); the run holds only part of the split (the first "
+                          "10 cases, --limit 10): cases with it may not have been asked") in err, err
 
 
 def test_fail_on_regression_and_fail_if_worse(dev_run, worse_run, cli):
