@@ -2858,6 +2858,12 @@ def judged_answer(r):
     return None if r.get("out_of_turns") or cut_calling(r) else given_answer(r)
 
 
+def out_of_answers(trial):
+    """Whether a graded agent's trial reached no answer: out of turns, or cut as it called tools (judged_answer's none)."""
+    agent = trial.get("agent") or {}
+    return bool(agent.get("out_of_turns") or agent.get("cut"))
+
+
 def calls_run(transcript):
     """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
     follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
@@ -14967,7 +14973,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                                               "raw", "thinking")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
                      "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "early"
-                             if short_of_the_window([v], run["config"].get("judge")) else "server") if cut_vote(v) else None}
+                             if short_of_the_window([v], run["config"].get("judge")) else "server") if cut_vote(v) else None,
+                     # (an older eval.py asked it of an agent's words that are no answer: shown, never counted)
+                     "counted": not out_of_answers(t)}
                     for v in t["votes"] or []],
          "unsupported": [dict(claim, check=c["name"]) for c in case["checks"] if c["type"] == "faithful"
                          for claim in faithful_reading(first, t, c)[1]]}
@@ -15029,6 +15037,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                               "own limit, or a fault)"}[j["cut"]]
                   # what it said instead, for the person asked to decide (the run file holds it whole)
                   + (f"; {said}" if not j["error"] and (said := vote_said(j)) else "")
+                  + ("  (not counted: an older eval.py asked it of the words beside the agent's last calls, no answer)"
+                     if not j["counted"] else "")
                   for j in t["judges"]]
         lines += [f"  unsupported claim ({on_one_line(c['check'])}): {on_one_line(c['claim'])} ({on_one_line(c['why'])})"
                   for c in t["unsupported"]]
@@ -18381,9 +18391,14 @@ def unjudged_words(run_path, config, cases):
     if not checked:
         return ("it has no judge check: add one to the split and judge the answers with it "
                 f"({judge_command(run_path, config, checks=split_named(config, run_path))})")
-    if all(t["response"] is None or scored_text(t) is None for t in checked):
-        return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed or was still "
-                f"thinking when it stopped): ask them again ({answers_again(run_path, config)})")
+    if all(t["response"] is None or scored_text(t) is None or out_of_answers(t) for t in checked):
+        # (an agent out of turns too: "its judge was never asked: judge asks it" sent the reader to a refusal)
+        old, out = sum(bool(t["votes"]) for t in checked if out_of_answers(t)), sum(map(out_of_answers, checked))
+        return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed, was still "
+                f"thinking when it stopped, or ran out of turns): " + (
+                    f"ask them again ({answers_again(run_path, config)})" if out < len(checked) else
+                    "run the split again with a larger --max-turns (or num_predict, for a turn cut as it called)")
+                + (f"; the votes an older eval.py asked of {plural(old, 'agent')} out of turns are not counted" if old else ""))
     return f"its judge was never asked: `{judge_command(run_path, config)}` asks it"
 
 
@@ -18441,8 +18456,10 @@ def unmatched_why(key, cases):
         return f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read"
     if trial.get("unfinished"):
         return "it has no answer (still thinking when it stopped): there is none the judge read"
-    if trial.get("agent") and (trial["agent"]["out_of_turns"] or trial["agent"].get("cut")):
-        return "it has no answer (it ran out of turns, or was cut as it called tools): there is none the judge read"
+    if out_of_answers(trial):
+        return ("it has no answer (it ran out of turns, or was cut as it called tools): " +
+                ("the vote an older eval.py asked of its words is not counted"
+                 if any(v["check"] == key[2] for v in trial["votes"] or []) else "there is none the judge read"))
     if any(c["name"] == key[2] and c["type"] in JUDGE_CHECKS for c in case["checks"]):
         # the check is there, and the judge was never asked of this answer (report: "not yet asked: judge asks")
         return "its judge check was never asked of this answer: judge the run first"
@@ -19038,6 +19055,9 @@ def stat(name, figure, detail=""):
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
+    if kind not in TRAJECTORY and (trial.get("unfinished") or out_of_answers(trial)):   # (no judge said so; no latency)
+        return ("no answer: " + ("still thinking when it stopped" if trial.get("unfinished") else "it ran out of turns"
+                                 if (trial.get("agent") or {}).get("out_of_turns") else "cut as it called tools"))
     if kind == "faithful":
         score, unsupported = faithful_reading(result, trial, check)
         if unsupported:

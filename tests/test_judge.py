@@ -1875,6 +1875,34 @@ def test_an_agent_that_reached_no_answer_is_never_judged_nor_calibrated_nor_labe
     code, out, err = cli("calibrate", "human.jsonl", "runs/o.json")
     assert code == 2 and "it has no answer (it ran out of turns, or was cut as it called tools)" in err, err
     assert "passes 1/1 = 100%" in cli("judge", "runs/o.json", "--audit")[1]
+    # (its review) a run an older eval.py made, its judge asked of o1's words: its vote shown, never counted, and said so
+    from conftest import agent_spec, make_run
+    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)], out_of_turns=True,
+                     checks=[{"name": "helpful", "type": "judge", "value": "Ayuda al cliente."},
+                             {"name": "fast", "type": "max_latency_ms", "value": 60000}])
+    out["transcript"][-2]["content"] = out["response"] = "Lo miro."
+    out["judges"] = [{"check": "helpful", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "ayuda",
+                      "raw": '{"reason": "ayuda", "pass": true}', "error": None, "prompt_tokens": 9, "completion_tokens": 9}]
+    path = write_run("runs/old.json", make_run([out], labels=None, split="shop-dev", max_turns=2))
+    text = cli("report", path, "--case", "o1")[1]
+    assert "judge qwen2.5:7b on 'helpful': pass (ayuda)  (not counted: an older eval.py asked it" in text, text
+    assert cli("report", path, "--html", "old.html")[0] in (0, 1)
+    page = Path("old.html").read_text(encoding="utf-8")
+    assert "helpful: no answer: it ran out of turns" in page and "the judge said it fails" not in page
+    assert "fast: no answer: it ran out of turns" in page and "more than 60000" not in page
+    code, out_text, err = cli("judge", path, "--audit")
+    assert code == 2 and ("can be judged (each failed, was still thinking when it stopped, or ran out of turns)" in err
+                          and "the votes an older eval.py asked of 1 agent out of turns are not counted" in err), err
+    (project / "human.jsonl").write_text('{"id": "o1", "check": "helpful", "pass": false}\n')
+    code, out_text, err = cli("calibrate", "human.jsonl", path)
+    assert code == 2 and "the votes an older eval.py asked of 1 agent out of turns are not counted" in err \
+        and "run the split again with a larger --max-turns" in err, err
+    answered = dict(agent_spec("o2", [("lookup_order", {"order_id": "A-1"}, True)], final="Está enviado.",
+                               checks=out["checks"]), judges=out["judges"])
+    path = write_run("runs/old2.json", make_run([out, answered], labels=None, split="shop-dev", max_turns=2))
+    code, out_text, err = cli("calibrate", "human.jsonl", path)
+    assert code == 2 and ("it has no answer (it ran out of turns, or was cut as it called tools): the vote an older "
+                          "eval.py asked of its words is not counted") in err, err
 
 
 # --- RAG: faithful, answer_relevant and context_relevant, on the judge machinery (issue 30)
