@@ -6519,8 +6519,8 @@ class ChatClient:
                                  'the request said "stream": false: a server or proxy that ignores it; point --host at '
                                  "one that answers whole", retry=False) from None
             if getattr(e, "msg", None) == "Extra data":   # (two objects in one body: "not JSON" quoted a whole first one)
-                raise CallFailed(f"the server's answer was JSON with more after it (a second value at character "
-                                 f"{e.pos + 1}; Content-Type {kind}; {begins})", retry=True) from None
+                raise CallFailed(f"the server's answer was JSON with more after it (from character {e.pos + 1}; "
+                                 f"Content-Type {kind}; {begins})", retry=True) from None
             raise CallFailed(f"the server's answer was not JSON (Content-Type {kind}; {begins})", retry=True) from None
         kind = headers.get("Content-Type") or ""
         if re.search("ndjson", kind, re.I) and isinstance(answer, dict) and answer.get("done") is False:

@@ -1139,7 +1139,10 @@ def by_hand(argv=None):
         if not any(name.endswith(".jsonl") for _, _, names in os.walk(folder) for name in names):
             print(f"fake: --golden {folder} holds no .jsonl set yet; its sets are read as they are asked",
                   file=sys.stderr, flush=True)
-    fake = shipped_fake(["golden", *args.golden], args.latency)
+    # the shipped sets beside this file's folder, wherever it is started from (started in tests/, it read no golden/ and
+    # answered 'bug' to every shipped case, saying "a set of your own?")
+    shipped = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "golden")
+    fake = shipped_fake([shipped, *args.golden], args.latency)
     told = []
 
     def unscripted(text):   # a set of one's own asked of a fake started without it: said once, never silent

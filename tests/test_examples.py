@@ -125,6 +125,26 @@ def test_the_fake_server_runs_by_hand_and_answers_the_shipped_sets(project):
         fake.wait()
 
 
+def test_the_by_hand_fake_answers_the_shipped_sets_started_from_any_folder(project, tmp_path):
+    """114th round's newcomer: started from tests/ (or any folder but the clone's top) the fake read no golden/, said "0
+    scripted answers", and answered 'bug' to every shipped case, saying "a set of your own? start the fake with --golden"."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    fake = subprocess.Popen([sys.executable, str(ROOT / "tests" / "fake_ollama.py"), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=elsewhere)
+    try:
+        head = fake.stdout.readline()
+        url = head.split()[3].rstrip(",")
+        assert " (0 scripted answers)" not in head, head
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", url],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "Accuracy: 24/28 = 86%" in done.stdout, (done.stdout, done.stderr)
+    finally:
+        fake.terminate()
+        fake.wait()
+    assert "a set of your own?" not in fake.stderr.read()
+
+
 def test_the_by_hand_fake_answers_your_own_set_too_with_golden(project, cli):
     """Second newcomer pass: `fake_ollama.py --golden mine` answered only mine/, so the shipped set's
     next run against it scored 11/28 and compare blamed the model. --golden DIR now adds a folder
