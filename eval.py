@@ -7576,6 +7576,17 @@ WORD_LIST = re.compile(
 LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
 
 
+A_DIGIT = re.compile(r"\d")
+
+
+def numbered_item(raw, at):
+    """Whether the key at `at` is a numbered item's (NUMBERED_ITEM), read in the 80 characters of its line before it."""
+    if not A_DIGIT.search(raw, max(0, at - 16), at):   # (cheap first: a MiB of keys on one line took 4 s)
+        return False
+    line = raw.rfind("\n", max(0, at - 80), at) + 1   # (bounded)
+    return bool(NUMBERED_ITEM.search(raw[line:at]) if line else at <= 80 and NUMBERED_ITEM.search(raw[:at]))
+
+
 def a_choice(raw, at, words, said):
     """Whether the word said (its verdict `said`, its end `at`) begins a list of single words, one of them another
     verdict: a choice the judge wrote out, none it made."""
@@ -7584,11 +7595,15 @@ def a_choice(raw, at, words, said):
                                       for w in LIST_WORD.findall(listed.group()))
 
 
-# a key numbered as an item's, a claim's or a step's (Claim 3 verdict:, **Claim #2** — Verdict:): its word is the item's,
-# not the reply's; a score's (2/10 Verdict:) or a round's of the reply's own is none
-NUMBERED_ITEM = re.compile(r"""(?:claim|step|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|"""
-                           r"""afirmación|afirmació|requirement|requisito|requisit)[*_\s]{0,3}#?\d{1,3}[*_]{0,2}"""
-                           r"""[ \t]{0,3}[:.)—–-]?[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z""", re.IGNORECASE)
+# a key after a claim's or a criterion's number heading its line or its sentence (Claim 3 verdict:, - **Claim #2** —
+# Verdict:, "... pass. Claim 3 verdict:"): its word is the item's, not the reply's; a number ending a sentence (it misses
+# requirement 2. Verdict: FAIL), in one (misses criterion 2 - Verdict:), a score's (2/10 Verdict:), a round's or a
+# step's of the reply's own reasoning (Step 3: Verdict: FAIL) is the reply's
+ITEM_NUMBER = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
+               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}[*_]{0,2}[ \t]{0,3}""")
+NUMBERED_ITEM = re.compile(rf"""(?:\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?"""
+                           rf"""|[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?)[ \t]{{0,3}}[*_]{{0,2}}[ \t]{{0,3}}\Z""",
+                           re.IGNORECASE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -7652,8 +7667,7 @@ def said_in_words(raw, loose, start, end):
             if word is None or all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = " ".join(word.group(1).split()).casefold() if word else None   # (no  cumple: no cumple)
-            if said not in words or a_choice(raw, word.end(), words, words[said]) \
-                    or NUMBERED_ITEM.search(raw, max(0, raw.rfind("\n", 0, key.start()) + 1, key.start() - 80), key.start()):
+            if said not in words or a_choice(raw, word.end(), words, words[said]) or numbered_item(raw, key.start()):
                 continue
             if not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start()):
                 yield words[said]

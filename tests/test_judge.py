@@ -1193,6 +1193,14 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "Claim 1 verdict: fail\n**Claim 2** verdict: pass", "Claim 1 verdict: fail\nClaim 2 **Verdict:** PASS",
         "Claim #3 verdict: pass", "Claim 3 — Verdict: pass", "Format:\n**Verdict:** **PASS** | **FAIL**",
         "Format:\nVerdict: “PASS” or “FAIL” or “N/A”")],
+    # (its review, the twelfth) a number ending a sentence, or the reply's own step, is no item's
+    *[(PASSES + "\n\n" + said, (None, None)) for said in (
+        "Wait, rereading: the answer misses requirement 2. Verdict: FAIL",
+        "Rereading, it ignores the date asked for in step 2. Pass: no",
+        "Step 1: read the answer.\nStep 2: check the date: missing.\nStep 3: Verdict: FAIL",
+        "The reply meets criterion 1 but misses criterion 2. Verdict: FAIL", "Misses criterion 2 - Verdict: FAIL",
+        "It gets the refund window wrong (see point 3) Verdict: FAIL")],
+    ("- **Claim 2:** Verdict: pass\n\n" + FAILS, (False, "no date")),
 ], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-choice",
         "bold-partial-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
@@ -1202,7 +1210,9 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "negations-listed", "bold-key-bold-word", "bold-key-bold-false", "curly-quoted-word", "per-claim-correct",
         "said-again-list", "said-again-slash", "said-again-bold-key", "score-number", "round-number", "three-marks",
         "bracketed-bold", "pass-said-again", "bold-claim-number", "claim-bold-key", "claim-hash-number", "claim-dash",
-        "piped-choice", "curly-or-choice"])
+        "piped-choice", "curly-or-choice", "requirement-ending-a-sentence", "step-ending-a-sentence",
+        "the-replys-own-step", "criterion-ending-a-sentence", "criterion-in-a-sentence", "point-in-brackets",
+        "listed-bold-claim"])
 def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
     """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
     tried; Spanish and Catalan fails were not read, so a passing example after them was."""

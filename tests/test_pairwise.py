@@ -433,6 +433,7 @@ def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(p
     # (its eleventh review) a choice piped or with an Oxford comma is none
     ('Format:\nWinner: “A” | “B” | “tie”\n\n{"reason": "r", "winner": "B"}', "B"),
     ('Format:\nWinner: **A**, **B**, or **tie**\n\n{"reason": "r", "winner": "B"}', "B"),
+    ('{"reason": "r", "winner": "A"}\n\nWait, rereading. B is better on point 3. Winner: B', None),
     ('{"winner": "both"}', None), ('{"winner": 1}', None), ("A", None), ('{"pass": true}', None),
     ('{"reason": "B is better", "winner": "B", "detail": {"winner": "A"}}', "B"),   # the outermost object's
     ('{"reason": "r", "detail": {"winner": "A"}}', None),
