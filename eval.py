@@ -12239,7 +12239,7 @@ def weighted_figures(cases):
                                        if ok is False and name in weighted_names}),
                      # (the trials of a failing case that reached no answer: a score its trajectory checks gave,
                      # however high, is no reason it failed; "fail, score 1, no weighed check failed" said none)
-                     "no_answer": sum(map(no_answer, decided)) if c["correct"] is False else 0, "trials": len(decided)})
+                     "no_answer": sum(map(no_answer, decided)), "trials": len(decided)})
         # a failing case its blocking checks failed: one that would pass by the majority of its trials were each trial
         # whose score reached the threshold and that a blocking check failed (never one that reached no answer) a pass
         # (any trial's failure was said to be a blocking check's: the case passing, failed as it ran out of turns,
@@ -14067,7 +14067,9 @@ def rows_weighted(w):
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
              "threshold": fmt_threshold(r["threshold"]),
-             "failed": r["failed"] + ([] if not r["no_answer"] else ["no answer"] if r["no_answer"] == r["trials"] else
+             # (said wherever it is a reason: a failing case, or checks listed that the trials without one failed)
+             "failed": r["failed"] + ([] if not r["no_answer"] or r["correct"] is not False and not r["failed"] else
+                                      ["no answer"] if r["no_answer"] == r["trials"] else
                                       [f"no answer in {r['no_answer']} of {r['trials']} trials"])} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"], "means": w["means"]}
 

@@ -772,6 +772,14 @@ def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_wh
                                                "response": ["<think>the customer", "No sé.", "No sé."]}],
                                              labels=None, split="w"))
     assert "  w1  fail     0      0.8        says enviado, says pedido, no answer in 1 of 3 trials\n" in cli("report", path)[1]
+    # (its views' review) a passing case one of whose trials reached none: counted in --json, and said beside the check
+    # it failed for want of one (the row named the check alone, as if the answer had failed it)
+    path = write_run("runs/p.json", make_run([{"id": "p1", "checks": checks, "pass_threshold": 0.5,
+                                               "response": ["<think>the customer", "Enviado su pedido.",
+                                                            "Enviado su pedido."]}], labels=None, split="w"))
+    [row] = json.loads(cli("report", path, "--json")[1])["weighted"]["cases"]
+    assert (row["correct"], row["no_answer"], row["trials"]) == (True, 1, 3), row
+    assert "says enviado, says pedido, no answer in 1 of 3 trials" in cli("report", path)[1]
 
 
 def test_an_agent_out_of_turns_passes_no_check_of_an_answer_with_the_words_beside_its_last_calls(project, cli):
