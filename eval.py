@@ -19969,20 +19969,25 @@ def review_items(run, against=None):
                             # as graded (a cut or copied vote read as none, as report reads it); why none was read: its
                             # call's error, or what it answered and thought instead (as report --case says it)
                             "reason": "; ".join(filter(None, (v.get("reason") or v.get("error") or v.get("unread"),
-                                                              None if v.get("error") else vote_said(v)))) or None}
+                                                              None if v.get("error") else vote_said(v)))) or None,
+                            # (an older eval.py asked it of an agent's words that are no answer: shown, never counted)
+                            "counted": not out_of_answers(t)}
                            for v in t["votes"] or []],
                 "latency_ms": r.get("latency_ms"), "prompt_tokens": r.get("prompt_tokens"),
                 "completion_tokens": r.get("completion_tokens"),
                 "thinking": r.get("thinking") or (split_thinking(t["response"])[0] if t["response"] else None),
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
+                    ("ran out of turns: no answer", bool((t.get("agent") or {}).get("out_of_turns"))),
+                    ("cut as it called tools: no answer", bool((t.get("agent") or {}).get("cut"))),
                     ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
                     ("stopped by Ollama for repeating itself (it looped)", t["done_reason"] == REPEAT_STOP),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped),
                     (unoffered_words(r.get("unoffered_calls")), bool(r.get("unoffered_calls")))) if yes],
-                "other": o,
+                "other": o,   # (none: the other run has no such trial, said so)
+                "other_missing": bool(against) and o is None,
                 "change": changes.get(case["id"]), "change_by": change_by.get(case["id"]),
                 **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
@@ -20518,6 +20523,7 @@ function draw() {
                      it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
   if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
+  else if (it.other_missing) answers.appendChild(block("Other run", "(no such trial: the other run has fewer trials of this case)"));
   if (it.passages) {
     const ps = el("div"); ps.id = "passages"; ps.appendChild(el("h3", "Passages the answer was given, in rank order"));
     if (!it.passages.length) ps.appendChild(el("p", "none retrieved", "muted"));
@@ -20534,7 +20540,7 @@ function draw() {
   const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
   if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
   for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
-  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : ""));
+  for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : "") + (j.counted === false ? " (not counted: an older eval.py asked it of the words beside the agent's last calls, no answer)" : ""));
   row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
   row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");
   box.appendChild(el("h3", "Details")); box.appendChild(facts);

@@ -413,3 +413,24 @@ def test_a_change_by_the_majority_of_trials_says_so_on_its_pill(project, chromiu
         assert tab.text_content("#case h2") == "c1"
         assert ("fixed (by the majority of each case's trials: this run pass; the other pass · fail · fail)"
                 in tab.text_content("#case")), tab.text_content("#case")
+
+
+def test_an_uncounted_vote_and_a_trial_the_other_run_lacks_are_said_so(project, chromium):
+    """114th round: an agent out of turns whose judge an older eval.py asked showed "check: helpful FAIL" beside "judge
+    ... on helpful: pass", nothing saying the vote is not counted nor that it ran out of turns; and review --against a run
+    of fewer trials showed nothing for the trials it lacks (compare's page says "no such trial")."""
+    from conftest import agent_spec
+    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)], out_of_turns=True,
+                     checks=[{"name": "helpful", "type": "judge", "value": "Ayuda."}])
+    out["judges"] = [{"check": "helpful", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "ayuda",
+                      "raw": '{"reason": "ayuda", "pass": true}', "error": None, "prompt_tokens": 9, "completion_tokens": 9}]
+    with review_tab(chromium, write_run("runs/old.json", make_run([out], labels=None, split="shop-dev", max_turns=2))) as tab:
+        shown = tab.text_content("#case")
+        assert "(not counted: an older eval.py asked it" in shown and "ran out of turns: no answer" in shown, shown
+    this = write_run("runs/three.json", make_run([("c1", "bug", ["acceso", "bug", "bug"])], temperature=0.7))
+    other = write_run("runs/one.json", make_run([("c1", "bug", ["bug"])]))
+    with review_tab(chromium, this, ready="#status", against=other) as tab:
+        tab.select_option("#status", "all")
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "c1 · trial 2"
+        assert "(no such trial: the other run has fewer trials of this case)" in tab.text_content("#case")
