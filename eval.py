@@ -10484,6 +10484,21 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
     if stray:
         raise EvalError(f"refusing to resume: the journal holds answers to cases the split does not have "
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
+    # an answer kept whole lacking a vote its judge asks (judges null, a vote taken out): resumed, the run written was one
+    # report refuses ("vote 1 ... is missing"), the votes journaled on their own lines before it never read
+    # (counted, not named: an older eval.py's votes name its checks with their {{vars}} filled)
+    judge = config.get("judge")
+    asks = judge["votes"] * len(judge["models"]) if isinstance(judge, dict) and type(judge.get("votes")) is int \
+        and type(judge.get("models")) is list else 0
+    judged = {case["id"]: sum(c["type"] in JUDGE_CHECKS for c in case["checks"]) for case in inputs.cases}
+    for (case_id, trial), entry in done.items():
+        want = asks * judged[case_id] if entry.get("error") is None and judged_answer(entry) is not None else 0
+        if len(entry.get("judges") or []) < want:
+            line = (where or {}).get((case_id, trial))
+            raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}" + (f":{line}" if line else "")
+                            + f": the answer of {on_one_line(case_id)}" + (f" (trial {trial})" if config["repeat"] > 1 else "")
+                            + f" is kept whole with {len(entry.get('judges') or [])} of the {want} votes its judge asks: "
+                            f"it was edited{JOURNAL_MEND}")
 
 
 RUN_NEEDS_SPLIT = "run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH"

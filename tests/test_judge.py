@@ -3938,3 +3938,20 @@ def test_a_verdict_in_words_is_read_in_time_linear_in_the_answer():
     minute): the reader's whitespace is bounded. A whole MiB of it is read at once (timed in tests/bench.py)."""
     said = "pass:" + " " * 200_000 + "!" + '{"reason": "ok", "pass": true}'
     assert evalpy.parse_verdict(said) == (True, "ok")
+
+
+def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(project, judged_split, cli, fake):
+    """114th round's fuzz: a journal's whole answer whose judges were taken out (null, [], one of a panel's) was resumed,
+    and the run written was one report refuses ("vote 1 ... is missing"): the run could not be read till edited by hand."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    results = [dict(r, judges=None) if n == 1 else r for n, r in enumerate(run["results"])]
+    Path("runs/a.json.journal").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in
+                                                   [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + results),
+                                           encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 2 and not os.path.exists("runs/a.json"), err
+    assert (f"refusing to resume: runs/a.json.journal:3: the answer of {results[1]['id']} is kept whole with 0 of the 1 "
+            "votes its judge asks: it was edited") in err, err
