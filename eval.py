@@ -2312,7 +2312,7 @@ def shown(key, value):
     if key == "subset" and isinstance(value, dict):
         return inert(subset_words(value))
     if key == "model_digest":
-        return inert(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
+        return on_one_line(short(value)) if isinstance(value, str) else "unknown"   # runs before digests were recorded
     if key == "trial_seeds":   # true or absent (an older run): "null -> true" would tell a reader nothing
         return "each trial its own seed (seed + trial - 1)" if value is True else "every trial the same seed"
     if value is None:   # not set, said in words: "null" is JSON's, not a reader's
@@ -8250,7 +8250,8 @@ def prepare_judge(client, api, judge, kind, pin=True):
                         if was and new and was != new), None)
         if changed:
             raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
-                            f"run began with (digest {short(changed[1])}, now {short(changed[2])}: re-pulled or replaced); "
+                            f"run began with (digest {on_one_line(short(changed[1]))}, now {on_one_line(short(changed[2]))}: "
+                            "re-pulled or replaced); "
                             "its votes would mix two models. Run again.")
         for model, was, new in zip(judge["models"], judge["digests"], now):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
@@ -10818,7 +10819,8 @@ def preflight_server(client, config, judge, inputs, resuming):
         was, now = config.get("model_digest"), identity.get("model_digest")
         if was and now and was != now:
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
-                            f"began with (digest {short(was)}, now {short(now)}: re-pulled or replaced); its "
+                            f"began with (digest {on_one_line(short(was))}, now {on_one_line(short(now))}: re-pulled or "
+                            "replaced); its "
                             "answers would mix two models. Run again with another --out (what it holds stays as it is: "
                             "the journal of a run stopped, or a finished run whose errors would have been asked again), or "
                             "go on against the model it began with")
@@ -16383,7 +16385,7 @@ def change_rows(changed):
     rows = []
     for key, (old, new) in changed.items():
         if key == "model_digest" and type(old) is str and type(new) is str:   # as long as it takes to differ
-            old_text, new_text = map(inert, shorts_apart(old, new))
+            old_text, new_text = map(on_one_line, shorts_apart(old, new))   # (a line break in one, a run edited: \n)
         elif key == "response_format":   # the form --format schema was sent in (json_object carries the schema); none
             # beside --format json is JSON mode without one ("json_object -> none" read as no JSON mode at all)
             formats = changed.get("format", (None, None))

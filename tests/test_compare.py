@@ -1743,3 +1743,12 @@ def test_a_run_judged_again_says_so_and_with_whose_checks(project, cli):
     Path("b.json").write_text(json.dumps(judged), encoding="utf-8")
     out = cli("compare", "a.json", "b.json")[1]
     assert "\n## head" not in out and "with the checks of $'s2/x\\x0a## head'" in out, out
+
+
+def test_a_digest_holding_a_line_break_is_shown_on_its_line(project, cli):
+    """114th round's fuzz: a run file's model_digest edited to hold a line break split compare's line in two ("ab" then
+    "cdef0: the model was re-pulled ..." on a line of its own)."""
+    a, b = make_run([("c1", "bug", "bug")]), make_run([("c1", "bug", "acceso")], prompt="prompts/v2.txt")
+    a["config"]["model_digest"], b["config"]["model_digest"] = "643816e6aa", "ab\ncdef0123"
+    out = cli("compare", write_run("runs/a.json", a), write_run("runs/b.json", b))[1]
+    assert "  model digest: 643816e6 -> ab\\ncdef0: the model was re-pulled" in out and "\ncdef0" not in out, out
