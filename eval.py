@@ -4108,7 +4108,8 @@ def case_problems(case, labels, stored=False, begun=False):
         # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
         # by-tag table showing two rows alike)
         problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if odd != odd.strip() else
-                        "is written in decomposed Unicode (a letter and its accent apart): save it composed (NFC)")
+                        f"is not in Unicode's NFC form (as {ascii(unicodedata.normalize('NFC', odd))}; an accent written "
+                        "apart from its letter, most often): save it in NFC")
                         + ", and would be a tag apart from the one it shows as")
     if "vars" in case:
         variables = case["vars"]
