@@ -2316,7 +2316,8 @@ def shown(key, value):
     if key == "trial_seeds":   # true or absent (an older run): "null -> true" would tell a reader nothing
         return "each trial its own seed (seed + trial - 1)" if value is True else "every trial the same seed"
     if value is None:   # not set, said in words: "null" is JSON's, not a reader's
-        return {"subset": "the whole split", "context_sha": "the split's own passages"}.get(key, "none")
+        return {"subset": "the whole split", "context_sha": "the split's own passages",
+                "context_path": "the split's own passages"}.get(key, "none")
     if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return inert(" ".join([", ".join(map(str, value["models"]))] + [
@@ -15659,6 +15660,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
+    if "context_sha" in changed:   # two retrievers' passages named by their files too, not by two hashes alone
+        changed = {**{k: v for k, v in changed.items() if k != "context_sha"},
+                   "context_path": [a_cfg.get("context_path"), b_cfg.get("context_path")], "context_sha": changed["context_sha"]}
     if a_cfg.get("repeat", 1) == 1 or b_cfg.get("repeat", 1) == 1:   # one trial is asked with the seed under either rule
         changed.pop("trial_seeds", None)   # (a run of one trial records none: "-> each trial its own seed" was said of it)
     if a_cfg.get("api") == b_cfg.get("api") == "ollama":   # QWEN2.5:7B and qwen2.5:7b are one model there (the digests say

@@ -3323,6 +3323,8 @@ def test_context_file_replaces_the_passages_and_is_recorded_and_hashed(project, 
     code, out, err = cli("compare", "runs/a.json", "runs/b.json")
     assert code == 0, err
     assert "context_sha" in out   # the two retrievers' passages differ; the split is the same
+    # (114th round's views) named by their file too, not by two hashes alone
+    assert f"context_path: the split's own passages -> {other}" in out, out
 
 
 def test_runs_tells_apart_two_retrievers_and_two_turn_limits(project, cli, fake):
