@@ -19601,8 +19601,11 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
     def said(t):
         return "" if t is None else t["response"] if t["error"] is None else f"ERROR: {t['error']}"
 
-    def verdict_div(t):
-        return Markup(f'<div class="trial">{"no such trial" if t is None else trial_verdict(t)}</div>')
+    def verdict_div(t):   # (an agent that reached no answer says why its cell holds none: "fail" above nothing)
+        why = "" if t is None else " (no answer: still thinking when it stopped)" if t.get("unfinished") else \
+            " (no answer: it ran out of turns)" if (t.get("agent") or {}).get("out_of_turns") else \
+            " (no answer: cut as it called tools)" if (t.get("agent") or {}).get("cut") else ""
+        return Markup(f'<div class="trial">{"no such trial" if t is None else esc(trial_verdict(t) + why)}</div>')
 
     moved = {**dict.fromkeys(rose, "pass rate rose"), **dict.fromkeys(fell, "pass rate fell")}
     for case_id in [*fixed, *broken, *(i for i in moved if i not in fixed and i not in broken)]:

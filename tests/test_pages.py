@@ -823,6 +823,19 @@ def test_the_compare_page_shows_the_cases_whose_pass_rate_moved_without_turning_
                                       ["c2 trial 1", "pass rate rose"], ["c2 trial 2", ""], ["c2 trial 3", ""]], table
 
 
+def test_the_compare_page_says_why_an_agents_cell_holds_no_answer(project, cli):
+    """114th round's views: an agent out of turns read "fail" above an empty cell on the compare page, where the report's
+    page says it ran out of turns."""
+    from conftest import agent_spec
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    a = write_run("runs/a.json", make_run([agent_spec("a1", [look, look], out_of_turns=True)], labels=None,
+                                          split="agent-dev", max_turns=2))
+    b = write_run("runs/b.json", make_run([agent_spec("a1", [look])], labels=None, split="agent-dev", max_turns=8))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    table = Cells(Path("c.html").read_text(encoding="utf-8"), "changed-table").rows[1:]
+    assert table[0][1] == "fixed" and table[0][4].startswith("fail (no answer: it ran out of turns)"), table
+
+
 def test_the_compare_page_says_no_answer_of_a_trial_that_errored(project, cli):
     """113th round's review: a trial that got no answer read "bug → None" on the compare page, Python's word."""
     a = write_run("runs/a.json", make_run([{"id": "c1", "expected": "bug", "response": ["x", "x", "x"]}]))
