@@ -18645,7 +18645,10 @@ def judge_audit(config, cases, run_path, human=None):
                 for c in cases for t in c["trials"] if name in t["judged"]]
         decided = [r for r in rows if r[3]["pass"] is not None]
         checks[name] = {"answers": len(rows), "verbosity": length_bias(decided, human, name),
-                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows)}
+                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows),
+                        # (votes an older eval.py asked of agents out of turns: set aside, and said, as report reads them)
+                        "set_aside": sum(1 for c in cases for t in c["trials"] if out_of_answers(t)
+                                         and any(v["check"] == name for v in t["votes"] or []))}
     return {"model": config["model"], "family": family, "checks": checks, "position": position}
 
 
@@ -18811,7 +18814,9 @@ def format_audit(audit, config, run_path):
     out = [f"Judge audit: the judged model is {on_one_line(audit['model'])} (family {on_one_line(audit['family'])})"]
     for name, a in audit["checks"].items():
         v = a["verbosity"]
-        out += ["", f"Check {inert(name)!r} ({plural(v['answers'], 'answer')} with a verdict of {a['answers']} judged):"]
+        out += ["", f"Check {inert(name)!r} ({plural(v['answers'], 'answer')} with a verdict of {a['answers']} judged"
+                + (f"; the votes an older eval.py asked of {plural(a['set_aside'], 'agent')} out of turns, no answer, are not "
+                   "counted" if a.get("set_aside") else "") + "):"]
         if a["answers"] > v["answers"]:
             out.append(f"  No verdict on {plural(a['answers'] - v['answers'], 'answer')} (an unreadable answer from the judge, one cut at "
                        "its token limit, a failed call, or votes that tied): the figures below leave them out")

@@ -1913,6 +1913,10 @@ def test_an_agent_that_reached_no_answer_is_never_judged_nor_calibrated_nor_labe
     code, out_text, err = cli("calibrate", "human.jsonl", path)
     assert code == 2 and ("it has no answer (it ran out of turns, or was cut as it called tools): the vote an older "
                           "eval.py asked of its words is not counted") in err, err
+    # (its review) the audit says how many it set aside where others are counted
+    audit = cli("judge", path, "--audit")[1]
+    assert ("Check 'helpful' (1 answer with a verdict of 1 judged; the votes an older eval.py asked of 1 agent out of "
+            "turns, no answer, are not counted):") in audit, audit
 
 
 # --- RAG: faithful, answer_relevant and context_relevant, on the judge machinery (issue 30)
