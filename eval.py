@@ -3487,7 +3487,12 @@ def resolve_split(value, flag="--split"):
     if not os.path.exists(path):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
-        near = [shell_word(own[0])] if own else difflib.get_close_matches(value, names, n=1)
+        # a run's name for its split (mine/dev.jsonl is mine-dev, golden/support/dev.jsonl support-dev): the file it names
+        named = next((path for at in (i for i, ch in enumerate(value) if ch == "-")
+                      for path in (os.path.join(value[:at], value[at + 1:] + ".jsonl"),
+                                   os.path.join(GOLDEN_DIR, value[:at], value[at + 1:] + ".jsonl")) if os.path.isfile(path)),
+                     None)
+        near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))

@@ -566,6 +566,9 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     # (114th round) the folder named with its slash, as a shell completes it, gets the same hint
     code, out, err = cli("run", "--split", "mine/")
     assert code == 2 and "give a split name (dev, test) or a path ending in .jsonl; did you mean mine/dev.jsonl?" in err, err
+    # (114th round's newcomer) a run's name for its split (mine-dev, support-dev): the file it names
+    assert "did you mean mine/dev.jsonl?" in cli("run", "--split", "mine-dev")[2]
+    assert "did you mean golden/support/test.jsonl?" in cli("run", "--split", "support-test")[2]
     # (its review) an empty folder of that name here hides no split under golden/
     os.makedirs("support")
     assert "did you mean golden/support/dev.jsonl?" in cli("run", "--split", "support/")[2]
