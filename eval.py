@@ -14041,7 +14041,9 @@ def rows_checks(s):
            "plain_table": bool(plain) and not (len(plain) == 1 and plain[0]["type"] == "label" and not judged)}
     if judged:
         j = s["judge"]
-        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", [])) or "?", "doubtful": j["doubtful"],
+        # (a judge check added since the run, report --checks: "LLM judge: ?" said nothing of what to do)
+        out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", []))
+                        or "none asked yet: the judge command (eval.py judge RUN) asks one", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
                            ("calls", "failed_calls", "cut_calls", "stopped_calls", "prompt_tokens", "completion_tokens",
                             "uncounted_calls")}}

@@ -2185,6 +2185,8 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
         {"name": "answers", "type": "judge", "value": CRITERION}]))
     code, out, err = cli("report", "runs/answers-dev-v1.json", "--checks", judged_split, "--min-accuracy", "0.5")
     assert code == 2 and f"(python eval.py judge runs/answers-dev-v1.json --checks {judged_split})" in err, err      # the gate's next step
+    # (114th round's newcomer) its judge checks' head says none was asked yet and which command asks one ("LLM judge: ?")
+    assert "Judge checks (LLM judge: none asked yet: the judge command (eval.py judge RUN) asks one;" in out, out
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
     # (round 110's review) the split the run recorded, never a placeholder: pasted once the split has a judge check
     assert code == 2 and f"eval.py judge runs/answers-dev-v1.json --checks {judged_split}" in err, err
