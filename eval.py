@@ -2320,7 +2320,7 @@ def shown(key, value):
                 "context_path": "the split's own passages"}.get(key, "none")
     if key == "judge" and isinstance(value, dict) and isinstance(value.get("models"), list):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
-        return inert(" ".join([", ".join(map(str, value["models"]))] + [
+        return on_one_line(" ".join([", ".join(map(str, value["models"]))] + [   # (a digest's line break: shown, never obeyed)
             f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
             if k != "digests" or type(v) is not list else
             f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}"
@@ -7590,8 +7590,10 @@ def numbered_item(raw, at):
     """Whether the key at `at` is a numbered item's (NUMBERED_ITEM), read in the 80 characters of its line before it."""
     if not A_DIGIT.search(raw, max(0, at - 16), at):   # (cheap first: a MiB of keys on one line took 4 s)
         return False
-    line = raw.rfind("\n", max(0, at - 80), at) + 1   # (bounded)
-    return bool(NUMBERED_ITEM.search(raw[line:at]) if line else at <= 80 and NUMBERED_ITEM.search(raw[:at]))
+    line = raw.rfind("\n", max(0, at - 80), at) + 1   # (bounded: a line longer than that has its sentences read alone)
+    heads = bool(line) or at <= 80
+    text = raw[line:at] if heads else raw[at - 80:at]
+    return bool(heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text))
 
 
 def a_choice(raw, at, words, said):
@@ -7608,9 +7610,10 @@ def a_choice(raw, at, words, said):
 # step's of the reply's own reasoning (Step 3: Verdict: FAIL) is the reply's
 ITEM_NUMBER = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
                r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}[*_]{0,2}[ \t]{0,3}""")
-NUMBERED_ITEM = re.compile(rf"""(?:\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?"""
-                           rf"""|[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?)[ \t]{{0,3}}[*_]{{0,2}}[ \t]{{0,3}}\Z""",
-                           re.IGNORECASE)
+ITEM_END = r"""[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z"""
+LINE_ITEM = re.compile(rf"""\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?{ITEM_END}""",
+                       re.IGNORECASE)
+SENTENCE_ITEM = re.compile(rf"""[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?{ITEM_END}""", re.IGNORECASE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -10498,14 +10501,21 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
     judge = config.get("judge")
     asks = judge["votes"] * len(judge["models"]) if isinstance(judge, dict) and type(judge.get("votes")) is int \
         and type(judge.get("models")) is list else 0
-    judged = {case["id"]: sum(c["type"] in JUDGE_CHECKS for c in case["checks"]) for case in inputs.cases}
+    cases = {case["id"]: case for case in inputs.cases}
     for (case_id, trial), entry in done.items():
-        want = asks * judged[case_id] if entry.get("error") is None and judged_answer(entry) is not None else 0
-        if len(entry.get("judges") or []) < want:
-            line = (where or {}).get((case_id, trial))
-            raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}" + (f":{line}" if line else "")
-                            + f": the answer of {on_one_line(case_id)}" + (f" (trial {trial})" if config["repeat"] > 1 else "")
-                            + f" is kept whole with {len(entry.get('judges') or [])} of the {want} votes its judge asks: "
+        names = [c["name"] for c in cases[case_id]["checks"] if c["type"] in JUDGE_CHECKS] \
+            if entry.get("error") is None and judged_answer(entry) is not None else []
+        # each vote by its check's name, or as an eval.py before round 111 wrote it, its {{vars}} filled
+        as_written = {**{render(n, cases[case_id].get("vars") or {}): n for n in names}, **{n: n for n in names}}
+        per_check = Counter(as_written.get(v.get("check"), v.get("check")) for v in entry.get("judges") or []
+                            if type(v) is dict)
+        checks = len(names)
+        # (a vote moved to another check too; an older eval.py's votes on an agent out of turns are no answer's: left be)
+        if asks and checks and (set(per_check) != set(names) or any(n != asks for n in per_check.values())):
+            raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}: the answer of {on_one_line(case_id)}"
+                            + (f" (trial {trial})" if config["repeat"] > 1 else "")
+                            + f" is kept whole with votes on {len(per_check)} of its {checks} judge checks, "
+                            f"{', '.join(map(str, per_check.values())) or 'none'} of the {asks} each asks: "
                             f"it was edited{JOURNAL_MEND}")
 
 
@@ -20560,7 +20570,7 @@ function draw() {
                      it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
   if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
-  else if (it.other_missing) answers.appendChild(block("Other run", "(no such trial: the other run has fewer trials of this case)"));
+  else if (it.other_missing) answers.appendChild(block("Other run", "(no answer there: it has fewer trials of this case, or did not ask it)"));
   if (it.passages) {
     const ps = el("div"); ps.id = "passages"; ps.appendChild(el("h3", "Passages the answer was given, in rank order"));
     if (!it.passages.length) ps.appendChild(el("p", "none retrieved", "muted"));

@@ -1752,3 +1752,6 @@ def test_a_digest_holding_a_line_break_is_shown_on_its_line(project, cli):
     a["config"]["model_digest"], b["config"]["model_digest"] = "643816e6aa", "ab\ncdef0123"
     out = cli("compare", write_run("runs/a.json", a), write_run("runs/b.json", b))[1]
     assert "  model digest: 643816e6 -> ab\\ncdef0: the model was re-pulled" in out and "\ncdef0" not in out, out
+    # (its review) a judge's digest too
+    shown = evalpy.shown("judge", {"models": ["qwen2.5:7b"], "votes": 1, "digests": ["6438\n16e6f55a"]})
+    assert "digests=6438\\n16e" in shown and "\n" not in shown, shown

@@ -1201,6 +1201,9 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "The reply meets criterion 1 but misses criterion 2. Verdict: FAIL", "Misses criterion 2 - Verdict: FAIL",
         "It gets the refund window wrong (see point 3) Verdict: FAIL")],
     ("- **Claim 2:** Verdict: pass\n\n" + FAILS, (False, "no date")),
+    # (its review) a claim's verdict past 80 characters into its line, after a sentence, is still the claim's
+    ("Claim 1 verdict: pass (the answer names the order number and apologises for the delay, as the customer asked). "
+     "Claim 2 verdict: fail (minor wording).\n\n" + PASSES, (True, "greets")),
 ], ids=["backticked-choice-in-thinking", "backticked-slash-choice", "quoted-choice", "bold-list-na-choice",
         "bold-partial-choice",
         "bold-word-then-phrase-after", "backticked-word-then-phrase-after", "bold-word-before-agreeing",
@@ -1212,7 +1215,7 @@ FAILS, PASSES = '{"reason": "no date", "pass": false}', '{"reason": "greets", "p
         "bracketed-bold", "pass-said-again", "bold-claim-number", "claim-bold-key", "claim-hash-number", "claim-dash",
         "piped-choice", "curly-or-choice", "requirement-ending-a-sentence", "step-ending-a-sentence",
         "the-replys-own-step", "criterion-ending-a-sentence", "criterion-in-a-sentence", "point-in-brackets",
-        "listed-bold-claim"])
+        "listed-bold-claim", "claim-past-80-characters"])
 def test_a_choice_in_marks_is_no_verdict_and_spanish_and_catalan_read_both_ways(raw, expected):
     """(114th round) the closing mark of a word in backticks, quotes or bold ended it before the choice rule was
     tried; Spanish and Catalan fails were not read, so a passing example after them was."""
@@ -3959,5 +3962,13 @@ def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(pr
                                            encoding="utf-8")
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
     assert code == 2 and not os.path.exists("runs/a.json"), err
-    assert (f"refusing to resume: runs/a.json.journal:3: the answer of {results[1]['id']} is kept whole with 0 of the 1 "
-            "votes its judge asks: it was edited") in err, err
+    assert (f"refusing to resume: runs/a.json.journal: the answer of {results[1]['id']} is kept whole with votes on 0 of "
+            "its 1 judge checks, none of the 1 each asks: it was edited") in err, err
+    # (its review) a vote moved to a check the case lacks: as many votes, one check short
+    results = [{k: v for k, v in (dict(r, judges=[dict(r["judges"][0], check="bogus")]) if n == 1 else r).items()
+                if k != "checks"} for n, r in enumerate(run["results"])]   # (a journal's answer holds no checks)
+    Path("runs/a.json.journal").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in
+                                                   [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + results),
+                                           encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 2 and not os.path.exists("runs/a.json") and "is kept whole with votes on" in err, err

@@ -433,4 +433,4 @@ def test_an_uncounted_vote_and_a_trial_the_other_run_lacks_are_said_so(project, 
         tab.select_option("#status", "all")
         tab.keyboard.press("j")
         assert tab.text_content("#case h2") == "c1 · trial 2"
-        assert "(no such trial: the other run has fewer trials of this case)" in tab.text_content("#case")
+        assert "(no answer there: it has fewer trials of this case, or did not ask it)" in tab.text_content("#case")
