@@ -10497,7 +10497,6 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                         f"({', '.join(map(on_one_line, stray[:5]))}); it was edited")
     # an answer kept whole lacking a vote its judge asks (judges null, a vote taken out): resumed, the run written was one
     # report refuses ("vote 1 ... is missing"), the votes journaled on their own lines before it never read
-    # (counted, not named: an older eval.py's votes name its checks with their {{vars}} filled)
     judge = config.get("judge")
     asks = judge["votes"] * len(judge["models"]) if isinstance(judge, dict) and type(judge.get("votes")) is int \
         and type(judge.get("models")) is list else 0
