@@ -2865,6 +2865,14 @@ def out_of_answers(trial):
     return bool(agent.get("out_of_turns") or agent.get("cut"))
 
 
+def no_answer_why(trial):
+    """Why a graded trial holds no answer, in words (the weighted table, a check's reason, the compare page's cell);
+    None where it holds one."""
+    agent = trial.get("agent") or {}
+    return ("still thinking when it stopped" if trial.get("unfinished") else "it ran out of turns"
+            if agent.get("out_of_turns") else "cut as it called tools" if agent.get("cut") else None)
+
+
 def calls_run(transcript):
     """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
     follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
@@ -12254,8 +12262,7 @@ def weighted_figures(cases):
     rows, vetoed = [], []
 
     def no_answer(t):   # out of turns, cut as it called, or still thinking when it stopped: failed for want of one
-        agent = t.get("agent") or {}
-        return bool(t.get("unfinished") or agent.get("out_of_turns") or agent.get("cut"))
+        return no_answer_why(t) is not None
     for c in weighed:
         decided = [t for t in c["trials"] if t["weighted"] is not None]
         weighted_names = {x["name"] for x in c["checks"] if "weight" in x}
@@ -19114,9 +19121,8 @@ def stat(name, figure, detail=""):
 def check_reason(check, trial, result):
     """Why a check failed on an answer, in words a reader can act on."""
     kind = check["type"]
-    if kind not in TRAJECTORY and (trial.get("unfinished") or out_of_answers(trial)):   # (no judge said so; no latency)
-        return ("no answer: " + ("still thinking when it stopped" if trial.get("unfinished") else "it ran out of turns"
-                                 if (trial.get("agent") or {}).get("out_of_turns") else "cut as it called tools"))
+    if kind not in TRAJECTORY and no_answer_why(trial):   # (no judge said so; no latency)
+        return f"no answer: {no_answer_why(trial)}"
     if kind == "faithful":
         score, unsupported = faithful_reading(result, trial, check)
         if unsupported:
@@ -19623,9 +19629,7 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
         return "" if t is None else t["response"] if t["error"] is None else f"ERROR: {t['error']}"
 
     def verdict_div(t):   # (an agent that reached no answer says why its cell holds none: "fail" above nothing)
-        why = "" if t is None else " (no answer: still thinking when it stopped)" if t.get("unfinished") else \
-            " (no answer: it ran out of turns)" if (t.get("agent") or {}).get("out_of_turns") else \
-            " (no answer: cut as it called tools)" if (t.get("agent") or {}).get("cut") else ""
+        why = f" (no answer: {no_answer_why(t)})" if t is not None and no_answer_why(t) else ""
         return Markup(f'<div class="trial">{"no such trial" if t is None else esc(trial_verdict(t) + why)}</div>')
 
     moved = {**dict.fromkeys(rose, "pass rate rose"), **dict.fromkeys(fell, "pass rate fell")}
