@@ -2865,6 +2865,13 @@ def out_of_answers(trial):
     return bool(agent.get("out_of_turns") or agent.get("cut"))
 
 
+def set_aside_words(answers):
+    """The votes an older eval.py asked of agents that reached no answer, set aside, in words (the audit, calibrate):
+    "agents out of turns" counted answers as agents, and named one cause of two."""
+    return (f"the votes an older eval.py asked of {plural(answers, 'answer')} that reached none (out of turns or cut as "
+            "it called tools) are not counted")
+
+
 def no_answer_why(trial):
     """Why a graded trial holds no answer, in words (the weighted table, a check's reason, the compare page's cell);
     None where it holds one."""
@@ -10278,7 +10285,8 @@ def answers_to_complete(run_path):
         raise EvalError(f"{shell_word(run_path)}: not a run eval.py can complete: {problem}")
     done = {(r["id"], r["trial"]): {k: r.get(k) for k in CALL_FIELDS} for r in run["results"] if r.get("error") is None}
     if len(done) == len(run["results"]):
-        failed = any(v.get("error") for r in run["results"] for v in r.get("judges") or [])
+        # (of answers a judge is asked about: one an older eval.py asked of an agent that reached none is never asked again)
+        failed = any(v.get("error") for r in run["results"] if judged_answer(r) is not None for v in r.get("judges") or [])
         raise EvalError(f"{shell_word(run_path)} is a finished run without errors; there is nothing to resume"
                         + (f" (the judge calls that failed are asked again by: {judge_command(run_path, run['config'])})"
                            if failed else ""))
@@ -12414,8 +12422,10 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         if c["decided_trials"] > 1 and is_flaky(c):
             flaky.append({"id": c["id"], "expected": c["expected"], "trials": len(c["trials"]),
                           "answers": [{"trial": t["trial"], "predicted": t["predicted"], "passed": t["correct"],
-                                       "response": t["response"], "answer": scored_text(t),
-                                       "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns"))}
+                                       "response": t["response"],
+                                       "answer": None if out_of_answers(t) else scored_text(t),
+                                       "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns")),
+                                       "cut": bool((t.get("agent") or {}).get("cut"))}
                                       for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
@@ -12846,8 +12856,7 @@ def failure(case):
     trials = case["trials"]
     failing = [t for t in trials if t["correct"] is False]   # (of trials, the answer shown is one that came: an
     # agent's trial out of turns has none, and its column read blank)
-    wrong = trials[0] if len(trials) == 1 else next(
-        (t for t in failing if not (t.get("agent") or {}).get("out_of_turns")), failing[0])
+    wrong = trials[0] if len(trials) == 1 else next((t for t in failing if not out_of_answers(t)), failing[0])
     got = case["predicted"] if len(trials) == 1 else (
         trials_joined([(t["trial"], t["predicted"]) for t in trials if t["correct"] is not None], len(trials))
         if case["predicted"] is not None else None)
@@ -12855,7 +12864,9 @@ def failure(case):
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
     cut = next((t["agent"]["cut"] for t in failing if (t.get("agent") or {}).get("cut")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
-            "got": got, "response": wrong["response"], "answer": scored_text(wrong),
+            "got": got, "response": wrong["response"],
+            # (none of an agent that reached none: the words beside its last calls were shown as its answer)
+            "answer": None if out_of_answers(wrong) else scored_text(wrong), "no_answer": no_answer_why(wrong),
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
             # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
             # its checks: its turn, said beside them
@@ -12864,12 +12875,24 @@ def failure(case):
             "unfinished": any(t["unfinished"] for t in failing)}
 
 
+def no_answer_words(f):
+    """Why a failure's trials reached no answer, each said once: running out of turns, cut as it called tools, still
+    thinking (a case failed by that alone showed an empty column; a labelled one's row said INVALID alone)."""
+    return (([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
+            + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else [])
+            + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
+
+
 def failed_words(f):
-    """What a failure failed, as the views list it: its checks, and running out of turns or being cut as it called
-    tools (a case failed by that alone showed an empty column)."""
-    return ", ".join(f["failed_checks"] + ([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
-                     + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else [])
-                     + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
+    """What a failure failed, as the views list it: its checks, and why any trial reached no answer."""
+    return ", ".join(f["failed_checks"] + no_answer_words(f))
+
+
+def failure_answer(f, width):
+    """A failure's answer cell: the answer, or why there is none."""
+    if f["answer"] is not None:
+        return every_character(f["answer"], 70) if INVALID in (f["got"] or "") else one_line(f["answer"], width)
+    return f"(no answer: {f.get('no_answer') or 'still thinking when it stopped'})"
 
 
 CUT_CALLING = "cut by the token limit as it called tools (turn {turn}: its calls never run)"
@@ -14109,10 +14132,11 @@ def rows_weighted(w):
     rows = [{"name": r["id"], "verdict": verdict_word(r["correct"], "error" if r["errored"] else "open"), "score": r["score"],
              "score_text": score_text(r),
              "threshold": fmt_threshold(r["threshold"]),
-             # (said wherever it is a reason: a failing case, or checks listed that the trials without one failed)
-             "failed": r["failed"] + ([] if not r["no_answer"] or r["correct"] is not False and not r["failed"] else
-                                      ["no answer"] if r["no_answer"] == r["trials"] else
-                                      [f"no answer in {r['no_answer']} of {r['trials']} trials"])} for r in w["cases"]]
+             # (said wherever it is a reason: a failing case, or checks listed that the trials without one failed;
+             # first, as the text table's cell is cut at its end, where it was lost)
+             "failed": ([] if not r["no_answer"] or r["correct"] is not False and not r["failed"] else
+                        ["no answer"] if r["no_answer"] == r["trials"] else
+                        [f"no answer in {r['no_answer']} of {r['trials']} trials"]) + r["failed"]} for r in w["cases"]]
     return {"key": "weighted", "rule": rule_text(w), "rows": rows, "vetoed": w["vetoed"], "means": w["means"]}
 
 
@@ -14472,10 +14496,12 @@ def flaky_line(f):
 def trial_answer(a):
     """A label as the model wrote it, or the label and what it wrote; pass/fail in a free-text set."""
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
-    if a["answer"] is None:
-        return f"{shown} {NO_ANSWER_YET}"
     if a.get("out_of_turns"):   # still calling tools at --max-turns: no answer, never an empty one
         return f"{shown} (ran out of turns)"
+    if a.get("cut"):   # (the words beside its cut calls were shown as its answer)
+        return f"{shown} (cut as it called tools)"
+    if a["answer"] is None:
+        return f"{shown} {NO_ANSWER_YET}"
     # an answer no label was read from, every character seen, as the failures table shows it (a soft hyphen, a break)
     said = every_character(a["answer"], 30) if shown == INVALID else one_line(a["answer"], 30)
     return shown if a["answer"].strip() == shown else f'{shown} "{said}"'
@@ -14490,14 +14516,10 @@ def failure_section(sec):
         # an INVALID answer shown as written ("bug\nreport" read as the label "bug report"), and a label right but
         # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], got_words(f),
-                  NO_ANSWER_YET if f["answer"] is None else
-                  every_character(f["answer"], 70) if INVALID in (f["got"] or "") else one_line(f["answer"])]
-                 for f in shown]
+        rows += [[f["id"], f["difficulty"], f["expected"], got_words(f), failure_answer(f, 70)] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], failed_words(f),
-                  NO_ANSWER_YET if f["answer"] is None else one_line(f["answer"], 60)] for f in shown]
+        rows += [[f["id"], f["difficulty"], failed_words(f), failure_answer(f, 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
@@ -14912,7 +14934,8 @@ def got_words(f):
     """A labelled failure's answer as its views say it: its label, and any other check it failed beside a right one
     ("expected bug, got bug" said nothing)."""
     others = [n for n in f["failed_checks"] if n != "label"]
-    return f["got"] if f["got"] is None or not others else f"{f['got']} ({', '.join(map(name_cell, others))} failed)"
+    said = ([f"{', '.join(map(name_cell, others))} failed"] if others else []) + no_answer_words(f)
+    return f["got"] if f["got"] is None or not said else f"{f['got']} ({'; '.join(said)})"
 
 
 def markdown_failures(sec):
@@ -18456,10 +18479,10 @@ def unjudged_words(run_path, config, cases):
         # (an agent out of turns too: "its judge was never asked: judge asks it" sent the reader to a refusal)
         old, out = sum(bool(t["votes"]) for t in checked if out_of_answers(t)), sum(map(out_of_answers, checked))
         return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed, was still "
-                f"thinking when it stopped, or ran out of turns): " + (
+                f"thinking when it stopped, ran out of turns or was cut as it called tools): " + (
                     f"ask them again ({answers_again(run_path, config)})" if out < len(checked) else
                     "run the split again with a larger --max-turns (or num_predict, for a turn cut as it called)")
-                + (f"; the votes an older eval.py asked of {plural(old, 'agent')} out of turns are not counted" if old else ""))
+                + (f"; {set_aside_words(old)}" if old else ""))
     return f"its judge was never asked: `{judge_command(run_path, config)}` asks it"
 
 
@@ -18838,8 +18861,7 @@ def format_audit(audit, config, run_path):
     for name, a in audit["checks"].items():
         v = a["verbosity"]
         out += ["", f"Check {inert(name)!r} ({plural(v['answers'], 'answer')} with a verdict of {a['answers']} judged"
-                + (f"; the votes an older eval.py asked of {plural(a['set_aside'], 'agent')} out of turns, no answer, are not "
-                   "counted" if a.get("set_aside") else "") + "):"]
+                + (f"; {set_aside_words(a['set_aside'])}" if a.get("set_aside") else "") + "):"]
         if a["answers"] > v["answers"]:
             out.append(f"  No verdict on {plural(a['answers'] - v['answers'], 'answer')} (an unreadable answer from the judge, one cut at "
                        "its token limit, a failed call, or votes that tied): the figures below leave them out")

@@ -771,7 +771,7 @@ def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_wh
     path = write_run("runs/w.json", make_run([{"id": "w1", "checks": checks, "pass_threshold": 0.8,
                                                "response": ["<think>the customer", "No sé.", "No sé."]}],
                                              labels=None, split="w"))
-    assert "  w1  fail     0      0.8        says enviado, says pedido, no answer in 1 of 3 trials\n" in cli("report", path)[1]
+    assert "  w1  fail     0      0.8        no answer in 1 of 3 trials, says enviado, says pedido\n" in cli("report", path)[1]
     # (its views' review) a passing case one of whose trials reached none: counted in --json, and said beside the check
     # it failed for want of one (the row named the check alone, as if the answer had failed it)
     path = write_run("runs/p.json", make_run([{"id": "p1", "checks": checks, "pass_threshold": 0.5,
@@ -779,7 +779,13 @@ def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_wh
                                                             "Enviado su pedido."]}], labels=None, split="w"))
     [row] = json.loads(cli("report", path, "--json")[1])["weighted"]["cases"]
     assert (row["correct"], row["no_answer"], row["trials"]) == (True, 1, 3), row
-    assert "says enviado, says pedido, no answer in 1 of 3 trials" in cli("report", path)[1]
+    assert "no answer in 1 of 3 trials, says enviado, says pedido" in cli("report", path)[1]
+    # (115th round's review) said first: the text table cuts its cell at 60 characters, and it was the part cut
+    long = [dict(c, name=f"{c['name']} {'x' * 40}") for c in checks]
+    path = write_run("runs/q.json", make_run([{"id": "q1", "checks": long, "pass_threshold": 0.8,
+                                               "response": ["<think>the customer", "No sé.", "No sé."]}],
+                                             labels=None, split="w"))
+    assert "  q1  fail     0      0.8        no answer in 1 of 3 trials, says enviado" in cli("report", path)[1]
 
 
 def test_an_agent_out_of_turns_passes_no_check_of_an_answer_with_the_words_beside_its_last_calls(project, cli):
@@ -1675,3 +1681,34 @@ def test_agents_out_of_turns_with_trials_counts_answers_of_how_many_cases(projec
     path = write_run("runs/agent3.json", run)
     code, out, err = cli("report", path)
     assert "ran out of turns: 1 answer of 1 case (a4)" in " ".join(out.split()), err
+
+
+def test_a_trial_cut_as_it_called_shows_no_answer_and_a_labelled_row_says_why_its_trials_had_none(project, cli):
+    """115th round's review: a labelled agent's trial cut by the token limit as it called tools was shown with the
+    words beside its calls as its answer (flaky: INVALID "acceso"; failures: the answer column "acceso"), and a
+    labelled failure's row never said its trials ran out of turns or were cut (INVALID | INVALID | acceso)."""
+    from conftest import agent_spec, make_run
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    spec = dict(agent_spec("l1", [look], final="acceso", checks=[]), expected="acceso", response=["acceso"] * 3)
+    spec.pop("checks")
+    run = make_run([spec], split="agent-dev", max_turns=3)
+    cut, out = run["results"][0], run["results"][1]
+    call = {"role": "assistant", "content": "acceso",
+            "tool_calls": [{"id": None, "name": "lookup_order", "arguments": {"order_id": "A-1"}}]}
+    cut.update(transcript=[call], done_reason="length",
+               per_turn=[dict(cut["per_turn"][0], done_reason="length")])
+    tool = {"role": "tool", "name": "lookup_order", "call_id": "c", "matched": True, "content": '{"status": "enviado"}'}
+    out.update(transcript=[call, tool] * 3, out_of_turns=True, per_turn=[out["per_turn"][0]] * 3)
+    path = write_run("runs/c.json", run)
+    text = cli("report", path)[1]
+    flaky = next(line for line in text.splitlines() if line.startswith("  l1 (expected acceso):"))
+    assert flaky == "  l1 (expected acceso): INVALID (cut as it called tools) | INVALID (ran out of turns) | acceso", flaky
+    row = next(line for line in text.split("\nFailures")[1].splitlines() if line.startswith("  l1 "))
+    assert "ran out of turns (3)" in row and "cut by the token limit as it called tools (turn 1" in row, row
+    assert row.rstrip().endswith("(no answer: cut as it called tools)"), row
+    assert '"acceso"' not in text, text
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert [(a["answer"], a["cut"], a["out_of_turns"]) for a in doc["flaky"][0]["answers"]] == [
+        (None, True, False), (None, False, True), ("acceso", False, False)], doc["flaky"]
+    assert (doc["failures"][0]["answer"], doc["failures"][0]["no_answer"]) == (None, "cut as it called tools")
+    assert "ran out of turns (3)" in cli("report", path, "--markdown")[1]
