@@ -5569,8 +5569,27 @@ def shut(sock):
         pass   # already closed
 
 
+INTERIM_RESPONSES_READ = 32   # a server's interim (1xx) responses read past before its answer, at most
+
+
+class InterimSkipped(http.client.HTTPResponse):
+    """A response read past every interim one (RFC 9110 15.2), as a client must: http.client reads past "100
+    Continue" alone, so a 103 Early Hints a proxy (Cloudflare's) sends before the answer was taken for it, "HTTP 103"
+    recorded as the case's error (never retried) and the answer after it dropped; before a run, the host was blamed.
+    101 (Switching Protocols) is read as final: nothing here asks for it."""
+
+    def _read_status(self):
+        for _ in range(INTERIM_RESPONSES_READ):
+            version, status, reason = super()._read_status()
+            if not 102 <= status < 200:
+                return version, status, reason
+            http.client.parse_headers(self.fp)   # an interim response's headers: nothing of them is used
+        return version, status, reason
+
+
 def watched_adapter(requests, deadlines):
-    """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines`. The
+    """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines` (and read past interim
+    responses: InterimSkipped). The
     pools it watches are subclasses of the ones requests gives it (plain, TLS, through a proxy),
     so nothing of the transport is imported beside requests."""
     watched_pools = {}
@@ -5580,6 +5599,8 @@ def watched_adapter(requests, deadlines):
             return pool
         if pool not in watched_pools:
             class Connection(pool.ConnectionCls):
+                response_class = InterimSkipped
+
                 def _new_conn(self):
                     sock = super()._new_conn()
                     deadlines.connected(sock)
@@ -6418,8 +6439,13 @@ class ChatClient:
                 + (f" (the API key in {self.key_source} is {len(self.api_key):,} characters)" if self.api_key else "")
                 + ": is something before it, with a smaller limit?")
 
-    def redirect_text(self, status, headers):
-        return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location') or '(nowhere)')!r}; "
+    def redirect_text(self, status, headers, reason=""):
+        if status not in (301, 302, 303, 307, 308) or not headers.get("Location"):   # (a 304 was "a redirect to
+            # '(nowhere)'", and moving --host cured nothing)
+            said = f" ({on_one_line(self.scrub(reason.strip()), 40)})" if reason and reason.strip() else ""
+            return (f"answered HTTP {status}{said} with no answer and no Location to go to; eval.py asks nothing a "
+                    f"{status} answers: is something before the server (a cache, a proxy) answering for it?")
+        return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location'))!r}; "
                 "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
                 "point --host at where the server really is")
 
@@ -6481,7 +6507,7 @@ class ChatClient:
         except (errors.RequestException, OSError) as e:
             raise CallFailed(request_failed(e), retry=True) from None
         if 300 <= status < 400:
-            raise CallFailed(self.redirect_text(status, headers), retry=False)
+            raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
         if status != 200:
             why = f"HTTP {status}: {error_text(data, reason, self.scrub, headers)}"
             # Ollama's words for it: "the input length exceeds the context length" (the runner), and where context shift
@@ -9612,7 +9638,8 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     going further: StopAsking), then each answer to on_answer (whatever of `stops` it raises again), then the
     exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first.
     No more than `jobs` items are ever taken and not yet received: fast failures ran ahead of the main thread
-    journaling them, and a stop with --jobs 1 waited for three calls made past the breaker."""
+    journaling them, and a stop with --jobs 1 waited for three calls made past the breaker (then for one: an item is
+    received once on_answer is through)."""
     pending = iter(work)
     take = threading.Condition()
     answers = queue.Queue()
@@ -9648,15 +9675,13 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     try:
         for _ in range(len(work)):
             case, trial, result = next_answer()
-            with take:
-                received += 1
-                take.notify()
             if isinstance(result, BaseException):
                 raise result
             try:
                 on_answer(case, trial, result)
             except stops:
                 with take:
+                    received += 1
                     closed, out = True, handed - received
                     take.notify_all()
                 if out:
@@ -9670,6 +9695,9 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
                     with contextlib.suppress(*stops):
                         on_answer(case, trial, result)
                 raise
+            with take:   # (once on_answer is through: a breaker it raised never had a call taken past it, where
+                received += 1   # --jobs 1 began a sixth case past a stop of five in a row)
+                take.notify()
     finally:
         with take:
             closed = True

@@ -76,6 +76,9 @@ class FakeOllama:
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
         self.drip_gets = False        # GET answers drip for hang_seconds: True, their headers; "drip_body", the body
+        # interim responses sent before each answer, GET or chat: a proxy's 103 Early Hints (RFC 8297; Cloudflare sends
+        # them), which a client reads past (RFC 9110 15.2: "A client MUST be able to parse one or more 1xx responses")
+        self.early_hints = 0
         self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.retry_after = 1          # seconds, sent with a 429
@@ -361,7 +364,11 @@ class FakeOllama:
                 self.wfile.write(head + body)
                 self.wfile.flush()
 
+            def send_early_hints(self):
+                self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n" * fake.early_hints)
+
             def do_GET(self):
+                self.send_early_hints()
                 if fake.drip_gets:   # the checks before a run, answered a few bytes at a time
                     self.drip(fake.drip_gets if isinstance(fake.drip_gets, str) else "drip_headers", "-")
                     return
@@ -579,6 +586,7 @@ class FakeOllama:
                     with fake.lock:
                         fake.in_flight -= 1
                 fault = fake.next_fault(text)
+                self.send_early_hints()
                 if fault == "500":
                     self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
                 elif fault == "503":
@@ -684,6 +692,9 @@ class FakeOllama:
                 elif fault == "redirect":       # a proxy sending the client somewhere else
                     self.wfile.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/api/chat\r\n"
                                      b"Content-Length: 0\r\n\r\n")
+                    self.wfile.flush()
+                elif fault == "not_modified":   # a cache before the server, answering a request nobody made conditional
+                    self.wfile.write(b"HTTP/1.1 304 Not Modified\r\n\r\n")
                     self.wfile.flush()
                 elif fault == "error_200":      # an error in a 200, as some servers send when a runner dies
                     self.send_json(200, {"error": "llama runner process no longer running: -1"})

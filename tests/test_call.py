@@ -678,6 +678,13 @@ def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
                      "redirects, so an answer is never credited to the wrong server: point --host at where the "
                      "server really is")
     assert len(fake.chat_bodies) == 28   # asked once: a redirect is not retried
+    # (115th round's hostile servers) a 304 is no redirect, and moving --host cures nothing: said as what it is
+    fake.faults = ["not_modified"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/n.json", "--limit", "1")
+    error = load_json("runs/n.json")["results"][0]["error"]
+    assert code == 2 and error == ("answered HTTP 304 (Not Modified) with no answer and no Location to go to; eval.py "
+                                   "asks nothing a 304 answers: is something before the server (a cache, a proxy) "
+                                   "answering for it?"), error
 
 
 def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fake):
@@ -883,6 +890,24 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2 and "Traceback" not in err
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
+
+
+def test_an_interim_response_before_the_answer_is_read_past(project, cli, fake):
+    """115th round's hostile servers: a proxy's 103 Early Hints before the answer was taken for it: the case's error
+    "HTTP 103: Early Hints" (never retried, the answer after it dropped) and, before a run, "answered HTTP 103; is
+    --host pointing at an Ollama server?". A client reads past every interim response (RFC 9110 15.2)."""
+    answers = []
+    for hints in (0, 2):
+        fake.early_hints = hints
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "3", "--out",
+                             f"runs/h{hints}.json")
+        assert code == 0 and "Traceback" not in err, err
+        answers.append([(r["id"], r["error"], r["response"]) for r in load_json(f"runs/h{hints}.json")["results"]])
+    assert answers[0] == answers[1] and len(answers[0]) == 3, answers
+    # (more than a server could mean: an answer that never comes is said as its status, never waited on for good)
+    fake.early_hints = evalpy.INTERIM_RESPONSES_READ + 1
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1")
+    assert code == 2 and "answered HTTP 103" in err and "Traceback" not in err, err
 
 
 def test_answers_cut_off_in_a_row_stop_the_run_said_so(project, cli, fake):

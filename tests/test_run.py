@@ -297,7 +297,8 @@ def test_a_breaker_waits_for_no_more_calls_than_jobs():
             evalpy.ask_all([(n, 1) for n in range(20)], jobs, ask, on_answer, stops=(Gone,),
                            on_stop=lambda stop, out: said.append(out))
         time.sleep(0.1)
-        assert len(asked) <= 5 + jobs and said and said[0] <= jobs, (jobs, asked, said)
+        # (115th round: the answer on_answer stops at is no longer counted out: with --jobs 1 nothing was taken past it)
+        assert len(asked) <= 4 + jobs and (said == [] if jobs == 1 else said and said[0] <= jobs - 1), (jobs, asked, said)
 
 
 def start_eval(project, *argv):
@@ -1873,8 +1874,9 @@ def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project,
             "its retries (HTTP 500: Jinja Exception: ") in err, err
     assert "--retries 0" in err and "Resume with: python eval.py run --resume runs/dev-v3.json" in err
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
-    # (and the next case's, in flight as it stopped: waited for, round 101)
-    assert len(journal) - evalpy.SERVER_GONE_AFTER in (0, 1) and all(e["attempts"] == 3 for e in journal[:5])
+    # (115th round's hostile servers: with --jobs 1 a sixth case was begun past the stop, asked once and stored failed)
+    assert len(journal) == evalpy.SERVER_GONE_AFTER and all(e["attempts"] == 3 for e in journal), journal
+    assert sum(1 for body in fake.chat_bodies if body.get("messages")) == 3 * evalpy.SERVER_GONE_AFTER
     fake.faults = []
     fake.answers = answer_key("golden/dev.jsonl")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
