@@ -3472,11 +3472,31 @@ def listed_names(folder):
         return []
 
 
+NAMED_PATH_DASHES = 6   # of a run's split name, the dashes tried as folders for the file it names (2**6 spellings)
+
+
+def named_paths(name):
+    """The .jsonl paths a run's split name may stand for, each dash a folder's end or a dash (mine-rag-dev:
+    mine/rag/dev.jsonl, mine/rag-dev.jsonl, mine-rag/dev.jsonl), the fewest folders last; none past NAMED_PATH_DASHES."""
+    dashes = [i for i, ch in enumerate(name) if ch == "-"]
+    if not dashes or len(dashes) > NAMED_PATH_DASHES:
+        return []
+    spelt = []
+    for chosen in itertools.product((os.sep, "-"), repeat=len(dashes)):
+        text = list(name)
+        for at, ch in zip(dashes, chosen):
+            text[at] = ch
+        spelt.append("".join(text) + ".jsonl")
+    return [p for p in spelt if os.sep in p]
+
+
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
-    outside golden/, its folder's name and its own (mine/dev.jsonl: mine-dev), so that the runs of
-    two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
+    outside golden/, its path from the current folder (mine/dev.jsonl: mine-dev; mine/rag/dev.jsonl: mine-rag-dev,
+    where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it its
+    folder's name and its own (../x/dev.jsonl: x-dev), so that the runs of two sets' dev.jsonl are not all "dev",
+    named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         there = os.path.join(GOLDEN_DIR, value)
@@ -3486,9 +3506,9 @@ def resolve_split(value, flag="--split"):
             raise EvalError(f"{shell_word(value)}: no such split file; did you mean {shell_word(there)}"
                             + (f" ({flag} {shell_word(short)})?" if flag == "--split" and re.fullmatch(r"[A-Za-z0-9_.-]+", short)
                                else "?"))
-        inside = os.path.relpath(value, GOLDEN_DIR)
-        name = inside if not inside.startswith("..") else os.path.basename(value)
-        if inside.startswith("..") and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
+        inside, here = os.path.relpath(value, GOLDEN_DIR), os.path.relpath(value)
+        name = inside if not inside.startswith("..") else here if not here.startswith("..") else os.path.basename(value)
+        if name == os.path.basename(value) and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
             name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), name)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
@@ -3503,10 +3523,8 @@ def resolve_split(value, flag="--split"):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
         # a run's name for its split (mine/dev.jsonl is mine-dev, golden/support/dev.jsonl support-dev): the file it names
-        named = next((path for at in (i for i, ch in enumerate(value) if ch == "-")
-                      for path in (os.path.join(value[:at], value[at + 1:] + ".jsonl"),
-                                   os.path.join(GOLDEN_DIR, value[:at], value[at + 1:] + ".jsonl")) if os.path.isfile(path)),
-                     None)
+        named = next((path for spelt in named_paths(value)
+                      for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"

@@ -1351,6 +1351,24 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
                "--out", "runs/mine-2.json")[0] == 0
     code, out, err = cli("compare", "runs/mine-dev-v3.json", "runs/mine-2.json")
     assert code == 2 and "different versions of the split (mine-dev " in err
+    # (115th round's newcomer) a set in a folder of its own folder (mine/rag/dev.jsonl) was named by its folder alone,
+    # rag-dev: the shipped golden/rag set's name, its runs numbered among that set's (runs/rag-dev-v1-2.json)
+    Path("mine/sub").mkdir()
+    for name in ("dev.jsonl", "labels.txt"):
+        Path("mine/sub", name).write_bytes(Path("mine", name).read_bytes())
+    Path("golden/sub").mkdir()
+    for name in ("dev.jsonl", "labels.txt"):
+        Path("golden/sub", name).write_bytes(Path("ft", name).read_bytes())
+    for split in ("golden/sub/dev.jsonl", "mine/sub/dev.jsonl", str(Path("mine/sub/dev.jsonl").resolve())):
+        code, out, err = cli("run", "--split", split, "--prompt", "prompts/v3.txt", "--host", fake.url)
+        assert code == 0, err
+    assert [load_json(f"runs/{name}.json")["config"]["split"] for name in ("sub-dev-v3", "mine-sub-dev-v3", "mine-sub-dev-v3-2")] \
+        == ["sub-dev", "mine-sub-dev", "mine-sub-dev"]
+    assert "did you mean mine/sub/dev.jsonl?" in cli("run", "--split", "mine-sub-dev")[2]
+    os.chdir("mine")   # (from outside the current folder: its folder's name, as before)
+    assert cli("run", "--split", "../ft/dev.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
+               "--out", "ft.json")[0] == 0
+    assert load_json("ft.json")["config"]["split"] == "ft-dev"
 
 
 def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
