@@ -15495,6 +15495,11 @@ def stray_warning(file, strays):
             f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
 
 
+def tag_key(tag):
+    """A tag as --must-pass matches it: as a split must write it now (NFC, no space at its ends)."""
+    return unicodedata.normalize("NFC", tag).strip()
+
+
 def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None, completed=None):
     """(exit code, messages) for the gates asked of a report. Scored with a split's checks now
     (report --checks), the judge to ask again is asked with them: a judge check added after the run
@@ -15512,9 +15517,14 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
                 f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {})})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({t for c in cases for t in c["tags"]})
-    must_pass = list(dict.fromkeys(must_pass))   # a tag given twice is one gate, said once
+    # a tag given twice is one gate, said once; as splits now hold it (NFC, no space at its ends: a run an older
+    # eval.py made of 'red-team ' passed `--must-pass red-team` with the case failing; a pasted NFD tag found none)
+    first_of = {}
     for tag in must_pass:
-        if tag not in known:
+        first_of.setdefault(tag_key(tag), tag)
+    must_pass = list(first_of.values())
+    for tag in must_pass:
+        if tag_key(tag) not in set(map(tag_key, known)):
             part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
                        + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "
@@ -15544,7 +15554,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     if min_accuracy is not None:
         outcomes.append(accuracy_gate(s, min_accuracy))
     for tag in must_pass:
-        tagged = [c for c in cases if tag in c["tags"]]
+        tagged = [c for c in cases if tag_key(tag) in set(map(tag_key, c["tags"]))]
         # every trial must pass: an adversarial case is never averaged away, nor let through undecided
         broken = [c["id"] for c in tagged if any(t["correct"] is False for t in c["trials"])]
         unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]

@@ -126,6 +126,21 @@ def test_a_must_pass_tag_given_twice_is_one_gate_said_once(tagged_run, cli):
     assert code == 1 and err.count("must-pass 'red-team'") == 1, err
 
 
+def test_a_must_pass_tag_is_matched_as_splits_now_write_tags(project, cli):
+    """115th round's review: a run an older eval.py made of a case tagged 'red-team ' (a trailing space, refused at
+    load since) passed `--must-pass red-team` with that case failing ("1 of 1 case pass"), and a tag pasted decomposed
+    (NFD, as a macOS terminal may send it) was "no case has this tag" beside one that looks the same."""
+    from conftest import make_run
+    cases = [{"id": "t1", "input": "t1", "expected": "unsafe", "tags": ["red-team"], "response": ["unsafe"]},
+             {"id": "t2", "input": "t2", "expected": "unsafe", "tags": ["red-team "], "response": ["safe"]},
+             {"id": "t3", "input": "t3", "expected": "safe", "tags": ["inyecci\u00f3n"], "response": ["safe"]}]
+    path = write_run("runs/old.json", make_run(cases, ["safe", "unsafe"], prompt="prompts/v1.txt", split="cases"))
+    code, out, err = cli("report", path, "--must-pass", "red-team")
+    assert code == 1 and "GATE FAILED: must-pass 'red-team': 1 of 2 cases pass every trial (failing: t2)" in err, err
+    code, out, err = cli("report", path, "--must-pass", "inyeccio\u0301n", "--must-pass", "inyecci\u00f3n ")
+    assert code == 0 and err.count("gate passed: must-pass") == 1 and "1 of 1 case pass every trial" in err, err
+
+
 def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team")
     # t1 is right by majority (2 of 3), but one trial failed: the gate fails
