@@ -10573,11 +10573,16 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
         checks = len(names)
         # (a vote moved to another check too; an older eval.py's votes on an agent out of turns are no answer's: left be)
         if asks and checks and (set(per_check) != set(names) or any(n != asks for n in per_check.values())):
-            raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}: the answer of {on_one_line(case_id)}"
+            # each check at fault by its name ("votes on 2 of its 1 judge checks" of a vote moved to a check not judged)
+            said = [f"{plural(per_check[name], 'vote')} on {on_one_line(str(name), 60)!r}, which is no judge check of it"
+                    for name in per_check if name not in names]
+            said += [f"{plural(per_check[name], 'vote') if per_check.get(name) else 'no vote'} on {on_one_line(name, 60)!r} "
+                     f"(its judge asks {asks})" for name in names if per_check.get(name, 0) != asks]
+            line = (where or {}).get((case_id, trial))
+            raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}"
+                            + (f":{line}" if line else "") + f": the answer of {on_one_line(case_id)}"
                             + (f" (trial {trial})" if config["repeat"] > 1 else "")
-                            + f" is kept whole with votes on {len(per_check)} of its {checks} judge checks, "
-                            f"{', '.join(map(str, per_check.values())) or 'none'} of the {asks} each asks: "
-                            f"it was edited{JOURNAL_MEND}")
+                            + f" is kept whole with {'; '.join(said)}: it was edited{JOURNAL_MEND}")
 
 
 RUN_NEEDS_SPLIT = "run needs --split (dev, test, or a path ending in .jsonl), or --resume PATH"
