@@ -2004,6 +2004,7 @@ class GradedTrial(TypedDict):
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
                             # (under --format, Ollama's two passes), for speed_figures()
     agent: NotRequired[dict]  # an agent's answer: agent_trace(), its calls, turns and the two levels' verdicts
+    reread: NotRequired[int]  # its votes an older eval.py stored a verdict of, read as none now (reread_votes)
 
 
 class Threshold(TypedDict, total=False):
@@ -8448,6 +8449,7 @@ def judge_summary(config, cases):
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
             **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(judge, votes))),
+            "reread_calls": sum(t.get("reread", 0) for case in cases for t in case["trials"]),
             **tokens_counted(votes), "doubtful": doubtful}
 
 
@@ -12044,8 +12046,14 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
             if predict:
                 trial["predicted"] = predict(said)
             if trial["votes"]:
-                trial["votes"] = reread_votes(trial["votes"], case["checks"], r)
+                stored = trial["votes"]
+                trial["votes"] = reread_votes(stored, case["checks"], r)
                 trial["judged"] = judge_verdicts(trial["votes"])
+                # (said: a gate an older eval.py failed on such votes passed, nothing telling why its figures moved)
+                reread = sum(was.get("pass") is not None and now.get("pass") is None
+                             for was, now in zip(stored, trial["votes"]))
+                if reread:
+                    trial["reread"] = reread
             trial["checks"], trial["correct"], trial["weighted"] = run_checks(
                 case["checks"], r if said is response else dict(r, response=said), trial, case.get("pass_threshold"))
             if r.get("out_of_turns") or cut_calling(r):   # an agent still calling tools at --max-turns, or cut as it
@@ -14135,8 +14143,8 @@ def rows_checks(s):
         out["judge"] = {"models": ", ".join((j["config"] or {}).get("models", []))
                         or "none asked yet: the judge command (eval.py judge RUN) asks one", "doubtful": j["doubtful"],
                         **{k: figure("count", j[k], ["judge", k]) for k in
-                           ("calls", "failed_calls", "cut_calls", "stopped_calls", "prompt_tokens", "completion_tokens",
-                            "uncounted_calls")}}
+                           ("calls", "failed_calls", "cut_calls", "stopped_calls", "reread_calls", "prompt_tokens",
+                            "completion_tokens", "uncounted_calls")}}
     return out
 
 
@@ -14446,10 +14454,12 @@ def check_section(sec):
 def judge_cost(j, calls="judge calls"):
     """'12 judge calls (0 failed), 3400 prompt + 120 completion tokens'."""
     # (compare --pairwise counts its calls in words of its own: no such figures)
-    cut, stopped = j.get("cut_calls"), j.get("stopped_calls")
+    cut, stopped, reread = j.get("cut_calls"), j.get("stopped_calls"), j.get("reread_calls")
     return (f"{figure_text(j['calls'])} {calls} ({figure_text(j['failed_calls'])} failed"
             + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "")
-            + (f", {figure_text(stopped)} stopped by the server short of it" if stopped and stopped["value"] else "") + "), "
+            + (f", {figure_text(stopped)} stopped by the server short of it" if stopped and stopped["value"] else "")
+            + (f", {figure_text(reread)} holding a verdict an older eval.py stored that is read as none now: two "
+               "verdicts, the prompt's example copied, or cut" if reread and reread["value"] else "") + "), "
             + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
 
 

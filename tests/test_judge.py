@@ -3983,3 +3983,24 @@ def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(pr
     # (115th round's review: "votes on 2 of its 1 judge checks", naming no check, of a vote moved to one not judged)
     assert code == 2 and not os.path.exists("runs/a.json") and ("is kept whole with 1 vote on 'bogus', which is no judge "
                                                                 "check of it; no vote on 'answers' (its judge asks 1)") in err, err
+
+
+def test_votes_an_older_eval_py_stored_and_now_read_as_none_are_counted_in_every_view(project, cli):
+    """115th round's compatibility: a run an older eval.py judged, its judge's replies holding two verdicts, reported
+    other figures (and a gate once failed passed) with nothing saying its stored verdicts were read as none now."""
+    from conftest import make_run
+    raw = '{"reason": "r", "pass": true}\n```\n{"reason": "r", "pass": false}\n```'
+    vote = {"check": "helpful", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "r", "raw": raw,
+            "error": None, "prompt_tokens": 9, "completion_tokens": 9}
+    checks = [{"name": "helpful", "type": "judge", "value": "Ayuda."}]
+    cases = [{"id": f"c{n}", "checks": checks, "response": "Hola.", "judges": [vote]} for n in (1, 2)]
+    cases.append({"id": "c3", "checks": checks, "response": "Hola.", "judges": [dict(vote, raw='{"reason": "r", "pass": true}')]})
+    path = write_run("runs/old.json", make_run(cases, labels=None, split="s"))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert doc["judge"]["reread_calls"] == 2 and doc["judge"]["calls"] == 3, doc["judge"]
+    said = "2 holding a verdict an older eval.py stored that is read as none now"
+    assert said in cli("report", path)[1]
+    assert said in cli("report", path, "--markdown")[1]
+    assert cli("report", path, "--html", "o.html")[0] in (0, 1) and said in Path("o.html").read_text(encoding="utf-8")
+    path = write_run("runs/new.json", make_run(cases[2:], labels=None, split="s"))
+    assert "read as none now" not in cli("report", path)[1]
