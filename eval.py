@@ -11778,6 +11778,11 @@ def judges_votes_problem(votes, config, checks):
         judge = None   # (a hand-made run may name no judge: its votes are still held to numbers, each once)
     judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS
               and type(c.get("name")) is str} if type(checks) is list else None   # (a name edited to a list: no check's)
+    unnamed = next((c for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS
+                    and type(c.get("name")) is not str), None) if type(checks) is list else None
+    if unnamed is not None:   # (its votes were blamed: "a vote on answers the question, which is no judge check")
+        return (f"checks: a {on_one_line(unnamed['type'], 40)} check whose name is not text "
+                f"({on_one_line(json_text(unnamed.get('name')), 40)}): it was edited")
     seen = set()
     for v in votes:
         number = v.get("vote")

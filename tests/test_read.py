@@ -502,3 +502,5 @@ def test_a_judge_check_named_with_no_text_is_one_plain_error_not_a_traceback(pro
     for argv in (("report", path, "--min-accuracy", "0.5"), ("compare", other, path, "--fail-on-regression")):
         code, out, err = cli(*argv)
         assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and "edited.json" in err, err
+        # (115th round's review) the check edited is named, not its intact vote ("a vote on helps, which is no judge check")
+        assert f"result c1: checks: a judge check whose name is not text ({json.dumps(name)})" in err, err
