@@ -7624,22 +7624,34 @@ CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
 ONE_WORD = rf"""(?:no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
+# a mark may stand before the word (**Verdict:** ❌ No cumple; the mark alone, or before PASS/FAIL, was read, and a word
+# after another hid it), and the pairwise judge's letter may follow the answer's name, as MT-Bench's "Assistant B" does
+VERDICT_HEAD = (
+    rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:{VERDICT_SYMBOL}[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
+    rf"""(?:(?:answer|respuesta|resposta)[ \t]{{1,3}}|(?:response|assistant|model|output|candidate|asistente|modelo|"""
+    rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?({ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
-    rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:(?:answer|respuesta|resposta)[ \t]{{1,3}})?({ONE_WORD})"""
-    rf"""(?:\]\]|\]|\))?(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+    VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
+# list may be a choice, whose restated keys are the choice's (WORD_LIST)
+WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
 # a list of single words ending the sentence after the word: a choice where one of them is another verdict ("A, B or
 # tie", `true` or `false`, "PASS" | "FAIL", **A**, **B**, or **tie**), the word said again where none is (FAIL, no,
 # false; PASS, yes, correct); a bare comma's list two words at least ("FAIL, no, a date..." is no list, "PASS, FAIL"
 # no choice)
 LIST_SEPARATOR = r"""[ \t]{0,8}(?:,[ \t]{0,8}(?:(?:or|o)(?![^\W_]))?|/|\||(?:or|o)(?![^\W_]))"""
-LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}(?:(?:partially|partly|mostly|largely|parcialmente|parcialment)"""
-             rf"""[ \t]{{1,3}})?{ONE_WORD}{CLOSING_MARK}{{0,3}}""")
+# (an item may restate the key: "pass: true or pass: false", Verdict: PASS or Verdict: FAIL, the format repeated; each
+# key was read, two verdicts)
+RESTATED_KEY = (rf"""(?:(?:pass|verdict|winner|veredicto|veredicte|ganador|guanyador){CLOSING_MARK}{{0,3}}[ \t]{{0,3}}"""
+                rf"""[:：][ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}})?""")
+LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}{RESTATED_KEY}(?:(?:partially|partly|mostly|largely|parcialmente|"""
+             rf"""parcialment)[ \t]{{1,3}})?{ONE_WORD}{CLOSING_MARK}{{0,3}}""")
 WORD_LIST = re.compile(
     rf"""{CLOSING_MARK}{{0,3}}(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?"""
     rf"""(?:[ \t]{{0,8}}(?:/|\||(?:or|o)(?![^\W_])|,[ \t]{{0,8}}(?:or|o)(?![^\W_])){LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{0,3}}"""
-    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]])""",
-    re.IGNORECASE | re.MULTILINE)
+    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(])""",
+    re.IGNORECASE | re.MULTILINE)   # (or a dash or a bracket after a space: "A, B or tie — the format asks for one")
 LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
 
 
@@ -7647,33 +7659,48 @@ A_DIGIT = re.compile(r"\d")
 
 
 def numbered_item(raw, at):
-    """Whether the key at `at` is a numbered item's (NUMBERED_ITEM), read in the 80 characters of its line before it."""
-    if not A_DIGIT.search(raw, max(0, at - 16), at):   # (cheap first: a MiB of keys on one line took 4 s)
-        return False
+    """Whether the key at `at` is a numbered item's, read in the 80 characters of its line before it (LINE_ITEM,
+    SENTENCE_ITEM), or, alone on its line, in the heading above it (HEADING_ITEM)."""
     line = raw.rfind("\n", max(0, at - 80), at) + 1   # (bounded: a line longer than that has its sentences read alone)
     heads = bool(line) or at <= 80
+    if heads and line and KEY_ALONE.match(raw, line, at):
+        above = raw.rfind("\n", max(0, line - 122), line - 1) + 1
+        if not raw[above:line - 1].strip() and above:   # (one blank line between)
+            above = raw.rfind("\n", max(0, above - 122), above - 1) + 1
+        return bool(HEADING_ITEM.match(raw[above:line].rstrip("\r\n")))
+    if not A_DIGIT.search(raw, max(0, at - 80), at):   # (cheap first: a MiB of keys on one line took 4 s)
+        return False
     text = raw[line:at] if heads else raw[at - 80:at]
     return bool(heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text))
 
 
 def a_choice(raw, at, words, said):
-    """Whether the word said (its verdict `said`, its end `at`) begins a list of single words, one of them another
-    verdict: a choice the judge wrote out, none it made."""
+    """Where the list ends that the word said (its verdict `said`, its end `at`) begins, of single words one of them
+    another verdict: a choice the judge wrote out, none it made (a key restated in it is the choice's too); else None."""
     listed = WORD_LIST.match(raw, at)
-    return listed is not None and any(words.get(" ".join(w.split()).casefold(), said) != said
-                                      for w in LIST_WORD.findall(listed.group()))
+    return listed.end() if listed is not None and any(words.get(" ".join(w.split()).casefold(), said) != said
+                                                      for w in LIST_WORD.findall(listed.group())) else None
 
 
 # a key after a claim's or a criterion's number heading its line or its sentence (Claim 3 verdict:, - **Claim #2** —
 # Verdict:, "... pass. Claim 3 verdict:"): its word is the item's, not the reply's; a number ending a sentence (it misses
 # requirement 2. Verdict: FAIL), in one (misses criterion 2 - Verdict:), a score's (2/10 Verdict:), a round's or a
 # step's of the reply's own reasoning (Step 3: Verdict: FAIL) is the reply's
+# (its name may follow the number, in brackets or between dashes: **Criterion 1 (accuracy)** — Verdict:, Claim 1 —
+# "Refunds in 30 days" — Verdict:, Aspect #1 – tone – Verdict:; each was read as the reply's, one pass and one fail then
+# two verdicts, the reply's own lost)
 ITEM_NUMBER = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
-               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}[*_]{0,2}[ \t]{0,3}""")
+               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}(?:[ \t]{0,3}\([^()\n]{1,60}\))?[*_]{0,2}[ \t]{0,3}"""
+               r"""(?:[:—–-][ \t]{0,3}(?:"[^"\n]{1,60}"|“[^”\n]{1,60}”|[^\n.!?;:"“*_—–-]{1,60}?)[*_]{0,2}[ \t]{0,3}(?=[:—–-]))?""")
 ITEM_END = r"""[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z"""
 LINE_ITEM = re.compile(rf"""\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?{ITEM_END}""",
                        re.IGNORECASE)
 SENTENCE_ITEM = re.compile(rf"""[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?{ITEM_END}""", re.IGNORECASE)
+# a key alone on its line under a heading (or a bold line) that is a numbered item's: ### Criterion 1: Accuracy, then
+# Verdict: PASS on the next line (one blank line between them or none) is the item's
+KEY_ALONE = re.compile(r"""[ \t]{0,8}(?:[-*+>][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}\Z""")
+HEADING_ITEM = re.compile(rf"""\A[ \t]{{0,3}}(?:#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}|[*_]{{2,3}}){ITEM_NUMBER}[^\n]{{0,80}}\Z""",
+                          re.IGNORECASE)
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -7718,9 +7745,12 @@ def word_key(*names):
     return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
-SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte"), PASS_WORDS),),
-                 LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte", "ganador",
-                                          "guanyador"), WINNER_WORDS), (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
+# ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
+SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte",
+                                        "veredicto final", "veredicte final"), PASS_WORDS),),
+                 LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
+                                          "veredicto final", "veredicte final", "ganador", "guanyador"), WINNER_WORDS),
+                                (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
 
 
 def said_in_words(raw, loose, start, end):
@@ -7732,12 +7762,26 @@ def said_in_words(raw, loose, start, end):
     code = code_spans(raw)
     starts = [at for at, _ in code]
     for key_pattern, words in SAID_IN_WORDS[loose]:
+        chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         for key in key_pattern.finditer(raw, start, end):
+            if key.start() < chosen:
+                continue
             word = VERDICT_WORD.match(raw, key.end(), end)
-            if word is None or all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
+            if word is None:
+                bare = WORD_BEFORE_LIST.match(raw, key.end(), end)
+                said = bare and " ".join(bare.group(1).split()).casefold()
+                chosen = (said in words and a_choice(raw, bare.end(), words, words[said])) or chosen
+                continue
+            if all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = " ".join(word.group(1).split()).casefold() if word else None   # (no  cumple: no cumple)
-            if said not in words or a_choice(raw, word.end(), words, words[said]) or numbered_item(raw, key.start()):
+            if said not in words:
+                continue
+            choice = a_choice(raw, word.end(), words, words[said])
+            if choice is not None:
+                chosen = choice
+                continue
+            if numbered_item(raw, key.start()):
                 continue
             if not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start()):
                 yield words[said]

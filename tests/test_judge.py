@@ -4004,3 +4004,50 @@ def test_votes_an_older_eval_py_stored_and_now_read_as_none_are_counted_in_every
     assert cli("report", path, "--html", "o.html")[0] in (0, 1) and said in Path("o.html").read_text(encoding="utf-8")
     path = write_run("runs/new.json", make_run(cases[2:], labels=None, split="s"))
     assert "read as none now" not in cli("report", path)[1]
+
+
+def _v(value):
+    return json.dumps({"reason": "ok", "pass": value})
+
+
+def _w(winner):
+    return json.dumps({"reason": "ok", "winner": winner})
+
+
+@pytest.mark.parametrize("reply, human", [
+    # "Veredicto final", Spanish and Catalan's order, is the key: it gives another verdict than the JSON's
+    (f"La respuesta omite el plazo.\n\nVeredicto final: No cumple\n\n{_v(True)}", None),
+    (f"La resposta omet el termini.\n\n**Veredicte final:** No compleix\n\n{_v(True)}", None),
+    (f"B cubre la excepción.\n\nVeredicto final: B\n\n{_w('A')}", None),
+    # a mark before the word: the word is read
+    (f"La respuesta omite el plazo.\n\n**Veredicto:** ❌ No cumple\n\n{_v(True)}", None),
+    (f"The answer omits the date.\n\n**Verdict:** ❌ No\n\n{_v(True)}", None),
+    (f"The answer omits the date.\n\nPass: ❌ false\n\n{_v(True)}", None),
+    (f"The answer is fine.\n\n**Verdict:** ✅ Yes, it meets it\n\n{_v(True)}", True),
+    # the answer's name before its letter, as MT-Bench's "Assistant B"
+    (f"B covers the exception.\n\nWinner: Response B\n\n{_w('A')}", None),
+    (f"Assistant B covers it.\n\n**Winner:** Assistant B\n\n{_w('A')}", None),
+    # each criterion's or claim's verdict, its name after its number or under its heading, is the item's
+    (f"### Criterion 1: Accuracy\nVerdict: PASS\n\n### Criterion 2: Completeness\nVerdict: FAIL\n\n## Final verdict: FAIL"
+     f"\n\n{_v(False)}", False),
+    (f"**Criterion 1 (accuracy)** — Verdict: PASS\n**Criterion 2 (completeness)** — Verdict: FAIL\n\n**Final verdict:** "
+     f"FAIL\n\n{_v(False)}", False),
+    (f"Criterio 1 (exactitud) — Veredicto: cumple\nCriterio 2 (completitud) — Veredicto: no cumple\n\nVeredicto: cumple"
+     f"\n\n{_v(True)}", True),
+    (f'Claim 1 — "Refunds within 30 days" — Verdict: true\nClaim 2 — "Ships abroad" — Verdict: false\n\n{_v(False)}', False),
+    (f"Aspect #1 – tone – Verdict: PASS\nAspect #2 – date – Verdict: FAIL\n\n{_v(False)}", False),
+    (f"It misses requirement 2. Verdict: FAIL\n\n{_v(True)}", None),   # (the reply's: the number ends a sentence)
+    (f"Requirement 2: covered. Overall the answer fails. Verdict: FAIL\n\n{_v(True)}", None),
+    # the format restated, its keys too, or followed by a dash: a choice, none made
+    (f"I must output pass: true or pass: false.\n\nThe answer gives 30 days.\n\n{_v(True)}", True),
+    (f"Respond with Verdict: PASS or Verdict: FAIL.\n\nThe answer gives 30 days.\n\n{_v(True)}", True),
+    (f'Per the format, the verdict is either "pass": true or "pass": false.\n\nThe answer gives 30 days.\n\n{_v(True)}', True),
+    (f"Winner: A, B or tie — the format asks for one.\n\nB covers the exception.\n\n{_w('B')}", "B"),
+    (f"Debo responder con pass: true o pass: false.\n\n{_v(False)}", False),
+])
+def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_reads_them(reply, human):
+    """115th round's thirteenth review of the reader: each of these was read otherwise (a verdict in words lost, the
+    JSON's after it kept; a criterion's verdict taken for the reply's, two verdicts and none read; a restated format
+    read as two verdicts)."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
