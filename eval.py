@@ -3508,9 +3508,9 @@ def resolve_split(value, flag="--split"):
                             + (f" ({flag} {shell_word(short)})?" if flag == "--split" and re.fullmatch(r"[A-Za-z0-9_.-]+", short)
                                else "?"))
         inside, here = os.path.relpath(value, GOLDEN_DIR), os.path.relpath(value)
-        name = inside if not inside.startswith("..") else here if not here.startswith("..") else os.path.basename(value)
-        if name == os.path.basename(value) and os.path.dirname(os.path.normpath(value)):   # ../x.jsonl: its folder's name
-            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), name)
+        name = inside if not inside.startswith("..") else here if not here.startswith("..") else None
+        if name is None:   # ../x.jsonl: its folder's name and its own
+            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value))
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)

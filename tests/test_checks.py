@@ -382,7 +382,7 @@ def test_the_markdown_report_says_the_judges_failed_calls_and_doubtful_verdicts(
                                "prompt_tokens": None, "completion_tokens": None})
     Path("run.json").write_text(json.dumps(run), encoding="utf-8")
     text, markdown = cli("report", "run.json")[1], cli("report", "run.json", "--markdown")[1]
-    cost = re.search(r"cost: (81 judge calls \(2 failed\), \d+ prompt \+ \d+ completion tokens)", text).group(1)
+    cost = re.search(r"cost: (81 judge calls \(2 failed[^)]*\), \d+ prompt \+ \d+ completion tokens)", text).group(1)
     doubtful = int(re.search(r"Doubtful verdicts, for a person to check \((\d+)\)", text).group(1))
     assert f"{cost}." in markdown and f"**Doubtful verdicts, for a person to check ({doubtful}):** support-dev-01" in markdown, markdown
 
