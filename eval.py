@@ -5591,6 +5591,10 @@ def shut(sock):
 INTERIM_RESPONSES_READ = 32   # a server's interim (1xx) responses read past before its answer, at most
 
 
+class TooManyInterim(http.client.HTTPException):
+    pass
+
+
 class InterimSkipped(http.client.HTTPResponse):
     """A response read past every interim one (RFC 9110 15.2), as a client must: http.client reads past "100
     Continue" alone, so a 103 Early Hints a proxy (Cloudflare's) sends before the answer was taken for it, "HTTP 103"
@@ -5598,12 +5602,14 @@ class InterimSkipped(http.client.HTTPResponse):
     101 (Switching Protocols) is read as final: nothing here asks for it."""
 
     def _read_status(self):
-        for _ in range(INTERIM_RESPONSES_READ):
+        for _ in range(INTERIM_RESPONSES_READ + 1):
             version, status, reason = super()._read_status()
             if not 102 <= status < 200:
                 return version, status, reason
             http.client.parse_headers(self.fp)   # an interim response's headers: nothing of them is used
-        return version, status, reason
+        # (the one past the bound was taken for the answer, its answer's status line read as its headers)
+        raise TooManyInterim(f"more than {INTERIM_RESPONSES_READ} interim (1xx) responses before an answer")
+
 
 
 def watched_adapter(requests, deadlines):
@@ -6233,7 +6239,8 @@ def request_failed(e):
         # connection failed, and the breaker must not take it for a server gone (RemoteDisconnected is one: closed)
         why = ("a header line past 64 KiB" if isinstance(cause, http.client.LineTooLong) else
                "no HTTP status line (another protocol, or a body alone)" if isinstance(cause, http.client.BadStatusLine)
-               else "more than 100 headers" if "more than 100 headers" in str(cause) else type(cause).__name__)
+               else "more than 100 headers" if "more than 100 headers" in str(cause)
+               else str(cause) if isinstance(cause, TooManyInterim) else type(cause).__name__)
         return f"the server's answer could not be read as HTTP: {why}"
     if type(e).__name__ == "InvalidHeader" and type(e.__context__).__name__ == "InvalidHeader":
         # the answer's headers (Content-Length twice, unlike), read by urllib3: reached, never "cannot reach ... start
@@ -6462,8 +6469,12 @@ class ChatClient:
         if status not in (301, 302, 303, 307, 308) or not headers.get("Location"):   # (a 304 was "a redirect to
             # '(nowhere)'", and moving --host cured nothing)
             said = f" ({on_one_line(self.scrub(reason.strip()), 40)})" if reason and reason.strip() else ""
-            return (f"answered HTTP {status}{said} with no answer and no Location to go to; eval.py asks nothing a "
-                    f"{status} answers: is something before the server (a cache, a proxy) answering for it?")
+            where = headers.get("Location")
+            return (f"answered HTTP {status}{said} with no answer and "
+                    + (f"its Location {on_one_line(self.scrub(where), 120)!r} not followed (eval.py follows no redirect)"
+                       if where else "no Location to go to")
+                    + f"; eval.py asks nothing a {status} answers: is something before the server (a cache, a proxy) "
+                      "answering for it?")
         return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location'))!r}; "
                 "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
                 "point --host at where the server really is")

@@ -696,6 +696,10 @@ class FakeOllama:
                 elif fault == "not_modified":   # a cache before the server, answering a request nobody made conditional
                     self.wfile.write(b"HTTP/1.1 304 Not Modified\r\n\r\n")
                     self.wfile.flush()
+                elif fault == "multiple_choices":   # a 300 naming where one choice is (no redirect a client follows)
+                    self.wfile.write(b"HTTP/1.1 300 Multiple Choices\r\nLocation: http://127.0.0.1:9/api/chat\r\n"
+                                     b"Content-Length: 0\r\n\r\n")
+                    self.wfile.flush()
                 elif fault == "error_200":      # an error in a 200, as some servers send when a runner dies
                     self.send_json(200, {"error": "llama runner process no longer running: -1"})
                 elif fault == "error_beside_answer":   # an answer and an error in one 200 (api/client.go reads the error)
