@@ -3495,9 +3495,9 @@ def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
     outside golden/, its path from the current folder (mine/dev.jsonl: mine-dev; mine/rag/dev.jsonl: mine-rag-dev,
-    where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it its
-    folder's name and its own (../x/dev.jsonl: x-dev), so that the runs of two sets' dev.jsonl are not all "dev",
-    named runs/dev-v1.json among the golden set's.
+    where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it or in
+    it its folder's name and its own (../x/dev.jsonl: x-dev; dev.jsonl run from P: P-dev), so that the runs of two
+    sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         there = os.path.join(GOLDEN_DIR, value)
@@ -3507,9 +3507,14 @@ def resolve_split(value, flag="--split"):
             raise EvalError(f"{shell_word(value)}: no such split file; did you mean {shell_word(there)}"
                             + (f" ({flag} {shell_word(short)})?" if flag == "--split" and re.fullmatch(r"[A-Za-z0-9_.-]+", short)
                                else "?"))
-        inside, here = os.path.relpath(value, GOLDEN_DIR), os.path.relpath(value)
-        name = inside if not inside.startswith("..") else here if not here.startswith("..") else None
-        if name is None:   # ../x.jsonl: its folder's name and its own
+        parts, here = os.path.abspath(value).split(os.sep), os.path.relpath(value)
+        golden = max((at for at, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
+        # under a golden/ folder, wherever it is run from (from inside golden/, test.jsonl was golden-test; from the
+        # project's parent, proj-golden-test), its path inside it
+        name = os.path.join(*parts[golden + 1:]) if golden is not None else \
+            here if not here.startswith("..") and os.path.dirname(here) else None
+        if name is None:   # ../x.jsonl, or ./dev.jsonl (named dev, golden's, its runs numbered among them): its folder's
+            # name and its own
             name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value))
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path

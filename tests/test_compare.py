@@ -1365,10 +1365,19 @@ def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(
     assert [load_json(f"runs/{name}.json")["config"]["split"] for name in ("sub-dev-v3", "mine-sub-dev-v3", "mine-sub-dev-v3-2")] \
         == ["sub-dev", "mine-sub-dev", "mine-sub-dev"]
     assert "did you mean mine/sub/dev.jsonl?" in cli("run", "--split", "mine-sub-dev")[2]
+    # (its review) a split in the current folder itself, dev.jsonl, was "dev": golden's name, its runs numbered among them
+    Path("dev.jsonl").write_bytes(Path("mine/dev.jsonl").read_bytes())
+    Path("labels.txt").write_bytes(Path("mine/labels.txt").read_bytes())
+    assert cli("run", "--split", "./dev.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url, "--out", "here.json")[0] == 0
+    assert load_json("here.json")["config"]["split"] == f"{Path.cwd().name}-dev"
     os.chdir("mine")   # (from outside the current folder: its folder's name, as before)
     assert cli("run", "--split", "../ft/dev.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
                "--out", "ft.json")[0] == 0
     assert load_json("ft.json")["config"]["split"] == "ft-dev"
+    # (its review) one under a golden/ folder by its path inside it, wherever it is run from (proj-golden-sub-dev)
+    assert cli("run", "--split", "../golden/sub/dev.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url,
+               "--out", "sub.json")[0] == 0
+    assert load_json("sub.json")["config"]["split"] == "sub-dev"
 
 
 def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
