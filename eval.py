@@ -4105,6 +4105,12 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     return case, check_problems
 
 
+def tag_key(tag):
+    """A tag as a split must write it now (NFC, no space at its ends), and as the by-tag table and --must-pass read one
+    an older eval.py stored otherwise ('red-team ' is red-team)."""
+    return unicodedata.normalize("NFC", tag).strip()
+
+
 def case_problems(case, labels, stored=False, begun=False):
     """What is wrong with a case's fields, in the order they are declared (Case), or []: one
     validator for a split's line and for a run file's result, which stores its case as it was.
@@ -4149,7 +4155,7 @@ def case_problems(case, labels, stored=False, begun=False):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
     elif not stored and len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
-    elif not stored and (odd := next((t for t in tags if t != t.strip() or unicodedata.normalize("NFC", t) != t), None)):
+    elif not stored and (odd := next((t for t in tags if t != tag_key(t)), None)):
         # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
         # by-tag table showing two rows alike)
         problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if odd != odd.strip() else
@@ -11839,9 +11845,9 @@ def judges_votes_problem(votes, config, checks):
     judged = {c.get("name") for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS
               and type(c.get("name")) is str} if type(checks) is list else None   # (a name edited to a list: no check's)
     unnamed = next((c for c in checks if type(c) is dict and c.get("type") in JUDGE_CHECKS
-                    and type(c.get("name")) is not str), None) if type(checks) is list else None
+                    and (type(c.get("name")) is not str or not c["name"].strip())), None) if type(checks) is list else None
     if unnamed is not None:   # (its votes were blamed: "a vote on answers the question, which is no judge check")
-        return (f"checks: a {on_one_line(unnamed['type'], 40)} check whose name is not text "
+        return (f"checks: a {on_one_line(unnamed['type'], 40)} check whose name is not text, or empty "
                 f"({on_one_line(json_text(unnamed.get('name')), 40)}): it was edited")
     seen = set()
     for v in votes:
@@ -12563,7 +12569,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
             group = by_difficulty[c["difficulty"]] = [0, 0]
         group[0] += ok
         group[1] += 1
-        for tag in c["tags"]:
+        for tag in dict.fromkeys(map(tag_key, c["tags"])):   # (as --must-pass reads them: 'red-team ' had a row apart)
             group = by_tag.setdefault(tag, [0, 0])
             group[0] += ok
             group[1] += 1
@@ -15573,11 +15579,6 @@ def stray_annotations(annotations, cases):
 def stray_warning(file, strays):
     return (f"{plural(len(strays), 'annotation')} in {file} name answers this run does not have (written for "
             f"another version of it?), left out here: {', '.join(on_one_line(k, 40) for k in strays[:10])}")   # the file's text
-
-
-def tag_key(tag):
-    """A tag as --must-pass matches it: as a split must write it now (NFC, no space at its ends)."""
-    return unicodedata.normalize("NFC", tag).strip()
 
 
 def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, run_path="RUN", config=None, completed=None):

@@ -139,6 +139,8 @@ def test_a_must_pass_tag_is_matched_as_splits_now_write_tags(project, cli):
     assert code == 1 and "GATE FAILED: must-pass 'red-team': 1 of 2 cases pass every trial (failing: t2)" in err, err
     code, out, err = cli("report", path, "--must-pass", "inyeccio\u0301n", "--must-pass", "inyecci\u00f3n ")
     assert code == 0 and err.count("gate passed: must-pass") == 1 and "1 of 1 case pass every trial" in err, err
+    # (its review) the by-tag table reads them alike too: two rows 'red-team' side by side, one 0/1, one 1/1
+    assert list(json.loads(cli("report", path, "--json")[1])["by_tag"]) == ["red-team", "inyecci\u00f3n"]
 
 
 def test_must_pass_is_never_averaged_away(tagged_run, cli):

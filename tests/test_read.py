@@ -488,7 +488,7 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
                                      "a call_id (a string, or null), a content and matched\n"), (argv, err)
 
 
-@pytest.mark.parametrize("name", [["helps"], {"a": 1}])
+@pytest.mark.parametrize("name", [["helps"], {"a": 1}, ""])
 def test_a_judge_check_named_with_no_text_is_one_plain_error_not_a_traceback(project, cli, name):
     """114th round's gates: a run file whose judge check's name was edited to a list crashed report and compare
     (TypeError: unhashable type: 'list') with exit 1, which CI reads as a failed gate."""
@@ -503,4 +503,4 @@ def test_a_judge_check_named_with_no_text_is_one_plain_error_not_a_traceback(pro
         code, out, err = cli(*argv)
         assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and "edited.json" in err, err
         # (115th round's review) the check edited is named, not its intact vote ("a vote on helps, which is no judge check")
-        assert f"result c1: checks: a judge check whose name is not text ({json.dumps(name)})" in err, err
+        assert f"result c1: checks: a judge check whose name is not text, or empty ({json.dumps(name)})" in err, err
