@@ -4037,10 +4037,12 @@ def filled_tool_results(case, split_results, begun=False):
             problems.append(f"{where}: {e}")
             continue
         tool = tool_named(case.get("tools"), name)
+        if not isinstance(given, list) or tool is None:   # (a result of true, 5 or null: its rules were iterated)
+            continue
         problems += [f"{where}, rule {j}: its arguments as the case's vars fill them match no call the tool takes: {p} "
                      "(a var's value is sent as written: 7 a number, \"7\" a text)"
                      for j, (rule, filled) in enumerate(zip(given, case["tool_results"][name]), 1)
-                     if isinstance(given, list) and tool is not None and filled["arguments"] != rule["arguments"]
+                     if filled["arguments"] != rule["arguments"]
                      for p in unreachable_arguments(filled["arguments"], tool, written=not begun)]
     return problems
 

@@ -1660,3 +1660,17 @@ def test_a_split_saved_in_windows_ansi_is_one_line_saying_to_save_it_as_utf8(tmp
     code, out, err = cli("run", "--split", "golden/mixed.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "golden/mixed.jsonl:1: not valid UTF-8 (byte 38); this line was saved in another encoding, the " \
                          "others' letters in UTF-8: type its letters again" in err and "save it as UTF-8" not in err, err
+
+
+@pytest.mark.parametrize("result", [True, False, 5, None])
+def test_a_tool_result_that_is_a_json_scalar_loads_as_any_result_does(project, result):
+    """115th round's fuzz: a tool result of true, false, 5 or null (JSON, sent as its text, as the README says) crashed
+    the load (TypeError: 'bool' object is not iterable, exit 1: a failed gate to CI), in tools.json or a case."""
+    import shutil
+    shutil.copytree(ROOT / "golden" / "agent", "agx")
+    tools = json.loads(Path("agx/tools.json").read_text(encoding="utf-8"))
+    tools["tool_results"]["cancel_order"] = result
+    Path("agx/tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    cases = evalpy.load_split("agx/dev.jsonl")[0]
+    assert all(c["tool_results"]["cancel_order"] == result for c in cases if "cancel_order" in c.get("tool_results", {}))
+    assert any("cancel_order" in c.get("tool_results", {}) for c in cases)
