@@ -16962,7 +16962,10 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                   for path, config, said in judged if said]
         whose = errors_whose_words([e for _, _, some in errors + judged for e in some])
         again += judges
-        return 2, [f"gates not judged: a request got no usable answer in a run on {plural(len(c['failed']), 'case')} "
+        # (a judge call alone that failed was "a request got no usable answer", where report says what failed)
+        what = ("a request got no usable answer" if not judges else "a judge call failed" if not any(
+            said for _, _, said in errors) else "a request got no usable answer, or a judge call failed,")
+        return 2, [f"gates not judged: {what} in a run on {plural(len(c['failed']), 'case')} "
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    f"({whose}); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:

@@ -52,6 +52,18 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
             assert code == 2 and "a request got no usable answer in a run on 2 cases (c01, c03) (infrastructure" in err, (argv, err)
     code, out, err = cli("report", b, "--min-accuracy", "0.5")
     assert code == 2 and "gates not judged: 2 request(s) got no usable answer" in err
+    # (115th round's views) a judge call alone that failed is said so, as report says it, never a request without answer
+    judge = {"name": "helps", "type": "judge", "value": "Helps.", "blocking": True}
+
+    def vote(error=None):
+        return {"check": "helps", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": None if error else True,
+                "reason": None if error else "ok", "raw": None if error else '{"reason": "ok", "pass": true}',
+                "error": error, "prompt_tokens": 10, "completion_tokens": 5}
+    runs = [write_run(f"runs/j{n}.json", make_run([{"id": f"c{i}", "response": "answer", "checks": [dict(judge)],
+                                                    "judges": [vote("HTTP 500: boom" if n and i == 1 else None)]}
+                                                   for i in range(1, 4)], labels=None, split="s")) for n in (0, 1)]
+    code, out, err = cli("compare", *runs, "--fail-on-regression")
+    assert code == 2 and "gates not judged: a judge call failed in a run on 1 case (c1) (" in err, err
     # (eighteenth attack) every view of the compare names the case whose figures rest on the trials that came; (67th)
     # one whose missing trial could have turned it (a pass and a fail of three) is not compared, never a regression
     # (round 105) of the compared cases alone: c01 failed too, and is under Not compared
