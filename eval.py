@@ -14737,7 +14737,8 @@ def diagnosis_head(sec):
                    "not diagnosed)" if sec["undiagnosed"]["value"] else "")
     # (a case given "context": [] is one too: "6 cases with passages" counted one with none)
     return (f"Diagnosis: {figure_text(sec['failing'])} failing of {plural(sec['cases']['value'], 'RAG case')}"
-            f"{undiagnosed}, by the stage to fix (methodology note 001: retrieval, then generation, then the task):")
+            f"{undiagnosed}, by the stage to fix (retrieval, then generation, then the task: the README's \"The "
+            "diagnosis\"):")   # (it named "methodology note 001", which no user has)
 
 
 def diagnosis_section(sec):

@@ -1302,8 +1302,8 @@ def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
     path = diagnosed_run(project, [DIAGNOSED[4]], name="all-pass.json")
     code, out, err = cli("report", path)
     assert code == 0, err
-    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 RAG case, by the stage to fix (methodology "
-                                 "note 001: retrieval, then generation, then the task):\n  stage       cases  what to change"
+    assert out.rstrip().endswith("Diagnosis: 0 failing of 1 RAG case, by the stage to fix (retrieval, then generation, "
+                                 "then the task: the README's \"The diagnosis\"):\n  stage       cases  what to change"
                                  "\n  retrieval   0      the retriever: its embedding, query or chunking (a relevant "
                                  "passage missing, or none retrieved)\n  generation  0      how the model uses the "
                                  "passages: it invents or ignores them (unfaithful); the prompt's grounding rules, or "
