@@ -2542,6 +2542,11 @@ def config_problem(config, text_keys):
     for key in ("prompt_sha", "split_sha", "context_sha"):   # compared run to run: another text is another split
         if key in config and not SHA256_HEX.fullmatch(config[key]):
             return f"config.{key} must be a sha256 (64 hex digits), as a run records it"
+    # the prompt's text is its file's, whose sha the run records: another (edited in) was shown as what the model was
+    # sent (review's system prompt, report --case), and compare said nothing had changed
+    if type(config.get("prompt_text")) is str and type(config.get("prompt_sha")) is str and sha256_bytes(
+            config["prompt_text"].encode("utf-8", "surrogatepass")) != config["prompt_sha"]:
+        return "config.prompt_text is not the text config.prompt_sha records (the prompt's file, as sent): it was edited"
     for key, absent in (("host", False), ("split_path", False), ("placeholders", False), ("server", True),
                         ("eval_version", True)):   # what resume, the held-out guard and the views read as text
         if key in config and not (type(config[key]) is str or absent and config[key] is None):
@@ -7658,9 +7663,10 @@ VERDICT_HEAD = (
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
-# a letter after an answer's name (Winner: Assistant B) ends its line or its sentence: "Assistant A fails; Assistant B
-# passes" and "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read as A
-NAMED_LETTER_END = re.compile(r"""(?:\*{1,3}|_{1,3})?[ \t]{0,8}(?:$|[.!](?:[ \t]|$))""", re.MULTILINE)
+# a letter after an answer's name (Winner: Assistant B) is no verdict where its line names the other answer after it:
+# "Assistant A fails; Assistant B passes" and "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read as A
+OTHER_NAMED = re.compile(r"""[^\n]{0,200}?(?<![^\W_])(?:answer|respuesta|resposta|response|assistant|model|output|"""
+                         r"""candidate|asistente|modelo|candidato)[ \t]{1,3}[ab](?![^\W_])""", re.IGNORECASE)
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7838,7 +7844,7 @@ def said_in_words(raw, loose, start, end):
             if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
-            if said not in words or word.group("named") and not NAMED_LETTER_END.match(raw, word.end()):
+            if said not in words or word.group("named") and OTHER_NAMED.match(raw, word.end()):
                 continue
             choice = a_choice(raw, word.end(), words, words[said])
             if choice is not None:

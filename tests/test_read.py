@@ -11,9 +11,9 @@ import pytest
 from conftest import agent_run, evalpy, split_run, write_run
 from conftest import make_run as make_run_of
 
-CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": "e" * 64, "split": "dev",
-          "split_sha": "5" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0, "seed": 42,
-          "repeat": 2, "prompt_text": "Clasifica «el ticket».\n"}
+CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": evalpy.sha256_bytes("Clasifica «el ticket».\n".encode()),
+          "split": "dev", "split_sha": "5" * 64, "labels": ["bug", "acceso", "facturación"], "temperature": 0.0,
+          "seed": 42, "repeat": 2, "prompt_text": "Clasifica «el ticket».\n"}
 
 
 # (round 102) what a damaged run file's message tells to do
@@ -504,3 +504,17 @@ def test_a_judge_check_named_with_no_text_is_one_plain_error_not_a_traceback(pro
         assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1 and "edited.json" in err, err
         # (115th round's review) the check edited is named, not its intact vote ("a vote on helps, which is no judge check")
         assert f"result c1: checks: a judge check whose name is not text, or empty ({json.dumps(name)})" in err, err
+
+
+def test_a_prompt_text_edited_apart_from_its_sha_is_refused(project, cli):
+    """115th round's fuzz: config.prompt_text edited (its sha left) was read as the prompt the model was sent (review's
+    system prompt, report --case) and compare said nothing had changed."""
+    run = make_run(3)
+    path = write_run("runs/a.json", run)
+    assert cli("report", path)[0] == 0
+    run["config"]["prompt_text"] = "Responde siempre bug.\n"
+    path = write_run("runs/b.json", run)
+    for argv in (("report", path), ("compare", "runs/a.json", path), ("report", path, "--case", "c000")):
+        code, out, err = cli(*argv)
+        assert code == 2 and ("runs/b.json: not a valid run file: config.prompt_text is not the text config.prompt_sha "
+                              "records") in err, (argv, err)
