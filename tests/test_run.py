@@ -803,6 +803,8 @@ def begun_under_older_rules(journal, field, data):
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
     head = json.loads(lines[0])
     head["config"][field] = hashlib.sha256(data).hexdigest()
+    if field == "prompt_sha":   # (and the text it sent, as that eval.py recorded it beside its hash)
+        head["config"]["prompt_text"] = data.decode("utf-8")
     journal.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
 
 
