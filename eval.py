@@ -9171,6 +9171,24 @@ def journal_in_the_way(run_path):
     return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
 
 
+def stopped_run_of(default, config, inputs):
+    """The command that resumes a run of this configuration (its split, prompt, model and settings) stopped at one of
+    a default name's numbered names, not being written now; else None. Run again after a kill, the same command took
+    the next free name and asked every case again, paying twice for the answers the journal held."""
+    for path in itertools.islice(numbered_names(default), 50):
+        if not name_taken(path):
+            return None
+        begun = journal_config(path + JOURNAL_SUFFIX)
+        if begun is None or live_holder(path) is not None:
+            continue
+        same = (begun.get("split_sha"), begun.get("prompt_sha"), begun.get("labels")) == (
+            inputs.split_sha, inputs.prompt_sha, inputs.labels) and all(
+            begun.get(k) == config.get(k) for k in ("model", "repeat", "temperature", "seed", "options"))
+        if same:
+            return resume_command(path)
+    return None
+
+
 def judging_in_the_way(run_path):
     """What the judging at a run's name is: a live judge's, or an unfinished one's, with how to finish
     it (its votes are paid for: never "remove it"); None when it is no judging."""
@@ -10837,6 +10855,10 @@ def run_held(args, held):
                                                                    config["model"] if by_model else None))
         if not exact and not by_model:
             wanted = named_for_its_model(wanted, config["model"])
+        again = None if exact else stopped_run_of(wanted, config, inputs)
+        if again:   # (before any call: the journal's answers are paid for)
+            raise EvalError(f"this run was begun before and stopped before it finished; its answers are kept: resume it, "
+                            f"asking only the rest, with: {again} (or give --out NAME for a new run of its own)")
         if is_held_out(config["split_path"]):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
             rerun = guarded(None)

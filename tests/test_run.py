@@ -531,6 +531,21 @@ def interrupted_journal(project, cli, fake, keep):
     fake.chat_bodies.clear()
 
 
+def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(project, cli, fake):
+    """115th round's kills: after a SIGKILL (nothing printed, no resume command seen), the same command again took the
+    next free name (runs/dev-v3-2.json) and asked every case again, the journal's answers paid for twice, the
+    journal left. It says the run was begun and how to resume it, before any call; another run still gets its name."""
+    interrupted_journal(project, cli, fake, keep=5)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and ("this run was begun before and stopped before it finished; its answers are kept: resume it, "
+                          "asking only the rest, with: python eval.py run --resume runs/dev-v3.json") in err, err
+    assert not fake.chat_bodies and not os.path.exists("runs/dev-v3-2.json")
+    # (a run of another configuration is another run: it takes the next name, as before)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--temperature", "0.5")
+    assert code == 0 and "writing runs/dev-v3-2.json instead" in err, err
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+
+
 def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
     """Newcomer pass (issue 31): after a SIGTERM, runs/dev-v1.json.journal was there and `runs`
     said "no run files in runs"."""
@@ -554,7 +569,8 @@ def test_a_default_name_an_unfinished_run_holds_names_its_journal(project, cli, 
     """Seventh attack on issue 28: "runs/dev-v3.json exists; writing runs/dev-v3-2.json instead" when
     only the journal of an unfinished run held the name: the file said to exist did not."""
     interrupted_journal(project, cli, fake, keep=5)
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    # (a run of another configuration: one of this configuration is told to resume it, 115th round)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--seed", "7")
     assert code == 0 and "runs/dev-v3.json.journal exists; writing runs/dev-v3-2.json instead" in err, err
 
 
