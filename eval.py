@@ -11901,7 +11901,22 @@ def recorded_answer_problem(r, config):
         return "both a response and an error (every answer eval.py stores has one or the other): it was edited"
     votes = r.get("judges")   # ({} was taken for no votes at all)
     return ((votes_problem(votes) or judges_votes_problem(votes, config, r.get("checks"))) if votes is not None else None) \
-        or answer_problem(r) or agent_answer_problem(r)
+        or answer_problem(r) or agent_answer_problem(r) or turns_past_the_limit(r, config)
+
+
+def turns_past_the_limit(r, config):
+    """What makes an agent's turns other than its run's turn limit allows, or None: more turns than config.max_turns,
+    or out of turns short of it (max_turns edited: "ran out of turns" said of answers that stopped at another limit,
+    and a resume asked half its cases under each)."""
+    limit = config.get("max_turns") or DEFAULT_MAX_TURNS
+    turns = r.get("per_turn")
+    if type(limit) is not int or r.get("error") is not None or not r.get("transcript") or type(turns) is not list:
+        return None
+    if len(turns) > limit:
+        return f"it took {len(turns)} turns, past config.max_turns ({limit}): it was edited"
+    if r.get("out_of_turns") and len(turns) < limit:
+        return f"it ran out of turns after {len(turns)}, short of config.max_turns ({limit}): it was edited"
+    return None
 
 
 def judges_votes_problem(votes, config, checks):

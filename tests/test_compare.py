@@ -961,7 +961,7 @@ def test_the_same_tools_called_in_another_order_or_another_mix_is_a_trajectory_c
     order = lambda i: ("lookup_order", {"order_id": f"A-{i}"}, True)
     policy = ("cancel_order", {"order_id": "A-1"}, True)
     a, b = (write_run(f"runs/{name}.json", make_run([agent_spec(cid, path) for cid, path in zip(("a1", "a2"), calls)],
-                                                    labels=None, split="agent-dev", max_turns=3))
+                                                    labels=None, split="agent-dev", max_turns=4))
             for name, calls in (("a", ([order(1), policy, order(3)], [order(1), policy, order(3)])),
                                 ("b", ([order(1), order(3), policy], [order(1), policy, policy]))))
     out = cli("compare", a, b)[1]

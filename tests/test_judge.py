@@ -1890,7 +1890,7 @@ def test_an_agent_that_reached_no_answer_is_never_judged_nor_calibrated_nor_labe
     assert "passes 1/1 = 100%" in cli("judge", "runs/o.json", "--audit")[1]
     # (its review) a run an older eval.py made, its judge asked of o1's words: its vote shown, never counted, and said so
     from conftest import agent_spec, make_run
-    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)], out_of_turns=True,
+    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)] * 2, out_of_turns=True,
                      checks=[{"name": "helpful", "type": "judge", "value": "Ayuda al cliente."},
                              {"name": "fast", "type": "max_latency_ms", "value": 60000}])
     out["transcript"][-2]["content"] = out["response"] = "Lo miro."

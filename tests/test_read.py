@@ -518,3 +518,15 @@ def test_a_prompt_text_edited_apart_from_its_sha_is_refused(project, cli):
         code, out, err = cli(*argv)
         assert code == 2 and ("runs/b.json: not a valid run file: config.prompt_text is not the text config.prompt_sha "
                               "records") in err, (argv, err)
+
+
+def test_turns_the_run_s_turn_limit_contradicts_are_refused(project, cli):
+    """115th round's fuzz: config.max_turns edited (2 to 8, or to 1) was read as it said: "ran out of turns" of answers
+    that stopped at 2, under a limit of 8, and compare listed "max_turns: 2 -> 8" of runs asked alike."""
+    run = agent_run()   # (a4 ran out of turns at 3, the run's limit)
+    assert cli("report", write_run("runs/a.json", run))[0] in (0, 1)
+    for limit, said in ((8, "result a4: it ran out of turns after 3, short of config.max_turns (8): it was edited"),
+                        (1, "result a1: it took 2 turns, past config.max_turns (1): it was edited")):
+        run["config"]["max_turns"] = limit
+        code, out, err = cli("report", write_run(f"runs/m{limit}.json", run))
+        assert code == 2 and said in err, err

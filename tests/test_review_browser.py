@@ -420,7 +420,7 @@ def test_an_uncounted_vote_and_a_trial_the_other_run_lacks_are_said_so(project, 
     ... on helpful: pass", nothing saying the vote is not counted nor that it ran out of turns; and review --against a run
     of fewer trials showed nothing for the trials it lacks (compare's page says "no such trial")."""
     from conftest import agent_spec
-    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)], out_of_turns=True,
+    out = agent_spec("o1", [("lookup_order", {"order_id": "A-1"}, True)] * 2, out_of_turns=True,
                      checks=[{"name": "helpful", "type": "judge", "value": "Ayuda."}])
     out["judges"] = [{"check": "helpful", "model": "qwen2.5:7b", "vote": 1, "seed": 42, "pass": True, "reason": "ayuda",
                       "raw": '{"reason": "ayuda", "pass": true}', "error": None, "prompt_tokens": 9, "completion_tokens": 9}]
