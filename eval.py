@@ -16471,16 +16471,22 @@ def pairwise_lines(w):
         out.append(f"  Judge prompts that filled its window (num_ctx={w['num_ctx']}), so the answers it read may have "
                    f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
     out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
-            f"  {w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed"
-            + (f", {w['cut_calls']} cut at the token limit" if w["cut_calls"] else "")
-            + (f", {w['stopped_calls']} stopped by the server short of it" if w["stopped_calls"] else "") + "), "
-            f"{tokens_text(w['prompt_tokens'], w['completion_tokens'], w['uncounted_calls'])}; verdicts in {w['sidecar']}"
-            + (" · trial 1 of each case" if w["trial_one"] else "")]
+            f"  {pairwise_cost(w)}; verdicts in {w['sidecar']}" + (" · trial 1 of each case" if w["trial_one"] else "")]
     return out
 
 
+def pairwise_cost(w):
+    """'54 judge calls (54 made now, 0 failed), 5320 prompt + 810 completion tokens': text and markdown alike (a pull
+    request's comment said nothing of what the judging cost)."""
+    return (f"{w['calls']} judge calls ({w['asked_now']} made now, {w['failed_calls']} failed"
+            + (f", {w['cut_calls']} cut at the token limit" if w["cut_calls"] else "")
+            + (f", {w['stopped_calls']} stopped by the server short of it" if w["stopped_calls"] else "") + "), "
+            + tokens_text(w['prompt_tokens'], w['completion_tokens'], w['uncounted_calls']))
+
+
 def pairwise_markdown(w):
-    return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}, both orders; "
+    return ["", f"**Pairwise** ({md_text(', '.join(w['judge']['models']))}"
+                + (f", {w['judge']['votes']} votes" if w["judge"]["votes"] > 1 else "") + ", both orders; "
                 f"criterion: {md_text(one_line(w['criterion'], 60))}):", "",
             *([f"> **Unchecked: {md_text(on_one_line(w['unchecked']))}**", ""] if w["unchecked"] else []),
             "| candidate wins | baseline wins | ties | position flips (ties) | flip rate | no verdict |", "|---|---|---|---|---|---|",
@@ -16488,7 +16494,8 @@ def pairwise_markdown(w):
             f"| {len(w['candidate_wins'])} | {len(w['baseline_wins'])} | {len(w['ties'])} | {len(w['flips'])} | "
             f"{count_percent(w['flip_verdicts'], w['judge_verdicts'])} | {len(w['no_verdict'])} |", ""] + [
         "Flip rate by judge: " + " · ".join(f"{md_text(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items())
-    ] * (len(w["flip_rate_by_model"]) > 1) + [""] * (len(w["flip_rate_by_model"]) > 1) + [f"Sign test: {w['reading']}."] + [
+    ] * (len(w["flip_rate_by_model"]) > 1) + [""] * (len(w["flip_rate_by_model"]) > 1) + [
+        f"Sign test: {w['reading']}.", "", f"Cost: {md_text(pairwise_cost(w))}."] + [
         f"Doubtful verdicts (under certainty {LOW_CERTAINTY:g}): "
         + ", ".join(f"{md_code(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"][:MARKDOWN_FAILURES])
         + (f", and {len(w['doubtful']) - MARKDOWN_FAILURES} more" if len(w["doubtful"]) > MARKDOWN_FAILURES else "")

@@ -993,6 +993,11 @@ def test_the_pairwise_markdown_quotes_the_criterion_and_ids_as_text(project, cli
     assert all("[" not in line and "<" not in line and "*b*" not in line and "*helps*" not in line
                for line in markdown_acted_on(md)), md
     assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
+    # (115th round's views) its cost, as the text says it: a pull request's comment said nothing of what it cost
+    text = cli("compare", base, cand, "--pairwise", "Which *helps* " + MARKUP, "--host", fake.url)[1]
+    cost = re.search(r"  (\d+ judge calls \(0 made now, 0 failed\), \d+ prompt \+ \d+ completion tokens);", text).group(1)
+    assert f"Cost: {cost}." in cli("compare", base, cand, "--pairwise", "Which *helps* " + MARKUP, "--host", fake.url,
+                                   "--markdown")[1]
 
 
 def test_a_second_compare_of_a_candidate_being_asked_about_is_refused_and_pays_nothing(project, cli, fake):
@@ -1111,9 +1116,10 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
     """Issue 28, twenty-first attack (minor, as compare --markdown's Fixed and Regressions): its doubtful and
     "answered by one run" lists named every id, past a pull request comment's 65,536 characters."""
     ids = [f"case-{n:05d}" for n in range(3000)]
-    w = {"judge": {"models": ["j"]}, "criterion": "c", "candidate_wins": [], "baseline_wins": [], "ties": [],
+    w = {"judge": {"models": ["j"], "votes": 1}, "criterion": "c", "candidate_wins": [], "baseline_wins": [], "ties": [],
          "flips": [], "flip_rate": None, "flip_verdicts": 0, "judge_verdicts": 0, "flip_rate_by_model": {}, "no_verdict": [],
-         "reading": "r", "unchecked": None,
+         "reading": "r", "unchecked": None, "calls": 2, "asked_now": 2, "failed_calls": 0, "cut_calls": 0,
+         "stopped_calls": 0, "prompt_tokens": 10, "completion_tokens": 4, "uncounted_calls": 0,
          "doubtful": [{"id": i, "certainty": 0.5} for i in ids], **{key: ids for key in evalpy.UNANSWERED_BY}}
     text = "\n".join(evalpy.pairwise_markdown(w))
     assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text
