@@ -10390,6 +10390,15 @@ def open_or_resume(args, held):
     refuse_judged_with_checks(run_path, config)   # a completion begun by an eval.py that did not refuse it
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
+    # and so are the judge calls that failed of an answer kept whole (a breaker's stop among its votes: the resume
+    # kept them failed, where an uninterrupted run asks them), its answer and other votes kept as a stop among its
+    # votes keeps them
+    for key, entry in list(done.items()):
+        votes = entry.get("judges") or []
+        if any(type(v) is dict and v.get("error") for v in votes) and judged_answer(entry) is not None:
+            begun[key] = {"answer": {k: entry.get(k) for k in CALL_FIELDS if k != "judges"},
+                          "votes": {(v["check"], v["model"], v["vote"]): v for v in votes}}
+            del done[key]
     # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
     if "completed_from" in config:

@@ -3958,6 +3958,31 @@ def test_a_verdict_in_words_is_read_in_time_linear_in_the_answer():
     assert evalpy.parse_verdict(said) == (True, "ok")
 
 
+def test_a_journaled_answer_whose_judge_call_failed_has_that_vote_asked_again_on_resume(project, judged_split, cli, fake):
+    """115th round's kills: a breaker's stop among an answer's votes journaled it whole with a failed vote; the resume
+    kept the failed vote (the run undecided on it, "4 failed"), where an uninterrupted run asks it, and a second
+    resume said nothing was left. The resume asks that vote alone, the answer and its other votes kept."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/a.json", "--judge-votes", "2")[0] == 0
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    failed = run["results"][1]
+    failed["judges"][1].update({"pass": None, "reason": None, "raw": None, "error": "HTTP 500: boom",
+                                "prompt_tokens": None, "completion_tokens": None})
+    Path("runs/a.json.journal").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in
+                                                   [{"format": evalpy.RUN_FORMAT, "config": run["config"]}]
+                                                   + run["results"][:3]), encoding="utf-8")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    again = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    answers = [b for b in fake.chat_bodies if b["messages"][0]["content"] != evalpy.JUDGE_PROMPT]
+    assert len(answers) == len(run["results"]) - 3 and len(again) == 1 + 2 * (len(run["results"]) - 3), (len(answers), len(again))
+    resumed = load_json("runs/a.json")["results"][1]
+    assert resumed["response"] == failed["response"] and all(v["error"] is None and v["pass"] is True
+                                                              for v in resumed["judges"]), resumed["judges"]
+
+
 def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(project, judged_split, cli, fake):
     """114th round's fuzz: a journal's whole answer whose judges were taken out (null, [], one of a panel's) was resumed,
     and the run written was one report refuses ("vote 1 ... is missing"): the run could not be read till edited by hand."""
