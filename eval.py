@@ -7660,13 +7660,29 @@ VERDICT_HEAD = (
     rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:{VERDICT_SYMBOL}[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
     rf"""(?:(?P<named>(?:answer|respuesta|resposta|response|assistant|model|output|candidate|asistente|modelo|"""
     rf"""candidato)[ \t]{{1,3}})(?=[ab](?![^\W_]))|(?:answer|respuesta|resposta)[ \t]{{1,3}})?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
-VERDICT_WORD = re.compile(
-    VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+VERDICT_WORD = re.compile(   # (not a possessive's: "Assistant A's answer omits it, so B" named A)
+    VERDICT_HEAD + rf"""(?!['’]s(?![^\W_]))(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
-# a letter after an answer's name (Winner: Assistant B) is no verdict where its line names the other answer after it:
-# "Assistant A fails; Assistant B passes" and "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read as A
-OTHER_NAMED = re.compile(r"""[^\n]{0,200}?(?<![^\W_])(?:answer|respuesta|resposta|response|assistant|model|output|"""
-                         r"""candidate|asistente|modelo|candidato)[ \t]{1,3}[ab](?![^\W_])""", re.IGNORECASE)
+# a letter after an answer's name (Winner: Assistant B) is no verdict where its line goes on to name the other answer
+# beside it ("Assistant A fails; Assistant B passes", "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read
+# as A): not where the letter ends its sentence ("Winner: Answer B. Answer A omits..."), nor where the other is named
+# as the reason ("Answer B, since Answer A omits...", "unlike Answer A", "than Answer A", "(Answer A misses it)")
+NAMED_LETTER_END = re.compile(r"""(?:\*{1,3}|_{1,3})?[ \t]{0,8}(?:$|[.!](?:[ \t]|$))""", re.MULTILINE)
+OTHER_NAMED = {letter: re.compile(
+    rf"""(?P<between>[^\n]{{0,120}}?)(?<![^\W_])(?:answer|respuesta|resposta|response|assistant|model|output|candidate|"""
+    rf"""asistente|modelo|candidato)[ \t]{{1,3}}{letter}(?![^\W_])""", re.IGNORECASE) for letter in "ab"}
+NAMED_REASON = re.compile(r"""(?<![^\W_])(?:since|because|as|unlike|than|while|whereas|where|ya que|porque|pues|"""
+                          r"""mientras|perquè|ja que|mentre|a diferencia|a diferència|que)(?![^\W_])""", re.IGNORECASE)
+
+
+def names_both(raw, word):
+    """Whether a letter read after an answer's name (`word`, VERDICT_WORD's match) is one of a list naming both answers
+    (NAMED_LETTER_END, OTHER_NAMED)."""
+    if NAMED_LETTER_END.match(raw, word.end()):
+        return False
+    other = OTHER_NAMED["b" if word.group("word").casefold() == "a" else "a"].match(raw, word.end())
+    between = other and other.group("between")   # (named in brackets still open, "Answer A (Answer B misses it)": a reason)
+    return other is not None and not NAMED_REASON.search(between) and between.count("(") <= between.count(")")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7702,8 +7718,7 @@ def numbered_item(raw, at):
         if not raw[above:line - 1].strip() and above:   # (one blank line between)
             above = raw.rfind("\n", max(0, above - 122), above - 1) + 1
         heading = raw[above:line].rstrip("\r\n")
-        return bool(HEADING_ITEM.fullmatch(heading)) and not HEADING_OF_THE_WHOLE.search(heading) \
-            and item_headings(raw) > 1
+        return bool(HEADING_ITEM.fullmatch(heading)) and not of_the_whole(heading) and item_headings(raw) > 1
     if not A_DIGIT.search(raw, max(0, at - 80), at):   # (cheap first: a MiB of keys on one line took 4 s)
         return False
     text = raw[line:at] if heads else raw[at - 80:at]
@@ -7712,7 +7727,7 @@ def numbered_item(raw, at):
         return bool(item)
     # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
     # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
-    return (numbered_item_lines(raw) > 1 and not HEADING_OF_THE_WHOLE.search(item.group("paren") or item.group("dashed"))
+    return (numbered_item_lines(raw) > 1 and not of_the_whole(item.group("paren") or item.group("dashed"))
             and not FINAL_KEY.match(raw, at))
 
 
@@ -7745,15 +7760,33 @@ ITEM_END = r"""[ \t]{0,3}[*_]{0,2}[ \t]{0,3}\Z"""
 LINE_ITEM = re.compile(rf"""\A[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}[:.)—–-]?{ITEM_END}""",
                        re.IGNORECASE)
 SENTENCE_ITEM = re.compile(rf"""[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—–-]?{ITEM_END}""", re.IGNORECASE)
-# a key alone on its line under a heading that is a numbered item's: ### Criterion 1: Accuracy, then Verdict: PASS on the
-# next line (one blank line between them or none) is the item's, where the reply has two such headings or more (one
-# alone is the reply's one criterion); not under a bold line (a claim's own, "**Claim 3:** not supported", then the
-# reply's Verdict: FAIL), a range (### Criteria 1-3) or a heading of the whole (### Point 3: Final verdict)
+# a key alone on its line under a heading that is a numbered item's: ### Criterion 1: Accuracy (or a line all in bold,
+# **Criterion 1: Accuracy**), then Verdict: PASS on the next line (one blank line between them or none) is the item's,
+# where the reply has two such headings or more (one alone is the reply's one criterion); not under a bold line with
+# more after it (a claim's own, "**Claim 3:** not supported", then the reply's Verdict: FAIL) or with a key of its own, a
+# range (### Criteria 1-3) or a heading of the whole (### Point 3: Final verdict)
 KEY_ALONE = re.compile(r"""[ \t]{0,8}(?:[-*+>][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}\Z""")
-HEADING_ITEM = re.compile(rf"""^[ \t]{{0,3}}#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[^\n]{{0,80}}$""",
-                          re.IGNORECASE | re.MULTILINE)
-HEADING_OF_THE_WHOLE = re.compile(r"""verdict|veredict|overall|final|summary|resumen|resum|global|conclusi""",
-                                  re.IGNORECASE)
+ITEM_WORDS = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
+              r"""requirement|requisito|requisit)""")
+HEADING_ITEM = re.compile(
+    rf"""^[ \t]{{0,3}}(?:#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[^\n]{{0,80}}"""
+    rf"""|\*\*{ITEM_WORDS}[ \t]{{1,3}}#?\d{{1,3}}(?:[ \t]{{0,3}}(?:\([^()\n*]{{1,60}}\)|[:.)—–-][^\n*:]{{0,60}}))?[:.]?\*\*[ \t]{{0,3}})$""",
+    re.IGNORECASE | re.MULTILINE)
+ITEM_NAME = re.compile(r"""\d{1,3}[*_]{0,2}[ \t]{0,3}[:.)—–-]?[ \t]{0,3}(.*)$""")
+# a name that is the whole's, said whole: "Final verdict", "Overall", not "Summary accuracy" nor "Overall helpfulness"
+HEADING_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:final(?: verdict| assessment)?|overall(?: verdict| assessment)?|"""
+                                  r"""verdict|summary|conclusions?|veredicto(?: final)?|veredicte(?: final)?|resumen|"""
+                                  r"""resum|global|conclusión|conclusió)[\W_]*""", re.IGNORECASE)
+
+
+WHOLE_VERDICT = re.compile(r"""(?:overall|final) verdict|veredict[oe] final|veredict[oe] global""",
+                           re.IGNORECASE)   # (said in a name: "Criterion 3: Completeness — and overall verdict")
+
+
+def of_the_whole(name):
+    """Whether an item's name (a heading's after its number, or a named item's) is one of the whole reply's."""
+    named = ITEM_NAME.search(name)
+    return bool(HEADING_OF_THE_WHOLE.fullmatch((named.group(1) if named else name).strip()) or WHOLE_VERDICT.search(name))
 
 
 ITEM_LINE = re.compile(rf"""^[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}""", re.IGNORECASE | re.MULTILINE)
@@ -7844,7 +7877,7 @@ def said_in_words(raw, loose, start, end):
             if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
-            if said not in words or word.group("named") and OTHER_NAMED.match(raw, word.end()):
+            if said not in words or word.group("named") and names_both(raw, word):
                 continue
             choice = a_choice(raw, word.end(), words, words[said])
             if choice is not None:
@@ -9171,20 +9204,23 @@ def journal_in_the_way(run_path):
     return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
 
 
-def stopped_run_of(default, config, inputs):
-    """The command that resumes a run of this configuration (its split, prompt, model and settings) stopped at one of
-    a default name's numbered names, not being written now; else None. Run again after a kill, the same command took
-    the next free name and asked every case again, paying twice for the answers the journal held."""
+def stopped_run_of(default, config, inputs, judge):
+    """The command that resumes a run of this configuration (its split and part of it, prompt, labels, context, model,
+    every setting that changes what is asked, judge) stopped at one of a default name's numbered names, not being
+    written now nor written whole; else None. Run again after a kill, the same command took the next free name and
+    asked every case again, paying twice for the answers the journal held."""
+    tools = any(case.get("tools") for case in inputs.cases)
+    now = {**{k: config.get(k) for k in TUNED_CONFIG}, "judge": as_tuned("judge", judge), "prompt_sha": inputs.prompt_sha,
+           "context_sha": inputs.context_sha, "labels": inputs.labels, "max_turns": config.get("max_turns") if tools else None,
+           "split_sha": inputs.split_sha, "repeat": config["repeat"],
+           "subset": None if inputs.whole else config.get("subset")}
     for path in itertools.islice(numbered_names(default), 50):
         if not name_taken(path):
             return None
         begun = journal_config(path + JOURNAL_SUFFIX)
-        if begun is None or live_holder(path) is not None:
+        if begun is None or os.path.lexists(path) or live_holder(path) is not None:   # (a run file: written whole)
             continue
-        same = (begun.get("split_sha"), begun.get("prompt_sha"), begun.get("labels")) == (
-            inputs.split_sha, inputs.prompt_sha, inputs.labels) and all(
-            begun.get(k) == config.get(k) for k in ("model", "repeat", "temperature", "seed", "options"))
-        if same:
+        if all(as_tuned(k, begun.get(k)) == v for k, v in now.items()):
             return resume_command(path)
     return None
 
@@ -9387,6 +9423,7 @@ def read_journal(path, turns=None, where=None, begun=None):
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
     config.setdefault("repeat", 1)
     done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
+    renewable = set()   # whole answers holding a failed judge call, which a resume asks again (renewed)
     answered_at = {}   # {(case id, trial): the line of its answer}: an answer kept is never asked again
     for number, raw in enumerate(lines[1:], 2):
         try:
@@ -9408,6 +9445,9 @@ def read_journal(path, turns=None, where=None, begun=None):
                             f"{JOURNAL_MEND if type(entry) is dict and type(entry.get('id')) is str else '; remove it, then resume'}")
         whole_counts_of(entry)
         key = (entry["id"], entry.get("trial", 1))
+        if key in renewable and "turn" not in entry and "answer" not in entry and renewed(done, renewable, key, entry):
+            answered_at[key] = number
+            continue
         if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(key[0], 60)}"
                             f"{f' (trial {key[1]})' if config['repeat'] > 1 else ''} has its answer on line "
@@ -9432,10 +9472,33 @@ def read_journal(path, turns=None, where=None, begun=None):
         done[key] = entry
         if entry.get("error") is None:
             answered_at[key] = number
+            if any(type(v) is dict and v.get("error") for v in entry.get("judges") or ()):
+                renewable.add(key)
         voting.pop(key, None)   # the whole result: its answer and votes journaled before it are in it
     if begun is not None:   # an answer whose votes a stop cut short; after an error line too (asked again)
         begun.update(voting)
     return config, done
+
+
+def renewed(done, renewable, key, entry):
+    """Whether a journal line after a whole answer holding a failed judge call is that call asked again by a resume (a
+    vote in its place), or the answer written whole again with it (the same response): taken in, done[key] renewed.
+    Refused as an edit, a stop among those calls left a journal no resume could read."""
+    held = done[key]
+    if "vote" in entry:
+        vote = entry["vote"]
+        at = next((i for i, v in enumerate(held["judges"]) if type(v) is dict and v.get("error")
+                   and (v.get("check"), v.get("model"), v.get("vote")) == (vote["check"], vote["model"], vote["vote"])), None)
+        if at is None:
+            return False
+        done[key] = held = dict(held, judges=[*held["judges"][:at], vote, *held["judges"][at + 1:]])
+    elif entry.get("error") is None and entry.get("response") == held.get("response"):
+        done[key] = entry   # (once written whole again: a line after it is an edit, unless a call of it failed again)
+        if not any(type(v) is dict and v.get("error") for v in entry.get("judges") or ()):
+            renewable.discard(key)
+    else:
+        return False
+    return True
 
 
 def journal_entry_problem(entry, config):
@@ -10864,7 +10927,7 @@ def run_held(args, held):
                                                                    config["model"] if by_model else None))
         if not exact and not by_model:
             wanted = named_for_its_model(wanted, config["model"])
-        again = None if exact else stopped_run_of(wanted, config, inputs)
+        again = None if exact else stopped_run_of(wanted, config, inputs, judge)
         if again:   # (before any call: the journal's answers are paid for)
             raise EvalError(f"this run was begun before and stopped before it finished; its answers are kept: resume it, "
                             f"asking only the rest, with: {again} (or give --out NAME for a new run of its own)")

@@ -3981,6 +3981,22 @@ def test_a_journaled_answer_whose_judge_call_failed_has_that_vote_asked_again_on
     resumed = load_json("runs/a.json")["results"][1]
     assert resumed["response"] == failed["response"] and all(v["error"] is None and v["pass"] is True
                                                               for v in resumed["judges"]), resumed["judges"]
+    # (its review) stopped again once that vote was asked (its line after the whole answer), or once the answer was
+    # written whole again: the journal is read, never "damaged", and nothing is asked twice
+    whole = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    again_vote = {"id": failed["id"], "trial": 1, "vote": whole["results"][1]["judges"][1]}
+    for tail in ([again_vote], [again_vote, whole["results"][1]]):
+        Path("runs/a.json.journal").write_text("".join(
+            json.dumps(line, ensure_ascii=False) + "\n" for line in [{"format": evalpy.RUN_FORMAT, "config": run["config"]}]
+            + run["results"][:3] + tail), encoding="utf-8")
+        fake.chat_bodies.clear()
+        code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+        assert code == 0, err
+        asked = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+        assert len(asked) == 2 * (len(run["results"]) - 3), len(asked)   # (the other cases' votes alone)
+        assert load_json("runs/a.json")["results"][1] == whole["results"][1]
+        os.unlink("runs/a.json")
 
 
 def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(project, judged_split, cli, fake):
@@ -4088,6 +4104,23 @@ def _w(winner):
     # a mark with its emoji selector (✔️)
     (f"**Verdict:** ✔️ PASS\n\n{_v(False)}", None),
     (f"**Verdict:** ✔️\n\n{_v(False)}", None),
+    # (its review) a named letter is kept where its line names the other as the reason, or ends its sentence; a
+    # possessive is no verdict; a criterion named "Summary accuracy" is no heading of the whole; bold headings count
+    (f"Winner: Answer B, since Answer B covers the exception.\n\n{_w('A')}", None),
+    (f"Winner: Answer B. Answer A omits the exception.\n\n{_w('A')}", None),
+    (f"Ganador: Respuesta B, ya que la Respuesta A omite la excepción.\n\n{_w('A')}", None),
+    (f"Verdict: Answer A (Answer B misses the exception)\n\n{_w('B')}", None),
+    (f"Verdict: Candidate A fails. Candidate B passes.\n\n{_w('B')}", "B"),
+    (f"Verdict: Assistant A's answer omits the exception, so B is better.\n\n{_w('B')}", "B"),
+    (f"### Criterion 1: Summary accuracy\nVerdict: PASS\n\n### Criterion 2: Conciseness\nVerdict: FAIL\n\n"
+     f"### Overall verdict\nVerdict: FAIL\n\n{_v(False)}", False),
+    (f"### Criterio 1: Exactitud\nVeredicto: Cumple\n\n### Criterio 2: Resumen de la política\nVeredicto: No cumple\n\n"
+     f"### Veredicto final\nVeredicto: Cumple\n\n{_v(True)}", True),
+    (f"**Criterion 1: Accuracy**\nVerdict: PASS\n\n**Criterion 2: Completeness**\nVerdict: FAIL\n\n"
+     f"**Overall verdict:** FAIL\n\n{_v(False)}", False),
+    (f"### Criterion 1: Accuracy\nVerdict: PASS\n\n### Criterion 2: Tone\nVerdict: PASS\n\n### Criterion 3: Completeness "
+     f"— and overall verdict\nVerdict: FAIL\n\n{_v(True)}", None),
+    (f"**Criterion 3 is not met.**\n**Criterion 4 is met.**\n\nVerdict: FAIL\n\n{_v(True)}", None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_reads_them(reply, human):
     """115th round's thirteenth review of the reader: each of these was read otherwise (a verdict in words lost, the

@@ -540,10 +540,20 @@ def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(proje
     assert code == 2 and ("this run was begun before and stopped before it finished; its answers are kept: resume it, "
                           "asking only the rest, with: python eval.py run --resume runs/dev-v3.json") in err, err
     assert not fake.chat_bodies and not os.path.exists("runs/dev-v3-2.json")
-    # (a run of another configuration is another run: it takes the next name, as before)
+    # (a run of another configuration is another run: it takes the next name, as before; its review: part of the
+    # split, another --format too)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--temperature", "0.5")
     assert code == 0 and "writing runs/dev-v3-2.json instead" in err, err
+    for other in (["--limit", "3"], ["--format", "json"], ["--cases", "dev-20,dev-21"]):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, *other, "--out", "runs/")
+        assert code in (0, 1) and "stopped before it finished" not in err, (other, err)
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    # (its review) a journal left beside the run file it wrote whole (a stop as it was removed) is no stopped run
+    Path("runs/dev-v3.json.journal").write_text(
+        "".join(json.dumps(line) + "\n" for line in [{"format": evalpy.RUN_FORMAT, "config": load_json("runs/dev-v3.json")[
+            "config"]}] + load_json("runs/dev-v3.json")["results"]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert "stopped before it finished" not in err, err
 
 
 def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
