@@ -4163,7 +4163,8 @@ def case_problems(case, labels, stored=False, begun=False):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
     elif not stored and len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
-    elif not stored and (odd := next((t for t in tags if t != tag_key(t)), None)):
+    elif not stored and not begun and (odd := next((t for t in tags if t != tag_key(t)), None)):   # (a resume of a run
+        # an older eval.py began on them goes on: load_split notes them, --must-pass and the by-tag table read them alike)
         # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
         # by-tag table showing two rows alike)
         problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if odd != odd.strip() else
@@ -4718,6 +4719,10 @@ def load_split(path, more_problems=None, as_begun=False):
                         "every case a label to expect: for a free-text set, remove it")   # with init's labels.txt
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
+    odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
+    if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
+        warn(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
+             "end, or not in NFC) are read as written without them; save them so for your next run")
     if older:
         warn(f"note: {shell_word(path)}: a label check written non-blocking or weighted ({', '.join(map(on_one_line, dict.fromkeys(older)))}) "
              f"is scored as every label check is, blocking; {LABEL_RULE.split(' (')[0]}: write it so for your next run")
