@@ -5635,7 +5635,6 @@ class InterimSkipped(http.client.HTTPResponse):
         raise TooManyInterim(f"more than {INTERIM_RESPONSES_READ} interim (1xx) responses before an answer")
 
 
-
 def watched_adapter(requests, deadlines):
     """requests' HTTPAdapter, whose connections hand each socket they open to `deadlines` (and read past interim
     responses: InterimSkipped). The
@@ -7756,8 +7755,9 @@ def a_choice(raw, at, words, said):
 # (its name may follow the number, in brackets or between dashes: **Criterion 1 (accuracy)** — Verdict:, Claim 1 —
 # "Refunds in 30 days" — Verdict:, Aspect #1 – tone – Verdict:; each was read as the reply's, one pass and one fail then
 # two verdicts, the reply's own lost)
-ITEM_NUMBER = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
-               r"""requirement|requisito|requisit)[*_ \t]{0,3}#?\d{1,3}(?![ \t]{0,2}[-–—][ \t]{0,2}\d)"""
+ITEM_WORDS = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
+              r"""requirement|requisito|requisit)""")
+ITEM_NUMBER = (ITEM_WORDS + r"""[*_ \t]{0,3}#?\d{1,3}(?![ \t]{0,2}[-–—][ \t]{0,2}\d)"""
                r"""(?:[ \t]{0,3}(?P<paren>\([^()\n]{1,60}\)))?[*_]{0,2}[ \t]{0,3}"""
                r"""(?:[:—–-][ \t]{0,3}(?P<dashed>"[^"\n]{1,60}"|“[^”\n]{1,60}”|[^\n.!?;:"“*_—–-]{1,60}?)[*_]{0,2}[ \t]{0,3}"""
                r"""(?=[:—–-]))?""")
@@ -7771,8 +7771,6 @@ SENTENCE_ITEM = re.compile(rf"""[.;!?][ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[:—�
 # more after it (a claim's own, "**Claim 3:** not supported", then the reply's Verdict: FAIL) or with a key of its own, a
 # range (### Criteria 1-3) or a heading of the whole (### Point 3: Final verdict)
 KEY_ALONE = re.compile(r"""[ \t]{0,8}(?:[-*+>][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}\Z""")
-ITEM_WORDS = (r"""(?:claim|criterion|criteria|criterio|criteri|item|aspect|point|punto|punt|afirmación|afirmació|"""
-              r"""requirement|requisito|requisit)""")
 HEADING_ITEM = re.compile(
     rf"""^[ \t]{{0,3}}(?:#{{1,6}}[ \t]{{1,3}}[*_]{{0,3}}{ITEM_NUMBER}[^\n]{{0,80}}"""
     rf"""|\*\*{ITEM_WORDS}[ \t]{{1,3}}#?\d{{1,3}}(?:[ \t]{{0,3}}(?:\([^()\n*]{{1,60}}\)|[:.)—–-][^\n*:]{{0,60}}))?[:.]?\*\*[ \t]{{0,3}})$""",
@@ -7782,8 +7780,6 @@ ITEM_NAME = re.compile(r"""\d{1,3}[*_]{0,2}[ \t]{0,3}[:.)—–-]?[ \t]{0,3}(.*)
 HEADING_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:final(?: verdict| assessment)?|overall(?: verdict| assessment)?|"""
                                   r"""verdict|summary|conclusions?|veredicto(?: final)?|veredicte(?: final)?|resumen|"""
                                   r"""resum|global|conclusión|conclusió)[\W_]*""", re.IGNORECASE)
-
-
 WHOLE_VERDICT = re.compile(r"""(?:overall|final) verdict|veredict[oe] final|veredict[oe] global""",
                            re.IGNORECASE)   # (said in a name: "Criterion 3: Completeness — and overall verdict")
 
