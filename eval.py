@@ -7660,33 +7660,15 @@ ONE_WORD = rf"""(?:no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
 # a mark may stand before the word (**Verdict:** ❌ No cumple; the mark alone, or before PASS/FAIL, was read, and a word
 # after another hid it), and the pairwise judge's letter may follow the answer's name, as MT-Bench's "Assistant B" does
+# (read wherever it stands: one naming both answers, "Assistant A fails; Assistant B passes", gives the person two to
+# read, where telling a list from a reason, "Answer B - Answer A is incomplete", read the JSON's A against the words' B)
 VERDICT_HEAD = (
     rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:{VERDICT_SYMBOL}[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
-    rf"""(?:(?P<named>(?:answer|respuesta|resposta|response|assistant|model|output|candidate|asistente|modelo|"""
-    rf"""candidato)[ \t]{{1,3}})(?=[ab](?![^\W_]))|(?:answer|respuesta|resposta)[ \t]{{1,3}})?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
-VERDICT_WORD = re.compile(   # (not a possessive's: "Assistant A's answer omits it, so B" named A)
-    VERDICT_HEAD + rf"""(?!['’]s(?![^\W_]))(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+    rf"""(?:(?:answer|respuesta|resposta)[ \t]{{1,3}}|(?:response|assistant|model|output|candidate|asistente|modelo|"""
+    rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
+VERDICT_WORD = re.compile(
+    VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
-# a letter after an answer's name (Winner: Assistant B) is no verdict where its line goes on to name the other answer
-# beside it ("Assistant A fails; Assistant B passes", "Assistant A (6/10) vs Assistant B (9/10)" name both, and were read
-# as A): not where the letter ends its sentence ("Winner: Answer B. Answer A omits..."), nor where the other is named
-# as the reason ("Answer B, since Answer A omits...", "unlike Answer A", "than Answer A", "(Answer A misses it)")
-NAMED_LETTER_END = re.compile(r"""(?:\*{1,3}|_{1,3})?[ \t]{0,8}(?:$|[.!](?:[ \t]|$))""", re.MULTILINE)
-OTHER_NAMED = {letter: re.compile(
-    rf"""(?P<between>[^\n]{{0,120}}?)(?<![^\W_])(?:answer|respuesta|resposta|response|assistant|model|output|candidate|"""
-    rf"""asistente|modelo|candidato)[ \t]{{1,3}}{letter}(?![^\W_])""", re.IGNORECASE) for letter in "ab"}
-NAMED_REASON = re.compile(r"""(?<![^\W_])(?:since|because|as|unlike|than|while|whereas|where|ya que|porque|pues|"""
-                          r"""mientras|perquè|ja que|mentre|a diferencia|a diferència|que)(?![^\W_])""", re.IGNORECASE)
-
-
-def names_both(raw, word):
-    """Whether a letter read after an answer's name (`word`, VERDICT_WORD's match) is one of a list naming both answers
-    (NAMED_LETTER_END, OTHER_NAMED)."""
-    if NAMED_LETTER_END.match(raw, word.end()):
-        return False
-    other = OTHER_NAMED["b" if word.group("word").casefold() == "a" else "a"].match(raw, word.end())
-    between = other and other.group("between")   # (named in brackets still open, "Answer A (Answer B misses it)": a reason)
-    return other is not None and not NAMED_REASON.search(between) and between.count("(") <= between.count(")")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7878,7 +7860,7 @@ def said_in_words(raw, loose, start, end):
             if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
                 continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
             said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
-            if said not in words or word.group("named") and names_both(raw, word):
+            if said not in words:
                 continue
             choice = a_choice(raw, word.end(), words, words[said])
             if choice is not None:
@@ -9447,7 +9429,8 @@ def read_journal(path, turns=None, where=None, begun=None):
         whole_counts_of(entry)
         key = (entry["id"], entry.get("trial", 1))
         if key in renewable and "turn" not in entry and "answer" not in entry and renewed(done, renewable, key, entry):
-            answered_at[key] = number
+            if "vote" not in entry:   # (the answer written whole again: its line is this one)
+                answered_at[key] = number
             continue
         if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(key[0], 60)}"
@@ -9464,8 +9447,10 @@ def read_journal(path, turns=None, where=None, begun=None):
             if "answer" in entry:   # another answer (asked again after an error): the votes on one before are not its
                 voting[key] = judging = {"answer": entry["answer"], "votes": {}}
             elif "answer" not in judging:   # journaled after its answer, always
-                raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: a vote on an answer the journal "
-                                f"does not hold before it{JOURNAL_MEND}")
+                raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: " + (
+                    f"a vote in place of one that did not fail of the answer line {answered_at[key]} holds whole: it was "
+                    "edited" if key in answered_at else "a vote on an answer the journal does not hold before it")
+                    + JOURNAL_MEND)
             else:   # a vote asked again after its call failed replaces it
                 vote = entry["vote"]
                 judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
@@ -9493,13 +9478,25 @@ def renewed(done, renewable, key, entry):
         if at is None:
             return False
         done[key] = held = dict(held, judges=[*held["judges"][:at], vote, *held["judges"][at + 1:]])
-    elif entry.get("error") is None and entry.get("response") == held.get("response"):
+    elif same_but_failed_votes(held, entry):
         done[key] = entry   # (once written whole again: a line after it is an edit, unless a call of it failed again)
         if not any(type(v) is dict and v.get("error") for v in entry.get("judges") or ()):
             renewable.discard(key)
     else:
         return False
     return True
+
+
+def same_but_failed_votes(held, entry):
+    """Whether a whole answer written again is the one held but for its judge calls that failed (each asked again): its
+    answer and every other vote alike (an edited vote that never failed was taken in)."""
+    def call(v):
+        return (v.get("check"), v.get("model"), v.get("vote")) if type(v) is dict else None
+    if {k: v for k, v in entry.items() if k != "judges"} != {k: v for k, v in held.items() if k != "judges"}:
+        return False
+    now = {call(v): v for v in entry.get("judges") or ()}
+    was = {call(v): v for v in held.get("judges") or ()}
+    return now.keys() == was.keys() and all(v.get("error") or now[c] == v for c, v in was.items())
 
 
 def journal_entry_problem(entry, config):

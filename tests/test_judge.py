@@ -3997,6 +3997,19 @@ def test_a_journaled_answer_whose_judge_call_failed_has_that_vote_asked_again_on
         assert len(asked) == 2 * (len(run["results"]) - 3), len(asked)   # (the other cases' votes alone)
         assert load_json("runs/a.json")["results"][1] == whole["results"][1]
         os.unlink("runs/a.json")
+    # (its review) a line after it that changes a vote that never failed, or a vote in place of one that did not fail,
+    # is an edit: refused, never taken into the run
+    import copy
+    edited = copy.deepcopy(whole["results"][1])
+    edited["judges"][0].update({"pass": False, "reason": "EDITED"})
+    good_vote = {"id": failed["id"], "trial": 1, "vote": whole["results"][1]["judges"][0]}
+    for tail, said in (([edited], "has its answer on line 3 already"),
+                       ([again_vote, good_vote], "a vote in place of one that did not fail of the answer line 3 holds")):
+        Path("runs/a.json.journal").write_text("".join(
+            json.dumps(line, ensure_ascii=False) + "\n" for line in [{"format": evalpy.RUN_FORMAT, "config": run["config"]}]
+            + run["results"][:3] + tail), encoding="utf-8")
+        code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+        assert code == 2 and said in err and not os.path.exists("runs/a.json"), err
 
 
 def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(project, judged_split, cli, fake):
@@ -4097,21 +4110,26 @@ def _w(winner):
     (f"Requirement 2 — it is missing — Verdict: FAIL\n\n{_v(True)}", None),
     (f"Criterion 2 - completeness - Final verdict: FAIL\n\n{_v(True)}", None),
     (f"Point 1 - tone - Verdict: PASS\nPoint 3 - overall - Verdict: FAIL\n\n{_v(True)}", None),
-    # a letter after an answer's name ends its sentence: both named are no verdict
-    (f"Verdict: Assistant A fails; Assistant B passes.\n\n{_w('B')}", "B"),
-    (f"Verdict: Assistant A (6/10) vs Assistant B (9/10)\n\n{_w('B')}", "B"),
-    (f"Winner: Assistant A (partially), Assistant B (fully) — B.\n\n{_w('B')}", "B"),
+    # a letter after an answer's name is read wherever it stands: words naming both answers against the JSON go to a
+    # person (telling a list of both from a reason naming the other, "Answer B - Answer A is incomplete", read the
+    # JSON's A where the words say B: a verdict invented)
+    (f"Verdict: Assistant A fails; Assistant B passes.\n\n{_w('B')}", None),
+    (f"Verdict: Assistant A (6/10) vs Assistant B (9/10)\n\n{_w('B')}", None),
+    (f"Winner: Assistant A (partially), Assistant B (fully) — B.\n\n{_w('B')}", None),
+    (f"Winner: Answer B - Answer A is incomplete.\n\n{_w('A')}", None),
+    (f"Winner: **Answer B** — Answer A misses the date.\n\n{_w('A')}", None),
+    (f"Winner: B's answer.\n\n{_w('A')}", None),
     # a mark with its emoji selector (✔️)
     (f"**Verdict:** ✔️ PASS\n\n{_v(False)}", None),
     (f"**Verdict:** ✔️\n\n{_v(False)}", None),
-    # (its review) a named letter is kept where its line names the other as the reason, or ends its sentence; a
-    # possessive is no verdict; a criterion named "Summary accuracy" is no heading of the whole; bold headings count
+    # (its review) a named letter is read where its line names the other as the reason; a criterion named "Summary
+    # accuracy" is no heading of the whole; bold headings count
     (f"Winner: Answer B, since Answer B covers the exception.\n\n{_w('A')}", None),
     (f"Winner: Answer B. Answer A omits the exception.\n\n{_w('A')}", None),
     (f"Ganador: Respuesta B, ya que la Respuesta A omite la excepción.\n\n{_w('A')}", None),
     (f"Verdict: Answer A (Answer B misses the exception)\n\n{_w('B')}", None),
-    (f"Verdict: Candidate A fails. Candidate B passes.\n\n{_w('B')}", "B"),
-    (f"Verdict: Assistant A's answer omits the exception, so B is better.\n\n{_w('B')}", "B"),
+    (f"Verdict: Candidate A fails. Candidate B passes.\n\n{_w('B')}", None),
+    (f"Verdict: Assistant A's answer omits the exception, so B is better.\n\n{_w('B')}", None),
     (f"### Criterion 1: Summary accuracy\nVerdict: PASS\n\n### Criterion 2: Conciseness\nVerdict: FAIL\n\n"
      f"### Overall verdict\nVerdict: FAIL\n\n{_v(False)}", False),
     (f"### Criterio 1: Exactitud\nVeredicto: Cumple\n\n### Criterio 2: Resumen de la política\nVeredicto: No cumple\n\n"
