@@ -7668,7 +7668,7 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(\[]))""", re.IGNORECASE | re.MULTILINE)
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7679,8 +7679,9 @@ WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
 LIST_SEPARATOR = r"""[ \t]{0,8}(?:,[ \t]{0,8}(?:(?:or|o)(?![^\W_]))?|/|\||(?:or|o)(?![^\W_]))"""
 # (an item may restate the key: "pass: true or pass: false", Verdict: PASS or Verdict: FAIL, the format repeated; each
 # key was read, two verdicts)
-RESTATED_KEY = (rf"""(?:(?:pass|verdict|winner|veredicto|veredicte|ganador|guanyador){CLOSING_MARK}{{0,3}}[ \t]{{0,3}}"""
-                rf"""[:：][ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}})?""")
+KEY_RESTATED = (rf"""(?:pass|verdict|winner|veredicto|veredicte|ganador|guanyador){CLOSING_MARK}{{0,3}}[ \t]{{0,3}}"""
+                rf"""[:：][ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}}""")
+RESTATED_KEY = f"(?:{KEY_RESTATED})?"
 LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}{RESTATED_KEY}(?:(?:partially|partly|mostly|largely|parcialmente|"""
              rf"""parcialment)[ \t]{{1,3}})?{ONE_WORD}{CLOSING_MARK}{{0,3}}""")
 WORD_LIST = re.compile(
@@ -7689,6 +7690,9 @@ WORD_LIST = re.compile(
     rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(])""",
     re.IGNORECASE | re.MULTILINE)   # (or a dash or a bracket after a space: "A, B or tie — the format asks for one")
 LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
+# (its key is no word of the list: "FAIL / Pass: no" is the fail said again, its "Pass" read as a pass made it a choice,
+# and the JSON's pass beside it was kept)
+KEY_IN_LIST = re.compile(KEY_RESTATED, re.IGNORECASE)
 
 
 A_DIGIT = re.compile(r"\d")
@@ -7709,8 +7713,12 @@ def numbered_item(raw, at):
         return False
     text = raw[line:at] if heads else raw[at - 80:at]
     item = heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text)
-    if not item or not (item.group("paren") or item.group("dashed")):
-        return bool(item)
+    if not item:
+        return False
+    if not (item.group("paren") or item.group("dashed")):   # (Criterion 1: Verdict: FAIL, the one criterion the reply
+        first = A_DIGIT.search(item.group()).start()          # names, or Criterion 2 — Final verdict: is the reply's;
+        return not FINAL_KEY.match(raw, at) and (items_named(raw) > 1   # Claim #3 alone speaks of others, an item's)
+                                                  or not ONE_ALONE.match(item.group(), first))
     # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
     # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
     return (numbered_item_lines(raw) > 1 and not of_the_whole(item.group("paren") or item.group("dashed"))
@@ -7727,7 +7735,7 @@ def a_choice(raw, at, words, said):
     another verdict: a choice the judge wrote out, none it made (a key restated in it is the choice's too); else None."""
     listed = WORD_LIST.match(raw, at)
     return listed.end() if listed is not None and any(words.get(w, said) != said
-                                                      for w in map(verdict_said, LIST_WORD.findall(listed.group()))) else None
+                                                      for w in map(verdict_said, LIST_WORD.findall(KEY_IN_LIST.sub(" ", listed.group())))) else None
 
 
 # a key after a claim's or a criterion's number heading its line or its sentence (Claim 3 verdict:, - **Claim #2** —
@@ -7782,6 +7790,17 @@ def numbered_item_lines(raw):
     return len(list(itertools.islice(ITEM_LINE.finditer(raw), 2)))
 
 
+# a numbered item named anywhere (a reply naming one alone, numbered 1, names its one criterion: its verdict the reply's)
+ITEM_ANYWHERE = re.compile(rf"(?<![^\W_]){ITEM_WORDS}[*_ \t]{{0,3}}#?\d{{1,3}}(?!\d)", re.IGNORECASE)
+ONE_ALONE = re.compile(r"0{0,2}1(?!\d)")
+
+
+@functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
+def items_named(raw):
+    """How many numbered items (ITEM_ANYWHERE) raw names, up to 2."""
+    return len(list(itertools.islice(ITEM_ANYWHERE.finditer(raw), 2)))
+
+
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
 def item_headings(raw):
     """How many lines of raw are numbered items' headings (HEADING_ITEM), up to 2."""
@@ -7825,9 +7844,12 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
                                                              # nor an example's: "for example, [[B]]")
 
 
+KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+
+
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    return re.compile(rf"(?<![^\W_]){LOOSE_QUOTE}?(?:{'|'.join(names)}){LOOSE_QUOTE}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?:{'|'.join(names)}){KEY_MARK}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -7852,24 +7874,51 @@ def said_in_words(raw, loose, start, end):
             if key.start() < chosen:
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
-            if word is None:
+            if word is None:   # (a list after the word: a choice, or the word said again)
                 bare = WORD_BEFORE_LIST.match(raw, key.end(), end)
                 said = bare and verdict_said(bare.group("word"))
-                chosen = (said in words and a_choice(raw, bare.end(), words, words[said])) or chosen
-                continue
-            if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
-                continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
-            said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
-            if said not in words:
-                continue
-            choice = a_choice(raw, word.end(), words, words[said])
-            if choice is not None:
-                chosen = choice
-                continue
-            if numbered_item(raw, key.start()):
-                continue
-            if not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start()):
-                yield words[said]
+                choice = said in words and a_choice(raw, bare.end(), words, words[said])
+                if not choice:
+                    continue
+                chosen, verdicts = choice, picked_after(raw, choice, end, words)
+            else:
+                if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
+                    continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
+                said = verdict_said(word.group("word"))   # (no  cumple: no cumple)
+                if said not in words:
+                    continue
+                choice = a_choice(raw, word.end(), words, words[said])
+                if choice is not None:
+                    chosen, verdicts = choice, picked_after(raw, choice, end, words)
+                else:
+                    verdicts = [words[said], *(mark for mark in marks_beside(raw, key.end(), word, words)
+                                               if mark != words[said])]
+            if (verdicts and not numbered_item(raw, key.start())
+                    and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start())):
+                yield from verdicts
+
+
+def picked_after(raw, at, end, words):
+    """The verdict a choice written out (ending at `at`) is followed by after a dash, [it], else []: "Verdict: FAIL or
+    PASS — FAIL." picks the fail, where the JSON's pass beside it was kept."""
+    if raw[at - 1] not in "-–—":
+        return []
+    pick = VERDICT_WORD.match(raw, at, end)
+    said = pick and verdict_said(pick.group("word"))
+    return [words[said]] if said in words else []
+
+
+# a mark or a word after the verdict's word, as VERDICT_WORD lets one stand (PASS ✅, FAIL fails)
+MARK_AFTER = re.compile(rf"""[ \t]{{1,3}}({VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_]))""", re.IGNORECASE)
+
+
+def marks_beside(raw, start, word, words):
+    """The verdicts of the marks beside a verdict's word (matched by VERDICT_WORD after its key's end, `start`), before
+    it or after it: one saying the other verdict (Verdict: PASS ❌, ✅ FAIL) leaves the case to a person, where the
+    word alone was read against the mark."""
+    before = re.findall(VERDICT_SYMBOL, raw[start:word.start("word")])
+    after = MARK_AFTER.match(raw, word.end())
+    return [words[m] for m in map(verdict_said, before + ([after.group(1)] if after else [])) if m in words]
 
 
 def after_last_object(raw, loose, span, verdict):

@@ -4146,3 +4146,41 @@ def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_re
     read as two verdicts)."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a fail said again with its key restated ("FAIL / Pass: no") is no choice: its "Pass" was read as a pass, the
+    # list taken for a choice, and the JSON's pass beside it kept
+    (f"{_v(True)}\n\nVerdict: FAIL / Pass: no", None),
+    (f"{_v(True)}\n\n**Verdict:** ❌ FAIL  |  **Pass:** No", None),
+    (f"Veredicto: NO CUMPLE / Pass: false\n\n{_v(True)}", None),
+    (f"{_v(False)}\n\nVerdict: FAIL / Pass: no", False),
+    (f"I must output pass: true or pass: false.\n\n{_v(True)}", True),   # (the format restated is still a choice)
+    # a choice written out, then a dash and the one picked
+    (f"{_v(True)}\n\nVerdict: FAIL or PASS — FAIL.", None),
+    (f"{_v(False)}\n\nVerdict: PASS or FAIL — FAIL.", False),
+    (f"Winner: A, B or tie — the format asks for one.\n\n{_w('B')}", "B"),
+    # the one criterion a reply names, numbered 1 and nothing after its number, or a final verdict after an item's
+    # number, is the reply's (Claim #3 alone speaks of others: an item's)
+    (f"{_v(True)}\n\nCriterion 1: Verdict: FAIL", None),
+    (f"{_v(True)}\n\n**Criterion 1** — Verdict: FAIL", None),
+    (f"{_v(True)}\n\nCriterion 2 — Final verdict: FAIL", None),
+    (f"Claim #3 verdict: pass\n\n{_v(False)}", False),
+    (f"Criterion 1: Verdict: PASS\nCriterion 2: Verdict: FAIL\n\n{_v(False)}", False),
+    # a mark beside the word that says the other verdict, before it or after it
+    (f"{_v(True)}\n\nVerdict: PASS ❌", None),
+    (f"{_v(False)}\n\nVerdict: ❌ PASS", None),
+    (f"{_v(True)}\n\nVerdict: PASS ✅", True),
+    (f"{_v(False)}\n\n**Verdict:** ❌ **FAIL**", False),
+    # a bracket after a space ends the word, as the README says; bold's other spellings of the key
+    (f"{_v(True)}\n\nVerdict: FAIL [confidence: high]", None),
+    (f"{_v(True)}\n\n__Verdict__: FAIL", None),
+    (f"{_v(True)}\n\n***Verdict***: FAIL", None),
+    (f"{_v(False)}\n\n__Verdict__: FAIL", False),
+])
+def test_verdicts_in_words_of_the_reader_s_sixteenth_review_read_as_a_person_reads_them(reply, human):
+    """116th round's review of the reader: each was read as the JSON's verdict against the words beside it (a fail
+    restated with its key taken for a choice, a choice's pick after a dash, the one criterion's verdict, a mark saying
+    the other verdict, a bracket after the word, __Verdict__)."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
