@@ -16168,6 +16168,11 @@ def trajectory_changes(a_cases, b_cases):
             changes.append(f"cut by the token limit at turn {now}" + (f", not {was}" if was else "") + " (its calls never run)")
         elif was and not now:
             changes.append("no longer cut by the token limit")
+        # (one out of turns: no answer; it read as a trajectory like any other, or as no change)
+        if traces[1]["out_of_turns"] and not traces[0]["out_of_turns"]:
+            changes.append("ran out of turns (no answer)")
+        elif traces[0]["out_of_turns"] and not traces[1]["out_of_turns"]:
+            changes.append("no longer out of turns")
         changes += [f"started calling {name or chr(34) * 2}" for name in sorted(set(y) - set(x))]
         changes += [f"stopped calling {name or chr(34) * 2}" for name in sorted(set(x) - set(y))]
         counts = [Counter(x), Counter(y)]
@@ -19998,8 +20003,9 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
         left, unmarked = 0, unmarked + 1   # the page's is spent: this pair and every one after it shown whole, no search
         return pre(old), pre(new)
 
-    def said(t):
-        return "" if t is None else t["response"] if t["error"] is None else f"ERROR: {t['error']}"
+    def said(t):   # (an agent that reached no answer: its words beside its last calls are none, shown as one)
+        return ("" if t is None or out_of_answers(t) else t["response"] if t["error"] is None
+                else f"ERROR: {t['error']}")
 
     def verdict_div(t):   # (an agent that reached no answer says why its cell holds none: "fail" above nothing)
         why = f" (no answer: {no_answer_why(t)})" if t is not None and no_answer_why(t) else ""

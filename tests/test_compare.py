@@ -1782,3 +1782,19 @@ def test_a_digest_holding_a_line_break_is_shown_on_its_line(project, cli):
     # (its review) a judge's digest too
     shown = evalpy.shown("judge", {"models": ["qwen2.5:7b"], "votes": 1, "digests": ["6438\n16e6f55a"]})
     assert "digests=6438\\n16e" in shown and "\n" not in shown, shown
+
+
+def test_compare_says_a_candidate_agent_ran_out_of_turns(project, cli):
+    """116th round: an agent that ran out of turns in the candidate, making the calls its baseline made, was said
+    nowhere in compare's text and markdown (no trajectory change); one no longer out of turns neither."""
+    from conftest import agent_spec
+    look = ("lookup_order", {"order_id": "A-1"}, True)
+    a = write_run("runs/a.json", make_run([agent_spec("t1", [look, look])], labels=None, split="agent-dev", max_turns=3))
+    b = write_run("runs/b.json", make_run([agent_spec("t1", [look, look], out_of_turns=True)], labels=None,
+                                          split="agent-dev", max_turns=2))
+    rows = json.loads(cli("compare", a, b, "--json")[1])["trajectory"]
+    assert [(r["id"], r["changes"]) for r in rows] == [("t1", ["ran out of turns (no answer)"])], rows
+    assert "t1: ran out of turns (no answer)" in cli("compare", a, b)[1]
+    assert "ran out of turns (no answer)" in cli("compare", a, b, "--markdown")[1]
+    rows = json.loads(cli("compare", b, a, "--json")[1])["trajectory"]
+    assert [(r["id"], r["changes"]) for r in rows] == [("t1", ["no longer out of turns"])], rows

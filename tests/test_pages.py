@@ -844,3 +844,27 @@ def test_the_compare_page_says_no_answer_of_a_trial_that_errored(project, cli):
     assert cli("compare", a, b, "--html", "c.html")[0] == 0
     table = Cells(Path("c.html").read_text(encoding="utf-8"), "changed-table").rows[1:]
     assert [r[2] for r in table] == ["bug: INVALID → bug", "bug: INVALID → no answer", "bug: INVALID → bug"], table
+
+
+def test_the_compare_page_shows_no_words_as_the_answer_of_an_agent_that_reached_none(project, cli):
+    """116th round: an agent cut as it called tools, or out of turns, had the words beside its last calls shown in its
+    cell as its answer, under "fail (no answer: ...)"; the report's page shows none."""
+    from conftest import agent_spec
+    look, words = ("lookup_order", {"order_id": "A-1"}, True), "Su pedido está enviado."
+    a = write_run("runs/a.json", make_run([agent_spec("f1", [look]), agent_spec("f2", [look])], labels=None,
+                                          split="agent-dev", max_turns=3))
+    b = make_run([agent_spec("f1", [look]), agent_spec("f2", [look, look, look], out_of_turns=True)], labels=None,
+                 split="agent-dev", max_turns=3, prompt="prompts/v2.txt")
+    cut, out = b["results"]
+    cut.update(response=words, done_reason="length", per_turn=[dict(cut["per_turn"][0], done_reason="length")],
+               transcript=[{"role": "assistant", "content": words,
+                            "tool_calls": [{"id": None, "name": "lookup_order", "arguments": {"order_id": "A-1"}}]}])
+    out["response"] = words
+    out["transcript"][-2]["content"] = words
+    write_run("runs/b.json", b)
+    assert cli("compare", a, "runs/b.json", "--html", "c.html")[0] == 0
+    page = Path("c.html").read_text(encoding="utf-8")
+    table = Cells(page, "changed-table").rows[1:]
+    assert [(r[0], r[1], r[5]) for r in table] == [("f1", "broken", "fail (no answer: cut as it called tools)"),
+                                                   ("f2", "broken", "fail (no answer: it ran out of turns)")], table
+    assert words in table[0][4] and words in table[1][4]   # (the baseline's own answers, shown)
