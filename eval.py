@@ -10012,7 +10012,8 @@ SHIPPED_RUNS = "example"
 
 def runs_beside(split_path):
     """The runs folders of the project a split is in (the folder holding golden/, or the set's own folder made by
-    init mine, then runs/): a run made from another folder (--split ../golden/test.jsonl) is looked for where runs are kept. By the path as given and by
+    init mine, then runs/; and those inside golden/ on the way to the split): a run made from another folder (--split
+    ../golden/test.jsonl, or cd golden) is looked for where runs are kept. By the path as given and by
     the file's own (a golden/ linked into another folder: its runs are the project's it is in)."""
     found = []
     for folder in dict.fromkeys(os.path.dirname(p) for p in (os.path.abspath(split_path), os.path.realpath(split_path))):
@@ -10020,9 +10021,11 @@ def runs_beside(split_path):
         while os.path.basename(folder) != "golden" and os.path.dirname(folder) != folder:
             folder = os.path.dirname(folder)
             above.append(os.path.join(folder, RUNS_DIR))
-        # (the nearest: a folder far above, such as another tool's runs/, is no project's of this set)
-        found += ([os.path.join(os.path.dirname(folder), RUNS_DIR)] if os.path.basename(folder) == "golden"
-                  else [runs for runs in above if os.path.isdir(runs)][:1])
+        # (the nearest: a folder far above, such as another tool's runs/, is no project's of this set; under golden/,
+        # the runs/ in golden/ and each folder on the way, where a run made from that folder went: cd golden, then
+        # --split rag/test.jsonl wrote golden/runs/, which the guard never read)
+        found += ([os.path.join(os.path.dirname(folder), RUNS_DIR), *(runs for runs in above if os.path.isdir(runs))]
+                  if os.path.basename(folder) == "golden" else [runs for runs in above if os.path.isdir(runs)][:1])
     # and the runs/ beside the split itself: a run made from its folder (cd golden) went there by default, unseen
     found += [runs for runs in (os.path.join(os.path.dirname(os.path.abspath(split_path)), RUNS_DIR),) if os.path.isdir(runs)]
     return list(dict.fromkeys(os.path.relpath(runs) for runs in found))

@@ -1597,6 +1597,13 @@ def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cl
     os.chdir(project)
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "refusing to run the held-out" in err and "golden/runs/test-v2.json already ran" in err, err
+    # (116th round) a split in a folder under golden/, run from golden/: its run in golden/runs/ was never read
+    os.chdir(project / "golden")
+    assert cli("run", "--split", "rag/test.jsonl", "--prompt", "../prompts/rag/v1.txt", "--host", fake.url)[0] == 0
+    os.chdir(project)
+    code, out, err = cli("run", "--split", "golden/rag/test.jsonl", "--prompt", "prompts/rag/v1.txt",
+                         "--temperature", "0.7", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out" in err and "golden/runs/rag-test-v1.json already ran" in err, err
 
 
 def test_a_test_run_moved_to_a_folder_under_runs_is_seen(held_out_run, project, cli, fake):
