@@ -3496,13 +3496,37 @@ def named_paths(name):
     return [p for p in spelt if os.sep in p]
 
 
+def golden_has(inside, golden=None):
+    """Whether the current folder's golden/ has a split at path `inside` (of its own: not the golden/ folder `golden`,
+    by its real path, where the split itself is)."""
+    mine = os.path.join(GOLDEN_DIR, inside)
+    return os.path.isfile(mine) and (golden is None or os.path.realpath(GOLDEN_DIR) != os.path.realpath(golden))
+
+
+SPLIT_RUNS_READ = 3   # run files a --split hint opens to find the file a name stood for (a hint stays cheap)
+
+
+def split_ran_as(name):
+    """The split file the runs in runs/ named `name` ran (runs/x-dev-v2.json: ../x/dev.jsonl), where it is there;
+    else None (a hint: never fails a command). "did you mean dev?" named golden's, another file."""
+    for run in sorted(f for f in listed_names(RUNS_DIR) if f.startswith(name + "-") and f.endswith(".json"))[:SPLIT_RUNS_READ]:
+        with contextlib.suppress(OSError, ValueError, RecursionError):
+            with open_regular(os.path.join(RUNS_DIR, run)) as f:
+                config = json.load(f).get("config") or {}
+            path = config.get("split_path")
+            if config.get("split") == name and type(path) is str and os.path.isfile(path):
+                return path
+    return None
+
+
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
     outside golden/, its path from the current folder (mine/dev.jsonl: mine-dev; mine/rag/dev.jsonl: mine-rag-dev,
     where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it its
-    folder's name and its own (../x/dev.jsonl: x-dev; so too dev.jsonl in it beside golden/dev.jsonl, run from P:
-    P-dev), so that the runs of two sets' dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
+    folder's name and its own (../x/dev.jsonl: x-dev), and where golden/ has a split of its path, the current
+    folder's name before it (dev.jsonl, rag/dev.jsonl run from P: P-dev, P-rag-dev), so that the runs of two sets'
+    dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):
         there = os.path.join(GOLDEN_DIR, value)
@@ -3514,14 +3538,19 @@ def resolve_split(value, flag="--split"):
                                else "?"))
         parts, here = os.path.abspath(value).split(os.sep), os.path.relpath(value)
         golden = max((at for at, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
+        inside = os.path.join(*parts[golden + 1:]) if golden is not None else None
         # under a golden/ folder, wherever it is run from (from inside golden/, test.jsonl was golden-test; from the
-        # project's parent, proj-golden-test), its path inside it
-        name = os.path.join(*parts[golden + 1:]) if golden is not None else \
-            here if not here.startswith("..") and (os.path.dirname(here) or not os.path.exists(
-                os.path.join(GOLDEN_DIR, here))) else None
-        if name is None:   # ../x.jsonl, or ./dev.jsonl beside golden/dev.jsonl (named dev, golden's, its runs numbered
-            # among them): its folder's name and its own
-            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value))
+        # project's parent, proj-golden-test), its path inside it; but where the current folder's golden/ is another
+        # that has a split of that path (other/golden/dev.jsonl was dev, this project's), its project's name and
+        # golden/ before it (other-golden-dev)
+        if inside is not None and golden_has(inside, os.sep.join(parts[:golden + 1])):
+            inside = os.path.join(parts[golden - 1] if golden else "", GOLDEN_DIR, inside)
+        # outside one, its path from here, unless golden/ has a split of that path (rag/dev.jsonl was rag-dev, the
+        # shipped set's); from outside here (../x.jsonl), or where golden/ has it, its folder's name and its own
+        name = inside if inside is not None else here if not here.startswith("..") and not golden_has(here) else None
+        if name is None:
+            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value)) \
+                if here.startswith("..") else os.path.join(os.path.basename(os.getcwd()), here)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
@@ -3536,7 +3565,8 @@ def resolve_split(value, flag="--split"):
                        for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
         # a run's name for its split (mine/dev.jsonl is mine-dev, golden/support/dev.jsonl support-dev): the file it names
         named = next((path for spelt in named_paths(value)
-                      for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None)
+                      for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None) \
+            or split_ran_as(value)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import os
+import shutil
 import unicodedata
 from pathlib import Path
 
@@ -1674,3 +1675,32 @@ def test_a_tool_result_that_is_a_json_scalar_loads_as_any_result_does(project, r
     cases = evalpy.load_split("agx/dev.jsonl")[0]
     assert all(c["tool_results"]["cancel_order"] == result for c in cases if "cancel_order" in c.get("tool_results", {}))
     assert any("cancel_order" in c.get("tool_results", {}) for c in cases)
+
+
+def test_a_split_beside_this_projects_of_its_path_is_named_apart_and_its_runs_name_their_file(project, cli, fake):
+    """116th round: rag/dev.jsonl in the current folder was named rag-dev, the shipped set's name (golden/rag/dev.jsonl),
+    its runs numbered among that set's; another project's golden/dev.jsonl was this one's dev; and --split x-dev, the
+    name of runs made from ../x/dev.jsonl, was answered "did you mean dev?", golden's, another file."""
+    here = project.name
+    for folder in ("rag", "other/golden", "golden/x/golden"):
+        os.makedirs(folder)
+    shutil.copy("golden/rag/dev.jsonl", "rag/dev.jsonl")
+    shutil.copy("golden/dev.jsonl", "other/golden/dev.jsonl")
+    shutil.copy("golden/dev.jsonl", "golden/x/golden/dev.jsonl")
+    assert evalpy.resolve_split("rag/dev.jsonl")[1] == f"{here}-rag-dev"
+    assert evalpy.resolve_split("other/golden/dev.jsonl")[1] == "other-golden-dev"
+    assert evalpy.resolve_split("golden/x/golden/dev.jsonl")[1] == "x-golden-dev"
+    assert evalpy.resolve_split("other/golden/extra.jsonl")[1] == "extra"   # (none here of that path: its own name)
+    assert [evalpy.resolve_split(p)[1] for p in ("golden/rag/dev.jsonl", "golden/dev.jsonl", "dev")] == ["rag-dev", "dev", "dev"]
+    os.chdir("golden")   # (its own golden/ is no other: test.jsonl from inside it is test, rag/dev.jsonl rag-dev)
+    try:
+        assert [evalpy.resolve_split(p)[1] for p in ("test.jsonl", "rag/dev.jsonl")] == ["test", "rag-dev"]
+    finally:
+        os.chdir(project)
+    os.makedirs(project.parent / "x", exist_ok=True)
+    shutil.copy("golden/labels.txt", project.parent / "x" / "labels.txt")
+    (project.parent / "x" / "dev.jsonl").write_text("".join(Path("golden/dev.jsonl").read_text(encoding="utf-8")
+                                                            .splitlines(keepends=True)[:3]), encoding="utf-8")
+    assert cli("run", "--split", "../x/dev.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
+    code, out, err = cli("run", "--split", "x-dev", "--prompt", "prompts/v2.txt", "--host", fake.url)
+    assert code == 2 and "did you mean ../x/dev.jsonl?" in err, err

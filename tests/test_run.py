@@ -1726,7 +1726,8 @@ def test_an_edited_test_split_is_another_configuration(held_out_run, project, cl
         data.replace(b'"id": "test-', b'"id": "own-').replace(b'"input": "', b'"input": "(own) '))
     code, out, err = cli("run", "--split", "support/test.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url,
                          "--out", "runs/support.json")
-    assert code == 0 and load_json("runs/support.json")["config"]["split"] == "support-test", err
+    # (116th round: named apart now, with the current folder's name: the shipped set's name numbered its runs)
+    assert code == 0 and load_json("runs/support.json")["config"]["split"] == f"{project.name}-support-test", err
     (project / "golden" / "other").mkdir()
     shutil.copy(project / "golden" / "labels.txt", project / "golden" / "other" / "labels.txt")
     (project / "golden" / "other" / "test.jsonl").write_bytes(
