@@ -15834,7 +15834,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: "
                 f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {})})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
-    known = sorted({t for c in cases for t in c["tags"]})
+    known = sorted({tag_key(t) for c in cases for t in c["tags"]})   # (as the by-tag table shows them: once each)
     # a tag given twice is one gate, said once; as splits now hold it (NFC, no space at its ends: a run an older
     # eval.py made of 'red-team ' passed `--must-pass red-team` with the case failing; a pasted NFD tag found none)
     first_of = {}
@@ -15842,7 +15842,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         first_of.setdefault(tag_key(tag), tag)
     must_pass = list(first_of.values())
     for tag in must_pass:
-        if tag_key(tag) not in set(map(tag_key, known)):
+        if tag_key(tag) not in known:
             part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
             return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
                        + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "

@@ -153,6 +153,11 @@ def test_a_must_pass_tag_is_matched_as_splits_now_write_tags(project, cli):
     assert code == 0 and err.count("gate passed: must-pass") == 1 and "1 of 1 case pass every trial" in err, err
     # (its review) the by-tag table reads them alike too: two rows 'red-team' side by side, one 0/1, one 1/1
     assert list(json.loads(cli("report", path, "--json")[1])["by_tag"]) == ["red-team", "inyecci\u00f3n"]
+    # (116th round) a tag no case has lists the run's tags once each, as the table shows them (red-team, red-team )
+    cases[2]["tags"] = ["inyeccio\u0301n"]
+    path = write_run("runs/older.json", make_run(cases, ["safe", "unsafe"], prompt="prompts/v1.txt", split="cases"))
+    code, out, err = cli("report", path, "--must-pass", "Red-Team")
+    assert code == 2 and "(tags in this run: inyecci\u00f3n, red-team)" in err, err
 
 
 def test_must_pass_is_never_averaged_away(tagged_run, cli):
