@@ -5068,6 +5068,13 @@ def another_file_as_prompt(path, text):
     if shown:
         return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
+    # a split's labels or its checks (each was sent as the model's instructions without a word)
+    if os.path.basename(path) == LABELS_FILE:
+        return f"{shell_word(path)} holds a split's labels, one a line, not a prompt: a prompt is what the model is told"
+    if (isinstance(whole, dict) and isinstance(whole.get("checks"), list)
+            or isinstance(whole, list) and whole and all(isinstance(c, dict) and "type" in c for c in whole)):
+        return (f"{shell_word(path)} looks like a split's checks ({CHECKS_FILE}), not a prompt: it is read beside its "
+                "split; a prompt is what the model is told")
     lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
     if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
         return (f"{shell_word(path)} looks like a split (a case on each line), not a prompt: give it as --split, and a "
@@ -11768,7 +11775,7 @@ def jsonl_given_as_run(path, text):
         return (f"{shell_word(path)} holds a person's verdicts, not a run: calibrate takes the verdicts first, then the run "
                 "(calibrate VERDICTS RUN)")
     return (f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run --split {shell_word(path)}`, "
-            "then report the run file it writes")
+            "then give the run file it writes (in runs/)")
 
 
 def older_label_checks(run):
@@ -11787,6 +11794,16 @@ def older_label_checks(run):
             if not any(type(c) is dict and "weight" in c for c in r["checks"]):
                 r.pop("pass_threshold", None)   # its weighted label check was all it weighed
     return list(dict.fromkeys(i for i in ids if type(i) is str))
+
+
+def not_a_run_but(path):
+    """What a text file given as a run is, where its place says (a split's labels, a prompt in prompts/): a prompt
+    hint for any .txt sent labels.txt and requirements.txt to run as the system prompt."""
+    if os.path.basename(path) == LABELS_FILE:
+        return f"; {LABELS_FILE} holds a split's labels, one a line, read beside the split"
+    if PROMPTS_DIR in os.path.abspath(path).split(os.sep)[:-1] and path.endswith(".txt"):
+        return f"; a prompt is given to run: {program()} run --prompt {shell_word(path)}"
+    return ""
 
 
 def load_run(path, stored_checks=True):
@@ -11840,8 +11857,7 @@ def load_run(path, stored_checks=True):
             raise EvalError(jsonl_given_as_run(path, text)) from None
         if text.strip() and not text.lstrip("\ufeff \t\r\n").startswith("{"):   # no kill leaves that: a prompt, a note
             raise EvalError(f"{shell_word(path)}: not a run file: a run file is the JSON object run writes (it begins "
-                            f"with {{), in runs/" + (f"; a prompt is given to run: {program()} run --prompt "
-                                                        f"{shell_word(path)}" if path.endswith(".txt") else "")) from None
+                            f"with {{), in runs/" + not_a_run_but(path)) from None
         if text.startswith("\ufeff"):   # saved again by an editor: whole, with a mark eval.py never writes
             raise EvalError(f"{shell_word(path)}: a run file that begins with a byte-order mark (BOM), which eval.py never "
                             "writes: save it as UTF-8 without one") from None
@@ -17574,6 +17590,13 @@ def read_human_verdicts(path, trials_of=lambda: 1):
     if own in EVAL_FORMATS:
         raise EvalError(f"{shell_word(path)} is an eval.py file ({own}), not a person's verdicts: calibrate takes a "
                         'file you write, a verdict a line: {"id": ..., "check": ..., "pass": true or false}')
+    first = next((line for line in data.split(b"\n") if line.strip()), b"")
+    with contextlib.suppress(ValueError, RecursionError):   # (a fault of its own on every line: 20 lines and "... more")
+        case = json.loads(first)
+        if isinstance(case, dict) and "id" in case and ("input" in case or "messages" in case) and "pass" not in case:
+            raise EvalError(f"{shell_word(path)} looks like a split (a case a line), not a person's verdicts: calibrate "
+                            'takes a file you write, a verdict a line: {"id": ..., "check": ..., "pass": true or false}, '
+                            "then the run (calibrate VERDICTS RUN)")
     verdicts, problems, untrialled, lines, twice, unnamed = {}, [], [], {}, [], set()
     for number, raw in enumerate(data.split(b"\n"), 1):
         if not raw.strip():
@@ -17620,8 +17643,8 @@ def read_human_verdicts(path, trials_of=lambda: 1):
     trials = trials_of() if untrialled else 1
     problems += twice if trials == 1 else [f'{shell_word(path)}:{n}: no "trial", and the run has {trials} trials of each '
                                            f'case: say which answer the person read ("trial": 1 to {trials})' for n in untrialled]
-    if problems or not verdicts:
-        raise EvalError(capped(problems) or f"{shell_word(path)}: no verdicts")
+    if problems or not verdicts:   # (a field misspelt on every line: said once, with its lines)
+        raise EvalError(capped(summarised(path, problems)) or f"{shell_word(path)}: no verdicts")
     return verdicts, lines
 
 

@@ -881,9 +881,21 @@ def test_calibrate_with_its_arguments_swapped_says_which_is_which(calibration, c
 
 
 def test_a_long_list_of_bad_verdict_lines_is_cut_at_twenty(calibration, project, cli):
-    (project / "many.jsonl").write_text("not json\n" * 300)
+    (project / "many.jsonl").write_text("".join(f'{{"id": "j{n}", "check": "c", "pass": true, "f{n}": 1}}\n'
+                                                for n in range(300)))
     code, out, err = cli("calibrate", "many.jsonl", calibration[1])
-    assert code == 2 and len(err.splitlines()) == 21 and err.rstrip().endswith("... and 280 more")
+    assert code == 2 and len(err.splitlines()) == 21 and err.rstrip().endswith("... and 280 more"), err
+    # (116th round) one fault of every line is said once, with its lines, as a split's is (it was 20 lines alike)
+    (project / "many.jsonl").write_text("not json\n" * 300 + "".join(
+        f'{{"id": "support-dev-{n:02}", "criterion": "answers the question", "pass": true}}\n' for n in range(1, 28)))
+    code, out, err = cli("calibrate", "many.jsonl", calibration[1])
+    assert code == 2 and err == ("error: many.jsonl: 300 lines: bad JSON: Expecting value (column 1) (lines 1-300)\n"
+                                 "many.jsonl: 27 lines: unknown field 'criterion' (a verdict has check, id, note, pass, "
+                                 "trial) (lines 301-327)\n"), err
+    # a split given for the verdicts is said to be one
+    code, out, err = cli("calibrate", "golden/support/dev.jsonl", calibration[1])
+    assert code == 2 and err.startswith("error: golden/support/dev.jsonl looks like a split (a case a line), not a "
+                                        "person's verdicts") and len(err.splitlines()) == 1, err
 
 
 def test_calibrate_against_a_run_without_judge_checks_says_so(project, cli, fake):

@@ -1511,7 +1511,11 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
                                          "the model is told (see it with `python eval.py report runs/r.json`)"),
                          ("runs/j.json.journal", "runs/j.json.journal is the journal of an unfinished run, not a prompt"),
                          ("golden/dev.jsonl", "golden/dev.jsonl looks like a split (a case on each line), not a prompt: "
-                                              "give it as --split, and a prompt's text file as --prompt")):
+                                              "give it as --split, and a prompt's text file as --prompt"),
+                         # (116th round) a split's labels, or its checks, ran as the model's instructions
+                         ("golden/labels.txt", "golden/labels.txt holds a split's labels, one a line, not a prompt"),
+                         ("golden/support/checks.json", "golden/support/checks.json looks like a split's checks "
+                                                        "(checks.json), not a prompt: it is read beside its split")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", prompt)
         assert code == 2 and err.startswith(f"error: {says}") and len(err.splitlines()) == 1, err
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "r.json"]

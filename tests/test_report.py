@@ -217,6 +217,10 @@ def test_counts_of_one_are_singular(project, cli):
     # (round 105) a prompt was a run "damaged or cut short: restore it from a copy, or run it again"
     ("prompts/v2.txt", "prompts/v2.txt: not a run file: a run file is the JSON object run writes (it begins with {), in "
                        "runs/; a prompt is given to run: python eval.py run --prompt prompts/v2.txt"),
+    # (116th round) any .txt was a prompt to run: the labels, requirements.txt, given to run as the model's instructions
+    ("golden/labels.txt", "golden/labels.txt: not a run file: a run file is the JSON object run writes (it begins with {), "
+                          "in runs/; labels.txt holds a split's labels, one a line, read beside the split\n"),
+    ("notes.txt", "notes.txt: not a run file: a run file is the JSON object run writes (it begins with {), in runs/\n"),
 ])
 def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
     (project / "runs").mkdir(exist_ok=True)
@@ -227,6 +231,7 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
         {"format": evalpy.OLD_ANNOTATIONS_FORMAT, "run": "x.json", "labels": {}}))
     (project / "runs" / "x.json.pairwise.json").write_text(json.dumps({"format": evalpy.PAIRWISE_FORMAT, "comparisons": []}))
     (project / "one.jsonl").write_text(Path("golden/dev.jsonl").read_text().splitlines()[0] + "\n")
+    (project / "notes.txt").write_text("requests>=2\n")
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
 
