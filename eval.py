@@ -1306,12 +1306,15 @@ def sha256_bytes(data):
     return hashlib.sha256(data).hexdigest()
 
 
+BOM = b"\xef\xbb\xbf"   # UTF-8's byte-order mark: an editor's, saved in before a file's first byte; eval.py never writes it
+
+
 def as_hashed(data):
     """A JSON or JSONL file's bytes as its sha256 is taken: without a BOM, its line ends LF, and one at its end.
     None of these can change a value (JSON holds no raw line break in a string), and a split saved on Windows
     (CRLF), or by an editor that leaves off the last line feed, was another version of it: its runs never
     compared. A file already so (LF, one line feed at its end) is hashed as its bytes, as before."""
-    data = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").rstrip(b"\n")
+    data = data.removeprefix(BOM).replace(b"\r\n", b"\n").rstrip(b"\n")
     return data + b"\n" if data else b""
 
 
@@ -4689,7 +4692,7 @@ def load_split(path, more_problems=None, as_begun=False):
     sha = split_sha_of(data, checks_data, tools_data)
     problems, cases, first_line_of, at_fault = [], [], {}, []
     refuse_wide(path, data)
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(BOM):
         problems.append(f"{shell_word(path)}:1: starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
         data = data[3:]
     checks_written = bool(defaults)   # (in checks.json, or in a case, however wrong: "no checks" is then untrue)
@@ -5252,7 +5255,7 @@ def with_context_file(path, cases, split_ids):
     data = read_bytes(path, "context file")
     refuse_wide(path, data)
     passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
-    for number, where, obj in jsonl_objects(path, data.removeprefix(b"\xef\xbb\xbf"), problems, "case's passages"):
+    for number, where, obj in jsonl_objects(path, data.removeprefix(BOM), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
             problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
             if type(obj) is dict and isinstance(obj.get("id"), str):
@@ -9201,7 +9204,7 @@ def named_for_its_model(path, model):
     for taken, whole in ((path, True), (path + JOURNAL_SUFFIX, False)):
         try:
             with open_regular(taken) as f:
-                holder = exact_json((f.read() if whole else f.readline()).decode("utf-8"))["config"]["model"]
+                holder = exact_json((f.read() if whole else f.readline().removeprefix(BOM)).decode("utf-8"))["config"]["model"]
             break
         except (OSError, ValueError, KeyError, TypeError):   # absent or unreadable: nothing said of its model
             continue
@@ -9470,6 +9473,7 @@ def read_journal(path, turns=None, where=None, begun=None):
     # Each line is decoded on its own, strictly: bytes that are not UTF-8 were edited in (a kill tears only
     # the last line, perhaps inside a character), and U+FFFD in their place would be stored in the run for good.
     lines = read_bytes(path, "journal").split(b"\n")
+    lines[0] = lines[0].removeprefix(BOM)   # (an editor's mark, saved in: the header whole behind it, never "damaged")
     try:
         header = exact_json(lines[0].decode("utf-8"))
         config = header["config"]
@@ -10029,7 +10033,7 @@ def journal_config(path, leniently=False):
     of a test run let the test split run again with another prompt)."""
     try:
         with open_regular(path) as f:
-            line = f.readline().decode("utf-8")
+            line = f.readline().removeprefix(BOM).decode("utf-8")   # (an editor's mark: read_journal reads past it)
             header = json.loads(line) if leniently else exact_json(line)   # a key twice says nothing, as in a run file
         return (header["config"] if isinstance(header, dict) and header.get("format") == RUN_FORMAT
                 and isinstance(header.get("config"), dict) else None)
@@ -11420,7 +11424,7 @@ def judging_lines(path):
     header, a line that is not one vote, a vote of a judge model or number its header does not have."""
     try:
         with open_regular(path, "rb") as f:
-            first, rest = f.readline(), [line for line in f if line.endswith(b"\n") or whole_line(line)]
+            first, rest = f.readline().removeprefix(BOM), [line for line in f if line.endswith(b"\n") or whole_line(line)]
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
     try:
@@ -17570,7 +17574,7 @@ def read_human_verdicts(path, trials_of=lambda: 1):
     line that names none). Returns (the verdicts by (id, trial, check), {(id, trial, check): its line})."""
     data = read_bytes(path, "verdicts file")
     refuse_wide(path, data)
-    data = data.removeprefix(b"\xef\xbb\xbf")   # a BOM, as before
+    data = data.removeprefix(BOM)   # as before
     try:   # one of eval.py's files, read whole (a key a person added, or jq -S, puts "format" past the first), or by
         # its first line (a run's journal)
         whole = json.loads(data) if data.lstrip()[:1] == b"{" else None
@@ -17671,7 +17675,7 @@ def judging_config(path):
     """The config a judging at path began with (its first line's), or None if there is none to read."""
     try:
         with open_regular(path, "rb") as f:
-            held = exact_json(f.readline().decode("utf-8"))
+            held = exact_json(f.readline().removeprefix(BOM).decode("utf-8"))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     return held.get("config") if type(held) is dict and type(held.get("config")) is dict else None
@@ -18015,7 +18019,7 @@ def judging_state(path, header, todo):
     except OSError as e:   # a folder, a pipe, a link to nothing, no permission
         return "broken", f"cannot be read ({e.strerror})"
     try:
-        held = exact_json(first.decode("utf-8"))
+        held = exact_json(first.removeprefix(BOM).decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         held = None
     if type(held) is not dict or held.get("format") != JUDGING_FORMAT or type(held.get("config")) is not dict:
@@ -18121,7 +18125,7 @@ def read_pairwise(path):
     try:
         # read as exactly as it is written (not strict_json's rules for files people write): a judge's
         # half emoji ("\\ud83d") stored in a verdict made the whole sidecar unreadable, every verdict lost
-        stored = exact_json(read_bytes(path, "pairwise file").decode("utf-8"))
+        stored = exact_json(read_bytes(path, "pairwise file").removeprefix(BOM).decode("utf-8"))   # (an editor's mark)
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
         problem = line_problem(e)

@@ -4196,3 +4196,17 @@ def test_verdicts_in_words_of_the_reader_s_sixteenth_review_read_as_a_person_rea
     the other verdict, a bracket after the word, __Verdict__)."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
+
+
+def test_a_judging_saved_with_a_byte_order_mark_goes_on_with_its_votes(project, judged_split, cli, fake):
+    """116th round: a .judging an editor saved with a BOM before its first line was called damaged, its votes lost to
+    the same judge command; read past it, as a journal and a pairwise file are."""
+    interrupted_judging(cli, fake, judged_split)
+    judging = Path("j.json.judging")
+    kept = judging.read_bytes().count(b"\n") - 1
+    assert kept >= 1
+    judging.write_bytes(b"\xef\xbb\xbf" + judging.read_bytes())
+    before = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0, err
+    assert 0 < len(judge_calls(fake)) - before <= len(load_json("j.json")["results"]) - kept, err

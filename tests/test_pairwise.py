@@ -135,6 +135,11 @@ def test_stored_verdicts_are_reused_without_a_call(project, cli, fake):
     again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)   # only which digest the judge is
     assert again[0] == 0 and len(fake.chat_bodies) == asked
     assert again[1].replace("(0 made now", "(24 made now") == first[1]
+    # (116th round) saved again by an editor with a byte-order mark: "damaged pairwise file ... move it aside to ask
+    # the judge again", every verdict paid for thrown away; read past it
+    Path(cand + ".pairwise.json").write_bytes(b"\xef\xbb\xbf" + Path(cand + ".pairwise.json").read_bytes())
+    again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert again[0] == 0 and len(fake.chat_bodies) == asked, again[2]
     # another criterion is another comparison: asked, and stored beside the first
     cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert len(fake.chat_bodies) == asked + 24

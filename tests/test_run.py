@@ -4791,3 +4791,17 @@ def test_a_name_too_long_for_what_is_kept_beside_it_is_refused_before_any_case_i
     with pytest.raises(evalpy.EvalError, match=r"annotations\.json: its name is 237 bytes long, .* no annotation could "
                                                r"be saved there; give the run a shorter name \(mv\)"):
         evalpy.Review("c" * 215 + ".json")
+
+
+def test_a_journal_saved_with_a_byte_order_mark_is_resumed_and_named_as_any(project, cli, fake):
+    """116th round: a journal an editor saved with a BOM before its header was "damaged journal header ... move it
+    aside, then run again": the answers paid for thrown away, where the header is whole behind three bytes."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = project / "runs" / "dev-v3.json.journal"
+    journal.write_bytes(b"\xef\xbb\xbf" + journal.read_bytes())
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)   # (the same command: the resume given)
+    assert code == 2 and "resume it, asking only the rest, with: python eval.py run --resume runs/dev-v3.json" in err, err
+    assert "dev-v3.json.journal" in cli("runs")[1]
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
+    assert len(load_json("runs/dev-v3.json")["results"]) == 28
