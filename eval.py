@@ -9507,6 +9507,10 @@ def read_journal(path, turns=None, where=None, begun=None):
         except ValueError as e:   # (a UnicodeDecodeError is one)
             if number == len(lines):   # only a last line with no newline can be torn by a kill
                 continue
+            if b"\0" in raw:   # (a crash of the system, not of eval.py: blocks never written read back as zeros)
+                raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: it holds NUL bytes, what a crash "
+                                "of the machine (a power cut) leaves where the file's last writes never reached the "
+                                "disk; remove that line (what it held is asked again), then resume") from None
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             f"it was not cut short by a kill, so it was edited{JOURNAL_MEND}") from None
         problem = journal_entry_problem(entry, config)

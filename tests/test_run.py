@@ -4805,3 +4805,21 @@ def test_a_journal_saved_with_a_byte_order_mark_is_resumed_and_named_as_any(proj
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 23, err
     assert len(load_json("runs/dev-v3.json")["results"]) == 28
+
+
+def test_a_journal_line_of_nul_bytes_is_said_to_be_a_crash_not_an_edit(project, cli, fake):
+    """116th round: a journal line a machine's crash left as NUL bytes (blocks never written) was "not cut short by a
+    kill, so it was edited; ... remove every line of that case and trial", a case the zeros hide; and resumed once
+    the line is removed, only what it held is asked again."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = project / "runs" / "dev-v3.json.journal"
+    lines = journal.read_bytes().split(b"\n")
+    lines[3] = b"\0" * len(lines[3])
+    journal.write_bytes(b"\n".join(lines))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json.journal:4: damaged journal line: it holds NUL bytes, what a "
+                                 "crash of the machine (a power cut) leaves where the file's last writes never reached "
+                                 "the disk; remove that line (what it held is asked again), then resume\n"), err
+    journal.write_bytes(b"\n".join(lines[:3] + lines[4:]))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 24, err
