@@ -9406,8 +9406,12 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
         try:
             fd = os.open(run_path + suffix, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            if exact:   # (a run file of that name was refused before: chosen_run_path)
-                raise EvalError(f"--out {shell_word(run_path)}: another run took this name meanwhile") from None
+            if exact:   # (a run file of that name was refused before: chosen_run_path; who took it, named where it
+                # holds its lock already, as the same name given a moment later says)
+                holder = live_holder(run_path)
+                taker = f"another eval.py (pid {on_one_line(holder, 20)})" if holder is not None else f"another {what}"
+                raise EvalError(f"--out {shell_word(run_path)}: {taker} took this name meanwhile "
+                                f"({shell_word(run_path + suffix)}); wait for it, or give another --out") from None
             continue   # another run took the name between our look and our open
         except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system)
             raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); no case was asked yet: "

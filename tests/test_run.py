@@ -4823,3 +4823,26 @@ def test_a_journal_line_of_nul_bytes_is_said_to_be_a_crash_not_an_edit(project, 
     journal.write_bytes(b"\n".join(lines[:3] + lines[4:]))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 24, err
+
+
+def test_a_name_taken_meanwhile_says_who_took_it_and_the_way_on(project):
+    """116th round: two runs given one --out at once, the loser was told only "another run took this name meanwhile":
+    no file, no pid, no way on, where the same name given a moment later says all three."""
+    os.makedirs("runs")
+    Path("runs/x.json.journal").write_bytes(b"")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.open_journal("runs/x.json", {}, exact=True)
+    assert str(e.value) == ("--out runs/x.json: another run took this name meanwhile (runs/x.json.journal); wait for it, "
+                            "or give another --out"), e.value
+    holder = subprocess.Popen([sys.executable, "-c", (   # (its lock held by another process, as a live run's is)
+        "import fcntl, os, time\nf = open('runs/x.json.lock', 'w')\nf.write(f'{os.getpid()}\\n')\nf.flush()\n"
+        "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.open_journal("runs/x.json", {}, exact=True)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert str(e.value).startswith(f"--out runs/x.json: another eval.py (pid {holder.pid}) took this name meanwhile "
+                                   "(runs/x.json.journal)"), e.value
