@@ -14103,6 +14103,14 @@ def failures_answer(rate, rows, failures, prob):
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
         raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
+    if rows > MAX_POWER_ROWS:   # (the chance at one row and the next differ by less than floats tell apart: the
+        # count 6 rows short of the fewest at 10^14, and P printed as 80.0000000000003% where it is 79.99999999999559%)
+        lines = [f"about {rows} rows: the fewest that give at least {plural(failures, 'failure')} with probability "
+                 f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
+                 f"(past {MAX_POWER_ROWS:,} rows the chances at one row count and the next are too close for floating "
+                 f"point to tell apart: the count may be off by a few rows; failures ~ Binomial(rows, {given(rate)})). "
+                 "Use more rows than that, not the expected count."]
+        return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "approximate": True}
     chance = seen_chance(failures, rows, rate)
     before = seen_chance(failures, rows - 1, rate)
     lines = [f"{plural(rows, 'row')}: the fewest that give at least {plural(failures, 'failure')} with probability "

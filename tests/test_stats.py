@@ -2,6 +2,7 @@
 sample each, and the seeds' figures."""
 
 import gc
+import json
 import random
 import warnings
 from fractions import Fraction
@@ -469,6 +470,17 @@ def test_rows_for_failures_at_tiny_rates_is_the_fewest_by_scipy(rate, failures, 
     rows = evalpy.rows_for_failures(rate, failures, prob)
     assert scipy_stats.binom.sf(failures - 1, rows, rate) >= prob
     assert rows == failures or scipy_stats.binom.sf(failures - 1, rows - 1, rate) < prob
+
+
+def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
+    """116th round: at 10^14 rows the count printed was 6 rows short of the fewest (the exact tail, summed by mpmath,
+    is 79.99999999999559% there), and its P printed as 80.0000000000003%: floats no longer tell one row from the next."""
+    code, out, _ = cli("power", "--rate", "1e-11", "--failures", "1000")
+    assert code == 0 and out.startswith("about 102651253592926 rows: the fewest that give at least 1000 failures"), out
+    assert "P = " not in out and "the count may be off by a few rows" in out, out
+    doc = json.loads(cli("power", "--rate", "1e-11", "--failures", "1000", "--json")[1])
+    assert doc["approximate"] is True and "probability" not in doc, doc
+    assert "approximate" not in json.loads(cli("power", "--rate", "1e-6", "--failures", "3", "--json")[1])
 
 
 def test_power_rate_answers_at_a_rate_of_one_in_a_million(cli):
