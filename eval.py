@@ -419,7 +419,8 @@ OPTIONS = (
                                                 "judge a run of it with another judge or --checks (the judged run is "
                                                 "marked so)",
            "flag", False, run_config=True, recorded_as=()),
-    Option(("--resume",), ("run",), "finish an interrupted run (the path it printed)", metavar="PATH"),
+    Option(("--resume",), ("run",), "finish an interrupted run (the path it printed), or ask again the errors of a "
+                                    "finished one (written beside it as NAME-completed.json)", metavar="PATH"),
     Option(("--api",), ("run",), "ollama (/api/chat, the default) or openai: any OpenAI-compatible server (llama.cpp, "
                                  "llama-cpp-python, vLLM, LM Studio, Ollama's /v1) at --host", "api",
            "ollama",   # Ollama's own API: the server DEFAULT_HOST and DEFAULT_MODEL are for
