@@ -7708,8 +7708,10 @@ VERDICT_HEAD = (
     rf"""(?:(?:answer|respuesta|resposta)[ \t]{{1,3}}|(?:response|assistant|model|output|candidate|asistente|modelo|"""
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
-    VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*_”’»]|[ \t][-–—(\[]))""", re.IGNORECASE | re.MULTILINE)
+    VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
+    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+# (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
+# no "no")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
 # list may be a choice, whose restated keys are the choice's (WORD_LIST)
 WORD_BEFORE_LIST = re.compile(VERDICT_HEAD, re.IGNORECASE)
@@ -7728,7 +7730,7 @@ LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}{RESTATED_KEY}(?:(?:parti
 WORD_LIST = re.compile(
     rf"""{CLOSING_MARK}{{0,3}}(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?"""
     rf"""(?:[ \t]{{0,8}}(?:/|\||(?:or|o)(?![^\W_])|,[ \t]{{0,8}}(?:or|o)(?![^\W_])){LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{0,3}}"""
-    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(])""",
+    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(→])""",
     re.IGNORECASE | re.MULTILINE)   # (or a dash or a bracket after a space: "A, B or tie — the format asks for one")
 LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
 # (its key is no word of the list: "FAIL / Pass: no" is the fail said again, its "Pass" read as a pass made it a choice,
@@ -7758,8 +7760,8 @@ def numbered_item(raw, at):
         return False
     if not (item.group("paren") or item.group("dashed")):   # (Criterion 1: Verdict: FAIL, the one criterion the reply
         first = A_DIGIT.search(item.group()).start()          # names, or Criterion 2 — Final verdict: is the reply's;
-        return not FINAL_KEY.match(raw, at) and (items_named(raw) > 1   # Claim #3 alone speaks of others, an item's)
-                                                  or not ONE_ALONE.match(item.group(), first))
+        return items_named(raw) > 1 or not (FINAL_KEY.match(raw, at)   # Claim #3 alone speaks of others, an item's;
+                                            or ONE_ALONE.match(item.group(), first))   # each of two items' is theirs)
     # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
     # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
     return (numbered_item_lines(raw) > 1 and not of_the_whole(item.group("paren") or item.group("dashed"))
@@ -7832,14 +7834,20 @@ def numbered_item_lines(raw):
 
 
 # a numbered item named anywhere (a reply naming one alone, numbered 1, names its one criterion: its verdict the reply's)
-ITEM_ANYWHERE = re.compile(rf"(?<![^\W_]){ITEM_WORDS}[*_ \t]{{0,3}}#?\d{{1,3}}(?!\d)", re.IGNORECASE)
+ITEM_ANYWHERE = re.compile(rf"(?<![^\W_]){ITEM_WORDS}[*_ \t]{{0,3}}#?(?P<number>\d{{1,3}})(?!\d)", re.IGNORECASE)
 ONE_ALONE = re.compile(r"0{0,2}1(?!\d)")
 
 
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
 def items_named(raw):
-    """How many numbered items (ITEM_ANYWHERE) raw names, up to 2."""
-    return len(list(itertools.islice(ITEM_ANYWHERE.finditer(raw), 2)))
+    """How many numbered items (ITEM_ANYWHERE) raw names, by their numbers (Criterion 1 named again, by the JSON's
+    reason too, is one), up to 2."""
+    numbers = set()
+    for item in ITEM_ANYWHERE.finditer(raw):
+        numbers.add(int(item.group("number")))
+        if len(numbers) > 1:
+            break
+    return len(numbers)
 
 
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
@@ -7890,7 +7898,8 @@ KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __V
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?:{'|'.join(names)}){KEY_MARK}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    return re.compile(rf"(?<![^\W_])(?<!\w_){KEY_MARK}?(?:{'|'.join(names)}){KEY_MARK}?{WORD_KEY_SEPARATOR}",
+                      re.IGNORECASE)   # (never a longer name's end: must_pass: true, is_pass: true are no verdicts)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -7918,10 +7927,16 @@ def said_in_words(raw, loose, start, end):
             if word is None:   # (a list after the word: a choice, or the word said again)
                 bare = WORD_BEFORE_LIST.match(raw, key.end(), end)
                 said = bare and verdict_said(bare.group("word"))
-                choice = said in words and a_choice(raw, bare.end(), words, words[said])
-                if not choice:
+                if said not in words:
                     continue
-                chosen, verdicts = choice, picked_after(raw, choice, end, words)
+                choice = a_choice(raw, bare.end(), words, words[said])
+                again = None if choice else WORD_LIST.match(raw, bare.end())
+                if choice:
+                    chosen, verdicts = choice, picked_after(raw, choice, end, words)
+                elif again:   # the word said again (FAIL / no, FAIL | ❌): read, its list's keys with it
+                    chosen, verdicts = again.end(), [words[said]]
+                else:
+                    continue
             else:
                 if all(in_spans(code, starts, at) for at in (key.start(), word.start("word"))):
                     continue   # (key and word in code: `pass`: `True` quotes it; Verdict: `FAIL`, `pass`: false are said)
@@ -7940,26 +7955,31 @@ def said_in_words(raw, loose, start, end):
 
 
 def picked_after(raw, at, end, words):
-    """The verdict a choice written out (ending at `at`) is followed by after a dash, [it], else []: "Verdict: FAIL or
-    PASS — FAIL." picks the fail, where the JSON's pass beside it was kept."""
-    if raw[at - 1] not in "-–—":
-        return []
-    pick = VERDICT_WORD.match(raw, at, end)
-    said = pick and verdict_said(pick.group("word"))
+    """The verdict a choice written out (ending at `at`) is followed by after a dash or an arrow, ending its sentence,
+    [it], else []: "Verdict: FAIL or PASS — FAIL." picks the fail, where the JSON's pass beside it was kept; "A, B or
+    tie — tie, only if both are equal" explains the choice, it picks nothing."""
+    lead = PICK_LEAD.match(raw, at - 1 if raw[at - 1] in "-–—→?" else at)
+    pick = lead and VERDICT_WORD.match(raw, lead.end(), end)
+    said = pick and PICK_ENDS.match(raw, pick.end()) and verdict_said(pick.group("word"))
     return [words[said]] if said in words else []
 
 
-# a mark or a word after the verdict's word, as VERDICT_WORD lets one stand (PASS ✅, FAIL fails)
-MARK_AFTER = re.compile(rf"""[ \t]{{1,3}}({VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_]))""", re.IGNORECASE)
+PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:-{1,2}|[–—→])")
+PICK_ENDS = re.compile(r"""(?:[*_"'`”’»)\]]{0,3})[ \t]{0,8}(?:[.!]|$)""", re.MULTILINE)
+
+
+# the marks after the verdict's word, as VERDICT_WORD lets them stand (PASS ✅, PASS ✅✅)
+MARK_AFTER = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{1,3}}((?:{VERDICT_SYMBOL}){{1,3}})""")   # (PASS ❌, **PASS** ❌;
+# not a word: "No pass" is no pass and a fail)
 
 
 def marks_beside(raw, start, word, words):
     """The verdicts of the marks beside a verdict's word (matched by VERDICT_WORD after its key's end, `start`), before
     it or after it: one saying the other verdict (Verdict: PASS ❌, ✅ FAIL) leaves the case to a person, where the
     word alone was read against the mark."""
-    before = re.findall(VERDICT_SYMBOL, raw[start:word.start("word")])
     after = MARK_AFTER.match(raw, word.end())
-    return [words[m] for m in map(verdict_said, before + ([after.group(1)] if after else [])) if m in words]
+    marks = re.findall(VERDICT_SYMBOL, raw[start:word.start("word")] + (after.group(1) if after else ""))
+    return [words[m] for m in map(verdict_said, marks) if m in words]
 
 
 def after_last_object(raw, loose, span, verdict):

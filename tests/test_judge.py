@@ -4184,8 +4184,7 @@ def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_re
     (f"{_v(False)}\n\nVerdict: ❌ PASS", None),
     (f"{_v(True)}\n\nVerdict: PASS ✅", True),
     (f"{_v(False)}\n\n**Verdict:** ❌ **FAIL**", False),
-    # a bracket after a space ends the word, as the README says; bold's other spellings of the key
-    (f"{_v(True)}\n\nVerdict: FAIL [confidence: high]", None),
+    # bold's other spellings of the key
     (f"{_v(True)}\n\n__Verdict__: FAIL", None),
     (f"{_v(True)}\n\n***Verdict***: FAIL", None),
     (f"{_v(False)}\n\n__Verdict__: FAIL", False),
@@ -4193,7 +4192,7 @@ def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_re
 def test_verdicts_in_words_of_the_reader_s_sixteenth_review_read_as_a_person_reads_them(reply, human):
     """116th round's review of the reader: each was read as the JSON's verdict against the words beside it (a fail
     restated with its key taken for a choice, a choice's pick after a dash, the one criterion's verdict, a mark saying
-    the other verdict, a bracket after the word, __Verdict__)."""
+    the other verdict, __Verdict__)."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
 
@@ -4210,3 +4209,42 @@ def test_a_judging_saved_with_a_byte_order_mark_goes_on_with_its_votes(project, 
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0, err
     assert 0 < len(judge_calls(fake)) - before <= len(load_json("j.json")["results"]) - kept, err
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a pick after a dash ends its sentence: one a clause follows explains the choice, it picks nothing
+    (f"The prompt wants pass: true or false — true, if the answer meets the criterion.\n\n{_v(False)}", False),
+    (f"The format is Winner: A, B or tie — tie, only if both are equally good.\n\n{_w('B')}", "B"),
+    (f"Verdict: PASS or FAIL — no, I must reason first.\n\n{_v(True)}", True),
+    (f"Verdict: PASS or FAIL -- FAIL\n\n{_v(True)}", None),   # (two dashes, an arrow, after a question mark)
+    (f"Verdict: PASS or FAIL → FAIL\n\n{_v(True)}", None),
+    (f"Verdict: pass or fail? — fail\n\n{_v(True)}", None),
+    # a bracket after the word is a checkbox's as often: the JSON's verdict stands
+    (f"Verdict: PASS [ ] / FAIL [x]\n\n{_v(False)}", False),
+    (f"Verdict: PASS [or FAIL]\n\n{_v(False)}", False),
+    # a word after the verdict's is no mark: "No pass" is a fail
+    (f"Verdict: No pass.\n\n{_v(False)}", False),
+    (f"**Verdict:** ❌ No pass\n\n{_v(False)}", False),
+    # each of two criteria's own final verdict is the item's; a criterion named again (by the reason too) is one
+    (f"Criterion 1 final verdict: PASS\nCriterion 2 final verdict: FAIL\nOverall: FAIL\n\n{_v(False)}", False),
+    ("Criterion 1: Verdict: FAIL\n\n" + json.dumps({"reason": "Criterion 1 is not met: no date.", "pass": True}), None),
+    # the word said again after a slash or a bar is read, as after a comma
+    (f"**Verdict:** FAIL / no\n\n{_v(True)}", None),
+    (f"Verdict: FAIL | ❌\n\n{_v(True)}", None),
+    (f"Veredicto: NO CUMPLE / no\n\n{_v(True)}", None),
+    (f"Winner: B / B\n\n{_w('A')}", None),
+    (f"**Verdict:** FAIL / no\n\n{_v(False)}", False),
+    # marks beside bold, or doubled
+    (f"Verdict: **PASS** ❌\n\n{_v(True)}", None),
+    (f"Verdict: PASS ✅✅\n\n{_v(False)}", None),
+    # an underscore: NO_ISSUES is no "no"; FAIL_MISSING_DATE is a fail; must_pass is no key
+    (f"Verdict: NO_ISSUES\n\n{_v(True)}", True),
+    (f"Verdict: FAIL_MISSING_DATE\n\n{_v(True)}", None),
+    (f"The check sets must_pass: true, so any omission fails it.\n\n{_v(False)}", False),
+])
+def test_verdicts_in_words_of_the_reader_s_seventeenth_review_read_as_a_person_reads_them(reply, human):
+    """116th round's review of the sixteenth: its rules' flips mended (an explanation after a choice read as its pick,
+    a checkbox's bracket, "No pass" read as a mark, each criterion's final verdict, a criterion named twice), and the
+    word said again after a slash, marks beside bold or doubled, NO_ISSUES, must_pass: read as a person reads them."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
