@@ -9611,7 +9611,10 @@ def same_but_failed_votes(held, entry):
     answer and every other vote alike (an edited vote that never failed was taken in)."""
     def call(v):
         return (v.get("check"), v.get("model"), v.get("vote")) if type(v) is dict else None
-    if {k: v for k, v in entry.items() if k != "judges"} != {k: v for k, v in held.items() if k != "judges"}:
+
+    def answer(line):   # (a field null and one not written are one: the resume writes an agent's fields null for a
+        return {k: v for k, v in line.items() if k != "judges" and v is not None}   # call without them; refused, its
+    if answer(entry) != answer(held):                                                 # journal could not go on)
         return False
     now = {call(v): v for v in entry.get("judges") or ()}
     was = {call(v): v for v in held.get("judges") or ()}

@@ -4022,6 +4022,18 @@ def test_a_journaled_answer_whose_judge_call_failed_has_that_vote_asked_again_on
             + run["results"][:3] + tail), encoding="utf-8")
         code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
         assert code == 2 and said in err and not os.path.exists("runs/a.json"), err
+    # (116th round's kills) the journal writes an answer's fields it has, the resume writes it again with every field,
+    # null where it has none (an agent's): the two were not "the same but its failed votes", and every later resume
+    # was refused as edited, the case's calls to be paid again
+    fields = ("id", "trial", *evalpy.CALL_FIELDS)   # (as a journal holds an answer: no case fields)
+    written = {k: v for k, v in failed.items() if v is not None and k in fields}
+    again_whole = {k: whole["results"][1].get(k) for k in fields}
+    Path("runs/a.json.journal").write_text("".join(
+        json.dumps(line, ensure_ascii=False) + "\n" for line in [{"format": evalpy.RUN_FORMAT, "config": run["config"]}]
+        + [run["results"][0], written, run["results"][2], again_vote, again_whole]), encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0, err
+    assert load_json("runs/a.json")["results"][1] == whole["results"][1]
 
 
 def test_a_journaled_answer_kept_whole_without_its_votes_is_refused_on_resume(project, judged_split, cli, fake):
