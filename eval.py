@@ -9299,21 +9299,27 @@ def journal_in_the_way(run_path):
 
 def stopped_run_of(default, config, inputs, judge):
     """The command that resumes a run of this configuration (its split and part of it, prompt, labels, context, model,
-    every setting that changes what is asked, judge) stopped at one of a default name's numbered names, not being
-    written now nor written whole; else None. Run again after a kill, the same command took the next free name and
+    every setting that changes what is asked, judge) stopped at one of a default name's numbered names, or at any name
+    in its folder, not being written now nor written whole; else None. Run again after a kill, the same command took the next free name and
     asked every case again, paying twice for the answers the journal held."""
     tools = any(case.get("tools") for case in inputs.cases)
     now = {**{k: config.get(k) for k in TUNED_CONFIG}, "judge": as_tuned("judge", judge), "prompt_sha": inputs.prompt_sha,
            "context_sha": inputs.context_sha, "labels": inputs.labels, "max_turns": config.get("max_turns") if tools else None,
            "split_sha": inputs.split_sha, "repeat": config["repeat"],
            "subset": None if inputs.whole else config.get("subset")}
-    for path in itertools.islice(numbered_names(default), 50):
-        if not name_taken(path):
-            return None
+    # at the default's numbered names, or any name in its folder a run of this split was begun at (its split named
+    # otherwise by an older eval.py: support/test.jsonl was support-test, its journal asked again whole)
+    folder = os.path.dirname(default)
+    names = [*itertools.takewhile(name_taken, itertools.islice(numbered_names(default), 50)),
+             *(os.path.join(folder, f[:-len(JOURNAL_SUFFIX)]) for f in sorted(listed_names(folder or "."))
+               if f.endswith(JOURNAL_SUFFIX))]
+    for path in dict.fromkeys(names):
         begun = journal_config(path + JOURNAL_SUFFIX)
         if begun is None or os.path.lexists(path) or live_holder(path) is not None:   # (a run file: written whole)
             continue
-        if all(as_tuned(k, begun.get(k)) == v for k, v in now.items()):
+        same_split = begun.get("split") == config["split"] or type(begun.get("split_path")) is str and \
+            os.path.realpath(begun["split_path"]) == os.path.realpath(config["split_path"])
+        if same_split and all(as_tuned(k, begun.get(k)) == v for k, v in now.items()):
             return resume_command(path)
     return None
 

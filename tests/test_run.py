@@ -556,6 +556,25 @@ def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(proje
     assert "stopped before it finished" not in err, err
 
 
+def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_name(project, cli, fake):
+    """116th round: a split renamed since (support/test.jsonl beside golden/support/test.jsonl, support-test in an older
+    eval.py, P-support-test now) had its stopped run looked for at the new name alone: the same command asked every
+    case again, the older journal left stranded. A journal of this split and configuration in the folder is found by
+    any name; one of another split of the same name and content elsewhere is not."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.rename("runs/dev-v3.json.journal", "runs/old-name-v3.json.journal")   # (as an older eval.py named its split)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "resume it, asking only the rest, with: python eval.py run --resume runs/old-name-v3.json" in err, err
+    assert not fake.chat_bodies
+    journal = Path("runs/old-name-v3.json.journal")
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["config"].update(split="elsewhere", split_path="elsewhere/dev.jsonl")   # another file, the same bytes
+    journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "stopped before it finished" not in err, err
+
+
 def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
     """Newcomer pass (issue 31): after a SIGTERM, runs/dev-v1.json.journal was there and `runs`
     said "no run files in runs"."""
