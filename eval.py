@@ -10347,7 +10347,7 @@ def held_cases(path, journal):
             if journal:   # its header, then one answer a line
                 return {line.get("id") for line in map(json_or_none, itertools.islice(f, 1, None))
                         if isinstance(line, dict) and isinstance(line.get("id"), str)}, None
-            run = json.loads(f.read())
+            run = json.loads(f.read().removeprefix("\ufeff"))   # (an editor's mark: its cases were none, the guard passed)
         results = [r for r in run.get("results", []) if isinstance(r, dict) and isinstance(r.get("id"), str)]
         return {r["id"] for r in results}, case_texts(results)
     except (OSError, ValueError, RecursionError, AttributeError, TypeError):
@@ -18396,7 +18396,8 @@ def journaled_comparisons(path):
     break, and not whole) left out. A damaged line is an error naming it, and nothing is stored."""
     try:
         with open_regular(path, "rb") as f:
-            lines = [line for line in f if line.endswith(b"\n") or whole_line(line)]   # (whole: a kill before its break)
+            lines = [line.removeprefix(BOM) if at == 0 else line for at, line in enumerate(f)]   # (an editor's mark)
+        lines = [line for line in lines if line.endswith(b"\n") or whole_line(line)]   # (whole: a kill before its break)
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "
                         "move it aside") from None

@@ -4866,3 +4866,15 @@ def test_a_name_taken_meanwhile_says_who_took_it_and_the_way_on(project):
         holder.wait()
     assert str(e.value).startswith(f"--out runs/x.json: another eval.py (pid {holder.pid}) took this name meanwhile "
                                    "(runs/x.json.journal)"), e.value
+
+
+def test_an_earlier_test_run_saved_with_a_byte_order_mark_still_guards_an_edited_split(held_out_run, project, cli, fake):
+    """116th round: a test run file an editor saved with a BOM was read as holding no case by the guard, so once the
+    split was edited (a note reviewed) another prompt ran on test unmarked; without the BOM it was refused."""
+    path = project / "golden" / "test.jsonl"
+    path.write_bytes(path.read_bytes().replace(b'"note": "', b'"note": "(reviewed) ', 1))
+    run = Path(held_out_run)
+    run.write_bytes(b"\xef\xbb\xbf" + run.read_bytes())
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out test split again: runs/test-v2.json already ran" in err, err
+    assert fake.chat_bodies == []
