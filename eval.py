@@ -5072,14 +5072,25 @@ def another_file_as_prompt(path, text):
     if shown:
         return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
-    # a split's labels or its checks (each was sent as the model's instructions without a word)
-    if os.path.basename(path) == LABELS_FILE:
-        return f"{shell_word(path)} holds a split's labels, one a line, not a prompt: a prompt is what the model is told"
+    # a split's labels, checks or tools, a person's verdicts, compare --pairwise's journal (each was sent as the
+    # model's instructions without a word); a prompt of one's own in prompts/ may be named labels.txt
+    lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
+    of_a_set = (f"{shell_word(path)} {{}}, not a prompt: it is read beside its split; a prompt is what the model is "
+                "told")
+    if os.path.basename(path) == LABELS_FILE and PROMPTS_DIR not in os.path.abspath(path).split(os.sep)[:-1]:
+        return of_a_set.format("holds a split's labels, one a line")
+    if (isinstance(whole, dict) and ({"tools", "tool_results"} & whole.keys())
+            or isinstance(whole, list) and whole and all(isinstance(t, dict) and t.get("type") == "function" for t in whole)):
+        return of_a_set.format(f"looks like a split's tools ({TOOLS_FILE})")
     if (isinstance(whole, dict) and isinstance(whole.get("checks"), list)
             or isinstance(whole, list) and whole and all(isinstance(c, dict) and "type" in c for c in whole)):
-        return (f"{shell_word(path)} looks like a split's checks ({CHECKS_FILE}), not a prompt: it is read beside its "
-                "split; a prompt is what the model is told")
-    lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
+        return of_a_set.format(f"looks like a split's checks ({CHECKS_FILE})")
+    if all(isinstance(line, dict) and {"check", "pass"} <= line.keys() <= VERDICT_FIELDS for line in lines):
+        return (f"{shell_word(path)} holds a person's verdicts, not a prompt: calibrate reads them "
+                f"({program()} calibrate {shell_word(path)} RUN); a prompt is what the model is told")
+    if all(isinstance(line, dict) and line.keys() == {"comparison", "verdict"} for line in lines):
+        return (f"{shell_word(path)} is compare --pairwise's journal of verdicts, not a prompt: the next compare "
+                "--pairwise stores them; a prompt is what the model is told")
     if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
         return (f"{shell_word(path)} looks like a split (a case on each line), not a prompt: give it as --split, and a "
                 "prompt's text file as --prompt")
@@ -9541,7 +9552,8 @@ def read_journal(path, turns=None, where=None, begun=None):
             if b"\0" in raw:   # (a crash of the system, not of eval.py: blocks never written read back as zeros)
                 raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: it holds NUL bytes, what a crash "
                                 "of the machine (a power cut) leaves where the file's last writes never reached the "
-                                "disk; remove that line (what it held is asked again), then resume") from None
+                                "disk; remove that line (what it held is asked again), then resume (a line of its case "
+                                "after it, a vote of the answer it held, is then named: remove it too)") from None
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             f"it was not cut short by a kill, so it was edited{JOURNAL_MEND}") from None
         problem = journal_entry_problem(entry, config)

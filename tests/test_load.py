@@ -1507,6 +1507,8 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     Path("runs").mkdir()
     write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
     Path("runs/j.json.journal").write_text('{"format": "eval.py-run/1", "config": {}}\n{"id": "c1", "trial": 1}\n')
+    Path("runs/v.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true}\n')
+    Path("runs/p.journal").write_text('{"comparison": {"baseline": "a.json"}, "verdict": {"case": "c1"}}\n')
     for prompt, says in (("runs/r.json", "runs/r.json is an eval.py run file, not a prompt: a prompt is plain text, what "
                                          "the model is told (see it with `python eval.py report runs/r.json`)"),
                          ("runs/j.json.journal", "runs/j.json.journal is the journal of an unfinished run, not a prompt"),
@@ -1515,10 +1517,18 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
                          # (116th round) a split's labels, or its checks, ran as the model's instructions
                          ("golden/labels.txt", "golden/labels.txt holds a split's labels, one a line, not a prompt"),
                          ("golden/support/checks.json", "golden/support/checks.json looks like a split's checks "
-                                                        "(checks.json), not a prompt: it is read beside its split")):
+                                                        "(checks.json), not a prompt: it is read beside its split"),
+                         ("golden/agent/tools.json", "golden/agent/tools.json looks like a split's tools (tools.json), not "
+                                                     "a prompt"),
+                         ("runs/v.jsonl", "runs/v.jsonl holds a person's verdicts, not a prompt: calibrate reads them"),
+                         ("runs/p.journal", "runs/p.journal is compare --pairwise's journal of verdicts, not a prompt")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", prompt)
         assert code == 2 and err.startswith(f"error: {says}") and len(err.splitlines()) == 1, err
-    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "r.json"]
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "p.journal", "r.json", "v.jsonl"]
+    Path("prompts/labels.txt").write_text("Label the ticket: bug, facturación, acceso or petición.\n")   # (a prompt's)
+    assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/labels.txt", "--limit", 1,
+               "--out", "runs/l.json")[0] == 0
+    os.unlink("runs/l.json")
     Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición"}\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1)[0] == 0
     # (its review) a prompt of JSON whose "format" begins as eval.py's do is a prompt

@@ -4839,7 +4839,8 @@ def test_a_journal_line_of_nul_bytes_is_said_to_be_a_crash_not_an_edit(project, 
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err == ("error: runs/dev-v3.json.journal:4: damaged journal line: it holds NUL bytes, what a "
                                  "crash of the machine (a power cut) leaves where the file's last writes never reached "
-                                 "the disk; remove that line (what it held is asked again), then resume\n"), err
+                                 "the disk; remove that line (what it held is asked again), then resume (a line of its "
+                                 "case after it, a vote of the answer it held, is then named: remove it too)\n"), err
     journal.write_bytes(b"\n".join(lines[:3] + lines[4:]))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 24, err
