@@ -17587,15 +17587,20 @@ def versions_note(file, summary):
             f"another run whose annotations it shares) ({each}), left out here; the file keeps them")
 
 
+def annotation_form(text):
+    """What two annotations alike are counted as one by (annotation_counts, and the page's cases of each row): their
+    text without what is shown as nothing, in NFC (an é typed two ways reads the same), its spaces as one."""
+    return " ".join(unicodedata.normalize("NFC", without_marks(text, joiners=False)).split())
+
+
 def annotation_counts(annotations):
     """The annotations, most frequent first: the methodology's count that says what to fix first. Two texts alike but
     for what is shown as nothing ("real one" and "real one" with a zero-width space), or for their Unicode form, are
     one, under its commoner form (they were two rows that read the same); so are two alike but for their spaces
     (review saves a text trimmed; a file written by hand held "x " beside "x", two rows that read "x")."""
     forms = {}
-    for entry in annotations.values():   # (an é typed two ways, NFC or NFD, is one too: it reads the same)
-        read = " ".join(unicodedata.normalize("NFC", without_marks(entry["text"], joiners=False)).split())
-        forms.setdefault(read, Counter())[entry["text"]] += 1
+    for entry in annotations.values():
+        forms.setdefault(annotation_form(entry["text"]), Counter())[entry["text"]] += 1
     # (a tie goes to a form without spaces at its ends: "x " first was the row's text)
     counts = [(max(alike, key=lambda text: (alike[text], text == text.strip())), sum(alike.values())) for alike in forms.values()]
     return sorted(counts, key=lambda item: (-item[1], item[0]))
@@ -19733,11 +19738,11 @@ def failure_rows(s, failing, results, annotated, anchors):
 
 def annotation_table(annotations, anchors):
     """The annotations typed in review, most frequent first, each with links to its cases."""
-    by_text = {}   # under the form annotation_counts counts them by: all the cases of its count
-    for key, entry in annotations.items():
-        by_text.setdefault(without_marks(entry["text"], joiners=False), []).append(answer_key_parts(key)[0])
+    by_text = {}   # under the form annotation_counts counts them by: all the cases of its count (a case typed in
+    for key, entry in annotations.items():   # another Unicode form, or spacing, was left out of its row's cases)
+        by_text.setdefault(annotation_form(entry["text"]), []).append(answer_key_parts(key)[0])
     rows = [[text, (n, n), Markup(", ".join(case_link(i, anchors)
-                                            for i in dict.fromkeys(sorted(by_text[without_marks(text, joiners=False)]))))]
+                                            for i in dict.fromkeys(sorted(by_text[annotation_form(text)]))))]
             for text, n in annotation_counts(annotations)]
     return html_table(["annotation", "answers", "cases"], rows)
 

@@ -299,7 +299,8 @@ def test_report_html_of_a_classification_run(dev_run, cli):
     Path(dev_run).write_text(json.dumps(run))
     Path(dev_run + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
         "dev-09#1": {"text": "billing word in the ticket", "time": "t"},
-        "dev-24#1": {"text": "billing word in the ticket", "time": "t"},
+        # (116th round) typed with a space more: counted with the row, its case left out of the row's cases
+        "dev-24#1": {"text": "billing  word in the ticket ", "time": "t"},
         "dev-11#1": {"text": "wrote a sentence", "time": "t"}, "dev-01#1": {"text": "right, oddly", "time": "t"}}}))
     code, out, err = cli("report", dev_run, "--html", "report.html")
     assert code == 0 and out.startswith("Accuracy: 25/28") and "wrote report.html" in err
@@ -314,6 +315,8 @@ def test_report_html_of_a_classification_run(dev_run, cli):
     table = text[text.index("Annotations (typed in review"):]
     shown = re.findall(r"<tr><td>([^<]*)</td><td[^>]*>(\d+)</td>", table)
     assert shown[:3] == [("billing word in the ticket", "2"), ("right, oddly", "1"), ("wrote a sentence", "1")]
+    first = re.search(r"<tr><td>billing word in the ticket</td>.*?</tr>", table).group()
+    assert len(re.findall(r'href="#case-\d+"', first)) == 2, first   # (both its cases linked)
     for anchor in re.findall(r'href="#(case-\d+)"', text):
         assert f'id="{anchor}"' in text
     assert "Annotated cases that did not fail" in text   # dev-01 passed but was annotated: it has a row too
