@@ -19431,6 +19431,13 @@ def esc(value):
     return value if isinstance(value, Markup) else Markup(html.escape(inert(str(value)), quote=True))
 
 
+def esc_line(value):
+    """esc of a value shown on one line (a table's cell, a case's id, a page's title): its line breaks and tabs shown
+    as codes too, as the terminal's line shows them (on_one_line); a page shows one as a space outside a <pre>, and
+    "x\ny" read as "x y", another case's id."""
+    return value if isinstance(value, Markup) else esc(on_one_line(value))
+
+
 def scale(share, width=CHART_WIDTH):
     """A share (0 to 1) as pixels along a plot, clamped: no figure draws outside its chart."""
     if share is None or not isfinite(share):
@@ -19539,7 +19546,7 @@ def html_table(header, rows, sortable=True, table_id=None, numeric_from=99, widt
             shown, key = cell if isinstance(cell, tuple) else (cell, None)
             sort = f' data-sort="{esc(key)}"' if key is not None else ""
             num = ' class="n"' if i >= numeric_from else ""
-            cells.append(f"<td{num}{sort}>{esc('-' if shown is None else shown)}</td>")
+            cells.append(f"<td{num}{sort}>{esc_line('-' if shown is None else shown)}</td>")
         out.append(f"<tr{attributes}>" + "".join(cells) + "</tr>")
     return Markup("".join(out) + "</tbody></table>")
 
@@ -19585,7 +19592,7 @@ def asked_html(result):
 def case_link(case_id, anchors):
     """A case's id, linking to its row on the page when it has one (anchors: id -> our own
     'case-N': never an id from the run, which may hold anything)."""
-    return Markup(f'<a href="#{anchors[case_id]}">{esc(case_id)}</a>') if case_id in anchors else esc(case_id)
+    return Markup(f'<a href="#{anchors[case_id]}">{esc_line(case_id)}</a>') if case_id in anchors else esc_line(case_id)
 
 
 def config_rows(config, path):
@@ -20389,8 +20396,8 @@ def html_page(title, parts):
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{PAGE_POLICY}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{PAGE_STYLE}</style></head><body>",
-        f"<header><h1>{esc(title)}</h1></header><main>", *parts, "</main>",
+        f"<title>{esc_line(title)}</title><style>{PAGE_STYLE}</style></head><body>",
+        f"<header><h1>{esc_line(title)}</h1></header><main>", *parts, "</main>",
         f"<footer>Made by eval.py {__version__} from the run files alone; every figure is recomputed from them. "
         "Tables sort by a click on their header.</footer>",
         f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
@@ -20983,6 +20990,9 @@ const $ = (id) => document.getElementById(id);
 const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
 function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
+// a name on one line (an id, a model, a path): its line breaks and tabs as codes too, as the report pages show them
+// (an id "x\\ny" read as "x y", another case's)
+function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
 // a filter's value is "=" and what it picks: "" is "any", and an older run's empty difficulty or tag is a value of its own
 function option(select, value) { select.appendChild(el("option", value === "" ? "(empty)" : value)).value = "=" + value; }
 function picked(id) { const v = $(id).value; return v ? v.slice(1) : null; }
@@ -21003,7 +21013,7 @@ function refilter() { shown = data.items.filter(matches); at = 0; drawList(); dr
 function listEntry(it, i) {
   const li = el("li"); li.dataset.index = i;
   const button = el("button"); button.title = "show this case";
-  const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
+  const head = el("span", oneLine(it.id) + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
   button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
   const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
     : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
@@ -21047,7 +21057,7 @@ function draw() {
   $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
   if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
   const it = shown[at]; read.add(it.key); markList();
-  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
+  const head = el("h2", oneLine(it.id) + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
   box.appendChild(head);
   const pills = el("div");
   pills.appendChild(el("span", it.verdict, "pill " + it.verdict));
@@ -21170,7 +21180,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
-  $("run").textContent = visible(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""));
+  $("run").textContent = visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "")));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.other_versions) notes.push(data.other_versions + ".");

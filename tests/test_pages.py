@@ -871,3 +871,18 @@ def test_the_compare_page_shows_no_words_as_the_answer_of_an_agent_that_reached_
     assert [(r[0], r[1], r[5]) for r in table] == [("f1", "broken", "fail (no answer: cut as it called tools)"),
                                                    ("f2", "broken", "fail (no answer: it ran out of turns)")], table
     assert words in table[0][4] and words in table[1][4]   # (the baseline's own answers, shown)
+
+
+def test_a_line_break_in_a_name_is_shown_as_its_code_on_the_pages(project, cli):
+    """116th round: a case id, a model name or a page's title holding a line break showed it as a space outside a
+    <pre> (two cases "x\\ny" and "x y" read alike, the model "m odel"), where the terminal shows \\n."""
+    a = write_run("runs/n.json", make_run([("x\ny", "bug", "acceso"), ("x y", "bug", "acceso"), ("ok", "bug", "bug")],
+                                          model="m\nodel"))
+    assert cli("report", a, "--html", "n.html")[0] == 0
+    page = Path("n.html").read_text(encoding="utf-8")
+    assert ">x\\ny</a>" in page and ">x y</a>" in page and "<td>m\\nodel</td>" in page, page
+    assert "m\nodel" not in page[page.index("<body>"):]
+    b = write_run("runs/m.json", make_run([("x\ny", "bug", "bug"), ("x y", "bug", "acceso"), ("ok", "bug", "bug")],
+                                          model="m\nodel", prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    assert "x\\ny" in Path("c.html").read_text(encoding="utf-8")

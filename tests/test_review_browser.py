@@ -434,3 +434,14 @@ def test_an_uncounted_vote_and_a_trial_the_other_run_lacks_are_said_so(project, 
         tab.keyboard.press("j")
         assert tab.text_content("#case h2") == "c1 · trial 2"
         assert "(no answer there: it has fewer trials of this case, or did not ask it)" in tab.text_content("#case")
+
+
+def test_the_review_page_shows_a_line_break_in_an_id_or_the_model_as_its_code(project, chromium):
+    """116th round: a case id "x\\ny" read "x y" (another case's id) in the list and the heading, and the model
+    "m\\nodel" read "m odel" in the header, as on the report pages before."""
+    run = write_run("runs/n.json", make_run([("x\ny", "bug", "acceso"), ("x y", "bug", "acceso"), ("ok", "bug", "bug")],
+                                            model="m\nodel"))
+    with review_tab(chromium, run) as tab:
+        assert tab.text_content("#case h2") == "x\\ny"
+        assert "m\\nodel" in tab.text_content("#run")
+        assert "x\\ny" in tab.text_content("body") and "x y" in tab.text_content("body")
