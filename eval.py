@@ -6481,7 +6481,8 @@ class ChatClient:
                                 f"finish it within {round(limit, 2):g} s: a server stuck (restart it), or not a model "
                                 "server at all") from None
             raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
-                            f"({type(e).__name__}): something there took the request and sent nothing back: "
+                            f"({type(e).__name__}): something there took the request and sent back no answer's head "
+                            f"(its status line and headers, whole) in time: "
                             f"{SERVER_SILENT}") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
             raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is {self.host_words} pointing at "

@@ -786,9 +786,11 @@ def test_the_checks_before_a_run_are_bounded_too(project, cli, fake, monkeypatch
     assert time.monotonic() - started < 10
     # (round 106) a server still making a long answer a timed-out run asked for is no "stuck" one to restart alone
     assert "a server busy with a long answer (one a run that timed out or was stopped left it making" in evalpy.SERVER_SILENT
-    # (31st round) it said "cannot reach ... Start it with `ollama serve`" of a server that took the connection
+    # (31st round) it said "cannot reach ... Start it with `ollama serve`" of a server that took the connection; (116th
+    # round) and "sent nothing back" of one that sent its status line and some of its headers, slowly
     assert code == 2 and err == (f"error: the model server at {fake.url} gave no answer to /api/tags within 0.5 s "
-                                 "(TimeoutError): something there took the request and sent nothing back: "
+                                 "(TimeoutError): something there took the request and sent back no answer's head "
+                                 "(its status line and headers, whole) in time: "
                                  f"{evalpy.SERVER_SILENT}\n"), err
     # (round 105) a --timeout shorter than the checks' own bound is theirs too (it waited 10 s past --timeout 8)
     monkeypatch.setattr(evalpy, "PREFLIGHT_TIMEOUT", 10.0)
