@@ -4022,6 +4022,9 @@ def tool_results_problems(results, tools, where="tool_results", filled=True, wri
             # expected arguments shown to the model, and every call "matched")
             problems.append(f'{where}.{on_one_line(name)}: a rule {{"arguments": ..., "result": ...}} goes in a list, '
                             f'[{{...}}] (a result that is itself such an object goes in a rule with "arguments": {{}})')
+        if written and given == []:   # (every call to it got "no result for these arguments", blamed on the model)
+            problems.append(f"{where}.{on_one_line(name)}: no rule in its list: every call to it would get no result; "
+                            'give its result, or rules [{"arguments": {...}, "result": ...}]')
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
                 problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
@@ -5216,11 +5219,41 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
              + ", ".join(f"{on_one_line(t['id'], 40)} (line {t['line']}) as {on_one_line(d['id'], 40)} (line {d['line']})"
                          for t, d in shared[:5]) + (f", and {len(shared) - 5} more" if len(shared) > 5 else "")
              + "; take each out of one split")
-    if notes and any("context" in c for c in chosen) and CONTEXT_VAR not in placeholder_names(prompt_text):
-        warn(f"note: the cases carry passages but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never "
-             "sees them (its judges do)")
+    if notes:
+        for note in set_notes(config, chosen, prompt_text):
+            warn(f"note: {note}")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
                   context_sha=context_sha)
+
+
+def set_notes(config, cases, prompt_text):
+    """What a run is told of its set that refuses nothing but likely is a slip: passages the prompt never shows, a tool
+    no result is given for, a file beside the split misspelt (check.json is never read), passage ids none of the
+    labels name. Each was read without a word, the figures after it blaming the model or the retriever."""
+    notes, split = [], shell_word(config["split_path"])
+    if any("context" in c for c in cases) and CONTEXT_VAR not in placeholder_names(prompt_text):
+        given = (f"--context {shell_word(config['context_path'])} gives the cases passages" if config.get("context_path")
+                 else "the cases carry passages")
+        notes.append(f"{given} but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never sees them"
+                     + (" (its judges do)" if any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"]) else "")
+                     + f"; add {{{{{CONTEXT_VAR}}}}} to the prompt" + (", or drop --context" if config.get("context_path") else ""))
+    offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
+    answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given not in (None, [])}
+    forbidden = {c["value"] for case in cases for c in case["checks"] if c["type"] == "tool_not_called"}   # (no result
+    for name in sorted(offered - answered - forbidden):                                   # needed: a call is the fault)
+        notes.append(f"{split}: the tool {on_one_line(name)} has no result in {TOOLS_FILE} nor in any case: every call to it "
+                     "gets \"no result for these arguments\"")
+    folder = os.path.dirname(config["split_path"]) or "."
+    for name in sorted(listed_names(folder)):
+        meant = difflib.get_close_matches(name, (CHECKS_FILE, TOOLS_FILE, LABELS_FILE), n=1, cutoff=0.85)
+        if meant and meant[0] != name and not name.endswith(".jsonl") and not os.path.lexists(os.path.join(folder, meant[0])):
+            notes.append(f"{shell_word(os.path.join(folder, name))} is not read beside the split: did you mean {meant[0]}?")
+    labelled = [c for c in cases if c.get("relevant") and c.get("context")]
+    if labelled and not any(p.get("id") in c["relevant"] for c in labelled for p in c["context"] if isinstance(p, dict)):
+        where = f"--context {shell_word(config['context_path'])}" if config.get("context_path") else split
+        notes.append(f"no passage id in {where} is one a case's relevant labels name (its recall and precision are 0): "
+                     "do the retriever's ids match the split's \"relevant\"?")
+    return notes
 
 
 def asked_in_dev(split_path, cases):
@@ -12493,7 +12526,8 @@ def agent_trace(r, checks, trial, threshold=None):
             for call in m.get("tool_calls") or () if id(m) in run else ():
                 calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": call_arguments(call),
                               "problem": call_problem(call, r.get("tools")), "matched": None,
-                              "no_tool": tool_named(r.get("tools"), call["name"]) is None})
+                              "no_tool": tool_named(r.get("tools"), call["name"]) is None,
+                              "no_result": (r.get("tool_results") or {}).get(call["name"]) in (None, [])})
                 pending.append(calls[-1])
         elif pending:
             pending.pop(0)["matched"] = m["matched"]
@@ -12547,9 +12581,11 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False)
                     or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed")
             if what:
                 return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
-        if call["matched"] is False:
+        if call["matched"] is False:   # (a tool the set gives no result at all: no argument of it was at fault)
             return {"turn": call["turn"], "call": call["text"], "check": None,
-                    "what": "no tool result matched these arguments (a wrong or missing argument)"}
+                    "what": f"the set gives {one_line(json_text(call['name']), 60)} no result ({TOOLS_FILE} nor the "
+                            "case's tool_results): every call to it gets none" if call.get("no_result") else
+                            "no tool result matched these arguments (a wrong or missing argument)"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
                 "what": "the token limit cut its calls, never run (raise num_predict, or the server's cap)"}

@@ -1718,3 +1718,47 @@ def test_a_split_beside_this_projects_of_its_path_is_named_apart_and_its_runs_na
     assert cli("run", "--split", "../x/dev.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
     code, out, err = cli("run", "--split", "x-dev", "--prompt", "prompts/v2.txt", "--host", fake.url)
     assert code == 2 and "did you mean ../x/dev.jsonl?" in err, err
+
+
+def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
+    """116th round's newcomer: a tool given no result (every call "no result", blamed on the model's arguments), a
+    checks.json saved as check.json (never read: no judge, no checks), a retriever whose passage ids none of the labels
+    name (recall and precision 0, blamed on the retriever), and --context passages a prompt without {{context}} never
+    shows ("its judges do" of a split with none) were each run without a word, or with an untrue one."""
+    import copy
+    os.makedirs("mine/agent")
+    tools = json.loads(Path("golden/agent/tools.json").read_text(encoding="utf-8"))
+    del tools["tool_results"]["lookup_policy"]
+    Path("mine/agent/tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    shutil.copy("golden/agent/dev.jsonl", "mine/agent/dev.jsonl")
+    shutil.copy("golden/agent/checks.json", "mine/agent/check.json")
+    code, out, err = cli("run", "--split", "mine/agent/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and ("note: mine/agent/dev.jsonl: the tool lookup_policy has no result in tools.json nor in any "
+                          'case: every call to it gets "no result for these arguments"') in err, err
+    assert "note: mine/agent/check.json is not read beside the split: did you mean checks.json?" in err, err
+    assert "cancel_order has no result" not in err   # (a tool the cases forbid needs none; the shipped set gives one)
+    # an empty list of rules is refused, with its file
+    tools["tool_results"]["lookup_policy"] = []
+    Path("mine/agent/tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/agent/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "mine/agent/tools.json:1: tool_results.lookup_policy: no rule in its list: every call to it " \
+                         "would get no result" in err, err
+    retrieved = [json.loads(line) for line in Path("golden/rag/retriever-b.ndjson").read_text(encoding="utf-8").splitlines()]
+    chunks = copy.deepcopy(retrieved)
+    for line in chunks:
+        for n, passage in enumerate(line["context"]):
+            passage["id"] = f"chunk-{n}"
+    Path("chunks.ndjson").write_text("".join(json.dumps(line) + "\n" for line in chunks), encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/rag/dev.jsonl", "--context", "chunks.ndjson", "--host", "127.0.0.1:9")
+    assert code == 2 and ("note: no passage id in --context chunks.ndjson is one a case's relevant labels name (its "
+                          "recall and precision are 0): do the retriever's ids match the split's \"relevant\"?") in err, err
+    code, out, err = cli("run", "--split", "golden/rag/dev.jsonl", "--context", "golden/rag/retriever-b.ndjson",
+                         "--host", "127.0.0.1:9")
+    assert code == 2 and "no passage id" not in err and "note:" not in err, err
+    # passages given by --context to a prompt without {{context}}, of a split with no judge: said so, with the fix
+    dev_ids = [json.loads(line)["id"] for line in Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    Path("ctx.ndjson").write_text("".join(json.dumps({"id": i, "context": [{"id": "p", "text": "t"}]}) + "\n"
+                                          for i in dev_ids), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--context", "ctx.ndjson", "--host", "127.0.0.1:9")
+    assert code == 2 and ("note: --context ctx.ndjson gives the cases passages but prompts/v3.txt has no {{context}}: the "
+                          "model never sees them; add {{context}} to the prompt, or drop --context") in err, err

@@ -724,6 +724,20 @@ def test_an_agents_first_failure_is_a_check_that_failed_it(project, cli):
     assert (failure["check"], failure["what"]) == ("says", "the final answer fails it"), failure
 
 
+def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
+    """116th round's newcomer: every call to a tool whose results were left out of tools.json got "no result", and the
+    first failure said "no tool result matched these arguments (a wrong or missing argument)" of a right call."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    look, cancel = ("lookup_order", {"order_id": "A-7"}, False), ("cancel_order", {"order_id": "A-1"}, False)
+    cases = [agent_spec("n1", [cancel], final="Nada", checks=AGENT_CHECKS[:1]),
+             agent_spec("n2", [look], final="Nada", checks=AGENT_CHECKS[:1])]   # (one its results do not match)
+    doc = json.loads(cli("report", write_run("runs/n.json", make_run(cases, labels=None, split="agent-dev", max_turns=3)),
+                         "--json")[1])
+    assert [(f["id"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        ("n1", 'the set gives "cancel_order" no result (tools.json nor the case\'s tool_results): every call to it gets none'),
+        ("n2", "no tool result matched these arguments (a wrong or missing argument)")], doc["agent"]["first_failures"]
+
+
 def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its_calls(project, cli):
     """113th round's hostile Ollama: an agent whose last turn never finished thinking passed its final result where it
     had only trajectory checks (it reached no answer), and failed every trajectory check, "the call never happened" of
