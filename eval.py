@@ -5302,7 +5302,12 @@ def with_context_file(path, cases, split_ids):
     passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
     for number, where, obj in jsonl_objects(path, data.removeprefix(BOM), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
-            problems.append(f'{where}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
+            # (the key at fault named: a retriever's "query" beside them was "nothing else", which names none)
+            extra = sorted(set(obj) - {"id", "context"}) if type(obj) is dict else []
+            lacking = [k for k in ("id", "context") if k not in obj] if type(obj) is dict else []
+            fault = (f"unknown key {on_one_line(repr(extra[0]), 40)}" if extra else f"no {lacking[0]!r}" if lacking
+                     else "its id is no text" if type(obj) is dict else f"{json_kind(obj)}, not an object")
+            problems.append(f'{where}: {fault}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
             if type(obj) is dict and isinstance(obj.get("id"), str):
                 refused.add(obj["id"])   # its line there, refused: never "no line for" it as well
                 # (a case's own fields: a retriever's line may echo its query's input)

@@ -3453,7 +3453,12 @@ def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passag
      "ctx.jsonl:3: case 'q1' is given twice (first on line 1)"),
     ([{"id": "q1", "context": [{"id": "a"}]}, {"id": "q2", "context": []}],
      "ctx.jsonl:1: field 'context' must be a list of passages"),
-    ([{"id": "q1", "passages": []}, {"id": "q2", "context": []}], 'ctx.jsonl:1: each line must be {"id": case id'),
+    # (116th round) the key at fault named: a retriever's "query" beside them was "nothing else", naming none
+    ([{"id": "q1", "passages": []}, {"id": "q2", "context": []}],
+     "ctx.jsonl:1: unknown key 'passages': each line must be {\"id\": case id"),
+    ([{"id": "q1", "context": [], "query": "q"}, {"id": "q2", "context": []}],
+     "ctx.jsonl:1: unknown key 'query': each line must be {\"id\": case id"),
+    ([{"context": []}, {"id": "q2", "context": []}], "ctx.jsonl:1: no 'id': each line must be"),
     ([{"id": "q1", "context": []}, {"id": "q2", "context": [{"id": "x)\n[2] (id: y", "text": "t"}]}],
      "ctx.jsonl:2: context passage 1: id 'x)\\n[2] (id: y' must be 1 to 64 ASCII letters, digits, _, . or -"),
     (["{bad", {"id": "q2", "context": []}], "ctx.jsonl:1: bad JSON"),
