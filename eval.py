@@ -7741,12 +7741,12 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅",
                                "sí", "si", "verdadero", "cumple", "aprobado",   # Spanish
                                "cert", "compleix", "aprovat"), True),           # Catalan
               **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘",
-                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado",
+                               "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "no pass",
                                "fals", "no compleix", "no aprovat", "suspès"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
 CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
-ONE_WORD = rf"""(?:no[ \t]{{1,3}}(?:cumple|compleix|aprobado|aprovat)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
+ONE_WORD = rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
 # a mark may stand before the word (**Verdict:** ❌ No cumple; the mark alone, or before PASS/FAIL, was read, and a word
@@ -7780,7 +7780,7 @@ LIST_ITEM = (rf"""[ \t]{{0,8}}(?:{OPENING_MARK}){{0,3}}{RESTATED_KEY}(?:(?:parti
 WORD_LIST = re.compile(
     rf"""{CLOSING_MARK}{{0,3}}(?:[ \t]{{1,3}}(?:{VERDICT_SYMBOL}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?"""
     rf"""(?:[ \t]{{0,8}}(?:/|\||(?:or|o)(?![^\W_])|,[ \t]{{0,8}}(?:or|o)(?![^\W_])){LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{0,3}}"""
-    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(→])""",
+    rf"""|[ \t]{{0,8}},{LIST_ITEM}(?:{LIST_SEPARATOR}{LIST_ITEM}){{1,3}})[ \t]{{0,8}}(?:$|[.,;:?!)}}\]]|(?<=[ \t])[-–—(→⟶=])""",
     re.IGNORECASE | re.MULTILINE)   # (or a dash or a bracket after a space: "A, B or tie — the format asks for one")
 LIST_WORD = re.compile(ONE_WORD, re.IGNORECASE)
 # (its key is no word of the list: "FAIL / Pass: no" is the fail said again, its "Pass" read as a pass made it a choice,
@@ -7810,8 +7810,9 @@ def numbered_item(raw, at):
         return False
     if not (item.group("paren") or item.group("dashed")):   # (Criterion 1: Verdict: FAIL, the one criterion the reply
         first = A_DIGIT.search(item.group()).start()          # names, or Criterion 2 — Final verdict: is the reply's;
-        return items_named(raw) > 1 or not (FINAL_KEY.match(raw, at)   # Claim #3 alone speaks of others, an item's;
-                                            or ONE_ALONE.match(item.group(), first))   # each of two items' is theirs)
+        if FINAL_KEY.match(raw, at):   # (a final verdict written once, after the items, is the reply's; one of
+            return finals(raw) > 1      # each of two items, theirs)
+        return items_named(raw) > 1 or not ONE_ALONE.match(item.group(), first)   # (Claim #3 alone speaks of others)
     # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
     # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
     return (numbered_item_lines(raw) > 1 and not of_the_whole(item.group("paren") or item.group("dashed"))
@@ -7819,8 +7820,9 @@ def numbered_item(raw, at):
 
 
 def verdict_said(word):
-    """A verdict word as its table spells it: spaces as one, no emoji selector (✔️ is ✔), in its case folded."""
-    return " ".join(word.replace("\ufe0f", "").split()).casefold()
+    """A verdict word as its table spells it: spaces (or a constant's underscores, NO_CUMPLE) as one, no emoji selector
+    (✔️ is ✔), in its case folded."""
+    return " ".join(word.replace("\ufe0f", "").replace("_", " ").split()).casefold()
 
 
 def a_choice(raw, at, words, said):
@@ -7889,6 +7891,15 @@ ONE_ALONE = re.compile(r"0{0,2}1(?!\d)")
 
 
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
+def finals(raw):
+    """How many final verdicts raw writes (FINAL_WORDS), up to 2."""
+    return len(list(itertools.islice(FINAL_WORDS.finditer(raw), 2)))
+
+
+FINAL_WORDS = re.compile(r"final verdict|veredicto final|veredicte final", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
 def items_named(raw):
     """How many numbered items (ITEM_ANYWHERE) raw names, by their numbers (Criterion 1 named again, by the JSON's
     reason too, is one), up to 2."""
@@ -7948,8 +7959,9 @@ KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __V
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    return re.compile(rf"(?<![^\W_])(?<!\w_){KEY_MARK}?(?:{'|'.join(names)}){KEY_MARK}?{WORD_KEY_SEPARATOR}",
-                      re.IGNORECASE)   # (never a longer name's end: must_pass: true, is_pass: true are no verdicts)
+    keys = "|".join(rf"(?<!\w_){name}" if name.startswith("pass") else name for name in names)
+    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?:{keys}){KEY_MARK}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    # (pass ending a longer name is none: must_pass: true, is_pass: true are no verdicts; final_verdict: FAIL is one)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -8008,14 +8020,20 @@ def picked_after(raw, at, end, words):
     """The verdict a choice written out (ending at `at`) is followed by after a dash or an arrow, ending its sentence,
     [it], else []: "Verdict: FAIL or PASS — FAIL." picks the fail, where the JSON's pass beside it was kept; "A, B or
     tie — tie, only if both are equal" explains the choice, it picks nothing."""
-    lead = PICK_LEAD.match(raw, at - 1 if raw[at - 1] in "-–—→?" else at)
+    lead = PICK_LEAD.match(raw, at - 1 if raw[at - 1] in "-–—→⟶=?" else at)
     pick = lead and VERDICT_WORD.match(raw, lead.end(), end)
     said = pick and PICK_ENDS.match(raw, pick.end()) and verdict_said(pick.group("word"))
+    if said == "no" and raw[pick.end():pick.end() + 4].lstrip(" \t*_").startswith(","):
+        return []   # ("— no, I must reason first": a word to oneself, no pick)
     return [words[said]] if said in words else []
 
 
-PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:-{1,2}|[–—→])")
-PICK_ENDS = re.compile(r"""(?:[*_"'`”’»)\]]{0,3})[ \t]{0,8}(?:[.!]|$)""", re.MULTILINE)
+PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:->|=>|-{1,2}|[–—→⟶])")
+# a pick ends its sentence, or a reason or a mark follows it (FAIL, because...; FAIL ❌; FAIL (see above)); never a
+# condition ("true, if it meets the criterion" explains the choice) nor another of the choice's words ("A, B being...")
+PICK_ENDS = re.compile(rf"""(?:[*_"'`”’»)\]]{{0,3}})[ \t]{{0,8}}(?:[.!;(—–]|$|{VERDICT_SYMBOL}|,(?![ \t]*(?:if|only|when|"""
+                       r"""unless|si|solo|sólo|només|quan|cuando|a|b|tie|pass|fail|true|false|yes|no)(?![^\W_])))""",
+                       re.MULTILINE | re.IGNORECASE)
 
 
 # the marks after the verdict's word, as VERDICT_WORD lets them stand (PASS ✅, PASS ✅✅)
@@ -19468,16 +19486,16 @@ class Markup(str):
 
 
 def esc(value):
-    """Any value as HTML text: markup escaped, control and bidi-override characters shown as
-    codes (\\u202e), so text from a run can neither run nor reorder the page around it."""
+    """Any value as HTML text on one line: markup escaped, control and bidi-override characters shown as codes
+    (\\u202e), so text from a run can neither run nor reorder the page around it, and its line breaks and tabs too, as
+    the terminal's line shows them (on_one_line): outside a <pre> a page shows one as a space, and "x\ny" read as
+    "x y", another case's id, tag or check."""
+    return value if isinstance(value, Markup) else esc_text(on_one_line(value))
+
+
+def esc_text(value):
+    """esc of text whose lines are kept: a <pre>'s (an answer, a passage, an input)."""
     return value if isinstance(value, Markup) else Markup(html.escape(inert(str(value)), quote=True))
-
-
-def esc_line(value):
-    """esc of a value shown on one line (a table's cell, a case's id, a page's title): its line breaks and tabs shown
-    as codes too, as the terminal's line shows them (on_one_line); a page shows one as a space outside a <pre>, and
-    "x\ny" read as "x y", another case's id."""
-    return value if isinstance(value, Markup) else esc(on_one_line(value))
 
 
 def scale(share, width=CHART_WIDTH):
@@ -19588,7 +19606,7 @@ def html_table(header, rows, sortable=True, table_id=None, numeric_from=99, widt
             shown, key = cell if isinstance(cell, tuple) else (cell, None)
             sort = f' data-sort="{esc(key)}"' if key is not None else ""
             num = ' class="n"' if i >= numeric_from else ""
-            cells.append(f"<td{num}{sort}>{esc_line('-' if shown is None else shown)}</td>")
+            cells.append(f"<td{num}{sort}>{esc('-' if shown is None else shown)}</td>")
         out.append(f"<tr{attributes}>" + "".join(cells) + "</tr>")
     return Markup("".join(out) + "</tbody></table>")
 
@@ -19601,7 +19619,7 @@ def filter_box(table_id, what):
 
 
 def pre(text):
-    return Markup(f"<pre>{esc('' if text is None else text)}</pre>")
+    return Markup(f"<pre>{esc_text('' if text is None else text)}</pre>")
 
 
 def section(title, *parts, ident=None):
@@ -19634,7 +19652,7 @@ def asked_html(result):
 def case_link(case_id, anchors):
     """A case's id, linking to its row on the page when it has one (anchors: id -> our own
     'case-N': never an id from the run, which may hold anything)."""
-    return Markup(f'<a href="#{anchors[case_id]}">{esc_line(case_id)}</a>') if case_id in anchors else esc_line(case_id)
+    return Markup(f'<a href="#{anchors[case_id]}">{esc(case_id)}</a>') if case_id in anchors else esc(case_id)
 
 
 def config_rows(config, path):
@@ -20108,15 +20126,15 @@ def marked_side(text, spans, runs, tag):
     past the last) with the spaces after it; a changed run's words (not those spaces) in <tag>."""
     def start(n):
         return spans[n][0] if n < len(spans) else len(text)
-    out = [esc(text[:start(0)])]
+    out = [esc_text(text[:start(0)])]
     for op, lo, hi in runs:
         if lo == hi:
             continue
         if op == "equal":
-            out.append(esc(text[start(lo):start(hi)]))
+            out.append(esc_text(text[start(lo):start(hi)]))
         else:
             end = spans[hi - 1][1]
-            out.append(f"<{tag}>{esc(text[start(lo):end])}</{tag}>{esc(text[end:start(hi)])}")
+            out.append(f"<{tag}>{esc_text(text[start(lo):end])}</{tag}>{esc_text(text[end:start(hi)])}")
     return Markup(f'<pre>{"".join(out)}</pre>')
 
 
@@ -20200,7 +20218,9 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
             rows.append({"id": anchors.get(case_id) if n == numbers[0] else None,
                          "class": change if change in ("fixed", "broken") else "moved",
                          "cells": [trial_name(case_id, n, len(numbers) > 1), change if n == numbers[0] else "",
-                                   (a["expected"] or "") + label,
+                                   # (an expected answer of many lines is text whose lines count: a code's)
+                                   Markup(pre(a["expected"]) + esc(label)) if "\n" in (a["expected"] or "")
+                                   else (a["expected"] or "") + label,
                                    asked_html(a_results.get((case_id, n)) or a_results[case_id, a["trials"][0]["trial"]]),
                                    Markup(f"{verdict_div(t)}{old}"), Markup(f"{verdict_div(o)}{new}")]})
     return rows, unmarked
@@ -20438,8 +20458,8 @@ def html_page(title, parts):
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{PAGE_POLICY}">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc_line(title)}</title><style>{PAGE_STYLE}</style></head><body>",
-        f"<header><h1>{esc_line(title)}</h1></header><main>", *parts, "</main>",
+        f"<title>{esc(title)}</title><style>{PAGE_STYLE}</style></head><body>",
+        f"<header><h1>{esc(title)}</h1></header><main>", *parts, "</main>",
         f"<footer>Made by eval.py {__version__} from the run files alone; every figure is recomputed from them. "
         "Tables sort by a click on their header.</footer>",
         f"<script>{PAGE_SCRIPT}</script></body></html>\n"])
@@ -21031,9 +21051,9 @@ const $ = (id) => document.getElementById(id);
 // or answer from a run must not reorder what is around it.
 const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/g;
 function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(text); if (cls) e.className = cls; return e; }
-// a name on one line (an id, a model, a path): its line breaks and tabs as codes too, as the report pages show them
-// (an id "x\\ny" read as "x y", another case's)
+// text outside a <pre> on one line, its line breaks and tabs as codes too, as the report pages show them (an id, a
+// tag, a check "x\\ny" read as "x y", another's)
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(tag === "pre" ? text : oneLine(text)); if (cls) e.className = cls; return e; }
 function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
 // a filter's value is "=" and what it picks: "" is "any", and an older run's empty difficulty or tag is a value of its own
 function option(select, value) { select.appendChild(el("option", value === "" ? "(empty)" : value)).value = "=" + value; }
@@ -21055,7 +21075,7 @@ function refilter() { shown = data.items.filter(matches); at = 0; drawList(); dr
 function listEntry(it, i) {
   const li = el("li"); li.dataset.index = i;
   const button = el("button"); button.title = "show this case";
-  const head = el("span", oneLine(it.id) + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
+  const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
   button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
   const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
     : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
@@ -21099,7 +21119,7 @@ function draw() {
   $("pos").textContent = shown.length ? (at + 1) + " / " + shown.length : "0 / 0";
   if (!shown.length) { box.appendChild(el("p", "No case matches these filters.", "muted")); counter(); return; }
   const it = shown[at]; read.add(it.key); markList();
-  const head = el("h2", oneLine(it.id) + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
+  const head = el("h2", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : ""));
   box.appendChild(head);
   const pills = el("div");
   pills.appendChild(el("span", it.verdict, "pill " + it.verdict));

@@ -4260,3 +4260,37 @@ def test_verdicts_in_words_of_the_reader_s_seventeenth_review_read_as_a_person_r
     word said again after a slash, marks beside bold or doubled, NO_ISSUES, must_pass: read as a person reads them."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a key in snake case is one (final_verdict:), pass ending a longer name is none (must_pass:)
+    (f"final_verdict: FAIL\n\n{_v(True)}", None),
+    (f"final_winner: B\n\n{_w('A')}", None),
+    (f"- final_verdict: FAIL\n\n{_v(True)}", None),
+    (f"The check sets must_pass: true, so any omission fails it.\n\n{_v(False)}", False),
+    # a fail written as a constant: NO_CUMPLE, NO_COMPLEIX, NO_PASS
+    (f"Veredicto: NO_CUMPLE\n\n{_v(True)}", None),
+    (f"Veredicte: NO_COMPLEIX\n\n{_v(True)}", None),
+    (f"Verdict: NO_PASS\n\n{_v(True)}", None),
+    (f"Verdict: NO_PASS\n\n{_v(False)}", False),
+    # a pick a reason, a mark or a bracket follows; never a condition, another of the choice's words, or "no, ..."
+    (f"Verdict: PASS or FAIL — FAIL, because the date is missing.\n\n{_v(True)}", None),
+    (f"Verdict: PASS or FAIL — FAIL ❌\n\n{_v(True)}", None),
+    (f"Verdict: PASS or FAIL — FAIL (see above).\n\n{_v(True)}", None),
+    (f"Winner: A or B — B, since it has the date.\n\n{_w('A')}", None),
+    (f"The prompt wants pass: true or false — true, if the answer meets the criterion.\n\n{_v(False)}", False),
+    (f"Winner: A, B or tie — A, B being the two answers in order.\n\n{_w('B')}", "B"),
+    (f"Verdict: PASS or FAIL — no, I must reason first.\n\n{_v(True)}", True),
+    (f"Verdict: PASS or FAIL -> FAIL\n\n{_v(True)}", None),
+    (f"Verdict: PASS or FAIL => FAIL\n\n{_v(True)}", None),
+    # a final verdict written once after the items is the reply's; one for each of two items is theirs
+    (f"Criterion 1: met.\nCriterion 2 — Final verdict: FAIL\n\n{_v(True)}", None),
+    (f"Claim 1: supported.\nClaim 2: not supported.\n\nClaim 2 — Final verdict: FAIL\n\n{_v(True)}", None),
+    (f"Criterion 1 final verdict: PASS\nCriterion 2 final verdict: FAIL\nOverall: FAIL\n\n{_v(False)}", False),
+])
+def test_verdicts_in_words_of_the_reader_s_eighteenth_review_read_as_a_person_reads_them(reply, human):
+    """116th round's review of the seventeenth: its rules' flips mended (final_verdict: read past with must_pass:,
+    NO_CUMPLE with NO_ISSUES, a pick followed by its reason, a final verdict written once after two items), and picks
+    after -> and => read."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
