@@ -4022,9 +4022,6 @@ def tool_results_problems(results, tools, where="tool_results", filled=True, wri
             # expected arguments shown to the model, and every call "matched")
             problems.append(f'{where}.{on_one_line(name)}: a rule {{"arguments": ..., "result": ...}} goes in a list, '
                             f'[{{...}}] (a result that is itself such an object goes in a rule with "arguments": {{}})')
-        if written and given == []:   # (every call to it got "no result for these arguments", blamed on the model)
-            problems.append(f"{where}.{on_one_line(name)}: no rule in its list: every call to it would get no result; "
-                            'give its result, or rules [{"arguments": {...}, "result": ...}]')
         for j, rule in enumerate(given if isinstance(given, list) else (), 1):
             if not (isinstance(rule, dict) and set(rule) == {"arguments", "result"} and isinstance(rule["arguments"], dict)):
                 problems.append(f'{where}.{on_one_line(name)}[{j}]: a rule is {{"arguments": {{...}}, "result": ...}}'
@@ -5220,25 +5217,26 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
                          for t, d in shared[:5]) + (f", and {len(shared) - 5} more" if len(shared) > 5 else "")
              + "; take each out of one split")
     if notes:
-        for note in set_notes(config, chosen, prompt_text):
+        for note in set_notes(config, chosen, prompt_text, whole=len(chosen) == len(cases)):
             warn(f"note: {note}")
     return Inputs(chosen, labels, split_sha, prompt_text, prompt_sha, whole=len(chosen) == len(cases),
                   context_sha=context_sha)
 
 
-def set_notes(config, cases, prompt_text):
+def set_notes(config, cases, prompt_text, whole=True):
     """What a run is told of its set that refuses nothing but likely is a slip: passages the prompt never shows, a tool
     no result is given for, a file beside the split misspelt (check.json is never read), passage ids none of the
     labels name. Each was read without a word, the figures after it blaming the model or the retriever."""
     notes, split = [], shell_word(config["split_path"])
-    if any("context" in c for c in cases) and CONTEXT_VAR not in placeholder_names(prompt_text):
+    if any(c.get("context") for c in cases) and CONTEXT_VAR not in placeholder_names(prompt_text):
         given = (f"--context {shell_word(config['context_path'])} gives the cases passages" if config.get("context_path")
                  else "the cases carry passages")
         notes.append(f"{given} but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never sees them"
                      + (" (its judges do)" if any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"]) else "")
-                     + f"; add {{{{{CONTEXT_VAR}}}}} to the prompt" + (", or drop --context" if config.get("context_path") else ""))
+                     + f"; add {{{{{CONTEXT_VAR}}}}} to the prompt")
     offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
-    answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given not in (None, [])}
+    answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given != []}   # (null
+    # is a result: the text null)
     forbidden = {c["value"] for case in cases for c in case["checks"] if c["type"] == "tool_not_called"}   # (no result
     for name in sorted(offered - answered - forbidden):                                   # needed: a call is the fault)
         notes.append(f"{split}: the tool {on_one_line(name)} has no result in {TOOLS_FILE} nor in any case: every call to it "
@@ -5248,8 +5246,11 @@ def set_notes(config, cases, prompt_text):
         meant = difflib.get_close_matches(name, (CHECKS_FILE, TOOLS_FILE, LABELS_FILE), n=1, cutoff=0.85)
         if meant and meant[0] != name and not name.endswith(".jsonl") and not os.path.lexists(os.path.join(folder, meant[0])):
             notes.append(f"{shell_word(os.path.join(folder, name))} is not read beside the split: did you mean {meant[0]}?")
-    labelled = [c for c in cases if c.get("relevant") and c.get("context")]
-    if labelled and not any(p.get("id") in c["relevant"] for c in labelled for p in c["context"] if isinstance(p, dict)):
+    # (of the whole split, never a part of it: one case's miss asked alone is no mismatch of ids; no relevant id among
+    # any passage's, a retriever's chunk-3 beside returns-window, is)
+    relevant = {r for c in cases for r in c.get("relevant") or ()}
+    retrieved = {p.get("id") for c in cases for p in c.get("context") or () if isinstance(p, dict)}
+    if whole and relevant and retrieved and not relevant & retrieved:
         where = f"--context {shell_word(config['context_path'])}" if config.get("context_path") else split
         notes.append(f"no passage id in {where} is one a case's relevant labels name (its recall and precision are 0): "
                      "do the retriever's ids match the split's \"relevant\"?")
@@ -8558,7 +8559,10 @@ def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[V
 def model_family(model, identities):
     """The family the server reported for a model (Ollama's details.family), else a guess from its
     name (qwen2.5:7b -> qwen). A judge of the candidate's own family tends to go easy on it."""
-    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*", model.lower()).group()
+    # (by the name's last part: a server that names a model by its file, models/qwen2.5-7b.gguf, gave "models" to
+    # every model; ./x.gguf gave none)
+    name = re.split(r"[/\\]", model.lower())[-1]
+    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*", name).group() or name
 
 
 def judge_note(model, judges, identities):
@@ -9387,7 +9391,11 @@ def stopped_run_of(default, config, inputs, judge):
             continue
         same_split = begun.get("split") == config["split"] or type(begun.get("split_path")) is str and \
             os.path.realpath(begun["split_path"]) == os.path.realpath(config["split_path"])
-        if same_split and all(as_tuned(k, begun.get(k)) == v for k, v in now.items()):
+        # (and its prompt by its path, never a copy of its text: v4.txt was sent to v3.txt's run; never a completion's,
+        # begun by run --resume of a finished run, which this command never began)
+        same_prompt = type(begun.get("prompt")) is str and os.path.realpath(begun["prompt"]) == os.path.realpath(config["prompt"])
+        if same_split and same_prompt and "completed_from" not in begun and all(
+                as_tuned(k, begun.get(k)) == v for k, v in now.items()):
             return resume_command(path)
     return None
 
@@ -12550,7 +12558,7 @@ def agent_trace(r, checks, trial, threshold=None):
                 calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": call_arguments(call),
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None,
-                              "no_result": (r.get("tool_results") or {}).get(call["name"]) in (None, [])})
+                              "no_result": (r.get("tool_results") or {}).get(call["name"], []) == []})
                 pending.append(calls[-1])
         elif pending:
             pending.pop(0)["matched"] = m["matched"]

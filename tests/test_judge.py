@@ -4294,3 +4294,12 @@ def test_verdicts_in_words_of_the_reader_s_eighteenth_review_read_as_a_person_re
     after -> and => read."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
+
+
+def test_a_models_family_is_read_from_its_name_not_its_folder():
+    """116th round: a server that names its models by their files (llama-cpp-python: models/qwen2.5-7b.gguf) gave every
+    model the family "models", and every judge was noted to be of the judged model's family; ./x.gguf gave none."""
+    assert evalpy.model_family("models/qwen2.5-7b-instruct.gguf", {}) == "qwen"
+    assert evalpy.model_family("models/llama-3.1-8b-instruct.gguf", {}) == "llama"
+    assert evalpy.model_family("./x.gguf", {}) == "x" and evalpy.model_family("qwen2.5:7b", {}) == "qwen"
+    assert evalpy.model_family("C:\\\\models\\\\mistral-7b.gguf", {}) == "mistral"

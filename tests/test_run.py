@@ -573,6 +573,17 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
     journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 0 and "stopped before it finished" not in err, err
+    # (its review) nor a copy of its prompt under another name (v4.txt was sent to v3.txt's journal, and no v4 run was
+    # made), nor a completion's journal, begun by run --resume of a finished run, which this command never began
+    original = json.loads(lines[0])
+    journal.write_text(lines[0] + "".join(lines[1:]), encoding="utf-8")
+    shutil.copy("prompts/v3.txt", "prompts/v4.txt")
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/v4.txt", "--host", fake.url)
+    assert code == 0 and "stopped before it finished" not in err and os.path.exists("runs/dev-v4.json"), err
+    original["config"]["completed_from"] = "runs/dev-v3-2.json"
+    journal.write_text(json.dumps(original) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 0 and "stopped before it finished" not in err, err
 
 
 def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
