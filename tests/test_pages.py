@@ -886,3 +886,34 @@ def test_a_line_break_in_a_name_is_shown_as_its_code_on_the_pages(project, cli):
                                           model="m\nodel", prompt="prompts/v2.txt"))
     assert cli("compare", a, b, "--html", "c.html")[0] == 0
     assert "x\\ny" in Path("c.html").read_text(encoding="utf-8")
+
+
+def test_every_one_line_field_of_a_page_shows_its_line_break_as_a_code(project, cli):
+    """116th round's review of the pages: charts' labels (tags, difficulties), the failed checks and why (a check's name,
+    its value, a judge model), warnings, the judge's line and the diagnosis still showed a line break as a space (two
+    tags "t\\nag" and "t ag" read alike beside the table telling them apart); the compare page's expected answer of many
+    lines became one line of codes, its indentation gone."""
+    def check(name, value):
+        return [{"name": name, "type": "icontains", "value": value, "blocking": True}]
+    vote = {"check": "he\nlps", "model": "jud\nge", "vote": 1, "seed": 42, "pass": False, "reason": "r", "raw": "x",
+            "error": None, "prompt_tokens": 1, "completion_tokens": 1}
+    run = make_run([
+        {"id": "q\n1", "response": "no", "checks": check("gr\neets", "zz\nyy"), "tags": ["t\nag"], "difficulty": "ha\nrd"},
+        {"id": "q 1", "response": "no", "checks": check("gr eets", "zz yy"), "tags": ["t ag"], "difficulty": "ha rd"},
+        {"id": "e\n1", "response": None, "checks": check("a", "b")},
+        {"id": "j1", "response": "no", "judges": [vote],
+         "checks": [{"name": "he\nlps", "type": "judge", "value": "ok?", "blocking": True}]}], labels=None)
+    assert cli("report", write_run("runs/a.json", run), "--html", "a.html")[0] == 0
+    body = Path("a.html").read_text(encoding="utf-8")
+    body = re.sub(r"<pre>.*?</pre>|<script>.*?</script>|<style>.*?</style>", "", body[body.index("<body>"):], flags=re.S)
+    assert "\n" not in re.sub(r">\s*<", "><", body).replace(">\n", ">").strip("\n"), [
+        m.group() for m in re.finditer(r"[^<>]{0,30}\n[^<>]{0,30}", body)]
+    assert "ha\\nrd (1)" in body and "t\\nag (1)" in body and "gr\\neets: icontains &#x27;zz\\nyy&#x27;" in body, body
+    # the compare page: an expected answer of many lines in a <pre>, as its answers are
+    expected = "def f():\n    return 1"
+    equals = [{"name": "same", "type": "equals_expected", "blocking": True}]
+    a = write_run("runs/ca.json", make_run([{"id": "c1", "expected": expected, "response": "x", "checks": equals}], labels=None))
+    b = write_run("runs/cb.json", make_run([{"id": "c1", "expected": expected, "response": expected, "checks": equals}],
+                                           labels=None, prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    assert "<pre>def f():\n    return 1</pre>" in Path("c.html").read_text(encoding="utf-8")

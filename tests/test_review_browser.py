@@ -445,3 +445,18 @@ def test_the_review_page_shows_a_line_break_in_an_id_or_the_model_as_its_code(pr
         assert tab.text_content("#case h2") == "x\\ny"
         assert "m\\nodel" in tab.text_content("#run")
         assert "x\\ny" in tab.text_content("body") and "x y" in tab.text_content("body")
+
+
+def test_the_review_page_shows_a_line_break_in_a_tag_difficulty_or_check_as_its_code(project, chromium):
+    """116th round's review: the filters, the case's pills and its checks still showed a line break as a space (two
+    tags "t\\nag" and "t ag" in the tag filter, read alike); answers keep their lines."""
+    checks = [{"name": "gr\neets", "type": "icontains", "value": "zz", "blocking": True}]
+    run = write_run("runs/t.json", make_run([
+        {"id": "q1", "response": "no\nreally", "checks": checks, "tags": ["t\nag"], "difficulty": "ha\nrd"},
+        {"id": "q2", "response": "no", "checks": checks, "tags": ["t ag"], "difficulty": "ha rd"}], labels=None))
+    with review_tab(chromium, run) as tab:
+        tags = tab.eval_on_selector_all("#tag option", "os => os.map(o => o.textContent)")
+        assert "t\\nag" in tags and "t ag" in tags, tags
+        assert "ha\\nrd" in tab.eval_on_selector_all("#difficulty option", "os => os.map(o => o.textContent)")
+        assert "gr\\neets" in tab.text_content("#case")
+        assert "no\nreally" in tab.eval_on_selector_all("#case pre", "ps => ps.map(p => p.textContent)")
