@@ -4578,6 +4578,14 @@ def jsonl_objects(path, data, problems, each="case"):
                 problems.append(f"{where}: " + (CR_ALONE if cr_ended(raw) else json_problem(e)))
 
 
+def refuse_cr_ended(path, first, what):
+    """A file eval.py writes a line at a time (a journal, a judging) saved again with a carriage return alone ending each
+    line: refused as such, its `what` kept, never read as one line cut short ("stopped before asking anything; remove
+    it", "holds no vote") nor passed over (compare --pairwise asked its verdicts again and removed it)."""
+    if b"\n" not in first.rstrip(b"\r\n") and cr_ended(first.rstrip(b"\r\n")):   # (a CRLF line's CR is no such end)
+        raise EvalError(f"{shell_word(path)}: {CR_ALONE} (its {what} are whole: saved so, they are read)")
+
+
 def cr_ended(raw):
     """Whether a line that is no JSON is lines ended by a carriage return alone: its first piece up to one is a value
     (a carriage return between a value's tokens is only a space)."""
@@ -9581,6 +9589,7 @@ def read_journal(path, turns=None, where=None, begun=None):
     # the last line, perhaps inside a character), and U+FFFD in their place would be stored in the run for good.
     lines = read_bytes(path, "journal").split(b"\n")
     lines[0] = lines[0].removeprefix(BOM)   # (an editor's mark, saved in: the header whole behind it, never "damaged")
+    refuse_cr_ended(path, lines[0], "answers")
     try:
         header = exact_json(lines[0].decode("utf-8"))
         config = header["config"]
@@ -11540,6 +11549,7 @@ def judging_lines(path):
     try:
         with open_regular(path, "rb") as f:
             first, rest = f.readline().removeprefix(BOM), [line for line in f if line.endswith(b"\n") or whole_line(line)]
+        refuse_cr_ended(path, first, "votes")
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}") from None
     try:
@@ -18147,6 +18157,7 @@ def judging_state(path, header, todo):
         with open_regular(path, "rb") as f:
             first = f.readline()
             ended = first.endswith(b"\n") or bool(f.read(1))
+        refuse_cr_ended(path, first.removeprefix(BOM), "votes")
     except OSError as e:   # a folder, a pipe, a link to nothing, no permission
         return "broken", f"cannot be read ({e.strerror})"
     try:
@@ -18482,6 +18493,7 @@ def journaled_comparisons(path):
     try:
         with open_regular(path, "rb") as f:
             lines = [line.removeprefix(BOM) if at == 0 else line for at, line in enumerate(f)]   # (an editor's mark)
+        refuse_cr_ended(path, lines[0] if lines else b"", "verdicts")
         lines = [line for line in lines if line.endswith(b"\n") or whole_line(line)]   # (whole: a kill before its break)
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "

@@ -4216,7 +4216,11 @@ def test_a_judging_saved_with_a_byte_order_mark_goes_on_with_its_votes(project, 
     judging = Path("j.json.judging")
     kept = judging.read_bytes().count(b"\n") - 1
     assert kept >= 1
-    judging.write_bytes(b"\xef\xbb\xbf" + judging.read_bytes())
+    lf = judging.read_bytes()   # (and saved with a carriage return alone ending each line: "holds no vote; remove it")
+    judging.write_bytes(lf.replace(b"\n", b"\r"))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and "j.json.judging: a line ends in a carriage return alone" in err and "remove it" not in err, err
+    judging.write_bytes(b"\xef\xbb\xbf" + lf)
     before = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0, err

@@ -1391,6 +1391,14 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
         # (116th round) saved again by an editor with a byte-order mark: "damaged pairwise journal line", the advice
         # to remove it a verdict paid for lost; read past it
         journal.write_bytes(b"\xef\xbb\xbf" + journal.read_bytes())
+        # and with a carriage return alone ending each line: its verdicts were passed over, asked again, the journal
+        # removed; refused as such now, kept
+        lf = journal.read_bytes()
+        journal.write_bytes(lf.replace(b"\n", b"\r"))
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+        assert code == 2 and "a line ends in a carriage return alone" in err and journal.exists(), err
+        assert len(fake.chat_bodies) == received, err
+        journal.write_bytes(lf)
         code, out, err = cli("runs")
         assert code == 0 and f"{journal}" in out, out
         assert f"6 pairwise verdicts not yet stored in {cand}.pairwise.json" in out, out

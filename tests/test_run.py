@@ -4895,3 +4895,19 @@ def test_an_earlier_test_run_saved_with_a_byte_order_mark_still_guards_an_edited
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "refusing to run the held-out test split again: runs/test-v2.json already ran" in err, err
     assert fake.chat_bodies == []
+
+
+def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_called_empty(project, cli, fake):
+    """116th round's fuzz: a journal saved again with a CR alone ending each line (an old Mac's) was "stopped before
+    asking anything (its first line is incomplete); remove it and run again", its answers thrown away."""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = project / "runs" / "dev-v3.json.journal"
+    journal.write_bytes(journal.read_bytes().replace(b"\n", b"\r"))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json.journal: a line ends in a carriage return alone (CR, old Mac line "
+                                 "ends); save it with LF or CRLF line ends (its answers are whole: saved so, they are "
+                                 "read)\n"), err
+    assert "remove it" not in cli("runs")[1] and fake.chat_bodies == []
+    journal.write_bytes(journal.read_bytes().replace(b"\r", b"\r\n"))   # (saved with CRLF: read)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
