@@ -9393,6 +9393,7 @@ def stopped_run_of(default, config, inputs, judge):
     names = [*itertools.takewhile(name_taken, itertools.islice(numbered_names(default), 50)),
              *(os.path.join(folder, f[:-len(JOURNAL_SUFFIX)]) for f in sorted(listed_names(folder or "."))
                if f.endswith(JOURNAL_SUFFIX))]
+    stopped = []
     for path in dict.fromkeys(names):
         begun = journal_config(path + JOURNAL_SUFFIX)
         if begun is None or os.path.lexists(path) or live_holder(path) is not None:   # (a run file: written whole)
@@ -9404,8 +9405,24 @@ def stopped_run_of(default, config, inputs, judge):
         same_prompt = type(begun.get("prompt")) is str and os.path.realpath(begun["prompt"]) == os.path.realpath(config["prompt"])
         if same_split and same_prompt and "completed_from" not in begun and all(
                 as_tuned(k, begun.get(k)) == v for k, v in now.items()):
-            return resume_command(path)
-    return None
+            stopped.append(path)
+    if not stopped:
+        return None
+    # the one holding the most (its lines): two stopped alike, the empty one was named, the answers of the other paid
+    # for again; the others said too
+    held = {path: journal_lines(path + JOURNAL_SUFFIX) for path in stopped}
+    best = max(stopped, key=lambda path: held[path])
+    others = [shell_word(path) for path in stopped if path != best]
+    return resume_command(best) + (f" (stopped alike too, holding as much or less: {', '.join(others)})" if others else "")
+
+
+def journal_lines(path):
+    """How many lines a journal holds (its header's among them), 0 where it cannot be read."""
+    try:
+        with open_regular(path) as f:
+            return sum(1 for _ in f)
+    except OSError:
+        return 0
 
 
 def judging_in_the_way(run_path):
@@ -9614,6 +9631,7 @@ def read_journal(path, turns=None, where=None, begun=None):
     done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     renewable = set()   # whole answers holding a failed judge call, which a resume asks again (renewed)
     answered_at = {}   # {(case id, trial): the line of its answer}: an answer kept is never asked again
+    answer_lines = {}   # {(case id, trial): the line of its answer to judge, its votes after it}
     for number, raw in enumerate(lines[1:], 2):
         try:
             line = raw.decode("utf-8")
@@ -9655,15 +9673,22 @@ def read_journal(path, turns=None, where=None, begun=None):
             continue
         if "answer" in entry or "vote" in entry:
             judging = voting.setdefault(key, {"votes": {}})
+            if "answer" in entry and judging.get("answer") == entry["answer"]:
+                continue   # (the same answer written again: its votes kept, never asked twice)
             if "answer" in entry:   # another answer (asked again after an error): the votes on one before are not its
                 voting[key] = judging = {"answer": entry["answer"], "votes": {}}
+                answer_lines[key] = number
             elif "answer" not in judging:   # journaled after its answer, always
                 raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: " + (
                     f"a vote in place of one that did not fail of the answer line {answered_at[key]} holds whole: it was "
                     "edited" if key in answered_at else "a vote on an answer the journal does not hold before it")
                     + JOURNAL_MEND)
-            else:   # a vote asked again after its call failed replaces it
+            else:   # a vote asked again after its call failed replaces it; one in place of a vote that came is an edit
                 vote = entry["vote"]
+                held = judging["votes"].get((vote["check"], vote["model"], vote["vote"]))
+                if held is not None and held.get("error") is None and held != vote:
+                    raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: a vote in place of one that did "
+                                    f"not fail, of the answer line {answer_lines[key]} holds: it was edited{JOURNAL_MEND}")
                 judging["votes"][vote["check"], vote["model"], vote["vote"]] = vote
             continue
         done[key] = entry

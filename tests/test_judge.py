@@ -4307,3 +4307,31 @@ def test_a_models_family_is_read_from_its_name_not_its_folder():
     assert evalpy.model_family("models/llama-3.1-8b-instruct.gguf", {}) == "llama"
     assert evalpy.model_family("./x.gguf", {}) == "x" and evalpy.model_family("qwen2.5:7b", {}) == "qwen"
     assert evalpy.model_family("C:\\\\models\\\\mistral-7b.gguf", {}) == "mistral"
+
+
+def test_a_journal_line_written_again_otherwise_is_an_edit_refused(project, judged_split, cli, fake):
+    """116th round's kills: a vote written again with another verdict in place of one that came was taken in silently,
+    the later one stored (another answer after its votes is the case asked again, as an older eval.py did: its own);
+    written again alike, each is taken once (its votes kept, never asked twice)."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/a.json", "--judge-votes", "2")[0] == 0
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    r = run["results"][0]
+    answer = {"id": r["id"], "trial": 1, "answer": {k: r.get(k) for k in evalpy.CALL_FIELDS if k != "judges"}}
+    votes = [{"id": r["id"], "trial": 1, "vote": v} for v in r["judges"]]
+    flipped = json.loads(json.dumps(votes[0]))
+    flipped["vote"]["pass"] = False
+
+    def resume(lines):
+        Path("runs/a.json.journal").write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in
+                                                       [{"format": evalpy.RUN_FORMAT, "config": run["config"]}, *lines]),
+                                               encoding="utf-8")
+        fake.chat_bodies.clear()
+        return cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    code, out, err = resume([answer, votes[0], flipped])
+    assert code == 2 and "runs/a.json.journal:4: damaged journal line: a vote in place of one that did not fail" in err, err
+    code, out, err = resume([answer, votes[0], answer, votes[1]])   # (alike: taken once, nothing asked again of it)
+    assert code == 0, err
+    assert load_json("runs/a.json")["results"][0]["judges"] == r["judges"]
+    assert len(fake.chat_bodies) == 3 * (len(run["results"]) - 1), len(fake.chat_bodies)

@@ -566,6 +566,13 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and "resume it, asking only the rest, with: python eval.py run --resume runs/old-name-v3.json" in err, err
     assert not fake.chat_bodies
+    # two stopped alike: the one holding answers is named (the empty one was), the other said too
+    header = Path("runs/old-name-v3.json.journal").read_text(encoding="utf-8").splitlines(keepends=True)[0]
+    Path("runs/aa-v3.json.journal").write_text(header, encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and ("with: python eval.py run --resume runs/old-name-v3.json (stopped alike too, holding as much or "
+                          "less: runs/aa-v3.json)") in err, err
+    os.unlink("runs/aa-v3.json.journal")
     journal = Path("runs/old-name-v3.json.journal")
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
     header = json.loads(lines[0])
