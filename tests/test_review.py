@@ -1144,3 +1144,16 @@ def test_a_change_read_by_the_majority_of_trials_says_so_beside_its_pill(project
     same = write_run("runs/same.json", make_run([("c1", "bug", ["acceso"]), ("c2", "bug", ["bug"])], temperature=0.7))
     items = {i["key"]: i for i in evalpy.Review(this, against_path=same).items}
     assert items["c1#1"]["change"] == "fixed" and items["c1#1"]["change_by"] is None
+
+
+def test_annotations_are_of_the_run_whatever_its_line_ends(project, runs, cli):
+    """116th round's fuzz: a run file whose line ends a checkout turned CRLF was another version of it, its annotations
+    left out of every view as another version's, and a save in review moved them aside."""
+    review = evalpy.Review(runs[1])
+    review.save({"key": "dev-05#1", "text": "confused login"})
+    path = project / runs[1]
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
+    assert s["counts"] == [["confused login", 1]] and s["other_versions"] == [], s
+    data = evalpy.Review(runs[1]).data()
+    assert list(map(list, data["counts"])) == [["confused login", 1]] and not data["changed"], data["counts"]
