@@ -3684,6 +3684,13 @@ def json_problem(error):
     return str(error)
 
 
+def file_problem(error):
+    """Why a file of many lines (a sidecar) cannot be read, its line too: a column alone named no place in 842 lines."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"bad JSON: {json_error_at(error, f'line {error.lineno}, column {error.colno}')}"
+    return line_problem(error)
+
+
 def line_problem(error):
     """Why a line of a journal or judging cannot be read: not UTF-8, or json_problem."""
     return "not UTF-8" if isinstance(error, UnicodeDecodeError) else json_problem(error)
@@ -17595,9 +17602,12 @@ def read_annotations(path):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
-        why = f" ({e})" if type(e) is ValueError and e.args else ""   # annotation_entries names the one at fault
+        # (annotation_entries names the one at fault; a JSON fault its line and column: a stray comma was said of
+        # nowhere, with the advice to throw a person's annotations away)
+        why = (f" ({file_problem(e)})" if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)) else
+               f" ({e})" if type(e) is ValueError and e.args else "")
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
-                        "move it aside to start afresh") from None
+                        "mend it (a person's annotations are in it), or move it aside to start afresh") from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
     kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions")}
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
@@ -18297,9 +18307,10 @@ def read_pairwise(path):
         stored = exact_json(read_bytes(path, "pairwise file").removeprefix(BOM).decode("utf-8"))   # (an editor's mark)
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
-        problem = line_problem(e)
+        problem = file_problem(e)
     if problem:
-        raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); move it aside to ask the judge again")
+        raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); mend it (the verdicts in it are paid "
+                        "for), or move it aside to ask the judge again")
     for c in stored["comparisons"]:
         for v in c["verdicts"]:
             whole_counts(v)

@@ -148,6 +148,16 @@ def test_stored_verdicts_are_reused_without_a_call(project, cli, fake):
     Path(cand + ".pairwise.json").write_bytes(b"\xef\xbb\xbf" + Path(cand + ".pairwise.json").read_bytes())
     again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert again[0] == 0 and len(fake.chat_bodies) == asked, again[2]
+    # (116th round's fuzz) a stray comma on its 300th line of 842 was "(column 17); move it aside", naming no line
+    held = Path(cand + ".pairwise.json").read_text(encoding="utf-8")
+    lines = held.splitlines(keepends=True)
+    at = next(n for n, line in enumerate(lines) if line.rstrip().endswith("}") and n > 20)
+    Path(cand + ".pairwise.json").write_text("".join(lines[:at] + [lines[at].rstrip("\n") + ",,\n"] + lines[at + 1:]),
+                                             encoding="utf-8")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and f"damaged pairwise file (bad JSON: " in err and f"line {at + 1}, column" in err, err
+    assert "mend it (the verdicts in it are paid for)" in err and len(fake.chat_bodies) == asked, err
+    Path(cand + ".pairwise.json").write_text(held, encoding="utf-8")
     # another criterion is another comparison: asked, and stored beside the first
     cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert len(fake.chat_bodies) == asked + 24

@@ -360,7 +360,8 @@ def test_a_damaged_annotations_sidecar_is_one_line_in_report_and_an_answer_from_
     open(review.sidecar, "w", encoding="utf-8").write(json.dumps(sidecar))
     code, out, err = cli("report", runs[1])
     assert code == 2 and err.startswith(f"error: {runs[1]}.annotations.json: damaged") and err.endswith(
-        ", not an annotations file written by eval.py review; move it aside to start afresh\n") and len(err) < 300, err
+        ", not an annotations file written by eval.py review; mend it (a person's annotations are in it), or move it "
+        "aside to start afresh\n") and len(err) < 300, err
     data = requests.get(url + "/data", timeout=5)
     assert data.status_code == 500 and "damaged" in data.json()["error"]
     saved = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "formato"}, timeout=5)
@@ -547,7 +548,8 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
         "dev-01#1": {"text": "fine", "time": "t"}, "dev-09#1": {"text": 5, "time": "t"}}}))
     code, out, err = cli("report", runs[1])
     assert code == 2 and err.endswith(": damaged (the annotation of dev-09#1 has a number as its text, not text), not an "
-                                      "annotations file written by eval.py review; move it aside to start afresh\n"), err
+                                      "annotations file written by eval.py review; mend it (a person's annotations are "
+                                      "in it), or move it aside to start afresh\n"), err
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"time": "t"}}}))
     code, out, err = cli("report", runs[1])   # (57th round: a number was said to be no text at all)
     assert code == 2 and "(the annotation of dev-09#1 has no text, or an empty one)" in err, err
@@ -1157,3 +1159,18 @@ def test_annotations_are_of_the_run_whatever_its_line_ends(project, runs, cli):
     assert s["counts"] == [["confused login", 1]] and s["other_versions"] == [], s
     data = evalpy.Review(runs[1]).data()
     assert list(map(list, data["counts"])) == [["confused login", 1]] and not data["changed"], data["counts"]
+
+
+def test_a_sidecar_damaged_by_a_stray_comma_names_its_line_and_says_to_mend_it(project, runs, cli):
+    """116th round's fuzz: one stray comma in an annotations file was "damaged, ...; move it aside to start afresh",
+    naming no line nor fault, the advice a person's annotations thrown away."""
+    review = evalpy.Review(runs[1])
+    for key in ("dev-05#1", "dev-09#1"):
+        review.save({"key": key, "text": "misread the rule"})
+    path = Path(runs[1] + ".annotations.json")
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"misread the rule"', '"misread the rule",', 1), encoding="utf-8")
+    line = text[:text.index('"misread the rule"')].count("\n") + 1
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and f"damaged (bad JSON: " in err and f"(line {line + 1}, column" in err, err
+    assert "mend it (a person's annotations are in it)" in err, err
