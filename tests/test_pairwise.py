@@ -1298,7 +1298,7 @@ def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(pro
         before = sidecar.read_bytes()
         code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
         assert code == 2 and "Baseline wins" not in out, out
-        assert f"{cand}.pairwise.json: damaged pairwise file ({says}); move it aside" in err, err
+        assert f"{cand}.pairwise.json: damaged pairwise file ({says}); mend it (the verdicts in it are paid for), or move it aside" in err, err
         assert sidecar.read_bytes() == before
 
 
