@@ -7898,7 +7898,7 @@ def of_the_whole(name):
 
 
 ITEM_LINE = re.compile(rf"""^[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?[*_#]{{0,3}}[ \t]{{0,2}}{ITEM_NUMBER}""", re.IGNORECASE | re.MULTILINE)
-FINAL_KEY = re.compile(r"""[*_"'`]{0,3}(?:final verdict|veredicto final|veredicte final)""", re.IGNORECASE)
+FINAL_KEY = re.compile(r"""[*_"'`]{0,3}(?:final[ _]verdict|veredicto[ _]final|veredicte[ _]final)""", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
@@ -7918,7 +7918,9 @@ def finals(raw):
     return len(list(itertools.islice(FINAL_WORDS.finditer(raw), 2)))
 
 
-FINAL_WORDS = re.compile(r"final verdict|veredicto final|veredicte final", re.IGNORECASE)
+FINAL_WORDS = re.compile(r"""(?:final[ _]verdict|veredicto[ _]final|veredicte[ _]final)[*_"'`]{0,3}[ \t]{0,3}"""
+                         r"""(?:\([^()\n]{0,30}\)[ \t]{0,3})?(?::|：|->|—|–|-)""", re.IGNORECASE)   # (a key: never
+# "I'll give my final verdict at the end", which made the one written after two items the item's)
 
 
 @functools.lru_cache(maxsize=2)   # (asked for every key of one answer)
@@ -7981,9 +7983,10 @@ KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __V
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    keys = "|".join(rf"(?<!\w_){name}" if name.startswith("pass") else name for name in names)
+    keys = "|".join(rf"(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?{name.replace(' ', '[ _]')}" for name in names)
     return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?:{keys}){KEY_MARK}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
-    # (pass ending a longer name is none: must_pass: true, is_pass: true are no verdicts; final_verdict: FAIL is one)
+    # (a key ending a longer name is none: must_pass: true, previous_verdict: PASS; final_verdict: FAIL is one, written
+    # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -8016,7 +8019,7 @@ def said_in_words(raw, loose, start, end):
                 choice = a_choice(raw, bare.end(), words, words[said])
                 again = None if choice else WORD_LIST.match(raw, bare.end())
                 if choice:
-                    chosen, verdicts = choice, picked_after(raw, choice, end, words)
+                    chosen, verdicts = choice, picked_after(raw, choice, end, words, raw[key.end():choice])
                 elif again:   # the word said again (FAIL / no, FAIL | ❌): read, its list's keys with it
                     chosen, verdicts = again.end(), [words[said]]
                 else:
@@ -8029,7 +8032,7 @@ def said_in_words(raw, loose, start, end):
                     continue
                 choice = a_choice(raw, word.end(), words, words[said])
                 if choice is not None:
-                    chosen, verdicts = choice, picked_after(raw, choice, end, words)
+                    chosen, verdicts = choice, picked_after(raw, choice, end, words, raw[key.end():choice])
                 else:
                     verdicts = [words[said], *(mark for mark in marks_beside(raw, key.end(), word, words)
                                                if mark != words[said])]
@@ -8038,24 +8041,35 @@ def said_in_words(raw, loose, start, end):
                 yield from verdicts
 
 
-def picked_after(raw, at, end, words):
-    """The verdict a choice written out (ending at `at`) is followed by after a dash or an arrow, ending its sentence,
-    [it], else []: "Verdict: FAIL or PASS — FAIL." picks the fail, where the JSON's pass beside it was kept; "A, B or
-    tie — tie, only if both are equal" explains the choice, it picks nothing."""
+def picked_after(raw, at, end, words, listed):
+    """The verdict a choice written out (its words `listed`, ending at `at`) is followed by after a dash or an arrow,
+    [it], else []: one of the choice's own words, whatever reason follows it ("Verdict: FAIL or PASS — FAIL: no date."
+    picks the fail, where the JSON's pass beside it was kept), never a condition after it ("true, if it meets the
+    criterion", "PASS, otherwise FAIL" explain the choice) nor the rest of its sentence naming another of the choice's
+    words ("A, B being the two answers"); a word the choice does not hold is none ("— no, I must reason first")."""
     lead = PICK_LEAD.match(raw, at - 1 if raw[at - 1] in "-–—→⟶=?" else at)
-    pick = lead and VERDICT_WORD.match(raw, lead.end(), end)
-    said = pick and PICK_ENDS.match(raw, pick.end()) and verdict_said(pick.group("word"))
-    if said == "no" and raw[pick.end():pick.end() + 4].lstrip(" \t*_").startswith(","):
-        return []   # ("— no, I must reason first": a word to oneself, no pick)
-    return [words[said]] if said in words else []
+    pick = lead and WORD_BEFORE_LIST.match(raw, lead.end(), end)
+    said = pick and verdict_said(pick.group("word"))
+    choices = {w for w in map(verdict_said, LIST_WORD.findall(KEY_IN_LIST.sub(" ", listed))) if w in words}
+    if said not in words or said not in choices or PICK_CONDITION.match(raw, pick.end()) \
+            or not PICK_FOLLOWED.match(raw, pick.end()):
+        return []
+    rest = SENTENCE_REST.match(raw, pick.end()).group()   # ("a" written small is the article: "B, a clearer answer")
+    if any(w in choices and words[w] != words[said] for w in map(verdict_said, LIST_WORD.findall(rest)) if w != "a"
+           ) or re.search(r"(?<![^\W_])A(?![^\W_])", rest) and "a" in choices and words["a"] != words[said]:
+        return []
+    return [words[said]]
 
 
 PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:->|=>|-{1,2}|[–—→⟶])")
-# a pick ends its sentence, or a reason or a mark follows it (FAIL, because...; FAIL ❌; FAIL (see above)); never a
-# condition ("true, if it meets the criterion" explains the choice) nor another of the choice's words ("A, B being...")
-PICK_ENDS = re.compile(rf"""(?:[*_"'`”’»)\]]{{0,3}})[ \t]{{0,8}}(?:[.!;(—–]|$|{VERDICT_SYMBOL}|,(?![ \t]*(?:if|only|when|"""
-                       r"""unless|si|solo|sólo|només|quan|cuando|a|b|tie|pass|fail|true|false|yes|no)(?![^\W_])))""",
-                       re.MULTILINE | re.IGNORECASE)
+PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|when|unless|otherwise|"""
+                            r"""else|provided|assuming|depending|in case|whichever|i\.e|si|solo si|sólo si|només si|quan|"""
+                            r"""cuando|siempre que|en cas|de lo contrario|si no)(?![^\W_])""", re.IGNORECASE)
+SENTENCE_REST = re.compile(r"[^.!?\n]{0,200}")
+# what may follow a pick: its sentence's end, a stop, a bracket, a dash, a mark, or a reason ("no hedging", "PASS means
+# all criteria are met" are no picks)
+PICK_FOLLOWED = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,8}}(?:$|[.!;:,()—–-]|{VERDICT_SYMBOL}|(?:because|since|as|given|"""
+                           r"""due|porque|pues|ya que|perquè|ja que)(?![^\W_]))""", re.IGNORECASE | re.MULTILINE)
 
 
 # the marks after the verdict's word, as VERDICT_WORD lets them stand (PASS ✅, PASS ✅✅)

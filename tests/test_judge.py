@@ -4335,3 +4335,35 @@ def test_a_journal_line_written_again_otherwise_is_an_edit_refused(project, judg
     assert code == 0, err
     assert load_json("runs/a.json")["results"][0]["judges"] == r["judges"]
     assert len(fake.chat_bodies) == 3 * (len(run["results"]) - 1), len(fake.chat_bodies)
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a pick is one of the choice's own words, whatever reason follows it (a colon, a dash, because, a comma)
+    (f"Verdict: PASS or FAIL — FAIL: the date is missing.\n\n{_v(True)}", None),
+    (f"Verdict: PASS or FAIL — FAIL because the date is missing.\n\n{_v(True)}", None),
+    (f"Verdict: PASS or FAIL — FAIL, no date is given.\n\n{_v(True)}", None),
+    (f"Pass: yes or no — no, the date is missing.\n\n{_v(True)}", None),
+    (f"Pass: true or false — true, no issues found.\n\n{_v(False)}", None),
+    (f"Winner: A or B — B, a clearer answer.\n\n{_w('A')}", None),
+    (f"Winner: A or B — B: it cites the source.\n\n{_w('A')}", None),
+    # never a condition or the choice explained, a word the choice does not hold, or one a word follows
+    (f"Verdict: PASS or FAIL — PASS, otherwise FAIL.\n\n{_v(False)}", False),
+    (f"Verdict: PASS or FAIL — no, I must reason first.\n\n{_v(True)}", True),
+    (f"The prompt asks for pass: yes or no — no hedging. The answer gives the wrong date.\n\n{_v(True)}", True),
+    (f"Verdict: PASS or FAIL — PASS means all criteria are met. The answer misses one.\n\n{_v(False)}", False),
+    # a key in bold with underscores; a longer name's end is none, final_/overall_/judge_ ones are keys
+    (f"__Pass__: false\n\n{_v(True)}", None),
+    (f"previous_verdict: PASS (before the edit). Now the date is missing.\n\n{_v(False)}", False),
+    (f"expected_winner: A, but B is better.\n\n{_w('B')}", "B"),
+    (f"overall_verdict: FAIL\n\n{_v(True)}", None),
+    (f"final_winner: B\n\n{_w('A')}", None),
+    # final verdicts counted as keys (each item's final_verdict its own; one mentioned in prose is none)
+    (f"Criterion 1 final_verdict: PASS\nCriterion 2 final_verdict: FAIL\nOverall: FAIL\n\n{_v(False)}", False),
+    (f"I'll give my final verdict at the end.\nCriterion 1: met.\nCriterion 2 — Final verdict: FAIL\n\n{_v(True)}", None),
+])
+def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_reads_them(reply, human):
+    """116th round's review of the eighteenth: a pick read as one of the choice's words, whatever reason follows (a
+    colon, because, a comma before "no" or "a"), never a word the choice does not hold; keys in bold underscores, and
+    snake case only as final_/overall_/judge_ (previous_verdict: is none); final verdicts counted as keys."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
