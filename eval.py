@@ -4752,9 +4752,10 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.append(f"{shell_word(path)}: no cases (the file is empty)")
     elif labels is None and cases and not checks_written:   # (beside other problems too: a
         # case's line each, "give it checks", misled a classification set without its labels.txt)
+        near = misspelt_beside(folder, LABELS_FILE)   # (lables.txt there: the cause, never named)
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
-                        "for a free-text set")
+                        "for a free-text set" + (f" ({shell_word(near)} is there: did you mean {LABELS_FILE}?)" if near else ""))
     elif labels is None:   # one case of a free-text set with no checks passed whatever it was sent (said beside the
         # other problems, never only once they are mended)
         unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} " + (
@@ -4989,9 +4990,11 @@ def split_prompt(split_path):
         return newest_prompt(prompt_folder(split_path))
     except EvalError as e:
         why = str(e).removesuffix("; pass --prompt PATH")
-        parts = os.path.normpath(split_path).split(os.sep)
+        # (by its whole path: run from inside golden/, dev.jsonl named no golden/ and said only "no prompts/ folder")
+        parts = os.path.abspath(split_path).split(os.sep)
         at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
-        root = os.sep.join(parts[:at]) or ("." if at == 0 else os.sep) if at is not None else None
+        whole = (os.sep.join(parts[:at]) or os.sep) if at is not None else None
+        root = whole if whole is None or os.path.isabs(split_path) else os.path.relpath(whole)
         mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
         if not mirror or under_golden(split_path) or not os.path.isdir(mirror):
             raise
@@ -5244,6 +5247,16 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
                   context_sha=context_sha)
 
 
+def misspelt_beside(folder, meant):
+    """A file in folder one letter or so off `meant` (check.json for checks.json), where `meant` itself is not there
+    (then the other is a copy of one's own: checks.json.bak), else None."""
+    if os.path.lexists(os.path.join(folder, meant)):
+        return None
+    near = [name for name in sorted(listed_names(folder)) if not name.endswith(".jsonl") and name != meant
+            and difflib.get_close_matches(name, (CHECKS_FILE, TOOLS_FILE, LABELS_FILE), n=1, cutoff=0.85) == [meant]]
+    return os.path.join(folder, near[0]) if near else None
+
+
 def set_notes(config, cases, prompt_text, whole=True):
     """What a run is told of its set that refuses nothing but likely is a slip: passages the prompt never shows, a tool
     no result is given for, a file beside the split misspelt (check.json is never read), passage ids none of the
@@ -5263,10 +5276,10 @@ def set_notes(config, cases, prompt_text, whole=True):
         notes.append(f"{split}: the tool {on_one_line(name)} has no result in {TOOLS_FILE} nor in any case: every call to it "
                      "gets \"no result for these arguments\"")
     folder = os.path.dirname(config["split_path"]) or "."
-    for name in sorted(listed_names(folder)):
-        meant = difflib.get_close_matches(name, (CHECKS_FILE, TOOLS_FILE, LABELS_FILE), n=1, cutoff=0.85)
-        if meant and meant[0] != name and not name.endswith(".jsonl") and not os.path.lexists(os.path.join(folder, meant[0])):
-            notes.append(f"{shell_word(os.path.join(folder, name))} is not read beside the split: did you mean {meant[0]}?")
+    for meant in (CHECKS_FILE, TOOLS_FILE, LABELS_FILE):
+        near = misspelt_beside(folder, meant)
+        if near:
+            notes.append(f"{shell_word(near)} is not read beside the split: did you mean {meant}?")
     # (of the whole split, never a part of it: one case's miss asked alone is no mismatch of ids; no relevant id among
     # any passage's, a retriever's chunk-3 beside returns-window, is)
     relevant = {r for c in cases for r in c.get("relevant") or ()}

@@ -423,6 +423,15 @@ def test_a_split_of_another_projects_golden_names_where_its_prompts_are(project,
         assert "no prompt for" not in cli("run", "--split", "../golden/support/dev.jsonl", "--host", "127.0.0.1:9")[2]
     finally:
         os.chdir("..")
+    # (116th round) run from inside golden/ itself, the split's path names no golden/: "no prompts/ folder here" alone
+    os.chdir(project / "golden" / "support")
+    try:
+        code, out, err = cli("run", "--split", "dev.jsonl", "--host", "127.0.0.1:9")
+        assert code == 2 and err == ("error: no prompt for dev.jsonl here (no prompts/ folder here); the split is in "
+                                     "../../golden, whose prompts are in ../../prompts/support/: run from ../.., or pass "
+                                     "--prompt with one of them\n"), err
+    finally:
+        os.chdir(project)
 
 
 def test_prompt_loading(tmp_path):
@@ -1737,6 +1746,12 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
                           'case: every call to it gets "no result for these arguments"') in err, err
     assert "note: mine/agent/check.json is not read beside the split: did you mean checks.json?" in err, err
     assert "cancel_order has no result" not in err   # (a tool the cases forbid needs none; the shipped set gives one)
+    # (its review) a labels.txt misspelt, the split then refused for want of one: the file there named in the refusal
+    os.makedirs("mine/lab")
+    shutil.copy("golden/dev.jsonl", "mine/lab/dev.jsonl")
+    shutil.copy("golden/labels.txt", "mine/lab/lables.txt")
+    code, out, err = cli("run", "--split", "mine/lab/dev.jsonl", "--prompt", "prompts/v2.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "(mine/lab/lables.txt is there: did you mean labels.txt?)" in err, err
     # (its review) an empty list of rules gives none too; a null result is one (the text null), and a tool the cases
     # forbid needs none
     tools["tool_results"]["lookup_policy"] = []
