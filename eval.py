@@ -3695,6 +3695,9 @@ def file_problem(error):
     """Why a file of many lines (a sidecar) cannot be read, its line too: a column alone named no place in 842 lines."""
     if isinstance(error, json.JSONDecodeError):
         return f"bad JSON: {json_error_at(error, f'line {error.lineno}, column {error.colno}')}"
+    if isinstance(error, UnicodeDecodeError):
+        line = error.object.count(b"\n", 0, error.start) + 1
+        return f"not UTF-8 (line {line})"
     return line_problem(error)
 
 
@@ -9457,19 +9460,21 @@ def stopped_run_of(default, config, inputs, judge):
         return None
     # the one holding the most (its lines): two stopped alike, the empty one was named, the answers of the other paid
     # for again; the others said too
-    held = {path: journal_lines(path + JOURNAL_SUFFIX) for path in stopped}
+    held = {path: journal_answers(path + JOURNAL_SUFFIX) for path in stopped}
     best = max(stopped, key=lambda path: held[path])
     others = [shell_word(path) for path in stopped if path != best]
     return resume_command(best) + (f" (stopped alike too, holding as much or less: {', '.join(others)})" if others else "")
 
 
-def journal_lines(path):
-    """How many lines a journal holds (its header's among them), 0 where it cannot be read."""
+def journal_answers(path):
+    """How many answers a journal holds (its lines that are no failed call, no vote and no turn), 0 where it cannot be
+    read: a server gone mid-run left lines of failed calls, counted as answers held."""
     try:
         with open_regular(path) as f:
-            return sum(1 for _ in f)
+            entries = [json_or_none(line) for line in itertools.islice(f, 1, None)]
     except OSError:
         return 0
+    return sum(1 for e in entries if isinstance(e, dict) and e.get("error") is None and "vote" not in e and "turn" not in e)
 
 
 def judging_in_the_way(run_path):

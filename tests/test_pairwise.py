@@ -404,7 +404,11 @@ def test_a_damaged_sidecar_is_an_error_and_is_never_overwritten(project, cli, fa
     # bytes that are not UTF-8: said so, not the codec's message (a UnicodeDecodeError is a ValueError)
     Path(cand + ".pairwise.json").write_bytes(b'{"format": "eval.py-pairwise/1", "comparisons": [], "x": "\xff"}')
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
-    assert code == 2 and "damaged pairwise file (not UTF-8)" in err and "codec" not in err, err
+    assert code == 2 and "damaged pairwise file (not UTF-8 (line 1))" in err and "codec" not in err, err
+    # (116th round) its line, in a file of many
+    Path(cand + ".pairwise.json").write_bytes(b'{"format": "eval.py-pairwise/1",\n"comparisons": [],\n"x": "\xff"}')
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and "damaged pairwise file (not UTF-8 (line 3))" in err, err
 
 
 def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(project, cli, fake):

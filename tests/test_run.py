@@ -572,6 +572,11 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and ("with: python eval.py run --resume runs/old-name-v3.json (stopped alike too, holding as much or "
                           "less: runs/aa-v3.json)") in err, err
+    # (its review) answers held, not lines: failed calls a server gone mid-run left count for none
+    failed = json.dumps({"id": "dev-01", "trial": 1, "response": None, "error": "connection failed (ConnectionError)"})
+    Path("runs/aa-v3.json.journal").write_text(header + (failed + "\n") * 20, encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "with: python eval.py run --resume runs/old-name-v3.json (stopped alike too" in err, err
     os.unlink("runs/aa-v3.json.journal")
     journal = Path("runs/old-name-v3.json.journal")
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
