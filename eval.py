@@ -7853,11 +7853,14 @@ def numbered_item(raw, at):
     item = heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text)
     if not item:
         return False
-    if not (item.group("paren") or item.group("dashed")):   # (Criterion 1: Verdict: FAIL, the one criterion the reply
-        first = A_DIGIT.search(item.group()).start()          # names, or Criterion 2 — Final verdict: is the reply's;
-        if FINAL_KEY.match(raw, at):   # (a final verdict written once, after the items, is the reply's; one of
-            return finals(raw) > 1      # each of two items, theirs)
-        return items_named(raw) > 1 or not ONE_ALONE.match(item.group(), first)   # (Claim #3 alone speaks of others)
+    # unnamed: a final verdict written once, after the items (Criterion 2 — Final verdict:), is the reply's, one of each
+    # of two items theirs; so is the one criterion a reply names numbered 1 (Criterion 1: Verdict: FAIL), where
+    # Claim #3 alone speaks of others, an item's
+    if not (item.group("paren") or item.group("dashed")):
+        if FINAL_KEY.match(raw, at):
+            return finals(raw) > 1
+        first = A_DIGIT.search(item.group()).start()
+        return items_named(raw) > 1 or not ONE_ALONE.match(item.group(), first)
     # named, where the reply has two such items or more (one alone, "Requirement 2 — it is missing — Verdict: FAIL", is
     # the reply's one), its name none of the whole ("Point 3 - overall - Verdict:"), its key not the final verdict
     return (numbered_item_lines(raw) > 1 and not of_the_whole(item.group("paren") or item.group("dashed"))
@@ -9430,8 +9433,8 @@ def journal_in_the_way(run_path):
 def stopped_run_of(default, config, inputs, judge):
     """The command that resumes a run of this configuration (its split and part of it, prompt, labels, context, model,
     every setting that changes what is asked, judge) stopped at one of a default name's numbered names, or at any name
-    in its folder, not being written now nor written whole; else None. Run again after a kill, the same command took the next free name and
-    asked every case again, paying twice for the answers the journal held."""
+    in its folder, not being written now nor written whole; else None. Run again after a kill, the same command took
+    the next free name and asked every case again, paying twice for the answers the journal held."""
     tools = any(case.get("tools") for case in inputs.cases)
     now = {**{k: config.get(k) for k in TUNED_CONFIG}, "judge": as_tuned("judge", judge), "prompt_sha": inputs.prompt_sha,
            "context_sha": inputs.context_sha, "labels": inputs.labels, "max_turns": config.get("max_turns") if tools else None,
@@ -9458,8 +9461,8 @@ def stopped_run_of(default, config, inputs, judge):
             stopped.append(path)
     if not stopped:
         return None
-    # the one holding the most (its lines): two stopped alike, the empty one was named, the answers of the other paid
-    # for again; the others said too
+    # the one holding the most answers: two stopped alike, the empty one was named, the answers of the other paid for
+    # again; the others said too
     held = {path: journal_answers(path + JOURNAL_SUFFIX) for path in stopped}
     best = max(stopped, key=lambda path: held[path])
     others = [shell_word(path) for path in stopped if path != best]
