@@ -3590,14 +3590,7 @@ def read_bytes(path, what):
 def file_sha(path):
     """A run file's hash, as its verdicts and annotations name the version they were made on: its line ends aside (a
     checkout that turned them CRLF made every stored verdict another version's, asked and paid for again)."""
-    return file_shas(path)[0]
-
-
-def file_shas(path):
-    """(file_sha, and the hash of its bytes as they are where that differs: an older eval.py took that one, of a run
-    file already CRLF, and its verdicts and annotations name it so)."""
-    data = read_bytes(path, "run file")
-    return tuple(dict.fromkeys((sha256_bytes(as_hashed(data)), sha256_bytes(data))))
+    return sha256_bytes(as_hashed(read_bytes(path, "run file")))
 
 
 def dead_link(path):
@@ -17686,16 +17679,13 @@ def annotation_entries(written, text_key):
             for key, entry in written.items() if reads_as_something(entry[text_key])}
 
 
-def annotations_by_version(sidecar, run_shas):
-    """(the annotations written on the run file whose hashes are run_shas (file_shas: an older eval.py's of its bytes
-    as they were too), those of its other versions by hash). A sidecar that names no version (eval.py before run_sha)
-    is taken as this version's."""
+def annotations_by_version(sidecar, run_sha):
+    """(the annotations written on the run file whose hash is run_sha, those of its other versions by
+    hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
     versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
-    main = run_shas[0] if sidecar["run_sha"] is None else sidecar["run_sha"]
+    main = run_sha if sidecar["run_sha"] is None else sidecar["run_sha"]
     versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
-    current = {}
-    for sha in reversed(run_shas):   # (the one eval.py names now last: its annotations the latest)
-        current.update(versions.pop(sha, {}))
+    current = versions.pop(run_sha, {})
     return current, {sha: written for sha, written in versions.items() if written}
 
 
@@ -17705,7 +17695,7 @@ def run_annotations(run_path):
     sidecar = read_annotations(annotations_file(run_path))
     if sidecar["run_sha"] is None and not sidecar["other_versions"]:   # nothing to tell apart: no hash to take
         return sidecar["annotations"], {}
-    return annotations_by_version(sidecar, file_shas(run_path))
+    return annotations_by_version(sidecar, file_sha(run_path))
 
 
 def refuse_unreadable_annotations(out, flag):
@@ -18604,7 +18594,7 @@ def baseline_from_here(comparison, candidate):
     for path in dict.fromkeys((*paths_from_here(given, candidate), os.path.join(os.path.dirname(candidate),
                                                                                   os.path.basename(given)))):
         try:
-            if os.path.isfile(path) and comparison.get("baseline_sha") in file_shas(path):
+            if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
                 return path if path == given or os.path.isabs(path) or path.startswith((".", os.sep)) else "./" + path
         except OSError:
             continue
@@ -18811,14 +18801,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                             f"move it to {shell_word(ours)}" + (" (there is none)" if not os.path.lexists(ours)
                                                                 else ", once that one is moved aside,")
                             + " or aside, and compare again: its verdicts would be asked again")
-    shas = [file_shas(path) for path in (a_path, b_path)]
-    key = {"baseline_sha": shas[0][0], "candidate_sha": shas[1][0], "judge": judge}
+    key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         store_comparisons(sidecar)
     comparisons = read_pairwise(sidecar)
-    for c in comparisons:   # (an older eval.py's of these files as they were, CRLF: named as eval.py names them now)
-        for field, (sha, *was) in zip(("baseline_sha", "candidate_sha"), shas):
-            c[field] = sha if c[field] in was else c[field]
     api = args.api or b_run["config"]["api"]
     spelled_as_stored(judge, comparisons, key, api)
     if not args.judge_max_tokens_given:
@@ -19325,7 +19311,7 @@ def judge_audit(config, cases, run_path, human=None):
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_shas(run_path))
+    position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_sha(run_path))
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError(f"the run holds no judge verdict to audit: {unjudged_words(run_path, config, cases)}; and no "
@@ -19475,13 +19461,13 @@ def vote_consistency(rows):
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 
-def stored_flip_rates(path, run_shas):
+def stored_flip_rates(path, run_sha):
     """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
     a position rather than an answer. Comparisons made on another version of the run file (one
     run again under the same name) are not its answers: counted apart, not read."""
     found, stale = [], 0
     for comparison in read_pairwise(path):
-        if comparison["candidate_sha"] not in run_shas:
+        if comparison["candidate_sha"] != run_sha:
             stale += 1
             continue
         by_pair = {}
@@ -20756,8 +20742,7 @@ class Review:
         # run's annotations read and another's written
         self.own = own_name(path)
         self.run = load_run(path)
-        self.run_shas = file_shas(path)   # (its hash, and an older eval.py's of its bytes as they are)
-        self.run_sha = self.run_shas[0]
+        self.run_sha = file_sha(path)
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
         # the largest save a page of this run sends: its text, and a key of up to 6 bytes a character as JSON (an
@@ -20783,7 +20768,7 @@ class Review:
         # the file written, once there, else the older ones
         read_from = sidecar or self.sidecar
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
-        return annotations_by_version(read_annotations(read_from), self.run_shas)
+        return annotations_by_version(read_annotations(read_from), self.run_sha)
 
     def longest_stored(self):
         """The characters of the longest annotation stored now (one written by hand may pass MAX_ANNOTATION): a save of
