@@ -293,8 +293,8 @@ def test_on_port_80_the_host_a_browser_sends_without_its_port_is_ours():
 
 def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     url, _ = server
-    with open(project / runs[1], "a") as f:   # (116th round: a line end is no change, its hash taken with LF ends)
-        f.write(" ")
+    with open(project / runs[1], "a") as f:
+        f.write("\n")
     assert requests.get(url + "/data").json()["changed"] is True
 
 
@@ -1146,19 +1146,6 @@ def test_a_change_read_by_the_majority_of_trials_says_so_beside_its_pill(project
     same = write_run("runs/same.json", make_run([("c1", "bug", ["acceso"]), ("c2", "bug", ["bug"])], temperature=0.7))
     items = {i["key"]: i for i in evalpy.Review(this, against_path=same).items}
     assert items["c1#1"]["change"] == "fixed" and items["c1#1"]["change_by"] is None
-
-
-def test_annotations_are_of_the_run_whatever_its_line_ends(project, runs, cli):
-    """116th round's fuzz: a run file whose line ends a checkout turned CRLF was another version of it, its annotations
-    left out of every view as another version's, and a save in review moved them aside."""
-    review = evalpy.Review(runs[1])
-    review.save({"key": "dev-05#1", "text": "confused login"})
-    path = project / runs[1]
-    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
-    s = json.loads(cli("report", runs[1], "--json")[1])["annotations"]
-    assert s["counts"] == [["confused login", 1]] and s["other_versions"] == [], s
-    data = evalpy.Review(runs[1]).data()
-    assert list(map(list, data["counts"])) == [["confused login", 1]] and not data["changed"], data["counts"]
 
 
 def test_a_sidecar_damaged_by_a_stray_comma_names_its_line_and_says_to_mend_it(project, runs, cli):
