@@ -4749,10 +4749,11 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.append(f"{shell_word(path)}: no cases (the file is empty)")
     elif labels is None and cases and not checks_written:   # (beside other problems too: a
         # case's line each, "give it checks", misled a classification set without its labels.txt)
-        near = misspelt_beside(folder, LABELS_FILE)   # (lables.txt there: the cause, never named)
+        near = [(found, meant) for meant in (LABELS_FILE, CHECKS_FILE) for found in [misspelt_beside(folder, meant)] if found]
         problems.append(f"{shell_word(path)}: no {LABELS_FILE} beside the split and no checks: nothing would be scored. Add "
                         f"{LABELS_FILE} for a classification set, or checks (in the cases or {CHECKS_FILE}) "
-                        "for a free-text set" + (f" ({shell_word(near)} is there: did you mean {LABELS_FILE}?)" if near else ""))
+                        "for a free-text set" + "".join(f" ({shell_word(found)} is there: did you mean {meant}?)"
+                                                        for found, meant in near))   # (lables.txt, check.json: the cause)
     elif labels is None:   # one case of a free-text set with no checks passed whatever it was sent (said beside the
         # other problems, never only once they are mended)
         unchecked = [f"{shell_word(path)}:{case['line']}: case {case['id']!r} " + (
@@ -7996,8 +7997,9 @@ KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __V
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
-    keys = "|".join(rf"(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?{name.replace(' ', '[ _]')}" for name in names)
-    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?:{keys}){KEY_MARK}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    keys = "|".join(name.replace(" ", "[ _]") for name in names)
+    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?(?:{keys}){KEY_MARK}?"
+                      rf"{WORD_KEY_SEPARATOR}", re.IGNORECASE)
     # (a key ending a longer name is none: must_pass: true, previous_verdict: PASS; final_verdict: FAIL is one, written
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
@@ -8067,18 +8069,20 @@ def picked_after(raw, at, end, words, listed):
     if said not in words or said not in choices or PICK_CONDITION.match(raw, pick.end()) \
             or not PICK_FOLLOWED.match(raw, pick.end()):
         return []
-    rest = SENTENCE_REST.match(raw, pick.end()).group()   # ("a" written small is the article: "B, a clearer answer")
-    if any(w in choices and words[w] != words[said] for w in map(verdict_said, LIST_WORD.findall(rest)) if w != "a"
-           ) or re.search(r"(?<![^\W_])A(?![^\W_])", rest) and "a" in choices and words["a"] != words[said]:
+    # (a reason naming the other is the pick's: "B, because A omits the date"; a list going on is none: "A, B being the
+    # two answers", "a" written small the article, "B, a clearer answer")
+    going_on = LIST_GOES_ON.match(raw, pick.end())
+    after = going_on and going_on.group(1) != "a" and verdict_said(going_on.group(1))
+    if after in choices and words[after] != words[said]:
         return []
     return [words[said]]
 
 
 PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:->|=>|-{1,2}|[–—→⟶])")
-PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|when|unless|otherwise|"""
-                            r"""else|provided|assuming|depending|in case|whichever|i\.e|si|solo si|sólo si|només si|quan|"""
-                            r"""cuando|siempre que|en cas|de lo contrario|si no)(?![^\W_])""", re.IGNORECASE)
-SENTENCE_REST = re.compile(r"[^.!?\n]{0,200}")
+PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|unless|otherwise|"""
+                            r"""provided|si|solo si|sólo si|només si|siempre que|en cas que|de lo contrario|si no)"""
+                            r"""(?![^\W_])""", re.IGNORECASE)
+LIST_GOES_ON = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,3}}[,/|][ \t]{{0,3}}[*_"'`“‘«(\[]{{0,3}}({ONE_WORD})""", re.IGNORECASE)
 # what may follow a pick: its sentence's end, a stop, a bracket, a dash, a mark, or a reason ("no hedging", "PASS means
 # all criteria are met" are no picks)
 PICK_FOLLOWED = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,8}}(?:$|[.!;:,()—–-]|{VERDICT_SYMBOL}|(?:because|since|as|given|"""
@@ -9464,7 +9468,9 @@ def journal_answers(path):
             entries = [json_or_none(line) for line in itertools.islice(f, 1, None)]
     except OSError:
         return 0
-    return sum(1 for e in entries if isinstance(e, dict) and e.get("error") is None and "vote" not in e and "turn" not in e)
+    # (by case and trial: an answer to judge and its whole result after it are one; an answer whose votes were cut, one)
+    return len({(e.get("id"), e.get("trial", 1)) for e in entries if isinstance(e, dict) and (
+        "answer" in e or e.get("error") is None and "vote" not in e and "turn" not in e)})
 
 
 def judging_in_the_way(run_path):

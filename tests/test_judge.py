@@ -4367,3 +4367,22 @@ def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_re
     snake case only as final_/overall_/judge_ (previous_verdict: is none); final verdicts counted as keys."""
     read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
     assert read(reply)[0] == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a reason after the pick that names the other is the pick's (it was dropped, the JSON's other verdict kept)
+    (f"Winner: A or B — B, because A omits the date.\n\n{_w('A')}", None),
+    (f"Winner: A, B or tie — tie, since A and B are equal.\n\n{_w('B')}", None),
+    (f"Ganador: A o B — B, porque A no cita la fuente.\n\n{_w('A')}", None),
+    (f"Verdict: PASS or FAIL — FAIL, it is not a pass.\n\n{_v(True)}", None),
+    (f"Winner: A or B — B, B cites the source.\n\n{_w('A')}", None),
+    # words that begin a reason are no condition (i.e., in case); a list going on is no pick
+    (f"Verdict: PASS or FAIL — FAIL, i.e. it does not meet the criterion.\n\n{_v(True)}", None),
+    (f"Winner: A, B or tie — A, B being the two answers in order.\n\n{_w('B')}", "B"),
+])
+def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_reads_them(reply, human):
+    """116th round's review of the nineteenth: a pick whose reason names the other choice was dropped (the JSON's other
+    verdict kept), and words that begin a reason were taken for a condition."""
+    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
+    assert read(reply)[0] == human
+

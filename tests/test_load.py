@@ -1752,6 +1752,11 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
     shutil.copy("golden/labels.txt", "mine/lab/lables.txt")
     code, out, err = cli("run", "--split", "mine/lab/dev.jsonl", "--prompt", "prompts/v2.txt", "--host", "127.0.0.1:9")
     assert code == 2 and "(mine/lab/lables.txt is there: did you mean labels.txt?)" in err, err
+    os.makedirs("mine/sup")   # (and a checks.json misspelt, of a free-text set)
+    shutil.copy("golden/support/dev.jsonl", "mine/sup/dev.jsonl")
+    shutil.copy("golden/support/checks.json", "mine/sup/check.json")
+    code, out, err = cli("run", "--split", "mine/sup/dev.jsonl", "--prompt", "prompts/support/v2.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "(mine/sup/check.json is there: did you mean checks.json?)" in err, err
     # (its review) an empty list of rules gives none too; a null result is one (the text null), and a tool the cases
     # forbid needs none
     tools["tool_results"]["lookup_policy"] = []

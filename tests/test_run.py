@@ -572,6 +572,14 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and ("with: python eval.py run --resume runs/old-name-v3.json (stopped alike too, holding as much or "
                           "less: runs/aa-v3.json)") in err, err
+    # (its review) answers held, not lines: an answer to judge and its whole result are one (three whole answers
+    # journaled so beside two lines of answers alone held "as much or less")
+    whole = [json.loads(line) for line in Path("runs/old-name-v3.json.journal").read_text(encoding="utf-8").splitlines()[1:]]
+    Path("runs/aa-v3.json.journal").write_text(header + "".join(json.dumps(
+        {"id": w["id"], "trial": 1, "answer": {k: w.get(k) for k in evalpy.CALL_FIELDS if k != "judges"}}) + "\n"
+        for w in whole[:6]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "with: python eval.py run --resume runs/aa-v3.json (stopped alike too" in err, err
     # (its review) answers held, not lines: failed calls a server gone mid-run left count for none
     failed = json.dumps({"id": "dev-01", "trial": 1, "response": None, "error": "connection failed (ConnectionError)"})
     Path("runs/aa-v3.json.journal").write_text(header + (failed + "\n") * 20, encoding="utf-8")
