@@ -8008,7 +8008,8 @@ def word_key(*names):
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte",
                                         "veredicto final", "veredicte final"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
-                                          "veredicto final", "veredicte final", "ganador", "guanyador"), WINNER_WORDS),
+                                          "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
+                                          "guanyador final"), WINNER_WORDS),
                                 (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
 
 
@@ -8079,10 +8080,12 @@ def picked_after(raw, at, end, words, listed):
 
 
 PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:->|=>|-{1,2}|[–—→⟶])")
-PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|unless|otherwise|"""
-                            r"""provided|si|solo si|sólo si|només si|siempre que|en cas que|de lo contrario|si no)"""
-                            r"""(?![^\W_])""", re.IGNORECASE)
-LIST_GOES_ON = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,3}}[,/|][ \t]{{0,3}}[*_"'`“‘«(\[]{{0,3}}({ONE_WORD})""", re.IGNORECASE)
+PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|when|unless|otherwise|"""
+                            r"""else|provided|si|solo si|sólo si|només si|quan|cuando|siempre que|en cas|de lo contrario|"""
+                            r"""si no)(?![^\W_])""", re.IGNORECASE)
+LIST_GOES_ON = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,3}}[,/|][ \t]{{0,3}}[*_"'`“‘«(\[]{{0,3}}({ONE_WORD})"""
+                          r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}(?:$|[,/|.]|(?:or|o|being|are|son|són)(?![^\W_]))""",
+                          re.IGNORECASE | re.MULTILINE)   # (B, A omits the date: a reason, no list)
 # what may follow a pick: its sentence's end, a stop, a bracket, a dash, a mark, or a reason ("no hedging", "PASS means
 # all criteria are met" are no picks)
 PICK_FOLLOWED = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,8}}(?:$|[.!;:,()—–-]|{VERDICT_SYMBOL}|(?:because|since|as|given|"""

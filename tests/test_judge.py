@@ -4379,6 +4379,11 @@ def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_re
     # words that begin a reason are no condition (i.e., in case); a list going on is no pick
     (f"Verdict: PASS or FAIL — FAIL, i.e. it does not meet the criterion.\n\n{_v(True)}", None),
     (f"Winner: A, B or tie — A, B being the two answers in order.\n\n{_w('B')}", "B"),
+    # (its review) a reason beginning with the other is no list going on; else is a condition; ganador final is a key
+    (f"Winner: A or B — B, A omits the date.\n\n{_w('A')}", None),
+    (f"Winner: A, B or tie — tie, A and B are equal.\n\n{_w('B')}", None),
+    (f"Verdict: PASS or FAIL — PASS, else FAIL.\n\n{_v(False)}", False),
+    (f"Ganador final: B\n\n{_w('A')}", None),
 ])
 def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_reads_them(reply, human):
     """116th round's review of the nineteenth: a pick whose reason names the other choice was dropped (the JSON's other
