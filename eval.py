@@ -9472,8 +9472,9 @@ def journal_answers(path):
     except OSError:
         return 0
     # (by case and trial: an answer to judge and its whole result after it are one; an answer whose votes were cut, one)
-    return len({(e.get("id"), e.get("trial", 1)) for e in entries if isinstance(e, dict) and (
-        "answer" in e or e.get("error") is None and "vote" not in e and "turn" not in e)})
+    return len({(e["id"], e.get("trial", 1)) for e in entries if isinstance(e, dict) and type(e.get("id")) is str
+                and type(e.get("trial", 1)) is int and ("answer" in e or e.get("error") is None and "vote" not in e
+                                                         and "turn" not in e)})   # (a damaged line counts for none)
 
 
 def judging_in_the_way(run_path):

@@ -580,6 +580,11 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
         for w in whole[:6]), encoding="utf-8")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and "with: python eval.py run --resume runs/aa-v3.json (stopped alike too" in err, err
+    # (its review) a damaged line (an id that is a list) counts for none: the same command crashed on it
+    Path("runs/aa-v3.json.journal").write_text(header + json.dumps({"id": ["dev-09"], "trial": 1, "response": "x",
+                                                                    "error": None}) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "with: python eval.py run --resume runs/old-name-v3.json (stopped alike too" in err, err
     # (its review) answers held, not lines: failed calls a server gone mid-run left count for none
     failed = json.dumps({"id": "dev-01", "trial": 1, "response": None, "error": "connection failed (ConnectionError)"})
     Path("runs/aa-v3.json.journal").write_text(header + (failed + "\n") * 20, encoding="utf-8")
