@@ -8080,9 +8080,11 @@ def picked_after(raw, at, end, words, listed):
 
 
 PICK_LEAD = re.compile(r"\??[ \t]{0,3}(?:->|=>|-{1,2}|[–—→⟶])")
-PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}[,:;]?[ \t]{0,3}(?:if|only if|only when|when|unless|otherwise|"""
-                            r"""else|provided|si|solo si|sólo si|només si|quan|cuando|siempre que|en cas|de lo contrario|"""
-                            r"""si no)(?![^\W_])""", re.IGNORECASE)
+# (after a comma or none: after a colon or a semicolon a clause is the pick's reason, "FAIL: when asked for the date,
+# it gives none"; nor when, cuando, quan: "B, when compared side by side, is clearer" is a reason as often)
+PICK_CONDITION = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3},?[ \t]{0,3}(?:if|only if|only when|unless|otherwise|else|"""
+                            r"""provided|si|solo si|sólo si|només si|siempre que|en cas que|de lo contrario|si no)"""
+                            r"""(?![^\W_])""", re.IGNORECASE)
 LIST_GOES_ON = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]{{0,3}}[,/|][ \t]{{0,3}}[*_"'`“‘«(\[]{{0,3}}({ONE_WORD})"""
                           r"""[*_"'`”’»)\]]{0,3}[ \t]{0,3}(?:$|[,/|.]|(?:or|o|being|are|son|són)(?![^\W_]))""",
                           re.IGNORECASE | re.MULTILINE)   # (B, A omits the date: a reason, no list)

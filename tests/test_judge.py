@@ -4384,6 +4384,11 @@ def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_re
     (f"Winner: A, B or tie — tie, A and B are equal.\n\n{_w('B')}", None),
     (f"Verdict: PASS or FAIL — PASS, else FAIL.\n\n{_v(False)}", False),
     (f"Ganador final: B\n\n{_w('A')}", None),
+    # (its review) a clause after a colon or a semicolon is the pick's reason, when as often a reason as a condition
+    (f"Winner: A or B — B: when the user asks for steps, B gives them and A does not.\n\n{_w('A')}", None),
+    (f"Winner: A or B — B, when compared side by side, is clearer.\n\n{_w('A')}", None),
+    (f"Verdict: PASS or FAIL — FAIL; when the user asked for the date, it was omitted.\n\n{_v(True)}", None),
+    (f"Veredicte: COMPLEIX o NO COMPLEIX — NO COMPLEIX, en cas de dubte.\n\n{_v(True)}", None),
 ])
 def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_reads_them(reply, human):
     """116th round's review of the nineteenth: a pick whose reason names the other choice was dropped (the JSON's other
