@@ -4092,6 +4092,11 @@ def _w(winner):
     return json.dumps({"reason": "ok", "winner": winner})
 
 
+def read_as_the_judge(reply):
+    """The verdict eval.py reads of a judge's reply: a winner where its JSON names one, else a pass or fail."""
+    return (evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict)(reply)[0]
+
+
 @pytest.mark.parametrize("reply, human", [
     # "Veredicto final", Spanish and Catalan's order, is the key: it gives another verdict than the JSON's
     (f"La respuesta omite el plazo.\n\nVeredicto final: No cumple\n\n{_v(True)}", None),
@@ -4168,8 +4173,7 @@ def test_verdicts_in_words_of_the_reader_s_thirteenth_review_read_as_a_person_re
     """115th round's thirteenth review of the reader: each of these was read otherwise (a verdict in words lost, the
     JSON's after it kept; a criterion's verdict taken for the reply's, two verdicts and none read; a restated format
     read as two verdicts)."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
 
 @pytest.mark.parametrize("reply, human", [
@@ -4205,8 +4209,7 @@ def test_verdicts_in_words_of_the_reader_s_sixteenth_review_read_as_a_person_rea
     """116th round's review of the reader: each was read as the JSON's verdict against the words beside it (a fail
     restated with its key taken for a choice, a choice's pick after a dash, the one criterion's verdict, a mark saying
     the other verdict, __Verdict__)."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
 
 def test_a_judging_saved_with_a_byte_order_mark_goes_on_with_its_votes(project, judged_split, cli, fake):
@@ -4262,8 +4265,7 @@ def test_verdicts_in_words_of_the_reader_s_seventeenth_review_read_as_a_person_r
     """116th round's review of the sixteenth: its rules' flips mended (an explanation after a choice read as its pick,
     a checkbox's bracket, "No pass" read as a mark, each criterion's final verdict, a criterion named twice), and the
     word said again after a slash, marks beside bold or doubled, NO_ISSUES, must_pass: read as a person reads them."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
 
 @pytest.mark.parametrize("reply, human", [
@@ -4296,8 +4298,7 @@ def test_verdicts_in_words_of_the_reader_s_eighteenth_review_read_as_a_person_re
     """116th round's review of the seventeenth: its rules' flips mended (final_verdict: read past with must_pass:,
     NO_CUMPLE with NO_ISSUES, a pick followed by its reason, a final verdict written once after two items), and picks
     after -> and => read."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
 
 def test_a_models_family_is_read_from_its_name_not_its_folder():
@@ -4365,8 +4366,7 @@ def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_re
     """116th round's review of the eighteenth: a pick read as one of the choice's words, whatever reason follows (a
     colon, because, a comma before "no" or "a"), never a word the choice does not hold; keys in bold underscores, and
     snake case only as final_/overall_/judge_ (previous_verdict: is none); final verdicts counted as keys."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
 
 @pytest.mark.parametrize("reply, human", [
@@ -4393,6 +4393,5 @@ def test_verdicts_in_words_of_the_reader_s_nineteenth_review_read_as_a_person_re
 def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_reads_them(reply, human):
     """116th round's review of the nineteenth: a pick whose reason names the other choice was dropped (the JSON's other
     verdict kept), and words that begin a reason were taken for a condition."""
-    read = evalpy.parse_winner if '"winner"' in reply else evalpy.parse_verdict
-    assert read(reply)[0] == human
+    assert read_as_the_judge(reply) == human
 
