@@ -7792,7 +7792,11 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]))""", re.IGNORECASE | re.MULTILINE)
+    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]|(?<!pass):|[ \t]{1,3}(?:because|since|given|due|porque|pues|"""
+    r"""ya que|perquè|ja que|con|amb)(?![^\W_])"""
+    rf"""|(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}[ \t]))""", re.IGNORECASE | re.MULTILINE)
+# (its reason may follow the word: "FAIL because ...", "FAIL: no date", "no cumple con ...", "FAIL ❌ no date", each
+# read past, the JSON's other verdict kept; not "Pass:", a key on the next line, nor "No ✅ issues")
 # (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
 # no "no")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
@@ -8166,6 +8170,8 @@ def last_verdict(raw, read, loose=None):
     (after_last_object), which is the last word too."""
     if verdict_unread(raw):
         return None, None
+    raw = raw.replace("\r\n", "\n").replace("\r", "\n")   # a line ends at CR LF too: "Pass: false\r\n" after the
+    # JSON was read past, its words never ending a line, the JSON's pass kept
     last, cut, span = final_object(raw, VERDICT_DIGS if len(raw) <= DIG_FREELY else 2)
     if cut or last is None:
         return None, None

@@ -4395,3 +4395,28 @@ def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_rea
     verdict kept), and words that begin a reason were taken for a condition."""
     assert read_as_the_judge(reply) == human
 
+
+
+@pytest.mark.parametrize("reply, human", [
+    # a reply whose lines end in CR LF: its words after the JSON were read past, the JSON's pass kept
+    (_v(True) + "\r\n\r\nWait, rereading: it never gives the date.\r\n\r\nPass: false\r\n", None),
+    (_w("A") + "\r\n\r\nWait, I swapped them.\r\nWinner: B\r\n", None),
+    ("Verdict: FAIL\r\n\r\n" + _v(True), None),
+    (_v(True) + "\rPass: false\r", None),
+    ("Verdict: PASS\r\n\r\n" + _v(True), True),
+    # the word's reason right after it (because, a colon, con, a mark and more words): read past, the JSON's other kept
+    (_v(True) + "\n\nWait, rereading: Verdict: FAIL because the date is missing.", None),
+    (_v(True) + "\n\nWait, rereading: Pass: false: the date is missing.", None),
+    (_v(True) + "\n\nEspera, releyendo: Veredicto: no cumple con el criterio.", None),
+    (_v(True) + "\n\nWait, rereading: Verdict: FAIL ❌ no date", None),
+    (_w("A") + "\n\nWait, I swapped them. Winner: B because A omits the window.", None),
+    (_w("A") + "\n\nWait, I swapped them. Winner: B: A omits the window.", None),
+    ("Verdict: FAIL because it omits the date.\n\n" + _v(False), False),
+    # a key on the next line is no word of this one's, nor is "No ✅ issues" a no
+    ("Verdict:\nPass: true\n\n" + _v(True), True),
+    ("The store reopens Monday.\n\nVerdict: No ✅ issues\n\n" + _v(True), True),
+])
+def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_reads_them(reply, human):
+    """117th round's review: a reply written with CR LF line ends had every verdict in words read past (the JSON's
+    verdict kept against them), and so had a word followed at once by its reason."""
+    assert read_as_the_judge(reply) == human
