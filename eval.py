@@ -1328,6 +1328,8 @@ def open_regular(path, mode="rb", encoding=None, errors=None):
     NotRegularFile). A FIFO with no writer blocks an ordinary open for ever, /dev/zero never ends a
     read: O_NONBLOCK lets the open return whatever PATH is, and fstat then looks at what was opened,
     so nothing can be swapped in between a look and the read."""
+    if "\0" in path:   # (a path read from a damaged file: os.open raised ValueError, a traceback)
+        raise FileNotFoundError(errno.ENOENT, "no such file (its name holds a NUL byte)", path)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
     try:
         mode_bits = os.fstat(fd).st_mode
@@ -9453,11 +9455,10 @@ def stopped_run_of(default, config, inputs, judge):
         begun = journal_config(path + JOURNAL_SUFFIX)
         if begun is None or os.path.lexists(path) or live_holder(path) is not None:   # (a run file: written whole)
             continue
-        same_split = begun.get("split") == config["split"] or type(begun.get("split_path")) is str and \
-            os.path.realpath(begun["split_path"]) == os.path.realpath(config["split_path"])
+        same_split = begun.get("split") == config["split"] or same_path(begun.get("split_path"), config["split_path"])
         # (and its prompt by its path, never a copy of its text: v4.txt was sent to v3.txt's run; never a completion's,
         # begun by run --resume of a finished run, which this command never began)
-        same_prompt = type(begun.get("prompt")) is str and os.path.realpath(begun["prompt"]) == os.path.realpath(config["prompt"])
+        same_prompt = same_path(begun.get("prompt"), config["prompt"])
         if same_split and same_prompt and "completed_from" not in begun and all(
                 as_tuned(k, begun.get(k)) == v for k, v in now.items()):
             stopped.append(path)
@@ -9469,6 +9470,12 @@ def stopped_run_of(default, config, inputs, judge):
     best = max(stopped, key=lambda path: held[path])
     others = [shell_word(path) for path in stopped if path != best]
     return resume_command(best) + (f" (stopped alike too, holding as much or less: {', '.join(others)})" if others else "")
+
+
+def same_path(recorded, given):
+    """Whether a path a file records names the file given (a path with a NUL byte, from a damaged header, names none:
+    os.path.realpath raised ValueError, a traceback for every run in the project)."""
+    return type(recorded) is str and "\0" not in recorded and os.path.realpath(recorded) == os.path.realpath(given)
 
 
 def journal_answers(path):
@@ -10242,7 +10249,9 @@ def journal_config(path, leniently=False):
     of a test run let the test split run again with another prompt)."""
     try:
         with open_regular(path) as f:
-            line = f.readline().removeprefix(BOM).decode("utf-8")   # (an editor's mark: read_journal reads past it)
+            line = f.readline().removeprefix(BOM).split(b"\r")[0].decode("utf-8")   # (an editor's mark: read_journal
+            # reads past it; lines ended by a carriage return alone, refused by --resume as such, are a run's all the same:
+            # the held-out guard and the same run command after a stop passed over them, the split run again)
             header = json.loads(line) if leniently else exact_json(line)   # a key twice says nothing, as in a run file
         return (header["config"] if isinstance(header, dict) and header.get("format") == RUN_FORMAT
                 and isinstance(header.get("config"), dict) else None)

@@ -1626,6 +1626,12 @@ def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_ou
     code, out, err = cli("run", "--split", "test", "--host", fake.url)
     assert code == 2 and "refusing to run the held-out test split again: runs/test-v2.json.journal already ran" in err, err
     assert fake.chat_bodies == []
+    # (117th round) saved again with a carriage return alone ending each line: its header was passed over
+    (project / "runs" / "test-v2.json.journal").write_text(header + "\r" + json.dumps(
+        {k: run["results"][0][k] for k in ("id",) + evalpy.CALL_FIELDS}) + "\r")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out test split again: runs/test-v2.json.journal already ran" in err, err
+    assert fake.chat_bodies == []
 
 
 def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cli, fake):
@@ -4922,6 +4928,23 @@ def test_an_earlier_test_run_saved_with_a_byte_order_mark_still_guards_an_edited
     assert fake.chat_bodies == []
 
 
+def test_a_journal_header_naming_a_path_with_a_nul_byte_is_no_traceback(project, cli, fake):
+    """117th round: a hand-damaged journal anywhere in runs/, its split_path or prompt holding a NUL byte, made every run
+    in the project end in a traceback (os.path.realpath's ValueError), and runs and its --resume too."""
+    interrupted_journal(project, cli, fake, keep=2)
+    journal = project / "runs" / "dev-v3.json.journal"
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    header = json.loads(lines[0])
+    header["config"].update(split="other", split_path="other\u0000/dev.jsonl", prompt="prompts/v3\u0000.txt")
+    journal.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1")
+    assert code in (0, 1) and "Traceback" not in err and os.path.exists("runs/dev-v3-2.json"), err
+    code, out, err = cli("runs")
+    assert code == 0 and "runs/dev-v3.json.journal" in out, err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: $'prompts/v3\\x00.txt': no such prompt file"), err
+
+
 def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_called_empty(project, cli, fake):
     """116th round's fuzz: a journal saved again with a CR alone ending each line (an old Mac's) was "stopped before
     asking anything (its first line is incomplete); remove it and run again", its answers thrown away."""
@@ -4933,6 +4956,13 @@ def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_ca
                                  "ends); save it with LF or CRLF line ends (its answers are whole: saved so, they are "
                                  "read)\n"), err
     assert "remove it" not in cli("runs")[1] and fake.chat_bodies == []
+    # (117th round) the same command, and another --out at its name, passed over it: every case asked again at the next
+    # name, or "remove it"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and "resume it, asking only the rest, with: python eval.py run --resume runs/dev-v3.json" in err, err
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and "holds an unfinished run (interrupted); finish it with" in err and "remove it" not in err, err
+    assert fake.chat_bodies == [] and not os.path.exists("runs/dev-v3-2.json.journal")
     journal.write_bytes(journal.read_bytes().replace(b"\r", b"\r\n"))   # (saved with CRLF: read)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 23, err
