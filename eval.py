@@ -3518,7 +3518,10 @@ def split_ran_as(name):
     for run in sorted(f for f in listed_names(RUNS_DIR) if f.startswith(name + "-") and f.endswith(".json"))[:SPLIT_RUNS_READ]:
         with contextlib.suppress(OSError, ValueError, RecursionError):
             with open_regular(os.path.join(RUNS_DIR, run)) as f:
-                config = json.load(f).get("config") or {}
+                stored = json.load(f)
+            config = stored.get("config") if isinstance(stored, dict) else None   # (a file of no run: [1], {"config":
+            if not isinstance(config, dict):                                    # "abc"} raised AttributeError)
+                continue
             path = config.get("split_path")
             if config.get("split") == name and type(path) is str and os.path.isfile(path):
                 return path

@@ -1725,8 +1725,10 @@ def test_a_split_beside_this_projects_of_its_path_is_named_apart_and_its_runs_na
     (project.parent / "x" / "dev.jsonl").write_text("".join(Path("golden/dev.jsonl").read_text(encoding="utf-8")
                                                             .splitlines(keepends=True)[:3]), encoding="utf-8")
     assert cli("run", "--split", "../x/dev.jsonl", "--prompt", "prompts/v2.txt", "--host", fake.url)[0] == 0
-    code, out, err = cli("run", "--split", "x-dev", "--prompt", "prompts/v2.txt", "--host", fake.url)
-    assert code == 2 and "did you mean ../x/dev.jsonl?" in err, err
+    for other in ("[1]", '{"config": "abc"}'):   # (117th round) a file in runs/ of no run, read past (AttributeError)
+        Path("runs/x-dev-notes.json").write_text(other, encoding="utf-8")
+        code, out, err = cli("run", "--split", "x-dev", "--prompt", "prompts/v2.txt", "--host", fake.url)
+        assert code == 2 and "did you mean ../x/dev.jsonl?" in err, err
 
 
 def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
