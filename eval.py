@@ -5104,7 +5104,7 @@ def another_file_as_prompt(path, text):
     lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
     of_a_set = (f"{shell_word(path)} {{}}, not a prompt: it is read beside its split; a prompt is what the model is "
                 "told")
-    if os.path.basename(path) == LABELS_FILE and PROMPTS_DIR not in os.path.abspath(path).split(os.sep)[:-1]:
+    if os.path.basename(path) == LABELS_FILE and not in_prompts(path):
         return of_a_set.format("holds a split's labels, one a line")
     if (isinstance(whole, dict) and ({"tools", "tool_results"} & whole.keys())
             or isinstance(whole, list) and whole and all(isinstance(t, dict) and t.get("type") == "function" for t in whole)):
@@ -5118,10 +5118,20 @@ def another_file_as_prompt(path, text):
     if all(isinstance(line, dict) and line.keys() == {"comparison", "verdict"} for line in lines):
         return (f"{shell_word(path)} is compare --pairwise's journal of verdicts, not a prompt: the next compare "
                 "--pairwise stores them; a prompt is what the model is told")
+    if all(isinstance(line, dict) and line.keys() == {"id", "context"} for line in lines):   # (its note said to add
+        # {{context}} to it, the passages sent as the model's instructions)
+        return (f"{shell_word(path)} looks like a retriever's passages (lines of id and context), not a prompt: give it "
+                "as --context, and a prompt's text file as --prompt")
     if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
         return (f"{shell_word(path)} looks like a split (a case on each line), not a prompt: give it as --split, and a "
                 "prompt's text file as --prompt")
     return None
+
+
+def in_prompts(path):
+    """Whether a file is in a prompts/ folder of the project, its path from here read (not every folder above it: a
+    project kept under /tmp/prompts/ had its golden/labels.txt taken for a prompt, sent to the model as one)."""
+    return PROMPTS_DIR in os.path.relpath(path).split(os.sep)[:-1]
 
 
 def load_prompt(path, as_begun=False):
@@ -12027,8 +12037,8 @@ def not_a_run_but(path):
     hint for any .txt sent labels.txt and requirements.txt to run as the system prompt."""
     if os.path.basename(path) == LABELS_FILE:
         return f"; {LABELS_FILE} holds a split's labels, one a line, read beside the split"
-    if PROMPTS_DIR in os.path.abspath(path).split(os.sep)[:-1] and path.endswith(".txt"):
-        return f"; a prompt is given to run: {program()} run --prompt {shell_word(path)}"
+    if in_prompts(path) and path.endswith(".txt"):
+        return f"; a prompt is given to run: {program()} run --split SPLIT --prompt {shell_word(path)}"
     return ""
 
 

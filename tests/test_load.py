@@ -1530,7 +1530,10 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
                          ("golden/agent/tools.json", "golden/agent/tools.json looks like a split's tools (tools.json), not "
                                                      "a prompt"),
                          ("runs/v.jsonl", "runs/v.jsonl holds a person's verdicts, not a prompt: calibrate reads them"),
-                         ("runs/p.journal", "runs/p.journal is compare --pairwise's journal of verdicts, not a prompt")):
+                         ("runs/p.journal", "runs/p.journal is compare --pairwise's journal of verdicts, not a prompt"),
+                         # (117th round) a retriever's passages: its note said to add {{context}} to them
+                         ("golden/rag/retriever-b.ndjson", "golden/rag/retriever-b.ndjson looks like a retriever's "
+                                                           "passages (lines of id and context), not a prompt: give it as --context")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", prompt)
         assert code == 2 and err.startswith(f"error: {says}") and len(err.splitlines()) == 1, err
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["j.json.journal", "p.journal", "r.json", "v.jsonl"]
@@ -1538,6 +1541,16 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/labels.txt", "--limit", 1,
                "--out", "runs/l.json")[0] == 0
     os.unlink("runs/l.json")
+    # (117th round) a project kept under a folder named prompts: its golden/labels.txt was a prompt, sent to the model
+    Path("prompts/proj").mkdir()
+    shutil.copytree("golden", "prompts/proj/golden")
+    os.chdir("prompts/proj")
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", "golden/labels.txt")
+        assert code == 2 and "golden/labels.txt holds a split's labels, one a line, not a prompt" in err, err
+    finally:
+        os.chdir(project)
+    shutil.rmtree("prompts/proj")
     Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición"}\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1)[0] == 0
     # (its review) a prompt of JSON whose "format" begins as eval.py's do is a prompt

@@ -216,7 +216,7 @@ def test_counts_of_one_are_singular(project, cli):
     ("runs/x.json.pairwise.json", "this holds compare --pairwise's verdicts, not a run: give the runs it compared"),
     # (round 105) a prompt was a run "damaged or cut short: restore it from a copy, or run it again"
     ("prompts/v2.txt", "prompts/v2.txt: not a run file: a run file is the JSON object run writes (it begins with {), in "
-                       "runs/; a prompt is given to run: python eval.py run --prompt prompts/v2.txt"),
+                       "runs/; a prompt is given to run: python eval.py run --split SPLIT --prompt prompts/v2.txt"),
     # (116th round) any .txt was a prompt to run: the labels, requirements.txt, given to run as the model's instructions
     ("golden/labels.txt", "golden/labels.txt: not a run file: a run file is the JSON object run writes (it begins with {), "
                           "in runs/; labels.txt holds a split's labels, one a line, read beside the split\n"),
