@@ -19475,11 +19475,12 @@ def length_reading(n, quarters, judge, people, labelled):
 
 def judge_rates(rows, judged_model, family):
     """Each judge model's pass rate over the answers it decided, and whether it is of the judged
-    model's family (a judge tends to favour its own): the family the run recorded, else the name's."""
+    model's family (a judge tends to favour its own): the family the run recorded, or the name's (a judge's family is
+    guessed from its name, which the server's never is: qwen2.5:14b's qwen was no qwen2, the judged qwen2.5:7b's)."""
     rates = {}
     for _, _, _, verdict in rows:
         for model, said in verdict["models"].items():
-            same = model == judged_model or model_family(model, {}) == family
+            same = model == judged_model or model_family(model, {}) in (family, model_family(judged_model, {}))
             r = rates.setdefault(model, {"passed": 0, "total": 0, "same_family": same})
             if said is not None:
                 r["passed"] += said

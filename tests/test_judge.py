@@ -1627,6 +1627,13 @@ def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_pa
     assert "  Panel: the judges disagree on 10/20 = 50% of answers: a01, a03" in out
     other = audited_run(lambda i, judge, vote: True, judges=("llama3.1:8b",))
     assert "same family" not in cli("judge", other, "--audit")[1]
+    # (117th round) the family the server reported for the judged model (qwen2) beside one guessed from a judge's name
+    # (qwen): qwen2.5:14b judging qwen2.5:7b was said to be of another family
+    bigger = audited_run(lambda i, judge, vote: True, judges=("qwen2.5:14b",))
+    stored = load_json(bigger)
+    stored["config"]["model_family"] = "qwen2"
+    Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
+    assert "Judge qwen2.5:14b: passes 20/20 = 100% · same family as the judged model" in cli("judge", bigger, "--audit")[1]
 
 
 def test_the_audit_counts_split_votes(project, cli):
