@@ -6864,7 +6864,8 @@ class ChatClient:
         with self.noting:
             said, self.counts_refused = key in self.counts_refused, self.counts_refused | {key}
         if not said:
-            shown = self.scrub(json_text(value))   # (text, or a list of it, may hold the key a server echoed)
+            shown = self.scrub(as_sent(value))   # (text, or a list of it, may hold the key a server echoed; a number
+            # too long to convert as its digits came, never the "Infinity" of the float it stands as)
             warn(f"note: {self.host} sent {sent} {on_one_line(shown, 40)}, which is no {what}: kept out of the "
                  f"{figures} ({key}), as are any more like it")
         return None

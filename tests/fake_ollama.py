@@ -67,6 +67,7 @@ class FakeOllama:
         self.api_key = None           # when set, /v1 requests need "Authorization: Bearer <key>"
         self.auth_headers = []        # the Authorization header of every chat request
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
+        self.raw_values = {}          # a string's JSON -> the raw text sent in its place (a number json.dumps cannot write)
         self.usage_extra = {}         # merged into every /v1 answer's usage, to send odd counts
         self.version_auth = []        # the Authorization header of every /api/version request
         self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
@@ -354,7 +355,10 @@ class FakeOllama:
                 return ok
 
             def send_json(self, status, obj):
-                body = json.dumps(obj).encode()
+                text = json.dumps(obj)
+                for quoted, raw in fake.raw_values.items():
+                    text = text.replace(json.dumps(quoted), raw)
+                body = text.encode()
                 self.send_raw(status, body, "application/json; charset=utf-8")
 
             def send_raw(self, status, body, content_type):

@@ -2758,6 +2758,13 @@ def test_a_negative_or_fractional_token_count_from_a_server_is_no_count_and_is_s
     assert err.count("prompt_tokens") == 1 and "-1000000" in err
     assert "sent prompt_eval_count -1000000, which is no count" in err and "sent eval_count 2.5, which" in err, err
     assert err.count("completion_tokens") == 1 and "2.5" in err
+    # (117th round) a count of more digits than Python converts (4,300) was said to be "Infinity", which was not sent
+    fake.raw_values = {"five thousand nines": "9" * 5000}
+    fake.extra_fields = {"prompt_eval_count": "five thousand nines"}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1", "--out", "long.json")
+    assert code == 0 and "sent prompt_eval_count 9999" in err and "Infinity" not in err, err
+    assert load_json("long.json")["results"][0]["prompt_tokens"] is None
+    fake.raw_values = {}
     code, out, err = cli("report", "runs/dev-v3.json", "--json")
     speed = json.loads(out)["speed"]
     assert (speed["prompt_tokens"], speed["completion_tokens"]) == (None, None)
