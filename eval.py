@@ -5477,8 +5477,8 @@ def fits_the_run(path, checks, results):
 def one_sided(a_ids, b_ids):
     """The ids only one of two sets holds, the first five named (an empty one as ''); "" when the
     sets are equal."""
-    only = sorted(a_ids ^ b_ids)
-    return ", ".join(repr(i) if not i else on_one_line(i) for i in only[:5]) + (" …" if len(only) > 5 else "")
+    only = sorted(a_ids ^ b_ids)   # (quoted where a space or an unseen character would hide it: "dev-01 ")
+    return ", ".join(shell_word(i) for i in only[:5]) + (" …" if len(only) > 5 else "")
 
 
 
@@ -16230,6 +16230,17 @@ def side_figures(rates):
     return {"correct": None, "scored": n, "accuracy": mean, "ci": ci}
 
 
+def explained_apart(a_cfg, a_ids, b_cfg, b_ids):
+    """Whether the cases one run holds and another lacks are explained: the other asked only part of the split."""
+    return bool((not a_ids - b_ids or b_cfg.get("subset")) and (not b_ids - a_ids or a_cfg.get("subset")))
+
+
+def cases_apart(a_ids, b_ids, names):
+    """The runs hold different cases, each run's own named (dev-01 , dev-28 named neither run, nor which held which)."""
+    return "the runs hold different cases (" + "; ".join(
+        f"only {name} holds {one_sided(ids, set())}" for name, ids in zip(names, (a_ids - b_ids, b_ids - a_ids)) if ids) + ")"
+
+
 def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the candidate")):
     """(baseline's cases, candidate's by id, {cases, held} or None): the cases both runs hold, as a
     compare of many runs takes them, when one asked only part of the split (--limit, --cases), so
@@ -16240,15 +16251,14 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the 
     if empty:   # (an older eval.py wrote a run of `--cases ,`: no case at all; two such were "compared", 0/0)
         raise EvalError(f"refusing to compare: {' and '.join(empty)} {'hold' if len(empty) > 1 else 'holds'} no case; "
                         "run the split again")
-    only = one_sided(a_ids, set(b_by_id))
-    if not only:
+    if a_ids == set(b_by_id):
         return a_cases, b_by_id, None
-    explained = ((not a_ids - set(b_by_id) or b_cfg.get("subset")) and (not set(b_by_id) - a_ids or a_cfg.get("subset")))
+    explained = explained_apart(a_cfg, a_ids, b_cfg, set(b_by_id))
     kept = [c for c in a_cases if c["id"] in b_by_id]
     if not explained or not kept:
         part = (f"; they share none (the baseline: {plural(len(a_ids), 'case')}{subset_text(a_cfg)}; the candidate: "
                 f"{plural(len(b_by_id), 'case')}{subset_text(b_cfg)})") if explained else ""
-        raise EvalError(f"refusing to compare: the runs hold different cases ({only}); split sha "
+        raise EvalError(f"refusing to compare: {cases_apart(a_ids, set(b_by_id), names)}; split sha "
                         f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
     return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
 
@@ -16610,6 +16620,12 @@ def compare_many(runs, alpha=ALPHA):
             raise EvalError(f"{shell_word(path)} against {shell_word(runs[0][0])}: {e}") from None
         refuse_edited_cases(configs[0], runs[0][2], cfg, {c["id"]: c for c in cases},
                             (shell_word(runs[0][0]), shell_word(path)))
+    # cases only a run of the whole split lacks are an edited run, as in a compare of two (a case id edited, "dev-01 ",
+    # was compared on the rest, said to be a run of part of the split)
+    for (path, cfg, cases), (other, other_cfg, other_cases) in itertools.combinations(runs, 2):
+        ids, other_ids = {c["id"] for c in cases}, {c["id"] for c in other_cases}
+        if not explained_apart(cfg, ids, other_cfg, other_ids):
+            raise EvalError(f"refusing to compare: {cases_apart(ids, other_ids, (shell_word(path), shell_word(other)))}")
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
     shared = shared_cases(runs)
     if not shared:

@@ -125,9 +125,17 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     run["results"][0]["id"] = "dev-99"
     json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
     code, out, err = cli("compare", two_runs[0], "edited.json")
-    assert code == 2 and "different cases (dev-01, dev-99)" in err
+    assert code == 2 and (f"the runs hold different cases (only {two_runs[0]} (the baseline) holds dev-01; only "
+                          "edited.json (the candidate) holds dev-99)") in err, err
     sha = run["config"]["split_sha"][:8]
     assert f"split sha {sha} vs {sha}" in err
+    # (117th round) an id edited to end in a space: quoted, and refused among many runs too, where it was compared on
+    # the rest, said to be a run of part of the split (--limit, --cases)
+    run["results"][0]["id"] = "dev-02 "
+    json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
+    assert code == 2 and (f"error: refusing to compare: the runs hold different cases (only {two_runs[0]} holds dev-01; "
+                          "only edited.json holds 'dev-02 ')\n") == err, err
 
 
 def test_the_gate_names_only_the_runs_with_a_failed_call_on_a_compared_case(project, cli, fake):
