@@ -3912,8 +3912,10 @@ def case_checks(case, defaults, labels, older=None):
         # (a tool_called check's arguments too: {"order_id": "{{order_id}}"} was sent to no var, and never matched)
         missing = [v for text in texts_in([check.get("value"), check.get("arguments")]) for v in placeholder_names(text)
                    if v not in case_names]
-        if missing:
-            problems.append(f"check {check['name']!r} uses {{{{{var_shown(missing[0])}}}}} but the case has no vars.{var_shown(missing[0])}")
+        if missing:   # (checks.json's named: 27 lines of the split were blamed for one value of it)
+            whose = f" (from {CHECKS_FILE}, which gives it to every case)" if any(check is d for d in defaults) else ""
+            problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(missing[0])}}}}} but the case has no "
+                            f"vars.{var_shown(missing[0])}")
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
             problems += pattern_placeholder_problems(check, case_names, shared=check in defaults)

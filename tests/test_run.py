@@ -2714,6 +2714,13 @@ def test_tool_results_rules_are_filled_from_the_cases_vars(project, cli, fake):
                           "case) uses {{order_id}} but the case has no vars.order_id") in err, err
     # (its review) and its check's use of the var, in the same refusal: one fixed per run, said the next
     assert "check 'icontains {{order_id}}' uses {{order_id}} but the case has no vars.order_id" in err, err
+    # (117th round) a check of checks.json's: 27 lines of the split were blamed for one value of it, the file unnamed
+    (project / "golden" / "shop" / "checks.json").write_text(json.dumps([{"type": "icontains", "value": "{{customer}}"}]))
+    code, out, err = cli("run", "--split", agent_split(project, dict(AGENT_CASE_OF_THE_FILE, vars={"n": 2, "order_id": "A-1"})),
+                         "--host", fake.url, "--out", "runs/b.json")
+    assert code == 2 and ("check 'icontains {{customer}}' (from checks.json, which gives it to every case) uses "
+                          "{{customer}} but the case has no vars.customer") in err, err
+    os.unlink(project / "golden" / "shop" / "checks.json")
     # a run begun by the eval.py before, which recorded names of any script alone, is refused, never asked two ways
     agent_split(project, AGENT_CASE_OF_THE_FILE)
     config = dict(run["config"], placeholders="any script")
