@@ -16786,6 +16786,10 @@ def many_notes(sec):
               f"{plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha {sec['alpha']:g}).",
               "The reference is the run listed first, not the best: testing against a winner picked from the same "
               "data finds differences that are not there."]
+    # (a row with no interval said why, as a compare of two says it: the legend promised one)
+    alike = [r["name"] for r in tested if r["difference"]["value"].get("method") == ALIKE_METHOD]
+    if alike:
+        notes.append(f"No interval for {', '.join(alike)}: every case moved alike, by the same amount.")
     return notes
 
 

@@ -321,6 +321,18 @@ def test_many_runs_are_each_tested_against_the_first_with_holm_adjusted_p_values
     assert "| 3 | dev-v3 | prompts/v3.txt | qwen2.5:7b | 27/28 = 96% | 82–99% | +17.9 points (98.3% CI −3.5 to +40.1) | 0.031 | 0.094 |" in md
 
 
+def test_a_row_of_many_runs_with_no_interval_says_why(project, cli):
+    """117th round: a run whose every case fell by one trial in three had no interval in its row, where the legend said
+    each row had one; a compare of two says why."""
+    def trials(name, counts, day):
+        return write_run(f"runs/{name}.json", make_run([(f"c{i}", "bug", ["bug"] * k + ["acceso"] * (3 - k))
+                                                        for i, k in enumerate(counts)], date=f"2026-01-0{day}T09:30:00+01:00"))
+    runs = trials("a", [3, 2, 2, 1, 3], 1), trials("b", [2, 1, 1, 0, 2], 2), trials("c", [3, 3, 2, 1, 3], 3)
+    code, out, err = cli("compare", *runs)
+    assert code == 0 and "No interval for b: every case moved alike, by the same amount.\n" in out, out
+    assert "No interval for c" not in out and "(97.5% CI" in out
+
+
 def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):
     """113th round: each setting was cut at 30 columns, so two runs whose options differed in num_predict alone read
     '{"num_ctx": 4096, "num_predic…' alike in text and markdown. An object shows the entries that differ; a value is
