@@ -104,6 +104,7 @@ import threading
 import time
 import unicodedata
 import urllib.parse
+import weakref
 from collections import Counter, deque
 from datetime import datetime
 from decimal import Decimal
@@ -1696,13 +1697,25 @@ def same_file(handle, path):
         return False
 
 
+def interrupt(signum, frame):
+    """A stop (Ctrl-C, SIGTERM, SIGHUP) as KeyboardInterrupt, where the command runs. Not inside a finalizer (urllib3
+    closing a pool's connections as its session goes): raised there, Python prints it as "Exception ignored" with a
+    traceback and the command goes on, the stop lost; it is given again a moment later, once the finalizer is done."""
+    while frame is not None:
+        if frame.f_code is weakref.finalize.__call__.__code__ or frame.f_code.co_name == "__del__":
+            again = threading.Timer(0.05, os.kill, (os.getpid(), signum))
+            again.daemon = True
+            again.start()
+            return
+        frame = frame.f_back
+    raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
 def terminated_as_interrupted():
     """SIGTERM and SIGHUP (STOP_SIGNALS) end what runs inside as Ctrl-C does (a run: answers kept,
     resumable; a review: every label already saved), the checks and the model load before a run's
     first case included (a load can take minutes)."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
     previous = {stop: signal.signal(stop, interrupt) for stop in STOP_SIGNALS}
     try:
         yield
@@ -18091,8 +18104,11 @@ def judge_run(args, run, target):
             with terminated_as_interrupted():
                 written = write_judged(judged, args.run, path)
                 os.unlink(path + JUDGING_SUFFIX)
-        except KeyboardInterrupt:
-            warn(left_judging(path) if os.path.lexists(path) else
+        except KeyboardInterrupt:   # (written and the judging removed: every vote in it, where left_judging read a
+            # judging gone, "No such file ...: move the judging aside")
+            warn(f"interrupted just after writing {shell_word(path)}: every vote is in it (report {shell_word(path)})"
+                 if os.path.lexists(path) and not os.path.lexists(path + JUDGING_SUFFIX) else
+                 left_judging(path) if os.path.lexists(path) else
                  f"interrupted while writing {shell_word(path)}: every vote is kept in {shell_word(path + JUDGING_SUFFIX)}, "
                  "and the same judge command writes it, asking nothing")
             return None
@@ -22456,7 +22472,7 @@ def handled(handler, args, keys=()):
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return handler(args)
         if signal.SIGINT not in IGNORED_AT_START:
-            signal.signal(signal.SIGINT, signal.default_int_handler)   # from here on Ctrl-C stops what runs, said below
+            signal.signal(signal.SIGINT, interrupt)   # from here on Ctrl-C stops what runs, said below
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return handler(args)
     except EvalError as e:
@@ -22518,9 +22534,14 @@ def main(argv=None):
 
 if __name__ == "__main__":
     code = main()
-    # the command is done: a stop during Python's shutdown is the system's (the import-time handler's exit, or
-    # a KeyboardInterrupt, there printed "Exception ignored ... SystemExit" after a finished run)
+    # the command is done, what it said said: a stop now ends it with the command's own code, and Python's shutdown
+    # is not waited for (the import-time handler's exit, or a KeyboardInterrupt, printed "Exception ignored ...
+    # SystemExit" after a finished run; Python puts back the default handlers as it shuts down: a finished judge,
+    # killed by the signal there, exited 143 with nothing said). Nothing of eval.py's is left to close then.
     for stop in {signal.SIGINT, *STOP_SIGNALS} - IGNORED_AT_START:
-        signal.signal(stop, signal.SIG_DFL)
-    sys.exit(code)
+        signal.signal(stop, lambda signum, frame: os._exit(code))
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
 

@@ -2779,7 +2779,20 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 2 and err.endswith("j.json was written just before the judge that made it stopped: every vote is in it; "
                                       "remove j.json.judging\n"), err
+    # (117th round) a stop just after the judging was removed too: "j.json.judging: No such file or directory; ... move
+    # the judging aside", of a judging gone
     monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
+    os.unlink("j.json")
+    real_unlink = os.unlink
+    def unlinked_then_stopped(path, *args, **kwargs):
+        real_unlink(path, *args, **kwargs)
+        if str(path).endswith(".judging"):
+            raise KeyboardInterrupt
+    monkeypatch.setattr(evalpy.os, "unlink", unlinked_then_stopped)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    monkeypatch.setattr(evalpy.os, "unlink", real_unlink)
+    assert code == 2 and err.endswith("interrupted just after writing j.json: every vote is in it (report j.json)\n"), err
+    assert Path("j.json").exists() and not Path("j.json.judging").exists()
     # without --out: the judging beside its run is found, and nothing is asked into a -2
     Path("runs/answers-dev-v1-judged.json").write_bytes(Path("j.json").read_bytes())
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(judging)

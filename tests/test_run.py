@@ -3723,6 +3723,29 @@ def test_sigterm_while_a_report_is_worked_out_is_said_as_ctrl_c_is(project, cli,
     assert (done.returncode, done.stderr) == (2, "interrupted\n"), (done.returncode, done.stderr)
 
 
+def test_a_stop_while_a_finalizer_runs_is_said_as_any_stop_never_a_traceback(project, cli, fake):
+    """117th round's kills: SIGTERM just after "wrote X.json" came while urllib3 closed a pool's connections in a
+    finalizer: Python printed the KeyboardInterrupt raised there ("Exception ignored in: <finalize object ...>", a
+    traceback) and the command went on, exit 0, the stop lost. A finalizer here sends itself the signal."""
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+    child = ("import os, signal, sys, time, weakref\n"
+             f"sys.path.insert(0, {str(ROOT)!r})\n"
+             "import eval as evalpy\n"
+             "def stopped(*args, **kwargs):\n"
+             "    class Pool: pass\n"
+             "    pool = Pool()\n"
+             "    def closing():\n"
+             "        os.kill(os.getpid(), signal.SIGTERM)\n"
+             "        time.sleep(0.2)\n"
+             "    weakref.finalize(pool, closing)\n"
+             "    del pool\n"
+             "    time.sleep(10)\n"
+             "evalpy.score = stopped\n"
+             "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
+    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (2, "interrupted\n"), (done.returncode, done.stderr)
+
+
 def test_ctrl_c_while_eval_py_loads_is_one_word_never_a_traceback(tmp_path):
     """Seventh attack on issue 28 (minor): Ctrl-C while eval.py loads its modules printed Python's
     KeyboardInterrupt traceback, exit 1 (CI's "quality gate failed"). A module made slow to load
