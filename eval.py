@@ -3578,9 +3578,10 @@ def resolve_split(value, flag="--split"):
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
                                       and os.path.isfile(os.path.join(folder, f)))] if splits), [])   # (not an empty one)
-    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):
+    if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):   # (golden/dev, its .jsonl left off: that file named)
+        meant = value + ".jsonl" if os.path.isfile(value + ".jsonl") else own[0] if own else None
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
-                        + (f"; did you mean {shell_word(own[0])}?" if own else ""))
+                        + (f"; did you mean {shell_word(meant)}?" if meant else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
@@ -3667,6 +3668,10 @@ def unreadable(path, what, error):
         run = path[:-len(kept_beside)] if kept_beside else os.path.join(os.path.dirname(path), temp.group(1))
         return EvalError(f"{shell_word(path)}: no such run file; a name ending in {kept_beside or temp.group(2)} is for "
                          f"{kind} beside a run, never a run: give the run's own path ({shell_word(run)})")
+    meant = what == "run file" and next((p for p in (path + ".json", os.path.join(RUNS_DIR, path),
+                                                      os.path.join(RUNS_DIR, path + ".json")) if os.path.isfile(p)), None)
+    if isinstance(error, FileNotFoundError) and meant:   # (runs/ or .json left off: "make this one" offered a new run)
+        return EvalError(f"{shell_word(path)}: no such run file; did you mean {shell_word(meant)}?")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         # (only a name run --out takes: never -, which is stdout, nor one too long for the files kept beside a run)

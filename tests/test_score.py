@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, evalpy, load_json
+from conftest import ROOT, evalpy, load_json, make_run, write_run
 
 
 def test_report_json_has_the_hand_computed_figures(hand_run, cli):
@@ -106,6 +106,18 @@ def test_a_run_file_in_a_folder_that_does_not_exist_says_so(project, cli):
     code, out, err = cli("report", "nope/x.json")
     assert code == 2 and err == ("error: nope/x.json: no such run file (there is no folder nope: check the path, or "
                                  "`run --split ... --out nope/x.json` to make it)\n"), err
+
+
+def test_a_run_named_without_runs_or_json_is_named_as_it_is(project, cli):
+    """117th round's newcomer: `report dev-v2.json` (runs/ left off) and `report runs/dev-v2` (.json left off) were
+    told to list `runs .` and offered a run command making a new one, beside the run they meant; --split golden/dev
+    was told to give a path ending in .jsonl, golden/dev.jsonl unnamed."""
+    write_run("runs/dev-v2.json", make_run([("c1", "bug", "bug")]))
+    for given in ("dev-v2.json", "runs/dev-v2", "dev-v2"):
+        code, out, err = cli("report", given)
+        assert code == 2 and err == f"error: {given}: no such run file; did you mean runs/dev-v2.json?\n", err
+    code, out, err = cli("run", "--split", "golden/dev")
+    assert code == 2 and err.endswith("did you mean golden/dev.jsonl?\n"), err
 
 
 def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
