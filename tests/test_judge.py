@@ -4426,15 +4426,19 @@ def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_rea
     ("Verdict: PASS\r\n\r\n" + _v(True), True),
     # the word's reason right after it (because, a colon, con, a mark and more words): read past, the JSON's other kept
     (_v(True) + "\n\nWait, rereading: Verdict: FAIL because the date is missing.", None),
-    (_v(True) + "\n\nWait, rereading: Pass: false: the date is missing.", None),
-    (_v(True) + "\n\nEspera, releyendo: Veredicto: no cumple con el criterio.", None),
     (_v(True) + "\n\nWait, rereading: Verdict: FAIL ❌ no date", None),
     (_w("A") + "\n\nWait, I swapped them. Winner: B because A omits the window.", None),
-    (_w("A") + "\n\nWait, I swapped them. Winner: B: A omits the window.", None),
     ("Verdict: FAIL because it omits the date.\n\n" + _v(False), False),
+    (_v(True) + "\n\nEspera, releyendo: Veredicto: no cumple debido a la fecha.", None),
     # a key on the next line is no word of this one's, nor is "No ✅ issues" a no
     ("Verdict:\nPass: true\n\n" + _v(True), True),
     ("The store reopens Monday.\n\nVerdict: No ✅ issues\n\n" + _v(True), True),
+    # (its review) no colon ends the word: an answer's label, a rubric quoted, a key on the next line were verdicts;
+    # nor con or amb: "cumple con el formato, pero no con el criterio" is no pass
+    ("Verdict:\nAnswer A: omits the date.\nAnswer B: complete.\n\nWinner: B\n\n" + _w("B"), "B"),
+    ("The rubric says: Verdict: FAIL: if the date is missing.\n\n" + _v(True), True),
+    ("Veredicto:\nCumple: no\n\n" + _v(False), False),
+    ("Veredicto: cumple con el formato, pero no con el criterio.\n\n" + _v(False), False),
 ])
 def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_reads_them(reply, human):
     """117th round's review: a reply written with CR LF line ends had every verdict in words read past (the JSON's

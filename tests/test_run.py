@@ -422,19 +422,27 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
-def test_a_stop_after_the_command_is_done_is_the_systems_never_a_traceback(project):
+def test_a_stop_after_the_command_is_done_ends_it_with_the_commands_code_never_a_traceback(project):
     """Fifteenth attack on issue 28, item 3: once a command ended, its SIGTERM handler was put back to
     the one set while the modules load, whose sys.exit during Python's shutdown (4 ms after "wrote")
-    printed "Exception ignored in: <module 'threading'> ... SystemExit". After the command, a stop is
-    the system's own again (a finished run is written; there is nothing to say)."""
-    code = ("import runpy, signal, sys\n"
-            f"sys.argv = [{str(ROOT / 'eval.py')!r}, 'runs', '.']\n"
+    printed "Exception ignored in: <module 'threading'> ... SystemExit". 117th round: put back to the system's, a
+    stop during Python's shutdown killed a finished judge (exit 143, nothing said). After the command a stop ends it
+    with the command's own code, and Python's shutdown is not waited for (os._exit, recorded here)."""
+    code = ("import os, runpy, signal, sys\n"
+            "exits = []\n"
+            "def recorded(code):\n    exits.append(code)\n    raise SystemExit(code)\n"
+            "os._exit = recorded\n"
+            f"sys.argv = [{str(ROOT / 'eval.py')!r}, 'report', 'nowhere.json']\n"
             "try:\n    runpy.run_path(sys.argv[0], run_name='__main__')\n"
             "except SystemExit:\n    pass\n"
-            "print(*(signal.getsignal(s) is signal.SIG_DFL for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)))")
+            "for stop in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):\n"
+            "    try:\n        signal.getsignal(stop)(stop, None)\n"
+            "    except SystemExit:\n        pass\n"
+            "print(exits)")
     done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=60)
     # SIGINT too (sixteenth attack: a Ctrl-C there printed "Exception ignored ... KeyboardInterrupt")
-    assert done.stdout.splitlines()[-1] == "True True True", (done.stdout, done.stderr)
+    assert done.stdout.splitlines()[-1] == "[2, 2, 2, 2]", (done.stdout, done.stderr)
+    assert done.stderr.startswith("error: nowhere.json: no such run file") and "Traceback" not in done.stderr, done.stderr
 
 
 def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
