@@ -3657,6 +3657,19 @@ def missing_hint(path, what):
     return ""
 
 
+def run_meant(path):
+    """The run (or stopped run) a path names with runs/ or .json left off, where there is one; else None. A file that
+    is no run is none (report a, beside a.json of report --json, was "did you mean a.json?", no run)."""
+    for run in (os.path.join(RUNS_DIR, path + ".json"), os.path.join(RUNS_DIR, path), path + ".json"):
+        if os.path.isfile(run + JOURNAL_SUFFIX):
+            return run
+        with contextlib.suppress(OSError, ValueError):
+            with open_regular(run) as f:
+                if RUN_FORMAT.encode() in f.read(200):
+                    return run
+    return None
+
+
 def unreadable(path, what, error):
     """The one-line error for a file that cannot be opened."""
     if error.errno in (errno.ENOENT, errno.ELOOP) and (link := dead_link(path)):   # never "no such folder" of it
@@ -3668,9 +3681,8 @@ def unreadable(path, what, error):
         run = path[:-len(kept_beside)] if kept_beside else os.path.join(os.path.dirname(path), temp.group(1))
         return EvalError(f"{shell_word(path)}: no such run file; a name ending in {kept_beside or temp.group(2)} is for "
                          f"{kind} beside a run, never a run: give the run's own path ({shell_word(run)})")
-    meant = what == "run file" and next((p for p in (path + ".json", os.path.join(RUNS_DIR, path),
-                                                      os.path.join(RUNS_DIR, path + ".json")) if os.path.isfile(p)), None)
-    if isinstance(error, FileNotFoundError) and meant:   # (runs/ or .json left off: "make this one" offered a new run)
+    meant = isinstance(error, FileNotFoundError) and what == "run file" and run_meant(path)
+    if meant:   # (runs/ or .json left off: "make this one" offered a new run beside it)
         return EvalError(f"{shell_word(path)}: no such run file; did you mean {shell_word(meant)}?")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
@@ -5149,9 +5161,17 @@ def another_file_as_prompt(path, text):
 
 
 def in_prompts(path):
-    """Whether a file is in a prompts/ folder of the project, its path from here read (not every folder above it: a
-    project kept under /tmp/prompts/ had its golden/labels.txt taken for a prompt, sent to the model as one)."""
-    return PROMPTS_DIR in os.path.relpath(path).split(os.sep)[:-1]
+    """Whether a file is in a prompts/ folder of the project: one of the folders it is in, up to the current one or the
+    project's (the folder holding golden/), is named so; not any folder above it (a project kept under /tmp/prompts/
+    had its golden/labels.txt taken for a prompt, sent to the model as one), and from inside prompts/ too."""
+    folder, here = os.path.dirname(os.path.abspath(path)), os.getcwd()
+    while True:
+        if os.path.basename(folder) == PROMPTS_DIR:
+            return True
+        parent = os.path.dirname(folder)
+        if folder == here or parent == folder or os.path.isdir(os.path.join(folder, GOLDEN_DIR)):
+            return False
+        folder = parent
 
 
 def load_prompt(path, as_begun=False):
@@ -5236,7 +5256,9 @@ def is_held_out(split_path):
     """Whether a split is the held-out one: its file named test.jsonl, or a link to such a file (golden/final.jsonl
     -> test.jsonl ran another prompt on test unmarked). A copy under another name is another split to eval.py."""
     # in any letters: a file system that ignores case opens golden/test.jsonl for golden/TEST.jsonl
-    return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS for p in (split_path, os.path.realpath(split_path)))
+    # (a NUL byte in a path a run file records: realpath raised ValueError, a traceback for judge and its audit)
+    return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS
+               for p in (split_path, *((os.path.realpath(split_path),) if "\0" not in split_path else ())))
 
 
 def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
@@ -10755,6 +10777,10 @@ def open_or_resume(args, held):
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
             if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
                 raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is {link_to_nothing(run_path + JOURNAL_SUFFIX)}; {FIX_LINK}")
+            meant = run_meant(run_path)   # (runs/s for runs/s.json: "no run was begun there", start it, untrue)
+            if meant:
+                raise EvalError(f"--resume {shell_word(run_path)}: no such run nor journal; did you mean "
+                                f"{shell_word(meant)}? ({resume_command(meant)})")
             # (a run stopped before its journal was made began nothing there: the path was right, the advice not)
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal, nor a run {shell_word(run_path)}: no run "
                             "was begun there (one stopped before asking anything leaves none). Give the path an "
@@ -13860,6 +13886,7 @@ RATES_TEST = "paired t-test on per-case pass rates"
 # Every case's pass rate moved by the same amount: no spread, so no t interval and no t-test (t is
 # infinite, its p 0 on two cases); the sign-flip test, mid-p as compare's McNemar, still reads it
 ALIKE_METHOD = "mean of per-case differences, no interval (every case moved alike)"
+UNMOVED_METHOD = "mean of per-case differences, no interval (no case moved)"   # (not "moved alike": none moved)
 ALIKE_TEST = "mid-p sign-flip test on per-case pass rates"
 # On a few cases the t-test's normal tails claim more than the cases can show: no assignment of the
 # signs of the m cases that moved is rarer than all alike, whose mid-p is 1/2^m (a case that did not
@@ -13904,7 +13931,7 @@ def paired_change(pairs, alpha, level_alpha=None):
         # every sign alike are as extreme; their mid-p is 1/2^n, what mid-p McNemar gives n cases
         # all fixed with one answer each (two cases: 0.25, not the t-test's 0)
         return {"difference": {"estimate": estimate, "low": None, "high": None, "level": 1 - level_alpha,
-                               "method": ALIKE_METHOD},
+                               "method": ALIKE_METHOD if estimate else UNMOVED_METHOD},
                 "test": {"name": ALIKE_TEST, "p": ldexp(1.0, -len(pairs)) if estimate else 1.0}, "unit": "case pass rate",
                 "detectable": None}
     # three cases moving -100, -100, -67 points gave p = 0.015 where alike gave 0.125; four moving -33 and one not at
@@ -16806,9 +16833,10 @@ def many_notes(sec):
               "The reference is the run listed first, not the best: testing against a winner picked from the same "
               "data finds differences that are not there."]
     # (a row with no interval said why, as a compare of two says it: the legend promised one)
-    alike = [r["name"] for r in tested if r["difference"]["value"].get("method") == ALIKE_METHOD]
-    if alike:
-        notes.append(f"No interval for {', '.join(alike)}: every case moved alike, by the same amount.")
+    for method, why in ((ALIKE_METHOD, "every case moved alike, by the same amount"), (UNMOVED_METHOD, "no case moved")):
+        rows = [r["name"] for r in tested if r["difference"]["value"].get("method") == method]
+        if rows:
+            notes.append(f"No interval for {', '.join(rows)}: {why}.")
     return notes
 
 

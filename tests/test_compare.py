@@ -331,6 +331,10 @@ def test_a_row_of_many_runs_with_no_interval_says_why(project, cli):
     code, out, err = cli("compare", *runs)
     assert code == 0 and "No interval for b: every case moved alike, by the same amount.\n" in out, out
     assert "No interval for c" not in out and "(97.5% CI" in out
+    # (its review) a run whose cases' pass rates all stayed: no case moved, not "moved alike"
+    runs = trials("a", [3, 2, 2, 1, 3], 1), trials("b", [3, 2, 2, 1, 3], 2), trials("c", [3, 3, 2, 1, 3], 3)
+    code, out, err = cli("compare", *runs)
+    assert code == 0 and "No interval for b: no case moved.\n" in out and "moved alike" not in out, out
 
 
 def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):

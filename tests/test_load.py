@@ -1551,6 +1551,13 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     finally:
         os.chdir(project)
     shutil.rmtree("prompts/proj")
+    os.chdir("prompts")   # (its review) from inside prompts/, its own labels.txt is a prompt
+    try:
+        assert cli("run", "--split", "../golden/dev.jsonl", "--host", fake.url, "--prompt", "labels.txt", "--limit", 1,
+                   "--out", "../runs/l.json")[0] == 0
+    finally:
+        os.chdir(project)
+    os.unlink("runs/l.json")
     Path("prompts/json.txt").write_text('{"task": "label the ticket: bug, facturación, acceso or petición"}\n')
     assert cli("run", "--split", "dev", "--host", fake.url, "--prompt", "prompts/json.txt", "--limit", 1)[0] == 0
     # (its review) a prompt of JSON whose "format" begins as eval.py's do is a prompt

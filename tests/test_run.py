@@ -4981,6 +4981,13 @@ def test_a_journal_header_naming_a_path_with_a_nul_byte_is_no_traceback(project,
     assert code == 0 and "runs/dev-v3.json.journal" in out, err
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.startswith("error: $'prompts/v3\\x00.txt': no such prompt file"), err
+    # (its review) a run file recording one: judge and its audit (is_held_out's realpath)
+    run = load_json("runs/dev-v3-2.json")
+    run["config"]["split_path"] = "golden/dev\u0000.jsonl"
+    Path("runs/n.json").write_text(json.dumps(run), encoding="utf-8")
+    for command in (("judge", "runs/n.json", "--host", fake.url), ("judge", "runs/n.json", "--audit")):
+        code, out, err = cli(*command)
+        assert code == 2 and "Traceback" not in err and err.startswith("error: "), (command, err)
 
 
 def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_called_empty(project, cli, fake):

@@ -118,6 +118,20 @@ def test_a_run_named_without_runs_or_json_is_named_as_it_is(project, cli):
         assert code == 2 and err == f"error: {given}: no such run file; did you mean runs/dev-v2.json?\n", err
     code, out, err = cli("run", "--split", "golden/dev")
     assert code == 2 and err.endswith("did you mean golden/dev.jsonl?\n"), err
+    # (its review) a file that is no run is none to mean (report --json's a.json), and runs/ is looked in first; a
+    # stopped run is meant too, its resume given
+    Path("dev-v2.json").write_text(json.dumps({"split": "dev"}), encoding="utf-8")
+    code, out, err = cli("report", "dev-v2")
+    assert code == 2 and err == "error: dev-v2: no such run file; did you mean runs/dev-v2.json?\n", err
+    os.rename("runs/dev-v2.json", "runs/dev-v2.json.journal")
+    code, out, err = cli("report", "runs/dev-v2")
+    assert code == 2 and err == "error: runs/dev-v2: no such run file; did you mean runs/dev-v2.json?\n", err
+    code, out, err = cli("run", "--resume", "runs/dev-v2")
+    assert code == 2 and err == ("error: --resume runs/dev-v2: no such run nor journal; did you mean runs/dev-v2.json? "
+                                 "(python eval.py run --resume runs/dev-v2.json)\n"), err
+    os.rename("runs/dev-v2.json.journal", "runs/dev-v2.json")
+    code, out, err = cli("report", "dev-v2.json")
+    assert code == 2 and "no such run file" not in err, err
 
 
 def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):

@@ -422,7 +422,7 @@ def test_a_mean_exactly_at_the_gate_passes_and_no_change_is_none(project, cli):
     cases[0]["response"], cases[1]["response"] = ["acceso", "bug", "bug"], ["bug", "acceso", "bug"]
     write_run("runs/reordered.json", make_run(cases))
     change = json.loads(cli("compare", "runs/before.json", "runs/reordered.json", "--json")[1])
-    assert change["difference"]["method"] == evalpy.ALIKE_METHOD and change["test"] == {"name": evalpy.ALIKE_TEST, "p": 1.0}, change
+    assert change["difference"]["method"] == evalpy.UNMOVED_METHOD and change["test"] == {"name": evalpy.ALIKE_TEST, "p": 1.0}, change
     out = cli("compare", "runs/before.json", "runs/after.json")[1]
     assert "<0.0001" not in out and "+0.0 points" in out, out
 
@@ -453,7 +453,8 @@ def test_one_case_whose_trials_moved_gets_the_sign_flip_test_the_readme_names():
     change = evalpy.paired_change([(1, 1, 1, 3)], evalpy.ALPHA)
     assert change["difference"]["method"] == evalpy.ALIKE_METHOD and change["test"] == {"name": evalpy.ALIKE_TEST, "p": 0.5}
     assert evalpy.paired_change([(1, 1, 0, 1)], evalpy.ALPHA)["test"]["p"] == 0.5   # (as one answer each: McNemar's)
-    assert evalpy.paired_change([(1, 3, 1, 3)], evalpy.ALPHA)["test"]["p"] == 1.0   # unmoved
+    unmoved = evalpy.paired_change([(1, 3, 1, 3)], evalpy.ALPHA)
+    assert unmoved["test"]["p"] == 1.0 and unmoved["difference"]["method"] == evalpy.UNMOVED_METHOD   # (117th: not "alike")
 
 
 def test_the_markdown_headline_says_which_cases_pass_hat_k_is_over(project, cli):
