@@ -8680,11 +8680,13 @@ def judge_answer(client, judge, case, answer, kept=None, on_vote=None) -> list[V
 
 def model_family(model, identities):
     """The family the server reported for a model (Ollama's details.family), else a guess from its
-    name (qwen2.5:7b -> qwen). A judge of the candidate's own family tends to go easy on it."""
+    name, its letters and the version's first digits, as Ollama names families (qwen2.5:7b -> qwen2, qwen3:8b -> qwen3,
+    which Ollama reports apart: the letters alone made them one). A judge of the candidate's own family tends to go
+    easy on it."""
     # (by the name's last part: a server that names a model by its file, models/qwen2.5-7b.gguf, gave "models" to
     # every model; ./x.gguf gave none)
     name = re.split(r"[/\\]", model.lower())[-1]
-    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*", name).group() or name
+    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*\d*", name).group() or name
 
 
 def judge_note(model, judges, identities):
@@ -19549,7 +19551,8 @@ def length_reading(n, quarters, judge, people, labelled):
 def judge_rates(rows, judged_model, family):
     """Each judge model's pass rate over the answers it decided, and whether it is of the judged
     model's family (a judge tends to favour its own): the family the run recorded, or the name's (a judge's family is
-    guessed from its name, which the server's never is: qwen2.5:14b's qwen was no qwen2, the judged qwen2.5:7b's)."""
+    guessed from its name: the judged model's, guessed so too, may be what the server reports otherwise, llama3.1's
+    llama)."""
     rates = {}
     for _, _, _, verdict in rows:
         for model, said in verdict["models"].items():

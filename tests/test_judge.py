@@ -1634,6 +1634,14 @@ def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_pa
     stored["config"]["model_family"] = "qwen2"
     Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
     assert "Judge qwen2.5:14b: passes 20/20 = 100% · same family as the judged model" in cli("judge", bigger, "--audit")[1]
+    # (its review) qwen3, which the run's note, by the server's families, says is none, is none here either
+    stored["config"]["judge"]["models"] = ["qwen3:8b"]
+    for result in stored["results"]:
+        for vote in result["judges"]:
+            vote["model"] = "qwen3:8b"
+    Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
+    out = cli("judge", bigger, "--audit")[1]
+    assert "Judge qwen3:8b: passes 20/20 = 100%" in out and "same family" not in out, out
 
 
 def test_the_audit_counts_split_votes(project, cli):
@@ -4324,9 +4332,10 @@ def test_verdicts_in_words_of_the_reader_s_eighteenth_review_read_as_a_person_re
 def test_a_models_family_is_read_from_its_name_not_its_folder():
     """116th round: a server that names its models by their files (llama-cpp-python: models/qwen2.5-7b.gguf) gave every
     model the family "models", and every judge was noted to be of the judged model's family; ./x.gguf gave none."""
-    assert evalpy.model_family("models/qwen2.5-7b-instruct.gguf", {}) == "qwen"
+    assert evalpy.model_family("models/qwen2.5-7b-instruct.gguf", {}) == "qwen2"
     assert evalpy.model_family("models/llama-3.1-8b-instruct.gguf", {}) == "llama"
-    assert evalpy.model_family("./x.gguf", {}) == "x" and evalpy.model_family("qwen2.5:7b", {}) == "qwen"
+    assert evalpy.model_family("./x.gguf", {}) == "x" and evalpy.model_family("qwen2.5:7b", {}) == "qwen2"
+    assert evalpy.model_family("qwen3:8b", {}) == "qwen3"   # (117th round: as Ollama reports it, not qwen2.5's)
     assert evalpy.model_family("C:\\\\models\\\\mistral-7b.gguf", {}) == "mistral"
 
 
