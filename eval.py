@@ -1775,6 +1775,21 @@ def shows_nothing(text):
     return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
 
 
+def id_word(case_id):
+    """A case id in a message, told apart from every other: as it is where it reads as itself; else as a shell word,
+    quoted (a space at an end: "dev-01 "), what no one could see escaped (a soft hyphen, a zero-width space), and, in
+    another Unicode form than NFC, its characters past ASCII escaped (ñandú spelt two ways read alike)."""
+    text = str(case_id)
+    composed = unicodedata.is_normalized("NFC", text)
+    def hidden(c):
+        return bool(INVISIBLE_CHARS.match(c)) or unseen(c) or not c.isprintable() or not composed and not c.isascii()
+    if not any(map(hidden, text)):
+        return on_one_line(text) if text and text == text.strip(" ") and "  " not in text else shell_word(text)
+    def escaped(c):   # (bash's \xNN is a byte: past ASCII, \u00ad is the character)
+        return {"\n": "\\n", "\t": "\\t"}.get(c) or (f"\\u{ord(c):04x}" if 0x80 <= ord(c) <= 0xff else char_escape(c))
+    return "$'" + "".join("\\" + c if c in "\\'" else escaped(c) if hidden(c) else c for c in text) + "'"
+
+
 
 # ---------------------------------------------------------------------------
 # 3. Records, declared once: the case, the check, the answer, the run config and the run file,
@@ -5520,7 +5535,7 @@ def one_sided(a_ids, b_ids):
     """The ids only one of two sets holds, the first five named (an empty one as ''); "" when the
     sets are equal."""
     only = sorted(a_ids ^ b_ids)   # (quoted where a space or an unseen character would hide it: "dev-01 ")
-    return ", ".join(shell_word(i) for i in only[:5]) + (" …" if len(only) > 5 else "")
+    return ", ".join(id_word(i) for i in only[:5]) + (" …" if len(only) > 5 else "")
 
 
 
@@ -12270,9 +12285,10 @@ def results_problem(results, config):
     if "limit" in subset and subset["limit"] < len(trials):   # (one past the split's size asked it all)
         return f"config.subset says the first {subset['limit']} cases, but the results hold {len(trials)}"
     if "cases" in subset and set(subset["cases"]) != set(trials):
-        other = sorted(set(subset["cases"]) ^ set(trials))
-        return (f"config.subset.cases names other cases than the results hold "
-                f"({', '.join(map(on_one_line, other[:5]))}{', ...' if len(other) > 5 else ''})")
+        named, held = sorted(set(subset["cases"]) - set(trials)), sorted(set(trials) - set(subset["cases"]))
+        return ("config.subset.cases names other cases than the results hold (" + "; ".join(
+            f"{what} {', '.join(map(id_word, ids[:5]))}{', ...' if len(ids) > 5 else ''}"
+            for what, ids in (("only it names", named), ("only the results hold", held)) if ids) + ")")
     return None
 
 
@@ -14547,7 +14563,7 @@ def size_text(d):
 def ids_text(ids, empty="-"):
     """'dev-09, dev-11'. An id holding a line break (a split may have one) is shown escaped: raw, the
     rest of it printed as a line of its own after "Fixed (1):"."""
-    return ", ".join(on_one_line(i) for i in ids) or empty
+    return ", ".join(map(id_word, ids)) or empty
 
 
 def bounds_text(b):

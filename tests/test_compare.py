@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -136,6 +137,13 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
     assert code == 2 and (f"error: refusing to compare: the runs hold different cases (only {two_runs[0]} holds dev-01; "
                           "only edited.json holds 'dev-02 ')\n") == err, err
+    # (its review) what eval.py itself calls unseen, and another Unicode form, escaped: two ids read alike were shown
+    run["results"][0]["id"] = "dev-01\u00ad"
+    json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
+    assert code == 2 and "only edited.json holds $'dev-01\\u00ad')" in err, err
+    assert evalpy.id_word(unicodedata.normalize("NFD", "ñandú")) == "$'n\\u0303andu\\u0301'"
+    assert evalpy.id_word("ñandú") == "ñandú" and evalpy.id_word("dev-01") == "dev-01"
 
 
 def test_the_gate_names_only_the_runs_with_a_failed_call_on_a_compared_case(project, cli, fake):

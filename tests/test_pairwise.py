@@ -1256,8 +1256,8 @@ def test_a_case_id_with_a_line_break_is_one_line_in_the_pairwise_lists(project, 
     scripted_judge(fake)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert not [line for line in (out + err).replace("\u2028", "\n").splitlines() if line.lstrip().startswith("FORGED")], out
-    assert "Candidate wins (3): c01, c09\\nFORGED line\\u2028FORGED2, c03" in out
-    assert "Answered by only the candidate (not compared): c04\\nFORGED again" in out
+    assert "Candidate wins (3): c01, $'c09\\nFORGED line\\u2028FORGED2', c03" in out, out
+    assert "Answered by only the candidate (not compared): $'c04\\nFORGED again" in out
 
 
 def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(project, cli, fake):

@@ -1368,8 +1368,8 @@ def test_a_case_id_with_a_line_break_never_starts_a_line_of_its_own(project, cli
     for code, out, err in shown:
         assert code in (0, 1, 2), err
         assert not [line for line in re.split("[\n\u2028\u2029]", out + err) if line.lstrip(" `|*").startswith("FORGED")], out + err
-    assert "Fixed (1): a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3" in shown[0][1]
-    assert "Regressions (1): a1\\nFORGED line" in shown[1][1]
+    assert "Fixed (1): $'a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3'" in shown[0][1], shown[0][1]
+    assert "Regressions (1): $'a1\\nFORGED line" in shown[1][1]
     assert "did you mean a1\\nFORGED line" in shown[2][2]
 
 
