@@ -16297,14 +16297,35 @@ def side_figures(rates):
 
 
 def explained_apart(a_cfg, a_ids, b_cfg, b_ids):
-    """Whether the cases one run holds and another lacks are explained: the other asked only part of the split."""
-    return bool((not a_ids - b_ids or b_cfg.get("subset")) and (not b_ids - a_ids or a_cfg.get("subset")))
+    """Whether the cases one run holds and another lacks are explained: the other asked only part of the split, and,
+    where that split is there as it ran, holds that part of it (two --limit 5 runs, one's dev-01 edited to "dev-01 ",
+    were compared on the other four, said to be runs of part of the split)."""
+    def partial(cfg, ids):
+        return bool(cfg.get("subset")) and not other_part(cfg, ids)
+    return (not a_ids - b_ids or partial(b_cfg, b_ids)) and (not b_ids - a_ids or partial(a_cfg, a_ids))
 
 
-def cases_apart(a_ids, b_ids, names):
-    """The runs hold different cases, each run's own named (dev-01 , dev-28 named neither run, nor which held which)."""
+def other_part(cfg, ids):
+    """Whether a run of part of its split holds other cases than that part, its split read where it is there as the run
+    ran it; False where that cannot be told (the split gone, or edited since)."""
+    try:
+        cases, _, split_sha = load_split(cfg["split_path"])
+        if split_sha != cfg["split_sha"]:
+            return False
+        return {c["id"] for c in subset_of(cases, cfg["subset"], cfg["split_path"])} != set(ids)
+    except (EvalError, OSError, ValueError):
+        return False
+
+
+def cases_apart(a_ids, b_ids, names, configs=({}, {})):
+    """The runs hold different cases, each run's own named (dev-01 , dev-28 named neither run, nor which held which),
+    and a run of part of the split that holds other cases than that part said to (its edited id was one among the
+    cases the other run's part lacks)."""
+    edited = [f"; {name} holds other cases than its part of the split{subset_text(cfg)}" for name, cfg, ids in
+              zip(names, configs, (a_ids, b_ids)) if cfg.get("subset") and other_part(cfg, ids)]
     return "the runs hold different cases (" + "; ".join(
-        f"only {name} holds {one_sided(ids, set())}" for name, ids in zip(names, (a_ids - b_ids, b_ids - a_ids)) if ids) + ")"
+        f"only {name} holds {one_sided(ids, set())}" for name, ids in zip(names, (a_ids - b_ids, b_ids - a_ids)) if ids) + \
+        ")" + "".join(edited)
 
 
 def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the candidate")):
@@ -16324,7 +16345,7 @@ def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the 
     if not explained or not kept:
         part = (f"; they share none (the baseline: {plural(len(a_ids), 'case')}{subset_text(a_cfg)}; the candidate: "
                 f"{plural(len(b_by_id), 'case')}{subset_text(b_cfg)})") if explained else ""
-        raise EvalError(f"refusing to compare: {cases_apart(a_ids, set(b_by_id), names)}; split sha "
+        raise EvalError(f"refusing to compare: {cases_apart(a_ids, set(b_by_id), names, (a_cfg, b_cfg))}; split sha "
                         f"{short(a_cfg['split_sha'])} vs {short(b_cfg['split_sha'])}{part}")
     return kept, {c["id"]: b_by_id[c["id"]] for c in kept}, {"cases": len(kept), "held": [len(a_ids), len(b_by_id)]}
 
@@ -16691,7 +16712,8 @@ def compare_many(runs, alpha=ALPHA):
     for (path, cfg, cases), (other, other_cfg, other_cases) in itertools.combinations(runs, 2):
         ids, other_ids = {c["id"] for c in cases}, {c["id"] for c in other_cases}
         if not explained_apart(cfg, ids, other_cfg, other_ids):
-            raise EvalError(f"refusing to compare: {cases_apart(ids, other_ids, (shell_word(path), shell_word(other)))}")
+            raise EvalError("refusing to compare: "
+                            + cases_apart(ids, other_ids, (shell_word(path), shell_word(other)), (cfg, other_cfg)))
     by_id = [{c["id"]: c for c in cases} for _, _, cases in runs]
     shared = shared_cases(runs)
     if not shared:
@@ -22521,13 +22543,14 @@ def without_keys(text, echoes):
 
 def handled(handler, args, keys=()):
     """The command's exit code; every foreseeable failure as one plain line, exit 2 (keys: keys_given's, kept out)."""
+    ctrl_c = signal.getsignal(signal.SIGINT)
     try:
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
-            return handler(args)
+            return written_out(handler(args))
         if signal.SIGINT not in IGNORED_AT_START:
             signal.signal(signal.SIGINT, interrupt)   # from here on Ctrl-C stops what runs, said below
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
-            return handler(args)
+            return written_out(handler(args))
     except EvalError as e:
         last_word(f"error: {inert(without_keys(str(e), keys))}"   # it may quote what a server or a file sent
                   + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "
@@ -22544,6 +22567,16 @@ def handled(handler, args, keys=()):
         else:   # (and what to do, where the error says: "Not a directory" alone left it to guess)
             last_word(inert(f"error: {where}{e.strerror or e}{os_hint(e)}"))
         return 2
+    finally:   # (as it was: a Ctrl-C after the command's last word, raised outside it, was a traceback)
+        if threading.current_thread() is threading.main_thread() and signal.SIGINT not in IGNORED_AT_START:
+            signal.signal(signal.SIGINT, ctrl_c)
+
+
+def written_out(code):
+    """The command's code, once what it printed has reached standard output: its last block, flushed only as Python
+    ends, met a full disk unheard (report > /dev/full: exit 0, the report cut short), where ReaderGone says it."""
+    sys.stdout.flush()
+    return code
 
 
 def folder_here():

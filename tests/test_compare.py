@@ -192,6 +192,17 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     write_run("runs/edited.json", edited)
     code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
     assert code == 2 and "different cases" in err
+    # (117th round) beside another run of part of the split: the edited id was one the other part lacks, compared on
+    # the rest, "only part of the split"; the split read, a --limit 5 run holds its first 5 cases or is edited
+    code, out, err = cli("compare", "runs/five.json", "runs/edited.json")
+    assert code == 2 and ("runs/edited.json (the candidate) holds other cases than its part of the split, only the first "
+                          "5 cases: --limit") in err, err
+    code, out, err = cli("compare", "runs/full.json", "runs/five.json", "runs/edited.json")
+    assert code == 2 and "runs/edited.json holds other cases than its part of the split" in err, err
+    edited["results"][0]["id"] = "dev-06"   # a case of the split, past the first five
+    write_run("runs/edited.json", edited)
+    code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
+    assert code == 2 and "holds other cases than its part of the split" in err, err
 
 
 def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_without_any(project, cli, fake):

@@ -445,6 +445,21 @@ def test_a_stop_after_the_command_is_done_ends_it_with_the_commands_code_never_a
     assert done.stderr.startswith("error: nowhere.json: no such run file") and "Traceback" not in done.stderr, done.stderr
 
 
+def test_ctrl_c_is_put_back_as_it_was_once_the_command_is_done(project):
+    """117th round's kills: a second Ctrl-C just after "interrupted", once the command had returned, met the handler it
+    had set and left there, raising KeyboardInterrupt outside it: a traceback, exit 130. Started as a script, what it
+    meets there is the handler set as eval.py loads (one word, exit 2); in-process, the caller's own."""
+    code = ("import signal, sys\n"
+            f"sys.path.insert(0, {str(ROOT)!r})\n"
+            "import eval as evalpy\n"
+            "def own(signum, frame):\n    pass\n"
+            "signal.signal(signal.SIGINT, own)\n"
+            "code = evalpy.main(['runs', '.'])\n"
+            "print(code, signal.getsignal(signal.SIGINT) is own)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines()[-1] == "0 True", (done.stdout, done.stderr)
+
+
 def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
     """Fifteenth attack on issue 28 (minor): `report RUN > /dev/full` said only "error: No space left on
     device", naming no file."""
@@ -460,6 +475,15 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
     assert done.returncode == 2 and done.stderr.startswith("GATE FAILED: accuracy 57% (95% CI 25–84%) against a minimum of 90%\n"), done.stderr
     assert done.stderr.endswith("\nerror: cannot write to standard output (No space left on device); "
                                 "free some space where it goes\n"), done.stderr
+    # (117th round) with standard output buffered, as it is but for PYTHONUNBUFFERED: its last block, flushed only as
+    # Python ended, met the full disk unheard, exit 0 (and, leaving by os._exit, never written)
+    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    for command in (["report", hand_run], ["runs", "."], ["power", "--rows", "28"]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *command], cwd=project, stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=60, env=buffered)
+        assert done.returncode == 2 and done.stderr.endswith("error: cannot write to standard output (No space left on "
+                                                             "device); free some space where it goes\n"), (command, done.stderr)
 
 
 def test_run_options_that_change_nothing_of_the_split_are_said_to_go_unused(project, cli, fake):
