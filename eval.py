@@ -4973,6 +4973,10 @@ def write_golden_set(folder):
     half-made set beside a user's own labels.txt would be worse than none)."""
     if not folder.strip():
         raise EvalError(f"init needs a folder name, like: {program()} init mine")
+    if folder.endswith((".jsonl", ".json", ".txt")) and not os.path.isdir(folder):   # (init new/dev.jsonl made a folder
+        # named dev.jsonl, every run of the split then "a folder, not a split file")
+        raise EvalError(f"{shell_word(folder)}: init takes the folder to write a new golden set into, and writes its "
+                        f"dev.jsonl there itself (like: {program()} init {shell_word(os.path.dirname(folder) or 'mine')})")
     files = new_golden_set(folder)
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
@@ -5036,6 +5040,8 @@ def prompt_folder(split_path):
 def split_prompt(split_path):
     """The newest prompt of a split's prompt_folder; where there is none, said with the folder a split in another
     project's golden/ (run from elsewhere: ../shop/golden/support/dev.jsonl) has its prompts in, as run there takes."""
+    if not os.path.isfile(split_path):   # the split's own fault first: a misspelt one was "no prompts/suport/ folder"
+        read_bytes(split_path, "split file")
     try:
         return newest_prompt(prompt_folder(split_path))
     except EvalError as e:

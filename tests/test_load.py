@@ -861,6 +861,15 @@ def test_init_never_overwrites_anything(project, cli):
     os.symlink("gone.jsonl", "linked/dev.jsonl")
     code, out, err = cli("init", "linked")
     assert code == 2 and "linked/dev.jsonl exists (a link to gone.jsonl, which does not exist)" in err, err
+    # (117th round's newcomer) init of a split's path made a folder named dev.jsonl; run of a split that is not there, or a
+    # folder, was sent after a prompt ("no prompts/suport/ folder here"), the split's own fault said only with --prompt
+    code, out, err = cli("init", "new/dev.jsonl")
+    assert code == 2 and "init takes the folder to write a new golden set into" in err and not Path("new").exists(), err
+    for split, says in (("golden/suport/dev.jsonl", "golden/suport/dev.jsonl: no such split file"),
+                        ("fresh", "is a folder, not a split file")):
+        os.makedirs("fresh.jsonl", exist_ok=True)
+        code, out, err = cli("run", "--split", split if split != "fresh" else "fresh.jsonl")
+        assert code == 2 and says in err and "prompt" not in err, err
 
 
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
