@@ -4824,7 +4824,9 @@ def load_split(path, more_problems=None, as_begun=False):
         problems.append(f"{shell_word(path)}: most cases give no 'expected', and {LABELS_FILE} beside the split makes "  # left
                         "every case a label to expect: for a free-text set, remove it")   # with init's labels.txt
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
-        raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS))
+        # (a file misspelt beside it, likely the cause: "needs the case's tools" beside tool.json named it nowhere)
+        unsaid = [note for note in misspelt_notes(path) if not any(note.split(" is not read")[0] in p for p in problems)]
+        raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS) + "".join(f"\n{note}" for note in unsaid))
     odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
     if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
         warn(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
@@ -5333,6 +5335,14 @@ def misspelt_beside(folder, meant):
     return os.path.join(folder, near[0]) if near else None
 
 
+def misspelt_notes(split_path):
+    """What is said of each file beside a split one letter or so off checks.json, tools.json or labels.txt, where that
+    one is not there: never read, and likely why a check, a tool or a label is missing."""
+    folder = os.path.dirname(split_path) or "."
+    return [f"{shell_word(near)} is not read beside the split: did you mean {meant}?" for meant in
+            (CHECKS_FILE, TOOLS_FILE, LABELS_FILE) for near in [misspelt_beside(folder, meant)] if near]
+
+
 def set_notes(config, cases, prompt_text, whole=True):
     """What a run is told of its set that refuses nothing but likely is a slip: passages the prompt never shows, a tool
     no result is given for, a file beside the split misspelt (check.json is never read), passage ids none of the
@@ -5351,11 +5361,7 @@ def set_notes(config, cases, prompt_text, whole=True):
     for name in sorted(offered - answered - forbidden):                                   # needed: a call is the fault)
         notes.append(f"{split}: the tool {on_one_line(name)} has no result in {TOOLS_FILE} nor in any case: every call to it "
                      "gets \"no result for these arguments\"")
-    folder = os.path.dirname(config["split_path"]) or "."
-    for meant in (CHECKS_FILE, TOOLS_FILE, LABELS_FILE):
-        near = misspelt_beside(folder, meant)
-        if near:
-            notes.append(f"{shell_word(near)} is not read beside the split: did you mean {meant}?")
+    notes += misspelt_notes(config["split_path"])
     # (of the whole split, never a part of it: one case's miss asked alone is no mismatch of ids; no relevant id among
     # any passage's, a retriever's chunk-3 beside returns-window, is)
     relevant = {r for c in cases for r in c.get("relevant") or ()}
@@ -18114,7 +18120,8 @@ def judge_run(args, run, target):
     if not todo:   # the command to paste asks the judge asked for now
         held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
-                        + (f" in {shell_word(args.checks)}" if args.checks else
+                        + (f" in {shell_word(args.checks)}" + "".join(f" ({note})" for note in misspelt_notes(args.checks))
+                           if args.checks else
                            # (never "add one to the split" of the held-out one: its command was then refused)
                            " (a run of the held-out split: a check added now would judge it under another configuration, "
                            "which judge --rerun-test marks as forced)" if held else

@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import re
+import shutil
 import threading
 import time
 from pathlib import Path
@@ -540,6 +541,15 @@ def test_judge_command_on_a_run_without_judge_checks(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
     code, out, err = cli("judge", "runs/dev-v3.json")
     assert code == 2 and "no answer has a judge check" in err
+    # (117th round's newcomer) a judge check written in a checks.json misspelt beside the split given: named, where
+    # "no judge check" alone was untrue to a person who had just written one
+    os.makedirs("mine")
+    shutil.copy("golden/dev.jsonl", "mine/dev.jsonl")
+    shutil.copy("golden/labels.txt", "mine/labels.txt")
+    Path("mine/check.json").write_text(json.dumps({"checks": [{"name": "polite", "type": "judge", "value": "Polite."}]}))
+    code, out, err = cli("judge", "runs/dev-v3.json", "--checks", "mine/dev.jsonl")
+    assert code == 2 and ("no answer has a judge check in mine/dev.jsonl (mine/check.json is not read beside the split: "
+                          "did you mean checks.json?)") in err, err
 
 
 # --- calibration against a person's verdicts

@@ -1788,6 +1788,14 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
     shutil.copy("golden/support/checks.json", "mine/sup/check.json")
     code, out, err = cli("run", "--split", "mine/sup/dev.jsonl", "--prompt", "prompts/support/v2.txt", "--host", "127.0.0.1:9")
     assert code == 2 and "(mine/sup/check.json is there: did you mean checks.json?)" in err, err
+    # (117th round's newcomer) a tools.json misspelt, the split then refused for want of tools: the file named there too
+    os.makedirs("mine/tl")
+    shutil.copy("golden/agent/tools.json", "mine/tl/tool.json")
+    Path("mine/tl/dev.jsonl").write_text(json.dumps({"id": "a1", "input": "hi", "difficulty": "easy", "note": "n", "checks": [
+        {"type": "tool_called", "value": "lookup_order"}]}) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/tl/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "needs the case's tools" in err and err.endswith(
+        "\nmine/tl/tool.json is not read beside the split: did you mean tools.json?\n"), err
     # (its review) an empty list of rules gives none too; a null result is one (the text null), and a tool the cases
     # forbid needs none
     tools["tool_results"]["lookup_policy"] = []
