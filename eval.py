@@ -19718,7 +19718,8 @@ def format_audit(audit, config, run_path):
             if alike[p["baseline"], p["baseline_sha"], p["criterion"], tuple(p["models"] or ())] > 1:   # judges re-pulled
                 version += (f" (judge digest {', '.join(short(d) if type(d) is str else '?' for d in p['digests'])})"
                             if p.get("digests") else f" (asked {on_one_line(str(p.get('date')))})")
-            out.append(f"  against {inert(p['baseline'] or '?')}{version}, judge {inert(', '.join(p['models'] or []))}: "
+            out.append(f"  against {shell_word(p['baseline']) if p['baseline'] else '?'}{version}, judge "
+                       f"{on_one_line(', '.join(p['models'] or []))}: "   # (a line break in a name began a line of its own)
                        f"{count_percent(p['flips'], p['decided'])} of "
                        + ("pairs" if len(p["models"] or []) < 2 else "the panel's verdicts (each judge's on each pair)")
                        + " flipped with the order"

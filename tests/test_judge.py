@@ -1684,6 +1684,12 @@ def test_the_audit_reads_the_flip_rate_of_stored_pairwise_comparisons(project, c
     out = cli("judge", cand, "--audit")[1]
     assert all(f"(criterion: {criterion})" in out for criterion in longer), out
     assert f"(criterion: {PAIRWISE})" in out
+    # (117th round) a baseline named with a line break: its rest was a line of its own in the audit
+    forged = "base\nFAKE: 0% flipped.json"
+    shutil.copy(base, forged)
+    assert cli("compare", forged, cand, "--pairwise", PAIRWISE + " Judge it whole.", "--host", fake.url)[0] == 0
+    out = cli("judge", cand, "--audit")[1]
+    assert "  against $'base\\x0aFAKE: 0% flipped.json', judge qwen2.5:7b:" in out and "\nFAKE" not in out, out
 
 
 @pytest.mark.parametrize("extra, message", [
