@@ -5416,6 +5416,13 @@ def with_context_file(path, cases, split_ids):
     a line for a case the split does not have is refused (a retriever run on another split)."""
     data = read_bytes(path, "context file")
     refuse_wide(path, data)
+    head = data[:4096].removeprefix(BOM).lstrip()
+    if head.startswith(b"{") and any(f'"{form}"'.encode() in head for form in EVAL_FORMATS):   # (a run given: "an
+        with contextlib.suppress(ValueError, RecursionError):                                 # object spread over lines")
+            whole = json.loads(data.removeprefix(BOM))
+            if isinstance(whole, dict) and whole.get("format") in EVAL_FORMATS:
+                raise EvalError(f"{shell_word(path)} is an eval.py file ({on_one_line(whole['format'])}), not a "
+                                'retriever\'s context file, whose every line is {"id": case id, "context": [passages]}')
     passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
     for number, where, obj in jsonl_objects(path, data.removeprefix(BOM), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):

@@ -4891,6 +4891,12 @@ def test_a_split_given_as_the_context_file_is_said_to_be_one(project, cli, fake)
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", split)
     assert code == 2 and err == (f"error: {split} looks like a split (a case on each line), not a retriever's context "
                                  'file, whose every line is {"id": case id, "context": [passages]}\n'), err
+    # (117th round's newcomer) a run file given: "an object spread over lines 1-145", then "no line for case ..."
+    assert cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--out", "r.json")[0] == 0
+    fake.chat_bodies.clear()
+    code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "r.json")
+    assert code == 2 and err == ("error: r.json is an eval.py file (eval.py-run/1), not a retriever's context file, whose "
+                                 'every line is {"id": case id, "context": [passages]}\n'), err
     (project / "ctx.jsonl").write_text(json.dumps({"id": "q1", "passages": []}) + "\n" + json.dumps({"id": "q2", "context": []})
                                        + "\n", encoding="utf-8")
     code, _, err = cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--context", "ctx.jsonl")
