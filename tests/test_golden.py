@@ -136,6 +136,12 @@ def test_the_fake_plays_a_users_agent_set_with_vars(project):
     agents = shipped_agents(str(project / "golden" / "mine"))
     assert list(agents) == ["¿Dónde está A-12345?"]
     assert agents["¿Dónde está A-12345?"][0] == [("lookup_order", {"order_id": "A-12345", "n": 2})]
+    # (117th round's newcomer) a tool_order naming a tool twice: called twice, so that the check passes as written
+    (folder / "dev.jsonl").write_text(json.dumps({
+        "id": "m2", "input": "¿Qué tiempo hace?", "tools": [], "difficulty": "easy", "note": "n",
+        "checks": [{"type": "tool_order", "value": ["get_weather", "get_weather"]}]}) + "\n", encoding="utf-8")
+    steps = shipped_agents(str(folder))["¿Qué tiempo hace?"]
+    assert [step[0][0] for step in steps[:-1] if step[0][0] != "lookup_order"] == ["get_weather", "get_weather"], steps
 
 
 def test_the_shipped_rag_set_has_the_cases_its_guide_promises():
