@@ -8678,9 +8678,17 @@ def short_of_the_window(votes, judge):
         and v["prompt_tokens"] + v["completion_tokens"] < window for v in stopped)
 
 
+def window_unknown(judge):
+    """Whether the judge's window is not known here (an OpenAI-compatible server's: no num_ctx is sent): a stop short
+    of its token limit is then its window's or a limit of the server's own, which the counts cannot tell (it was said
+    to be the window, full, with 15 tokens used)."""
+    return not (type(judge) is dict and type(judge.get("num_ctx")) is int)
+
+
 def server_stop_words(votes, judge):
     """Why the server stopped judge answers short of the judge's token limit, as short_of_the_window tells."""
     return ("short of its window too: the server's own limit, or a fault" if short_of_the_window(votes, judge)
+            else "its window full, or a limit of its own (its window is not known here)" if window_unknown(judge)
             else "its window was full")
 
 
@@ -15779,7 +15787,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                                               "raw", "thinking")},
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
                      "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "early"
-                             if short_of_the_window([v], run["config"].get("judge")) else "server") if cut_vote(v) else None,
+                             if short_of_the_window([v], run["config"].get("judge")) else "unknown"
+                             if window_unknown(run["config"].get("judge")) else "server") if cut_vote(v) else None,
                      # (an older eval.py asked it of an agent's words that are no answer: shown, never counted)
                      "counted": not out_of_answers(t)}
                     for v in t["votes"] or []],
@@ -15839,6 +15848,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                   + (f" ({on_one_line(why)})" if (why := j["reason"] or j["error"] or j["unread"]) else "")
                   + {"cap": " (cut at the judge's token limit)", None: "",
                      "server": " (stopped by the server short of the judge's token limit: its window was full)",
+                     "unknown": " (stopped by the server short of the judge's token limit: its window full, or a limit "
+                                "of its own; its window is not known here)",
                      "early": " (stopped by the server short of the judge's token limit and of its window: the server's "
                               "own limit, or a fault)"}[j["cut"]]
                   # what it said instead, for the person asked to decide (the run file holds it whole)

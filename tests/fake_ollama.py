@@ -69,6 +69,7 @@ class FakeOllama:
         self.extra_fields = {}        # merged into every /api/chat answer, to send odd values
         self.raw_values = {}          # a string's JSON -> the raw text sent in its place (a number json.dumps cannot write)
         self.usage_extra = {}         # merged into every /v1 answer's usage, to send odd counts
+        self.v1_finish = None         # the finish_reason every /v1 chat answer gives in place of its own ("length")
         self.version_auth = []        # the Authorization header of every /api/version request
         self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
         self.models_page = None       # /v1/models in pages of this many (has_more, last_id, ?after=)
@@ -830,7 +831,7 @@ class FakeOllama:
                             message["reasoning" if fake.native_api else "reasoning_content"] = message.pop("thinking")
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": body.get("model"),
-                            "choices": [{"index": 0, "message": message, "finish_reason": done_reason}],
+                            "choices": [{"index": 0, "message": message, "finish_reason": fake.v1_finish or done_reason}],
                             "system_fingerprint": fake.fingerprint(),
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens,

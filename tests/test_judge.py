@@ -1769,6 +1769,15 @@ def test_a_judge_answer_stopped_short_of_the_window_too_is_never_said_to_have_fi
     shown = cli("report", "j.json", "--case", "j01")[1]
     assert ("(stopped by the server short of the judge's token limit and of its window: the server's own limit, or a "
             "fault)") in shown and "window was full" not in shown, shown
+    # (117th round) over an OpenAI-compatible server no window is sent nor known: its stop short of the judge's token
+    # limit was said to be the window, full, with 15 tokens used
+    fake.extra_fields = {}
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--out", "v1.json")[0] == 0
+    fake.v1_finish = "length"
+    code, out, err = cli("judge", "v1.json", "--host", fake.url, "--out", "jv1.json")
+    unknown = "its window full, or a limit of its own (its window is not known here)"
+    assert f"before their verdict: {unknown} (a larger --judge-max-tokens does not help)" in err, err
+    assert "window was full" not in err and "window was full" not in cli("report", "jv1.json", "--case", "j01")[1]
 
 
 def test_judge_schema_a_v1_server_cannot_take_is_named_as_such(judged_split, project, cli, fake):
