@@ -10842,7 +10842,7 @@ def open_or_resume(args, held):
         if not unfinished:
             # the stored host read again as a given one is: a file's host is never a line break in a message
             config["host"] = resolve_host(args.host if args.host is not None else config["host"])
-            return config, done, turns, None, run_path, {}, failed_votes_begun(done)
+            return config, done, turns, None, run_path, {}, {}
         # an interrupted completion holds answers paid for: gone on with, never a new one begun beside it
         holder = live_holder(unfinished)
         if holder is not None:   # not interrupted: being made now
@@ -10867,27 +10867,20 @@ def open_or_resume(args, held):
     refuse_judged_with_checks(run_path, config)   # a completion begun by an eval.py that did not refuse it
     config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
-    begun.update(failed_votes_begun(done))
-    # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
-    turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
-    if "completed_from" in config:
-        copied_again(config, done, turns, run_path)
-    return config, done, turns, run_path, None, where, begun
-
-
-def failed_votes_begun(done):
-    """The answers kept whole whose judge calls failed, taken out of done as begun ones: those calls are asked again (a
-    breaker's stop among its votes: the resume kept them failed, where an uninterrupted run asks them; a completion of a
-    finished run asked its errored cases and left them), their answer and other votes kept as a stop among votes
-    keeps them."""
-    begun = {}
+    # and so are the judge calls that failed of an answer kept whole (a breaker's stop among its votes: the resume
+    # kept them failed, where an uninterrupted run asks them), its answer and other votes kept as a stop among its
+    # votes keeps them
     for key, entry in list(done.items()):
         votes = entry.get("judges") or []
         if any(type(v) is dict and v.get("error") for v in votes) and judged_answer(entry) is not None:
             begun[key] = {"answer": {k: entry.get(k) for k in CALL_FIELDS if k != "judges"},
                           "votes": {(v["check"], v["model"], v["vote"]): v for v in votes}}
             del done[key]
-    return begun
+    # an agent asked again goes on from its last journaled turn: a turn that was answered is not asked twice
+    turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
+    if "completed_from" in config:
+        copied_again(config, done, turns, run_path)
+    return config, done, turns, run_path, None, where, begun
 
 
 def refuse_judged_with_checks(run_path, config):

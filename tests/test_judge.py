@@ -3066,25 +3066,6 @@ def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judge
     assert code == 2 and said in err, err
 
 
-def test_a_completion_asks_again_the_failed_judge_calls_of_the_answers_it_keeps(project, judged_split, cli, fake):
-    """117th round (files of older versions): run --resume of a finished run with an errored case and a failed judge
-    call asked the case and left the call failed ("no verdict (the judge call failed)"), where README says a resume asks
-    "a judge call that failed: that vote alone", as the resume of a journal does."""
-    judge_replies(fake, lambda cid, model, seed: verdict(True))
-    fake.faults = ["500", None, "500"] + [None] * 40   # j01's answer, then j02's vote
-    assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0", "--jobs", "1")[0] == 2
-    run = load_json("runs/answers-dev-v1.json")
-    assert [r["id"] for r in run["results"] if r["error"]] == ["j01"]
-    assert [r["id"] for r in run["results"] if any(v["error"] for v in r.get("judges") or [])] == ["j02"]
-    asked = len(fake.chat_bodies)
-    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
-    completed = load_json("runs/answers-dev-v1-completed.json")
-    assert code == 0 and not any(r["error"] or any(v["error"] for v in r["judges"]) for r in completed["results"]), err
-    assert len(fake.chat_bodies) - asked == 3   # j01's answer and vote, j02's vote alone
-    j02 = [r for r in completed["results"] if r["id"] == "j02"][0]
-    assert j02["response"] == [r for r in run["results"] if r["id"] == "j02"][0]["response"]
-
-
 def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own(project, judged_split, cli, fake):
     """Issue 28, twenty-second attack: `run --resume` of a run judged with `judge --checks OTHER` (a judge check
     "kind" in place of "answers") asked its failed answers with the split's checks and wrote a completion whose
