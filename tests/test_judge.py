@@ -3066,6 +3066,27 @@ def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judge
     assert code == 2 and said in err, err
 
 
+def test_a_completion_leaves_the_failed_judge_calls_of_its_kept_answers_to_the_judge_command_it_names(
+        project, judged_split, cli, fake):
+    """117th round: a completion of a finished run asks its errored cases; the failed judge call of an answer it keeps
+    stays failed (asking it inside the completion journaled its vote before its answer, a journal no resume could read),
+    said as it ends with the judge command that asks that vote alone, as README says."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults = ["500", None, "500"] + [None] * 40   # j01's answer, then j02's vote
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0", "--jobs", "1")[0] == 2
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) - asked == 2, err   # j01's answer and its vote
+    assert ("1 of 10 judge calls failed; the first: HTTP 500: llama runner process has terminated: exit status 2. Their "
+            "verdicts are left open, never guessed; python eval.py judge runs/answers-dev-v1-completed.json asks the "
+            "judge again") in err, err
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1-completed.json", "--host", fake.url)
+    judged = load_json("runs/answers-dev-v1-completed-judged.json")
+    assert code == 0 and len(fake.chat_bodies) - asked == 1, err   # that vote alone
+    assert not any(r["error"] or any(v["error"] for v in r["judges"]) for r in judged["results"])
+
+
 def test_a_run_judged_with_another_splits_checks_is_never_completed_with_its_own(project, judged_split, cli, fake):
     """Issue 28, twenty-second attack: `run --resume` of a run judged with `judge --checks OTHER` (a judge check
     "kind" in place of "answers") asked its failed answers with the split's checks and wrote a completion whose
