@@ -1849,7 +1849,7 @@ def test_a_verdict_the_server_stopped_short_of_the_limit_is_named_so_and_counted
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai")
     assert code == 0, err
     assert (f"No verdict (1, not counted): {IDS[1]} (the server stopped the judge's answer short of its token limit "
-            "(its window was full))") in out, out
+            "(its window full, or a limit of its own (its window is not known here)))") in out, out
     assert "6 judge calls (6 made now, 0 failed, 2 stopped by the server short of it)" in out, out
     # a larger limit asks nothing: the verdicts that ended stand, and the calls the server stopped stop alike
     asked = len(fake.chat_bodies)
