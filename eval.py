@@ -15591,8 +15591,8 @@ def markdown_diagnosis(sec):
     if not sec:
         return []
     return ["", f"**{diagnosis_head(sec)}**", "", "| stage | cases | which | what to change |", "|---|---|---|---|"] + [
-        f"| {r['name']} | {figure_text(r['count'])} | {ids_text([md_code(i, cell=True) for i in r['which']['value']])} | {r['fix']} |"
-        for r in sec["rows"]] + ([f"\nNot diagnosed, without a verdict: {ids_text([md_code(i) for i in sec['undiagnosed_cases']['value']])}"]
+        f"| {r['name']} | {figure_text(r['count'])} | {', '.join(md_code(i, cell=True) for i in r['which']['value']) or '-'} | {r['fix']} |"
+        for r in sec["rows"]] + ([f"\nNot diagnosed, without a verdict: {', '.join(map(md_code, sec['undiagnosed_cases']['value'])) or '-'}"]
                                  if sec["undiagnosed_cases"]["value"] else [])
 
 
@@ -15623,7 +15623,8 @@ def markdown_ids(ids, empty="-", cell=False, command="compare"):
     """The first MARKDOWN_FAILURES ids as code (in a table's cell: cell), then how many more, as report --markdown cuts
     its failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
     more = len(ids) - MARKDOWN_FAILURES
-    return (ids_text([md_code(i, cell=cell) for i in ids[:MARKDOWN_FAILURES]], empty)
+    # (each a code span, exact: ids_text's shell quoting around one made '`a  b`' and showed \u0301 in it)
+    return ((", ".join(md_code(i, cell=cell) for i in ids[:MARKDOWN_FAILURES]) or empty)
             + (f", and {more} more ({command} --json or the text view lists them all)" if more > 0 else ""))
 
 

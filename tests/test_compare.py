@@ -1577,6 +1577,12 @@ def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(proj
         shown = [f"`{first}{i:02d}`" for i in range(evalpy.MARKDOWN_FAILURES)]
         assert line.endswith(":** " + ", ".join(shown) + cut), line
     assert f"e{n - 1}" in cli("compare", a, b)[1] and f"x{n - 1}" in cli("compare", a, b)[1]   # the text view has them all
+    # (117th round) an id the text view quotes is a code span here, exact, never shell-quoted around one
+    odd = ["a  b", unicodedata.normalize("NFD", "café"), "x|y"]
+    a = write_run("runs/a.json", make_run([(i, "bug", "acceso") for i in odd]))
+    b = write_run("runs/b.json", make_run([(i, "bug", "bug") for i in odd], prompt="prompts/v2.txt"))
+    fixed = next(l for l in cli("compare", a, b, "--markdown")[1].splitlines() if l.startswith("**Fixed"))
+    assert fixed == "**Fixed (3):** `a  b`, `" + odd[1] + "`, `x|y`", fixed
 
 
 def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(project, cli):
