@@ -16360,9 +16360,9 @@ def cases_apart(a_ids, b_ids, names, configs=({}, {})):
     cases the other run's part lacks)."""
     edited = [f"; {name} holds other cases than its part of the split{subset_text(cfg)}" for name, cfg, ids in
               zip(names, configs, (a_ids, b_ids)) if cfg.get("subset") and other_part(cfg, ids)]
-    return "the runs hold different cases (" + "; ".join(
-        f"only {name} holds {one_sided(ids, set())}" for name, ids in zip(names, (a_ids - b_ids, b_ids - a_ids)) if ids) + \
-        ")" + "".join(edited)
+    return "the runs hold different cases (" + "; ".join(   # (both named: among many runs, "only" was of the two)
+        f"{name} holds {one_sided(ids, set())}, which {other} lacks" for name, other, ids in
+        ((names[0], names[1], a_ids - b_ids), (names[1], names[0], b_ids - a_ids)) if ids) + ")" + "".join(edited)
 
 
 def cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names=("the baseline", "the candidate")):

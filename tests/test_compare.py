@@ -126,8 +126,9 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     run["results"][0]["id"] = "dev-99"
     json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
     code, out, err = cli("compare", two_runs[0], "edited.json")
-    assert code == 2 and (f"the runs hold different cases (only {two_runs[0]} (the baseline) holds dev-01; only "
-                          "edited.json (the candidate) holds dev-99)") in err, err
+    assert code == 2 and (f"the runs hold different cases ({two_runs[0]} (the baseline) holds dev-01, which edited.json "
+                          f"(the candidate) lacks; edited.json (the candidate) holds dev-99, which {two_runs[0]} (the "
+                          "baseline) lacks)") in err, err
     sha = run["config"]["split_sha"][:8]
     assert f"split sha {sha} vs {sha}" in err
     # (117th round) an id edited to end in a space: quoted, and refused among many runs too, where it was compared on
@@ -135,13 +136,20 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     run["results"][0]["id"] = "dev-02 "
     json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
     code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
-    assert code == 2 and (f"error: refusing to compare: the runs hold different cases (only {two_runs[0]} holds dev-01; "
-                          "only edited.json holds 'dev-02 ')\n") == err, err
+    assert code == 2 and (f"error: refusing to compare: the runs hold different cases ({two_runs[0]} holds dev-01, which "
+                          f"edited.json lacks; edited.json holds 'dev-02 ', which {two_runs[0]} lacks)\n") == err, err
+    # (its newcomer) the run at fault named, where among many "only" was of the two compared: a case taken out
+    del run["results"][0]
+    run["config"]["cases"] -= 1
+    json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
+    assert code == 2 and (f"the runs hold different cases ({two_runs[0]} holds dev-01, which edited.json lacks)") in err, err
+    run = load_json(two_runs[1])
     # (its review) what eval.py itself calls unseen, and another Unicode form, escaped: two ids read alike were shown
     run["results"][0]["id"] = "dev-01\u00ad"
     json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
     code, out, err = cli("compare", two_runs[0], two_runs[1], "edited.json")
-    assert code == 2 and "only edited.json holds $'dev-01\\u00ad')" in err, err
+    assert code == 2 and f"edited.json holds $'dev-01\\u00ad', which {two_runs[0]} lacks)" in err, err
     assert evalpy.id_word(unicodedata.normalize("NFD", "ñandú")) == "$'n\\u0303andu\\u0301'"
     assert evalpy.id_word("ñandú") == "ñandú" and evalpy.id_word("dev-01") == "dev-01"
 
