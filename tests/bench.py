@@ -491,6 +491,27 @@ def guard_reading(quick):
         row(f"held-out guard's reading of 1 MiB of {name}", f"{seconds:.2f} s", f"<= {bound:g} s", seconds / bound, seconds <= bound)
 
 
+def compare_split_reading(quick):
+    """A compare of runs of part of a split reads the split once to tell a run's part from an edited one (117th round:
+    load_split for each pair of runs made a compare of three --limit runs of 100,000 cases take 38 s): once, then kept."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("evalpy_bench", EVAL)
+    evalpy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evalpy)
+    n = 20_000 if quick else 100_000
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "dev.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps({"id": f"c{i:06d}", "input": f"q {i}", "expected": "bug", "difficulty": "easy",
+                                     "note": "n"}) + "\n" for i in range(n))
+        sha = evalpy.split_sha_of(open(path, "rb").read(), b"", b"")
+        configs = [{"split_path": path, "split_sha": sha, "subset": {"limit": limit}} for limit in (5, 10, 20)]
+        seconds = timed(lambda: [evalpy.other_part(a, [f"c{i:06d}" for i in range(a["subset"]["limit"])])
+                                 for a in configs for _ in configs])
+    row(f"compare's reading of a split of {n:,} cases for 9 pairs of --limit runs", f"{seconds:.2f} s", "<= 3 s",
+        seconds / 3, seconds <= 3)
+
+
 def transcript(quick):
     """An agent's transcript read turn by turn (report --case, report --html, review): a model that called tools
     without end is bounded by --max-turns, not by its calls a turn; 50,000 calls took 40 s when each result looked
@@ -553,7 +574,7 @@ def timed(work):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="a reduced version, under a minute")
-    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "guard_reading", "transcript", "verdict_reading", "throughput", "saturation", "scale"),
+    p.add_argument("--only", choices=("startup", "power_questions", "compare_page", "key_scrub", "guard_reading", "compare_split_reading", "transcript", "verdict_reading", "throughput", "saturation", "scale"),
                    action="append",
                    help="run this target group alone (repeatable)")
     p.add_argument("--serve", nargs=3, help=argparse.SUPPRESS)
@@ -564,7 +585,8 @@ def main():
     if args.bare:
         return bare(args.bare[0], args.bare[1], args.bare[2], int(args.bare[3]))
     started = time.monotonic()
-    for step in (startup, power_questions, compare_page, key_scrub, guard_reading, transcript, verdict_reading, throughput,
+    for step in (startup, power_questions, compare_page, key_scrub, guard_reading, compare_split_reading, transcript,
+                 verdict_reading, throughput,
                  saturation, scale):
         if not args.only or step.__name__ in args.only:
             step(args.quick)
