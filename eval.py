@@ -4975,10 +4975,13 @@ def write_golden_set(folder):
     half-made set beside a user's own labels.txt would be worse than none)."""
     if not folder.strip():
         raise EvalError(f"init needs a folder name, like: {program()} init mine")
-    if folder.endswith((".jsonl", ".json", ".txt")) and not os.path.isdir(folder):   # (init new/dev.jsonl made a folder
-        # named dev.jsonl, every run of the split then "a folder, not a split file")
-        raise EvalError(f"{shell_word(folder)}: init takes the folder to write a new golden set into, and writes its "
-                        f"dev.jsonl there itself (like: {program()} init {shell_word(os.path.dirname(folder) or 'mine')})")
+    if folder.casefold().endswith((".jsonl", ".json", ".txt")) and not os.path.isdir(folder):   # (init new/dev.jsonl made
+        # a folder named dev.jsonl, every run of the split then "a folder, not a split file")
+        parent = os.path.dirname(folder)
+        raise EvalError(f"{shell_word(folder)}: init takes a new folder to write a golden set into, and writes its "
+                        "dev.jsonl there itself " + (f"(like: {program()} init {shell_word(parent)})"
+                                                     if parent and not os.path.lexists(parent) else
+                                                     "(give a folder that does not exist yet)"))
     files = new_golden_set(folder)
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
@@ -10958,9 +10961,10 @@ def answers_to_complete(run_path):
     if len(done) == len(run["results"]):
         # (of answers a judge is asked about: one an older eval.py asked of an agent that reached none is never asked again)
         failed = any(v.get("error") for r in run["results"] if judged_answer(r) is not None for v in r.get("judges") or [])
-        raise EvalError(f"{shell_word(run_path)} is a finished run without errors; there is nothing to resume"
-                        + (f" (the judge calls that failed are asked again by: {judge_command(run_path, run['config'])})"
-                           if failed else ""))
+        raise EvalError(f"{shell_word(run_path)} is a finished run " + (
+            "whose every answer came; only judge calls failed, which run --resume does not ask (the judge calls that "
+            f"failed are asked again by: {judge_command(run_path, run['config'])})" if failed else
+            "without errors; there is nothing to resume"))   # (not "without errors": its run exited 2 for them)
     turns = {(r["id"], r["trial"]): finished_turns(r) for r in run["results"] if r.get("error") is not None
              and r.get("transcript")}
     return dict(run["config"], completed_from=run_path), done, {k: v for k, v in turns.items() if v}
@@ -18169,7 +18173,8 @@ def judge_run(args, run, target):
     if not todo:   # the command to paste asks the judge asked for now
         held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
-                        + (f" in {shell_word(args.checks)}" + "".join(f" ({note})" for note in misspelt_notes(args.checks))
+                        + (f" in {shell_word(args.checks)}" + "".join(f" ({note})" for note in misspelt_notes(
+                            resolve_split(args.checks, "--checks")[0]))   # (dev: golden/'s, not the current folder's)
                            if args.checks else
                            # (never "add one to the split" of the held-out one: its command was then refused)
                            " (a run of the held-out split: a check added now would judge it under another configuration, "

@@ -551,6 +551,12 @@ def test_judge_command_on_a_run_without_judge_checks(project, cli, fake):
     code, out, err = cli("judge", "runs/dev-v3.json", "--checks", "mine/dev.jsonl")
     assert code == 2 and ("no answer has a judge check in mine/dev.jsonl (mine/check.json is not read beside the split: "
                           "did you mean checks.json?)") in err, err
+    # (its review) a split by its name: golden/'s files, not the current folder's
+    Path("golden/check.json").write_text(Path("mine/check.json").read_text())
+    Path("tool.json").write_text("{}")
+    code, out, err = cli("judge", "runs/dev-v3.json", "--checks", "dev")
+    assert code == 2 and ("no answer has a judge check in dev (golden/check.json is not read beside the split: did you "
+                          "mean checks.json?)") in err and "./tool.json" not in err, err
 
 
 # --- calibration against a person's verdicts
@@ -2914,7 +2920,8 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     assert "python eval.py judge runs/answers-dev-v1.json --judge-votes 2 asks the judge again" in err
     # run --resume, the other way a user tries: it completes failed answers only, and says where the votes are asked
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
-    assert code == 2 and err.endswith("there is nothing to resume (the judge calls that failed are asked again by: "
+    assert code == 2 and err.endswith("is a finished run whose every answer came; only judge calls failed, which run "
+                                      "--resume does not ask (the judge calls that failed are asked again by: "
                                       "python eval.py judge runs/answers-dev-v1.json --judge-votes 2)\n"), err
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2")

@@ -864,7 +864,9 @@ def test_init_never_overwrites_anything(project, cli):
     # (117th round's newcomer) init of a split's path made a folder named dev.jsonl; run of a split that is not there, or a
     # folder, was sent after a prompt ("no prompts/suport/ folder here"), the split's own fault said only with --prompt
     code, out, err = cli("init", "new/dev.jsonl")
-    assert code == 2 and "init takes the folder to write a new golden set into" in err and not Path("new").exists(), err
+    assert code == 2 and err.endswith("(like: python eval.py init new)\n") and not Path("new").exists(), err
+    code, out, err = cli("init", "golden/support/dev.JSONL")   # (its review) never a folder that exists, in any case
+    assert code == 2 and err.endswith("(give a folder that does not exist yet)\n"), err
     for split, says in (("golden/suport/dev.jsonl", "golden/suport/dev.jsonl: no such split file"),
                         ("fresh", "is a folder, not a split file")):
         os.makedirs("fresh.jsonl", exist_ok=True)
