@@ -1783,8 +1783,9 @@ def id_word(case_id):
     composed = unicodedata.is_normalized("NFC", text)
     def hidden(c):
         return bool(INVISIBLE_CHARS.match(c)) or unseen(c) or not c.isprintable() or not composed and not c.isascii()
-    if not any(map(hidden, text)):
-        return on_one_line(text) if text and text == text.strip(" ") and "  " not in text else shell_word(text)
+    if not any(map(hidden, text)):   # (as it is unless it reads as another's quoted form: $'c\nF', 'a  b')
+        plain = text and text == text.strip(" ") and "  " not in text and not text.startswith(("$'", "'"))
+        return on_one_line(text) if plain else shell_word(text)
     def escaped(c):   # (bash's \xNN is a byte: past ASCII, \u00ad is the character)
         return {"\n": "\\n", "\t": "\\t"}.get(c) or (f"\\u{ord(c):04x}" if 0x80 <= ord(c) <= 0xff else char_escape(c))
     return "$'" + "".join("\\" + c if c in "\\'" else escaped(c) if hidden(c) else c for c in text) + "'"

@@ -152,6 +152,9 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     assert code == 2 and f"edited.json holds $'dev-01\\u00ad', which {two_runs[0]} lacks)" in err, err
     assert evalpy.id_word(unicodedata.normalize("NFD", "ñandú")) == "$'n\\u0303andu\\u0301'"
     assert evalpy.id_word("ñandú") == "ñandú" and evalpy.id_word("dev-01") == "dev-01"
+    # (its review) an id that reads as another's quoted form is quoted itself: two ids were shown alike
+    assert evalpy.id_word("c\nF") != evalpy.id_word("$'c\\nF'") and evalpy.id_word("a  b") != evalpy.id_word("'a  b'")
+    assert evalpy.id_word("O'Brien") == "O'Brien"
 
 
 def test_the_gate_names_only_the_runs_with_a_failed_call_on_a_compared_case(project, cli, fake):
