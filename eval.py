@@ -3606,7 +3606,11 @@ def resolve_split(value, flag="--split"):
         named = next((path for spelt in named_paths(value)
                       for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None) \
             or split_ran_as(value)
-        near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1)
+        # (and a folder of splits misspelt: --split suport, golden/support's first split)
+        folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(f for f in files if f.endswith(".jsonl")))
+                   for folder, _, files in os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR and any(f.endswith(".jsonl") for f in files)}
+        near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1) \
+            or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
@@ -3673,6 +3677,31 @@ def missing_hint(path, what):
     return ""
 
 
+def near_file(path):
+    """The file a path that is not there likely meant: itself with an extension eval.py's files take (human for
+    human.jsonl), else the file or folder a letter or so off it in its folder (retriever-c for retriever-b, suport/ for
+    support/), where that leads to a file of the same name; None if none."""
+    for extension in (".jsonl", ".txt", ".ndjson", ".json"):
+        if os.path.isfile(path + extension):
+            return path + extension
+    head, name = os.path.split(path)
+    try:
+        here = listed_names(head or ".")
+    except (OSError, ValueError):
+        here = []
+    close = difflib.get_close_matches(name, [n for n in here if os.path.isfile(os.path.join(head, n))], n=1, cutoff=0.8)
+    if close:
+        return os.path.join(head, close[0])
+    if head and not os.path.isdir(head):   # a folder misspelt: the same file in the folder a letter off it
+        above, folder = os.path.split(head)
+        with contextlib.suppress(OSError, ValueError):
+            for near in difflib.get_close_matches(folder, [n for n in listed_names(above or ".")
+                                                           if os.path.isdir(os.path.join(above, n))], n=1, cutoff=0.8):
+                if os.path.isfile(os.path.join(above, near, name)):
+                    return os.path.join(above, near, name)
+    return None
+
+
 def run_meant(path):
     """The run (or stopped run) a path names with runs/ or .json left off, where there is one; else None. A file that
     is no run is none (report a, beside a.json of report --json, was "did you mean a.json?", no run)."""
@@ -3700,6 +3729,11 @@ def unreadable(path, what, error):
     meant = isinstance(error, FileNotFoundError) and what == "run file" and run_meant(path)
     if meant:   # (runs/ or .json left off: "make this one" offered a new run beside it)
         return EvalError(f"{shell_word(path)}: no such run file; did you mean {shell_word(meant)}?")
+    near = isinstance(error, FileNotFoundError) and what != "run file" and (
+        os.path.join(PROMPTS_DIR, path) if what == "prompt file" and os.path.isfile(os.path.join(PROMPTS_DIR, path))
+        else near_file(path) if what != "prompt file" or not missing_hint(path, what) else None)
+    if near:   # (a letter off, or its extension left off: human for human.jsonl, suport/ for support/)
+        return EvalError(f"{shell_word(path)}: no such {what}; did you mean {shell_word(near)}?")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
         folder = os.path.dirname(path) or "."
         # (only a name run --out takes: never -, which is stdout, nor one too long for the files kept beside a run)

@@ -874,6 +874,25 @@ def test_init_never_overwrites_anything(project, cli):
         assert code == 2 and says in err and "prompt" not in err, err
 
 
+def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
+    """117th round's newcomer: --split suport, golden/suport/dev.jsonl, golden/agent/Dev.jsonl, --prompt v2.txt (from the
+    project: prompts/v2.txt), --context retriever-c.ndjson and calibrate human (human.jsonl beside it) said only that the
+    file was not there; the verdicts file was "yours to write", a file the user had."""
+    for given, meant in (("suport", "golden/support/dev.jsonl"), ("golden/suport/dev.jsonl", "golden/support/dev.jsonl"),
+                         ("golden/agent/Dev.jsonl", "golden/agent/dev.jsonl")):
+        code, out, err = cli("run", "--split", given, "--host", "127.0.0.1:9")
+        assert code == 2 and f"did you mean {meant}?" in err, err
+    code, out, err = cli("run", "--split", "dev", "--prompt", "v2.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: v2.txt: no such prompt file; did you mean prompts/v2.txt?\n", err
+    code, out, err = cli("run", "--split", "golden/rag/dev.jsonl", "--context", "golden/rag/retriever-c.ndjson",
+                         "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: golden/rag/retriever-c.ndjson: no such context file; did you mean "
+                                        "golden/rag/retriever-b.ndjson?"), err
+    Path("human.jsonl").write_text("")
+    code, out, err = cli("calibrate", "human", "runs/x.json")
+    assert code == 2 and err == "error: human: no such verdicts file; did you mean human.jsonl?\n", err
+
+
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
     """From the attack on item 12: a disk that fills at init's last file left three of four, and a
     second init then refused the folder. Now the files init made are removed and it says why."""
