@@ -16393,6 +16393,13 @@ def other_part(cfg, ids):
     return set(part) != set(ids)
 
 
+def part_asked(subset):
+    """The part of its split a run records it asked, as recorded (not its count of results: a --limit 6 run holding 5
+    was said to hold other cases than "the first 5")."""
+    return (f"the first {subset['limit']} cases, --limit {subset['limit']}" if type(subset.get("limit")) is int else
+            f"{plural(len(subset.get('cases') or ()), 'chosen case')}, --cases")
+
+
 def ids_as_ran(split_path, split_sha):
     """The ids of the split at split_path in its order, where it is as a run with split_sha ran it; else None. Read
     once a compare, whatever the pairs of runs (load_split's whole check of a split of 100,000 cases, for each pair,
@@ -16421,7 +16428,7 @@ def cases_apart(a_ids, b_ids, names, configs=({}, {})):
     """The runs hold different cases, each run's own named (dev-01 , dev-28 named neither run, nor which held which),
     and a run of part of the split that holds other cases than that part said to (its edited id was one among the
     cases the other run's part lacks)."""
-    edited = [f"; {name} holds other cases than its part of the split{subset_text(cfg)}" for name, cfg, ids in
+    edited = [f"; {name} holds other cases than its part of the split ({part_asked(cfg['subset'])})" for name, cfg, ids in
               zip(names, configs, (a_ids, b_ids)) if cfg.get("subset") and other_part(cfg, ids)]
     return "the runs hold different cases (" + "; ".join(   # (both named: among many runs, "only" was of the two)
         f"{name} holds {one_sided(ids, set())}, which {other} lacks" for name, other, ids in

@@ -206,14 +206,26 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     # (117th round) beside another run of part of the split: the edited id was one the other part lacks, compared on
     # the rest, "only part of the split"; the split read, a --limit 5 run holds its first 5 cases or is edited
     code, out, err = cli("compare", "runs/five.json", "runs/edited.json")
-    assert code == 2 and ("runs/edited.json (the candidate) holds other cases than its part of the split, only the first "
-                          "5 cases: --limit") in err, err
+    assert code == 2 and ("runs/edited.json (the candidate) holds other cases than its part of the split (the first 5 "
+                          "cases, --limit 5)") in err, err
     code, out, err = cli("compare", "runs/full.json", "runs/five.json", "runs/edited.json")
     assert code == 2 and "runs/edited.json holds other cases than its part of the split" in err, err
     edited["results"][0]["id"] = "dev-06"   # a case of the split, past the first five
     write_run("runs/edited.json", edited)
     code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
     assert code == 2 and "holds other cases than its part of the split" in err, err
+    # (its review) a --limit 6 run holding the first 5: said of the part it recorded; a --cases run naming an id the
+    # split has not, the id edited in both: refused, as the split says
+    edited["results"][0]["id"] = "dev-01"
+    edited["config"]["subset"] = {"limit": 6}
+    write_run("runs/edited.json", edited)
+    code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
+    assert code == 2 and "holds other cases than its part of the split (the first 6 cases, --limit 6)" in err, err
+    edited["results"][0]["id"] = "dev-01 "
+    edited["config"]["subset"] = {"cases": [r["id"] for r in edited["results"]]}
+    write_run("runs/edited.json", edited)
+    code, out, err = cli("compare", "runs/five.json", "runs/edited.json")
+    assert code == 2 and "holds other cases than its part of the split (5 chosen cases, --cases)" in err, err
 
 
 def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_without_any(project, cli, fake):
