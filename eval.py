@@ -7922,11 +7922,13 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]|[ \t]{1,3}(?:because|since|given|due|porque|pues|"""
-    r"""ya que|debido|dado que|puesto que|perquè|perque|ja que|atès que)(?![^\W_])"""
-    rf"""|(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}[ \t]))""", re.IGNORECASE | re.MULTILINE)
-# (its reason may follow the word: "FAIL because ...", "no cumple debido a ...", "FAIL ❌ no date", each read past, the
-# JSON's other verdict kept; not "No ✅ issues"; nor a colon: "Answer A: omits...", "Cumple: no" on the line after the
+    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|"""
+    r"""given|due|porque|pues|ya que|debido|dado que|puesto que|perquè|perque|ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
+    rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
+    re.IGNORECASE | re.MULTILINE)
+# (its reason may follow the word: "FAIL because ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
+# each read past, the JSON's other verdict kept; not "No ✅ issues" (however spaced), nor a placeholder, "PASS because
+# <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...", "Cumple: no" on the line after the
 # key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor "cumple con el formato, pero no...")
 # (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
 # no "no")

@@ -4510,6 +4510,13 @@ def test_verdicts_in_words_of_the_reader_s_twentieth_review_read_as_a_person_rea
     ("The rubric says: Verdict: FAIL: if the date is missing.\n\n" + _v(True), True),
     ("Veredicto:\nCumple: no\n\n" + _v(False), False),
     ("Veredicto: cumple con el formato, pero no con el criterio.\n\n" + _v(False), False),
+    # (its review) a format quoted with a placeholder after the reason word; "No  ✅ issues" however spaced; "No ❌ ..."
+    # a fail said again; the article a before a reason word no winner
+    ("Format: Verdict: PASS because <why> or FAIL because <why>\n\nThe answer omits the date.\n\n" + _v(False), False),
+    ("Answer as: Winner: A because <why> or Winner: B because <why>.\n\nB covers the window.\n\n" + _w("B"), "B"),
+    ("Verdict: No  ✅ issues\n\n" + _v(True), True),
+    ("Verdict: No ❌ the date is missing\n\n" + _v(True), None),
+    ("Verdict: a given answer cannot be judged without its source; B is better.\n\n" + _w("B"), "B"),
 ])
 def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_reads_them(reply, human):
     """117th round's review: a reply written with CR LF line ends had every verdict in words read past (the JSON's
