@@ -8765,16 +8765,10 @@ def model_family(model, identities):
     name, its letters and the version's first digits, as Ollama names families (qwen2.5:7b -> qwen2, qwen3:8b -> qwen3,
     which Ollama reports apart: the letters alone made them one). A judge of the candidate's own family tends to go
     easy on it."""
-    return (identities.get(model) or {}).get("model_family") or name_families(model)[-1]
-
-
-def name_families(model):
-    """The families a model's name may say: its letters (llama3.1 -> llama, as Ollama files llama3.1 and mistral), and
-    its letters with the version's first digits (qwen2.5 -> qwen2, qwen3 -> qwen3, which Ollama reports apart)."""
     # (by the name's last part: a server that names a model by its file, models/qwen2.5-7b.gguf, gave "models" to
     # every model; ./x.gguf gave none)
     name = re.split(r"[/\\]", model.lower())[-1]
-    return re.match(r"[a-z]*", name).group() or name, re.match(r"[a-z]*\d*", name).group() or name
+    return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*\d*", name).group() or name
 
 
 def judge_note(model, judges, identities):
@@ -19705,8 +19699,7 @@ def judge_rates(rows, judged_model, family):
     rates = {}
     for _, _, _, verdict in rows:
         for model, said in verdict["models"].items():
-            # (either of its name's families: llama3.1's llama is the one Ollama reports for llama, smollm2, mistral)
-            same = model == judged_model or bool(set(name_families(model)) & {family, model_family(judged_model, {})})
+            same = model == judged_model or model_family(model, {}) in (family, model_family(judged_model, {}))
             r = rates.setdefault(model, {"passed": 0, "total": 0, "same_family": same})
             if said is not None:
                 r["passed"] += said

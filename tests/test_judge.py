@@ -1659,14 +1659,6 @@ def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_pa
     Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
     out = cli("judge", bigger, "--audit")[1]
     assert "Judge qwen3:8b: passes 20/20 = 100%" in out and "same family" not in out, out
-    # (its review) llama3.1:8b judging a model the server reported as llama (SmolLM2, mistral): its name's letters
-    stored["config"].update(model="SmolLM2-135M-Instruct-Q4_1", model_family="llama")
-    stored["config"]["judge"]["models"] = ["llama3.1:8b"]
-    for result in stored["results"]:
-        for vote in result["judges"]:
-            vote["model"] = "llama3.1:8b"
-    Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
-    assert "Judge llama3.1:8b: passes 20/20 = 100% · same family" in cli("judge", bigger, "--audit")[1]
 
 
 def test_the_audit_counts_split_votes(project, cli):
