@@ -1659,6 +1659,14 @@ def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_pa
     Path(bigger).write_text(json.dumps(stored), encoding="utf-8")
     out = cli("judge", bigger, "--audit")[1]
     assert "Judge qwen3:8b: passes 20/20 = 100%" in out and "same family" not in out, out
+    # (its review) a family of letters alone recorded for the judged model is no judge's of letters and digits: gemma3
+    # judging gemma, qwen3 judging qwen (a rule reading a judge's letters alone called them one family)
+    for judged, family, judge in (("gemma:7b", "gemma", "gemma3:12b"), ("qwen:7b", "qwen2", "qwen3:8b")):
+        other = audited_run(lambda i, j, v: True, judges=(judge,), model=judged)
+        stored = load_json(other)
+        stored["config"]["model_family"] = family
+        Path(other).write_text(json.dumps(stored), encoding="utf-8")
+        assert "same family" not in cli("judge", other, "--audit")[1], (judged, judge)
 
 
 def test_the_audit_counts_split_votes(project, cli):
