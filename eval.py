@@ -3677,29 +3677,37 @@ def missing_hint(path, what):
     return ""
 
 
-def near_file(path):
-    """The file a path that is not there likely meant: itself with an extension eval.py's files take (human for
-    human.jsonl), else the file or folder a letter or so off it in its folder (retriever-c for retriever-b, suport/ for
-    support/), where that leads to a file of the same name; None if none."""
-    for extension in (".jsonl", ".txt", ".ndjson", ".json"):
-        if os.path.isfile(path + extension):
-            return path + extension
+def near_file(path, what):
+    """The file a path that is not there likely meant, of the kind `what` names (its first line read: a split's case, a
+    person's verdict, a retriever's passages; a prompt's text): itself with its extension left off (human for
+    human.jsonl), else a file a letter or so off it in its folder (retriever-c for retriever-b), or the same name in a
+    folder a letter off its own (suport/ for support/); None if none. (A file of another kind was offered: a run file
+    for a split, a split for a prompt, checks.json for check.jsonl, each refused as given.)"""
     head, name = os.path.split(path)
-    try:
-        here = listed_names(head or ".")
-    except (OSError, ValueError):
-        here = []
-    close = difflib.get_close_matches(name, [n for n in here if os.path.isfile(os.path.join(head, n))], n=1, cutoff=0.8)
-    if close:
-        return os.path.join(head, close[0])
-    if head and not os.path.isdir(head):   # a folder misspelt: the same file in the folder a letter off it
+    candidates = [path + extension for extension in (".jsonl", ".txt", ".ndjson", ".json")]
+    candidates += [os.path.join(head, n) for n in difflib.get_close_matches(name, listed_names(head or "."), n=3, cutoff=0.8)]
+    if head and not os.path.isdir(head):
         above, folder = os.path.split(head)
-        with contextlib.suppress(OSError, ValueError):
-            for near in difflib.get_close_matches(folder, [n for n in listed_names(above or ".")
-                                                           if os.path.isdir(os.path.join(above, n))], n=1, cutoff=0.8):
-                if os.path.isfile(os.path.join(above, near, name)):
-                    return os.path.join(above, near, name)
-    return None
+        candidates += [os.path.join(above, n, name) for n in difflib.get_close_matches(folder, listed_names(above or "."),
+                                                                                         n=3, cutoff=0.8)]
+    return next((c for c in candidates if os.path.isfile(c) and of_kind(c, what)), None)
+
+
+def of_kind(path, what):
+    """Whether a file is one `what` takes, by its name and its first line (a hint: never fails a command)."""
+    name = os.path.basename(path)
+    if name in (CHECKS_FILE, TOOLS_FILE, LABELS_FILE) or name.endswith(tuple(RESERVED_SUFFIXES)):
+        return False
+    if what == "prompt file":
+        return name.endswith(".txt")
+    try:
+        with open_regular(path) as f:
+            first = json.loads(f.readline(1 << 20).removeprefix(BOM) or b"null")
+    except (OSError, ValueError, RecursionError):
+        return False
+    keys = first.keys() if isinstance(first, dict) else set()
+    return {"split file": "id" in keys and ("input" in keys or "messages" in keys),
+            "verdicts file": {"check", "pass"} <= keys, "context file": keys == {"id", "context"}}.get(what, False)
 
 
 def run_meant(path):
@@ -3729,9 +3737,9 @@ def unreadable(path, what, error):
     meant = isinstance(error, FileNotFoundError) and what == "run file" and run_meant(path)
     if meant:   # (runs/ or .json left off: "make this one" offered a new run beside it)
         return EvalError(f"{shell_word(path)}: no such run file; did you mean {shell_word(meant)}?")
-    near = isinstance(error, FileNotFoundError) and what != "run file" and (
-        os.path.join(PROMPTS_DIR, path) if what == "prompt file" and os.path.isfile(os.path.join(PROMPTS_DIR, path))
-        else near_file(path) if what != "prompt file" or not missing_hint(path, what) else None)
+    # (a prompt's folder listed where it has one: prompts/v2.txt was offered for v2.txt, another split's prompt)
+    near = isinstance(error, FileNotFoundError) and what != "run file" and not (
+        what == "prompt file" and (missing_hint(path, what) or not os.path.dirname(path))) and near_file(path, what)
     if near:   # (a letter off, or its extension left off: human for human.jsonl, suport/ for support/)
         return EvalError(f"{shell_word(path)}: no such {what}; did you mean {shell_word(near)}?")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made

@@ -882,13 +882,18 @@ def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
                          ("golden/agent/Dev.jsonl", "golden/agent/dev.jsonl")):
         code, out, err = cli("run", "--split", given, "--host", "127.0.0.1:9")
         assert code == 2 and f"did you mean {meant}?" in err, err
-    code, out, err = cli("run", "--split", "dev", "--prompt", "v2.txt", "--host", "127.0.0.1:9")
-    assert code == 2 and err == "error: v2.txt: no such prompt file; did you mean prompts/v2.txt?\n", err
+    # (its review) never a file of another kind, which the same option then refuses (a run for a split, a split or the
+    # labels for a prompt, a split for passages), nor prompts/'s for a prompt named alone (another split's prompt)
+    for option, given in (("--split", "runs/example/dev-v2.jsonl"), ("--prompt", "golden/labels"),
+                          ("--prompt", "golden/dev"), ("--prompt", "v2.txt"), ("--split", "golden/support/check.jsonl")):
+        code, out, err = cli("run", *(("--split", "dev") if option == "--prompt" else ()), option, given,
+                             "--host", "127.0.0.1:9")
+        assert code == 2 and "did you mean" not in err, err
     code, out, err = cli("run", "--split", "golden/rag/dev.jsonl", "--context", "golden/rag/retriever-c.ndjson",
                          "--host", "127.0.0.1:9")
     assert code == 2 and err.startswith("error: golden/rag/retriever-c.ndjson: no such context file; did you mean "
                                         "golden/rag/retriever-b.ndjson?"), err
-    Path("human.jsonl").write_text("")
+    Path("human.jsonl").write_text('{"id": "dev-01", "check": "label", "pass": true}\n')
     code, out, err = cli("calibrate", "human", "runs/x.json")
     assert code == 2 and err == "error: human: no such verdicts file; did you mean human.jsonl?\n", err
 
