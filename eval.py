@@ -5018,9 +5018,9 @@ def write_golden_set(folder):
     half-made set beside a user's own labels.txt would be worse than none)."""
     if not folder.strip():
         raise EvalError(f"init needs a folder name, like: {program()} init mine")
-    if folder.casefold().endswith((".jsonl", ".json", ".txt")) and not os.path.isdir(folder):   # (init new/dev.jsonl made
-        # a folder named dev.jsonl, every run of the split then "a folder, not a split file")
-        parent = os.path.dirname(folder)
+    if folder.rstrip("/" + os.sep).casefold().endswith((".jsonl", ".json", ".txt")) and not os.path.isdir(folder):   # (init
+        # new/dev.jsonl made a folder named dev.jsonl, every run of the split then "a folder, not a split file")
+        parent = os.path.dirname(folder.rstrip("/" + os.sep))
         raise EvalError(f"{shell_word(folder)}: init takes a new folder to write a golden set into, and writes its "
                         "dev.jsonl there itself " + (f"(like: {program()} init {shell_word(parent)})"
                                                      if parent and not os.path.lexists(parent) else
@@ -10928,6 +10928,9 @@ def open_or_resume(args, held):
     turns = {k: kept_turns(v) for k, v in turns.items() if k not in done}
     if "completed_from" in config:
         copied_again(config, done, turns, run_path)
+        # (an answer it copied whole, its failed judge call with it, is kept so, as an uninterrupted completion keeps it:
+        # counted among those "answered already" whose votes are asked, nothing was asked)
+        begun = {k: v for k, v in begun.items() if k not in done}
     return config, done, turns, run_path, None, where, begun
 
 

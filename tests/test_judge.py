@@ -3096,6 +3096,15 @@ def test_a_completion_leaves_the_failed_judge_calls_of_its_kept_answers_to_the_j
     assert ("1 of 10 judge calls failed; the first: HTTP 500: llama runner process has terminated: exit status 2. Their "
             "verdicts are left open, never guessed; python eval.py judge runs/answers-dev-v1-completed.json asks the "
             "judge again") in err, err
+    # (its review) the same of a completion interrupted and gone on with: its copied answer's failed call was counted
+    # among those "answered already" whose votes are asked, and nothing was asked
+    completed = Path("runs/answers-dev-v1-completed.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": load_json(completed)["config"]})] + [
+        json.dumps(r) for r in load_json(completed)["results"] if r["id"] != "j01"]
+    Path("runs/again-completed.json.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/again-completed.json", "--host", fake.url)
+    assert len(fake.chat_bodies) - asked == 2 and "answered already" not in err, err   # j01's answer and vote alone
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1-completed.json", "--host", fake.url)
     judged = load_json("runs/answers-dev-v1-completed-judged.json")

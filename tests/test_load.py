@@ -865,6 +865,8 @@ def test_init_never_overwrites_anything(project, cli):
     # folder, was sent after a prompt ("no prompts/suport/ folder here"), the split's own fault said only with --prompt
     code, out, err = cli("init", "new/dev.jsonl")
     assert code == 2 and err.endswith("(like: python eval.py init new)\n") and not Path("new").exists(), err
+    code, out, err = cli("init", "new/dev.jsonl/")   # (its review) a slash after it too
+    assert code == 2 and err.endswith("(like: python eval.py init new)\n") and not Path("new").exists(), err
     code, out, err = cli("init", "golden/support/dev.JSONL")   # (its review) never a folder that exists, in any case
     assert code == 2 and err.endswith("(give a folder that does not exist yet)\n"), err
     for split, says in (("golden/suport/dev.jsonl", "golden/suport/dev.jsonl: no such split file"),
