@@ -3509,7 +3509,7 @@ def listed_names(folder):
     """A folder's entries for a hint, or none where it cannot be read (a hint never fails a command)."""
     try:
         return os.listdir(folder)
-    except OSError:
+    except (OSError, ValueError):   # (a NUL byte in a name a damaged file recorded: ValueError)
         return []
 
 
@@ -3592,8 +3592,9 @@ def resolve_split(value, flag="--split"):
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
-                for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
-                                      and os.path.isfile(os.path.join(folder, f)))] if splits), [])   # (not an empty one)
+                for splits in [sorted((os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
+                                       and os.path.isfile(os.path.join(folder, f))),   # (not an empty one; a split
+                                      key=lambda f: (not of_kind(f, "split file"), f))] if splits), [])   # before passages)
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):   # (golden/dev, its .jsonl left off: that file named)
         meant = value + ".jsonl" if os.path.isfile(value + ".jsonl") else own[0] if own else None
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
@@ -3609,8 +3610,10 @@ def resolve_split(value, flag="--split"):
         # (and a folder of splits misspelt: --split suport, golden/support's first split)
         folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(f for f in files if f.endswith(".jsonl")))
                    for folder, _, files in os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR and any(f.endswith(".jsonl") for f in files)}
-        near = [shell_word(own[0])] if own else [shell_word(named)] if named else difflib.get_close_matches(value, names, n=1) \
-            or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]
+        near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
+            n if re.fullmatch(r"[A-Za-z0-9_.-]+", n) else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
+            for n in difflib.get_close_matches(value, names, n=1)] \
+            or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]   # no name to give)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
@@ -3664,8 +3667,8 @@ def missing_hint(path, what):
     if what == "prompt file":   # the text files of a folder of prompts (elsewhere, a .txt may be anything)
         folder = os.path.dirname(path) or "."
         with contextlib.suppress(OSError, ValueError):
-            if os.path.relpath(folder, PROMPTS_DIR).startswith(os.pardir):
-                return ""
+            if os.path.relpath(folder, PROMPTS_DIR).startswith(os.pardir) and not in_prompts(path):   # (mine/prompts/
+                return ""                                                   # too: its v2.txt was "did you mean v1.txt?")
             prompts = sorted(f for f in os.listdir(folder) if f.endswith(".txt") and os.path.isfile(os.path.join(folder, f)))
             if prompts:
                 return (f" (the prompts in {path_word(os.path.join(folder, ''))}: {', '.join(map(path_word, prompts[:10]))}"
@@ -3677,6 +3680,9 @@ def missing_hint(path, what):
     return ""
 
 
+NEAR_FILES = 5000   # a folder's names compared for a file a letter off; past it, none is offered
+
+
 def near_file(path, what):
     """The file a path that is not there likely meant, of the kind `what` names (its first line read: a split's case, a
     person's verdict, a retriever's passages; a prompt's text): itself with its extension left off (human for
@@ -3685,7 +3691,9 @@ def near_file(path, what):
     for a split, a split for a prompt, checks.json for check.jsonl, each refused as given.)"""
     head, name = os.path.split(path)
     candidates = [path + extension for extension in (".jsonl", ".txt", ".ndjson", ".json")]
-    candidates += [os.path.join(head, n) for n in difflib.get_close_matches(name, listed_names(head or "."), n=3, cutoff=0.8)]
+    here = listed_names(head or ".")   # (a folder of 200,000 files took 20 s to compare with: not compared past NEAR_FILES)
+    candidates += [os.path.join(head, n) for n in difflib.get_close_matches(name, here if len(here) <= NEAR_FILES else [],
+                                                                            n=3, cutoff=0.8)]
     if head and not os.path.isdir(head):
         above, folder = os.path.split(head)
         candidates += [os.path.join(above, n, name) for n in difflib.get_close_matches(folder, listed_names(above or "."),
@@ -10870,9 +10878,10 @@ def open_or_resume(args, held):
             if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
                 raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is {link_to_nothing(run_path + JOURNAL_SUFFIX)}; {FIX_LINK}")
             meant = run_meant(run_path)   # (runs/s for runs/s.json: "no run was begun there", start it, untrue)
-            if meant:
+            if meant:   # (a finished run's resume command said "nothing to resume": its report named instead)
                 raise EvalError(f"--resume {shell_word(run_path)}: no such run nor journal; did you mean "
-                                f"{shell_word(meant)}? ({resume_command(meant)})")
+                                f"{shell_word(meant)}? " + (f"({resume_command(meant)})" if os.path.lexists(
+                                    meant + JOURNAL_SUFFIX) else f"(a finished run: {program()} report {shell_word(meant)})"))
             # (a run stopped before its journal was made began nothing there: the path was right, the advice not)
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal, nor a run {shell_word(run_path)}: no run "
                             "was begun there (one stopped before asking anything leaves none). Give the path an "
@@ -15802,14 +15811,27 @@ def vote_said(vote):
     return "; ".join(said) or None
 
 
+def case_meant(config, ids, case_id):
+    """What report --case says of an id a run does not hold: a case of its split outside the part it asked (a --limit
+    10 run's dev-20 was "did you mean dev-10?"), else the id it holds spelt alike but for its case and zeros (dev-9,
+    DEV-09: dev-09, where difflib's tie gave dev-19), else one a letter or so off; '' if none."""
+    subset = config.get("subset")
+    if isinstance(subset, dict) and case_id in (ids_as_ran(config.get("split_path"), config.get("split_sha")) or ()):
+        return f": the run asked only part of its split ({part_asked(subset)}), which {id_word(case_id)} is not in"
+    def spelt(i):
+        return re.sub(r"\d+", lambda m: str(int(m.group())), str(i)).casefold()
+    near = [i for i in dict.fromkeys(ids) if spelt(i) == spelt(case_id)] or difflib.get_close_matches(case_id, ids, n=1)
+    return f"; did you mean {id_word(near[0])}?" if near else ""
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
     checks that scored it as the whole report does (their source and hash)."""
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
-        near = difflib.get_close_matches(case_id, [r["id"] for r in run["results"]], n=1)
-        raise EvalError(f"no case {case_id!r} in {path}" + (f"; did you mean {on_one_line(near[0])}?" if near else ""))
+        raise EvalError(f"no case {case_id!r} in {path}" + case_meant(run["config"], [r["id"] for r in run["results"]],
+                                                                       case_id))
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
     first = results[0]
@@ -22087,6 +22109,8 @@ def refuse_empty_values(args):
     passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either; nor
     does a blank RUN, DIR or folder (`report "$RUN"` said "error: : no such run file")."""
     for option in options_of(args.command):
+        if option.kind == "text" and isinstance(getattr(args, option.dest), list):   # (--resume=--: argparse gives [],
+            raise EvalError(f"{option.flags[0]}: -- names nothing: give a value")   # an AttributeError, exit 1)
         if option.kind in ("text", "each") and option.flags[0] not in OWN_EMPTY_REFUSAL:
             blank = first_blank(getattr(args, option.dest))
             if blank is not None:

@@ -900,6 +900,29 @@ def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
     assert code == 2 and err == "error: human: no such verdicts file; did you mean human.jsonl?\n", err
 
 
+def test_the_hints_for_a_name_not_there_name_what_would_work(project, cli):
+    """117th round's attack on the hints: --split FOLDER offered a retriever's passages beside its split; "dev copy" was
+    offered as a name --split refuses; mine/prompts/v2.txt, not written yet, was "did you mean v1.txt?"; run --resume of
+    a finished run's name gave a resume command that had nothing to resume; --resume=-- (argparse's []) a traceback."""
+    assert cli("init", "mine")[0] == 0
+    shutil.copy("golden/rag/retriever-b.ndjson", "mine/bm25.jsonl")
+    code, out, err = cli("run", "--split", "mine", "--prompt", "mine/prompts/v1.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean mine/dev.jsonl?" in err, err
+    shutil.copy("golden/dev.jsonl", "golden/dev copy.jsonl")
+    code, out, err = cli("run", "--split", "dev-copy", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean 'golden/dev copy.jsonl'?" in err, err
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--prompt", "mine/prompts/v2.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: mine/prompts/v2.txt: no such prompt file (the prompts in mine/prompts/: v1.txt)\n", err
+    write_run("runs/done.json", make_run([("c1", "bug", "bug")]))
+    code, out, err = cli("run", "--resume", "done")
+    assert code == 2 and err == ("error: --resume done: no such run nor journal; did you mean runs/done.json? (a finished "
+                                 "run: python eval.py report runs/done.json)\n"), err
+    for command in (("run", "--resume=--"), ("run", "--split", "dev", "--out=--"), ("report", "runs/done.json",
+                                                                                 "--checks=--")):
+        code, out, err = cli(*command)
+        assert code == 2 and "-- names nothing" in err, (command, err)
+
+
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
     """From the attack on item 12: a disk that fills at init's last file left three of four, and a
     second init then refused the folder. Now the files init made are removed and it says why."""

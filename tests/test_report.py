@@ -1370,7 +1370,7 @@ def test_a_case_id_with_a_line_break_never_starts_a_line_of_its_own(project, cli
         assert not [line for line in re.split("[\n\u2028\u2029]", out + err) if line.lstrip(" `|*").startswith("FORGED")], out + err
     assert "Fixed (1): $'a1\\nFORGED line\\u2028FORGED2\\u2029FORGED3'" in shown[0][1], shown[0][1]
     assert "Regressions (1): $'a1\\nFORGED line" in shown[1][1]
-    assert "did you mean a1\\nFORGED line" in shown[2][2]
+    assert "did you mean $'a1\\nFORGED line" in shown[2][2]
 
 
 def test_a_case_id_with_a_line_break_is_one_line_in_the_lists_of_stopped_answers(project, cli):
@@ -1731,3 +1731,15 @@ def test_a_trial_cut_as_it_called_shows_no_answer_and_a_labelled_row_says_why_it
         (None, True, False), (None, False, True), ("acceso", False, False)], doc["flaky"]
     assert (doc["failures"][0]["answer"], doc["failures"][0]["no_answer"]) == (None, "cut as it called tools")
     assert "ran out of turns (3)" in cli("report", path, "--markdown")[1]
+
+
+def test_report_case_names_a_case_outside_a_part_run_and_the_id_spelt_alike(project, cli, fake):
+    """117th round's newcomers: report --case dev-20 of a --limit 10 run was "did you mean dev-10?", another case, the
+    run's part unsaid; dev-9 was "did you mean dev-19?" (difflib's tie), DEV-09 named none."""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", "10", "--out", "runs/ten.json")[0] == 0
+    code, out, err = cli("report", "runs/ten.json", "--case", "dev-20")
+    assert code == 2 and err == ("error: no case 'dev-20' in runs/ten.json: the run asked only part of its split (the "
+                                 "first 10 cases, --limit 10), which dev-20 is not in\n"), err
+    for given in ("dev-9", "DEV-09"):
+        code, out, err = cli("report", "runs/ten.json", "--case", given)
+        assert code == 2 and err.endswith("; did you mean dev-09?\n"), err
