@@ -3608,10 +3608,12 @@ def resolve_split(value, flag="--split"):
                       for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None) \
             or split_ran_as(value)
         # (and a folder of splits misspelt: --split suport, golden/support's first split)
-        folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(f for f in files if f.endswith(".jsonl")))
+        folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(
+                       (f for f in files if f.endswith(".jsonl")), key=lambda f: (not of_kind(os.path.join(folder, f), "split file"), f)))
                    for folder, _, files in os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR and any(f.endswith(".jsonl") for f in files)}
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
-            n if re.fullmatch(r"[A-Za-z0-9_.-]+", n) else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
+            n if re.fullmatch(r"[A-Za-z0-9_.-]+", n) else shell_word(n) if "/" in n or os.sep in n   # (a path, as it is)
+            else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
             for n in difflib.get_close_matches(value, names, n=1)] \
             or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]   # no name to give)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
@@ -3714,7 +3716,7 @@ def of_kind(path, what):
     except (OSError, ValueError, RecursionError):
         return False
     keys = first.keys() if isinstance(first, dict) else set()
-    return {"split file": "id" in keys and ("input" in keys or "messages" in keys),
+    return {"split file": "id" in keys and bool({"input", "messages", "vars"} & keys),   # (vars alone: its prompt asks)
             "verdicts file": {"check", "pass"} <= keys, "context file": keys == {"id", "context"}}.get(what, False)
 
 
@@ -3747,7 +3749,7 @@ def unreadable(path, what, error):
         return EvalError(f"{shell_word(path)}: no such run file; did you mean {shell_word(meant)}?")
     # (a prompt's folder listed where it has one: prompts/v2.txt was offered for v2.txt, another split's prompt)
     near = isinstance(error, FileNotFoundError) and what != "run file" and not (
-        what == "prompt file" and (missing_hint(path, what) or not os.path.dirname(path))) and near_file(path, what)
+        what == "prompt file" and missing_hint(path, what)) and near_file(path, what)
     if near:   # (a letter off, or its extension left off: human for human.jsonl, suport/ for support/)
         return EvalError(f"{shell_word(path)}: no such {what}; did you mean {shell_word(near)}?")
     if isinstance(error, FileNotFoundError):   # a run: where the ones there are listed, and how one is made
@@ -15815,11 +15817,13 @@ def case_meant(config, ids, case_id):
     """What report --case says of an id a run does not hold: a case of its split outside the part it asked (a --limit
     10 run's dev-20 was "did you mean dev-10?"), else the id it holds spelt alike but for its case and zeros (dev-9,
     DEV-09: dev-09, where difflib's tie gave dev-19), else one a letter or so off; '' if none."""
+    def spelt(i):   # (its zeros taken off as text: int() of 4,300 digits raised)
+        return re.sub(r"\d+", lambda m: m.group().lstrip("0") or "0", str(i)).casefold()
     subset = config.get("subset")
-    if isinstance(subset, dict) and case_id in (ids_as_ran(config.get("split_path"), config.get("split_sha")) or ()):
-        return f": the run asked only part of its split ({part_asked(subset)}), which {id_word(case_id)} is not in"
-    def spelt(i):
-        return re.sub(r"\d+", lambda m: str(int(m.group())), str(i)).casefold()
+    split = ids_as_ran(config.get("split_path"), config.get("split_sha")) or () if isinstance(subset, dict) else ()
+    outside = case_id if case_id in split else next((i for i in split if spelt(i) == spelt(case_id)), None)
+    if outside is not None and outside not in ids:
+        return f": the run asked only part of its split ({part_asked(subset)}), which {id_word(outside)} is not in"
     near = [i for i in dict.fromkeys(ids) if spelt(i) == spelt(case_id)] or difflib.get_close_matches(case_id, ids, n=1)
     return f"; did you mean {id_word(near[0])}?" if near else ""
 
@@ -22109,8 +22113,9 @@ def refuse_empty_values(args):
     passages, a plain report for --case=, a new run for --resume=. Blanks name nothing either; nor
     does a blank RUN, DIR or folder (`report "$RUN"` said "error: : no such run file")."""
     for option in options_of(args.command):
-        if option.kind == "text" and isinstance(getattr(args, option.dest), list):   # (--resume=--: argparse gives [],
-            raise EvalError(f"{option.flags[0]}: -- names nothing: give a value")   # an AttributeError, exit 1)
+        given = getattr(args, option.dest)   # (--resume=--, --timeout=--: argparse gives [], a traceback, or [] sent as
+        if isinstance(given, list) and (option.kind != "each" or any(isinstance(v, list) for v in given)):   # a seed)
+            raise EvalError(f"{option.flags[0]}: -- names nothing: give a value")
         if option.kind in ("text", "each") and option.flags[0] not in OWN_EMPTY_REFUSAL:
             blank = first_blank(getattr(args, option.dest))
             if blank is not None:

@@ -917,8 +917,16 @@ def test_the_hints_for_a_name_not_there_name_what_would_work(project, cli):
     code, out, err = cli("run", "--resume", "done")
     assert code == 2 and err == ("error: --resume done: no such run nor journal; did you mean runs/done.json? (a finished "
                                  "run: python eval.py report runs/done.json)\n"), err
+    # (its review) a path among the names offered as it is; a split of vars alone is a split; every kind of option
+    code, out, err = cli("run", "--split", "support_dev_jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean golden/support/dev.jsonl?" in err, err
+    Path("mine/v.jsonl").write_text(json.dumps({"id": "m-1", "vars": {"q": "hola"}, "difficulty": "easy", "note": "n"}) + "\n")
+    code, out, err = cli("run", "--split", "mine/vv.jsonl", "--prompt", "mine/prompts/v1.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean mine/v.jsonl?" in err, err
     for command in (("run", "--resume=--"), ("run", "--split", "dev", "--out=--"), ("report", "runs/done.json",
-                                                                                 "--checks=--")):
+                                                                                 "--checks=--"),
+                    ("run", "--split", "dev", "--timeout=--"), ("run", "--split", "dev", "--seed=--"),
+                    ("run", "--split", "dev", "--option=--"), ("run", "--split", "dev", "--judge-model=--")):
         code, out, err = cli(*command)
         assert code == 2 and "-- names nothing" in err, (command, err)
 

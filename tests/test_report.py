@@ -1743,3 +1743,8 @@ def test_report_case_names_a_case_outside_a_part_run_and_the_id_spelt_alike(proj
     for given in ("dev-9", "DEV-09"):
         code, out, err = cli("report", "runs/ten.json", "--case", given)
         assert code == 2 and err.endswith("; did you mean dev-09?\n"), err
+    # (its review) spelt alike outside the part too; 4,400 digits no traceback (int() of them raised)
+    code, out, err = cli("report", "runs/ten.json", "--case", "DEV-0020")
+    assert code == 2 and err.endswith("(the first 10 cases, --limit 10), which dev-20 is not in\n"), err
+    code, out, err = cli("report", "runs/ten.json", "--case", "dev-" + "1" * 4400)
+    assert code == 2 and err.startswith("error: no case") and "Traceback" not in err, err
