@@ -3592,9 +3592,9 @@ def resolve_split(value, flag="--split"):
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
-                for splits in [sorted((os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
-                                       and os.path.isfile(os.path.join(folder, f))),   # (not an empty one; a split
-                                      key=lambda f: (not of_kind(f, "split file"), f))] if splits), [])   # before passages)
+                for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
+                                      and of_kind(os.path.join(folder, f), "split file"))] if splits), [])   # (a split,
+    # never passages beside it, nor a folder of passages alone: each was offered, then refused as a split)
     if not re.fullmatch(r"[A-Za-z0-9_.-]+", value):   # (golden/dev, its .jsonl left off: that file named)
         meant = value + ".jsonl" if os.path.isfile(value + ".jsonl") else own[0] if own else None
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
@@ -3608,9 +3608,10 @@ def resolve_split(value, flag="--split"):
                       for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None) \
             or split_ran_as(value)
         # (and a folder of splits misspelt: --split suport, golden/support's first split)
-        folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(
-                       (f for f in files if f.endswith(".jsonl")), key=lambda f: (not of_kind(os.path.join(folder, f), "split file"), f)))
-                   for folder, _, files in os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR and any(f.endswith(".jsonl") for f in files)}
+        folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(splits)) for folder, _, files in
+                   os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR for splits in [[f for f in files if f.endswith(".jsonl") and
+                                                                               of_kind(os.path.join(folder, f), "split file")]]
+                   if splits}   # (a split of it, never passages)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
             n if re.fullmatch(r"[A-Za-z0-9_.-]+", n) else shell_word(n) if "/" in n or os.sep in n   # (a path, as it is)
             else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
@@ -3718,6 +3719,17 @@ def of_kind(path, what):
     keys = first.keys() if isinstance(first, dict) else set()
     return {"split file": "id" in keys and bool({"input", "messages", "vars"} & keys),   # (vars alone: its prompt asks)
             "verdicts file": {"check", "pass"} <= keys, "context file": keys == {"id", "context"}}.get(what, False)
+
+
+def errors_held(path):
+    """Whether a finished run holds a result whose call failed (run --resume completes it), or cannot be told (a hint
+    names the resume then: a run with errors was offered its report, "nothing to resume")."""
+    try:
+        with open_regular(path) as f:
+            results = json.load(f).get("results")
+        return not isinstance(results, list) or any(isinstance(r, dict) and r.get("error") for r in results)
+    except (OSError, ValueError, RecursionError, AttributeError):
+        return True
 
 
 def run_meant(path):
@@ -10883,7 +10895,8 @@ def open_or_resume(args, held):
             if meant:   # (a finished run's resume command said "nothing to resume": its report named instead)
                 raise EvalError(f"--resume {shell_word(run_path)}: no such run nor journal; did you mean "
                                 f"{shell_word(meant)}? " + (f"({resume_command(meant)})" if os.path.lexists(
-                                    meant + JOURNAL_SUFFIX) else f"(a finished run: {program()} report {shell_word(meant)})"))
+                                    meant + JOURNAL_SUFFIX) or errors_held(meant) else
+                                    f"(a finished run: {program()} report {path_word(meant)})"))
             # (a run stopped before its journal was made began nothing there: the path was right, the advice not)
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal, nor a run {shell_word(run_path)}: no run "
                             "was begun there (one stopped before asking anything leaves none). Give the path an "

@@ -917,6 +917,15 @@ def test_the_hints_for_a_name_not_there_name_what_would_work(project, cli):
     code, out, err = cli("run", "--resume", "done")
     assert code == 2 and err == ("error: --resume done: no such run nor journal; did you mean runs/done.json? (a finished "
                                  "run: python eval.py report runs/done.json)\n"), err
+    # (its review) a finished run with errors is one to resume: its report was offered, "nothing to resume"
+    write_run("runs/erred.json", make_run([("c1", "bug", None)]))
+    code, out, err = cli("run", "--resume", "erred")
+    assert code == 2 and err.endswith("did you mean runs/erred.json? (python eval.py run --resume runs/erred.json)\n"), err
+    # (its review) a folder of passages alone offers none as a split
+    os.makedirs("golden/ctx")
+    shutil.copy("golden/rag/retriever-b.ndjson", "golden/ctx/passages.jsonl")
+    code, out, err = cli("run", "--split", "ctx", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean golden/ctx/passages.jsonl" not in err, err
     # (its review) a path among the names offered as it is; a split of vars alone is a split; every kind of option
     code, out, err = cli("run", "--split", "support_dev_jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "did you mean golden/support/dev.jsonl?" in err, err
