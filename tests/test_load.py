@@ -571,7 +571,7 @@ def test_an_unknown_split_name_lists_the_splits_there_are(project, cli):
     # (its review) a folder under golden/ too, and a path that needs quoting quoted
     assert "did you mean golden/support/dev.jsonl?" in cli("run", "--split", "support")[2]
     os.makedirs("sets")
-    Path("sets/my dev.jsonl").write_text("")
+    Path("sets/my dev.jsonl").write_text('{"id": "c1", "input": "x"}\n')   # (117th: a split's first line, a split)
     assert "did you mean 'sets/my dev.jsonl'?" in cli("run", "--split", "sets")[2]
     # (114th round) the folder named with its slash, as a shell completes it, gets the same hint
     code, out, err = cli("run", "--split", "mine/")
