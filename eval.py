@@ -22060,7 +22060,8 @@ class GivenOnce(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         given = namespace.__dict__.setdefault(GIVEN_VALUES, {})
-        blank = next((v for v in (given.get(self.dest), values) if isinstance(v, str) and not v.strip()), None)
+        blank = next((v for v in (given.get(self.dest), values) if isinstance(v, list) or isinstance(v, str) and not
+                      v.strip()), None)   # (and --, argparse's []: "given twice, as 5 and '[]'", a value never typed)
         if blank is not None:   # an empty value has its own refusal, which names it (refuse_empty_values)
             given[self.dest] = values = blank
         elif self.dest in given and given[self.dest] != values:

@@ -935,7 +935,8 @@ def test_the_hints_for_a_name_not_there_name_what_would_work(project, cli):
     for command in (("run", "--resume=--"), ("run", "--split", "dev", "--out=--"), ("report", "runs/done.json",
                                                                                  "--checks=--"),
                     ("run", "--split", "dev", "--timeout=--"), ("run", "--split", "dev", "--seed=--"),
-                    ("run", "--split", "dev", "--option=--"), ("run", "--split", "dev", "--judge-model=--")):
+                    ("run", "--split", "dev", "--option=--"), ("run", "--split", "dev", "--judge-model=--"),
+                    ("run", "--split", "dev", "--seed", "5", "--seed=--")):
         code, out, err = cli(*command)
         assert code == 2 and "-- names nothing" in err, (command, err)
 
