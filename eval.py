@@ -7958,8 +7958,9 @@ VERDICT_WORD = re.compile(
     re.IGNORECASE | re.MULTILINE)
 # (its reason may follow the word: "FAIL because ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
 # each read past, the JSON's other verdict kept; not "No ✅ issues" (however spaced), nor a placeholder, "PASS because
-# <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...", "Cumple: no" on the line after the
-# key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor "cumple con el formato, pero no...")
+# <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...",
+# "Cumple: no" on the line after the key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor
+# "cumple con el formato, pero no...")
 # (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
 # no "no")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
@@ -19744,8 +19745,9 @@ def length_reading(n, quarters, judge, people, labelled):
 def judge_rates(rows, judged_model, family):
     """Each judge model's pass rate over the answers it decided, and whether it is of the judged
     model's family (a judge tends to favour its own): the family the run recorded, or the name's (a judge's family is
-    guessed from its name: the judged model's, guessed so too, may be what the server reports otherwise, llama3.1's
-    llama)."""
+    guessed from its name, its letters and version digits, and so is the judged model's beside the server's: qwen2.5:14b
+    judging qwen2.5:7b, reported qwen2, is of its family; a llama3.1 judge of a model the server files under llama is
+    not seen, the README says)."""
     rates = {}
     for _, _, _, verdict in rows:
         for model, said in verdict["models"].items():
