@@ -3557,6 +3557,12 @@ def split_ran_as(name):
     return None
 
 
+def typed_as_name(name):
+    """Whether a split's name can follow --split as it is: golden/-x.jsonl's -x would be read as an option (it was
+    offered as "did you mean -x?", which `--split -x` refused), so it is offered by its path."""
+    return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None and not name.startswith("-")
+
+
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
@@ -3572,7 +3578,7 @@ def resolve_split(value, flag="--split"):
             # (a name with a folder in it is no --split name: the path alone)
             short = value[:-len(".jsonl")]
             raise EvalError(f"{shell_word(value)}: no such split file; did you mean {shell_word(there)}"
-                            + (f" ({flag} {shell_word(short)})?" if flag == "--split" and re.fullmatch(r"[A-Za-z0-9_.-]+", short)
+                            + (f" ({flag} {shell_word(short)})?" if flag == "--split" and typed_as_name(short)
                                else "?"))
         parts, here = os.path.abspath(value).split(os.sep), os.path.relpath(value)
         golden = max((at for at, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
@@ -3613,12 +3619,12 @@ def resolve_split(value, flag="--split"):
                                                                                of_kind(os.path.join(folder, f), "split file")]]
                    if splits}   # (a split of it, never passages)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
-            n if re.fullmatch(r"[A-Za-z0-9_.-]+", n) else shell_word(n) if "/" in n or os.sep in n   # (a path, as it is)
+            n if typed_as_name(n) else shell_word(n) if "/" in n or os.sep in n   # (a path, as it is)
             else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
             for n in difflib.get_close_matches(value, names, n=1)] \
             or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]   # no name to give)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
-                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(map(on_one_line, names))} (or give a path ending in .jsonl)"
+                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(on_one_line(n) if typed_as_name(n) or os.sep in n else shell_word(os.path.join(GOLDEN_DIR, n + '.jsonl')) for n in names)} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
     return path, value
 

@@ -941,6 +941,19 @@ def test_the_hints_for_a_name_not_there_name_what_would_work(project, cli):
         assert code == 2 and "-- names nothing" in err, (command, err)
 
 
+def test_a_split_named_with_a_dash_is_offered_by_its_path(project, cli):
+    """Round 117's note: golden/-x.jsonl was offered as "did you mean -x?" and listed as -x, which `--split -x`
+    refuses (argparse reads it as an option); its path is offered instead."""
+    shutil.copy("golden/dev.jsonl", "golden/-x.jsonl")
+    code, out, err = cli("run", "--split", "x", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: no split 'x' (golden/x.jsonl does not exist); did you mean "
+                                        "golden/-x.jsonl?\nSplits in golden/: golden/-x.jsonl, dev, "), err
+    code, out, err = cli("run", "--split=-x.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: -x.jsonl: no such split file; did you mean golden/-x.jsonl?\n", err
+    code, out, err = cli("run", "--split", "dev.jsonl", "--host", "127.0.0.1:9")   # a name typed as it is, still offered
+    assert code == 2 and err == "error: dev.jsonl: no such split file; did you mean golden/dev.jsonl (--split dev)?\n", err
+
+
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
     """From the attack on item 12: a disk that fills at init's last file left three of four, and a
     second init then refused the folder. Now the files init made are removed and it says why."""
