@@ -7931,7 +7931,8 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 # colon, an arrow or a dash after it, then one word a verdict is (FAILED, ❌, Answer B, [[B]]), standing alone: ended
 # by the line, a stop, a comma (not a choice's: "A, B or tie"; true/false) or a bracket, never the start of a phrase
 # ("no issues found", "a clear win for B"), nor code's statement (pass = true), nor words in backticks or a fence
-WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"   # (not code's = nor a question's ?)
+WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|=>|-{1,2}>|[→⇒➔⟶]|[ \t](?:--|[-–—])[ \t]?)"   # (not code's = nor a question's ?;
+# but every arrow: "Verdict => FAIL", "Verdict ⇒ FAIL", "Verdict -- FAIL" after a JSON pass were read past)
 VERDICT_SYMBOL = "[✅❌✔✓✗✘]\ufe0f?"   # (with its emoji form's selector, ✔️, as models write it: a mark before PASS hid it)
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
 # (not correct/incorrect, a claim's or a criterion's word more often than the reply's: "1. ... Verdict: correct", one
@@ -7941,11 +7942,13 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅",
                                "cert", "compleix", "aprovat"), True),           # Catalan
               **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘",
                                "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "no pass",
-                               "fals", "no compleix", "no aprovat", "suspès"), False)}
+                               "not pass", "not a pass", "suspenso", "no pasa",
+                               "fals", "no compleix", "no aprovat", "suspès", "no passa"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
 CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
-ONE_WORD = rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})"""
+ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass|pasa|passa)(?![^\W_])"""
+            rf"""|not[ \t]{{1,3}}(?:a[ \t]{{1,3}})?pass(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})""")
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
 # a mark may stand before the word (**Verdict:** ❌ No cumple; the mark alone, or before PASS/FAIL, was read, and a word
@@ -7958,11 +7961,12 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|"""
-    r"""given|due|porque|pues|ya que|debido|dado que|puesto que|perquè|perque|ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
+    r"""(?:$|[.!;,)}—"'`*”’»|…]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(→⇒➔⟶]|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|"""
+    r"""given|due|as(?![ \t]{1,3}(?:long|if|soon)(?![^\W_]))|porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
+    r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
-# (its reason may follow the word: "FAIL because ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
+# (its reason may follow the word: "FAIL because ...", "FAIL as ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
 # each read past, the JSON's other verdict kept; not "No ✅ issues" (however spaced), nor a placeholder, "PASS because
 # <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...",
 # "Cumple: no" on the line after the key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor
@@ -8107,7 +8111,7 @@ def finals(raw):
 
 
 FINAL_WORDS = re.compile(r"""(?:final[ _]verdict|veredicto[ _]final|veredicte[ _]final)[*_"'`]{0,3}[ \t]{0,3}"""
-                         r"""(?:\([^()\n]{0,30}\)[ \t]{0,3})?(?::|：|->|—|–|-)""", re.IGNORECASE)   # (a key: never
+                         r"""(?:\([^()\n]{0,30}\)[ \t]{0,3})?(?::|：|=>|-{1,2}>|[→⇒➔⟶]|—|–|-)""", re.IGNORECASE)   # (a key: never
 # "I'll give my final verdict at the end", which made the one written after two items the item's)
 
 
@@ -8166,20 +8170,24 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
                                                              # nor an example's: "for example, [[B]]")
 
 
-KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
+# the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner (A/B/tie): A (read past, the JSON's
+# other verdict kept); a list of words only, never an item's name (Verdict (claim 2): is a claim's)
+KEY_CHOICES = (r"""(?:[ \t]{0,3}\([ \t]{0,2}[^\W_]{1,12}(?:[ \t]{0,2}(?:/|\||,|or(?![^\W_]))[ \t]{0,2}[^\W_]{1,12}){1,3}"""
+               r"""[ \t]{0,2}\)(?:\*{1,3}|__)?)""")   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
 
 
 def word_key(*names):
     """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
     return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?(?:{keys}){KEY_MARK}?"
-                      rf"{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+                      rf"{KEY_CHOICES}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
     # (a key ending a longer name is none: must_pass: true, previous_verdict: PASS; final_verdict: FAIL is one, written
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
-SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "verdict", "final verdict", "veredicto", "veredicte",
+SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
                                         "veredicto final", "veredicte final"), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",

@@ -4531,3 +4531,39 @@ def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_
     """117th round's review: a reply written with CR LF line ends had every verdict in words read past (the JSON's
     verdict kept against them), and so had a word followed at once by its reason."""
     assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    # every arrow after the key, and a double dash: read past, the JSON's other verdict kept
+    (_v(True) + "\n\nVerdict => FAIL", None),
+    (_v(True) + "\n\nFinal verdict ⇒ FAIL", None),
+    (_v(True) + "\n\nVerdict --> FAIL (the date is missing)", None),
+    (_v(True) + "\n\nVerdict -- FAIL", None),
+    (_w("B") + "\n\nWinner ⇒ A", None),
+    (_v(False) + "\n\nVerdict ⇒ FAIL", False),
+    # a key naming its choices, as rubrics write it; never an item's name, nor a placeholder
+    (_v(True) + "\n\n**Verdict (PASS/FAIL):** FAIL", None),
+    (_v(True) + "\n\nPass/Fail: FAIL", None),
+    ("**Winner (A/B/tie):** A\n\n" + _w("B"), None),
+    (_v(True) + "\n\n**Verdict (PASS/FAIL):** PASS", True),
+    ("Answer with Verdict (PASS/FAIL): <your verdict>\n\n" + _v(True), True),
+    # the word ended by a bar (a table's cell), an ellipsis, an arrow, or "as" its reason
+    (_v(True) + "\n\nVerdict: FAIL | date missing", None),
+    (_v(True) + "\n\n| **Verdict:** FAIL | |", None),
+    (_v(True) + "\n\nThe date is missing after all. Verdict: FAIL…", None),
+    (_v(True) + "\n\nVerdict: FAIL → the delivery date is missing", None),
+    (_v(True) + "\n\nVerdict: FAIL as the date is missing.", None),
+    (_v(True) + "\n\nVerdict: PASS as expected.", True),
+    ("Rubric: Pass: yes as long as the date is given.\n\n" + _v(True), True),
+    # a pass denied, and the Spanish and Catalan fails of school
+    (_v(True) + "\n\nVerdict: NOT PASS", None),
+    (_v(True) + "\n\nVerdict: Not a pass.", None),
+    (_v(True) + "\n\nVeredicto: suspenso", None),
+    (_v(True) + "\n\nVeredicto: No pasa", None),
+    (_v(True) + "\n\nVeredicte: no passa", None),
+])
+def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_reads_them(reply, human):
+    """118th round's review: arrows (=>, ⇒, -->) and a double dash after the key, a key naming its choices (Verdict
+    (PASS/FAIL):, Pass/Fail:), a word ended by a bar, an ellipsis, an arrow or "as", and "not a pass" were read past,
+    the JSON's other verdict kept."""
+    assert read_as_the_judge(reply) == human
