@@ -3625,8 +3625,19 @@ def resolve_split(value, flag="--split"):
             or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]   # no name to give)
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
                         + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(on_one_line(n) if typed_as_name(n) or os.sep in n else shell_word(os.path.join(GOLDEN_DIR, n + '.jsonl')) for n in names)} (or give a path ending in .jsonl)"
-                           if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"))
+                           if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"
+                           + own_project_hint(value)))
     return path, value
+
+
+def own_project_hint(name):
+    """Where a split name not found here is one of eval.py's own project (run from another folder): ' (... cd there)',
+    else ''. It said only "There is no golden/ split here", where a whole path to the split said where to run from."""
+    home = os.path.dirname(os.path.abspath(sys.argv[0] or "."))
+    with contextlib.suppress(OSError, ValueError):
+        if os.path.realpath(home) != os.path.realpath(".") and os.path.isfile(os.path.join(home, GOLDEN_DIR, name + ".jsonl")):
+            return f" (eval.py's own project has {GOLDEN_DIR}/{name}.jsonl: run from {shell_word(home)})"
+    return ""
 
 
 def read_bytes(path, what):
@@ -4953,9 +4964,9 @@ def many_lines(count, what):
     if what.startswith("not valid UTF-8"):   # some lines so, others' letters in UTF-8
         return (f"{count} lines are not valid UTF-8: saved in another encoding, the others' letters in UTF-8: type their "
                 "letters again")
-    var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{}]+", what, re.S)
+    var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{};]+(;[^{}]*)?", what, re.S)
     if var:
-        return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}"
+        return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}" + (var[3] or "")
     return f"{count} lines: {what}"
 
 
@@ -5088,13 +5099,18 @@ def write_golden_set(folder):
     return files
 
 
+# said where a prompt asks {{input}} of cases that have one: adding vars.input, as "no vars.input" read, sent it twice
+INPUT_SENT = "; a case's input (or its turns) is sent as the user's message already: take the placeholder out of the prompt"
+
+
 def prompt_problems(prompt_path, prompt_text, split_path, cases, begun=False):
     """Every {{name}} in the prompt needs a value in every case's vars: found before any call."""
     names = sorted(placeholder_names(prompt_text))
     has = [(case, set(by_name(prompt_values(case)))) for case in cases]   # each case's names once, not once a name
     known = set().union(*(named for _, named in has))
     problems = unclosed_placeholders(prompt_text, shell_word(prompt_path), known, begun) + [f"{shell_word(split_path)}:{case['line']}: {shell_word(prompt_path)} uses {{{{{var_shown(name)}}}}} but this case has "
-                + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}")
+                + ("no context (its passages, or run --context FILE)" if name == CONTEXT_VAR else f"no vars.{var_shown(name)}"
+                   + (INPUT_SENT if name == "input" and (case.get("input") or case.get("messages")) else ""))
                 for case, named in has for name in names if name not in named]
     if problems or shows_nothing(prompt_text):
         return problems
@@ -5428,6 +5444,15 @@ def set_notes(config, cases, prompt_text, whole=True):
         notes.append(f"{given} but {shell_word(config['prompt'])} has no {{{{{CONTEXT_VAR}}}}}: the model never sees them"
                      + (" (its judges do)" if any(c["type"] in JUDGE_CHECKS for case in cases for c in case["checks"]) else "")
                      + f"; add {{{{{CONTEXT_VAR}}}}} to the prompt")
+    used = set(placeholder_names(prompt_text))
+    unshown = [c for c in cases if not c.get("input") and not c.get("messages") and c.get("vars")
+               and not used & set(by_name(prompt_values(c)))]
+    if unshown:   # (each was sent the same request, its score measuring nothing; passages unshown are said below)
+        named = sorted({n for c in unshown for n in by_name(c["vars"])})
+        notes.append(f"{split}: {plural(len(unshown), 'case')} {'has' if len(unshown) == 1 else 'have'} no input and "
+                     f"{shell_word(config['prompt'])} uses none of {'its' if len(unshown) == 1 else 'their'} vars: the "
+                     f"model is sent the same request for {'it' if len(unshown) == 1 else 'each'} and never sees the case"
+                     + (f"; add {', '.join('{{' + var_shown(n) + '}}' for n in named[:3])} to the prompt" if named else ""))
     offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
     answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given != []}   # (null
     # is a result: the text null)
@@ -10804,7 +10829,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
                 type(x) is str and type(y) is str and x != y for x, y in zip(was, now)) else []
             differs += [] if same_bytes else ["split_sha"]
             if differs:
-                found.append({"path": path, "prompt": earlier.get("prompt"), "model": earlier.get("model"),
+                found.append({"path": path, "prompt": earlier.get("prompt"), "prompt_sha": earlier.get("prompt_sha"),
+                              "model": earlier.get("model"),
                               "differs": differs})
     return found
 
@@ -10856,6 +10882,19 @@ def held_out_guard(config, inputs, judge, out, exact, forced):
     return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
 
 
+def prompt_edited(earlier, config, prompt_text):
+    """Where the different prompt an earlier run had is the file given, edited since: said so, and where only its line
+    ends differ (a Windows checkout's CR LF), that too. The refusal named the very file given as "a different prompt"."""
+    if "prompt_sha" not in earlier["differs"] or not same_path(earlier["prompt"], config["prompt"]):
+        return ""
+    lf = prompt_text.replace("\r\n", "\n")
+    ends = {"CR LF": lf.replace("\n", "\r\n"), "LF": lf}
+    now = next((name for name, text in ends.items() if text == prompt_text), None)
+    alike = now and any(sha256_bytes(text.encode()) == earlier["prompt_sha"] for text in ends.values())
+    return (f"; {shell_word(config['prompt'])} has been edited since it ran"
+            + (f": only its line ends differ ({now} now)" if alike else ""))
+
+
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
@@ -10864,7 +10903,7 @@ def guard_held_out(config, inputs, folders, forced):
         return None
     first = earlier[0]
     why = (f"{shell_word(first['path'])} already ran this split with {' and '.join(map(setting_in_words, first['differs']))} "
-           f"({shell_word(first['prompt'])}, {on_one_line(first['model'])})")
+           f"({shell_word(first['prompt'])}, {on_one_line(first['model'])})" + prompt_edited(first, config, inputs.prompt_text))
     if not forced:
         raise EvalError(f"refusing to run the held-out {on_one_line(config['split'])} split again: {why}.\n"
                         "Re-running it after changes turns it into one more dev set. Pass --rerun-test to run "

@@ -1910,3 +1910,28 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
     code, out, err = cli("run", "--split", "dev", "--context", "ctx.ndjson", "--host", "127.0.0.1:9")
     assert code == 2 and ("note: --context ctx.ndjson gives the cases passages but prompts/v3.txt has no {{context}}: the "
                           "model never sees them; add {{context}} to the prompt\n") in err, err
+
+
+def test_a_prompt_that_never_shows_the_case_is_said_to(project, cli, fake, tmp_path):
+    """118th round's newcomer: cases with vars and no input, under a prompt using none of their vars, were each sent
+    the same request (the score measured nothing), without a word; a prompt's {{input}} of cases that have an input
+    was said to want vars.input (which would send it twice); --split dev run from outside the project named no place."""
+    os.makedirs("v3s/prompts")
+    Path("v3s/labels.txt").write_text("bug\nfeature\nquestion\n")
+    Path("v3s/dev.jsonl").write_text("".join(json.dumps({"id": f"a{i}", "vars": {"ticket": t}, "expected": e,
+                                                         "difficulty": "easy", "note": "x"}) + "\n"
+                                             for i, (t, e) in enumerate([("App crashes", "bug"), ("Dark mode", "feature")])))
+    Path("v3s/prompts/v1.txt").write_text("Classify the ticket as bug, feature or question.\n")
+    code, out, err = cli("run", "--split", "v3s/dev.jsonl", "--host", fake.url)
+    assert ("note: v3s/dev.jsonl: 2 cases have no input and v3s/prompts/v1.txt uses none of their vars: the model is sent "
+            "the same request for each and never sees the case; add {{ticket}} to the prompt\n") in err, err
+    Path("v3s/prompts/v2.txt").write_text("Classify the ticket as bug, feature or question: {{ticket}}\n")
+    code, out, err = cli("run", "--split", "v3s/dev.jsonl", "--host", fake.url)
+    assert "never sees the case" not in err, err
+    Path("pin.txt").write_text("Classify this ticket: {{input}}\nAnswer facturación, bug, acceso or petición.\n")
+    code, out, err = cli("run", "--split", "dev", "--prompt", "pin.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: golden/dev.jsonl: 28 lines have no vars.input, which pin.txt uses as {{input}}; "
+                                 "a case's input (or its turns) is sent as the user's message already: take the "
+                                 "placeholder out of the prompt (lines 1-28)\n"), err
+    code, out, err = eval_cli(tmp_path.parent, "run", "--split", "dev", "--host", "127.0.0.1:9")
+    assert code == 2 and err.endswith(f"(eval.py's own project has golden/dev.jsonl: run from {evalpy.shell_word(str(ROOT))})\n"), err

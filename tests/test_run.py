@@ -5041,3 +5041,22 @@ def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_ca
     journal.write_bytes(journal.read_bytes().replace(b"\r", b"\r\n"))   # (saved with CRLF: read)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == 23, err
+
+
+def test_a_prompt_edited_since_the_held_out_run_is_said_to_be(project, cli, fake):
+    """118th round's newcomer: prompts/v3.txt saved again with CR LF (a Windows checkout) was refused as "a different
+    prompt (prompts/v3.txt, ...)", the very file given, with nothing said of why; now it is said edited, and where only
+    its line ends differ, that."""
+    fake.answers = answer_key("golden/test.jsonl")
+    assert cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)[0] == 0
+    text = Path("prompts/v3.txt").read_bytes()
+    Path("prompts/v3.txt").write_bytes(text.replace(b"\n", b"\r\n"))
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and ("already ran this split with a different prompt (prompts/v3.txt, qwen2.5:7b); prompts/v3.txt "
+                          "has been edited since it ran: only its line ends differ (CR LF now).\n") in err, err
+    Path("prompts/v3.txt").write_bytes(text + b"Be brief.\n")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "(prompts/v3.txt, qwen2.5:7b); prompts/v3.txt has been edited since it ran.\n" in err, err
+    shutil.copy("prompts/v2.txt", "prompts/v9.txt")   # another file: nothing said of an edit
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v9.txt", "--host", fake.url)
+    assert code == 2 and "(prompts/v3.txt, qwen2.5:7b).\n" in err and "edited" not in err, err
