@@ -5279,10 +5279,12 @@ def in_prompts(path):
     had its golden/labels.txt taken for a prompt, sent to the model as one), and from inside prompts/ too."""
     folder, here = os.path.dirname(os.path.abspath(path)), os.getcwd()
     while True:
+        if os.path.isdir(os.path.join(folder, GOLDEN_DIR)):   # the project's own, whatever its name (a project named
+            return False                                        # prompts/ had its labels.txt sent as the prompt)
         if os.path.basename(folder) == PROMPTS_DIR:
             return True
         parent = os.path.dirname(folder)
-        if folder == here or parent == folder or os.path.isdir(os.path.join(folder, GOLDEN_DIR)):
+        if folder == here or parent == folder:
             return False
         folder = parent
 

@@ -1642,6 +1642,20 @@ def test_a_run_a_journal_or_a_split_given_as_the_prompt_is_refused_before_any_ca
     finally:
         os.chdir(project)
     shutil.rmtree("prompts/proj")
+    # (118th round) a project itself named prompts: its golden/labels.txt was a prompt again, and report of a text file
+    # of it offered to run it as one
+    shutil.copytree("golden", "prompts/golden")
+    Path("prompts/requirements.txt").write_text("requests\n")
+    os.chdir("prompts")
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--prompt", "golden/labels.txt")
+        assert code == 2 and "golden/labels.txt holds a split's labels, one a line, not a prompt" in err, err
+        code, out, err = cli("report", "requirements.txt")
+        assert code == 2 and "--prompt" not in err, err
+    finally:
+        os.chdir(project)
+    shutil.rmtree("prompts/golden")
+    os.unlink("prompts/requirements.txt")
     os.chdir("prompts")   # (its review) from inside prompts/, its own labels.txt is a prompt
     try:
         assert cli("run", "--split", "../golden/dev.jsonl", "--host", fake.url, "--prompt", "labels.txt", "--limit", 1,
