@@ -3607,8 +3607,12 @@ def resolve_split(value, flag="--split"):
                         + (f"; did you mean {shell_word(meant)}?" if meant else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
+        found = [(folder, f) for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl")]
+        # splits only, by their first line (a retriever's passages, a run saved as .jsonl were offered, then refused);
+        # past NEAR_FILES, unread (a hint stays cheap)
+        found = [(folder, f) for folder, f in found if len(found) > NEAR_FILES or of_kind(os.path.join(folder, f), "split file")]
         names = sorted((f[:-len(".jsonl")] if folder == GOLDEN_DIR else os.path.join(folder, f))   # a name, or a path
-                       for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl"))
+                       for folder, f in found)
         # a run's name for its split (mine/dev.jsonl is mine-dev, golden/support/dev.jsonl support-dev): the file it names
         named = next((path for spelt in named_paths(value)
                       for path in (spelt, os.path.join(GOLDEN_DIR, spelt)) if os.path.isfile(path)), None) \

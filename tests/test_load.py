@@ -954,6 +954,18 @@ def test_a_split_named_with_a_dash_is_offered_by_its_path(project, cli):
     assert code == 2 and err == "error: dev.jsonl: no such split file; did you mean golden/dev.jsonl (--split dev)?\n", err
 
 
+def test_a_split_name_a_letter_off_offers_splits_only(project, cli):
+    """118th round's review: --split NAME offered a retriever's passages or a run saved as .jsonl in golden/ (and
+    listed them as splits), each refused as given; the path form offered none already."""
+    Path("golden/retrieved.jsonl").write_text('{"id": "dev-01", "context": ["Refunds take 5 days."]}\n')
+    shutil.copy(ROOT / "runs/example/dev-v1.json", "golden/dev-old.jsonl")
+    for name in ("retreived", "dev-olde"):
+        code, out, err = cli("run", "--split", name, "--host", "127.0.0.1:9")
+        listed = err.partition("\nSplits in golden/: ")[2]
+        assert code == 2 and "did you mean" not in err and listed.startswith("dev, golden/agent/dev.jsonl"), err
+        assert "retrieved" not in listed and "dev-old" not in listed, err
+
+
 def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypatch):
     """From the attack on item 12: a disk that fills at init's last file left three of four, and a
     second init then refused the folder. Now the files init made are removed and it says why."""
