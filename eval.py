@@ -106,7 +106,7 @@ import unicodedata
 import urllib.parse
 import weakref
 from collections import Counter, deque
-from datetime import datetime
+from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, sqrt, tanh
@@ -5857,7 +5857,9 @@ def retry_after(headers):
     import email.utils   # (here: only a server asking to wait by a date pays for the email package)
     try:   # (a zone of many digits overflows inside the email package: no date either)
         when = email.utils.parsedate_to_datetime(said)
-        return max(0.0, when.timestamp() - time.time()) if when.tzinfo else None
+        # an HTTP date is GMT whether it says so or not (RFC 9110 5.6.7: asctime's "Sun Nov  6 08:49:37 1994" has no
+        # zone, and was read as none, the backoff retried before the time asked)
+        return max(0.0, (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp() - time.time())
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
 

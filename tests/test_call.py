@@ -236,6 +236,10 @@ def test_backoff_grows_with_jitter_and_honours_retry_after():
     for said in ("-5", "nan", "-inf"):
         assert evalpy.retry_after({"Retry-After": said}) is None, said
     assert evalpy.retry_after({"Retry-After": "0"}) == 0.0
+    # (118th round) the two older HTTP date forms, GMT with no zone said (RFC 9110 5.6.7), were read as none
+    assert 15 <= evalpy.retry_after({"Retry-After": time.asctime(time.gmtime(time.time() + 20))}) <= 21
+    assert 15 <= evalpy.retry_after({"Retry-After": time.strftime("%A, %d-%b-%y %H:%M:%S GMT",
+                                                                  time.gmtime(time.time() + 20))}) <= 21
 
 
 def closed_port():
