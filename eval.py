@@ -12052,9 +12052,11 @@ def refusal_words(error, retried):
     request id, a count, a time: OpenAI's 500 names the request's id), after an agent's "turn N: ". None for any
     other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
     one call, and stops nothing."""
-    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401))\b(.*)", error or "", re.DOTALL)
-    # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone)
-    if not said or UNRETRIED_500 in error or not retried and said.group(1) != "HTTP 401":
+    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
+    # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
+    # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
+    # "HTTP 404: Not found", and each resume of it did the same)
+    if not said or UNRETRIED_500 in error or not retried and said.group(1) not in ("HTTP 401", "HTTP 404"):
         return None
     return said.group(1) + re.sub(r"\w*\d\w*", "#", said.group(2))
 
@@ -12110,6 +12112,9 @@ def refused_why(who, what, stop, again, jobs):
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
         return f"stopped: {who} refused {len(stop.row)} {what} in a row for their API key ({last}); {cure}, then {again}"
+    if statuses == {"404"}:
+        return (f"stopped: {who} answered {len(stop.row)} {what} in a row that what they asked is not there ({last}); "
+                f"check the model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then {again}")
     if statuses <= {"429", "503"}:
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "

@@ -214,6 +214,22 @@ def test_openai_errors_get_the_same_messages_and_retries(project, cli, fake):
     assert code == 2 and error == 'HTTP 404: model "qwen2.5:7b" not found, try pulling it first'
 
 
+def test_a_404_to_every_call_stops_the_run_resumable(project, cli, fake):
+    """118th round's hostile servers: a /v1 server that lists its models but answers 404 on the chat path had every
+    case asked, each stored "HTTP 404: Not found", and every resume of it did the same; five 404s in a row (never
+    retried, like a 401) now stop the run, saying what to check."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = ["404"] * 28
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1)
+    assert code == 2 and len(fake.chat_bodies) == 5, (len(fake.chat_bodies), err)
+    assert ("stopped: the server at " + fake.url + " answered 5 calls in a row that what they asked is not there "
+            "(HTTP 404: model \"qwen2.5:7b\" not found, try pulling it first); check the model's name and --host (the "
+            "server's base: an OpenAI-compatible one's ends in /v1), then resume") in err, err
+    fake.faults = []
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 0 and load_json("runs/dev-v3.json")["results"][0]["error"] is None, err
+
+
 def test_structured_output_over_openai(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
     assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}
