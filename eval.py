@@ -7078,6 +7078,7 @@ class ChatClient:
             started = time.monotonic()
             try:
                 answer = self.chat_once(model, messages, options, fmt, think, tools)
+                took = time.monotonic() - started   # the request's, as --timeout bounds it: never the scrub's after it
             except CallFailed as failure:
                 # (a message may quote what the server sent: a key it echoed)
                 if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
@@ -7098,8 +7099,7 @@ class ChatClient:
             for calls in ("tool_calls", "unoffered_calls"):   # what a model wrote into a call, as into an answer: no key in it
                 if answer.get(calls):
                     answer[calls] = self.scrub_value(answer[calls])
-            answer.update(error=None, attempts=attempt + 1,
-                          latency_ms=round((time.monotonic() - started) * 1000, 1))
+            answer.update(error=None, attempts=attempt + 1, latency_ms=round(took * 1000, 1))
             return answer
 
 

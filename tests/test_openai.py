@@ -155,6 +155,21 @@ def test_the_api_key_is_sent_and_never_written(project, cli, fake, monkeypatch):
         assert SECRET not in path.read_text(encoding="utf-8")
 
 
+def test_latency_is_the_request_s_never_the_key_scrub_after_it(project, cli, fake, monkeypatch):
+    """118th round's hostile servers: an 8 MB answer with a key set took 56 s to scrub, counted as its latency (541 ms
+    without a key), past --timeout 5 and into its max_latency_ms check; latency is the request's wall time."""
+    real, key = evalpy.KeyEcho.sub, answer_key("golden/dev.jsonl")
+
+    def slow(self, replacement, text):   # an answer's scrub alone takes a second
+        time.sleep(1.0 if text in key.values() else 0)
+        return real(self, replacement, text)
+    monkeypatch.setattr(evalpy.KeyEcho, "sub", slow)
+    fake.answers = key
+    code, out, err = cli("run", "--split", "dev", "--limit", 1, "--api", "openai", "--host", fake.url, "--api-key", SECRET)
+    assert code == 0, err
+    assert load_json("runs/dev-v3.json")["results"][0]["latency_ms"] < 1000, load_json("runs/dev-v3.json")["results"]
+
+
 def test_a_key_too_long_for_a_header_is_named(project, cli, fake):
     # a file's contents given as the key: looked for in every message, 540,000 characters took minutes, then a
     # server's header limit refused it with HTTP 431, which read "is --host the base URL" (110th round). Refused
