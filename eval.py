@@ -17984,27 +17984,41 @@ def read_annotations(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
+    data = None
     try:
         # a key twice: refused, never its last; an editor's byte-order mark before it read past
         data = exact_json(read_bytes(path, "sidecar file").decode("utf-8").removeprefix("\ufeff"))
+        # each fault named by its field (a format, an other_versions or a run_sha at fault were "damaged" alone)
+        if not isinstance(data, dict):
+            raise ValueError(f"its JSON is {json_kind(data)}, not an object")
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
-            raise ValueError
-        text_key = "label" if older else "text"
+            raise ValueError('it has no "format"' if "format" not in data else
+                             f'its "format" is {on_one_line(data["format"], 60)!r}, which this eval.py does not read (an '
+                             f'eval.py of another version wrote it?)' if isinstance(data["format"], str) else
+                             f'its "format" is {json_kind(data["format"])}, not {ANNOTATIONS_FORMAT!r}')
+        text_key, field = ("label", "labels") if older else ("text", "annotations")
         others = data.get("other_versions", {})
         if not isinstance(others, dict):
-            raise ValueError
-        annotations = annotation_entries(data["labels" if older else "annotations"], text_key)
-        other_versions = {sha: annotation_entries(written, text_key) for sha, written in others.items()}
+            raise ValueError(f'its "other_versions" is {json_kind(others)}, not an object')
+        if field not in data:
+            raise ValueError(f'it has no "{field}"')
+        annotations = annotation_entries(data[field], text_key, f'its "{field}"')
+        other_versions = {sha: annotation_entries(written, text_key, f'the version {on_one_line(sha, 20)!r} of its "other_versions"')
+                          for sha, written in others.items()}
         # only a sidecar without the key names no version (eval.py before run_sha): a 5 read as none
         # passed another run's annotations as this one's
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
-            raise ValueError
+            raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
+                             'hash of a run file')
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
         # (annotation_entries names the one at fault; a JSON fault its line and column: a stray comma was said of
         # nowhere, with the advice to throw a person's annotations away)
         why = (f" ({file_problem(e)})" if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)) else
                f" ({e})" if type(e) is ValueError and e.args else "")
+        if data is None and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
+            raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
+                            "move it aside") from None
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         "mend it (a person's annotations are in it), or move it aside to start afresh") from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
@@ -18025,11 +18039,11 @@ def reads_as_something(text):
     return any(not unicodedata.category(ch).startswith("M") and not ch.isspace() for ch in as_read(text))
 
 
-def annotation_entries(written, text_key):
-    """{answer key: {"text", "time"}} from one version's annotations as stored; ValueError (naming the
-    annotation at fault) if they are not."""
+def annotation_entries(written, text_key, what):
+    """{answer key: {"text", "time"}} from one version's annotations as stored (`what` names them); ValueError (naming
+    the annotation at fault) if they are not."""
     if not isinstance(written, dict):
-        raise ValueError
+        raise ValueError(f"{what} is {json_kind(written)}, not an object")
     for key, entry in written.items():
         if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
             held = entry.get(text_key) if isinstance(entry, dict) else None

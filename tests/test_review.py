@@ -649,7 +649,9 @@ def test_a_sidecar_whose_run_sha_is_not_text_is_damaged_in_every_view(server, ru
     url, review = server
     open(review.sidecar, "w", encoding="utf-8").write(json.dumps(
         {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": run_sha, "annotations": {"dev-05#1": {"text": "old", "time": None}}}))
-    damaged = f"error: {runs[1]}.annotations.json: damaged, not an annotations file written by eval.py review"
+    kind = "empty" if run_sha == "" else evalpy.json_kind(run_sha)   # (118th round: its field named, "damaged" alone)
+    damaged = (f"error: {runs[1]}.annotations.json: damaged (its \"run_sha\" is {kind}, not the hash of a run file), not "
+               "an annotations file written by eval.py review")
     for argv in (("report", runs[1]), ("report", runs[1], "--json"), ("report", runs[1], "--case", "dev-05")):
         code, out, err = cli(*argv)
         assert code == 2 and err.startswith(damaged) and "old" not in out, (argv, err)
@@ -1161,3 +1163,33 @@ def test_a_sidecar_damaged_by_a_stray_comma_names_its_line_and_says_to_mend_it(p
     code, out, err = cli("report", runs[1])
     assert code == 2 and f"damaged (bad JSON: " in err and f"(line {line + 1}, column" in err, err
     assert "mend it (a person's annotations are in it)" in err, err
+
+
+def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, cli):
+    """118th round's attack on review: a format at fault (or another version's), an other_versions, an annotations or
+    a run_sha of the wrong kind were each "damaged" alone; an empty file was to be mended, "a person's annotations are
+    in it"."""
+    sidecar = project / (runs[1] + ".annotations.json")
+    sha = evalpy.file_sha(runs[1])
+    for data, why in (({"format": "eval.py-annotations/2", "run_sha": sha, "annotations": {}},
+                       "its \"format\" is 'eval.py-annotations/2', which this eval.py does not read (an eval.py of another "
+                       "version wrote it?)"),
+                      ({"run_sha": sha, "annotations": {}}, 'it has no "format"'),
+                      ({"format": 1, "annotations": {}}, "its \"format\" is a number, not 'eval.py-annotations/1'"),
+                      ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotations": []},
+                       'its "annotations" is a list, not an object'),
+                      ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha}, 'it has no "annotations"'),
+                      ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": 5},
+                       'its "other_versions" is a number, not an object'),
+                      ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": {"abc": []}},
+                       "the version 'abc' of its \"other_versions\" is a list, not an object"),
+                      ([1], "its JSON is a list, not an object")):
+        sidecar.write_text(json.dumps(data))
+        code, out, err = cli("report", runs[1])
+        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged ({why}), not an annotations file "
+                                     "written by eval.py review; mend it (a person's annotations are in it), or move it "
+                                     "aside to start afresh\n"), err
+    sidecar.write_text("")
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not an annotations file written by eval.py "
+                                 "review; remove it, or move it aside\n"), err
