@@ -1708,7 +1708,18 @@ def interrupt(signum, frame):
             again.start()
             return
         frame = frame.f_back
+    now = time.monotonic()
+    # one more stop as the first is handled (Ctrl-C twice, SIGTERM with SIGINT) is part of it: raised inside what
+    # handles it (a lock's release, a queue's wait), it was a traceback (RuntimeError: release unlocked lock, exit 1);
+    # past STOP_REPEAT_SECONDS, a stop that hangs is stopped again
+    if STOP_RAISED and now - STOP_RAISED[-1] < STOP_REPEAT_SECONDS:
+        return
+    STOP_RAISED.append(now)
     raise KeyboardInterrupt
+
+
+STOP_RAISED = []            # when interrupt() raised a stop, in this process
+STOP_REPEAT_SECONDS = 2.0   # after one, how long another stop is taken as part of it
 
 
 @contextlib.contextmanager
