@@ -21425,6 +21425,9 @@ def review_handler(review, nonce):
             if self.path != "/annotations" or self.path_as_sent() != self.path:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
+            lengths = set(self.headers.get_all("Content-Length") or ())
+            if len(lengths) > 1:   # (RFC 9112 6.3: an error; the first was read, the rest of the body left as the next)
+                raise ValueError("Content-Length is given twice, with different values")
             said = self.headers.get("Content-Length", "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
             most = review.most_body + 6 * review.longest_stored()   # (the text it replaces comes back, as stored)

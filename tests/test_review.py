@@ -444,6 +444,31 @@ def test_a_content_length_that_is_not_digits_is_a_400(runs, length):
     assert reply.split("\r\n")[0].endswith("400 Bad Request") and "with its length in digits" in reply, reply
 
 
+def test_two_different_content_lengths_are_a_400(runs):
+    """118th round's attack on review: two Content-Length headers that differ (RFC 9112 6.3: an error) had the first
+    read, the save stored or refused as bad JSON by their order."""
+    httpd = evalpy.serve_review(evalpy.Review(runs[1]), 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    port = httpd.server_address[1]
+    body = b'{"key": "dev-07#1", "text": "two lengths"}'
+    try:
+        for lengths in ((len(body), 5), (5, len(body))):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+                s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                          f"Content-Length: {lengths[0]}\r\nContent-Length: {lengths[1]}\r\n\r\n".encode() + body)
+                reply = b""
+                while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
+                    got = s.recv(4096)
+                    if not got:
+                        break
+                    reply += got
+            assert reply.split(b"\r\n")[0].endswith(b"400 Bad Request") and b"given twice" in reply, reply
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert not os.path.exists(runs[1] + ".annotations.json")
+
+
 def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     url, review = server
     host, port = url[len("http://"):].split(":")
