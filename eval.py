@@ -5229,8 +5229,11 @@ def newest_prompt(folder=PROMPTS_DIR):
         raise EvalError(f"{shell_word(folder)}/: cannot be read ({e.strerror or type(e).__name__}); pass --prompt PATH") from None
     versions = [(int(m.group(1)), name) for name in names
                 if (m := re.fullmatch(r"v(\d+)\.txt", name))]
-    if not versions:
-        raise EvalError(f"no {shell_word(folder)}/v<N>.txt prompt found; pass --prompt PATH")
+    if not versions:   # (the text files there named: prompts/prompt.txt, there, was never said)
+        there = sorted(name for name in names if name.endswith(".txt") and os.path.isfile(os.path.join(folder, name)))
+        raise EvalError(f"no {shell_word(folder)}/v<N>.txt prompt found; pass --prompt PATH" + (
+            f" (there: {', '.join(shell_word(os.path.join(folder, name)) for name in there[:3])}"
+            + (f" and {len(there) - 3} more)" if len(there) > 3 else ")") if there else ""))
     return os.path.join(folder, max(versions)[1])
 
 
@@ -9388,11 +9391,23 @@ def pairwise_outcome(votes, judge=None):
 #    nothing; the run file is written once, atomically, at the end, and read back checked line by
 #    line. The held-out split is run once.
 
+def bare_prompt(path, split_path):
+    """A prompt named by its file's name alone (--prompt v2.txt, --prompt v2) that is not here but in the split's
+    folder of prompts: refused, offering that one (it said "no such prompt file" alone)."""
+    if os.path.dirname(path) or os.path.lexists(path):
+        return
+    folder = prompt_folder(split_path)
+    meant = next((p for p in (os.path.join(folder, path), os.path.join(folder, path + ".txt")) if os.path.isfile(p)), None)
+    if meant:
+        raise EvalError(f"{shell_word(path)}: no such prompt file; did you mean {shell_word(meant)}?")
+
+
 def build_config(args) -> RunConfig:
     """What `run` was asked for: the first keys of a run's config. start_config adds what the
     start of the run finds (hashes, labels, server version, judge); config_problem reads one back."""
     split_path, split_name = resolve_split(args.split)
     prompt_path = args.prompt or split_prompt(split_path)
+    bare_prompt(prompt_path, split_path)
     for what, path in (("split", split_path), ("prompt", prompt_path), ("context file", args.context or "")):
         if LONE_SURROGATE.search(path):   # config_problem refuses it when the run is read back
             raise EvalError(f"{shell_word(path)}: the {what}'s file name is not valid UTF-8, and a run file records "

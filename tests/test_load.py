@@ -885,9 +885,10 @@ def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
         code, out, err = cli("run", "--split", given, "--host", "127.0.0.1:9")
         assert code == 2 and f"did you mean {meant}?" in err, err
     # (its review) never a file of another kind, which the same option then refuses (a run for a split, a split or the
-    # labels for a prompt, a split for passages), nor prompts/'s for a prompt named alone (another split's prompt)
+    # labels for a prompt, a split for passages), nor prompts/'s for a prompt named alone (another split's prompt: the
+    # split's own are offered, test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts)
     for option, given in (("--split", "runs/example/dev-v2.jsonl"), ("--prompt", "golden/labels"),
-                          ("--prompt", "golden/dev"), ("--prompt", "v2.txt"), ("--split", "golden/support/check.jsonl")):
+                          ("--prompt", "golden/dev"), ("--split", "golden/support/check.jsonl")):
         code, out, err = cli("run", *(("--split", "dev") if option == "--prompt" else ()), option, given,
                              "--host", "127.0.0.1:9")
         assert code == 2 and "did you mean" not in err, err
@@ -1961,3 +1962,22 @@ def test_a_prompt_that_never_shows_the_case_is_said_to(project, cli, fake, tmp_p
                                  "placeholder out of the prompt (lines 1-28)\n"), err
     code, out, err = eval_cli(tmp_path.parent, "run", "--split", "dev", "--host", "127.0.0.1:9")
     assert code == 2 and err.endswith(f"(eval.py's own project has golden/dev.jsonl: run from {evalpy.shell_word(str(ROOT))})\n"), err
+
+
+def test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts(project, cli):
+    """118th round's newcomer: --prompt v2.txt (or v2) said "no such prompt file" alone, prompts/v2.txt there; a
+    split's folder of prompts with no vN.txt named nothing of what it holds."""
+    for given in ("v2.txt", "v2"):
+        code, out, err = cli("run", "--split", "dev", "--prompt", given, "--host", "127.0.0.1:9")
+        assert code == 2 and err == f"error: {given}: no such prompt file; did you mean prompts/v2.txt?\n", err
+    os.makedirs("m2/prompts")
+    shutil.copy("golden/dev.jsonl", "m2/dev.jsonl")
+    shutil.copy("golden/labels.txt", "m2/labels.txt")
+    Path("m2/prompts/prompt.txt").write_text("Label it: bug, facturación, acceso or petición.\n")
+    code, out, err = cli("run", "--split", "m2/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: no m2/prompts/v<N>.txt prompt found; pass --prompt PATH (there: "
+                                 "m2/prompts/prompt.txt)\n"), err
+    code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "prompt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: prompt: no such prompt file; did you mean m2/prompts/prompt.txt?\n", err
+    code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "v2.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: v2.txt: no such prompt file\n", err   # (prompts/v2.txt: another split's)
