@@ -3664,6 +3664,13 @@ def read_bytes(path, what):
         raise unreadable(path, what, e) from None
 
 
+def file_sha(path):
+    """A run file's hash, which its sidecars (annotations, pairwise verdicts) are kept under: of its bytes with CR LF
+    read as LF, which is the same JSON (a checkout that made its line ends CR LF, git's autocrlf, had every verdict and
+    annotation stored on it taken for another version's, the verdicts asked and paid for again)."""
+    return sha256_bytes(read_bytes(path, "run file").replace(b"\r\n", b"\n"))
+
+
 def dead_link(path):
     """The first of path and the folders above it that is a link to nothing (its target gone: an unmounted share, a
     move; or a loop), or None: what a path that is not there is to be said of, never "no such folder"."""
@@ -18099,7 +18106,7 @@ def run_annotations(run_path):
     sidecar = read_annotations(annotations_file(run_path))
     if sidecar["run_sha"] is None and not sidecar["other_versions"]:   # nothing to tell apart: no hash to take
         return sidecar["annotations"], {}
-    return annotations_by_version(sidecar, sha256_bytes(read_bytes(run_path, "run file")))
+    return annotations_by_version(sidecar, file_sha(run_path))
 
 
 def refuse_unreadable_annotations(out, flag):
@@ -18726,10 +18733,6 @@ def answer_pairs(a_run, b_run):
             side = "only_baseline" if a_answer is not None else "only_candidate" if b_answer is not None else "neither"
             unanswered[side].append(cid)
     return pairs, unanswered
-
-
-def file_sha(path):
-    return sha256_bytes(read_bytes(path, "run file"))
 
 
 def kept_apart_words(replaced, sidecar, now=False):
@@ -21159,7 +21162,7 @@ class Review:
         # run's annotations read and another's written
         self.own = own_name(path)
         self.run = load_run(path)
-        self.run_sha = sha256_bytes(read_bytes(path, "run file"))
+        self.run_sha = file_sha(path)
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
         # the largest save a page of this run sends: its text, and a key of up to 6 bytes a character as JSON (an
@@ -21219,7 +21222,7 @@ class Review:
         if os.path.lexists(shown):
             self.began_with = shown
         try:
-            changed = sha256_bytes(read_bytes(self.path, "run file")) != self.run_sha
+            changed = file_sha(self.path) != self.run_sha
         except EvalError:
             changed = True
         config = self.run["config"]

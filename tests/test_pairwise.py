@@ -75,6 +75,28 @@ def test_the_audit_tells_two_versions_of_one_baseline_apart(project, cli, fake):
     assert f"(sha {first[:8]})" in lines[0] and f"(sha {evalpy.file_sha(base)[:8]})" in lines[1], lines
 
 
+def test_runs_checked_out_with_cr_lf_keep_their_verdicts_and_annotations(project, cli, fake):
+    """Round 116's note, carried: a checkout that made the run files' line ends CR LF (git's autocrlf) had the verdicts
+    stored on them taken for another version's, every pair asked and paid for again, and their annotations shown as of
+    another version; their hash reads CR LF as LF, the same JSON."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    first = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert first[0] == 0, first[2]
+    asked = len(fake.chat_bodies)
+    key = f"{IDS[0]}#1"   # (an answer's key in review: its case and trial)
+    Path(cand + ".annotations.json").write_text(json.dumps({
+        "format": evalpy.ANNOTATIONS_FORMAT, "run": os.path.basename(cand), "run_sha": evalpy.file_sha(cand),
+        "annotations": {key: {"text": "greets well", "time": "2026-12-05T10:00:00+00:00"}}}))
+    for path in (base, cand):
+        Path(path).write_bytes(Path(path).read_bytes().replace(b"\n", b"\r\n"))
+    again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert again[0] == 0 and len(fake.chat_bodies) == asked, again[2]
+    assert again[1].replace("(0 made now", "(8 made now") == first[1], again[1]
+    code, out, err = cli("report", cand)
+    assert code == 0 and "greets well" in out and "left out here" not in out, out + err
+
+
 def test_a_pair_whose_first_trial_failed_says_it_of_trial_1(project, cli, fake):
     """Seventy-first attack on issue 28: with --repeat 3, a candidate whose trial 1 failed on two cases (trials 2 and 3
     answered) was listed as "Answered by only the baseline": the pairs are of trial 1, which is what it lacked."""
