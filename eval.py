@@ -7996,13 +7996,13 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅",
                                "cert", "compleix", "aprovat"), True),           # Catalan
               **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘",
                                "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "no pass",
-                               "not pass", "not a pass", "suspenso", "no pasa",
+                               "not pass", "not passed", "not a pass", "suspenso", "no pasa",
                                "fals", "no compleix", "no aprovat", "suspès", "no passa"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
 CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
 ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass|pasa|passa)(?![^\W_])"""
-            rf"""|not[ \t]{{1,3}}(?:a[ \t]{{1,3}})?pass(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})""")
+            rf"""|not[ \t]{{1,3}}(?:a[ \t]{{1,3}}pass|pass(?:ed)?)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})""")
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
 # a mark may stand before the word (**Verdict:** ❌ No cumple; the mark alone, or before PASS/FAIL, was read, and a word
@@ -8015,8 +8015,12 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»|…]|_+(?![^\W_])|(?<!no)_|[ \t][-–—(→⇒➔⟶]|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|"""
-    r"""given|due|as(?![ \t]{1,3}(?:long|if|soon)(?![^\W_]))|porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
+    r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|when|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]"""
+    r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:pass|fail|yes|no|true|false|wait|revised|a|b|tie)"""
+    r"""(?![^\W_]))|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
+    r"""as(?![ \t]{1,3}(?:long|if|soon|far|per|for|to|regards|opposed|of|well|a|an|in|written|shown|defined|described|"""
+    r"""such)(?![^\W_]))|"""
+    r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
@@ -8224,25 +8228,34 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
                                                              # nor an example's: "for example, [[B]]")
 
 
-KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
-# the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner (A/B/tie): A (read past, the JSON's
-# other verdict kept); a list of words only, never an item's name (Verdict (claim 2): is a claim's)
-KEY_CHOICES = (r"""(?:[ \t]{0,3}\([ \t]{0,2}[^\W_]{1,12}(?:[ \t]{0,2}(?:/|\||,|or(?![^\W_]))[ \t]{0,2}[^\W_]{1,12}){1,3}"""
-               r"""[ \t]{0,2}\)(?:\*{1,3}|__)?)""")   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+# the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
+# other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
+# an item's, one of two verdicts of the reply's aspects)
+CHOICE_WORD = (r"""(?:pass(?:ed)?|fail(?:ed)?|yes|no|true|false|a|b|c|tie|draw|s[ií]|(?:no[ \t])?(?:cumple|compleix)|"""
+               r"""empate|empat|cert|fals|verdadero|falso)(?![^\W_])""")
+CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:/|\||,|or(?![^\W_])|o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}"""
+               r"""[ \t]{0,2}""")
+KEY_CHOICES = rf"""(?:[ \t]{{0,3}}(?:\({CHOICE_LIST}\)|\[{CHOICE_LIST}\])(?:\*{{1,3}}|__)?)"""
+# after the key "pass", only a colon or one arrow: "all checks pass => true" is a rule, said in prose
+PASS_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"
 
 
-def word_key(*names):
-    """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it."""
+def word_key(*names, plain=()):
+    """A verdict's key in words (pass, Verdict, **Winner**), as said_in_words reads it; plain: names after which only
+    PASS_KEY_SEPARATOR is one."""
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
-    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?(?:{keys}){KEY_MARK}?"
-                      rf"{KEY_CHOICES}?{WORD_KEY_SEPARATOR}", re.IGNORECASE)
+    plain = "|".join(name.replace(" ", "[ _]") for name in plain) or "(?!)"
+    return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?(?:(?:{keys}){KEY_MARK}?"
+                      rf"{KEY_CHOICES}?{WORD_KEY_SEPARATOR}|(?:{plain}){KEY_MARK}?{KEY_CHOICES}?{PASS_KEY_SEPARATOR})",
+                      re.IGNORECASE)
     # (a key ending a longer name is none: must_pass: true, previous_verdict: PASS; final_verdict: FAIL is one, written
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
-SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass", "passes", "pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
-                                        "veredicto final", "veredicte final"), PASS_WORDS),),
+SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
+                                        "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
@@ -8288,9 +8301,20 @@ def said_in_words(raw, loose, start, end):
                 else:
                     verdicts = [words[said], *(mark for mark in marks_beside(raw, key.end(), word, words)
                                                if mark != words[said])]
-            if (verdicts and not numbered_item(raw, key.start())
+            if (verdicts and not numbered_item(raw, key.start()) and not an_items_cell(raw, key.start())
                     and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start())):
                 yield from verdicts
+
+
+def an_items_cell(raw, at):
+    """Whether the key at `at` stands in a markdown table's row after a first cell naming an item (| Tone | **Verdict:**
+    PASS |): the row's verdict, not the reply's (one pass and one fail, two verdicts, lost the reply's); not after one
+    of the whole (| Overall | Verdict: FAIL |), nor in the first cell (| **Verdict:** FAIL | |)."""
+    line = raw.rfind("\n", max(0, at - 200), at)
+    before = raw[line + 1 if line >= 0 else max(0, at - 200):at].lstrip(" \t")
+    if not before.startswith("|") or "|" not in before[1:]:
+        return False
+    return not HEADING_OF_THE_WHOLE.fullmatch(before[1:].split("|")[0].strip())
 
 
 def picked_after(raw, at, end, words, listed):

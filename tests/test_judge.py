@@ -4561,6 +4561,22 @@ def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_
     (_v(True) + "\n\nVeredicto: suspenso", None),
     (_v(True) + "\n\nVeredicto: No pasa", None),
     (_v(True) + "\n\nVeredicte: no passa", None),
+    # (its review) the arrow or => right after the word, choices in square brackets, "not passed"
+    (_v(True) + "\n\nVerdict: FAIL => the date is missing", None),
+    (_v(True) + "\n\nVerdict: FAIL⇒ date missing", None),
+    (_v(True) + "\n\nVerdict [PASS/FAIL]: FAIL", None),
+    (_v(True) + "\n\nVerdict: Not passed", None),
+    # (its review) never an item's aspects in brackets, a table row's cell after an item's name, a rule in prose, a
+    # revision, a rubric's condition after an ellipsis, "as" beginning a qualifier
+    ("Verdict (accuracy/completeness): PASS\nVerdict (tone): FAIL\nOverall: FAIL\n\n" + _v(False), False),
+    ("Winner (accuracy/depth): A\nWinner (style): B\nOverall winner: B\n\n" + _w("B"), "B"),
+    ("| Criterion | Result |\n|---|---|\n| Tone | **Verdict:** PASS |\n| Date | **Verdict:** FAIL |\n\nOverall the answer "
+     "fails.\n\n" + _v(False), False),
+    ("| Overall | **Verdict:** FAIL |\n\n" + _v(True), None),
+    ("Rule: all checks pass => true; any check fails => false. The date check fails.\n\n" + _v(False), False),
+    ("Verdict: FAIL → PASS after rereading (the date is in the footnote).\n\n" + _v(True), True),
+    ('The rubric: "Verdict: FAIL… if the date is missing". It is present.\n\n' + _v(True), True),
+    ("Verdict: PASS as far as the date goes; the refund window is wrong, so it fails.\n\n" + _v(False), False),
 ])
 def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_reads_them(reply, human):
     """118th round's review: arrows (=>, ⇒, -->) and a double dash after the key, a key naming its choices (Verdict
