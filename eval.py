@@ -3752,10 +3752,16 @@ def of_kind(path, what):
         return name.endswith(".txt")
     try:
         with open_regular(path) as f:
-            first = json.loads(f.readline(1 << 20).removeprefix(BOM) or b"null")
+            line = f.readline(1 << 20).removeprefix(BOM)
+        if len(line) >= (1 << 20) - len(BOM) and not line.endswith(b"\n"):   # a first line past a MiB (a long document's
+            # case: it was no split) read by the keys named in its first MiB: a hint's guess
+            keys = set(re.findall(rb'"(id|input|messages|vars|check|pass|context)"\s*:', line))
+            keys = {k.decode() for k in keys} if line.lstrip().startswith(b"{") else set()
+        else:
+            first = json.loads(line or b"null")
+            keys = first.keys() if isinstance(first, dict) else set()
     except (OSError, ValueError, RecursionError):
         return False
-    keys = first.keys() if isinstance(first, dict) else set()
     return {"split file": "id" in keys and bool({"input", "messages", "vars"} & keys),   # (vars alone: its prompt asks)
             "verdicts file": {"check", "pass"} <= keys, "context file": keys == {"id", "context"}}.get(what, False)
 
@@ -4977,6 +4983,10 @@ def summarised(path, problems):
     return out
 
 
+# said where a prompt asks {{input}} of cases that have one: adding vars.input, as "no vars.input" read, sent it twice
+INPUT_SENT = "; a case's input (or its turns) is sent as the user's message already: take the placeholder out of the prompt"
+
+
 def many_lines(count, what):
     """One problem of many lines, said of all of them."""
     if what.startswith("missing field "):
@@ -4986,7 +4996,7 @@ def many_lines(count, what):
     if what.startswith("not valid UTF-8"):   # some lines so, others' letters in UTF-8
         return (f"{count} lines are not valid UTF-8: saved in another encoding, the others' letters in UTF-8: type their "
                 "letters again")
-    var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{};]+(;[^{}]*)?", what, re.S)
+    var = re.fullmatch(r"(.*) uses \{\{([^{}]+)\}\} but this case has no vars\.[^{}]+?(" + re.escape(INPUT_SENT) + ")?", what, re.S)
     if var:
         return f"{count} lines have no vars.{var[2]}, which {var[1]} uses as {{{{{var[2]}}}}}" + (var[3] or "")
     return f"{count} lines: {what}"
@@ -5119,10 +5129,6 @@ def write_golden_set(folder):
                 os.rmdir(folder_path)
         raise
     return files
-
-
-# said where a prompt asks {{input}} of cases that have one: adding vars.input, as "no vars.input" read, sent it twice
-INPUT_SENT = "; a case's input (or its turns) is sent as the user's message already: take the placeholder out of the prompt"
 
 
 def prompt_problems(prompt_path, prompt_text, split_path, cases, begun=False):
@@ -5476,10 +5482,13 @@ def set_notes(config, cases, prompt_text, whole=True):
                and not used & set(by_name(prompt_values(c)))]
     if unshown:   # (each was sent the same request, its score measuring nothing; passages unshown are said below)
         named = sorted({n for c in unshown for n in by_name(c["vars"])})
+        placeable = [n for n in named if re.fullmatch(VAR_NAME, n)]   # ({{order id}} is refused: never offered)
         notes.append(f"{split}: {plural(len(unshown), 'case')} {'has' if len(unshown) == 1 else 'have'} no input and "
                      f"{shell_word(config['prompt'])} uses none of {'its' if len(unshown) == 1 else 'their'} vars: the "
                      f"model is sent the same request for {'it' if len(unshown) == 1 else 'each'} and never sees the case"
-                     + (f"; add {', '.join('{{' + var_shown(n) + '}}' for n in named[:3])} to the prompt" if named else ""))
+                     + (f"; add {', '.join('{{' + var_shown(n) + '}}' for n in placeable[:3])} to the prompt" if placeable
+                        else f"; rename {', '.join('vars.' + repr(var_shown(n)) for n in named[:3])} (a placeholder's name "
+                        "is letters, digits, _ and -, never a space) and use it in the prompt" if named else ""))
     offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
     answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given != []}   # (null
     # is a result: the text null)
@@ -10950,7 +10959,10 @@ def held_out_guard(config, inputs, judge, out, exact, forced):
 def prompt_edited(earlier, config, prompt_text):
     """Where the different prompt an earlier run had is the file given, edited since: said so, and where only its line
     ends differ (a Windows checkout's CR LF), that too. The refusal named the very file given as "a different prompt"."""
-    if "prompt_sha" not in earlier["differs"] or not same_path(earlier["prompt"], config["prompt"]):
+    # (by the path as named, never a link's target: prompts/current.txt, a link moved from v2.txt to v3.txt, made
+    # v3.txt "edited since it ran", never run)
+    if "prompt_sha" not in earlier["differs"] or type(earlier["prompt"]) is not str or "\0" in earlier["prompt"] \
+            or os.path.abspath(earlier["prompt"]) != os.path.abspath(config["prompt"]):
         return ""
     lf = prompt_text.replace("\r\n", "\n")
     ends = {"CR LF": lf.replace("\n", "\r\n"), "LF": lf}
@@ -12124,7 +12136,8 @@ def refusals_in_a_row(row, words, error):
     two wordings in turn never stopped, and each case waited out its retries)."""
     row[:] = row + [(words, error)] if words else []
     alike = len(list(itertools.takewhile(lambda refusal: refusal[0] == words, reversed(row))))
-    if alike >= SERVER_GONE_AFTER or len(row) >= 2 * SERVER_GONE_AFTER:
+    # (404s only alike: one case's "attachment x not found" in its own words is its own, never the server's refusal)
+    if alike >= SERVER_GONE_AFTER or len([r for r in row if not r[0].startswith("HTTP 404")]) >= 2 * SERVER_GONE_AFTER:
         raise ServerRefuses(error, row[-alike:] if alike >= SERVER_GONE_AFTER else row)
 
 
@@ -18049,11 +18062,16 @@ def read_annotations(path):
         if not isinstance(data, dict):
             raise ValueError(f"its JSON is {json_kind(data)}, not an object")
         older = data.get("format") == OLD_ANNOTATIONS_FORMAT
+        if isinstance(data.get("format"), str) and data["format"].startswith(ANNOTATIONS_FORMAT.rsplit("/", 1)[0] + "/") \
+                and data["format"] not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):   # (no damage to mend)
+            raise EvalError(f"{shell_word(path)}: annotations in the format {on_one_line(data['format'], 60)!r}, of another "
+                            f"eval.py version, which this one ({ANNOTATIONS_FORMAT}) does not read: read it with that "
+                            "version, or move it aside to start afresh")
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
             raise ValueError('it has no "format"' if "format" not in data else
-                             f'its "format" is {on_one_line(data["format"], 60)!r}, which this eval.py does not read (an '
-                             f'eval.py of another version wrote it?)' if isinstance(data["format"], str) else
-                             f'its "format" is {json_kind(data["format"])}, not {ANNOTATIONS_FORMAT!r}')
+                             f'its "format" is {json_kind(data["format"])}, not {ANNOTATIONS_FORMAT!r}'
+                             if not isinstance(data["format"], str) else
+                             f'its "format" is {on_one_line(data["format"], 60)!r}, not {ANNOTATIONS_FORMAT!r}')
         text_key, field = ("label", "labels") if older else ("text", "annotations")
         others = data.get("other_versions", {})
         if not isinstance(others, dict):
@@ -18076,8 +18094,11 @@ def read_annotations(path):
         if data is None and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
             raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
                             "move it aside") from None
+        # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
+        held = data is None or isinstance(data, dict) and any(data.get(k) for k in ("annotations", "labels", "other_versions"))
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
-                        "mend it (a person's annotations are in it), or move it aside to start afresh") from None
+                        + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
+                           "it holds no annotation: move it aside, or remove it")) from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
     kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions")}
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}

@@ -604,6 +604,8 @@ class FakeOllama:
                     self.wfile.flush()
                 elif fault == "404":
                     self.send_error_json(404, f'model "{body.get("model")}" not found, try pulling it first', openai)
+                elif fault and fault.startswith("404:"):   # a hostile server's 404 in a case's own words ("attachment x not found")
+                    self.send_error_json(404, fault[len("404:"):], openai)
                 elif fault in ("408", "413"):   # a proxy before it (nginx's pages: client_body_timeout, client_max_body_size)
                     said = {"408": "408 Request Time-out", "413": "413 Request Entity Too Large"}[fault]
                     self.send_raw(int(fault), f"<html><head><title>{said}</title></head><body><center><h1>{said}</h1>"

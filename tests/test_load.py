@@ -1981,3 +1981,26 @@ def test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts(pr
     assert code == 2 and err == "error: prompt: no such prompt file; did you mean m2/prompts/prompt.txt?\n", err
     code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "v2.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err == "error: v2.txt: no such prompt file\n", err   # (prompts/v2.txt: another split's)
+
+
+def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):
+    """118th round's review of its own hints: a split whose first line is past a MiB was no split to the hint; a var
+    no placeholder can name was to be added as {{order id}}, which the next run refuses; a placeholder's name holding
+    ';' (U+037E in NFC) grew a stray tail in the grouped message."""
+    case = json.loads(Path("golden/dev.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    Path("golden/longdoc.jsonl").write_text(json.dumps(dict(case, input="mi factura " * 110_000)) + "\n")
+    code, out, err = cli("run", "--split", "longdc", "--host", "127.0.0.1:9")
+    assert code == 2 and "did you mean longdoc?" in err, err
+    os.makedirs("t")
+    shutil.copy("golden/labels.txt", "t/labels.txt")
+    Path("t/w.jsonl").write_text(json.dumps({"id": "a", "vars": {"order id": "no puedo entrar"}, "expected": "acceso",
+                                             "difficulty": "easy", "note": "n"}) + "\n")
+    Path("t/p1.txt").write_text("Clasifica este ticket: facturación, bug, acceso o petición.\n")
+    code, out, err = cli("run", "--split", "t/w.jsonl", "--prompt", "t/p1.txt", "--host", fake.url)
+    assert ("uses none of its vars: the model is sent the same request for it and never sees the case; rename "
+            "vars.'order id' (a placeholder's name is letters, digits, _ and -, never a space) and use it in the "
+            "prompt\n") in err, err
+    Path("t/p8.txt").write_text("Clasifica (facturación, bug, acceso, petición): {{a\u037eb}}\n")
+    code, out, err = cli("run", "--split", "dev", "--prompt", "t/p8.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: golden/dev.jsonl: 28 lines have no vars.a;b, which t/p8.txt uses as {{a;b}} "
+                                 "(lines 1-28)\n"), err

@@ -245,6 +245,21 @@ def test_a_404_to_every_call_stops_the_run_resumable(project, cli, fake):
     assert code == 0 and load_json("runs/dev-v3.json")["results"][0]["error"] is None, err
 
 
+def test_404s_each_in_their_own_words_stop_nothing(project, cli, fake):
+    """118th round's review of the 404 rule: twelve 404s each in their own words (a case's "attachment x not found")
+    stopped the run at ten, "in any words", and every resume stopped again there: a 404 stops only alike."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    names = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()   # (a digit reads as any)
+    for name, text in zip(names, list(key)[:12]):
+        fake.faults_for[text] = [f"404:attachment {name} not found"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--retries", 0)
+    assert code == 2 and "stopped" not in err, err
+    results = load_json("runs/dev-v3.json")["results"]
+    assert [r["error"] for r in results[:12]] == [f"HTTP 404: attachment {name} not found" for name in names]
+    assert all(r["error"] is None for r in results[12:])
+
+
 def test_structured_output_over_openai(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
     assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}

@@ -1192,28 +1192,34 @@ def test_a_sidecar_damaged_by_a_stray_comma_names_its_line_and_says_to_mend_it(p
 
 def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, cli):
     """118th round's attack on review: a format at fault (or another version's), an other_versions, an annotations or
-    a run_sha of the wrong kind were each "damaged" alone; an empty file was to be mended, "a person's annotations are
-    in it"."""
+    a run_sha of the wrong kind were each "damaged" alone; an empty file, or one holding no annotation, was to be
+    mended, "a person's annotations are in it"; another version's format was "damaged", to be mended."""
     sidecar = project / (runs[1] + ".annotations.json")
     sha = evalpy.file_sha(runs[1])
-    for data, why in (({"format": "eval.py-annotations/2", "run_sha": sha, "annotations": {}},
-                       "its \"format\" is 'eval.py-annotations/2', which this eval.py does not read (an eval.py of another "
-                       "version wrote it?)"),
-                      ({"run_sha": sha, "annotations": {}}, 'it has no "format"'),
-                      ({"format": 1, "annotations": {}}, "its \"format\" is a number, not 'eval.py-annotations/1'"),
-                      ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotations": []},
-                       'its "annotations" is a list, not an object'),
-                      ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha}, 'it has no "annotations"'),
-                      ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": 5},
-                       'its "other_versions" is a number, not an object'),
-                      ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": {"abc": []}},
-                       "the version 'abc' of its \"other_versions\" is a list, not an object"),
-                      ([1], "its JSON is a list, not an object")):
+    mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
+    none = "it holds no annotation: move it aside, or remove it"
+    one = {"dev-09#1": {"text": "t"}}
+    for data, why, tail in (({"run_sha": sha, "annotations": one}, 'it has no "format"', mend),
+                            ({"format": 1, "annotations": {}}, "its \"format\" is a number, not 'eval.py-annotations/1'", none),
+                            ({"format": "notes/1", "annotations": one}, "its \"format\" is 'notes/1', not "
+                                                                        "'eval.py-annotations/1'", mend),
+                            ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotations": []},
+                             'its "annotations" is a list, not an object', none),
+                            ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha}, 'it has no "annotations"', none),
+                            ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": one, "other_versions": 5},
+                             'its "other_versions" is a number, not an object', mend),
+                            ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": {"abc": []}},
+                             "the version 'abc' of its \"other_versions\" is a list, not an object", mend),
+                            ([1], "its JSON is a list, not an object", none)):
         sidecar.write_text(json.dumps(data))
         code, out, err = cli("report", runs[1])
         assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged ({why}), not an annotations file "
-                                     "written by eval.py review; mend it (a person's annotations are in it), or move it "
-                                     "aside to start afresh\n"), err
+                                     f"written by eval.py review; {tail}\n"), err
+    sidecar.write_text(json.dumps({"format": "eval.py-annotations/2", "run_sha": sha, "annotations": one}))
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and err == (f"error: {runs[1]}.annotations.json: annotations in the format 'eval.py-annotations/2', "
+                                 "of another eval.py version, which this one (eval.py-annotations/1) does not read: read "
+                                 "it with that version, or move it aside to start afresh\n"), err
     sidecar.write_text("")
     code, out, err = cli("report", runs[1])
     assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not an annotations file written by eval.py "

@@ -5083,3 +5083,13 @@ def test_a_prompt_edited_since_the_held_out_run_is_said_to_be(project, cli, fake
     shutil.copy("prompts/v2.txt", "prompts/v9.txt")   # another file: nothing said of an edit
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v9.txt", "--host", fake.url)
     assert code == 2 and "(prompts/v3.txt, qwen2.5:7b).\n" in err and "edited" not in err, err
+    # (its review) a link named as the prompt, moved since to another file: that file was "edited since it ran"
+    Path("prompts/v3.txt").write_bytes(text)
+    os.symlink("v2.txt", "prompts/current.txt")
+    shutil.move("runs/test-v3.json", "runs/test-v3.json.bak")
+    assert cli("run", "--split", "test", "--prompt", "prompts/current.txt", "--host", fake.url)[0] == 0
+    os.unlink("prompts/current.txt")
+    os.symlink("v3.txt", "prompts/current.txt")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "(prompts/current.txt, qwen2.5:7b).\n" in err and "edited" not in err, err
+    os.unlink("prompts/current.txt")
