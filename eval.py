@@ -7849,6 +7849,21 @@ def fenced(text):
     return f"{fence}\n{text}\n{fence}"
 
 
+FENCED_IN_REQUEST = re.compile(r"^(`{3,})\n(.*?)\n\1$", re.DOTALL | re.MULTILINE)
+
+
+def without_model_text(reply, messages, parse):
+    """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
+    echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. The
+    fenced copy goes, and a bare copy of words that read as a verdict themselves (parse: the judge's reader)."""
+    for message in messages:
+        for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
+            reply = reply.replace(fence.group(), "")
+            if fence.group(2).strip() and parse(fence.group(2))[0] is not None:
+                reply = reply.replace(fence.group(2).strip(), "")
+    return reply
+
+
 def case_context(case):
     """What the user said, as a judge reads it: the input, a conversation turn by turn (the answer
     is the assistant's next turn), or the vars; and an agent's tool calls with their results, in order."""
@@ -8750,8 +8765,15 @@ def reread_votes(votes, checks, case):
         check = rag.get(v["check"])
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
         out.append({**v, "pass": None, "reason": None} if unread(v) and v.get("pass") is not None else
-                   v if said is None or cut_vote(v) else {**v, "pass": judge_request(check, case, "")[0].parse(said)[0]})
+                   v if said is None or cut_vote(v) else {**v, "pass": read_again(check, case, said)})
     return out
+
+
+def read_again(check, case, said):
+    """A stored RAG judge reply's verdict, read against the check as it is now, without the model's words it copied
+    back (without_model_text: as it was read when asked)."""
+    kind, messages = judge_request(check, case, given_answer(case))
+    return kind.parse(without_model_text(said, messages, kind.parse))[0]
 
 
 def said_two_things(vote, key):
@@ -8809,7 +8831,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
-    verdict, reason = kind.parse(said_answer) if said_answer is not None else (None, None)
+    verdict, reason = kind.parse(without_model_text(said_answer, messages, kind.parse)) if said_answer is not None else (None, None)
     if said.get("done_reason") == "length" and not said["error"]:   # its last word never came: a draft is no verdict
         verdict, reason = None, None
     unread = verdict_unread(said_answer) if said_answer is not None else None
