@@ -5080,8 +5080,21 @@ def new_golden_set(folder):
     return {os.path.join(folder, "GUIDE.md"): NEW_SET_GUIDE,
             os.path.join(folder, LABELS_FILE): "".join(l + "\n" for l in NEW_SET_LABELS),
             os.path.join(folder, "dev.jsonl"): "".join(json_text(c) + "\n" for c in NEW_SET_CASES),
-            # under golden/ the prompt goes where its splits look for it: prompts/X/, not golden/X/prompts/
-            os.path.join(prompts_home(os.path.join(folder, "dev.jsonl")), "v1.txt"): NEW_SET_PROMPT}
+            # under golden/ the prompt goes where its splits look for it: prompts/X/, not golden/X/prompts/ (and under
+            # another project's golden/, that project's prompts/X/: from its parent, init proj/golden/faq wrote
+            # proj/golden/faq/prompts/v1.txt, which no run from proj reads)
+            os.path.join(set_prompts_home(os.path.join(folder, "dev.jsonl")), "v1.txt"): NEW_SET_PROMPT}
+
+
+def set_prompts_home(split_path):
+    """prompts_home of a split, or, in another project's golden/ (a folder named so in its path, not this folder's),
+    that project's mirror of it: proj/golden/faq/dev.jsonl -> proj/prompts/faq/."""
+    parts = os.path.normpath(split_path).split(os.sep)
+    at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
+    if under_golden(split_path) or at is None:
+        return prompts_home(split_path)
+    return os.path.join(os.sep.join(parts[:at]) or (os.sep if os.path.isabs(split_path) else "."), PROMPTS_DIR,
+                        *parts[at + 1:-1])
 
 
 def write_golden_set(folder):
@@ -5162,17 +5175,22 @@ def split_prompt(split_path):
     project's golden/ (run from elsewhere: ../shop/golden/support/dev.jsonl) has its prompts in, as run there takes."""
     if not os.path.isfile(split_path):   # the split's own fault first: a misspelt one was "no prompts/suport/ folder"
         read_bytes(split_path, "split file")
+    # (by its whole path: run from inside golden/, dev.jsonl named no golden/ and said only "no prompts/ folder")
+    parts = os.path.abspath(split_path).split(os.sep)
+    at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
+    whole = (os.sep.join(parts[:at]) or os.sep) if at is not None else None
+    root = whole if whole is None or os.path.isabs(split_path) else os.path.relpath(whole)
+    mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
+    elsewhere = mirror and not under_golden(split_path) and os.path.isdir(mirror)
     try:
+        # a split of another project's golden/ with prompts of its own there never takes this folder's prompts/ (run
+        # from the project's parent, proj/golden/ft/dev.jsonl ran with ./prompts/v1.txt, another project's, unsaid)
+        if elsewhere and not os.path.isdir(prompts_home(split_path)) and os.path.isdir(PROMPTS_DIR):
+            raise EvalError(f"{PROMPTS_DIR}/ here is this folder's, not its project's")
         return newest_prompt(prompt_folder(split_path))
     except EvalError as e:
         why = str(e).removesuffix("; pass --prompt PATH")
-        # (by its whole path: run from inside golden/, dev.jsonl named no golden/ and said only "no prompts/ folder")
-        parts = os.path.abspath(split_path).split(os.sep)
-        at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
-        whole = (os.sep.join(parts[:at]) or os.sep) if at is not None else None
-        root = whole if whole is None or os.path.isabs(split_path) else os.path.relpath(whole)
-        mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
-        if not mirror or under_golden(split_path) or not os.path.isdir(mirror):
+        if not elsewhere:
             raise
         raise EvalError(f"no prompt for {shell_word(split_path)} here ({why}); the split is in "
                         f"{shell_word(os.path.join(root, GOLDEN_DIR))}, whose prompts are in {shell_word(mirror + os.sep)}: "

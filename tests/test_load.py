@@ -418,9 +418,12 @@ def test_a_split_of_another_projects_golden_names_where_its_prompts_are(project,
         assert code == 2 and err == ("error: no prompt for ../golden/support/dev.jsonl here (no prompts/ folder here); "
                                      "the split is in ../golden, whose prompts are in ../prompts/support/: run from .., "
                                      "or pass --prompt with one of them\n"), err
-        os.makedirs("prompts")   # a prompts/ here is taken, as the README says (a split outside this golden/)
-        Path("prompts/v1.txt").write_text("Clasifica.\n", encoding="utf-8")
-        assert "no prompt for" not in cli("run", "--split", "../golden/support/dev.jsonl", "--host", "127.0.0.1:9")[2]
+        os.makedirs("prompts")   # (118th round) a prompts/ here is this folder's, never the project's split's: it was
+        Path("prompts/v1.txt").write_text("Clasifica.\n", encoding="utf-8")   # taken without a word
+        code, out, err = cli("run", "--split", "../golden/support/dev.jsonl", "--host", "127.0.0.1:9")
+        assert code == 2 and "(prompts/ here is this folder's, not its project's); the split is in ../golden" in err, err
+        shutil.copy("../golden/support/dev.jsonl", "dev.jsonl")   # a split of no project's golden/ takes it, as before
+        assert "no prompt for" not in cli("run", "--split", "dev.jsonl", "--host", "127.0.0.1:9")[2]
     finally:
         os.chdir("..")
     # (116th round) run from inside golden/ itself, the split's path names no golden/: "no prompts/ folder here" alone
@@ -2004,3 +2007,19 @@ def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--prompt", "t/p8.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err == ("error: golden/dev.jsonl: 28 lines have no vars.a;b, which t/p8.txt uses as {{a;b}} "
                                  "(lines 1-28)\n"), err
+
+
+def test_a_split_of_another_project_never_takes_this_folder_s_prompts(project, cli):
+    """118th round's newcomer: run from a project's parent, proj/golden/ft/dev.jsonl took ./prompts/v1.txt (another
+    project's) without a word, where proj/prompts/ft/ holds its own; and init proj/golden/faq3 from there wrote its
+    prompt to proj/golden/faq3/prompts/, which no run from proj reads."""
+    os.makedirs("proj")
+    assert cli("init", "proj/golden/faq3")[0] == 0
+    assert Path("proj/prompts/faq3/v1.txt").is_file() and not Path("proj/golden/faq3/prompts").exists()
+    code, out, err = cli("run", "--split", "proj/golden/faq3/dev.jsonl", "--host", "127.0.0.1:9")   # (./prompts there)
+    assert code == 2 and err == ("error: no prompt for proj/golden/faq3/dev.jsonl here (prompts/ here is this folder's, "
+                                 "not its project's); the split is in proj/golden, whose prompts are in proj/prompts/faq3/: "
+                                 "run from proj, or pass --prompt with one of them\n"), err
+    os.chdir("proj")
+    code, out, err = cli("run", "--split", "golden/faq3/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "cannot reach the model server" in err, err

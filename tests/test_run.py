@@ -2134,7 +2134,9 @@ def test_refusals_alike_are_told_by_status_and_words_past_ids_and_turns():
     assert words("HTTP 500: busy", True) != words("HTTP 503: busy", True) != words("HTTP 500: down", True)
     assert words('HTTP 500: option "top_k" must be of type integer', True) is None   # never retried: one call each
     assert words("HTTP 500: busy", False) is None and words("connection failed (ConnectionError)", True) is None
-    assert words("HTTP 404: model not found", True) is None and words(None, True) is None
+    assert words("HTTP 403: blocked", True) is None and words(None, True) is None
+    # (118th round) a 404, never retried, is one as a 401 is: five alike stop (a model gone, a --host without the path)
+    assert words("HTTP 404: model not found", False) == words("HTTP 404: model not found", True) is not None
 
 
 def test_refusals_in_two_wordings_in_turn_stop_the_run_at_twice_as_many(project, cli, fake):
