@@ -19429,22 +19429,42 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             if stopped:   # stopped: the rest of this pair's calls would be paid for and never kept
                 raise StopAsking
 
+        refusals, unreachable = [], 0   # the breakers, as judge's: a server gone or refusing alike stops the asking
+
         def on_votes(pair, trial, pair_votes):
-            nonlocal failed
+            nonlocal failed, unreachable
             votes[pair["id"], trial] = pair_votes
             failed += any(v["error"] for v in pair_votes)
             progress.update(len(votes) - (len(pairs) - len(todo)), failed)
+            # (every call was asked, each waiting out its retries: 54 404s of a model not there, 24 429s in 36 s)
+            before = list((kept.get((pair["id"], trial)) or {}).values())
+            asked = [v for v in pair_votes if v not in before]
+            gone = asked and all((v["error"] or "").startswith("connection failed") for v in asked)
+            unreachable = unreachable + 1 if gone else 0
+            if unreachable >= SERVER_GONE_AFTER:
+                raise ServerGone(asked[-1]["error"])
+            alike = {refusal_words(v["error"], client.retries > 0) for v in asked}
+            refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
+                              asked[-1]["error"] if asked else None)
 
+        stopping, stopped_by = stop_waiter(client, progress, "the judge's server", "pairs' calls", "pair")
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
                         awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
                                 lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}), journaled)),
-                        on_votes, progress.tick)
+                        on_votes, progress.tick, (ServerGone,), stopping)
             progress.update(len(todo), failed, final=True)
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, ServerGone) as stop:
             interrupted = True
-            raise
+            breaker = breaker_of(stop) or next(iter(stopped_by), None)
+            if breaker is None:
+                raise
+            progress.update(len(votes) - (len(pairs) - len(todo)), failed, final=True)
+            raise EvalError(refused_why(f"the judge's server at {on_one_line(client.host)}", "pairs' calls", breaker,
+                                        "compare again", args.jobs) if isinstance(breaker, ServerRefuses) else
+                            f"stopped: the judge's server at {on_one_line(client.host)} stopped answering "
+                            f"({SERVER_GONE_AFTER} pairs in a row: {on_one_line(breaker)})") from None
         finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
             stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal

@@ -1984,3 +1984,23 @@ def test_a_stored_pairwise_verdict_then_mt_benchs_other_is_read_again():
     vote = {"raw": '{"reason": "A is better", "winner": "A"}\n\n[[B]]', "winner": "A", "model": "m",
             "order": evalpy.ORDERS[0], "error": None}
     assert evalpy.said_two_things(vote, "winner")
+
+
+def test_a_judge_that_refuses_every_pair_alike_stops_the_compare(project, cli, fake):
+    """118th round's hostile judges: compare --pairwise had no breaker: a judge model not there (404 to every call)
+    was asked 54 calls, a rate limit's 429s each waited out; five pairs in a row refused alike stop it, as judge
+    stops, the verdicts that came stored and the command to go on given."""
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    fake.faults = ["404"] * 100
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--jobs", 1)
+    assert code == 2 and len(fake.chat_bodies) == 10, (len(fake.chat_bodies), err)
+    assert err.endswith(f"error: stopped: the judge's server at {fake.url} answered 5 pairs' calls in a row that what they "
+                        "asked is not there (HTTP 404: model \"qwen2.5:7b\" not found, try pulling it first (run `ollama "
+                        "pull qwen2.5:7b`)); check the "
+                        "model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then compare "
+                        "again\n"), err
+    assert "compare again to ask only the calls still missing" in err, err
+    fake.faults = []
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and "12 candidate wins" in out, out + err
