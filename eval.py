@@ -20262,9 +20262,14 @@ def bullet_list(items, cls=None):
 def asked_html(result):
     """What the model was asked (asked()), as a page shows it; the answer beside it is the next turn."""
     what = asked(result)
-    if not what["messages"]:
-        return pre(what["input"])
-    return Markup("".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in what["messages"]))
+    said = (pre(what["input"]) if what["input"] else "") if not what["messages"] else \
+        "".join(f'<div class="turn">{esc(t["role"])}</div>{pre(t["content"])}' for t in what["messages"])
+    if not isinstance(result.get("vars"), dict) or not result["vars"]:
+        return Markup(said or pre(what["input"]))
+    # the values its prompt was filled with (a case of vars alone showed an empty cell: every failing case alike)
+    head = ("vars its prompt was filled with" if said else
+            "no input: the model was asked by its prompt alone, filled with these vars")
+    return Markup(said + f'<div class="turn">{esc(head)}</div>' + pre(json_text(result["vars"])))
 
 
 def case_link(case_id, anchors):

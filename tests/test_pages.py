@@ -917,3 +917,18 @@ def test_every_one_line_field_of_a_page_shows_its_line_break_as_a_code(project, 
                                            labels=None, prompt="prompts/v2.txt"))
     assert cli("compare", a, b, "--html", "c.html")[0] == 0
     assert "<pre>def f():\n    return 1</pre>" in Path("c.html").read_text(encoding="utf-8")
+
+
+def test_a_case_of_vars_alone_shows_its_vars_on_the_page(project, cli, fake):
+    """118th round's newcomer: a case with vars and no input showed an empty cell on report --html (every failing case
+    alike but for its answer), where report --case printed "Input: none ... Vars: {...}"; its vars are shown, escaped."""
+    os.makedirs("p/prompts")
+    Path("p/dev.jsonl").write_text(json.dumps({"id": "g-1", "vars": {"product": "Widget", "audience": "<b>kids</b>"},
+                                               "checks": [{"type": "icontains", "value": "zzz"}], "difficulty": "easy",
+                                               "note": "n"}) + "\n")
+    Path("p/prompts/v1.txt").write_text("Write a slogan for {{product}} aimed at {{audience}}.\n")
+    assert cli("run", "--split", "p/dev.jsonl", "--host", fake.url)[0] in (0, 1)
+    assert cli("report", "runs/p-dev-v1.json", "--html", "g.html")[0] in (0, 1)
+    page = Path("g.html").read_text(encoding="utf-8")
+    assert ('no input: the model was asked by its prompt alone, filled with these vars</div><pre>{&quot;product&quot;: '
+            '&quot;Widget&quot;, &quot;audience&quot;: &quot;&lt;b&gt;kids&lt;/b&gt;&quot;}</pre>') in page, page
