@@ -5246,8 +5246,15 @@ def label_mismatch(labels, split_path, prompt_text, prompt_path):
         said.append(f"does not name the {'label' if len(missing) == 1 else 'labels'} {named_labels(missing)} of {shell_word(labels_path)}")
     if extra:
         said.append(f"names {named_labels(extra)}, {'a label' if len(extra) == 1 else 'labels'} {shell_word(labels_path)} does not have")
-    return inert(f"warning: {shell_word(prompt_path)} {', and '.join(said)}; is it the prompt for this split? "
-                 f"(--prompt PATH, or put one in {shell_word(prompts_home(split_path) + os.sep)})")
+    # (a prompt of the split's own folder is its: "put one in x/prompts/", where it was, told nothing to do)
+    home = prompts_home(split_path)
+    own = os.path.abspath(os.path.dirname(prompt_path) or ".") == os.path.abspath(home)
+    return inert(f"warning: {shell_word(prompt_path)} {', and '.join(said)}" + (
+        (f"; make the prompt's labels those of {shell_word(labels_path)}" if missing and extra else
+         f"; add {'it' if len(missing) == 1 else 'them'} to the prompt" if missing else
+         f"; take {'it' if len(extra) == 1 else 'them'} out of the prompt, or add {'it' if len(extra) == 1 else 'them'} "
+         f"to {shell_word(labels_path)}") if own else
+        f"; is it the prompt for this split? (--prompt PATH, or put one in {shell_word(home + os.sep)})"))
 
 
 def newest_prompt(folder=PROMPTS_DIR):

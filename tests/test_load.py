@@ -1075,6 +1075,11 @@ def test_a_prompt_that_does_not_name_the_splits_labels_is_warned_of(project, cli
             "acceso, petición, labels mine/labels.txt does not have; is it the prompt for this split? "
             "(--prompt PATH, or put one in mine/prompts/)") in err
     assert err.index("warning: prompts/v3.txt") < err.index("split mine/cases.jsonl")   # before the run's first line
+    # (118th round's newcomer) a prompt of the split's own folder is told what to change, never "put one in" its folder
+    os.makedirs("mine/prompts")
+    Path("mine/prompts/v1.txt").write_text("Label it: bug or question.\n")
+    code, out, err = cli("run", "--split", "mine/cases.jsonl", "--host", fake.url)
+    assert "warning: mine/prompts/v1.txt does not name the label feature of mine/labels.txt; add it to the prompt\n" in err, err
 
 
 def test_a_golden_split_takes_the_prompt_help_names_and_the_warning_points_there(project, cli, fake, capsys):
