@@ -1097,7 +1097,7 @@ def test_a_golden_split_takes_the_prompt_help_names_and_the_warning_points_there
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2")
     assert code == 0, err
     assert json.loads((project / "runs" / "dev-v4.json").read_text(encoding="utf-8"))["config"]["prompt"] == "prompts/v4.txt"
-    assert "(--prompt PATH, or put one in prompts/)" in err and "golden/prompts" not in err
+    assert "of golden/labels.txt; add them to the prompt\n" in err and "golden/prompts" not in err   # (its own folder's)
     own_split(project)
     os.rename(project / "mine", project / "golden" / "tickets")
     code, out, err = cli("run", "--split", "golden/tickets/cases.jsonl", "--host", fake.url)
