@@ -1714,11 +1714,13 @@ def interrupt(signum, frame):
     # past STOP_REPEAT_SECONDS, a stop that hangs is stopped again
     if STOP_RAISED and now - STOP_RAISED[-1] < STOP_REPEAT_SECONDS:
         return
+    if STOP_RAISED:   # a stop that hangs (its message blocked on a pipe no one reads): ended as a kill ends it, what was
+        os._exit(2)   # journaled kept (raised, it came out of what handled the first as a traceback, exit 130)
     STOP_RAISED.append(now)
     raise KeyboardInterrupt
 
 
-STOP_RAISED = []            # when interrupt() raised a stop, in this process
+STOP_RAISED = []            # when interrupt() raised a stop, in this command (handled() empties it)
 STOP_REPEAT_SECONDS = 2.0   # after one, how long another stop is taken as part of it
 
 
@@ -11636,7 +11638,13 @@ def run_held(args, held):
         if run_path != wanted:
             holder = next(wanted + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(wanted + suffix))
             warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
-    errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
+    try:
+        errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
+    except KeyboardInterrupt:   # (or SIGTERM) just before its first call or after its last, where it says nothing: a
+        # bare "interrupted" left the journal holding every answer unnamed
+        warn(f"interrupted: the answers that came are kept in {shell_word(run_path + JOURNAL_SUFFIX)}; resume with: "
+             f"{resume_command(run_path)}")
+        return None
     if errors is None:
         return None   # interrupted: the answers are in the journal
     try:
@@ -22935,6 +22943,7 @@ def without_keys(text, echoes):
 def handled(handler, args, keys=()):
     """The command's exit code; every foreseeable failure as one plain line, exit 2 (keys: keys_given's, kept out)."""
     ctrl_c = signal.getsignal(signal.SIGINT)
+    STOP_RAISED.clear()   # (a command of its own: one before it in this process, a test's, stopped that one)
     try:
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return written_out(handler(args))

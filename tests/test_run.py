@@ -5095,3 +5095,36 @@ def test_a_prompt_edited_since_the_held_out_run_is_said_to_be(project, cli, fake
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "(prompts/current.txt, qwen2.5:7b).\n" in err and "edited" not in err, err
     os.unlink("prompts/current.txt")
+
+
+def test_a_stop_after_the_last_answer_names_the_journal_and_a_later_one_ends_a_hung_stop(project, cli, fake):
+    """118th round's signals: a stop just after ask_remaining's last answer (its journal closing) said "interrupted"
+    alone, the journal holding every answer unnamed; a stop past the two seconds, while the first one's message hung
+    on a pipe no one read, came out of handled() as a traceback, exit 130: it ends the command, exit 2."""
+    def child(body):
+        return subprocess.run([sys.executable, "-c", "import os, signal, sys, time\n"
+                               f"sys.path.insert(0, {str(ROOT)!r})\nimport eval as evalpy\n" + body], capture_output=True,
+                              text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    done = child("real = evalpy.ask_remaining\n"
+                 "def ask_remaining(*a, **k):\n"
+                 "    errors = real(*a, **k)\n"
+                 "    os.kill(os.getpid(), signal.SIGINT)\n"
+                 "    time.sleep(0.5)\n"
+                 "    return errors\n"
+                 "evalpy.ask_remaining = ask_remaining\n"
+                 f"sys.exit(evalpy.main(['run', '--split', 'dev', '--host', {fake.url!r}]))\n")
+    assert done.returncode == 2 and done.stderr.endswith(
+        "interrupted: the answers that came are kept in runs/dev-v3.json.journal; resume with: python eval.py run --resume "
+        "runs/dev-v3.json\n"), done.stderr
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    done = child("evalpy.STOP_REPEAT_SECONDS = 0.2\n"
+                 "def hung(text):   # (its message blocked: a second stop comes past the window)\n"
+                 "    time.sleep(0.4)\n"
+                 "    os.kill(os.getpid(), signal.SIGINT)\n"
+                 "    time.sleep(10)\n"
+                 "def stopped(*args, **kwargs):\n"
+                 "    os.kill(os.getpid(), signal.SIGTERM)\n"
+                 "    time.sleep(10)\n"
+                 "evalpy.score, evalpy.last_word = stopped, hung\n"
+                 "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
+    assert (done.returncode, done.stderr) == (2, ""), (done.returncode, done.stderr)   # (at once: never the 10 s)
