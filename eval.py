@@ -16789,6 +16789,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     if "context_sha" in changed:   # two retrievers' passages named by their files too, not by two hashes alone
         changed = {**{k: v for k, v in changed.items() if k != "context_sha"},
                    "context_path": [a_cfg.get("context_path"), b_cfg.get("context_path")], "context_sha": changed["context_sha"]}
+    if "prompt" in changed and "prompt_sha" not in changed and type(a_cfg.get("prompt_sha")) is str:   # one prompt named
+        changed.pop("prompt")   # two ways (../prompts/v2.txt run from a sub-folder, prompts/v2.txt): no change
     if a_cfg.get("repeat", 1) == 1 or b_cfg.get("repeat", 1) == 1:   # one trial is asked with the seed under either rule
         changed.pop("trial_seeds", None)   # (a run of one trial records none: "-> each trial its own seed" was said of it)
     if a_cfg.get("api") == b_cfg.get("api") == "ollama":   # QWEN2.5:7B and qwen2.5:7b are one model there (the digests say

@@ -43,6 +43,11 @@ def test_a_rerun_shows_no_configuration_change(two_runs, cli):
     assert "Changed: nothing in the configuration" in out
     assert "Fixed (0): -" in out and "Regressions (0): -" in out
     assert "Invalid answers" not in out   # said only where either run has some
+    # (118th round's newcomer) one prompt named from a sub-folder (../prompts/v3.txt) is no change: its sha is the same
+    elsewhere = split_run("dev", V3_MISSES, date="2026-01-03T10:00:00+01:00")
+    elsewhere["config"]["prompt"] = "../prompts/v3.txt"
+    out = cli("compare", two_runs[1], write_run("runs/dev-v3-3.json", elsewhere))[1]
+    assert "Changed: nothing in the configuration" in out, out
 
 
 def test_compare_json(two_runs, cli):
