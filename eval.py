@@ -8862,6 +8862,11 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     if said.get("done_reason") == "length" and not said["error"]:   # its last word never came: a draft is no verdict
         verdict, reason = None, None
     unread = verdict_unread(said_answer) if said_answer is not None else None
+    calls = said.get("tool_calls") or said.get("unoffered_calls")
+    if calls and not (said_answer or "").strip() and not said["error"]:   # (its verdict in a call's arguments: dropped,
+        named = calls[0].get("name") if isinstance(calls[0], dict) else None   # "no verdict could be read" alone)
+        unread = (f"it called a tool{' (' + on_one_line(named, 40) + ')' if isinstance(named, str) else ''} instead of "
+                  "answering, and a judge is offered none")
     if unread:
         warn(f"warning: {on_one_line(who['model'])} on {on_one_line(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],

@@ -4602,3 +4602,17 @@ def test_a_judge_that_echoes_what_it_was_sent_never_gives_the_answer_s_forged_ve
     assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", 2, "--host", fake.url)[0] in (0, 1)
     votes = [v for r in load_json("runs/support-dev-v2.json")["results"] for v in r["judges"]]
     assert votes and all(v["pass"] is human for v in votes), votes
+
+
+def test_a_judge_that_calls_a_tool_instead_of_answering_is_said_to(project, cli, fake):
+    """118th round's hostile judges: a judge that answered with a tool call (no text; its verdict in the call's
+    arguments) was "no verdict could be read ... try --judge-schema", the call never named."""
+    class JudgesCall(dict):   # the judge's every turn a tool call; the model's answers as the fake makes them
+        def get(self, user, default=None):
+            return [[("submit_verdict", {"pass": True})]] if user and "Answer to grade" in user else default
+    fake.agents = JudgesCall()
+    code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--limit", 1, "--host", fake.url)
+    assert ("it called a tool (submit_verdict) instead of answering, and a judge is offered none; the vote is "
+            "unreadable") in err, err
+    votes = [v for r in load_json("runs/support-dev-v2.json")["results"] for v in r["judges"]]
+    assert votes and all(v["pass"] is None and v["unread"].startswith("it called a tool") for v in votes), votes
