@@ -693,11 +693,14 @@ def shell_word(text):
     return "$'" + "".join(map(escaped, text)) + "'"
 
 
-def program():
+def program(anywhere=False):
     """How the commands eval.py prints call it: `python eval.py`, or by the path it was started by
     from another folder (python3 ~/tools/eval.py ..., a link ~/bin/ev), so that a command pasted where
-    it was printed runs. (Imported, as the tests do, it is `python eval.py`.)"""
+    it was printed runs; anywhere: by its whole path, for a command run after a cd. (Imported, as the tests do, it is
+    `python eval.py`.)"""
     started = sys.argv[0] if __name__ == "__main__" and sys.argv and sys.argv[0] else "eval.py"
+    if __name__ == "__main__" and anywhere:
+        return f"python {shell_word(os.path.abspath(started))}"
     if os.path.abspath(started) == os.path.abspath("eval.py"):
         return "python eval.py"
     return f"python {shell_word(started)}"
@@ -11546,11 +11549,25 @@ def run_split(args):
             lock.release()
 
 
-def read_from_here(paths):
+def read_from_here(paths, run_path=None):
     """What to add to an error on a file a run recorded by a relative path: it is read from the
-    current folder, which may not be the one the run was made in (its paths are relative to that)."""
+    current folder, which may not be the one the run was made in (its paths are relative to that); where the folder
+    above the run's runs/ (or the run's own) holds them all, that one, with the command to paste (from a sub-folder,
+    "resume from there" named no folder, and the command it printed failed)."""
     if all(not p or os.path.isabs(p) for p in paths):
         return ""
+    made_in = None
+    if run_path:
+        at = os.path.dirname(os.path.abspath(run_path))
+        for folder in ([os.path.dirname(at)] if os.path.basename(at) == RUNS_DIR else []) + [at]:
+            if os.path.realpath(folder) != os.path.realpath(".") and all(
+                    not p or os.path.isabs(p) or os.path.lexists(os.path.join(folder, p)) for p in paths):
+                made_in = folder
+                break
+    if made_in:
+        return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in, "
+                f"{shell_word(os.path.relpath(made_in))}, which holds it: cd {shell_word(os.path.relpath(made_in))} && "
+                f"{program(anywhere=True)} run --resume {shell_word(os.path.relpath(os.path.abspath(run_path), made_in))})")
     return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in: "
             "if that is another, resume from there)")
 
@@ -11581,7 +11598,7 @@ def run_held(args, held):
         inputs = load_inputs(config, as_begun=resuming)
     except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
         missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
-        raise EvalError(f"{e}{read_from_here(missing) if resuming and missing else ''}") from None
+        raise EvalError(f"{e}{read_from_here(missing, run_path or completes) if resuming and missing else ''}") from None
     rerun = guarded = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])

@@ -5128,3 +5128,19 @@ def test_a_stop_after_the_last_answer_names_the_journal_and_a_later_one_ends_a_h
                  "evalpy.score, evalpy.last_word = stopped, hung\n"
                  "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
     assert (done.returncode, done.stderr) == (2, ""), (done.returncode, done.stderr)   # (at once: never the 10 s)
+
+
+def test_a_resume_from_a_sub_folder_names_the_folder_the_run_was_made_in(project, cli, fake):
+    """118th round's newcomer: run --resume ../runs/dev-v3.json from a sub-folder said "resume from there", naming no
+    folder (the runs listing's own command failed so); the folder above runs/ that holds the run's files is named,
+    with the command to paste."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.faults = ["500"]
+    assert cli("run", "--split", "dev", "--host", fake.url, "--retries", 0)[0] == 2
+    os.makedirs("notes")
+    os.chdir("notes")
+    code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("the run recorded it relative to the folder it was made in, .., which holds it: "
+                                      "cd .. && python eval.py run --resume runs/dev-v3.json)\n"), err
+    os.chdir("..")
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
