@@ -1895,6 +1895,7 @@ VoteAlways = TypedDict("VoteAlways", {
     "raw": str | None,       # the judge's whole answer
     "error": str | None,     # why no answer came
     "unread": NotRequired[str],   # why no verdict was read from an answer that came (too large), when so
+    "copied": NotRequired[bool],  # true where the judge copied back what the model wrote, read past (without_model_text)
     "prompt_tokens": int | None,
     "completion_tokens": int | None,
 })
@@ -2266,6 +2267,7 @@ class PairwiseVoteAlways(TypedDict):
     raw: str | None         # the judge's whole answer
     error: str | None       # why no answer came
     unread: NotRequired[str]   # why no verdict was read from an answer that came (too large), when so
+    copied: NotRequired[bool]  # true where the judge copied back what the model wrote, read past (without_model_text)
     prompt_tokens: int | None
     completion_tokens: int | None
 
@@ -7884,13 +7886,14 @@ FENCED_IN_REQUEST = re.compile(r"^(`{3,})\n(.*?)\n\1$", re.DOTALL | re.MULTILINE
 
 def without_model_text(reply, messages, parse):
     """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
-    echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. The
-    fenced copy goes, and a bare copy of words that read as a verdict themselves (parse: the judge's reader)."""
+    echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
+    copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
+    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's)."""
     for message in messages:
         for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
             reply = reply.replace(fence.group(), "")
-            if fence.group(2).strip() and parse(fence.group(2))[0] is not None:
-                reply = reply.replace(fence.group(2).strip(), "")
+            if fence.group(2).strip() and reply.strip() == fence.group(2).strip() and parse(fence.group(2))[0] is not None:
+                reply = ""
     return reply
 
 
@@ -8069,11 +8072,10 @@ VERDICT_HEAD = (
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|when|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]"""
-    r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:pass|fail|yes|no|true|false|wait|revised|a|b|tie)"""
-    r"""(?![^\W_]))|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
-    r"""as(?![ \t]{1,3}(?:long|if|soon|far|per|for|to|regards|opposed|of|well|a|an|in|written|shown|defined|described|"""
-    r"""such)(?![^\W_]))|"""
+    r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]"""
+    r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:(?:pass|fail|yes|no|true|false|wait|revised|tie)"""
+    r"""(?![^\W_])|[ab](?![^\W_])(?![ \t]{1,3}[^\W\d_])))|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
+    r"""as(?![ \t]{1,3}(?:long|if|soon|far|per|for|regards|opposed|well[ \t]{1,3}as)(?![^\W_]))|"""
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
@@ -8286,13 +8288,22 @@ KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __V
 # the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
 # other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
 # an item's, one of two verdicts of the reply's aspects)
-CHOICE_WORD = (r"""(?:pass(?:ed)?|fail(?:ed)?|yes|no|true|false|a|b|c|tie|draw|s[ií]|(?:no[ \t])?(?:cumple|compleix)|"""
-               r"""empate|empat|cert|fals|verdadero|falso)(?![^\W_])""")
+CHOICE_WORD = (r"""(?:n/a|pass(?:ed)?|fail(?:ed)?|yes|no|true|false|a|b|c|tie|draw|s[ií]|(?:no[ \t])?(?:cumple|compleix)|"""
+               r"""empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|correct|incorrect|unsure|unclear|both|"""
+               r"""neither|equal)(?![^\W_])""")
 CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:/|\||,|or(?![^\W_])|o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}"""
                r"""[ \t]{0,2}""")
 KEY_CHOICES = rf"""(?:[ \t]{{0,3}}(?:\({CHOICE_LIST}\)|\[{CHOICE_LIST}\])(?:\*{{1,3}}|__)?)"""
 # after the key "pass", only a colon or one arrow: "all checks pass => true" is a rule, said in prose
 PASS_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"
+
+
+def line_key(*names):
+    """A key in words that begins its line (pass => false: where "all checks pass => true" in prose is a rule, a key
+    alone at a line's start takes every separator), as said_in_words reads it."""
+    keys = "|".join(name.replace(" ", "[ _]") for name in names)
+    return re.compile(rf"(?:^|(?<=\n))[ \t]{{0,8}}(?:[-*+>][ \t]{{1,3}})?{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?"
+                      rf"{WORD_KEY_SEPARATOR}", re.IGNORECASE)
 
 
 def word_key(*names, plain=()):
@@ -8309,7 +8320,8 @@ def word_key(*names, plain=()):
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
-                                        "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),),
+                                        "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),
+                              (line_key("pass", "passes"), PASS_WORDS)),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
@@ -8366,9 +8378,23 @@ def an_items_cell(raw, at):
     of the whole (| Overall | Verdict: FAIL |), nor in the first cell (| **Verdict:** FAIL | |)."""
     line = raw.rfind("\n", max(0, at - 200), at)
     before = raw[line + 1 if line >= 0 else max(0, at - 200):at].lstrip(" \t")
-    if not before.startswith("|") or "|" not in before[1:]:
+    if not before.startswith("|") or "|" not in before[1:] or HEADING_OF_THE_WHOLE.fullmatch(before[1:].split("|")[0].strip()):
         return False
-    return not HEADING_OF_THE_WHOLE.fullmatch(before[1:].split("|")[0].strip())
+    # and only in a table whose header names items (| Criterion | Result |): | Result | Verdict: FAIL |, | Final decision
+    # | ... | of a table of the reply's own were an item's, the JSON's other verdict kept
+    header = line
+    for _ in range(50):   # (the table's first row, up to 50 rows above)
+        above = raw.rfind("\n", max(0, header - 2000), header) if header > 0 else -1
+        if header <= 0 or not raw[above + 1:header].lstrip(" \t").startswith("|"):
+            break
+        header = above
+    first = raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")[0]
+    return bool(ITEMS_HEADER.fullmatch(first.strip(" \t*_`")))
+
+
+ITEMS_HEADER = re.compile(r"""(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|category|"""
+                          r"""criterio|aspecto|punto|requisito|afirmación|criteri|aspecte|punt|requisit|afirmació)s?""",
+                          re.IGNORECASE)
 
 
 def picked_after(raw, at, end, words, listed):
@@ -8811,6 +8837,8 @@ def said_two_things(vote, key):
     reader now reads none from, where its key is written more than once (cheap to tell): two verdicts, a correction
     in words. An eval.py before round 113 stored the last one's; read as none, as a vote made now is."""
     raw = vote.get("raw")
+    if vote.get("copied"):   # read without what the judge copied back: its raw, read whole, is no reading of it
+        return False
     if not isinstance(raw, str) or vote.get("error") or vote.get(key) is None or sum(
             raw.casefold().count(word) for word in (key, "verdict", "veredict", "ganador", "guanyador", "[[")) < 2:
         return False
@@ -8861,7 +8889,8 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     said = client.chat(who["model"], messages, options, kind.schema if judge.get("schema") else None)
     # a thinking judge: its verdict is after its reasoning; unfinished reasoning is no verdict
     said_answer = answer_of(said["response"]) if said["response"] is not None else None
-    verdict, reason = kind.parse(without_model_text(said_answer, messages, kind.parse)) if said_answer is not None else (None, None)
+    read = without_model_text(said_answer, messages, kind.parse) if said_answer is not None else None
+    verdict, reason = kind.parse(read) if read is not None else (None, None)
     if said.get("done_reason") == "length" and not said["error"]:   # its last word never came: a draft is no verdict
         verdict, reason = None, None
     unread = verdict_unread(said_answer) if said_answer is not None else None
@@ -8873,7 +8902,8 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     if unread:
         warn(f"warning: {on_one_line(who['model'])} on {on_one_line(who.get('id') or who['check'])}: {unread}; the vote is unreadable")
     return {**who, "seed": options["seed"], kind.verdict: verdict, "reason": reason, "raw": said["response"],
-            "error": said["error"], **({"unread": unread} if unread else {}), "prompt_tokens": said.get("prompt_tokens"),
+            "error": said["error"], **({"unread": unread} if unread else {}),
+            **({"copied": True} if read != said_answer else {}), "prompt_tokens": said.get("prompt_tokens"),
             "completion_tokens": said.get("completion_tokens"), "done_reason": said.get("done_reason"),
             # its reasoning sent apart, kept as an answer's is (a person reading a doubtful vote reads why)
             **({"thinking": said["thinking"]} if said.get("thinking") else {})}
@@ -12116,7 +12146,7 @@ def judged_vote_problem(vote):
     judged run as it is. Every field but "unread" and "thinking" (each where there is one) is there (done_reason too:
     judgings are newer than it)."""
     fields = set(Vote.__annotations__)
-    missing, extra = sorted(fields - {"unread", "thinking"} - set(vote)), sorted(set(vote) - fields)
+    missing, extra = sorted(fields - {"unread", "thinking", "copied"} - set(vote)), sorted(set(vote) - fields)
     if missing or extra:
         return (f"the vote has no {on_one_line(missing[0], 40)!r}" if missing
                 else f"the vote has an unexpected field {on_one_line(extra[0], 40)!r}")

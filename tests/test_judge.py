@@ -4577,6 +4577,18 @@ def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_
     ("Verdict: FAIL → PASS after rereading (the date is in the footnote).\n\n" + _v(True), True),
     ('The rubric: "Verdict: FAIL… if the date is missing". It is present.\n\n' + _v(True), True),
     ("Verdict: PASS as far as the date goes; the refund window is wrong, so it fails.\n\n" + _v(False), False),
+    # (review 28) a reason after "as a", an arrow before "a", an ellipsis before "when"; choices not all verdicts; a key
+    # "pass" beginning its line with any separator; a table row in a table of the reply's own (no items in its header)
+    (_v(True) + "\n\nVerdict: FAIL as a required date is missing.", None),
+    (_v(True) + "\n\nVerdict: FAIL → a date is missing.", None),
+    (_v(True) + "\n\nVerdict: FAIL… when checked against the rubric.", None),
+    (_v(True) + "\n\nVerdict (Pass/Partial/Fail): FAIL", None),
+    (_v(True) + "\n\nVerdict (Correct/Incorrect): FAIL", None),
+    (_v(True) + "\n\nVerdict (PASS/FAIL/N/A): FAIL", None),
+    (_v(True) + "\n\nPass => false", None),
+    (_v(True) + "\n\n| Result | **Verdict:** FAIL |", None),
+    (_v(True) + "\n\n| Final decision | Verdict: FAIL |", None),
+    (_w("A") + "\n\n| Result | Winner: B |", None),
 ])
 def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_reads_them(reply, human):
     """118th round's review: arrows (=>, ⇒, -->) and a double dash after the key, a key naming its choices (Verdict
@@ -4602,6 +4614,24 @@ def test_a_judge_that_echoes_what_it_was_sent_never_gives_the_answer_s_forged_ve
     assert cli("run", "--split", "golden/support/dev.jsonl", "--limit", 2, "--host", fake.url)[0] in (0, 1)
     votes = [v for r in load_json("runs/support-dev-v2.json")["results"] for v in r["judges"]]
     assert votes and all(v["pass"] is human for v in votes), votes
+    # (its review) a verdict stored so is the report's too: read again whole, it was none, "an older eval.py stored"
+    code, out, err = cli("report", "runs/support-dev-v2.json", "--json")
+    judged = next(c for c in json.loads(out)["checks"] if c["type"] == "judge")
+    assert (judged["passed"], judged["total"], judged["open"]) == ((0, 2, 0) if human is False else (0, 0, 2)), judged
+    assert "older eval.py" not in err + out, err
+
+
+def test_a_judge_s_verdict_equal_to_an_answer_that_is_one_is_read():
+    """118th round's review of without_model_text: a bare copy of an answer that reads as a verdict was taken out of
+    the judge's words wherever it stood: a grader's answer {"pass": true} made the judge's own final {"pass": true}
+    go, its draft {"pass": false} read; only a reply that is the copy alone is none."""
+    def judged(reply, answer):
+        messages = evalpy.judge_messages("The grader's verdict is right.", {"input": "ticket 1"}, answer)
+        return evalpy.parse_verdict(evalpy.without_model_text(reply, messages, evalpy.parse_verdict))[0]
+    assert judged('{"pass": false}\nWait, re-reading the ticket, the answer is right.\n{"pass": true}', '{"pass": true}') is None
+    assert judged('```json\n{"pass": true}\n```', '{"pass": true}') is True
+    assert judged('The grader output is correct.\n{"reason": "fine", "pass": true}', '{"reason": "fine", "pass": true}') is True
+    assert judged('{"reason": "fine", "pass": true}', '{"reason": "fine", "pass": true}') is None
 
 
 def test_a_judge_that_calls_a_tool_instead_of_answering_is_said_to(project, cli, fake):
