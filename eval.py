@@ -3673,9 +3673,24 @@ def read_bytes(path, what):
 
 def file_sha(path):
     """A run file's hash, which its sidecars (annotations, pairwise verdicts) are kept under: of its bytes with CR LF
-    read as LF, which is the same JSON (a checkout that made its line ends CR LF, git's autocrlf, had every verdict and
-    annotation stored on it taken for another version's, the verdicts asked and paid for again)."""
-    return sha256_bytes(read_bytes(path, "run file").replace(b"\r\n", b"\n"))
+    (or a lone CR) read as LF and one line feed at its end (as_hashed), which is the same JSON (a checkout that made its
+    line ends CR LF, git's autocrlf, had every verdict and annotation stored on it taken for another version's, the
+    verdicts asked and paid for again). The hash of its bytes as they are, which an eval.py before that kept them
+    under, is remembered as this one's (SHA_NOW): sidecars read after it take it as this hash."""
+    data = read_bytes(path, "run file")
+    now = sha256_bytes(as_hashed(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")))
+    SHA_NOW[sha256_bytes(data)] = now
+    return now
+
+
+# a run file's hash as an older eval.py took it (its bytes) -> as it is taken now, for each run file hashed in this
+# command: a sidecar that names the one is read as naming the other (sha_now)
+SHA_NOW = {}
+
+
+def sha_now(sha):
+    """A run file's hash as a sidecar recorded it, as it is taken now (file_sha), where this command hashed that file."""
+    return SHA_NOW.get(sha, sha) if isinstance(sha, str) else sha
 
 
 def dead_link(path):
@@ -18247,8 +18262,10 @@ def annotation_entries(written, text_key, what):
 def annotations_by_version(sidecar, run_sha):
     """(the annotations written on the run file whose hash is run_sha, those of its other versions by
     hash). A sidecar that names no version (eval.py before run_sha) is taken as this version's."""
-    versions = {sha: dict(written) for sha, written in sidecar["other_versions"].items()}
-    main = run_sha if sidecar["run_sha"] is None else sidecar["run_sha"]
+    versions = {}   # (by each hash as taken now: one an older eval.py took of the same file is this one's, sha_now)
+    for sha, written in sidecar["other_versions"].items():
+        versions[sha_now(sha)] = {**versions.get(sha_now(sha), {}), **written}
+    main = run_sha if sidecar["run_sha"] is None else sha_now(sidecar["run_sha"])
     versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
     current = versions.pop(run_sha, {})
     return current, {sha: written for sha, written in versions.items() if written}
@@ -18919,6 +18936,7 @@ def read_pairwise(path):
     for c in stored["comparisons"]:
         for v in c["verdicts"]:
             whole_counts(v)
+        c["baseline_sha"], c["candidate_sha"] = sha_now(c["baseline_sha"]), sha_now(c["candidate_sha"])
     return stored["comparisons"]
 
 
@@ -19152,7 +19170,9 @@ def journaled_comparisons(path):
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")
         held.setdefault(json_text([entry["comparison"][k] for k in COMPARISON_KEY]), []).append(entry)
-    return [dict(entries[-1]["comparison"], verdicts=[e["verdict"] for e in entries]) for entries in held.values()]
+    return [dict(entries[-1]["comparison"], baseline_sha=sha_now(entries[-1]["comparison"]["baseline_sha"]),
+                 candidate_sha=sha_now(entries[-1]["comparison"]["candidate_sha"]), verdicts=[e["verdict"] for e in entries])
+            for entries in held.values()]
 
 
 def baseline_from_here(comparison, candidate):
@@ -19164,7 +19184,7 @@ def baseline_from_here(comparison, candidate):
     for path in dict.fromkeys((*paths_from_here(given, candidate), os.path.join(os.path.dirname(candidate),
                                                                                   os.path.basename(given)))):
         try:
-            if os.path.isfile(path) and file_sha(path) == comparison.get("baseline_sha"):
+            if os.path.isfile(path) and file_sha(path) == sha_now(comparison.get("baseline_sha")):
                 return path if path == given or os.path.isabs(path) or path.startswith((".", os.sep)) else "./" + path
         except OSError:
             continue

@@ -95,6 +95,27 @@ def test_runs_checked_out_with_cr_lf_keep_their_verdicts_and_annotations(project
     assert again[1].replace("(0 made now", "(8 made now") == first[1], again[1]
     code, out, err = cli("report", cand)
     assert code == 0 and "greets well" in out and "left out here" not in out, out + err
+    # (its review) the sidecars an eval.py before that wrote on such a checkout, by the hash of the CR LF bytes, are
+    # this run's too (all 8 asked again, the annotation "another version's"); and a lone CR's line ends, or no last
+    # line feed, are the same JSON
+    import hashlib
+    raw = {path: hashlib.sha256(Path(path).read_bytes()).hexdigest() for path in (base, cand)}
+    stored = json.loads(Path(cand + ".pairwise.json").read_text())
+    for c in stored["comparisons"]:
+        c["baseline_sha"], c["candidate_sha"] = raw[base], raw[cand]
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored))
+    notes = json.loads(Path(cand + ".annotations.json").read_text())
+    Path(cand + ".annotations.json").write_text(json.dumps(dict(notes, run_sha=raw[cand])))
+    again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert again[0] == 0 and len(fake.chat_bodies) == asked, again[2]
+    code, out, err = cli("report", cand)
+    assert code == 0 and "greets well" in out and "left out here" not in out, out + err
+    for path in (base, cand):
+        Path(path).write_bytes(Path(path).read_bytes().replace(b"\r\n", b"\r").rstrip(b"\r"))
+    again = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert again[0] == 0 and len(fake.chat_bodies) == asked, again[2]
+    code, out, err = cli("report", cand)
+    assert code == 0 and "greets well" in out and "left out here" not in out, out + err
 
 
 def test_a_pair_whose_first_trial_failed_says_it_of_trial_1(project, cli, fake):
