@@ -293,8 +293,12 @@ def test_on_port_80_the_host_a_browser_sends_without_its_port_is_ours():
 
 def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     url, _ = server
-    with open(project / runs[1], "a") as f:
+    with open(project / runs[1], "a") as f:   # (a line feed more: the same JSON, the same run, 118th round)
         f.write("\n")
+    assert requests.get(url + "/data").json()["changed"] is False
+    run = json.loads((project / runs[1]).read_text(encoding="utf-8"))
+    run["results"][0]["response"] += " edited"
+    (project / runs[1]).write_text(json.dumps(run), encoding="utf-8")
     assert requests.get(url + "/data").json()["changed"] is True
 
 
