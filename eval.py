@@ -3655,8 +3655,16 @@ def resolve_split(value, flag="--split"):
 def own_project_hint(name):
     """Where a split name not found here is one of eval.py's own project (run from another folder): ' (... cd there)',
     else ''. It said only "There is no golden/ split here", where a whole path to the split said where to run from."""
-    home = os.path.dirname(os.path.abspath(sys.argv[0] or "."))
     with contextlib.suppress(OSError, ValueError):
+        # the project this folder is in first (from its notes/, eval.py's own was offered: the shipped set run)
+        above = os.path.dirname(os.path.realpath("."))
+        for _ in range(10):
+            if os.path.isfile(os.path.join(above, GOLDEN_DIR, name + ".jsonl")):
+                return f" (the project above, {shell_word(os.path.relpath(above))}, has {GOLDEN_DIR}/{name}.jsonl: run from there)"
+            if os.path.dirname(above) == above:
+                break
+            above = os.path.dirname(above)
+        home = os.path.dirname(os.path.abspath(sys.argv[0] or "."))
         if os.path.realpath(home) != os.path.realpath(".") and os.path.isfile(os.path.join(home, GOLDEN_DIR, name + ".jsonl")):
             return f" (eval.py's own project has {GOLDEN_DIR}/{name}.jsonl: run from {shell_word(home)})"
     return ""
@@ -5089,7 +5097,26 @@ def prompts_home(split_path):
     folder = os.path.dirname(split_path) or "."
     if under_golden(split_path):
         return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(folder, GOLDEN_DIR)))
+    project = project_of(split_path)   # (another project's golden/, from a sub-folder or its parent: its mirror there;
+    if project:                        # golden/X/prompts/ was offered, and taken once made)
+        root, inside = project
+        return os.path.normpath(os.path.join(root, PROMPTS_DIR, inside))
     return os.path.normpath(os.path.join(folder, PROMPTS_DIR))
+
+
+def project_of(split_path):
+    """(the project's folder, the split's folder inside its golden/) where a split not under this folder's golden/ is
+    under a project's: the nearest golden/ above it whose folder has a prompts/ beside it (the one init makes); a
+    folder merely named golden/ higher up, with none, is no project's. None elsewhere. Paths as the split's is given
+    (relative from here, or whole)."""
+    whole = os.path.abspath(os.path.dirname(split_path) or ".")
+    parts = whole.split(os.sep)
+    for at in range(len(parts) - 1, 0, -1):
+        root = os.sep.join(parts[:at]) or os.sep
+        if parts[at] == GOLDEN_DIR and os.path.isdir(os.path.join(root, PROMPTS_DIR)):
+            inside = os.path.join(*parts[at + 1:]) if parts[at + 1:] else "."
+            return (root if os.path.isabs(split_path) else os.path.relpath(root)), inside
+    return None
 
 
 def under_golden(split_path):
@@ -5109,14 +5136,24 @@ def new_golden_set(folder):
 
 
 def set_prompts_home(split_path):
-    """prompts_home of a split, or, in another project's golden/ (a folder named so in its path, not this folder's),
-    that project's mirror of it: proj/golden/faq/dev.jsonl -> proj/prompts/faq/."""
-    parts = os.path.normpath(split_path).split(os.sep)
-    at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
-    if under_golden(split_path) or at is None:
+    """Where init writes a new set's prompt: its prompts_home, or, in a golden/ of a project whose prompts/ init is to
+    make (a path holding a golden/ folder, from the project's parent: proj/golden/faq/dev.jsonl; or from inside its
+    golden/: faq/dev.jsonl), that project's mirror of it (proj/prompts/faq/): from the parent, init wrote
+    proj/golden/faq/prompts/v1.txt, which no run from proj reads."""
+    if under_golden(split_path) or project_of(split_path):
         return prompts_home(split_path)
-    return os.path.join(os.sep.join(parts[:at]) or (os.sep if os.path.isabs(split_path) else "."), PROMPTS_DIR,
-                        *parts[at + 1:-1])
+    whole = os.path.abspath(split_path).split(os.sep)
+    given = [part for part in os.path.relpath(split_path).split(os.sep) if part != os.pardir]   # (from here: a whole path
+    # through a folder merely named golden/ above this one names none)
+    at = max((i for i, part in enumerate(whole[:-1]) if part == GOLDEN_DIR), default=None)
+    # (a golden/ named in the path given, or the folder init runs in: never one higher up, /srv/golden/proj/sets/faq
+    # wrote the prompt outside the project)
+    if at is None or not (GOLDEN_DIR in given[:-1] or os.path.basename(os.getcwd()) == GOLDEN_DIR
+                          and whole[at] == GOLDEN_DIR and os.sep.join(whole[:at + 1]) == os.getcwd()):
+        return prompts_home(split_path)
+    root = os.sep.join(whole[:at]) or os.sep
+    mirror = os.path.join(root, PROMPTS_DIR, *whole[at + 1:-1])
+    return mirror if os.path.isabs(split_path) else os.path.relpath(mirror)
 
 
 def write_golden_set(folder):
@@ -5193,8 +5230,8 @@ def prompt_folder(split_path):
 
 
 def split_prompt(split_path):
-    """The newest prompt of a split's prompt_folder; where there is none, said with the folder a split in another
-    project's golden/ (run from elsewhere: ../shop/golden/support/dev.jsonl) has its prompts in, as run there takes."""
+    """The newest prompt of a split's prompt_folder; a split in another project's golden/ whose prompts are there (run
+    from elsewhere: ../shop/golden/support/dev.jsonl) is refused, naming that folder and the project to run from."""
     if not os.path.isfile(split_path):   # the split's own fault first: a misspelt one was "no prompts/suport/ folder"
         read_bytes(split_path, "split file")
     # (by its whole path: run from inside golden/, dev.jsonl named no golden/ and said only "no prompts/ folder")
@@ -5204,19 +5241,16 @@ def split_prompt(split_path):
     root = whole if whole is None or os.path.isabs(split_path) else os.path.relpath(whole)
     mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
     elsewhere = mirror and not under_golden(split_path) and os.path.isdir(mirror)
-    try:
-        # a split of another project's golden/ with prompts of its own there never takes this folder's prompts/ (run
-        # from the project's parent, proj/golden/ft/dev.jsonl ran with ./prompts/v1.txt, another project's, unsaid)
-        if elsewhere and not os.path.isdir(prompts_home(split_path)) and os.path.isdir(PROMPTS_DIR):
-            raise EvalError(f"{PROMPTS_DIR}/ here is this folder's, not its project's")
-        return newest_prompt(prompt_folder(split_path))
-    except EvalError as e:
-        why = str(e).removesuffix("; pass --prompt PATH")
-        if not elsewhere:
-            raise
+    # a split of another project's golden/ with prompts of its own there never takes this folder's prompts/ (run from
+    # the project's parent, proj/golden/ft/dev.jsonl ran with ./prompts/v1.txt, another project's, unsaid), nor, from
+    # here, its project's (its run would be this folder's): run from the project
+    if elsewhere:
+        why = (f"{PROMPTS_DIR}/ here is this folder's, not its project's" if os.path.isdir(PROMPTS_DIR)
+               else f"no {PROMPTS_DIR}/ folder here")
         raise EvalError(f"no prompt for {shell_word(split_path)} here ({why}); the split is in "
                         f"{shell_word(os.path.join(root, GOLDEN_DIR))}, whose prompts are in {shell_word(mirror + os.sep)}: "
-                        f"run from {shell_word(root)}, or pass --prompt with one of them") from None
+                        f"run from {shell_word(root)}, or pass --prompt with one of them")
+    return newest_prompt(prompt_folder(split_path))
 
 
 def prompt_labels_path(prompt_path):
@@ -11063,8 +11097,10 @@ def prompt_edited(earlier, config, prompt_text):
     ends differ (a Windows checkout's CR LF), that too. The refusal named the very file given as "a different prompt"."""
     # (by the path as named, never a link's target: prompts/current.txt, a link moved from v2.txt to v3.txt, made
     # v3.txt "edited since it ran", never run)
+    # (and from the folder the earlier run was made in, above its runs/: from a sub-folder, prompts/v1.txt named the
+    # file of that path here, another, "edited since it ran")
     if "prompt_sha" not in earlier["differs"] or type(earlier["prompt"]) is not str or "\0" in earlier["prompt"] \
-            or os.path.abspath(earlier["prompt"]) != os.path.abspath(config["prompt"]):
+            or os.path.abspath(os.path.join(made_in(earlier["path"]), earlier["prompt"])) != os.path.abspath(config["prompt"]):
         return ""
     lf = prompt_text.replace("\r\n", "\n")
     ends = {"CR LF": lf.replace("\n", "\r\n"), "LF": lf}
@@ -11072,6 +11108,13 @@ def prompt_edited(earlier, config, prompt_text):
     alike = now and any(sha256_bytes(text.encode()) == earlier["prompt_sha"] for text in ends.values())
     return (f"; {shell_word(config['prompt'])} has been edited since it ran"
             + (f": only its line ends differ ({now} now)" if alike else ""))
+
+
+def made_in(run_path):
+    """The folder a run was likely made in, which its relative paths are relative to: the one above the runs/ folder
+    holding it, else the current one."""
+    at = os.path.dirname(os.path.abspath(run_path))
+    return os.path.dirname(at) if os.path.basename(at) == RUNS_DIR else "."
 
 
 def guard_held_out(config, inputs, folders, forced):
@@ -18219,7 +18262,8 @@ def read_annotations(path):
             raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
                             "move it aside") from None
         # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
-        held = data is None or isinstance(data, dict) and any(data.get(k) for k in ("annotations", "labels", "other_versions"))
+        held = data is None or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))
+                                if isinstance(data, dict) else bool(data))   # (a key misspelt holds them: "annotation")
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
                            "it holds no annotation: move it aside, or remove it")) from None
@@ -20356,8 +20400,7 @@ def asked_html(result):
     if not isinstance(result.get("vars"), dict) or not result["vars"]:
         return Markup(said or pre(what["input"]))
     # the values its prompt was filled with (a case of vars alone showed an empty cell: every failing case alike)
-    head = ("vars its prompt was filled with" if said else
-            "no input: the model was asked by its prompt alone, filled with these vars")
+    head = "the case's vars" if said else "no input: the model was asked by its prompt alone; the case's vars"
     return Markup(said + f'<div class="turn">{esc(head)}</div>' + pre(json_text(result["vars"])))
 
 
@@ -21296,7 +21339,7 @@ def review_items(run, against=None):
                 "key": answer_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), prompt_values(r)),
-                **asked(r), "response": t["response"], "predicted": t["predicted"],
+                **asked(r), "vars": r.get("vars") or None, "response": t["response"], "predicted": t["predicted"],
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
@@ -21849,7 +21892,8 @@ function draw() {
     const turns = el("div"); turns.id = "conversation";
     it.messages.forEach((turn, i) => { const b = block("Turn " + (i + 1) + ": " + turn.role, turn.content); b.className = "turn " + (turn.role === "user" ? "user" : "assistant"); turns.appendChild(b); });
     box.appendChild(turns);
-  } else box.appendChild(block("Input", it.input));
+  } else box.appendChild(block("Input", it.input === null || it.input === undefined ? "none: the model was asked by its prompt alone" : it.input));
+  if (it.vars) box.appendChild(block("The case's vars", JSON.stringify(it.vars)));   // (two cases of vars alone looked alike)
   if (it.transcript) box.appendChild(transcriptSteps("transcript", "Transcript, turn by turn", it));
   if (it.other && it.other.transcript)   // the other run's path to its answer, not only its final words
     box.appendChild(transcriptSteps("other-transcript", "Other run's transcript, turn by turn", it.other));

@@ -2028,3 +2028,31 @@ def test_a_split_of_another_project_never_takes_this_folder_s_prompts(project, c
     os.chdir("proj")
     code, out, err = cli("run", "--split", "golden/faq3/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "cannot reach the model server" in err, err
+
+
+def test_a_project_s_paths_are_read_from_the_project_wherever_eval_py_runs(project, cli, fake):
+    """118th round's sixth newcomer: from a project's sub-folder or parent, --prompt v1 offered this folder's prompt
+    (or the shipped one), the labels warning sent the prompt to golden/X/prompts/ (which, made, was then taken),
+    --split test offered eval.py's own project; init from inside golden/ wrote golden/X/prompts/, which no run reads;
+    init of a whole path under a folder merely named golden/ wrote the prompt outside the project."""
+    os.makedirs("p/notes")
+    os.chdir("p")
+    assert cli("init", "golden/tickets")[0] == 0 and Path("prompts/tickets/v1.txt").is_file()
+    shutil.copy("golden/tickets/dev.jsonl", "golden/test.jsonl")
+    os.chdir("notes")
+    code, out, err = cli("run", "--split", "../golden/tickets/dev.jsonl", "--prompt", "v1", "--host", "127.0.0.1:9")
+    assert code == 2 and err == "error: v1: no such prompt file; did you mean ../prompts/tickets/v1.txt?\n", err
+    Path("../prompts/tickets/v2.txt").write_text("Classify as bug or feature.\n")
+    code, out, err = cli("run", "--split", "../golden/tickets/dev.jsonl", "--prompt", "../prompts/tickets/v2.txt",
+                         "--host", "127.0.0.1:9")
+    assert ("warning: ../prompts/tickets/v2.txt does not name the label question of ../golden/tickets/labels.txt; add it "
+            "to the prompt\n") in err, err
+    code, out, err = cli("run", "--split", "test", "--host", "127.0.0.1:9")
+    assert code == 2 and err.endswith("(the project above, .., has golden/test.jsonl: run from there)\n"), err
+    os.chdir("../golden")
+    assert cli("init", "faq")[0] == 0 and Path("../prompts/faq/v1.txt").is_file() and not Path("faq/prompts").exists()
+    os.chdir(project)
+    os.makedirs("g4/golden/proj")
+    os.chdir("g4/golden/proj")
+    whole = os.path.abspath("sets/faq")
+    assert cli("init", whole)[0] == 0 and Path(whole, "prompts", "v1.txt").is_file() and not Path(project, "g4/prompts").exists()

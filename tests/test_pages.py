@@ -930,5 +930,9 @@ def test_a_case_of_vars_alone_shows_its_vars_on_the_page(project, cli, fake):
     assert cli("run", "--split", "p/dev.jsonl", "--host", fake.url)[0] in (0, 1)
     assert cli("report", "runs/p-dev-v1.json", "--html", "g.html")[0] in (0, 1)
     page = Path("g.html").read_text(encoding="utf-8")
-    assert ('no input: the model was asked by its prompt alone, filled with these vars</div><pre>{&quot;product&quot;: '
+    assert ('no input: the model was asked by its prompt alone; the case&#x27;s vars</div><pre>{&quot;product&quot;: '
             '&quot;Widget&quot;, &quot;audience&quot;: &quot;&lt;b&gt;kids&lt;/b&gt;&quot;}</pre>') in page, page
+    # (its review) and review's page: its /data holds the vars, shown under the input
+    item = evalpy.review_items(json.loads(Path("runs/p-dev-v1.json").read_text(encoding="utf-8")))[0]
+    assert item["vars"] == {"product": "Widget", "audience": "<b>kids</b>"} and item["input"] is None, item
+    assert "block(\"The case's vars\", JSON.stringify(it.vars))" in evalpy.REVIEW_PAGE

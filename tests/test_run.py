@@ -1042,7 +1042,8 @@ def test_a_resume_from_another_folder_says_where_the_runs_files_were_read_from(p
     code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
     here = str(project / "elsewhere")
     assert code == 2 and err == (f"error: prompts/v3.txt: no such prompt file (read from {here}; the run recorded it "
-                                 "relative to the folder it was made in: if that is another, resume from there)\n"), err
+                                 "relative to the folder it was made in, .., which holds it: cd .. && python eval.py run "
+                                 "--resume runs/dev-v3.json)\n"), err
     shutil.copytree(project / "golden", "golden")
     (project / "elsewhere" / "prompts").mkdir()
     (project / "elsewhere" / "prompts" / "v3.txt").write_text("otro prompt {input}\n")
@@ -5082,6 +5083,11 @@ def test_a_prompt_edited_since_the_held_out_run_is_said_to_be(project, cli, fake
     Path("prompts/v3.txt").write_bytes(text + b"Be brief.\n")
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url)
     assert code == 2 and "(prompts/v3.txt, qwen2.5:7b); prompts/v3.txt has been edited since it ran.\n" in err, err
+    os.makedirs("notes")   # (118th round) from a sub-folder, the run's path read from the folder it was made in
+    os.chdir("notes")
+    code, out, err = cli("run", "--split", "../golden/test.jsonl", "--prompt", "../prompts/v3.txt", "--host", fake.url)
+    os.chdir("..")
+    assert code == 2 and "(prompts/v3.txt, qwen2.5:7b); ../prompts/v3.txt has been edited since it ran.\n" in err, err
     shutil.copy("prompts/v2.txt", "prompts/v9.txt")   # another file: nothing said of an edit
     code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v9.txt", "--host", fake.url)
     assert code == 2 and "(prompts/v3.txt, qwen2.5:7b).\n" in err and "edited" not in err, err
