@@ -4828,6 +4828,16 @@ def split_sha_of(data, checks_data, tools_data, form=None):
                         + (b"\0" + TOOLS_FILE.encode() + b"\0" + form(tools_data) if tools_data else b""))
 
 
+def context_shas(path):
+    """Every sha the context file at `path` goes by as it is now: as_hashed's, and its bytes' (an eval.py before took
+    that); none if it cannot be read."""
+    try:
+        data = read_bytes(path, "context file")
+    except (EvalError, OSError):
+        return set()
+    return {sha256_bytes(as_hashed(data)), sha256_bytes(data)}
+
+
 def split_shas(path):
     """Every sha the split at `path` goes by as it is now: its own, and the one an eval.py before as_hashed took
     (a run of it saved with CRLF, made then, is of this version); none if it cannot be read."""
@@ -5671,7 +5681,9 @@ def with_context_file(path, cases, split_ids):
                         + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
     if problems:
         raise EvalError(capped(problems, MOST_PROBLEMS))
-    return [dict(c, context=passages[c["id"]]) for c in cases], sha256_bytes(data)
+    # (hashed as a split is, as_hashed: a retriever's file checked out with CR LF was "another context", a stopped run
+    # not resumed)
+    return [dict(c, context=passages[c["id"]]) for c in cases], sha256_bytes(as_hashed(data))
 
 
 def checks_from_split(split):
@@ -11510,7 +11522,8 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                   ("prompt", config["prompt"], config["prompt_sha"], inputs.prompt_sha),
                                   ("context file", config.get("context_path"), config.get("context_sha"),
                                    inputs.context_sha)):
-        if then != now and not (what == "split" and then in split_shas(path)):   # (a run of an older eval.py: its sha)
+        if then != now and not (what == "split" and then in split_shas(path)) and not (   # (a run of an older eval.py: its sha)
+                what == "context file" and then in context_shas(path)):
             # a split's hash covers the checks.json and tools.json beside it too (made, edited or removed)
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
                             + (f" (or a {CHECKS_FILE} or {TOOLS_FILE} beside it, made, edited or removed since)"

@@ -1875,3 +1875,17 @@ def test_compare_says_a_candidate_agent_ran_out_of_turns(project, cli):
     assert "ran out of turns (no answer)" in cli("compare", a, b, "--markdown")[1]
     rows = json.loads(cli("compare", b, a, "--json")[1])["trajectory"]
     assert [(r["id"], r["changes"]) for r in rows] == [("t1", ["no longer out of turns"])], rows
+
+
+def test_a_context_file_checked_out_with_cr_lf_is_the_same_passages(project, cli, fake):
+    """118th round's review: the --context file was hashed by its bytes (the split by as_hashed): saved with CR LF it
+    was "Changed: context_sha", and a stopped run was refused its resume, "the context file changed"."""
+    shutil.copy("golden/rag/retriever-b.ndjson", "ctx.ndjson")
+    assert cli("run", "--split", "golden/rag/dev.jsonl", "--context", "ctx.ndjson", "--out", "runs/b2.json",
+               "--host", fake.url)[0] in (0, 1)
+    Path("ctx.ndjson").write_bytes(Path("ctx.ndjson").read_bytes().replace(b"\n", b"\r\n"))
+    assert cli("run", "--split", "golden/rag/dev.jsonl", "--context", "ctx.ndjson", "--out", "runs/b3.json",
+               "--host", fake.url)[0] in (0, 1)
+    code, out, err = cli("compare", "runs/b2.json", "runs/b3.json")
+    assert "context" not in out.partition("Changed:")[2].split("\n")[0], out
+    assert load_json("runs/b2.json")["config"]["context_sha"] == load_json("runs/b3.json")["config"]["context_sha"]
