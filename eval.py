@@ -1552,6 +1552,9 @@ def remedy(error):
             "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that")
 
 
+WAITS_SAID = set()   # (lock, holder) whose wait this process has said: said once, whichever of its threads waits
+
+
 class FileLock:
     """An exclusive advisory lock (POSIX flock on PATH, which holds the holder's pid; none on
     Windows), released by release() or at the end of a with block, and by the kernel when its
@@ -1580,7 +1583,10 @@ class FileLock:
                 if refuse is None:   # a turn waited for as long as it takes: said once, and whose it is (a compare
                     # stopped by Ctrl-Z held it, and this one showed only its judge "waiting"); another thread's of this
                     # process (--jobs: each saves in turn) is no other eval.py, and waited for in silence
-                    if not told and holder != str(os.getpid()):
+                    # (once a process: each worker's journal append made its own lock, and said it again, --jobs 2
+                    # twice or three times)
+                    if not told and holder != str(os.getpid()) and (path, holder) not in WAITS_SAID:
+                        WAITS_SAID.add((path, holder))
                         warn(f"waiting for {shell_word(path)}: another eval.py (process "
                              f"{holder if holder not in (None, '?') else 'unknown'}) holds it; this one goes on when "
                              "it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)")

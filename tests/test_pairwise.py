@@ -2025,3 +2025,31 @@ def test_a_judge_that_refuses_every_pair_alike_stops_the_compare(project, cli, f
     fake.faults = []
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "12 candidate wins" in out, out + err
+
+
+def test_a_held_lock_is_said_once_whatever_the_jobs(project, cli, fake):
+    """118th round's kills: with --jobs 2 each worker's journal append waited on the held lock with a lock of its own,
+    and each said it: the line twice or three times (the README: once, with the holder's pid)."""
+    import fcntl
+    import subprocess
+    import sys
+    import time
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    holder = open(cand + ".pairwise.json.lock", "a+")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder.write("4242")
+    holder.flush()
+    proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
+                             CRITERION, "--jobs", "2", "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while len(fake.chat_bodies) < 2 and time.monotonic() < deadline:   # both workers' verdicts in: both wait
+            time.sleep(0.02)
+        time.sleep(0.5)
+        assert proc.poll() is None and len(fake.chat_bodies) == 2
+    finally:
+        holder.close()
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and err.count("waiting for") == 1, err
