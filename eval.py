@@ -11120,12 +11120,18 @@ def prompt_edited(earlier, config, prompt_text):
     if "prompt_sha" not in earlier["differs"] or type(earlier["prompt"]) is not str or "\0" in earlier["prompt"] \
             or os.path.abspath(os.path.join(made_in(earlier["path"]), earlier["prompt"])) != os.path.abspath(config["prompt"]):
         return ""
-    lf = prompt_text.replace("\r\n", "\n")
-    ends = {"CR LF": lf.replace("\n", "\r\n"), "LF": lf}
-    now = next((name for name, text in ends.items() if text == prompt_text), None)
-    alike = now and any(sha256_bytes(text.encode()) == earlier["prompt_sha"] for text in ends.values())
+    now = ends_alone(prompt_text, earlier["prompt_sha"])
     return (f"; {shell_word(config['prompt'])} has been edited since it ran"
-            + (f": only its line ends differ ({now} now)" if alike else ""))
+            + (f": only its line ends differ ({now} now)" if now else ""))
+
+
+def ends_alone(text, sha_then):
+    """Where a text whose hash was sha_then differs from it by its line ends alone: what they are now ("CR LF" or
+    "LF"); else None."""
+    lf = text.replace("\r\n", "\n")
+    ends = {"CR LF": lf.replace("\n", "\r\n"), "LF": lf}
+    now = next((name for name, each in ends.items() if each == text), None)
+    return now if now and any(sha256_bytes(each.encode()) == sha_then for each in ends.values()) else None
 
 
 def made_in(run_path):
@@ -11534,7 +11540,9 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
             raise EvalError(f"refusing to resume: the {what} {shell_word(path)}"
                             + (f" (or a {CHECKS_FILE} or {TOOLS_FILE} beside it, made, edited or removed since)"
                                if what == "split" else "")
-                            + f" changed since the run started (sha {short(then)} then, {short(now)} now){read_from_here([path])}"
+                            + f" changed since the run started (sha {short(then)} then, {short(now)} now"
+                            + (f": only its line ends differ, {ends} now" if what == "prompt" and (ends := ends_alone(
+                                inputs.prompt_text, then)) else "") + f"){read_from_here([path])}"
                             f": put it back as it was to resume, or make a new run with the {what} as it is now")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "

@@ -5150,3 +5150,13 @@ def test_a_resume_from_a_sub_folder_names_the_folder_the_run_was_made_in(project
                                       "cd .. && python eval.py run --resume runs/dev-v3.json)\n"), err
     os.chdir("..")
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+
+
+def test_a_resume_whose_prompt_changed_its_line_ends_alone_says_so(project, cli, fake):
+    """118th round's old versions: a stopped run's prompt checked out again with CR LF was refused its resume, "changed
+    since the run started (sha ... then, ... now)", nothing said of what changed: its line ends alone, now said."""
+    interrupted_journal(project, cli, fake, keep=5)
+    Path("prompts/v3.txt").write_bytes(Path("prompts/v3.txt").read_bytes().replace(b"\n", b"\r\n"))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "refusing to resume: the prompt prompts/v3.txt changed since the run started (sha " in err, err
+    assert ": only its line ends differ, CR LF now)" in err, err
