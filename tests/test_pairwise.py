@@ -1115,16 +1115,12 @@ def test_a_compare_that_waits_for_the_verdicts_lock_says_whose_it_is_and_goes_on
     """Round 99: a compare whose verdicts file's lock another process held (a compare stopped by Ctrl-Z) waited
     for ever, its only line "waiting 10s for the pairwise judge", though the judge had answered. It names the
     lock and its holder once, and goes on, every verdict kept, when the holder lets go."""
-    import fcntl
     import subprocess
     import sys
     import time
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
-    holder = open(cand + ".pairwise.json.lock", "a+")
-    fcntl.flock(holder, fcntl.LOCK_EX)
-    holder.write("4242")
-    holder.flush()
+    holder = held_by_4242(cand + ".pairwise.json.lock")
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
                              CRITERION, "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -2030,16 +2026,12 @@ def test_a_judge_that_refuses_every_pair_alike_stops_the_compare(project, cli, f
 def test_a_held_lock_is_said_once_whatever_the_jobs(project, cli, fake):
     """118th round's kills: with --jobs 2 each worker's journal append waited on the held lock with a lock of its own,
     and each said it: the line twice or three times (the README: once, with the holder's pid)."""
-    import fcntl
     import subprocess
     import sys
     import time
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
-    holder = open(cand + ".pairwise.json.lock", "a+")
-    fcntl.flock(holder, fcntl.LOCK_EX)
-    holder.write("4242")
-    holder.flush()
+    holder = held_by_4242(cand + ".pairwise.json.lock")
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
                              CRITERION, "--jobs", "2", "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -2053,3 +2045,13 @@ def test_a_held_lock_is_said_once_whatever_the_jobs(project, cli, fake):
         holder.close()
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and err.count("waiting for") == 1, err
+
+
+def held_by_4242(path):
+    """A lock file held, as another eval.py (process 4242) holds it while it saves: let go when closed."""
+    import fcntl
+    holder = open(path, "a+")
+    fcntl.flock(holder, fcntl.LOCK_EX)
+    holder.write("4242")
+    holder.flush()
+    return holder
