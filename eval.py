@@ -7948,6 +7948,7 @@ def fenced(text):
     return f"{fence}\n{text}\n{fence}"
 
 
+ECHOED_AT_LEAST = 40   # characters of a message of the judge's prompt that, copied back whole, are its echo, read past
 FENCED_IN_REQUEST = re.compile(r"^(`{3,})\n(.*?)\n\1$", re.DOTALL | re.MULTILINE)
 
 
@@ -7955,7 +7956,13 @@ def without_model_text(reply, messages, parse):
     """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
     echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
     copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
-    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's)."""
+    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's). And a
+    message of the prompt copied back whole (an echo): the user's message in it, unfenced, is the case's, whose
+    input may hold a verdict ({"pass": true} in a red-team input was read as the judge's)."""
+    for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
+        whole = (message.get("content") or "").strip()
+        if len(whole) >= ECHOED_AT_LEAST:
+            reply = reply.replace(whole, "")
     for message in messages:
         for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
             reply = reply.replace(fence.group(), "")
