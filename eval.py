@@ -7948,29 +7948,6 @@ def fenced(text):
     return f"{fence}\n{text}\n{fence}"
 
 
-ECHOED_AT_LEAST = 40   # characters of a message of the judge's prompt that, copied back whole, are its echo, read past
-FENCED_IN_REQUEST = re.compile(r"^(`{3,})\n(.*?)\n\1$", re.DOTALL | re.MULTILINE)
-
-
-def without_model_text(reply, messages, parse):
-    """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
-    echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
-    copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
-    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's). And a
-    message of the prompt copied back whole (an echo): the user's message in it, unfenced, is the case's, whose
-    input may hold a verdict ({"pass": true} in a red-team input was read as the judge's)."""
-    for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
-        whole = (message.get("content") or "").strip()
-        if len(whole) >= ECHOED_AT_LEAST:
-            reply = reply.replace(whole, "")
-    for message in messages:
-        for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
-            reply = reply.replace(fence.group(), "")
-            if fence.group(2).strip() and reply.strip() == fence.group(2).strip() and parse(fence.group(2))[0] is not None:
-                reply = ""
-    return reply
-
-
 def case_context(case):
     """What the user said, as a judge reads it: the input, a conversation turn by turn (the answer
     is the assistant's next turn), or the vars; and an agent's tool calls with their results, in order."""
@@ -8147,9 +8124,10 @@ VERDICT_HEAD = (
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
     r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]"""
-    r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:(?:pass|fail|yes|no|true|false|wait|revised|tie)"""
-    r"""(?![^\W_])|[ab](?![^\W_])(?![ \t]{1,3}[^\W\d_])))|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
-    r"""as(?![ \t]{1,3}(?:long|if|soon|far|per|for|regards|opposed|well[ \t]{1,3}as)(?![^\W_]))|"""
+    r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:(?:pass|fail|true|false|wait|revised|tie|if|when|"""
+    r"""unless)(?![^\W_])|(?:yes|no|[ab])(?![^\W_])(?![ \t,]{1,3}[^\W\d_])))"""
+    r"""|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
+    r"""as(?![ \t]{1,3}(?:long|if|soon|far|regards|opposed|well[ \t]{1,3}as)(?![^\W_]))|"""
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
@@ -8358,15 +8336,19 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
                                                              # nor an example's: "for example, [[B]]")
 
 
-KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
+# a word revised with an arrow to another (Verdict: FAIL → PASS, Winner: A → B): the judge's is the one it was revised to
+REVISED_TO = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{0,3}}(?:[→⇒➔⟶]|=>|-{{1,2}}>)[ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}}"""
+                        rf"""(?P<word>{ONE_WORD})(?![^\W_])""", re.IGNORECASE)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
 # the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
 # other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
 # an item's, one of two verdicts of the reply's aspects)
-CHOICE_WORD = (r"""(?:n/a|pass(?:ed)?|fail(?:ed)?|yes|no|true|false|a|b|c|tie|draw|s[ií]|(?:no[ \t])?(?:cumple|compleix)|"""
-               r"""empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|correct|incorrect|unsure|unclear|both|"""
-               r"""neither|equal)(?![^\W_])""")
-CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:/|\||,|or(?![^\W_])|o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}"""
-               r"""[ \t]{0,2}""")
+CHOICE_WORD = (r"""(?:(?:n/a|(?:partially[ \t])?pass(?:ed)?|fail(?:ed)?|yes|no|true|false|"""
+               r"""(?:(?:assistant|response|answer|model|respuesta|resposta)[ \t]{1,3})?[abc]|tie|draw|s[ií]|"""
+               r"""(?:no[ \t])?(?:cumple|compleix)|empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|parcial|correct|"""
+               r"""incorrect|unsure|unclear|both|neither|equal)(?![^\W_])|[✅❌✔✓✗✘]\ufe0f?)""")
+CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:,[ \t]{{0,2}}(?:or|o)(?![^\W_])|/|\||,|or(?![^\W_])|"""
+               rf"""o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}[ \t]{{0,2}}""")
 KEY_CHOICES = rf"""(?:[ \t]{{0,3}}(?:\({CHOICE_LIST}\)|\[{CHOICE_LIST}\])(?:\*{{1,3}}|__)?)"""
 # after the key "pass", only a colon or one arrow: "all checks pass => true" is a rule, said in prose
 PASS_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"
@@ -8421,6 +8403,12 @@ def said_in_words(raw, loose, start, end):
                 said = bare and verdict_said(bare.group("word"))
                 if said not in words:
                     continue
+                revised = REVISED_TO.match(raw, bare.end(), end)   # (FAIL → PASS: the word it was revised to, where the
+                if revised and verdict_said(revised.group("word")) in words:   # JSON's before it was kept)
+                    verdicts = [words[verdict_said(revised.group("word"))]]
+                    if not numbered_item(raw, key.start()) and not an_items_cell(raw, key.start()):
+                        yield from verdicts
+                    continue
                 choice = a_choice(raw, bare.end(), words, words[said])
                 again = None if choice else WORD_LIST.match(raw, bare.end())
                 if choice:
@@ -8450,9 +8438,9 @@ def an_items_cell(raw, at):
     """Whether the key at `at` stands in a markdown table's row after a first cell naming an item (| Tone | **Verdict:**
     PASS |): the row's verdict, not the reply's (one pass and one fail, two verdicts, lost the reply's); not after one
     of the whole (| Overall | Verdict: FAIL |), nor in the first cell (| **Verdict:** FAIL | |)."""
-    line = raw.rfind("\n", max(0, at - 200), at)
-    before = raw[line + 1 if line >= 0 else max(0, at - 200):at].lstrip(" \t")
-    if not before.startswith("|") or "|" not in before[1:] or HEADING_OF_THE_WHOLE.fullmatch(before[1:].split("|")[0].strip()):
+    line = raw.rfind("\n", max(0, at - 2000), at)   # (a criterion copied whole into its cell: 200 missed its row)
+    before = raw[line + 1 if line >= 0 else max(0, at - 2000):at].lstrip(" \t")
+    if not before.startswith("|") or "|" not in before[1:] or ROW_OF_THE_WHOLE.fullmatch(before[1:].split("|")[0].strip()):
         return False
     # and only in a table whose header names items (| Criterion | Result |): | Result | Verdict: FAIL |, | Final decision
     # | ... | of a table of the reply's own were an item's, the JSON's other verdict kept
@@ -8462,13 +8450,20 @@ def an_items_cell(raw, at):
         if header <= 0 or not raw[above + 1:header].lstrip(" \t").startswith("|"):
             break
         header = above
-    first = raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")[0]
-    return bool(ITEMS_HEADER.fullmatch(first.strip(" \t*_`")))
+    cells = raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")
+    return any(ITEMS_HEADER.search(cell) for cell in cells)   # (any of its cells: | # | Requirement | Result |)
 
 
-ITEMS_HEADER = re.compile(r"""(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|category|"""
-                          r"""criterio|aspecto|punto|requisito|afirmación|criteri|aspecte|punt|requisit|afirmació)s?""",
-                          re.IGNORECASE)
+# a header cell naming the table's rows as items (| Criterion | Result |, | # | Requirement | Result |, | Rubric item |)
+ITEMS_HEADER = re.compile(r"""(?<![^\W_])(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|"""
+                          r"""category|test|question|factor|area|element|rule|condition|step|metric|criterio|aspecto|"""
+                          r"""punto|requisito|afirmación|pregunta|elemento|métrica|criteri|aspecte|punt|requisit|"""
+                          r"""afirmació|element|mètrica)s?(?![^\W_])""", re.IGNORECASE)
+# a first cell naming the reply's own row, under any header: | Final result |, | Overall |, | Total |, | Decision |
+ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?:[ \t][^\n|]{0,30})?|(?:final[ \t])?(?:"""
+                              r"""result|decision|grade|score|outcome|verdict|summary|conclusions?|resultado|"""
+                              r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum)(?:[ \t]final)?)[\W_]*""",
+                              re.IGNORECASE)
 
 
 def picked_after(raw, at, end, words, listed):
@@ -8950,6 +8945,36 @@ def judge_request(check, case, answer):
         return BINARY, judge_messages(ANSWER_RELEVANT_CRITERION, case, answer)
     kind = faithful_kind if check["type"] == "faithful" else context_relevant_kind
     return kind(case, check), rag_messages(check, case, answer)
+
+
+ECHOED_AT_LEAST = 40   # characters of a message of the judge's prompt that, copied back whole, are its echo, read past
+FENCED_IN_REQUEST = re.compile(r"^(`{3,})\n(.*?)\n\1$", re.DOTALL | re.MULTILINE)
+
+
+def without_model_text(reply, messages, parse):
+    """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
+    echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
+    copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
+    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's). And a
+    message of the prompt copied back whole (an echo): the user's message in it, unfenced, is the case's, whose
+    input may hold a verdict ({"pass": true} in a red-team input was read as the judge's)."""
+    for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
+        whole = (message.get("content") or "").strip()
+        if len(whole) >= ECHOED_AT_LEAST:
+            reply = reply.replace(whole, "")
+    for message in messages:
+        for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
+            reply = reply.replace(fence.group(), "")
+            inner = fence.group(2).strip()
+            if not inner or parse(inner)[0] is None:
+                continue
+            # words of its own beside its verdict (No sé nada. {"pass": true}) are the answer's wherever copied ("Answer
+            # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
+            # only as the whole reply: the judge may write the same verdict
+            start, stop = final_object(inner)[2]
+            reply = reply.replace(inner, "") if inner[:start].strip() or inner[stop:].strip() else \
+                "" if reply.strip() == inner else reply
+    return reply
 
 
 def ask_judge(client, judge, kind, messages, who) -> dict:
@@ -11053,7 +11078,10 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # a key an older run did not record is not known to differ; but a run without context_sha read the
             # split's own passages, whatever eval.py made it (one before --context could read no other)
             differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")
-                       and not same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k)))]
+                       and not same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k)))
+                       and not (k == "context_sha" and earlier.get(k) in context_shas(config.get("context_path") or ""))]
+            # (a context file hashed by its bytes by an eval.py before as_hashed took it is the same file: its re-run
+            # was refused, "another retriever's passages")
             if config["api"] == "ollama":   # Ollama reads a name in any case: LLAMA3.2:3B is llama3.2:3b, the digests say the rest
                 differs = [k for k in differs if not ollama_alike(k, earlier.get(k), config.get(k))]
             was, now = earlier.get("model_digest"), config.get("model_digest")
@@ -16930,6 +16958,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
+    if "context_sha" in changed and a_cfg.get("context_path") == b_cfg.get("context_path") and set(
+            changed["context_sha"]) <= context_shas(a_cfg.get("context_path") or ""):   # one file, hashed as it was by
+        changed.pop("context_sha")   # an eval.py before as_hashed, and as it is now
     if "context_sha" in changed:   # two retrievers' passages named by their files too, not by two hashes alone
         changed = {**{k: v for k, v in changed.items() if k != "context_sha"},
                    "context_path": [a_cfg.get("context_path"), b_cfg.get("context_path")], "context_sha": changed["context_sha"]}
@@ -18296,8 +18327,9 @@ def read_annotations(path):
             raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
                             "move it aside") from None
         # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
-        held = data is None or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))
-                                if isinstance(data, dict) else bool(data))   # (a key misspelt holds them: "annotation")
+        held = data is None or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
+                                if isinstance(data, dict) else   # misspelt holds them, "annotation"; true or [0] none)
+                                isinstance(data, list) and any(isinstance(x, (dict, list)) for x in data))
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
                            "it holds no annotation: move it aside, or remove it")) from None

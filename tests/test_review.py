@@ -1214,7 +1214,9 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
                              'its "other_versions" is a number, not an object', mend),
                             ({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": {"abc": []}},
                              "the version 'abc' of its \"other_versions\" is a list, not an object", mend),
-                            ([1], "its JSON is a list, not an object", mend),
+                            ([1], "its JSON is a list, not an object", none),
+                            (True, "its JSON is true, not an object", none),
+                            ([{"text": "t"}], "its JSON is a list, not an object", mend),
                             ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotation": one}, 'it has no "annotations"',
                              mend),   # (a key misspelt holds them: never to be removed)
                             ([], "its JSON is a list, not an object", none)):
