@@ -5112,7 +5112,8 @@ def prompts_home(split_path):
     as a set of one's own is laid out)."""
     folder = os.path.dirname(split_path) or "."
     if under_golden(split_path):
-        return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(folder, GOLDEN_DIR)))
+        return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(os.path.realpath(folder),
+                                                                          os.path.realpath(GOLDEN_DIR))))
     project = project_of(split_path)   # (another project's golden/, from a sub-folder or its parent: its mirror there;
     if project:                        # golden/X/prompts/ was offered, and taken once made)
         root, inside = project
@@ -5136,7 +5137,9 @@ def project_of(split_path):
 
 
 def under_golden(split_path):
-    inside = os.path.relpath(os.path.dirname(split_path) or ".", GOLDEN_DIR)
+    """Whether a split is under this folder's golden/, by the folders as they are (a path through a link to here,
+    $PWD/golden/... from a linked folder, was another project's, "run from" this one)."""
+    inside = os.path.relpath(os.path.realpath(os.path.dirname(split_path) or "."), os.path.realpath(GOLDEN_DIR))
     return inside != os.pardir and not inside.startswith(os.pardir + os.sep)
 
 

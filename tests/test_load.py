@@ -2056,3 +2056,12 @@ def test_a_project_s_paths_are_read_from_the_project_wherever_eval_py_runs(proje
     os.chdir("g4/golden/proj")
     whole = os.path.abspath("sets/faq")
     assert cli("init", whole)[0] == 0 and Path(whole, "prompts", "v1.txt").is_file() and not Path(project, "g4/prompts").exists()
+
+
+def test_a_split_by_a_whole_path_through_a_link_to_here_is_this_project_s(project, cli, tmp_path):
+    """118th round's review: $PWD/golden/support/dev.jsonl from a folder reached through a link (as scripts pass it)
+    was another project's split, "run from" the very folder it ran in."""
+    os.symlink(project, tmp_path.parent / (tmp_path.name + "-link"))
+    linked = tmp_path.parent / (tmp_path.name + "-link")
+    code, out, err = cli("run", "--split", str(linked / "golden" / "support" / "dev.jsonl"), "--host", "127.0.0.1:9")
+    assert code == 2 and "cannot reach the model server" in err and "run from" not in err, err
