@@ -426,6 +426,20 @@ def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch
     assert time.monotonic() - started < 6
 
 
+def raw_save(port, lengths, body):
+    """The review server's answer (bytes) to a save sent as written: its Content-Length lines as given."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+        s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                  f"{lengths}\r\n".encode() + body)
+        reply = b""
+        while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
+            got = s.recv(4096)
+            if not got:
+                break
+            reply += got
+    return reply
+
+
 @pytest.mark.parametrize("length", ["1_0", "+10", "１0"])
 def test_a_content_length_that_is_not_digits_is_a_400(runs, length):
     """Seventh attack on issue 28 (minor): Content-Length "1_0" was read as 10 (Python's int() takes
@@ -433,16 +447,7 @@ def test_a_content_length_that_is_not_digits_is_a_400(runs, length):
     httpd = evalpy.serve_review(evalpy.Review(runs[1]), 0)
     threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
     port = httpd.server_address[1]
-    with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-        s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                  f"Content-Length: {length}\r\n\r\n{{\"k\": 1234}}".encode())
-        reply = b""
-        while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
-            got = s.recv(4096)
-            if not got:
-                break
-            reply += got
-        reply = reply.decode()
+    reply = raw_save(port, f"Content-Length: {length}\r\n", b'{"k": 1234}').decode()
     httpd.shutdown()
     httpd.server_close()
     assert reply.split("\r\n")[0].endswith("400 Bad Request") and "with its length in digits" in reply, reply
@@ -457,15 +462,7 @@ def test_two_different_content_lengths_are_a_400(runs):
     body = b'{"key": "dev-07#1", "text": "two lengths"}'
     try:
         for lengths in ((len(body), 5), (5, len(body))):
-            with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
-                s.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                          f"Content-Length: {lengths[0]}\r\nContent-Length: {lengths[1]}\r\n\r\n".encode() + body)
-                reply = b""
-                while b"\r\n\r\n" not in reply or not reply.endswith(b"}"):
-                    got = s.recv(4096)
-                    if not got:
-                        break
-                    reply += got
+            reply = raw_save(port, f"Content-Length: {lengths[0]}\r\nContent-Length: {lengths[1]}\r\n", body)
             assert reply.split(b"\r\n")[0].endswith(b"400 Bad Request") and b"given twice" in reply, reply
     finally:
         httpd.shutdown()
