@@ -1552,7 +1552,7 @@ def remedy(error):
             "Free some space" if error.errno in (errno.ENOSPC, errno.EDQUOT) else "Fix that")
 
 
-WAITS_SAID = set()   # (lock, holder) whose wait this process has said: said once, whichever of its threads waits
+WAITING, WAITS_LOCK = Counter(), threading.Lock()   # (lock, holder): this process's threads waiting on it now
 
 
 class FileLock:
@@ -1583,19 +1583,24 @@ class FileLock:
                 if refuse is None:   # a turn waited for as long as it takes: said once, and whose it is (a compare
                     # stopped by Ctrl-Z held it, and this one showed only its judge "waiting"); another thread's of this
                     # process (--jobs: each saves in turn) is no other eval.py, and waited for in silence
-                    # (once a process: each worker's journal append made its own lock, and said it again, --jobs 2
-                    # twice or three times)
-                    if not told and holder != str(os.getpid()) and (path, holder) not in WAITS_SAID:
-                        WAITS_SAID.add((path, holder))
-                        warn(f"waiting for {shell_word(path)}: another eval.py (process "
-                             f"{holder if holder not in (None, '?') else 'unknown'}) holds it; this one goes on when "
-                             "it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)")
-                        told = True
+                    # (once for the workers of this process waiting on it together: each journal append made its own
+                    # lock, and said it again, --jobs 2 twice or three times; a later wait is said again)
+                    with WAITS_LOCK:
+                        first = not WAITING[path, holder]
+                        WAITING[path, holder] += 1
                     try:
+                        if not told and holder != str(os.getpid()) and first:
+                            warn(f"waiting for {shell_word(path)}: another eval.py (process "
+                                 f"{holder if holder not in (None, '?') else 'unknown'}) holds it; this one goes on when "
+                                 "it lets go (one stopped with Ctrl-Z holds it until `fg` or its end)")
+                            told = True
                         fcntl.flock(handle, fcntl.LOCK_EX)
                     except BaseException:
                         handle.close()
                         raise
+                    finally:
+                        with WAITS_LOCK:
+                            WAITING[path, holder] -= 1
                 else:
                     handle.close()
                     if wait is not None and time.monotonic() < deadline:
@@ -8342,7 +8347,8 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
 KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
 # a word revised with an arrow to another (Verdict: FAIL → PASS, Winner: A → B): the judge's is the one it was revised to
 REVISED_TO = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{0,3}}(?:[→⇒➔⟶]|=>|-{{1,2}}>)[ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}}"""
-                        rf"""(?P<word>{ONE_WORD})(?![^\W_])""", re.IGNORECASE)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+                        rf"""(?P<word>{ONE_WORD})(?![^\W_]){CLOSING_MARK}{{0,3}}(?=[ \t]{{0,3}}(?:$|[.;!)](?:[ \t]|$)|,[ \t]))""",
+                        re.IGNORECASE | re.MULTILINE)   # (standing alone: "FAIL → PASS if a date is given" is no revision)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
 # the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
 # other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
 # an item's, one of two verdicts of the reply's aspects)
@@ -8453,20 +8459,24 @@ def an_items_cell(raw, at):
         if header <= 0 or not raw[above + 1:header].lstrip(" \t").startswith("|"):
             break
         header = above
-    cells = raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")
-    return any(ITEMS_HEADER.search(cell) for cell in cells)   # (any of its cells: | # | Requirement | Result |)
+    cells = [cell.strip(" \t*_`") for cell in raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")]
+    # (its first cell, or the next after a number's: | # | Requirement | Result |; never any cell, | Question asked |
+    # Answer given | Verdict | was a table of items, the reply's one verdict lost)
+    named = cells[1] if len(cells) > 1 and NUMBER_HEADER.fullmatch(cells[0]) else cells[0]
+    return bool(ITEMS_HEADER.fullmatch(named))
 
 
-# a header cell naming the table's rows as items (| Criterion | Result |, | # | Requirement | Result |, | Rubric item |)
-ITEMS_HEADER = re.compile(r"""(?<![^\W_])(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|"""
-                          r"""category|test|question|factor|area|element|rule|condition|step|metric|criterio|aspecto|"""
-                          r"""punto|requisito|afirmación|pregunta|elemento|métrica|criteri|aspecte|punt|requisit|"""
-                          r"""afirmació|element|mètrica)s?(?![^\W_])""", re.IGNORECASE)
+# a header cell naming the table's rows as items (| Criterion | Result |, | # | Requirement | Result |)
+ITEMS_HEADER = re.compile(r"""(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|category|"""
+                          r"""criterio|aspecto|punto|requisito|afirmación|criteri|aspecte|punt|requisit|afirmació)s?""",
+                          re.IGNORECASE)
+NUMBER_HEADER = re.compile(r"(?:#|no\.?|n\.?º?|nº|num(?:ber)?|)", re.IGNORECASE)
 # a first cell naming the reply's own row, under any header: | Final result |, | Overall |, | Total |, | Decision |
-ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?:[ \t][^\n|]{0,30})?|(?:final[ \t])?(?:"""
+ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?:[ \t](?:result|decision|grade|score|"""
+                              r"""outcome|verdict|assessment|evaluation|judge?ment))?|(?:final[ \t])?(?:"""
                               r"""result|decision|grade|score|outcome|verdict|summary|conclusions?|resultado|"""
                               r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum)(?:[ \t]final)?)[\W_]*""",
-                              re.IGNORECASE)
+                              re.IGNORECASE)   # (| Total amount |, | Overall tone | are items)
 
 
 def picked_after(raw, at, end, words, listed):
@@ -8975,7 +8985,8 @@ def without_model_text(reply, messages, parse):
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]
-            reply = reply.replace(inner, "") if inner[:start].strip() or inner[stop:].strip() else \
+            beside = re.sub(r"`{3,}[\w-]*", "", inner[:start] + inner[stop:])   # (a fence, ```json, is no word of its own)
+            reply = reply.replace(inner, "") if beside.strip() else \
                 "" if reply.strip() == inner else reply
     return reply
 
@@ -18332,7 +18343,8 @@ def read_annotations(path):
         # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
         held = data is None or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
                                 if isinstance(data, dict) else   # misspelt holds them, "annotation"; true or [0] none)
-                                isinstance(data, list) and any(isinstance(x, (dict, list)) for x in data))
+                                isinstance(data, list) and any(isinstance(x, (dict, list, str)) for x in data)
+                                or isinstance(data, str) and data.strip() != "")
         raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
                         + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
                            "it holds no annotation: move it aside, or remove it")) from None

@@ -6,6 +6,7 @@ import itertools
 import shlex
 import os
 import random
+import time
 import re
 from pathlib import Path
 
@@ -2055,3 +2056,19 @@ def held_by_4242(path):
     holder.write("4242")
     holder.flush()
     return holder
+
+
+def test_a_later_wait_on_a_held_lock_is_said_again(project, capsys):
+    """118th round's review of the once-a-process rule: a second wait on the same lock by the same holder (stopped
+    again with Ctrl-Z) was silent, the round-99 hang unsaid; workers waiting together say it once, a later wait again."""
+    import threading
+    def wait_once():
+        holder = held_by_4242("x.lock")
+        taker = threading.Thread(target=lambda: evalpy.FileLock("x.lock").release())
+        taker.start()
+        time.sleep(0.3)
+        holder.close()
+        taker.join(10)
+    wait_once()
+    wait_once()
+    assert capsys.readouterr().err.count("waiting for x.lock: another eval.py (process 4242) holds it") == 2

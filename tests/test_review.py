@@ -1214,6 +1214,8 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
                             ([1], "its JSON is a list, not an object", none),
                             (True, "its JSON is true, not an object", none),
                             ([{"text": "t"}], "its JSON is a list, not an object", mend),
+                            (["dev-09: the judge misread the rule"], "its JSON is a list, not an object", mend),
+                            ("dev-09: the judge misread the rule", "its JSON is text, not an object", mend),
                             ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotation": one}, 'it has no "annotations"',
                              mend),   # (a key misspelt holds them: never to be removed)
                             ([], "its JSON is a list, not an object", none)):
