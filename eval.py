@@ -5117,8 +5117,7 @@ def prompts_home(split_path):
     as a set of one's own is laid out)."""
     folder = os.path.dirname(split_path) or "."
     if under_golden(split_path):
-        return os.path.normpath(os.path.join(PROMPTS_DIR, os.path.relpath(os.path.realpath(folder),
-                                                                          os.path.realpath(GOLDEN_DIR))))
+        return os.path.normpath(os.path.join(PROMPTS_DIR, golden_inside(split_path)))
     project = project_of(split_path)   # (another project's golden/, from a sub-folder or its parent: its mirror there;
     if project:                        # golden/X/prompts/ was offered, and taken once made)
         root, inside = project
@@ -5144,8 +5143,17 @@ def project_of(split_path):
 def under_golden(split_path):
     """Whether a split is under this folder's golden/, by the folders as they are (a path through a link to here,
     $PWD/golden/... from a linked folder, was another project's, "run from" this one)."""
-    inside = os.path.relpath(os.path.realpath(os.path.dirname(split_path) or "."), os.path.realpath(GOLDEN_DIR))
-    return inside != os.pardir and not inside.startswith(os.pardir + os.sep)
+    return golden_inside(split_path) is not None
+
+
+def golden_inside(split_path):
+    """A split's folder inside this folder's golden/ (".", "support"), by its path as given or, through links, by the
+    folders as they are (a golden/support/ that is a link to a shared folder is golden/'s all the same); else None."""
+    folder = os.path.dirname(split_path) or "."
+    for inside in (os.path.relpath(folder, GOLDEN_DIR), os.path.relpath(os.path.realpath(folder), os.path.realpath(GOLDEN_DIR))):
+        if inside != os.pardir and not inside.startswith(os.pardir + os.sep):
+            return inside
+    return None
 
 
 def new_golden_set(folder):
@@ -8347,8 +8355,7 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
 KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
 # a word revised with an arrow to another (Verdict: FAIL → PASS, Winner: A → B): the judge's is the one it was revised to
 REVISED_TO = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{0,3}}(?:[→⇒➔⟶]|=>|-{{1,2}}>)[ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}}"""
-                        rf"""(?P<word>{ONE_WORD})(?![^\W_]){CLOSING_MARK}{{0,3}}(?=[ \t]{{0,3}}(?:$|[.;!)](?:[ \t]|$)|,[ \t]))""",
-                        re.IGNORECASE | re.MULTILINE)   # (standing alone: "FAIL → PASS if a date is given" is no revision)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+                        rf"""(?P<word>{ONE_WORD})(?![^\W_])""", re.IGNORECASE)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
 # the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
 # other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
 # an item's, one of two verdicts of the reply's aspects)
@@ -8459,24 +8466,29 @@ def an_items_cell(raw, at):
         if header <= 0 or not raw[above + 1:header].lstrip(" \t").startswith("|"):
             break
         header = above
-    cells = [cell.strip(" \t*_`") for cell in raw[header + 1 if header >= 0 else 0:].split("\n", 1)[0].lstrip(" \t")[1:].split("|")]
-    # (its first cell, or the next after a number's: | # | Requirement | Result |; never any cell, | Question asked |
-    # Answer given | Verdict | was a table of items, the reply's one verdict lost)
+    table = raw[header + 1 if header >= 0 else 0:].split("\n")
+    cells = [cell.strip(" \t*_`") for cell in table[0].lstrip(" \t")[1:].split("|")]
+    # (its first cell, or the next after a number's: | # | Requirement | Result |, | ID | Criterion | ... |)
     named = cells[1] if len(cells) > 1 and NUMBER_HEADER.fullmatch(cells[0]) else cells[0]
-    return bool(ITEMS_HEADER.fullmatch(named))
+    # and two rows of it or more: one row alone is the reply's one verdict (| Question asked | Answer given | Verdict |
+    # and one row, | Criterion | Result | and the one criterion the judge was given, lost the reply's verdict)
+    rows = list(itertools.takewhile(lambda row: row.lstrip(" \t").startswith("|"), table[1:51]))
+    return bool(ITEMS_HEADER.search(named)) and sum(not TABLE_RULE.fullmatch(row.strip()) for row in rows) > 1
 
 
-# a header cell naming the table's rows as items (| Criterion | Result |, | # | Requirement | Result |)
-ITEMS_HEADER = re.compile(r"""(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|category|"""
-                          r"""criterio|aspecto|punto|requisito|afirmación|criteri|aspecte|punt|requisit|afirmació)s?""",
-                          re.IGNORECASE)
-NUMBER_HEADER = re.compile(r"(?:#|no\.?|n\.?º?|nº|num(?:ber)?|)", re.IGNORECASE)
+# a header cell naming the table's rows as items (| Criterion | Result |, | Rubric item |, | Test |, | Pregunta |)
+ITEMS_HEADER = re.compile(r"""(?<![^\W_])(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|"""
+                          r"""category|test|question|factor|area|element|rule|condition|step|metric|criterio|aspecto|"""
+                          r"""punto|requisito|afirmación|pregunta|elemento|métrica|criteri|aspecte|punt|requisit|"""
+                          r"""afirmació|mètrica)s?(?![^\W_])""", re.IGNORECASE)
+NUMBER_HEADER = re.compile(r"(?:#|no\.?|n\.?º?|nº|num(?:ber)?|id|index|idx|)", re.IGNORECASE)
+TABLE_RULE = re.compile(r"\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*:?(?:-{2,}:?)?[ \t]*")   # (|---|:--:|, the header's rule)
 # a first cell naming the reply's own row, under any header: | Final result |, | Overall |, | Total |, | Decision |
-ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?:[ \t](?:result|decision|grade|score|"""
-                              r"""outcome|verdict|assessment|evaluation|judge?ment))?|(?:final[ \t])?(?:"""
+ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?![^\W_])[^\n|]{0,40}|(?:"""
                               r"""result|decision|grade|score|outcome|verdict|summary|conclusions?|resultado|"""
                               r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum)(?:[ \t]final)?)[\W_]*""",
-                              re.IGNORECASE)   # (| Total amount |, | Overall tone | are items)
+                              re.IGNORECASE)   # (an item so named, | Total amount |, is taken for the whole: a conflict,
+# left to a person, where the whole taken for an item lost its verdict)
 
 
 def picked_after(raw, at, end, words, listed):
@@ -8985,8 +8997,7 @@ def without_model_text(reply, messages, parse):
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]
-            beside = re.sub(r"`{3,}[\w-]*", "", inner[:start] + inner[stop:])   # (a fence, ```json, is no word of its own)
-            reply = reply.replace(inner, "") if beside.strip() else \
+            reply = reply.replace(inner, "") if (inner[:start] + inner[stop:]).strip() else \
                 "" if reply.strip() == inner else reply
     return reply
 

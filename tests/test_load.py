@@ -2065,3 +2065,8 @@ def test_a_split_by_a_whole_path_through_a_link_to_here_is_this_project_s(projec
     linked = tmp_path.parent / (tmp_path.name + "-link")
     code, out, err = cli("run", "--split", str(linked / "golden" / "support" / "dev.jsonl"), "--host", "127.0.0.1:9")
     assert code == 2 and "cannot reach the model server" in err and "run from" not in err, err
+    # (its review) nor a golden/support/ that is itself a link to a shared folder: golden/'s all the same
+    shutil.move("golden/support", tmp_path.parent / (tmp_path.name + "-shared"))
+    os.symlink(tmp_path.parent / (tmp_path.name + "-shared"), "golden/support")
+    code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "cannot reach the model server" in err and "run from" not in err, err
