@@ -16519,10 +16519,16 @@ def unfinished_listing(path):
     run_path, where = path[:-len(JOURNAL_SUFFIX)], {}
     config, done = read_journal(path, where=where)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
+    # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
+    # command failed, "no such prompt file", and its count was unknown)
+    base = made_in(run_path)
+    elsewhere = base != "." and os.path.realpath(base) != os.path.realpath(".") and not os.path.isabs(config["split_path"]) \
+        and not os.path.lexists(config["split_path"]) and os.path.lexists(os.path.join(base, config["split_path"]))
+    split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
-        cases, _, split_sha = load_split(config["split_path"])
-        asked = (subset_of(cases, config.get("subset"), config["split_path"])   # the file read again only if it differs
-                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(config["split_path"]) else None)
+        cases, _, split_sha = load_split(split_path)
+        asked = (subset_of(cases, config.get("subset"), split_path)   # the file read again only if it differs
+                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(split_path) else None)
     except EvalError:
         asked = None
     expected = None if asked is None else len(asked) * config["repeat"]
@@ -16530,6 +16536,9 @@ def unfinished_listing(path):
     if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
         raise edited
     resume, holder, written = resume_command(run_path), live_holder(run_path), os.path.lexists(run_path)
+    if elsewhere:
+        resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "
+                  f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")

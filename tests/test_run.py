@@ -5160,3 +5160,15 @@ def test_a_resume_whose_prompt_changed_its_line_ends_alone_says_so(project, cli,
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the prompt prompts/v3.txt changed since the run started (sha " in err, err
     assert ": only its line ends differ, CR LF now)" in err, err
+
+
+def test_runs_listed_from_another_folder_gives_a_resume_that_works_there(project, cli, fake):
+    """118th round's last newcomer: `runs ../runs` from a sub-folder said "finish with: ... run --resume
+    ../runs/dev-v3.json", which failed there (its split and prompt are relative to the folder it was made in), and its
+    count lacked "of 28"."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.makedirs("notes")
+    os.chdir("notes")
+    code, out, err = cli("runs", "../runs")
+    assert code == 0 and "unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume runs/dev-v3.json" \
+        in out, out + err
