@@ -8478,9 +8478,9 @@ def an_items_cell(raw, at):
 
 # a header cell naming the table's rows as items (| Criterion | Result |, | Rubric item |, | Test |, | Pregunta |)
 ITEMS_HEADER = re.compile(r"""(?<![^\W_])(?:criterion|criteria|aspect|item|check|claim|point|requirement|dimension|"""
-                          r"""category|test|question|factor|area|element|rule|condition|step|metric|criterio|aspecto|"""
-                          r"""punto|requisito|afirmación|pregunta|elemento|métrica|criteri|aspecte|punt|requisit|"""
-                          r"""afirmació|mètrica)s?(?![^\W_])""", re.IGNORECASE)
+                          r"""category|factor|area|element|rule|condition|metric|criterio|aspecto|punto|requisito|"""
+                          r"""afirmación|elemento|métrica|criteri|aspecte|punt|requisit|afirmació|mètrica)s?(?![^\W_])""",
+                          re.IGNORECASE)   # (never a reasoning's: | Step |, | Question |, | Test | rows lead to its verdict)
 NUMBER_HEADER = re.compile(r"(?:#|no\.?|n\.?º?|nº|num(?:ber)?|id|index|idx|)", re.IGNORECASE)
 TABLE_RULE = re.compile(r"\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*:?(?:-{2,}:?)?[ \t]*")   # (|---|:--:|, the header's rule)
 # a first cell naming the reply's own row, under any header: | Final result |, | Overall |, | Total |, | Decision |
@@ -8980,7 +8980,8 @@ def without_model_text(reply, messages, parse):
     """A judge's reply without what it copied back of the model's words it was sent fenced (fenced): a judge that
     echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
     copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
-    never a bare copy inside the judge's own words (its verdict may equal an answer that is one: a grader's). And a
+    never a bare JSON verdict alone inside the judge's own words (its verdict may equal an answer that is one: a
+    grader's; one fenced, ```json ..., is copied wherever it stands, its fence words beside it). And a
     message of the prompt copied back whole (an echo): the user's message in it, unfenced, is the case's, whose
     input may hold a verdict ({"pass": true} in a red-team input was read as the judge's)."""
     for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
@@ -16522,8 +16523,10 @@ def unfinished_listing(path):
     # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
     # command failed, "no such prompt file", and its count was unknown)
     base = made_in(run_path)
-    elsewhere = base != "." and os.path.realpath(base) != os.path.realpath(".") and not os.path.isabs(config["split_path"]) \
-        and not os.path.lexists(config["split_path"]) and os.path.lexists(os.path.join(base, config["split_path"]))
+    recorded = [p for p in (config["split_path"], config["prompt"], config.get("context_path"))
+                if type(p) is str and p and not os.path.isabs(p)]
+    elsewhere = base != "." and os.path.realpath(base) != os.path.realpath(".") and any(
+        not os.path.lexists(p) for p in recorded) and all(os.path.lexists(os.path.join(base, p)) for p in recorded)
     split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
         cases, _, split_sha = load_split(split_path)

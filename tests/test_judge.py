@@ -4608,6 +4608,8 @@ def test_verdicts_in_words_of_the_reader_s_twenty_third_review_read_as_a_person_
     # a revision whatever follows it (FAIL → PASS (after rereading ...) kept the JSON's fail)
     ("| Question asked | Answer given | Verdict |\n|---|---|---|\n| When? | Monday | **Verdict:** FAIL |\n\n" + _v(True), None),
     ("| Reasoning step | Conclusion |\n|---|---|\n| Date check | **Verdict:** FAIL |\n\n" + _v(True), None),
+    ("| Step | Finding |\n|---|---|\n| 1 | Monday, not Friday |\n| 2 | **Verdict:** FAIL |\n\n" + _v(True), None),
+    ("| Question | Assessment |\n|---|---|\n| Is the date right? | No |\n| So? | **Verdict:** FAIL |\n\n" + _v(True), None),
     ("| Rubric item | Result |\n|---|---|\n| Tone | **Verdict:** PASS |\n| Date | **Verdict:** FAIL |\n\n" + _v(False), False),
     ("| ID | Criterion | Result |\n|---|---|---|\n| 1 | Tone | **Verdict:** PASS |\n| 2 | Date | **Verdict:** FAIL |\n\n"
      + _v(False), False),

@@ -5172,3 +5172,9 @@ def test_runs_listed_from_another_folder_gives_a_resume_that_works_there(project
     code, out, err = cli("runs", "../runs")
     assert code == 0 and "unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume runs/dev-v3.json" \
         in out, out + err
+    # (its review) nor where this folder has a copy of the split but not the prompt: every path it recorded is read
+    os.makedirs("golden")
+    shutil.copy("../golden/dev.jsonl", "golden/dev.jsonl")
+    shutil.copy("../golden/labels.txt", "golden/labels.txt")
+    code, out, err = cli("runs", "../runs")
+    assert "finish with: cd .. && python eval.py run --resume runs/dev-v3.json" in out, out + err
