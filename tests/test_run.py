@@ -3746,15 +3746,11 @@ def test_sigterm_while_a_report_is_worked_out_is_said_as_ctrl_c_is(project, cli,
     ended the process without a word (exit 143); only the calls were covered. Every command now takes
     it as Ctrl-C: "interrupted", exit 2. The signal comes from within the score, sent to itself."""
     assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    child = ("import os, signal, sys, time\n"
-             f"sys.path.insert(0, {str(ROOT)!r})\n"
-             "import eval as evalpy\n"
-             "def stopped(*args, **kwargs):\n"
-             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-             "    time.sleep(10)\n"
-             "evalpy.score = stopped\n"
-             "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60)
+    done = stopped_child("def stopped(*args, **kwargs):\n"
+                         "    os.kill(os.getpid(), signal.SIGTERM)\n"
+                         "    time.sleep(10)\n"
+                         "evalpy.score = stopped\n"
+                         "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
     assert (done.returncode, done.stderr) == (2, "interrupted\n"), (done.returncode, done.stderr)
 
 
@@ -3786,21 +3782,16 @@ def test_a_second_stop_while_the_first_is_handled_is_part_of_it(project, cli, fa
     (RuntimeError: release unlocked lock, exit 1: CI's "gate failed"), the second raised inside what handled the first;
     here the second comes as the first is said."""
     assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
-    child = ("import os, signal, sys, time\n"
-             f"sys.path.insert(0, {str(ROOT)!r})\n"
-             "import eval as evalpy\n"
-             "def stopped(*args, **kwargs):\n"
-             "    os.kill(os.getpid(), signal.SIGTERM)\n"
-             "    time.sleep(10)\n"
-             "said = evalpy.last_word\n"
-             "def again(text):\n"
-             "    os.kill(os.getpid(), signal.SIGINT)\n"
-             "    time.sleep(0.2)\n"
-             "    said(text)\n"
-             "evalpy.score, evalpy.last_word = stopped, again\n"
-             "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
-    done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=60,
-                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    done = stopped_child("def stopped(*args, **kwargs):\n"
+                         "    os.kill(os.getpid(), signal.SIGTERM)\n"
+                         "    time.sleep(10)\n"
+                         "said = evalpy.last_word\n"
+                         "def again(text):\n"
+                         "    os.kill(os.getpid(), signal.SIGINT)\n"
+                         "    time.sleep(0.2)\n"
+                         "    said(text)\n"
+                         "evalpy.score, evalpy.last_word = stopped, again\n"
+                         "sys.exit(evalpy.main(['report', 'runs/dev-v3.json']))\n")
     assert (done.returncode, done.stderr) == (2, "interrupted\n"), (done.returncode, done.stderr)
 
 
@@ -5107,11 +5098,7 @@ def test_a_stop_after_the_last_answer_names_the_journal_and_a_later_one_ends_a_h
     """118th round's signals: a stop just after ask_remaining's last answer (its journal closing) said "interrupted"
     alone, the journal holding every answer unnamed; a stop past the two seconds, while the first one's message hung
     on a pipe no one read, came out of handled() as a traceback, exit 130: it ends the command, exit 2."""
-    def child(body):
-        return subprocess.run([sys.executable, "-c", "import os, signal, sys, time\n"
-                               f"sys.path.insert(0, {str(ROOT)!r})\nimport eval as evalpy\n" + body], capture_output=True,
-                              text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    done = child("real = evalpy.ask_remaining\n"
+    done = stopped_child("real = evalpy.ask_remaining\n"
                  "def ask_remaining(*a, **k):\n"
                  "    errors = real(*a, **k)\n"
                  "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -5123,7 +5110,7 @@ def test_a_stop_after_the_last_answer_names_the_journal_and_a_later_one_ends_a_h
         "interrupted: the answers that came are kept in runs/dev-v3.json.journal; resume with: python eval.py run --resume "
         "runs/dev-v3.json\n"), done.stderr
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
-    done = child("evalpy.STOP_REPEAT_SECONDS = 0.2\n"
+    done = stopped_child("evalpy.STOP_REPEAT_SECONDS = 0.2\n"
                  "def hung(text):   # (its message blocked: a second stop comes past the window)\n"
                  "    time.sleep(0.4)\n"
                  "    os.kill(os.getpid(), signal.SIGINT)\n"
@@ -5178,3 +5165,11 @@ def test_runs_listed_from_another_folder_gives_a_resume_that_works_there(project
     shutil.copy("../golden/labels.txt", "golden/labels.txt")
     code, out, err = cli("runs", "../runs")
     assert "finish with: cd .. && python eval.py run --resume runs/dev-v3.json" in out, out + err
+
+
+def stopped_child(body):
+    """`python -c` of eval.py imported and `body` after it (a command run with a stop scripted in it), Ctrl-C as a
+    terminal gives it (a background shell's children inherit it ignored): its CompletedProcess."""
+    return subprocess.run([sys.executable, "-c", "import os, signal, sys, time\n"
+                           f"sys.path.insert(0, {str(ROOT)!r})\nimport eval as evalpy\n" + body], capture_output=True,
+                          text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
