@@ -5267,12 +5267,9 @@ def split_prompt(split_path):
     if not os.path.isfile(split_path):   # the split's own fault first: a misspelt one was "no prompts/suport/ folder"
         read_bytes(split_path, "split file")
     # (by its whole path: run from inside golden/, dev.jsonl named no golden/ and said only "no prompts/ folder")
-    parts = os.path.abspath(split_path).split(os.sep)
-    at = max((i for i, part in enumerate(parts[:-1]) if part == GOLDEN_DIR), default=None)
-    whole = (os.sep.join(parts[:at]) or os.sep) if at is not None else None
-    root = whole if whole is None or os.path.isabs(split_path) else os.path.relpath(whole)
-    mirror = root is not None and os.path.join(root, PROMPTS_DIR, *parts[at + 1:-1])
-    elsewhere = mirror and not under_golden(split_path) and os.path.isdir(mirror)
+    project = None if under_golden(split_path) else project_of(split_path)
+    root, mirror = (project[0], os.path.normpath(os.path.join(project[0], PROMPTS_DIR, project[1]))) if project else (None, None)
+    elsewhere = mirror and os.path.isdir(mirror)
     # a split of another project's golden/ with prompts of its own there never takes this folder's prompts/ (run from
     # the project's parent, proj/golden/ft/dev.jsonl ran with ./prompts/v1.txt, another project's, unsaid), nor, from
     # here, its project's (its run would be this folder's): run from the project
