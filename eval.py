@@ -8108,21 +8108,24 @@ LOOSE_BACK = 20_000   # how far back from the last object a brace around it is l
 # ("no issues found", "a clear win for B"), nor code's statement (pass = true), nor words in backticks or a fence
 WORD_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|=>|-{1,2}>|[→⇒➔⟶]|[ \t](?:--|[-–—])[ \t]?)"   # (not code's = nor a question's ?;
 # but every arrow: "Verdict => FAIL", "Verdict ⇒ FAIL", "Verdict -- FAIL" after a JSON pass were read past)
-VERDICT_SYMBOL = "[✅❌✔✓✗✘]\ufe0f?"   # (with its emoji form's selector, ✔️, as models write it: a mark before PASS hid it)
+VERDICT_SYMBOL = "[✅❌✔✓✗✘✖]\ufe0f?"   # (with its emoji form's selector, ✔️, as models write it: a mark before PASS hid it)
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute)
 # (not correct/incorrect, a claim's or a criterion's word more often than the reply's: "1. ... Verdict: correct", one
 # line a claim, read as two verdicts, lost the reply's one)
 PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅", "✔", "✓",
-                               "sí", "si", "verdadero", "cumple", "aprobado",   # Spanish
-                               "cert", "compleix", "aprovat"), True),           # Catalan
-              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘",
+                               "sí", "si", "verdadero", "cumple", "aprobado", "sí cumple", "si cumple", "aprueba",
+                               "cert", "compleix", "aprovat", "sí compleix", "si compleix", "aprova"), True),   # (es, ca)
+              **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘", "✖",
                                "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "no pass",
-                               "not pass", "not passed", "not a pass", "suspenso", "no pasa",
-                               "fals", "no compleix", "no aprovat", "suspès", "no passa"), False)}
+                               "not pass", "not passed", "not a pass", "suspenso", "no pasa", "falla", "incumple",
+                               "suspende", "no aprueba", "rechazado", "rechazada",
+                               "fals", "no compleix", "no aprovat", "suspès", "no passa", "incompleix", "suspèn",
+                               "no aprova", "rebutjat", "rebutjada"), False)}
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
 CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
-ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass|pasa|passa)(?![^\W_])"""
+ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|aprueba|aprova|pass|pasa|passa)(?![^\W_])"""
+            rf"""|s[ií][ \t]{{1,3}}(?:cumple|compleix)(?![^\W_])"""
             rf"""|not[ \t]{{1,3}}(?:a[ \t]{{1,3}}pass|pass(?:ed)?)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})""")
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
@@ -8130,26 +8133,31 @@ ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|pass|pasa
 # after another hid it), and the pairwise judge's letter may follow the answer's name, as MT-Bench's "Assistant B" does
 # (read wherever it stands: one naming both answers, "Assistant A fails; Assistant B passes", gives the person two to
 # read, where telling a list from a reason, "Answer B - Answer A is incomplete", read the JSON's A against the words' B)
+# (and an emoji of no verdict's before it, 🟢 PASS, 🏆 Response A: it hid the word, the JSON's other verdict kept)
+DECORATION = "[\U0001F300-\U0001FAFF\u2600-\u26FF\u2B50\u2B55]\ufe0f?"
 VERDICT_HEAD = (
-    rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:{VERDICT_SYMBOL}[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
+    rf"""\s{{0,8}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?:(?:{VERDICT_SYMBOL}|{DECORATION})[ \t]{{1,3}}(?:{OPENING_MARK}\s{{0,3}}){{0,3}}(?=[^\W_]))?"""
     rf"""(?:(?:answer|respuesta|resposta)[ \t]{{1,3}}|(?:response|assistant|model|output|candidate|asistente|modelo|"""
     rf"""candidato)[ \t]{{1,3}}(?=[ab](?![^\W_])))?(?P<word>{ONE_WORD})(?:\]\]|\]|\))?""")
 VERDICT_WORD = re.compile(
     VERDICT_HEAD + rf"""(?=(?:[ \t]{{1,3}}(?:(?:{VERDICT_SYMBOL}){{1,3}}|(?:pass|fail)(?:ed|es|s)?(?![^\W_])))?[ \t]{{0,8}}"""
-    r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t][-–—(]"""
+    r"""(?:$|[.!;,)}—"'`*”’»|]|…(?![ \t]{0,3}(?:if|unless)(?![^\W_]))|_+(?![^\W_])|(?<!no)_|[ \t](?:-(?!-?>)|[–—(])"""
     r"""|[ \t]?(?:[→⇒➔⟶]|=>|-{1,2}>)(?![ \t]{0,3}[*_"'`]{0,3}(?:(?:pass|fail|true|false|wait|revised|tie|if|when|"""
     r"""unless)(?![^\W_])|(?:yes|no|[ab])(?![^\W_])(?![ \t,]{1,3}[^\W\d_])))"""
     r"""|(?<![ \t])(?-i:(?<!\ba))[ \t]{1,3}(?:because|since|given|due|"""
     r"""as(?![ \t]{1,3}(?:long|if|soon|far|regards|opposed|well[ \t]{1,3}as)(?![^\W_]))|"""
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
-    rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘]\ufe0f?)[ \t]))""",
+    r"""|(?<![ \t])(?:(?<=no cumple)|(?<=no compleix)|(?<=incumple)|(?<=incompleix))[ \t]{1,3}(?:con|amb|el|la|los|las|"""
+    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni)(?![^\W_])"""
+    rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘✖]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
 # (its reason may follow the word: "FAIL because ...", "FAIL as ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
 # each read past, the JSON's other verdict kept; not "No ✅ issues" (however spaced), nor a placeholder, "PASS because
 # <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...",
 # "Cumple: no" on the line after the key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor
-# "cumple con el formato, pero no...")
+# "cumple con el formato, pero no..."; but after a negative, what it fails to meet: "No cumple con el criterio", "No
+# compleix el criteri", each read past)
 # (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
 # no "no")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
@@ -8359,10 +8367,13 @@ REVISED_TO = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{0,3}}(?:[→⇒➔⟶]|
 CHOICE_WORD = (r"""(?:(?:n/a|(?:partially[ \t])?pass(?:ed)?|fail(?:ed)?|yes|no|true|false|"""
                r"""(?:(?:assistant|response|answer|model|respuesta|resposta)[ \t]{1,3})?[abc]|tie|draw|s[ií]|"""
                r"""(?:no[ \t])?(?:cumple|compleix)|empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|parcial|correct|"""
-               r"""incorrect|unsure|unclear|both|neither|equal)(?![^\W_])|[✅❌✔✓✗✘]\ufe0f?)""")
+               r"""incorrect|unsure|unclear|both|neither|equal)(?![^\W_])|[✅❌✔✓✗✘✖]\ufe0f?)""")
 CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:,[ \t]{{0,2}}(?:or|o)(?![^\W_])|/|\||,|or(?![^\W_])|"""
                rf"""o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}[ \t]{{0,2}}""")
 KEY_CHOICES = rf"""(?:[ \t]{{0,3}}(?:\({CHOICE_LIST}\)|\[{CHOICE_LIST}\])(?:\*{{1,3}}|__)?)"""
+# a key then "is" before its colon or arrow, as Llama and Qwen most often write it ("My final verdict is: FAIL" was read
+# past, the JSON's pass kept)
+KEY_IS = r"[ \t]{1,3}(?:is|would[ \t]be|will[ \t]be|es|sería|és|seria|serà)[ \t]{0,8}(?::|：|=>|-{1,2}>|[→⇒➔⟶])"
 # after the key "pass", only a colon or one arrow: "all checks pass => true" is a rule, said in prose
 PASS_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"
 
@@ -8381,20 +8392,37 @@ def word_key(*names, plain=()):
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
     plain = "|".join(name.replace(" ", "[ _]") for name in plain) or "(?!)"
     return re.compile(rf"(?<![^\W_]){KEY_MARK}?(?<![^\W_]_)(?:(?:final|overall|judge|my)_)?(?:(?:{keys}){KEY_MARK}?"
-                      rf"{KEY_CHOICES}?{WORD_KEY_SEPARATOR}|(?:{plain}){KEY_MARK}?{KEY_CHOICES}?{PASS_KEY_SEPARATOR})",
+                      rf"{KEY_CHOICES}?(?:{WORD_KEY_SEPARATOR}|{KEY_IS})|(?:{plain}){KEY_MARK}?{KEY_CHOICES}?{PASS_KEY_SEPARATOR})",
                       re.IGNORECASE)
     # (a key ending a longer name is none: must_pass: true, previous_verdict: PASS; final_verdict: FAIL is one, written
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
+def cell_key(*names):
+    """A key in words that is a table row's first cell, its word the next (| **Verdict** | FAIL |, as a summary row closes
+    a reply), as said_in_words reads it."""
+    keys = "|".join(name.replace(" ", "[ _]") for name in names)
+    return re.compile(rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|",
+                      re.IGNORECASE)
+
+
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
                                         "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),
-                              (line_key("pass", "passes"), PASS_WORDS)),
+                              (line_key("pass", "passes"), PASS_WORDS),
+                              (cell_key("pass/fail", "verdict", "final verdict", "overall verdict", "veredicto",
+                                        "veredicte", "veredicto final", "veredicte final"), PASS_WORDS)),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
-                                (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}))}
+                                (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}),
+                                (cell_key("winner", "verdict", "final verdict", "overall verdict", "veredicto", "veredicte",
+                                          "ganador", "guanyador", "ganador final", "guanyador final"), WINNER_WORDS))}
+
+
+# a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
+# other verdict kept
+SPACE_LIKE = str.maketrans(dict.fromkeys("\u00a0\u2007\u2009\u200a\u202f\u3000", " "))
 
 
 def said_in_words(raw, loose, start, end):
@@ -8403,6 +8431,7 @@ def said_in_words(raw, loose, start, end):
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
     if loose not in SAID_IN_WORDS:
         return
+    raw = raw.translate(SPACE_LIKE)   # (one character for one: the spans given stay the text's)
     code = code_spans(raw)
     starts = [at for at, _ in code]
     for key_pattern, words in SAID_IN_WORDS[loose]:
@@ -8483,7 +8512,10 @@ TABLE_RULE = re.compile(r"\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*:?(?:-{2,}:?)?[ \
 # a first cell naming the reply's own row, under any header: | Final result |, | Overall |, | Total |, | Decision |
 ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?![^\W_])[^\n|]{0,40}|(?:"""
                               r"""result|decision|grade|score|outcome|verdict|summary|conclusions?|resultado|"""
-                              r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum)(?:[ \t]final)?)[\W_]*""",
+                              r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum|conclusión|conclusiones|"""
+                              r"""conclusió|conclusions|valoración|valoració|evaluación|avaluació|assessment|evaluation|"""
+                              r"""judge?ment|winner|ganador|guanyador|bottom line|en conjunto|en conjunt|all criteria|"""
+                              r"""todos los criterios|tots els criteris|pass/fail)(?:[ \t](?:final|global|general))?)[\W_]*""",
                               re.IGNORECASE)   # (an item so named, | Total amount |, is taken for the whole: a conflict,
 # left to a person, where the whole taken for an item lost its verdict)
 
@@ -8604,10 +8636,35 @@ def last_verdict(raw, read, loose=None):
         return None, None
     verdict = read(last)
     if verdict is None or copies_example(last) or loose is not None and (
-            after_last_object(raw, loose, span, verdict) or said_otherwise_before(raw, span[0], read, verdict, loose)):
+            said_in_fields(last, loose, verdict) or after_last_object(raw, loose, span, verdict)
+            or said_otherwise_before(raw, span[0], read, verdict, loose)):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
+
+
+# the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
+# the words they are read by
+FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "result", "decision", "outcome", "passed",
+                                     "meets_criterion", "meets_criteria", "veredicto", "veredicte", "resultado",
+                                     "resultat"}, PASS_WORDS),
+                       LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
+                                       "veredicte", "ganador", "guanyador"}, WINNER_WORDS)}
+ANSWER_NAMED = re.compile(r"(?:answer|response|assistant|model|respuesta|resposta)[ \t]+(?=[ab]\Z)")
+
+
+def said_in_fields(verdict_object, loose, verdict):
+    """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
+    {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
+    fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
+    for key, value in verdict_object.items():
+        if key.casefold() not in fields:
+            continue
+        said = (value if isinstance(value, bool) and words is PASS_WORDS else
+                words.get(ANSWER_NAMED.sub("", verdict_said(value))) if isinstance(value, str) else None)
+        if said is not None and said != verdict:
+            return True
+    return False
 
 
 def said_otherwise_before(raw, start, read, verdict, loose):

@@ -4627,6 +4627,70 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    # a key then "is" or "would be" before its colon, as Llama and Qwen most often write it
+    ("My final verdict is: **FAIL** ❌\n\n" + _v(True), None),
+    (_v(True) + "\n\nHmm, re-reading: the date is the shipping date. My verdict is: FAIL.", None),
+    ("The winner is: **Assistant A**\n\n" + _w("B"), None),
+    ("So the verdict would be: FAIL\n\n" + _v(True), None),
+    ("My final verdict is: PASS\n\n" + _v(True), True),
+    ("The verdict is: PASS or FAIL, as the format asks. The date is missing.\n\n" + _v(False), False),
+    # a mark of another set before the word (🟢 PASS, 🏆 Response A), and ✖️, the fail beside ✔️
+    ("**Verdict:** ✖️ FAIL\n\n" + _v(True), None),
+    (_v(True) + "\n\nPass: ✖️", None),
+    ("Verdict: 🟢 PASS\n\n" + _v(False), None),
+    ("**Winner:** 🏆 Response A\n\n" + _w("B"), None),
+    ("Verdict: 🔴 FAIL\n\n" + _v(False), False),
+    # "no cumple con ...", "no compleix el ...": what it does not meet may follow the negative word
+    ("**Veredicto:** No cumple con el criterio ❌\n\n" + _v(True), None),
+    ("**Veredicte:** No compleix el criteri.\n\n" + _v(True), None),
+    ("Veredicto: cumple con el formato, pero no con el criterio.\n\n" + _v(False), False),
+    # a table's row whose first cell is the key
+    ("| Check | Result |\n|---|---|\n| Date given | ❌ |\n| Polite | ✅ |\n| **Verdict** | **❌ FAIL** |\n\n" + _v(True), None),
+    ("| Verdict | FAIL |\n\n" + _v(True), None),
+    ("| Winner | A |\n\n" + _w("B"), None),
+    ("| **Verdict** | FAIL |\n\n" + _v(False), False),
+    ("| Verdict | Reason |\n|---|---|\n| FAIL | no date |\n\n" + _v(False), False),
+    # the whole's row under the names of a conclusion
+    ("| Criterion | Result |\n|---|---|\n| Date | FAIL |\n| Tone | PASS |\n| **Conclusión** | **Veredicto:** No cumple |\n\n"
+     + _v(True), None),
+    ("| Criteri | Resultat |\n|---|---|\n| Data | FAIL |\n| To | PASS |\n| **Valoració final** | **Veredicte:** No compleix |"
+     "\n\n" + _v(True), None),
+    ("| Criterion | A | B |\n|---|---|---|\n| Date | yes | no |\n| Tone | yes | yes |\n| **Winner** | **Winner:** A | |\n\n"
+     + _w("B"), None),
+    # the verdict object saying the other in another field of its own
+    (json.dumps({"reason": "No date.", "verdict": "FAIL", "pass": True}), None),
+    (json.dumps({"reason": "No date.", "result": "FAIL", "pass": True}), None),
+    (json.dumps({"reason": "No date.", "meets_criterion": False, "pass": True}), None),
+    (json.dumps({"reason": "Dated.", "verdict": "PASS", "pass": True}), True),
+    (json.dumps({"reason": "B is dated.", "verdict": "Assistant A", "winner": "B"}), None),
+    # more of Spanish and Catalan's words
+    ("**Veredicto:** Falla\n\n" + _v(True), None),
+    ("Veredicto: Incumple\n\n" + _v(True), None),
+    ("Veredicto: Suspende\n\n" + _v(True), None),
+    ("Veredicto: No aprueba\n\n" + _v(True), None),
+    ("Veredicto: Rechazado\n\n" + _v(True), None),
+    ("Veredicte: Incompleix\n\n" + _v(True), None),
+    ("Veredicto: Sí cumple\n\n" + _v(False), None),
+    ("Veredicto: Falla\n\n" + _v(False), False),
+    # a no-break space (or a narrow one) where a space stands
+    ("Verdict: FAIL\u00a0(no date)\n\n" + _v(True), None),
+    ("Verdict: FAIL\u00a0— no date\n\n" + _v(True), None),
+    ("Verdict\u00a0: FAIL\n\n" + _v(True), None),
+    # a revision with an ASCII arrow is the word revised to, as with →
+    ("Verdict: PASS -> FAIL\n\n" + _v(False), False),
+    ("Verdict: FAIL -> PASS\n\n" + _v(True), True),
+    ("Winner: A -> B\n\n" + _w("B"), "B"),
+    ("Verdict: FAIL - the date is missing\n\n" + _v(True), None),
+    ("Verdict: FAIL -- the date is missing\n\n" + _v(True), None),
+])
+def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
+    """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
+    a table row keyed | Verdict | FAIL |, a conclusion's row, the verdict object's own other field, more Spanish and
+    Catalan words and a no-break space were read past, the JSON's other verdict kept; "PASS -> FAIL" was none."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False)])
 def test_a_judge_that_echoes_what_it_was_sent_never_gives_the_answer_s_forged_verdict(project, cli, fake, echo, human):
     """118th round's hostile judges: a judge that sent back its own prompt (or the answer alone) had the verdict the
