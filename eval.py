@@ -12425,7 +12425,8 @@ def refusal_words(error, retried):
     """What of an answer's error another SERVER_GONE_AFTER - 1 must share to stop a run or a judging: a 5xx or a 429
     retried to the end (a llama-cpp-python server answers an option it cannot parse with the same 500 every time,
     and 28 cases took 140 s to store 28 errors), its status and words, any word holding a digit read as one (a
-    request id, a count, a time: OpenAI's 500 names the request's id), after an agent's "turn N: ". None for any
+    request id, a count, a time: OpenAI's 500 names the request's id) but in a 404's (what is not there: "doc5" and
+    "doc6" not found are two cases' own), after an agent's "turn N: ". None for any
     other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
     one call, and stops nothing."""
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
@@ -12434,18 +12435,20 @@ def refusal_words(error, retried):
     # "HTTP 404: Not found", and each resume of it did the same)
     if not said or UNRETRIED_500 in error or not retried and said.group(1) not in ("HTTP 401", "HTTP 404"):
         return None
-    return said.group(1) + re.sub(r"\w*\d\w*", "#", said.group(2))
+    return said.group(1) + (said.group(2) if said.group(1) == "HTTP 404" else re.sub(r"\w*\d\w*", "#", said.group(2)))
 
 
-def refusals_in_a_row(row, words, error):
-    """The refusals in a row (a list of (words, error)) once one more answer came (its refusal_words or None, and
-    its error): ServerRefuses at SERVER_GONE_AFTER alike, or at twice as many in any words (a server that answered
-    two wordings in turn never stopped, and each case waited out its retries)."""
-    row[:] = row + [(words, error)] if words else []
-    alike = len(list(itertools.takewhile(lambda refusal: refusal[0] == words, reversed(row))))
+def refusals_in_a_row(row, words, error, case):
+    """The refusals in a row (a list of (words, error, case id)) once one more answer came (its refusal_words or
+    None, its error, its case's id): ServerRefuses at SERVER_GONE_AFTER cases alike, or at twice as many cases in any
+    words (a server that answered two wordings in turn never stopped, and each case waited out its retries). Cases,
+    never calls: one case's trials (--repeat 5) refused alike are its own refusal, and stopped every resume of it."""
+    row[:] = row + [(words, error, case)] if words else []
+    streak = list(itertools.takewhile(lambda refusal: refusal[0] == words, reversed(row)))[::-1]
+    alike = len({case for _, _, case in streak})
     # (404s only alike: one case's "attachment x not found" in its own words is its own, never the server's refusal)
-    if alike >= SERVER_GONE_AFTER or len([r for r in row if not r[0].startswith("HTTP 404")]) >= 2 * SERVER_GONE_AFTER:
-        raise ServerRefuses(error, row[-alike:] if alike >= SERVER_GONE_AFTER else row)
+    if alike >= SERVER_GONE_AFTER or len({case for said, _, case in row if not said.startswith("HTTP 404")}) >= 2 * SERVER_GONE_AFTER:
+        raise ServerRefuses(error, [(said, e) for said, e, _ in (streak if alike >= SERVER_GONE_AFTER else row)])
 
 
 def breaker_of(stop):
@@ -12535,7 +12538,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         unreachable = unreachable + 1 if (answer["error"] or "").startswith("connection failed") else 0
         if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
-        refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"])
+        refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"], case["id"])
 
     def stopped(stop):   # why a breaker stopped the run
         return (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume", args.jobs)
@@ -18880,7 +18883,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
             raise ServerGone(result_votes[-1]["error"])
         alike = {refusal_words(v["error"], client.retries > 0) for v in asked}   # (a vote holds no attempts)
         refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
-                          asked[-1]["error"] if asked else None)
+                          asked[-1]["error"] if asked else None, result["id"])
 
     def stopped(stop):   # why a breaker stopped the judging
         return (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again", args.jobs)
@@ -19736,7 +19739,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 raise ServerGone(asked[-1]["error"])
             alike = {refusal_words(v["error"], client.retries > 0) for v in asked}
             refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
-                              asked[-1]["error"] if asked else None)
+                              asked[-1]["error"] if asked else None, pair["id"])
 
         stopping, stopped_by = stop_waiter(client, progress, "the judge's server", "pairs' calls", "pair")
         try:

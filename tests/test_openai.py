@@ -260,6 +260,36 @@ def test_404s_each_in_their_own_words_stop_nothing(project, cli, fake):
     assert all(r["error"] is None for r in results[12:])
 
 
+def test_404s_naming_what_each_lacks_with_a_digit_stop_nothing(project, cli, fake):
+    """119th round's review: "attachment doc1 not found", "doc2"... read as alike (a word holding a digit read as any,
+    as a 500's request id is) stopped the run at five, and every resume there."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    for number, text in enumerate(list(key)[:7], 1):
+        fake.faults_for[text] = [f"404:attachment doc{number} not found"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--retries", 0)
+    assert code == 2 and "stopped" not in err, err
+    results = load_json("runs/dev-v3.json")["results"]
+    assert [r["error"] for r in results[:7]] == [f"HTTP 404: attachment doc{n} not found" for n in range(1, 8)]
+    assert all(r["error"] is None for r in results[7:])
+
+
+def test_one_case_s_trials_refused_alike_stop_nothing(project, cli, fake):
+    """119th round's review: with --repeat 5, one case's five trials refused alike (its own 404) stopped the run, and
+    every resume of it at the same case, the cases after it never asked; refusals stop a run by the cases they are."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for[list(key)[2]] = ["404:attachment alpha not found"] * 5
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--repeat", 5)
+    assert code == 2 and "stopped" not in err, err
+    results = load_json("runs/dev-v3.json")["results"]
+    assert len(results) == 28 * 5 and sum(r["error"] is not None for r in results) == 5
+    assert {r["id"] for r in results if r["error"]} == {"dev-03"}
+    fake.faults = ["404"] * 25   # (the model not there: five cases alike stop it, at the fifth's first trial)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--repeat", 5)
+    assert code == 2 and len(fake.chat_bodies) == 28 * 5 + 21 and "answered 21 calls in a row" in err, err
+
+
 def test_structured_output_over_openai(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
     assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}
