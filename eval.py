@@ -18380,10 +18380,11 @@ def read_annotations(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
-    data = None
+    data, parsed = None, False   # (a JSON null is read, and holds no annotation: not "unread")
     try:
         # a key twice: refused, never its last; an editor's byte-order mark before it read past
         data = exact_json(read_bytes(path, "sidecar file").decode("utf-8").removeprefix("\ufeff"))
+        parsed = True
         # each fault named by its field (a format, an other_versions or a run_sha at fault were "damaged" alone)
         if not isinstance(data, dict):
             raise ValueError(f"its JSON is {json_kind(data)}, not an object")
@@ -18417,11 +18418,11 @@ def read_annotations(path):
         # nowhere, with the advice to throw a person's annotations away)
         why = (f" ({file_problem(e)})" if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)) else
                f" ({e})" if type(e) is ValueError and e.args else "")
-        if data is None and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
+        if not parsed and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
             raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
                             "move it aside") from None
         # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
-        held = data is None or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
+        held = not parsed or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
                                 if isinstance(data, dict) else   # misspelt holds them, "annotation"; true or [0] none)
                                 isinstance(data, list) and any(isinstance(x, (dict, list, str)) for x in data)
                                 or isinstance(data, str) and data.strip() != "")

@@ -1218,7 +1218,8 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
                             ("dev-09: the judge misread the rule", "its JSON is text, not an object", mend),
                             ({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": sha, "annotation": one}, 'it has no "annotations"',
                              mend),   # (a key misspelt holds them: never to be removed)
-                            ([], "its JSON is a list, not an object", none)):
+                            ([], "its JSON is a list, not an object", none),
+                            (None, "its JSON is null, not an object", none)):   # (119th round: null read as unread)
         sidecar.write_text(json.dumps(data))
         code, out, err = cli("report", runs[1])
         assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged ({why}), not an annotations file "
