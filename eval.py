@@ -21847,7 +21847,8 @@ def review_handler(review, nonce):
             if self.path != "/annotations" or self.path_as_sent() != self.path:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
-            lengths = set(self.headers.get_all("Content-Length") or ())
+            lengths = {length.strip() for length in self.headers.get_all("Content-Length") or ()}   # (its spaces are
+            # none of its value, RFC 9110 5.5: 53 and "53 " were "different values")
             if len(lengths) > 1:   # (RFC 9112 6.3: an error; the first was read, the rest of the body left as the next)
                 raise ValueError("Content-Length is given twice, with different values")
             said = self.headers.get("Content-Length", "0")
