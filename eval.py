@@ -3964,6 +3964,8 @@ def parse_labels(path):
 # but a space ({{order-id}}, {{año}}, {{नाम}}, whose vowel signs are no letters to \w); a name of ASCII letters
 # alone left those sent as written. Names are matched in NFC, as labels are: {{año}} typed either way is one name.
 VAR_NAME = r"[^\W\d](?:[\w-]|[^\x00-\x7f\s])*"
+NAME_RULE = ("a placeholder's name begins with a letter or _ and holds letters, digits, _, - and characters past ASCII, "
+             "never a space")   # (VAR_NAME in words, said wherever a var's name cannot be one)
 PLACEHOLDER = re.compile(rf"\{{\{{\s*({VAR_NAME})\s*\}}\}}")
 # {{name} or {name}}: a placeholder of a var mistyped, sent as written. Said only of a name the case has a var of:
 # LaTeX (\frac{a}{b}}), C ({{a},{b}}) and JSON ({"a": {b}}) hold these shapes by right.
@@ -4002,8 +4004,7 @@ def unclosed_placeholders(text, where, names, begun=False):
     return [f"{where} writes {found!r}, a placeholder not closed as {{{{name}}}} is"
             for found in dict.fromkeys(m.group() for m in UNCLOSED_PLACEHOLDER.finditer(text)
                                        if unicodedata.normalize("NFC", m.group(1) or m.group(2)) in names)] + [
-        f"{where} writes {m.group()!r}, which no var fills: a placeholder's name begins with a letter or _ and holds "
-        f"letters, digits, _, - and characters past ASCII, never a space: rename vars.{n!r}"
+        f"{where} writes {m.group()!r}, which no var fills: {NAME_RULE}: rename vars.{n!r}"
         for n in unnamable for m in [re.search(r"\{\{\s*" + re.escape(n) + r"\s*\}\}", unicodedata.normalize("NFC", text))] if m]
 
 
@@ -5597,8 +5598,8 @@ def set_notes(config, cases, prompt_text, whole=True):
                      f"{shell_word(config['prompt'])} uses none of {'its' if len(unshown) == 1 else 'their'} vars: the "
                      f"model is sent the same request for {'it' if len(unshown) == 1 else 'each'} and never sees the case"
                      + (f"; add {', '.join('{{' + var_shown(n) + '}}' for n in placeable[:3])} to the prompt" if placeable
-                        else f"; rename {', '.join('vars.' + repr(var_shown(n)) for n in named[:3])} (a placeholder's name "
-                        "is letters, digits, _ and -, never a space) and use it in the prompt" if named else ""))
+                        else f"; rename {', '.join('vars.' + repr(var_shown(n)) for n in named[:3])} ({NAME_RULE}) and use "
+                        f"{'it' if len(named) == 1 else 'them'} in the prompt" if named else ""))
     offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
     answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given != []}   # (null
     # is a result: the text null)

@@ -2006,8 +2006,14 @@ def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):
     Path("t/p1.txt").write_text("Clasifica este ticket: facturación, bug, acceso o petición.\n")
     code, out, err = cli("run", "--split", "t/w.jsonl", "--prompt", "t/p1.txt", "--host", fake.url)
     assert ("uses none of its vars: the model is sent the same request for it and never sees the case; rename "
-            "vars.'order id' (a placeholder's name is letters, digits, _ and -, never a space) and use it in the "
-            "prompt\n") in err, err
+            "vars.'order id' (a placeholder's name begins with a letter or _ and holds letters, digits, _, - and "
+            "characters past ASCII, never a space) and use it in the prompt\n") in err, err
+    # (119th round: the rule whole, a name that breaks only its first letter's, 1st, was told what it had; two, "them")
+    Path("t/w.jsonl").write_text(json.dumps({"id": "a", "vars": {"1st": "no puedo entrar", "-x": "y"}, "expected": "acceso",
+                                             "difficulty": "easy", "note": "n"}) + "\n")
+    code, out, err = cli("run", "--split", "t/w.jsonl", "--prompt", "t/p1.txt", "--host", fake.url)
+    assert ("rename vars.'-x', vars.'1st' (a placeholder's name begins with a letter or _ and holds letters, digits, _, "
+            "- and characters past ASCII, never a space) and use them in the prompt\n") in err, err
     Path("t/p8.txt").write_text("Clasifica (facturación, bug, acceso, petición): {{a\u037eb}}\n")
     code, out, err = cli("run", "--split", "dev", "--prompt", "t/p8.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err == ("error: golden/dev.jsonl: 28 lines have no vars.a;b, which t/p8.txt uses as {{a;b}} "
