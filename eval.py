@@ -3592,6 +3592,13 @@ def typed_as_name(name):
     return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None and not name.startswith("-")
 
 
+def offered_split(name):
+    """A split found (its name in golden/, or its path in a folder of it) as it is offered to type: its name, or its
+    path quoted for the shell ("golden/my set/dev.jsonl" was listed bare, two words in a list of them)."""
+    return (name if typed_as_name(name) else shell_word(name) if "/" in name or os.sep in name
+            else shell_word(os.path.join(GOLDEN_DIR, name + ".jsonl")))
+
+
 def resolve_split(value, flag="--split"):
     """`dev` means golden/dev.jsonl; anything ending in .jsonl is a path as given. The split's
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
@@ -3652,12 +3659,10 @@ def resolve_split(value, flag="--split"):
                                                                                of_kind(os.path.join(folder, f), "split file")]]
                    if splits}   # (a split of it, never passages)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
-            n if typed_as_name(n) else shell_word(n) if "/" in n or os.sep in n   # (a path, as it is)
-            else shell_word(os.path.join(GOLDEN_DIR, n + ".jsonl"))   # ("dev copy":
-            for n in difflib.get_close_matches(value, names, n=1)] \
-            or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]   # no name to give)
+            offered_split(n) for n in difflib.get_close_matches(value, names, n=1)] \
+            or [shell_word(folders[f]) for f in difflib.get_close_matches(value, list(folders), n=1)]
         raise EvalError(f"no split {value!r} ({shell_word(path)} does not exist)" + (f"; did you mean {on_one_line(near[0])}?" if near else "")
-                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(on_one_line(n) if typed_as_name(n) or os.sep in n else shell_word(os.path.join(GOLDEN_DIR, n + '.jsonl')) for n in names)} (or give a path ending in .jsonl)"
+                        + (f"\nSplits in {GOLDEN_DIR}/: {', '.join(on_one_line(offered_split(n)) for n in names)} (or give a path ending in .jsonl)"
                            if names else f"\nThere is no {GOLDEN_DIR}/ split here; give a path ending in .jsonl"
                            + own_project_hint(value)))
     return path, value

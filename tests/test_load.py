@@ -956,6 +956,13 @@ def test_a_split_named_with_a_dash_is_offered_by_its_path(project, cli):
     assert code == 2 and err == "error: -x.jsonl: no such split file; did you mean golden/-x.jsonl?\n", err
     code, out, err = cli("run", "--split", "dev.jsonl", "--host", "127.0.0.1:9")   # a name typed as it is, still offered
     assert code == 2 and err == "error: dev.jsonl: no such split file; did you mean golden/dev.jsonl (--split dev)?\n", err
+    # (119th round) a path with a space in a folder of golden/ is listed quoted, as it is offered
+    os.makedirs("golden/my set")
+    shutil.copy("golden/dev.jsonl", "golden/my set/dev.jsonl")
+    shutil.copy("golden/dev.jsonl", "golden/dev copy.jsonl")
+    code, out, err = cli("run", "--split=devv", "--host", "127.0.0.1:9")
+    listed = err.partition("\nSplits in golden/: ")[2]
+    assert code == 2 and "'golden/dev copy.jsonl', " in listed and "'golden/my set/dev.jsonl', " in listed, err
 
 
 def test_a_split_name_a_letter_off_offers_splits_only(project, cli):
