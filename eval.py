@@ -9260,6 +9260,14 @@ def prepare_judge(client, api, judge, kind, pin=True):
         warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
 
 
+def unread_why(votes):
+    """Why a judge's answer among `votes` came and was not read, in report's and compare's words, or None: too large
+    to search, or a tool called instead (both kept in a vote's "unread"; the call was said to be "too large")."""
+    said = next((v["unread"] for v in votes if isinstance(v.get("unread"), str)), None)
+    return (None if said is None else "the judge's answer was too large to read a verdict from"
+            if said.startswith("the judge's answer is") else "the judge " + said.removeprefix("it "))
+
+
 def judge_verdicts(votes):
     """Per judge check: each judge model's majority over its votes, then the panel's majority.
     A tie, or no readable vote, leaves the verdict open (None): it is never guessed."""
@@ -9268,12 +9276,11 @@ def judge_verdicts(votes):
         by_check.setdefault(vote["check"], {}).setdefault(vote["model"], []).append(vote)
     verdicts = {}
     for check, models in by_check.items():
-        per_model, certainties, unreadable, failed, too_large, cut, split = {}, [], 0, 0, 0, 0, False
+        per_model, certainties, unreadable, failed, cut, split = {}, [], 0, 0, 0, False
         for model, model_votes in models.items():
             readable = [v["pass"] for v in model_votes if v.get("pass") is not None]
             failed += sum(1 for v in model_votes if v.get("error"))
             unreadable += sum(1 for v in model_votes if v.get("pass") is None and not v.get("error"))
-            too_large += sum(1 for v in model_votes if v.get("unread"))
             cut += sum(1 for v in model_votes if v.get("pass") is None and cut_vote(v))
             per_model[model] = majority(readable)
             if readable:
@@ -9286,8 +9293,8 @@ def judge_verdicts(votes):
             "pass": majority(decided) if len(decided) == len(per_model) else None,
             "models": per_model, "certainty": min(certainties) if certainties else None, "split": split,
             "votes": sum(map(len, models.values())),
-            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed, "too_large": too_large,
-            "cut": cut}
+            "disagree": len(set(decided)) > 1, "unreadable": unreadable, "failed": failed,
+            "unread": unread_why([v for model_votes in models.values() for v in model_votes]), "cut": cut}
     return verdicts
 
 
@@ -9339,8 +9346,7 @@ def judge_summary(config, cases):
                 if j["pass"] is None:
                     capped = any(cut_at_cap(v, judge) for v in t["votes"] or [] if v["check"] == name)
                     reasons.append("no verdict (the judge call failed)" if j["failed"] and not j["unreadable"] else
-                                   "no verdict (the judge's answer was too large to read a verdict from)"
-                                   if j.get("too_large") else
+                                   f"no verdict ({j['unread']})" if j.get("unread") else
                                    f"no verdict (the judge's answer was cut at its token limit"
                                    f"{cap_words(judge)}: --judge-max-tokens)"
                                    if j.get("cut") and j["cut"] == j["unreadable"] and capped else
@@ -9673,8 +9679,7 @@ def pairwise_outcome(votes, judge=None):
                         if v.get("winner") and not cut_vote(v) and not copied_vote(v) and not said_two_things(v, "winner")]
             if not readable:
                 reason = (PAIR_CALL_FAILED if any(v.get("error") for v in order_votes)
-                          else "the judge's answer was too large to read a verdict from"
-                          if any(v.get("unread") for v in order_votes)
+                          else unread_why(order_votes) if unread_why(order_votes)
                           else "the judge's answer was cut at its token limit (--judge-max-tokens)"
                           if order_votes and all(cut_vote(v) for v in order_votes)
                           and any(cut_at_cap(v, judge) for v in order_votes)

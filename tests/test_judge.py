@@ -4765,3 +4765,6 @@ def test_a_judge_that_calls_a_tool_instead_of_answering_is_said_to(project, cli,
             "unreadable") in err, err
     votes = [v for r in load_json("runs/support-dev-v2.json")["results"] for v in r["judges"]]
     assert votes and all(v["pass"] is None and v["unread"].startswith("it called a tool") for v in votes), votes
+    code, out, err = cli("report", "runs/support-dev-v2.json")   # (119th round: it was "too large to read")
+    assert ("no verdict (the judge called a tool (submit_verdict) instead of answering, and a judge is offered none)"
+            in out and "too large" not in out), out

@@ -554,6 +554,23 @@ def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
     assert err.count("too large to read a verdict from") == 2   # both orders
 
 
+def test_a_judge_that_calls_a_tool_is_said_to_not_too_large(project, cli, fake):
+    """119th round's review: a pairwise judge that answered with a tool call was listed under No verdict as "the
+    judge's answer was too large to read a verdict from" (its vote's unread reason taken for the size's)."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+
+    class JudgesCall(dict):
+        def get(self, user, default=None):
+            return [[("submit_verdict", {"winner": "A"})]] if user and "[c02]" in user else default
+    fake.agents = JudgesCall()
+    judged = fake.route
+    fake.route = lambda body: None if "[c02]" in body["messages"][-1]["content"] else judged(body)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and ("  No verdict (1, not counted): c02 (the judge called a tool (submit_verdict) instead of "
+                          "answering, and a judge is offered none)") in out, out + err
+
+
 def test_the_sign_test_equals_scipys_binomtest_on_many_inputs():
     rng = random.Random(16)
     pairs = [(w, l) for w in range(0, 31) for l in range(0, 31)] + [(rng.randrange(0, 400), rng.randrange(0, 400))
