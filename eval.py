@@ -8119,8 +8119,8 @@ VERDICT_SYMBOL = "[✅❌✔✓✗✘✖]\ufe0f?"   # (with its emoji form's sel
 # (not correct/incorrect, a claim's or a criterion's word more often than the reply's: "1. ... Verdict: correct", one
 # line a claim, read as two verdicts, lost the reply's one)
 PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅", "✔", "✓",
-                               "sí", "si", "verdadero", "cumple", "aprobado", "sí cumple", "si cumple", "aprueba",
-                               "cert", "compleix", "aprovat", "sí compleix", "si compleix", "aprova"), True),   # (es, ca)
+                               "sí", "si", "verdadero", "cumple", "aprobado", "sí cumple", "aprueba", "no falla",
+                               "cert", "compleix", "aprovat", "sí compleix", "aprova"), True),   # (es, ca)
               **dict.fromkeys(("false", "no", "fail", "fails", "failed", "❌", "✗", "✘", "✖",
                                "falso", "no cumple", "no aprobado", "suspendido", "reprobado", "no pass",
                                "not pass", "not passed", "not a pass", "suspenso", "no pasa", "falla", "incumple",
@@ -8130,8 +8130,8 @@ PASS_WORDS = {**dict.fromkeys(("true", "yes", "pass", "passes", "passed", "✅",
 WINNER_WORDS = {"a": "A", "b": "B", "tie": "tie", "empate": "tie", "empat": "tie"}
 OPENING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`“”‘’«»]|\[\[?|\()"""   # before a word: a quote, a backtick, emphasis, a bracket
 CLOSING_MARK = r"""(?:\*{1,3}|_{1,3}|["'`”’»]|\]\]?|\))"""
-ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|aprueba|aprova|pass|pasa|passa)(?![^\W_])"""
-            rf"""|s[ií][ \t]{{1,3}}(?:cumple|compleix)(?![^\W_])"""
+ONE_WORD = (rf"""(?:no[ \t_]{{1,3}}(?:cumple|compleix|aprobado|aprovat|aprueba|aprova|falla|pass|pasa|passa)(?![^\W_])"""
+            rf"""|sí[ \t]{{1,3}}(?:cumple|compleix)(?![^\W_])"""   # (never "si cumple", "if it meets")
             rf"""|not[ \t]{{1,3}}(?:a[ \t]{{1,3}}pass|pass(?:ed)?)(?![^\W_])|[^\W_]+|{VERDICT_SYMBOL})""")
 # (whitespace bounded everywhere: two \s* about an optional quote backtracked over a run of spaces, 40,000 took a minute;
 # up to three marks before it: **Verdict:** ***FAIL***, the key's closing bold and the word's opening)
@@ -8155,7 +8155,7 @@ VERDICT_WORD = re.compile(
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     r"""|(?<![ \t])(?:(?<=no cumple)|(?<=no compleix)|(?<=incumple)|(?<=incompleix))[ \t]{1,3}(?:con|amb|el|la|los|las|"""
-    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni)(?![^\W_])"""
+    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni)(?![^\W_])(?![^.;\n]{0,120}(?:pero|però|sino|but)[ \t,]{1,3}s[ií](?![^\W_]))"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘✖]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
 # (its reason may follow the word: "FAIL because ...", "FAIL as ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
@@ -8366,20 +8366,23 @@ MT_BENCH_WINNER = re.compile(r"(?<![\"'`“‘])(?<!\bor )(?<!\bo )(?<!\]\], )(?
 KEY_MARK = rf"(?:\*{{3}}|__|{LOOSE_QUOTE})"
 # a word revised with an arrow to another (Verdict: FAIL → PASS, Winner: A → B): the judge's is the one it was revised to
 REVISED_TO = re.compile(rf"""{CLOSING_MARK}{{0,3}}[ \t]{{0,3}}(?:[→⇒➔⟶]|=>|-{{1,2}}>)[ \t]{{0,3}}(?:{OPENING_MARK}){{0,3}}"""
-                        rf"""(?P<word>{ONE_WORD})(?![^\W_])""", re.IGNORECASE)   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
+                        rf"""(?P<word>{ONE_WORD})(?![^\W_])(?![ \t]{{1,3}}(?:if|when|unless|si|cuando|quan)(?![^\W_]))""",
+                        re.IGNORECASE)   # (never a rule's: "PASS -> FAIL if the date is missing")   # (and bold's other spellings: __Verdict__: FAIL, ***Verdict***: FAIL were read past)
 # the choices a key names, as rubrics write it: **Verdict (PASS/FAIL):** FAIL, Winner [A/B/tie]: A (read past, the JSON's
 # other verdict kept); verdict words only, never an item's name (Verdict (claim 2):, Verdict (accuracy/completeness): are
 # an item's, one of two verdicts of the reply's aspects)
 CHOICE_WORD = (r"""(?:(?:n/a|(?:partially[ \t])?pass(?:ed)?|fail(?:ed)?|yes|no|true|false|"""
                r"""(?:(?:assistant|response|answer|model|respuesta|resposta)[ \t]{1,3})?[abc]|tie|draw|s[ií]|"""
-               r"""(?:no[ \t])?(?:cumple|compleix)|empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|parcial|correct|"""
+               r"""(?:no[ \t]|sí[ \t])?(?:cumple|compleix|falla|aprueba|aprova)|incumple|incompleix|suspende|suspèn|"""
+               r"""aprobado|aprovat|suspenso|suspès|rechazado|rebutjat|"""
+               r"""empate|empat|cert|fals|verdadero|falso|partial(?:ly)?|parcial|correct|"""
                r"""incorrect|unsure|unclear|both|neither|equal)(?![^\W_])|[✅❌✔✓✗✘✖]\ufe0f?)""")
 CHOICE_LIST = (rf"""[ \t]{{0,2}}{CHOICE_WORD}(?:[ \t]{{0,2}}(?:,[ \t]{{0,2}}(?:or|o)(?![^\W_])|/|\||,|or(?![^\W_])|"""
                rf"""o(?![^\W_]))[ \t]{{0,2}}{CHOICE_WORD}){{1,3}}[ \t]{{0,2}}""")
 KEY_CHOICES = rf"""(?:[ \t]{{0,3}}(?:\({CHOICE_LIST}\)|\[{CHOICE_LIST}\])(?:\*{{1,3}}|__)?)"""
 # a key then "is" before its colon or arrow, as Llama and Qwen most often write it ("My final verdict is: FAIL" was read
 # past, the JSON's pass kept)
-KEY_IS = r"[ \t]{1,3}(?:is|would[ \t]be|will[ \t]be|es|sería|és|seria|serà)[ \t]{0,8}(?::|：|=>|-{1,2}>|[→⇒➔⟶])"
+KEY_IS = r"[ \t]{1,3}(?:is|es|és)[ \t]{0,8}(?::|：|=>|-{1,2}>|[→⇒➔⟶])"   # (never "would be:", a verdict had it omitted X)
 # after the key "pass", only a colon or one arrow: "all checks pass => true" is a rule, said in prose
 PASS_KEY_SEPARATOR = r"[ \t]{0,8}(?::|：|->|→|[ \t][-–—][ \t]?)"
 
@@ -8408,8 +8411,10 @@ def cell_key(*names):
     """A key in words that is a table row's first cell, its word the next (| **Verdict** | FAIL |, as a summary row closes
     a reply), as said_in_words reads it."""
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
-    return re.compile(rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|",
-                      re.IGNORECASE)
+    return re.compile(rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|"
+                      r"(?=[^|\n]*\|[ \t]*(?:\n|\Z))(?![^\n]*\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n[ \t]*\|)", re.IGNORECASE)
+    # (a row of two cells, never a header over rows, | Veredicto | Cumple | then | no | sí |, nor a row of columns,
+    # | Verdict | FAIL | FAIL |; a header alone is the table's one row, | Verdict | PASS | then |---|---|)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -8428,7 +8433,8 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
 # other verdict kept
-SPACE_LIKE = str.maketrans(dict.fromkeys("\u00a0\u2007\u2009\u200a\u202f\u3000", " "))
+SPACE_LIKE = str.maketrans({**dict.fromkeys("\u00a0\u2007\u2009\u200a\u200b\u202f\u3000", " "),
+                            **dict.fromkeys("\u2028\u2029", "\n")})
 
 
 def said_in_words(raw, loose, start, end):
@@ -8452,7 +8458,10 @@ def said_in_words(raw, loose, start, end):
                 if said not in words:
                     continue
                 revised = REVISED_TO.match(raw, bare.end(), end)   # (FAIL → PASS: the word it was revised to, where the
-                if revised and verdict_said(revised.group("word")) in words:   # JSON's before it was kept)
+                while revised and (further := REVISED_TO.match(raw, revised.end(), end)) \
+                        and verdict_said(further.group("word")) in words:   # JSON's before it was kept; a chain's last)
+                    revised = further
+                if revised and verdict_said(revised.group("word")) in words:
                     verdicts = [words[verdict_said(revised.group("word"))]]
                     if not numbered_item(raw, key.start()) and not an_items_cell(raw, key.start()):
                         yield from verdicts
@@ -8519,8 +8528,8 @@ TABLE_RULE = re.compile(r"\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*:?(?:-{2,}:?)?[ \
 ROW_OF_THE_WHOLE = re.compile(r"""[\W_]*(?:(?:final|overall|total|global)(?![^\W_])[^\n|]{0,40}|(?:"""
                               r"""result|decision|grade|score|outcome|verdict|summary|conclusions?|resultado|"""
                               r"""resultat|decisión|decisió|veredicto|veredicte|resumen|resum|conclusión|conclusiones|"""
-                              r"""conclusió|conclusions|valoración|valoració|evaluación|avaluació|assessment|evaluation|"""
-                              r"""judge?ment|winner|ganador|guanyador|bottom line|en conjunto|en conjunt|all criteria|"""
+                              r"""conclusió|conclusions|valoración|valoració|winner|ganador|guanyador|bottom line|"""
+                              r"""en conjunto|en conjunt|all criteria|"""
                               r"""todos los criterios|tots els criteris|pass/fail)(?:[ \t](?:final|global|general))?)[\W_]*""",
                               re.IGNORECASE)   # (an item so named, | Total amount |, is taken for the whole: a conflict,
 # left to a person, where the whole taken for an item lost its verdict)
@@ -8651,12 +8660,11 @@ def last_verdict(raw, read, loose=None):
 
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
 # the words they are read by
-FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "result", "decision", "outcome", "passed",
-                                     "meets_criterion", "meets_criteria", "veredicto", "veredicte", "resultado",
-                                     "resultat"}, PASS_WORDS),
+FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meets_criterion", "meets_criteria",
+                                     "veredicto", "veredicte"}, PASS_WORDS),   # (never result, decision, outcome: the
+                       # answer's own, "decision": "no" of a refund declined, "result": "false" of a quiz)
                        LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
                                        "veredicte", "ganador", "guanyador"}, WINNER_WORDS)}
-ANSWER_NAMED = re.compile(r"(?:answer|response|assistant|model|respuesta|resposta)[ \t]+(?=[ab]\Z)")
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -8666,8 +8674,10 @@ def said_in_fields(verdict_object, loose, verdict):
     for key, value in verdict_object.items():
         if key.casefold() not in fields:
             continue
+        # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
+        word = VERDICT_WORD.match(value.translate(SPACE_LIKE)) if isinstance(value, str) else None
         said = (value if isinstance(value, bool) and words is PASS_WORDS else
-                words.get(ANSWER_NAMED.sub("", verdict_said(value))) if isinstance(value, str) else None)
+                words.get(verdict_said(word.group("word"))) if word else None)
         if said is not None and said != verdict:
             return True
     return False

@@ -4632,7 +4632,6 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("My final verdict is: **FAIL** ❌\n\n" + _v(True), None),
     (_v(True) + "\n\nHmm, re-reading: the date is the shipping date. My verdict is: FAIL.", None),
     ("The winner is: **Assistant A**\n\n" + _w("B"), None),
-    ("So the verdict would be: FAIL\n\n" + _v(True), None),
     ("My final verdict is: PASS\n\n" + _v(True), True),
     ("The verdict is: PASS or FAIL, as the format asks. The date is missing.\n\n" + _v(False), False),
     # a mark of another set before the word (🟢 PASS, 🏆 Response A), and ✖️, the fail beside ✔️
@@ -4660,7 +4659,6 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
      + _w("B"), None),
     # the verdict object saying the other in another field of its own
     (json.dumps({"reason": "No date.", "verdict": "FAIL", "pass": True}), None),
-    (json.dumps({"reason": "No date.", "result": "FAIL", "pass": True}), None),
     (json.dumps({"reason": "No date.", "meets_criterion": False, "pass": True}), None),
     (json.dumps({"reason": "Dated.", "verdict": "PASS", "pass": True}), True),
     (json.dumps({"reason": "B is dated.", "verdict": "Assistant A", "winner": "B"}), None),
@@ -4683,6 +4681,31 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("Winner: A -> B\n\n" + _w("B"), "B"),
     ("Verdict: FAIL - the date is missing\n\n" + _v(True), None),
     ("Verdict: FAIL -- the date is missing\n\n" + _v(True), None),
+    # (its review) never a verdict had it been otherwise ("would be:"), a table's header or a row of columns, "si
+    # cumple" (if it meets), "no cumple con X, pero sí con Y", a field of the answer's own (result, decision), a choice
+    # of the new words; a chain of revisions is its last word; a verdict field's word read as after a key
+    ("The answer gives the date. Had it omitted it, the verdict would be: FAIL.\n\n" + _v(True), True),
+    ("Si faltara la fecha, el veredicto sería: no cumple. Pero la fecha está.\n\n" + _v(True), True),
+    ("If both were equally correct, the winner would be: tie. But B misses the date, so A wins.\n\n" + _w("A"), "A"),
+    ("Rubric:\n\n| Verdict | PASS | FAIL |\n|---|---|---|\n| When | date given | date missing |\n\nThe date is missing.\n\n"
+     + _v(False), False),
+    ("| | Expected | Got |\n|---|---|---|\n| Verdict | FAIL | FAIL |\n\nThe classifier predicted FAIL correctly.\n\n"
+     + _v(True), True),
+    ("| Veredicto | Cumple |\n|---|---|\n| no | sí |\n\n" + _v(False), False),
+    ('```json\n{"reason": "No date.", "pass": false}\n```\n\n| Verdict | PASS |\n|---|---|', None),
+    ("Veredicto: No cumple con el formato, pero sí con el contenido, que es lo que se evalúa.\n\n" + _v(True), True),
+    ("Veredicto: Si cumple → aprobado; si no cumple → suspenso.\n\nLa respuesta omite la fecha.\n\n" + _v(False), False),
+    ("Veredicto (aprueba/suspende): suspende\n\n" + _v(True), None),
+    ("Veredicto: falla / no falla — elige uno. La respuesta es correcta.\n\n" + _v(True), True),
+    (json.dumps({"reason": "Refunds end at 30 days; the assistant correctly declined.", "decision": "no", "pass": True}), True),
+    (json.dumps({"reason": "The statement is false and the answer says so.", "result": "false", "pass": True}), True),
+    (json.dumps({"verdict": "FAIL - missing date", "pass": True}), None),
+    (json.dumps({"veredicto": "No cumple con el criterio", "pass": True}, ensure_ascii=False), None),
+    (json.dumps({"reason": "ok", "verdict": "[[B]]", "winner": "A"}), None),
+    ("Verdict: FAIL -> PASS -> FAIL\n\n" + _v(False), False),
+    ("Verdict: PASS -> FAIL if the date is missing. The date is there.\n\n" + _v(True), True),
+    ("Winner: A → B → A\n\n" + _w("A"), "A"),
+    ("Verdict:\u200bFAIL\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
