@@ -12417,6 +12417,13 @@ def resume_lock(run_path, holding, resumed):
     return lock
 
 
+def awaiting_votes(count):
+    """What a stop says of answers that came but whose judges' votes did not all: kept in the journal, never asked
+    again ("0 of 2 answers kept" was said of a run whose journal held one, paid for)."""
+    return (f" ({count} more answered, {'its' if count == 1 else 'their'} judges' votes to ask on resume)"
+            if count else "")
+
+
 def resume_journal(run_path, config, server_version, cases, kept, begun=0):
     """The interrupted run's journal (locked by open_or_resume) open for more answers."""
     if config.get("server_version") != server_version:
@@ -12545,9 +12552,16 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
                             f"before this one {'is' if len(done) == 1 else 'are'} safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
 
+    answered = set(begun or ())   # answers journaled whose votes are not all in (begun before, or now)
+
+    def on_turn(case, trial, turn):
+        journaled({"id": case["id"], "trial": trial, **turn})
+        if "answer" in turn and turn["answer"].get("error") is None:
+            answered.add((case["id"], trial))
+
     def ask(case, trial):
         return ask_case(client, config, inputs.prompt_text, case, (turns or {}).get((case["id"], trial), ()),
-                        lambda turn: journaled({"id": case["id"], "trial": trial, **turn}), progress.waiting, trial,
+                        lambda turn: on_turn(case, trial, turn), progress.waiting, trial,
                         (begun or {}).get((case["id"], trial)))
 
     def on_answer(case, trial, answer):
@@ -12577,8 +12591,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         progress.update(len(done), errors, final=True)
         breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
-        warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}\n"
-             f"Resume with: {resume_command(run_path)}")
+        warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
+             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}")
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
         # would meet the same refusal)
@@ -16595,9 +16609,10 @@ def shown_date(date):
 def unfinished_listing(path):
     """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
     answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
-    run_path, where = path[:-len(JOURNAL_SUFFIX)], {}
-    config, done = read_journal(path, where=where)
+    run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
+    config, done = read_journal(path, where=where, begun=begun)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
+    waiting = sum(b["answer"].get("error") is None and b["answer"].get("response") is not None for b in begun.values())
     # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
     # command failed, "no such prompt file", and its count was unknown)
     base = made_in(run_path)
@@ -16622,14 +16637,16 @@ def unfinished_listing(path):
                   f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
-              f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers; finish with: {resume}")
+              f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
+              f"finish with: {resume}")
     row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
              **({"problem": figure} if written and not holder else {}), "split": config["split"], "split_sha": config["split_sha"],
              "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
              **{k: config.get(k) for k in ASKED_CONFIG}, "repeat": config["repeat"], "date": config.get("date"),
-             "answers": answers, "expected_answers": expected, **({"resume": resume} if not holder and not written else {})}
+             "answers": answers, "expected_answers": expected, "awaiting_votes": waiting,
+             **({"resume": resume} if not holder and not written else {})}
     return row, entry
 
 

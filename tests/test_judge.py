@@ -3712,6 +3712,11 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     kept = sum(whole.values()) + len(begun) + len({(l["id"], l["vote"]["vote"]) for l in lines if "vote" in l
                                                    and l["id"] not in whole})
     assert begun and kept >= paid - 1, lines                  # stopped among a case's votes; at most the call in flight lost
+    # (119th round) the answer awaiting its votes is said to be kept, there and in `runs` ("0 of 2 answers kept" was said
+    # of a journal holding one)
+    assert f"{len(whole)} of 10 answers kept in r.json.journal (1 more answered, its judges' votes to ask on resume)\n" in err, err
+    code, out, _ = cli("runs", ".")
+    assert f"unfinished: {len(whole)} of 10 answers (1 more answered, its judges' votes to ask on resume); finish" in out, out
     held = Path("r.json.journal").read_bytes()
     header, vote = held.splitlines()[0], json.dumps({"id": "j09", "trial": 1, "vote": next(
         l["judges"][0] for l in lines if "response" in l)}).encode()
