@@ -5136,13 +5136,16 @@ def project_of(split_path):
     under a project's: the nearest golden/ above it whose folder has a prompts/ beside it (the one init makes); a
     folder merely named golden/ higher up, with none, is no project's. None elsewhere. Paths as the split's is given
     (relative from here, or whole)."""
-    whole = os.path.abspath(os.path.dirname(split_path) or ".")
-    parts = whole.split(os.sep)
-    for at in range(len(parts) - 1, 0, -1):
-        root = os.sep.join(parts[:at]) or os.sep
-        if parts[at] == GOLDEN_DIR and os.path.isdir(os.path.join(root, PROMPTS_DIR)):
-            inside = os.path.join(*parts[at + 1:]) if parts[at + 1:] else "."
-            return (root if os.path.isabs(split_path) else os.path.relpath(root)), inside
+    folder = os.path.dirname(split_path) or "."
+    # by the path as given, then by the folders as they are (link/faq/dev.jsonl, link a link to a project's golden/,
+    # took this folder's prompts unsaid, where the same split named by its own path was refused)
+    for whole in dict.fromkeys((os.path.abspath(folder), os.path.realpath(folder))):
+        parts = whole.split(os.sep)
+        for at in range(len(parts) - 1, 0, -1):
+            root = os.sep.join(parts[:at]) or os.sep
+            if parts[at] == GOLDEN_DIR and os.path.isdir(os.path.join(root, PROMPTS_DIR)):
+                inside = os.path.join(*parts[at + 1:]) if parts[at + 1:] else "."
+                return (root if os.path.isabs(split_path) else os.path.relpath(root)), inside
     return None
 
 

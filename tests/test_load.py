@@ -2038,6 +2038,13 @@ def test_a_split_of_another_project_never_takes_this_folder_s_prompts(project, c
     assert code == 2 and err == ("error: no prompt for proj/golden/faq3/dev.jsonl here (prompts/ here is this folder's, "
                                  "not its project's); the split is in proj/golden, whose prompts are in proj/prompts/faq3/: "
                                  "run from proj, or pass --prompt with one of them\n"), err
+    # (119th round) nor through a link to that golden/: it ran with ./prompts/v1.txt unsaid, and init through it wrote
+    # the prompt where no run from proj reads it
+    os.symlink("proj/golden", "link")
+    code, out, err = cli("run", "--split", "link/faq3/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and "whose prompts are in proj/prompts/faq3/: run from proj" in err, err
+    assert cli("init", "link/faq4")[0] == 0
+    assert Path("proj/prompts/faq4/v1.txt").is_file() and not Path("proj/golden/faq4/prompts").exists()
     os.chdir("proj")
     code, out, err = cli("run", "--split", "golden/faq3/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "cannot reach the model server" in err, err
