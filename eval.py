@@ -11280,6 +11280,35 @@ def made_in(run_path):
     return os.path.dirname(at) if os.path.basename(at) == RUNS_DIR else "."
 
 
+def folders_made_in(run_path):
+    """The folders other than this one a run may have been made in, likeliest first: the one above its runs/, its own,
+    the one above it (--out results/k.json: its paths were looked for in results/ alone)."""
+    at = os.path.dirname(os.path.abspath(run_path))
+    return [folder for folder in dict.fromkeys(([os.path.dirname(at)] if os.path.basename(at) == RUNS_DIR else [])
+                                               + [at, os.path.dirname(at)])
+            if os.path.realpath(folder) != os.path.realpath(".")]
+
+
+def made_where(run_path, config):
+    """The folder a run's relative paths (split, prompt, context) are read from to finish it: this one, or another it
+    may have been made in (folders_made_in), the first that holds them as they were (the split and prompt of its
+    shas: a folder here with files of the same names, edited, was taken, and the resume it gave refused); failing
+    that, the first that holds them at all."""
+    recorded = [p for p in (config.get("split_path"), config.get("prompt"), config.get("context_path"))
+                if type(p) is str and p and not os.path.isabs(p)]
+    holding = [folder for folder in [".", *folders_made_in(run_path)]
+               if all(os.path.lexists(os.path.join(folder, p)) for p in recorded)]
+
+    def as_run(folder):
+        try:
+            prompt = read_bytes(os.path.join(folder, config["prompt"]), "prompt file")
+        except (EvalError, OSError, KeyError, TypeError):
+            return False
+        return (sha256_bytes(prompt) == config.get("prompt_sha")
+                and config.get("split_sha") in split_shas(os.path.join(folder, config["split_path"])))
+    return next((folder for folder in holding if as_run(folder)), holding[0] if holding else ".")
+
+
 def guard_held_out(config, inputs, folders, forced):
     """None if the held-out split may run; else refused, or with --rerun-test the record of a
     forced re-run."""
@@ -11665,6 +11694,15 @@ def stray_journal_line(config, ids, where, journal):
                      "other line of that case, then resume")
 
 
+def changed_here(config, path, journal):
+    """What a refusal of a file changed since the run began (its `path` as the run recorded it) adds: where another
+    folder the run may have been made in holds its files as they were, that one, with the command to paste there (one
+    here of the same name, edited, was all it said: "if that is another, resume from there")."""
+    run_path = journal[:-len(JOURNAL_SUFFIX)] if journal else None
+    other = made_where(run_path, config) if run_path else "."
+    return read_from_here([path], run_path, other) if other != "." else read_from_here([path])
+
+
 def refuse_changed(config, inputs, done, where=None, journal=None):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other.
     where: {(case id, trial): its first line in the journal at `journal`}, every answer and turn it holds
@@ -11681,7 +11719,7 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                                if what == "split" else "")
                             + f" changed since the run started (sha {short(then)} then, {short(now)} now"
                             + (f": only its line ends differ, {ends} now" if what == "prompt" and (ends := ends_alone(
-                                inputs.prompt_text, then)) else "") + f"){read_from_here([path])}"
+                                inputs.prompt_text, then)) else "") + f"){changed_here(config, path, journal)}"
                             f": put it back as it was to resume, or make a new run with the {what} as it is now")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
@@ -11803,21 +11841,15 @@ def run_split(args):
             lock.release()
 
 
-def read_from_here(paths, run_path=None):
+def read_from_here(paths, run_path=None, made_in=None):
     """What to add to an error on a file a run recorded by a relative path: it is read from the
     current folder, which may not be the one the run was made in (its paths are relative to that); where the folder
-    above the run's runs/ (or the run's own) holds them all, that one, with the command to paste (from a sub-folder,
-    "resume from there" named no folder, and the command it printed failed)."""
+    above the run's runs/ (or the run's own) holds them all (or `made_in`, one found to), that one, with the command to
+    paste (from a sub-folder, "resume from there" named no folder, and the command it printed failed)."""
     if all(not p or os.path.isabs(p) for p in paths):
         return ""
-    made_in = None
-    if run_path:
-        at = os.path.dirname(os.path.abspath(run_path))
-        for folder in ([os.path.dirname(at)] if os.path.basename(at) == RUNS_DIR else []) + [at]:
-            if os.path.realpath(folder) != os.path.realpath(".") and all(
-                    not p or os.path.isabs(p) or os.path.lexists(os.path.join(folder, p)) for p in paths):
-                made_in = folder
-                break
+    made_in = made_in or next((folder for folder in folders_made_in(run_path) if all(
+        not p or os.path.isabs(p) or os.path.lexists(os.path.join(folder, p)) for p in paths)), None) if run_path else None
     if made_in:
         return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in, "
                 f"{shell_word(os.path.relpath(made_in))}, which holds it: cd {shell_word(os.path.relpath(made_in))} && "
@@ -16618,11 +16650,8 @@ def unfinished_listing(path):
     waiting = sum(b["answer"].get("error") is None and b["answer"].get("response") is not None for b in begun.values())
     # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
     # command failed, "no such prompt file", and its count was unknown)
-    base = made_in(run_path)
-    recorded = [p for p in (config["split_path"], config["prompt"], config.get("context_path"))
-                if type(p) is str and p and not os.path.isabs(p)]
-    elsewhere = base != "." and os.path.realpath(base) != os.path.realpath(".") and any(
-        not os.path.lexists(p) for p in recorded) and all(os.path.lexists(os.path.join(base, p)) for p in recorded)
+    base = made_where(run_path, config)
+    elsewhere = base != "."
     split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
         cases, _, split_sha = load_split(split_path)

@@ -1049,9 +1049,9 @@ def test_a_resume_from_another_folder_says_where_the_runs_files_were_read_from(p
     (project / "elsewhere" / "prompts" / "v3.txt").write_text("otro prompt {input}\n")
     code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the prompt prompts/v3.txt changed since the run started" in err, err
-    assert err.endswith(f" now) (read from {here}; the run recorded it relative to the folder it was made in: if that is "
-                        "another, resume from there): put it back as it was to resume, or make a new run with the prompt as "
-                        "it is now\n"), err
+    assert err.endswith(f" now) (read from {here}; the run recorded it relative to the folder it was made in, .., which "
+                        "holds it: cd .. && python eval.py run --resume runs/dev-v3.json): put it back as it was to resume, "
+                        "or make a new run with the prompt as it is now\n"), err   # (119th round: where, said)
     assert fake.chat_bodies == []
 
 
@@ -5173,3 +5173,30 @@ def stopped_child(body):
     return subprocess.run([sys.executable, "-c", "import os, signal, sys, time\n"
                            f"sys.path.insert(0, {str(ROOT)!r})\nimport eval as evalpy\n" + body], capture_output=True,
                           text=True, timeout=60, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def test_runs_listed_from_another_folder_finds_where_its_files_are_as_they_were(project, cli, fake):
+    """119th round's review: a run kept outside runs/ (--out results/k.json), listed from another folder, gave a resume
+    that failed there ("no such prompt file"); and a folder here with a split and prompt of the same names, edited, was
+    taken for the run's own, its resume refused ("the prompt changed since the run started")."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.makedirs("results")
+    shutil.copy("runs/dev-v3.json.journal", "results/k.json.journal")
+    os.makedirs("elsewhere/golden")
+    os.makedirs("elsewhere/prompts")
+    os.chdir("elsewhere")
+    code, out, err = cli("runs", "../results")
+    assert code == 0 and ("unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume "
+                          "results/k.json") in out, out + err
+    shutil.copy("../golden/dev.jsonl", "golden/dev.jsonl")
+    shutil.copy("../golden/labels.txt", "golden/labels.txt")
+    Path("prompts/v3.txt").write_text(Path("../prompts/v3.txt").read_text(encoding="utf-8") + "Be brief.\n", encoding="utf-8")
+    code, out, err = cli("runs", "../runs")
+    assert code == 0 and ("unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume "
+                          "runs/dev-v3.json") in out, out + err
+    code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)   # (and the refusal says where)
+    assert code == 2 and ("(read from " + os.getcwd() + "; the run recorded it relative to the folder it was made in, "
+                          ".., which holds it: cd .. && python eval.py run --resume runs/dev-v3.json)") in err, err
+    os.chdir("..")
+    code, out, err = cli("run", "--resume", "results/k.json", "--host", fake.url)   # (the command as given works)
+    assert code == 0 and len(load_json("results/k.json")["results"]) == 28, err
