@@ -8158,7 +8158,8 @@ VERDICT_WORD = re.compile(
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     r"""|(?<![ \t])(?:(?<=no cumple)|(?<=no compleix)|(?<=incumple)|(?<=incompleix))[ \t]{1,3}(?:con|amb|el|la|los|las|"""
-    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni)(?![^\W_])(?![^.;\n]{0,120}(?:pero|però|sino|but)[ \t,]{1,3}s[ií](?![^\W_]))"""
+    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni|del|en|de)(?![^\W_])(?![^.;\n]{0,120}(?:pero|però|sino)[ \t,]{1,3}sí[ \t]{1,3}"""
+    r"""(?:con|amb|cumple|compleix|el|la|los|las|els|les)(?![^\W_]))"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘✖]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
 # (its reason may follow the word: "FAIL because ...", "FAIL as ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
@@ -8198,6 +8199,9 @@ KEY_IN_LIST = re.compile(KEY_RESTATED, re.IGNORECASE)
 A_DIGIT = re.compile(r"\d")
 
 
+ARTICLE_BEFORE = re.compile(r"(?<![^\W_])(?:the|my|its|el|la|mi|su)[ \t]{1,3}\Z", re.IGNORECASE)
+
+
 def numbered_item(raw, at):
     """Whether the key at `at` is a numbered item's, read in the 80 characters of its line before it (LINE_ITEM,
     SENTENCE_ITEM), or, alone on its line, in the heading above it (HEADING_ITEM)."""
@@ -8211,7 +8215,7 @@ def numbered_item(raw, at):
         return bool(HEADING_ITEM.fullmatch(heading)) and not of_the_whole(heading) and item_headings(raw) > 1
     if not A_DIGIT.search(raw, max(0, at - 80), at):   # (cheap first: a MiB of keys on one line took 4 s)
         return False
-    text = raw[line:at] if heads else raw[at - 80:at]
+    text = ARTICLE_BEFORE.sub("", raw[line:at] if heads else raw[at - 80:at])   # (Claim 1: the verdict is: FAIL)
     item = heads and LINE_ITEM.match(text) or SENTENCE_ITEM.search(text)
     if not item:
         return False
@@ -8410,12 +8414,17 @@ def word_key(*names, plain=()):
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
+CELL_KEYS = []   # the keys that are a table row's first cell (cell_key), whose rows are read apart (items_key_table)
+
+
 def cell_key(*names):
     """A key in words that is a table row's first cell, its word the next (| **Verdict** | FAIL |, as a summary row closes
     a reply), as said_in_words reads it."""
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
-    return re.compile(rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|"
-                      r"(?=[^|\n]*\|[ \t]*(?:\n|\Z))(?![^\n]*\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n[ \t]*\|)", re.IGNORECASE)
+    CELL_KEYS.append(re.compile(
+        rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|"
+        r"(?=[^|\n]*\|[ \t]*(?:\n|\Z))(?![^\n]*\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n[ \t]*\|)", re.IGNORECASE))
+    return CELL_KEYS[-1]
     # (a row of two cells, never a header over rows, | Veredicto | Cumple | then | no | sí |, nor a row of columns,
     # | Verdict | FAIL | FAIL |; a header alone is the table's one row, | Verdict | PASS | then |---|---|)
 
@@ -8432,6 +8441,33 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                 (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}),
                                 (cell_key("winner", "verdict", "final verdict", "overall verdict", "veredicto", "veredicte",
                                           "ganador", "guanyador", "ganador final", "guanyador final"), WINNER_WORDS))}
+
+
+# a key said with "is" (the verdict is:) in a sentence of a condition ("If the date were wrong, the verdict is: FAIL."):
+# the rule, never the verdict
+KEY_IS_SAID = re.compile(r"[ \t](?:is|es|és)[ \t]{0,8}\S{1,2}\Z", re.IGNORECASE)
+CONDITION_WORD = re.compile(r"(?<![^\W_])(?:if|when|unless|otherwise|else|si|cuando|quan|sinó|de lo contrario)(?![^\W_])",
+                            re.IGNORECASE)
+
+
+def conditional_sentence(raw, at):
+    """Whether the sentence the key at `at` stands in says a condition before it."""
+    begins = max(raw.rfind(stop, max(0, at - 300), at) for stop in (". ", "\n", "! ", "? ", "; "))
+    return CONDITION_WORD.search(raw, max(begins, at - 300, 0), at) is not None
+
+
+def items_key_table(raw, at, key_pattern):
+    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: its table names one
+    (| Claim | Refunds within 30 days |), or the reply has such a row in more than one table (one per criterion)."""
+    begins, ends = raw.rfind("\n\n", 0, at), raw.find("\n\n", at)
+    table = [row.strip(" \t") for row in raw[begins + 2 if begins >= 0 else 0:ends if ends >= 0 else len(raw)].split("\n")]
+    rows = [row for row, after in zip(table, table[1:] + [""]) if row.startswith("|") and not TABLE_RULE.fullmatch(after)]
+    named = any(ITEM_CELL.fullmatch(row[1:].split("|")[0].strip(" \t*_`")) for row in rows)
+    return named or len(key_pattern.findall(raw)) > 1
+
+
+ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
+                       r"requisito|punto|aspecto|criteri|afirmació|requisit|punt|aspecte)(?:[ \t]*#?\d{1,3})?", re.IGNORECASE)
 
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
@@ -8452,14 +8488,15 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         for key in key_pattern.finditer(raw, start, end):
-            if key.start() < chosen:
+            if key.start() < chosen or KEY_IS_SAID.search(key.group()) and conditional_sentence(raw, key.start()) \
+                    or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)
                 bare = WORD_BEFORE_LIST.match(raw, key.end(), end)
                 said = bare and verdict_said(bare.group("word"))
-                if said not in words:
-                    continue
+                if said not in words or all(in_spans(code, starts, at) for at in (key.start(), bare.start("word"))):
+                    continue   # (in code: "Verdict: PASS -> FAIL" fenced is an example, never the judge's revision)
                 revised = REVISED_TO.match(raw, bare.end(), end)   # (FAIL → PASS: the word it was revised to, where the
                 while revised and (further := REVISED_TO.match(raw, revised.end(), end)) \
                         and verdict_said(further.group("word")) in words:   # JSON's before it was kept; a chain's last)
@@ -8670,6 +8707,12 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
                                        "veredicte", "ganador", "guanyador"}, WINNER_WORDS)}
 
 
+# what may follow a verdict field's word: nothing, a stop, or a reason after a dash, a bracket or a colon ("FAIL - no
+# date"), or what a "no cumple" fails to meet; never a sentence ("No, the answer does not hallucinate; it passes.")
+FIELD_REST = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!]?|[-–—(:][ \t].*|[ \t]*(?<=cumple|mpleix)[ \t]*(?:con|amb|el|la|"""
+                        r"""los|las|els|les)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
@@ -8679,6 +8722,7 @@ def said_in_fields(verdict_object, loose, verdict):
             continue
         # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
         word = VERDICT_WORD.match(value.translate(SPACE_LIKE)) if isinstance(value, str) else None
+        word = word if word and FIELD_REST.fullmatch(value.translate(SPACE_LIKE), word.end("word")) else None
         said = (value if isinstance(value, bool) and words is PASS_WORDS else
                 words.get(verdict_said(word.group("word"))) if word else None)
         if said is not None and said != verdict:

@@ -4711,6 +4711,20 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("Verdict: PASS -> FAIL if the date is missing. The date is there.\n\n" + _v(True), True),
     ("Winner: A → B → A\n\n" + _w("A"), "A"),
     ("Verdict:\u200bFAIL\n\n" + _v(True), None),
+    # (review 33) "is:" in a condition's sentence is its rule; after an item's number and "the", the item's; a table of
+    # an item's own (| Claim | ... | over | Verdict | PASS |, or one per criterion); a verdict field's sentence; a
+    # revision in code; "pero sí" only with what it does meet; "no cumple del todo"; "cumple con todos los criterios"
+    ("If the answer gave the wrong date, the verdict is: FAIL. It gives the right one.\n\n" + _v(True), True),
+    ("If A is more accurate, the winner is: A. Here B is more accurate.\n\n" + _w("B"), "B"),
+    ("Claim 1: the verdict is: FAIL\nClaim 2: the verdict is: PASS\n\nFinal verdict: FAIL\n\n" + _v(False), False),
+    ("**Claim 1**\n\n| Field | Value |\n|---|---|\n| Claim | Refunds within 30 days |\n| Verdict | PASS |\n\n**Claim 2**\n\n"
+     "| Field | Value |\n|---|---|\n| Claim | Free shipping |\n| Verdict | FAIL |\n\nOverall: FAIL\n\n" + _v(False), False),
+    ("1. Accuracy\n| Verdict | FAIL |\n2. Tone\n| Verdict | PASS |\n\nOverall: FAIL\n\n" + _v(False), False),
+    (json.dumps({"reason": "x", "verdict": "No, the answer does not hallucinate; it passes.", "pass": True}), True),
+    (json.dumps({"reason": "x", "verdict": "A, while accurate, is verbose; B wins.", "winner": "B"}), "B"),
+    ("Format example:\n```\nVerdict: PASS -> FAIL\n```\n\n" + _v(True), True),
+    ("Veredicto: No cumple con el criterio, pero sí menciona la fecha de forma indirecta.\n\n" + _v(True), None),
+    ("Veredicto: No cumple del todo con el criterio.\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
