@@ -6884,6 +6884,18 @@ class ChatClient:
                 into[at] = item
         return root[0]
 
+    def proxy_words(self):
+        """The proxy the server is reached through, without its credentials, and the variable naming it ("the proxy
+        http://10.0.0.1:3128 from $HTTPS_PROXY"), or "" for none."""
+        scheme = urllib.parse.urlsplit(self.host).scheme or "http"
+        proxy = self.session.proxies.get(scheme) or self.session.proxies.get("all")
+        if not proxy:
+            return ""
+        names = [n for n in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY") if os.environ.get(n) == proxy]
+        parts = urllib.parse.urlsplit(proxy)
+        shown = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl() if "@" in parts.netloc else proxy
+        return f"the proxy {on_one_line(shown, 80)}" + (f" from ${names[0]}" if names else "")
+
     def preflight_seconds(self):
         """A check before a run waits PREFLIGHT_TIMEOUT, or --timeout where that is shorter (it waited 10 s past --timeout 8)."""
         return min(PREFLIGHT_TIMEOUT, self.timeout) if isinstance(self.timeout, (int, float)) else PREFLIGHT_TIMEOUT
@@ -6932,8 +6944,16 @@ class ChatClient:
                 raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "
                                 f"an answer ({type(closed).__name__}): a server stuck or restarting (restart it), or not a "
                                 f"model server at all; is {self.host_words} pointing at the model server?") from None
+            if type(e).__name__ == "ProxyError" and self.proxy_words():   # (the proxy, not the server: "start it" was
+                raise EvalError(f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy "   # untrue)
+                                f"did not take the request ({type(e).__name__}); is it down? To reach the server without "
+                                f"it, set NO_PROXY={urllib.parse.urlsplit(self.host).hostname}") from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
+        if status == 407 and self.proxy_words():
+            raise EvalError(f"{self.host}{path}: {self.proxy_words()} wants credentials (HTTP 407 Proxy Authentication "
+                            "Required): give them in that variable (http://user:password@proxy:port), or set "
+                            f"NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it")
         if 300 <= status < 400:
             raise EvalError(f"{self.host}{path} {self.redirect_text(status, headers)}")
         if status != 200:

@@ -389,6 +389,47 @@ def test_a_local_server_is_reached_directly_whatever_the_proxy_variables_say(pro
     assert evalpy.environ_proxies(requests, "http://models.internal:11434") == {"http": "http://127.0.0.1:9"}
 
 
+def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch):
+    """119th round's hostile servers: a proxy from $HTTP_PROXY that was down read "cannot reach the model server ...
+    Start it with `ollama serve`", and one that wants credentials (407, RFC 9110 15.5.8) "is --host pointing at an
+    Ollama server?": the proxy was never named. Its credentials are never shown."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", "http://me:s3cret@127.0.0.1:9")   # nothing listens there
+    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+    assert code == 2 and err == ("error: cannot reach the model server at http://models.internal:11434 through the proxy "
+                                 "http://127.0.0.1:9 from $HTTP_PROXY: the proxy did not take the request (ProxyError); is "
+                                 "it down? To reach the server without it, set NO_PROXY=models.internal\n"), err
+
+    class WantsCredentials(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<html>Proxy Authentication Required</html>"
+            self.send_response(407)
+            self.send_header("Proxy-Authenticate", 'Basic realm="corp"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        do_POST = do_GET
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), WantsCredentials)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.server_address[1]}")
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert code == 2 and err == (f"error: http://models.internal:11434/api/tags: the proxy http://127.0.0.1:"
+                                 f"{server.server_address[1]} from $HTTP_PROXY wants credentials (HTTP 407 Proxy "
+                                 "Authentication Required): give them in that variable (http://user:password@proxy:port), "
+                                 "or set NO_PROXY=models.internal to reach the server without it\n"), err
+
+
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")   # nothing listens there
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
