@@ -6892,9 +6892,36 @@ class ChatClient:
         if not proxy:
             return ""
         names = [n for n in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY") if os.environ.get(n) == proxy]
-        parts = urllib.parse.urlsplit(proxy)
-        shown = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl() if "@" in parts.netloc else proxy
+        head, sep, rest = proxy.partition("://")   # (its credentials cut at the last @, whatever they hold: a / in a
+        shown = (head + sep if sep else "") + (rest if sep else head).rpartition("@")[2]   # password fooled urlsplit)
         return f"the proxy {on_one_line(shown, 80)}" + (f" from ${names[0]}" if names else "")
+
+    def proxy_refused(self, e, path):
+        """The error for a request the proxy (proxy_words) failed, or None where none is used: it wants credentials
+        (a 407, to an https server's CONNECT too), or its URL cannot be used (no scheme, a socks one without PySocks,
+        one that does not parse), or it took no connection; never "start the server"."""
+        if not self.proxy_words() or type(e).__name__ not in ("ProxyError", "InvalidSchema", "InvalidURL", "InvalidProxyURL",
+                                                                "MissingSchema"):
+            return None
+        no_proxy = f"set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it"
+        if "407" in str(e):
+            return self.proxy_answered_407(path)
+        if type(e).__name__ != "ProxyError":
+            cure = {"InvalidSchema": "a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one",
+                    "InvalidURL": "its password's reserved characters (/ @ : #) %-escaped, as a URL's are"}.get(
+                type(e).__name__, "give it with its scheme, http://host:port")
+            return (f"cannot reach the model server at {self.host}: {self.proxy_words()} cannot be used "
+                    f"({type(e).__name__}): {cure}; or {no_proxy}")
+        return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy did not take the "
+                f"request ({type(e).__name__}); is it down? Or {no_proxy}")
+
+    def proxy_answered_407(self, path):
+        given = "@" in self.session.proxies.get(urllib.parse.urlsplit(self.host).scheme or "http", "") \
+            or "@" in self.session.proxies.get("all", "")
+        return (f"{self.host}{path}: {self.proxy_words()} " + ("refused the credentials that variable gives" if given
+                                                              else "wants credentials") +
+                " (HTTP 407 Proxy Authentication Required): give them in that variable (http://user:password@proxy:port), "
+                f"or set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it")
 
     def preflight_seconds(self):
         """A check before a run waits PREFLIGHT_TIMEOUT, or --timeout where that is shorter (it waited 10 s past --timeout 8)."""
@@ -6944,16 +6971,13 @@ class ChatClient:
                 raise EvalError(f"the server at {self.host} took the request for {path} and closed the connection without "
                                 f"an answer ({type(closed).__name__}): a server stuck or restarting (restart it), or not a "
                                 f"model server at all; is {self.host_words} pointing at the model server?") from None
-            if type(e).__name__ == "ProxyError" and self.proxy_words():   # (the proxy, not the server: "start it" was
-                raise EvalError(f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy "   # untrue)
-                                f"did not take the request ({type(e).__name__}); is it down? To reach the server without "
-                                f"it, set NO_PROXY={urllib.parse.urlsplit(self.host).hostname}") from None
+            refused = self.proxy_refused(e, path)   # (the proxy, not the server: "start it" was untrue)
+            if refused:
+                raise EvalError(refused) from None
             raise EvalError(f"cannot reach the model server at {self.host} ({type(e).__name__}).\n"
                             f"{self.start_hint}") from None
         if status == 407 and self.proxy_words():
-            raise EvalError(f"{self.host}{path}: {self.proxy_words()} wants credentials (HTTP 407 Proxy Authentication "
-                            "Required): give them in that variable (http://user:password@proxy:port), or set "
-                            f"NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it")
+            raise EvalError(self.proxy_answered_407(path))
         if 300 <= status < 400:
             raise EvalError(f"{self.host}{path} {self.redirect_text(status, headers)}")
         if status != 200:
@@ -8178,8 +8202,7 @@ VERDICT_WORD = re.compile(
     r"""porque|pues|ya que|debido|dado que|puesto que|perquè|perque|"""
     r"""ja que|atès que)(?![^\W_])(?![ \t]{1,3}<)"""
     r"""|(?<![ \t])(?:(?<=no cumple)|(?<=no compleix)|(?<=incumple)|(?<=incompleix))[ \t]{1,3}(?:con|amb|el|la|los|las|"""
-    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni|del|en|de)(?![^\W_])(?![^.;\n]{0,120}(?:pero|però|sino)[ \t,]{1,3}sí[ \t]{1,3}"""
-    r"""(?:con|amb|cumple|compleix|el|la|los|las|els|les)(?![^\W_]))"""
+    r"""els|les|lo|ningún|ninguno|ninguna|cap|ni|del|en|de)(?![^\W_])"""
     rf"""|(?<![ \t])(?:(?<!no)[ \t]{{1,3}}(?:{VERDICT_SYMBOL}){{1,3}}|(?<=no)[ \t]{{1,3}}[❌✗✘✖]\ufe0f?)[ \t]))""",
     re.IGNORECASE | re.MULTILINE)
 # (its reason may follow the word: "FAIL because ...", "FAIL as ...", "no cumple debido a ...", "FAIL ❌ no date", "No ❌ no date",
@@ -8187,7 +8210,7 @@ VERDICT_WORD = re.compile(
 # <why> or FAIL because <why>" (a format quoted), nor the article a, "a given answer"; nor a colon: "Answer A: omits...",
 # "Cumple: no" on the line after the key, "FAIL: if the date is missing" quoting a rubric, were read as verdicts; nor
 # "cumple con el formato, pero no..."; but after a negative, what it fails to meet: "No cumple con el criterio", "No
-# compleix el criteri", each read past)
+# compleix el criteri", each read past; "no cumple con X, pero sí con Y" gives a person both to weigh)
 # (an underscore ends the word, __FAIL__, FAIL_MISSING_DATE, but a "no" only where no letter follows it: NO_ISSUES is
 # no "no")
 # the word, whatever follows it: one a list follows ("pass: true or pass: false") is no word standing alone, but its
@@ -8463,31 +8486,32 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                           "ganador", "guanyador", "ganador final", "guanyador final"), WINNER_WORDS))}
 
 
-# a key said with "is" (the verdict is:) in a sentence of a condition ("If the date were wrong, the verdict is: FAIL."):
-# the rule, never the verdict
+# a key said with "is" (the verdict is:) in a sentence that begins with a condition ("If the date were wrong, the
+# verdict is: FAIL."): the rule, never the verdict; not "When I check the date, the verdict is: FAIL", nor "Even if"
 KEY_IS_SAID = re.compile(r"[ \t](?:is|es|és)[ \t]{0,8}\S{1,2}\Z", re.IGNORECASE)
-CONDITION_WORD = re.compile(r"(?<![^\W_])(?:if|when|unless|otherwise|else|si|cuando|quan|sinó|de lo contrario)(?![^\W_])",
-                            re.IGNORECASE)
+CONDITION_OPENS = re.compile(r"""[\s*_>"'`“(-]*(?:if|unless|otherwise|si|sinó|de lo contrario|en caso contrario)"""
+                             r"""(?![^\W_])""", re.IGNORECASE)
 
 
 def conditional_sentence(raw, at):
-    """Whether the sentence the key at `at` stands in says a condition before it."""
+    """Whether the sentence the key at `at` stands in begins with a condition."""
     begins = max(raw.rfind(stop, max(0, at - 300), at) for stop in (". ", "\n", "! ", "? ", "; "))
-    return CONDITION_WORD.search(raw, max(begins, at - 300, 0), at) is not None
+    return CONDITION_OPENS.match(raw, max(begins + 1, at - 300, 0), at) is not None
 
 
-def items_key_table(raw, at, key_pattern):
-    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: its table names one
-    (| Claim | Refunds within 30 days |), or the reply has such a row in more than one table (one per criterion)."""
-    begins, ends = raw.rfind("\n\n", 0, at), raw.find("\n\n", at)
-    table = [row.strip(" \t") for row in raw[begins + 2 if begins >= 0 else 0:ends if ends >= 0 else len(raw)].split("\n")]
-    rows = [row for row, after in zip(table, table[1:] + [""]) if row.startswith("|") and not TABLE_RULE.fullmatch(after)]
-    named = any(ITEM_CELL.fullmatch(row[1:].split("|")[0].strip(" \t*_`")) for row in rows)
-    return named or len(key_pattern.findall(raw)) > 1
+def items_key_table(raw, at, key_pattern, words, code, starts):
+    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: the reply has two such
+    rows or more that give different verdicts (one table a criterion), none of them the whole's (| Overall verdict |),
+    none in code; one row said twice, or alone in a table naming the one criterion judged, is the reply's."""
+    rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())
+            and not WHOLE_CELL.search(row.group())]
+    if len(rows) < 2 or all(row.start() != at for row in rows):
+        return False
+    said = {words.get(verdict_said(word.group("word"))) for row in rows for word in [VERDICT_WORD.match(raw, row.end())] if word}
+    return len(said - {None}) > 1
 
 
-ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
-                       r"requisito|punto|aspecto|criteri|afirmació|requisit|punt|aspecte)(?:[ \t]*#?\d{1,3})?", re.IGNORECASE)
+WHOLE_CELL = re.compile(r"overall|final|global", re.IGNORECASE)   # (| Overall verdict |, | Veredicto final |)
 
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
@@ -8509,7 +8533,7 @@ def said_in_words(raw, loose, start, end):
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         for key in key_pattern.finditer(raw, start, end):
             if key.start() < chosen or KEY_IS_SAID.search(key.group()) and conditional_sentence(raw, key.start()) \
-                    or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern):
+                    or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, words, code, starts):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)
@@ -8727,10 +8751,12 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
                                        "veredicte", "ganador", "guanyador"}, WINNER_WORDS)}
 
 
-# what may follow a verdict field's word: nothing, a stop, or a reason after a dash, a bracket or a colon ("FAIL - no
-# date"), or what a "no cumple" fails to meet; never a sentence ("No, the answer does not hallucinate; it passes.")
-FIELD_REST = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!]?|[-–—(:][ \t].*|[ \t]*(?<=cumple|mpleix)[ \t]*(?:con|amb|el|la|"""
-                        r"""los|las|els|les)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
+# what may follow a verdict field's word that is also a sentence's (yes, no, A, B): nothing, a stop, or a reason after a
+# dash, a colon or in brackets ("B (more complete)"); never a sentence ("No, the answer does not hallucinate; it passes.",
+# "A, while accurate, is verbose; B wins."). A verdict's own word (FAIL, no cumple) takes any reason VERDICT_WORD does
+SHORT_WORDS = {"yes", "no", "sí", "si", "a", "b", "true", "false", "cert", "fals", "verdadero", "falso"}
+FIELD_REST = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!]?|[-–—:][ \t].*|\(.*|,?[ \t]+(?:because|since|as|given|porque|"""
+                        r"""ya que|pues|perquè|ja que)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -8742,7 +8768,8 @@ def said_in_fields(verdict_object, loose, verdict):
             continue
         # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
         word = VERDICT_WORD.match(value.translate(SPACE_LIKE)) if isinstance(value, str) else None
-        word = word if word and FIELD_REST.fullmatch(value.translate(SPACE_LIKE), word.end("word")) else None
+        word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
+                                 or FIELD_REST.fullmatch(value.translate(SPACE_LIKE), word.end("word"))) else None
         said = (value if isinstance(value, bool) and words is PASS_WORDS else
                 words.get(verdict_said(word.group("word"))) if word else None)
         if said is not None and said != verdict:
@@ -11345,11 +11372,13 @@ def made_in(run_path):
 
 
 def folders_made_in(run_path):
-    """The folders other than this one a run may have been made in, likeliest first: the one above its runs/, its own,
-    the one above it (--out results/k.json: its paths were looked for in results/ alone)."""
+    """The folders other than this one a run may have been made in, likeliest first: the one above the runs/ it is in
+    (runs/exp1/k.json too: its project was never looked in), its own, the one above it (--out results/k.json: its
+    paths were looked for in results/ alone)."""
     at = os.path.dirname(os.path.abspath(run_path))
-    return [folder for folder in dict.fromkeys(([os.path.dirname(at)] if os.path.basename(at) == RUNS_DIR else [])
-                                               + [at, os.path.dirname(at)])
+    above = [at, os.path.dirname(at), os.path.dirname(os.path.dirname(at))]
+    projects = [os.path.dirname(folder) for folder in above if os.path.basename(folder) == RUNS_DIR]
+    return [folder for folder in dict.fromkeys(projects + [at, os.path.dirname(at)])
             if os.path.realpath(folder) != os.path.realpath(".")]
 
 
@@ -11363,13 +11392,17 @@ def made_where(run_path, config):
     holding = [folder for folder in [".", *folders_made_in(run_path)]
                if all(os.path.lexists(os.path.join(folder, p)) for p in recorded)]
 
-    def as_run(folder):
+    def as_run(folder):   # (everything a resume checks: the labels beside the split too, and the context file)
         try:
             prompt = read_bytes(os.path.join(folder, config["prompt"]), "prompt file")
-        except (EvalError, OSError, KeyError, TypeError):
+            split = os.path.join(folder, config["split_path"])
+            labels = os.path.join(os.path.dirname(split), LABELS_FILE)
+            context = config.get("context_path")
+            return (sha256_bytes(prompt) == config.get("prompt_sha") and config.get("split_sha") in split_shas(split)
+                    and (parse_labels(labels) if os.path.lexists(labels) else None) == config.get("labels")
+                    and (not context or config.get("context_sha") in context_shas(os.path.join(folder, context))))
+        except (EvalError, OSError, KeyError, TypeError, ValueError):
             return False
-        return (sha256_bytes(prompt) == config.get("prompt_sha")
-                and config.get("split_sha") in split_shas(os.path.join(folder, config["split_path"])))
     return next((folder for folder in holding if as_run(folder)), holding[0] if holding else ".")
 
 
@@ -21985,7 +22018,7 @@ def review_handler(review, nonce):
             # none of its value, RFC 9110 5.5: 53 and "53 " were "different values")
             if len(lengths) > 1:   # (RFC 9112 6.3: an error; the first was read, the rest of the body left as the next)
                 raise ValueError("Content-Length is given twice, with different values")
-            said = self.headers.get("Content-Length", "0")
+            said = next(iter(lengths), "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
             most = review.most_body + 6 * review.longest_stored()   # (the text it replaces comes back, as stored)
             if length > most:   # (the page's box holds 200 characters: a client of its own sent it)

@@ -401,7 +401,7 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 2 and err == ("error: cannot reach the model server at http://models.internal:11434 through the proxy "
                                  "http://127.0.0.1:9 from $HTTP_PROXY: the proxy did not take the request (ProxyError); is "
-                                 "it down? To reach the server without it, set NO_PROXY=models.internal\n"), err
+                                 "it down? Or set NO_PROXY=models.internal to reach the server without it\n"), err
 
     class WantsCredentials(BaseHTTPRequestHandler):
         def do_GET(self):
@@ -411,23 +411,36 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
-        do_POST = do_GET
+        do_POST = do_CONNECT = do_GET   # (an https server is asked through it with CONNECT)
 
         def log_message(self, *a):
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), WantsCredentials)
     threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
-    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{server.server_address[1]}")
+    port = server.server_address[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("HTTPS_PROXY", f"http://me:wrong@127.0.0.1:{port}")
     try:
         code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+        assert code == 2 and err == (f"error: http://models.internal:11434/api/tags: the proxy http://127.0.0.1:{port} from "
+                                     "$HTTP_PROXY wants credentials (HTTP 407 Proxy Authentication Required): give them in "
+                                     "that variable (http://user:password@proxy:port), or set NO_PROXY=models.internal to "
+                                     "reach the server without it\n"), err
+        # (its review) an https server's CONNECT refused so was "is it down?"; credentials given, "give them"
+        code, out, err = cli("run", "--split", "dev", "--host", "https://models.internal")
+        assert code == 2 and (f"the proxy http://127.0.0.1:{port} from $HTTPS_PROXY refused the credentials that variable "
+                              "gives (HTTP 407") in err and "wrong" not in err, err
     finally:
         server.shutdown()
         server.server_close()
-    assert code == 2 and err == (f"error: http://models.internal:11434/api/tags: the proxy http://127.0.0.1:"
-                                 f"{server.server_address[1]} from $HTTP_PROXY wants credentials (HTTP 407 Proxy "
-                                 "Authentication Required): give them in that variable (http://user:password@proxy:port), "
-                                 "or set NO_PROXY=models.internal to reach the server without it\n"), err
+    # (its review) a proxy's URL that cannot be used named it too, never "start the server"; a password holding / cut
+    monkeypatch.setenv("HTTP_PROXY", "http://me:s3/cret@127.0.0.1:9")
+    code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+    assert code == 2 and err == ("error: cannot reach the model server at http://models.internal:11434: the proxy "
+                                 "http://127.0.0.1:9 from $HTTP_PROXY cannot be used (InvalidURL): its password's reserved "
+                                 "characters (/ @ : #) %-escaped, as a URL's are; or set NO_PROXY=models.internal to reach "
+                                 "the server without it\n"), err
 
 
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):

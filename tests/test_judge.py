@@ -4698,7 +4698,7 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
      + _v(True), True),
     ("| Veredicto | Cumple |\n|---|---|\n| no | sí |\n\n" + _v(False), False),
     ('```json\n{"reason": "No date.", "pass": false}\n```\n\n| Verdict | PASS |\n|---|---|', None),
-    ("Veredicto: No cumple con el formato, pero sí con el contenido, que es lo que se evalúa.\n\n" + _v(True), True),
+    ("Veredicto: No cumple con el formato, pero sí con el contenido, que es lo que se evalúa.\n\n" + _v(True), None),
     ("Veredicto: Si cumple → aprobado; si no cumple → suspenso.\n\nLa respuesta omite la fecha.\n\n" + _v(False), False),
     ("Veredicto (aprueba/suspende): suspende\n\n" + _v(True), None),
     ("Veredicto: falla / no falla — elige uno. La respuesta es correcta.\n\n" + _v(True), True),
@@ -4725,6 +4725,21 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("Format example:\n```\nVerdict: PASS -> FAIL\n```\n\n" + _v(True), True),
     ("Veredicto: No cumple con el criterio, pero sí menciona la fecha de forma indirecta.\n\n" + _v(True), None),
     ("Veredicto: No cumple del todo con el criterio.\n\n" + _v(True), None),
+    # (review 34) a condition only where the sentence begins with one ("When I check the date, the verdict is: FAIL"
+    # is a verdict); a final row said twice, or alone in a table naming the criterion, is the reply's; a verdict
+    # field's own word with its reason; "pero sí con" is the person's to weigh
+    ("When I check the date, the verdict is: FAIL.\n\n" + _v(True), None),
+    ("Even if the tone is fine, the verdict is: FAIL\n\n" + _v(True), None),
+    ("Both answers are correct, but when it comes to concision, the winner is: B.\n\n" + _w("A"), None),
+    ("| Field | Value |\n|---|---|\n| Criterion | The answer must state the refund window |\n| Verdict | FAIL |\n\n"
+     + _v(True), None),
+    ("| Verdict | FAIL |\n\nThe answer omits the date.\n\n| Verdict | FAIL |\n\n" + _v(True), None),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Completeness\n| Verdict | PASS |\n\n### Overall\n| Overall verdict | FAIL |\n\n"
+     + _v(True), None),
+    (json.dumps({"reason": "x", "verdict": "FAIL (missing date)", "pass": True}), None),
+    (json.dumps({"reason": "x", "verdict": "No cumple, falta la fecha", "pass": True}, ensure_ascii=False), None),
+    (json.dumps({"reason": "x", "verdict": "Assistant B, because it is concise", "winner": "A"}), None),
+    ("Veredicte: No compleix amb el format, però sí que compleix amb el contingut.\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",

@@ -466,8 +466,10 @@ def test_two_different_content_lengths_are_a_400(runs):
             assert reply.split(b"\r\n")[0].endswith(b"400 Bad Request") and b"given twice" in reply, reply
         assert not os.path.exists(runs[1] + ".annotations.json")
         # (119th round: the same length, one with a space after it, is one length: it was "different values")
-        reply = raw_save(port, f"Content-Length: {len(body)}\r\nContent-Length: {len(body)} \r\n", body)
-        assert reply.split(b"\r\n")[0].endswith(b"200 OK"), reply
+        for lengths in (f"Content-Length: {len(body)}\r\nContent-Length: {len(body)} \r\n",
+                        f"Content-Length: {len(body)} \r\nContent-Length: {len(body)}\r\n", f"Content-Length: {len(body)}\t\r\n"):
+            reply = raw_save(port, lengths, body)
+            assert reply.split(b"\r\n")[0].endswith(b"200 OK"), (lengths, reply)
     finally:
         httpd.shutdown()
         httpd.server_close()

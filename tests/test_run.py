@@ -5197,6 +5197,16 @@ def test_runs_listed_from_another_folder_finds_where_its_files_are_as_they_were(
     code, out, err = cli("run", "--resume", "../runs/dev-v3.json", "--host", fake.url)   # (and the refusal says where)
     assert code == 2 and ("(read from " + os.getcwd() + "; the run recorded it relative to the folder it was made in, "
                           ".., which holds it: cd .. && python eval.py run --resume runs/dev-v3.json)") in err, err
+    # (its review) a run in a folder of runs/ is looked for above runs/, and a folder here whose labels differ is none
+    os.makedirs("../runs/exp1")
+    shutil.copy("../runs/dev-v3.json.journal", "../runs/exp1/k.json.journal")
+    shutil.copy("../golden/labels.txt", "golden/labels.txt")
+    Path("prompts/v3.txt").write_text(Path("../prompts/v3.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    with open("golden/labels.txt", "a", encoding="utf-8") as labels:
+        labels.write("otro\n")
+    code, out, err = cli("runs", "../runs/exp1")
+    assert code == 0 and ("unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume "
+                          "runs/exp1/k.json") in out, out + err
     os.chdir("..")
     code, out, err = cli("run", "--resume", "results/k.json", "--host", fake.url)   # (the command as given works)
     assert code == 0 and len(load_json("results/k.json")["results"]) == 28, err
