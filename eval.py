@@ -1318,7 +1318,15 @@ def as_hashed(data):
     """A JSON or JSONL file's bytes as its sha256 is taken: without a BOM, its line ends LF, and one at its end.
     None of these can change a value (JSON holds no raw line break in a string), and a split saved on Windows
     (CRLF), or by an editor that leaves off the last line feed, was another version of it: its runs never
-    compared. A file already so (LF, one line feed at its end) is hashed as its bytes, as before."""
+    compared. A file already so (LF, one line feed at its end) is hashed as its bytes, as before. CRs before a line
+    feed are its end too: Windows Python writes "\r\n" in text mode as CR CR LF, and the split, read the same, was
+    another version ("its cases, checks or tools" changed)."""
+    data = re.sub(rb"\r+\n", b"\n", data.removeprefix(BOM)).rstrip(b"\n")
+    return data + b"\n" if data else b""
+
+
+def as_hashed_by_crlf(data):
+    """as_hashed as an eval.py before CR CR LF took it (CR LF alone read as LF): the sha its runs hold."""
     data = data.removeprefix(BOM).replace(b"\r\n", b"\n").rstrip(b"\n")
     return data + b"\n" if data else b""
 
@@ -4852,19 +4860,20 @@ def context_shas(path):
         data = read_bytes(path, "context file")
     except (EvalError, OSError):
         return set()
-    return {sha256_bytes(as_hashed(data)), sha256_bytes(data)}
+    return {sha256_bytes(as_hashed(data)), sha256_bytes(data), sha256_bytes(as_hashed_by_crlf(data))}
 
 
 def split_shas(path):
-    """Every sha the split at `path` goes by as it is now: its own, and the one an eval.py before as_hashed took
-    (a run of it saved with CRLF, made then, is of this version); none if it cannot be read."""
+    """Every sha the split at `path` goes by as it is now: its own, and the ones an eval.py before as_hashed took
+    (a run of it saved with CRLF, made then, is of this version) or before CR CR LF was a line end; none if it cannot
+    be read."""
     folder = os.path.dirname(path) or "."
     try:
         data, checks_data, tools_data = (read_bytes(each, "split file") if each == path or os.path.lexists(each) else b""
                                          for each in (path, os.path.join(folder, CHECKS_FILE), os.path.join(folder, TOOLS_FILE)))
     except (EvalError, OSError):
         return set()
-    return {split_sha_of(data, checks_data, tools_data), split_sha_of(data, checks_data, tools_data, bytes)}
+    return {split_sha_of(data, checks_data, tools_data, form) for form in (as_hashed, bytes, as_hashed_by_crlf)}
 
 
 def wide_encoding(data, begins="{"):

@@ -266,6 +266,13 @@ def test_crlf_line_endings_are_accepted(tmp_path):
     assert [c["id"] for c in cases] == ["c1", "c2"]
     # the hash is of the bytes with LF line ends (56th round: a CRLF copy of one split was "another version")
     assert sha == hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
+    # (119th round) CR CR LF, what Windows Python writes of "\r\n" in text mode, is the same split; a run made of it by
+    # an eval.py before (CR LF alone read as LF) is of this version
+    doubled = raw.replace(b"\r\n", b"\r\r\n")
+    path = write_split(tmp_path, [], doubled)
+    assert evalpy.load_split(path)[2] == sha
+    older = hashlib.sha256(doubled.replace(b"\r\n", b"\n")).hexdigest()
+    assert older != sha and {sha, older} <= evalpy.split_shas(path)
 
 
 def test_invalid_utf8_and_empty_file(tmp_path):
