@@ -16717,8 +16717,26 @@ def run_listing(folder):
                    reverse=True)
     rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
-    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}"
+    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}" + runs_below(folder)
     return listing, None, lambda: text
+
+
+def runs_below(folder):
+    """What an empty listing adds of the folders below it holding runs ("; runs/fake/ holds 2"): the README moves the
+    fake's runs there, and the held-out guard still reads them, where `runs` said there were none."""
+    held = []   # (folder, how many run files)
+    for below, subfolders, files in os.walk(folder):
+        subfolders.sort()
+        count = sum(f.endswith(".json") and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX))
+                    for f in files)
+        if below != folder and count:
+            held.append((below, count))
+        if len(held) == 5:
+            break
+    if not held:
+        return ""
+    said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held)
+    return f"; {said} (list one with `{program()} runs {shell_word(held[0][0])}`)"
 
 
 def leftovers(folder):

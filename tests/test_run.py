@@ -5210,3 +5210,17 @@ def test_runs_listed_from_another_folder_finds_where_its_files_are_as_they_were(
     os.chdir("..")
     code, out, err = cli("run", "--resume", "results/k.json", "--host", fake.url)   # (the command as given works)
     assert code == 0 and len(load_json("results/k.json")["results"]) == 28, err
+
+
+def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project, cli, fake):
+    """119th round's newcomer: after the README's `mv` of the fake's runs to runs/fake/, `runs` said "no run files in
+    runs" while the held-out guard still read runs/fake/ (and refused the next test run by one of them)."""
+    os.makedirs("runs/fake")
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/fake/")[0] == 0
+    code, out, err = cli("runs")
+    os.makedirs("runs/fake/old")
+    shutil.copy(ROOT / "runs/example/dev-v1.json", "runs/fake/old/dev-v1.json")
+    shutil.copy(ROOT / "runs/example/dev-v1.json", "runs/fake/old/dev-v1.json.annotations.json")   # (a sidecar: none)
+    code, out, err = cli("runs")
+    assert code == 0 and out == ("no run files in runs; runs/fake/ holds 1, runs/fake/old/ holds 1 (list one with "
+                                 "`python eval.py runs runs/fake`)\n"), out
