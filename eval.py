@@ -3640,6 +3640,13 @@ def resolve_split(value, flag="--split"):
             name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(value))), os.path.basename(value)) \
                 if here.startswith("..") else os.path.join(os.path.basename(os.getcwd()), here)
         return value, name[:-len(".jsonl")].replace(os.sep, "-")
+    # a file there whose name ends in .jsonl otherwise (DEV.JSONL, Notepad's dev.jsonl.txt): said, never "does not exist"
+    misnamed = next((path for path in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isfile(path)
+                     and re.search(r"\.jsonl(?:\.txt)?\Z", path, re.IGNORECASE)), None)
+    if misnamed:
+        fixed = re.sub(r"\.jsonl(?:\.txt)?\Z", ".jsonl", misnamed, flags=re.IGNORECASE)
+        raise EvalError(f"{shell_word(misnamed)}: a split's file name ends in .jsonl, in lower case and nothing after it: "
+                        f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}")
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")

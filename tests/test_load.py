@@ -972,6 +972,18 @@ def test_a_split_named_with_a_dash_is_offered_by_its_path(project, cli):
     assert code == 2 and "'golden/dev copy.jsonl', " in listed and "'golden/my set/dev.jsonl', " in listed, err
 
 
+def test_a_split_whose_name_ends_otherwise_in_jsonl_is_said_so(project, cli):
+    """119th round's newcomer: DEV.JSONL, or Notepad's dev.jsonl.txt, was "no split 'DEV.JSONL' (golden/DEV.JSONL.jsonl
+    does not exist)", the file there never named."""
+    shutil.copy("golden/dev.jsonl", "DEV.JSONL")
+    shutil.copy("golden/dev.jsonl", "golden/mine.jsonl.txt")
+    code, out, err = cli("run", "--split", "DEV.JSONL", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: DEV.JSONL: a split's file name ends in .jsonl, in lower case and nothing after "
+                                 "it: rename it DEV.jsonl, then give --split DEV.jsonl\n"), err
+    code, out, err = cli("run", "--split", "mine.jsonl.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: golden/mine.jsonl.txt: a split's file name ends in .jsonl"), err
+
+
 def test_a_split_name_a_letter_off_offers_splits_only(project, cli):
     """118th round's review: --split NAME offered a retriever's passages or a run saved as .jsonl in golden/ (and
     listed them as splits), each refused as given; the path form offered none already."""
