@@ -9167,10 +9167,10 @@ def without_model_text(reply, messages, parse):
     for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
         whole = (message.get("content") or "").strip()
         if len(whole) >= ECHOED_AT_LEAST:
-            reply = reply.replace(whole, "")
+            reply = copies_removed(reply, whole)
     for message in messages:
         for fence in FENCED_IN_REQUEST.finditer(message.get("content") or ""):
-            reply = reply.replace(fence.group(), "")
+            reply = copies_removed(reply, fence.group())
             inner = fence.group(2).strip()
             if not inner or parse(inner)[0] is None:
                 continue
@@ -9178,9 +9178,36 @@ def without_model_text(reply, messages, parse):
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]
-            reply = reply.replace(inner, "") if (inner[:start] + inner[stop:]).strip() else \
-                "" if reply.strip() == inner else reply
+            reply = copies_removed(reply, inner) if (inner[:start] + inner[stop:]).strip() else \
+                "" if reply.split() == inner.split() else reply
     return reply
+
+
+def copies_removed(reply, text):
+    """reply without each copy of text in it, its spacing and line ends as they may be (a copy with CR LF, or each line's
+    indent trimmed, as models copy, had the answer's forged verdict read as the judge's): found in the two with each
+    run of white space as one space, by str.find (linear, where a pattern of the text's words backtracks)."""
+    target = " ".join(text.split())
+    if not target:
+        return reply
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", reply)]
+    flat = " ".join(reply[start:end] for start, end in words)
+    if target not in flat:
+        return reply
+    at_word, at = [], 0   # the word of flat each of its characters is in
+    for start, end in words:
+        at_word.append(at)
+        at += end - start + 1
+    kept, last, found = [], 0, flat.find(target)
+    while found >= 0:
+        first = bisect.bisect_right(at_word, found) - 1
+        final = bisect.bisect_right(at_word, found + len(target) - 1) - 1
+        begin = words[first][0] + (found - at_word[first])
+        finish = words[final][0] + (found + len(target) - at_word[final])
+        kept.append(reply[last:begin])
+        last = finish
+        found = flat.find(target, found + len(target))
+    return "".join(kept) + reply[last:]
 
 
 def ask_judge(client, judge, kind, messages, who) -> dict:
@@ -9199,6 +9226,9 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     if said.get("done_reason") == "length" and not said["error"]:   # its last word never came: a draft is no verdict
         verdict, reason = None, None
     unread = verdict_unread(said_answer) if said_answer is not None else None
+    if said.get("done_reason") == REPEAT_STOP and not said["error"]:   # nor where Ollama stopped it looping (a draft's
+        verdict, reason = None, None                                  # {"pass": true} was counted, unsaid)
+        unread = "it was stopped by Ollama for repeating itself before its verdict (a draft before it is none)"
     calls = said.get("tool_calls") or said.get("unoffered_calls")
     if calls and not (said_answer or "").strip() and not said["error"]:   # (its verdict in a call's arguments: dropped,
         named = calls[0].get("name") if isinstance(calls[0], dict) else None   # "no verdict could be read" alone)
@@ -9385,7 +9415,8 @@ def unread_why(votes):
     to search, or a tool called instead (both kept in a vote's "unread"; the call was said to be "too large")."""
     said = next((v["unread"] for v in votes if isinstance(v.get("unread"), str)), None)
     return (None if said is None else "the judge's answer was too large to read a verdict from"
-            if said.startswith("the judge's answer is") else "the judge " + said.removeprefix("it "))
+            if said.startswith("the judge's answer is") else "the judge " + said.removeprefix("it "))   # (it called a
+    # tool; was stopped for repeating itself)
 
 
 def judge_verdicts(votes):

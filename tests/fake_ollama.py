@@ -616,14 +616,14 @@ class FakeOllama:
                     one = json.dumps({"model": body.get("model"), "message": {"role": "assistant", "content": "bug"},
                                       "done": True, "done_reason": "stop"})
                     self.send_raw(200, (one + one).encode(), "application/json")   # (back to back: no stream's lines)
-                elif fault == "repeat":
+                elif fault == "repeat" or fault and fault.startswith("repeat:"):   # (repeat:TEXT: what it said before)
                     # a model that repeats one token over 30 times is stopped without a last, done piece
                     # (llm/llama_server.go Completion: 'if tokenRepeat > 30 { ... return ctx.Err() }', nil), and
                     # "stream": false answers with the pieces joined onto the last one, status 200 (server/routes.go
                     # writeChatResponse: resp = t; ... c.JSON(http.StatusOK, resp)): done false, no done_reason
                     # (api/types.go: omitempty) and no counts. Over /v1 the same is finish_reason null
                     # (openai/openai.go ToChatCompletion: a reason only 'if len(reason) > 0')
-                    said = "ja " * 40
+                    said = fault[len("repeat:"):] if fault.startswith("repeat:") else "ja " * 40
                     if openai:
                         self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"), "choices": [
                             {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}],
