@@ -8502,32 +8502,28 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                           "ganador", "guanyador", "ganador final", "guanyador final"), WINNER_WORDS))}
 
 
-# a key said with "is" (the verdict is:) in a sentence that begins with a condition ("If the date were wrong, the
-# verdict is: FAIL."): the rule, never the verdict; not "When I check the date, the verdict is: FAIL", nor "Even if"
-KEY_IS_SAID = re.compile(r"[ \t](?:is|es|és)[ \t]{0,8}\S{1,2}\Z", re.IGNORECASE)
-CONDITION_OPENS = re.compile(r"""[\s*_>"'`“(-]*(?:if|unless|otherwise|si|sinó|de lo contrario|en caso contrario)"""
-                             r"""(?![^\W_])""", re.IGNORECASE)
-
-
-def conditional_sentence(raw, at):
-    """Whether the sentence the key at `at` stands in begins with a condition."""
-    begins = max(raw.rfind(stop, max(0, at - 300), at) for stop in (". ", "\n", "! ", "? ", "; "))
-    return CONDITION_OPENS.match(raw, max(begins + 1, at - 300, 0), at) is not None
-
-
-def items_key_table(raw, at, key_pattern, words, code, starts):
-    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: the reply has two such
-    rows or more that give different verdicts (one table a criterion), none of them the whole's (| Overall verdict |),
-    none in code; one row said twice, or alone in a table naming the one criterion judged, is the reply's."""
-    rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())
-            and not WHOLE_CELL.search(row.group())]
-    if len(rows) < 2 or all(row.start() != at for row in rows):
+def items_key_table(raw, at, key_pattern, code, starts):
+    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: one of two such rows or
+    more (none in code) beside the reply's verdict of the whole, a row so named (| Overall verdict |) or under a heading
+    so named (### Summary), or a final verdict or an overall line in its words. Without one, the rows are each the
+    reply's (items agreeing, or a verdict revised, were skipped, the JSON's other verdict kept); so is one alone."""
+    rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
+    whole = [row for row in rows if WHOLE_CELL.search(row.group()) or of_the_whole(line_above_table(raw, row.start()))]
+    if all(row.start() != at for row in rows) or any(row.start() == at for row in whole) or len(rows) - len(whole) < 2:
         return False
-    said = {words.get(verdict_said(word.group("word"))) for row in rows for word in [VERDICT_WORD.match(raw, row.end())] if word}
-    return len(said - {None}) > 1
+    return bool(whole) or bool(WHOLE_LINE.search(raw) or FINAL_WORDS.search(raw))
+
+
+def line_above_table(raw, at):
+    """The line above the table whose row begins at `at` (its heading, ### Summary; blank lines between), or ""."""
+    above = raw[max(0, at - 4000):at].split("\n")[-2::-1]   # (the lines before the row's, nearest first)
+    return next((line.strip() for line in above[:60] if line.strip() and not line.strip().startswith("|")), "")
 
 
 WHOLE_CELL = re.compile(r"overall|final|global", re.IGNORECASE)   # (| Overall verdict |, | Veredicto final |)
+# a line of the reply's verdict of the whole, as it begins: Overall: FAIL, In summary, ...
+WHOLE_LINE = re.compile(r"^[\W_]{0,8}(?:overall|final|in summary|summary|conclusion|en resumen|en resum|en conjunto|"
+                        r"en conjunt)(?![^\W_])", re.IGNORECASE | re.MULTILINE)
 
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
@@ -8548,8 +8544,7 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         for key in key_pattern.finditer(raw, start, end):
-            if key.start() < chosen or KEY_IS_SAID.search(key.group()) and conditional_sentence(raw, key.start()) \
-                    or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, words, code, starts):
+            if key.start() < chosen or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, code, starts):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)
@@ -8771,8 +8766,12 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
 # dash, a colon or in brackets ("B (more complete)"); never a sentence ("No, the answer does not hallucinate; it passes.",
 # "A, while accurate, is verbose; B wins."). A verdict's own word (FAIL, no cumple) takes any reason VERDICT_WORD does
 SHORT_WORDS = {"yes", "no", "sí", "si", "a", "b", "true", "false", "cert", "fals", "verdadero", "falso"}
-FIELD_REST = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!]?|[-–—:][ \t].*|\(.*|,?[ \t]+(?:because|since|as|given|porque|"""
-                        r"""ya que|pues|perquè|ja que)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
+FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|[-–—:].*|\(.*|(?:{VERDICT_SYMBOL}).*"""
+                        r"""|,?[ \t]+(?:because|since|as|given|due|porque|ya que|pues|debido|perquè|ja que)(?![^\W_]).*"""
+                        r"""|,[ \t]+(?:(?:it[ \t]+)?(?:fails|passes|does[ \t]+not[ \t]+pass)|no[ \t]+(?:cumple|compleix)|cumple|"""
+                        r"""compleix|pass|fail)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
+# (a word, then a colon and its reason, "FAIL: missing date": what VERDICT_WORD leaves, a field reads)
+FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t]""")
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -8783,9 +8782,11 @@ def said_in_fields(verdict_object, loose, verdict):
         if key.casefold() not in fields:
             continue
         # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
-        word = VERDICT_WORD.match(value.translate(SPACE_LIKE)) if isinstance(value, str) else None
+        text = value.translate(SPACE_LIKE) if isinstance(value, str) else None
+        word = text is not None and (VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text))
+                                     and FIELD_COLON.match(text, bare.end()) and bare)
         word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
-                                 or FIELD_REST.fullmatch(value.translate(SPACE_LIKE), word.end("word"))) else None
+                                 or FIELD_REST.fullmatch(text, word.end("word"))) else None
         said = (value if isinstance(value, bool) and words is PASS_WORDS else
                 words.get(verdict_said(word.group("word"))) if word else None)
         if said is not None and said != verdict:

@@ -4714,8 +4714,8 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     # (review 33) "is:" in a condition's sentence is its rule; after an item's number and "the", the item's; a table of
     # an item's own (| Claim | ... | over | Verdict | PASS |, or one per criterion); a verdict field's sentence; a
     # revision in code; "pero sí" only with what it does meet; "no cumple del todo"; "cumple con todos los criterios"
-    ("If the answer gave the wrong date, the verdict is: FAIL. It gives the right one.\n\n" + _v(True), True),
-    ("If A is more accurate, the winner is: A. Here B is more accurate.\n\n" + _w("B"), "B"),
+    ("If the answer gave the wrong date, the verdict is: FAIL. It gives the right one.\n\n" + _v(True), None),
+    ("If A is more accurate, the winner is: A. Here B is more accurate.\n\n" + _w("B"), None),
     ("Claim 1: the verdict is: FAIL\nClaim 2: the verdict is: PASS\n\nFinal verdict: FAIL\n\n" + _v(False), False),
     ("**Claim 1**\n\n| Field | Value |\n|---|---|\n| Claim | Refunds within 30 days |\n| Verdict | PASS |\n\n**Claim 2**\n\n"
      "| Field | Value |\n|---|---|\n| Claim | Free shipping |\n| Verdict | FAIL |\n\nOverall: FAIL\n\n" + _v(False), False),
@@ -4740,6 +4740,23 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (json.dumps({"reason": "x", "verdict": "No cumple, falta la fecha", "pass": True}, ensure_ascii=False), None),
     (json.dumps({"reason": "x", "verdict": "Assistant B, because it is concise", "winner": "A"}), None),
     ("Veredicte: No compleix amb el format, però sí que compleix amb el contingut.\n\n" + _v(True), None),
+    # (review 35) a condition's sentence is the person's to weigh ("If I apply the rubric strictly, the verdict is:
+    # FAIL" kept the JSON's pass; the rule form's "If ..., the verdict is: FAIL" is None with it); rows of items only
+    # beside a verdict of the whole (items that agree, then | Overall verdict |; a summary under ### Summary); a
+    # short field's word with the verdict said again after it, or a stop, or a colon
+    ("If I apply the rubric strictly, the verdict is: FAIL.\n\n" + _v(True), None),
+    ("Si bien la respuesta es clara, el veredicto es: no cumple, porque omite la fecha.\n\n" + _v(True), None),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Completeness\n| Verdict | PASS |\n\n### Overall\n| Overall verdict | FAIL |\n\n"
+     + _v(False), False),
+    ("### Helpfulness\n| Winner | A |\n\n### Accuracy\n| Winner | A |\n\n### Overall\n| Overall winner | B |\n\n" + _w("B"), "B"),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\n### Summary\n| Verdict | FAIL |\n\n" + _v(True), None),
+    ("| Verdict | PASS |\n\nWait, I missed that the date is wrong. Corrected:\n\n| Verdict | FAIL |\n\n" + _v(True), None),
+    (json.dumps({"reason": "x", "veredicto": "No, no cumple", "pass": True}, ensure_ascii=False), None),
+    (json.dumps({"reason": "x", "verdict": "Yes, it passes", "pass": False}), None),
+    (json.dumps({"reason": "x", "verdict": "No. The answer omits the date.", "pass": True}), None),
+    (json.dumps({"reason": "x", "verdict": "A; B is too verbose", "winner": "B"}), None),
+    (json.dumps({"reason": "x", "verdict": "FAIL: missing date", "pass": True}), None),
+    (json.dumps({"reason": "x", "verdict": "No, the answer does not hallucinate; it passes.", "pass": True}), True),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
