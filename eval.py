@@ -1325,6 +1325,13 @@ def as_hashed(data):
     return data + b"\n" if data else b""
 
 
+def as_crlf(data):
+    """A file's bytes as they were saved with CR LF (or CR CR LF) when an eval.py before hashed them so (its bytes as
+    they are; CR LF alone read as LF): the sha a run of it made then holds, the file since saved with LF."""
+    hashed = as_hashed(data)
+    return hashed.replace(b"\n", b"\r\n")
+
+
 def as_hashed_by_crlf(data):
     """as_hashed as an eval.py before CR CR LF took it (CR LF alone read as LF): the sha its runs hold."""
     data = data.removeprefix(BOM).replace(b"\r\n", b"\n").rstrip(b"\n")
@@ -3646,7 +3653,8 @@ def resolve_split(value, flag="--split"):
     if misnamed:
         fixed = re.sub(r"\.jsonl(?:\.txt)?\Z", ".jsonl", misnamed, flags=re.IGNORECASE)
         raise EvalError(f"{shell_word(misnamed)}: a split's file name ends in .jsonl, in lower case and nothing after it: "
-                        f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}")
+                        + (f"rename it (not {shell_word(fixed)}, a split already there, which renaming would replace)"
+                           if os.path.lexists(fixed) else f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}"))
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
@@ -4867,7 +4875,7 @@ def context_shas(path):
         data = read_bytes(path, "context file")
     except (EvalError, OSError):
         return set()
-    return {sha256_bytes(as_hashed(data)), sha256_bytes(data), sha256_bytes(as_hashed_by_crlf(data))}
+    return {sha256_bytes(form(data)) for form in (as_hashed, bytes, as_hashed_by_crlf, as_crlf)}
 
 
 def split_shas(path):
@@ -4880,7 +4888,7 @@ def split_shas(path):
                                          for each in (path, os.path.join(folder, CHECKS_FILE), os.path.join(folder, TOOLS_FILE)))
     except (EvalError, OSError):
         return set()
-    return {split_sha_of(data, checks_data, tools_data, form) for form in (as_hashed, bytes, as_hashed_by_crlf)}
+    return {split_sha_of(data, checks_data, tools_data, form) for form in (as_hashed, bytes, as_hashed_by_crlf, as_crlf)}
 
 
 def wide_encoding(data, begins="{"):
@@ -5627,8 +5635,11 @@ def set_notes(config, cases, prompt_text, whole=True):
     offered = {t["function"]["name"] for c in cases for t in c.get("tools") or ()}
     answered = {name for c in cases for name, given in (c.get("tool_results") or {}).items() if given != []}   # (null
     # is a result: the text null)
-    forbidden = {c["value"] for case in cases for c in case["checks"] if c["type"] == "tool_not_called"}   # (no result
-    for name in sorted(offered - answered - forbidden):                                   # needed: a call is the fault)
+    # (none needed where every case offering it forbids its call: a call is the fault; one case forbidding it hid
+    # the note from the rest, each call said to have "no result matched these arguments")
+    forbidden = {name for name in offered if all(any(c["type"] == "tool_not_called" and c["value"] == name for c in case["checks"])
+                                                 for case in cases if tool_named(case.get("tools"), name) is not None)}
+    for name in sorted(offered - answered - forbidden):
         notes.append(f"{split}: the tool {on_one_line(name)} has no result in {TOOLS_FILE} nor in any case: every call to it "
                      "gets \"no result for these arguments\"")
     notes += misspelt_notes(config["split_path"])
@@ -6917,19 +6928,24 @@ class ChatClient:
         (a 407, to an https server's CONNECT too), or its URL cannot be used (no scheme, a socks one without PySocks,
         one that does not parse), or it took no connection; never "start the server"."""
         if not self.proxy_words() or type(e).__name__ not in ("ProxyError", "InvalidSchema", "InvalidURL", "InvalidProxyURL",
-                                                                "MissingSchema"):
+                                                                "MissingSchema", "ValueError", "LocationParseError"):
             return None
         no_proxy = f"set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it"
         if "407" in str(e):
             return self.proxy_answered_407(path)
         if type(e).__name__ != "ProxyError":
-            cure = {"InvalidSchema": "a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one",
-                    "InvalidURL": "its password's reserved characters (/ @ : #) %-escaped, as a URL's are"}.get(
-                type(e).__name__, "give it with its scheme, http://host:port")
+            cure = ("a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one"
+                    if type(e).__name__ == "InvalidSchema" else "give it with its scheme, http://host:port"
+                    if type(e).__name__ in ("InvalidProxyURL", "MissingSchema")
+                    else "its password's reserved characters (/ @ : # ? [ ]) %-escaped, as a URL's are")
             return (f"cannot reach the model server at {self.host}: {self.proxy_words()} cannot be used "
                     f"({type(e).__name__}): {cure}; or {no_proxy}")
-        return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy did not take the "
-                f"request ({type(e).__name__}); is it down? Or {no_proxy}")
+        scheme = urllib.parse.urlsplit(self.host).scheme or "http"
+        given = self.session.proxies.get(scheme) or self.session.proxies.get("all") or ""
+        odd = re.search(r"[#?/\[\]]", given.partition("://")[2].rpartition("@")[0])   # (a # in a password ends the URL:
+        return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy did not take the "   # another host tried)
+                f"request ({type(e).__name__}); " + ("its password's reserved characters (/ @ : # ? [ ]) must be "
+                                                     "%-escaped, as a URL's are." if odd else "is it down?") + f" Or {no_proxy}")
 
     def proxy_answered_407(self, path):
         given = "@" in self.session.proxies.get(urllib.parse.urlsplit(self.host).scheme or "http", "") \
@@ -11424,8 +11440,8 @@ def folders_made_in(run_path):
     (runs/exp1/k.json too: its project was never looked in), its own, the one above it (--out results/k.json: its
     paths were looked for in results/ alone)."""
     at = os.path.dirname(os.path.abspath(run_path))
-    above = [at, os.path.dirname(at), os.path.dirname(os.path.dirname(at))]
-    projects = [os.path.dirname(folder) for folder in above if os.path.basename(folder) == RUNS_DIR]
+    parts = at.split(os.sep)
+    projects = [os.sep.join(parts[:i]) or os.sep for i in range(len(parts) - 1, 0, -1) if parts[i] == RUNS_DIR]
     return [folder for folder in dict.fromkeys(projects + [at, os.path.dirname(at)])
             if os.path.realpath(folder) != os.path.realpath(".")]
 
@@ -11868,7 +11884,8 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                             f": put it back as it was to resume, or make a new run with the {what} as it is now")
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
-                        f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)")
+                        f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)"
+                        + changed_here(config, os.path.join(os.path.dirname(config["split_path"]), LABELS_FILE), journal))
     ids = {case["id"] for case in inputs.cases}
     edited = stray_journal_line(config, ids, where or {}, journal)
     if edited:
@@ -16669,17 +16686,21 @@ def begins_as_run(path):
     return re.match(rb'\{\r?\n\s*"format"\s*:\s*"' + re.escape(RUN_FORMAT.encode()) + rb'"', head) is not None
 
 
+def listed_files(folder, names):
+    """The files of `names` in a folder that `runs` lists: runs, journals and judgings of any name (run --out takes
+    one without .json, and its unfinished run was unlisted), and a finished run of any name, known by how it begins."""
+    return sorted(os.path.join(folder, f) for f in names
+                  if f.endswith((".json", JOURNAL_SUFFIX, JUDGING_SUFFIX)) and not f.endswith(
+                      (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX))
+                  or begins_as_run(os.path.join(folder, f)))
+
+
 def run_listing(folder):
     """`runs`: each run file in a folder, one line each, newest first (by the date it records):
     what it ran and its headline. A file that is not a readable run is listed as such, never
     skipped in silence."""
     rows, listing = [], []
-    # a journal or a judging of any name: run --out takes a name without .json, and its unfinished run was unlisted
-    # and a finished run of any name, known by how it begins
-    paths = sorted(os.path.join(folder, f) for f in os.listdir(folder)
-                   if f.endswith((".json", JOURNAL_SUFFIX, JUDGING_SUFFIX)) and not f.endswith(
-                       (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX))
-                   or begins_as_run(os.path.join(folder, f)))
+    paths = listed_files(folder, os.listdir(folder))
     journals = set()   # listed already, by their files: a link to one is no second unfinished run
     for path in paths:
         try:
@@ -16766,8 +16787,7 @@ def runs_below(folder):
     held = []   # (folder, how many run files)
     for below, subfolders, files in os.walk(folder):
         subfolders.sort()
-        count = sum(f.endswith(".json") and not f.endswith((ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX, PAIRWISE_SUFFIX))
-                    for f in files)
+        count = len(listed_files(below, [f for f in files if f not in (CHECKS_FILE, TOOLS_FILE)]))   # (a split's own)
         if below != folder and count:
             held.append((below, count))
         if len(held) == 5:

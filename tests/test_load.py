@@ -273,6 +273,9 @@ def test_crlf_line_endings_are_accepted(tmp_path):
     assert evalpy.load_split(path)[2] == sha
     older = hashlib.sha256(doubled.replace(b"\r\n", b"\n")).hexdigest()
     assert older != sha and {sha, older} <= evalpy.split_shas(path)
+    # (its review) and one made of it so, or of it with CR LF by an eval.py before LF hashing, the file since saved LF
+    path = write_split(tmp_path, [], raw.replace(b"\r\n", b"\n"))
+    assert {older, hashlib.sha256(raw).hexdigest()} <= evalpy.split_shas(path)
 
 
 def test_invalid_utf8_and_empty_file(tmp_path):
@@ -980,6 +983,10 @@ def test_a_split_whose_name_ends_otherwise_in_jsonl_is_said_so(project, cli):
     code, out, err = cli("run", "--split", "DEV.JSONL", "--host", "127.0.0.1:9")
     assert code == 2 and err == ("error: DEV.JSONL: a split's file name ends in .jsonl, in lower case and nothing after "
                                  "it: rename it DEV.jsonl, then give --split DEV.jsonl\n"), err
+    shutil.copy("golden/dev.jsonl", "golden/dev.jsonl.txt")   # (its review: never to rename onto a split there)
+    code, out, err = cli("run", "--split", "golden/dev.jsonl.txt", "--host", "127.0.0.1:9")
+    assert code == 2 and err.endswith("rename it (not golden/dev.jsonl, a split already there, which renaming would "
+                                      "replace)\n"), err
     code, out, err = cli("run", "--split", "mine.jsonl.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err.startswith("error: golden/mine.jsonl.txt: a split's file name ends in .jsonl"), err
 
@@ -1920,6 +1927,12 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
                           'case: every call to it gets "no result for these arguments"') in err, err
     assert "note: mine/agent/check.json is not read beside the split: did you mean checks.json?" in err, err
     assert "cancel_order has no result" not in err   # (a tool the cases forbid needs none; the shipped set gives one)
+    # (119th round) a tool some cases forbid and one is to call needs results: the note was left out, each of its calls
+    # "no result matched these arguments"; only a tool every case offering it forbids needs none
+    del tools["tool_results"]["cancel_order"]
+    Path("mine/agent/tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/agent/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
+    assert "the tool cancel_order has no result in tools.json nor in any case" in err, err
     # (its review) a labels.txt misspelt, the split then refused for want of one: the file there named in the refusal
     os.makedirs("mine/lab")
     shutil.copy("golden/dev.jsonl", "mine/lab/dev.jsonl")
@@ -1948,7 +1961,13 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
     tools["tool_results"]["lookup_policy"], tools["tool_results"]["cancel_order"] = None, []
     Path("mine/agent/tools.json").write_text(json.dumps(tools), encoding="utf-8")
     code, out, err = cli("run", "--split", "mine/agent/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
-    assert code == 2 and "has no result" not in err, err
+    assert code == 2 and "lookup_policy has no result" not in err, err
+    assert "cancel_order has no result" in err, err   # (119th round: agent-dev-04 is to call it; six cases forbid it)
+    forbidding = [line for line in Path("golden/agent/dev.jsonl").read_text(encoding="utf-8").splitlines()
+                  if '"tool_not_called", "value": "cancel_order"' in line.replace("'", '"')]
+    Path("mine/agent/dev.jsonl").write_text("\n".join(forbidding) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "mine/agent/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
+    assert forbidding and "cancel_order has no result" not in err, err   # (every case offering it forbids it: none needed)
     retrieved = [json.loads(line) for line in Path("golden/rag/retriever-b.ndjson").read_text(encoding="utf-8").splitlines()]
     chunks = copy.deepcopy(retrieved)
     for line in chunks:

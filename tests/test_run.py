@@ -5207,6 +5207,13 @@ def test_runs_listed_from_another_folder_finds_where_its_files_are_as_they_were(
     code, out, err = cli("runs", "../runs/exp1")
     assert code == 0 and ("unfinished: 5 of 28 answers; finish with: cd .. && python eval.py run --resume "
                           "runs/exp1/k.json") in out, out + err
+    code, out, err = cli("run", "--resume", "../runs/exp1/k.json", "--host", fake.url)   # (the labels' refusal says where)
+    assert code == 2 and "the labels beside golden/dev.jsonl changed since the run started" in err and (
+        "which holds it: cd .. && python eval.py run --resume runs/exp1/k.json)") in err, err
+    os.makedirs("../runs/a/b/c")   # (any depth below runs/)
+    shutil.copy("../runs/dev-v3.json.journal", "../runs/a/b/c/k.json.journal")
+    code, out, err = cli("runs", "../runs/a/b/c")
+    assert code == 0 and "finish with: cd .. && python eval.py run --resume runs/a/b/c/k.json" in out, out + err
     os.chdir("..")
     code, out, err = cli("run", "--resume", "results/k.json", "--host", fake.url)   # (the command as given works)
     assert code == 0 and len(load_json("results/k.json")["results"]) == 28, err
@@ -5221,6 +5228,8 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
     os.makedirs("runs/fake/old")
     shutil.copy(ROOT / "runs/example/dev-v1.json", "runs/fake/old/dev-v1.json")
     shutil.copy(ROOT / "runs/example/dev-v1.json", "runs/fake/old/dev-v1.json.annotations.json")   # (a sidecar: none)
+    Path("runs/fake/old/checks.json").write_text("[]")   # (its review: a split's own file is no run; a journal is one)
+    shutil.copy(ROOT / "runs/example/dev-v1.json", "runs/fake/old/k.json.journal")
     code, out, err = cli("runs")
-    assert code == 0 and out == ("no run files in runs; runs/fake/ holds 1, runs/fake/old/ holds 1 (list one with "
+    assert code == 0 and out == ("no run files in runs; runs/fake/ holds 1, runs/fake/old/ holds 2 (list one with "
                                  "`python eval.py runs runs/fake`)\n"), out
