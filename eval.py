@@ -19048,9 +19048,9 @@ def judge_run(args, run, target):
         unchanged = {(r["id"], r["trial"]): {name for name, asked in judge_questions(r["checks"]).items()
                                              if asked_before[r["id"], r["trial"]].get(name) == asked} for r in todo}
         kept = with_the_runs_own_votes(kept, todo, unchanged, raised, (
-            "the calls that failed, were cut at the token limit or gave no verdict unseeded" if raised else
-            "the calls that failed or gave no verdict unseeded (not cut at its token limit)") + (
-            ", or are of a judge check new or asked otherwise" if args.checks else ""), was)
+            "the calls that failed, were cut at the token limit, or gave no verdict asked without a seed" if raised else
+            "the calls that failed, or gave no verdict asked without a seed (none cut at its token limit)") + (
+            ", and those of a judge check that is new or asked otherwise" if args.checks else ""), was)
     try:
         asked = ask_judges(args, client, config["judge"], todo, kept, path, journal, in_judging)
         if asked is None:
@@ -19214,7 +19214,7 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
               + (" and " if stopped and reused > stopped else "")
               + (f"{plural(stopped, 'vote')} the server stopped short of it stand{'s' if stopped == 1 else ''} (its window "
                  f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "") if raised else
-              f"the same judge as the run's: its {plural(reused, 'vote')} stand") + f"; only {asked} are asked")
+              f"the same judge as the run's: its {plural(reused, 'vote')} stand") + f"; asked now, only {asked}")
     return merged
 
 

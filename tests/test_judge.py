@@ -271,8 +271,8 @@ def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cut
     # (75th) the vote left unreadable ended within the smaller limit, seeded: asked again it answers alike, and stands
     assert sorted(b["messages"][1]["content"].rstrip("`\n").rsplit(" ", 1)[1] for b in fake.chat_bodies) == ["j02", "j06"]
     assert ("the run's judge with a larger token limit: its 8 votes that ended within the run's limit stand (they end "
-            "the same way within this one); only the calls that failed, were cut at the token limit or gave no verdict "
-            "unseeded are asked") in err, err
+            "the same way within this one); asked now, only the calls that failed, were cut at the token limit, or gave no "
+            "verdict asked without a seed") in err, err
     judged = load_json("mixed-judged.json")
     assert judged["config"]["judge"]["num_predict"] == 2048
     assert [r["judges"][0] for r in judged["results"] if r["id"] not in ("j02", "j06")] == \
@@ -2926,7 +2926,8 @@ def test_judging_a_run_again_with_its_own_judge_asks_only_the_calls_that_failed(
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "2")
     assert code == 0, err
-    assert "the same judge as the run's: its 18 votes stand; only the calls that failed or gave no verdict unseeded (not cut at its token limit) are asked" in err
+    assert ("the same judge as the run's: its 18 votes stand; asked now, only the calls that failed, or gave no verdict "
+            "asked without a seed (none cut at its token limit)") in err   # (119th round: it read "unseeded ... are asked")
     assert len(judge_calls(fake)) - asked == 2
     # (twenty-first attack) with --checks of the same split, as report --checks's gate names it: it asked all 20
     asked = len(judge_calls(fake))
