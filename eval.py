@@ -5017,7 +5017,8 @@ def load_split(path, more_problems=None, as_begun=False):
     if problems:   # cut: a split with 10,000 unknown fields said each on a line of its own
         # (a file misspelt beside it, likely the cause: "needs the case's tools" beside tool.json named it nowhere)
         unsaid = [note for note in misspelt_notes(path) if not any(note.split(" is not read")[0] in p for p in problems)]
-        raise EvalError(capped(summarised(path, problems), MOST_PROBLEMS) + "".join(f"\n{note}" for note in unsaid))
+        raise EvalError("".join(f"{note}\n" for note in unsaid) + capped(summarised(path, problems), MOST_PROBLEMS))   # (first:
+        # the likely cause, where said last, after eight lines of "needs the case's tools", it sent one to the cases)
     odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
     if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
         warn(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "

@@ -1950,8 +1950,8 @@ def test_a_set_s_likely_slips_are_noted_before_a_run(project, cli):
     Path("mine/tl/dev.jsonl").write_text(json.dumps({"id": "a1", "input": "hi", "difficulty": "easy", "note": "n", "checks": [
         {"type": "tool_called", "value": "lookup_order"}]}) + "\n", encoding="utf-8")
     code, out, err = cli("run", "--split", "mine/tl/dev.jsonl", "--prompt", "prompts/agent/v1.txt", "--host", "127.0.0.1:9")
-    assert code == 2 and "needs the case's tools" in err and err.endswith(
-        "\nmine/tl/tool.json is not read beside the split: did you mean tools.json?\n"), err
+    assert code == 2 and "needs the case's tools" in err and err.startswith(   # (119th round: first, the likely cause)
+        "error: mine/tl/tool.json is not read beside the split: did you mean tools.json?\n"), err
     # (its review) an empty list of rules gives none too; a null result is one (the text null), and a tool the cases
     # forbid needs none
     tools["tool_results"]["lookup_policy"] = []
