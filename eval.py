@@ -8515,32 +8515,69 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
                                 (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}),
-                                (cell_key("winner", "verdict", "final verdict", "overall verdict", "veredicto", "veredicte",
-                                          "ganador", "guanyador", "ganador final", "guanyador final"), WINNER_WORDS))}
+                                (cell_key("winner", "verdict", "final verdict", "overall verdict", "final winner",
+                                          "overall winner", "veredicto", "veredicte", "ganador", "guanyador", "ganador final",
+                                          "guanyador final"), WINNER_WORDS))}
 
 
-def items_key_table(raw, at, key_pattern, code, starts):
-    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's: one of two such rows or
-    more (none in code) beside the reply's verdict of the whole, a row so named (| Overall verdict |) or under a heading
-    so named (### Summary), or a final verdict or an overall line in its words. Without one, the rows are each the
-    reply's (items agreeing, or a verdict revised, were skipped, the JSON's other verdict kept); so is one alone."""
-    rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
-    whole = [row for row in rows if WHOLE_CELL.search(row.group()) or of_the_whole(line_above_table(raw, row.start()))]
-    if all(row.start() != at for row in rows) or any(row.start() == at for row in whole) or len(rows) - len(whole) < 2:
+def items_key_table(raw, at, key_pattern, words, code, starts):
+    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's (none in code): beside a
+    row of the whole, so named (| Overall verdict |) or under a heading so named right above its table (### Summary),
+    every other row is an item's; without one, rows that give different verdicts are each an item's (### Accuracy,
+    ### Date), the JSON the whole's. A row alone, rows that agree, and a row of the whole are the reply's."""
+    rows = {row.start(): row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())}
+    kinds = {start: row_kind(raw, row) for start, row in rows.items()}
+    if at not in rows or kinds[at] == "whole":
         return False
-    return bool(whole) or bool(WHOLE_LINE.search(raw) or FINAL_WORDS.search(raw))
+    if "whole" in kinds.values():
+        return True
+    said = {words.get(verdict_said(word.group("word"))) for row in rows.values() for word in [VERDICT_WORD.match(raw, row.end())]
+            if word}
+    # (each an item's: a row, then "Wait, the date is wrong. Corrected:" and another, is a revision)
+    return len(said - {None}) > 1 and all(kind == "item" for kind in kinds.values())
 
 
-def line_above_table(raw, at):
-    """The line above the table whose row begins at `at` (its heading, ### Summary; blank lines between), or ""."""
-    above = raw[max(0, at - 4000):at].split("\n")[-2::-1]   # (the lines before the row's, nearest first)
-    return next((line.strip() for line in above[:60] if line.strip() and not line.strip().startswith("|")), "")
+def row_kind(raw, row):
+    """A | Verdict | row's: "whole" (so named, | Overall verdict |, or under a heading of the whole, ### Summary, in a
+    table naming no item), "item" (its table names one, | Criterion | Date |, or its heading is an item's, ### Date,
+    **Claim 1**), or "plain"."""
+    heading = heading_of_table(raw, row.start())
+    if WHOLE_CELL.search(row.group()):
+        return "whole"
+    if names_an_item(raw, row.start()):   # (## Verdict over tables each naming its criterion: theirs, not the whole's)
+        return "item"
+    return "whole" if of_the_whole(heading) else "item" if ITEM_HEADING.fullmatch(heading) else "plain"
+
+
+def names_an_item(raw, at):
+    """Whether the table the row at `at` is in has a row naming an item (| Criterion | Date |, | Claim | ... |)."""
+    begins = raw.rfind("\n\n", max(0, at - 4000), at)
+    ends = raw.find("\n\n", at)
+    table = raw[begins + 2 if begins >= 0 else max(0, at - 4000):ends if ends >= 0 else len(raw)].split("\n")
+    return any(ITEM_CELL.fullmatch(line.strip()[1:].split("|")[0].strip(" \t*_`")) for line in table
+               if line.strip().startswith("|"))
+
+
+ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
+                       r"requisito|punto|aspecto|criteri|afirmació|requisit|punt|aspecte)(?:[ \t]*#?\d{1,3})?", re.IGNORECASE)
+
+
+def heading_of_table(raw, at):
+    """The line right above the table whose row begins at `at` (blank lines between), its heading (### Summary), or ""
+    where another table or nothing is there (a heading above several tables was each one's: ## Verdict over them all)."""
+    above = iter(raw[max(0, at - 4000):at].split("\n")[-2::-1])   # (the lines before the row's, nearest first)
+    line = next(above, "")
+    while line.strip().startswith("|"):   # (its own table's rows)
+        line = next(above, "")
+    while line is not None and not line.strip():
+        line = next(above, None)
+    return "" if line is None or line.strip().startswith("|") else line.strip()
 
 
 WHOLE_CELL = re.compile(r"overall|final|global", re.IGNORECASE)   # (| Overall verdict |, | Veredicto final |)
-# a line of the reply's verdict of the whole, as it begins: Overall: FAIL, In summary, ...
-WHOLE_LINE = re.compile(r"^[\W_]{0,8}(?:overall|final|in summary|summary|conclusion|en resumen|en resum|en conjunto|"
-                        r"en conjunt)(?![^\W_])", re.IGNORECASE | re.MULTILINE)
+# a line heading an item's table: ### Accuracy, **Claim 1**, 1. Tone, - **Date:**
+ITEM_HEADING = re.compile(r"#{1,6}[ \t]+\S.{0,80}|(?:[-*+][ \t]+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__):?|"
+                          r"(?:[-*+][ \t]+)?\d{1,3}[.)][ \t]+[^.!?\n]{1,60}:?")
 
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
@@ -8561,7 +8598,8 @@ def said_in_words(raw, loose, start, end):
     for key_pattern, words in SAID_IN_WORDS[loose]:
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         for key in key_pattern.finditer(raw, start, end):
-            if key.start() < chosen or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, code, starts):
+            if key.start() < chosen or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, words,
+                                                                                    code, starts):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)
@@ -8788,7 +8826,7 @@ FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|
                         r"""|,[ \t]+(?:(?:it[ \t]+)?(?:fails|passes|does[ \t]+not[ \t]+pass)|no[ \t]+(?:cumple|compleix)|cumple|"""
                         r"""compleix|pass|fail)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
 # (a word, then a colon and its reason, "FAIL: missing date": what VERDICT_WORD leaves, a field reads)
-FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t]""")
+FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""")   # (never a list: "PASS: accuracy; FAIL: date")
 
 
 def said_in_fields(verdict_object, loose, verdict):

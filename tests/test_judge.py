@@ -4758,6 +4758,19 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (json.dumps({"reason": "x", "verdict": "A; B is too verbose", "winner": "B"}), None),
     (json.dumps({"reason": "x", "verdict": "FAIL: missing date", "pass": True}), None),
     (json.dumps({"reason": "x", "verdict": "No, the answer does not hallucinate; it passes.", "pass": True}), True),
+    # (review 36) rows of items by their tables and headings, never by a line that merely begins "Overall" or
+    # "Summary"; items that disagree under their own headings are the JSON's to sum up; a heading of the whole above
+    # tables each naming its criterion is theirs; a revised row under ### Final is the reply's; a field's list of
+    # labels ("PASS: accuracy; FAIL: date") is none
+    ("### Accuracy\n| Verdict | FAIL |\n\n### Date\n| Verdict | FAIL |\n\nOverall, the answer is polite.\n\n" + _v(True), None),
+    ("Summary of the answer: it lists three refund steps.\n\n### Accuracy\n| Verdict | FAIL |\n\n### Date\n| Verdict | FAIL |"
+     "\n\n" + _v(True), None),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\n" + _v(False), False),
+    ("### Helpfulness\n| Winner | A |\n\n### Accuracy\n| Winner | B |\n\n" + _w("B"), "B"),
+    ("## Verdict\n\n| Criterion | Accuracy |\n|---|---|\n| Verdict | PASS |\n\n| Criterion | Date |\n|---|---|\n| Verdict | FAIL |"
+     "\n\n**Final verdict:** FAIL\n\n" + _v(False), False),
+    ("| Verdict | PASS |\n\nWait — the date is wrong.\n\n### Final\n| Verdict | FAIL |\n\n" + _v(False), False),
+    (json.dumps({"reason": "x", "verdict": "PASS: accuracy; FAIL: date", "pass": False}), False),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
