@@ -9135,6 +9135,15 @@ def faithful_reading(case, trial, check):
     return (float(sum(scores) / len(scores)) if scores else None), unsupported
 
 
+# why a judge answer Ollama stopped for looping holds no verdict (one stored before this rule had its draft's)
+LOOPED = "it was stopped by Ollama for repeating itself before its verdict (a draft before it is none)"
+
+
+def looped_vote(vote):
+    """Whether a stored vote is a judge answer Ollama stopped for repeating itself: no verdict, whatever draft it held."""
+    return vote.get("done_reason") == REPEAT_STOP and not vote.get("error")
+
+
 def reread_votes(votes, checks, case):
     """The votes as graded: a cut one without a verdict (cut_vote: one stored by an eval.py that read a
     draft from it), and each faithful and context_relevant vote's verdict read again from its stored raw
@@ -9143,14 +9152,15 @@ def reread_votes(votes, checks, case):
     rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
 
     def unread(v):   # (a binary vote whose reply gave two verdicts: one stored by an eval.py before round 113)
-        return cut_vote(v) or copied_vote(v) or v["check"] not in rag and said_two_things(v, "pass")
+        return cut_vote(v) or looped_vote(v) or copied_vote(v) or v["check"] not in rag and said_two_things(v, "pass")
     if not rag and not any(unread(v) and v.get("pass") is not None for v in votes):
         return votes
     out = []
     for v in votes:
         check = rag.get(v["check"])
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
-        out.append({**v, "pass": None, "reason": None} if unread(v) and v.get("pass") is not None else
+        out.append({**v, "pass": None, "reason": None, **({"unread": LOOPED} if looped_vote(v) else {})}
+                   if unread(v) and v.get("pass") is not None else
                    v if said is None or cut_vote(v) else {**v, "pass": read_again(check, case, said)})
     return out
 
@@ -9284,7 +9294,7 @@ def ask_judge(client, judge, kind, messages, who) -> dict:
     unread = verdict_unread(said_answer) if said_answer is not None else None
     if said.get("done_reason") == REPEAT_STOP and not said["error"]:   # nor where Ollama stopped it looping (a draft's
         verdict, reason = None, None                                  # {"pass": true} was counted, unsaid)
-        unread = "it was stopped by Ollama for repeating itself before its verdict (a draft before it is none)"
+        unread = LOOPED
     calls = said.get("tool_calls") or said.get("unoffered_calls")
     if calls and not (said_answer or "").strip() and not said["error"]:   # (its verdict in a call's arguments: dropped,
         named = calls[0].get("name") if isinstance(calls[0], dict) else None   # "no verdict could be read" alone)
@@ -9469,7 +9479,8 @@ def prepare_judge(client, api, judge, kind, pin=True):
 def unread_why(votes):
     """Why a judge's answer among `votes` came and was not read, in report's and compare's words, or None: too large
     to search, or a tool called instead (both kept in a vote's "unread"; the call was said to be "too large")."""
-    said = next((v["unread"] for v in votes if isinstance(v.get("unread"), str)), None)
+    said = next((v["unread"] if isinstance(v.get("unread"), str) else LOOPED for v in votes
+                 if isinstance(v.get("unread"), str) or looped_vote(v)), None)
     return (None if said is None else "the judge's answer was too large to read a verdict from"
             if said.startswith("the judge's answer is") else "the judge " + said.removeprefix("it "))   # (it called a
     # tool; was stopped for repeating itself)
@@ -9883,7 +9894,8 @@ def pairwise_outcome(votes, judge=None):
             # a verdict read from a cut answer (stored by an eval.py that read drafts), or the prompt's example
             # copied (stored before that rule), is none
             readable = [preferred_run(order, v["winner"]) for v in order_votes
-                        if v.get("winner") and not cut_vote(v) and not copied_vote(v) and not said_two_things(v, "winner")]
+                        if v.get("winner") and not cut_vote(v) and not looped_vote(v) and not copied_vote(v)
+                        and not said_two_things(v, "winner")]
             if not readable:
                 reason = (PAIR_CALL_FAILED if any(v.get("error") for v in order_votes)
                           else unread_why(order_votes) if unread_why(order_votes)
@@ -15917,7 +15929,7 @@ def judge_cost(j, calls="judge calls"):
             + (f", {figure_text(cut)} cut at the token limit" if cut and cut["value"] else "")
             + (f", {figure_text(stopped)} stopped by the server short of it" if stopped and stopped["value"] else "")
             + (f", {figure_text(reread)} holding a verdict an older eval.py stored that is read as none now: two "
-               "verdicts, the prompt's example copied, or cut" if reread and reread["value"] else "") + "), "
+               "verdicts, the prompt's example copied, cut, or stopped looping" if reread and reread["value"] else "") + "), "
             + tokens_text(*(j[k]["value"] for k in ("prompt_tokens", "completion_tokens", "uncounted_calls"))))
 
 
@@ -17824,7 +17836,7 @@ def pairwise_certainty(votes):
     by_side = {}
     for v in votes:
         by_side.setdefault((v["model"], v["order"]), []).append(v)
-    shares = [agreeing_share([v["winner"] for v in side if v.get("winner") and not copied_vote(v)
+    shares = [agreeing_share([v["winner"] for v in side if v.get("winner") and not copied_vote(v) and not looped_vote(v)
                               and not said_two_things(v, "winner")], len(side))
               for side in by_side.values()]
     return min((x for x in shares if x is not None), default=None)

@@ -4826,6 +4826,14 @@ def test_a_judge_stopped_for_repeating_itself_gives_no_verdict(project, cli, fak
     code, out, err = cli("report", run)
     assert "no verdict (the judge was stopped by Ollama for repeating itself before its verdict (a draft before it is none))" \
         in out, out
+    # (its review) and so one an eval.py before stored with its draft's verdict, read now
+    stored = load_json(run)
+    for result in stored["results"]:
+        result["judges"] = [dict({k: v for k, v in vote.items() if k != "unread"}, **{"pass": True}) for vote in result["judges"]]
+    Path(run).write_text(json.dumps(stored), encoding="utf-8")
+    code, out, err = cli("report", run)
+    assert "no verdict (the judge was stopped by Ollama for repeating itself" in out, out
+    assert "answers the question  judge  weight 2  0/0 = -  2 open" in out, out
 
 
 def test_a_judge_that_echoes_its_prompt_never_gives_a_verdict_the_case_s_input_holds(project, cli, fake):

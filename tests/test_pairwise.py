@@ -2001,6 +2001,19 @@ def test_a_stored_pairwise_verdict_that_copied_the_prompts_example_is_none():
     assert evalpy.pairwise_outcome([vote("candidate first", real, "A"), vote("baseline first", flipped, "B")])[0] == "candidate"
 
 
+def test_a_stored_pairwise_verdict_of_a_judge_stopped_looping_is_none():
+    """119th round's review: a verdict a judge drafted before Ollama stopped it for repeating itself, stored by an
+    eval.py before that rule, was counted (3 position flips); read again it is none, and says why."""
+    def vote(order, winner, done_reason):
+        return {"model": "m", "vote": 1, "order": order, "winner": winner, "raw": f'{{"winner": "{winner}"}} re-check re-check',
+                "error": None, "done_reason": done_reason}
+    looped = [vote("candidate first", "A", evalpy.REPEAT_STOP), vote("baseline first", "A", evalpy.REPEAT_STOP)]
+    outcome, why, _ = evalpy.pairwise_outcome(looped)
+    assert outcome is None and why == "the judge was stopped by Ollama for repeating itself before its verdict (a draft " \
+        "before it is none)", why
+    assert evalpy.pairwise_outcome([vote("candidate first", "A", "stop"), vote("baseline first", "A", "stop")])[0] == "flip"
+
+
 def test_a_stored_pairwise_verdict_from_a_reply_giving_two_is_none():
     """113th round's check of older sidecars: a winner, then "had both been as good I would answer {"winner": "tie"}",
     stored by an older eval.py as a tie (its last), was reused as one where a verdict asked now is none."""
