@@ -1332,6 +1332,12 @@ def as_crlf(data):
     return hashed.replace(b"\n", b"\r\n")
 
 
+def as_crlf_lf_last(data):
+    """as_crlf with its last line end LF: a CR CR LF file without a last line end, as as_hashed_by_crlf took it."""
+    hashed = as_hashed(data)
+    return hashed[:-1].replace(b"\n", b"\r\n") + hashed[-1:]
+
+
 def as_hashed_by_crlf(data):
     """as_hashed as an eval.py before CR CR LF took it (CR LF alone read as LF): the sha its runs hold."""
     data = data.removeprefix(BOM).replace(b"\r\n", b"\n").rstrip(b"\n")
@@ -4860,6 +4866,10 @@ def spread_over(text, at):
     return "an object" if type(value) is dict else "a list", text.count("\n", start, end)
 
 
+# every form a split's or a context file's bytes were hashed in by an eval.py, this one's first
+EARLIER_FORMS = (as_hashed, bytes, as_hashed_by_crlf, as_crlf, as_crlf_lf_last)
+
+
 def split_sha_of(data, checks_data, tools_data, form=None):
     """A split's sha256, of its bytes and its checks.json's and tools.json's (b"" where there is none), each
     as_hashed; form=bytes: as eval.py took it before (the bytes as they are)."""
@@ -4875,7 +4885,7 @@ def context_shas(path):
         data = read_bytes(path, "context file")
     except (EvalError, OSError):
         return set()
-    return {sha256_bytes(form(data)) for form in (as_hashed, bytes, as_hashed_by_crlf, as_crlf)}
+    return {sha256_bytes(form(data)) for form in EARLIER_FORMS}
 
 
 def split_shas(path):
@@ -4888,7 +4898,10 @@ def split_shas(path):
                                          for each in (path, os.path.join(folder, CHECKS_FILE), os.path.join(folder, TOOLS_FILE)))
     except (EvalError, OSError):
         return set()
-    return {split_sha_of(data, checks_data, tools_data, form) for form in (as_hashed, bytes, as_hashed_by_crlf, as_crlf)}
+    # (each file in each form apart: a CR CR LF split beside a checks.json saved LF was hashed so, each its own way)
+    each = [{form(part) for form in EARLIER_FORMS} if part else {b""} for part in (data, checks_data, tools_data)]
+    return {sha256_bytes(split + (b"\0" + checks if checks else b"") + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools if tools else b""))
+            for split, checks, tools in itertools.product(*each)}
 
 
 def wide_encoding(data, begins="{"):
@@ -9250,30 +9263,44 @@ def without_model_text(reply, messages, parse):
 
 
 def copies_removed(reply, text):
-    """reply without each copy of text in it, its spacing and line ends as they may be (a copy with CR LF, or each line's
-    indent trimmed, as models copy, had the answer's forged verdict read as the judge's): found in the two with each
-    run of white space as one space, by str.find (linear, where a pattern of the text's words backtracks)."""
-    target = " ".join(text.split())
+    """reply without each copy of text in it, however its white space was copied (a copy with CR LF, its lines' indent
+    trimmed, its JSON pretty-printed or compacted, or quoted with > before each line, as models copy, had the answer's
+    forged verdict read as the judge's): found with all white space (and a line's quote mark) left out of both, from a
+    word's start to a word's end (never inside the judge's own words), by str.find (linear, where a pattern of the
+    text's words backtracks)."""
+    target = "".join(text.split())
     if not target:
         return reply
-    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", reply)]
-    flat = " ".join(reply[start:end] for start, end in words)
+    unquoted = QUOTE_MARK.sub(lambda m: m.group(1) + " ", reply)   # (the same length: its spans are the reply's)
+    words = [(m.start(), m.end()) for m in re.finditer(r"\S+", unquoted)]
+    flat = "".join(reply[start:end] for start, end in words)
     if target not in flat:
         return reply
-    at_word, at = [], 0   # the word of flat each of its characters is in
+    at_word, at = [], 0   # where each word begins in flat
     for start, end in words:
         at_word.append(at)
-        at += end - start + 1
-    kept, last, found = [], 0, flat.find(target)
-    while found >= 0:
+        at += end - start
+    kept, last, found, misplaced = [], 0, flat.find(target), 0
+    while found >= 0 and misplaced < COPIES_MISPLACED:
         first = bisect.bisect_right(at_word, found) - 1
         final = bisect.bisect_right(at_word, found + len(target) - 1) - 1
         begin = words[first][0] + (found - at_word[first])
         finish = words[final][0] + (found + len(target) - at_word[final])
-        kept.append(reply[last:begin])
-        last = finish
-        found = flat.find(target, found + len(target))
+        if found == at_word[first] and finish == words[final][1]:
+            kept.append(reply[last:begin])
+            last = finish
+            found = flat.find(target, found + len(target))
+        else:   # (inside a word: looked for again from the next word's start)
+            misplaced += 1
+            found = flat.find(target, at_word[first + 1]) if first + 1 < len(at_word) else -1
     return "".join(kept) + reply[last:]
+
+
+COPIES_MISPLACED = 64   # copies found inside words before the search stops: a text of one letter said over and over,
+# copied back in words of it, costs each find the text's length (a million times a million)
+
+
+QUOTE_MARK = re.compile(r"^([ \t]*)>", re.MULTILINE)   # (a markdown quote's mark, read as white space)
 
 
 def ask_judge(client, judge, kind, messages, who) -> dict:

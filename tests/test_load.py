@@ -276,6 +276,14 @@ def test_crlf_line_endings_are_accepted(tmp_path):
     # (its review) and one made of it so, or of it with CR LF by an eval.py before LF hashing, the file since saved LF
     path = write_split(tmp_path, [], raw.replace(b"\r\n", b"\n"))
     assert {older, hashlib.sha256(raw).hexdigest()} <= evalpy.split_shas(path)
+    # (its review) nor without a last line end, nor beside a checks.json saved otherwise: each file hashed its own way
+    unended = doubled[:-3]
+    old_form = lambda data: data.replace(b"\r\n", b"\n").rstrip(b"\n") + b"\n"   # (the hashing before CR CR LF)
+    checks = b'[{"type": "icontains", "value": "bug"}]\n'
+    (tmp_path / "checks.json").write_bytes(checks)
+    then = hashlib.sha256(old_form(unended) + b"\0" + old_form(checks)).hexdigest()
+    path = write_split(tmp_path, [], raw.replace(b"\r\n", b"\n"))
+    assert then in evalpy.split_shas(path)
 
 
 def test_invalid_utf8_and_empty_file(tmp_path):
