@@ -3613,6 +3613,14 @@ def typed_as_name(name):
     return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None and not name.startswith("-")
 
 
+def same_path(a, b):
+    """Whether two paths name one file (a case-insensitive file system's DEV.JSONL and dev.jsonl)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def offered_split(name):
     """A split found (its name in golden/, or its path in a folder of it) as it is offered to type: its name, or its
     path quoted for the shell ("golden/my set/dev.jsonl" was listed bare, two words in a list of them)."""
@@ -3660,7 +3668,7 @@ def resolve_split(value, flag="--split"):
         fixed = re.sub(r"\.jsonl(?:\.txt)?\Z", ".jsonl", misnamed, flags=re.IGNORECASE)
         raise EvalError(f"{shell_word(misnamed)}: a split's file name ends in .jsonl, in lower case and nothing after it: "
                         + (f"rename it (not {shell_word(fixed)}, a split already there, which renaming would replace)"
-                           if os.path.lexists(fixed) else f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}"))
+                           if os.path.lexists(fixed) and not same_path(misnamed, fixed) else f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}"))
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
@@ -6951,14 +6959,14 @@ class ChatClient:
             cure = ("a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one"
                     if type(e).__name__ == "InvalidSchema" else "give it with its scheme, http://host:port"
                     if type(e).__name__ in ("InvalidProxyURL", "MissingSchema")
-                    else "its password's reserved characters (/ @ : # ? [ ]) %-escaped, as a URL's are")
+                    else "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are")
             return (f"cannot reach the model server at {self.host}: {self.proxy_words()} cannot be used "
                     f"({type(e).__name__}): {cure}; or {no_proxy}")
         scheme = urllib.parse.urlsplit(self.host).scheme or "http"
         given = self.session.proxies.get(scheme) or self.session.proxies.get("all") or ""
-        odd = re.search(r"[#?/\[\]]", given.partition("://")[2].rpartition("@")[0])   # (a # in a password ends the URL:
+        odd = re.search(r"[#?/\\\[\]]", given.partition("://")[2].rpartition("@")[0])   # (a # in a password ends the URL:
         return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy did not take the "   # another host tried)
-                f"request ({type(e).__name__}); " + ("its password's reserved characters (/ @ : # ? [ ]) must be "
+                f"request ({type(e).__name__}); " + ("its credentials' reserved characters (/ \\ @ : # ? [ ]) must be "
                                                      "%-escaped, as a URL's are." if odd else "is it down?") + f" Or {no_proxy}")
 
     def proxy_answered_407(self, path):

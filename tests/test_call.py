@@ -438,13 +438,13 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
         monkeypatch.setenv("HTTP_PROXY", odd)                                        # the URL, another host tried)
         code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
         assert code == 2 and "Start it" not in err and "is it down" not in err and "NO_PROXY=models.internal" in err, err
-        assert "cret" not in err and "reserved characters (/ @ : # ? [ ])" in err, err
+        assert "cret" not in err and "reserved characters (/ \\ @ : # ? [ ])" in err, err
     # (its review) a proxy's URL that cannot be used named it too, never "start the server"; a password holding / cut
     monkeypatch.setenv("HTTP_PROXY", "http://me:s3/cret@127.0.0.1:9")
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 2 and err == ("error: cannot reach the model server at http://models.internal:11434: the proxy "
-                                 "http://127.0.0.1:9 from $HTTP_PROXY cannot be used (InvalidURL): its password's reserved "
-                                 "characters (/ @ : # ? [ ]) %-escaped, as a URL's are; or set NO_PROXY=models.internal to reach "
+                                 "http://127.0.0.1:9 from $HTTP_PROXY cannot be used (InvalidURL): its credentials' reserved "
+                                 "characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are; or set NO_PROXY=models.internal to reach "
                                  "the server without it\n"), err
 
 
