@@ -12875,7 +12875,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
-             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}")
+             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}"
+             + (" --api-key KEY (the key this run was given: it is never printed nor stored)" if args.api_key else ""))
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
         # would meet the same refusal)

@@ -130,6 +130,21 @@ def test_bad_options(project, cli, fake, option, message):
     assert code == 2 and message in err
 
 
+def test_a_run_stopped_with_its_key_in_api_key_says_to_give_it_again(project, cli, fake, monkeypatch):
+    """119th round's outside try: a run made with --api-key, stopped, printed "Resume with: ... run --resume X", which,
+    pasted, was refused (401): the key is never stored, and the command says to give it again."""
+    fake.api_key = SECRET
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    fake.faults = ["drop"] * 20
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET, "--jobs", 1,
+                         "--retries", 0)
+    assert code == 2 and ("Resume with: python eval.py run --resume runs/dev-v3.json --api-key KEY (the key this run was "
+                          "given: it is never printed nor stored)") in err and SECRET not in err, err
+    fake.faults = []
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--api-key", SECRET)   # (as said, it finishes it)
+    assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+
+
 def test_the_api_key_is_sent_and_never_written(project, cli, fake, monkeypatch):
     fake.api_key = SECRET
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
