@@ -3613,8 +3613,8 @@ def typed_as_name(name):
     return re.fullmatch(r"[A-Za-z0-9_.-]+", name) is not None and not name.startswith("-")
 
 
-def same_path(a, b):
-    """Whether two paths name one file (a case-insensitive file system's DEV.JSONL and dev.jsonl)."""
+def one_file(a, b):
+    """Whether two paths name one file (a case-insensitive file system's DEV.JSONL and dev.jsonl: their paths differ)."""
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -3667,8 +3667,9 @@ def resolve_split(value, flag="--split"):
     if misnamed:
         fixed = re.sub(r"\.jsonl(?:\.txt)?\Z", ".jsonl", misnamed, flags=re.IGNORECASE)
         raise EvalError(f"{shell_word(misnamed)}: a split's file name ends in .jsonl, in lower case and nothing after it: "
-                        + (f"rename it (not {shell_word(fixed)}, a split already there, which renaming would replace)"
-                           if os.path.lexists(fixed) and not same_path(misnamed, fixed) else f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}"))
+                        + (f"give {flag} {shell_word(fixed)}, the same file by that name" if one_file(misnamed, fixed) else
+                           f"rename it (not {shell_word(fixed)}, a split already there, which renaming would replace)"
+                           if os.path.lexists(fixed) else f"rename it {shell_word(fixed)}, then give {flag} {shell_word(fixed)}"))
     # a folder holding splits (`init mine`, then --split mine or mine/; golden/support): its first, by path
     own = next((splits for folder in (value, os.path.join(GOLDEN_DIR, value)) if os.path.isdir(folder)
                 for splits in [sorted(os.path.join(folder, f) for f in listed_names(folder) if f.endswith(".jsonl")
@@ -8531,7 +8532,8 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                         "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),
                               (line_key("pass", "passes"), PASS_WORDS),
                               (cell_key("pass/fail", "verdict", "final verdict", "overall verdict", "veredicto",
-                                        "veredicte", "veredicto final", "veredicte final"), PASS_WORDS)),
+                                        "veredicte", "veredicto final", "veredicte final", "veredicto global",
+                                        "veredicte global"), PASS_WORDS)),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
@@ -8546,37 +8548,41 @@ def items_key_table(raw, at, key_pattern, words, code, starts):
     row of the whole, so named (| Overall verdict |) or under a heading so named right above its table (### Summary),
     every other row is an item's; without one, rows that give different verdicts are each an item's (### Accuracy,
     ### Date), the JSON the whole's. A row alone, rows that agree, and a row of the whole are the reply's."""
-    rows = {row.start(): row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())}
-    kinds = {start: row_kind(raw, row) for start, row in rows.items()}
-    if at not in rows or kinds[at] == "whole":
+    rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
+    if any(row.start() == at and of_the_whole_row(raw, row) for row in rows):
         return False
-    if "whole" in kinds.values():
-        return True
-    said = {words.get(verdict_said(word.group("word"))) for row in rows.values() for word in [VERDICT_WORD.match(raw, row.end())]
-            if word}
-    # (each an item's: a row, then "Wait, the date is wrong. Corrected:" and another, is a revision)
-    return len(said - {None}) > 1 and all(kind == "item" for kind in kinds.values())
+    # the whole's after it: a row of the whole (keyed, | Overall verdict |, or not, | Overall result | FAIL |), or its
+    # verdict in words (**Overall verdict:** FAIL); never one after the last of them ("### Verdict" then "### Correction"
+    # is a revision, the reply's to say)
+    return any(not in_spans(code, starts, start) for start in itertools.chain(
+        (row.start() for row in rows if row.start() > at and of_the_whole_row(raw, row)),
+        (found.start() for found in WHOLE_VERDICT.finditer(raw, at + 1)),
+        (found.start() for found in WHOLE_ROW.finditer(raw, at + 1) if ROW_OF_THE_WHOLE.fullmatch(found.group(1).strip())
+         and not key_pattern.match(raw, found.start()))))   # (a row keyed so, | Verdict |, is the key's own, above)
 
 
-def row_kind(raw, row):
-    """A | Verdict | row's: "whole" (so named, | Overall verdict |, or under a heading of the whole, ### Summary, in a
-    table naming no item), "item" (its table names one, | Criterion | Date |, or its heading is an item's, ### Date,
-    **Claim 1**), or "plain"."""
+WHOLE_ROW = re.compile(r"^[ \t]{0,8}\|([^|\n]{1,60})\|", re.MULTILINE)   # (a row's first cell, | Overall result |)
+
+
+def of_the_whole_row(raw, row):
+    """Whether a | Verdict | row is the whole reply's: so named (| Overall verdict |), or under a heading of the whole
+    (### Summary) in a table naming no item (## Verdict over tables each naming its criterion is theirs)."""
     heading = heading_of_table(raw, row.start())
-    if WHOLE_CELL.search(row.group()):
-        return "whole"
-    if names_an_item(raw, row.start()):   # (## Verdict over tables each naming its criterion: theirs, not the whole's)
-        return "item"
-    return "whole" if of_the_whole(heading) else "item" if ITEM_HEADING.fullmatch(heading) else "plain"
+    return bool(WHOLE_CELL.search(row.group())) or not names_an_item(raw, row.start()) and (
+        of_the_whole(heading) or bool(ROW_OF_THE_WHOLE.fullmatch(heading)) or bool(SUMMING_UP.fullmatch(heading)))
+
+
+SUMMING_UP = re.compile(r"[\W_]*(?:in summary|to sum up|en resumen|en resum|en conjunto|en conjunt)[\W_]*", re.IGNORECASE)
 
 
 def names_an_item(raw, at):
-    """Whether the table the row at `at` is in has a row naming an item (| Criterion | Date |, | Claim | ... |)."""
-    begins = raw.rfind("\n\n", max(0, at - 4000), at)
-    ends = raw.find("\n\n", at)
-    table = raw[begins + 2 if begins >= 0 else max(0, at - 4000):ends if ends >= 0 else len(raw)].split("\n")
-    return any(ITEM_CELL.fullmatch(line.strip()[1:].split("|")[0].strip(" \t*_`")) for line in table
-               if line.strip().startswith("|"))
+    """Whether the table the row at `at` is in (its lines beginning with |) has a row naming an item (| Criterion |
+    Date |, | Claim | ... |)."""
+    lines = raw.split("\n") if len(raw) <= 200_000 else raw[max(0, at - 4000):at + 4000].split("\n")
+    number = (raw.count("\n", 0, at) if len(raw) <= 200_000 else raw.count("\n", max(0, at - 4000), at))
+    table = list(itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number::-1]))[::-1][:-1] + list(
+        itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number:]))
+    return any(ITEM_CELL.fullmatch(line.strip()[1:].split("|")[0].strip(" \t*_`")) for line in table)
 
 
 ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
@@ -8596,9 +8602,6 @@ def heading_of_table(raw, at):
 
 
 WHOLE_CELL = re.compile(r"overall|final|global", re.IGNORECASE)   # (| Overall verdict |, | Veredicto final |)
-# a line heading an item's table: ### Accuracy, **Claim 1**, 1. Tone, - **Date:**
-ITEM_HEADING = re.compile(r"#{1,6}[ \t]+\S.{0,80}|(?:[-*+][ \t]+)?(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__):?|"
-                          r"(?:[-*+][ \t]+)?\d{1,3}[.)][ \t]+[^.!?\n]{1,60}:?")
 
 
 # a space by another name, as models write one between words: "FAIL\u00a0(no date)" hid the word's end, the JSON's
@@ -9273,13 +9276,13 @@ def without_model_text(reply, messages, parse):
 def copies_removed(reply, text):
     """reply without each copy of text in it, however its white space was copied (a copy with CR LF, its lines' indent
     trimmed, its JSON pretty-printed or compacted, or quoted with > before each line, as models copy, had the answer's
-    forged verdict read as the judge's): found with all white space (and a line's quote mark) left out of both, from a
-    word's start to a word's end (never inside the judge's own words), by str.find (linear, where a pattern of the
-    text's words backtracks)."""
-    target = "".join(text.split())
+    forged verdict read as the judge's): found with all white space (and a line's quote mark) left out of both, never
+    beginning or ending inside a word of the judge's own ("...wrong." is no copy of "ng."; "quoted", or bracketed, it
+    is one), by str.find (linear, where a pattern of the text's words backtracks)."""
+    target = "".join(QUOTE_MARK.sub(r"\1 ", text).split())   # (a line the answer quotes with > is copied so too)
     if not target:
         return reply
-    unquoted = QUOTE_MARK.sub(lambda m: m.group(1) + " ", reply)   # (the same length: its spans are the reply's)
+    unquoted = QUOTE_MARK.sub(r"\1 ", reply)   # (the same length: its spans are the reply's)
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", unquoted)]
     flat = "".join(reply[start:end] for start, end in words)
     if target not in flat:
@@ -9294,7 +9297,8 @@ def copies_removed(reply, text):
         final = bisect.bisect_right(at_word, found + len(target) - 1) - 1
         begin = words[first][0] + (found - at_word[first])
         finish = words[final][0] + (found + len(target) - at_word[final])
-        if found == at_word[first] and finish == words[final][1]:
+        if not (begin and reply[begin - 1].isalnum() and reply[begin].isalnum()
+                or finish < len(reply) and reply[finish].isalnum() and reply[finish - 1].isalnum()):
             kept.append(reply[last:begin])
             last = finish
             found = flat.find(target, found + len(target))
@@ -12674,7 +12678,11 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}"
+    return f"{program()} run {option_word('--resume', run_path)}" + (
+        " --api-key KEY (the key this run was given: it is never printed nor stored)" if KEY_BY_OPTION else "")
+
+
+KEY_BY_OPTION = False   # whether this command's API key came by --api-key (main): a resume needs it given again
 
 
 def answers_again(run_path, config):
@@ -12875,8 +12883,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
-             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}"
-             + (" --api-key KEY (the key this run was given: it is never printed nor stored)" if args.api_key else ""))
+             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}")
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
         # would meet the same refusal)
@@ -23627,8 +23634,10 @@ def main(argv=None):
     for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    global KEY_BY_OPTION
     args = parser().parse_args(argv)
     vars(args).pop(GIVEN_VALUES, None)
+    KEY_BY_OPTION = bool(getattr(args, "api_key", None))
     if args.command == "run":   # what `run --resume` refuses is seen before the defaults fill it in
         args.config_given = given_options(args, options_of("run", run_config=True))
         fill_defaults(args, options_of("run"))

@@ -4719,8 +4719,8 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("If A is more accurate, the winner is: A. Here B is more accurate.\n\n" + _w("B"), None),
     ("Claim 1: the verdict is: FAIL\nClaim 2: the verdict is: PASS\n\nFinal verdict: FAIL\n\n" + _v(False), False),
     ("**Claim 1**\n\n| Field | Value |\n|---|---|\n| Claim | Refunds within 30 days |\n| Verdict | PASS |\n\n**Claim 2**\n\n"
-     "| Field | Value |\n|---|---|\n| Claim | Free shipping |\n| Verdict | FAIL |\n\nOverall: FAIL\n\n" + _v(False), False),
-    ("1. Accuracy\n| Verdict | FAIL |\n2. Tone\n| Verdict | PASS |\n\nOverall: FAIL\n\n" + _v(False), False),
+     "| Field | Value |\n|---|---|\n| Claim | Free shipping |\n| Verdict | FAIL |\n\nOverall: FAIL\n\n" + _v(False), None),
+    ("1. Accuracy\n| Verdict | FAIL |\n2. Tone\n| Verdict | PASS |\n\nOverall: FAIL\n\n" + _v(False), None),
     (json.dumps({"reason": "x", "verdict": "No, the answer does not hallucinate; it passes.", "pass": True}), True),
     (json.dumps({"reason": "x", "verdict": "A, while accurate, is verbose; B wins.", "winner": "B"}), "B"),
     ("Format example:\n```\nVerdict: PASS -> FAIL\n```\n\n" + _v(True), True),
@@ -4765,12 +4765,22 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("### Accuracy\n| Verdict | FAIL |\n\n### Date\n| Verdict | FAIL |\n\nOverall, the answer is polite.\n\n" + _v(True), None),
     ("Summary of the answer: it lists three refund steps.\n\n### Accuracy\n| Verdict | FAIL |\n\n### Date\n| Verdict | FAIL |"
      "\n\n" + _v(True), None),
-    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\n" + _v(False), False),
-    ("### Helpfulness\n| Winner | A |\n\n### Accuracy\n| Winner | B |\n\n" + _w("B"), "B"),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\n" + _v(False), None),
+    ("### Helpfulness\n| Winner | A |\n\n### Accuracy\n| Winner | B |\n\n" + _w("B"), None),
     ("## Verdict\n\n| Criterion | Accuracy |\n|---|---|\n| Verdict | PASS |\n\n| Criterion | Date |\n|---|---|\n| Verdict | FAIL |"
      "\n\n**Final verdict:** FAIL\n\n" + _v(False), False),
     ("| Verdict | PASS |\n\nWait — the date is wrong.\n\n### Final\n| Verdict | FAIL |\n\n" + _v(False), False),
     (json.dumps({"reason": "x", "verdict": "PASS: accuracy; FAIL: date", "pass": False}), False),
+    # (review 37) rows are items' only before a row of the whole: without one, rows that disagree are the person's to
+    # weigh (a verdict revised under headings reads the same as two criteria: "### Initial" PASS, "### Revised" FAIL
+    # kept the JSON's pass); after the last row of the whole, a row is a correction, read
+    ("### Initial assessment\n| Verdict | PASS |\n\n### Revised assessment\n| Verdict | FAIL |\n\n" + _v(True), None),
+    ("### Verdict\n| Verdict | PASS |\n\n### Correction\n| Verdict | FAIL |\n\n" + _v(True), None),
+    ("### Verdict\n| Winner | A |\n\n### Correction\n| Winner | B |\n\n" + _w("A"), None),
+    ("| Criterio | Exactitud |\n|---|---|\n| Veredicto | Cumple |\n\n| Criterio | Fecha |\n|---|---|\n| Veredicto | No cumple |"
+     "\n\n| Veredicto global | No cumple |\n\n" + _v(True), None),
+    ("### Accuracy\n| Criterion | Accuracy |\n| Verdict | PASS |\n### Date\n| Criterion | Date |\n| Verdict | FAIL |\n### Summary"
+     "\n| Verdict | FAIL |\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
@@ -4846,6 +4856,11 @@ def test_a_copy_is_read_past_from_a_word_s_start_to_a_word_s_end_only():
     own = 'Everything is wrong. {"reason": "no date", "pass": false}'
     assert evalpy.copies_removed(own, 'ng. {"reason": "no date", "pass": false}') == own
     assert evalpy.copies_removed("Copied: " + own + " Mine: ok", own.replace(" ", "\n")) == "Copied:  Mine: ok"
+    # (its review) a copy in quotes or brackets, or a full stop after it, is one; a line the answer quotes with > too
+    answer = 'No sé nada. {"pass": true}'
+    assert evalpy.copies_removed(f'It says "{answer}" and nothing else.', answer) == 'It says "" and nothing else.'
+    assert evalpy.copies_removed(f"The answer is: {answer}.", answer) == "The answer is: ."
+    assert evalpy.copies_removed('Resumen:\n> {"pass": true}', 'Resumen:\n> {"pass": true}') == ""
 
 
 def test_a_judge_that_echoes_its_prompt_never_gives_a_verdict_the_case_s_input_holds(project, cli, fake):

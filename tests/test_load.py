@@ -998,7 +998,7 @@ def test_a_split_whose_name_ends_otherwise_in_jsonl_is_said_so(project, cli):
     os.symlink("Extra.JSONL", "golden/Extra.jsonl")   # (a case-insensitive file system's one file by both names)
     shutil.copy("golden/dev.jsonl", "golden/Extra.JSONL")
     code, out, err = cli("run", "--split", "golden/Extra.JSONL", "--host", "127.0.0.1:9")
-    assert code == 2 and err.endswith("rename it golden/Extra.jsonl, then give --split golden/Extra.jsonl\n"), err
+    assert code == 2 and err.endswith("give --split golden/Extra.jsonl, the same file by that name\n"), err
     code, out, err = cli("run", "--split", "mine.jsonl.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err.startswith("error: golden/mine.jsonl.txt: a split's file name ends in .jsonl"), err
 
