@@ -18166,6 +18166,13 @@ def change_rows(changed):
                                   if v is None and fmt == "json" else shown(key, v) for v, fmt in zip((old, new), formats))
         else:
             old_text, new_text = shown(key, old), shown(key, new)
+        if key == "subset" and old_text == new_text and all(isinstance(v, dict) and isinstance(v.get("cases"), list)
+                                                             for v in (old, new)):
+            # (two --cases of as many cases read alike, "10 chosen cases -> 10 chosen cases": each one's own named)
+            own = [[c for c in mine if c not in set(theirs)] for mine, theirs in ((old["cases"], new["cases"]),
+                                                                                   (new["cases"], old["cases"]))]
+            old_text, new_text = (f"{text} ({', '.join(map(on_one_line, ids[:5]))}{', ...' if len(ids) > 5 else ''} "
+                                  "not in the other)" for text, ids in zip((old_text, new_text), own))
         rows.append({"setting": config_label(key), "old": old_text, "new": new_text,
                      "note": ": the model was re-pulled or replaced under the same name"
                      if key == "model_digest" and "model" not in changed and old and new else ""})

@@ -1896,3 +1896,18 @@ def test_a_context_file_checked_out_with_cr_lf_is_the_same_passages(project, cli
     Path("runs/b4.json").write_text(json.dumps(older), encoding="utf-8")
     code, out, err = cli("compare", "runs/b2.json", "runs/b4.json")
     assert code == 0 and "context" not in out.partition("Changed:")[2].split("\n")[0], out + err
+
+
+def test_two_runs_of_as_many_chosen_cases_name_the_cases_each_holds_alone(project, cli):
+    """119th round's statistics check: two --cases runs of 10 cases each, dev-01..10 and dev-03..12, were "Changed:
+    subset: 10 chosen cases, --cases -> 10 chosen cases, --cases", the same words on both sides."""
+    source = load_json(ROOT / "runs/example/dev-v1.json")
+    ids = [f"dev-{n:02d}" for n in range(1, 29)]
+    for name, chosen, date in (("a", ids[0:10], "2026-11-30T20:07:26+00:00"), ("b", ids[2:12], "2026-12-01T10:00:00+00:00")):
+        run = json.loads(json.dumps(source))
+        run["results"] = [r for r in run["results"] if r["id"] in chosen]
+        run["config"].update(cases=len(chosen), date=date, subset={"cases": chosen})
+        Path(f"{name}.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    code, out, err = cli("compare", "a.json", "b.json")
+    assert ("subset: 10 chosen cases, --cases (dev-01, dev-02 not in the other) -> 10 chosen cases, --cases (dev-11, "
+            "dev-12 not in the other)") in out, out + err
