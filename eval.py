@@ -8544,21 +8544,28 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
 
 
 def items_key_table(raw, at, key_pattern, words, code, starts):
-    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's (none in code): beside a
-    row of the whole, so named (| Overall verdict |) or under a heading so named right above its table (### Summary),
-    every other row is an item's; without one, rows that give different verdicts are each an item's (### Accuracy,
-    ### Date), the JSON the whole's. A row alone, rows that agree, and a row of the whole are the reply's."""
+    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's (none in code): one with
+    a verdict of the whole after it, given as one; else the reply's (rows that disagree are a person's to weigh: a
+    verdict revised under headings reads as two criteria do)."""
     rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
     if any(row.start() == at and of_the_whole_row(raw, row) for row in rows):
         return False
-    # the whole's after it: a row of the whole (keyed, | Overall verdict |, or not, | Overall result | FAIL |), or its
-    # verdict in words (**Overall verdict:** FAIL); never one after the last of them ("### Verdict" then "### Correction"
-    # is a revision, the reply's to say)
+    # the whole's after it, a verdict given: a row of the whole (keyed, | Overall verdict |; or, in another table, not,
+    # | Overall result | FAIL |), or in words (**Overall verdict:** FAIL); never the words alone ("my final verdict."),
+    # nor a row of its own table (| Decision | Fail | below | Verdict | FAIL |), nor one after the last of them ("###
+    # Verdict" then "### Correction" is a revision, the reply's to say)
+    table_ends = re.compile(r"\n(?![ \t]{0,8}\|)").search(raw, at)
+    after = table_ends.end() if table_ends else len(raw)
+    given = lambda end: (word := VERDICT_WORD.match(raw, end)) and verdict_said(word.group("word")) in words
     return any(not in_spans(code, starts, start) for start in itertools.chain(
         (row.start() for row in rows if row.start() > at and of_the_whole_row(raw, row)),
-        (found.start() for found in WHOLE_VERDICT.finditer(raw, at + 1)),
-        (found.start() for found in WHOLE_ROW.finditer(raw, at + 1) if ROW_OF_THE_WHOLE.fullmatch(found.group(1).strip())
-         and not key_pattern.match(raw, found.start()))))   # (a row keyed so, | Verdict |, is the key's own, above)
+        (found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw, at + 1) if given(found.end())),
+        (found.start() for found in WHOLE_ROW.finditer(raw, after) if ROW_OF_THE_WHOLE.fullmatch(found.group(1).strip())
+         and not key_pattern.match(raw, found.start()) and given(found.end()))))
+
+
+# a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
+WHOLE_VERDICT_GIVEN = re.compile(rf"""(?:{WHOLE_VERDICT.pattern}){KEY_MARK}?{WORD_KEY_SEPARATOR}""", re.IGNORECASE)
 
 
 WHOLE_ROW = re.compile(r"^[ \t]{0,8}\|([^|\n]{1,60})\|", re.MULTILINE)   # (a row's first cell, | Overall result |)

@@ -4781,6 +4781,13 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
      "\n\n| Veredicto global | No cumple |\n\n" + _v(True), None),
     ("### Accuracy\n| Criterion | Accuracy |\n| Verdict | PASS |\n### Date\n| Criterion | Date |\n| Verdict | FAIL |\n### Summary"
      "\n| Verdict | FAIL |\n\n" + _v(True), None),
+    # (review 38) a verdict of the whole after the row only where one is given: never "my final verdict." in prose, nor
+    # a row of the row's own table (| Decision | Fail |, | Overall | all correct |)
+    (_v(True) + "\n\nOn reflection the answer omits the date.\n\n| Verdict | FAIL |\n\nThis is my final verdict.", None),
+    (_v(True) + "\n\nRe-check:\n\n| Verdict | FAIL |\n| Decision | Fail |", None),
+    (_v(False) + "\n\nActually it is fine.\n\n| Verdict | PASS |\n| Overall | all correct |", None),
+    (_w("A") + "\n\nRe-reading, B handles the exception.\n\n| Winner | B |\n| Decision | B |", None),
+    ("| Verdict | FAIL |\n| Score | 1/5 |\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
