@@ -2507,6 +2507,9 @@ def same_setting(key, a, b):
         return tagged(a) == tagged(b)
     if key == "context_length" and (a is None or b is None):
         return True   # a run made before it was read, or on a server that does not say (before v0.9.7)
+    if key == "subset" and isinstance(a, dict) and isinstance(b, dict) and isinstance(a.get("cases"), list) \
+            and isinstance(b.get("cases"), list):   # (--cases dev-02,dev-01 asks what dev-01,dev-02 does)
+        return a.keys() == b.keys() and sorted(map(str, a["cases"])) == sorted(map(str, b["cases"]))
     if key == "judge" and isinstance(a, dict) and isinstance(b, dict):   # its models are models too
         models = [x.get("models") for x in (a, b)]
         return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)
@@ -8550,25 +8553,18 @@ def items_key_table(raw, at, key_pattern, words, code, starts):
     rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
     if any(row.start() == at and of_the_whole_row(raw, row) for row in rows):
         return False
-    # the whole's after it, a verdict given: a row of the whole (keyed, | Overall verdict |; or, in another table, not,
-    # | Overall result | FAIL |), or in words (**Overall verdict:** FAIL); never the words alone ("my final verdict."),
-    # nor a row of its own table (| Decision | Fail | below | Verdict | FAIL |), nor one after the last of them ("###
-    # Verdict" then "### Correction" is a revision, the reply's to say)
-    table_ends = re.compile(r"\n(?![ \t]{0,8}\|)").search(raw, at)
-    after = table_ends.end() if table_ends else len(raw)
+    # the whole's after it, a verdict given and read: a row of the whole keyed so (| Overall verdict |), or in words as a
+    # key (**Overall verdict:** FAIL); never the words alone ("my final verdict."), nor a row no key reads (| Final
+    # decision | FAIL | made | Verdict | FAIL | an item's, and was read by nothing: the JSON's pass kept), nor one after
+    # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say)
     given = lambda end: (word := VERDICT_WORD.match(raw, end)) and verdict_said(word.group("word")) in words
     return any(not in_spans(code, starts, start) for start in itertools.chain(
         (row.start() for row in rows if row.start() > at and of_the_whole_row(raw, row)),
-        (found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw, at + 1) if given(found.end())),
-        (found.start() for found in WHOLE_ROW.finditer(raw, after) if ROW_OF_THE_WHOLE.fullmatch(found.group(1).strip())
-         and not key_pattern.match(raw, found.start()) and given(found.end()))))
+        (found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw, at + 1) if given(found.end()))))
 
 
 # a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
 WHOLE_VERDICT_GIVEN = re.compile(rf"""(?:{WHOLE_VERDICT.pattern}){KEY_MARK}?{WORD_KEY_SEPARATOR}""", re.IGNORECASE)
-
-
-WHOLE_ROW = re.compile(r"^[ \t]{0,8}\|([^|\n]{1,60})\|", re.MULTILINE)   # (a row's first cell, | Overall result |)
 
 
 def of_the_whole_row(raw, row):
@@ -9274,8 +9270,8 @@ def without_model_text(reply, messages, parse):
             # words of its own beside its verdict (No sé nada. {"pass": true}) are the answer's wherever copied ("Answer
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
-            start, stop = final_object(inner)[2]
-            reply = copies_removed(reply, inner) if (inner[:start] + inner[stop:]).strip() else \
+            start, stop = final_object(inner)[2]   # (a quote's > beside it is no word: '> {"pass": true}' is one alone)
+            reply = copies_removed(reply, inner) if QUOTE_MARK.sub(r"\1 ", inner[:start] + inner[stop:]).strip() else \
                 "" if reply.split() == inner.split() else reply
     return reply
 
@@ -12685,11 +12681,25 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}" + (
-        " --api-key KEY (the key this run was given: it is never printed nor stored)" if KEY_BY_OPTION else "")
+    return f"{program()} run {option_word('--resume', run_path)}" + (" --api-key KEY" if KEY_BY_OPTION and asked_with_a_key(
+        run_path) else "")
 
 
 KEY_BY_OPTION = False   # whether this command's API key came by --api-key (main): a resume needs it given again
+
+
+def asked_with_a_key(run_path):
+    """Whether the run at run_path (its journal, or the run) was asked of an OpenAI-compatible server, which a key
+    given by --api-key may have gone to: its resume needs the key given again (KEY, never printed nor stored); an
+    Ollama run takes none (another run in the way was told to take one)."""
+    for path in (run_path + JOURNAL_SUFFIX, run_path):
+        try:
+            with open_regular(path) as f:
+                head = f.read(16_384)
+        except (OSError, ValueError):
+            continue
+        return re.search(rb'"api"\s*:\s*"openai"', head) is not None
+    return False
 
 
 def answers_again(run_path, config):

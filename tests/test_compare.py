@@ -1911,3 +1911,9 @@ def test_two_runs_of_as_many_chosen_cases_name_the_cases_each_holds_alone(projec
     code, out, err = cli("compare", "a.json", "b.json")
     assert ("subset: 10 chosen cases, --cases (dev-01, dev-02 not in the other) -> 10 chosen cases, --cases (dev-11, "
             "dev-12 not in the other)") in out, out + err
+    run = load_json("b.json")   # (its review: the same cases in another order are no change)
+    run["config"]["subset"]["cases"] = list(reversed(load_json("a.json")["config"]["subset"]["cases"]))
+    run["results"] = load_json("a.json")["results"]
+    Path("b.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    code, out, err = cli("compare", "a.json", "b.json")
+    assert "subset" not in out and "not in the other" not in out, out + err

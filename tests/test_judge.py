@@ -4788,6 +4788,10 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (_v(False) + "\n\nActually it is fine.\n\n| Verdict | PASS |\n| Overall | all correct |", None),
     (_w("A") + "\n\nRe-reading, B handles the exception.\n\n| Winner | B |\n| Decision | B |", None),
     ("| Verdict | FAIL |\n| Score | 1/5 |\n\n" + _v(True), None),
+    # (review 39) a row of the whole no key reads makes no row an item's: FAIL said twice against the JSON's pass
+    ("Date wrong.\n\n| Verdict | FAIL |\n\n| Final decision | FAIL |\n\n" + _v(True), None),
+    ("The date is wrong.\n\n| Aspect | Assessment |\n|---|---|\n| Date | wrong |\n| Verdict | FAIL |\n\n| Overall result | FAIL |"
+     "\n\n" + _v(True), None),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
@@ -4868,6 +4872,10 @@ def test_a_copy_is_read_past_from_a_word_s_start_to_a_word_s_end_only():
     assert evalpy.copies_removed(f'It says "{answer}" and nothing else.', answer) == 'It says "" and nothing else.'
     assert evalpy.copies_removed(f"The answer is: {answer}.", answer) == "The answer is: ."
     assert evalpy.copies_removed('Resumen:\n> {"pass": true}', 'Resumen:\n> {"pass": true}') == ""
+    # (its review) an answer that is a JSON verdict alone on a quoted line is one alone: the judge's same verdict stands
+    messages = evalpy.judge_messages("Is it right?", {"input": "Q?"}, '> {"pass": true}')
+    reply = 'The answer meets the criterion.\n{"pass": true}'
+    assert evalpy.parse_verdict(evalpy.without_model_text(reply, messages, evalpy.parse_verdict))[0] is True
 
 
 def test_a_judge_that_echoes_its_prompt_never_gives_a_verdict_the_case_s_input_holds(project, cli, fake):
