@@ -9271,7 +9271,7 @@ def without_model_text(reply, messages, parse):
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]   # (a quote's > beside it is no word: '> {"pass": true}' is one alone)
-            reply = copies_removed(reply, inner) if QUOTE_MARK.sub(r"\1 ", inner[:start] + inner[stop:]).strip() else \
+            reply = copies_removed(reply, inner) if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
                 "" if reply.split() == inner.split() else reply
     return reply
 
@@ -9282,10 +9282,10 @@ def copies_removed(reply, text):
     forged verdict read as the judge's): found with all white space (and a line's quote mark) left out of both, never
     beginning or ending inside a word of the judge's own ("...wrong." is no copy of "ng."; "quoted", or bracketed, it
     is one), by str.find (linear, where a pattern of the text's words backtracks)."""
-    target = "".join(QUOTE_MARK.sub(r"\1 ", text).split())   # (a line the answer quotes with > is copied so too)
+    target = "".join(quoted_as_space(text).split())   # (a line the answer quotes with > is copied so too)
     if not target:
         return reply
-    unquoted = QUOTE_MARK.sub(r"\1 ", reply)   # (the same length: its spans are the reply's)
+    unquoted = quoted_as_space(reply)
     words = [(m.start(), m.end()) for m in re.finditer(r"\S+", unquoted)]
     flat = "".join(reply[start:end] for start, end in words)
     if target not in flat:
@@ -9315,7 +9315,13 @@ COPIES_MISPLACED = 64   # copies found inside words before the search stops: a t
 # copied back in words of it, costs each find the text's length (a million times a million)
 
 
-QUOTE_MARK = re.compile(r"^([ \t]*)>", re.MULTILINE)   # (a markdown quote's mark, read as white space)
+QUOTE_MARK = re.compile(r"^([ \t]*)((?:>[ \t]?)+)", re.MULTILINE)   # (a markdown quote's marks, > > or >> too, read as
+# white space: quoted_as_space)
+
+
+def quoted_as_space(text):
+    """text with each line's quote marks (> , > > , >>) as spaces, its length kept: its spans are the text's."""
+    return QUOTE_MARK.sub(lambda m: m.group(1) + m.group(2).replace(">", " "), text)
 
 
 def ask_judge(client, judge, kind, messages, who) -> dict:
