@@ -9272,7 +9272,7 @@ def without_model_text(reply, messages, parse):
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]   # (a quote's > beside it is no word: '> {"pass": true}' is one alone)
             reply = copies_removed(reply, inner) if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
-                "" if reply.split() == inner.split() else reply
+                "" if quoted_as_space(reply).split() == quoted_as_space(inner).split() else reply
     return reply
 
 
