@@ -4882,12 +4882,17 @@ def spread_over(text, at):
 EARLIER_FORMS = (as_hashed, bytes, as_hashed_by_crlf, as_crlf, as_crlf_lf_last)
 
 
-def split_sha_of(data, checks_data, tools_data, form=None):
+def split_sha_of(data, checks_data, tools_data):
     """A split's sha256, of its bytes and its checks.json's and tools.json's (b"" where there is none), each
-    as_hashed; form=bytes: as eval.py took it before (the bytes as they are)."""
-    form = form or as_hashed
-    return sha256_bytes(form(data) + (b"\0" + form(checks_data) if checks_data else b"")
-                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + form(tools_data) if tools_data else b""))
+    as_hashed."""
+    return joined_sha(as_hashed(data), as_hashed(checks_data) if checks_data else None,
+                      as_hashed(tools_data) if tools_data else None)
+
+
+def joined_sha(split, checks, tools):
+    """The sha256 of a split's bytes and its checks.json's and tools.json's, each as hashed (None where there is none)."""
+    return sha256_bytes(split + (b"\0" + checks if checks is not None else b"")
+                        + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools if tools is not None else b""))
 
 
 def context_shas(path):
@@ -4910,10 +4915,11 @@ def split_shas(path):
                                          for each in (path, os.path.join(folder, CHECKS_FILE), os.path.join(folder, TOOLS_FILE)))
     except (EvalError, OSError):
         return set()
-    # (each file in each form apart: a CR CR LF split beside a checks.json saved LF was hashed so, each its own way)
-    each = [{form(part) for form in EARLIER_FORMS} if part else {b""} for part in (data, checks_data, tools_data)]
-    return {sha256_bytes(split + (b"\0" + checks if checks else b"") + (b"\0" + TOOLS_FILE.encode() + b"\0" + tools if tools else b""))
-            for split, checks, tools in itertools.product(*each)}
+    # (each file in each form apart, each form made once: a CR CR LF split beside a checks.json saved LF was hashed
+    # so, each its own way)
+    each = [{form(part) for form in EARLIER_FORMS} if part or at == 0 else {None}
+            for at, part in enumerate((data, checks_data, tools_data))]
+    return {joined_sha(*parts) for parts in itertools.product(*each)}
 
 
 def wide_encoding(data, begins="{"):
@@ -8515,7 +8521,7 @@ def word_key(*names, plain=()):
     # with _ for its space, as are overall_verdict:, judge_verdict:, final_winner:, and __Pass__: false, in bold)
 
 
-CELL_KEYS = []   # the keys that are a table row's first cell (cell_key), whose rows are read apart (items_key_table)
+CELL_KEYS = []   # the keys that are a table row's first cell (cell_key), whose rows are read apart (items_rows)
 
 
 def cell_key(*names):
@@ -8546,21 +8552,21 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                           "guanyador final"), WINNER_WORDS))}
 
 
-def items_key_table(raw, at, key_pattern, words, code, starts):
-    """Whether the table row at `at` keyed by its first cell (| Verdict | PASS |) is an item's (none in code): one with
-    a verdict of the whole after it, given as one; else the reply's (rows that disagree are a person's to weigh: a
-    verdict revised under headings reads as two criteria do)."""
+def items_rows(raw, key_pattern, words, code, starts):
+    """Where the table rows keyed by their first cell (| Verdict | PASS |) begin that are items' (none in code): each
+    with a verdict of the whole after it, given as one; else the reply's (rows that disagree are a person's to weigh: a
+    verdict revised under headings reads as two criteria do). In one pass (each row's reading all the others took
+    minutes for 2,000 rows)."""
     rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
-    if any(row.start() == at and of_the_whole_row(raw, row) for row in rows):
-        return False
+    wholes = {row.start() for row in rows if of_the_whole_row(raw, row)}
     # the whole's after it, a verdict given and read: a row of the whole keyed so (| Overall verdict |), or in words as a
     # key (**Overall verdict:** FAIL); never the words alone ("my final verdict."), nor a row no key reads (| Final
     # decision | FAIL | made | Verdict | FAIL | an item's, and was read by nothing: the JSON's pass kept), nor one after
     # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say)
-    given = lambda end: (word := VERDICT_WORD.match(raw, end)) and verdict_said(word.group("word")) in words
-    return any(not in_spans(code, starts, start) for start in itertools.chain(
-        (row.start() for row in rows if row.start() > at and of_the_whole_row(raw, row)),
-        (found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw, at + 1) if given(found.end()))))
+    given = [found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw) if not in_spans(code, starts, found.start())
+             and (word := VERDICT_WORD.match(raw, found.end())) and verdict_said(word.group("word")) in words]
+    last = max([*wholes, *given], default=-1)
+    return {row.start() for row in rows if row.start() < last and row.start() not in wholes}
 
 
 # a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
@@ -8581,8 +8587,8 @@ SUMMING_UP = re.compile(r"[\W_]*(?:in summary|to sum up|en resumen|en resum|en c
 def names_an_item(raw, at):
     """Whether the table the row at `at` is in (its lines beginning with |) has a row naming an item (| Criterion |
     Date |, | Claim | ... |)."""
-    lines = raw.split("\n") if len(raw) <= 200_000 else raw[max(0, at - 4000):at + 4000].split("\n")
-    number = (raw.count("\n", 0, at) if len(raw) <= 200_000 else raw.count("\n", max(0, at - 4000), at))
+    lines = raw[max(0, at - 4000):at + 4000].split("\n")   # (near it: a whole reply split for each row was quadratic)
+    number = raw.count("\n", max(0, at - 4000), at)
     table = list(itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number::-1]))[::-1][:-1] + list(
         itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number:]))
     return any(ITEM_CELL.fullmatch(line.strip()[1:].split("|")[0].strip(" \t*_`")) for line in table)
@@ -8624,9 +8630,9 @@ def said_in_words(raw, loose, start, end):
     starts = [at for at, _ in code]
     for key_pattern, words in SAID_IN_WORDS[loose]:
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
+        items = items_rows(raw, key_pattern, words, code, starts) if key_pattern in CELL_KEYS else set()
         for key in key_pattern.finditer(raw, start, end):
-            if key.start() < chosen or key_pattern in CELL_KEYS and items_key_table(raw, key.start(), key_pattern, words,
-                                                                                    code, starts):
+            if key.start() < chosen or key.start() in items:
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)

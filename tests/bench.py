@@ -558,7 +558,12 @@ def verdict_reading(quick):
               "loose openings before it": "{'a': 1, " * (size // 9) + verdict,
               "drafts with their reasons before it": '{"reason": "x", "pass": true}' * (size // 29) + verdict,
               "quoted braces after it": verdict + '"{"' * (size // 3),
-              "a key, then a run of spaces, before it": "pass:" + " " * (size - 40) + "!" + verdict}
+              "a key, then a run of spaces, before it": "pass:" + " " * (size - 40) + "!" + verdict,
+              # (119th round: each | Verdict | row read every other, 2,000 rows took 325 s)
+              "table rows keyed | Verdict |, one per heading": "".join(
+                  f"### Item {i}\n| Verdict | {'PASS' if i % 2 else 'FAIL'} |\n\n" for i in range(size // 36)) + verdict,
+              # (and a judge's copy of an answer of quote marks, found without its white space)
+              "quote marks, before it": "> " * (size // 2 - 20) + verdict}
     for name, text in shapes.items():
         seconds = timed(lambda: (evalpy.parse_verdict(text), evalpy.parse_winner(text)))
         row(f"a judge's answer of {len(text):,} characters, {name}, read", f"{seconds:.2f} s", "<= 2 s", seconds / 2,
