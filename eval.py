@@ -982,13 +982,22 @@ def plural_are(n, noun):
     return plural(n, noun) + (" is" if n == 1 else " are")
 
 
+def as_printed(text):
+    """text as say() puts it on the terminal: what a server or a file sent escaped (inert), and what stdout's encoding
+    cannot print escaped too (PYTHONIOENCODING=ascii, a latin-1 console: main's backslashreplace)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    return inert(text).encode(encoding, "backslashreplace").decode(encoding, "replace")
+
+
 def table(rows, align_right_from=1):
     rows = [[on_one_line(c) for c in row] for row in rows]   # a cell is one line: a break in it would forge a row
-    widths = [max(shown_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    # padded by the columns a cell takes as printed: devolución's ó printed \xf3 to an ASCII terminal, or a zero-width
+    # space printed \u200b, took columns its padding gave the others
+    widths = [max(shown_width(as_printed(row[i])) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for row in rows:
-        cells = [" " * (w - shown_width(c)) + c if i >= align_right_from else c + " " * (w - shown_width(c))
-                 for i, (c, w) in enumerate(zip(row, widths))]
+        cells = [" " * (w - shown_width(as_printed(c))) + c if i >= align_right_from
+                 else c + " " * (w - shown_width(as_printed(c))) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
 

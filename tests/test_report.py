@@ -1583,6 +1583,25 @@ def test_a_table_keeps_its_columns_in_line_past_wide_and_combining_characters(pr
         assert evalpy.shown_width(text) == wcwidth.wcswidth(text), text
 
 
+def test_a_table_keeps_its_columns_where_a_character_is_printed_escaped(project, cli):
+    """A terminal that prints ASCII alone (PYTHONIOENCODING=ascii) shows devolución's ó as \\xf3, four columns where one
+    was padded for, and a tag with a zero-width space (printed \\u200b, six columns, where it was counted none) pushed
+    its row's figures out of line: a cell is padded by the columns it takes as printed."""
+    import sys
+    run = make_run([{"id": "c1", "expected": "bug", "response": "bug", "tags": ["devolución"]},
+                    {"id": "c2", "expected": "bug", "response": "feature", "tags": ["bu\u200bg"]},
+                    {"id": "c3", "expected": "bug", "response": "bug", "tags": ["entrega"]}])
+    path = write_run("runs/narrow.json", run)
+    for env in ({"PYTHONIOENCODING": "ascii"}, {"PYTHONIOENCODING": "utf-8"}):
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", path], cwd=project, capture_output=True,
+                              env={**os.environ, **env})
+        out = done.stdout.decode("utf-8").splitlines()
+        rows = out[out.index("By tag:") + 1:out.index("By tag:") + 4]
+        assert any("devoluci" in row for row in rows) and any("\\u200b" in row for row in rows), rows
+        import wcwidth
+        assert len({wcwidth.wcswidth(row[:row.index("/")]) for row in rows}) == 1, (env, rows)
+
+
 def test_an_answer_still_thinking_is_told_from_an_empty_one_and_an_invalid_one_is_seen_whole(project, cli):
     """Round 105's attack on the views of the answer scored: an answer still thinking when it stopped and an empty one
     were both "" (JSON, the table, the flaky lines); a flaky line printed a soft hyphen raw ("bu­g", read as bug) and
