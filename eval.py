@@ -16909,25 +16909,28 @@ def run_listing(folder):
                    reverse=True)
     rows = [["file", "split", "prompt", "model", "config", "T", "trials", "date", "score"]] + [rows[i] for i in order]
     listing = [listing[i] for i in order]
-    text = "\n".join(table(rows, align_right_from=99)) if listing else f"no run files in {shell_word(folder)}" + runs_below(folder)
+    below = runs_below(folder)   # (runs/fake/, where a run of test stopped the next and `runs` said nothing of it)
+    text = "\n".join(table(rows, align_right_from=99) + ([f"Below {shell_word(folder)}: {below}"] if below else [])) \
+        if listing else f"no run files in {shell_word(folder)}" + (f"; {below}" if below else "")
     return listing, None, lambda: text
 
 
 def runs_below(folder):
-    """What an empty listing adds of the folders below it holding runs ("; runs/fake/ holds 2"): the README moves the
-    fake's runs there, and the held-out guard still reads them, where `runs` said there were none."""
+    """The folders below one that hold runs, as a listing names them ("runs/fake/ holds 2 (list one with ...)"), or "":
+    the held-out guard reads them, where `runs` said there were none, or listed the folder's own alone."""
     held = []   # (folder, how many run files)
-    for below, subfolders, files in os.walk(folder):
+    tops = sorted(os.path.join(folder, name) for name in os.listdir(folder))   # (the folder itself is listed already)
+    for below, subfolders, files in itertools.chain.from_iterable(os.walk(top) for top in tops if os.path.isdir(top)):
         subfolders.sort()
         count = len(listed_files(below, [f for f in files if f not in (CHECKS_FILE, TOOLS_FILE)]))   # (a split's own)
-        if below != folder and count:
+        if count:
             held.append((below, count))
         if len(held) == 5:
             break
     if not held:
         return ""
     said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held)
-    return f"; {said} (list one with `{program()} runs {shell_word(held[0][0])}`)"
+    return f"{said} (list one with `{program()} runs {shell_word(held[0][0])}`)"
 
 
 def leftovers(folder):

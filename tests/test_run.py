@@ -5233,3 +5233,13 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
     code, out, err = cli("runs")
     assert code == 0 and out == ("no run files in runs; runs/fake/ holds 1, runs/fake/old/ holds 2 (list one with "
                                  "`python eval.py runs runs/fake`)\n"), out
+    # (120th round's newcomer) the README's advice moves the fake's runs out of runs/, which the guard reads whole; and
+    # a folder holding runs of its own names those below it too (runs/fake/'s run of test, unlisted, refused the next)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "mv runs/mine-* runs/fake/" not in readme and "mv runs/mine-* fake-runs/" in readme
+    assert cli("run", "--split", "test", "--host", fake.url)[0] == 0
+    code, out, err = cli("runs")
+    assert code == 0 and out.startswith("  file ") and "runs/test-v3.json" in out and "runs/fake/dev-v3.json" not in out
+    assert out.endswith("\nBelow runs: runs/fake/ holds 1, runs/fake/old/ holds 2 (list one with `python eval.py runs "
+                        "runs/fake`)\n"), out
+    assert [e["file"] for e in json.loads(cli("runs", "--json")[1])] == ["runs/test-v3.json"]   # (the folder's own)
