@@ -3003,11 +3003,23 @@ def read_arguments(call):
     if isinstance(arguments, str):
         try:
             arguments = exact_json(arguments)
-        except json.JSONDecodeError:   # not JSON at all: nothing more to say
-            return None, None
+        except json.JSONDecodeError as e:   # said, as its place: a line break written raw in a string reads as JSON's \n
+            return None, unescaped_in_string(arguments, e) or f"not JSON ({e.msg[:1].lower()}{e.msg[1:]} at character {e.pos + 1})"
         except ValueError as e:        # JSON's text, holding what JSON does not allow
             return None, str(e)
     return (arguments, None) if isinstance(arguments, dict) else (None, None)
+
+
+UNESCAPED_NAMES = {"\n": ("a line break", "\\n"), "\t": ("a tab", "\\t"), "\r": ("a carriage return", "\\r")}
+
+
+def unescaped_in_string(text, error):
+    """What a JSONDecodeError at a control character written raw inside a string says of it, or None (another error)."""
+    if not error.msg.startswith("Invalid control character") or error.pos >= len(text):
+        return None
+    char = text[error.pos]
+    name, written = UNESCAPED_NAMES.get(char, (f"a control character ({char_escape(char)})", f"\\u{ord(char):04x}"))
+    return f"{name} written raw inside a string (JSON writes it {written})"
 
 
 def is_subset(part, whole):
@@ -13652,7 +13664,9 @@ def agent_trace(r, checks, trial, threshold=None):
         if m["role"] == "assistant":
             turn += 1
             for call in m.get("tool_calls") or () if id(m) in run else ():
-                calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": call_arguments(call),
+                arguments, unread = read_arguments(call)
+                calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": arguments,
+                              "unread": unread,
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None,
                               "no_result": (r.get("tool_results") or {}).get(call["name"], []) == []})
@@ -13713,7 +13727,8 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False)
             return {"turn": call["turn"], "call": call["text"], "check": None,
                     "what": f"the set gives {one_line(json_text(call['name']), 60)} no result ({TOOLS_FILE} nor the "
                             "case's tool_results): every call to it gets none" if call.get("no_result") else
-                            "no tool result matched these arguments (a wrong or missing argument)"}
+                            f"no tool result can match arguments that are not a JSON object: {call['unread']}"
+                            if call.get("unread") else "no tool result matched these arguments (a wrong or missing argument)"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
                 "what": "the token limit cut its calls, never run (raise num_predict, or the server's cap)"}

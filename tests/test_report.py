@@ -738,6 +738,31 @@ def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_a
         ("n2", "no tool result matched these arguments (a wrong or missing argument)")], doc["agent"]["first_failures"]
 
 
+def test_an_agents_call_whose_arguments_are_no_json_is_said_so_never_a_wrong_argument(project, cli):
+    """120th round: a call over /v1 whose arguments held a line break unescaped in a string ('{"order_id": "A-\\n1"}' as
+    the model wrote it) was "its arguments are not a JSON object", no reason given, though they read as one, and without
+    tool_args_valid its first failure was "no tool result matched these arguments (a wrong or missing argument)"."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    tools = [{"type": "function", "function": {"name": "lookup_order", "parameters": {
+        "type": "object", "properties": {"order_id": {"type": "string"}}}}}]
+    raw, cut = '{"order_id": "A-\n1"}', '{"order_id": "A-1"'
+    assert evalpy.call_problem({"name": "lookup_order", "arguments": raw}, tools) == (
+        "its arguments are not a JSON object: a line break written raw inside a string (JSON writes it \\n)")
+    assert evalpy.call_problem({"name": "lookup_order", "arguments": cut}, tools) == (
+        "its arguments are not a JSON object: not JSON (expecting ',' delimiter at character 19)")
+    assert evalpy.call_problem({"name": "lookup_order", "arguments": '{"order_id": "A-\t1"}'}, tools).endswith(
+        "a tab written raw inside a string (JSON writes it \\t)")
+    cases = [agent_spec("j1", [("lookup_order", raw, False)], final="Nada", checks=AGENT_CHECKS[:1]),
+             agent_spec("j2", [("lookup_order", cut, False)], final="Nada", checks=AGENT_CHECKS[:1])]
+    doc = json.loads(cli("report", write_run("runs/j.json", make_run(cases, labels=None, split="agent-dev", max_turns=3)),
+                         "--json")[1])
+    assert [(f["id"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        ("j1", "no tool result can match arguments that are not a JSON object: a line break written raw inside a "
+               "string (JSON writes it \\n)"),
+        ("j2", "no tool result can match arguments that are not a JSON object: not JSON (expecting ',' delimiter at "
+               "character 19)")], doc["agent"]["first_failures"]
+
+
 def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its_calls(project, cli):
     """113th round's hostile Ollama: an agent whose last turn never finished thinking passed its final result where it
     had only trajectory checks (it reached no answer), and failed every trajectory check, "the call never happened" of
