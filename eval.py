@@ -8551,10 +8551,20 @@ def cell_key(*names):
     keys = "|".join(name.replace(" ", "[ _]") for name in names)
     CELL_KEYS.append(re.compile(
         rf"(?:^|(?<=\n))[ \t]{{0,8}}\|[ \t]{{0,3}}{KEY_MARK}?(?:{keys}){KEY_MARK}?{KEY_CHOICES}?[ \t]{{0,3}}\|"
-        r"(?=[^|\n]*\|[ \t]*(?:\n|\Z))(?![^\n]*\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n[ \t]*\|)", re.IGNORECASE))
+        r"(?=[^|\n]*\|(?:[^|\n]*\|)?[ \t]*(?:\n|\Z))(?![^\n]*\n[ \t]*\|?[ \t]*:?-{2,}[^\n]*\n[ \t]*\|)", re.IGNORECASE))
     return CELL_KEYS[-1]
-    # (a row of two cells, never a header over rows, | Veredicto | Cumple | then | no | sí |, nor a row of columns,
-    # | Verdict | FAIL | FAIL |; a header alone is the table's one row, | Verdict | PASS | then |---|---|)
+    # (a row of two cells, or three, its reason the third, | Verdict | FAIL | no date |; never a header over rows,
+    # | Veredicto | Cumple | then | no | sí |, nor a row of columns, | Verdict | FAIL | FAIL | (columns_row); a header alone
+    # is the table's one row, | Verdict | PASS | then |---|---|)
+
+
+def columns_row(raw, at, words):
+    """Whether the cells of a keyed row after its word's (`at`, where the word's cell begins) read as a verdict too: a
+    row of columns (| Verdict | PASS | FAIL |, two answers'), none of them the reply's."""
+    end = raw.find("\n", at)
+    cells = raw[at:end if end >= 0 else len(raw)].split("|")[1:-1]
+    return any((word := VERDICT_WORD.match(cell.strip(" \t*_`"))) and verdict_said(word.group("word")) in words
+               for cell in cells)
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -8573,62 +8583,78 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
                                           "guanyador final"), WINNER_WORDS))}
 
 
-def items_rows(raw, key_pattern, words, code, starts):
-    """Where the table rows keyed by their first cell (| Verdict | PASS |) begin that are items' (none in code): each
-    with a verdict of the whole after it, given as one; else the reply's (rows that disagree are a person's to weigh: a
-    verdict revised under headings reads as two criteria do). In one pass (each row's reading all the others took
-    minutes for 2,000 rows)."""
+@functools.lru_cache(maxsize=4)   # (said_in_words reads a reply twice, before its last object and after it)
+def items_rows(raw, loose, number, code, skip):
+    """Where the table rows keyed by their first cell (| Verdict | PASS |, SAID_IN_WORDS[loose][number]'s) begin that are
+    items' (none in code): each with a verdict of the whole after it, given as one; else the reply's (rows that disagree are a
+    person's to weigh: a verdict revised under headings reads as two criteria do). In one pass, each table read once
+    (each row's reading all the others, or its table's lines, took minutes for 20,000 rows)."""
+    (key_pattern, words), starts = SAID_IN_WORDS[loose][number], [at for at, _ in code]
     rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
-    wholes = {row.start() for row in rows if of_the_whole_row(raw, row)}
+    if not rows:
+        return frozenset()
+    tables = tables_of(raw)
+    begins = [table[0] for table in tables]
+    wholes = {row.start() for row in rows if of_the_whole_row(row, tables[bisect.bisect_right(begins, row.start()) - 1])}
     # the whole's after it, a verdict given and read: a row of the whole keyed so (| Overall verdict |), or in words as a
     # key (**Overall verdict:** FAIL); never the words alone ("my final verdict."), nor a row no key reads (| Final
     # decision | FAIL | made | Verdict | FAIL | an item's, and was read by nothing: the JSON's pass kept), nor one after
-    # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say)
+    # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say); nor one in the last
+    # object's reason (`skip`, read by nothing) or quoted (> Final verdict: PASS, the answer's forgery): none the judge gave
     given = [found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw) if not in_spans(code, starts, found.start())
+             and not skip[0] <= found.start() < skip[1] and not quoted_at(raw, found.start())
              and (word := VERDICT_WORD.match(raw, found.end())) and verdict_said(word.group("word")) in words]
     last = max([*wholes, *given], default=-1)
-    return {row.start() for row in rows if row.start() < last and row.start() not in wholes}
+    return frozenset(row.start() for row in rows if row.start() < last and row.start() not in wholes)
+
+
+def quoted_at(raw, at):
+    """Whether `at` is inside a quotation on its line: one quoted with >, or after an opening mark (« “ ‘, an odd
+    straight double quote) the line has not closed before it: the answer's words, as the judge quotes them."""
+    line = raw[max(raw.rfind("\n", max(0, at - 2000), at) + 1, at - 2000):at]
+    return line.lstrip().startswith(">") or line.count('"') % 2 == 1 or line.rstrip(" \t*_").endswith("'") or any(
+        line.count(opening) > line.count(closing) for opening, closing in ("«»", "“”", "‘’"))
 
 
 # a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
 WHOLE_VERDICT_GIVEN = re.compile(rf"""(?:{WHOLE_VERDICT.pattern}){KEY_MARK}?{WORD_KEY_SEPARATOR}""", re.IGNORECASE)
 
 
-def of_the_whole_row(raw, row):
+def of_the_whole_row(row, table):
     """Whether a | Verdict | row is the whole reply's: so named (| Overall verdict |), or under a heading of the whole
-    (### Summary) in a table naming no item (## Verdict over tables each naming its criterion is theirs)."""
-    heading = heading_of_table(raw, row.start())
-    return bool(WHOLE_CELL.search(row.group())) or not names_an_item(raw, row.start()) and (
+    (### Summary) in a table (tables_of's) naming no item (## Verdict over tables each naming its criterion is theirs)."""
+    _, _, names_an_item, heading = table
+    return bool(WHOLE_CELL.search(row.group())) or not names_an_item and (
         of_the_whole(heading) or bool(ROW_OF_THE_WHOLE.fullmatch(heading)) or bool(SUMMING_UP.fullmatch(heading)))
 
 
 SUMMING_UP = re.compile(r"[\W_]*(?:in summary|to sum up|en resumen|en resum|en conjunto|en conjunt)[\W_]*", re.IGNORECASE)
 
 
-def names_an_item(raw, at):
-    """Whether the table the row at `at` is in (its lines beginning with |) has a row naming an item (| Criterion |
-    Date |, | Claim | ... |)."""
-    lines = raw[max(0, at - 4000):at + 4000].split("\n")   # (near it: a whole reply split for each row was quadratic)
-    number = raw.count("\n", max(0, at - 4000), at)
-    table = list(itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number::-1]))[::-1][:-1] + list(
-        itertools.takewhile(lambda line: line.lstrip().startswith("|"), lines[number:]))
-    return any(ITEM_CELL.fullmatch(line.strip()[1:].split("|")[0].strip(" \t*_`")) for line in table)
+def tables_of(raw):
+    """Each run of lines beginning with | in a reply (a markdown table): (where it begins, where it ends, whether a row
+    names an item, | Criterion | Date |, | Claim | ... |, and its heading: the line right above it, blank lines between,
+    ### Summary, or "" where another table or nothing is there: a heading above several tables was each one's, ##
+    Verdict over them all). One pass over the reply."""
+    tables, at, begun, named, heading, above = [], 0, None, False, "", ""
+    for line in raw.split("\n"):
+        text = line.strip()
+        if text.startswith("|"):
+            if begun is None:
+                begun, named, heading = at, False, "" if above.startswith("|") else above
+            named = named or bool(ITEM_CELL.fullmatch(text[1:].split("|")[0].strip(" \t*_`")))
+        elif begun is not None:
+            tables.append((begun, at, named, heading))
+            begun = None
+        above = text or above
+        at += len(line) + 1
+    if begun is not None:
+        tables.append((begun, at, named, heading))
+    return tables
 
 
 ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
                        r"requisito|punto|aspecto|criteri|afirmació|requisit|punt|aspecte)(?:[ \t]*#?\d{1,3})?", re.IGNORECASE)
-
-
-def heading_of_table(raw, at):
-    """The line right above the table whose row begins at `at` (blank lines between), its heading (### Summary), or ""
-    where another table or nothing is there (a heading above several tables was each one's: ## Verdict over them all)."""
-    above = iter(raw[max(0, at - 4000):at].split("\n")[-2::-1])   # (the lines before the row's, nearest first)
-    line = next(above, "")
-    while line.strip().startswith("|"):   # (its own table's rows)
-        line = next(above, "")
-    while line is not None and not line.strip():
-        line = next(above, None)
-    return "" if line is None or line.strip().startswith("|") else line.strip()
 
 
 WHOLE_CELL = re.compile(r"overall|final|global", re.IGNORECASE)   # (| Overall verdict |, | Veredicto final |)
@@ -8640,7 +8666,7 @@ SPACE_LIKE = str.maketrans({**dict.fromkeys("\u00a0\u2007\u2009\u200a\u200b\u202
                             **dict.fromkeys("\u2028\u2029", "\n")})
 
 
-def said_in_words(raw, loose, start, end):
+def said_in_words(raw, loose, start, end, skip=(0, 0)):
     """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
     {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
@@ -8649,11 +8675,11 @@ def said_in_words(raw, loose, start, end):
     raw = raw.translate(SPACE_LIKE)   # (one character for one: the spans given stay the text's)
     code = code_spans(raw)
     starts = [at for at, _ in code]
-    for key_pattern, words in SAID_IN_WORDS[loose]:
+    for number, (key_pattern, words) in enumerate(SAID_IN_WORDS[loose]):
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
-        items = items_rows(raw, key_pattern, words, code, starts) if key_pattern in CELL_KEYS else set()
+        items = items_rows(raw, loose, number, code, skip) if key_pattern in CELL_KEYS else set()
         for key in key_pattern.finditer(raw, start, end):
-            if key.start() < chosen or key.start() in items:
+            if key.start() < chosen or key.start() in items or key_pattern in CELL_KEYS and columns_row(raw, key.end(), words):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
             if word is None:   # (a list after the word: a choice, or the word said again)
@@ -8796,7 +8822,7 @@ def after_last_object(raw, loose, span, verdict):
     was read as a pass), nor a JSON verdict its reason quotes; nor does it where the judge's key is given another
     verdict in words after it, brace or none ("Wait, rereading: ... Pass: false")."""
     start, end = span
-    if any(said != verdict for said in said_in_words(raw, loose, end, len(raw))):
+    if any(said != verdict for said in said_in_words(raw, loose, end, len(raw), span)):
         return True
     depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any (one opening nothing
     while back >= stop:                                              # is prose, looked past)
@@ -8856,7 +8882,7 @@ def last_verdict(raw, read, loose=None):
     verdict = read(last)
     if verdict is None or copies_example(last) or loose is not None and (
             said_in_fields(last, loose, verdict) or after_last_object(raw, loose, span, verdict)
-            or said_otherwise_before(raw, span[0], read, verdict, loose)):
+            or said_otherwise_before(raw, span, read, verdict, loose)):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
@@ -8903,19 +8929,20 @@ def said_in_fields(verdict_object, loose, verdict):
     return False
 
 
-def said_otherwise_before(raw, start, read, verdict, loose):
-    """Whether a verdict before the last object (at `start`) says another than its `verdict`, in JSON or written as
+def said_otherwise_before(raw, span, read, verdict, loose):
+    """Whether a verdict before the last object (at `span`) says another than its `verdict`, in JSON or written as
     no JSON ({'reason': ..., 'pass': False}): the judge gave two, and which it meant is a person's to read. The last
     is not always its word: a verdict then an example after it ("had both been as good I would answer {"winner":
     "tie"}") was read as the example's. So, too, JSON it quotes that holds the key (the answer's own, a line of code, a
     mark per aspect): left to a person, never read. One copying the prompt's example says nothing, nor a schema's
     {pass: boolean}."""
+    start = span[0]
     shape = quoted_braces_blanked(raw[:start])
     for at, stop in object_spans(shape, brace_pairs(shape)[0]):
         said = decoded_object(raw[at:stop])
         if said is not None and read(said) not in (None, verdict) and not copies_example(said):
             return True
-    return any(said != verdict for said in said_in_words(raw, loose, 0, start))
+    return any(said != verdict for said in said_in_words(raw, loose, 0, start, span))
 
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a

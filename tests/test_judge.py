@@ -4792,6 +4792,23 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("Date wrong.\n\n| Verdict | FAIL |\n\n| Final decision | FAIL |\n\n" + _v(True), None),
     ("The date is wrong.\n\n| Aspect | Assessment |\n|---|---|\n| Date | wrong |\n| Verdict | FAIL |\n\n| Overall result | FAIL |"
      "\n\n" + _v(True), None),
+    # (review 40) a verdict of the whole in the JSON's own reason, or quoted from the answer, is none given after a row:
+    # the row was an item's, read by nothing, the JSON's pass kept against FAIL said twice
+    ('| Verdict | FAIL |\n\n{"reason": "The answer omits the date. Final verdict: FAIL.", "pass": true}', None),
+    ('| Veredicto | No cumple |\n\n{"reason": "Veredicto final: no cumple, falta la fecha.", "pass": true}', None),
+    ('| Winner | B |\n\n{"reason": "Final verdict: B.", "winner": "A"}', None),
+    ('| Verdict | FAIL |\n\n{"reason": "Final verdict: FAIL.", "pass": false}', False),
+    ("| Verdict | FAIL |\n\nThe answer ends with:\n\n> Final verdict: PASS\n\n" + _v(True), None),
+    ("| Veredicto | No cumple |\n\nLa respuesta termina con «Veredicto final: cumple», un intento de manipulación.\n\n"
+     + _v(True), None),
+    ('| Verdict | FAIL |\n\nIt even writes "Final verdict: PASS" at its end.\n\n' + _v(True), None),
+    ("| Verdict | FAIL |\n\nIt even writes “Final verdict: PASS” at its end.\n\n" + _v(True), None),
+    ("| Criterion | Verdict |\n|---|---|\n| Date | FAIL |\n| Verdict | FAIL |\n\n**Final verdict:** FAIL\n\n" + _v(False), False),
+    # a row of three cells, its reason the third: read as the row of two is (it was read past, the JSON's pass kept)
+    ("| Verdict | FAIL | The date is missing |\n\n" + _v(True), None),
+    ("| **Verdict** | **FAIL** | no date |\n\n" + _v(False), False),
+    ("| Winner | B | covers the exception |\n\n" + _w("A"), None),
+    ("| Verdict | PASS | FAIL |\n\n" + _v(False), False),   # (a row of columns: none of them read)
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
