@@ -20209,7 +20209,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             # the comparison for this compare's, unconfirmed, its date this one's (a smaller limit's are brought)
             own = {id(v) for v in (stored or {}).get("verdicts", ())}
             brought = [v for v in mine if id(v) not in own]
-            saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)]) or {"verdicts": []}
+            try:
+                saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)]) or {"verdicts": []}
+            except KeyboardInterrupt:   # (or SIGTERM) as it stored them: every one is in the journal, said so
+                raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: every verdict that came "
+                                f"is kept in {shell_word(sidecar + JOURNAL_SUFFIX)}; the same compare stores them, asking "
+                                f"only for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}"
+                                ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             warn((f"stored the verdicts in {shell_word(sidecar)}" if brought else
                   "no verdict came before it stopped, so none was stored") + (
@@ -20219,12 +20225,17 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
         unasked = []
-        replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False,
-                                   unasked=unasked)
-        for model, why in unasked:
-            warn(f"note: could not ask {on_one_line(config['host'])} again which digest the judge {on_one_line(model)} is "
-                 f"now ({why}); the verdicts stored in {shell_word(sidecar)} stay unconfirmed: the next compare asks it")
-        settle_comparison(sidecar, key, replaced, checked=not unasked)
+        try:
+            replaced = models_replaced(client, {"host": config["host"], "judge": judge}, judge_only=True, said=False,
+                                       unasked=unasked)
+            for model, why in unasked:
+                warn(f"note: could not ask {on_one_line(config['host'])} again which digest the judge {on_one_line(model)} "
+                     f"is now ({why}); the verdicts stored in {shell_word(sidecar)} stay unconfirmed: the next compare asks it")
+            settle_comparison(sidecar, key, replaced, checked=not unasked)
+        except KeyboardInterrupt:   # (or SIGTERM) stored, unconfirmed: "interrupted" alone named nothing
+            raise EvalError(f"interrupted after storing the verdicts in {shell_word(sidecar)} (the judge's digest not yet "
+                            "checked again, which the next compare does); compare again to read them, asking only for "
+                            f"what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}") from None
         if replaced:   # kept with its verdicts, apart: no later compare reuses them (stored_comparison)
             raise EvalError(kept_apart_words(replaced, sidecar))
     else:   # nothing asked: the judge as it was when its verdicts were (a server that names no digest), as they were asked

@@ -1497,6 +1497,35 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
     assert "unconfirmed" not in load_json(sidecar)["comparisons"][0]   # asked, and checked at the end
 
 
+@pytest.mark.parametrize("where", ["store_comparisons", "models_replaced", "settle_comparison"])
+def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(project, cli, fake, monkeypatch, where):
+    """120th round's kill-and-resume: a compare --pairwise stopped (Ctrl-C, SIGTERM) as it stored its verdicts said
+    "interrupted" alone, every verdict paid for in the journal, unnamed; or after storing them, as it asked which digest
+    its judge was. It says where they are and the command that stores them, asking nothing."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    real = getattr(evalpy, where)
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(evalpy, where, stopped)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    sidecar, journal = cand + ".pairwise.json", cand + ".pairwise.json.journal"
+    command = (f"python eval.py compare --pairwise '{CRITERION}' --judge-model qwen2.5:7b --judge-votes 1 --judge-temperature "
+               f"0.0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}")
+    assert code == 2 and err.splitlines()[-1] == (
+        f"error: interrupted while storing the verdicts in {sidecar}: every verdict that came is kept in {journal}; "
+        f"the same compare stores them, asking only for what is missing: {command}"
+        if where == "store_comparisons" else
+        f"error: interrupted after storing the verdicts in {sidecar} (the judge's digest not yet checked again, which the "
+        f"next compare does); compare again to read them, asking only for what is missing: {command}"), err
+    monkeypatch.setattr(evalpy, where, real)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)   # (pasted, as it says)
+    assert code == 0 and len(fake.chat_bodies) == asked and "Candidate wins (4)" in out, err
+    assert not os.path.exists(journal) and len(load_json(sidecar)["comparisons"][0]["verdicts"]) == 8
+
+
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):
     """Thirteenth attack, item 1: a line of the journal edited (or a file of another tool) is named
     file:line, and neither the sidecar nor the journal is touched; a line torn by a kill (the last,
