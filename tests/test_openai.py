@@ -309,6 +309,17 @@ def test_one_case_s_trials_refused_alike_stop_nothing(project, cli, fake):
     assert code == 2 and len(fake.chat_bodies) == 28 * 5 + 21 and "answered 21 calls in a row" in err, err
 
 
+def test_401s_stop_a_run_by_the_calls_they_are(project, cli, fake):
+    """120th round's hostile server: a key refused (401, every call alike, never retried) stopped a run only after five
+    cases' calls: with --repeat 10, 41 calls were refused, each paid a round trip, before the stop the README says
+    comes at five."""
+    fake.faults = ["401"] * 100
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--repeat", 10,
+                         "--api-key", "sk-test-0123456789abcdefghij")
+    assert code == 2 and len(fake.chat_bodies) == 5 and "refused 5 calls in a row" in err, (len(fake.chat_bodies), err)
+    assert "sk-test-0123456789abcdefghij" not in err
+
+
 def test_structured_output_over_openai(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json")[0] == 0
     assert fake.chat_bodies[-1]["response_format"] == {"type": "json_object"}
