@@ -6697,7 +6697,10 @@ class KeyEcho:
         # the next place each block is read, nearest first; a block found inside an echo already taken is looked
         # for again past its end (one by one, each of the blocks of a flood of echoes was every echo's work)
         blocks = self.blocks[r]
-        waiting = [(v, n) for n, (block, _) in enumerate(blocks) if (v := view.find(block)) >= 0]
+        # only blocks whose every character the reading holds are looked for (each look at a block not there reads the
+        # whole text: a 50 MB answer of spaces took 30 s a reading, after the request's clock had stopped)
+        present = {c for c in {c for block, _ in blocks for c in block} if c in view}
+        waiting = [(v, n) for n, (block, _) in enumerate(blocks) if present.issuperset(block) and (v := view.find(block)) >= 0]
         heapq.heapify(waiting)
         covered = 0
         # a block read where it is no echo, by what the reading holds around it as far as any target reaches: read
