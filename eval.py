@@ -14276,6 +14276,13 @@ def stage_of(case, trial):
     failed = [c["name"] for c in case["checks"] if c["blocking"] and trial["checks"].get(c["name"]) is False]
     if not failed:
         return "unclear", "no blocking check failed"
+    # a judge that found no passage relevant where the case's labels were all retrieved: one of the two is wrong, and
+    # no prompt fixes it (it was the task's, "faithful to the passages, yet it failed the check 'context_relevant'")
+    disputed = [c["name"] for c in case["checks"] if c["type"] == "context_relevant" and c["name"] in failed]
+    if disputed and len(disputed) == len(failed):
+        return "unclear", (f"the judge found no passage relevant enough ({the_checks(disputed)}), where every passage "
+                           "the case labels relevant was retrieved: the judge or the labels are wrong")
+    failed = [name for name in failed if name not in disputed]
     if not faithful:   # no judge read the answer against the passages: generation is not ruled out
         return "unclear", "no faithful check: its faithfulness is not known; it failed " + the_checks(failed)
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]

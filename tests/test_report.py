@@ -1161,6 +1161,26 @@ def test_the_diagnosis_quotes_the_checks_a_faithful_answer_failed(project, cli):
                         "t2": "faithful to the passages, yet it failed the checks 'says 30 days', 'cites it'"}
 
 
+def test_a_labelled_case_whose_judge_found_no_passage_relevant_is_unclear_never_the_task_s(project, cli):
+    """120th round: a case whose labels' relevant passages were all retrieved, its answer faithful, failing only its
+    context_relevant check (the judge found no passage relevant) was the task's, "change the prompt": the judge and
+    the person's labels disagree about retrieval, which no prompt fixes."""
+    checks = [{"name": "ctx", "type": "context_relevant", "blocking": True},
+              {"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "says", "type": "contains", "value": "30", "blocking": True}]
+    faithful = vote("faithful", True, claims_raw(("Returns", True, "a")))
+    none_relevant = json.dumps({"passages": [{"id": "a", "relevant": False}], "reason": "r"})
+    specs = [{"id": "l1", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "30 days",
+              "checks": checks, "judges": [vote("ctx", False, none_relevant), faithful]},
+             {"id": "l2", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "a month",
+              "checks": checks, "judges": [vote("ctx", False, "{}"), faithful]}]
+    d = json.loads(cli("report", write_run(project / "l.json", make_run(specs, labels=None, split="rag")), "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["l1"] and d["task"] == ["l2"], d
+    assert d["why"] == {"l1": "the judge found no passage relevant enough (the check 'ctx'), where every passage the "
+                              "case labels relevant was retrieved: the judge or the labels are wrong",
+                        "l2": "faithful to the passages, yet it failed the check 'says'"}, d["why"]
+
+
 def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):
     """Round 102: with trials, the diagnosis read the first failing answer alone: trial 1 faithful and failing its
     check, trial 2 unfaithful, was called the task's ("faithful to the passages"), where generation failed first."""
