@@ -5516,6 +5516,11 @@ def in_prompts(path):
         folder = parent
 
 
+# what a prompt never holds as words for the model: a NUL or another control character but a tab, a line's end or a
+# form feed (sent as it was, unsaid, where a labels.txt holding one is refused)
+PROMPT_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 def load_prompt(path, as_begun=False):
     """Returns (text, sha256 of the file's bytes). as_begun: a resume, which asks the rest of its cases
     what its first were asked, under the rules it began with (its prompt's hash is the file's)."""
@@ -5533,6 +5538,11 @@ def load_prompt(path, as_begun=False):
         raise EvalError(f"{shell_word(path)}:1: the prompt starts with a byte-order mark (BOM); save it as UTF-8 without BOM")
     if not text.strip() or not as_begun and shows_nothing(text):   # (a zero-width space alone says nothing either)
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
+    stray = None if as_begun else PROMPT_CONTROL.search(text)   # (as a labels.txt holding one is refused)
+    if stray:
+        raise EvalError(f"{shell_word(path)}:{text.count(chr(10), 0, stray.start()) + 1}: the prompt holds "
+                        f"{'a NUL byte' if stray.group() == chr(0) else 'a control character'} ({char_escape(stray.group())}), "
+                        "no word for the model (a copy's or an editor's slip): remove it")
     problem = None if as_begun else another_file_as_prompt(path, text)
     if problem:
         raise EvalError(problem)

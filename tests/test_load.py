@@ -260,6 +260,21 @@ def test_a_prompt_with_a_bom_is_refused_not_sent(project, cli):
                                  "without BOM\n"), err
 
 
+@pytest.mark.parametrize("char, said", [("\x00", "a NUL byte (\\x00)"), ("\x1b", "a control character (\\x1b)"),
+                                         ("\x01", "a control character (\\x01)"), ("\x7f", "a control character (\\x7f)")])
+def test_a_prompt_holding_a_control_character_is_refused_by_its_line(project, cli, char, said):
+    """120th round's damaged files: a prompt with a NUL byte (or ESC, SOH) in its middle was sent to the model, unsaid,
+    where a labels.txt holding one is refused, and a prompt's byte-order mark too: no words for the model."""
+    text = Path("prompts/v2.txt").read_text(encoding="utf-8")
+    Path("prompts/ctl.txt").write_text(text.replace("\n", "\n" + "ab" + char + "c", 2).replace("ab" + char + "c", "abc", 1),
+                                       encoding="utf-8", newline="")
+    code, out, err = cli("run", "--split", "dev", "--prompt", "prompts/ctl.txt", "--host", "127.0.0.1:1")
+    assert code == 2 and err == (f"error: prompts/ctl.txt:3: the prompt holds {said}, no word for the model (a copy's or "
+                                 "an editor's slip): remove it\n"), err
+    Path("prompts/ok.txt").write_text(text.replace("\n", "\tx\r\n\f", 1), encoding="utf-8", newline="")
+    assert "holds" not in cli("run", "--split", "dev", "--prompt", "prompts/ok.txt", "--host", "127.0.0.1:1")[2]
+
+
 def test_crlf_line_endings_are_accepted(tmp_path):
     raw = (json.dumps(GOOD) + "\r\n" + json.dumps(dict(GOOD, id="c2")) + "\r\n").encode()
     cases, _, sha = evalpy.load_split(write_split(tmp_path, [], raw))
