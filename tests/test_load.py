@@ -1837,8 +1837,9 @@ def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_li
         evalpy.load_prompt(str(prompt))
     for text in ("Clasifica el ticket.\x00\nResponde con una etiqueta.\n",   # (its review) a stray NUL in UTF-8, of
                  "Είσαι βοηθός υποστήριξης. \x00\nΤαξινόμησε το μήνυμα.\n"):   # any script, is no UTF-16
-        prompt.write_bytes(text.encode("utf-8"))
-        assert evalpy.load_prompt(str(prompt))[0] == text
+        prompt.write_bytes(text.encode("utf-8"))   # (120th round: refused as the NUL it is, never sent)
+        with pytest.raises(evalpy.EvalError, match=r"p.txt:1: the prompt holds a NUL byte \(\\x00\)"):
+            evalpy.load_prompt(str(prompt))
     # (its review) one line of Russian in UTF-16 is valid UTF-8 of control characters: UTF-16 all the same
     prompt.write_bytes("Ты помощник службы поддержки. Отвечай только меткой.".encode("utf-16-le"))
     with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
