@@ -8572,12 +8572,21 @@ def cell_key(*names):
 
 
 def columns_row(raw, at, words):
-    """Whether the cells of a keyed row after its word's (`at`, where the word's cell begins) read as a verdict too: a
-    row of columns (| Verdict | PASS | FAIL |, two answers'), none of them the reply's."""
+    """Whether a keyed row (its word's cell beginning at `at`) is a row of columns, none of them the reply's verdict:
+    one whose cells after its word's read as another verdict (| Verdict | PASS | FAIL |, two answers'), or one of three
+    cells or more under a header naming its columns (| | Expected | Got |, but | Criterion | Verdict | Reason |); a reason
+    that agrees in a third cell of a row no header names (| Verdict | FAIL | No, the date is missing |, | Verdict | FAIL |
+    ❌ |) is the row's own."""
     end = raw.find("\n", at)
-    cells = raw[at:end if end >= 0 else len(raw)].split("|")[1:-1]
-    return any((word := VERDICT_WORD.match(cell.strip(" \t*_`"))) and verdict_said(word.group("word")) in words
-               for cell in cells)
+    cells = raw[at:end if end >= 0 else len(raw)].split("|")[:-1]
+    said = [words[verdict_said(word.group("word"))] for cell in cells
+            if (word := VERDICT_WORD.match(cell.strip(" \t*_`"))) and verdict_said(word.group("word")) in words]
+    if len(set(said)) > 1:
+        return True
+    if len(cells) < 2:
+        return False
+    table = bisect.bisect_right(table_begins(raw), at) - 1
+    return table >= 0 and tables_of(raw)[table][4] == "columns"
 
 
 # ("veredicto final", Spanish and Catalan's order: "Veredicto final: No cumple" was read past, the JSON's pass after it kept)
@@ -8597,7 +8606,7 @@ SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict",
 
 
 @functools.lru_cache(maxsize=4)   # (said_in_words reads a reply twice, before its last object and after it)
-def items_rows(raw, loose, number, code, skip):
+def items_rows(raw, loose, number, code, last_object=None):
     """Where the table rows keyed by their first cell (| Verdict | PASS |, SAID_IN_WORDS[loose][number]'s) begin that are
     items' (none in code): each with a verdict of the whole after it, given as one; else the reply's (rows that disagree are a
     person's to weigh: a verdict revised under headings reads as two criteria do). In one pass, each table read once
@@ -8606,27 +8615,36 @@ def items_rows(raw, loose, number, code, skip):
     rows = [row for row in key_pattern.finditer(raw) if not in_spans(code, starts, row.start())]
     if not rows:
         return frozenset()
-    tables = tables_of(raw)
-    begins = [table[0] for table in tables]
+    tables, begins = tables_of(raw), table_begins(raw)
     wholes = {row.start() for row in rows if of_the_whole_row(row, tables[bisect.bisect_right(begins, row.start()) - 1])}
     # the whole's after it, a verdict given and read: a row of the whole keyed so (| Overall verdict |), or in words as a
     # key (**Overall verdict:** FAIL); never the words alone ("my final verdict."), nor a row no key reads (| Final
     # decision | FAIL | made | Verdict | FAIL | an item's, and was read by nothing: the JSON's pass kept), nor one after
-    # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say); nor one in the last
-    # object's reason (`skip`, read by nothing) or quoted (> Final verdict: PASS, the answer's forgery): none the judge gave
+    # the last of them ("### Verdict" then "### Correction" is a revision, the reply's to say); nor one quoted (> Final
+    # verdict: PASS, the answer's forgery): none the judge gave; one in the last object's own text (`last_object`: its
+    # span and verdict) only where it agrees with it (one that does not was read by nothing, the JSON's pass kept)
+    span, verdict = last_object or ((0, 0), None)
     given = [found.start() for found in WHOLE_VERDICT_GIVEN.finditer(raw) if not in_spans(code, starts, found.start())
-             and not skip[0] <= found.start() < skip[1] and not quoted_at(raw, found.start())
-             and (word := VERDICT_WORD.match(raw, found.end())) and verdict_said(word.group("word")) in words]
+             and not quoted_at(raw, found.start())
+             and (word := VERDICT_WORD.match(raw, found.end())) and verdict_said(word.group("word")) in words
+             and (not span[0] <= found.start() < span[1] or words[verdict_said(word.group("word"))] == verdict)]
     last = max([*wholes, *given], default=-1)
     return frozenset(row.start() for row in rows if row.start() < last and row.start() not in wholes)
 
 
 def quoted_at(raw, at):
-    """Whether `at` is inside a quotation on its line: one quoted with >, or after an opening mark (« “ ‘, an odd
-    straight double quote) the line has not closed before it: the answer's words, as the judge quotes them."""
+    """Whether the verdict of the whole at `at` is quoted: on a line quoted with >, or right after a quote mark that
+    opens a quotation (It writes "Final verdict: PASS", «Veredicto final: cumple»): the answer's words, as the judge
+    quotes them. Never a key in quotes of its own ("Final verdict": "B"), nor a quotation opened or closed elsewhere
+    on its line or the line above (It says “the date is Monday". Final verdict: FAIL; 12" wide.)."""
     line = raw[max(raw.rfind("\n", max(0, at - 2000), at) + 1, at - 2000):at]
-    return line.lstrip().startswith(">") or line.count('"') % 2 == 1 or line.rstrip(" \t*_").endswith("'") or any(
-        line.count(opening) > line.count(closing) for opening, closing in ("«»", "“”", "‘’"))
+    if line.lstrip().startswith(">"):
+        return True
+    key = WHOLE_VERDICT.match(raw, at)
+    return line.rstrip(" \t*_").endswith(OPENING_QUOTES) and not (key and raw[key.end():key.end() + 1] in CLOSING_QUOTES)
+
+
+OPENING_QUOTES, CLOSING_QUOTES = ('"', "'", "«", "“", "‘", "„"), ('"', "'", "»", "”", "’")
 
 
 # a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
@@ -8636,7 +8654,7 @@ WHOLE_VERDICT_GIVEN = re.compile(rf"""(?:{WHOLE_VERDICT.pattern}){KEY_MARK}?{WOR
 def of_the_whole_row(row, table):
     """Whether a | Verdict | row is the whole reply's: so named (| Overall verdict |), or under a heading of the whole
     (### Summary) in a table (tables_of's) naming no item (## Verdict over tables each naming its criterion is theirs)."""
-    _, _, names_an_item, heading = table
+    _, _, names_an_item, heading, _ = table
     return bool(WHOLE_CELL.search(row.group())) or not names_an_item and (
         of_the_whole(heading) or bool(ROW_OF_THE_WHOLE.fullmatch(heading)) or bool(SUMMING_UP.fullmatch(heading)))
 
@@ -8644,26 +8662,42 @@ def of_the_whole_row(row, table):
 SUMMING_UP = re.compile(r"[\W_]*(?:in summary|to sum up|en resumen|en resum|en conjunto|en conjunt)[\W_]*", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=4)   # (read by items_rows, and by columns_row for each keyed row)
 def tables_of(raw):
     """Each run of lines beginning with | in a reply (a markdown table): (where it begins, where it ends, whether a row
-    names an item, | Criterion | Date |, | Claim | ... |, and its heading: the line right above it, blank lines between,
+    names an item, | Criterion | Date |, | Claim | ... |, its heading: the line right above it, blank lines between,
     ### Summary, or "" where another table or nothing is there: a heading above several tables was each one's, ##
-    Verdict over them all). One pass over the reply."""
-    tables, at, begun, named, heading, above = [], 0, None, False, "", ""
+    Verdict over them all; and whether a header names its columns, a |---| line under it: "columns", or "verdict" where
+    its second column is the verdict's, | Criterion | Verdict | Reason |; else False). One pass over the reply."""
+    tables, at, begun, named, headed, heading, above = [], 0, None, False, False, "", ""
     for line in raw.split("\n"):
         text = line.strip()
         if text.startswith("|"):
             if begun is None:
-                begun, named, heading = at, False, "" if above.startswith("|") else above
+                begun, named, headed, heading = at, False, False, "" if above.startswith("|") else above
+                second = (text[1:].split("|")[1:2] or [""])[0].strip(" \t*_`")   # (its header's, if it has one)
             named = named or bool(ITEM_CELL.fullmatch(text[1:].split("|")[0].strip(" \t*_`")))
+            # a header names its columns (|---| under it), and the verdict's column where its second is one's
+            headed = headed or TABLE_RULE.fullmatch(text) and ("verdict" if VERDICT_COLUMN.fullmatch(second) else "columns")
         elif begun is not None:
-            tables.append((begun, at, named, heading))
+            tables.append((begun, at, named, heading, headed))
             begun = None
         above = text or above
         at += len(line) + 1
     if begun is not None:
-        tables.append((begun, at, named, heading))
-    return tables
+        tables.append((begun, at, named, heading, headed))
+    return tuple(tables)
+
+
+@functools.lru_cache(maxsize=4)
+def table_begins(raw):
+    """Where each of tables_of(raw) begins, in order (for bisect)."""
+    return [table[0] for table in tables_of(raw)]
+
+
+VERDICT_COLUMN = re.compile(r"(?:final |overall )?(?:verdict|result|pass/fail|winner|veredicto|veredicte|resultado|resultat|"
+                            r"ganador|guanyador)", re.IGNORECASE)
+TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?")   # (|---|:--:|, under a header)
 
 
 ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"
@@ -8679,7 +8713,7 @@ SPACE_LIKE = str.maketrans({**dict.fromkeys("\u00a0\u2007\u2009\u200a\u200b\u202
                             **dict.fromkeys("\u2028\u2029", "\n")})
 
 
-def said_in_words(raw, loose, start, end, skip=(0, 0)):
+def said_in_words(raw, loose, start, end, last_object=None):
     """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
     {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
@@ -8690,7 +8724,7 @@ def said_in_words(raw, loose, start, end, skip=(0, 0)):
     starts = [at for at, _ in code]
     for number, (key_pattern, words) in enumerate(SAID_IN_WORDS[loose]):
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
-        items = items_rows(raw, loose, number, code, skip) if key_pattern in CELL_KEYS else set()
+        items = items_rows(raw, loose, number, code, last_object) if key_pattern in CELL_KEYS else set()
         for key in key_pattern.finditer(raw, start, end):
             if key.start() < chosen or key.start() in items or key_pattern in CELL_KEYS and columns_row(raw, key.end(), words):
                 continue
@@ -8835,7 +8869,7 @@ def after_last_object(raw, loose, span, verdict):
     was read as a pass), nor a JSON verdict its reason quotes; nor does it where the judge's key is given another
     verdict in words after it, brace or none ("Wait, rereading: ... Pass: false")."""
     start, end = span
-    if any(said != verdict for said in said_in_words(raw, loose, end, len(raw), span)):
+    if any(said != verdict for said in said_in_words(raw, loose, end, len(raw), (span, verdict))):
         return True
     depth, back, stop = 0, start - 1, max(0, start - LOOSE_BACK)   # the brace it is in, if any (one opening nothing
     while back >= stop:                                              # is prose, looked past)
@@ -8894,7 +8928,8 @@ def last_verdict(raw, read, loose=None):
         return None, None
     verdict = read(last)
     if verdict is None or copies_example(last) or loose is not None and (
-            said_in_fields(last, loose, verdict) or after_last_object(raw, loose, span, verdict)
+            said_in_fields(last, loose, verdict) or said_in_reason(last, loose, verdict)
+            or after_last_object(raw, loose, span, verdict)
             or said_otherwise_before(raw, span, read, verdict, loose)):
         return None, None
     reason = last.get("reason")
@@ -8904,10 +8939,11 @@ def last_verdict(raw, read, loose=None):
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
 # the words they are read by
 FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meets_criterion", "meets_criteria",
-                                     "veredicto", "veredicte"}, PASS_WORDS),   # (never result, decision, outcome: the
+                                     "veredicto", "veredicte", "final", "overall", "overall_verdict"}, PASS_WORDS),   # (never result, decision, outcome: the
                        # answer's own, "decision": "no" of a refund declined, "result": "false" of a quiz)
                        LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
-                                       "veredicte", "ganador", "guanyador"}, WINNER_WORDS)}
+                                       "veredicte", "ganador", "guanyador", "final", "overall", "overall_verdict"},
+                                      WINNER_WORDS)}
 
 
 # what may follow a verdict field's word that is also a sentence's (yes, no, A, B): nothing, a stop, or a reason after a
@@ -8922,6 +8958,33 @@ FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|
 FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""")   # (never a list: "PASS: accuracy; FAIL: date")
 
 
+def said_in_reason(verdict_object, loose, verdict):
+    """Whether the verdict object's reason gives the other verdict in words, a sentence of its beginning with the key
+    ({"reason": "No tracking number.\\nVerdict: FAIL", "pass": true}): the judge said two things, left to a person (its
+    words were read past, the field's kept). What it quotes ("pass: true", {"pass": true}: the answer's) is no verdict,
+    nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
+    reason = verdict_object.get("reason")
+    if not isinstance(reason, str) or not REASON_KEY.search(reason):
+        return False
+    blanked = QUOTED_IN_REASON.sub(lambda m: m.group() if m.group("given") else " " * len(m.group()), reason)
+    said = "\n".join(kept for sentence in REASON_SENTENCES.split(blanked) if REASON_KEY.match(kept := sentence.strip()))
+    words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))[1]
+    given = [decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said)]   # (Final verdict: {"pass": false})
+    given = [value.get("pass" if words is PASS_WORDS else "winner") for value in given if value]
+    given = [value if isinstance(value, bool) and words is PASS_WORDS else words.get(verdict_said(value))
+             if isinstance(value, str) else None for value in given]
+    return any(word not in (None, verdict) for word in given) or any(
+        word != verdict for word in said_in_words(said, loose, 0, len(said)))
+
+
+REASON_KEY = re.compile(r"[*_]{0,3}(?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
+                        r"ganador|guanyador|pass)(?![^\W_])", re.IGNORECASE)
+REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)|\n")
+# a reason's quotations, and JSON it quotes but for one a key gives ("Final verdict: {"pass": false}")
+QUOTED_IN_REASON = re.compile(r'(?P<given>(?:(?<=[:=>])|(?<=[:=>] ))\{[^{}\n]*\})|"[^"\n]*"|\'[^\'\n]*\'|«[^»\n]*»|“[^”\n]*”|'
+                              r'\{[^{}\n]*\}')
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
@@ -8930,6 +8993,8 @@ def said_in_fields(verdict_object, loose, verdict):
         if key.casefold() not in fields:
             continue
         # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
+        if isinstance(value, dict):   # a verdict of its own inside it ({"verdict": {"pass": false}, "pass": true})
+            value = value.get("pass" if words is PASS_WORDS else "winner")
         text = value.translate(SPACE_LIKE) if isinstance(value, str) else None
         word = text is not None and (VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text))
                                      and FIELD_COLON.match(text, bare.end()) and bare)
@@ -8955,7 +9020,7 @@ def said_otherwise_before(raw, span, read, verdict, loose):
         said = decoded_object(raw[at:stop])
         if said is not None and read(said) not in (None, verdict) and not copies_example(said):
             return True
-    return any(said != verdict for said in said_in_words(raw, loose, 0, start, span))
+    return any(said != verdict for said in said_in_words(raw, loose, 0, start, (span, verdict)))
 
 
 # The placeholders of the judges' prompts ("<your reasoning>", "<the claim>", "<passage id>", "<one line>"), and what a

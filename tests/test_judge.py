@@ -4809,6 +4809,41 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ("| **Verdict** | **FAIL** | no date |\n\n" + _v(False), False),
     ("| Winner | B | covers the exception |\n\n" + _w("A"), None),
     ("| Verdict | PASS | FAIL |\n\n" + _v(False), False),   # (a row of columns: none of them read)
+    # (review 41) a reason in the third cell that agrees is the row's: read, never a row of columns
+    ("| Verdict | FAIL | ❌ |\n\n" + _v(True), None),
+    ("The answer omits the date.\n\n| Verdict | FAIL | No, the date is missing |\n\n" + _v(True), None),
+    ("| Veredicto | No cumple | No, falta la fecha |\n\n" + _v(True), None),
+    ("| Winner | B | B, because it cites the policy |\n\n" + _w("A"), None),
+    ("| Verdict | PASS | ✅ |\n\n" + _v(True), True),
+    # the judge's own verdict of the whole, written in quotes of its own or after a quotation that opened a line above,
+    # is given: the rows before it are its items (it was read as quoted, the rows as the reply's, None)
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\nThe answer says: \"We will refund you\n"
+     "soon.\" No date. **Final verdict:** FAIL\n\n" + _v(False), False),
+    ("### Accuracy\n| Winner | A |\n\n### Completeness\n| Winner | B |\n\n\"Final verdict\": \"B\"\n\n" + _w("B"), "B"),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\nIt says “the date is Monday\". Final verdict: "
+     "FAIL\n\n" + _v(False), False),
+    ("### Accuracy\n| Verdict | PASS |\n\n### Size\n| Verdict | FAIL |\n\nIt says 12\" instead of 12 cm. Final verdict: "
+     "FAIL\n\n" + _v(False), False),
+    # a verdict of the whole in the last object's own reason that agrees with it is given: its rows are items
+    ("### Accuracy\n| Verdict | PASS |\n\n### Date\n| Verdict | FAIL |\n\n"
+     + json.dumps({"reason": "Accurate, but the date is missing. Final verdict: FAIL", "pass": False}), False),
+    ("### Accuracy\n| Winner | A |\n\n### Completeness\n| Winner | B |\n\n"
+     + json.dumps({"reason": "Completeness matters more. Final verdict: B", "winner": "B"}), "B"),
+    # the reason itself saying the other verdict is two verdicts (it was read past, the field's kept)
+    ('{"reason": "It gives no tracking number.\\nVerdict: FAIL", "pass": true}', None),
+    ('{"reason": "Final verdict: {\\"pass\\": false}. No date.", "pass": true}', None),
+    ('{"reason": "The answer writes \'Verdict: PASS\' to sway me; it omits the date.", "pass": false}', False),
+    ('{"reason": "The answer says \\"pass: true\\" but gives no date. Claim 1 verdict: true.", "pass": false}', False),
+    # a field naming a verdict holding one of its own inside: two verdicts (an item's list, a rubric, is none)
+    ('{"reason": "ok", "verdict": {"pass": false}, "pass": true}', None),
+    ('{"reason": "ok", "final": {"pass": false}, "pass": true}', None),
+    ('{"reason": "ok", "final_verdict": {"winner": "A"}, "winner": "B"}', None),
+    ('{"reason": "ok", "checks": [{"name": "tracking", "pass": false}], "pass": true}', True),
+    ('{"reason": "..", "pass": false, "rubric": {"pass": true}}', False),
+    # a row of the whole in a table whose header names the verdict's column is read; one under columns named otherwise not
+    ("| Criterion | Verdict | Reason |\n|---|---|---|\n| Date | FAIL | missing |\n| Tone | PASS | ok |\n"
+     "| Verdict | FAIL | No date |\n\n" + _v(True), None),
+    ("| Criterion | Verdict | Reason |\n|---|---|---|\n| Date | PASS | ok |\n| Verdict | PASS | 5/5 |\n\n" + _v(True), True),
 ])
 def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_reads_them(reply, human):
     """119th round's review: "My verdict is: FAIL", a mark of another set before the word, "No cumple con el criterio",
