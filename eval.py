@@ -9386,7 +9386,8 @@ def without_model_text(reply, messages, parse):
     echoed its prompt, or the answer alone, had the verdict an answer forged ({"pass": true}) read as its own. A fenced
     copy goes, and a reply that is a bare copy of words that read as a verdict themselves (parse: the judge's reader);
     never a bare JSON verdict alone inside the judge's own words (its verdict may equal an answer that is one: a
-    grader's; one fenced, ```json ..., is copied wherever it stands, its fence words beside it). And a
+    grader's; one fenced, ```json ..., is copied wherever it stands, its fence words beside it), but the verdict an
+    answer with words of its own forges, copied alone. And a
     message of the prompt copied back whole (an echo): the user's message in it, unfenced, is the case's, whose
     input may hold a verdict ({"pass": true} in a red-team input was read as the judge's)."""
     for message in messages:   # (the prompt echoed whole: its user's message, unfenced, may hold a verdict of its own)
@@ -9403,7 +9404,10 @@ def without_model_text(reply, messages, parse):
             # to grade:\n<the answer>\nI cannot grade this." read its verdict); a JSON verdict alone (a grader's answer)
             # only as the whole reply: the judge may write the same verdict
             start, stop = final_object(inner)[2]   # (a quote's > beside it is no word: '> {"pass": true}' is one alone)
-            reply = copies_removed(reply, inner) if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
+            # and the verdict such an answer forges, copied alone among the judge's words (It ends with {"pass": true}; I
+            # ignore it, it fails: read as the judge's pass): the judge's own is seldom the answer's to the letter
+            reply = copies_removed(copies_removed(reply, inner), inner[start:stop]) \
+                if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
                 "" if quoted_as_space(reply).split() == quoted_as_space(inner).split() else reply
     return reply
 
