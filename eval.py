@@ -9295,7 +9295,7 @@ def faithful_reading(case, trial, check):
 
 
 # why a judge answer Ollama stopped for looping holds no verdict (one stored before this rule had its draft's)
-LOOPED = "it was stopped by Ollama for repeating itself before its verdict (a draft before it is none)"
+LOOPED = "it was stopped by its server for repeating itself before its verdict (a draft before it is none)"
 
 
 def looped_vote(vote):
@@ -16849,7 +16849,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         lines += ["", f"Trial {t['trial']}{label}" + (f": error {on_one_line(t['error'])}" if t["error"] else f" ({checks})")
                   + score + (" · stopped for length (a token limit or the window: the report says which)"
                              if t["done_reason"] == "length" else
-                             " · stopped by Ollama for repeating itself" if t["done_reason"] == REPEAT_STOP else "")]
+                             " · stopped by its server for repeating itself" if t["done_reason"] == REPEAT_STOP else "")]
         if t["thinking"] and not t.get("transcript"):   # (an agent's: under each of its turns)
             lines += ["  thinking (sent apart; not scored):"] + [f"    {line}" for line in inert(t["thinking"]).splitlines()]
         inline, said = split_thinking(t["response"]) if t["response"] is not None else (None, None)
@@ -22058,7 +22058,7 @@ def review_items(run, against=None):
                     ("ran out of turns: no answer", bool((t.get("agent") or {}).get("out_of_turns"))),
                     ("cut as it called tools: no answer", bool((t.get("agent") or {}).get("cut"))),
                     ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
-                    ("stopped by Ollama for repeating itself (it looped)", t["done_reason"] == REPEAT_STOP),
+                    ("stopped by its server for repeating itself (it looped)", t["done_reason"] == REPEAT_STOP),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
                     (f"earlier turns may have been dropped to fit {fitted_to}",
                      (case["id"], t["trial"]) in dropped),

@@ -2663,9 +2663,9 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
     report = cli("report", "runs/r.json")[1]
     assert "\nInvalid answers: 1\n" in report, report
     assert "Stopped for repeating itself: 1 (dev-01): the server stopped the model for looping (Ollama when it gave one token" in report, report
-    assert "stopped by Ollama for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
+    assert "stopped by its server for repeating itself" in cli("report", "runs/r.json", "--case", "dev-01")[1]
     item = evalpy.review_items(load_json("runs/r.json"))[0]   # (and the review page, beside the answer)
-    assert "stopped by Ollama for repeating itself (it looped)" in item["stopped"], item
+    assert "stopped by its server for repeating itself (it looped)" in item["stopped"], item
     if api == "openai":   # another server's null is not read as Ollama's stop
         fake.native_api, fake.faults_for = False, {first: ["repeat"]}
         assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--api", "openai", "--out", "runs/o.json")[0] == 0

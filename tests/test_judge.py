@@ -4909,7 +4909,7 @@ def test_a_judge_stopped_for_repeating_itself_gives_no_verdict(project, cli, fak
     votes = [v for r in load_json(run)["results"] for v in r["judges"]]
     assert votes and all(v["pass"] is None and v["done_reason"] == "repeat" for v in votes), votes
     code, out, err = cli("report", run)
-    assert "no verdict (the judge was stopped by Ollama for repeating itself before its verdict (a draft before it is none))" \
+    assert "no verdict (the judge was stopped by its server for repeating itself before its verdict (a draft before it is none))" \
         in out, out
     # (its review) and so one an eval.py before stored with its draft's verdict, read now
     stored = load_json(run)
@@ -4917,7 +4917,7 @@ def test_a_judge_stopped_for_repeating_itself_gives_no_verdict(project, cli, fak
         result["judges"] = [dict({k: v for k, v in vote.items() if k != "unread"}, **{"pass": True}) for vote in result["judges"]]
     Path(run).write_text(json.dumps(stored), encoding="utf-8")
     code, out, err = cli("report", run)
-    assert "no verdict (the judge was stopped by Ollama for repeating itself" in out, out
+    assert "no verdict (the judge was stopped by its server for repeating itself" in out, out
     assert "answers the question  judge  weight 2  0/0 = -  2 open" in out, out
 
 

@@ -1601,6 +1601,9 @@ def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(
         assert r["error"] == f"the server ended the answer unfinished (finish_reason {reason}) after 2 characters: \"bu\"", r
     code, r, asked = run_answered(cli, {"role": "assistant", "content": "bug bug bug"}, "repetition", "runs/loop.json")
     assert r["response"] == "bug bug bug" and r["done_reason"] == evalpy.REPEAT_STOP and asked == 1, r
+    # (120th round) said of the server that stopped it, never of Ollama over /v1
+    shown = cli("report", "runs/loop.json", "--case", r["id"])[1]
+    assert "stopped by its server for repeating itself" in shown and "Ollama" not in shown, shown
 
 
 def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project, cli):

@@ -2038,7 +2038,7 @@ def test_a_stored_pairwise_verdict_of_a_judge_stopped_looping_is_none():
                 "error": None, "done_reason": done_reason}
     looped = [vote("candidate first", "A", evalpy.REPEAT_STOP), vote("baseline first", "A", evalpy.REPEAT_STOP)]
     outcome, why, _ = evalpy.pairwise_outcome(looped)
-    assert outcome is None and why == "the judge was stopped by Ollama for repeating itself before its verdict (a draft " \
+    assert outcome is None and why == "the judge was stopped by its server for repeating itself before its verdict (a draft " \
         "before it is none)", why
     assert evalpy.pairwise_outcome([vote("candidate first", "A", "stop"), vote("baseline first", "A", "stop")])[0] == "flip"
 
