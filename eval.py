@@ -20080,7 +20080,9 @@ def pairwise_command(a_path, b_path, judge, api, host):
                f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']!r}", f"--seed {judge['seed']}",
                *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
-               *([option_word("--host", host)] if host else [])]
+               *([option_word("--host", host)] if host else []),
+               # (a key given by --api-key, given again: pasted without it, a /v1 server refused the compare, 401)
+               *(["--api-key KEY"] if KEY_BY_OPTION and api == "openai" else [])]
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 
@@ -20301,10 +20303,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             brought = [v for v in mine if id(v) not in own]
             try:
                 saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)]) or {"verdicts": []}
-            except KeyboardInterrupt:   # (or SIGTERM) as it stored them: every one is in the journal, said so
-                raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: every verdict that came "
-                                f"is kept in {shell_word(sidecar + JOURNAL_SUFFIX)}; the same compare stores them, asking "
-                                f"only for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}"
+            except KeyboardInterrupt:   # (or SIGTERM) as it stored them: every one is in the journal, or once it is
+                # removed, in the comparisons stored (said of a journal gone, in the last moment of the store)
+                kept_in = (f"every verdict that came is kept in {shell_word(sidecar + JOURNAL_SUFFIX)}; the same compare "
+                           "stores them" if os.path.lexists(sidecar + JOURNAL_SUFFIX) else
+                           f"they are stored in it; the same compare reads them")
+                raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: {kept_in}, asking only "
+                                f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}"
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             warn((f"stored the verdicts in {shell_word(sidecar)}" if brought else

@@ -1497,16 +1497,20 @@ def test_a_stop_at_any_moment_keeps_every_verdict_the_judge_answered(project, cl
     assert "unconfirmed" not in load_json(sidecar)["comparisons"][0]   # asked, and checked at the end
 
 
-@pytest.mark.parametrize("where", ["store_comparisons", "models_replaced", "settle_comparison"])
+@pytest.mark.parametrize("where", ["store_comparisons", "models_replaced", "settle_comparison", "stored, journal gone"])
 def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(project, cli, fake, monkeypatch, where):
     """120th round's kill-and-resume: a compare --pairwise stopped (Ctrl-C, SIGTERM) as it stored its verdicts said
     "interrupted" alone, every verdict paid for in the journal, unnamed; or after storing them, as it asked which digest
     its judge was. It says where they are and the command that stores them, asking nothing."""
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
+    gone = where == "stored, journal gone"   # (its review: stopped just after the store removed the journal)
+    where = "store_comparisons" if gone else where
     real = getattr(evalpy, where)
 
     def stopped(*args, **kwargs):
+        if gone:
+            real(*args, **kwargs)
         raise KeyboardInterrupt
     monkeypatch.setattr(evalpy, where, stopped)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
@@ -1514,6 +1518,8 @@ def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(
     command = (f"python eval.py compare --pairwise '{CRITERION}' --judge-model qwen2.5:7b --judge-votes 1 --judge-temperature "
                f"0.0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}")
     assert code == 2 and err.splitlines()[-1] == (
+        f"error: interrupted while storing the verdicts in {sidecar}: they are stored in it; the same compare reads "
+        f"them, asking only for what is missing: {command}" if gone else
         f"error: interrupted while storing the verdicts in {sidecar}: every verdict that came is kept in {journal}; "
         f"the same compare stores them, asking only for what is missing: {command}"
         if where == "store_comparisons" else
@@ -1524,6 +1530,26 @@ def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)   # (pasted, as it says)
     assert code == 0 and len(fake.chat_bodies) == asked and "Candidate wins (4)" in out, err
     assert not os.path.exists(journal) and len(load_json(sidecar)["comparisons"][0]["verdicts"]) == 8
+
+
+def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(project, cli, fake, monkeypatch):
+    """120th round's review: a compare --pairwise given --api-key, stopped as it stored its verdicts, printed a command
+    without the key, which the server refused (401) when pasted."""
+    key = "sk-test-0123456789abcdefghij"
+    fake.api_key = key
+    for out, temperature in (("runs/a.json", "0"), ("runs/b.json", "0.5")):
+        assert cli("run", "--split", "dev", "--limit", 4, "--api", "openai", "--host", fake.url, "--api-key", key,
+                   "--temperature", temperature, "--out", out)[0] in (0, 1)
+    real = evalpy.store_comparisons
+    monkeypatch.setattr(evalpy, "store_comparisons", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt))
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--pairwise", CRITERION, "--api", "openai", "--host",
+                         fake.url, "--api-key", key)
+    command = err.splitlines()[-1].split("missing: ")[1]
+    assert code == 2 and " --api-key KEY -- runs/a.json runs/b.json" in command and key not in err, err
+    monkeypatch.setattr(evalpy, "store_comparisons", real)
+    argv = shlex.split(command.replace("KEY", key))[2:]
+    code, out, err = cli(*argv)
+    assert code == 0 and "Pairwise" in out, err
 
 
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):
