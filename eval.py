@@ -3004,10 +3004,17 @@ def read_arguments(call):
         try:
             arguments = exact_json(arguments)
         except json.JSONDecodeError as e:   # said, as its place: a line break written raw in a string reads as JSON's \n
-            return None, unescaped_in_string(arguments, e) or f"not JSON ({e.msg[:1].lower()}{e.msg[1:]} at character {e.pos + 1})"
+            return None, unescaped_in_string(arguments, e) or (
+                f"not JSON ({e.msg[:1].lower()}{e.msg[1:].removesuffix(' at')} at character {e.pos + 1})")
         except ValueError as e:        # JSON's text, holding what JSON does not allow
             return None, str(e)
-    return (arguments, None) if isinstance(arguments, dict) else (None, None)
+    if isinstance(arguments, dict):
+        return arguments, None
+    # what else they are (a model's JSON written inside a string, "{\"order_id\": ...}", encoded twice, was "a wrong or
+    # missing argument")
+    kind = {str: "a string", list: "a list", bool: "a boolean", type(None): "null"}.get(type(arguments), "a number")
+    return None, (f"they are {kind}" + (" holding JSON (encoded twice)" if isinstance(arguments, str)
+                                        and arguments.strip().startswith("{") else "") if "arguments" in call else None)
 
 
 UNESCAPED_NAMES = {"\n": ("a line break", "\\n"), "\t": ("a tab", "\\t"), "\r": ("a carriage return", "\\r")}

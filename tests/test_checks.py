@@ -1043,7 +1043,12 @@ def test_a_call_whose_arguments_give_a_key_twice_is_said_to_be_so():
     call = {"name": "lookup_order", "arguments": '{"order_id": "A-2", "order_id": "A-1"}'}
     assert evalpy.call_arguments(call) is None
     assert evalpy.call_problem(call, TOOLS) == "its arguments are not a JSON object: key 'order_id' is given twice"
-    assert evalpy.call_problem(dict(call, arguments="[1]"), TOOLS) == "its arguments are not a JSON object"
+    assert evalpy.call_problem(dict(call, arguments="[1]"), TOOLS) == "its arguments are not a JSON object: they are a list"
+    # (120th round's review) JSON written inside a string, encoded twice, is said so; a cut one has no "at at"
+    assert evalpy.call_problem(dict(call, arguments=json.dumps(json.dumps({"order_id": "A-1"}))), TOOLS) == (
+        "its arguments are not a JSON object: they are a string holding JSON (encoded twice)")
+    assert evalpy.call_problem(dict(call, arguments='{"order_id": "A'), TOOLS) == (
+        "its arguments are not a JSON object: not JSON (unterminated string starting at character 14)")
 
 
 @pytest.mark.parametrize("message, calls", [(0, True), (0, 3.5), (0, 7), (0, "lookup_order"), (0, None),
