@@ -12923,13 +12923,14 @@ def refusal_words(error, retried):
     return said.group(1) + (said.group(2) if said.group(1) == "HTTP 404" else re.sub(r"\w*\d\w*", "#", said.group(2)))
 
 
-def refusals_in_a_row(row, words, error, case):
+def refusals_in_a_row(row, words, error, case, calls=1):
     """The refusals in a row (a list of (words, error, case id)) once one more answer came (its refusal_words or
     None, its error, its case's id): ServerRefuses at SERVER_GONE_AFTER cases alike, or at twice as many cases in any
     words (a server that answered two wordings in turn never stopped, and each case waited out its retries). Cases,
     never calls: one case's trials (--repeat 5) refused alike are its own refusal, and stopped every resume of it; but
-    a 401's, the key refused, every call alike (with --repeat 10, 41 calls were refused before five cases were)."""
-    row[:] = row + [(words, error, case)] if words else []
+    a 401's, the key refused, every call alike (with --repeat 10, 41 calls were refused before five cases were), each of
+    the `calls` an answer's judges were refused (judge --judge-votes 5: 25, before five answers' were)."""
+    row[:] = row + [(words, error, case)] * (calls if words and words.startswith("HTTP 401") else 1) if words else []
     streak = list(itertools.takewhile(lambda refusal: refusal[0] == words, reversed(row)))[::-1]
     alike = len(streak) if words and words.startswith("HTTP 401") else len({case for _, _, case in streak})
     # (404s only alike: one case's "attachment x not found" in its own words is its own, never the server's refusal)
@@ -19418,7 +19419,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
             raise ServerGone(result_votes[-1]["error"])
         alike = {refusal_words(v["error"], client.retries > 0) for v in asked}   # (a vote holds no attempts)
         refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
-                          asked[-1]["error"] if asked else None, result["id"])
+                          asked[-1]["error"] if asked else None, result["id"], len(asked))
 
     def stopped(stop):   # why a breaker stopped the judging
         return (refused_why(f"the judge's server at {on_one_line(client.host)}", "answers' calls", stop, "judge again", args.jobs)
@@ -20276,7 +20277,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 raise ServerGone(asked[-1]["error"])
             alike = {refusal_words(v["error"], client.retries > 0) for v in asked}
             refusals_in_a_row(refusals, " | ".join(sorted(alike)) if alike and None not in alike else None,
-                              asked[-1]["error"] if asked else None, pair["id"])
+                              asked[-1]["error"] if asked else None, pair["id"], len(asked))
 
         stopping, stopped_by = stop_waiter(client, progress, "the judge's server", "pairs' calls", "pair")
         try:

@@ -318,6 +318,18 @@ def test_401s_stop_a_run_by_the_calls_they_are(project, cli, fake):
                          "--api-key", "sk-test-0123456789abcdefghij")
     assert code == 2 and len(fake.chat_bodies) == 5 and "refused 5 calls in a row" in err, (len(fake.chat_bodies), err)
     assert "sk-test-0123456789abcdefghij" not in err
+    # (its review) judge and compare --pairwise alike: an answer's five votes refused, a pair's six calls, stop them
+    fake.faults = []
+    for out, temperature in (("runs/a.json", "0"), ("runs/b.json", "0.5")):
+        code, _, err = cli("run", "--split", "golden/support/dev.jsonl", "--limit", 8, "--api", "openai", "--host", fake.url,
+                           "--temperature", temperature, "--out", out)
+        assert code in (0, 1), err
+    for argv, calls in ((["judge", "runs/a.json", "--judge-votes", 5, "--judge-model", "qwen2.5:7b"], 5),
+                        (["compare", "runs/a.json", "runs/b.json", "--pairwise", "helps more", "--judge-votes", 3,
+                          "--api", "openai"], 6)):
+        fake.faults, asked = ["401"] * 100, len(fake.chat_bodies)
+        code, out, err = cli(*argv, "--host", fake.url, "--jobs", 1, "--api-key", "sk-test-0123456789abcdefghij")
+        assert code == 2 and len(fake.chat_bodies) - asked == calls and "refused" in err, (len(fake.chat_bodies) - asked, err)
 
 
 def test_structured_output_over_openai(project, cli, fake):
