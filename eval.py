@@ -1353,6 +1353,29 @@ def as_hashed_by_crlf(data):
     return data + b"\n" if data else b""
 
 
+def walked(top, follow_links=False):
+    """os.walk's (folder, its subfolders, its other names), top-down, by a stack: os.walk recurses (Python 3.11), and a
+    tree 1,000 folders deep was a RecursionError's traceback. Subfolders may be pruned in place, as os.walk's; a link
+    to a folder is one unless follow_links, and a folder that cannot be read is passed over."""
+    stack = [top]
+    while stack:
+        at = stack.pop()
+        try:
+            with os.scandir(at) as entries:
+                entries = list(entries)
+        except OSError:
+            continue
+        subfolders, names = [], []
+        for entry in entries:
+            try:
+                folder = entry.is_dir(follow_symlinks=follow_links)
+            except OSError:
+                folder = False
+            (subfolders if folder else names).append(entry.name)
+        yield at, subfolders, names
+        stack.extend(os.path.join(at, name) for name in reversed(subfolders))
+
+
 class NotRegularFile(OSError):
     """A path to read that is a pipe, a device or a socket, not a file."""
 
@@ -3712,7 +3735,7 @@ def resolve_split(value, flag="--split"):
                         + (f"; did you mean {shell_word(meant)}?" if meant else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
     if not os.path.exists(path):
-        found = [(folder, f) for folder, _, files in os.walk(GOLDEN_DIR) for f in files if f.endswith(".jsonl")]
+        found = [(folder, f) for folder, _, files in walked(GOLDEN_DIR) for f in files if f.endswith(".jsonl")]
         # splits only, by their first line (a retriever's passages, a run saved as .jsonl were offered, then refused);
         # past NEAR_FILES, unread (a hint stays cheap)
         found = [(folder, f) for folder, f in found if len(found) > NEAR_FILES or of_kind(os.path.join(folder, f), "split file")]
@@ -3724,7 +3747,7 @@ def resolve_split(value, flag="--split"):
             or split_ran_as(value)
         # (and a folder of splits misspelt: --split suport, golden/support's first split)
         folders = {os.path.relpath(folder, GOLDEN_DIR): os.path.join(folder, min(splits)) for folder, _, files in
-                   os.walk(GOLDEN_DIR) if folder != GOLDEN_DIR for splits in [[f for f in files if f.endswith(".jsonl") and
+                   walked(GOLDEN_DIR) if folder != GOLDEN_DIR for splits in [[f for f in files if f.endswith(".jsonl") and
                                                                                of_kind(os.path.join(folder, f), "split file")]]
                    if splits}   # (a split of it, never passages)
         near = [shell_word(own[0])] if own else [shell_word(named)] if named else [
@@ -11550,14 +11573,26 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
     found, paths, shas = [], {}, split_shas(config["split_path"]) | {split_sha}
     for folder in folders:
         if os.path.basename(os.path.normpath(folder)) == RUNS_DIR:
-            walked = set()   # links to folders are followed (an archive kept on another disk), each folder once
-            shipped = {os.path.realpath(os.path.join(folder, SHIPPED_RUNS))}
-            for at, subfolders, names in os.walk(folder, followlinks=True):
-                walked.add(os.path.realpath(at))
-                subfolders[:] = sorted(d for d in subfolders if d != SHIPPED_RUNS   # shipped runs, by any path
-                                       and os.path.realpath(os.path.join(at, d)) not in walked | shipped)
+            seen = set()   # links to folders are followed (an archive kept on another disk), each folder once
+            shipped = os.path.realpath(os.path.join(folder, SHIPPED_RUNS))
+            # each folder's own path once, from its parent's (realpath of each, a walk of its whole path, took 47 s
+            # in a tree 1,000 folders deep)
+            real = {folder: os.path.realpath(folder)}
+
+            def real_path(at, here, name):
+                path = os.path.join(at, name)
+                return os.path.realpath(path) if os.path.islink(path) else os.path.join(here, name)
+            for at, subfolders, names in walked(folder, follow_links=True):
+                here = real.pop(at)
+                seen.add(here)
+                kept = []
+                for d in sorted(subfolders):   # shipped runs, by any path
+                    if d != SHIPPED_RUNS and (r := real_path(at, here, d)) not in seen and r != shipped:
+                        kept.append(d)
+                        real[os.path.join(at, d)] = r
+                subfolders[:] = kept
                 for name in sorted(names):
-                    paths.setdefault(os.path.realpath(os.path.join(at, name)), (os.path.normpath(os.path.join(at, name)), name))
+                    paths.setdefault(real_path(at, here, name), (os.path.normpath(os.path.join(at, name)), name))
         elif os.path.isdir(folder):
             for name in sorted(os.listdir(folder)):   # each file once, by the name first met (runs/ before ../runs)
                 paths.setdefault(os.path.realpath(os.path.join(folder, name)), (os.path.normpath(os.path.join(folder, name)), name))
@@ -17058,18 +17093,23 @@ def run_listing(folder):
 def runs_below(folder):
     """The folders below one that hold runs, as a listing names them ("runs/fake/ holds 2 (list one with ...)"), or "":
     the held-out guard reads them, where `runs` said there were none, or listed the folder's own alone."""
-    held = []   # (folder, how many run files)
-    tops = sorted(os.path.join(folder, name) for name in os.listdir(folder))   # (the folder itself is listed already)
-    for below, subfolders, files in itertools.chain.from_iterable(os.walk(top) for top in tops if os.path.isdir(top)):
+    held, more = [], 0   # (folder, how many run files); and how many more folders hold some
+    # (the folder itself is listed already; a link to a folder is not followed: one to / took seconds, naming its files)
+    tops = sorted(path for name in os.listdir(folder) if os.path.isdir(path := os.path.join(folder, name))
+                  and not os.path.islink(path))
+    for below, subfolders, files in itertools.chain.from_iterable(walked(top) for top in tops):
         subfolders.sort()
         count = len(listed_files(below, [f for f in files if f not in (CHECKS_FILE, TOOLS_FILE)]))   # (a split's own)
-        if count:
+        if count and len(held) < 5:
             held.append((below, count))
-        if len(held) == 5:
-            break
+        elif count:
+            more += 1
+            if more == 100:   # (counted so far, never every folder of a vast tree)
+                break
     if not held:
         return ""
-    said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held)
+    said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held) + (
+        f" and {'100 or more' if more == 100 else more} more folder{'s' if more > 1 else ''}" if more else "")
     return f"{said} (list one with `{program()} runs {shell_word(held[0][0])}`)"
 
 

@@ -5243,3 +5243,26 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
     assert out.endswith("\nBelow runs: runs/fake/ holds 1, runs/fake/old/ holds 2 (list one with `python eval.py runs "
                         "runs/fake`)\n"), out
     assert [e["file"] for e in json.loads(cli("runs", "--json")[1])] == ["runs/test-v3.json"]   # (the folder's own)
+    # (its review) past five folders, how many more; a link to a folder is not followed (one to / named its files); a
+    # tree 1,000 folders deep, walked by os.walk's recursion, was a traceback, here and in the held-out guard
+    for n in range(7):
+        os.makedirs(f"runs/s{n}")
+        shutil.copy("runs/fake/dev-v3.json", f"runs/s{n}/dev-v3.json")
+    os.symlink("/", "runs/root")
+    deep = "runs/" + "/".join(["d"] * 1000)
+    for depth in range(1, 1001):   # (os.makedirs and shutil.rmtree recurse too: made and removed here, whatever fails)
+        os.mkdir("runs/" + "/".join(["d"] * depth))
+    try:
+        shutil.copy("runs/fake/dev-v3.json", deep)
+        code, out, err = cli("runs")
+        assert code == 0 and out.splitlines()[-1] == (
+            "Below runs: runs/d/" + "d/" * 999 + " holds 1, runs/fake/ holds 1, runs/fake/old/ holds 2, runs/s0/ holds 1, "
+            "runs/s1/ holds 1 and 5 more folders (list one with `python eval.py runs runs/d/" + "d/" * 998 + "d`)"), out[-600:]
+        os.unlink("runs/root")   # (the guard follows links, an archive kept on another disk)
+        code, out, err = cli("run", "--split", "test", "--host", fake.url, "--prompt", "prompts/v2.txt")   # (the guard)
+        assert code == 2 and "Traceback" not in err and "refusing to run the held-out" in err, err
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(deep + "/dev-v3.json")
+        for depth in range(1000, 0, -1):
+            os.rmdir("runs/" + "/".join(["d"] * depth))
