@@ -22718,23 +22718,31 @@ function counts(list) {
 function unanswered(response) {
   return response ? "the review server answered " + response.status + " without a reason" : "the review server is not answering (is eval.py review still running?)";
 }
-async function store(it, text, status) {
+// an answer's saves go one after another: a second sent before the first was answered could reach the server first,
+// refused as another page's doing, then the first stored the older text under "saved" beside the newer
+function store(it, text, status) {
   status.textContent = "saving…";
-  // what this page last showed or sent: a second save sent before the first is answered follows it, not the older text
-  const was = it.pending !== undefined ? it.pending : (it.annotation ? it.annotation.text : "");
-  it.pending = text;
+  it.queued = (it.queued || 0) + 1;
+  const mine = (it.saving || Promise.resolve()).then(() => send(it, text, status));
+  it.saving = mine.catch(() => {});
+  return mine;
+}
+async function send(it, text, status) {
+  const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: text, was: was})});
     answer = await response.json();
-  } catch (e) { status.textContent = "not saved: " + unanswered(response); return; }
-  finally { if (it.pending === text) delete it.pending; }
+  } catch (e) { it.queued--; status.textContent = "not saved: " + unanswered(response); return; }
+  const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) { it.annotation = answer.annotation; drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
-  it.annotation = answer.annotation; status.textContent = answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
+  it.annotation = answer.annotation;
+  if (!later) status.textContent = drafts.has(it.key) ? "not saved yet (Enter saves)" :
+    answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
   counts(answer.counts);
   redrawEntry(it);
 }

@@ -386,6 +386,28 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
 
 
+def test_a_second_save_sent_before_the_first_is_answered_waits_for_it(page):
+    """120th round's review: a save typed on and sent while the page's first was unanswered (held by the server behind
+    another tab's) could reach the server first: refused as "another page removed it", then the first stored its older
+    text and the page said "saved" under a box holding the newer. A page's saves of an answer go one after another."""
+    import json
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    held = []
+    page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
+    page.fill("#annotationinput", "AAA")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.fill("#annotationinput", "BBB")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(500)
+    assert len(held) == 1 and page.text_content("#savestatus") == "saving…"   # (the second waits, never sent ahead)
+    held[0].continue_()
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert page.input_value("#annotationinput") == "BBB"
+    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "BBB"
+
+
 def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
     """114th round's agents: the page showed the last turn's thinking alone, above the transcript; each turn's is
     under its turn."""
