@@ -16264,8 +16264,9 @@ def weighted_section(sec):
 
 def trial_section(sec):
     out = [f"Trials ({sec['repeat']} per case):"]
-    out += table([[t["name"], figure_text(t["figure"]), f"95% CI {interval(t['figure']['ci'])}"] for t in sec["trials"]],
-                 align_right_from=99)
+    out += table([[t["name"], figure_text(t["figure"]), f"95% CI {interval(t['figure']['ci'])}"
+                   if t["figure"]["ci"] and t["figure"]["ci"][0] is not None else ""] for t in sec["trials"]],
+                 align_right_from=99)   # (a trial whose every answer failed has none: "95% CI" stood alone)
     rows = [["k", "pass@k", "pass^k", "cases"]] + [[figure_text(f) for f in r["figures"]] for r in sec["rows"]]
     out += [""] + table(rows) + ([sec["fewer"]] if sec["fewer"] else [])
     out += ["", f"Flaky cases ({len(sec['flaky'])}, trials disagree):"]

@@ -443,6 +443,11 @@ def test_a_trial_that_failed_leaves_the_others_named_by_their_numbers(project, c
     # (112th round) its last trial failed: numbered too, or "acceso | acceso" read as a case of two trials
     assert "trial 1: acceso | trial 2: acceso" in out, out
     assert cli("report", "runs/t.json", "--html", "t.html")[0] == 0   # (its review: the page's too)
+    # (120th round) a trial whose every answer failed shows no interval, never "95% CI" followed by nothing
+    write_run("runs/u.json", make_run([{"id": "a", "expected": "bug", "response": ["bug", None]},
+                                       {"id": "b", "expected": "bug", "response": ["acceso", None]}]))
+    line = next(l for l in cli("report", "runs/u.json")[1].splitlines() if l.startswith("  trial 2 "))
+    assert "95% CI" not in line and line.rstrip() == line, line
     assert "trial 2: acceso | trial 3: acceso" in Path("t.html").read_text(encoding="utf-8")
 
 
