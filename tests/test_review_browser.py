@@ -408,6 +408,35 @@ def test_a_second_save_sent_before_the_first_is_answered_waits_for_it(page):
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "BBB"
 
 
+def test_a_save_queued_behind_one_refused_for_another_tabs_save_never_saves_over_it(page):
+    """Its review: a save queued behind one the server refused (another tab had saved since) was sent with the other
+    tab's text as what the page showed, and replaced it unseen. Saves asked before the page was told wait for an Enter
+    asked after it, as one alone does."""
+    import json
+    import urllib.request
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    held = []
+    page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
+    page.fill("#annotationinput", "AAA")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.fill("#annotationinput", "BBB")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"key": key, "text": "saved in another tab", "was": ""}).encode())
+    assert urllib.request.urlopen(other).status == 200
+    held[0].continue_()
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
+    page.wait_for_timeout(500)
+    stored = json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"]
+    assert stored == "saved in another tab" and page.input_value("#annotationinput") == "BBB"
+    page.keyboard.press("Enter")   # asked again, told: it saves over it
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "BBB"
+
+
 def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
     """114th round's agents: the page showed the last turn's thinking alone, above the transcript; each turn's is
     under its turn."""
