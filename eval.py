@@ -12980,10 +12980,15 @@ def breaker_of(stop):
     return stop
 
 
+def refused_keys(stop):
+    """Whether a ServerRefuses is of 401s alone, its row counting the calls refused (an answer's five votes: five)."""
+    return all(re.match(r"(?:turn \d+: )?HTTP 401", error) for _, error in stop.row)
+
+
 def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
-    if isinstance(stop, ServerRefuses):
-        return f"{who} refused {len(stop.row)} {what} in a row"
+    if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
+        return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
     # (a reset after the headers, a body cut short: "could not connect" of calls that did)
     return (f"{who} stopped answering: {SERVER_GONE_AFTER} {what} in a row failed on the connection (could not connect, "
             "or were cut off mid-answer)")
@@ -13013,7 +13018,7 @@ def refused_why(who, what, stop, again, jobs):
     if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
-        return f"stopped: {who} refused {len(stop.row)} {what} in a row for their API key ({last}); {cure}, then {again}"
+        return f"stopped: {who} refused {len(stop.row)} calls in a row for their API key ({last}); {cure}, then {again}"
     if statuses == {"404"}:
         return (f"stopped: {who} answered {len(stop.row)} {what} in a row that what they asked is not there ({last}); "
                 f"check the model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then {again}")
@@ -20121,17 +20126,18 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
             held.close()
 
 
-def pairwise_command(a_path, b_path, judge, api, host):
+def pairwise_command(a_path, b_path, judge, api, host, keyed=False):
     """The compare that goes on with a pairwise comparison: its runs, criterion and judge as asked (another judge, or
     the defaults of another day, would be another comparison, asked whole; a temperature rounded, another judge too),
-    at the address given. Runs after --, a path that begins with a dash being no option."""
+    at the address given, and a key given by --api-key to an OpenAI-compatible server (`keyed`: the comparison's API,
+    given or its runs') given again. Runs after --, a path that begins with a dash being no option."""
     options = [option_word("--pairwise", judge["criterion"]), *(option_word("--judge-model", m) for m in judge["models"]),
                f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']!r}", f"--seed {judge['seed']}",
                *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
                *([option_word("--host", host)] if host else []),
                # (a key given by --api-key, given again: pasted without it, a /v1 server refused the compare, 401)
-               *(["--api-key KEY"] if KEY_BY_OPTION and api == "openai" else [])]
+               *(["--api-key KEY"] if KEY_BY_OPTION and keyed else [])]
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 
@@ -20177,7 +20183,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                             + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
-        store_comparisons(sidecar)
+        try:
+            store_comparisons(sidecar)
+        except KeyboardInterrupt:   # (or SIGTERM): kept, in the journal or stored; "interrupted" alone named neither
+            raise EvalError(f"interrupted while storing the verdicts {shell_word(sidecar + JOURNAL_SUFFIX)} holds in "
+                            f"{shell_word(sidecar)}: each is kept in one or the other; the same compare stores them, "
+                            "asking only for what is missing: " + pairwise_command(
+                                a_path, b_path, judge, args.api, args.host,
+                                (args.api or b_run["config"]["api"]) == "openai")) from None
     comparisons = read_pairwise(sidecar)
     api = args.api or b_run["config"]["api"]
     spelled_as_stored(judge, comparisons, key, api)
@@ -20358,14 +20371,14 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                            "stores them" if os.path.lexists(sidecar + JOURNAL_SUFFIX) else
                            f"they are stored in it; the same compare reads them")
                 raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: {kept_in}, asking only "
-                                f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}"
+                                f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}"
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             warn((f"stored the verdicts in {shell_word(sidecar)}" if brought else
                   "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
                 f"stores); compare again to ask only the calls still missing: "
-                f"{pairwise_command(a_path, b_path, judge, args.api, args.host)}" if interrupted else ""))
+                f"{pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}" if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
         unasked = []
@@ -20379,7 +20392,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         except KeyboardInterrupt:   # (or SIGTERM) stored, unconfirmed: "interrupted" alone named nothing
             raise EvalError(f"interrupted after storing the verdicts in {shell_word(sidecar)} (the judge's digest not yet "
                             "checked again, which the next compare does); compare again to read them, asking only for "
-                            f"what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host)}") from None
+                            f"what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}") from None
         if replaced:   # kept with its verdicts, apart: no later compare reuses them (stored_comparison)
             raise EvalError(kept_apart_words(replaced, sidecar))
     else:   # nothing asked: the judge as it was when its verdicts were (a server that names no digest), as they were asked

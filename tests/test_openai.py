@@ -329,7 +329,8 @@ def test_401s_stop_a_run_by_the_calls_they_are(project, cli, fake):
                           "--api", "openai"], 6)):
         fake.faults, asked = ["401"] * 100, len(fake.chat_bodies)
         code, out, err = cli(*argv, "--host", fake.url, "--jobs", 1, "--api-key", "sk-test-0123456789abcdefghij")
-        assert code == 2 and len(fake.chat_bodies) - asked == calls and "refused" in err, (len(fake.chat_bodies) - asked, err)
+        assert code == 2 and len(fake.chat_bodies) - asked == calls and f"refused {calls} calls in a row" in err, (
+            len(fake.chat_bodies) - asked, err)
 
 
 def test_structured_output_over_openai(project, cli, fake):
