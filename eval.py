@@ -5548,7 +5548,8 @@ def in_prompts(path):
 
 # what a prompt never holds as words for the model: a NUL or another control character but a tab, a line's end or a
 # form feed (sent as it was, unsaid, where a labels.txt holding one is refused)
-PROMPT_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+LINE_END = re.compile(r"\r\n|\r|\n")
+PROMPT_CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")   # (C1's too, as a label's)
 
 
 def load_prompt(path, as_begun=False):
@@ -5570,7 +5571,8 @@ def load_prompt(path, as_begun=False):
         raise EvalError(f"{shell_word(path)}: the prompt is empty")
     stray = None if as_begun else PROMPT_CONTROL.search(text)   # (as a labels.txt holding one is refused)
     if stray:
-        raise EvalError(f"{shell_word(path)}:{text.count(chr(10), 0, stray.start()) + 1}: the prompt holds "
+        line = len(LINE_END.findall(text, 0, stray.start())) + 1   # (a carriage return alone ends one too)
+        raise EvalError(f"{shell_word(path)}:{line}: the prompt holds "
                         f"{'a NUL byte' if stray.group() == chr(0) else 'a control character'} ({char_escape(stray.group())}), "
                         "no word for the model (a copy's or an editor's slip): remove it")
     problem = None if as_begun else another_file_as_prompt(path, text)
@@ -11579,15 +11581,19 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # in a tree 1,000 folders deep)
             real = {folder: os.path.realpath(folder)}
 
-            def real_path(at, here, name):
+            def real_path(at, here, name):   # (a link it may not read, /proc/1/cwd, is its own name)
                 path = os.path.join(at, name)
-                return os.path.realpath(path) if os.path.islink(path) else os.path.join(here, name)
+                try:
+                    return os.path.realpath(path) if os.path.islink(path) else os.path.join(here, name)
+                except OSError:
+                    return path
             for at, subfolders, names in walked(folder, follow_links=True):
                 here = real.pop(at)
                 seen.add(here)
                 kept = []
-                for d in sorted(subfolders):   # shipped runs, by any path
-                    if d != SHIPPED_RUNS and (r := real_path(at, here, d)) not in seen and r != shipped:
+                for d in sorted(subfolders):   # shipped runs, by any path (runs/old/example/ is the user's)
+                    if not (at == folder and d == SHIPPED_RUNS) and (r := real_path(at, here, d)) not in seen \
+                            and r != shipped:
                         kept.append(d)
                         real[os.path.join(at, d)] = r
                 subfolders[:] = kept
@@ -14405,7 +14411,8 @@ def stage_of(case, trial):
         return "unclear", "no blocking check failed"
     # a judge that found no passage relevant where the case's labels were all retrieved: one of the two is wrong, and
     # no prompt fixes it (it was the task's, "faithful to the passages, yet it failed the check 'context_relevant'")
-    disputed = [c["name"] for c in case["checks"] if c["type"] == "context_relevant" and c["name"] in failed]
+    disputed = [c["name"] for c in case["checks"] if c["type"] == "context_relevant" and c["name"] in failed
+                and case.get("relevant")]   # (labels of nothing to retrieve, []: the judge agrees with them)
     if disputed and len(disputed) == len(failed):
         return "unclear", (f"the judge found no passage relevant enough ({the_checks(disputed)}), where every passage "
                            "the case labels relevant was retrieved: the judge or the labels are wrong")

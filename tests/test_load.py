@@ -261,7 +261,8 @@ def test_a_prompt_with_a_bom_is_refused_not_sent(project, cli):
 
 
 @pytest.mark.parametrize("char, said", [("\x00", "a NUL byte (\\x00)"), ("\x1b", "a control character (\\x1b)"),
-                                         ("\x01", "a control character (\\x01)"), ("\x7f", "a control character (\\x7f)")])
+                                         ("\x01", "a control character (\\x01)"), ("\x7f", "a control character (\\x7f)"),
+                                         ("\x9b", "a control character (\\x9b)"), ("\x85", "a control character (\\x85)")])
 def test_a_prompt_holding_a_control_character_is_refused_by_its_line(project, cli, char, said):
     """120th round's damaged files: a prompt with a NUL byte (or ESC, SOH) in its middle was sent to the model, unsaid,
     where a labels.txt holding one is refused, and a prompt's byte-order mark too: no words for the model."""
@@ -273,6 +274,10 @@ def test_a_prompt_holding_a_control_character_is_refused_by_its_line(project, cl
                                  "an editor's slip): remove it\n"), err
     Path("prompts/ok.txt").write_text(text.replace("\n", "\tx\r\n\f", 1), encoding="utf-8", newline="")
     assert "holds" not in cli("run", "--split", "dev", "--prompt", "prompts/ok.txt", "--host", "127.0.0.1:1")[2]
+    # (its review) C1's too, as labels' are; and its line counted at a carriage return alone too
+    Path("prompts/cr.txt").write_text("a\rb\rc " + char + " {{text}}\r", encoding="utf-8", newline="")
+    assert cli("run", "--split", "dev", "--prompt", "prompts/cr.txt", "--host", "127.0.0.1:1")[2].startswith(
+        "error: prompts/cr.txt:3: the prompt holds")
 
 
 def test_crlf_line_endings_are_accepted(tmp_path):

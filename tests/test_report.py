@@ -1174,11 +1174,13 @@ def test_a_labelled_case_whose_judge_found_no_passage_relevant_is_unclear_never_
               "checks": checks, "judges": [vote("ctx", False, none_relevant), faithful]},
              {"id": "l2", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "a month",
               "checks": checks, "judges": [vote("ctx", False, "{}"), faithful]}]
+    specs.append(dict(specs[0], id="l3", relevant=[]))   # (its review: labels of nothing to retrieve agree with the judge)
     d = json.loads(cli("report", write_run(project / "l.json", make_run(specs, labels=None, split="rag")), "--json")[1])["diagnosis"]
-    assert d["unclear"] == ["l1"] and d["task"] == ["l2"], d
+    assert d["unclear"] == ["l1"] and d["task"] == ["l2", "l3"], d
     assert d["why"] == {"l1": "the judge found no passage relevant enough (the check 'ctx'), where every passage the "
                               "case labels relevant was retrieved: the judge or the labels are wrong",
-                        "l2": "faithful to the passages, yet it failed the check 'says'"}, d["why"]
+                        "l2": "faithful to the passages, yet it failed the check 'says'",
+                        "l3": "faithful to the passages, yet it failed the check 'ctx'"}, d["why"]
 
 
 def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):
