@@ -11591,9 +11591,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
                 here = real.pop(at)
                 seen.add(here)
                 kept = []
-                for d in sorted(subfolders):   # shipped runs, by any path (runs/old/example/ is the user's)
-                    if not (at == folder and d == SHIPPED_RUNS) and (r := real_path(at, here, d)) not in seen \
-                            and r != shipped:
+                for d in sorted(subfolders):   # shipped runs, by any path (and an older project's, runs/older/example/)
+                    if d != SHIPPED_RUNS and (r := real_path(at, here, d)) not in seen and r != shipped:
                         kept.append(d)
                         real[os.path.join(at, d)] = r
                 subfolders[:] = kept
