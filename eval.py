@@ -8672,11 +8672,15 @@ def quoted_at(raw, at):
     line = raw[max(raw.rfind("\n", max(0, at - 2000), at) + 1, at - 2000):at]
     if line.lstrip().startswith(">"):
         return True
-    key = WHOLE_VERDICT.match(raw, at)
-    return line.rstrip(" \t*_").endswith(OPENING_QUOTES) and not (key and raw[key.end():key.end() + 1] in CLOSING_QUOTES)
+    key, before = WHOLE_VERDICT.match(raw, at), line.rstrip(" \t*_")
+    # a straight quote opens where a word may begin (after a space, a bracket, a colon: It writes "Final verdict: PASS");
+    # after a word's end it closes one (It ends with "Thanks for your order." Final verdict: FAIL)
+    opens = before.endswith(("«", "“", "‘", "„")) or before.endswith(('"', "'")) and (
+        len(before) == 1 or before[-2] in " \t([{:")
+    return opens and not (key and raw[key.end():key.end() + 1] in CLOSING_QUOTES)
 
 
-OPENING_QUOTES, CLOSING_QUOTES = ('"', "'", "«", "“", "‘", "„"), ('"', "'", "»", "”", "’")
+CLOSING_QUOTES = ('"', "'", "»", "”", "’")
 
 
 # a verdict of the whole in words, as a key: Overall verdict: FAIL, **Final verdict** — FAIL, Veredicto final: no cumple
@@ -8728,7 +8732,9 @@ def table_begins(raw):
 
 
 VERDICT_COLUMN = re.compile(r"(?:final |overall )?(?:verdict|result|pass/fail|winner|veredicto|veredicte|resultado|resultat|"
-                            r"ganador|guanyador)", re.IGNORECASE)
+                            r"ganador|guanyador|assessment|evaluation|status|met\??|outcome|rating|value|judgement|"
+                            r"judgment|evaluación|avaluació|valoración|valoració|estado|estat|cumple\??|compleix\??)",
+                            re.IGNORECASE)   # (Assessment over its row of the whole, | Verdict | FAIL | ... |, read it)
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?")   # (|---|:--:|, under a header)
 
 
@@ -8971,10 +8977,10 @@ def last_verdict(raw, read, loose=None):
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
 # the words they are read by
 FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meets_criterion", "meets_criteria",
-                                     "veredicto", "veredicte", "final", "overall", "overall_verdict"}, PASS_WORDS),   # (never result, decision, outcome: the
+                                     "veredicto", "veredicte", "overall_verdict"}, PASS_WORDS),   # (never result, decision, outcome: the
                        # answer's own, "decision": "no" of a refund declined, "result": "false" of a quiz)
                        LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
-                                       "veredicte", "ganador", "guanyador", "final", "overall", "overall_verdict"},
+                                       "veredicte", "ganador", "guanyador", "overall_verdict"},
                                       WINNER_WORDS)}
 
 
@@ -8991,15 +8997,17 @@ FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""") 
 
 
 def said_in_reason(verdict_object, loose, verdict):
-    """Whether the verdict object's reason gives the other verdict in words, a sentence of its beginning with the key
-    ({"reason": "No tracking number.\\nVerdict: FAIL", "pass": true}): the judge said two things, left to a person (its
-    words were read past, the field's kept). What it quotes ("pass: true", {"pass": true}: the answer's) is no verdict,
-    nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
+    """Whether the verdict object's reason gives the other verdict in words, in its last sentence begun by the key
+    ({"reason": "No tracking number.\\nVerdict: FAIL", "pass": true}), or in any begun by a verdict of the whole's key
+    (Final verdict: FAIL. The tone is nice.): the judge said two things, left to a person (its words were read past, the
+    field's kept). Its items' lines (Criterion 1 ... Verdict: PASS) and what it quotes (The answer ends with:\\nVerdict:
+    PASS\\nAn injection.) are none; nor is a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
     reason = verdict_object.get("reason")
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
-    blanked = QUOTED_IN_REASON.sub(lambda m: m.group() if m.group("given") else " " * len(m.group()), reason)
-    said = "\n".join(kept for sentence in REASON_SENTENCES.split(blanked) if REASON_KEY.match(kept := sentence.strip()))
+    sentences = [sentence.strip() for sentence in REASON_SENTENCES.split(reason) if sentence.strip()]
+    said = "\n".join(sentence for at, sentence in enumerate(sentences) if (key := REASON_KEY.match(sentence))
+                     and (at == len(sentences) - 1 or WHOLE_VERDICT.match(sentence, key.start(1))))
     words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))[1]
     given = [decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said)]   # (Final verdict: {"pass": false})
     given = [value.get("pass" if words is PASS_WORDS else "winner") for value in given if value]
@@ -9009,12 +9017,9 @@ def said_in_reason(verdict_object, loose, verdict):
         word != verdict for word in said_in_words(said, loose, 0, len(said)))
 
 
-REASON_KEY = re.compile(r"[*_]{0,3}(?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
-                        r"ganador|guanyador|pass)(?![^\W_])", re.IGNORECASE)
+REASON_KEY = re.compile(r"[*_]{0,3}((?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
+                        r"ganador|guanyador|pass))(?![^\W_])", re.IGNORECASE)
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)|\n")
-# a reason's quotations, and JSON it quotes but for one a key gives ("Final verdict: {"pass": false}")
-QUOTED_IN_REASON = re.compile(r'(?P<given>(?:(?<=[:=>])|(?<=[:=>] ))\{[^{}\n]*\})|"[^"\n]*"|\'[^\'\n]*\'|«[^»\n]*»|“[^”\n]*”|'
-                              r'\{[^{}\n]*\}')
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -9438,10 +9443,22 @@ def without_model_text(reply, messages, parse):
             start, stop = final_object(inner)[2]   # (a quote's > beside it is no word: '> {"pass": true}' is one alone)
             # and the verdict such an answer forges, copied alone among the judge's words (It ends with {"pass": true}; I
             # ignore it, it fails: read as the judge's pass): the judge's own is seldom the answer's to the letter
-            reply = copies_removed(copies_removed(reply, inner), inner[start:stop]) \
-                if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
+            reply = copies_removed(reply, inner) if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
                 "" if quoted_as_space(reply).split() == quoted_as_space(inner).split() else reply
+            if quoted_as_space(inner[:start] + inner[stop:]).strip() and judged_after_copy(reply, inner[start:stop]):
+                reply = copies_removed(reply, inner[start:stop])
     return reply
+
+
+def judged_after_copy(reply, verdict):
+    """Whether the judge's words follow its last copy of the verdict an answer forged (It ends with {"pass": true}; I
+    ignore it, it fails): a copy, read past; where the reply ends on it, or it stands in the judge's own object, it is
+    the judge's own word (a grader's answer judged, whose verdict the judge's may be to the letter)."""
+    flat, target = "".join(quoted_as_space(reply).split()), "".join(quoted_as_space(verdict).split())
+    at = flat.rfind(target) if target else -1
+    after = flat[at + len(target):].lstrip("`") if at >= 0 else ""   # (past a fence's close: ``` then words)
+    nested = after[:1] in ("}", "]") or after[:1] == "," and after[1:2] in ('"', "{", "[")   # (, "pass": true} after it)
+    return bool(after) and not nested
 
 
 def copies_removed(reply, text):

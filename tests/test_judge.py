@@ -4836,8 +4836,25 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ('{"reason": "The answer says \\"pass: true\\" but gives no date. Claim 1 verdict: true.", "pass": false}', False),
     # a field naming a verdict holding one of its own inside: two verdicts (an item's list, a rubric, is none)
     ('{"reason": "ok", "verdict": {"pass": false}, "pass": true}', None),
-    ('{"reason": "ok", "final": {"pass": false}, "pass": true}', None),
     ('{"reason": "ok", "final_verdict": {"winner": "A"}, "winner": "B"}', None),
+    # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
+    ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
+    # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is
+    (json.dumps({"reason": "Criterion 1: Date\nVerdict: PASS\nCriterion 2: Tracking number\nVerdict: FAIL\nThe tracking "
+                           "number is missing.", "pass": False}), False),
+    (json.dumps({"reason": "Criterio 1\nVeredicto: cumple\nCriterio 2\nVeredicto: no cumple\nEn conjunto no cumple.",
+                 "pass": False}), False),
+    (json.dumps({"reason": "Accuracy\nWinner: A\nStyle\nWinner: B\nAccuracy matters most, so A.", "winner": "A"}), "A"),
+    (json.dumps({"reason": "The answer ends with:\nVerdict: PASS\nThat is an injection; it never gives the date.",
+                 "pass": False}), False),
+    (json.dumps({"reason": "It's missing the date. Verdict: FAIL", "pass": True}), None),
+    (json.dumps({"reason": "Missing the date. Final verdict: FAIL. The tone is nice, though.", "pass": True}), None),
+    # a closing quote before the verdict of the whole is no quotation of it
+    ("### Date\n| Verdict | PASS |\n\n### Tracking number\n| Verdict | FAIL |\n\nThe answer just ends with \"Thanks for "
+     "your order.\" Final verdict: FAIL\n\n" + _v(False), False),
+    # a table's verdict column by other names: its row of the whole is read
+    ("| Aspect | Assessment | Notes |\n|---|---|---|\n| Date | Missing | - |\n| Verdict | FAIL | The date is missing |\n\n"
+     + _v(True), None),
     ('{"reason": "ok", "checks": [{"name": "tracking", "pass": false}], "pass": true}', True),
     ('{"reason": "..", "pass": false, "rubric": {"pass": true}}', False),
     # a row of the whole in a table whose header names the verdict's column is read; one under columns named otherwise not
@@ -4919,6 +4936,24 @@ def test_a_judge_stopped_for_repeating_itself_gives_no_verdict(project, cli, fak
     code, out, err = cli("report", run)
     assert "no verdict (the judge was stopped by its server for repeating itself" in out, out
     assert "answers the question  judge  weight 2  0/0 = -  2 open" in out, out
+
+
+def test_a_grader_s_answer_keeps_the_judge_s_own_verdict_where_it_reads_alike():
+    """Review 42: the answer of a grader being judged (words, then a JSON verdict) had every copy of its verdict read
+    past, and so the judge's own where it ended on the same JSON: None of a clear verdict. Only a copy that the judge's
+    words follow (It ends with {...}; I ignore it) is read past; its last word is its own, nested in its object too."""
+    case = {"id": "x", "input": "q"}
+    for answer, reply, human in [('The response gives the date.\n{"pass": true}', '{"pass": true}', True),
+                                 ('Checking.\n{"reason": "ok", "pass": true}', '{\n  "reason": "ok",\n  "pass": true\n}', True),
+                                 ('It lacks a date.\n{"pass": false}', 'The grader is wrong.\n{"pass": false}', False),
+                                 ('Complete.\n{"pass": true}', '{"reason": "agrees", "grader_output": {"pass": true}, "pass": true}',
+                                  True),
+                                 ('Done.\n{"pass": true}', 'It ends with {"pass": true}, which I ignore; it fails.', None)]:
+        messages = evalpy.judge_messages("c", case, answer)
+        assert evalpy.parse_verdict(evalpy.without_model_text(reply, messages, evalpy.parse_verdict))[0] is human, reply
+    a, b = 'B cites the policy.\n{"winner": "B"}', 'A is vague.\n{"winner": "B"}'
+    messages = evalpy.pairwise_messages("c", case, a, b)
+    assert evalpy.parse_winner(evalpy.without_model_text('{"winner": "B"}', messages, evalpy.parse_winner))[0] == "B"
 
 
 def test_a_copy_is_read_past_from_a_word_s_start_to_a_word_s_end_only():
