@@ -20970,7 +20970,8 @@ def format_audit(audit, config, run_path):
         if votes > 1:
             out.append(f"  Self-consistency ({votes} votes each): {count_percent(len(c['split']), c['answers'])} of "
                        f"answers split their votes; {len(c['low_certainty'])} under certainty {LOW_CERTAINTY:g} "
-                       "(already listed as doubtful)" + (f": {', '.join(c['low_certainty'])}" if c["low_certainty"] else ""))
+                       "(already listed as doubtful)" + (f": {', '.join(map(on_one_line, c['low_certainty']))}"
+                                                          if c["low_certainty"] else ""))
             if c["answers"] and len(c["split"]) / c["answers"] > UNSURE_SHARE:
                 out.append("  The judge disagrees with itself on more than one answer in five: treat its verdicts "
                            "as unsure, and calibrate it or change it before trusting its rate")
@@ -20981,7 +20982,8 @@ def format_audit(audit, config, run_path):
                        f"({judge_command(run_path, config, **more)} asks again)")
         if len(a["judges"]) > 1:
             out.append(f"  Panel: the judges disagree on {count_percent(len(c['panel_split']), c['answers'])} of answers"
-                       + (f": {', '.join(c['panel_split'])}" if c["panel_split"] else ""))
+                       + (f": {', '.join(map(on_one_line, c['panel_split']))}" if c["panel_split"] else ""))
+            # (an id's line break shown as its code: printed raw, an id forged a line of the audit)
     position = audit["position"]
     stale = (f" ({plural(position['stale'], 'comparison')} stored for another version of this run file, not read)"
              if position["stale"] else "")

@@ -1642,6 +1642,12 @@ def test_the_audit_names_a_judge_of_the_judged_models_family_and_compares_the_pa
     assert "  Judge qwen2.5:7b: passes 20/20 = 100% · same family as the judged model: it may go easy on it" in out
     assert "  Judge llama3.1:8b: passes 10/20 = 50%\n" in out
     assert "  Panel: the judges disagree on 10/20 = 50% of answers: a01, a03" in out
+    # (120th round's views) an id's line break is shown as its code: printed raw, it forged a line of the audit
+    forged = load_json(run)
+    forged["results"][0]["id"] = "a01\nFORGED: Judge x: passes 100%"
+    Path("runs/forged.json").write_text(json.dumps(forged), encoding="utf-8")
+    out = cli("judge", "runs/forged.json", "--audit")[1]
+    assert not any(line.startswith("FORGED") for line in out.splitlines()) and "a01\\nFORGED" in out, out
     other = audited_run(lambda i, judge, vote: True, judges=("llama3.1:8b",))
     assert "same family" not in cli("judge", other, "--audit")[1]
     # (117th round) the family the server reported for the judged model (qwen2) beside one guessed from a judge's name
