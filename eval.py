@@ -4494,6 +4494,9 @@ def case_problems(case, labels, stored=False, begun=False):
             edge = next(c for c in case[name][:1] + case[name][-1:] if c.isspace())
             problems.append(f"field 'id' {case[name]!r} begins or ends with "
                             + ("a line break" if edge in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029" else "a tab" if edge == "\t" else "a space"))
+        elif name == "id" and new_rules and "\x00" in case[name]:   # no command line holds one: never chosen
+            problems.append(f"field 'id' {ascii(case[name])} holds a NUL byte (\\x00), which no command line can give "
+                            "(--case, --cases): it could never be chosen")
         elif name == "id" and new_rules and "," in case[name]:   # --cases a,b asks for a and b: never chosen
             problems.append(f"field 'id' {case[name]!r} holds a comma, which --cases reads as between two ids")
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is

@@ -183,6 +183,9 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
                       (["c1\n"], "1: field 'id' 'c1\\n' begins or ends with a line break"),
                       # (73rd) --cases a,b asks for a and b: an id with a comma could never be chosen
                       (["a,b"], "1: field 'id' 'a,b' holds a comma, which --cases reads as between two ids"),
+                      # (120th round) no command line holds a NUL: its case could never be chosen
+                      (["nul\x00id"], "1: field 'id' 'nul\\x00id' holds a NUL byte (\\x00), which no command line can give "
+                                       "(--case, --cases): it could never be chosen"),
                       ([nfc, nfd], f"2: duplicate id {nfd!r} (first on line 1, written in another Unicode form)")]:   # (a line break or ESC inside is shown escaped)
         path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
         assert problems(path) == [f"{path}:{said}"], (ids, problems(path))
