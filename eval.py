@@ -3027,6 +3027,8 @@ def read_arguments(call):
         try:
             arguments = exact_json(arguments)
         except json.JSONDecodeError as e:   # said, as its place: a line break written raw in a string reads as JSON's \n
+            if not arguments.strip():
+                return None, "they are empty"
             return None, unescaped_in_string(arguments, e) or (
                 f"not JSON ({e.msg[:1].lower()}{e.msg[1:].removesuffix(' at')} at character {e.pos + 1})")
         except ValueError as e:        # JSON's text, holding what JSON does not allow
@@ -3036,8 +3038,16 @@ def read_arguments(call):
     # what else they are (a model's JSON written inside a string, "{\"order_id\": ...}", encoded twice, was "a wrong or
     # missing argument")
     kind = {str: "a string", list: "a list", bool: "a boolean", type(None): "null"}.get(type(arguments), "a number")
-    return None, (f"they are {kind}" + (" holding JSON (encoded twice)" if isinstance(arguments, str)
-                                        and arguments.strip().startswith("{") else "") if "arguments" in call else None)
+    twice = isinstance(arguments, str) and isinstance(loose_json_value(arguments), (dict, list))
+    return None, (f"they are {kind}" + (" holding JSON (encoded twice)" if twice else "") if "arguments" in call else None)
+
+
+def loose_json_value(text):
+    """What JSON text reads as, or None where it is none (a string holding an object encoded twice, told so)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 UNESCAPED_NAMES = {"\n": ("a line break", "\\n"), "\t": ("a tab", "\\t"), "\r": ("a carriage return", "\\r")}

@@ -1049,6 +1049,11 @@ def test_a_call_whose_arguments_give_a_key_twice_is_said_to_be_so():
         "its arguments are not a JSON object: they are a string holding JSON (encoded twice)")
     assert evalpy.call_problem(dict(call, arguments='{"order_id": "A'), TOOLS) == (
         "its arguments are not a JSON object: not JSON (unterminated string starting at character 14)")
+    # (its review) a list encoded twice is said so; a string of no JSON is a string; blank ones are empty
+    assert evalpy.call_problem(dict(call, arguments=json.dumps(json.dumps([{"order_id": "A-1"}]))), TOOLS).endswith(
+        "they are a string holding JSON (encoded twice)")
+    assert evalpy.call_problem(dict(call, arguments='"{broken"'), TOOLS).endswith(": they are a string")
+    assert evalpy.call_problem(dict(call, arguments=" "), TOOLS).endswith(": they are empty")
 
 
 @pytest.mark.parametrize("message, calls", [(0, True), (0, 3.5), (0, 7), (0, "lookup_order"), (0, None),
