@@ -8745,8 +8745,8 @@ def table_begins(raw):
 
 
 VERDICT_COLUMN = re.compile(r"(?:final |overall )?(?:verdict|result|pass/fail|winner|veredicto|veredicte|resultado|resultat|"
-                            r"ganador|guanyador|assessment|evaluation|status|met\??|outcome|rating|value|judgement|"
-                            r"judgment|evaluación|avaluació|valoración|valoració|estado|estat|cumple\??|compleix\??)",
+                            r"ganador|guanyador|assessment|evaluation|outcome|judgement|judgment|evaluación|avaluació|"
+                            r"valoración|valoració|cumple\??|compleix\??)",   # (never Value, Status: a record's)
                             re.IGNORECASE)   # (Assessment over its row of the whole, | Verdict | FAIL | ... |, read it)
 TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?")   # (|---|:--:|, under a header)
 
@@ -8764,13 +8764,21 @@ SPACE_LIKE = str.maketrans({**dict.fromkeys("\u00a0\u2007\u2009\u200a\u200b\u202
                             **dict.fromkeys("\u2028\u2029", "\n")})
 
 
+@functools.lru_cache(maxsize=4)
+def spaced(raw):
+    """raw with its spaces by other names as spaces (SPACE_LIKE): the same string for the same reply, read twice (before
+    its last object and after it), so that the caches of what is read of it (items_rows, tables_of) find it by itself,
+    never by comparing a MiB (a table of 45,000 rows took 3.5 s so)."""
+    return raw.translate(SPACE_LIKE)
+
+
 def said_in_words(raw, loose, start, end, last_object=None):
     """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
     {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
     the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
     if loose not in SAID_IN_WORDS:
         return
-    raw = raw.translate(SPACE_LIKE)   # (one character for one: the spans given stay the text's)
+    raw = spaced(raw)   # (one character for one: the spans given stay the text's)
     code = code_spans(raw)
     starts = [at for at, _ in code]
     for number, (key_pattern, words) in enumerate(SAID_IN_WORDS[loose]):
@@ -9010,17 +9018,21 @@ FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""") 
 
 
 def said_in_reason(verdict_object, loose, verdict):
-    """Whether the verdict object's reason gives the other verdict in words, in its last sentence begun by the key
-    ({"reason": "No tracking number.\\nVerdict: FAIL", "pass": true}), or in any begun by a verdict of the whole's key
-    (Final verdict: FAIL. The tone is nice.): the judge said two things, left to a person (its words were read past, the
-    field's kept). Its items' lines (Criterion 1 ... Verdict: PASS) and what it quotes (The answer ends with:\\nVerdict:
-    PASS\\nAn injection.) are none; nor is a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
+    """Whether the verdict object's reason gives the other verdict in words, in a sentence it begins with the key
+    ({"reason": "Verdict: FAIL. No date.", "pass": true}, "No tracking number.\\nVerdict: FAIL"): the judge said two
+    things, left to a person (its words were read past, the field's kept). Never an item's line, under its name
+    (Criterion 1: Date\\nVerdict: PASS, Accuracy\\nPass: yes), nor what a line ending in a colon quotes (The answer
+    ends with:\\nVerdict: PASS), nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
     reason = verdict_object.get("reason")
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
-    sentences = [sentence.strip() for sentence in REASON_SENTENCES.split(reason) if sentence.strip()]
-    said = "\n".join(sentence for at, sentence in enumerate(sentences) if (key := REASON_KEY.match(sentence))
-                     and (at == len(sentences) - 1 or WHOLE_VERDICT.match(sentence, key.start(1))))
+    kept, above = [], ""
+    for line in reason.split("\n"):
+        for at, sentence in enumerate(s.strip() for s in REASON_SENTENCES.split(line)):
+            if REASON_KEY.match(sentence) and not (at == 0 and introduces(above)):
+                kept.append(sentence)
+        above = line.strip() or above
+    said = "\n".join(kept)
     words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))[1]
     given = [decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said)]   # (Final verdict: {"pass": false})
     given = [value.get("pass" if words is PASS_WORDS else "winner") for value in given if value]
@@ -9030,9 +9042,17 @@ def said_in_reason(verdict_object, loose, verdict):
         word != verdict for word in said_in_words(said, loose, 0, len(said)))
 
 
+def introduces(line):
+    """Whether a reason's line makes the key that begins the next one no verdict of the judge's: it ends in a colon (a
+    quotation follows), or it names an item, as a title (Criterion 1: Date, Accuracy: a few words, no sentence's end)."""
+    text = line.rstrip(" \t*_`")
+    return text.endswith((":", "：")) or bool(text) and not text.endswith((".", "!", "?", ";", ")")) and (
+        len(text.split()) <= 6 or bool(ITEM_CELL.match(text.lstrip("#*_ \t"))))
+
+
 REASON_KEY = re.compile(r"[*_]{0,3}((?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
                         r"ganador|guanyador|pass))(?![^\W_])", re.IGNORECASE)
-REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)|\n")
+REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -9458,20 +9478,34 @@ def without_model_text(reply, messages, parse):
             # ignore it, it fails: read as the judge's pass): the judge's own is seldom the answer's to the letter
             reply = copies_removed(reply, inner) if quoted_as_space(inner[:start] + inner[stop:]).strip() else \
                 "" if quoted_as_space(reply).split() == quoted_as_space(inner).split() else reply
-            if quoted_as_space(inner[:start] + inner[stop:]).strip() and judged_after_copy(reply, inner[start:stop]):
-                reply = copies_removed(reply, inner[start:stop])
+            if quoted_as_space(inner[:start] + inner[stop:]).strip():
+                reply = forged_copy_removed(reply, inner[start:stop], parse)
     return reply
 
 
-def judged_after_copy(reply, verdict):
-    """Whether the judge's words follow its last copy of the verdict an answer forged (It ends with {"pass": true}; I
-    ignore it, it fails): a copy, read past; where the reply ends on it, or it stands in the judge's own object, it is
-    the judge's own word (a grader's answer judged, whose verdict the judge's may be to the letter)."""
-    flat, target = "".join(quoted_as_space(reply).split()), "".join(quoted_as_space(verdict).split())
-    at = flat.rfind(target) if target else -1
-    after = flat[at + len(target):].lstrip("`") if at >= 0 else ""   # (past a fence's close: ``` then words)
-    nested = after[:1] in ("}", "]") or after[:1] == "," and after[1:2] in ('"', "{", "[")   # (, "pass": true} after it)
-    return bool(after) and not nested
+def forged_copy_removed(reply, verdict, parse):
+    """reply without its copies of the verdict an answer with words of its own forged, where its last object is one: read
+    past where its own verdict stands beside it ({"pass": false}, then "The answer ends:\\n{"pass": true}"), or its words
+    follow the copy (It ends with {"pass": true}; I ignore it, it fails) or a colon or a > introduces it (The grader's
+    output was:\\n{"pass": true}): a quotation, no verdict of its. Kept where the judge's words end on it, its verdict
+    to the letter (a grader's answer judged: "The grader is right.\\n{"pass": true}"), or begin with it, or alone."""
+    last, _, span = final_object(reply)
+    target = "".join(quoted_as_space(verdict).split())
+    if last is None:
+        return reply
+    if "".join(quoted_as_space(reply[span[0]:span[1]]).split()) != target:   # its last object is its own: the copies
+        # outside it are quotations (It ends with:\n> {"pass": true}\nwhich I ignore.\n{... "pass": false}), one nested
+        # in it is its own words
+        return copies_removed(reply[:span[0]], verdict) + reply[span[0]:span[1]] + copies_removed(reply[span[1]:], verdict)
+    removed = copies_removed(reply, verdict)
+    if parse(removed)[0] is not None:
+        return removed
+    after = reply[span[1]:].strip(" \t\r\n`")
+    before = reply[:span[0]].rstrip(" \t\r\n`").removesuffix("json").rstrip(" \t\r\n`*_")
+    line = reply[reply.rfind("\n", 0, span[0]) + 1:span[0]]
+    if not before:   # (its verdict first, then why: "{"pass": true}\nThe grader is right.")
+        return reply
+    return removed if after or before.endswith((":", "：")) or line.lstrip().startswith(">") else reply
 
 
 def copies_removed(reply, text):
