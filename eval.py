@@ -22817,7 +22817,8 @@ function store(it, text, status) {
 async function send(it, text, status, asked) {
   // one asked before the page was told another page saved (a save before it refused) waits for an Enter after it, as
   // one alone does: sent, it replaced the other page's text unseen
-  if (asked <= (it.refusedBefore || 0)) { it.queued--; drafts.set(it.key, text); return; }
+  // (a draft typed on since is kept: replaced by this text, what was typed after it was lost on the next redraw)
+  if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); return; }
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
   let response = null, answer;
   try {
@@ -22827,7 +22828,7 @@ async function send(it, text, status, asked) {
   } catch (e) { it.queued--; status.textContent = "not saved: " + unanswered(response); return; }
   const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
+  if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
   if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation;

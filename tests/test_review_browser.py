@@ -437,6 +437,35 @@ def test_a_save_queued_behind_one_refused_for_another_tabs_save_never_saves_over
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "BBB"
 
 
+def test_text_typed_on_after_a_refused_save_is_the_draft_kept(page):
+    """Its review: after a save refused for another tab's, the text typed on since was replaced in the drafts by the
+    refused text: moving away and back showed it without what was typed after."""
+    import json
+    import urllib.request
+    key = page.text_content("#case h2") + "#1"
+    held = []
+    page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
+    page.fill("#annotationinput", "AAA")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.fill("#annotationinput", "BBB")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.type("#annotationinput", " and more typed")
+    other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"key": key, "text": "other tab", "was": ""}).encode())
+    assert urllib.request.urlopen(other).status == 200
+    held[0].continue_()
+    page.wait_for_timeout(800)
+    assert page.input_value("#annotationinput") == "BBB and more typed"
+    page.locator("body").click(position={"x": 1, "y": 1})
+    page.keyboard.press("j")
+    page.wait_for_timeout(300)
+    page.keyboard.press("k")
+    page.wait_for_timeout(300)
+    assert page.input_value("#annotationinput") == "BBB and more typed"
+
+
 def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
     """114th round's agents: the page showed the last turn's thinking alone, above the transcript; each turn's is
     under its turn."""
