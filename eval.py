@@ -17182,11 +17182,19 @@ def runs_below(folder):
             more += 1
             if more == 100:   # (counted so far, never every folder of a vast tree)
                 break
-    if not held:
+    # a link to a folder is named, never walked: the held-out guard reads it (an archive kept on another disk)
+    links = sorted(path for name in os.listdir(folder) if os.path.islink(path := os.path.join(folder, name))
+                   and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS)
+    if not held and not links:
         return ""
     said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held) + (
         f" and {'100 or more' if more == 100 else more} more folder{'s' if more > 1 else ''}" if more else "")
-    return f"{said} (list one with `{program()} runs {shell_word(held[0][0])}`)"
+    linked = ", ".join(shell_word(os.path.join(link, "")) for link in links[:5]) + (
+        f" and {len(links) - 5} more" if len(links) > 5 else "")
+    return ((f"{said} (list one with `{program()} runs {shell_word(held[0][0])}`)" if held else "")
+            + ("; " if held and links else "") + (f"{linked} {'are links to other folders' if len(links) > 1 else 'is a link to another folder'}"
+                                                  f", not read here, which the held-out guard reads (list one with "
+                                                  f"`{program()} runs {shell_word(links[0])}`)" if links else ""))
 
 
 def leftovers(folder):

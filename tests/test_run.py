@@ -5259,8 +5259,16 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
         code, out, err = cli("runs")
         assert code == 0 and out.splitlines()[-1] == (
             "Below runs: runs/d/" + "d/" * 999 + " holds 1, runs/fake/ holds 1, runs/fake/old/ holds 2, runs/s0/ holds 1, "
-            "runs/s1/ holds 1 and 5 more folders (list one with `python eval.py runs runs/d/" + "d/" * 998 + "d`)"), out[-600:]
+            "runs/s1/ holds 1 and 5 more folders (list one with `python eval.py runs runs/d/" + "d/" * 998 + "d`); runs/root/ "
+            "is a link to another folder, not read here, which the held-out guard reads (list one with `python eval.py "
+            "runs runs/root`)"), out[-600:]
         os.unlink("runs/root")   # (the guard follows links, an archive kept on another disk)
+        os.makedirs("archive/old")   # (its review: a linked folder is named, never walked, as the guard reads it)
+        os.symlink("../archive", "runs/archive")
+        assert cli("runs")[1].splitlines()[-1].endswith(
+            "; runs/archive/ is a link to another folder, not read here, which the held-out guard reads (list one with "
+            "`python eval.py runs runs/archive`)")
+        os.unlink("runs/archive")
         code, out, err = cli("run", "--split", "test", "--host", fake.url, "--prompt", "prompts/v2.txt")   # (the guard)
         assert code == 2 and "Traceback" not in err and "refusing to run the held-out" in err, err
     finally:
