@@ -20452,7 +20452,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                 f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}"
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
-            warn((f"stored the verdicts in {shell_word(sidecar)}" if brought else
+            came = [v for v in brought if not v.get("error")]   # (failed calls are stored too, and asked again)
+            warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
+                  f"no verdict came before it stopped ({plural(len(brought), 'failed call')} stored in "
+                  f"{shell_word(sidecar)}, which the next compare asks again)" if brought else
                   "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
                 f"stores); compare again to ask only the calls still missing: "

@@ -331,6 +331,7 @@ def test_401s_stop_a_run_by_the_calls_they_are(project, cli, fake):
         code, out, err = cli(*argv, "--host", fake.url, "--jobs", 1, "--api-key", "sk-test-0123456789abcdefghij")
         assert code == 2 and len(fake.chat_bodies) - asked == calls and f"refused {calls} calls in a row" in err, (
             len(fake.chat_bodies) - asked, err)
+        assert "stored the verdicts" not in err, err   # (its review: none came, every call refused)
 
 
 def test_structured_output_over_openai(project, cli, fake):

@@ -5236,9 +5236,9 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
     # (120th round's newcomer) the README's advice moves the fake's runs out of runs/, which the guard reads whole; and
     # a folder holding runs of its own names those below it too (runs/fake/'s run of test, unlisted, refused the next)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "mv runs/mine-* runs/fake/" not in readme and "mv runs/mine-* fake-runs/mine/" in readme
-    # (its newcomer) the two moves of the README work one after the other: -p, and no run replaced (mv -n)
-    assert "mkdir -p fake-runs && mv -n runs/*.json* fake-runs/" in readme
+    assert "mv runs/mine-* runs/fake/" not in readme and 'mv runs/mine-* "$(mktemp -d fake-runs.XXXX)"' in readme
+    # (its newcomer) the README's moves work one after the other, and again: a new folder each, no run replaced
+    assert 'mv runs/*.json* "$(mktemp -d fake-runs.XXXX)"' in readme
     assert cli("run", "--split", "test", "--host", fake.url)[0] == 0
     code, out, err = cli("runs")
     assert code == 0 and out.startswith("  file ") and "runs/test-v3.json" in out and "runs/fake/dev-v3.json" not in out
