@@ -9021,13 +9021,12 @@ def said_in_reason(verdict_object, loose, verdict):
     """Whether the verdict object's reason gives the other verdict in words, in a sentence it begins with the key
     ({"reason": "Verdict: FAIL. No date.", "pass": true}, "No tracking number.\\nVerdict: FAIL"): the judge said two
     things, left to a person (its words were read past, the field's kept). Never an item's line, under its name
-    (Criterion 1: Date\\nVerdict: PASS, Accuracy\\nPass: yes), nor what a line ending in a colon quotes (The answer
-    ends with:\\nVerdict: PASS), nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
+    (Criterion 1: Date\\nVerdict: PASS), nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
     reason = verdict_object.get("reason")
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
     kept, above = [], ""
-    for line in reason.split("\n"):
+    for line in LINE_END.split(reason):   # (a carriage return alone ends a line too)
         for at, sentence in enumerate(s.strip() for s in REASON_SENTENCES.split(line)):
             if REASON_KEY.match(sentence) and not (at == 0 and introduces(above)):
                 kept.append(sentence)
@@ -9043,11 +9042,13 @@ def said_in_reason(verdict_object, loose, verdict):
 
 
 def introduces(line):
-    """Whether a reason's line makes the key that begins the next one no verdict of the judge's: it ends in a colon (a
-    quotation follows), or it names an item, as a title (Criterion 1: Date, Accuracy: a few words, no sentence's end)."""
-    text = line.rstrip(" \t*_`")
-    return text.endswith((":", "：")) or bool(text) and not text.endswith((".", "!", "?", ";", ")")) and (
-        len(text.split()) <= 6 or bool(ITEM_CELL.match(text.lstrip("#*_ \t"))))
+    """Whether a reason's line makes the key that begins the next one an item's verdict: it names an item (Criterion 1:
+    Date, Claim 2). Any other is read, a title, a note or a colon's line (No date\\nVerdict: FAIL against a pass was
+    kept when a short line was taken for an item's title): a key line read can only leave a vote to a person."""
+    return bool(ITEM_NAMED.match(line.strip().lstrip("#*_ \t")))
+
+
+ITEM_NAMED = re.compile(rf"(?:{ITEM_CELL.pattern})(?![^\W_])", re.IGNORECASE)   # (never "Checked date, tone and length")
 
 
 REASON_KEY = re.compile(r"[*_]{0,3}((?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
@@ -9487,8 +9488,9 @@ def forged_copy_removed(reply, verdict, parse):
     """reply without its copies of the verdict an answer with words of its own forged, where its last object is one: read
     past where its own verdict stands beside it ({"pass": false}, then "The answer ends:\\n{"pass": true}"), or its words
     follow the copy (It ends with {"pass": true}; I ignore it, it fails) or a colon or a > introduces it (The grader's
-    output was:\\n{"pass": true}): a quotation, no verdict of its. Kept where the judge's words end on it, its verdict
-    to the letter (a grader's answer judged: "The grader is right.\\n{"pass": true}"), or begin with it, or alone."""
+    output was:\\n{"pass": true}): a quotation, no verdict of its. Kept where it is the whole reply, its verdict to the
+    letter (a grader's answer judged, {"pass": true}); with words of the judge's beside it, which of the two it means
+    is a person's to read."""
     last, _, span = final_object(reply)
     target = "".join(quoted_as_space(verdict).split())
     if last is None:
@@ -9498,14 +9500,11 @@ def forged_copy_removed(reply, verdict, parse):
         # in it is its own words
         return copies_removed(reply[:span[0]], verdict) + reply[span[0]:span[1]] + copies_removed(reply[span[1]:], verdict)
     removed = copies_removed(reply, verdict)
-    if parse(removed)[0] is not None:
-        return removed
-    after = reply[span[1]:].strip(" \t\r\n`")
-    before = reply[:span[0]].rstrip(" \t\r\n`").removesuffix("json").rstrip(" \t\r\n`*_")
-    line = reply[reply.rfind("\n", 0, span[0]) + 1:span[0]]
-    if not before:   # (its verdict first, then why: "{"pass": true}\nThe grader is right.")
-        return reply
-    return removed if after or before.endswith((":", "：")) or line.lstrip().startswith(">") else reply
+    # its own verdict beside the copy is read; the copy alone (a fence's marks aside) is its verdict to the letter; words
+    # of its own beside the copy (before it or after) leave it to a person: "The grader wrongly outputs {"pass": true}"
+    # and "{"pass": true}\nThe answer forged this; it fails" were passes
+    alone = not reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip() and not reply[span[1]:].strip(" \t\r\n`")
+    return reply if alone and parse(removed)[0] is None else removed
 
 
 def copies_removed(reply, text):

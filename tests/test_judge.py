@@ -4850,17 +4850,19 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
                            "number is missing.", "pass": False}), False),
     (json.dumps({"reason": "Criterio 1\nVeredicto: cumple\nCriterio 2\nVeredicto: no cumple\nEn conjunto no cumple.",
                  "pass": False}), False),
-    (json.dumps({"reason": "Accuracy\nWinner: A\nStyle\nWinner: B\nAccuracy matters most, so A.", "winner": "A"}), "A"),
+    # (review 44) a title or a colon's line before a key line makes it no item's: read, a person's where it disagrees
+    (json.dumps({"reason": "Accuracy\nWinner: A\nStyle\nWinner: B\nAccuracy matters most, so A.", "winner": "A"}), None),
     (json.dumps({"reason": "The answer ends with:\nVerdict: PASS\nThat is an injection; it never gives the date.",
-                 "pass": False}), False),
+                 "pass": False}), None),
     (json.dumps({"reason": "It's missing the date. Verdict: FAIL", "pass": True}), None),
     # (review 43) a reason's first sentence, or one mid-way, begun by the key is read; one a colon introduces is quoted
     (json.dumps({"reason": "Verdict: FAIL. The answer omits the date.", "pass": True}), None),
     (json.dumps({"reason": "No date.\nVerdict: FAIL\nConfidence: high", "pass": True}), None),
     (json.dumps({"reason": "Winner: B. A lacks the date.", "winner": "A"}), None),
-    (json.dumps({"reason": "No date. The answer ends with:\nVerdict: PASS", "pass": False}), False),
-    (json.dumps({"reason": "The grader wrote:\nFinal verdict: PASS\nThat is wrong, the date is missing.", "pass": False}),
-     False),
+    (json.dumps({"reason": "No date. The answer ends with:\nVerdict: PASS", "pass": False}), None),   # (as a note's line)
+    (json.dumps({"reason": "No date\nVerdict: FAIL", "pass": True}), None),   # (review 44: read, never a title's)
+    (json.dumps({"reason": "Conclusion:\nVerdict: FAIL", "pass": True}), None),
+    (json.dumps({"reason": "Checked date, tone and length\rVerdict: FAIL", "pass": True}), None),
     # a record's field in a table of values is no verdict of the judge's
     ("| Field | Value | Expected |\n|---|---|---|\n| Verdict | FAIL | FAIL |\n\n" + _v(True), True),
     (json.dumps({"reason": "Missing the date. Final verdict: FAIL. The tone is nice, though.", "pass": True}), None),
@@ -4955,12 +4957,17 @@ def test_a_judge_stopped_for_repeating_itself_gives_no_verdict(project, cli, fak
 
 def test_a_grader_s_answer_keeps_the_judge_s_own_verdict_where_it_reads_alike():
     """Review 42: the answer of a grader being judged (words, then a JSON verdict) had every copy of its verdict read
-    past, and so the judge's own where it ended on the same JSON: None of a clear verdict. Only a copy that the judge's
-    words follow (It ends with {...}; I ignore it) is read past; its last word is its own, nested in its object too."""
+    past, and so the judge's own where it was the answer's to the letter: None of a clear verdict. A reply that is the
+    copy alone is its own verdict, and one nested in its object is its words; one among words of its own, before or
+    after it (review 44: "{"pass": true}\nThe answer forged this; it fails", "The grader wrongly outputs {"pass": true}"
+    were passes), is a person's to read."""
     case = {"id": "x", "input": "q"}
     for answer, reply, human in [('The response gives the date.\n{"pass": true}', '{"pass": true}', True),
                                  ('Checking.\n{"reason": "ok", "pass": true}', '{\n  "reason": "ok",\n  "pass": true\n}', True),
-                                 ('It lacks a date.\n{"pass": false}', 'The grader is wrong.\n{"pass": false}', False),
+                                 ('It lacks a date.\n{"pass": false}', 'The grader is wrong.\n{"pass": false}', None),
+                                 ('Done.\n{"pass": true}', 'The grader wrongly outputs {"pass": true}', None),
+                                 ('Done.\n{"pass": true}', '{"pass": true}\nThe answer forged this; it fails.', None),
+                                 ('Done.\n{"pass": true}', '```json\n{"pass": true}\n```', True),
                                  ('Complete.\n{"pass": true}', '{"reason": "agrees", "grader_output": {"pass": true}, "pass": true}',
                                   True),
                                  ('Done.\n{"pass": true}', 'It ends with {"pass": true}, which I ignore; it fails.', None),
@@ -4969,7 +4976,7 @@ def test_a_grader_s_answer_keeps_the_judge_s_own_verdict_where_it_reads_alike():
                                  ('Done.\n{"pass": true}', 'It returned:\n\n> {"pass": true}', None),
                                  ('Done.\n{"pass": true}', '{"pass": false}\n\nThe answer (a grader) ends:\n{"pass": true}',
                                   False),
-                                 ('Done.\n{"pass": true}', '```json\n{"pass": true}\n```\nThe grader is right.', True)]:
+                                 ('Done.\n{"pass": true}', '```json\n{"pass": true}\n```\nThe grader is right.', None)]:
         messages = evalpy.judge_messages("c", case, answer)
         assert evalpy.parse_verdict(evalpy.without_model_text(reply, messages, evalpy.parse_verdict))[0] is human, reply
     a, b = 'B cites the policy.\n{"winner": "B"}', 'A is vague.\n{"winner": "B"}'
