@@ -12933,7 +12933,7 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}" + (" --api-key KEY" if KEY_BY_OPTION and asked_with_a_key(
+    return f"{program()} run {option_word('--resume', run_path)}" + (" --api-key YOUR_KEY" if KEY_BY_OPTION and asked_with_a_key(
         run_path) else "")
 
 
@@ -12942,7 +12942,8 @@ KEY_BY_OPTION = False   # whether this command's API key came by --api-key (main
 
 def asked_with_a_key(run_path):
     """Whether the run at run_path (its journal, or the run) was asked of an OpenAI-compatible server, which a key
-    given by --api-key may have gone to: its resume needs the key given again (KEY, never printed nor stored); an
+    given by --api-key may have gone to: its resume needs the key given again (YOUR_KEY, a placeholder read as one: the
+    key is never printed nor stored); an
     Ollama run takes none (another run in the way was told to take one)."""
     for path in (run_path + JOURNAL_SUFFIX, run_path):
         try:
@@ -20214,7 +20215,7 @@ def pairwise_command(a_path, b_path, judge, api, host, keyed=False):
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
                *([option_word("--host", host)] if host else []),
                # (a key given by --api-key, given again: pasted without it, a /v1 server refused the compare, 401)
-               *(["--api-key KEY"] if KEY_BY_OPTION and keyed else [])]
+               *(["--api-key YOUR_KEY"] if KEY_BY_OPTION and keyed else [])]
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 

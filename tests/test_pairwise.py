@@ -1547,9 +1547,9 @@ def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(proje
                              fake.url, "--api-key", key)
         assert "missing: " in err.splitlines()[-1], err
         command = err.splitlines()[-1].split("missing: ")[1]
-        assert code == 2 and " --api-key KEY -- runs/a.json runs/b.json" in command and key not in err, err
+        assert code == 2 and " --api-key YOUR_KEY -- runs/a.json runs/b.json" in command and key not in err, err
     monkeypatch.setattr(evalpy, "store_comparisons", real)
-    argv = shlex.split(command.replace("KEY", key))[2:]
+    argv = shlex.split(command.replace("YOUR_KEY", key))[2:]
     code, out, err = cli(*argv)
     assert code == 0 and "Pairwise" in out, err
 
