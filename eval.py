@@ -17173,8 +17173,11 @@ def runs_below(folder):
     # (the folder itself is listed already; a link to a folder is not followed: one to / took seconds, naming its files)
     tops = sorted(path for name in os.listdir(folder) if os.path.isdir(path := os.path.join(folder, name))
                   and not os.path.islink(path))
+    deep_links = []   # links to folders further below (walked names them among its files): the guard reads them too
     for below, subfolders, files in itertools.chain.from_iterable(walked(top) for top in tops):
         subfolders.sort()
+        deep_links += [path for name in sorted(files) if os.path.islink(path := os.path.join(below, name))
+                       and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS][:5]
         count = len(listed_files(below, [f for f in files if f not in (CHECKS_FILE, TOOLS_FILE)]))   # (a split's own)
         if count and len(held) < 5:
             held.append((below, count))
@@ -17184,7 +17187,7 @@ def runs_below(folder):
                 break
     # a link to a folder is named, never walked: the held-out guard reads it (an archive kept on another disk)
     links = sorted(path for name in os.listdir(folder) if os.path.islink(path := os.path.join(folder, name))
-                   and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS)
+                   and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS) + deep_links
     if not held and not links:
         return ""
     said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held) + (
@@ -20452,7 +20455,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                 f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}"
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
-            came = [v for v in brought if not v.get("error")]   # (failed calls are stored too, and asked again)
+            # (as stored: the calls out as it stopped are stored with them; failed calls too, asked again next time)
+            came = [v for v in saved["verdicts"] if not v.get("error")] or [v for v in brought if not v.get("error")]
             warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
                   f"no verdict came before it stopped ({plural(len(brought), 'failed call')} stored in "
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else

@@ -5269,6 +5269,11 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
             "; runs/archive/ is a link to another folder, not read here, which the held-out guard reads (list one with "
             "`python eval.py runs runs/archive`)")
         os.unlink("runs/archive")
+        os.symlink("../../archive", "runs/s0/arch")   # (and one deeper: the guard read it, runs said nothing)
+        assert cli("runs")[1].splitlines()[-1].endswith(
+            "; runs/s0/arch/ is a link to another folder, not read here, which the held-out guard reads (list one with "
+            "`python eval.py runs runs/s0/arch`)")
+        os.unlink("runs/s0/arch")
         code, out, err = cli("run", "--split", "test", "--host", fake.url, "--prompt", "prompts/v2.txt")   # (the guard)
         assert code == 2 and "Traceback" not in err and "refusing to run the held-out" in err, err
     finally:
