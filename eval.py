@@ -20456,7 +20456,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             # (as stored: the calls out as it stopped are stored with them; failed calls too, asked again next time)
-            came = [v for v in saved["verdicts"] if not v.get("error")] or [v for v in brought if not v.get("error")]
+            came = [v for v in saved["verdicts"] if v.get("unconfirmed") and not v.get("error")] or [
+                v for v in brought if not v.get("error")]   # (asked now: unconfirmed; those stored before are not)
             warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
                   f"no verdict came before it stopped ({plural(len(brought), 'failed call')} stored in "
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else
