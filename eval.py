@@ -679,8 +679,9 @@ def shell_word(text):
     a character a terminal acts on or a line break, bash's $'...' with that character escaped (the
     escaped form alone would name another file)."""
     text = str(text)
-    if not CONTROL_CHARS.search(text) and not re.search("[\t\n\u2028\u2029]", text):   # a pasted tab may complete
-        return shlex.quote(text)
+    narrow = not printable_here(text)   # (an ASCII terminal printed ñ as \xf1 inside quotes: four characters to bash)
+    if not narrow and not CONTROL_CHARS.search(text) and not re.search("[\t\n\u2028\u2029]", text):   # a pasted tab
+        return shlex.quote(text)                                                                      # may complete
     def escaped(c):
         if c in "\\'":
             return "\\" + c
@@ -689,8 +690,21 @@ def shell_word(text):
         if CONTROL_CHARS.match(c) or c in "\t\n\u2028\u2029":
             # bash's \xNN is one byte, not a character: past ASCII (U+0085) it is \u0085, the character's UTF-8
             return char_escape(c) if not 0x80 <= ord(c) <= 0xff else f"\\u{ord(c):04x}"
+        if narrow and not printable_here(c):   # bash's \u or \U names the character
+            return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
         return c
     return "$'" + "".join(map(escaped, text)) + "'"
+
+
+def printable_here(text):
+    """Whether this terminal's streams print text as it is (PYTHONIOENCODING=ascii, a latin-1 console print what they
+    cannot as escapes: main's backslashreplace)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            text.encode(getattr(stream, "encoding", None) or "utf-8")
+        except (UnicodeEncodeError, LookupError):
+            return False
+    return True
 
 
 def program(anywhere=False):

@@ -1649,6 +1649,21 @@ def test_a_table_keeps_its_columns_where_a_character_is_printed_escaped(project,
         assert len({wcwidth.wcswidth(row[:row.index("/")]) for row in rows}) == 1, (env, rows)
 
 
+def test_a_command_to_paste_on_an_ascii_terminal_names_its_file_as_bash_reads_it(project):
+    """120th round's outside try: on a terminal that prints ASCII alone (PYTHONIOENCODING=ascii) a command printed to
+    paste quoted a name past ASCII as '...\\xf1...' (backslashreplace inside shlex's quotes), which bash reads as those
+    four characters: pasted, compare --pairwise asked every call again under another criterion. Such a word is
+    bash's $'...' with the character as its \\u escape."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "report", "runs/añoñ.json"], cwd=project,
+                          capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    err = done.stderr.decode("ascii")
+    assert done.returncode == 2 and "$'runs/a\\u00f1o\\u00f1.json'" in err and "\\xf1" not in err, err
+    word = err.split("--out ")[1].split("`")[0]
+    assert subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True).stdout.decode() == "runs/añoñ.json"
+
+
 def test_an_answer_still_thinking_is_told_from_an_empty_one_and_an_invalid_one_is_seen_whole(project, cli):
     """Round 105's attack on the views of the answer scored: an answer still thinking when it stopped and an empty one
     were both "" (JSON, the table, the flaky lines); a flaky line printed a soft hyphen raw ("bu­g", read as bug) and
