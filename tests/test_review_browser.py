@@ -386,12 +386,9 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
 
 
-def test_a_second_save_sent_before_the_first_is_answered_waits_for_it(page):
-    """120th round's review: a save typed on and sent while the page's first was unanswered (held by the server behind
-    another tab's) could reach the server first: refused as "another page removed it", then the first stored its older
-    text and the page said "saved" under a box holding the newer. A page's saves of an answer go one after another."""
-    import json
-    from playwright.sync_api import expect
+def two_saves_the_first_held(page):
+    """"AAA" saved, its request held back (as a server busy with another tab's save), then "BBB" saved: (the answer's
+    key, the held requests)."""
     key = page.text_content("#case h2") + "#1"
     held = []
     page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
@@ -400,6 +397,16 @@ def test_a_second_save_sent_before_the_first_is_answered_waits_for_it(page):
     page.wait_for_timeout(300)
     page.fill("#annotationinput", "BBB")
     page.keyboard.press("Enter")
+    return key, held
+
+
+def test_a_second_save_sent_before_the_first_is_answered_waits_for_it(page):
+    """120th round's review: a save typed on and sent while the page's first was unanswered (held by the server behind
+    another tab's) could reach the server first: refused as "another page removed it", then the first stored its older
+    text and the page said "saved" under a box holding the newer. A page's saves of an answer go one after another."""
+    import json
+    from playwright.sync_api import expect
+    key, held = two_saves_the_first_held(page)
     page.wait_for_timeout(500)
     assert len(held) == 1 and page.text_content("#savestatus") == "saving…"   # (the second waits, never sent ahead)
     held[0].continue_()
@@ -415,14 +422,7 @@ def test_a_save_queued_behind_one_refused_for_another_tabs_save_never_saves_over
     import json
     import urllib.request
     from playwright.sync_api import expect
-    key = page.text_content("#case h2") + "#1"
-    held = []
-    page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
-    page.fill("#annotationinput", "AAA")
-    page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
-    page.fill("#annotationinput", "BBB")
-    page.keyboard.press("Enter")
+    key, held = two_saves_the_first_held(page)
     page.wait_for_timeout(300)
     other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
                                    data=json.dumps({"key": key, "text": "saved in another tab", "was": ""}).encode())
@@ -442,14 +442,7 @@ def test_text_typed_on_after_a_refused_save_is_the_draft_kept(page):
     refused text: moving away and back showed it without what was typed after."""
     import json
     import urllib.request
-    key = page.text_content("#case h2") + "#1"
-    held = []
-    page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
-    page.fill("#annotationinput", "AAA")
-    page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
-    page.fill("#annotationinput", "BBB")
-    page.keyboard.press("Enter")
+    key, held = two_saves_the_first_held(page)
     page.wait_for_timeout(300)
     page.type("#annotationinput", " and more typed")
     other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
