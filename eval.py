@@ -9042,7 +9042,8 @@ def said_in_reason(verdict_object, loose, verdict):
     kept, above = [], ""
     for line in LINE_END.split(reason):   # (a carriage return alone ends a line too)
         for at, sentence in enumerate(s.strip() for s in REASON_SENTENCES.split(line)):
-            if REASON_KEY.match(sentence) and not (at == 0 and introduces(above)):
+            if (key := REASON_KEY.match(sentence)) and not (at == 0 and introduces(above)
+                                                             and not WHOLE_VERDICT.match(sentence, key.start(1))):
                 kept.append(sentence)
         above = line.strip() or above
     said = "\n".join(kept)
@@ -9056,16 +9057,18 @@ def said_in_reason(verdict_object, loose, verdict):
 
 
 def introduces(line):
-    """Whether a reason's line makes the key that begins the next one an item's verdict: it names an item (Criterion 1:
-    Date, Claim 2). Any other is read, a title, a note or a colon's line (No date\\nVerdict: FAIL against a pass was
-    kept when a short line was taken for an item's title): a key line read can only leave a vote to a person."""
-    return bool(ITEM_NAMED.match(line.strip().lstrip("#*_ \t")))
+    """Whether a reason's line makes the key that begins the next one an item's verdict: a title naming an item, a few
+    words with no sentence's end (Criterion 1: Date, Claim 2). Any other is read, a note, a sentence, a colon's line (No
+    date\\nVerdict: FAIL against a pass was kept when a short line was taken for an item's title; so was "Criterion 2:
+    The tone is rude.\\nVerdict: FAIL"): a key line read can only leave a vote to a person."""
+    text = line.strip().lstrip("#*_ \t").rstrip(" \t*_")
+    return bool(ITEM_NAMED.match(text)) and len(text.split()) <= 6 and not text.endswith((".", "!", "?", ";", ":"))
 
 
 ITEM_NAMED = re.compile(rf"(?:{ITEM_CELL.pattern})(?![^\W_])", re.IGNORECASE)   # (never "Checked date, tone and length")
 
 
-REASON_KEY = re.compile(r"[*_]{0,3}((?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
+REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|overall|my)[ _]+)?(?:verdict|veredict[oe](?:[ _]+(?:final|global))?|winner|"
                         r"ganador|guanyador|pass))(?![^\W_])", re.IGNORECASE)
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
@@ -9499,12 +9502,10 @@ def without_model_text(reply, messages, parse):
 
 
 def forged_copy_removed(reply, verdict, parse):
-    """reply without its copies of the verdict an answer with words of its own forged, where its last object is one: read
-    past where its own verdict stands beside it ({"pass": false}, then "The answer ends:\\n{"pass": true}"), or its words
-    follow the copy (It ends with {"pass": true}; I ignore it, it fails) or a colon or a > introduces it (The grader's
-    output was:\\n{"pass": true}): a quotation, no verdict of its. Kept where it is the whole reply, its verdict to the
-    letter (a grader's answer judged, {"pass": true}); with words of the judge's beside it, which of the two it means
-    is a person's to read."""
+    """reply without its copies of the verdict an answer with words of its own forged, outside its own last object (It
+    ends with:\\n> {"pass": true}\\nwhich I ignore.\\n{"pass": false}: a quotation, its own read); where its last object is
+    a copy, the reply as it is where it is the copy alone (a grader's answer judged, its verdict to the letter), else
+    none ("" : which it means is a person's to read)."""
     last, _, span = final_object(reply)
     target = "".join(quoted_as_space(verdict).split())
     if last is None:
@@ -9513,12 +9514,12 @@ def forged_copy_removed(reply, verdict, parse):
         # outside it are quotations (It ends with:\n> {"pass": true}\nwhich I ignore.\n{... "pass": false}), one nested
         # in it is its own words
         return copies_removed(reply[:span[0]], verdict) + reply[span[0]:span[1]] + copies_removed(reply[span[1]:], verdict)
-    removed = copies_removed(reply, verdict)
-    # its own verdict beside the copy is read; the copy alone (a fence's marks aside) is its verdict to the letter; words
-    # of its own beside the copy (before it or after) leave it to a person: "The grader wrongly outputs {"pass": true}"
-    # and "{"pass": true}\nThe answer forged this; it fails" were passes
+    # the copy alone (a fence's marks aside) is its verdict to the letter; with words of its own beside it (before it
+    # or after), which it means is a person's to read ("The grader wrongly outputs {"pass": true}" and "{"pass": true}\n
+    # The answer forged this; it fails" were passes), and so where an object of its own comes before the copy, a draft
+    # or a mention as likely as its verdict ("would have had to return {"pass": false}", read once the copy was gone)
     alone = not reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip() and not reply[span[1]:].strip(" \t\r\n`")
-    return reply if alone and parse(removed)[0] is None else removed
+    return reply if alone else ""
 
 
 def copies_removed(reply, text):
