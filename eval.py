@@ -8071,6 +8071,9 @@ KEY_HEADER = re.compile(
     r"""(?=["']?[\s:=])["']?\s*[:=]?\s*["']?|--api-key(?:=|\s+)|-k\s+|["'`{]""")
 
 
+KEY_PLACEHOLDER = "YOUR_KEY"   # what a command printed to paste gives --api-key: the key itself is never printed
+
+
 def api_key_of(args):
     """The API key as a server reads it: whitespace around it (a paste, a file's last line break)
     trimmed, since a server trims a header's value (RFC 9110, 5.5) and may echo it so; the key
@@ -8082,6 +8085,9 @@ def api_key_of(args):
     key = (key or "").strip()
     # (eval.py sends "Bearer KEY": "Bearer Bearer sk-..." is refused as a bad key, and so is a quote pasted with it)
     # (a header's words, a variable's assignment in a shell of any kind, an option: eval.py's own or curl's)
+    if key == KEY_PLACEHOLDER:   # (the word a printed command stands the key with, pasted as printed: sent, a 401)
+        raise EvalError(f"{given} is {KEY_PLACEHOLDER}, the word a command eval.py printed stands your key with, never "
+                        "printed: give your key in its place (or set $OPENAI_API_KEY and leave --api-key out)")
     header = KEY_HEADER.match(key)
     if header:
         raise EvalError(f"the API key in {given} begins with {header.group().strip()!r}, which no key does (a header's "
@@ -12948,7 +12954,7 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}" + (" --api-key YOUR_KEY" if KEY_BY_OPTION and asked_with_a_key(
+    return f"{program()} run {option_word('--resume', run_path)}" + (f" --api-key {KEY_PLACEHOLDER}" if KEY_BY_OPTION and asked_with_a_key(
         run_path) else "")
 
 
@@ -17191,8 +17197,7 @@ def runs_below(folder):
     deep_links = []   # links to folders further below (walked names them among its files): the guard reads them too
     for below, subfolders, files in itertools.chain.from_iterable(walked(top) for top in tops):
         subfolders.sort()
-        deep_links += [path for name in sorted(files) if os.path.islink(path := os.path.join(below, name))
-                       and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS][:5]
+        deep_links += [path for name in sorted(files) if guard_reads_link(folder, path := os.path.join(below, name))][:5]
         count = len(listed_files(below, [f for f in files if f not in (CHECKS_FILE, TOOLS_FILE)]))   # (a split's own)
         if count and len(held) < 5:
             held.append((below, count))
@@ -17201,8 +17206,8 @@ def runs_below(folder):
             if more == 100:   # (counted so far, never every folder of a vast tree)
                 break
     # a link to a folder is named, never walked: the held-out guard reads it (an archive kept on another disk)
-    links = sorted(path for name in os.listdir(folder) if os.path.islink(path := os.path.join(folder, name))
-                   and os.path.isdir(path) and os.path.basename(os.path.realpath(path)) != SHIPPED_RUNS) + deep_links
+    links = sorted(path for name in os.listdir(folder) if guard_reads_link(folder, path := os.path.join(folder, name))) \
+        + deep_links
     if not held and not links:
         return ""
     said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held) + (
@@ -17213,6 +17218,15 @@ def runs_below(folder):
             + ("; " if held and links else "") + (f"{linked} {'are links to other folders' if len(links) > 1 else 'is a link to another folder'}"
                                                   f", not read here, which the held-out guard reads (list one with "
                                                   f"`{program()} runs {shell_word(links[0])}`)" if links else ""))
+
+
+def guard_reads_link(folder, path):
+    """Whether a link at path, below the runs folder `folder` listed, is one to a folder the held-out guard reads: by
+    its rule, never one named example/ nor in one, nor one to the shipped runs; nor any below a folder of no runs/."""
+    inside, real, home = os.path.relpath(path, folder).split(os.sep), os.path.realpath(path), os.path.realpath(folder)
+    return os.path.basename(os.path.normpath(folder)) == RUNS_DIR and os.path.islink(path) and os.path.isdir(path) \
+        and SHIPPED_RUNS not in inside and real != os.path.join(home, SHIPPED_RUNS) \
+        and not (real + os.sep).startswith(home + os.sep)   # (one back into the folder: its runs are listed)
 
 
 def leftovers(folder):
@@ -20233,7 +20247,7 @@ def pairwise_command(a_path, b_path, judge, api, host, keyed=False):
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
                *([option_word("--host", host)] if host else []),
                # (a key given by --api-key, given again: pasted without it, a /v1 server refused the compare, 401)
-               *(["--api-key YOUR_KEY"] if KEY_BY_OPTION and keyed else [])]
+               *([f"--api-key {KEY_PLACEHOLDER}"] if KEY_BY_OPTION and keyed else [])]
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
 
 
@@ -20471,8 +20485,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                 ) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
             # (as stored: the calls out as it stopped are stored with them; failed calls too, asked again next time)
-            came = [v for v in saved["verdicts"] if v.get("unconfirmed") and not v.get("error")] or [
-                v for v in brought if not v.get("error")]   # (asked now: unconfirmed; those stored before are not)
+            had = {json_text({k: x for k, x in v.items() if k != "unconfirmed"}, sort_keys=True)
+                   for v in (stored or {}).get("verdicts", ())}   # (stored before this compare, by an earlier one too)
+            came = [v for v in saved["verdicts"] if not v.get("error") and json_text(
+                {k: x for k, x in v.items() if k != "unconfirmed"}, sort_keys=True) not in had] or [
+                v for v in brought if not v.get("error")]
             warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
                   f"no verdict came before it stopped ({plural(len(brought), 'failed call')} stored in "
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else

@@ -144,6 +144,11 @@ def test_a_run_stopped_with_its_key_in_api_key_says_to_give_it_again(project, cl
     monkeypatch.setattr(evalpy, "KEY_BY_OPTION", True)   # (never said of another run, an Ollama one, in the way)
     assert evalpy.resume_command("runs/ollama.json") == "python eval.py run --resume runs/ollama.json"
     assert evalpy.resume_command("runs/dev-v3.json").endswith(" --api-key YOUR_KEY")
+    # (its review) pasted as printed, the placeholder is refused before anything is sent (it went as the key: a 401)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--api-key", "YOUR_KEY")
+    assert code == 2 and err.startswith("error: --api-key is YOUR_KEY, the word a command eval.py printed stands your "
+                                        "key with") and len(fake.chat_bodies) == asked, err
     fake.faults = []
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--api-key", SECRET)   # (as said, it finishes it)
     assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err

@@ -1532,6 +1532,18 @@ def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(
     assert not os.path.exists(journal) and len(load_json(sidecar)["comparisons"][0]["verdicts"]) == 8
 
 
+def test_a_second_stop_before_any_answer_says_none_came_of_its_own(project, cli, fake):
+    """Its review: a compare --pairwise stopped, then stopped again before any answer came, said "stored the verdicts"
+    (the first's, stored unconfirmed, were counted as the second's)."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    code, err = stopped_compare(base, cand, fake, "SIGINT", 5)
+    assert code == 2 and "stored the verdicts in" in err, err
+    code, err = stopped_compare(base, cand, fake, "SIGINT", 1)   # (the first call still out as it stops)
+    said = next(line for line in err.splitlines() if line.startswith(("stored the", "no verdict")))
+    assert said.startswith("no verdict came before it stopped"), err
+
+
 def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(project, cli, fake, monkeypatch):
     """120th round's review: a compare --pairwise given --api-key, stopped as it stored its verdicts, printed a command
     without the key, which the server refused (401) when pasted."""

@@ -5274,6 +5274,17 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
             "; runs/s0/arch/ is a link to another folder, not read here, which the held-out guard reads (list one with "
             "`python eval.py runs runs/s0/arch`)")
         os.unlink("runs/s0/arch")
+        # (its review) by the guard's rule: a link named example/ is not read, one to a folder so named is; nor one back
+        os.makedirs("ext/example")
+        os.symlink("../../ext/example", "runs/s0/example")
+        os.symlink("..", "runs/s1/up")
+        assert "is a link" not in cli("runs")[1].splitlines()[-1]
+        os.symlink("../../ext/example", "runs/s0/arch")
+        assert cli("runs")[1].splitlines()[-1].endswith("; runs/s0/arch/ is a link to another folder, not read here, which "
+                                                        "the held-out guard reads (list one with `python eval.py runs "
+                                                        "runs/s0/arch`)")
+        for link in ("runs/s0/example", "runs/s1/up", "runs/s0/arch"):
+            os.unlink(link)
         code, out, err = cli("run", "--split", "test", "--host", fake.url, "--prompt", "prompts/v2.txt")   # (the guard)
         assert code == 2 and "Traceback" not in err and "refusing to run the held-out" in err, err
     finally:
