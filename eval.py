@@ -8658,14 +8658,14 @@ def columns_row(raw, at, words):
 SAID_IN_WORDS = {LOOSE_PASS: ((word_key("pass/fail", "verdict", "final verdict", "veredicto", "veredicte",
                                         "veredicto final", "veredicte final", plain=("pass", "passes")), PASS_WORDS),
                               (line_key("pass", "passes"), PASS_WORDS),
-                              (cell_key("pass/fail", "verdict", "final verdict", "overall verdict", "veredicto",
+                              (cell_key("pass/fail", "verdict", "final verdict", "overall verdict", "overall", "veredicto",
                                         "veredicte", "veredicto final", "veredicte final", "veredicto global",
                                         "veredicte global"), PASS_WORDS)),
                  LOOSE_WINNER: ((word_key("winner", "verdict", "final verdict", "veredicto", "veredicte",
                                           "veredicto final", "veredicte final", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS),
                                 (MT_BENCH_WINNER, {**WINNER_WORDS, "c": "tie"}),
-                                (cell_key("winner", "verdict", "final verdict", "overall verdict", "final winner",
+                                (cell_key("winner", "verdict", "final verdict", "overall verdict", "overall", "final winner",
                                           "overall winner", "veredicto", "veredicte", "ganador", "guanyador", "ganador final",
                                           "guanyador final"), WINNER_WORDS))}
 
@@ -8681,7 +8681,9 @@ def items_rows(raw, loose, number, code, last_object=None):
     if not rows:
         return frozenset()
     tables, begins = tables_of(raw), table_begins(raw)
-    wholes = {row.start() for row in rows if of_the_whole_row(row, tables[bisect.bisect_right(begins, row.start()) - 1])}
+    # (a row of the whole that gives a verdict: | Overall | all correct | gives none, and made the rows before it items')
+    wholes = {row.start() for row in rows if of_the_whole_row(row, tables[bisect.bisect_right(begins, row.start()) - 1])
+              and (word := VERDICT_WORD.match(raw, row.end())) and verdict_said(word.group("word")) in words}
     # the whole's after it, a verdict given and read: a row of the whole keyed so (| Overall verdict |), or in words as a
     # key (**Overall verdict:** FAIL); never the words alone ("my final verdict."), nor a row no key reads (| Final
     # decision | FAIL | made | Verdict | FAIL | an item's, and was read by nothing: the JSON's pass kept), nor one after

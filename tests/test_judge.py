@@ -4870,6 +4870,11 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (json.dumps({"reason": "No date.\n### Verdict: FAIL", "pass": True}), None),
     (json.dumps({"reason": "Criterion 1: Date\nVerdict: FAIL\nCriterion 2: Tone\nVerdict: PASS\nThe date decides it.",
                  "pass": False}), False),
+    # a table's row of the whole keyed "Overall" alone is read (| Overall | FAIL | against the JSON's pass was read past)
+    ("| Check | Verdict |\n|---|---|\n| Date | FAIL |\n| Overall | FAIL |\n\n" + _v(True), None),
+    ("| Check | Verdict |\n|---|---|\n| Date | FAIL |\n| Tone | PASS |\n| Overall | FAIL |\n\n" + _v(False), False),
+    ("| Aspect | Status |\n|---|---|\n| Date | B |\n| Overall | B |\n\n" + _w("A"), None),
+    ("| Aspect | Score |\n|---|---|\n| Date | 2/5 |\n| Overall | 3/5 |\n\n" + _v(True), True),
     # a record's field in a table of values is no verdict of the judge's
     ("| Field | Value | Expected |\n|---|---|---|\n| Verdict | FAIL | FAIL |\n\n" + _v(True), True),
     (json.dumps({"reason": "Missing the date. Final verdict: FAIL. The tone is nice, though.", "pass": True}), None),
