@@ -1007,11 +1007,12 @@ def table(rows, align_right_from=1):
     rows = [[on_one_line(c) for c in row] for row in rows]   # a cell is one line: a break in it would forge a row
     # padded by the columns a cell takes as printed: devolución's ó printed \xf3 to an ASCII terminal, or a zero-width
     # space printed \u200b, took columns its padding gave the others
-    widths = [max(shown_width(as_printed(row[i])) for row in rows) for i in range(len(rows[0]))]
+    shown = [[shown_width(as_printed(c)) for c in row] for row in rows]
+    widths = [max(row[i] for row in shown) for i in range(len(rows[0]))]
     lines = []
-    for row in rows:
-        cells = [" " * (w - shown_width(as_printed(c))) + c if i >= align_right_from
-                 else c + " " * (w - shown_width(as_printed(c))) for i, (c, w) in enumerate(zip(row, widths))]
+    for row, row_shown in zip(rows, shown):
+        cells = [" " * (w - n) + c if i >= align_right_from else c + " " * (w - n)
+                 for i, (c, n, w) in enumerate(zip(row, row_shown, widths))]
         lines.append("  " + "  ".join(cells).rstrip())
     return lines
 
@@ -9055,13 +9056,9 @@ def said_in_reason(verdict_object, loose, verdict):
                 kept.append(sentence)
         above = line.strip() or above
     said = "\n".join(kept)
-    words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))[1]
-    given = [decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said)]   # (Final verdict: {"pass": false})
-    given = [value.get("pass" if words is PASS_WORDS else "winner") for value in given if value]
-    given = [value if isinstance(value, bool) and words is PASS_WORDS else words.get(verdict_said(value))
-             if isinstance(value, str) else None for value in given]
-    return any(word not in (None, verdict) for word in given) or any(
-        word != verdict for word in said_in_words(said, loose, 0, len(said)))
+    given = (decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said))   # (Final verdict: {"pass": false})
+    return any(said_in_fields({"verdict": value}, loose, verdict) for value in given if value) or any(   # (read as a
+        word != verdict for word in said_in_words(said, loose, 0, len(said)))                              # field holding it)
 
 
 def introduces(line):
