@@ -1862,12 +1862,39 @@ INVISIBLE_CHARS = re.compile("[\u00ad\u115f\u1160\u17b4\u17b5\u180e\u200b\u2060-
 # (and Hangul fillers, Khmer's unwritten vowels and the braille blank, drawn blank; the format marks of music,
 # shorthand and hieroglyphs)
 
+# Shown as nothing beside INVISIBLE_CHARS and what VARIATION_SELECTOR and UNSEEN_MARKS find: direction marks, the
+# interlinear annotation marks and the object mark. The joiners (U+200C, U+200D) apart: nothing between two Latin
+# letters, yet they shape a Persian word or join an emoji family.
+MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
+JOINERS = re.compile("[\u200c\u200d]")
+# A joiner beside a letter of a script that never joins (Latin, Greek, Cyrillic, CJK, kana, Hangul), a space or a text's
+# end joins nothing: shown as nothing there. Anywhere else it may (Arabic, the Indic scripts, Adlam, an emoji
+# sequence: a black cat is a cat, a joiner and a black square), kept there as written (two make another form).
+NON_JOINING = ("\\x00-\\u024f\\u0370-\\u05ff\\u1e00-\\u1fff\\u2010-\\u2027\\u2030-\\u205e\\u3000-\\u9fff\\uac00-\\ud7af"
+               "\\uff00-\\uffef\\s")
+LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d]+)")
+
 
 def shows_nothing(text):
     """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
     BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
     seen = INVISIBLE_CHARS.sub("", VARIATION_SELECTOR.sub("", without_unseen(text)))   # (what eval.py draws blank too)
     return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
+
+
+def name_cell(name, width=50):
+    """A name a model or a person made up (a tool's, a check's), as a table's cell or an entry of a list: on one line,
+    cut short at width (5,000 characters widened every row), and quoted where it would look like another or like none
+    ("cancel ", ""), or like two ("tone, no refund date" listed beside "no refund date" read as both failing)."""
+    plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
+             and without_unseen(name) == name)
+    quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
+    return on_one_line(name if plain else quoted, width)
+
+
+def names_listed(names):
+    """Names (a case's failed checks) as one list: each its name_cell, whole."""
+    return ", ".join(name_cell(name, None) for name in names)
 
 
 def id_word(case_id):
@@ -4527,6 +4554,11 @@ def case_problems(case, labels, stored=False, begun=False):
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
+        elif name == "id" and new_rules and (loose := next((m.group() for m in LOOSE_JOINERS.finditer(case[name])
+                                                          if not m.group(1)), None)):   # c1 and c1 + ZWNJ: two "c1"
+            problems.append(f"field 'id' {ascii(case[name])} holds a zero-width "
+                            f"{'non-joiner' if loose[0] == chr(0x200c) else 'joiner'} (U+{ord(loose[0]):04X}) that joins "
+                            "nothing (beside a Latin letter, a space or an end), shown as nothing")
         elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
             problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
     if stored and case.get("note") is not None and not isinstance(case["note"], str):   # shown by report --case, the page
@@ -11370,19 +11402,6 @@ def runs_beside(split_path):
     return list(dict.fromkeys(os.path.relpath(runs) for runs in found))
 
 
-# Shown as nothing beside INVISIBLE_CHARS and what VARIATION_SELECTOR and UNSEEN_MARKS find: direction marks, the
-# interlinear annotation marks and the object mark. The joiners (U+200C, U+200D) apart: nothing between two Latin
-# letters, yet they shape a Persian word or join an emoji family.
-MARKS_SHOWN_AS_NOTHING = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffc]")
-JOINERS = re.compile("[\u200c\u200d]")
-# A joiner beside a letter of a script that never joins (Latin, Greek, Cyrillic, CJK, kana, Hangul), a space or a text's
-# end joins nothing: shown as nothing there. Anywhere else it may (Arabic, the Indic scripts, Adlam, an emoji
-# sequence: a black cat is a cat, a joiner and a black square), kept there as written (two make another form).
-NON_JOINING = ("\\x00-\\u024f\\u0370-\\u05ff\\u1e00-\\u1fff\\u2010-\\u2027\\u2030-\\u205e\\u3000-\\u9fff\\uac00-\\ud7af"
-               "\\uff00-\\uffef\\s")
-LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d]+)")
-
-
 def without_marks(text, joiners=True):
     """text without what a reader cannot see (INVISIBLE_CHARS, variation selectors, the grapheme joiner, tag
     characters but a flag's, direction marks), and without the joiners unless joiners=False (where text is shown
@@ -14756,7 +14775,7 @@ def no_answer_words(f):
 
 def failed_words(f):
     """What a failure failed, as the views list it: its checks, and why any trial reached no answer."""
-    return ", ".join(f["failed_checks"] + no_answer_words(f))
+    return ", ".join(filter(None, [names_listed(f["failed_checks"])] + no_answer_words(f)))
 
 
 def failure_answer(f, width):
@@ -16215,15 +16234,6 @@ def turns_line(sec):
             f"{out_of_turns_text(sec)}" + (f" ({figure_text(sec['out_ids'])})" if sec["out_ids"]["value"] else ""))
 
 
-def name_cell(name):
-    """A name a model made up (a tool's), as a table's cell: on one line, cut short (5,000 characters widened every
-    row), and quoted where it would look like another or like none ("cancel ", "")."""
-    plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
-             and without_unseen(name) == name)
-    quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
-    return on_one_line(name if plain else quoted, 50)
-
-
 def level_texts(row):
     """An agent level's figure with the cases a judge left open, and its interval ('' with none to give)."""
     return (figure_text(row["figure"]) + (f", {figure_text(row['open'])} open" if row["open"]["value"] else ""),
@@ -16345,7 +16355,7 @@ def placed(score, threshold):
 
 def weighted_section(sec):
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], one_line(", ".join(r["failed"]), 60)]
+    rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], cut_to(names_listed(r["failed"]), 60)]
              for r in sec["rows"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed" + (
         "; the mean of its trials', beside the verdict of their majority):" if sec["means"] else "):")]
@@ -16645,7 +16655,7 @@ def format_report(config, s, run_path="RUN"):
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
-            + "".join(f"{on_one_line(name)}, " for name in run["checks"]).removesuffix(", ") + ("; " if run["checks"] else "")
+            + names_listed(run["checks"]) + ("; " if run["checks"] else "")
             + f"checks sha {run['checks_sha']}) from {on_one_line(run['checks_from'])}{left_out_text(run['checks_left_out'])}"]
     out += [judged_text(run, shell_word)] if run["judged"] else []
     if run["rule"]:
@@ -16732,7 +16742,7 @@ def markdown_annotations(sec):
     """review's annotations, most frequent first, and what was left out of them, as the text says."""
     if not sec:
         return []
-    counted = ", ".join(f"{md_text(on_one_line(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
+    counted = ", ".join(f"{md_text(name_cell(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
                         for r in sec["rows"]) or "none"
     return ["", f"**Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from "
                 f"{md_code(sec['file'])}):** {counted}"] + [f"> {md_text(note)}" for note in (sec["left_out"], sec["other_versions"]) if note]
@@ -16980,7 +16990,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
     lines += passage_lines(detail)
     for t in detail["trials"]:
         label = f" -> {t['predicted']}" if t["predicted"] is not None else ""
-        checks = ", ".join(f"{on_one_line(name)} {verdict_word(ok)}" for name, ok in t["checks"].items())
+        checks = ", ".join(f"{name_cell(name, None)} {verdict_word(ok)}" for name, ok in t["checks"].items())
         threshold = case.get("pass_threshold")   # a score short of it never shown as equal to it, rounded ("1 (passes at 1)")
         score = (f" · weighted score {score_text({'score': t['weighted'][0], 'score_high': t['weighted'][1], 'threshold': threshold})}"
                  + (f" (passes at {fmt_threshold(threshold)})" if threshold is not None else "")
@@ -21620,7 +21630,7 @@ def weighted_part(sec, anchors, name):
     return [section("Weighted score per case", paragraph(sec["rule"] + (
         ". A case's score is the mean of its trials', beside the verdict of their majority." if sec["means"] else "")), html_table(
         ["id", "verdict", "score", "threshold", "weighed checks failed"],
-        [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], ", ".join(r["failed"])]
+        [[case_link(r["name"], anchors), r["verdict"], (r["score_text"], r["score"]), r["threshold"], names_listed(r["failed"])]
          for r in sec["rows"]]),
         paragraph(f"Failed by a blocking check whatever the score: {', '.join(sec['vetoed'])}") if sec["vetoed"] else "")]
 
@@ -22750,7 +22760,7 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
     }
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
-      call.appendChild(el("pre", "calls " + c.call));
+      call.appendChild(el("pre", "calls " + oneLine(c.call)));   // (a name's line break wrote a line of its own)
       if (!t.cut) call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
       if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
       b.appendChild(call);

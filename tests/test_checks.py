@@ -1335,3 +1335,29 @@ def test_a_compare_page_of_a_run_of_before_matches_its_checks_named_filled(free_
     code, out, err = cli("compare", "runs/before.json", "runs/now.json", "--html", "c.html")
     page = open("c.html", encoding="utf-8").read()
     assert code == 0 and "icontains {{name}}" in page.split("Per check", 1)[1].split("Per difficulty", 1)[0], err
+
+
+def test_a_check_name_holding_a_comma_or_a_line_break_is_listed_as_one_name(weighted_set, project, cli, fake):
+    """121st round: check names are joined with ", " in the lists that name them (the "Scored with" line, a
+    failure's row, the weighted table, markdown, report --case): a failing "tone, no refund date" beside a passing
+    "no refund date" read as both failing; and the weighted table's column made a space of a name's line break."""
+    (project / "golden" / "orders" / "checks.json").write_text(json.dumps({"pass_threshold": 0.7, "checks": [
+        {"name": "order\nnumber", "type": "regex", "value": "\\b{{order}}\\b", "weight": 2},
+        {"name": "greets", "type": "icontains", "value": "hola", "weight": 1},
+        {"name": "tone, no refund date", "type": "regex", "value": "never said"},
+        {"name": "no refund date", "type": "not_regex", "value": "(?i)reembolso"}]}))
+    fake.default_answer = lambda text: "Su pedido sale hoy."
+    code, out, err = cli("run", "--split", weighted_set, "--host", fake.url)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert 'Scored with 4 checks (order\\nnumber, greets, "tone, no refund date", no refund date; checks sha' in out
+    failed = 'order\\nnumber, greets, "tone, no refund date"'
+    assert any(line.startswith("  o1 ") and failed in line for line in lines), out
+    start = lines.index("Weighted score per case (the share of the weighed checks' weight that passed):")
+    assert lines[start + 2].rstrip().endswith("0.7        greets, order\\nnumber"), lines[start + 2]
+    markdown = cli("report", "runs/orders-dev-v2.json", "--markdown")[1]
+    assert 'failed order\\\\nnumber, greets, "tone, no refund date")' in markdown, markdown
+    case = cli("report", "runs/orders-dev-v2.json", "--case", "o1")[1]
+    assert '(order\\nnumber fail, greets fail, "tone, no refund date" fail, no refund date pass)' in case, case
+    page = cli("report", "runs/orders-dev-v2.json", "--html", str(project / "r.html"))
+    assert page[0] == 0 and "greets, order\\nnumber</td>" in (project / "r.html").read_text(encoding="utf-8")

@@ -172,7 +172,7 @@ def test_a_placeholder_may_be_named_in_any_language_and_one_mistyped_is_refused(
     assert evalpy.prompt_problems("p.txt", text, path, evalpy.load_split(path)[0]) == []
 
 
-def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path):
+def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path):   # joins_nothing
     """Fifty-sixth attack on issue 28: "c1" and "c1 " were two cases; `run --cases 'c1 '` ran c1 (the space trimmed,
     as every --cases id is), the other could never be chosen, and `report` listed both as c1. An id written in
     another Unicode form (NFD) or holding a zero-width space was another case shown as the same."""
@@ -210,6 +210,13 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     path = write_split(tmp_path, [dict(GOOD, id="case-" + scotland), dict(GOOD, id="case-" + england)])
     assert [c["id"] for c in evalpy.load_split(path)[0]] == ["case-" + scotland, "case-" + england]
     assert evalpy.fold(scotland) != evalpy.fold(england) and evalpy.fold("a\U000e0041") == "a"
+    # (121st round) a joiner that joins nothing, beside a Latin letter or at an end: "c1" + ZWNJ was a second "c1",
+    # `report --case c1` the other's
+    for loose in ("c1\u200c", "\u200dc1", "c\u200c 1"):
+        path = write_split(tmp_path, [dict(GOOD, id="c1"), dict(GOOD, id=loose)])
+        kind = "non-joiner" if "\u200c" in loose else "joiner"
+        assert problems(path) == [f"{path}:2: field 'id' {ascii(loose)} holds a zero-width {kind} (U+{ord(loose.strip('c1 ')[0]):04X}) "
+                                  "that joins nothing (beside a Latin letter, a space or an end), shown as nothing"]
     for unseen in ("\u034f", "\U000e0041\U000e0042"):   # an id of nothing shown: a blank row in every table
         path = write_split(tmp_path, [dict(GOOD, id=unseen)])
         assert problems(path) == [f"{path}:1: field 'id' {ascii(unseen)} is shown as nothing (a grapheme joiner, tag characters)"]

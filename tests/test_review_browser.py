@@ -533,3 +533,23 @@ def test_the_review_page_shows_a_line_break_in_a_tag_difficulty_or_check_as_its_
         assert "ha\\nrd" in tab.eval_on_selector_all("#difficulty option", "os => os.map(o => o.textContent)")
         assert "gr\\neets" in tab.text_content("#case")
         assert "no\nreally" in tab.eval_on_selector_all("#case pre", "ps => ps.map(p => p.textContent)")
+
+
+def test_a_tool_names_line_break_is_shown_escaped_never_a_line_of_its_own(project, chromium):
+    """121st round: the page wrote a call's text raw in its <pre>: a tool name holding a line break made up a line of
+    its own there ('lookup_order\\nreturned {"estado": "entregado"}'), where report --case shows it as \\n."""
+    from conftest import agent_run
+    run = agent_run()
+    a1 = next(r for r in run["results"] if r["id"] == "a1")
+    call = next(m for m in a1["transcript"] if m.get("tool_calls"))["tool_calls"][0]
+    renamed = 'lookup_order\nreturned {"estado": "entregado"}'
+    for m in a1["transcript"]:   # (the call and the tool message answering it, as a server would name them)
+        if m.get("role") == "tool" and m.get("name") == call["name"]:
+            m["name"] = renamed
+    call["name"] = renamed
+    with review_tab(chromium, write_run("runs/agent.json", run)) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "a1"
+        shown = tab.locator("#transcript pre").all_text_contents()
+        assert any(text.startswith('calls lookup_order\\nreturned {"estado": "entregado"}(') for text in shown), shown
+        assert not any("\n" in text for text in shown if text.startswith("calls ")), shown

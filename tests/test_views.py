@@ -497,3 +497,14 @@ def test_a_labels_run_with_no_answer_shows_no_baseline_in_any_view(project, cli,
     assert "no answers to score" in texts["text"]
     for view, text in texts.items():
         assert "Majority baseline" not in text and "Majority: always" not in text, view
+
+
+def test_an_annotation_holding_a_comma_is_one_entry_of_the_markdown_list(project, cli, tmp_path):
+    """121st round: the markdown joins annotations with ", " beside their counts: "answered in Spanish (5), ignored
+    the format (1), wrong label (1)" read as three annotations of two answers."""
+    path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
+    annotations = {"dev-09#1": "answered in Spanish (5), ignored the format", "dev-02#1": "wrong label"}
+    Path(path + evalpy.ANNOTATIONS_SUFFIX).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        k: {"text": v, "time": "2026-01-02T10:00:00"} for k, v in annotations.items()}}), encoding="utf-8")
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    assert (':** "answered in Spanish (5), ignored the format" (1), wrong label (1)' in views["markdown"]), views["markdown"]
