@@ -7860,7 +7860,8 @@ class OpenAIClient(ChatClient):
                 return served, f"its next page: {self.scrub(str(e))}"
             if page is None:
                 return served, f"its next page answered HTTP {status}"
-            page = [m for m in page if type(m.get("id")) is str and m["id"] not in {s["id"] for s in served}]
+            seen = {s["id"] for s in served}   # (once a page: made again for each entry, two pages of 20,000 took 32 s)
+            page = [m for m in page if type(m.get("id")) is str and m["id"] not in seen and not seen.add(m["id"])]
             if not page:   # a page of nothing new, though the one before said more follow: the rest unread
                 return served, "its next page held none it had not listed"
             served += page
