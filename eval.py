@@ -6063,6 +6063,23 @@ class AnswerTooLarge(ValueError):
     """A server's answer past MAX_BODY: it was reached, and sent more than any model's answer."""
 
 
+class AnswerUndecodable(ValueError):
+    """A server's answer whose body came in a coding requests leaves as it is (Content-Encoding: br where brotli is not
+    installed, zstd; Transfer-Encoding: gzip): its bytes, read as text, were "not UTF-8" or "not JSON"."""
+
+
+def codings_undecoded(headers):
+    """The codings named in an answer's headers that its body is still in once read, said as their headers say them
+    ("Content-Encoding: br"), or None: urllib3 decodes those in its CONTENT_DECODERS (gzip, deflate, and br or zstd
+    where their modules are installed), http.client a chunked transfer."""
+    import urllib3.response   # (requests' own)
+    known = {"identity", *getattr(urllib3.response.HTTPResponse, "CONTENT_DECODERS", ("gzip", "x-gzip", "deflate"))}
+    def named(header, decoded):
+        return [f"{header}: {t}" for t in (t.strip().lower() for t in (headers.get(header) or "").split(",")) if t
+                and t not in decoded]
+    return ", ".join(named("Content-Encoding", known) + named("Transfer-Encoding", {"identity", "chunked"})) or None
+
+
 class StopAsking(Exception):
     """Raised in a worker whose command stopped (a client's `stopping`, pairwise's store): no more calls."""
 
@@ -7136,6 +7153,8 @@ class ChatClient:
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
             raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is {self.host_words} pointing at "
                             "the model server?") from None
+        except AnswerUndecodable as e:
+            raise EvalError(f"{self.host}{path}: {self.scrub(str(e))}") from None
         except (OSError, ValueError, self.requests.exceptions.RequestException) as e:
             said = request_failed(e)
             if not said.startswith("connection failed"):   # reached: what answered is no model server, or broken
@@ -7250,6 +7269,9 @@ class ChatClient:
                     size += len(chunk)
                     if size > MAX_BODY:
                         raise AnswerTooLarge(f"the server's answer is over {MAX_BODY >> 20} MiB")
+                if r.status_code == 200 and size and (undecoded := codings_undecoded(r.headers)):
+                    raise AnswerUndecodable(f"the server's answer came in a coding eval.py cannot decode ({one_line(undecoded, 120)}; "
+                                            "gzip and deflate it can): a proxy compressing it? have it pass answers on as they are")
                 return r.status_code, r.reason, r.headers, b"".join(chunks)
             finally:
                 if sock is not None:
@@ -7262,10 +7284,12 @@ class ChatClient:
             status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
         except (errors.Timeout, TimeoutError):
             raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
-        except ValueError as e:
+        except AnswerUndecodable as e:   # (asked again, it comes alike)
+            raise CallFailed(self.scrub(str(e)), retry=False) from None
+        except (errors.RequestException, OSError) as e:   # (before ValueError: requests' InvalidHeader is one too, and
+            raise CallFailed(request_failed(e), retry=True) from None   # said "Content-Length contained multiple ..." alone)
+        except ValueError as e:   # AnswerTooLarge
             raise CallFailed(str(e), retry=True) from None
-        except (errors.RequestException, OSError) as e:
-            raise CallFailed(request_failed(e), retry=True) from None
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
         if status != 200:
@@ -7290,7 +7314,9 @@ class ChatClient:
                     "(--option num_ctx=N)" if ollama else
                     "a larger window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len)")
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
-            if status == 404 and self.api == "ollama":
+            # (Ollama's words, server/routes.go: model 'x' not found; model "x" not found, try pulling it first: a
+            # proxy's own 404 page, its model listed a moment ago, was told to pull it)
+            if status == 404 and self.api == "ollama" and re.search(rb"""model \\?['"].*['"] not found""", data or b""):   # (in JSON, \\")
                 why += f" (run `ollama pull {shell_word(model)}`)"
             if status == 401 and self.api != "openai":   # eval.py sends Ollama's API no key: what wants one is before it
                 why += " (something before Ollama wants a key, and eval.py sends Ollama's API none: reach Ollama without it)"

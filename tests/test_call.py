@@ -2968,3 +2968,16 @@ def test_a_401_before_ollama_is_never_told_to_give_a_key_eval_py_would_refuse(pr
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", 1, "--retries", 0)
     assert code == 2 and "refused 5 calls in a row for their API key" in err, err
     assert "reach Ollama without what wants a key (eval.py sends Ollama's API none)" in err and "--api-key" not in err, err
+
+
+def test_a_404_page_not_ollamas_is_never_told_to_pull_the_model(project, cli, fake):
+    """121st round: a proxy's 404 page on /api/chat (its model listed by /api/tags a moment before) said "run `ollama
+    pull qwen2.5:7b`"; only Ollama's own words (model 'x' not found; model "x" not found, try pulling it first) say so."""
+    key = answer_key("golden/dev.jsonl")
+    fake.answers = key
+    fake.faults_for[list(key)[0]] = ["404:<html><center><h1>404 Not Found</h1></center><hr><center>nginx</center></html>"]
+    fake.faults_for[list(key)[1]] = ["404"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
+    results = load_json("runs/dev-v3.json")["results"]
+    assert code == 2 and results[0]["error"].startswith("HTTP 404: ") and "nginx" in results[0]["error"], results[0]
+    assert "ollama pull" not in results[0]["error"] and "(run `ollama pull qwen2.5:7b`)" in results[1]["error"], results[:2]

@@ -1682,3 +1682,41 @@ def test_a_chat_that_wants_a_key_says_so(project, cli):
     assert code == 2 and len(asked) <= evalpy.SERVER_GONE_AFTER + 1, (len(asked), err)
     assert "refused 5 calls in a row for their API key" in err and "give the key it takes" in err, err
     assert "(the server wants an API key: --api-key or $OPENAI_API_KEY, with --api openai)" in err, err
+
+
+@pytest.mark.parametrize("headers, named", [
+    ({"Content-Encoding": "br"}, "Content-Encoding: br"),
+    ({"Content-Encoding": "zstd"}, "Content-Encoding: zstd"),
+    ({"Transfer-Encoding": "gzip"}, "Transfer-Encoding: gzip"),
+])
+def test_an_answer_in_a_coding_eval_py_cannot_decode_says_so(project, cli, headers, named):
+    """121st round: an answer a proxy compressed in a coding eval.py cannot decode was stored as "not UTF-8 (byte 4 of 8
+    is 0xf8)" or "not JSON", and asked again three times alike; it names the coding, once."""
+    asked = []
+    def respond(body):
+        asked.append(body)
+        return 200, headers, b"\x1b\x00\xf8\x8b\x02\x80\xff\xfe compressed"
+    server = serve_raw(respond)
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--retries", "2", "--limit", "1",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert Path("runs/x.json").exists(), err
+    r = load_json("runs/x.json")["results"][0]
+    assert code == 2 and r["error"] == (f"the server's answer came in a coding eval.py cannot decode ({named}; gzip and "
+                                        "deflate it can): a proxy compressing it? have it pass answers on as they are"), r
+    assert len(asked) == 1 and r["attempts"] == 1
+
+
+def test_a_chat_answer_with_two_unlike_lengths_says_it_is_the_servers_answer(project, cli):
+    """121st round: two Content-Length headers that disagree on a chat's answer stored requests' words alone
+    ("Content-Length contained multiple unmatching values (112, 109)"): its InvalidHeader is a ValueError, taken for
+    an answer too large; before a run the same fault said it was the server's answer that could not be read."""
+    body = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": "bug"},
+                                    "finish_reason": "stop"}]}).encode()
+    code, out, err, text = run_served(cli, lambda _: (200, {"Content-Length": str(len(body) - 3)}, body), "--split", "dev",
+                                      "--limit", "1")
+    r = json.loads(text)["results"][0]
+    assert code == 2 and r["error"] == (f"the server's answer could not be read as HTTP: Content-Length contained multiple "
+                                        f"unmatching values ({len(body) - 3}, {len(body)})"), r
