@@ -3786,6 +3786,8 @@ def resolve_split(value, flag="--split"):
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
                         + (f"; did you mean {shell_word(meant)}?" if meant else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
+    if os.path.islink(path) and not os.path.exists(path):   # (named as such, as a path to it is: "does not exist" was said)
+        raise EvalError(f"{flag} {value}: {shell_word(path)} is {link_to_nothing(path)}; {FIX_LINK}")
     if not os.path.exists(path):
         found = [(folder, f) for folder, _, files in walked(GOLDEN_DIR) for f in files if f.endswith(".jsonl")]
         # splits only, by their first line (a retriever's passages, a run saved as .jsonl were offered, then refused);
@@ -13700,8 +13702,10 @@ def agent_answer_problem(r):
     turns = r.get("per_turn")
     if turns is not None and not (type(turns) is list and all(type(f) is dict and not answer_problem(f) for f in turns)):
         return "per_turn must be a list of each turn's figures"
-    if r.get("out_of_turns") not in (None, True, False):
+    if r.get("out_of_turns") is not None and type(r["out_of_turns"]) is not bool:   # (1 == True: 1 was taken)
         return "out_of_turns must be true, false or null"
+    if r.get("out_of_turns") and not r.get("transcript"):   # (a labelled answer so edited was INVALID, its label right)
+        return "out_of_turns is true, but the answer holds no transcript: only an agent runs out of turns (it was edited)"
     if r.get("transcript") and r.get("error") is None and type(turns) is not list:   # (taken out, nothing was checked)
         return "per_turn must be a list of each turn's figures: an agent's answer holds one per turn (it was edited)"
     return conversation_problem(r) if r.get("transcript") and r.get("error") is None else None

@@ -1393,6 +1393,12 @@ def test_a_dangling_link_beside_the_split_is_named_not_taken_for_no_file(project
     os.symlink("/nowhere/dev.jsonl", project / "gone.jsonl")   # the split itself, named as such
     code, out, err = cli("run", "--split", "gone.jsonl", "--host", fake.url)
     assert code == 2 and "gone.jsonl: a link to /nowhere/dev.jsonl, which does not exist" in err, err
+    # (121st round) by its name too: --split dev of a golden/dev.jsonl gone said "golden/dev.jsonl does not exist"
+    (folder / "dev.jsonl").unlink()
+    os.symlink("/nowhere/dev.jsonl", folder / "dev.jsonl")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err == ("error: --split dev: golden/dev.jsonl is a link to /nowhere/dev.jsonl, which does not "
+                                 "exist; fix the link or remove it\n"), err
 
 
 def forged_split(project, cases, checks=None, labels=("bug", "feature")):

@@ -437,6 +437,21 @@ def test_a_run_an_older_eval_py_made_of_a_set_refused_now_is_read(project, cli):
     assert code in (0, 1) and "not a valid run file" not in err, err
 
 
+def test_out_of_turns_is_refused_on_an_answer_that_no_agent_gave(project, cli):
+    """121st round: out_of_turns edited into a labelled answer (true, or 1, which equals true) made its right label
+    INVALID, with exit 0, and compare said "every answer the same" above the regression it made."""
+    for value, says in ((True, "result dev-02: out_of_turns is true, but the answer holds no transcript: only an agent runs "
+                                "out of turns (it was edited)"),
+                        (1, "result dev-02: out_of_turns must be true, false or null")):
+        run = split_run("dev")
+        next(r for r in run["results"] if r["id"] == "dev-02")["out_of_turns"] = value
+        code, out, err = cli("report", write_run("runs/edited.json", run))
+        assert code == 2 and says in err, err
+    run = split_run("dev")
+    next(r for r in run["results"] if r["id"] == "dev-02")["out_of_turns"] = False   # (as every labelled answer may say)
+    assert cli("report", write_run("runs/edited.json", run))[0] in (0, 1)
+
+
 def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
     """Round 110: an agent's answer edited out of shape was read as whole, its figures changed: out_of_turns flipped
     either way (the pass rate moved, "ran out of turns" said of an answer), calls added to its answer (read as cut by the
