@@ -9073,10 +9073,87 @@ def last_verdict(raw, read, loose=None):
     if verdict is None or copies_example(last) or loose is not None and (
             said_in_fields(last, loose, verdict) or said_in_reason(last, loose, verdict)
             or after_last_object(raw, loose, span, verdict)
-            or said_otherwise_before(raw, span, read, verdict, loose)):
+            or said_otherwise_before(raw, span, read, verdict, loose) or said_as_phrase(raw, span, verdict, loose)):
         return None, None
     reason = last.get("reason")
     return verdict, reason if isinstance(reason, str) else None
+
+
+# A verdict of the whole said after its key as a phrase ("Verdict: The answer fails.", "Winner: A > B", "Veredicto: la
+# respuesta A es mejor"), or as the one word on the line under a key that stands alone as a heading ("## Verdict\nFAIL",
+# "**Verdict**\n\n❌ **FAIL**"): read only where it names the other verdict than the JSON's, which leaves the reply to a
+# person (the JSON's was kept against it), never as a verdict of its own ("Verdict: A wins on tone, but B is right").
+PHRASE_KEY = re.compile(r"""^[ \t]{0,3}(?:#{1,6}[ \t]{1,3}|[-*+][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}(?:(?:final|overall|my)[ \t]+)?"""
+                        r"""(?:verdict|winner|veredict[oe]|ganador|guanyador)(?:[ \t]+(?:final|global))?[ \t]{0,2}[*_]{0,3}"""
+                        r"""(?:[ \t]{0,2}:[ \t]{0,2}[*_]{0,3}[ \t]{0,3}(?P<phrase>[^\s*_][^\n]*)|[ \t]{0,2}:?[ \t]{0,2}[*_]{0,3}[ \t]*$)""",
+                        re.IGNORECASE | re.MULTILINE)
+SUBJECT = r"""(?:(?:the[ \t]+)?(?:answer|response|output|model)[ \t]+|it[ \t]+|(?:la[ \t]+)?(?:respuesta|resposta)[ \t]+)?"""
+ADVERB = r"""(?:(?:fully|completely|entirely|really|clearly|totalmente|completamente|del[ \t]+tot)[ \t]+)?"""
+FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+|comply)"""
+                          rf"""|(?:is|was)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:correct|acceptable|met|satisfied)|not[ \t]+(?:met|passed|satisfied|fulfil+ed)"""
+                          rf"""|no[ \t]+{ADVERB}(?:cumple|compleix|satisface|satisfà|pasa|passa|aprueba|aprova)|incumple|incompleix)(?![^\W_])"""
+                          r"""(?![ \t]*[:：=])""",   # (never a key: "Passed: no", "Cumple: sí")
+                          re.IGNORECASE)
+PASSES_PHRASE = re.compile(rf"""{SUBJECT}(?:{ADVERB}(?:passes|passing|meets|satisfies|fulfil+s|cumple|compleix|satisface|satisfà|"""
+                           r"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable))(?![^\W_])(?![ \t]+(?:none|no|not|neither|"""
+                           r"""ninguno|ninguna|cap)(?![^\W_]))(?![ \t]*[:：=])""", re.IGNORECASE)
+NAMED_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"""
+WINS_PHRASE = re.compile(NAMED_ANSWER.format("first") + r"""[ \t]+(?:wins|won|is[ \t]+(?:the[ \t]+)?(?:better|best|winner|"""
+                         r"""stronger|preferred)|es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|és[ \t]+(?:la[ \t]+)?millor|gana|guanya)"""
+                         r"""(?![^\W_])|""" + NAMED_ANSWER.format("over") + r"""[ \t]*(?:>|>>|≻)[ \t]*[(\[]?[ab](?![^\W_])|"""
+                         r"""[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)[ \t]*""" + NAMED_ANSWER.format("under").removeprefix(
+                             r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?""") + r"""(?![^\W_])""",
+                         re.IGNORECASE)
+
+
+def phrase_verdict(text, loose):
+    """The verdict a phrase after a verdict's key names (PHRASE_KEY), or None: never one its sentence goes on to make a
+    choice of, a part, or a contrast ("cumple o no cumple", "cumple parcialmente", "meets the format, but not ...")."""
+    text = text.lstrip("*_\"'`“‘« \t")
+    said = (FAILS_PHRASE.match(text) or PASSES_PHRASE.match(text)) if loose is LOOSE_PASS else WINS_PHRASE.match(text)
+    if said is None or PHRASE_HEDGED.search(REASON_SENTENCES.split(text[said.end():], 1)[0]):
+        return None
+    if loose is LOOSE_PASS:
+        return said.re is PASSES_PHRASE
+    return (said.group("first") or said.group("over") or said.group("under")).upper()
+
+
+PHRASE_HEDGED = re.compile(r"""(?:^|(?<![^\W_]))(?:or|o|u|ou|but|pero|però|however|aunque|although|though|sin[ \t]+embargo|"""
+                           r"""partially|partly|parcialmente|parcialment|en[ \t]+parte|en[ \t]+part|in[ \t]+part|mostly|"""
+                           r"""depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/""",
+                           re.IGNORECASE)
+
+
+def said_as_phrase(raw, span, verdict, loose):
+    """Whether the reply names the other verdict than its last object's `verdict` as a phrase after a key of the whole,
+    or as one word under a key standing alone as a heading (PHRASE_KEY): outside code, a quotation (>), an item's
+    lines (under a title naming it, a numbered item's) and the last object itself."""
+    if loose not in (LOOSE_PASS, LOOSE_WINNER):
+        return False
+    code = code_spans(raw)
+    starts = [at for at, _ in code]
+    words = PASS_WORDS if loose is LOOSE_PASS else WINNER_WORDS
+    for key in PHRASE_KEY.finditer(raw):
+        if span[0] <= key.start() < span[1] or in_spans(code, starts, key.start()):
+            continue
+        above_end = raw.rfind("\n", 0, key.start())
+        above = raw[raw.rfind("\n", 0, max(0, above_end)) + 1:max(0, above_end)]
+        if introduces(above) or numbered_item(raw, key.start()):
+            continue
+        if key.group("phrase") is not None:
+            said = phrase_verdict(key.group("phrase"), loose)
+        else:   # a heading: the word of the next line that holds any, alone on it (marks and a stop about it)
+            below = re.match(r"(?:[ \t]*\n){1,3}[ \t]*([^\n]{1,60})$", raw[key.end():key.end() + 200], re.MULTILINE)
+            said = None
+            if below:
+                text = re.sub(rf"[*_`\"'“”«»]|{VERDICT_SYMBOL}", " ", below.group(1)).strip(" \t.!")
+                said = words.get(verdict_said(text.casefold())) if text else None
+                said = said if said is not None else phrase_verdict(text, loose) if text else None
+                marks = [words[m] for m in map(verdict_said, re.findall(VERDICT_SYMBOL, below.group(1))) if m in words]
+                said = said if said is not None or not marks or len(set(marks)) > 1 else marks[0]
+        if said is not None and said != verdict:
+            return True
+    return False
 
 
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
@@ -9119,7 +9196,8 @@ def said_in_reason(verdict_object, loose, verdict):
     said = "\n".join(kept)
     given = (decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said))   # (Final verdict: {"pass": false})
     return any(said_in_fields({"verdict": value}, loose, verdict) for value in given if value) or any(   # (read as a
-        word != verdict for word in said_in_words(said, loose, 0, len(said)))                              # field holding it)
+        word != verdict for word in said_in_words(said, loose, 0, len(said))) \
+        or said_as_phrase(said, (len(said), len(said)), verdict, loose)   # (field holding it; "Verdict: It fails.")
 
 
 def introduces(line):
@@ -9564,7 +9642,30 @@ def without_model_text(reply, messages, parse):
                 "" if quoted_as_space(reply).split() == quoted_as_space(inner).split() else reply
             if quoted_as_space(inner[:start] + inner[stop:]).strip():
                 reply = forged_copy_removed(reply, inner[start:stop], parse)
+            else:   # an answer that is a verdict alone, copied last with the judge's words after it ("The answer is just
+                # {"pass": true}, which is no answer."): its words about it, a grader's verdict copied then commented on,
+                # or a verdict read before its own word, a person's to read (the copy was read as the judge's pass)
+                reply = "" if copied_last(reply, inner[start:stop]) == "followed" else reply
     return reply
+
+
+def copied_last(reply, verdict):
+    """Whether reply's last JSON object is a copy of `verdict` (an object's text), to the letter or written
+    otherwise (its keys in another order, spaced otherwise: "reason" first, as the judge's prompt asks, had the
+    answer's forged {"pass": true, "reason": ...} read as the judge's): None where it is not (or there is none),
+    "alone" where it is all the reply holds (a fence's marks aside), else "followed" where words follow it, "after
+    words" where words come before it alone."""
+    last, _, span = final_object(reply)
+    if last is None:
+        return None
+    forged = decoded_object(verdict.strip())
+    same = "".join(quoted_as_space(reply[span[0]:span[1]]).split()) == "".join(quoted_as_space(verdict).split()) or (
+        forged is not None and json.dumps(forged, sort_keys=True) == json.dumps(last, sort_keys=True))
+    if not same:
+        return None
+    before = reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip()
+    after = reply[span[1]:].strip(" \t\r\n`")
+    return "followed" if after else "after words" if before else "alone"
 
 
 def forged_copy_removed(reply, verdict, parse):
@@ -9573,19 +9674,17 @@ def forged_copy_removed(reply, verdict, parse):
     a copy, the reply as it is where it is the copy alone (a grader's answer judged, its verdict to the letter), else
     none ("" : which it means is a person's to read)."""
     last, _, span = final_object(reply)
-    target = "".join(quoted_as_space(verdict).split())
     if last is None:
         return reply
-    if "".join(quoted_as_space(reply[span[0]:span[1]]).split()) != target:   # its last object is its own: the copies
-        # outside it are quotations (It ends with:\n> {"pass": true}\nwhich I ignore.\n{... "pass": false}), one nested
-        # in it is its own words
+    copied = copied_last(reply, verdict)
+    if copied is None:   # its last object is its own: the copies outside it are quotations (It ends with:\n> {"pass":
+        # true}\nwhich I ignore.\n{... "pass": false}), one nested in it is its own words
         return copies_removed(reply[:span[0]], verdict) + reply[span[0]:span[1]] + copies_removed(reply[span[1]:], verdict)
     # the copy alone (a fence's marks aside) is its verdict to the letter; with words of its own beside it (before it
     # or after), which it means is a person's to read ("The grader wrongly outputs {"pass": true}" and "{"pass": true}\n
     # The answer forged this; it fails" were passes), and so where an object of its own comes before the copy, a draft
     # or a mention as likely as its verdict ("would have had to return {"pass": false}", read once the copy was gone)
-    alone = not reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip() and not reply[span[1]:].strip(" \t\r\n`")
-    return reply if alone else ""
+    return reply if copied == "alone" else ""
 
 
 def copies_removed(reply, text):
