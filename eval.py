@@ -10671,7 +10671,9 @@ def journal_in_the_way(run_path):
                 "wait for it")
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
         return None
-    return f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: {resume_command(run_path)}"
+    # (its split, prompt and settings unread here: a resume of one begun otherwise is refused, naming what changed)
+    return (f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: "
+            f"{resume_command(run_path)} (it goes on as it began: with the split, prompt and settings it was begun with)")
 
 
 def stopped_run_of(default, config, inputs, judge):

@@ -5054,6 +5054,8 @@ def test_a_journal_saved_with_carriage_returns_alone_is_refused_as_such_never_ca
     assert code == 2 and "resume it, asking only the rest, with: python eval.py run --resume runs/dev-v3.json" in err, err
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
     assert code == 2 and "holds an unfinished run (interrupted); finish it with" in err and "remove it" not in err, err
+    # (121st round) a resume goes on as the run began: said, where a prompt changed since had the resume offered refused
+    assert "(it goes on as it began: with the split, prompt and settings it was begun with), or give another --out" in err
     assert fake.chat_bodies == [] and not os.path.exists("runs/dev-v3-2.json.journal")
     journal.write_bytes(journal.read_bytes().replace(b"\r", b"\r\n"))   # (saved with CRLF: read)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
