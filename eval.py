@@ -17657,7 +17657,7 @@ def refuse_same_run(a_path, b_path, instead="compare it with another run"):
                          f"{shell_word(a_path)} and {shell_word(b_path)} are the same run (one file)") + f"; {instead}")
 
 
-def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split"):
+def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used different versions of the split", names=None):
     """Runs of two versions of a split answer different questions: they are never compared. The same
     hash is the same questions, whatever the file was called (a copy, or a name from an older
     version); else two files are different splits, and "versions" only one file edited between the runs."""
@@ -17677,8 +17677,9 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                         "compare runs of one split")
     unread = "" if split_shas(where[0]) else (f" (or, if one was made by an eval.py older than its LF hashing, of a split "
                                                f"saved with CRLF, {shell_word(where[0])} is needed to tell: it cannot be read)")
-    raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])} vs "
-                    f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])})\nThe split was edited between "
+    held_in = [f" in {name}" for name in names] if names else ["", ""]   # (which run holds which, where compare names them)
+    raise EvalError(f"{refusal} ({on_one_line(a_cfg['split'])} {short(a_cfg['split_sha'])}{held_in[0]} vs "
+                    f"{on_one_line(b_cfg['split'])} {short(b_cfg['split_sha'])}{held_in[1]})\nThe split was edited between "
                     f"the runs (its cases, or the checks.json or tools.json beside it){unread}: " + ("of the held-out split: compare runs of one version (the held-out guard "
                     "refuses the older configuration on this one, unless --rerun-test marks it forced, when they share most "
                     "of their cases)" if a_cfg.get("held_out") or b_cfg.get("held_out")
@@ -17835,7 +17836,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     with its interval, and whether it is more than chance (paired_change()). fisher: also Fisher's
     test, which ignores the pairing, for a user who set it before the run (seed 002 did). names: the
     runs as a refusal names them."""
-    same_split(a_cfg, b_cfg)
+    same_split(a_cfg, b_cfg, names=names)
     a_cases, b_cases, shared = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases, names)
     refuse_edited_cases(a_cfg, a_cases, b_cfg, b_cases, names)
     buckets = {"fixed": [], "regressions": [], "stayed_right": [], "stayed_wrong": [], "not_compared": []}

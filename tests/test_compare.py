@@ -108,7 +108,9 @@ def test_compare_refuses_runs_of_different_split_versions(two_runs, cli):
     new_sha = load_json(newer)["config"]["split_sha"]
     code, out, err = cli("compare", two_runs[0], newer)
     assert code == 2 and out == ""
-    assert f"different versions of the split (dev {old_sha[:8]} vs dev {new_sha[:8]})" in err
+    # (121st round) which run holds which version, named
+    assert (f"different versions of the split (dev {old_sha[:8]} in {two_runs[0]} (the baseline) vs dev {new_sha[:8]} in "
+            "runs/dev-v3-2.json (the candidate))") in err, err
     assert "run the older configuration again on the split as it is now" in err   # the next step, not a dead end
     # (83rd attack) of the held-out split, that next step is refused by the guard: its edit is a test set of its own
     test_run = write_run("runs/test-v2.json", split_run("test"))

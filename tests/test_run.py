@@ -4193,8 +4193,9 @@ def test_an_out_held_by_a_journal_says_whether_its_run_is_unfinished_or_live(pro
     interrupted_journal(project, cli, fake, keep=5)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
     assert code == 2 and err == ("error: --out runs/dev-v3.json: runs/dev-v3.json.journal holds an unfinished run "
-                                 "(interrupted); finish it with: python eval.py run --resume runs/dev-v3.json, "
-                                 "or give another --out\n"), err
+                                 "(interrupted); finish it with: python eval.py run --resume runs/dev-v3.json (it goes "
+                                 "on as it began: with the split, prompt and settings it was begun with), or give another "
+                                 "--out\n"), err
     os.unlink("runs/dev-v3.json.journal")
     fake.latency = 0.1
     live = start_run(project, fake, "--out", "runs/live.json")
