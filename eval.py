@@ -1875,6 +1875,40 @@ NON_JOINING = ("\\x00-\\u024f\\u0370-\\u05ff\\u1e00-\\u1fff\\u2010-\\u2027\\u203
 LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d]+)")
 
 
+# Letters of the scripts whose letters join one another (Arabic and its supplements and presentation forms, Syriac, N'Ko,
+# Mandaic, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Hanifi Rohingya, Sogdian, Adlam): a non-joiner between two
+# of them keeps them apart (a Persian word's), a joiner joins them
+JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\u1800-\u18af\ua840-\ua87f\ufb50-\ufdff\ufe70-\ufeff"
+                             "\U00010ac0-\U00010aff\U00010b80-\U00010baf\U00010d00-\U00010d3f\U00010f30-\U00010f6f"
+                             "\U0001e900-\U0001e95f]")
+
+
+def joiner_joins(text, at):
+    """Whether the zero-width joiner or non-joiner at text[at] changes what is shown: after a virama (an Indic
+    conjunct's or chillu's form: Malayalam അവന്\u200d), between two letters of a script whose letters join
+    (JOINING_SCRIPTS: a Persian word's non-joiner), or a joiner between two emoji (a family, ❤️\u200d🔥). Anywhere
+    else (c1 + U+200C beside c1, Latin, IPA, Thai, CJK, digits) it is shown as nothing."""
+    before, after = at - 1, at + 1
+    while before >= 0 and text[before] in "\u200c\u200d":   # (two in a row: each as the first)
+        before -= 1
+    while after < len(text) and text[after] in "\u200c\u200d":
+        after += 1
+    if before < 0 or after >= len(text):
+        return before >= 0 and unicodedata.combining(text[before]) == 9   # (a chillu at an id's end)
+    if unicodedata.combining(text[before]) == 9:   # a virama
+        return True
+    base = before
+    while base > 0 and unicodedata.combining(text[base]):   # (an Arabic letter's vowel marks)
+        base -= 1
+    if JOINING_SCRIPTS.match(text[base]) and JOINING_SCRIPTS.match(text[after]) \
+            and unicodedata.category(text[base])[0] == unicodedata.category(text[after])[0] == "L":
+        return True
+    emoji = before
+    while emoji > 0 and (text[emoji] == "\ufe0f" or "\U0001f3fb" <= text[emoji] <= "\U0001f3ff"):   # (its selector, a tone)
+        emoji -= 1
+    return text[at] == "\u200d" and all(unicodedata.category(c) == "So" for c in (text[emoji], text[after]))
+
+
 def shows_nothing(text):
     """Whether a text the model is sent as a turn shows nothing: spaces, format characters (a zero-width space, a
     BOM) and fillers the eye cannot see (UNSEEN_MARKS') alone."""
@@ -1887,7 +1921,7 @@ def name_cell(name, width=50):
     cut short at width (5,000 characters widened every row), and quoted where it would look like another or like none
     ("cancel ", ""), or like two ("tone, no refund date" listed beside "no refund date" read as both failing)."""
     plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
-             and without_unseen(name) == name)
+             and without_unseen(name) == name and on_one_line(name) == name)   # ("line\nbreak" beside "line\\nbreak")
     quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
     return on_one_line(name if plain else quoted, width)
 
@@ -3786,8 +3820,8 @@ def resolve_split(value, flag="--split"):
         raise EvalError(f"{flag} {value!r}: give a split name (dev, test) or a path ending in .jsonl"
                         + (f"; did you mean {shell_word(meant)}?" if meant else ""))
     path = os.path.join(GOLDEN_DIR, value + ".jsonl")
-    if os.path.islink(path) and not os.path.exists(path):   # (named as such, as a path to it is: "does not exist" was said)
-        raise EvalError(f"{flag} {value}: {shell_word(path)} is {link_to_nothing(path)}; {FIX_LINK}")
+    if not os.path.exists(path) and (link := dead_link(path)):   # (golden/dev.jsonl, or golden/ itself: named as such,
+        raise EvalError(f"{flag} {value}: {shell_word(link)} is {link_to_nothing(link)}; {FIX_LINK}")   # never "no split")
     if not os.path.exists(path):
         found = [(folder, f) for folder, _, files in walked(GOLDEN_DIR) for f in files if f.endswith(".jsonl")]
         # splits only, by their first line (a retriever's passages, a run saved as .jsonl were offered, then refused);
@@ -4556,11 +4590,12 @@ def case_problems(case, labels, stored=False, begun=False):
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
-        elif name == "id" and new_rules and (loose := next((m.group() for m in LOOSE_JOINERS.finditer(case[name])
-                                                          if not m.group(1)), None)):   # c1 and c1 + ZWNJ: two "c1"
-            problems.append(f"field 'id' {ascii(case[name])} holds a zero-width "
-                            f"{'non-joiner' if loose[0] == chr(0x200c) else 'joiner'} (U+{ord(loose[0]):04X}) that joins "
-                            "nothing (beside a Latin letter, a space or an end), shown as nothing")
+        elif name == "id" and new_rules and (loose := next((c for at, c in enumerate(case[name]) if c in "\u200c\u200d"
+                                                            and not joiner_joins(case[name], at)), None)):   # c1 + ZWNJ
+            problems.append(f"field 'id' {ascii(case[name])} holds a zero-width "          # beside c1: two "c1"
+                            f"{'non-joiner' if loose == chr(0x200c) else 'joiner'} (U+{ord(loose):04X}) that joins nothing "
+                            "there, shown as nothing (one joins only after a virama, between two letters of a script "
+                            "whose letters join, such as Arabic, or, a joiner, between two emoji)")
         elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
             problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
     if stored and case.get("note") is not None and not isinstance(case["note"], str):   # shown by report --case, the page
@@ -6070,16 +6105,30 @@ class AnswerUndecodable(ValueError):
     installed, zstd; Transfer-Encoding: gzip): its bytes, read as text, were "not UTF-8" or "not JSON"."""
 
 
+def ollama_not_found(body):
+    """Whether an answer's body holds Ollama's words for a model not there (server/routes.go: model 'x' not found; model
+    "x" not found, try pulling it first), in JSON or not: a proxy's 404 page, its model listed a moment ago, was told
+    to pull it."""
+    return bool(re.search(rb"""model \\?['"].*['"] not found""", body or b""))
+
+
+# Codings of a body that compress it, by their registered names (IANA's HTTP Content Coding Registry) and those servers
+# use besides: one requests leaves as it came is named, never read as text; any other word (none, utf-8, identity) names
+# no compression, and the body is read as it is
+COMPRESSIONS = {"br", "zstd", "compress", "x-compress", "gzip", "x-gzip", "deflate", "aes128gcm", "exi", "pack200-gzip",
+                "dcb", "dcz", "lz4", "snappy", "xz", "bzip2", "lzma"}
+
+
 def codings_undecoded(headers):
     """The codings named in an answer's headers that its body is still in once read, said as their headers say them
     ("Content-Encoding: br"), or None: urllib3 decodes those in its CONTENT_DECODERS (gzip, deflate, and br or zstd
     where their modules are installed), http.client a chunked transfer."""
     import urllib3.response   # (requests' own)
-    known = {"identity", *getattr(urllib3.response.HTTPResponse, "CONTENT_DECODERS", ("gzip", "x-gzip", "deflate"))}
+    known = {*getattr(urllib3.response.HTTPResponse, "CONTENT_DECODERS", ("gzip", "x-gzip", "deflate"))}
     def named(header, decoded):
-        return [f"{header}: {t}" for t in (t.strip().lower() for t in (headers.get(header) or "").split(",")) if t
-                and t not in decoded]
-    return ", ".join(named("Content-Encoding", known) + named("Transfer-Encoding", {"identity", "chunked"})) or None
+        return [f"{header}: {t}" for t in (t.strip().lower() for t in (headers.get(header) or "").split(","))
+                if t in COMPRESSIONS and t not in decoded]
+    return ", ".join(named("Content-Encoding", known) + named("Transfer-Encoding", set())) or None
 
 
 class StopAsking(Exception):
@@ -6929,7 +6978,7 @@ def request_failed(e):
     breaker reads "connection failed" as the server gone, so a hang-up mid-answer keeps those words."""
     cause = failure_cause(e)
     if type(e).__name__ == "ContentDecodingError":
-        named = re.search(r"content-encoding: ([\w-]+)", str(e))
+        named = re.search(r"content-encoding: (.{1,80}?), but failed", str(e))   # (gzip, identity: the whole header)
         return (f"the server's answer did not decode as its Content-Encoding header says"
                 + (f" ({named.group(1)})" if named else ""))
     if type(e).__name__ != "ChunkedEncodingError" and isinstance(cause, http.client.HTTPException) \
@@ -7295,7 +7344,9 @@ class ChatClient:
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
         if status != 200:
-            why = f"HTTP {status}: {error_text(data, reason, self.scrub, headers)}"
+            undecoded = codings_undecoded(headers) if data else None   # (its bytes shown were noise)
+            why = (f"HTTP {status}: " + (f"{reason or 'its body'} (its body in a coding eval.py cannot decode: "
+                                         f"{one_line(undecoded, 120)})" if undecoded else error_text(data, reason, self.scrub, headers)))
             # Ollama's words for it: "the input length exceeds the context length" (the runner), and where context shift
             # is off "the prompt is longer than the context length currently available" (llm/llama_server.go)
             if status == 400 and self.api == "ollama" and re.search(
@@ -7318,7 +7369,7 @@ class ChatClient:
                         + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
             # (Ollama's words, server/routes.go: model 'x' not found; model "x" not found, try pulling it first: a
             # proxy's own 404 page, its model listed a moment ago, was told to pull it)
-            if status == 404 and self.api == "ollama" and re.search(rb"""model \\?['"].*['"] not found""", data or b""):   # (in JSON, \\")
+            if status == 404 and self.api == "ollama" and ollama_not_found(data):
                 why += f" (run `ollama pull {shell_word(model)}`)"
             if status == 401 and self.api != "openai":   # eval.py sends Ollama's API no key: what wants one is before it
                 why += " (something before Ollama wants a key, and eval.py sends Ollama's API none: reach Ollama without it)"
@@ -7645,7 +7696,8 @@ class OllamaClient(ChatClient):
             data = self.post("/api/chat", {"model": model, "messages": [], "stream": False,
                                            "options": sent_options(options)}, model)
         except CallFailed as failure:
-            if failure.status == 404:   # listed, but its files are gone (server/routes.go handleScheduleError)
+            if failure.status == 404 and ollama_not_found(failure.body):   # listed, but its files are gone
+                # (server/routes.go handleScheduleError); a proxy's own 404 page is no such thing
                 raise EvalError(f"{on_one_line(model)} is listed on {self.host} but cannot be loaded ({on_one_line(failure)}); every case "
                                 f"would fail the same way. Pull it again: `ollama pull {shell_word(model)}`") from None
             if failure.status == 500 and UNRETRIED_500.encode() in (failure.body or b""):
@@ -8859,16 +8911,22 @@ def spaced(raw):
 def said_in_words(raw, loose, start, end, last_object=None):
     """The verdicts the judge's key (or, for a pass, "verdict") written as a key is given in raw[start:end] (pass: no,
     {'winner': 'B'}, **Verdict:** PASS), each whose word reads as one of its kind (not code's t.ok, a schema's boolean,
-    the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists."""
+    the prompt's true or false, nor one beside its example "<your reasoning>"); none for the RAG judges' lists. Past
+    KEYS_READ keys, TOO_MANY_KEYS, a verdict of none: the reply is a person's to read."""
     if loose not in SAID_IN_WORDS:
         return
     raw = spaced(raw)   # (one character for one: the spans given stay the text's)
     code = code_spans(raw)
     starts = [at for at, _ in code]
+    keys = 0
     for number, (key_pattern, words) in enumerate(SAID_IN_WORDS[loose]):
         chosen = 0   # the end of the last choice written out: a key restated in it is the choice's
         items = items_rows(raw, loose, number, code, last_object) if key_pattern in CELL_KEYS else set()
         for key in key_pattern.finditer(raw, start, end):
+            keys += 1
+            if keys > KEYS_READ:
+                yield TOO_MANY_KEYS
+                return
             if key.start() < chosen or key.start() in items or key_pattern in CELL_KEYS and columns_row(raw, key.end(), words):
                 continue
             word = VERDICT_WORD.match(raw, key.end(), end)
@@ -8909,6 +8967,12 @@ def said_in_words(raw, loose, start, end, last_object=None):
             if (verdicts and not numbered_item(raw, key.start()) and not an_items_cell(raw, key.start())
                     and not EXAMPLE_VALUE.search(raw, max(0, key.start() - 300), key.start())):
                 yield from verdicts
+
+
+# Keys read of one reply's stretch at most: a judge's reply writes a few, a rubric's a few hundred; a MiB of "pass: **"
+# lines, each read (its word on the next line), took 3 to 7 s a reading. Past it, the vote is a person's
+KEYS_READ = 5000
+TOO_MANY_KEYS = object()   # (equal to no verdict: said_in_words' callers read it as one said otherwise)
 
 
 def an_items_cell(raw, at):
@@ -9089,39 +9153,48 @@ PHRASE_KEY = re.compile(r"""^[ \t]{0,3}(?:#{1,6}[ \t]{1,3}|[-*+][ \t]{1,3})?[*_]
                         re.IGNORECASE | re.MULTILINE)
 SUBJECT = r"""(?:(?:the[ \t]+)?(?:answer|response|output|model)[ \t]+|it[ \t]+|(?:la[ \t]+)?(?:respuesta|resposta)[ \t]+)?"""
 ADVERB = r"""(?:(?:fully|completely|entirely|really|clearly|totalmente|completamente|del[ \t]+tot)[ \t]+)?"""
-FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+|comply)"""
+# what such a phrase may name after it: the criterion alone ("does not meet the criterion"; "does not comply with the
+# harmful request", "meets the format requirements" name something else), then its sentence's end
+CRITERION = (r"""(?:[ \t]+(?:(?:with|con|amb)[ \t]+)?(?:(?:the|this|its|el|este|aquest|l')[ \t]*)?(?:criterion|criteria|"""
+             r"""requirements?|rubric|criterio|criterios|requisitos?|criteri|criteris|requisits?))?""")
+SENTENCE_ENDS = r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!;]|$)"""
+FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+)"""
                           rf"""|(?:is|was)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:correct|acceptable|met|satisfied)|not[ \t]+(?:met|passed|satisfied|fulfil+ed)"""
-                          rf"""|no[ \t]+{ADVERB}(?:cumple|compleix|satisface|satisfà|pasa|passa|aprueba|aprova)|incumple|incompleix)(?![^\W_])"""
-                          r"""(?![ \t]*[:：=])""",   # (never a key: "Passed: no", "Cumple: sí")
-                          re.IGNORECASE)
-PASSES_PHRASE = re.compile(rf"""{SUBJECT}(?:{ADVERB}(?:passes|passing|meets|satisfies|fulfil+s|cumple|compleix|satisface|satisfà|"""
-                           r"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable))(?![^\W_])(?![ \t]+(?:none|no|not|neither|"""
-                           r"""ninguno|ninguna|cap)(?![^\W_]))(?![ \t]*[:：=])""", re.IGNORECASE)
+                          rf"""|no[ \t]+{ADVERB}(?:cumple|compleix|satisface|satisfà|aprueba|aprova)|incumple|incompleix)"""
+                          rf"""{CRITERION}{SENTENCE_ENDS}""", re.IGNORECASE | re.MULTILINE)
+PASSES_PHRASE = re.compile(rf"""{SUBJECT}(?:{ADVERB}(?:passes|meets|satisfies|fulfil+s|cumple|compleix|satisface|satisfà|"""
+                           rf"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable)){CRITERION}{SENTENCE_ENDS}""",
+                           re.IGNORECASE | re.MULTILINE)
 NAMED_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"""
 WINS_PHRASE = re.compile(NAMED_ANSWER.format("first") + r"""[ \t]+(?:wins|won|is[ \t]+(?:the[ \t]+)?(?:better|best|winner|"""
-                         r"""stronger|preferred)|es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|és[ \t]+(?:la[ \t]+)?millor|gana|guanya)"""
-                         r"""(?![^\W_])|""" + NAMED_ANSWER.format("over") + r"""[ \t]*(?:>|>>|≻)[ \t]*[(\[]?[ab](?![^\W_])|"""
-                         r"""[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)[ \t]*""" + NAMED_ANSWER.format("under").removeprefix(
-                             r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?""") + r"""(?![^\W_])""",
-                         re.IGNORECASE)
+                         r"""stronger|preferred)(?:[ \t]+(?:one|answer|response))?|es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|"""
+                         r"""és[ \t]+(?:la[ \t]+)?millor|gana|guanya)""" + SENTENCE_ENDS + "|" + NAMED_ANSWER.format("over")
+                         + r"""[ \t]*(?:>|>>|≻)[ \t]*[(\[]?[ab][)\]]?""" + SENTENCE_ENDS + r"""|[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)"""
+                         r"""[ \t]*""" + NAMED_ANSWER.format("under") + SENTENCE_ENDS, re.IGNORECASE | re.MULTILINE)
 
 
 def phrase_verdict(text, loose):
-    """The verdict a phrase after a verdict's key names (PHRASE_KEY), or None: never one its sentence goes on to make a
-    choice of, a part, or a contrast ("cumple o no cumple", "cumple parcialmente", "meets the format, but not ...")."""
+    """The verdict a phrase after a verdict's key names (PHRASE_KEY), a sentence of its own about the answer and the
+    criterion alone, or None: never one its paragraph goes on to make a choice of, a part, or a contrast ("cumple o no
+    cumple", "cumple parcialmente", "meets the format. However, it fails ...")."""
     text = text.lstrip("*_\"'`“‘« \t")
     said = (FAILS_PHRASE.match(text) or PASSES_PHRASE.match(text)) if loose is LOOSE_PASS else WINS_PHRASE.match(text)
-    if said is None or PHRASE_HEDGED.search(REASON_SENTENCES.split(text[said.end():], 1)[0]):
+    hedge = PHRASE_HEDGED.search(text, said.end(), min(len(text), said.end() + 400)) if said else None
+    if said is None or hedge and hedge.group() != "{" and hedge.group().strip(" \t\n"):
         return None
     if loose is LOOSE_PASS:
         return said.re is PASSES_PHRASE
     return (said.group("first") or said.group("over") or said.group("under")).upper()
 
 
-PHRASE_HEDGED = re.compile(r"""(?:^|(?<![^\W_]))(?:or|o|u|ou|but|pero|però|however|aunque|although|though|sin[ \t]+embargo|"""
-                           r"""partially|partly|parcialmente|parcialment|en[ \t]+parte|en[ \t]+part|in[ \t]+part|mostly|"""
-                           r"""depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/""",
-                           re.IGNORECASE)
+PHRASE_HEDGED = re.compile(r"""(?<![^\W_])(?:or|o|u|ou|but|pero|però|however|aunque|although|though|yet|while|whereas|"""
+                           r"""sin[ \t]+embargo|no[ \t]+obstante|tanmateix|només|solo|sólo|only|half|partially|partly|"""
+                           r"""parcialmente|parcialment|a[ \t]+medias|a[ \t]+mitges|en[ \t]+parte|en[ \t]+part|in[ \t]+part|"""
+                           r"""mostly|depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/|\n[ \t]*\n|\{""",
+                           re.IGNORECASE)   # (up to its paragraph's end, or the JSON's start: read as no contrast there)
+
+
+PHRASES_READ = 2000   # key lines said_as_phrase reads of one reply at most: past them, the vote is a person's
 
 
 def said_as_phrase(raw, span, verdict, loose):
@@ -9130,18 +9203,15 @@ def said_as_phrase(raw, span, verdict, loose):
     lines (under a title naming it, a numbered item's) and the last object itself."""
     if loose not in (LOOSE_PASS, LOOSE_WINNER):
         return False
-    code = code_spans(raw)
-    starts = [at for at, _ in code]
     words = PASS_WORDS if loose is LOOSE_PASS else WINNER_WORDS
-    for key in PHRASE_KEY.finditer(raw):
-        if span[0] <= key.start() < span[1] or in_spans(code, starts, key.start()):
-            continue
-        above_end = raw.rfind("\n", 0, key.start())
-        above = raw[raw.rfind("\n", 0, max(0, above_end)) + 1:max(0, above_end)]
-        if introduces(above) or numbered_item(raw, key.start()):
+    code = starts = None
+    for number, key in enumerate(PHRASE_KEY.finditer(raw)):
+        if number >= PHRASES_READ:   # (a MiB of "Verdict:" lines took 4 s a reading)
+            return True
+        if span[0] <= key.start() < span[1]:
             continue
         if key.group("phrase") is not None:
-            said = phrase_verdict(key.group("phrase"), loose)
+            said = phrase_verdict(key.group("phrase") + raw[key.end():key.end() + 400], loose)
         else:   # a heading: the word of the next line that holds any, alone on it (marks and a stop about it)
             below = re.match(r"(?:[ \t]*\n){1,3}[ \t]*([^\n]{1,60})$", raw[key.end():key.end() + 200], re.MULTILINE)
             said = None
@@ -9151,7 +9221,14 @@ def said_as_phrase(raw, span, verdict, loose):
                 said = said if said is not None else phrase_verdict(text, loose) if text else None
                 marks = [words[m] for m in map(verdict_said, re.findall(VERDICT_SYMBOL, below.group(1))) if m in words]
                 said = said if said is not None or not marks or len(set(marks)) > 1 else marks[0]
-        if said is not None and said != verdict:
+        if said is None or said == verdict:
+            continue
+        if code is None:
+            code = code_spans(raw)
+            starts = [at for at, _ in code]
+        above_end = raw.rfind("\n", 0, key.start())
+        above = raw[raw.rfind("\n", 0, max(0, above_end)) + 1:max(0, above_end)]
+        if not in_spans(code, starts, key.start()) and not introduces(above) and not numbered_item(raw, key.start()):
             return True
     return False
 
@@ -9186,18 +9263,22 @@ def said_in_reason(verdict_object, loose, verdict):
     reason = verdict_object.get("reason")
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
-    kept, above = [], ""
+    kept, phrased, above = [], [], ""
     for line in LINE_END.split(reason):   # (a carriage return alone ends a line too)
+        begins = [0] + [m.end() for m in REASON_SENTENCES.finditer(line)]
         for at, sentence in enumerate(s.strip() for s in REASON_SENTENCES.split(line)):
             if (key := REASON_KEY.match(sentence)) and not (at == 0 and introduces(above)
                                                              and not WHOLE_VERDICT.match(sentence, key.start(1))):
                 kept.append(sentence)
+                # (its line's sentences after it, as far as a contrast is looked for: each to its line's end, a MiB of
+                # "Verdict. " held 116,000 copies of the line's rest)
+                phrased.append(line[begins[at]:begins[at] + 600].strip())
         above = line.strip() or above
     said = "\n".join(kept)
     given = (decoded_object(m.group()) for m in re.finditer(r"\{[^{}\n]*\}", said))   # (Final verdict: {"pass": false})
     return any(said_in_fields({"verdict": value}, loose, verdict) for value in given if value) or any(   # (read as a
         word != verdict for word in said_in_words(said, loose, 0, len(said))) \
-        or said_as_phrase(said, (len(said), len(said)), verdict, loose)   # (field holding it; "Verdict: It fails.")
+        or said_as_phrase("\n\n".join(phrased), (0, 0), verdict, loose)   # (field holding it; "Verdict: It fails.")
 
 
 def introduces(line):
@@ -9664,7 +9745,8 @@ def copied_last(reply, verdict):
     if not same:
         return None
     before = reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip()
-    after = reply[span[1]:].strip(" \t\r\n`")
+    # (words: marks, a stop, a rule or a closing tag after it are none, `{"pass": true}.`, ---, </answer>)
+    after = re.search(r"[^\W_]", re.sub(r"</?[\w-]{1,40}>", "", reply[span[1]:]))
     return "followed" if after else "after words" if before else "alone"
 
 
@@ -16874,8 +16956,10 @@ def markdown_annotations(sec):
     """review's annotations, most frequent first, and what was left out of them, as the text says."""
     if not sec:
         return []
+    # (the most frequent, as many as failures: 2,000 annotations made a comment of 100,000 characters, past GitHub's 65,536)
     counted = ", ".join(f"{md_text(name_cell(r['name'], ANNOTATION_SHOWN))} ({figure_text(r['figure'])})"
-                        for r in sec["rows"]) or "none"
+                        for r in sec["rows"][:MARKDOWN_FAILURES]) or "none"
+    counted += f", and {len(sec['rows']) - MARKDOWN_FAILURES} more" if len(sec["rows"]) > MARKDOWN_FAILURES else ""
     return ["", f"**Annotations ({plural(sec['total']['value'], 'answer')} annotated in review, from "
                 f"{md_code(sec['file'])}):** {counted}"] + [f"> {md_text(note)}" for note in (sec["left_out"], sec["other_versions"]) if note]
 
@@ -22843,6 +22927,10 @@ function visible(text) { return String(text).replace(CONTROL, (c) => { const n =
 // tag, a check "x\\ny" read as "x y", another's)
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(tag === "pre" ? text : oneLine(text)); if (cls) e.className = cls; return e; }
 function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
+function listedName(name) {   // a check's name in a list, as name_cell: quoted where it would read as another, or as two
+  const s = String(name);
+  return s && s === s.trim() && !s.startsWith('"') && !s.includes(", ") && oneLine(s) === s ? s : oneLine(JSON.stringify(s));
+}
 // a filter's value is "=" and what it picks: "" is "any", and an older run's empty difficulty or tag is a value of its own
 function option(select, value) { select.appendChild(el("option", value === "" ? "(empty)" : value)).value = "=" + value; }
 function picked(id) { const v = $(id).value; return v ? v.slice(1) : null; }
@@ -22866,7 +22954,7 @@ function listEntry(it, i) {
   const head = el("span", it.id + (data.config.repeat > 1 ? " · trial " + it.trial : "") + " ", "lid");
   button.appendChild(head); button.appendChild(el("span", it.verdict, "pill " + it.verdict));
   const what = data.config.labels ? (it.predicted === null ? "" : "→ " + it.predicted)
-    : it.checks.filter((c) => c.ok === false).map((c) => c.name).join(", ");
+    : it.checks.filter((c) => c.ok === false).map((c) => listedName(c.name)).join(", ");
   if (what) button.appendChild(el("span", what, "what"));
   if (it.annotation) button.appendChild(el("span", it.annotation.text, "typed"));
   button.onclick = () => { at = i; draw(); };
@@ -22895,7 +22983,7 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
       call.appendChild(el("pre", "calls " + oneLine(c.call)));   // (a name's line break wrote a line of its own)
       if (!t.cut) call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
-      if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.join(", "), "pill fail"));
+      if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.map(listedName).join(", "), "pill fail"));
       b.appendChild(call);
     }
     steps.appendChild(b);

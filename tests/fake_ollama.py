@@ -124,7 +124,7 @@ class FakeOllama:
         self.reloads = 0              # loads of a model already loaded once: another runner's options
         self.load_seconds = 0.0       # how long the first request for a model takes to load it
         self.gone = set()             # models listed in /api/tags whose files are gone: every chat answers 404
-        self.refuse_loads = False     # answer load requests with HTTP 500   # answer {"label": ...} when asked for structured output, as a grammar would
+        self.refuse_loads = False     # answer load requests with HTTP 500 (or a (status, words) pair)   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.listings = {}            # GET path -> the JSON object sent instead of the usual answer (a wrong shape)
         self.server_header = None     # a Server: header sent with every answer, as a server names itself
@@ -507,8 +507,10 @@ class FakeOllama:
                 if wrong:   # api/types.go FromMap's error, sent by routes.go handleScheduleError as a 500
                     self.send_error_json(500, wrong, openai)
                     return
-                if loading and fake.refuse_loads:
-                    self.send_error_json(500, "llama runner process has terminated: exit status 2", openai)
+                if loading and fake.refuse_loads:   # True: a runner crashed; (status, words): what a proxy says instead
+                    status, words = fake.refuse_loads if isinstance(fake.refuse_loads, tuple) else (
+                        500, "llama runner process has terminated: exit status 2")
+                    self.send_error_json(status, words, openai)
                     return
                 self.load_ns = fake.load(model, body.get("options") if isinstance(body.get("options"), dict) else {})
                 if not openai:

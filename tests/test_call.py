@@ -2981,3 +2981,13 @@ def test_a_404_page_not_ollamas_is_never_told_to_pull_the_model(project, cli, fa
     results = load_json("runs/dev-v3.json")["results"]
     assert code == 2 and results[0]["error"].startswith("HTTP 404: ") and "nginx" in results[0]["error"], results[0]
     assert "ollama pull" not in results[0]["error"] and "(run `ollama pull qwen2.5:7b`)" in results[1]["error"], results[:2]
+
+
+def test_a_proxy_s_404_page_on_the_load_is_never_told_to_pull_the_model(project, cli, fake):
+    """121st round's review: the load before the first case read any 404 as Ollama's model gone ("Pull it again:
+    `ollama pull qwen2.5:7b`"), a proxy's page too, its model listed a moment before; only Ollama's words say so."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.refuse_loads = (404, "<html><center><h1>404 Not Found</h1></center><hr><center>nginx</center></html>")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "2")
+    assert "ollama pull" not in err and "cannot be loaded" not in err, err
+    assert "loading qwen2.5:7b before the first case failed (HTTP 404: " in err and "nginx" in err, err

@@ -1350,14 +1350,14 @@ def test_a_check_name_holding_a_comma_or_a_line_break_is_listed_as_one_name(weig
     code, out, err = cli("run", "--split", weighted_set, "--host", fake.url)
     assert code == 0, err
     lines = out.splitlines()
-    assert 'Scored with 4 checks (order\\nnumber, greets, "tone, no refund date", no refund date; checks sha' in out
-    failed = 'order\\nnumber, greets, "tone, no refund date"'
+    assert 'Scored with 4 checks ("order\\nnumber", greets, "tone, no refund date", no refund date; checks sha' in out
+    failed = '"order\\nnumber", greets, "tone, no refund date"'
     assert any(line.startswith("  o1 ") and failed in line for line in lines), out
     start = lines.index("Weighted score per case (the share of the weighed checks' weight that passed):")
-    assert lines[start + 2].rstrip().endswith("0.7        greets, order\\nnumber"), lines[start + 2]
+    assert lines[start + 2].rstrip().endswith('0.7        greets, "order\\nnumber"'), lines[start + 2]
     markdown = cli("report", "runs/orders-dev-v2.json", "--markdown")[1]
-    assert 'failed order\\\\nnumber, greets, "tone, no refund date")' in markdown, markdown
+    assert 'failed "order\\\\nnumber", greets, "tone, no refund date")' in markdown, markdown
     case = cli("report", "runs/orders-dev-v2.json", "--case", "o1")[1]
-    assert '(order\\nnumber fail, greets fail, "tone, no refund date" fail, no refund date pass)' in case, case
+    assert '("order\\nnumber" fail, greets fail, "tone, no refund date" fail, no refund date pass)' in case, case
     page = cli("report", "runs/orders-dev-v2.json", "--html", str(project / "r.html"))
-    assert page[0] == 0 and "greets, order\\nnumber</td>" in (project / "r.html").read_text(encoding="utf-8")
+    assert page[0] == 0 and "greets, &quot;order\\nnumber&quot;</td>" in (project / "r.html").read_text(encoding="utf-8")

@@ -212,11 +212,18 @@ def test_an_id_no_one_could_type_or_tell_apart_is_refused_with_its_line(tmp_path
     assert evalpy.fold(scotland) != evalpy.fold(england) and evalpy.fold("a\U000e0041") == "a"
     # (121st round) a joiner that joins nothing, beside a Latin letter or at an end: "c1" + ZWNJ was a second "c1",
     # `report --case c1` the other's
-    for loose in ("c1\u200c", "\u200dc1", "c\u200c 1"):
+    # (its review) nor between IPA letters, Thai, CJK, digits: a joiner joins after a virama, between two letters of
+    # a joining script, or two emoji; a Malayalam chillu (virama + ZWJ) at an id's end or before a space is read
+    for loose in ("c1\u200c", "\u200dc1", "c\u200c 1", "\u0259\u200c\u0259", "\u0e01\u200c\u0e02", "\u06f1\u200c\u06f2"):
         path = write_split(tmp_path, [dict(GOOD, id="c1"), dict(GOOD, id=loose)])
         kind = "non-joiner" if "\u200c" in loose else "joiner"
-        assert problems(path) == [f"{path}:2: field 'id' {ascii(loose)} holds a zero-width {kind} (U+{ord(loose.strip('c1 ')[0]):04X}) "
-                                  "that joins nothing (beside a Latin letter, a space or an end), shown as nothing"]
+        assert problems(path) == [f"{path}:2: field 'id' {ascii(loose)} holds a zero-width {kind} (U+{0x200C if kind == 'non-joiner' else 0x200D:04X}) "
+                                  "that joins nothing there, shown as nothing (one joins only after a virama, between two "
+                                  "letters of a script whose letters join, such as Arabic, or, a joiner, between two emoji)"]
+    ids = ["\u0d05\u0d35\u0d28\u0d4d\u200d", "\u0d05\u0d35\u0d28\u0d4d\u200d-1", "\u0989\u09a4\u09cd\u200d",
+           "\u2764\ufe0f\u200d\U0001f525", "\u0915\u094d\u200d\u0937"]
+    path = write_split(tmp_path, [dict(GOOD, id=i) for i in ids])
+    assert [c["id"] for c in evalpy.load_split(path)[0]] == ids
     for unseen in ("\u034f", "\U000e0041\U000e0042"):   # an id of nothing shown: a blank row in every table
         path = write_split(tmp_path, [dict(GOOD, id=unseen)])
         assert problems(path) == [f"{path}:1: field 'id' {ascii(unseen)} is shown as nothing (a grapheme joiner, tag characters)"]
@@ -2177,3 +2184,16 @@ def test_a_split_by_a_whole_path_through_a_link_to_here_is_this_project_s(projec
     os.symlink(tmp_path.parent / (tmp_path.name + "-shared"), "golden/support")
     code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and "cannot reach the model server" in err and "run from" not in err, err
+
+
+def test_a_golden_folder_that_is_a_link_to_nothing_is_named_for_a_split_name(project, cli, fake):
+    """121st round's review: golden/ itself a link to nothing (or a loop) said "no split 'dev' ... There is no golden/
+    split here", where a path under it named the link."""
+    os.rename(project / "golden", project / "g2")
+    os.symlink("nowhere", project / "golden")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err == "error: --split dev: golden is a link to nowhere, which does not exist; fix the link or remove it\n", err
+    os.unlink(project / "golden")
+    os.symlink("golden", project / "golden")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err == "error: --split dev: golden is a link that leads back to itself (a loop); fix the link or remove it\n", err

@@ -1720,3 +1720,24 @@ def test_a_chat_answer_with_two_unlike_lengths_says_it_is_the_servers_answer(pro
     r = json.loads(text)["results"][0]
     assert code == 2 and r["error"] == (f"the server's answer could not be read as HTTP: Content-Length contained multiple "
                                         f"unmatching values ({len(body) - 3}, {len(body)})"), r
+
+
+def test_a_content_encoding_naming_no_compression_is_read_as_it_is(project, cli):
+    """121st round's review: Content-Encoding: none (or utf-8), naming no compression, over a plain JSON body was
+    refused as "a coding eval.py cannot decode", a run that finished before; an error's body in a coding eval.py cannot
+    decode is said so, never shown as its noise; a decoding that fails names the header whole ("gzip, identity")."""
+    body = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": "bug"},
+                                    "finish_reason": "stop"}]}).encode()
+    for coding in ("none", "utf-8"):
+        code, out, err, text = run_served(cli, lambda _: (200, {"Content-Encoding": coding}, body), "--split", "dev",
+                                          "--limit", "1", out=f"runs/{coding}.json")
+        assert code in (0, 1) and json.loads(text)["results"][0]["error"] is None, (coding, err)
+    code, out, err, text = run_served(cli, lambda _: (500, {"Content-Encoding": "br"}, b"\x1b\x00\xf8\x8b\x02\x80 noise"),
+                                      "--split", "dev", "--limit", "1", out="runs/br500.json")
+    error = json.loads(text)["results"][0]["error"]
+    assert error == ("HTTP 500: Internal Server Error (its body in a coding eval.py cannot decode: Content-Encoding: br)"), error
+    import gzip
+    code, out, err, text = run_served(cli, lambda _: (200, {"Content-Encoding": "gzip, identity"}, gzip.compress(body)),
+                                      "--split", "dev", "--limit", "1", out="runs/gi.json")
+    error = json.loads(text)["results"][0]["error"]
+    assert error == "the server's answer did not decode as its Content-Encoding header says (gzip, identity)", error

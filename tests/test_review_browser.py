@@ -135,6 +135,18 @@ def test_the_list_names_the_checks_a_free_text_answer_failed(project, chromium):
         assert entries(tab) == [["s2", "fail", "greets, no <i>date</i>", "", True]]
 
 
+def test_the_list_quotes_a_check_name_that_would_read_as_two_or_as_another(project, chromium):
+    """121st round's review: the list joined failed checks' names with ", " as they are: a failing "tone, no refund
+    date" read as "tone" and "no refund date" failing; a name's line break beside one's written \\n read alike."""
+    from conftest import make_run
+    checks = [{"name": "tone, no refund date", "type": "icontains", "value": "zz", "blocking": True},
+              {"name": "no refund date", "type": "not_contains", "value": "lunes", "blocking": True},
+              {"name": "line\nbreak", "type": "icontains", "value": "zz", "blocking": True}]
+    write_run("runs/support.json", make_run([{"id": "s1", "response": "hola", "checks": checks}], labels=None))
+    with review_tab(chromium, "runs/support.json", "#list li") as tab:
+        assert entries(tab) == [["s1", "fail", '"tone, no refund date", "line\\nbreak"', "", True]], entries(tab)
+
+
 def test_the_answers_a_judge_left_open_have_a_filter_of_their_own(project, chromium):
     """113th round's newcomer: the report sends the answers without a verdict to review, whose filters (failures by
     default) had none for them: they were found only under "all"."""

@@ -391,7 +391,7 @@ def test_annotations_naming_no_answer_of_the_run_are_left_out_of_every_view(proj
     assert warning in views["text"] and warning in views["html"]
     assert '<td>wrong label</td><td data-sort="1">1</td>' in views["html"]
     # the markdown left them out altogether (thirteenth attack's leftover)
-    assert ("**Annotations (2 answers annotated in review, from `runs/v2.json.annotations.json`):** two\\\\u2028lines (1), "
+    assert ("**Annotations (2 answers annotated in review, from `runs/v2.json.annotations.json`):** \"two\\\\u2028lines\" (1), "
             "wrong label (1)" in views["markdown"]) and f"> {warning}" in views["markdown"], views["markdown"]
 
 
@@ -508,3 +508,16 @@ def test_an_annotation_holding_a_comma_is_one_entry_of_the_markdown_list(project
         k: {"text": v, "time": "2026-01-02T10:00:00"} for k, v in annotations.items()}}), encoding="utf-8")
     views, doc = views_of(cli, ("report", path), tmp_path)
     assert (':** "answered in Spanish (5), ignored the format" (1), wrong label (1)' in views["markdown"]), views["markdown"]
+
+
+def test_the_markdown_names_the_most_frequent_annotations_and_counts_the_rest(project, cli, tmp_path):
+    """121st round: the markdown listed every annotation on one line (2,000 made a comment of 100,000 characters, past
+    what GitHub takes); it names as many as it names failures, the most frequent, and counts the rest."""
+    path = write_run("runs/v2.json", split_run("dev", V2_MISSES, prompt="prompts/v2.txt"))
+    ids = [r["id"] for r in json.loads(Path(path).read_text(encoding="utf-8"))["results"]]
+    Path(path + evalpy.ANNOTATIONS_SUFFIX).write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        f"{i}#1": {"text": f"note {n}" if n else "common", "time": "2026-01-02T10:00:00"} for n, i in enumerate(ids)} | {
+        f"{ids[0]}#1": {"text": "common", "time": "2026-01-02T10:00:00"}}}), encoding="utf-8")
+    views, doc = views_of(cli, ("report", path), tmp_path)
+    line = next(l for l in views["markdown"].splitlines() if l.startswith("**Annotations ("))
+    assert line.count(" (1)") == evalpy.MARKDOWN_FAILURES and line.endswith(f", and {len(ids) - evalpy.MARKDOWN_FAILURES} more"), line
