@@ -1757,6 +1757,23 @@ def took_flock(handle, refuse):
         return False
 
 
+def flock_holder(path):
+    """The pid of the process that holds a flock on the file at path, as Linux's /proc/locks names it ("1: FLOCK
+    ADVISORY WRITE 4242 fd:01:131075 0 EOF"), or None (another system, or none found): a file held with no pid written
+    in it (a run held by compare --pairwise, or by run --resume completing it) named no process."""
+    try:
+        st = os.stat(path)
+        key = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5] == key and fields[4].isdigit():
+                    return fields[4]
+    except (OSError, ValueError, AttributeError):   # (os.major: not on Windows)
+        return None
+    return None
+
+
 def lock_holder(handle):
     """The pid in a lock file another process holds ("?" if none): the holder may be between
     emptying the file and writing its pid, so it is read a few times."""
@@ -20452,9 +20469,14 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now.
     The candidate run is held from before its stored verdicts are read: a second compare that read
     them while the first asked would ask what the first had yet to store, paid twice."""
-    held = hold_file(own_name(b_path), f"another eval.py holds {shell_word(b_path)} now (a compare --pairwise asking the judge "
-                             "about its pairs, or a run --resume completing it); wait for it, then compare again "
-                             "(the verdicts a compare of the same runs stores are reused)")
+    def refusal(holder):
+        return (f"another eval.py{f' (pid {holder})' if holder else ''} holds {shell_word(b_path)} now (a compare --pairwise "
+                "asking the judge about its pairs, or a run --resume completing it); wait for it, then compare again "
+                "(the verdicts a compare of the same runs stores are reused)")
+    try:
+        held = hold_file(own_name(b_path), refusal(None))
+    except EvalError:   # (the holder named where the system says who it is)
+        raise EvalError(refusal(flock_holder(own_name(b_path)))) from None
     try:
         return pairwise_held(args, a_path, a_run, b_path, b_run)
     finally:
