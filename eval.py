@@ -4423,15 +4423,18 @@ def tools_problems(tools, written=True):
     return [p for i, tool in enumerate(tools, 1) for p in tool_problems(tool, f"tools[{i}]", names, written)]
 
 
-def tool_results_problems(results, tools, where="tool_results", filled=True, written=True):
+def tool_results_problems(results, tools, where="tool_results", filled=True, written=True, from_split=()):
     """What is wrong with a case's simulated environment: a result per tool (text, or JSON sent as
     its text), or a list of rules {"arguments": {...}, "result": ...} tried in order. filled=False: a rule whose
-    arguments hold a {{var}} is held to the tool's parameters once a case's vars fill it ({"people": "{{n}}"})."""
+    arguments hold a {{var}} is held to the tool's parameters once a case's vars fill it ({"people": "{{n}}"}).
+    from_split: the tools whose results are tools.json's, said as its (held to a case's own definition of the tool,
+    a rule of tools.json was blamed on the case's line, which holds none)."""
     if not isinstance(results, dict):
         return ["field 'tool_results' must be an object {tool name: result, or a list of rules}"]
     names = [t["function"]["name"] for t in tools or ()]
-    known, problems = set(names), []   # a set to look up: the list searched for each result was quadratic
+    known, problems, split_where = set(names), [], where
     for name, given in results.items():
+        where = f"{TOOLS_FILE}'s {split_where}" if name in from_split else split_where   # (held to this case's tools)
         if name not in known:
             problems.append(f"{where}: {name!r} is not one of the tools ({', '.join(names) or 'none'})")
         if written and isinstance(given, dict) and set(given) == {"arguments", "result"}:   # (every call's result, the
@@ -4542,10 +4545,12 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
             return case, [f"field 'input' is empty once its vars fill it ({one_line(written, 60)}): give "
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
+    from_split = set(split_tools[1]) - set(case.get("tool_results") or ()) if isinstance(case.get("tool_results", {}), dict) else set()
     merged_tools(case, split_tools)
     tool_problems = []   # said with the checks' in one refusal (a var a rule and a check lack was said once each run)
     if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
-        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False, written=older is None)
+        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False, written=older is None,
+                                               from_split=from_split)
                          or filled_tool_results(case, split_tools[1], begun=older is not None))
     case["checks"], check_problems = case_checks(case, defaults, labels, older)
     if tool_problems:
@@ -14752,6 +14757,11 @@ def stage_of(case, trial):
     failed = [name for name in failed if name not in disputed]
     if not faithful:   # no judge read the answer against the passages: generation is not ruled out
         return "unclear", "no faithful check: its faithfulness is not known; it failed " + the_checks(failed)
+    if "relevant" not in case and not any(c["type"] == "context_relevant" for c in case["checks"]):
+        # nothing rated its passages: faithful to them, it may have failed for passages that were wrong (it was the
+        # task's, "faithful to good passages")
+        return "unclear", ("no relevant labels nor context_relevant check: whether its passages were right is not known; "
+                           "faithful to them, it failed " + the_checks(failed))
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
                     else "faithful to the passages, yet it failed " + the_checks(failed))

@@ -1183,6 +1183,22 @@ def test_a_labelled_case_whose_judge_found_no_passage_relevant_is_unclear_never_
                         "l3": "faithful to the passages, yet it failed the check 'ctx'"}, d["why"]
 
 
+def test_a_case_whose_passages_nothing_rated_is_unclear_never_faithful_to_good_passages(project, cli):
+    """121st round's newcomer: a failing case with passages but no relevant labels and no context_relevant check, its
+    answer faithful, was the task's, "faithful to good passages": nothing said its passages were good."""
+    checks = [{"name": "faithful", "type": "faithful", "blocking": True},
+              {"name": "zzz", "type": "contains", "value": "ZZZ", "blocking": True}]
+    faithful = vote("faithful", True, claims_raw(("Returns", True, "a")))
+    specs = [{"id": "u1", "input": "q", "context": passages("a"), "response": "30 days", "checks": checks,
+              "judges": [faithful]},
+             {"id": "u2", "input": "q", "context": passages("a"), "relevant": ["a"], "response": "30 days", "checks": checks,
+              "judges": [faithful]}]
+    d = json.loads(cli("report", write_run(project / "u.json", make_run(specs, labels=None, split="rag")), "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["u1"] and d["task"] == ["u2"], d
+    assert d["why"]["u1"] == ("no relevant labels nor context_relevant check: whether its passages were right is not known; "
+                              "faithful to them, it failed the check 'zzz'"), d["why"]
+
+
 def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):
     """Round 102: with trials, the diagnosis read the first failing answer alone: trial 1 faithful and failing its
     check, trial 2 unfaithful, was called the task's ("faithful to the passages"), where generation failed first."""
@@ -1445,7 +1461,7 @@ def test_check_names_expected_text_ids_and_difficulty_never_start_a_line_of_thei
     code, case, err = cli("report", path, "--case", "c1\nFORGEDid")
     assert code == 0, err
     assert case.startswith("Case c1\\nFORGEDid (easy\\u2028FORGEDd) passes; expected hola\\nFORGEDexp\n"), case
-    assert "Trial 1 (greets\\nFORGEDname pass)" in case
+    assert 'Trial 1 ("greets\\nFORGEDname" pass)' in case   # (121st round: quoted, as a name with a line break is in lists)
     for text in (out, case):
         assert not [line for line in re.split("[\n\u2028\u2029]", text) if line.startswith("FORGED")], text
 

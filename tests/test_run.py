@@ -5295,3 +5295,19 @@ def test_runs_of_an_empty_folder_names_the_folders_below_it_holding_runs(project
             os.unlink(deep + "/dev-v3.json")
         for depth in range(1000, 0, -1):
             os.rmdir("runs/" + "/".join(["d"] * depth))
+
+
+def test_a_rule_of_tools_json_that_a_case_s_own_tool_refuses_is_named_as_tools_json_s(project, cli):
+    """121st round's newcomer: a tools.json rule held to a case's own definition of its tool (an integer there, a string
+    here) was said as the case's line's "tool_results.f[1]", a field the line does not hold."""
+    folder = project / "mine"
+    folder.mkdir()
+    tool = lambda kind: {"type": "function", "function": {"name": "f", "description": "d", "parameters": {
+        "type": "object", "properties": {"x": {"type": kind}}}}}
+    (folder / "tools.json").write_text(json.dumps({"tools": [tool("integer")],
+                                                   "tool_results": {"f": [{"arguments": {"x": 1}, "result": "one"}]}}))
+    base = {"input": "hi", "difficulty": "e", "note": "n", "checks": [{"type": "max_tool_calls", "value": 2}]}
+    (folder / "dev.jsonl").write_text(json.dumps(dict(base, id="a")) + "\n" + json.dumps(dict(base, id="b", tools=[tool("string")])) + "\n")
+    code, out, err = cli("run", "--split", "mine/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: mine/dev.jsonl:2: tools.json's tool_results.f[1]: its arguments match no call the "
+                                 "tool takes: arguments.x is not string, as the tool's parameters say\n"), err
