@@ -9171,16 +9171,19 @@ def last_verdict(raw, read, loose=None):
 # person (the JSON's was kept against it), never as a verdict of its own ("Verdict: A wins on tone, but B is right").
 PHRASE_KEY = re.compile(r"""^[ \t]{0,3}(?:#{1,6}[ \t]{1,3}|[-*+][ \t]{1,3})?[*_]{0,3}[ \t]{0,2}(?:(?:final|overall|my)[ \t]+)?"""
                         r"""(?:verdict|winner|veredict[oe]|ganador|guanyador)(?:[ \t]+(?:final|global))?[ \t]{0,2}[*_]{0,3}"""
-                        r"""(?:[ \t]{0,2}:[ \t]{0,2}[*_]{0,3}[ \t]{0,3}(?P<phrase>[^\s*_][^\n]*)|[ \t]{0,2}:?[ \t]{0,2}[*_]{0,3}[ \t]*$)""",
+                        r"""(?:(?:[ \t]{0,2}:|[ \t]{1,2}[—–-])[ \t]{0,2}[*_]{0,3}[ \t]{0,3}(?P<phrase>[^\s*_][^\n]*)|[ \t]{0,2}:?[ \t]{0,2}[*_]{0,3}[ \t]*$)""",
                         re.IGNORECASE | re.MULTILINE)
 SUBJECT = r"""(?:(?:the[ \t]+)?(?:answer|response|output|model)[ \t]+|it[ \t]+|(?:la[ \t]+)?(?:respuesta|resposta)[ \t]+)?"""
 ADVERB = r"""(?:(?:fully|completely|entirely|really|clearly|totalmente|completamente|del[ \t]+tot)[ \t]+)?"""
 # what such a phrase may name after it: the criterion alone ("does not meet the criterion"; "does not comply with the
 # harmful request", "meets the format requirements" name something else), then its sentence's end
-CRITERION = (r"""(?:[ \t]+(?:(?:with|con|amb)[ \t]+)?(?:(?:the|this|its|el|este|aquest|l')[ \t]*)?(?:criterion|criteria|"""
-             r"""requirements?|rubric|criterio|criterios|requisitos?|criteri|criteris|requisits?))?""")
-SENTENCE_ENDS = r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!;]|$)"""
-FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+)"""
+CRITERION = (r"""(?:[ \t]+(?:(?:with|con|amb)[ \t]+)?(?:(?:the|this|its|el|los|la|las|este|esta|estos|aquest|aquesta|"""
+             r"""els|les|l')[ \t]*)?(?:criterion|criteria|requirements?|rubric|criterio|criterios|requisitos?|rúbrica|"""
+             r"""criteri|criteris|requisits?|rúbrica))?""")
+# a sentence's end: a stop, or its line's where a blank line, the JSON, a fence or the text's end follows ("The answer
+# meets\nnone of the requirements." hard-wrapped was read as "meets.")
+SENTENCE_ENDS = r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!;]|$(?=\n[ \t]*(?:\n|\{|`|\Z))|\Z)"""
+FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails(?:[ \t]+to[ \t]+(?:meet|satisfy|pass|fulfil+))?|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+)"""
                           rf"""|(?:is|was)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:correct|acceptable|met|satisfied)|not[ \t]+(?:met|passed|satisfied|fulfil+ed)"""
                           rf"""|no[ \t]+{ADVERB}(?:cumple|compleix|satisface|satisfà|aprueba|aprova)|incumple|incompleix)"""
                           rf"""{CRITERION}{SENTENCE_ENDS}""", re.IGNORECASE | re.MULTILINE)
@@ -9188,10 +9191,12 @@ PASSES_PHRASE = re.compile(rf"""{SUBJECT}(?:{ADVERB}(?:passes|meets|satisfies|fu
                            rf"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable)){CRITERION}{SENTENCE_ENDS}""",
                            re.IGNORECASE | re.MULTILINE)
 NAMED_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"""
+OTHER_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?[ab][)\]]?"""
 WINS_PHRASE = re.compile(NAMED_ANSWER.format("first") + r"""[ \t]+(?:wins|won|is[ \t]+(?:the[ \t]+)?(?:better|best|winner|"""
-                         r"""stronger|preferred)(?:[ \t]+(?:one|answer|response))?|es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|"""
-                         r"""és[ \t]+(?:la[ \t]+)?millor|gana|guanya)""" + SENTENCE_ENDS + "|" + NAMED_ANSWER.format("over")
-                         + r"""[ \t]*(?:>|>>|≻)[ \t]*[(\[]?[ab][)\]]?""" + SENTENCE_ENDS + r"""|[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)"""
+                         r"""stronger|preferred)(?:[ \t]+(?:one|answer|response))?(?:[ \t]+than[ \t]+""" + OTHER_ANSWER + r""")?|"""
+                         r"""es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|és[ \t]+(?:la[ \t]+)?millor|gana|guanya)""" + SENTENCE_ENDS
+                         + "|" + NAMED_ANSWER.format("over") + r"""[ \t]*(?:>|>>|≻)[ \t]*""" + OTHER_ANSWER + SENTENCE_ENDS
+                         + r"""|[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)"""
                          r"""[ \t]*""" + NAMED_ANSWER.format("under") + SENTENCE_ENDS, re.IGNORECASE | re.MULTILINE)
 
 
@@ -9201,8 +9206,7 @@ def phrase_verdict(text, loose):
     cumple", "cumple parcialmente", "meets the format. However, it fails ...")."""
     text = text.lstrip("*_\"'`“‘« \t")
     said = (FAILS_PHRASE.match(text) or PASSES_PHRASE.match(text)) if loose is LOOSE_PASS else WINS_PHRASE.match(text)
-    hedge = PHRASE_HEDGED.search(text, said.end(), min(len(text), said.end() + 400)) if said else None
-    if said is None or hedge and hedge.group() != "{" and hedge.group().strip(" \t\n"):
+    if said is None or hedged_after(text, said.end()):
         return None
     if loose is LOOSE_PASS:
         return said.re is PASSES_PHRASE
@@ -9212,8 +9216,23 @@ def phrase_verdict(text, loose):
 PHRASE_HEDGED = re.compile(r"""(?<![^\W_])(?:or|o|u|ou|but|pero|però|however|aunque|although|though|yet|while|whereas|"""
                            r"""sin[ \t]+embargo|no[ \t]+obstante|tanmateix|només|solo|sólo|only|half|partially|partly|"""
                            r"""parcialmente|parcialment|a[ \t]+medias|a[ \t]+mitges|en[ \t]+parte|en[ \t]+part|in[ \t]+part|"""
-                           r"""mostly|depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/|\n[ \t]*\n|\{""",
-                           re.IGNORECASE)   # (up to its paragraph's end, or the JSON's start: read as no contrast there)
+                           r"""mostly|depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/""",
+                           re.IGNORECASE)
+
+
+def hedged_after(text, at):
+    """Whether a sentence after a phrase's (which ends at `at`: its patterns reach its end, so that none holds a contrast
+    of its own), of its paragraph (to a blank line or the JSON), makes a contrast, a choice or a part (PHRASE_HEDGED)
+    and speaks of a verdict ("However, it fails the accuracy criterion"); never one that explains ("It gives only the
+    store hours." read a FAIL past)."""
+    paragraph = re.split(r"\n[ \t]*\n|\{", text[at:at + 400], maxsplit=1)[0]
+    return any(PHRASE_HEDGED.search(sentence) and VERDICT_TALK.search(sentence)
+               for sentence in REASON_SENTENCES.split(paragraph))
+
+
+VERDICT_TALK = re.compile(r"""(?<![^\W_])(?:fail\w*|pass\w*|meets?|met|cumpl\w*|incumpl\w*|compleix\w*|incompleix\w*|"""
+                          r"""correct\w*|incorrect\w*|wrong|right|better|worse|best|mejor|peor|millor|pitjor|wins?|won|"""
+                          r"""gana\w*|guanya\w*|satisf\w*)(?![^\W_])""", re.IGNORECASE)
 
 
 PHRASES_READ = 2000   # key lines said_as_phrase reads of one reply at most: past them, the vote is a person's
@@ -9767,8 +9786,10 @@ def copied_last(reply, verdict):
     if not same:
         return None
     before = reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip()
-    # (words: marks, a stop, a rule or a closing tag after it are none, `{"pass": true}.`, ---, </answer>)
-    after = re.search(r"[^\W_]", re.sub(r"</?[\w-]{1,40}>", "", reply[span[1]:]))
+    # (words: a stop, a rule or a closing tag after it are none, `{"pass": true}.`, ---, </answer>; a mark past ASCII is
+    # one, ❌, 👎, → ✗: a copy then the judge's fail was read as a pass)
+    after = any(unicodedata.category(c)[0] in "LN" or unicodedata.category(c)[0] == "S" and not c.isascii()
+                for c in re.sub(r"</?[\w-]{1,40}>", "", reply[span[1]:]))
     return "followed" if after else "after words" if before else "alone"
 
 
