@@ -541,6 +541,11 @@ class EvalError(Exception):
     """A foreseeable problem: shown to the user as plain lines, exit 2."""
 
 
+class RunReplaced(EvalError):
+    """A review page's save refused because the run file it shows is gone or another now (HTTP 412: the page says so;
+    a 500 logged itself in the browser as the server's failure)."""
+
+
 class AnnotationChanged(Exception):
     """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
     stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
@@ -1890,40 +1895,6 @@ JOINERS = re.compile("[\u200c\u200d]")
 NON_JOINING = ("\\x00-\\u024f\\u0370-\\u05ff\\u1e00-\\u1fff\\u2010-\\u2027\\u2030-\\u205e\\u3000-\\u9fff\\uac00-\\ud7af"
                "\\uff00-\\uffef\\s")
 LOOSE_JOINERS = re.compile(f"(?:^|(?<=[{NON_JOINING}]))[\\u200c\\u200d]+|[\\u200c\\u200d]+(?=[{NON_JOINING}]|$)|([\\u200c\\u200d]+)")
-
-
-# Letters of the scripts whose letters join one another (Arabic and its supplements and presentation forms, Syriac, N'Ko,
-# Mandaic, Mongolian, Phags-pa, Manichaean, Psalter Pahlavi, Hanifi Rohingya, Sogdian, Adlam): a non-joiner between two
-# of them keeps them apart (a Persian word's), a joiner joins them
-JOINING_SCRIPTS = re.compile("[\u0600-\u08ff\u1800-\u18af\ua840-\ua87f\ufb50-\ufdff\ufe70-\ufeff"
-                             "\U00010ac0-\U00010aff\U00010b80-\U00010baf\U00010d00-\U00010d3f\U00010f30-\U00010f6f"
-                             "\U0001e900-\U0001e95f]")
-
-
-def joiner_joins(text, at):
-    """Whether the zero-width joiner or non-joiner at text[at] changes what is shown: after a virama (an Indic
-    conjunct's or chillu's form: Malayalam അവന്\u200d), between two letters of a script whose letters join
-    (JOINING_SCRIPTS: a Persian word's non-joiner), or a joiner between two emoji (a family, ❤️\u200d🔥). Anywhere
-    else (c1 + U+200C beside c1, Latin, IPA, Thai, CJK, digits) it is shown as nothing."""
-    before, after = at - 1, at + 1
-    while before >= 0 and text[before] in "\u200c\u200d":   # (two in a row: each as the first)
-        before -= 1
-    while after < len(text) and text[after] in "\u200c\u200d":
-        after += 1
-    if before < 0 or after >= len(text):
-        return before >= 0 and unicodedata.combining(text[before]) == 9   # (a chillu at an id's end)
-    if unicodedata.combining(text[before]) == 9:   # a virama
-        return True
-    base = before
-    while base > 0 and unicodedata.combining(text[base]):   # (an Arabic letter's vowel marks)
-        base -= 1
-    if JOINING_SCRIPTS.match(text[base]) and JOINING_SCRIPTS.match(text[after]) \
-            and unicodedata.category(text[base])[0] == unicodedata.category(text[after])[0] == "L":
-        return True
-    emoji = before
-    while emoji > 0 and (text[emoji] == "\ufe0f" or "\U0001f3fb" <= text[emoji] <= "\U0001f3ff"):   # (its selector, a tone)
-        emoji -= 1
-    return text[at] == "\u200d" and all(unicodedata.category(c) == "So" for c in (text[emoji], text[after]))
 
 
 def shows_nothing(text):
@@ -3697,8 +3668,10 @@ def fold(text):
 
 
 def id_as_shown(text):
-    """An id as a reader sees it: two ids alike so are one case's."""
-    return unicodedata.normalize("NFC", without_unseen(VARIATION_SELECTOR.sub("", text)))
+    """An id as a reader sees it: two ids alike so are one case's. A zero-width joiner or non-joiner is read past: it
+    shows as nothing between most letters (c1 + U+200C beside c1 was a second "c1"), and where it does show (a Bengali
+    ra-phala, a Malayalam chillu, a Persian word, an emoji family) two ids apart by it alone are too near to tell."""
+    return unicodedata.normalize("NFC", without_unseen(VARIATION_SELECTOR.sub("", JOINERS.sub("", text))))
 
 
 STRIP_CHARS = ".\"'`*"   # trimmed from an answer's ends: "Bug." and **bug** are the label bug
@@ -4612,12 +4585,6 @@ def case_problems(case, labels, stored=False, begun=False):
         elif name == "id" and new_rules and INVISIBLE_CHARS.search(case[name]):   # shown as another id is
             problems.append(f"field 'id' {case[name]!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
-        elif name == "id" and new_rules and (loose := next((c for at, c in enumerate(case[name]) if c in "\u200c\u200d"
-                                                            and not joiner_joins(case[name], at)), None)):   # c1 + ZWNJ
-            problems.append(f"field 'id' {ascii(case[name])} holds a zero-width "          # beside c1: two "c1"
-                            f"{'non-joiner' if loose == chr(0x200c) else 'joiner'} (U+{ord(loose):04X}) that joins nothing "
-                            "there, shown as nothing (one joins only after a virama, between two letters of a script "
-                            "whose letters join, such as Arabic, or, a joiner, between two emoji)")
         elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
             problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
     if stored and case.get("note") is not None and not isinstance(case["note"], str):   # shown by report --case, the page
@@ -6138,7 +6105,7 @@ def ollama_not_found(body):
 # use besides: one requests leaves as it came is named, never read as text; any other word (none, utf-8, identity) names
 # no compression, and the body is read as it is
 COMPRESSIONS = {"br", "zstd", "compress", "x-compress", "gzip", "x-gzip", "deflate", "aes128gcm", "exi", "pack200-gzip",
-                "dcb", "dcz", "lz4", "snappy", "xz", "bzip2", "lzma"}
+                "dcb", "dcz", "lz4", "snappy", "xz", "bzip2", "lzma", "zlib"}
 
 
 def codings_undecoded(headers):
@@ -7335,6 +7302,10 @@ class ChatClient:
             connection, sock = r.raw.connection, None
             if connection is not None:
                 sock, connection.sock = connection.sock, None
+            codings = r.raw.headers.get("Content-Encoding") or ""
+            if "," in codings:   # (urllib3 decodes a list's "identity" as deflate: "identity, gzip" over gzip failed)
+                kept = [c.strip() for c in codings.split(",") if c.strip().lower() not in ("", "identity")]
+                r.raw.headers["Content-Encoding"] = ", ".join(kept)
             try:
                 chunks, size = [], 0
                 for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
@@ -7367,7 +7338,7 @@ class ChatClient:
             raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
         if status != 200:
             undecoded = codings_undecoded(headers) if data else None   # (its bytes shown were noise)
-            why = (f"HTTP {status}: " + (f"{reason or 'its body'} (its body in a coding eval.py cannot decode: "
+            why = (f"HTTP {status}: " + (f"{reason + ' ' if reason else ''}(its body in a coding eval.py cannot decode: "
                                          f"{one_line(undecoded, 120)})" if undecoded else error_text(data, reason, self.scrub, headers)))
             # Ollama's words for it: "the input length exceeds the context length" (the runner), and where context shift
             # is off "the prompt is longer than the context length currently available" (llm/llama_server.go)
@@ -16525,7 +16496,7 @@ def check_section(sec):
     """Pattern and code checks first; judge checks apart, with their cost and what a person should see."""
     out = []
     def rows(checks):
-        return table([[r["name"], r["type"], r["role"], figure_text(r["figure"]),
+        return table([[name_cell(r["name"], None), r["type"], r["role"], figure_text(r["figure"]),   # (quoted as listed)
                        f"{figure_text(r['open'])} open" if r["open"]["value"] else ""] for r in checks],
                      align_right_from=99)
     plain = [r for r in sec["rows"] if not r["judge"] and not r["trajectory"]]
@@ -21876,7 +21847,8 @@ def label_part(sec, anchors, name):
 
 
 def check_cells(checks):
-    return [[r["name"], r["type"], r["role"], sorted_by_value(r["figure"]), r["open"]["value"] or ""] for r in checks]
+    return [[name_cell(r["name"], None), r["type"], r["role"], sorted_by_value(r["figure"]), r["open"]["value"] or ""]
+            for r in checks]
 
 
 def check_part(sec, anchors, name):
@@ -22712,11 +22684,11 @@ class Review:
         # (under the locks, just before the write: a save already waiting as the run went, checked before them, wrote)
         if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
             # beside no run, and the page counted the annotations left beside the new name gone
-            raise EvalError(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
+            raise RunReplaced(f"{shell_word(self.own)} is no longer there (renamed or removed?): nothing was saved; open "
                             "review on the run by the name it has now")
         if file_sha(self.own) != self.run_sha:   # another run under its name (made again, or moved there): a save went
             # beside it under this page's run, and the run it belongs to never had it
-            raise EvalError(f"{shell_word(self.own)} is no longer the run this page shows (changed, or another run made or "
+            raise RunReplaced(f"{shell_word(self.own)} is no longer the run this page shows (changed, or another run made or "
                             "moved under its name): nothing was saved; open review again to annotate the run it holds "
                             "now, or the page's run by the name it has now")
         # this version's annotations only: those of another version of the run file (one made
@@ -22795,6 +22767,8 @@ def review_handler(review, nonce):
                     self.send_json(400, {"error": str(e)})
                 except AnnotationChanged as e:
                     self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts})
+                except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
+                    self.send_json(412, {"error": str(e)})   # not 409, which the page reads as another page's save)
                 except EvalError as e:
                     self.send_json(500, {"error": str(e)})
                 except Exception as e:   # a bug: said, not swallowed
@@ -22981,9 +22955,11 @@ function visible(text) { return String(text).replace(CONTROL, (c) => { const n =
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(tag === "pre" ? text : oneLine(text)); if (cls) e.className = cls; return e; }
 function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
 function listedName(name) {   // a check's name in a list, as name_cell: quoted where it would read as another, or as two
-  const s = String(name);
-  return s && s === s.trim() && !s.startsWith('"') && !s.includes(", ") && oneLine(s) === s ? s : oneLine(JSON.stringify(s));
+  const s = String(name), unseen = /[\\u00ad\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]/;
+  return s && s === s.trim() && !s.startsWith('"') && !s.includes(", ") && oneLine(s) === s && !unseen.test(s) ? s
+    : oneLine(JSON.stringify(s).replace(new RegExp(unseen.source, "g"), (c) => "\\\\u" + c.charCodeAt(0).toString(16).padStart(4, "0")));
 }
+
 // a filter's value is "=" and what it picks: "" is "any", and an older run's empty difficulty or tag is a value of its own
 function option(select, value) { select.appendChild(el("option", value === "" ? "(empty)" : value)).value = "=" + value; }
 function picked(id) { const v = $(id).value; return v ? v.slice(1) : null; }
@@ -23115,7 +23091,10 @@ function draw() {
   input.addEventListener("paste", (e) => {
     const pasted = e.clipboardData ? e.clipboardData.getData("text") : "";
     const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
-    if (pasted.length > room) setTimeout(() => { status.textContent = "cut to " + input.maxLength + " characters, as an annotation is at most: " +
+    // as the box takes it: each line break one space, those ending it none (measured raw, a paste that fit was "cut")
+    const taken = pasted.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
+    if (taken.length > room) setTimeout(() => { if (input.value.length < input.maxLength) return;
+      status.textContent = "cut to " + input.maxLength + " characters, as an annotation is at most: " +
       "the rest of what was pasted is not in the box"; }, 0);
   });
   save.onclick = () => store(it, input.value, status);

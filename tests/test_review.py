@@ -1240,3 +1240,13 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
     code, out, err = cli("report", runs[1])
     assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not an annotations file written by eval.py "
                                  "review; remove it, or move it aside\n"), err
+
+
+def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
+    """121st round: the run file replaced under review, a save was refused with the right words but as HTTP 500, which
+    the browser logs as the server's failure; it is 412 (not 409: the page reads that as another page's save)."""
+    import shutil
+    url, review = server
+    shutil.copy(runs[0], runs[1])
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
+    assert answer.status_code == 412 and "is no longer the run this page shows" in answer.json()["error"], answer.text

@@ -141,10 +141,13 @@ def test_the_list_quotes_a_check_name_that_would_read_as_two_or_as_another(proje
     from conftest import make_run
     checks = [{"name": "tone, no refund date", "type": "icontains", "value": "zz", "blocking": True},
               {"name": "no refund date", "type": "not_contains", "value": "lunes", "blocking": True},
-              {"name": "line\nbreak", "type": "icontains", "value": "zz", "blocking": True}]
+              {"name": "line\nbreak", "type": "icontains", "value": "zz", "blocking": True},
+              {"name": "cancel\u200b", "type": "icontains", "value": "zz", "blocking": True},
+              {"name": "cancel", "type": "icontains", "value": "zz", "blocking": True}]
     write_run("runs/support.json", make_run([{"id": "s1", "response": "hola", "checks": checks}], labels=None))
     with review_tab(chromium, "runs/support.json", "#list li") as tab:
-        assert entries(tab) == [["s1", "fail", '"tone, no refund date", "line\\nbreak"', "", True]], entries(tab)
+        assert entries(tab) == [["s1", "fail", '"tone, no refund date", "line\\nbreak", "cancel\\u200b", cancel', "",
+                                 True]], entries(tab)
 
 
 def test_the_answers_a_judge_left_open_have_a_filter_of_their_own(project, chromium):
@@ -375,6 +378,19 @@ def test_a_paste_past_the_boxs_length_is_said_to_be_cut(page):
         const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
         if (box.dispatchEvent(pasted)) { box.value = "x".repeat(200); box.dispatchEvent(new Event("input")); } }""")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^cut to 200 characters"))
+
+
+def test_a_paste_whose_line_breaks_the_box_makes_spaces_is_never_said_cut_where_it_fits(page):
+    """121st round: 99 letters, CR LF, 99 letters, CR LF (202 characters) fit the box as 199 (each break one space, the
+    last none), yet the page said "cut to 200 characters": it measured the clipboard's text raw."""
+    import time
+    page.focus("#annotationinput")
+    page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
+        data.setData("text/plain", "a".repeat(99) + "\\r\\n" + "b".repeat(99) + "\\r\\n");
+        const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
+        if (box.dispatchEvent(pasted)) { box.value = "a".repeat(99) + " " + "b".repeat(99); box.dispatchEvent(new Event("input")); } }""")
+    time.sleep(0.2)
+    assert not page.text_content("#savestatus").startswith("cut to"), page.text_content("#savestatus")
 
 
 def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_only_when_asked_again(page):
