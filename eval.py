@@ -5728,7 +5728,21 @@ def is_held_out(split_path):
     # in any letters: a file system that ignores case opens golden/test.jsonl for golden/TEST.jsonl
     # (a NUL byte in a path a run file records: realpath raised ValueError, a traceback for judge and its audit)
     return any(os.path.basename(p).casefold() in HELD_OUT_SPLITS
-               for p in (split_path, *((os.path.realpath(split_path),) if "\0" not in split_path else ())))
+               for p in (split_path, *((os.path.realpath(split_path),) if "\0" not in split_path else ()))) \
+        or hard_linked_test(split_path)
+
+
+def hard_linked_test(split_path):
+    """Whether a split file is also a test.jsonl by a hard link (`ln golden/test.jsonl golden/final.jsonl`, one file of
+    two names, ran another prompt on test unmarked): looked for in its own folder and under golden/."""
+    try:
+        if "\0" in split_path or os.stat(split_path).st_nlink < 2:
+            return False
+        folders = {os.path.dirname(split_path) or "."} | {folder for folder, _, _ in walked(GOLDEN_DIR)}
+        return any(name.casefold() in HELD_OUT_SPLITS and os.path.samefile(os.path.join(folder, name), split_path)
+                   for folder in folders for name in listed_names(folder) if os.path.isfile(os.path.join(folder, name)))
+    except (OSError, ValueError):
+        return False
 
 
 def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
@@ -11859,6 +11873,29 @@ def held_cases(path, journal):
         return set(), set()
 
 
+def journal_texts(held, earlier, path, split_path):
+    """held_cases' (ids, texts) of a journal, its texts read from the split it recorded where that file is still there
+    as it ran it (its sha) and is not this split: a journal stores no question, and told by its ids alone an interrupted
+    run of another set (test-01, test-02: every test split's) refused this split's first run as its edit. Else as held."""
+    ids, theirs = held
+    recorded = earlier.get("split_path")
+    if theirs is not None or type(recorded) is not str or "\0" in recorded or type(earlier.get("split_sha")) is not str:
+        return held
+    # (its path as recorded: from where it ran, unknown; here, or from the folder above its runs folder)
+    for base in (".", os.path.dirname(os.path.dirname(os.path.abspath(path)))):
+        there = os.path.join(base, recorded)
+        if not os.path.isfile(there):
+            continue
+        try:
+            if os.path.samefile(there, split_path) or earlier["split_sha"] not in split_shas(there):
+                return held   # (this split, or one edited since: its ids are what is known)
+            cases = load_split(there, as_begun=True)[0]
+        except (OSError, ValueError, EvalError):
+            return held
+        return ids, case_texts([c for c in cases if c["id"] in ids])
+    return held
+
+
 def json_or_none(line):
     """A line as JSON, or None where it is none (a journal's last line cut short)."""
     try:
@@ -11943,7 +11980,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
         if earlier and (same_bytes or (
                 (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
                  or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
-                and same_split_cases(held_cases(path, name.endswith(JOURNAL_SUFFIX)), ids, texts))):
+                and same_split_cases(journal_texts(held_cases(path, name.endswith(JOURNAL_SUFFIX)), earlier, path,
+                                                   config["split_path"]), ids, texts))):
             # a key an older run did not record is not known to differ; but a run without context_sha read the
             # split's own passages, whatever eval.py made it (one before --context could read no other)
             differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")

@@ -1667,6 +1667,55 @@ def test_a_test_run_stopped_with_its_journal_header_damaged_still_counts(held_ou
     assert fake.chat_bodies == []
 
 
+def test_an_interrupted_run_of_another_test_set_with_the_same_ids_never_guards_this_one(project, cli, fake):
+    """121st round: a journal is told by its ids alone (it stores no question), so an interrupted run of a set of one's
+    own, mine/test.jsonl, ids test-01 to test-04 as every test split's, refused the first run of golden/test.jsonl as
+    "another version of the split". Its split, still there as it ran it, tells its questions; a copy of the test split
+    edited, so read, is guarded as before."""
+    def interrupted(split, prompt):
+        fake.answers = answer_key(split)
+        assert cli("run", "--split", split, "--prompt", prompt, "--host", fake.url, "--out", "runs/x.json")[0] in (0, 1)
+        run = load_json("runs/x.json")
+        os.unlink("runs/x.json")
+        name = "runs/" + os.path.dirname(split).replace("/", "-") + "-test.json.journal"
+        Path(name).write_text("\n".join([json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})] + [
+            json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:2]]) + "\n", encoding="utf-8")
+        return name
+    os.makedirs("mine")
+    shutil.copy("golden/labels.txt", "mine/labels.txt")
+    questions = ["No puedo descargar la factura de marzo desde el panel de pagos.",
+                 "La aplicación se cierra sola cuando adjunto un archivo grande.",
+                 "¿Podríais añadir un modo oscuro a la versión de escritorio?",
+                 "He olvidado mi contraseña y el enlace de recuperación no llega."]
+    Path("mine/test.jsonl").write_text("".join(json.dumps({"id": f"test-{n:02d}", "input": q, "expected": "bug",
+                                                           "difficulty": "easy", "note": "x"}, ensure_ascii=False) + "\n"
+                                               for n, q in enumerate(questions, 1)), encoding="utf-8")
+    journal = interrupted("mine/test.jsonl", "prompts/v1.txt")
+    fake.answers = answer_key("golden/test.jsonl")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v1.txt", "--host", fake.url, "--limit", "2")
+    assert code in (0, 1) and "refusing" not in err, err
+    os.unlink(journal)
+    os.unlink("runs/test-v1.json")
+    # a copy of the test split, one case edited (another sha), run and stopped: its questions are the split's
+    os.makedirs("mine2")
+    shutil.copy("golden/labels.txt", "mine2/labels.txt")
+    lines = Path("golden/test.jsonl").read_text(encoding="utf-8").splitlines()
+    Path("mine2/test.jsonl").write_text("\n".join(lines[:-1] + [lines[-1].replace('"difficulty": "', '"difficulty": "x', 1)]) + "\n",
+                                        encoding="utf-8")
+    interrupted("mine2/test.jsonl", "prompts/v2.txt")
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v3.txt", "--host", fake.url, "--limit", "2")
+    assert code == 2 and "refusing to run the held-out test split again: runs/mine2-test.json.journal already ran" in err, err
+
+
+def test_a_hard_link_to_the_test_split_is_the_test_split(held_out_run, project, cli, fake):
+    """121st round: `ln golden/test.jsonl golden/final.jsonl` (a hard link: one file, two names) ran another prompt on
+    test unmarked; only a symbolic link was read as test."""
+    os.link("golden/test.jsonl", "golden/final.jsonl")
+    code, out, err = cli("run", "--split", "golden/final.jsonl", "--prompt", "prompts/v3.txt", "--host", fake.url)
+    assert code == 2 and "refusing to run the held-out final split again: runs/test-v2.json already ran" in err, err
+    assert fake.chat_bodies == []
+
+
 def test_a_test_split_of_ones_own_run_from_another_folder_is_guarded(project, cli, fake):
     """83rd attack on issue 28: a set made by init (mine/test.jsonl), run once from the project and again with another
     prompt from another folder (absolute paths), ran unmarked: only a runs/ beside a golden/ was looked in."""
