@@ -5736,13 +5736,24 @@ def hard_linked_test(split_path):
     """Whether a split file is also a test.jsonl by a hard link (`ln golden/test.jsonl golden/final.jsonl`, one file of
     two names, ran another prompt on test unmarked): looked for in its own folder and under golden/."""
     try:
-        if "\0" in split_path or os.stat(split_path).st_nlink < 2:
+        if "\0" in split_path:
             return False
-        folders = {os.path.dirname(split_path) or "."} | {folder for folder, _, _ in walked(GOLDEN_DIR)}
-        return any(name.casefold() in HELD_OUT_SPLITS and os.path.samefile(os.path.join(folder, name), split_path)
-                   for folder in folders for name in listed_names(folder) if os.path.isfile(os.path.join(folder, name)))
+        st = os.stat(split_path)
+        return st.st_nlink > 1 and test_file_of(os.path.dirname(split_path) or ".", st.st_dev, st.st_ino)
     except (OSError, ValueError):
         return False
+
+
+@functools.lru_cache(maxsize=16)   # (asked thrice a run: golden/ walked once)
+def test_file_of(folder, device, inode):
+    """Whether a test.jsonl in folder or under golden/ is the file (device, inode)."""
+    for place in dict.fromkeys([folder] + [f for f, _, _ in walked(GOLDEN_DIR)]):
+        with contextlib.suppress(OSError), os.scandir(place) as entries:
+            for entry in entries:
+                if entry.name.casefold() in HELD_OUT_SPLITS and entry.is_file() \
+                        and (entry.stat().st_dev, entry.stat().st_ino) == (device, inode):
+                    return True
+    return False
 
 
 def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
@@ -9198,10 +9209,11 @@ def phrase_verdict(text, loose):
     return (said.group("first") or said.group("over") or said.group("under")).upper()
 
 
-PHRASE_HEDGED = re.compile(r"""(?<![^\W_])(?:or|o|u|ou|but|pero|però|however|aunque|although|though|yet|while|whereas|"""
-                           r"""sin[ \t]+embargo|no[ \t]+obstante|tanmateix|només|solo|sólo|only|half|partially|partly|"""
-                           r"""parcialmente|parcialment|a[ \t]+medias|a[ \t]+mitges|en[ \t]+parte|en[ \t]+part|in[ \t]+part|"""
-                           r"""mostly|depende|depends|depèn|unless|if|si|except|excepto|excepte|tie|empate|empat)(?![^\W_])|/""",
+# a contrast or a part (never "only", "if", "or": an explanation's, "It gives only the store hours, which is not the
+# right information", made a FAIL no contrast, the JSON's pass kept)
+PHRASE_HEDGED = re.compile(r"""(?<![^\W_])(?:but|pero|però|however|aunque|although|though|yet|whereas|sin[ \t]+embargo|"""
+                           r"""no[ \t]+obstante|tanmateix|partially|partly|parcialmente|parcialment|a[ \t]+medias|"""
+                           r"""a[ \t]+mitges|en[ \t]+parte|en[ \t]+part|in[ \t]+part|mostly|depende|depends|depèn)(?![^\W_])""",
                            re.IGNORECASE)
 
 
@@ -9231,11 +9243,14 @@ def said_as_phrase(raw, span, verdict, loose):
         return False
     words = PASS_WORDS if loose is LOOSE_PASS else WINNER_WORDS
     code = starts = None
+    titled, against = 0, []   # keys under a title of their own (an aspect's: **Accuracy**, ### Tone); those read otherwise
     for number, key in enumerate(PHRASE_KEY.finditer(raw)):
         if number >= PHRASES_READ:   # (a MiB of "Verdict:" lines took 4 s a reading)
             return True
         if span[0] <= key.start() < span[1]:
             continue
+        title = aspect_title(raw, key.start())
+        titled += title
         if key.group("phrase") is not None:
             said = phrase_verdict(key.group("phrase") + raw[key.end():key.end() + 400], loose)
         else:   # a heading: the word of the next line that holds any, alone on it (marks and a stop about it)
@@ -9255,7 +9270,26 @@ def said_as_phrase(raw, span, verdict, loose):
         above_end = raw.rfind("\n", 0, key.start())
         above = raw[raw.rfind("\n", 0, max(0, above_end)) + 1:max(0, above_end)]
         if not in_spans(code, starts, key.start()) and not introduces(above) and not numbered_item(raw, key.start()):
-            return True
+            against.append(title)
+    # (two keys or more each under a title of its own are aspects' verdicts, as items' are: a rubric's "**Accuracy**
+    # Verdict: correct. **Completeness** Verdict: fails." beside its JSON's fail lost the reply's verdict)
+    return any(not title or titled < 2 for title in against)
+
+
+def aspect_title(raw, at):
+    """Whether the key at `at` begins the line right under a title of its own (blank lines between): a heading or a
+    line in bold alone, of a few words with no sentence's end, naming no verdict of the whole (### Accuracy, **Tone**,
+    ## 1. Accuracy; never ## Verdict, **Summary**)."""
+    line = raw.rfind("\n", max(0, at - 400), at)
+    while line > 0:
+        above = raw.rfind("\n", max(0, line - 200), line)
+        text = raw[above + 1:line].strip()
+        if text:
+            title = re.fullmatch(r"(?:#{1,6}[ \t]+[*_]{0,3}(.{1,60}?)[*_]{0,3}|\*\*(.{1,60}?)\*\*|__(.{1,60}?)__)[ \t]*:?", text)
+            name = title and next(g for g in title.groups() if g is not None).strip()
+            return bool(name) and len(name.split()) <= 6 and not name.endswith((".", "!", "?", ";")) \
+                and not of_the_whole(name) and not PHRASE_KEY.fullmatch(text)
+        line = above
     return False
 
 
@@ -9771,11 +9805,23 @@ def copied_last(reply, verdict):
     if not same:
         return None
     before = reply[:span[0]].strip(" \t\r\n`").removesuffix("json").strip()
-    # (words: a stop, a rule or a closing tag after it are none, `{"pass": true}.`, ---, </answer>; a mark past ASCII is
-    # one, ❌, 👎, → ✗: a copy then the judge's fail was read as a pass)
-    after = any(unicodedata.category(c)[0] in "LN" or unicodedata.category(c)[0] == "S" and not c.isascii()
-                for c in re.sub(r"</?[\w-]{1,40}>", "", reply[span[1]:]))
+    # (anything the judge wrote after it is its word, ???, :(, ❌: a copy then the judge's doubt or fail was read as a
+    # pass; but a stop, a rule, a closing tag or a chat template's end token, and a mark or word agreeing with it, ✅,
+    # PASS, are none: a grader's verdict so copied read None)
+    after = NOTHING_AFTER.sub(" ", reply[span[1]:]).strip()
+    if after and forged is not None:
+        said = re.sub(rf"[*_`\"'.!]|{VERDICT_SYMBOL}|👍|👎", lambda m: f" {m.group()} " if len(m.group()) > 1 or
+                      not m.group().isascii() else " ", after).split()
+        key, words = ("pass", PASS_WORDS) if "pass" in forged else ("winner", WINNER_WORDS)
+        told = {words.get(verdict_said(w.casefold()), {"👍": True, "👎": False}.get(w) if key == "pass" else None)
+                for w in said if w.casefold() not in ("final", "verdict", "final:", "verdict:")}
+        after = "" if len(said) <= 3 and told == {forged.get(key)} else after   # (agreeing: its verdict said again)
     return "followed" if after else "after words" if before else "alone"
+
+
+# what after a copy says nothing: white space, a stop, a rule, a closing tag, a chat template's end token (<|im_end|>)
+NOTHING_AFTER = re.compile(r"""</?[\w-]{1,40}>|<\|[^|<>\s]{1,40}\|>|^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$|[\s.,;`]+""",
+                           re.MULTILINE)
 
 
 def forged_copy_removed(reply, verdict, parse):
@@ -11887,13 +11933,26 @@ def journal_texts(held, earlier, path, split_path):
         if not os.path.isfile(there):
             continue
         try:
-            if os.path.samefile(there, split_path) or earlier["split_sha"] not in split_shas(there):
-                return held   # (this split, or one edited since: its ids are what is known)
-            cases = load_split(there, as_begun=True)[0]
+            if os.path.samefile(there, split_path):
+                return held   # (this split: its ids are what is known)
+            cases = recorded_split_cases(os.path.realpath(there), earlier["split_sha"])
         except (OSError, ValueError, EvalError):
             return held
-        return ids, case_texts([c for c in cases if c["id"] in ids])
+        if cases is None:   # (edited since it ran)
+            return held
+        # (its passages where it ran with them: a retriever's, --context, are not the split's own, which share none with
+        # them, and a copy so read was never the same case: left out, its questions alone tell it)
+        own = type(earlier.get("context_sha")) is not str and earlier.get("context_path") is None
+        return ids, [(found, about if own else frozenset()) for found, about in case_texts([c for c in cases if c["id"] in ids])]
     return held
+
+
+@functools.lru_cache(maxsize=8)   # (each journal of the runs folders, and the guard asked thrice a run: read once)
+def recorded_split_cases(real_path, sha):
+    """The cases of the split file at real_path where it is still as a run recorded it (sha), else None."""
+    if sha not in split_shas(real_path):
+        return None
+    return load_split(real_path, as_begun=True)[0]
 
 
 def json_or_none(line):
@@ -23108,7 +23167,7 @@ function draw() {
   const facts = el("table");
   const row = (k, v) => { const tr = el("tr"); tr.appendChild(el("td", k)); tr.appendChild(el("td", v === null || v === undefined ? "-" : v)); facts.appendChild(tr); };
   if (data.config.labels) { row("normalized label", it.predicted); row("expected", it.expected); }
-  for (const c of it.checks) row("check: " + c.name, c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
+  for (const c of it.checks) row("check: " + listedName(c.name), c.ok === null ? "open" : (c.ok ? "pass" : "FAIL"));
   for (const j of it.judges) row("judge " + j.model + " #" + j.vote + " on " + j.check, (j.pass === null ? "no verdict" : (j.pass ? "pass" : "fail")) + (j.reason ? ": " + j.reason : "") + (j.counted === false ? " (not counted: an older eval.py asked it of the words beside the agent's last calls, no answer)" : ""));
   row("latency", it.latency_ms === null ? null : it.latency_ms + " ms");
   row("tokens", (it.prompt_tokens ?? "-") + " in, " + (it.completion_tokens ?? "-") + " out");

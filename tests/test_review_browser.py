@@ -148,6 +148,9 @@ def test_the_list_quotes_a_check_name_that_would_read_as_two_or_as_another(proje
     with review_tab(chromium, "runs/support.json", "#list li") as tab:
         assert entries(tab) == [["s1", "fail", '"tone, no refund date", "line\\nbreak", "cancel\\u200b", cancel', "",
                                  True]], entries(tab)
+        tab.click("#list li button")   # (and the case's own rows of checks: "check: cancel" twice, one holding a ZWSP)
+        shown = tab.text_content("#case")
+        assert 'check: "cancel\\u200b"' in shown and "check: cancel" in shown, shown
 
 
 def test_the_answers_a_judge_left_open_have_a_filter_of_their_own(project, chromium):

@@ -1707,6 +1707,22 @@ def test_an_interrupted_run_of_another_test_set_with_the_same_ids_never_guards_t
     assert code == 2 and "refusing to run the held-out test split again: runs/mine2-test.json.journal already ran" in err, err
 
 
+def test_a_journal_of_a_run_over_a_retrievers_passages_is_told_by_its_questions_alone(project):
+    """121st round's review: a journal read by the split it recorded took that split's own passages, where its run read a
+    retriever's (--context): sharing none with this run's, the copy of a held-out split so run was another set, and a
+    second prompt ran on test unmarked. Its passages are left out: its questions tell it."""
+    os.makedirs("mine")
+    shutil.copy("golden/rag/test.jsonl", "mine/test.jsonl")
+    sha = evalpy.load_split("mine/test.jsonl")[2]
+    ids = {json.loads(line)["id"] for line in Path("mine/test.jsonl").read_text(encoding="utf-8").splitlines()}
+    earlier = {"split_path": "mine/test.jsonl", "split_sha": sha}
+    own = evalpy.journal_texts((ids, None), earlier, "runs/x.json.journal", "golden/rag/test.jsonl")[1]
+    assert own and any(about for _, about in own)   # (its own passages: read)
+    retrieved = evalpy.journal_texts((ids, None), dict(earlier, context_path="retr.ndjson", context_sha="ab" * 32),
+                                     "runs/x.json.journal", "golden/rag/test.jsonl")[1]
+    assert [found for found, _ in retrieved] == [found for found, _ in own] and not any(about for _, about in retrieved)
+
+
 def test_a_hard_link_to_the_test_split_is_the_test_split(held_out_run, project, cli, fake):
     """121st round: `ln golden/test.jsonl golden/final.jsonl` (a hard link: one file, two names) ran another prompt on
     test unmarked; only a symbolic link was read as test."""
