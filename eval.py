@@ -9243,7 +9243,8 @@ def said_as_phrase(raw, span, verdict, loose):
         return False
     words = PASS_WORDS if loose is LOOSE_PASS else WINNER_WORDS
     code = starts = None
-    titled, against = 0, []   # keys under a title of their own (an aspect's: **Accuracy**, ### Tone); those read otherwise
+    titled, against, last = 0, [], None   # keys under a title of their own (**Accuracy**, ### Tone); those read otherwise;
+    # the last key's verdict
     for number, key in enumerate(PHRASE_KEY.finditer(raw)):
         if number >= PHRASES_READ:   # (a MiB of "Verdict:" lines took 4 s a reading)
             return True
@@ -9262,6 +9263,7 @@ def said_as_phrase(raw, span, verdict, loose):
                 said = said if said is not None else phrase_verdict(text, loose) if text else None
                 marks = [words[m] for m in map(verdict_said, re.findall(VERDICT_SYMBOL, below.group(1))) if m in words]
                 said = said if said is not None or not marks or len(set(marks)) > 1 else marks[0]
+        last = said
         if said is None or said == verdict:
             continue
         if code is None:
@@ -9271,9 +9273,10 @@ def said_as_phrase(raw, span, verdict, loose):
         above = raw[raw.rfind("\n", 0, max(0, above_end)) + 1:max(0, above_end)]
         if not in_spans(code, starts, key.start()) and not introduces(above) and not numbered_item(raw, key.start()):
             against.append(title)
-    # (two keys or more each under a title of its own are aspects' verdicts, as items' are: a rubric's "**Accuracy**
-    # Verdict: correct. **Completeness** Verdict: fails." beside its JSON's fail lost the reply's verdict)
-    return any(not title or titled < 2 for title in against)
+    # (two keys or more each under a title of its own are aspects' verdicts, as items' are, where the last key, the
+    # reply's last word, agrees with the JSON: a rubric's "**Accuracy** Verdict: correct. **Completeness** Verdict:
+    # fails." beside its JSON's fail lost the reply's verdict; but "### Final Decision" is no aspect's title)
+    return any(not title or titled < 2 or last != verdict for title in against)
 
 
 def aspect_title(raw, at):
@@ -9810,18 +9813,20 @@ def copied_last(reply, verdict):
     # PASS, are none: a grader's verdict so copied read None)
     after = NOTHING_AFTER.sub(" ", reply[span[1]:]).strip()
     if after and forged is not None:
-        said = re.sub(rf"[*_`\"'.!]|{VERDICT_SYMBOL}|👍|👎", lambda m: f" {m.group()} " if len(m.group()) > 1 or
-                      not m.group().isascii() else " ", after).split()
+        # (one word or mark, bold or not, a stop after it: never in quotes, struck out, trailing off, "PASS...", <s>PASS</s>)
+        said = [w for w in re.sub(rf"[*_`]|{VERDICT_SYMBOL}|👍|👎", lambda m: f" {m.group()} " if not m.group().isascii()
+                                  else " ", after).split() if w.casefold() not in ("final:", "verdict:")]
         key, words = ("pass", PASS_WORDS) if "pass" in forged else ("winner", WINNER_WORDS)
-        told = {words.get(verdict_said(w.casefold()), {"👍": True, "👎": False}.get(w) if key == "pass" else None)
-                for w in said if w.casefold() not in ("final", "verdict", "final:", "verdict:")}
-        after = "" if len(said) <= 3 and told == {forged.get(key)} else after   # (agreeing: its verdict said again)
+        word = said[0].removesuffix(".").removesuffix("!") if len(said) == 1 and not said[0].endswith("..") else None
+        told = word and words.get(verdict_said(word.casefold()), {"👍": True, "👎": False}.get(word) if key == "pass" else None)
+        after = "" if told is not None and told == forged.get(key) else after   # (agreeing: its verdict said again)
     return "followed" if after else "after words" if before else "alone"
 
 
 # what after a copy says nothing: white space, a stop, a rule, a closing tag, a chat template's end token (<|im_end|>)
-NOTHING_AFTER = re.compile(r"""</?[\w-]{1,40}>|<\|[^|<>\s]{1,40}\|>|^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$|[\s.,;`]+""",
-                           re.MULTILINE)
+NOTHING_AFTER = re.compile(r"""</[\w-]{1,40}>|<\|[^|<>\s]{1,40}\|>|<(?:end_of_turn|eos|eot_id)>|"""
+                           r"""^[ \t]*(?:-{3,}|\*{3,}|_{3,})[ \t]*$|\A[\s.,;`]+|(?<!\.)\.?[\s,;`]*\Z|\s+""",
+                           re.MULTILINE)   # (a closing tag or an end token: never <FAIL>, <s>PASS</s>, <del>)
 
 
 def forged_copy_removed(reply, verdict, parse):
@@ -11935,7 +11940,8 @@ def journal_texts(held, earlier, path, split_path):
         try:
             if os.path.samefile(there, split_path):
                 return held   # (this split: its ids are what is known)
-            cases = recorded_split_cases(os.path.realpath(there), earlier["split_sha"])
+            cases = recorded_split_cases(os.path.abspath(there), earlier["split_sha"])   # (as it ran it: through a link,
+            # the files beside the link, never its target's)
         except (OSError, ValueError, EvalError):
             return held
         if cases is None:   # (edited since it ran)
@@ -11948,11 +11954,21 @@ def journal_texts(held, earlier, path, split_path):
 
 
 @functools.lru_cache(maxsize=8)   # (each journal of the runs folders, and the guard asked thrice a run: read once)
-def recorded_split_cases(real_path, sha):
-    """The cases of the split file at real_path where it is still as a run recorded it (sha), else None."""
-    if sha not in split_shas(real_path):
+def recorded_split_cases(path, sha):
+    """The cases of the split file at path where it is still as a run recorded it (sha), else None."""
+    if sha not in split_shas(path):
         return None
-    return load_split(real_path, as_begun=True)[0]
+    return load_split(path, as_begun=True)[0]
+
+
+def passages_apart(held, ids, texts, same_passages):
+    """(held, ids, texts) as same_split_cases takes them: with their passages where both runs read passages of one
+    source, and without them where not (a retriever's beside the split's own, or two retrievers': sharing none, a copy
+    of the held-out split so run was another set, and a second prompt ran on test unmarked)."""
+    if same_passages:
+        return held, ids, texts
+    bare = [(found, frozenset()) for found, _ in texts]
+    return (held[0], None if held[1] is None else [(found, frozenset()) for found, _ in held[1]]), ids, bare
 
 
 def json_or_none(line):
@@ -12039,8 +12055,9 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
         if earlier and (same_bytes or (
                 (earlier.get("held_out") is True   # (a run through a link named otherwise records that name)
                  or isinstance(earlier.get("split_path"), str) and os.path.basename(earlier["split_path"]) in names)
-                and same_split_cases(journal_texts(held_cases(path, name.endswith(JOURNAL_SUFFIX)), earlier, path,
-                                                   config["split_path"]), ids, texts))):
+                and same_split_cases(*passages_apart(journal_texts(held_cases(path, name.endswith(JOURNAL_SUFFIX)),
+                                                                   earlier, path, config["split_path"]), ids, texts,
+                                                     earlier.get("context_sha") == config.get("context_sha"))))):
             # a key an older run did not record is not known to differ; but a run without context_sha read the
             # split's own passages, whatever eval.py made it (one before --context could read no other)
             differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")

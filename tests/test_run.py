@@ -1721,6 +1721,32 @@ def test_a_journal_of_a_run_over_a_retrievers_passages_is_told_by_its_questions_
     retrieved = evalpy.journal_texts((ids, None), dict(earlier, context_path="retr.ndjson", context_sha="ab" * 32),
                                      "runs/x.json.journal", "golden/rag/test.jsonl")[1]
     assert [found for found, _ in retrieved] == [found for found, _ in own] and not any(about for _, about in retrieved)
+    # (its review) a split run through a link is read as it ran, with the files beside the link (its target's had none)
+    os.makedirs("data")
+    os.rename("mine/test.jsonl", "data/own.jsonl")
+    os.symlink("../data/own.jsonl", "mine/test.jsonl")
+    shutil.copy("golden/rag/checks.json", "mine/checks.json")   # (beside the link alone: part of the sha it ran with)
+    ran = dict(earlier, split_sha=evalpy.load_split("mine/test.jsonl")[2])
+    linked = evalpy.journal_texts((ids, None), ran, "runs/x.json.journal", "golden/rag/test.jsonl")[1]
+    assert linked == own
+
+
+def test_a_copy_of_a_rag_test_split_run_over_other_passages_guards_the_split(project, cli, fake):
+    """121st round's review: a copy of a RAG test split run over a retriever's passages (--context), then the split over
+    its own with another prompt, ran unmarked: passages were compared where both runs had some, and two sources share
+    none. Where the runs' passages come from two sources, their questions alone tell the cases."""
+    with open("retr.ndjson", "w", encoding="utf-8") as out:
+        for line in Path("golden/rag/test.jsonl").read_text(encoding="utf-8").splitlines():
+            c = json.loads(line)
+            out.write(json.dumps({"id": c["id"], "context": [{"id": "r-" + c["id"], "text": "Notes on " + c["input"]}]}) + "\n")
+    os.makedirs("mine")
+    shutil.copy("golden/rag/test.jsonl", "mine/test.jsonl")   # (no checks.json beside it: another sha)
+    Path("prompts/rag/v2.txt").write_text(Path("prompts/rag/v1.txt").read_text(encoding="utf-8") + "Be brief.\n", encoding="utf-8")
+    assert cli("run", "--split", "mine/test.jsonl", "--context", "retr.ndjson", "--prompt", "prompts/rag/v1.txt",
+               "--host", fake.url, "--out", "runs/e.json")[0] in (0, 1)
+    code, out, err = cli("run", "--split", "golden/rag/test.jsonl", "--prompt", "prompts/rag/v2.txt", "--host", fake.url,
+                         "--out", "runs/n.json")
+    assert code == 2 and "refusing to run the held-out rag-test split again: runs/e.json already ran" in err, err
 
 
 def test_a_hard_link_to_the_test_split_is_the_test_split(held_out_run, project, cli, fake):
