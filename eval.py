@@ -6133,12 +6133,12 @@ COMPRESSIONS = {"br", "zstd", "compress", "x-compress", "gzip", "x-gzip", "defla
                 "dcb", "dcz", "lz4", "snappy", "xz", "bzip2", "lzma", "zlib"}
 
 
-def codings_undecoded(headers):
+def codings_undecoded(headers, requests):
     """The codings named in an answer's headers that its body is still in once read, said as their headers say them
-    ("Content-Encoding: br"), or None: urllib3 decodes those in its CONTENT_DECODERS (gzip, deflate, and br or zstd
-    where their modules are installed), http.client a chunked transfer."""
-    import urllib3.response   # (requests' own)
-    known = {*getattr(urllib3.response.HTTPResponse, "CONTENT_DECODERS", ("gzip", "x-gzip", "deflate"))}
+    ("Content-Encoding: br"), or None: requests decodes those it asks for (its DEFAULT_ACCEPT_ENCODING: gzip, deflate,
+    and br or zstd where their modules are installed), http.client a chunked transfer."""
+    asked = getattr(getattr(requests, "utils", None), "DEFAULT_ACCEPT_ENCODING", "gzip, deflate")
+    known = {t.strip().lower() for t in asked.split(",")} | {"x-gzip"}
     def named(header, decoded):
         return [f"{header}: {t}" for t in (t.strip().lower() for t in (headers.get(header) or "").split(","))
                 if t in COMPRESSIONS and t not in decoded]
@@ -7338,7 +7338,7 @@ class ChatClient:
                     size += len(chunk)
                     if size > MAX_BODY:
                         raise AnswerTooLarge(f"the server's answer is over {MAX_BODY >> 20} MiB")
-                if r.status_code == 200 and size and (undecoded := codings_undecoded(r.headers)):
+                if r.status_code == 200 and size and (undecoded := codings_undecoded(r.headers, self.requests)):
                     raise AnswerUndecodable(f"the server's answer came in a coding eval.py cannot decode ({one_line(undecoded, 120)}; "
                                             "gzip and deflate it can): a proxy compressing it? have it pass answers on as they are")
                 return r.status_code, r.reason, r.headers, b"".join(chunks)
@@ -7362,7 +7362,7 @@ class ChatClient:
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
         if status != 200:
-            undecoded = codings_undecoded(headers) if data else None   # (its bytes shown were noise)
+            undecoded = codings_undecoded(headers, self.requests) if data else None   # (its bytes shown were noise)
             why = (f"HTTP {status}: " + (f"{reason + ' ' if reason else ''}(its body in a coding eval.py cannot decode: "
                                          f"{one_line(undecoded, 120)})" if undecoded else error_text(data, reason, self.scrub, headers)))
             # Ollama's words for it: "the input length exceeds the context length" (the runner), and where context shift
