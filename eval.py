@@ -5403,6 +5403,12 @@ def write_golden_set(folder):
                                                      if parent and not os.path.lexists(parent) else
                                                      "(give a folder that does not exist yet)"))
     files = new_golden_set(folder)
+    for path in (os.path.join(folder, ""), *files):   # (the folder itself, then prompts/ too: never "No such file")
+        if link := dead_link(os.path.dirname(path)):
+            raise EvalError(f"{shell_word(link)} is {link_to_nothing(link)}, and init writes "
+                            + ("a new golden set into it" if path == os.path.join(folder, "") and link == os.path.dirname(path)
+                               else f"{shell_word(folder if path == os.path.join(folder, '') else path)} through it")
+                            + f"; {FIX_LINK}")
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
     taken = [path for path in files if os.path.lexists(path)]

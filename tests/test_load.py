@@ -915,6 +915,13 @@ def test_init_never_overwrites_anything(project, cli):
     os.symlink("gone.jsonl", "linked/dev.jsonl")
     code, out, err = cli("init", "linked")
     assert code == 2 and "linked/dev.jsonl exists (a link to gone.jsonl, which does not exist)" in err, err
+    # (round 122) init into a folder that is a link to nothing, or under one, said "No such file or directory" or "exists
+    # and is not a folder": the link is named, and nothing is made
+    os.symlink("nowhere", "dead")
+    for folder in ("dead", "dead/proj", "dead/"):
+        code, out, err = cli("init", folder)
+        assert code == 2 and "dead is a link to nowhere, which does not exist" in err and "fix the link" in err, err
+        assert "No such file" not in err and not os.path.lexists("nowhere"), err
     # (117th round's newcomer) init of a split's path made a folder named dev.jsonl; run of a split that is not there, or a
     # folder, was sent after a prompt ("no prompts/suport/ folder here"), the split's own fault said only with --prompt
     code, out, err = cli("init", "new/dev.jsonl")
