@@ -14386,12 +14386,14 @@ def agent_figures(cases):
             if a.get("cut"):
                 cut.append({"id": c["id"], "trial": t["trial"]})
             for call in a["calls"]:
-                row = tools.setdefault(call["name"], {"name": call["name"], "calls": 0, "cases": set(), "invalid": 0,
-                                                      "unmatched": 0})
+                row = tools.setdefault(call["name"], {"name": call["name"], "calls": 0, "cases": set(), "no_tool": 0,
+                                                      "invalid": 0, "unmatched": 0})
                 row["calls"] += 1
                 row["cases"].add(c["id"])
-                row["invalid"] += call["problem"] is not None
-                row["unmatched"] += call["matched"] is False
+                # a tool the case lacks: no arguments were wrong and no rule could match (what first_failure says)
+                row["no_tool"] += call["no_tool"]
+                row["invalid"] += call["problem"] is not None and not call["no_tool"]
+                row["unmatched"] += call["matched"] is False and not call["no_tool"]
         failing = next(((t, a) for t, a in traces if a["first_failure"]), None)
         if c["correct"] is False and failing:
             first.append({"id": c["id"], "trial": failing[0]["trial"], **failing[1]["first_failure"]})
@@ -16341,6 +16343,10 @@ def rows_checks(s):
     return out
 
 
+# the per-tool table's columns, as rows_agent gives its figures (a call to a tool the case lacks counts only as such)
+TOOL_COLUMNS = ("tool", "calls", "cases", "no such tool", "invalid arguments", "no matching result")
+
+
 def rows_agent(s):
     """Agents: the final result and the trajectory, each with its interval; turns used and the cases
     that ran out of them; each tool's calls; the first failure of each failing case."""
@@ -16352,7 +16358,7 @@ def rows_agent(s):
                "open": figure("count", a[key]["open"], ["agent", key, "open"])}
               for key, name in (("final", "final result"), ("trajectory", "trajectory")) if a[key]]
     tools = [{"name": t["name"], "figures": [figure("count", t[k], ["agent", "tools", i, k])
-                                             for k in ("calls", "cases", "invalid", "unmatched")]}
+                                             for k in ("calls", "cases", "no_tool", "invalid", "unmatched")]}
              for i, t in enumerate(a["tools"])]
     return {"key": "agent", "cases": figure("count", a["cases"], ["agent", "cases"]), "rows": levels, "tools": tools,
             "turns": [figure("number", a["turns"]["median"], ["agent", "turns", "median"]),
@@ -16601,7 +16607,7 @@ def agent_section(sec):
     out.append("  " + turns_line(sec))
     out += ["  " + sec["no_calls"]] if sec["no_calls"] else []
     if sec["tools"]:
-        out += [""] + table([["tool", "calls", "cases", "invalid arguments", "no matching result"]]
+        out += [""] + table([list(TOOL_COLUMNS)]
                             + [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]],
                             align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
@@ -22028,7 +22034,7 @@ def agent_part(sec, anchors, name):
     return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
                                              for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),
                     bullet_list([f"{r['name']}: " + " ".join(filter(None, level_texts(r))) for r in sec["rows"]] + [turns_line(sec)] + [sec["no_calls"]] * bool(sec["no_calls"])),
-                    html_table(["tool", "calls", "cases", "invalid arguments", "no matching result"],
+                    html_table(list(TOOL_COLUMNS),
                                [[name_cell(t["name"]), *map(figure_text, t["figures"])] for t in sec["tools"]], numeric_from=1)
                     if sec["tools"] else "",
                     paragraph("First failure of each failing case (the first wrong step; what follows is often its cascade):"),

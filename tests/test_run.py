@@ -3182,6 +3182,10 @@ def test_a_call_to_a_tool_the_case_does_not_have_is_said_so_never_an_argument_at
     failures = json.dumps(report)
     assert 'called a tool the case does not have (\\"refund_all\\")' in failures, failures
     assert "a wrong or missing argument" not in failures
+    # (round 122) the per-tool table counted the made-up tool's call under invalid arguments and no matching result
+    assert [t for t in report["agent"]["tools"] if t["name"] == "refund_all"] == [
+        {"name": "refund_all", "calls": 1, "cases": 1, "no_tool": 1, "invalid": 0, "unmatched": 0}], report["agent"]["tools"]
+    assert re.search(r"^  refund_all +1 +1 +1 +0 +0$", cli("report", "runs/x.json")[1], re.M)
     page = evalpy.transcript_lines(load_json("runs/x.json")["results"][0]["transcript"])
     assert "  -> refund_all returned: {\"error\": \"there is no tool named refund_all\"}  (the case has no such tool)" in page
     # (round 108) to a judge, the name the model made up is in its fenced call alone: never outside the fence
