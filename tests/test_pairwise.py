@@ -2167,9 +2167,15 @@ def test_a_later_wait_on_a_held_lock_is_said_again(project, capsys):
         holder = held_by_4242("x.lock")
         taker = threading.Thread(target=lambda: evalpy.FileLock("x.lock").release())
         taker.start()
-        time.sleep(0.3)
+        deadline, said = time.monotonic() + 10, ""
+        while "waiting for x.lock" not in said and time.monotonic() < deadline:   # (the taker waits before the release,
+            time.sleep(0.02)                                                       # however late it starts)
+            said = capsys.readouterr().err
+            shown.append(said)
         holder.close()
         taker.join(10)
+    shown = []
     wait_once()
     wait_once()
-    assert capsys.readouterr().err.count("waiting for x.lock: another eval.py (process 4242) holds it") == 2
+    shown.append(capsys.readouterr().err)
+    assert "".join(shown).count("waiting for x.lock: another eval.py (process 4242) holds it") == 2, shown

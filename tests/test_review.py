@@ -1146,15 +1146,16 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
         gone.close()
         httpd.process_request_thread(gone, ("127.0.0.1", 1))   # (a request whose socket the stop closed)
         assert "Traceback" not in capsys.readouterr().err
-        saved = threading.Event()
+        saved, taken = threading.Event(), threading.Event()
 
         def saving():   # a save holding the sidecar's lock as the stop comes
             with review.lock:
+                taken.set()
                 time.sleep(0.3)
                 saved.set()
         holder = threading.Thread(target=saving)
         holder.start()
-        time.sleep(0.05)
+        assert taken.wait(10)   # (the lock held before the stop, however late the thread starts)
 
         def interrupted(*args):
             raise KeyboardInterrupt

@@ -377,8 +377,10 @@ def test_two_resumes_at_once_never_both_ask_a_case(project, cli, fake):
     from fake_ollama import FakeOllama
     fake.answers = answer_key("golden/dev.jsonl")
     kept = killed_run(project, fake, 6)
-    slow = FakeOllama().start()   # the first resume's server: its model takes a while to load
-    slow.answers, slow.load_seconds = fake.answers, 1.5
+    slow = FakeOllama().start()   # the first resume's server: it answers once the second resume is done (a fixed
+    # load time was shorter than the second's start on a busy machine, which then found the run finished)
+    gate = threading.Event()
+    slow.answers, slow.latency = fake.answers, lambda text: gate.wait(60) and 0
     try:
         first = start_eval(project, "run", "--resume", "runs/dev-v3.json", "--host", slow.url)
         deadline = time.monotonic() + 20
@@ -391,8 +393,10 @@ def test_two_resumes_at_once_never_both_ask_a_case(project, cli, fake):
             time.sleep(0.01)
         second.kill()
         _, err = second.communicate(timeout=10)
+        gate.set()
         out, first_err = first.communicate(timeout=60)
     finally:
+        gate.set()
         slow.stop()
     assert first.returncode == 0, first_err
     paid = len(fake.chat_bodies) - asked_before + len(slow.chat_bodies)
