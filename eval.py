@@ -7384,13 +7384,17 @@ class ChatClient:
                     rb"longer than the context length", data or b""):
                 # fewer tokens asked helps only where the messages alone fit (vLLM counts max_tokens in; llama-cpp-python
                 # refuses only messages past its window, and lowers max_tokens itself)
-                sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages", data or b"")
+                # (vLLM now: "'max_tokens' or 'max_completion_tokens' is too large: 8000. This model's maximum context
+                # length is 4096 tokens and your request has 2778 input tokens (8000 > 4096 - 2778).")
+                sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages|maximum context "
+                                  rb"length is (\d+) tokens and your request has (\d+) input tokens", data or b"")
+                sizes = sizes and [int(n) for n in sizes.groups() if n is not None]
                 ollama = re.search(rb"longer than the context length", data or b"")   # Ollama's words (llm/llama_server.go)
                 why += (f": {WINDOW_TOO_SMALL_V1}; " + (
                     "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH), or per run without --api openai "
                     "(--option num_ctx=N)" if ollama else
                     "a larger window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len)")
-                        + (", or ask for fewer tokens (max_tokens)" if sizes and int(sizes[2]) < int(sizes[1]) else ""))
+                        + (", or ask for fewer tokens (max_tokens)" if sizes and sizes[1] < sizes[0] else ""))
             # (Ollama's words, server/routes.go: model 'x' not found; model "x" not found, try pulling it first: a
             # proxy's own 404 page, its model listed a moment ago, was told to pull it)
             if status == 404 and self.api == "ollama" and ollama_not_found(data):
@@ -7861,6 +7865,12 @@ class OllamaClient(ChatClient):
 
 
 OPENAI_RENAMED = {"num_predict": "max_tokens"}   # Ollama option names people already use
+# OpenAI's refusal of the old name (its reasoning models): "Unsupported parameter: 'max_tokens' is not supported with
+# this model. Use 'max_completion_tokens' instead."
+MAX_TOKENS_REFUSED = re.compile(rb"Unsupported parameter: 'max_tokens'.{0,80}max_completion_tokens")
+# the one-token question that learns which response_format a server takes: it names JSON, as OpenAI's json_object
+# wants ("'messages' must contain the word 'json' in some form"), or it refuses the form for the question
+PROBE_ASKED = "Reply in JSON: ok"
 ANSWER_CAPS = ("num_predict", "max_tokens", "max_completion_tokens")   # the options that cap an answer's tokens
 
 
@@ -7870,7 +7880,22 @@ def response_format(fmt, schema_form):
         return {"type": "json_object"}
     if schema_form == "json_object":
         return {"type": "json_object", "schema": fmt}
-    return {"type": "json_schema", "json_schema": {"name": "answer", "schema": fmt, "strict": True}}
+    return {"type": "json_schema", "json_schema": {"name": "answer", "schema": closed_objects(fmt), "strict": True}}
+
+
+def closed_objects(schema):
+    """A schema with every object of it closed ("additionalProperties": false) unless it says otherwise: strict mode
+    refuses an object left open (OpenAI: "'additionalProperties' is required to be supplied and to be false"), and
+    eval.py's schemas mean none of them to take keys they do not name."""
+    if isinstance(schema, list):
+        return [closed_objects(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    closed = {k: closed_objects(v) if k != "properties" else {n: closed_objects(p) for n, p in v.items()}
+              for k, v in schema.items()}
+    if closed.get("type") == "object" and "additionalProperties" not in closed:
+        closed["additionalProperties"] = False
+    return closed
 
 
 # Content as a list of parts: which kinds eval.py reads, into the answer or the reasoning, and the
@@ -7917,6 +7942,7 @@ class OpenAIClient(ChatClient):
                   "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens", "done_reason": "finish_reason",
                   "thinking": "message.reasoning_content (or reasoning)"}
     schema_form = "json_schema"   # until choose_schema_form finds what the server takes
+    cap_name = "max_tokens"       # an answer's token cap (num_predict, max_tokens), until the server refuses that name
 
     @staticmethod
     def says_an_error(error):
@@ -7935,6 +7961,7 @@ class OpenAIClient(ChatClient):
 
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
+        self.renaming = threading.Lock()   # (the note said once, whichever call is refused first)
 
     def more_pages(self, model, listing, served, hint, started):
         """A model list in pages (has_more and last_id, as OpenAI's lists page) read on with ?after= to the model, within
@@ -8030,11 +8057,24 @@ class OpenAIClient(ChatClient):
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
+        if "max_tokens" in body and self.cap_name != "max_tokens":
+            body[self.cap_name] = body.pop("max_tokens")
         if fmt is not None:
             body["response_format"] = response_format(fmt, self.schema_form)
         if tools:
             body["tools"] = tools
-        data = self.post("/chat/completions", body, model)
+        try:
+            data = self.post("/chat/completions", body, model)
+        except CallFailed as failure:   # OpenAI's reasoning models (o-series, GPT-5) take the cap by its new name alone
+            if not (failure.status == 400 and "max_tokens" in body and MAX_TOKENS_REFUSED.search(failure.body or b"")):
+                raise
+            with self.renaming:
+                if self.cap_name == "max_tokens":
+                    warn(f"note: {model} at {self.host} refuses max_tokens and takes max_completion_tokens: a token cap "
+                         "is sent to it by that name")
+                self.cap_name = "max_completion_tokens"
+            body["max_completion_tokens"] = body.pop("max_tokens")
+            data = self.post("/chat/completions", body, model)
         calls = {}
         try:
             # the choice of index 0 (OpenAI numbers each choice; a server may list them in another order); with no
@@ -8180,7 +8220,7 @@ class OpenAIClient(ChatClient):
         form on a mere fault could pick one that a server accepts while ignoring its schema."""
         for attempt in range(self.retries + 1):
             try:
-                self.chat_once(model, [{"role": "user", "content": "ok"}], {"max_tokens": 1}, fmt)
+                self.chat_once(model, [{"role": "user", "content": PROBE_ASKED}], {"max_tokens": 1}, fmt)
                 return None
             except CallFailed as failure:
                 said = self.scrub(" ".join(str(failure).split()))

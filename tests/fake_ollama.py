@@ -54,6 +54,37 @@ def wrong_option_type(options):
     return None
 
 
+def open_object(schema):
+    """Whether a schema holds an object that does not say "additionalProperties": false."""
+    if isinstance(schema, list):
+        return any(map(open_object, schema))
+    if not isinstance(schema, dict):
+        return False
+    if schema.get("type") == "object" and schema.get("additionalProperties") is not False:
+        return True
+    return any(open_object(v) if k != "properties" else any(map(open_object, v.values())) for k, v in schema.items())
+
+
+def openai_refusal(body):
+    """OpenAI's own API's error object for what it refuses of a reasoning model's request, or None. Its words, as
+    people's code quotes them from its 400s: the old cap's name ("Unsupported parameter: 'max_tokens' ...", code
+    unsupported_parameter), a strict schema with an open object (trycompai/comp#2792: "additionalProperties is required
+    to be supplied and to be false"), json_object asked by messages that never say json."""
+    if "max_tokens" in body:
+        return {"message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+                           "'max_completion_tokens' instead.", "type": "invalid_request_error", "param": "max_tokens",
+                "code": "unsupported_parameter"}
+    form = body.get("response_format") or {}
+    if form.get("type") == "json_schema" and form["json_schema"].get("strict") and open_object(form["json_schema"]["schema"]):
+        return {"message": f"Invalid schema for response_format '{form['json_schema'].get('name')}': In context=(), "
+                           "'additionalProperties' is required to be supplied and to be false.",
+                "type": "invalid_request_error", "param": "response_format", "code": None}
+    if form.get("type") == "json_object" and "json" not in json.dumps(body.get("messages")).lower():
+        return {"message": "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
+                           "'json_object'.", "type": "invalid_request_error", "param": "messages", "code": None}
+    return None
+
+
 class FakeOllama:
     def __init__(self, models=("qwen2.5:7b",), version="0.12.6"):
         self.models = list(models)
@@ -77,6 +108,7 @@ class FakeOllama:
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
+        self.openai_rules = False     # /v1 refuses what OpenAI's own API refuses of a reasoning model (openai_refusal)
         self.drip_gets = False        # GET answers drip for hang_seconds: True, their headers; "drip_body", the body
         # interim responses sent before each answer, GET or chat: a proxy's 103 Early Hints (RFC 8297; Cloudflare sends
         # them), which a client reads past (RFC 9110 15.2: "A client MUST be able to parse one or more 1xx responses")
@@ -531,6 +563,9 @@ class FakeOllama:
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
                     return
+                if openai and fake.openai_rules and (refused := openai_refusal(body)):
+                    self.send_json(400, {"error": refused})
+                    return
                 refusal = fake.tool_history_problem(body["messages"], openai)
                 if refusal:
                     self.send_error_json(400, refusal, openai)
@@ -694,6 +729,12 @@ class FakeOllama:
                 elif fault == "bad_gzip":    # a body said to be gzip that is not
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 7\r\n\r\nnotgzip")
                     self.wfile.flush()
+                elif fault == "vllm_max_tokens":   # vLLM's words where the messages fit but max_tokens does not (a
+                    # user's log of a real vLLM 400, word for word: opsconductor-ng's vLLM_transition/TOKEN_LIMIT_FIX.md)
+                    self.send_json(400, {"error": {"message": "'max_tokens' or 'max_completion_tokens' is too large: "
+                                                   "8000. This model's maximum context length is 4096 tokens and your "
+                                                   "request has 2778 input tokens (8000 > 4096 - 2778). None",
+                                                   "type": "BadRequestError", "param": None, "code": 400}})
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

@@ -1953,6 +1953,17 @@ def test_ollamas_other_words_for_a_prompt_past_the_window_are_read_as_such(proje
         assert "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)" in result["error"], result["error"]
 
 
+def test_vllms_words_for_a_cap_past_the_window_say_to_ask_for_fewer_tokens(project, cli, fake):
+    """Round 122: vLLM now says "'max_tokens' or 'max_completion_tokens' is too large: 8000. This model's maximum context
+    length is 4096 tokens and your request has 2778 input tokens": the messages fit, and fewer tokens asked would; only
+    the older words ("(N in the messages, ...)") got that said."""
+    fake.faults = ["vllm_max_tokens"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", "1", "--retries", "0",
+                         "--option", "max_tokens=8000", "--out", "runs/v.json")
+    error = load_json("runs/v.json")["results"][0]["error"]
+    assert code == 2 and error.endswith("vLLM's --max-model-len), or ask for fewer tokens (max_tokens)"), error
+
+
 def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(project, cli, fake):
     """74th attack (a real llama-cpp-python server): an agent's conversation past its 2048-token window got a 400
     ("This model's maximum context length is 2048 tokens..."), and the run said to ask it again with --resume, which

@@ -363,6 +363,17 @@ def test_the_judge_cap_is_max_tokens_over_the_openai_api(judged_split, cli, fake
     assert code == 0, err
     judge_bodies = [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
     assert {b.get("max_tokens") for b in judge_bodies} == {300} and not any("num_predict" in b for b in judge_bodies)
+    # (round 122) OpenAI's reasoning models refuse max_tokens ("Use 'max_completion_tokens' instead"): every vote failed,
+    # and the message said to fix what was sent, which no option could; the cap goes by the name they take, said once
+    fake.openai_rules, asked = True, len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-max-tokens", "300",
+                         "--out", "runs/o.json")
+    judge_bodies = [b for b in fake.chat_bodies[asked:] if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    assert code == 0 and err.count("refuses max_tokens and takes max_completion_tokens") == 1, err
+    sent = [b for b in judge_bodies if "max_tokens" not in b]   # (the first, refused, asked again at once)
+    assert len(sent) == 10 and {b.get("max_completion_tokens") for b in sent} == {300} and len(judge_bodies) > 10, sent
+    assert "judge calls failed" not in err, err
+    assert [r["judges"][0]["pass"] for r in load_json("runs/o.json")["results"]] == [True] * 10
 
 
 def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake):
@@ -1811,7 +1822,7 @@ def test_judge_schema_a_v1_server_cannot_take_is_named_as_such(judged_split, pro
     assert code == 2 and f"error: {fake.url}/v1 refused --judge-schema (response_format json_schema: " in err, err
     assert err.endswith("Judge without --judge-schema, whose verdicts are read from the judge's text, or a server that "
                         "supports JSON Schema output.\n") and "--format" not in err, err
-    fake.refused_formats, fake.faults_for["ok"] = set(), ["401"]
+    fake.refused_formats, fake.faults_for[evalpy.PROBE_ASKED] = set(), ["401"]
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-schema", "--host", fake.url)
     assert code == 2 and f"error: cannot learn whether {fake.url}/v1 takes --judge-schema: HTTP 401" in err, err
     assert err.endswith("Nothing was asked: fix that and ask again, or judge without --judge-schema, whose verdicts are "

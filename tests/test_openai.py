@@ -350,6 +350,30 @@ def test_structured_output_over_openai(project, cli, fake):
     assert load_json("runs/dev-v3-2.json")["config"]["response_format"] == "json_schema"
 
 
+def test_openais_own_api_takes_the_schema_its_probe_and_the_token_cap(project, cli, fake):
+    """Round 122 (a hostile OpenAI-compatible server): OpenAI's own API refused every --format schema run, its strict
+    mode wanting each object closed ("additionalProperties" false) and its json_object a question that says json (the
+    probe's said "ok"); and its reasoning models refuse every request capped by max_tokens. The refusals were said to be
+    the server's lack of JSON Schema output."""
+    import fake_ollama
+    for schema in (evalpy.FAITHFUL_SCHEMA, evalpy.CONTEXT_RELEVANT_SCHEMA, evalpy.VERDICT_SCHEMA, evalpy.WINNER_SCHEMA):
+        assert not fake_ollama.open_object(evalpy.closed_objects(schema)), schema
+    assert fake_ollama.open_object(evalpy.FAITHFUL_SCHEMA["properties"]["claims"])   # (a nested one too)
+    fake.openai_rules = True
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                         "--option", "max_tokens=50", "--out", "runs/o.json")
+    assert code == 0 and "--format schema: sent as response_format json_schema\n" in err, err
+    assert err.count(f"note: qwen2.5:7b at {fake.url}/v1 refuses max_tokens and takes max_completion_tokens") == 1, err
+    asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != evalpy.PROBE_ASKED]
+    assert len(asked) == 28 and all(b.get("max_completion_tokens") == 50 and "max_tokens" not in b for b in asked)
+    assert asked[0]["response_format"]["json_schema"]["schema"]["additionalProperties"] is False
+    assert load_json("runs/o.json")["config"]["options"] == {"max_tokens": 50}   # (as given: the name sent is the server's)
+    fake.refused_formats = {"json_schema"}   # the json_object form's probe names JSON
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                         "--out", "runs/o2.json", "--limit", "1")
+    assert "--format schema: sent as response_format json_object with a schema (" in err, err
+
+
 def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(project, cli, fake):
     """llama-cpp-python's server refuses OpenAI's json_schema form (with an HTTP 500 that names
     response_format) and takes the schema beside "json_object": the run uses that form at once,
@@ -368,7 +392,7 @@ def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(projec
     assert note.endswith("…)") and len(note) < 300   # the server's words, cut to one readable line
     assert len(fake.chat_bodies) == 2 + 28   # a refusal is not retried: one probe per form, then the cases
     assert out.startswith("Accuracy: 28/28 = 100%")
-    asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != "ok"]   # not the probes
+    asked = [b for b in fake.chat_bodies if b["messages"][-1]["content"] != evalpy.PROBE_ASKED]   # not the probes
     assert len(asked) == 28
     for body in asked:
         sent = body["response_format"]
@@ -469,10 +493,10 @@ def test_the_api_key_never_leaks_through_what_a_server_sends_back(project, cli, 
 def test_only_a_refusal_moves_the_probe_to_the_next_form(project, cli, fake):
     """A 503 that happens to name response_format is a fault, retried in the same form; a 401 is
     not a refusal of the form either, and gets no advice about --format."""
-    fake.faults_for["ok"] = ["503_format"]
+    fake.faults_for[evalpy.PROBE_ASKED] = ["503_format"]
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema")
     assert code == 0 and "--format schema: sent as response_format json_schema\n" in err
-    fake.faults_for["ok"] = ["401"]
+    fake.faults_for[evalpy.PROBE_ASKED] = ["401"]
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
                          "--out", "runs/never.json")
     assert code == 2 and not os.path.exists("runs/never.json")
