@@ -22584,6 +22584,8 @@ def write_page(path, text, force, inputs):
         # they cannot all be recognised: --force replaces a page eval.py wrote, and nothing else
         raise EvalError(f"--html {shell_word(path)} exists and is not a page eval.py wrote; --force replaces only such a "
                         "page, never another file (a prompt, a split, a page of your own, anything you made)")
+    if os.path.islink(path):   # (replaced by a file, the link's page would be left behind, never updated again)
+        path = through_link(path, "the page is written there, the link kept")
     try:
         write_file(path, text, replace=force)
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite

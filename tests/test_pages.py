@@ -444,6 +444,15 @@ def test_an_existing_file_is_kept_unless_force(dev_run, cli):
     assert sorted(p.name for p in Path(".").iterdir() if p.name.startswith("report")) == ["report.html"]   # no temp file left
     Path("link.html").symlink_to("elsewhere.html")   # a dangling link is a file too
     assert cli("report", dev_run, "--html", "link.html")[0] == 2 and not Path("elsewhere.html").exists()
+    # (round 122) --force through a link to a page replaced the link by a file, the page it led to left as it was
+    Path("reports").mkdir()
+    os.rename("report.html", "reports/dev.html")
+    Path("latest.html").symlink_to("reports/dev.html")
+    Path("reports/dev.html").write_text(Path("reports/dev.html").read_text().replace("</main>", "<p>zz-old-zz</p></main>"))
+    code, out, err = cli("report", dev_run, "--html", "latest.html", "--force")
+    assert code == 0 and os.path.islink("latest.html") and "zz-old-zz" not in Path("reports/dev.html").read_text(), err
+    assert err == "note: latest.html is a link to reports/dev.html: the page is written there, the link kept\n" \
+                  "wrote reports/dev.html\n", err
 
 
 def test_a_page_never_replaces_what_it_was_made_from(project, cli):
