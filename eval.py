@@ -21811,12 +21811,18 @@ def trial_answers(case, results):
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
                                                                r.get("out_of_turns")))
-        # what made it no label, a line break or a non-breaking space, seen (the <pre> hides it); a backslash it shows
-        said = (scored_text(t) if not t["error"] and t["response"] is not None else body) or ""   # what was scored
-        if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable():
-            head += (" · " if head else "") + f"every character: {every_character(said, 300)}"
+        if seen := characters_seen(t):
+            head += (" · " if head else "") + f"every character: {seen}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
     return Markup("".join(parts))
+
+
+def characters_seen(t):
+    """What made an answer no label, seen where a page's <pre> hides it (a line break, a non-breaking space, a zero-width
+    space): every character of what was scored, for an INVALID answer holding one; else None. The report's page and
+    review's show it beside the answer."""
+    said = scored_text(t) if not t["error"] and t["response"] is not None else None
+    return every_character(said, 300) if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable() else None
 
 
 def passages_html(case, trial):
@@ -22646,6 +22652,7 @@ def review_items(run, against=None):
                 "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), prompt_values(r)),
                 **asked(r), "vars": r.get("vars") or None, "response": t["response"], "predicted": t["predicted"],
+                "every_character": characters_seen(t),
                 "expected": case["expected"], "verdict": trial_verdict(t), "error": t["error"],
                 "checks": [{"name": name, "ok": ok} for name, ok in t["checks"].items()],
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
@@ -22683,6 +22690,7 @@ def other_answer(r, case, t):
     """review --against: the other run's answer beside this one; an agent's with its transcript turn by
     turn, since the same final words may have come by another path."""
     return {"response": t["response"], "verdict": trial_verdict(t), "predicted": t["predicted"],
+            "every_character": characters_seen(t),
             **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
                 "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {})}
 
@@ -22980,7 +22988,7 @@ def review_handler(review, nonce):
             elif self.path == "/":
                 policy = (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
                           "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'")
-                self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).encode(),
+                self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).replace("{{most}}", str(MAX_ANNOTATION)).encode(),
                           [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
             elif self.path == "/data":
                 self.send_json(200, review.data())
@@ -23112,6 +23120,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 "use strict";
 let data = null, shown = [], at = 0;
 const read = new Set();
+const MOST = {{most}};   // characters of one annotation (MAX_ANNOTATION)
 const drafts = new Map();   // key: what was typed and not saved yet (moving to another case keeps it, a save ends it)
 const $ = (id) => document.getElementById(id);
 // Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
@@ -23221,8 +23230,13 @@ function draw() {
   const mine = block(it.messages ? "Answer (the next assistant turn), exactly as given" : "Answer, exactly as given",
                      it.error ? "ERROR: " + it.error : it.response);
   mine.id = "answer"; answers.appendChild(mine);
-  if (it.other) answers.appendChild(block("Other run (" + it.other.verdict + ")", it.other.response));
-  else if (it.other_missing) answers.appendChild(block("Other run", "(no answer there: it has fewer trials of this case, or did not ask it)"));
+  // what made it no label, seen: the <pre> draws a zero-width space as nothing, "b\u200bug" as the label it is not
+  if (it.every_character) mine.appendChild(el("p", "every character: " + it.every_character, "muted"));
+  if (it.other) {
+    const theirs = block("Other run (" + it.other.verdict + ")", it.other.response); answers.appendChild(theirs);
+    if (it.other.every_character) theirs.appendChild(el("p", "every character: " + it.other.every_character, "muted"));
+  }
+  if (!it.other && it.other_missing) answers.appendChild(block("Other run", "(no answer there: it has fewer trials of this case, or did not ask it)"));
   if (it.passages) {
     const ps = el("div"); ps.id = "passages"; ps.appendChild(el("h3", "Passages the answer was given, in rank order"));
     if (!it.passages.length) ps.appendChild(el("p", "none retrieved", "muted"));
@@ -23245,25 +23259,39 @@ function draw() {
   box.appendChild(el("h3", "Details")); box.appendChild(facts);
   box.appendChild(el("h3", "What went wrong"));
   const form = el("div"); form.id = "annotationform";
-  const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used"); input.maxLength = 200;
+  const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used");
+  // the server counts characters, the browser's maxLength UTF-16 units (an emoji two): the box holds twice as many
+  // units, and the characters past MOST are cut here, said so
+  input.maxLength = 2 * MOST;
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
   const status = el("span", drafts.has(it.key) ? "not saved yet (Enter saves)" : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
+    const over = Array.from(input.value).length - MOST;
+    if (over > 0) {   // the last characters put in go, before the caret, as the browser's maxLength would keep them out
+      const caret = input.selectionStart, before = Array.from(input.value.slice(0, caret));
+      const kept = before.slice(0, Math.max(0, before.length - over)).join("");
+      input.value = kept + Array.from(input.value.slice(caret)).slice(0, MOST - Array.from(kept).length).join("");
+      input.setSelectionRange(kept.length, kept.length);
+      cut = true;
+    }
     const saved = it.annotation ? it.annotation.text : "";
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
     else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
+    if (cut) status.textContent = "cut to " + MOST + " characters, as an annotation is at most: the rest of what was " +
+      "pasted is not in the box";
+    cut = false;
   });
-  // a paste past the box's 200 characters is cut by the browser without a word: said, so none of it is lost unseen
+  // a paste past the box's characters is cut (by the browser without a word, or above): said, so none of it is lost
+  // unseen; measured as the box takes it: each line break one space, those ending it none (a paste that fit was "cut")
+  let cut = false;
   input.addEventListener("paste", (e) => {
     const pasted = e.clipboardData ? e.clipboardData.getData("text") : "";
-    const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
-    // as the box takes it: each line break one space, those ending it none (measured raw, a paste that fit was "cut")
+    const count = (text) => Array.from(text).length;
+    const room = MOST - count(input.value) + count(input.value.slice(input.selectionStart, input.selectionEnd));
     const taken = pasted.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
-    if (taken.length > room) setTimeout(() => { if (input.value.length < input.maxLength) return;
-      status.textContent = "cut to " + input.maxLength + " characters, as an annotation is at most: " +
-      "the rest of what was pasted is not in the box"; }, 0);
+    if (count(taken) > room) cut = true;
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)

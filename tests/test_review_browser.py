@@ -228,6 +228,45 @@ def test_direction_overrides_in_a_run_are_shown_as_codes(project, chromium):
         assert "\u202e" not in tab.text_content("body")
 
 
+def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project, chromium):
+    """Round 122: "b\u200bug" (a zero-width space inside) showed as "bug" in the answer box beside "normalized label
+    INVALID", and --against a run that answered "bug" as the same words with the opposite verdict; the report's page
+    says every character, the review page did not."""
+    this = write_run("runs/zw.json", make_run([{"id": "c1", "expected": "bug", "response": "b\u200bug"}]))
+    other = write_run("runs/other.json", make_run([{"id": "c1", "expected": "bug", "response": "b\u200bug\xa0"}]))
+    with review_tab(chromium, this, ready="#status", against=other) as tab:
+        tab.select_option("#status", "all")
+        answers = tab.locator("#case .cols > div").all_text_contents()
+        assert "every character: b\\u200bug" in answers[0] and "every character: b\\u200bug\\xa0" in answers[1], answers
+    plain = write_run("runs/plain.json", make_run([{"id": "c2", "expected": "bug", "response": "bug"}]))
+    with review_tab(chromium, plain, ready="#status") as tab:   # a label read: nothing more said
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "c2" and "every character" not in tab.text_content("#case")
+
+
+def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
+    """Round 122: the box's maxLength counted UTF-16 units, so 150 emoji pasted kept 100 and the page said "cut to 200
+    characters"; the server takes 200 characters. 250 are cut to 200, said; a paste inside the text cuts its own end."""
+    import time
+    page.focus("#annotationinput")
+    page.keyboard.insert_text("\U0001F600" * 150)
+    time.sleep(0.1)
+    assert page.input_value("#annotationinput") == "\U0001F600" * 150, len(page.input_value("#annotationinput"))
+    assert not page.text_content("#savestatus").startswith("cut to")
+    page.fill("#annotationinput", "")
+    page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
+        data.setData("text/plain", "\\u{1F600}".repeat(250));
+        const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
+        if (box.dispatchEvent(pasted)) { box.value = "\\u{1F600}".repeat(200); box.dispatchEvent(new Event("input")); } }""")
+    assert page.input_value("#annotationinput") == "\U0001F600" * 200   # (what the browser's 400 units keep)
+    assert page.text_content("#savestatus").startswith("cut to 200 characters")
+    page.fill("#annotationinput", "a" * 190 + "z")
+    page.evaluate("document.getElementById('annotationinput').setSelectionRange(190, 190)")
+    page.keyboard.insert_text("b" * 20)
+    time.sleep(0.1)
+    assert page.input_value("#annotationinput") == "a" * 190 + "b" * 9 + "z"
+
+
 def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(project, chromium):
     """Issue 28, item 2: the page showed them as this run's, with a notice that did not say how many."""
     import json
