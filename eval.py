@@ -7213,13 +7213,17 @@ class ChatClient:
             status, reason, headers, data = self.request("GET" if body is None else "POST", path,
                                                          None if body is None else json.dumps(body).encode(), limit)
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
+            # (a --timeout under the checks' own bound is the wait: named, the server maybe only slow; 0.004 said "0 s")
+            timed = (f"; that wait was --timeout's (the checks before a run wait {PREFLIGHT_TIMEOUT:g} s, or --timeout "
+                     "where shorter): raise --timeout if the server is only slow; else" if seconds is None and
+                     limit == self.timeout and self.timeout < PREFLIGHT_TIMEOUT else ":")
             if isinstance(e, TimeoutError) and e.args:   # or began to answer, and never finished
                 raise EvalError(f"the model server at {self.host} began its answer to {path} ({e.args[0]}) and did not "
-                                f"finish it within {round(limit, 2):g} s: a server stuck (restart it), or not a model "
+                                f"finish it within {limit:.3g} s{timed} a server stuck (restart it), or not a model "
                                 "server at all") from None
-            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {round(limit, 2):g} s "
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {limit:.3g} s "
                             f"({type(e).__name__}): something there took the request and sent back no answer's head "
-                            f"(its status line and headers, whole) in time: "
+                            f"(its status line and headers, whole) in time{timed} "
                             f"{SERVER_SILENT}") from None
         except AnswerTooLarge as e:   # reached, and it sent too much: no server to start
             raise EvalError(f"{self.host}{path}: {e}, far past what a model server sends there; is {self.host_words} pointing at "
