@@ -14642,6 +14642,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     stopped_early = []   # answers stopped for "length" short of the run's limit and of the window: neither stopped them
     repeating = []   # answers Ollama stopped for repeating one token: the model looped
     window = context_window(config)
+    # over /v1 no window is reported: it holds at least the most tokens an answer of this run held (prompt + answer), so
+    # a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever max_tokens asks)
+    held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
+                if is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
+               default=0) if config["api"] == "openai" and not window else 0
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases
@@ -14658,7 +14663,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
                 # max_completion_tokens), and "raise max_completion_tokens" cured nothing
                 ignored = bool(limit) and is_amount(answer) and answer > limit
-                tokens = filled_by_answer(t, None if ignored else limit, window, config["api"])
+                tokens = filled_by_answer(t, None if ignored else limit, window, config["api"], held)
                 if tokens:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
                 elif is_amount(answer) and (ignored or not (limit and answer >= limit)):   # (5 tokens of 100, or of no limit set, was
@@ -15098,18 +15103,19 @@ def limit_option(config):
     return "num_predict"
 
 
-def filled_by_answer(t, limit, window, api):
+def filled_by_answer(t, limit, window, api, held=0):
     """{prompt_tokens, completion_tokens} of an answer cut short ("length") by the window, not by
     num_predict: it did not reach a limit the run set, and prompt + answer reached the window
     (Ollama's: an open-ended answer runs past it, to ten windows, llm/llama_server.go
     boundedNumPredict) or, over /v1 where the window is not known, no other limit was there (a
-    llama.cpp server stops an answer at its n_ctx, llama-cpp-python's _create_completion). None
+    llama.cpp server stops an answer at its n_ctx, llama-cpp-python's _create_completion) and it
+    held as many tokens as any answer of the run (`held`: the window holds that many). None
     when num_predict stopped it, or nothing says which did. Its cure is a shorter answer (a prompt
     that asks for one, --format schema) or a larger window, never a larger num_predict."""
     prompt, answer = t["prompt_tokens"], t["completion_tokens"]
     if not (is_amount(prompt) and is_amount(answer)) or (limit and answer >= limit):
         return None
-    if (window and prompt + answer >= window - 1) or (api == "openai" and not window):
+    if (window and prompt + answer >= window - 1) or (api == "openai" and not window and prompt + answer >= held):
         return {"prompt_tokens": prompt, "completion_tokens": answer}
     return None
 
