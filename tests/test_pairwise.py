@@ -1405,7 +1405,11 @@ def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     import subprocess
     import sys
     import time
-    fake.latency, calls = 0.1, len(fake.chat_bodies) + calls
+    import threading
+    # the call out as the stop comes is held until the process is gone: answered while a slow machine stored the rest,
+    # it was journaled after the store removed the journal (as it should: said, and stored by the next compare)
+    calls, out = len(fake.chat_bodies) + calls, threading.Event()
+    fake.latency = lambda text: 0.1 if len(fake.chat_bodies) < calls else out.wait(30) and 0
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", criterion,
                              "--judge-votes", "2", "--jobs", "1", "--host", fake.url],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -1413,8 +1417,11 @@ def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     while len(fake.chat_bodies) < calls and time.monotonic() < deadline:
         time.sleep(0.02)
     proc.send_signal(getattr(signal, stop))
-    _, err = proc.communicate(timeout=20)
-    fake.latency = 0
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        fake.latency = 0
+        out.set()
     return proc.returncode, err
 
 
