@@ -13414,6 +13414,13 @@ def awaiting_votes(count):
             if count else "")
 
 
+def begun_turns(count):
+    """What a stop says of agents' answers it stopped midway: their finished turns are kept ("0 of 5 answers kept" was
+    said of a run whose journal held turns the resume went on from)."""
+    return (f" ({count} more begun, {'its' if count == 1 else 'their'} finished turns kept: the resume goes on from "
+            f"{'it' if count == 1 else 'them'})" if count else "")
+
+
 def resume_journal(run_path, config, server_version, cases, kept, begun=0):
     """The interrupted run's journal (locked by open_or_resume) open for more answers."""
     if config.get("server_version") != server_version:
@@ -13550,9 +13557,11 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                             f"before this one {'is' if len(done) == 1 else 'are'} safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
 
     answered = set(begun or ())   # answers journaled whose votes are not all in (begun before, or now)
+    turned = set()   # agents' answers with a turn journaled now: a stop keeps those turns, and the resume goes on from them
 
     def on_turn(case, trial, turn):
         journaled({"id": case["id"], "trial": trial, **turn})
+        turned.add((case["id"], trial))
         if "answer" in turn and turn["answer"].get("error") is None:
             answered.add((case["id"], trial))
 
@@ -13589,7 +13598,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
-             f"{awaiting_votes(len(answered - set(done)))}\nResume with: {resume_command(run_path)}")
+             f"{awaiting_votes(len(answered - set(done)))}{begun_turns(len(turned - answered - set(done)))}"
+             f"\nResume with: {resume_command(run_path)}")
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
         # would meet the same refusal)

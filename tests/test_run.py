@@ -3294,6 +3294,27 @@ def test_a_killed_agent_resumes_without_asking_a_finished_turn_again(project, cl
     assert len(r["per_turn"]) == 3 and r["response"] == "Su pedido A-1 está enviado."
 
 
+def test_a_ctrl_c_in_an_agents_turn_says_its_finished_turns_are_kept(project, cli, fake):
+    """Round 122: Ctrl-C in an agent's second turn said "0 of 1 answer kept", though its first turn was, and the resume
+    went on from it."""
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    fake.faults_for[json.dumps({"status": "enviado"})] = ["hang"]   # turn 2 never answers
+    fake.hang_seconds = 30
+    journal = project / "runs" / "a.json.journal"
+    proc = start_eval(project, "run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
+    wait_for_answers(journal, 1)   # turn 1 journaled
+    deadline = time.monotonic() + 10
+    while len(bodies_for(fake, ASK)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 2 and ("interrupted: 0 of 1 answer kept in runs/a.json.journal (1 more begun, its finished "
+                                     "turns kept: the resume goes on from it)") in err, err
+    fake.faults_for.clear()
+    assert cli("run", "--resume", "runs/a.json", "--host", fake.url)[0] == 0
+    assert len(bodies_for(fake, ASK)) == 3   # turn 2 only, again
+
+
 def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(project, cli, fake):
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Enviado."]
     fake.faults_for[json.dumps({"status": "enviado"})] = ["500"]
