@@ -6125,6 +6125,9 @@ class AnswerUndecodable(ValueError):
     installed, zstd; Transfer-Encoding: gzip): its bytes, read as text, were "not UTF-8" or "not JSON"."""
 
 
+UNDECODABLE = "the server's answer came in a coding eval.py cannot decode"   # (the run's breaker counts these too)
+
+
 def ollama_not_found(body):
     """Whether an answer's body holds Ollama's words for a model not there (server/routes.go: model 'x' not found; model
     "x" not found, try pulling it first), in JSON or not: a proxy's 404 page, its model listed a moment ago, was told
@@ -7349,7 +7352,7 @@ class ChatClient:
                     if size > MAX_BODY:
                         raise AnswerTooLarge(f"the server's answer is over {MAX_BODY >> 20} MiB")
                 if r.status_code == 200 and size and (undecoded := codings_undecoded(r.headers, self.requests)):
-                    raise AnswerUndecodable(f"the server's answer came in a coding eval.py cannot decode ({one_line(undecoded, 120)}; "
+                    raise AnswerUndecodable(f"{UNDECODABLE} ({one_line(undecoded, 120)}; "
                                             "gzip and deflate it can): a proxy compressing it? have it pass answers on as they are")
                 return r.status_code, r.reason, r.headers, b"".join(chunks)
             finally:
@@ -13454,6 +13457,9 @@ def refusal_words(error, retried):
     "doc6" not found are two cases' own), after an agent's "turn N: ". None for any
     other answer: one not retried (--retries 0, Ollama's 500 for an option of the wrong type: UNRETRIED_500) costs
     one call, and stops nothing."""
+    undecodable = re.fullmatch(r"(?:turn \d+: )?(" + re.escape(UNDECODABLE) + r".*)", error or "", re.DOTALL)
+    if undecodable:   # a model's whole answer each time, paid for and unreadable (asked once: alike again)
+        return undecodable.group(1)
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
     # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
     # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
@@ -13516,10 +13522,14 @@ def refused_why(who, what, stop, again, jobs):
     """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit or a busy server (a 503: Ollama's
     queue full, under many --jobs) is waited out, with fewer calls at once (where `jobs` was more than one); any
     other refusal fixed, or, where some answers are refused by themselves, stored one call each."""
-    statuses = {re.match(r"(?:turn \d+: )?HTTP (\d+)", error).group(1) for _, error in stop.row}
+    statuses = {status.group(1) if (status := re.match(r"(?:turn \d+: )?HTTP (\d+)", error)) else None
+                for _, error in stop.row}
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
+    if statuses == {None}:   # answers in a coding eval.py cannot decode: what compresses them is to fix
+        return (f"stopped: {who} sent {len(stop.row)} answers in a row in a coding eval.py "
+                f"cannot decode ({last}); once they come as they are, {again}")
     if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")

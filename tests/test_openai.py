@@ -1733,6 +1733,26 @@ def test_an_answer_in_a_coding_eval_py_cannot_decode_says_so(project, cli, heade
     assert len(asked) == 1 and r["attempts"] == 1
 
 
+def test_answers_in_a_coding_eval_py_cannot_decode_stop_the_run_as_refusals_do(project, cli):
+    """Round 122: every answer in a coding eval.py cannot decode (a proxy compressing with br) was paid for and stored
+    as an error, case after case: the breaker counted HTTP statuses alone. Five alike stop the run, saying what to fix."""
+    asked = []
+    def respond(body):
+        asked.append(body)
+        return 200, {"Content-Encoding": "br"}, b"\x1b\x00\xf8\x8b\x02\x80\xff\xfe compressed"
+    server = serve_raw(respond)
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--jobs", "1", "--host",
+                             f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and len(asked) == evalpy.SERVER_GONE_AFTER, (len(asked), err)
+    assert (f"stopped: the server at http://127.0.0.1:{server.server_address[1]} sent 5 answers in a row in a coding "
+            "eval.py cannot decode (the server's answer came in a coding eval.py cannot decode (Content-Encoding: br; "
+            "gzip and deflate it can): a proxy compressing it? have it pass answers on as they are); once they come as "
+            "they are, resume: 0 of 28 answers kept in runs/x.json.journal") in err, err
+
+
 def test_a_chat_answer_with_two_unlike_lengths_says_it_is_the_servers_answer(project, cli):
     """121st round: two Content-Length headers that disagree on a chat's answer stored requests' words alone
     ("Content-Length contained multiple unmatching values (112, 109)"): its InvalidHeader is a ValueError, taken for
