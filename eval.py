@@ -14662,10 +14662,12 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     stopped_early = []   # answers stopped for "length" short of the run's limit and of the window: neither stopped them
     repeating = []   # answers Ollama stopped for repeating one token: the model looped
     window = context_window(config)
-    # over /v1 no window is reported: it holds at least the most tokens an answer of this run held (prompt + answer), so
-    # a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever max_tokens asks)
+    # over /v1 no window is reported: it holds at least the most tokens an answer of this run that ended by itself held
+    # (prompt + answer), so a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever
+    # max_tokens asks); a stop for length is no measure of it (the longest of 28 stopped alike at 2 tokens was "at it")
     held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
-                if is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
+                if t["done_reason"] != "length" and t["error"] is None
+                and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
                default=0) if config["api"] == "openai" and not window else 0
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials

@@ -1449,11 +1449,16 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
         # num_ctx the request never sends offered as its cure
         window = next((l for l in out.splitlines() if l.startswith("Stopped at the context window: ")), out)
         assert "stopped short of every limit the run set, most likely at the server's window (/v1 does not report it) " \
-               "(4090 + 50 tokens)" in window and "num_ctx" not in window and "a larger context size" in window, window
-        # (round 122) the window holds at least what an answer of the run held (c: 4140 tokens): a stop at 10 + 3 was
-        # said to be at the window, "start the server with a larger context size" (llama.cpp's -n caps an answer)
-        assert 'Stopped for length short of every limit: 1 (a): the server said "length" for an answer of 3 tokens, ' \
-               "under the run's limit (100) and short of the window" in out, out
+               "(10 + 3 tokens; the first, a)" in window and "num_ctx" not in window and "a larger context size" in window, window
+        # (round 122) the window holds at least what an answer of the run that ended by itself held (b: 300 + 900): a
+        # stop at 300 + 2 was said to be at the window, "start the server with a larger context size" (llama.cpp's -n)
+        run["results"][1].update(done_reason="stop", prompt_tokens=300, completion_tokens=900)
+        run["results"][0].update(prompt_tokens=300, completion_tokens=2)
+        write_run("runs/held.json", dict(run, config=dict(run["config"], options={"max_completion_tokens": 1000})))
+        out = cli("report", "runs/held.json")[1]
+        assert 'Stopped for length short of every limit: 1 (a): the server said "length" for an answer of 2 tokens, ' \
+               "under the run's limit (1000) and short of the window" in out, out
+        assert "Stopped at the context window: 1 (c)" in out, out   # (4090 + 50: past what b held)
     s = json.loads(cli("report", "runs/r.json", "--json")[1])
     assert s["limit_option"] == limit
 
