@@ -666,7 +666,7 @@ def test_report_gives_the_final_result_and_the_trajectory_apart_with_first_failu
     assert "final result 2/4 = 50% (95% CI 15–85%)" in lines
     assert "trajectory 2/4 = 50% (95% CI 15–85%)" in lines
     assert "turns used: median 3, max 3 · ran out of turns: 1 (a4)" in lines
-    assert "lookup_order 7 4 1 2" in lines and "cancel_order 1 1 0 0" in lines
+    assert "lookup_order 7 4 0 1 2" in lines and "cancel_order 1 1 0 0 0" in lines
     failures = section.split("First failure of each failing case", 1)[1].split("\n\n", 1)[0]
     rows = {l.split()[0]: " ".join(l.split()) for l in failures.splitlines()[2:]}
     assert rows["a2"] == 'a2 2 cancel_order({"order_id": "A-1"}) never cancels called a tool it must not call'
