@@ -639,8 +639,8 @@ def every_character(text, width=None):
     non-breaking space, a soft hyphen, a zero-width space (\\n, \\t, \\xa0, \\xad, \\u200b), and a backslash doubled
     (an answer's own \\n, two characters, is \\\\n: not a line break); with width, cut there between two characters'
     escapes (read back from any point, \\\\\\xa0 is ambiguous: cut_to's search would split it)."""
-    def shown(c):
-        return c if c.isprintable() and c != "\\" else "\\\\" if c == "\\" else "\\n" if c == "\n" else "\\t" if c == "\t" else (
+    def shown(c):   # (a printable character drawn blank, the braille blank or a Hangul filler, too: "bug\u2800")
+        return c if c.isprintable() and c != "\\" and not INVISIBLE_CHARS.match(c) else "\\\\" if c == "\\" else "\\n" if c == "\n" else "\\t" if c == "\t" else (
             f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
     pieces = [shown(c) for c in str(text)]
     whole = "".join(pieces)
@@ -21854,7 +21854,8 @@ def characters_seen(t):
     space): every character of what was scored, for an INVALID answer holding one; else None. The report's page and
     review's show it beside the answer."""
     said = scored_text(t) if not t["error"] and t["response"] is not None else None
-    return every_character(said, 300) if t["predicted"] == INVALID and isinstance(said, str) and not said.isprintable() else None
+    return every_character(said, 300) if t["predicted"] == INVALID and isinstance(said, str) and (
+        not said.isprintable() or INVISIBLE_CHARS.search(said)) else None
 
 
 def passages_html(case, trial):
@@ -23292,38 +23293,31 @@ function draw() {
   box.appendChild(el("h3", "What went wrong"));
   const form = el("div"); form.id = "annotationform";
   const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used");
-  // the server counts characters, the browser's maxLength UTF-16 units (an emoji two): the box holds twice as many
-  // units, and the characters past MOST are cut here, said so
+  // the server counts characters, the browser's maxLength UTF-16 units (an emoji two): the box takes twice as many
+  // units, and a text past MOST characters is said to be, never cut here (a cut by script lost the undo history, an input
+  // method's composition, a drop's text before it); its save is the server's to refuse
   input.maxLength = 2 * MOST;
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
   const status = el("span", drafts.has(it.key) ? "not saved yet (Enter saves)" : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
+  const stored = (text) => Array.from(text.split(/\\s+/).filter(Boolean).join(" ")).length;   // as saved: spaces made one
   input.addEventListener("input", () => {
-    const over = Array.from(input.value).length - MOST;
-    if (over > 0) {   // the last characters put in go, before the caret, as the browser's maxLength would keep them out
-      const caret = input.selectionStart, before = Array.from(input.value.slice(0, caret));
-      const kept = before.slice(0, Math.max(0, before.length - over)).join("");
-      input.value = kept + Array.from(input.value.slice(caret)).slice(0, MOST - Array.from(kept).length).join("");
-      input.setSelectionRange(kept.length, kept.length);
-      cut = true;
-    }
     const saved = it.annotation ? it.annotation.text : "";
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
     else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
-    if (cut) status.textContent = "cut to " + MOST + " characters, as an annotation is at most: the rest of what was " +
-      "pasted is not in the box";
-    cut = false;
+    if (input.value !== saved && stored(input.value) > MOST)
+      status.textContent = stored(input.value) + " characters: an annotation holds at most " + MOST + "; shorten it to save";
   });
-  // a paste past the box's characters is cut (by the browser without a word, or above): said, so none of it is lost
-  // unseen; measured as the box takes it: each line break one space, those ending it none (a paste that fit was "cut")
-  let cut = false;
+  // a paste past the box's room is cut by the browser without a word: said, so none of it is lost unseen; measured as
+  // the box takes it: each line break one space, those ending it none (measured raw, a paste that fit was "cut")
   input.addEventListener("paste", (e) => {
     const pasted = e.clipboardData ? e.clipboardData.getData("text") : "";
-    const count = (text) => Array.from(text).length;
-    const room = MOST - count(input.value) + count(input.value.slice(input.selectionStart, input.selectionEnd));
+    const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
     const taken = pasted.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
-    if (count(taken) > room) cut = true;
+    if (taken.length > room) setTimeout(() => { if (input.value.length < input.maxLength) return;
+      status.textContent = "cut where the box is full: the rest of what was pasted is not in the box (an annotation " +
+      "holds at most " + MOST + " characters)"; }, 0);
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)

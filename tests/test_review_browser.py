@@ -238,6 +238,12 @@ def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project
         tab.select_option("#status", "all")
         answers = tab.locator("#case .cols > div").all_text_contents()
         assert "every character: b\\u200bug" in answers[0] and "every character: b\\u200bug\\xa0" in answers[1], answers
+    # (its review) a character Python calls printable that is drawn blank (the braille blank) is shown too
+    blank = write_run("runs/blank.json", make_run([{"id": "c3", "expected": "bug", "response": "bug\u2800"}]))
+    with review_tab(chromium, blank, ready="#status") as tab:
+        tab.select_option("#status", "all")
+        assert "every character: bug\\u2800" in tab.text_content("#answer"), tab.text_content("#answer")
+    assert evalpy.every_character("bug\u2800") == "bug\\u2800"   # (the report's views too)
     plain = write_run("runs/plain.json", make_run([{"id": "c2", "expected": "bug", "response": "bug"}]))
     with review_tab(chromium, plain, ready="#status") as tab:   # a label read: nothing more said
         tab.select_option("#status", "all")
@@ -246,25 +252,33 @@ def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project
 
 def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
     """Round 122: the box's maxLength counted UTF-16 units, so 150 emoji pasted kept 100 and the page said "cut to 200
-    characters"; the server takes 200 characters. 250 are cut to 200, said; a paste inside the text cuts its own end."""
+    characters"; the server takes 200 characters. The box takes 400 units, and a text past 200 characters is said to be
+    (never cut by the page: a cut by script lost the undo history, an input method's composition, a drop's text before
+    it); the server refuses its save, said."""
     import time
+    from playwright.sync_api import expect
     page.focus("#annotationinput")
     page.keyboard.insert_text("\U0001F600" * 150)
     time.sleep(0.1)
     assert page.input_value("#annotationinput") == "\U0001F600" * 150, len(page.input_value("#annotationinput"))
-    assert not page.text_content("#savestatus").startswith("cut to")
+    assert page.text_content("#savestatus") == "not saved yet (Enter saves)"
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     page.fill("#annotationinput", "")
     page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
         data.setData("text/plain", "\\u{1F600}".repeat(250));
         const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
         if (box.dispatchEvent(pasted)) { box.value = "\\u{1F600}".repeat(200); box.dispatchEvent(new Event("input")); } }""")
-    assert page.input_value("#annotationinput") == "\U0001F600" * 200   # (what the browser's 400 units keep)
-    assert page.text_content("#savestatus").startswith("cut to 200 characters")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^cut where the box is full: the rest of what was pasted"))
     page.fill("#annotationinput", "a" * 190 + "z")
     page.evaluate("document.getElementById('annotationinput').setSelectionRange(190, 190)")
     page.keyboard.insert_text("b" * 20)
-    time.sleep(0.1)
-    assert page.input_value("#annotationinput") == "a" * 190 + "b" * 9 + "z"
+    assert page.input_value("#annotationinput") == "a" * 190 + "b" * 20 + "z"   # (nothing the user put in is cut)
+    expect(page.locator("#savestatus")).to_have_text("211 characters: an annotation holds at most 200; shorten it to save")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_contain_text("at most 200 characters")   # (the server's refusal, said)
+    page.keyboard.press("Control+z")   # the browser's own undo history is whole
+    assert page.input_value("#annotationinput") == "a" * 190 + "z", page.input_value("#annotationinput")
 
 
 def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(project, chromium):
@@ -418,8 +432,8 @@ def test_a_paste_past_the_boxs_length_is_said_to_be_cut(page):
     page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
         data.setData("text/plain", "x".repeat(10000));
         const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
-        if (box.dispatchEvent(pasted)) { box.value = "x".repeat(200); box.dispatchEvent(new Event("input")); } }""")
-    expect(page.locator("#savestatus")).to_have_text(re.compile("^cut to 200 characters"))
+        if (box.dispatchEvent(pasted)) { box.value = "x".repeat(400); box.dispatchEvent(new Event("input")); } }""")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^cut where the box is full: the rest of what was pasted"))
 
 
 def test_a_paste_whose_line_breaks_the_box_makes_spaces_is_never_said_cut_where_it_fits(page):
