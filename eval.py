@@ -7948,8 +7948,6 @@ class OpenAIClient(ChatClient):
     sent_names = {"prompt_tokens": "usage.prompt_tokens", "completion_tokens": "usage.completion_tokens",
                   "thinking_tokens": "usage.completion_tokens_details.reasoning_tokens", "done_reason": "finish_reason",
                   "thinking": "message.reasoning_content (or reasoning)"}
-    schema_form = "json_schema"   # until choose_schema_form finds what the server takes
-    cap_name = "max_tokens"       # an answer's token cap (num_predict, max_tokens), until the server refuses that name
 
     @staticmethod
     def says_an_error(error):
@@ -7968,7 +7966,11 @@ class OpenAIClient(ChatClient):
 
     def __init__(self, host, *args, **kwargs):
         super().__init__(host if host.rstrip("/").endswith("/v1") else host.rstrip("/") + "/v1", *args, **kwargs)
-        self.renaming = threading.Lock()   # (the note said once, whichever call is refused first)
+        # each model's own (one server may serve a judge and the judged model unlike: o1 refusing max_tokens, m
+        # max_completion_tokens; one taking json_schema, the other json_object alone)
+        self.schema_forms = {}   # model -> the response_format form choose_schema_form found it takes (else json_schema)
+        self.cap_names = {}      # model -> the name an answer's token cap goes by, once it refused max_tokens
+        self.renaming = threading.Lock()   # (the note said once a model, whichever call is refused first)
 
     def more_pages(self, model, listing, served, hint, started):
         """A model list in pages (has_more and last_id, as OpenAI's lists page) read on with ?after= to the model, within
@@ -8064,22 +8066,23 @@ class OpenAIClient(ChatClient):
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
         body.update({OPENAI_RENAMED.get(k, k): v for k, v in options.items()})
-        if "max_tokens" in body and self.cap_name != "max_tokens":
-            body[self.cap_name] = body.pop("max_tokens")
+        if "max_tokens" in body and model in self.cap_names:
+            body[self.cap_names[model]] = body.pop("max_tokens")
         if fmt is not None:
-            body["response_format"] = response_format(fmt, self.schema_form)
+            body["response_format"] = response_format(fmt, self.schema_forms.get(model, "json_schema"))
         if tools:
             body["tools"] = tools
         try:
             data = self.post("/chat/completions", body, model)
         except CallFailed as failure:   # OpenAI's reasoning models (o-series, GPT-5) take the cap by its new name alone
-            if not (failure.status == 400 and "max_tokens" in body and MAX_TOKENS_REFUSED.search(failure.body or b"")):
+            # (in a 400, or a 422 or 500 of a server that says so alike: its words name the cure)
+            if not ((failure.status or 0) >= 400 and "max_tokens" in body and MAX_TOKENS_REFUSED.search(failure.body or b"")):
                 raise
             with self.renaming:
-                if self.cap_name == "max_tokens":
+                if model not in self.cap_names:
                     warn(f"note: {model} at {self.host} refuses max_tokens and takes max_completion_tokens: a token cap "
                          "is sent to it by that name")
-                self.cap_name = "max_completion_tokens"
+                self.cap_names[model] = "max_completion_tokens"
             body["max_completion_tokens"] = body.pop("max_tokens")
             data = self.post("/chat/completions", body, model)
         calls = {}
@@ -8210,7 +8213,7 @@ class OpenAIClient(ChatClient):
         Returns (the form, why each form before it was refused)."""
         refusals = []
         for form in forms:
-            self.schema_form = form
+            self.schema_forms[model] = form
             refusal = self.probe(model, fmt, asker)
             if refusal is None:
                 return form, refusals
@@ -10144,9 +10147,11 @@ def prepare_judge(client, api, judge, kind, pin=True):
     # resumed run file named its judge QWEN2.5:7B beside votes of qwen2.5:7b, and no command could read it)
     if pin:
         judge["models"] = [client.names.get(m, m) for m in judge["models"]]
-    if judge.get("schema") and api == "openai":
-        form, _ = client.choose_schema_form(judge["models"][0], kind.schema, asker="--judge-schema")
-        warn(f"--judge-schema: sent as response_format {SCHEMA_FORMS[form]}")
+    if judge.get("schema") and api == "openai":   # each judge's own (a panel's second was sent the first's)
+        forms = {model: client.choose_schema_form(model, kind.schema, asker="--judge-schema")[0] for model in judge["models"]}
+        warn("--judge-schema: sent as response_format " + (SCHEMA_FORMS[forms[judge["models"][0]]] if len(set(forms.values())) == 1
+                                                           else ", ".join(f"{SCHEMA_FORMS[f]} to {on_one_line(m)}"
+                                                                          for m, f in forms.items())))
 
 
 def unread_why(votes):

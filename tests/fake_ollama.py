@@ -108,7 +108,9 @@ class FakeOllama:
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
         self.unasked_answer = None    # sent, after a pause, after every chat answer on the same connection
         self.refused_formats = set()  # response_format types /v1 refuses, as llama-cpp-python's server does json_schema
-        self.openai_rules = False     # /v1 refuses what OpenAI's own API refuses of a reasoning model (openai_refusal)
+                                      # (or {model: those types}: one server, two models unlike)
+        self.openai_rules = False     # /v1 refuses what OpenAI's own API refuses of a reasoning model (openai_refusal):
+                                      # True, or the models that do
         self.drip_gets = False        # GET answers drip for hang_seconds: True, their headers; "drip_body", the body
         # interim responses sent before each answer, GET or chat: a proxy's 103 Early Hints (RFC 8297; Cloudflare sends
         # them), which a client reads past (RFC 9110 15.2: "A client MUST be able to parse one or more 1xx responses")
@@ -554,7 +556,8 @@ class FakeOllama:
                                          "done_reason": "load", "done": True})
                     return
                 kind = (body.get("response_format") or {}).get("type")
-                if openai and kind in fake.refused_formats:
+                if openai and kind in (fake.refused_formats.get(model, ()) if isinstance(fake.refused_formats, dict)
+                                       else fake.refused_formats):
                     # word for word how llama-cpp-python 0.3.36's server refuses a type outside its
                     # Literal["text", "json_object"]: a pydantic error wrapped in an HTTP 500
                     self.send_error_json(500, fake.refusal_preamble + (
@@ -563,7 +566,8 @@ class FakeOllama:
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
                     return
-                if openai and fake.openai_rules and (refused := openai_refusal(body)):
+                if openai and (fake.openai_rules is True or body.get("model") in (fake.openai_rules or ())) and (
+                        refused := openai_refusal(body)):
                     self.send_json(400, {"error": refused})
                     return
                 refusal = fake.tool_history_problem(body["messages"], openai)
@@ -735,6 +739,8 @@ class FakeOllama:
                                                    "8000. This model's maximum context length is 4096 tokens and your "
                                                    "request has 2778 input tokens (8000 > 4096 - 2778). None",
                                                    "type": "BadRequestError", "param": None, "code": 400}})
+                elif fault in ("max_tokens_422", "max_tokens_500"):   # OpenAI's words for the old cap, in another status
+                    self.send_json(int(fault[-3:]), {"error": openai_refusal({"max_tokens": 1})})
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

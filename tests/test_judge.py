@@ -374,6 +374,34 @@ def test_the_judge_cap_is_max_tokens_over_the_openai_api(judged_split, cli, fake
     assert len(sent) == 10 and {b.get("max_completion_tokens") for b in sent} == {300} and len(judge_bodies) > 10, sent
     assert "judge calls failed" not in err, err
     assert [r["judges"][0]["pass"] for r in load_json("runs/o.json")["results"]] == [True] * 10
+    # (its review) the name is each model's: a judge that refused max_tokens had the judged model sent
+    # max_completion_tokens too, which that model may refuse; and a panel's second judge was sent the first's form
+    fake.models.append("llama3.1:8b")
+    fake.openai_rules, asked = {"llama3.1:8b"}, len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-model", "llama3.1:8b",
+                         "--option", "max_tokens=60", "--jobs", "1", "--out", "runs/o1.json")
+    bodies = fake.chat_bodies[asked:]
+    judged = [b for b in bodies if b["messages"][0]["content"] != evalpy.JUDGE_PROMPT]
+    votes = [b for b in bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT and "max_tokens" not in b]
+    assert code == 0 and err.count("note: llama3.1:8b at") == 1 and "note: qwen2.5:7b at" not in err, err
+    assert len(judged) == 10 and all(b.get("max_tokens") == 60 and "max_completion_tokens" not in b for b in judged)
+    assert len(votes) == 10 and all(b["max_completion_tokens"] == 1024 for b in votes), votes[0]
+    fake.route = None
+    fake.refused_formats, asked = {"llama3.1:8b": {"json_schema"}, "qwen2.5:7b": {"json_object"}}, len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--api", "openai", "--format", "schema", "--limit",
+                         "2", "--out", "runs/forms.json")
+    assert code == 0 and "--format schema: sent as response_format json_schema" in err, err
+    fake.answers = {}
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    replies = fake.route
+    fake.route = lambda body: "{}" if body["messages"][-1]["content"] == evalpy.PROBE_ASKED else replies(body)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai",
+                         "--judge-model", "llama3.1:8b", "--judge-model", "qwen2.5:7b", "--judge-schema", "--jobs", "1",
+                         "--out", "runs/panel.json")
+    forms = {(b["model"], b["response_format"]["type"]) for b in fake.chat_bodies[asked:]
+             if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT}
+    assert forms == {("llama3.1:8b", "json_object"), ("qwen2.5:7b", "json_schema")}, (forms, err)
+    assert "--judge-schema: sent as response_format json_object with a schema to llama3.1:8b, json_schema to qwen2.5:7b" in err, err
 
 
 def test_votes_take_the_majority_and_flag_low_certainty(judged_split, cli, fake):

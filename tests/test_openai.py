@@ -368,6 +368,14 @@ def test_openais_own_api_takes_the_schema_its_probe_and_the_token_cap(project, c
     assert len(asked) == 28 and all(b.get("max_completion_tokens") == 50 and "max_tokens" not in b for b in asked)
     assert asked[0]["response_format"]["json_schema"]["schema"]["additionalProperties"] is False
     assert load_json("runs/o.json")["config"]["options"] == {"max_tokens": 50}   # (as given: the name sent is the server's)
+    # (its review) a 422 or a 500 in those words is renamed alike: the probe's own cap was said to be the schema refused
+    for status in (422, 500):
+        fake.openai_rules, fake.faults = False, [f"max_tokens_{status}"]
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
+                             "--limit", "1", "--out", f"runs/s{status}.json")
+        assert code == 0 and "--format schema: sent as response_format json_schema\n" in err, err
+        assert f"refuses max_tokens and takes max_completion_tokens" in err, err
+    fake.openai_rules = True
     fake.refused_formats = {"json_schema"}   # the json_object form's probe names JSON
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
                          "--out", "runs/o2.json", "--limit", "1")
