@@ -14693,7 +14693,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 tokens = filled_by_answer(t, None if ignored else limit, window, config["api"], held)
                 if tokens:
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
-                elif is_amount(answer) and (ignored or not (limit and answer >= limit)):   # (5 tokens of 100, or of no limit set, was
+                elif not limit or is_amount(answer) and (ignored or answer < limit):   # (5 tokens of 100, or of no limit set, was
                     stopped_early.append({"id": c["id"], "trial": t["trial"],    # "cut off by num_predict")
                                           "completion_tokens": answer, "limit": limit})
                 else:
@@ -16946,9 +16946,8 @@ def stopped_short_lines(sec):
                                     "so there is no answer (scored as failed)"),
             "cut_off": ("Cut off by the token limit", f"raise {sec.get('limit_option', 'num_predict')} (--option "
                         f"{sec.get('limit_option', 'num_predict')}=N); a better prompt will not fix these"),
-            "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit} "
-                              "and short of the window: neither stopped it (the server's own limit, or a fault); look at "
-                              "these by hand"),
+            "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit}; "
+                              "look at these by hand"),
             "repeating": ("Stopped for repeating itself", "the server stopped the model for looping (Ollama when it gave "
                           "one token over 30 times in a row; vLLM by its repetition check): scored as it stands; a "
                           "prompt, a temperature or a repetition penalty (Ollama's repeat_penalty, vLLM's "
@@ -16980,10 +16979,15 @@ def unset_text(e):
 def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
     first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
-    return {"example": f"an answer of {plural(e['completion_tokens'], 'token')}{first}",
-            "limit": (f"past the run's limit ({e['limit']}), which the server ignored," if e["limit"] and
-                      e["completion_tokens"] > e["limit"] else f"under the run's limit ({e['limit']})" if e["limit"]
-                      else "with no limit set")}
+    return {"example": (f"an answer of {plural(e['completion_tokens'], 'token')}" if is_amount(e["completion_tokens"]) else
+                        "an answer whose token count the server did not send") + first,
+            "limit": (f"past the run's limit ({e['limit']}), which the server ignored, and " if e["limit"] and
+                      e["completion_tokens"] > e["limit"] else f"under the run's limit ({e['limit']}) and " if e["limit"]
+                      else "with no limit set and " if is_amount(e["completion_tokens"]) else
+                      # (no usage sent: "cut off by the token limit: raise max_tokens" was said, no limit set)
+                      "with no limit set, and no token count sent to tell the window from the server's own limit (or a fault)")
+            + ("short of the window: neither stopped it (the server's own limit, or a fault)"
+               if e["limit"] or is_amount(e["completion_tokens"]) else "")}
 
 
 def window_words(e):

@@ -1482,6 +1482,16 @@ def test_a_limit_the_server_ignored_is_not_the_cut(project, cli):
     out = cli("report", "runs/o.json")[1]
     assert "Stopped for length short of every limit: 1 (a): the server said \"length\" for an answer of 300 tokens, past " \
            "the run's limit (5), which the server ignored, and short of the window" in out and "Cut off" not in out, out
+    # (round 122) a /v1 answer stopped for length that sent no usage, no limit set, was "Cut off by the token limit:
+    # raise max_tokens"
+    unknown = make_run([("a", "bug", "una"), ("b", "bug", "bug")], api="openai")
+    unknown["results"][0].update(done_reason="length", prompt_tokens=None, completion_tokens=None)
+    write_run("runs/u.json", unknown)
+    out = cli("report", "runs/u.json")[1]
+    assert "Cut off" not in out and ('Stopped for length short of every limit: 1 (a): the server said "length" for an '
+                                     "answer whose token count the server did not send, with no limit set, and no token "
+                                     "count sent to tell the window from the server's own limit (or a fault); look at "
+                                     "these by hand") in out, out
 
 
 def test_a_prompt_that_filled_the_window_is_flagged(project, cli, fake):
