@@ -19408,7 +19408,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         as_sent = sum(refused_as_sent(r.get("error")) and WINDOW_TOO_SMALL not in r["error"] for r in run["results"])
         said = [f"{window} of them did not fit num_ctx, and would not fit again: run again with a larger --option "
                 "num_ctx=N (a new run: --resume keeps this run's options)"] if window else []
-        said += [f"{as_sent} of them the server refused as sent (an HTTP 400 or 413, or a 500 naming what it cannot read: an "
+        said += [f"{as_sent} of them the server refused as sent (an HTTP 400, 413 or 422, or a 500 naming what it cannot read: an "
                  "--option, say), and would refuse alike: fix it and run again (a new run: --resume keeps this run's options)"
                  ] if as_sent else []
         said += [f"{server_window} of them did not fit the server's context window: ask them again below once it holds a "

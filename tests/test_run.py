@@ -2141,7 +2141,7 @@ def test_a_request_the_server_cannot_validate_is_not_asked_again_nor_told_to_res
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--retries", 2)
     results = load_json("runs/dev-v3.json")["results"]
     assert code == 2 and [r["attempts"] for r in results] == [1, 1, 1] and len(fake.chat_bodies) == 3, err
-    assert ("3 of them the server refused as sent (an HTTP 400 or 413, or a 500 naming what it cannot read: an --option, say), "
+    assert ("3 of them the server refused as sent (an HTTP 400, 413 or 422, or a 500 naming what it cannot read: an --option, say), "
             "and would "
             "refuse alike: fix it and run again") in err and "--resume runs" not in err, err
     # (round 104) beside a passing fault, the resume the end gives asks that one again, but it never finishes the run (as
