@@ -76,6 +76,7 @@ import argparse
 import base64
 import bisect
 import contextlib
+import decimal
 import difflib
 import errno
 import functools
@@ -632,6 +633,12 @@ def on_one_line(text, width=None):
     with width, cut there (one_line cuts too, but makes one space of every run of whitespace: a
     name's line break would be hidden)."""
     return cut_to(re.sub("[\n\u2028\u2029\t]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
+
+
+def seconds_given(seconds):
+    """Seconds as a person writes them: 0.00001 and 9.9999 as they are (never 1e-05, nor 10), 10.0 as 10."""
+    text = format(decimal.Decimal(repr(float(seconds))), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def every_character(text, width=None):
@@ -7217,14 +7224,15 @@ class ChatClient:
                                                          None if body is None else json.dumps(body).encode(), limit)
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
             # (a --timeout under the checks' own bound is the wait: named, the server maybe only slow; 0.004 said "0 s")
+            shown = seconds_given(limit) if seconds is None else f"{limit:.3g}"   # (--timeout 9.9999 was said "10 s")
             timed = (f"; that wait was --timeout's (the checks before a run wait {PREFLIGHT_TIMEOUT:g} s, or --timeout "
                      "where shorter): raise --timeout if the server is only slow; else" if seconds is None and
                      limit == self.timeout and self.timeout < PREFLIGHT_TIMEOUT else ":")
             if isinstance(e, TimeoutError) and e.args:   # or began to answer, and never finished
                 raise EvalError(f"the model server at {self.host} began its answer to {path} ({e.args[0]}) and did not "
-                                f"finish it within {limit:.3g} s{timed} a server stuck (restart it), or not a model "
+                                f"finish it within {shown} s{timed} a server stuck (restart it), or not a model "
                                 "server at all") from None
-            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {limit:.3g} s "
+            raise EvalError(f"the model server at {self.host} gave no answer to {path} within {shown} s "
                             f"({type(e).__name__}): something there took the request and sent back no answer's head "
                             f"(its status line and headers, whole) in time{timed} "
                             f"{SERVER_SILENT}") from None
