@@ -14955,11 +14955,14 @@ def stage_of(case, trial):
     failed = [name for name in failed if name not in disputed]
     if not faithful:   # no judge read the answer against the passages: generation is not ruled out
         return "unclear", "no faithful check: its faithfulness is not known; it failed " + the_checks(failed)
-    if "relevant" not in case and not any(c["type"] == "context_relevant" for c in case["checks"]):
-        # nothing rated its passages: faithful to them, it may have failed for passages that were wrong (it was the
-        # task's, "faithful to good passages")
-        return "unclear", ("no relevant labels nor context_relevant check: whether its passages were right is not known; "
-                           "faithful to them, it failed " + the_checks(failed))
+    rated = [c for c in case["checks"] if c["type"] == "context_relevant"]
+    if "relevant" not in case and not any(trial["checks"].get(c["name"]) is not None for c in rated):
+        # nothing rated its passages (no labels, no context_relevant check, or one whose judge gave no verdict):
+        # faithful to them, it may have failed for passages that were wrong (it was the task's, "faithful to good
+        # passages")
+        return "unclear", (("its context_relevant judge gave no verdict" if rated else "no relevant labels nor "
+                            "context_relevant check") + ": whether its passages were right is not known; faithful to "
+                           "them, it failed " + the_checks(failed))
     relevance = [c["name"] for c in case["checks"] if c["type"] == "answer_relevant" and c["name"] in failed]
     return "task", ("faithful, but not an answer to the question" if relevance
                     else "faithful to the passages, yet it failed " + the_checks(failed))

@@ -1197,6 +1197,15 @@ def test_a_case_whose_passages_nothing_rated_is_unclear_never_faithful_to_good_p
     assert d["unclear"] == ["u1"] and d["task"] == ["u2"], d
     assert d["why"]["u1"] == ("no relevant labels nor context_relevant check: whether its passages were right is not known; "
                               "faithful to them, it failed the check 'zzz'"), d["why"]
+    # (round 122) nor one whose context_relevant judge gave no verdict: it could have found them wrong (retrieval's)
+    rated = checks + [{"name": "ctx", "type": "context_relevant", "blocking": False}]
+    unread = dict(vote("ctx", None, "I cannot tell"), reason=None)
+    specs = [{"id": "u3", "input": "q", "context": passages("a"), "response": "30 days", "checks": rated,
+              "judges": [faithful, unread]}]
+    d = json.loads(cli("report", write_run(project / "u3.json", make_run(specs, labels=None, split="rag3")), "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["u3"] and d["why"]["u3"] == (
+        "its context_relevant judge gave no verdict: whether its passages were right is not known; faithful to them, it "
+        "failed the check 'zzz'"), d
 
 
 def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):
