@@ -18169,12 +18169,15 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     # figures rest on what came (a case not compared is in no figure: listed under both, it was said to be)
     failed = []
     compared, rose, fell = [], [], []
+    open_passes = []   # passing in the baseline, left without a verdict in the candidate: regressions, for all one knows
     for a in a_cases:
         b = b_cases[a["id"]]
         if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
             failed.append(a["id"])
         if a["correct"] is None or b["correct"] is None or not (still_decided(a) and still_decided(b)):
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
+            if a["correct"] and still_decided(a):
+                open_passes.append(a["id"])
         else:
             compared.append(a["id"])
             if a["correct"] == b["correct"]:
@@ -18218,7 +18221,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                                    for cases in (a_cases, b_cases.values())] for why in ("length", REPEAT_STOP))
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
-    result = {"changed": changed, **buckets, "failed": failed,
+    result = {"changed": changed, **buckets, "failed": failed, "open_passes": open_passes,
               "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
               "length_stops": length_stops, "repeat_stops": repeat_stops,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
@@ -19340,7 +19343,14 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
         if c["majority_vote"]:   # with trials a case regresses when its majority vote does; its rate may fall short of that
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
-        outcomes.append((not c["regressions"], verdict + aside[0]))
+        # a case that passed in the baseline and has no verdict now could be one more: "0 regression(s)" passed a
+        # candidate whose judge decided nothing
+        unknown = c.get("open_passes") or []
+        if unknown and not c["regressions"]:
+            verdict += (f"; but {plural(len(unknown), 'case')} passing in the baseline {'has' if len(unknown) == 1 else 'have'} "
+                        f"no verdict in the candidate ({', '.join(unknown[:10])}{', ...' if len(unknown) > 10 else ''}), "
+                        "which could be regressions")
+        outcomes.append((None if unknown and not c["regressions"] else not c["regressions"], verdict + aside[0]))
     if fail_if_worse and aside[1]:
         outcomes.append((None, f"significantly worse? not judged in this table ({aside[1]})"))
     elif fail_if_worse:
@@ -19358,8 +19368,11 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                          + (f"; {plural(open_pairs, 'pair')} without a verdict could decide it" if len(ends) > 1 else "")))
     if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
         outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})") for ok, verdict in outcomes]
+    unknown = fail_on_regression and not c["regressions"] and c.get("open_passes")
     return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else
                         "compare again to ask only those (the others are stored)" if judge_failed else
+                        (f"judge them again ({judge_command(runs[1][0], runs[1][1])}), or look at them by hand"
+                         if runs else "judge them again, or look at them by hand") if unknown else
                         "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, _ in outcomes) else "")
 
 

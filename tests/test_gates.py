@@ -106,6 +106,30 @@ def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli)
     assert code == 2 and "cases without one, by run: runs/b.json 1)" in err, err
 
 
+def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate_unjudged(project, cli):
+    """Round 122 (a newcomer in CI): a candidate whose judge gave no verdict on the cases the baseline passed got "gate
+    passed: 0 regression(s)", exit 0, judged on the cases both failed alone; those could be regressions."""
+    from conftest import make_run
+    check = [{"name": "ok", "type": "judge", "value": "ok", "blocking": True}]
+    judge = {"models": ["j"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}
+
+    def run(path, verdicts, **extra):
+        made = make_run([{"id": f"c{i}", "response": "a", "checks": check} for i in range(1, 5)], labels=None, judge=judge,
+                        **extra)
+        for r, v in zip(made["results"], verdicts):
+            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
+                            "raw": "{}" if v is not None else "I cannot decide", "error": None}]
+        return write_run(path, made)
+    a = run("runs/a.json", [True, True, False, False])
+    b = run("runs/b.json", [True, None, False, None], prompt="prompts/v2.txt")
+    code, out, err = cli("compare", a, b, "--fail-on-regression")
+    assert code == 2 and ("gates not judged: 0 regression(s); but 1 case passing in the baseline has no verdict in the "
+                          "candidate (c2), which could be regressions; judge them again (python eval.py judge runs/b.json") in err, err
+    assert "or look at them by hand" in err, err
+    code, out, err = cli("compare", a, run("runs/c.json", [False, None, False, None], prompt="prompts/v1.txt"), "--fail-on-regression")
+    assert code == 1 and "GATE FAILED: 1 regression(s): c1" in err, err   # (a regression seen fails it all the same)
+
+
 def test_a_case_not_compared_for_an_error_is_listed_once_and_still_stops_the_gates(project, cli):
     """Issue 28, twentieth attack (minor, left then): a case with no answer in a run was listed under "Not
     compared" and under "Errored", whose words say its figures rest on what came: it is in no figure."""
