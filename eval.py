@@ -17897,12 +17897,16 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     for tag in must_pass:
         first_of.setdefault(tag_key(tag), tag)
     must_pass = list(first_of.values())
-    for tag in must_pass:
-        if tag_key(tag) not in known:
-            part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
-            return 2, [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
-                       + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "
-                          "asked" if isinstance(part, dict) else "")]
+    # a tag no case has is an error said beside every other gate's verdict (a misspelt one hid a failing gate: exit 2
+    # where 1 was due)
+    part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
+    unknown = [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
+               + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "
+                  "asked" if isinstance(part, dict) else "") for tag in must_pass if tag_key(tag) not in known]
+    if unknown:
+        code, said = report_gates(cases, s, min_accuracy, [t for t in must_pass if tag_key(t) in known], checks_path,
+                                  run_path, config, completed)
+        return (1 if code == 1 else 2), said + unknown
     if s.get("replaced"):   # figures that may be two models': no gate passes or fails them
         return 2, [f"gates not judged: {replaced_warning(s['replaced']).removeprefix('WARNING: ')}"]
     if s.get("rules_as_written"):   # calls answered by rules never filled: no measure of the model to gate

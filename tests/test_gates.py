@@ -192,6 +192,12 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
     assert code == 0 and "gate passed: must-pass 'injection': 2 of 2" in err
     code, out, err = cli("report", tagged_run, "--must-pass", "red-teem")
     assert code == 2 and "error: --must-pass 'red-teem': no case has this tag (tags in this run: injection, red-team)" in err
+    # (round 122) beside it, every other gate's verdict: a misspelt tag hid a failing one (exit 2 where 1 was due)
+    code, out, err = cli("report", tagged_run, "--must-pass", "red-team", "--must-pass", "red-teem", "--markdown")
+    assert code == 1 and "GATE FAILED: must-pass 'red-team': 1 of 2 cases pass every trial (failing: t1)" in err, err
+    assert "error: --must-pass 'red-teem': no case has this tag" in err and "red-teem" in out and "GATE FAILED" in out, out
+    code, out, err = cli("report", tagged_run, "--must-pass", "injection", "--must-pass", "red-teem")
+    assert code == 2 and "gate passed: must-pass 'injection'" in err and "'red-teem': no case has this tag" in err, err
     # (115th round) a stray space is read past, as a split's tags are held to none at their ends
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team ")
     assert code == 1 and "GATE FAILED: must-pass 'red-team ': 1 of 2 cases pass every trial (failing: t1)" in err, err
