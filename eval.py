@@ -24492,6 +24492,9 @@ def handled(handler, args, keys=()):
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return written_out(handler(args))
     except EvalError as e:
+        if getattr(args, "markdown", False):   # (a PR comment or $GITHUB_STEP_SUMMARY showed nothing of a refused compare)
+            with contextlib.suppress(OSError):
+                print(f"**eval.py {args.command}: not done.**\n\n{md_fence(inert(without_keys(str(e), keys)))}", flush=True)
         last_word(f"error: {inert(without_keys(str(e), keys))}"   # it may quote what a server or a file sent
                   + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "
                                               "what was named from it cannot be found; cd to one that does)"))

@@ -196,6 +196,9 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team", "--must-pass", "red-teem", "--markdown")
     assert code == 1 and "GATE FAILED: must-pass 'red-team': 1 of 2 cases pass every trial (failing: t1)" in err, err
     assert "error: --must-pass 'red-teem': no case has this tag" in err and "red-teem" in out and "GATE FAILED" in out, out
+    # (its CI newcomer) a refused compare wrote nothing to --markdown: the step summary showed the report alone
+    code, out, err = cli("compare", tagged_run, "runs/none.json", "--markdown", "--fail-on-regression")
+    assert code == 2 and out.startswith("**eval.py compare: not done.**\n\n~~~~\nruns/none.json: no such run file"), out
     code, out, err = cli("report", tagged_run, "--must-pass", "injection", "--must-pass", "red-teem")
     assert code == 2 and "gate passed: must-pass 'injection'" in err and "'red-teem': no case has this tag" in err, err
     # (115th round) a stray space is read past, as a split's tags are held to none at their ends
