@@ -17436,6 +17436,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
              *asked_lines(detail)]
     if run["config"].get("replaced"):   # (as every view of the run says it)
         lines.insert(0, replaced_warning(run["config"]["replaced"]))
+    if run["config"].get("rerun_test"):   # (a forced re-run is marked in every view: this one left it out)
+        lines.insert(0, rerun_warning(run["config"]["rerun_test"]))
+        detail["rerun_test"] = run["config"]["rerun_test"]
     if detail["vars"]:
         lines.append(f"Vars: {json_text(detail['vars'])}")
     if detail.get("tools"):

@@ -1967,6 +1967,10 @@ def test_a_forced_rerun_is_marked_everywhere(held_out_run, cli, fake):
     assert warning in cli("report", "runs/test-v3.json", "--markdown")[1]
     assert "Candidate: " + warning in cli("compare", held_out_run, "runs/test-v3.json")[1]
     assert json.loads(cli("report", "runs/test-v3.json", "--json")[1])["rerun_test"]["forced"] is True
+    case = load_json("runs/test-v3.json")["results"][0]["id"]   # (round 122) --case of it said nothing of it
+    assert cli("report", "runs/test-v3.json", "--case", case)[1].startswith(warning)
+    assert warning in cli("report", "runs/test-v3.json", "--case", case, "--markdown")[1]
+    assert json.loads(cli("report", "runs/test-v3.json", "--case", case, "--json")[1])["rerun_test"]["forced"] is True
     listed = {line.split()[0]: line for line in cli("runs")[1].splitlines() if line.strip().startswith("runs/")}
     assert "--rerun-test" in listed["runs/test-v3.json"] and "--rerun-test" not in listed[held_out_run]
     listed = {r["file"]: r for r in json.loads(cli("runs", "--json")[1])}
