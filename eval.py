@@ -13050,7 +13050,9 @@ def preflight_server(client, config, judge, inputs, resuming):
                             f"began with (digest {on_one_line(short(was))}, now {on_one_line(short(now))}: re-pulled or "
                             "replaced); its "
                             "answers would mix two models. Run again with another --out (what it holds stays as it is: "
-                            "the journal of a run stopped, or a finished run whose errors would have been asked again), or "
+                            "the journal of a run stopped, or a finished run whose errors would have been asked again"
+                            + ("; on the held-out test split, with --rerun-test, the run marked as forced"
+                               if is_held_out(config.get("split_path") or "") else "") + "), or "
                             "go on against the model it began with")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "

@@ -1307,6 +1307,17 @@ def test_a_run_is_not_resumed_on_a_model_replaced_since_it_began(project, cli, f
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "is not the model the run began with" in err and "ffffffff" in err
     assert fake.chat_bodies == [] and os.path.exists("runs/dev-v3.json.journal")   # nothing asked, nothing lost
+    assert "--rerun-test" not in err, err
+    # (round 122) of the held-out test split, another --out alone is refused: the way is named
+    fake.answers, fake.digests["qwen2.5:7b"] = answer_key("golden/test.jsonl"), run["config"]["model_digest"]
+    assert cli("run", "--split", "test", "--host", fake.url, "--out", "runs/t.json")[0] == 0
+    config = load_json("runs/t.json")["config"]
+    os.unlink("runs/t.json")
+    open("runs/t.json.journal", "w", encoding="utf-8").write(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n")
+    fake.digests["qwen2.5:7b"] = "f" * 64
+    code, out, err = cli("run", "--resume", "runs/t.json", "--host", fake.url)
+    assert code == 2 and "on the held-out test split, with --rerun-test, the run marked as forced" in err, err
+    fake.digests["qwen2.5:7b"], fake.answers = run["config"]["model_digest"], answer_key("golden/dev.jsonl")
     # (113th round) a finished run with errors, completed on a model re-pulled since: no journal to move aside
     fake.digests["qwen2.5:7b"] = run["config"]["model_digest"]
     assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
