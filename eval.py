@@ -23337,29 +23337,34 @@ function draw() {
   const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used");
   // the server counts characters, the browser's maxLength UTF-16 units (an emoji two): the box takes twice as many
   // units, and a text past MOST characters is said to be, never cut here (a cut by script lost the undo history, an input
-  // method's composition, a drop's text before it); its save is the server's to refuse
+  // method's composition, a drop's text before it), nor sent
   input.maxLength = 2 * MOST;
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
-  const status = el("span", drafts.has(it.key) ? "not saved yet (Enter saves)" : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
-  const stored = (text) => Array.from(text.split(/\\s+/).filter(Boolean).join(" ")).length;   // as saved: spaces made one
+  const status = el("span", drafts.has(it.key) ? tooLong(input.value) || "not saved yet (Enter saves)"
+                            : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
     const saved = it.annotation ? it.annotation.text : "";
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
-    else { drafts.set(it.key, input.value); status.textContent = "not saved yet (Enter saves)"; }
-    if (input.value !== saved && stored(input.value) > MOST)
-      status.textContent = stored(input.value) + " characters: an annotation holds at most " + MOST + "; shorten it to save";
+    else { drafts.set(it.key, input.value); status.textContent = tooLong(input.value) || "not saved yet (Enter saves)"; }
   });
-  // a paste past the box's room is cut by the browser without a word: said, so none of it is lost unseen; measured as
-  // the box takes it: each line break one space, those ending it none (measured raw, a paste that fit was "cut")
-  input.addEventListener("paste", (e) => {
-    const pasted = e.clipboardData ? e.clipboardData.getData("text") : "";
-    const room = input.maxLength - input.value.length + (input.selectionEnd - input.selectionStart);
-    const taken = pasted.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
-    if (taken.length > room) setTimeout(() => { if (input.value.length < input.maxLength) return;
-      status.textContent = "cut where the box is full: the rest of what was pasted is not in the box (an annotation " +
-      "holds at most " + MOST + " characters)"; }, 0);
+  // what the browser cut at the box's room (a paste, a drop, an input method's text) is cut without a word: said, so
+  // none of it is lost unseen; measured as the box takes it: each line break one space, those ending it none
+  const CUT = "cut where the box is full: the rest of what was pasted, dropped or typed is not in the box (an annotation " +
+              "holds at most " + MOST + " characters)";
+  const watch = (text) => {
+    const taken = text.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
+    const expected = input.value.length - (input.selectionEnd - input.selectionStart) + taken.length;
+    setTimeout(() => { if (input.value.length < expected) status.textContent = CUT; }, 0);
+  };
+  input.addEventListener("paste", (e) => watch(e.clipboardData ? e.clipboardData.getData("text") : ""));
+  input.addEventListener("drop", (e) => watch(e.dataTransfer ? e.dataTransfer.getData("text") : ""));
+  let composing = 0;   // the box's length without the selection, as a composition begins
+  input.addEventListener("compositionstart", () => { composing = input.value.length - (input.selectionEnd - input.selectionStart); });
+  input.addEventListener("compositionend", (e) => {
+    const expected = composing + (e.data || "").length;
+    setTimeout(() => { if (input.value.length < expected) status.textContent = CUT; }, 0);
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
@@ -23380,7 +23385,16 @@ function unanswered(response) {
 }
 // an answer's saves go one after another: a second sent before the first was answered could reach the server first,
 // refused as another page's doing, then the first stored the older text under "saved" beside the newer
+// an annotation's length as the server counts it (annotation_as_stored): its whitespace, as Python's str.split finds it,
+// made single spaces (JavaScript's \\s differs: U+FEFF in, U+001C to U+001F and U+0085 out)
+const SPACES = /[\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+/;
+function tooLong(text) {
+  const n = Array.from(text.split(SPACES).filter(Boolean).join(" ")).length;
+  return n > MOST ? n + " characters: an annotation holds at most " + MOST + "; shorten it to save" : "";
+}
 function store(it, text, status) {
+  const long = tooLong(text);   // (never sent: the server would refuse it, and the browser log its 400 as an error)
+  if (long) { status.textContent = long; return Promise.resolve(); }
   status.textContent = "saving…";
   it.queued = (it.queued || 0) + 1;
   const asked = it.asked = (it.asked || 0) + 1;
