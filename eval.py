@@ -637,6 +637,8 @@ def on_one_line(text, width=None):
 
 def seconds_given(seconds):
     """Seconds as a person writes them: 0.00001 and 9.9999 as they are (never 1e-05, nor 10), 10.0 as 10."""
+    if not 1e-9 <= abs(seconds) < 1e15:   # (1e-320 was 320 zeros)
+        return f"{seconds:g}"
     text = format(decimal.Decimal(repr(float(seconds))), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -7373,7 +7375,7 @@ class ChatClient:
         try:
             status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
         except (errors.Timeout, TimeoutError):
-            raise CallFailed(f"no answer within {self.timeout:g} s (timeout)", retry=True) from None
+            raise CallFailed(f"no answer within {seconds_given(self.timeout)} s (timeout)", retry=True) from None
         except AnswerUndecodable as e:   # (asked again, it comes alike)
             raise CallFailed(self.scrub(str(e)), retry=False) from None
         except (errors.RequestException, OSError) as e:   # (before ValueError: requests' InvalidHeader is one too, and
@@ -17438,6 +17440,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
              *asked_lines(detail)]
     if run["config"].get("replaced"):   # (as every view of the run says it)
         lines.insert(0, replaced_warning(run["config"]["replaced"]))
+        detail["replaced"] = run["config"]["replaced"]
     if run["config"].get("rerun_test"):   # (a forced re-run is marked in every view: this one left it out)
         lines.insert(0, rerun_warning(run["config"]["rerun_test"]))
         detail["rerun_test"] = run["config"]["rerun_test"]
@@ -19273,9 +19276,28 @@ def gate_outcome(outcomes, again=""):
     """(exit code, messages) of the gates asked, each (passed: True, False or None when undecided,
     verdict): every gate's verdict, in the order read, so that CI tells a gate that passed from one
     never read. Exit 1 if any failed, else 2 if any is undecided (`again` says how to decide it), else 0."""
-    words = {True: "gate passed: {}", False: "GATE FAILED: {}", None: "gates not judged: {}; " + again}
-    code = 1 if False in (ok for ok, _ in outcomes) else 2 if None in (ok for ok, _ in outcomes) else 0
-    return code, [words[ok].format(verdict) for ok, verdict in outcomes]
+    code = 1 if False in (ok for ok, *_ in outcomes) else 2 if None in (ok for ok, *_ in outcomes) else 0
+    # (an outcome may carry what decides it, its own: (None, verdict, how))
+    return code, [("gate passed: {}" if ok else "GATE FAILED: {}" if ok is False else "gates not judged: {}; " + (
+        how[0] if how else again)).format(verdict) for ok, verdict, *how in outcomes]
+
+
+def open_verdicts_advice(runs):
+    """What decides the answers a judge left without a verdict in `runs` ((path, config, graded cases)), as report says
+    it: each run's judge asked again (a larger cap for votes it cut, another model for those its server stopped); an
+    answer whose votes would come back alike (votes_settled), a person or another judge."""
+    def settled(config, cases):
+        return all(votes_settled(t, config.get("judge")) for case in cases if case["correct"] is None
+                   for t in case["trials"] if t["correct"] is None)
+    again = ["".join((command, f" ({why})" if why else "")) for command, why in
+             (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
+                                                                                  for v in t["votes"] or []]))
+              for path, config, cases in runs if any(x["correct"] is None for x in cases) and not settled(config, cases))]
+    left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)})"
+            for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
+    return ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
+                      + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))
+            or f"judge them again: {program()} judge RUN")
 
 
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", None)):
@@ -19332,21 +19354,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    f"({whose}); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
-        # each run's judge as report names it: a larger cap for votes it cut, another model for those its server stopped
-        # an answer its judge left open asked as it would be again (votes_settled) is a person's or another judge's
-        def settled(config, cases):
-            return all(votes_settled(t, config.get("judge")) for case in cases if case["correct"] is None
-                       for t in case["trials"] if t["correct"] is None)
-        again = ["".join((command, f" ({why})" if why else "")) for command, why in
-                 (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
-                                                                                      for v in t["votes"] or []]))
-                  for path, config, cases in runs if any(x["correct"] is None for x in cases) and not settled(config, cases))]
-        left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)})"
-                for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
-        return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); "
-                   + ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
-                                + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))
-                      or f"judge them again: {program()} judge RUN")]
+        return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); " + open_verdicts_advice(runs)]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -19359,7 +19367,8 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             verdict += (f"; but {plural(len(unknown), 'case')} passing in the baseline {'has' if len(unknown) == 1 else 'have'} "
                         f"no verdict in the candidate ({', '.join(unknown[:10])}{', ...' if len(unknown) > 10 else ''}), "
                         "which could be regressions")
-        outcomes.append((None if unknown and not c["regressions"] else not c["regressions"], verdict + aside[0]))
+        outcomes.append((None, verdict + aside[0], open_verdicts_advice(runs[1:]) if runs else "judge them again, or "
+                         "look at them by hand") if unknown and not c["regressions"] else (not c["regressions"], verdict + aside[0]))
     if fail_if_worse and aside[1]:
         outcomes.append((None, f"significantly worse? not judged in this table ({aside[1]})"))
     elif fail_if_worse:
@@ -19376,13 +19385,10 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                          f"judged significantly worse side by side? {'yes' if worse else 'no'} ({w['reading']})"
                          + (f"; {plural(open_pairs, 'pair')} without a verdict could decide it" if len(ends) > 1 else "")))
     if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
-        outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})") for ok, verdict in outcomes]
-    unknown = fail_on_regression and not c["regressions"] and c.get("open_passes")
+        outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})", *how) for ok, verdict, *how in outcomes]
     return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else
                         "compare again to ask only those (the others are stored)" if judge_failed else
-                        (f"judge them again ({judge_command(runs[1][0], runs[1][1])}), or look at them by hand"
-                         if runs else "judge them again, or look at them by hand") if unknown else
-                        "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, _ in outcomes) else "")
+                        "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, *_ in outcomes) else "")
 
 
 def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
@@ -23764,8 +23770,12 @@ class CommandLine(argparse.ArgumentParser):
         misplaced = self.option_before_command() if "invalid choice" in message else None
         if misplaced:   # `eval.py --model m run`: the value was taken for the command
             hint = f"; {misplaced}"
-        self.exit(2, without_keys(f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n",
-                                  keys_given(getattr(self, "given", None) or sys.argv[1:])))
+        given = getattr(self, "given", None) or sys.argv[1:]
+        said = without_keys(f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n",
+                            keys_given(given))
+        if "--markdown" in given:   # (a gate's name misspelt in CI: the step summary showed nothing, as of a refusal)
+            markdown_refusal(self.prog.split()[-1], said.removeprefix("error: ").rstrip("\n"))
+        self.exit(2, said)
 
     def option_before_command(self):
         """Where an option of a command given before the command goes (`eval.py --model m run`), or None."""
@@ -24499,6 +24509,12 @@ def without_keys(text, echoes):
     return text
 
 
+def markdown_refusal(command, said):
+    """--markdown of a command refused (exit 2): its error on stdout too, fenced, where a CI step summary takes it."""
+    with contextlib.suppress(OSError):
+        print(f"**eval.py {command}: not done.**\n\n{md_fence(inert(said))}", flush=True)
+
+
 def handled(handler, args, keys=()):
     """The command's exit code; every foreseeable failure as one plain line, exit 2 (keys: keys_given's, kept out)."""
     ctrl_c = signal.getsignal(signal.SIGINT)
@@ -24512,8 +24528,7 @@ def handled(handler, args, keys=()):
             return written_out(handler(args))
     except EvalError as e:
         if getattr(args, "markdown", False):   # (a PR comment or $GITHUB_STEP_SUMMARY showed nothing of a refused compare)
-            with contextlib.suppress(OSError):
-                print(f"**eval.py {args.command}: not done.**\n\n{md_fence(inert(without_keys(str(e), keys)))}", flush=True)
+            markdown_refusal(args.command, without_keys(str(e), keys))
         last_word(f"error: {inert(without_keys(str(e), keys))}"   # it may quote what a server or a file sent
                   + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "
                                               "what was named from it cannot be found; cd to one that does)"))

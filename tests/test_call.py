@@ -726,9 +726,9 @@ def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_i
     fake.hang_seconds = 3
     fake.faults = ["no_length"]
     code, out, err = cli("run", "--split", "one.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
-                         "--timeout", "0.5", "--retries", "0")
+                         "--timeout", "0.5000001", "--retries", "0")   # (round 122: as given, never "0.5 s")
     assert code == 2
-    assert [r["error"] for r in load_json("runs/one-v1.json")["results"]] == ["no answer within 0.5 s (timeout)"]
+    assert [r["error"] for r in load_json("runs/one-v1.json")["results"]] == ["no answer within 0.5000001 s (timeout)"]
 
 
 def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):

@@ -124,8 +124,11 @@ def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate
     b = run("runs/b.json", [True, None, False, None], prompt="prompts/v2.txt")
     code, out, err = cli("compare", a, b, "--fail-on-regression")
     assert code == 2 and ("gates not judged: 0 regression(s); but 1 case passing in the baseline has no verdict in the "
-                          "candidate (c2), which could be regressions; judge them again (python eval.py judge runs/b.json") in err, err
-    assert "or look at them by hand" in err, err
+                          "candidate (c2), which could be regressions; asked again, their votes would come back alike: "
+                          "runs/b.json: a person reads them") in err, err   # (as report says it: never "judge them again")
+    d = run("runs/d.json", [True, True, None, False], prompt="prompts/v3.txt")   # (its review) a table of three: its own
+    code, out, err = cli("compare", a, b, d, "--fail-on-regression", "--fail-if-worse")   # advice, never "compare alone"
+    assert code == 2 and "(c2), which could be regressions; asked again, their votes would come back alike" in err, err
     code, out, err = cli("compare", a, run("runs/c.json", [False, None, False, None], prompt="prompts/v1.txt"), "--fail-on-regression")
     assert code == 1 and "GATE FAILED: 1 regression(s): c1" in err, err   # (a regression seen fails it all the same)
 
@@ -184,7 +187,7 @@ def test_a_must_pass_tag_is_matched_as_splits_now_write_tags(project, cli):
     assert code == 2 and "(tags in this run: inyecci\u00f3n, red-team)" in err, err
 
 
-def test_must_pass_is_never_averaged_away(tagged_run, cli):
+def test_must_pass_is_never_averaged_away(tagged_run, cli, capsys):
     code, out, err = cli("report", tagged_run, "--must-pass", "red-team")
     # t1 is right by majority (2 of 3), but one trial failed: the gate fails
     assert code == 1 and "GATE FAILED: must-pass 'red-team': 1 of 2 cases pass every trial (failing: t1)" in err
@@ -199,6 +202,11 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli):
     # (its CI newcomer) a refused compare wrote nothing to --markdown: the step summary showed the report alone
     code, out, err = cli("compare", tagged_run, "runs/none.json", "--markdown", "--fail-on-regression")
     assert code == 2 and out.startswith("**eval.py compare: not done.**\n\n~~~~\nruns/none.json: no such run file"), out
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:   # (its review) an option misspelt, refused before the command runs
+        evalpy.main(["compare", tagged_run, tagged_run, "--markdown", "--fail-on-regresion"])
+    out = capsys.readouterr().out
+    assert exited.value.code == 2 and out.startswith("**eval.py compare: not done.**\n\n~~~~\n") and "--fail-on-regresion" in out, out
     code, out, err = cli("report", tagged_run, "--must-pass", "injection", "--must-pass", "red-teem")
     assert code == 2 and "gate passed: must-pass 'injection'" in err and "'red-teem': no case has this tag" in err, err
     # (115th round) a stray space is read past, as a split's tags are held to none at their ends

@@ -1971,6 +1971,10 @@ def test_a_forced_rerun_is_marked_everywhere(held_out_run, cli, fake):
     assert cli("report", "runs/test-v3.json", "--case", case)[1].startswith(warning)
     assert warning in cli("report", "runs/test-v3.json", "--case", case, "--markdown")[1]
     assert json.loads(cli("report", "runs/test-v3.json", "--case", case, "--json")[1])["rerun_test"]["forced"] is True
+    run = load_json("runs/test-v3.json")   # (its review) a model replaced is in --case's JSON too, as in the report's
+    run["config"]["replaced"] = [{"who": "the model", "model": "qwen2.5:7b", "was": "sha256:aaa", "now": "sha256:bbb"}]
+    (Path("runs") / "replaced.json").write_text(json.dumps(run), encoding="utf-8")
+    assert json.loads(cli("report", "runs/replaced.json", "--case", case, "--json")[1])["replaced"][0]["now"] == "sha256:bbb"
     listed = {line.split()[0]: line for line in cli("runs")[1].splitlines() if line.strip().startswith("runs/")}
     assert "--rerun-test" in listed["runs/test-v3.json"] and "--rerun-test" not in listed[held_out_run]
     listed = {r["file"]: r for r in json.loads(cli("runs", "--json")[1])}
