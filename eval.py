@@ -2307,6 +2307,7 @@ class CompareResult(CompareAdds):
     failed: list            # ids with a failed call (an answer's or a judge's) on any trial of either run:
                             # the gates refuse to judge them
     errored: list           # those of them compared all the same (decided in both by the trials that came)
+    open_passes: list       # not compared: passing in the baseline, no verdict in the candidate (could be regressions)
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     length_stops: list      # [baseline's, candidate's] answers the server stopped for length (a limit, the window)
     repeat_stops: list      # [baseline's, candidate's] answers Ollama stopped for repeating one token (REPEAT_STOP)
@@ -14685,7 +14686,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
                 if t["done_reason"] != "length" and t["error"] is None
                 and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
-               default=0) if config["api"] == "openai" and not window else 0
+               default=0) if config.get("api") == "openai" and not window else 0
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases
@@ -24510,8 +24511,9 @@ def without_keys(text, echoes):
 
 
 def markdown_refusal(command, said):
-    """--markdown of a command refused (exit 2): its error on stdout too, fenced, where a CI step summary takes it."""
-    with contextlib.suppress(OSError):
+    """--markdown of a command refused (exit 2): its error on stdout too, fenced, where a CI step summary takes it (not
+    where standard output itself is what failed: a full disk)."""
+    with contextlib.suppress(OSError, EvalError):
         print(f"**eval.py {command}: not done.**\n\n{md_fence(inert(said))}", flush=True)
 
 
