@@ -12879,7 +12879,8 @@ def run_held(args, held):
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
     if run_path:
-        journal = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun))
+        journal = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun),
+                                 len(set(turns or ()) - set(done)))
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done, turns)
         held.append(lock)
@@ -13442,13 +13443,15 @@ def begun_turns(count):
             f"{'it' if count == 1 else 'them'})" if count else "")
 
 
-def resume_journal(run_path, config, server_version, cases, kept, begun=0):
+def resume_journal(run_path, config, server_version, cases, kept, begun=0, turned=0):
     """The interrupted run's journal (locked by open_or_resume) open for more answers."""
     if config.get("server_version") != server_version:
         warn(f"note: the server is now version {on_one_line(str(server_version), 60)}; the run began on "
              f"{on_one_line(str(config.get('server_version')), 60)}")
     journal = reopen_journal(run_path + JOURNAL_SUFFIX)
     judging = f" ({begun} of them answered already: only what they lack is asked)" if begun else ""
+    judging += (f" ({turned} of them begun: {'its' if turned == 1 else 'their'} finished turns kept, only the rest asked)"
+                if turned else "")
     warn(f"resuming {shell_word(run_path)}: {plural(kept, 'answer')} kept, {cases * config['repeat'] - kept} to ask{judging}")
     return journal
 
@@ -13626,7 +13629,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         breaker = breaker_of(stop) or next(iter(stopped_by), None)
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
-             f"{awaiting_votes(len(answered - set(done)))}{begun_turns(len(turned - answered - set(done)))}"
+             f"{awaiting_votes(len(answered - set(done)))}{begun_turns(len((set(turns or ()) | turned) - answered - set(done)))}"
              f"\nResume with: {resume_command(run_path)}")
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone

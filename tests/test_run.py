@@ -3318,9 +3318,20 @@ def test_a_ctrl_c_in_an_agents_turn_says_its_finished_turns_are_kept(project, cl
     _, err = proc.communicate(timeout=10)
     assert proc.returncode == 2 and ("interrupted: 0 of 1 answer kept in runs/a.json.journal (1 more begun, its finished "
                                      "turns kept: the resume goes on from it)") in err, err
+    # (its review) a second stop, in the resume, before the case journals another turn: its kept turns said too
+    fake.faults_for[json.dumps({"status": "enviado"})] = ["hang"]
+    proc = start_eval(project, "run", "--resume", "runs/a.json", "--host", fake.url)
+    deadline = time.monotonic() + 10
+    while len(bodies_for(fake, ASK)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 2 and "resuming runs/a.json: 0 answers kept, 1 to ask (1 of them begun: its finished " \
+                                    "turns kept, only the rest asked)" in err, err
+    assert "(1 more begun, its finished turns kept: the resume goes on from it)" in err, err
     fake.faults_for.clear()
     assert cli("run", "--resume", "runs/a.json", "--host", fake.url)[0] == 0
-    assert len(bodies_for(fake, ASK)) == 3   # turn 2 only, again
+    assert len(bodies_for(fake, ASK)) == 4   # turn 2 only, again
 
 
 def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(project, cli, fake):
