@@ -3278,20 +3278,26 @@ def test_max_turns_is_recorded_only_for_a_split_with_tools(project, cli, fake):
     assert cli("run", "--split", "dev", "--host", fake.url, "--max-turns", 101)[0] == 2
 
 
+def stopped_in_turn_two(project, fake, sig, *argv, asked=2):
+    """An agent's run (or argv's resume of it) stopped by sig once its `asked`-th request, turn 2 (whose last message is
+    turn 1's result), hangs there. Returns (exit code, stderr)."""
+    fake.faults_for[json.dumps({"status": "enviado"})] = ["hang"]
+    fake.hang_seconds = 30
+    proc = start_eval(project, *(argv or ("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")))
+    if not argv:
+        wait_for_answers(project / "runs" / "a.json.journal", 1)   # turn 1 journaled
+    deadline = time.monotonic() + 10
+    while len(bodies_for(fake, ASK)) < asked and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=10)
+    return proc.returncode, err
+
+
 def test_a_killed_agent_resumes_without_asking_a_finished_turn_again(project, cli, fake):
-    result = {"status": "enviado"}
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], [("lookup_order", {"order_id": "A-1"})],
                         "Su pedido A-1 está enviado."]
-    fake.faults_for[json.dumps(result)] = ["hang"]   # turn 2 (its last message is turn 1's result) never answers
-    fake.hang_seconds = 30
-    journal = project / "runs" / "a.json.journal"
-    proc = start_eval(project, "run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
-    wait_for_answers(journal, 1)   # turn 1 journaled
-    deadline = time.monotonic() + 10
-    while len(bodies_for(fake, ASK)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGKILL)
-    proc.communicate(timeout=10)
+    stopped_in_turn_two(project, fake, signal.SIGKILL)
     assert len(bodies_for(fake, ASK)) == 2   # turn 1 answered, turn 2 asked and hanging
     fake.faults_for.clear()
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
@@ -3306,28 +3312,13 @@ def test_a_ctrl_c_in_an_agents_turn_says_its_finished_turns_are_kept(project, cl
     """Round 122: Ctrl-C in an agent's second turn said "0 of 1 answer kept", though its first turn was, and the resume
     went on from it."""
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
-    fake.faults_for[json.dumps({"status": "enviado"})] = ["hang"]   # turn 2 never answers
-    fake.hang_seconds = 30
-    journal = project / "runs" / "a.json.journal"
-    proc = start_eval(project, "run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")
-    wait_for_answers(journal, 1)   # turn 1 journaled
-    deadline = time.monotonic() + 10
-    while len(bodies_for(fake, ASK)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=10)
-    assert proc.returncode == 2 and ("interrupted: 0 of 1 answer kept in runs/a.json.journal (1 more begun, its finished "
-                                     "turns kept: the resume goes on from it)") in err, err
+    code, err = stopped_in_turn_two(project, fake, signal.SIGINT)
+    assert code == 2 and ("interrupted: 0 of 1 answer kept in runs/a.json.journal (1 more begun, its finished turns kept: the resume "
+            "goes on from it)") in err, err
     # (its review) a second stop, in the resume, before the case journals another turn: its kept turns said too
-    fake.faults_for[json.dumps({"status": "enviado"})] = ["hang"]
-    proc = start_eval(project, "run", "--resume", "runs/a.json", "--host", fake.url)
-    deadline = time.monotonic() + 10
-    while len(bodies_for(fake, ASK)) < 3 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=10)
-    assert proc.returncode == 2 and "resuming runs/a.json: 0 answers kept, 1 to ask (1 of them begun: its finished " \
-                                    "turns kept, only the rest asked)" in err, err
+    code, err = stopped_in_turn_two(project, fake, signal.SIGINT, "run", "--resume", "runs/a.json", "--host", fake.url, asked=3)
+    assert code == 2 and "resuming runs/a.json: 0 answers kept, 1 to ask (1 of them begun: its finished turns kept, only the rest " \
+           "asked)" in err, err
     assert "(1 more begun, its finished turns kept: the resume goes on from it)" in err, err
     fake.faults_for.clear()
     assert cli("run", "--resume", "runs/a.json", "--host", fake.url)[0] == 0
