@@ -23345,10 +23345,9 @@ function draw() {
   box.appendChild(el("h3", "What went wrong"));
   const form = el("div"); form.id = "annotationform";
   const input = el("input"); input.id = "annotationinput"; input.setAttribute("list", "used");
-  // the server counts characters, the browser's maxLength UTF-16 units (an emoji two): the box takes twice as many
-  // units, and a text past MOST characters is said to be, never cut here (a cut by script lost the undo history, an input
-  // method's composition, a drop's text before it), nor sent
-  input.maxLength = 2 * MOST;
+  // no maxLength: the browser's counts UTF-16 units (an emoji two), not characters as the server does, and cut a paste, a
+  // drop or an input method's text without a word (a cut by script lost the undo history and a composition); a text past
+  // MOST characters is kept whole, said too long, and never sent
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
@@ -23358,23 +23357,6 @@ function draw() {
     const saved = it.annotation ? it.annotation.text : "";
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
     else { drafts.set(it.key, input.value); status.textContent = tooLong(input.value) || "not saved yet (Enter saves)"; }
-  });
-  // what the browser cut at the box's room (a paste, a drop, an input method's text) is cut without a word: said, so
-  // none of it is lost unseen; measured as the box takes it: each line break one space, those ending it none
-  const CUT = "cut where the box is full: the rest of what was pasted, dropped or typed is not in the box (an annotation " +
-              "holds at most " + MOST + " characters)";
-  const watch = (text) => {
-    const taken = text.replace(/[\\r\\n]+$/, "").replace(/\\r\\n|\\r|\\n/g, " ");
-    const expected = input.value.length - (input.selectionEnd - input.selectionStart) + taken.length;
-    setTimeout(() => { if (input.value.length < expected) status.textContent = CUT; }, 0);
-  };
-  input.addEventListener("paste", (e) => watch(e.clipboardData ? e.clipboardData.getData("text") : ""));
-  input.addEventListener("drop", (e) => watch(e.dataTransfer ? e.dataTransfer.getData("text") : ""));
-  let composing = 0;   // the box's length without the selection, as a composition begins
-  input.addEventListener("compositionstart", () => { composing = input.value.length - (input.selectionEnd - input.selectionStart); });
-  input.addEventListener("compositionend", (e) => {
-    const expected = composing + (e.data || "").length;
-    setTimeout(() => { if (input.value.length < expected) status.textContent = CUT; }, 0);
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
