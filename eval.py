@@ -2307,7 +2307,9 @@ class CompareResult(CompareAdds):
     failed: list            # ids with a failed call (an answer's or a judge's) on any trial of either run:
                             # the gates refuse to judge them
     errored: list           # those of them compared all the same (decided in both by the trials that came)
-    open_passes: list       # not compared: passing in the baseline, no verdict in the candidate (could be regressions)
+    open_regressions: list  # not compared for a verdict missing, neither failing in the baseline nor passing in the
+                            # candidate: regressions, for all one knows
+    worse_open: bool        # whether those not compared for a verdict could turn --fail-if-worse
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     length_stops: list      # [baseline's, candidate's] answers the server stopped for length (a limit, the window)
     repeat_stops: list      # [baseline's, candidate's] answers Ollama stopped for repeating one token (REPEAT_STOP)
@@ -18185,15 +18187,23 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     # figures rest on what came (a case not compared is in no figure: listed under both, it was said to be)
     failed = []
     compared, rose, fell = [], [], []
-    open_passes = []   # passing in the baseline, left without a verdict in the candidate: regressions, for all one knows
+    open_regressions = []   # not compared for a verdict missing, and neither failing in the baseline nor passing in the
+    # candidate: regressions, for all one knows (a pass left open in the candidate, an open baseline failing now)
+    extremes = []   # (worst, best) pairs of rates of each case not compared for a verdict: its open trials failing the
+    # candidate and passing the baseline, then the other way round (what --fail-if-worse would read had they a verdict)
     for a in a_cases:
         b = b_cases[a["id"]]
         if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
             failed.append(a["id"])
         if a["correct"] is None or b["correct"] is None or not (still_decided(a) and still_decided(b)):
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
-            if a["correct"] and still_decided(a):
-                open_passes.append(a["id"])
+            if not (a["correct"] is False and still_decided(a) or b["correct"] is True and still_decided(b)):
+                open_regressions.append(a["id"])
+            if a["id"] not in failed:
+                a_open, b_open = (sum(t["correct"] is None for t in c["trials"]) for c in (a, b))
+                a_of, b_of = len(a["trials"]), len(b["trials"])
+                extremes.append(((a["passed_trials"] + a_open, a_of, b["passed_trials"], b_of),
+                                 (a["passed_trials"], a_of, b["passed_trials"] + b_open, b_of)))
         else:
             compared.append(a["id"])
             if a["correct"] == b["correct"]:
@@ -18213,6 +18223,14 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
     p = change["test"]["p"]
     estimate = change["difference"]["estimate"]
+    # whether the cases not compared for a verdict could turn --fail-if-worse: significantly worse had their open
+    # trials all gone one way, and not the other (or not as read without them)
+    def worse(pairs):
+        turned = paired_change(pairs, alpha)
+        return called(turned, alpha) and turned["difference"]["estimate"] < 0
+    known = [(*x, *y) for x, y in zip(a_rates, b_rates)]
+    worse_open = bool(extremes) and len({worse(known), worse(known + [w for w, _ in extremes]),
+                                         worse(known + [b for _, b in extremes])}) > 1
     if fisher and change["unit"] != "case":
         repeated = [f"{name} has {cfg['repeat']} trials a case" for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg["repeat"] > 1]
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
@@ -18237,7 +18255,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                                    for cases in (a_cases, b_cases.values())] for why in ("length", REPEAT_STOP))
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
-    result = {"changed": changed, **buckets, "failed": failed, "open_passes": open_passes,
+    result = {"changed": changed, **buckets, "failed": failed, "open_regressions": open_regressions, "worse_open": worse_open,
               "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
               "length_stops": length_stops, "repeat_stops": repeat_stops,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
@@ -19366,18 +19384,25 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
         # a case that passed in the baseline and has no verdict now could be one more: "0 regression(s)" passed a
         # candidate whose judge decided nothing
-        unknown = c.get("open_passes") or []
+        unknown = c.get("open_regressions") or []
         if unknown and not c["regressions"]:
-            verdict += (f"; but {plural(len(unknown), 'case')} passing in the baseline {'has' if len(unknown) == 1 else 'have'} "
-                        f"no verdict in the candidate ({', '.join(unknown[:10])}{', ...' if len(unknown) > 10 else ''}), "
-                        "which could be regressions")
-        outcomes.append((None, verdict + aside[0], open_verdicts_advice(runs[1:]) if runs else "judge them again, or "
+            verdict += (f"; but {plural(len(unknown), 'case')} without a verdict in a run could be "
+                        f"{'a regression' if len(unknown) == 1 else 'regressions'} "
+                        f"({', '.join(unknown[:10])}{', ...' if len(unknown) > 10 else ''})")
+        outcomes.append((None, verdict + aside[0], open_verdicts_advice(runs) if runs else "judge them again, or "
                          "look at them by hand") if unknown and not c["regressions"] else (not c["regressions"], verdict + aside[0]))
     if fail_if_worse and aside[1]:
         outcomes.append((None, f"significantly worse? not judged in this table ({aside[1]})"))
     elif fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
-        outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
+        if c.get("worse_open"):   # (a pass the open cases could overturn was "gate passed", exit 0)
+            open_ids = [i for i in c["not_compared"] if i not in c["failed"]]
+            outcomes.append((None, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']}); but "
+                             f"{plural(len(open_ids), 'case')} without a verdict in a run could decide it "
+                             f"({', '.join(open_ids[:10])}{', ...' if len(open_ids) > 10 else ''})",
+                             open_verdicts_advice(runs) if runs else "judge them again, or look at them by hand"))
+        else:
+            outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if judge_failed:
         outcomes.append((None, ("judged significantly worse side by side? " if fail_if_worse else "") + judge_failed))
     elif fail_if_worse and w:

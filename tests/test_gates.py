@@ -123,12 +123,33 @@ def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate
     a = run("runs/a.json", [True, True, False, False])
     b = run("runs/b.json", [True, None, False, None], prompt="prompts/v2.txt")
     code, out, err = cli("compare", a, b, "--fail-on-regression")
-    assert code == 2 and ("gates not judged: 0 regression(s); but 1 case passing in the baseline has no verdict in the "
-                          "candidate (c2), which could be regressions; asked again, their votes would come back alike: "
-                          "runs/b.json: a person reads them") in err, err   # (as report says it: never "judge them again")
+    assert code == 2 and ("gates not judged: 0 regression(s); but 1 case without a verdict in a run could be a regression "
+                          "(c2); asked again, their votes would come back alike: runs/b.json: a person reads them") in err, err
+    # (as report says it: never "judge them again")
     d = run("runs/d.json", [True, True, None, False], prompt="prompts/v3.txt")   # (its review) a table of three: its own
     code, out, err = cli("compare", a, b, d, "--fail-on-regression", "--fail-if-worse")   # advice, never "compare alone"
-    assert code == 2 and "(c2), which could be regressions; asked again, their votes would come back alike" in err, err
+    assert code == 2 and "could be a regression (c2); asked again, their votes would come back alike" in err, err
+    # (its newcomer) a baseline left open that the candidate fails could be one too; and --fail-if-worse passed what the
+    # open cases could overturn (4 failing, 4 open of 12 passing: one more failing is p = 0.031)
+    code, out, err = cli("compare", run("runs/e.json", [None, True, False, False]), run("runs/f.json", [False, True, False, False],
+                         prompt="prompts/v2.txt"), "--fail-on-regression")
+    assert code == 2 and "0 regression(s); but 1 case without a verdict in a run could be a regression (c1)" in err, err
+
+    def twelve(path, verdicts, **extra):
+        made = make_run([{"id": f"c{i:02d}", "response": "a", "checks": check} for i in range(12)], labels=None, judge=judge,
+                        **extra)
+        for r, v in zip(made["results"], verdicts):
+            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
+                            "raw": "{}" if v is not None else "I cannot decide", "error": None}]
+        return write_run(path, made)
+    c12, d12 = twelve("runs/c12.json", [True] * 12), twelve("runs/d12.json", [False] * 4 + [None] * 4 + [True] * 4,
+                                                            prompt="prompts/v2.txt")
+    code, out, err = cli("compare", c12, d12, "--fail-if-worse")
+    assert code == 2 and ("significantly worse? no (−50.0 points" in err and "; but 4 cases without a verdict in a run "
+                          "could decide it (c04, c05, c06, c07)") in err, err
+    code, out, err = cli("compare", c12, twelve("runs/e12.json", [False] * 8 + [True] * 4, prompt="prompts/v3.txt"),
+                         "--fail-if-worse")
+    assert code == 1 and "GATE FAILED: significantly worse? yes" in err, err   # (decided: no open case to turn it)
     code, out, err = cli("compare", a, run("runs/c.json", [False, None, False, None], prompt="prompts/v1.txt"), "--fail-on-regression")
     assert code == 1 and "GATE FAILED: 1 regression(s): c1" in err, err   # (a regression seen fails it all the same)
 
