@@ -12882,7 +12882,7 @@ def run_held(args, held):
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
     if run_path:
         journal = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun),
-                                 len(set(turns or ()) - set(done)))
+                                 len(set(turns or ()) - set(done) - set(begun or ())))
     elif completes:
         run_path, journal, lock = complete_journal(completes, config, done, turns)
         held.append(lock)
@@ -14930,7 +14930,8 @@ STAGE_FIX = {"retrieval": "the retriever: its embedding, query or chunking (a re
              "generation": "how the model uses the passages: it invents or ignores them (unfaithful); the prompt's "
                            "grounding rules, or the model",
              "task": "the prompt or the task's definition: faithful to good passages, yet not answering the question",
-             "unclear": "look at these by hand: no failed stage is known (a judge without a verdict, or no RAG check failed)"}
+             "unclear": "look at these by hand: no failed stage is known (a judge without a verdict, a judge and the labels "
+                        "disagreeing, or no RAG check failed)"}
 
 
 def stage_of(case, trial):
@@ -16924,7 +16925,9 @@ def diagnosis_section(sec):
     out += table([["stage", "cases", "what to change"]] + [
         [r["name"], figure_text(r["count"]), r["fix"]] for r in sec["rows"]], align_right_from=99)
     why = dict(sec["why"])   # then each failing case under its stage, with why (none when all pass)
-    failing = [[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 110)}"] for r in sec["rows"] for i in r["which"]["value"]]
+    # (cut where a list of unsupported claims runs long, never before an unclear case's point: 110 lost "the judge or the
+    # labels are wrong")
+    failing = [[r["name"], f"{inert(i)}: {one_line(inert(why[i]), 220)}"] for r in sec["rows"] for i in r["which"]["value"]]
     return out + (table(failing, align_right_from=99) if failing else []) + undiagnosed_lines(sec)
 
 
@@ -19300,8 +19303,9 @@ def gate_outcome(outcomes, again=""):
     never read. Exit 1 if any failed, else 2 if any is undecided (`again` says how to decide it), else 0."""
     code = 1 if False in (ok for ok, *_ in outcomes) else 2 if None in (ok for ok, *_ in outcomes) else 0
     # (an outcome may carry what decides it, its own: (None, verdict, how))
-    return code, [("gate passed: {}" if ok else "GATE FAILED: {}" if ok is False else "gates not judged: {}; " + (
-        how[0] if how else again)).format(verdict) for ok, verdict, *how in outcomes]
+    # (joined, never str.format'd: a run's path with a brace in it, quoted in the advice, was a traceback)
+    return code, ["gate passed: " + verdict if ok else "GATE FAILED: " + verdict if ok is False else
+                  "gates not judged: " + verdict + "; " + (how[0] if how else again) for ok, verdict, *how in outcomes]
 
 
 def open_verdicts_advice(runs):
@@ -23784,8 +23788,10 @@ class CommandLine(argparse.ArgumentParser):
         given = getattr(self, "given", None) or sys.argv[1:]
         said = without_keys(f"error: {self.unknown_dash_word(message) or message}{hint} (see {self.prog} --help)\n",
                             keys_given(given))
-        if "--markdown" in given:   # (a gate's name misspelt in CI: the step summary showed nothing, as of a refusal)
-            markdown_refusal(self.prog.split()[-1], said.removeprefix("error: ").rstrip("\n"))
+        if "--markdown" in given and "--json" not in given:   # (a gate's name misspelt in CI: the step summary showed
+            # nothing, as of a refusal)
+            top = any(isinstance(a, argparse._SubParsersAction) for a in self._actions)
+            markdown_refusal(None if top else self.prog.split()[-1], said.removeprefix("error: ").rstrip("\n"))
         self.exit(2, said)
 
     def option_before_command(self):
@@ -24524,7 +24530,7 @@ def markdown_refusal(command, said):
     """--markdown of a command refused (exit 2): its error on stdout too, fenced, where a CI step summary takes it (not
     where standard output itself is what failed: a full disk)."""
     with contextlib.suppress(OSError, EvalError):
-        print(f"**eval.py {command}: not done.**\n\n{md_fence(inert(said))}", flush=True)
+        print(f"**eval.py{' ' + command if command else ''}: not done.**\n\n{md_fence(inert(said))}", flush=True)
 
 
 def handled(handler, args, keys=()):
@@ -24539,7 +24545,8 @@ def handled(handler, args, keys=()):
         with terminated_as_interrupted():   # and SIGTERM or SIGHUP, whatever the command is doing (a report being worked out)
             return written_out(handler(args))
     except EvalError as e:
-        if getattr(args, "markdown", False):   # (a PR comment or $GITHUB_STEP_SUMMARY showed nothing of a refused compare)
+        if getattr(args, "markdown", False) and not getattr(args, "json", False):   # (a PR comment or $GITHUB_STEP_SUMMARY
+            # showed nothing of a refused compare; --json's standard output is JSON alone)
             markdown_refusal(args.command, without_keys(str(e), keys))
         last_word(f"error: {inert(without_keys(str(e), keys))}"   # it may quote what a server or a file sent
                   + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "

@@ -125,7 +125,11 @@ def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate
     code, out, err = cli("compare", a, b, "--fail-on-regression")
     assert code == 2 and ("gates not judged: 0 regression(s); but 1 case without a verdict in a run could be a regression "
                           "(c2); asked again, their votes would come back alike: runs/b.json: a person reads them") in err, err
-    # (as report says it: never "judge them again")
+    # (as report says it: never "judge them again"); (its review) a brace in the run's path, quoted in the advice, was
+    # a traceback, exit 1
+    braced = run("runs/b{x}.json", [True, None, False, None], prompt="prompts/v2.txt")
+    code, out, err = cli("compare", a, braced, "--fail-on-regression")
+    assert code == 2 and "could be a regression (c2); asked again, their votes would come back alike: 'runs/b{x}.json'" in err, err
     d = run("runs/d.json", [True, True, None, False], prompt="prompts/v3.txt")   # (its review) a table of three: its own
     code, out, err = cli("compare", a, b, d, "--fail-on-regression", "--fail-if-worse")   # advice, never "compare alone"
     assert code == 2 and "could be a regression (c2); asked again, their votes would come back alike" in err, err
@@ -228,6 +232,13 @@ def test_must_pass_is_never_averaged_away(tagged_run, cli, capsys):
         evalpy.main(["compare", tagged_run, tagged_run, "--markdown", "--fail-on-regresion"])
     out = capsys.readouterr().out
     assert exited.value.code == 2 and out.startswith("**eval.py compare: not done.**\n\n~~~~\n") and "--fail-on-regresion" in out, out
+    for argv, shown in ((["--markdown"], "**eval.py: not done.**"), (["compare", tagged_run, "--markdown", "--json"], "")):
+        with pytest.raises(SystemExit):   # (its review) the top level is "eval.py", never "eval.py eval.py"; --json's
+            evalpy.main(argv)             # standard output is JSON alone
+        out = capsys.readouterr().out
+        assert out.startswith(shown) and (shown or out == ""), out
+    code, out, err = cli("compare", tagged_run, "runs/none.json", "--json")
+    assert code == 2 and out == "", out
     code, out, err = cli("report", tagged_run, "--must-pass", "injection", "--must-pass", "red-teem")
     assert code == 2 and "gate passed: must-pass 'injection'" in err and "'red-teem': no case has this tag" in err, err
     # (115th round) a stray space is read past, as a split's tags are held to none at their ends

@@ -1206,6 +1206,9 @@ def test_a_case_whose_passages_nothing_rated_is_unclear_never_faithful_to_good_p
     assert d["unclear"] == ["u3"] and d["why"]["u3"] == (
         "its context_relevant judge gave no verdict: whether its passages were right is not known; faithful to them, it "
         "failed the check 'zzz'"), d
+    shown = cli("report", str(project / "u3.json"))[1]   # (its newcomer) the text view cut it before its point at 110
+    assert "u3: its context_relevant judge gave no verdict: whether its passages were right is not known; faithful to " \
+           "them, it failed the check 'zzz'" in shown and "a judge and the labels disagreeing" in shown, shown
 
 
 def test_a_case_with_trials_is_diagnosed_by_its_answer_that_failed_earliest(project, cli):

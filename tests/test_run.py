@@ -3325,6 +3325,25 @@ def test_a_ctrl_c_in_an_agents_turn_says_its_finished_turns_are_kept(project, cl
     assert len(bodies_for(fake, ASK)) == 4   # turn 2 only, again
 
 
+def test_an_agent_answered_whose_judge_was_stopped_is_counted_once_on_resume(project, cli, fake):
+    """Round 122's review: an agent's answer whose judge was asked as the run stopped read on resume "(1 of them answered
+    already: only what they lack is asked) (1 of them begun: its finished turns kept, only the rest asked)": one
+    answer counted twice, no turn left to ask."""
+    case = dict(AGENT_CASE, checks=AGENT_CASE["checks"] + [{"type": "judge", "value": "cita el pedido"}])
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    fake.latency = lambda text: 30 if "cita el pedido" in (text or "") else 0   # the judge hangs
+    proc = start_eval(project, "run", "--split", agent_split(project, case), "--host", fake.url, "--out", "runs/a.json")
+    deadline = time.monotonic() + 20
+    while not any("cita el pedido" in json.dumps(b) for b in fake.chat_bodies) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 2 and "(1 more answered, its judges' votes to ask on resume)" in err and "begun" not in err, err
+    fake.latency = 0
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert "(1 of them answered already: only what they lack is asked)" in err and "begun" not in err, err
+
+
 def test_a_turn_that_fails_is_an_error_naming_it_and_keeps_the_turns_before(project, cli, fake):
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Enviado."]
     fake.faults_for[json.dumps({"status": "enviado"})] = ["500"]
