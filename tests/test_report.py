@@ -1403,7 +1403,8 @@ def test_a_rag_set_where_every_case_passes_has_an_empty_diagnosis(project, cli):
                                  "passages: it invents or ignores them (unfaithful); the prompt's grounding rules, or "
                                  "the model\n  task        0      the prompt or the task's definition: faithful to good "
                                  "passages, yet not answering the question\n  unclear     0      look at these by hand: "
-                                 "no failed stage is known (a judge without a verdict, or no RAG check failed)")
+                                 "no failed stage is known (a judge without a verdict, a judge and the labels disagreeing, or "
+                                 "no RAG check failed)")
 
 
 def test_a_line_break_from_a_server_or_a_run_file_never_starts_a_line_of_its_own(project, cli):
