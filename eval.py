@@ -13521,6 +13521,8 @@ def refused_keys(stop):
 
 def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
+    if isinstance(stop, ServerRefuses) and all(UNDECODABLE in error for _, error in stop.row):   # (answered: no refusal)
+        return f"{who} sent {len(stop.row)} answers in a row in a coding eval.py cannot decode"
     if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
         return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
     # (a reset after the headers, a body cut short: "could not connect" of calls that did)
@@ -17399,6 +17401,15 @@ def case_meant(config, ids, case_id):
     return f"; did you mean {id_word(near[0])}?" if near else ""
 
 
+def characters_seen(t):
+    """What made an answer no label, seen where a page's <pre> hides it (a line break, a non-breaking space, a zero-width
+    space): every character of what was scored, for an INVALID answer holding one; else None. report --case, the
+    report's page and review's show it beside the answer."""
+    said = scored_text(t) if not t["error"] and t["response"] is not None else None
+    return every_character(said, 300) if t["predicted"] == INVALID and isinstance(said, str) and (
+        not said.isprintable() or INVISIBLE_CHARS.search(said)) else None
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
@@ -17421,6 +17432,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         {"trial": t["trial"], "response": t["response"], "thinking": thinking[t["trial"]], "error": t["error"],
          # what was scored (None: no answer, still thinking when it stopped)
          "answer": None if t["error"] else scored_text(t), "unfinished": t["unfinished"],
+         "every_character": characters_seen(t),   # (what made it no label, seen: "bug\u3164" printed as "bugㅤ")
          "unoffered_calls": by_trial[t["trial"]].get("unoffered_calls"),
          **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
@@ -17485,6 +17497,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
             lines += ["  answer: none (still thinking when it stopped: the token limit fell inside its thinking)"]
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
+        if t["every_character"]:
+            lines.append(f"  every character: {t['every_character']}")
         if t["unoffered_calls"]:
             calls = t["unoffered_calls"]
             lines += ["  tool calls made where no tool was offered (not answered; not scored):"] + [
@@ -21930,15 +21944,6 @@ def trial_answers(case, results):
     return Markup("".join(parts))
 
 
-def characters_seen(t):
-    """What made an answer no label, seen where a page's <pre> hides it (a line break, a non-breaking space, a zero-width
-    space): every character of what was scored, for an INVALID answer holding one; else None. The report's page and
-    review's show it beside the answer."""
-    said = scored_text(t) if not t["error"] and t["response"] is not None else None
-    return every_character(said, 300) if t["predicted"] == INVALID and isinstance(said, str) and (
-        not said.isprintable() or INVISIBLE_CHARS.search(said)) else None
-
-
 def passages_html(case, trial):
     """RAG: a failing case's passages beside its answer on the page (passages_beside), or nothing."""
     seen = passages_beside(case, trial or case["trials"][0])
@@ -23409,8 +23414,10 @@ function unanswered(response) {
 // an annotation's length as the server counts it (annotation_as_stored): its whitespace, as Python's str.split finds it,
 // made single spaces (JavaScript's \\s differs: U+FEFF in, U+001C to U+001F and U+0085 out)
 const SPACES = /[\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+/;
+// (sent so too: 4,200 spaces in a short note were a body past what a save takes, refused as "at most 200 characters")
+function asStored(text) { return text.split(SPACES).filter(Boolean).join(" "); }
 function tooLong(text) {
-  const n = Array.from(text.split(SPACES).filter(Boolean).join(" ")).length;
+  const n = Array.from(asStored(text)).length;
   return n > MOST ? n + " characters: an annotation holds at most " + MOST + "; shorten it to save" : "";
 }
 function store(it, text, status) {
@@ -23432,7 +23439,7 @@ async function send(it, text, status, asked) {
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
-                                            body: JSON.stringify({key: it.key, text: text, was: was})});
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was})});
     answer = await response.json();
   } catch (e) { it.queued--; status.textContent = "not saved: " + unanswered(response); return; }
   const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)

@@ -1752,9 +1752,15 @@ def test_answers_in_a_coding_eval_py_cannot_decode_stop_the_run_as_refusals_do(p
     try:
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--jobs", "1", "--host",
                              f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+        first = len(asked)
+        jobs = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--jobs", "4", "--host",
+                   f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/y.json")[2]
     finally:
         server.shutdown()
-    assert code == 2 and len(asked) == evalpy.SERVER_GONE_AFTER, (len(asked), err)
+    # (its newcomer) the line said as it waits for the calls out called them refused: they were answered
+    assert "sent 5 answers in a row in a coding eval.py cannot decode): waiting for the calls out" in jobs, jobs
+    assert "refused" not in jobs.split("waiting for the calls out")[0], jobs
+    assert code == 2 and first == evalpy.SERVER_GONE_AFTER, (first, err)
     assert (f"stopped: the server at http://127.0.0.1:{server.server_address[1]} sent 5 answers in a row in a coding "
             "eval.py cannot decode (the server's answer came in a coding eval.py cannot decode (Content-Encoding: br; "
             "gzip and deflate it can): a proxy compressing it? have it pass answers on as they are); once they come as "

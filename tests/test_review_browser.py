@@ -228,7 +228,7 @@ def test_direction_overrides_in_a_run_are_shown_as_codes(project, chromium):
         assert "\u202e" not in tab.text_content("body")
 
 
-def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project, chromium):
+def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project, chromium, cli):
     """Round 122: "b\u200bug" (a zero-width space inside) showed as "bug" in the answer box beside "normalized label
     INVALID", and --against a run that answered "bug" as the same words with the opposite verdict; the report's page
     says every character, the review page did not."""
@@ -244,6 +244,7 @@ def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project
         tab.select_option("#status", "all")
         assert "every character: bug\\u2800" in tab.text_content("#answer"), tab.text_content("#answer")
     assert evalpy.every_character("bug\u2800") == "bug\\u2800"   # (the report's views too)
+    assert "  every character: bug\\u2800" in cli("report", blank, "--case", "c3")[1]   # (report --case too)
     plain = write_run("runs/plain.json", make_run([{"id": "c2", "expected": "bug", "response": "bug"}]))
     with review_tab(chromium, plain, ready="#status") as tab:   # a label read: nothing more said
         tab.select_option("#status", "all")
@@ -257,6 +258,10 @@ def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
     server takes, unsaid): a text past 200 characters as the server counts them is said to be, and never sent."""
     import time
     from playwright.sync_api import expect
+    page.fill("#annotationinput", "wrong label" + " " * 4200 + "again")   # (its newcomer: sent as typed, a body past
+    page.keyboard.press("Enter")                                         # what a save takes, refused)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.fill("#annotationinput", "")
     page.focus("#annotationinput")
     page.keyboard.insert_text("\U0001F600" * 150)
     time.sleep(0.1)
