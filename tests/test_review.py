@@ -981,7 +981,7 @@ def test_a_page_that_had_not_seen_another_pages_save_never_undoes_it(server):
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "read as billing", "was": ""}).status_code == 200
     assert requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x"}).status_code == 200
     page = requests.get(url + "/").text
-    assert "text: text, was: was" in page and "response.status === 409" in page
+    assert "text: asStored(text), was: was" in page and "response.status === 409" in page
 
 
 def test_an_annotation_written_by_hand_is_replaced_and_removed_by_the_page_that_shows_it(server):
