@@ -110,7 +110,7 @@ from collections import Counter, deque
 from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, sqrt, tanh
+from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
 from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
@@ -2309,7 +2309,8 @@ class CompareResult(CompareAdds):
     errored: list           # those of them compared all the same (decided in both by the trials that came)
     open_regressions: list  # not compared for a verdict missing, neither failing in the baseline nor passing in the
                             # candidate: regressions, for all one knows
-    worse_open: bool        # whether those not compared for a verdict could turn --fail-if-worse
+    worse_open: bool        # whether the trials a judge left open could turn --fail-if-worse (could_turn_worse)
+    open_cases: list        # ids with a trial a judge left open (no call failed), compared or not
     invalid_answers: list | None  # [baseline's, candidate's] answers that were no label; None without labels
     length_stops: list      # [baseline's, candidate's] answers the server stopped for length (a limit, the window)
     repeat_stops: list      # [baseline's, candidate's] answers Ollama stopped for repeating one token (REPEAT_STOP)
@@ -18042,6 +18043,33 @@ def same_split(a_cfg, b_cfg, refusal="refusing to compare: the runs used differe
                     or is_held_out(where[0]) else "run the older configuration again on the split as it is now, then compare those"))
 
 
+OPEN_OUTCOMES = 64   # the ways the open trials could go that --fail-if-worse reads one by one; past them, "could"
+
+
+def could_turn_worse(read, a_by_id, b_cases, compared, unsettled, alpha):
+    """Whether the trials a judge left open (`unsettled`: id -> (baseline passed, open, trials, candidate passed, open,
+    trials)) could turn --fail-if-worse from `read`, had they verdicts: each way they could go read as compare reads it
+    (with trials the t test is not monotone in them: one pass of three open was worse where none and all were not);
+    one answer a case, the two extremes settle it (McNemar's count moves one way); more ways than OPEN_OUTCOMES, it
+    could."""
+    if not unsettled:
+        return False
+    known = [(*x, *y) for i, x, y in zip(compared, case_rates(a_by_id, compared), case_rates(b_cases, compared))
+             if i not in unsettled]
+    ways = [[(ap + i, a_of, bp + j, b_of) for i in range(a_open + 1) for j in range(b_open + 1)]
+            for ap, a_open, a_of, bp, b_open, b_of in unsettled.values()]
+    def worse(pairs):
+        turned = paired_change(pairs, alpha)
+        return called(turned, alpha) and turned["difference"]["estimate"] < 0
+    if prod(map(len, ways)) <= OPEN_OUTCOMES:
+        outcomes = (known + list(pairs) for pairs in itertools.product(*ways))
+    elif all(w[0][1] == w[0][3] == 1 for w in ways):   # (worst: the baseline's open pass, the candidate's fail; best: the other way)
+        outcomes = (known + [min(w, key=lambda p: p[2] - p[0]) for w in ways], known + [max(w, key=lambda p: p[2] - p[0]) for w in ways])
+    else:
+        return True
+    return any(worse(pairs) != read for pairs in outcomes)
+
+
 def case_rates(cases, ids):
     """(passed, decided) trials of each case named, in that order."""
     return [(cases[i]["passed_trials"], cases[i]["decided_trials"]) for i in ids]
@@ -18206,21 +18234,19 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     compared, rose, fell = [], [], []
     open_regressions = []   # not compared for a verdict missing, and neither failing in the baseline nor passing in the
     # candidate: regressions, for all one knows (a pass left open in the candidate, an open baseline failing now)
-    extremes = []   # (worst, best) pairs of rates of each case not compared for a verdict: its open trials failing the
-    # candidate and passing the baseline, then the other way round (what --fail-if-worse would read had they a verdict)
+    unsettled = {}   # id -> (baseline passed, open, trials, candidate passed, open, trials) of each case, compared or not,
+    # with a trial a judge left open (none failed): what --fail-if-worse would read had they a verdict
     for a in a_cases:
         b = b_cases[a["id"]]
         if any(t["error"] or judge_call_failed(t) for c in (a, b) for t in c["trials"]):
             failed.append(a["id"])
+        opened = [sum(t["correct"] is None for t in c["trials"]) for c in (a, b)]
+        if any(opened) and a["id"] not in failed:
+            unsettled[a["id"]] = (a["passed_trials"], opened[0], len(a["trials"]), b["passed_trials"], opened[1], len(b["trials"]))
         if a["correct"] is None or b["correct"] is None or not (still_decided(a) and still_decided(b)):
             buckets["not_compared"].append(a["id"])   # an error on either side is not the model's doing
             if not (a["correct"] is False and still_decided(a) or b["correct"] is True and still_decided(b)):
                 open_regressions.append(a["id"])
-            if a["id"] not in failed:
-                a_open, b_open = (sum(t["correct"] is None for t in c["trials"]) for c in (a, b))
-                a_of, b_of = len(a["trials"]), len(b["trials"])
-                extremes.append(((a["passed_trials"] + a_open, a_of, b["passed_trials"], b_of),
-                                 (a["passed_trials"], a_of, b["passed_trials"] + b_open, b_of)))
         else:
             compared.append(a["id"])
             if a["correct"] == b["correct"]:
@@ -18240,14 +18266,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     change = paired_change([(*x, *y) for x, y in zip(a_rates, b_rates)], alpha)
     p = change["test"]["p"]
     estimate = change["difference"]["estimate"]
-    # whether the cases not compared for a verdict could turn --fail-if-worse: significantly worse had their open
-    # trials all gone one way, and not the other (or not as read without them)
-    def worse(pairs):
-        turned = paired_change(pairs, alpha)
-        return called(turned, alpha) and turned["difference"]["estimate"] < 0
-    known = [(*x, *y) for x, y in zip(a_rates, b_rates)]
-    worse_open = bool(extremes) and len({worse(known), worse(known + [w for w, _ in extremes]),
-                                         worse(known + [b for _, b in extremes])}) > 1
+    worse_open = could_turn_worse(called(change, alpha) and estimate < 0, a_by_id, b_cases, compared, unsettled, alpha)
     if fisher and change["unit"] != "case":
         repeated = [f"{name} has {cfg['repeat']} trials a case" for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg["repeat"] > 1]
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
@@ -18273,6 +18292,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
     answers = [sum(t["response"] is not None for c in cases for t in c["trials"]) for cases in (a_cases, b_cases.values())]
     trials = a_cfg["repeat"] > 1 or b_cfg["repeat"] > 1
     result = {"changed": changed, **buckets, "failed": failed, "open_regressions": open_regressions, "worse_open": worse_open,
+              "open_cases": list(unsettled),
               "errored": [i for i in failed if i not in buckets["not_compared"]], "invalid_answers": invalid if a_cfg["labels"] is not None else None,
               "length_stops": length_stops, "repeat_stops": repeat_stops,
               "answers": answers, "speed": [speed_figures(a_cfg, a_cases), speed_figures(b_cfg, b_cases.values())],
@@ -19414,9 +19434,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     elif fail_if_worse:
         worse = c["significant"] and c["difference"]["estimate"] < 0
         if c.get("worse_open"):   # (a pass the open cases could overturn was "gate passed", exit 0)
-            open_ids = [i for i in c["not_compared"] if i not in c["failed"]]
+            open_ids = c["open_cases"]
             outcomes.append((None, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']}); but "
-                             f"{plural(len(open_ids), 'case')} without a verdict in a run could decide it "
+                             f"{plural(len(open_ids), 'case')} with answers without a verdict could decide it "
                              f"({', '.join(open_ids[:10])}{', ...' if len(open_ids) > 10 else ''})",
                              open_verdicts_advice(runs) if runs else "judge them again, or look at them by hand"))
         else:
@@ -19457,6 +19477,8 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
         # "significantly worse" over several comparisons at once: the table's reading, at the Holm-adjusted p, of
         # the cases every run decided; where these two decided more, it is not theirs to pass on
         c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
+        # (read at the Holm-adjusted p, which the two-run reading of the open trials is not: any such trial could)
+        c["worse_open"] = c["worse_open"] or bool(c["open_cases"])
         both = {i for i in held if by_id[0][i]["correct"] is not None and ids[i]["correct"] is not None}
         aside = (f" (on the {plural(len(held), 'case')} these two hold)" if held != shared else "",
                  f"the table reads the {plural(len(decided), 'case')} every run decided, and these two decided "
