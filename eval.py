@@ -19468,6 +19468,10 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
     (_, base_cfg, base_cases), code, verdicts = runs[0], 0, []
     by_id = [{x["id"]: x for x in cases} for _, _, cases in runs]
     decided = set(decided_by_all(shared, by_id))   # what the table's tests read (compare_many)
+    # answers without a verdict in any run: each run's p moves every other's Holm-adjusted one (C's open trial turned
+    # A -> B's), so any of them leaves every --fail-if-worse gate of the table not judged
+    table_open = {x["id"] for _, _, cases in runs for x in cases if x["id"] in shared
+                  and any(t["correct"] is None and not t["error"] for t in x["trials"])}
     for (_, cfg, cases), row, name, run, ids in zip(runs[1:], m["runs"][1:], names[1:], runs[1:], by_id[1:]):
         # each against the first on the cases these two hold, as the two compared alone: a case that broke is a
         # regression whatever another run holds (a run of part of the split beside them hid 6 of them, exit 0)
@@ -19478,6 +19482,7 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
         # the cases every run decided; where these two decided more, it is not theirs to pass on
         c.update(significant=row["significant"], reading=row["reading"], difference=row["difference"])
         # (read at the Holm-adjusted p, which the two-run reading of the open trials is not: any such trial could)
+        c["open_cases"] = sorted(set(c["open_cases"]) | table_open)
         c["worse_open"] = c["worse_open"] or bool(c["open_cases"])
         both = {i for i in held if by_id[0][i]["correct"] is not None and ids[i]["correct"] is not None}
         aside = (f" (on the {plural(len(held), 'case')} these two hold)" if held != shared else "",

@@ -181,6 +181,12 @@ def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate
     b3 = trials("runs/B.json", "F|F|F|F|F|N|T|T", prompt="prompts/v2.txt")
     code, out, err = cli("compare", a3, b3, c3, "--fail-if-worse")
     assert code == 2 and "could decide it (c06)" in err, err
+    # (its review) an open trial in C moves C's p, and with it B's Holm-adjusted one: A -> B is not judged either
+    a10 = trials("runs/A10.json", "|".join(["T T T"] * 10))
+    b10 = trials("runs/B10.json", "|".join(["F F F"] * 5 + ["T T T"] * 5), prompt="prompts/v2.txt")
+    c10 = trials("runs/C10.json", "T T N|T T F|T T T|T F F|T T T|T T F|T T T|F F F|T T F|T T T", prompt="prompts/v3.txt")
+    code, out, err = cli("compare", a10, b10, c10, "--fail-if-worse")
+    assert code == 2 and "gate passed" not in err and "A10 -> B10: significantly worse? no" in err, err
     code, out, err = cli("compare", a, run("runs/c.json", [False, None, False, None], prompt="prompts/v1.txt"), "--fail-on-regression")
     assert code == 1 and "GATE FAILED: 1 regression(s): c1" in err, err   # (a regression seen fails it all the same)
 
