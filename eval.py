@@ -12881,6 +12881,11 @@ def run_held(args, held):
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
         form = choose_response_format(client, config, inputs.labels, resuming=resuming)
+    if config["api"] == "openai" and (config.get("format") == "json" or form == "json_object") \
+            and "json" not in inputs.prompt_text.casefold():   # (every case was refused, each after the format was "taken")
+        warn(f"note: --format {config['format']} goes as response_format json_object, and {shell_word(config['prompt'])} never "
+             "says JSON: OpenAI's API refuses such a request unless its messages do (\"'messages' must contain the word "
+             "'json'\"); say it in the prompt")
     if run_path:
         journal = resume_journal(run_path, config, server_version, len(inputs.cases), len(done), len(begun),
                                  len(set(turns or ()) - set(done) - set(begun or ())))

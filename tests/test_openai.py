@@ -380,6 +380,13 @@ def test_openais_own_api_takes_the_schema_its_probe_and_the_token_cap(project, c
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "schema",
                          "--out", "runs/o2.json", "--limit", "1")
     assert "--format schema: sent as response_format json_object with a schema (" in err, err
+    # (round 122's last try) the probe says JSON, the prompt need not: every case was then refused, unwarned
+    assert ("note: --format schema goes as response_format json_object, and prompts/v3.txt never says JSON: OpenAI's API "
+            "refuses such a request unless its messages do") in err, err
+    Path("prompts/json.txt").write_text("Answer in JSON: {\"label\": ...}\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--format", "json",
+                         "--prompt", "prompts/json.txt", "--out", "runs/o3.json", "--limit", "1")
+    assert "never says JSON" not in err, err
 
 
 def test_a_server_that_refuses_json_schema_gets_the_schema_as_json_object(project, cli, fake):
