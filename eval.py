@@ -19427,13 +19427,14 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             verdict += f" (by majority vote; pass rate fell on {plural(len(c['fell']), 'case')}: --fail-if-worse reads the rates)"
         # a case that passed in the baseline and has no verdict now could be one more: "0 regression(s)" passed a
         # candidate whose judge decided nothing
-        unknown = c.get("open_regressions") or []
-        if unknown and not c["regressions"]:
-            verdict += (f"; but {plural(len(unknown), 'case')} without a verdict in a run could be "
-                        f"{'a regression' if len(unknown) == 1 else 'regressions'} "
-                        f"({', '.join(unknown[:10])}{', ...' if len(unknown) > 10 else ''})")
-        outcomes.append((None, verdict + aside[0], open_verdicts_advice(runs) if runs else "judge them again, or "
-                         "look at them by hand") if unknown and not c["regressions"] else (not c["regressions"], verdict + aside[0]))
+        could = [] if c["regressions"] else c.get("open_regressions") or []
+        if could:
+            outcomes.append((None, verdict + f"; but {plural(len(could), 'case')} without a verdict in a run could be "
+                             f"{'a regression' if len(could) == 1 else 'regressions'} "
+                             f"({', '.join(could[:10])}{', ...' if len(could) > 10 else ''})" + aside[0],
+                             open_verdicts_advice(runs) if runs else "judge them again, or look at them by hand"))
+        else:
+            outcomes.append((not c["regressions"], verdict + aside[0]))
     if fail_if_worse and aside[1]:
         outcomes.append((None, f"significantly worse? not judged in this table ({aside[1]})"))
     elif fail_if_worse:
