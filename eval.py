@@ -989,16 +989,28 @@ def interval(ci):
     return "" if low is None else f"{percent(low)[:-1]}–{percent(high)}"
 
 
+TINY_P = 1e-300   # below it a p is shown as a bound: past 2^-1074 an exact test's p is the float 0.0 (1,100 cases fixed)
+
+
 def p_value(p, alpha=None):
     """'0.031', '2.4e-05'; read against alpha, with the digits that keep it on its side of it (below
-    0.001 too: 0.000504 against --alpha 0.0005 is 5.04e-04, never 5.0e-04)."""
+    0.001 too: 0.000504 against --alpha 0.0005 is 5.04e-04, never 5.0e-04). A p too small for a float
+    is '<1e-300', never 0.0e+00: no test here gives a p of 0 (alpha is never under LEAST_ALPHA)."""
     if p is None:
         return "-"
+    if p < TINY_P:
+        return f"<{TINY_P:g}"
     def text_of(v, d):
         return f"{v:.{d + 1}e}" if v < 0.001 else f"{v:.{d + 2}g}"
     if alpha is None:
         return text_of(p, 0)
     return beside(p, alpha, text_of, digits=(0, 1, 2, 3, 4, 6, 9))
+
+
+def p_is(p, alpha=None, name="p"):
+    """'p = 0.031', or 'p < 1e-300' where the p is too small for a float."""
+    text = p_value(p, alpha)
+    return f"{name} {text[0]} {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
 
 def plural(n, noun):
@@ -16008,16 +16020,16 @@ def detectable_answer(rows, alpha):
     if changed is None:
         needed = fewest_one_way(alpha, mcnemar_mid_p, 1 << 12)   # 2^-1075 is 0 in floats: found by then
         raise EvalError(f"on {plural(rows, 'case')} no change can be told from chance at alpha {given(alpha)}: even all {rows} "
-                        f"changing verdict the same way give p = {p_value(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
+                        f"changing verdict the same way give {p_is(mcnemar_mid_p(rows, 0), alpha)} (mid-p "
                         f"McNemar, the test compare uses); it needs {plural(needed, 'case')} or more")
     p, p_less = mcnemar_mid_p(changed, 0), mcnemar_mid_p(changed - 1, 0)
     lines = [f"{changed} of {rows} cases ({points_of(changed / rows)}): the fewest changes of verdict, all one "
              f"way, that compare's test (mid-p McNemar) tells from chance at alpha {given(alpha)}",
-             f"({changed} one way and none the other give p = {p_value(p, alpha)}"
-             + (f"; {changed - 1} give p = {p_value(p_less, alpha)})." if changed > 1 else ").")]
+             f"({changed} one way and none the other give {p_is(p, alpha)}"
+             + (f"; {changed - 1} give {p_is(p_less, alpha)})." if changed > 1 else ").")]
     if fewest_one_way(alpha, mcnemar_exact, rows) is None:
         lines.append(f"The exact McNemar test could never reach {given(alpha)} on {plural(rows, 'case')}: all {rows} one way give "
-                     f"p = {p_value(mcnemar_exact(rows, 0), alpha)}.")
+                     f"{p_is(mcnemar_exact(rows, 0), alpha)}.")
     if rows > MAX_ENUMERATED:
         shown = []
         lines.append(f"(How the smallest difference grows with the cases that change is worked out up to "
@@ -16027,7 +16039,7 @@ def detectable_answer(rows, alpha):
         shown = [s for i, s in enumerate(shown) if s["discordant"] not in {t["discordant"] for t in shown[:i]}]
         lines.append("Changes both ways cancel out: the more cases change verdict, the larger a difference must be.")
     for s in shown:
-        split = f"{s['split'][0]} one way, {s['split'][1]} the other, p = {p_value(s['p'], alpha)}"
+        split = f"{s['split'][0]} one way, {s['split'][1]} the other, {p_is(s['p'], alpha)}"
         lines.append(f"  if {100 * s['share']:g}% of the cases change verdict ({s['discordant']}): "
                      + (f"no difference can be told from chance ({split})" if s["difference"] is None else
                         f"a difference must be at least {points_of(s['difference'])} to be told from chance "
@@ -16090,8 +16102,8 @@ def fisher_answer(rows, alpha):
     p_less = fisher_exact(rows - needed + 1, needed - 1, rows, 0)
     lines = [f"{plural(needed, 'failure')}: the fewest that Fisher's exact test (two-sided) tells apart from a "
              f"baseline that never failed on {plural(rows, 'row')}, at alpha {given(alpha)}",
-             f"({rows - needed}/{rows} vs {rows}/{rows} gives p = {p_value(p, alpha)}; "
-             f"{rows - needed + 1}/{rows} gives p = {p_value(p_less, alpha)}).",
+             f"({rows - needed}/{rows} vs {rows}/{rows} gives {p_is(p, alpha)}; "
+             f"{rows - needed + 1}/{rows} gives {p_is(p_less, alpha)}).",
              f"Unpaired: for versions run on different rows, or a test pre-registered so; two runs over the same "
              f"cases are compare's paired question (power --rows {rows})."]
     return lines, {"rows": rows, "alpha": alpha, "failures": needed, "p": p, "test": "Fisher exact, unpaired"}
@@ -18493,7 +18505,7 @@ def change_reading(d, p, alpha, called, p_said="p", test=None,
         return "no case has a verdict in both runs"
     if p is None:
         return f"{difference_text(d)}: too few cases to tell (a t interval needs two cases that differ)"
-    said = f"{difference_text(d)}, {p_said} = {p_value(p, alpha)}" + (f" ({test})" if test else "")
+    said = f"{difference_text(d)}, {p_is(p, alpha, p_said)}" + (f" ({test})" if test else "")
     if called:
         return f"{said}: {verdict[0] if d['estimate'] > 0 else verdict[1]} beyond chance"
     clear = d["low"] is not None and (d["low"] > 0 or d["high"] < 0)
@@ -18747,9 +18759,9 @@ def pairwise_reading(wins, losses, p, alpha):
     if wins + losses == 0:
         return f"{counts}: no pair has a winner"
     if p <= alpha:
-        return (f"{counts}: p = {p_value(p, alpha)}, the "
+        return (f"{counts}: {p_is(p, alpha)}, the "
                 f"{'candidate' if wins > losses else 'baseline'} is preferred beyond chance")
-    return f"{counts}: p = {p_value(p, alpha)}, could be chance"
+    return f"{counts}: {p_is(p, alpha)}, could be chance"
 
 
 def pairwise_certainty(votes):

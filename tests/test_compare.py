@@ -1919,3 +1919,20 @@ def test_two_runs_of_as_many_chosen_cases_name_the_cases_each_holds_alone(projec
     Path("b.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
     code, out, err = cli("compare", "a.json", "b.json")
     assert "subset" not in out and "not in the other" not in out, out + err
+
+
+def test_a_p_too_small_for_a_float_is_shown_as_a_bound_never_as_zero(project, cli):
+    # 1,100 cases fixed and none broken: the true mid-p is 2^-1100 (scipy's log says about 1e-331), past the smallest
+    # float, so the test's float is 0.0; it printed "p = 0.0e+00", a p no exact test can give
+    n = 1100
+    assert scipy.stats.binom.logpmf(0, n, 0.5) / np.log(10) < -300
+    cases = [{"id": f"c{i:04d}", "expected": "bug"} for i in range(n)]
+    write_run("runs/a.json", make_run([dict(c, response="acceso") for c in cases], prompt="prompts/a.txt", prompt_text="A\n"))
+    write_run("runs/b.json", make_run([dict(c, response="bug") for c in cases], prompt="prompts/b.txt", prompt_text="B\n"))
+    write_run("runs/c.json", make_run([dict(c, response="bug") for c in cases], prompt="prompts/c.txt", prompt_text="C\n"))
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "p < 1e-300 (mid-p McNemar): the candidate is better beyond chance" in out and "0.0e+00" not in out
+    assert json.loads(cli("compare", "runs/a.json", "runs/b.json", "--json")[1])["test"]["p"] == 0.0   # the nearest float
+    table = cli("compare", "runs/a.json", "runs/b.json", "runs/c.json")[1]   # the Holm column of a table of three
+    assert table.count("<1e-300") == 4 and "0.0e+00" not in table
+    assert "0.0e+00" not in cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
