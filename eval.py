@@ -1968,7 +1968,8 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # Fields that describe how the answers were produced; compare shows those that differ. A superset of
 # what the held-out guard counts as another configuration (TUNED_CONFIG, §8: labels and judge too), so
 # a change the guard sees is never read as a rerun's variation.
-COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "temperature", "seed", "repeat",
+COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "model_entry", "temperature",
+                   "seed", "repeat",
                    "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns",
                    "trial_seeds", "labels", "judge")
 
@@ -1985,6 +1986,11 @@ THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the r
 # What Ollama's /api/tags says of the model, as the run config records it: the digest changes when
 # the model is pulled again or replaced under the same name
 IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantization")
+# What a /v1/models entry says of the model alone: not its "created", a time vLLM and llama.cpp's server stamp at each
+# listing (vLLM's ModelCard: default_factory=lambda: int(time.time())), so two listings of one model differ there
+ENTRY_STAMPED = ("created",)
+# and not the window it is served with, which a resume is advised to take larger (vLLM's --max-model-len)
+ENTRY_WINDOW = ("max_model_len",)
 
 
 # The records below are plain dicts, read and written as JSON; these declarations name their keys
@@ -2621,9 +2627,17 @@ def refuse_given_twice(flag, values, same, why):
                         f"{why}")
 
 
+def entry_identity(entry, besides=ENTRY_STAMPED):
+    """A recorded /v1/models entry (config.model_entry) as it tells a model apart: without the keys in besides; None
+    for none (an Ollama run, one made before it was kept)."""
+    return {k: v for k, v in entry.items() if k not in besides} if type(entry) is dict else None
+
+
 def same_setting(key, a, b):
     """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
     are one model."""
+    if key == "model_entry":   # (one run of another API, or made before the entry was kept: nothing to tell apart)
+        return a is None or b is None or entry_identity(a) == entry_identity(b)
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
     if key == "context_length" and (a is None or b is None):
@@ -13078,6 +13092,15 @@ def preflight_server(client, config, judge, inputs, resuming):
                             + ("; on the held-out test split, with --rerun-test, the run marked as forced"
                                if is_held_out(config.get("split_path") or "") else "") + "), or "
                             "go on against the model it began with")
+        then, served = (entry_identity(e, ENTRY_STAMPED + ENTRY_WINDOW) for e in (config.get("model_entry"),
+                                                                                   identity.get("model_entry")))
+        if then is not None and served is not None and then != served:   # /v1 names no digest: its entry is all it says
+            differs = ", ".join(f"{k} {json_text(then.get(k))} then, {json_text(served.get(k))} now"
+                                for k in dict.fromkeys([*then, *served]) if then.get(k) != served.get(k))
+            raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not "
+                            f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); its "
+                            "answers would mix two models. Run again with another --out (what the journal holds stays as it "
+                            "is), or go on against the server the run began with")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
                  f"{short(was)}): the answers asked now cannot be told to be the same model's")
@@ -18527,8 +18550,9 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(cfg.get(k), sort_keys=True) for cfg in configs   # (in any order
-                                              if k != "context_length" or cfg.get(k) is not None}) > 1]   # of its keys)
+    keys = [k for k in COMPARED_CONFIG if len({json_text(entry_identity(cfg.get(k)) if k == "model_entry" else cfg.get(k),
+                                                         sort_keys=True) for cfg in configs   # (in any order of its keys)
+                                              if k not in ("context_length", "model_entry") or cfg.get(k) is not None}) > 1]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
         implied["trial_seeds"] = "repeat"
@@ -18658,7 +18682,7 @@ def settings_cells(rows, key):
     """One setting of each of many runs as its column shows it: of an object (options, the judge), the entries that
     differ among the runs (and the judge's models); cut at 30 columns where that leaves the runs that differ apart
     (two num_predict read '{"num_ctx": 4096, "num_predic…' alike, the one setting that told them apart hidden)."""
-    values = [r["settings"][key] for r in rows]
+    values = [entry_identity(r["settings"][key]) if key == "model_entry" else r["settings"][key] for r in rows]
     if all(isinstance(v, dict) for v in values):
         differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values}) > 1}
         values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]
@@ -19050,6 +19074,8 @@ def change_rows(changed):
     for key, (old, new) in changed.items():
         if key == "model_digest" and type(old) is str and type(new) is str:   # as long as it takes to differ
             old_text, new_text = map(on_one_line, shorts_apart(old, new))   # (a line break in one, a run edited: \n)
+        elif key == "model_entry":   # the keys that differ, each as key=value: the rest would bury them
+            old_text, new_text = (entry_shown(mine, theirs) for mine, theirs in ((old, new), (new, old)))
         elif key == "response_format":   # the form --format schema was sent in (json_object carries the schema); none
             # beside --format json is JSON mode without one ("json_object -> none" read as no JSON mode at all)
             formats = changed.get("format", (None, None))
@@ -19068,6 +19094,12 @@ def change_rows(changed):
                      "note": ": the model was re-pulled or replaced under the same name"
                      if key == "model_digest" and "model" not in changed and old and new else ""})
     return rows
+
+
+def entry_shown(entry, other):
+    """A /v1/models entry as compare shows it beside another: its keys the other lacks or holds otherwise, key=value."""
+    mine, theirs = entry_identity(entry) or {}, entry_identity(other) or {}
+    return on_one_line(" ".join(f"{k}={json_text(v)}" for k, v in mine.items() if theirs.get(k, mine) != v) or "none")
 
 
 def row_of(sec, name):

@@ -1816,3 +1816,45 @@ def test_a_content_encoding_naming_no_compression_is_read_as_it_is(project, cli)
                                       "--split", "dev", "--limit", "1", out="runs/z.json")
     error = json.loads(text)["results"][0]["error"]
     assert error == "HTTP 599: (its body in a coding eval.py cannot decode: Content-Encoding: zlib)", error
+
+
+def test_a_resume_on_a_server_whose_models_entry_names_another_model_is_refused(project, cli, fake):
+    """Round 123: a /v1 run begun on one server and finished with --resume --host on another recorded the first's
+    /v1/models entry for answers the second model gave, and compare said "nothing in the configuration". /v1 names no
+    digest: the entry (vLLM's root, the weights' path) is all it says, so another entry is refused as another digest is;
+    its "created", which vLLM stamps at each listing, and its window, which a resume is advised to take larger, are not
+    the model."""
+    def listing(root, window, created):
+        return {"object": "list", "data": [{"id": "qwen2.5:7b", "object": "model", "created": created, "owned_by": "vllm",
+                                            "root": root, "max_model_len": window}]}
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B-Instruct", 8192, 1764496800)
+    fake.faults = ["drop"] * 20
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--retries", 0)
+    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json" in err, err
+    kept = Path("runs/dev-v3.json.journal").read_bytes()
+    fake.faults = []
+    fake.listings["/v1/models"] = listing("/models/Llama-3.1-8B-Instruct", 8192, 1764500000)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and err.startswith(
+        'error: refusing to resume: qwen2.5:7b on ' + fake.url + ' is not the model the run began with, as its /v1/models '
+        'entry says (root "/models/Qwen2.5-7B-Instruct" then, "/models/Llama-3.1-8B-Instruct" now)'), err
+    assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
+    # the same model listed later, with a larger window (as the advice for an answer past it says): it goes on
+    fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B-Instruct", 32768, 1764600000)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+    # compare tells two models under one name apart by their entries, never by the time of a listing
+    fake.listings["/v1/models"] = listing("/models/Llama-3.1-8B-Instruct", 32768, 1764700000)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--out", "runs/llama.json")
+    assert code == 0, err
+    changed = cli("compare", "runs/dev-v3.json", "runs/llama.json")[1].split("\nFixed")[0]
+    assert 'Changed:\n  model_entry: root="/models/Qwen2.5-7B-Instruct" max_model_len=8192 -> root="/models/Llama-3.1-8B-Instruct" ' \
+           'max_model_len=32768' in changed and "created" not in changed, changed
+    fake.listings["/v1/models"] = listing("/models/Llama-3.1-8B-Instruct", 32768, 1764800000)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--out", "runs/again.json")
+    assert code == 0, err
+    assert "Changed: nothing in the configuration" in cli("compare", "runs/llama.json", "runs/again.json")[1]
+    table = cli("compare", "runs/dev-v3.json", "runs/llama.json", "runs/again.json")[1]
+    assert "model_entry" in table and "created" not in table, table
