@@ -12708,6 +12708,12 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)"
                         + changed_here(config, os.path.join(os.path.dirname(config["split_path"]), LABELS_FILE), journal))
+    if journal and type(config.get("cases")) is int and config["cases"] != len(inputs.cases):
+        # (written so, the run file held more cases than it says: every view refused it, and the journal was gone)
+        raise EvalError(f"{shell_word(journal)}:1: damaged journal header: config.cases is {config['cases']}, and the run "
+                        f"asks {plural(len(inputs.cases), 'case')} of {shell_word(config['split_path'])}"
+                        + (f" ({subset_words(config['subset'])})" if isinstance(config.get("subset"), dict) else "")
+                        + f"; write {len(inputs.cases)} there as it was, then resume")
     ids = {case["id"] for case in inputs.cases}
     edited = stray_journal_line(config, ids, where or {}, journal)
     if edited:

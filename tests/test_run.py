@@ -556,9 +556,9 @@ def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig)
     assert not runs.exists() or not any(runs.iterdir())   # no run, no journal, no lock left behind
 
 
-def interrupted_journal(project, cli, fake, keep):
-    """A journal as a killed run leaves it: the header and the first `keep` answers."""
-    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+def interrupted_journal(project, cli, fake, keep, extra=()):
+    """A journal as a killed run leaves it: the header and the first `keep` answers (of a run given `extra` too)."""
+    assert cli("run", "--split", "dev", "--host", fake.url, *extra)[0] == 0
     run = load_json("runs/dev-v3.json")
     os.unlink("runs/dev-v3.json")
     lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
@@ -5460,3 +5460,23 @@ def test_a_rule_of_tools_json_that_a_case_s_own_tool_refuses_is_named_as_tools_j
     code, out, err = cli("run", "--split", "mine/dev.jsonl", "--host", "127.0.0.1:9")
     assert code == 2 and err == ("error: mine/dev.jsonl:2: tools.json's tool_results.f[1]: its arguments match no call the "
                                  "tool takes: arguments.x is not string, as the tool's parameters say\n"), err
+
+
+@pytest.mark.parametrize("limit", [None, 10])
+def test_a_journal_header_whose_case_count_was_edited_is_refused_before_anything_is_asked(project, cli, fake, limit):
+    """Round 123: a header saying config.cases 5 of a run of 28 was resumed, the 25 answers paid for and the journal
+    removed, into a run file every view refused ("config.cases says 5 cases, but the results hold 28")."""
+    interrupted_journal(project, cli, fake, keep=3, extra=("--limit", str(limit)) if limit else ())
+    lines = open("runs/dev-v3.json.journal", encoding="utf-8").read().splitlines()
+    header = json.loads(lines[0])
+    assert header["config"]["cases"] == (limit or 28)
+    header["config"]["cases"] = 5
+    open("runs/dev-v3.json.journal", "w", encoding="utf-8").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    kept, asked = Path("runs/dev-v3.json.journal").read_bytes(), len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and err.startswith(
+        "error: runs/dev-v3.json.journal:1: damaged journal header: config.cases is 5, and the run asks "
+        + ("10 cases of golden/dev.jsonl (the first 10 cases, --limit 10)" if limit else "28 cases of golden/dev.jsonl")
+        + f"; write {limit or 28} there as it was, then resume"), err
+    assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
+    assert not os.path.exists("runs/dev-v3.json")
