@@ -2227,6 +2227,8 @@ class GradedPassages(TypedDict, total=False):
 class GradedVars(TypedDict, total=False):
     vars: dict              # the case's vars, where it has any: its checks' names compare as filled (scored_checks)
     tool_results: dict      # an agent's: what its calls got, which two runs compared must share (refuse_edited_cases)
+    input: str              # what the model was asked (or messages): two runs of one split compared share it
+    messages: list
 
 
 class GradedCase(Threshold, GradedPassages, GradedVars):
@@ -14317,7 +14319,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 case["pass_threshold"] = rule["pass_threshold"]
             # RAG: retrieval is scored from them; vars: the checks' names compare as filled; tool_results: what an
             # agent's calls got, which two runs compared must share
-            case.update({k: r[k] for k in ("context", "relevant", "vars", "tool_results") if k in r})
+            case.update({k: r[k] for k in ("context", "relevant", "vars", "tool_results", "input", "messages") if k in r})
         response, error, votes = r.get("response"), r.get("error"), r.get("judges")
         if rules_by_id is not None and votes and (filled := filled_names(case["checks"], r.get("vars") or {}, r["checks"])):
             votes = named_as_written(votes, filled)   # (a run of before, --checks)
@@ -18231,6 +18233,9 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
             continue
         differs = ["expected"] if case.get("expected") != other.get("expected") and case.get("expected") \
             and other.get("expected") else []
+        # what the model was asked: an input edited in one file was scored a regression of another question
+        differs = differs or [f for f in ("input", "messages", "vars") if f in case and f in other
+                              and not same_question(f, case, other)][:1]
         # checks (emptied, or a threshold edited, too) as they score, whoever wrote them (an older eval.py, judge
         # --checks): other checks are another measure; written otherwise (2.0 for 2, another order) the same
         mine, theirs = scored_checks(case), scored_checks(other)
@@ -18254,6 +18259,15 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited" + (", or an older eval.py stored its checks otherwise (run the split again to "
                                             "compare with this one's)" if differs[0] == "checks" else "") + " (report --case shows each)")
+
+
+def same_question(field, case, other):
+    """Whether two runs' case asks alike by its field: an input as an eval.py before {{vars}} were filled stored it
+    ("Cliente {{name}}") is the one filled in ("Cliente Ana"), the vars being the same."""
+    if field != "input" or not all(type(c.get("input")) is str and type(c.get("vars", {})) is dict for c in (case, other)):
+        return case[field] == other[field]
+    filled = [render(c["input"], c.get("vars", {})) for c in (case, other)]
+    return case["input"] == other["input"] or filled[0] == filled[1]
 
 
 # why a case is left out of a compare, as every view says it

@@ -1153,7 +1153,7 @@ def test_a_turn_the_token_limit_cut_is_said_cut_not_a_call_stopped(project, cli)
     # (its review) cut on both sides, at other turns: said too (a call run before the baseline's cut was "stopped")
     later = dict(baseline["results"][1], response="", done_reason="length", transcript=baseline["results"][1]["transcript"][:3],
                  per_turn=[baseline["results"][1]["per_turn"][0], dict(baseline["results"][1]["per_turn"][1], done_reason="length")])
-    baseline["results"][0] = dict(later, id="a1")
+    baseline["results"][0] = dict(later, id="a1", input=baseline["results"][0]["input"])   # (a1's question, a2's answer)
     out = cli("compare", write_run("runs/c.json", baseline), b)[1]
     assert "  a1: cut by the token limit at turn 1, not 2 (its calls never run); stopped calling lookup_order" in out, out
 
@@ -1488,6 +1488,20 @@ def test_runs_of_one_split_whose_inputs_were_stored_otherwise_are_compared(proje
     newer["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=older["config"]["split_sha"])
     code, out, err = cli("compare", write_run("runs/older.json", older), write_run("runs/newer.json", newer))
     assert code == 0 and "Regressions (1): c1" in out, err
+    # (round 123) an input edited in one file is another question: it was scored a regression without a word
+    for field, value in (("input", "Cliente Eva: no entro"), ("vars", {"name": "Eva"}),
+                         ("messages", [{"role": "user", "content": "otra"}])):
+        edited = json.loads(json.dumps(newer))
+        edited["results"][0][field] = value
+        if field == "messages":
+            del edited["results"][0]["input"]
+            older_too = json.loads(json.dumps(older))
+            older_too["results"][0]["messages"] = [{"role": "user", "content": "Cliente Ana: no entro"}]
+            del older_too["results"][0]["input"]
+            write_run("runs/older.json", older_too)
+        code, out, err = cli("compare", "runs/older.json", write_run("runs/edited.json", edited))
+        assert code == 2 and out == "" and err.startswith(f"error: refusing to compare: case c1 has another {field} in "
+                                                          "runs/older.json (the baseline) than in runs/edited.json"), err
 
 
 def test_a_case_edited_in_one_run_file_is_refused_not_compared(project, cli):
