@@ -6264,7 +6264,9 @@ def error_text(body, reason="", clean=str, headers=None):
     body = (body or b"")[:ERROR_WINDOW]
     try:
         obj = json.loads(body)
-        message = (obj.get("error") or obj.get("detail")) if isinstance(obj, dict) else None
+        # (and vLLM's, SGLang's and FastChat's ErrorResponse, flat: {"object": "error", "message", "type", "code"})
+        message = (obj.get("error") or obj.get("detail") or (obj.get("message") if obj.get("object") == "error" else None)) \
+            if isinstance(obj, dict) else None
         if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
             message = message.get("message")
         if message and isinstance(message, str) and not INVISIBLE_CHARS.sub("", message).strip():   # shown as nothing: quoted
@@ -7500,10 +7502,12 @@ class ChatClient:
         # beside an answer, Ollama's client reads "error" into a string: any other value but null fails that,
         # and the whole line is its error (api/client.go stream())
         # (an answer: a message, or choices; "choices": null beside an error is none)
-        answered = isinstance(answer, dict) and (answer.get("message") is not None or bool(answer.get("choices")))
-        if isinstance(answer, dict) and "error" in answer and (not answered or self.says_an_error(answer["error"])):
+        # (a message object: vLLM's flat error's "message" is its words)
+        answered = isinstance(answer, dict) and (isinstance(answer.get("message"), dict) or bool(answer.get("choices")))
+        if isinstance(answer, dict) and ("error" in answer and (not answered or self.says_an_error(answer["error"]))
+                                         or answer.get("object") == "error" and not answered):
             # an error sent with status 200: keep the server's own words (one that is no text, as sent)
-            said = (error_text(data, reason, self.scrub, headers) if isinstance(answer["error"], str) or not answered
+            said = (error_text(data, reason, self.scrub, headers) if isinstance(answer.get("error"), str) or not answered
                     else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
             raise CallFailed(f"HTTP 200 with an error: {said}", retry=True)
         return answer
@@ -8133,6 +8137,13 @@ class OpenAIClient(ChatClient):
             # index, the first. One numbered otherwise alone is an answer to some other request, never this one's
             choice = next((c for c in data["choices"] if isinstance(c, dict) and type(c.get("index")) is int
                            and c["index"] == 0), data["choices"][0])
+            # one request asks one answer (n is never sent): two that claim to be it, unlike, say two things
+            claims = [c for c in data["choices"] if isinstance(c, dict) and (c.get("index") == choice.get("index")
+                                                                              if isinstance(choice, dict) else True)]
+            if len({json_text({k: v for k, v in c.items() if k != "index"}, sort_keys=True) for c in claims}) > 1:
+                raise CallFailed(f"the server's answer has {len(claims)} choices of index "
+                                 f"{cut_to(on_one_line(json_text(choice.get('index'))), 20)}, unlike, where one request asks "
+                                 "one: which is this request's cannot be told", retry=True)
             if isinstance(choice, dict) and choice.get("index") is not None and not (type(choice["index"]) is int
                                                                                  and choice["index"] == 0):
                 raise CallFailed(f"the server's answer has no choice of index 0 (one of index "

@@ -1155,6 +1155,40 @@ def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli)
     finally:
         server.shutdown()
     assert code == 0 and load_json("runs/dev-v3.json")["results"][0]["response"] == "acceso", err
+    # (round 123) two choices that both claim index 0, unlike: the first was taken, the other dropped without a word;
+    # one request asks one answer. Two alike are one (a proxy that doubled it)
+    for choices, said in (([dict(other, index=0), {**other, "index": 0, "message": {"role": "assistant", "content": "bug"}}],
+                           "the server's answer has 2 choices of index 0, unlike, where one request asks one: which is "
+                           "this request's cannot be told"),
+                          ([dict(other, index=None), {k: v for k, v in other.items() if k != "index"}],
+                           None), ([dict(other, index=0)] * 2, None)):
+        os.unlink("runs/dev-v3.json")
+        server = serve_raw(lambda body: (200, {}, json.dumps({"choices": choices}).encode()))
+        try:
+            code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
+                                 "--host", f"http://127.0.0.1:{server.server_address[1]}")
+        finally:
+            server.shutdown()
+        result = load_json("runs/dev-v3.json")["results"][0]
+        assert (result["error"], result["response"]) == ((said, None) if said else (None, "acceso")), (choices, result)
+
+
+@pytest.mark.parametrize("status", [200, 400])
+def test_a_flat_error_response_of_vllm_keeps_the_servers_words(project, cli, status):
+    """Round 123: vLLM's (and SGLang's, FastChat's) ErrorResponse is flat, {"object": "error", "message", "type",
+    "param", "code"} (vllm/entrypoints/openai/protocol.py, class ErrorResponse): sent with a 200 (by a proxy), it was
+    "no choices[0].message.content", the words lost; with a 400, its JSON shown raw, cut at 200 characters."""
+    words = ("This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (1000 in the "
+             "messages, 4000 in the completion). Please reduce the length of the messages or completion.")
+    body = {"object": "error", "message": words, "type": "BadRequestError", "param": None, "code": 400}
+    server = serve_raw(lambda request: (status, {}, json.dumps(body).encode()))
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    error = load_json("runs/dev-v3.json")["results"][0]["error"]
+    assert code == 2 and error.startswith(f"HTTP {status} with an error: {words}" if status == 200 else f"HTTP 400: {words}"), error
 
 
 def test_a_servers_huge_metadata_is_cut_as_its_model_entries_are(project, cli):
