@@ -14749,11 +14749,13 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     window = context_window(config)
     # over /v1 no window is reported: it holds at least the most tokens an answer of this run that ended by itself held
     # (prompt + answer), so a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever
-    # max_tokens asks); a stop for length is no measure of it (the longest of 28 stopped alike at 2 tokens was "at it")
+    # max_tokens asks); a stop for length is no measure of it (the longest of 28 stopped alike at 2 tokens was "at it").
+    # Not in a run completed by --resume: its errors were asked again of a server perhaps restarted with a larger window,
+    # as the advice for a request past it says, and an answer cut at the first window fell short of what those held
     held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
                 if t["done_reason"] != "length" and t["error"] is None
                 and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
-               default=0) if config.get("api") == "openai" and not window else 0
+               default=0) if config.get("api") == "openai" and not window and "completed_from" not in config else 0
     filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases

@@ -1470,6 +1470,12 @@ def test_a_length_stop_is_put_down_to_what_its_counts_show(project, cli, api, op
         assert 'Stopped for length short of every limit: 1 (a): the server said "length" for an answer of 2 tokens, ' \
                "under the run's limit (1000) and short of the window" in out, out
         assert "Stopped at the context window: 1 (c)" in out, out   # (4090 + 50: past what b held)
+        # (round 123) a run completed by --resume asked its errors again of a server perhaps restarted with a larger
+        # window (as the advice for them says): what they held bounds no window the earlier answers met
+        write_run("runs/completed.json", dict(run, config=dict(run["config"], options={"max_completion_tokens": 1000},
+                                                                 completed_from="runs/held.json")))
+        out = cli("report", "runs/completed.json")[1]
+        assert "Stopped at the context window: 2 (a, c)" in out and "Stopped for length short" not in out, out
     s = json.loads(cli("report", "runs/r.json", "--json")[1])
     assert s["limit_option"] == limit
 
