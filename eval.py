@@ -1846,6 +1846,7 @@ def interrupt(signum, frame):
 
 
 STOP_RAISED = []            # when interrupt() raised a stop, in this command (handled() empties it)
+WRITTEN_WHOLE = []          # the run file this command wrote whole, for a stop after it (handled() empties it)
 STOP_REPEAT_SECONDS = 2.0   # after one, how long another stop is taken as part of it
 
 
@@ -13714,6 +13715,7 @@ def write_run(run, run_path):
     """The run file, written once and atomically; then its journal goes."""
     try:
         write_file(run_path, run_text(run))
+        WRITTEN_WHOLE.append(run_path)
     except FileExistsError:
         raise EvalError(f"{shell_word(run_path)} appeared while the run was writing; the answers are still in "
                         f"{shell_word(run_path + JOURNAL_SUFFIX)}") from None
@@ -21283,6 +21285,7 @@ def write_judged(judged, run_path, out):
     is never touched."""
     try:
         write_file(out, run_text(judged))
+        WRITTEN_WHOLE.append(out)
     except FileExistsError:
         raise EvalError(f"{shell_word(out)} appeared while the judge was asked; it was not overwritten, and the votes are "
                         f"kept in {shell_word(out + JUDGING_SUFFIX)}") from None
@@ -24654,6 +24657,7 @@ def handled(handler, args, keys=()):
     """The command's exit code; every foreseeable failure as one plain line, exit 2 (keys: keys_given's, kept out)."""
     ctrl_c = signal.getsignal(signal.SIGINT)
     STOP_RAISED.clear()   # (a command of its own: one before it in this process, a test's, stopped that one)
+    WRITTEN_WHOLE.clear()
     try:
         if threading.current_thread() is not threading.main_thread():   # (signals are the main thread's)
             return written_out(handler(args))
@@ -24669,8 +24673,9 @@ def handled(handler, args, keys=()):
                   + ("" if folder_here() else "\n(the folder eval.py was started in no longer exists, removed meanwhile: "
                                               "what was named from it cannot be found; cd to one that does)"))
         return 2
-    except KeyboardInterrupt:
-        last_word("interrupted")
+    except KeyboardInterrupt:   # (after the run's file was written: "interrupted" alone read as a run stopped before it)
+        last_word(f"interrupted just after writing {shell_word(WRITTEN_WHOLE[-1])}: it is whole (report "
+                  f"{shell_word(WRITTEN_WHOLE[-1])})" if WRITTEN_WHOLE else "interrupted")
         return 2
     except OSError as e:      # disk full, no permission: the user's machine, not a bug
         where = f"{shell_word(os.fsdecode(e.filename))}: " if e.filename else ""

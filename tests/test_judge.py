@@ -3121,6 +3121,13 @@ def test_a_stop_as_a_judged_runs_report_is_printed_says_it_was_written(project, 
     assert code == 2 and err.endswith("interrupted as its report was printed: runs/answers-dev-v1-judged.json is written "
                                       "whole (`python eval.py report runs/answers-dev-v1-judged.json` prints its report)\n"), err
     assert len(load_json("runs/answers-dev-v1-judged.json")["results"]) == 10
+    # (round 123's kills) a stop once it is written, before its report began, said "interrupted" alone
+    def stopped_before(*_):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(evalpy, "reported", stopped_before)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/j2.json")
+    assert code == 2 and err.endswith("wrote runs/j2.json (runs/answers-dev-v1.json is unchanged)\ninterrupted just after "
+                                      "writing runs/j2.json: it is whole (report runs/j2.json)\n"), err
 
 
 def test_a_check_on_passages_a_run_never_had_is_refused_by_checks(project, judged_split, cli, fake):

@@ -5480,3 +5480,18 @@ def test_a_journal_header_whose_case_count_was_edited_is_refused_before_anything
         + f"; write {limit or 28} there as it was, then resume"), err
     assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
     assert not os.path.exists("runs/dev-v3.json")
+
+
+def test_a_stop_just_after_the_run_file_is_written_says_it_is_whole(project, cli, fake):
+    """Round 123's kills: a stop 0-20 ms after "wrote runs/x.json", before the report began, said "interrupted" alone
+    (5 times in 30): read as a run stopped before its end, the same command then refused ("exists"). The stop here
+    comes as the report is about to begin (judge's: test_judge)."""
+    done = stopped_child("def reported(*args, **kwargs):\n"   # (what comes after the file is written, before its report)
+                         "    os.kill(os.getpid(), signal.SIGTERM)\n"
+                         "    time.sleep(10)\n"
+                         "evalpy.reported = reported\n"
+                         f"sys.exit(evalpy.main(['run', '--split', 'dev', '--host', {fake.url!r}, '--out', 'runs/x.json', "
+                         "'--limit', '3']))\n")
+    assert done.returncode == 2 and done.stderr.endswith(
+        "wrote runs/x.json\ninterrupted just after writing runs/x.json: it is whole (report runs/x.json)\n"), done.stderr
+    assert len(load_json("runs/x.json")["results"]) == 3 and not os.path.exists("runs/x.json.journal")
