@@ -12181,6 +12181,9 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
                 differs = [k for k in differs if not ollama_alike(k, earlier.get(k), config.get(k))]
             was, now = earlier.get("model_digest"), config.get("model_digest")
             differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
+            # (over /v1 no digest: the entry stands for one, its listing time and window aside, as a resume reads it)
+            was, now = (entry_identity(config_of.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW) for config_of in (earlier, config))
+            differs += ["model_entry"] if was is not None and now is not None and was != now and "model" not in differs else []
             was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
             now = (config.get("judge") or {}).get("digests")
             differs += ["judge_digest"] if type(was) is list and type(now) is list and "judge" not in differs and any(
@@ -12198,6 +12201,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
 SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retriever's passages, or the split's own)",
                  "think": "think setting", "api": "API", "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
                  "model_digest": "model under the same name (another digest: re-pulled or replaced)",
+                 "model_entry": "model under the same name (another /v1/models entry: other weights, or another server's)",
                  "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
@@ -12223,7 +12227,7 @@ def ollama_alike(key, was, now, tuned=True):
 
 def held_out_guard(config, inputs, judge, out, exact, forced):
     """The guard of a run of the held-out split, by the model's digest: asked before the server is (None), and
-    again once it has said which model the name is (and the judge's, which it pins). Its run is named .json, where
+    again once it has said which model the name is (its digest, or over /v1 its entry; and the judge's, which it pins). Its run is named .json, where
     later runs of it look, and never kept with the runs this project ships, which they pass over."""
     if exact and not out.endswith(".json"):   # (runs/first.txt, then another prompt on test: nothing found it)
         raise EvalError(f"--out {shell_word(out)}: a run of the held-out split is named NAME.json, where a later run of "
@@ -12237,7 +12241,8 @@ def held_out_guard(config, inputs, judge, out, exact, forced):
             raise EvalError(f"--out {shell_word(out)}: a folder named {SHIPPED_RUNS}/ in runs/ holds the runs shipped with "
                             "eval.py, which a later run of the held-out split passes over; write this run elsewhere (runs/)")
     asked = dict(config, prompt_sha=inputs.prompt_sha, labels=inputs.labels, judge=judge, context_sha=inputs.context_sha)
-    return lambda digest: guard_held_out(dict(asked, model_digest=digest), inputs, folders, forced)
+    return lambda identity: guard_held_out(dict(asked, model_digest=identity.get("model_digest"),
+                                                model_entry=identity.get("model_entry")), inputs, folders, forced)
 
 
 def prompt_edited(earlier, config, prompt_text):
@@ -12915,14 +12920,14 @@ def run_held(args, held):
                             f"asking only the rest, with: {again} (or give --out NAME for a new run of its own)")
         if is_held_out(config["split_path"]):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
-            rerun = guarded(None)
+            rerun = guarded({})
     baseline = read_baseline(args.compare, config, inputs.split_sha) if args.compare else None
     if baseline:
         refuse_other_checks(args.compare, baseline, inputs.cases)
     client = make_client(config, args, run_path or completes)
     server_version, identity = preflight_server(client, config, judge, inputs, resuming)
     if guarded and rerun is None:   # the digests the server gave now (the judge's pinned by preflight_server)
-        rerun = guarded(identity.get("model_digest"))
+        rerun = guarded(identity)
     load = client.load(config["model"], case_options(config))
     form = None
     if config["api"] == "openai" and config.get("format") == "schema":
@@ -12944,7 +12949,7 @@ def run_held(args, held):
         run_path, journal, lock = open_journal(wanted, config, exact)
         if guarded and rerun is None:   # again, its journal made: a run of another configuration begun since the guard
             try:                        # looked (two begun at once both passed it) is seen; of two, one refuses
-                rerun = guarded(identity.get("model_digest"))
+                rerun = guarded(identity)
             except BaseException:
                 abandon_journal(run_path, journal, lock)
                 raise

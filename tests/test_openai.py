@@ -1892,3 +1892,25 @@ def test_a_resume_on_a_server_whose_models_entry_names_another_model_is_refused(
     assert "Changed: nothing in the configuration" in cli("compare", "runs/llama.json", "runs/again.json")[1]
     table = cli("compare", "runs/dev-v3.json", "runs/llama.json", "runs/again.json")[1]
     assert "model_entry" in table and "created" not in table, table
+
+
+def test_the_held_out_guard_tells_two_models_under_one_name_apart_by_their_models_entry(project, cli, fake):
+    """Round 123: over /v1 a second run of the test split, another model's weights served under the same name, went
+    through unmarked, though compare listed the entries apart: the guard read only Ollama's digest. The entry stands
+    for one, its listing time and window aside, as a resume reads it."""
+    def listing(root, window, created):
+        return {"object": "list", "data": [{"id": "qwen2.5:7b", "object": "model", "created": created, "owned_by": "vllm",
+                                            "root": root, "max_model_len": window}]}
+    fake.answers = answer_key("golden/test.jsonl")
+    fake.listings["/v1/models"] = listing("/models/qwen2.5-7b-q4.gguf", 8192, 1764496800)
+    run = ["run", "--split", "test", "--api", "openai", "--host", fake.url]
+    assert cli(*run, "--out", "runs/first.json")[0] == 0
+    fake.listings["/v1/models"] = listing("/models/qwen2.5-7b-q4.gguf", 32768, 1764500000)   # restarted, larger window
+    code, out, err = cli(*run, "--out", "runs/again.json")
+    assert code == 0 and "rerun_test" not in load_json("runs/again.json")["config"], err
+    fake.listings["/v1/models"] = listing("/models/qwen2.5-7b-q8.gguf", 8192, 1764600000)
+    code, out, err = cli(*run, "--out", "runs/second.json")
+    assert code == 2 and ("already ran this split with a different model under the same name (another /v1/models entry: "
+                          "other weights, or another server's)") in err and not os.path.exists("runs/second.json"), err
+    code, out, err = cli(*run, "--out", "runs/second.json", "--rerun-test")
+    assert code == 0 and load_json("runs/second.json")["config"]["rerun_test"]["forced"] is True, err
