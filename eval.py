@@ -15012,8 +15012,9 @@ def stage_of(case, trial):
     missing = [i for i in case.get("relevant") or [] if i not in {p["id"] for p in case["context"]}]
     if missing:
         return "retrieval", "relevant passage not retrieved: " + ", ".join(missing)
-    if trial["unfinished"]:   # failed unread, every check False unasked: no judge said the passages or the answer were bad
-        return "unclear", "it never answered (still thinking when it stopped): no check read an answer"
+    none = no_answer_why(trial)   # (an agent out of turns or cut as it called was "generation: faithful failed")
+    if none:   # failed unread, every check False unasked: no judge said the passages or the answer were bad
+        return "unclear", f"it never answered ({none}): no check read an answer"
     for c in case["checks"]:
         if c["type"] == "context_relevant" and "relevant" not in case and trial["checks"].get(c["name"]) is False:
             return "retrieval", f"{c['name']}: the judge found no passage relevant enough"
@@ -15066,14 +15067,14 @@ def diagnose(cases):
     why = {}
     # of a case's failing answers, the one failed earliest: one unfaithful trial makes it generation's, though the
     # first failing trial was faithful (read alone, it was called the task's); one of unknown faithfulness, unclear
-    # (it may have been unfaithful). An answer that never came (still thinking at its limit) tells no stage: read only
-    # where every failing one is such
+    # (it may have been unfaithful). An answer that never came (still thinking at its limit, an agent out of turns or cut
+    # as it called) tells no stage: read only where every failing one is such
     earliest = ("retrieval", "generation", "unclear", "task").index
     for c in rag:
         if c["correct"] is not False or not still_decided(c):   # (one its open trials could turn is no failure)
             continue
         failing = [t for t in c["trials"] if t["correct"] is False]
-        failing = [t for t in failing if not t["unfinished"]] or failing
+        failing = [t for t in failing if no_answer_why(t) is None] or failing
         stage, why[c["id"]] = min((stage_of(c, t) for t in failing), key=lambda s: earliest(s[0]))
         out[stage].append(c["id"])
     # a case with no verdict (a judge's open, or calls failed), or one its trials without one could turn (no majority

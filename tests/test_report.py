@@ -1858,3 +1858,36 @@ def test_report_case_names_a_case_outside_a_part_run_and_the_id_spelt_alike(proj
     assert code == 2 and err.endswith("(the first 10 cases, --limit 10), which dev-20 is not in\n"), err
     code, out, err = cli("report", "runs/ten.json", "--case", "dev-" + "1" * 4400)
     assert code == 2 and err.startswith("error: no case") and "Traceback" not in err, err
+
+
+def test_an_agent_that_reached_no_answer_is_no_generation_failure(project, cli, fake):
+    """Round 123: a RAG case answered by an agent that ran out of turns (no answer, no judge asked) was diagnosed
+    "generation: faithful failed", and with a second trial that answered faithfully and failed a regex, still
+    generation's: an answer that never came tells no stage, as one still thinking at its limit does not."""
+    tool = {"type": "function", "function": {"name": "get_weather", "description": "the weather", "parameters": {
+        "type": "object", "required": ["city"], "properties": {"city": {"type": "string"}}}}}
+    case = {"id": "x1", "input": "Loop on Oslo", "difficulty": "easy", "note": "n", "tools": [tool],
+            "tool_results": {"get_weather": "snow"}, "context": [{"id": "A", "text": "Oslo is cold."}],
+            "relevant": ["A"], "checks": [{"type": "faithful"}, {"type": "regex", "value": "warm"}]}
+    os.makedirs("golden/loop", exist_ok=True)
+    Path("golden/loop/dev.jsonl").write_text(json.dumps(case) + "\n", encoding="utf-8")
+    Path("prompts/loop.txt").write_text("Answer from:\n{{context}}\n", encoding="utf-8")
+    fake.agents = {"Loop on Oslo": [[("get_weather", {"city": "Oslo"})]]}   # calls the tool every turn
+    run = ["run", "--split", "golden/loop/dev.jsonl", "--prompt", "prompts/loop.txt", "--host", fake.url, "--max-turns", "2"]
+    code, out, err = cli(*run, "--out", "runs/loop.json")
+    assert code == 0 and load_json("runs/loop.json")["results"][0]["out_of_turns"] is True, err
+    d = json.loads(cli("report", "runs/loop.json", "--json")[1])["diagnosis"]
+    assert d["unclear"] == ["x1"] and d["generation"] == [] and \
+        d["why"]["x1"] == "it never answered (it ran out of turns): no check read an answer", d
+    # a second trial answered, faithfully, failing the regex: the task's (it was generation's)
+    fake.agents = {"Loop on Oslo": [[("get_weather", {"city": "Oslo"})], "It is cold in Oslo [A]."]}
+    code, out, err = cli(*run, "--out", "runs/answered.json")
+    both = load_json("runs/loop.json")
+    answered = load_json("runs/answered.json")["results"][0]
+    assert answered["out_of_turns"] is False and answered["response"] == "It is cold in Oslo [A].", answered
+    both["config"]["repeat"] = 2
+    found = {"pass": True, "reason": "r", "raw": claims_raw(("It is cold in Oslo", True, "A"))}   # (the fake's gave none)
+    both["results"].append(dict(answered, trial=2, judges=[dict(answered["judges"][0], **found)]))
+    d = json.loads(cli("report", write_run("runs/both.json", both), "--json")[1])["diagnosis"]
+    assert d["generation"] == [] and d["task"] == ["x1"] and str(d["why"]["x1"]).startswith("faithful to the passages, yet it "
+                                                                                      "failed the check"), (d, answered)
