@@ -20712,13 +20712,21 @@ def journaled_comparisons(path):
     except OSError as e:
         raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "
                         "move it aside") from None
-    held = {}
+    held, decided = {}, {}
     for number, line in enumerate(lines, 1):
         try:
             entry = exact_json(line.decode("utf-8"))
             problem = pairwise_journal_problem(entry)
         except ValueError as e:   # (UnicodeDecodeError is one)
             problem = line_problem(e)
+        if not problem and verdict_worth(entry["verdict"]) == 2:
+            # a call is asked again only while it has no verdict (a failed or unreadable one): a second verdict for it
+            # was written by something else, and which counted was the lines' order, the other dropped unsaid
+            call = (json_text([entry["comparison"][k] for k in COMPARISON_KEY]), pairwise_call(entry["verdict"]))
+            first = decided.setdefault(call, number)
+            problem = first != number and (f"a second verdict for the call line {first} holds the verdict of (case "
+                                           f"{on_one_line(entry['verdict']['id'], 40)}, vote {entry['verdict']['vote']}, "
+                                           f"{entry['verdict']['order']})")
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")

@@ -1599,6 +1599,15 @@ def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake)
             assert code == (0 if argv[0] == "runs" else 2) and "Traceback" not in err
         assert Path(cand + ".pairwise.json").read_bytes() == stored
         assert journal.read_bytes() == lines[0] + line + b"".join(lines[2:])
+    # (round 123) a second verdict for a call that has one, another winner: the lines' order chose, the other dropped
+    other = re.sub(rb'"winner": "(A|B|tie)"', lambda m: b'"winner": "' + {b"A": b"B", b"B": b"A", b"tie": b"A"}[m[1]] + b'"',
+                   lines[1])
+    assert other != lines[1]
+    journal.write_bytes(lines[0] + lines[1] + other + b"".join(lines[2:]))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 2 and f"{journal}:3: damaged pairwise journal line: a second verdict for the call line 2 holds the " \
+        "verdict of (case" in err, err
+    assert Path(cand + ".pairwise.json").read_bytes() == stored
     journal.write_bytes(b"".join(lines) + lines[1][:40])   # torn by a kill as it wrote
     received = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
