@@ -20468,10 +20468,11 @@ def kept_apart_words(replaced, sidecar, now=False):
                                                "compare again once the judge stays one, and every pair is asked anew"))
 
 
-def read_pairwise(path):
+def read_pairwise(path, candidate=None):
     """The comparisons stored in a pairwise sidecar ([] if there is none); a damaged one is an error,
     never overwritten: it holds verdicts someone paid for. A link to nothing is no sidecar either (an unmounted share):
-    named, never read as none and replaced by a file of verdicts asked again."""
+    named, never read as none and replaced by a file of verdicts asked again. candidate: (its sha, the case ids it
+    holds) of the run beside it, of which a comparison made on it holds verdicts on those cases alone."""
     if not os.path.lexists(path):
         return []
     if os.path.exists(path) and not os.path.isfile(path):   # (a link to nothing: read_bytes names it)
@@ -20483,6 +20484,11 @@ def read_pairwise(path):
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
         problem = file_problem(e)
+    if not problem and candidate:   # (the audit counted a flip on a case no run holds, which compare left out unsaid)
+        sha, ids = candidate
+        problem = next((f"a verdict on {on_one_line(v['id'], 60)}, a case the run it was made on does not hold"
+                        for c in stored["comparisons"] if sha_now(c["candidate_sha"]) == sha
+                        for v in c["verdicts"] if v["id"] not in ids), None)
     if problem:
         raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); mend it (the verdicts in it are paid "
                         "for), or move it aside to ask the judge again")
@@ -20970,7 +20976,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                             "asking only for what is missing: " + pairwise_command(
                                 a_path, b_path, judge, args.api, args.host,
                                 (args.api or b_run["config"]["api"]) == "openai")) from None
-    comparisons = read_pairwise(sidecar)
+    comparisons = read_pairwise(sidecar, (key["candidate_sha"], {r["id"] for r in b_run["results"]}))
     api = args.api or b_run["config"]["api"]
     spelled_as_stored(judge, comparisons, key, api)
     if not args.judge_max_tokens_given:
@@ -21520,7 +21526,7 @@ def judge_audit(config, cases, run_path, human=None):
     pass rate (and whether it shares the judged model's family), and split votes; then the flip rate
     of every pairwise comparison stored beside the run. human: a person's verdicts, when calibrating."""
     judged = sorted({name for c in cases for t in c["trials"] for name in t["judged"]})
-    position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_sha(run_path))
+    position = stored_flip_rates(kept_beside(own_name(run_path), PAIRWISE_SUFFIX), file_sha(run_path), {c["id"] for c in cases})
     if not judged and not position["comparisons"]:
         stale = " (those stored there are of another version of the run file)" if position["stale"] else ""
         raise EvalError(f"the run holds no judge verdict to audit: {unjudged_words(run_path, config, cases)}; and no "
@@ -21673,12 +21679,12 @@ def vote_consistency(rows):
             "panel_split": [named(r) for r in rows if r[3]["disagree"]]}
 
 
-def stored_flip_rates(path, run_sha):
+def stored_flip_rates(path, run_sha, ids):
     """The flip rate of every pairwise comparison stored in a sidecar: how often the judge preferred
     a position rather than an answer. Comparisons made on another version of the run file (one
     run again under the same name) are not its answers: counted apart, not read."""
     found, stale = [], 0
-    for comparison in read_pairwise(path):
+    for comparison in read_pairwise(path, (run_sha, ids)):
         if comparison["candidate_sha"] != run_sha:
             stale += 1
             continue
