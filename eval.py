@@ -14141,7 +14141,15 @@ def votes_problem(votes):
                                           and "pass" in v and (v["pass"] is None or type(v["pass"]) is bool) for v in votes):
         return "judges must be a list of votes with a check, a model and pass true, false or null"
     # a vote's figures are named by field: "judges must be a list..." said nothing of "prompt_tokens": "5"
-    return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(answer_problem, votes), 1) if problem), None)
+    return next((f"judges: vote {n}: {problem}" for n, problem in enumerate(map(vote_problem, votes), 1) if problem), None)
+
+
+def vote_problem(v):
+    """What is wrong with one vote beyond its types, or None: a failed call has no verdict (one with both was scored
+    as failing, and counted a failed call too)."""
+    if v.get("error") is not None and v["pass"] is not None:
+        return "both a verdict and an error (a failed call has no verdict: it was edited)"
+    return answer_problem(v)
 
 
 def transcript_problem(transcript):

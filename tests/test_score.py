@@ -456,6 +456,19 @@ def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, w
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
 
 
+def test_a_vote_holding_both_a_verdict_and_an_error_is_refused(hand_run, cli):
+    """Round 123: a vote edited to hold pass false beside an error was scored as failing, and counted a failed call
+    too ("27 judge calls (1 failed)"): a failed call has no verdict."""
+    run = load_json(hand_run)
+    run["results"][0]["judges"] = [{"check": "c", "model": "j", "vote": 1, "seed": 1, "pass": False, "reason": None,
+                                    "raw": None, "error": "HTTP 500"}]
+    Path("odd.json").write_text(json.dumps(run))
+    for argv in (("report", "odd.json"), ("report", "odd.json", "--json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "judges: vote 1: both a verdict and an error (a failed call has no verdict: it was " \
+            "edited)" in err and len(err.strip().splitlines()) == 1, err
+
+
 @pytest.mark.parametrize("version", [5, True, -1, 1e300, ["0.12.6"], {"v": 1}])
 def test_a_server_version_that_is_not_text_is_one_line_in_every_view(hand_run, cli, version):
     """From the fifth attack on issue 28 (item 3): a number, true or 1e300 as config.server_version
