@@ -13337,6 +13337,13 @@ def left_judging(path):
             f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
 
 
+def answers_sha_problem(header):
+    """What is wrong with a judging header's answers_sha (the run's answers and checks it was begun on), or None."""
+    sha = header.get("answers_sha")
+    return None if type(sha) is str and SHA256_HEX.fullmatch(sha) else \
+        f"answers_sha must be a sha256 (64 hex digits), not {on_one_line(json_text(sha), 40)}"
+
+
 def judging_lines(path):
     """(header, [(line number, entry)]) of a judging, its torn last line left out. Raises EvalError
     naming the file and line for anything `judge` would refuse of it without the run: a damaged
@@ -13356,7 +13363,7 @@ def judging_lines(path):
             raise TypeError
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
-    problem = run_config_problem(dict(header["config"]))   # a copy: the check fills in defaults
+    problem = run_config_problem(dict(header["config"])) or answers_sha_problem(header)   # (a copy: defaults filled in)
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
         raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
     entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
@@ -20395,7 +20402,10 @@ def judging_state(path, header, todo):
     problem = run_config_problem(dict(held["config"]))
     if problem:   # never "other settings" for what is damaged: a digest too many is no model pulled again
         return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
-    if held.get("answers_sha") not in (header["answers_sha"], answers_sha(as_named_before(todo))):
+    problem = answers_sha_problem(held)
+    if problem:   # (read as "other answers", and runs told the user to put back a run never changed)
+        return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
+    if held["answers_sha"] not in (header["answers_sha"], answers_sha(as_named_before(todo))):
         return "other", "holds an interrupted judging of other answers or checks"
     mine, theirs = header["config"], held["config"]
     # the same answers named by another path, or the same server by another address, are the same judging

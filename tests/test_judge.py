@@ -2782,12 +2782,16 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     assert "damaged judging (its first line)" in cli("runs", "runs")[1]
     # thirteenth attack's leftover: a digest of "junk", or one too many, was read as unknown (no difference)
     header, body = held.split(b"\n", 1)
-    for digests in ("junk", ["ab" * 32, None]):
+    for digests, sha in (("junk", None), (["ab" * 32, None], None), (None, 5), (None, "AB12")):
         damaged = json.loads(header)
-        damaged["config"]["judge"]["digests"] = digests
+        if sha is None:
+            damaged["config"]["judge"]["digests"] = digests
+        else:   # (round 123) "holds an interrupted judging of other answers", and runs said to put back the run as it was
+            damaged["answers_sha"] = sha
         Path("runs/answers-dev-v1-judged.json.judging").write_bytes(json.dumps(damaged).encode() + b"\n" + body)
-        said = ("runs/answers-dev-v1-judged.json.judging:1: damaged judging header: config.judge.digests must be a list "
-                "of text or null, one for each of config.judge.models")
+        said = ("runs/answers-dev-v1-judged.json.judging:1: damaged judging header: " + (
+            "config.judge.digests must be a list of text or null, one for each of config.judge.models" if sha is None
+            else f"answers_sha must be a sha256 (64 hex digits), not {json.dumps(sha)}"))
         listed = next(e for e in json.loads(cli("runs", "runs", "--json")[1]) if e["file"].endswith(".judging"))
         assert listed["problem"] == said, listed
         asked = len(judge_calls(fake))
