@@ -19757,10 +19757,12 @@ def read_annotations(path):
                             f"eval.py version, which this one ({ANNOTATIONS_FORMAT}) does not read: read it with that "
                             "version, or move it aside to start afresh")
         if data.get("format") not in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
+            # (the format of the file's own kind: RUN.labels.json told to say the new one was then "no annotations")
+            wanted = OLD_ANNOTATIONS_FORMAT if path.endswith(OLD_ANNOTATIONS_SUFFIX) else ANNOTATIONS_FORMAT
             raise ValueError('it has no "format"' if "format" not in data else
-                             f'its "format" is {json_kind(data["format"])}, not {ANNOTATIONS_FORMAT!r}'
+                             f'its "format" is {json_kind(data["format"])}, not {wanted!r}'
                              if not isinstance(data["format"], str) else
-                             f'its "format" is {on_one_line(data["format"], 60)!r}, not {ANNOTATIONS_FORMAT!r}')
+                             f'its "format" is {on_one_line(data["format"], 60)!r}, not {wanted!r}')
         text_key, field = ("label", "labels") if older else ("text", "annotations")
         others = data.get("other_versions", {})
         if not isinstance(others, dict):

@@ -1241,6 +1241,12 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
     code, out, err = cli("report", runs[1])
     assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not an annotations file written by eval.py "
                                  "review; remove it, or move it aside\n"), err
+    # (round 123) an older eval.py's RUN.labels.json is told its own format: told the new one, it then had "no annotations"
+    sidecar.unlink()
+    older = project / (runs[1] + ".labels.json")
+    older.write_text(json.dumps({"format": "zzz", "labels": {}}))
+    code, out, err = cli("report", runs[1])
+    assert code == 2 and "its \"format\" is 'zzz', not 'eval.py-labels/1'" in err, err
 
 
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
