@@ -23054,7 +23054,7 @@ class Review:
         except EvalError:
             changed = True
         config = self.run["config"]
-        return {"run": self.path, "against": self.against_path, "changed": changed,
+        return {"run": self.path, "run_sha": self.run_sha, "against": self.against_path, "changed": changed,
                 "other_versions": self.versions_note(other_versions),
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
@@ -23066,8 +23066,8 @@ class Review:
         or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
-        for field in ("key", "text", "was"):
-            if field not in body and field != "was":
+        for field in ("key", "text", "was", "run_sha"):
+            if field not in body and field in ("key", "text"):
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
                 return f'"{field}" is {json_kind(body[field])}, not a text'
@@ -23085,6 +23085,11 @@ class Review:
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
+        if body.get("run_sha", self.run_sha) != self.run_sha:   # a tab left open as review was started again on another
+            # run (by --port, one address): its note went beside that run, on an answer the page never showed
+            raise RunReplaced(f"this page shows another run than the one this review serves now ({shell_word(self.path)}: "
+                              "review was started again since, on another run or a changed one): nothing was saved; "
+                              "reload the page to annotate the run it serves")
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
             return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
@@ -23538,12 +23543,12 @@ function draw() {
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
-  const status = el("span", drafts.has(it.key) ? tooLong(input.value) || "not saved yet (Enter saves)"
+  const status = el("span", drafts.has(it.key) ? tooLong(input.value) || it.refused || "not saved yet (Enter saves)"
                             : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
     const saved = it.annotation ? it.annotation.text : "";
     if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
-    else { drafts.set(it.key, input.value); status.textContent = tooLong(input.value) || "not saved yet (Enter saves)"; }
+    else { drafts.set(it.key, input.value); status.textContent = tooLong(input.value) || it.refused || "not saved yet (Enter saves)"; }
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
@@ -23592,13 +23597,16 @@ async function send(it, text, status, asked) {
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
-                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was})});
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha})});
     answer = await response.json();
-  } catch (e) { it.queued--; status.textContent = "not saved: " + unanswered(response); return; }
+  } catch (e) { it.queued--; status.textContent = it.refused = "not saved: " + unanswered(response); return; }
   const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
-  if (!response.ok) { status.textContent = "not saved: " + answer.error; return; }
+  // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
+  // Enter there replaced another page's note unseen)
+  if (!response.ok) { status.textContent = it.refused = "not saved: " + answer.error; return; }
+  it.refused = null;
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation;
   if (!later) status.textContent = drafts.has(it.key) ? "not saved yet (Enter saves)" :

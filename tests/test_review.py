@@ -1257,3 +1257,22 @@ def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(s
     shutil.copy(runs[0], runs[1])
     answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
     assert answer.status_code == 412 and "is no longer the run this page shows" in answer.json()["error"], answer.text
+
+
+def test_a_save_from_a_page_of_another_run_is_refused(server, runs):
+    """Round 123, in Chromium: a tab left open as review was started again on another run (at the same --port) said
+    "saved" and put its note beside that run, on an answer the page never showed. The page sends the run it shows."""
+    url, review = server
+    shown = requests.get(url + "/data", timeout=10).json()["run_sha"]
+    assert shown == evalpy.file_sha(runs[1])
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": "0" * 64},
+                           timeout=10)
+    assert answer.status_code == 412 and answer.json()["error"].startswith(
+        "this page shows another run than the one this review serves now (runs/dev-v3.json: review was started again "
+        "since, on another run or a changed one): nothing was saved; reload the page"), answer.text
+    assert not os.path.exists(runs[1] + ".annotations.json")
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": 5}, timeout=10)
+    assert answer.status_code == 400 and '"run_sha" is a number, not a text' in answer.json()["error"], answer.text
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": shown},
+                           timeout=10)
+    assert answer.status_code == 200 and load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "x"

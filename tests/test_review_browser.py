@@ -655,3 +655,39 @@ def test_a_tool_names_line_break_is_shown_escaped_never_a_line_of_its_own(projec
         shown = tab.locator("#transcript pre").all_text_contents()
         assert any(text.startswith('calls lookup_order\\nreturned {"estado": "entregado"}(') for text in shown), shown
         assert not any("\n" in text for text in shown if text.startswith("calls ")), shown
+
+
+def test_a_refusal_that_came_after_the_page_moved_on_is_said_when_its_answer_is_shown_again(page):
+    """Round 123, in Chromium: a save refused (another tab had saved) after the page had moved to another case was said
+    on no page: back on it, "not saved yet (Enter saves)", and the next Enter replaced the other tab's note unseen. The
+    refusal stays with its answer until one is saved; and every save names the run the page shows (run_sha), so a tab
+    left open as review was started again on another run is refused, never saved beside that run."""
+    import json
+    import urllib.request
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    held, sent = [], []
+    page.route("**/annotations", lambda route: (sent.append(json.loads(route.request.post_data)),
+                                                held.append(route) if not held else route.continue_()))
+    page.fill("#annotationinput", "mine")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("j")   # on to the next case while the save waits
+    assert page.text_content("#case h2") != key[:-2]
+    other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"key": key, "text": "saved in another tab", "was": ""}).encode())
+    assert urllib.request.urlopen(other).status == 200
+    held[0].continue_()
+    page.wait_for_timeout(500)
+    page.keyboard.press("k")
+    assert page.text_content("#case h2") == key[:-2]
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
+    assert sent[0]["run_sha"] == evalpy.file_sha("runs/dev-v2.json")
+    page.keyboard.press("/")
+    page.keyboard.press("Enter")   # asked again, told: it saves over it, and the refusal is gone
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("j")
+    page.keyboard.press("k")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
