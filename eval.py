@@ -23265,7 +23265,8 @@ def review_handler(review, nonce):
             elif self.path == "/":
                 policy = (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
                           "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'")
-                self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).replace("{{most}}", str(MAX_ANNOTATION)).encode(),
+                self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).replace("{{most}}", str(MAX_ANNOTATION))
+                          .replace("{{unseen}}", js_class(INVISIBLE_CHARS)).encode(),
                           [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
             elif self.path == "/data":
                 self.send_json(200, review.data())
@@ -23351,6 +23352,12 @@ def serve_until_stopped(server, run_path, sidecar):
 # ---------------------------------------------------------------------------
 # The review page, served by `eval.py review`.
 
+def js_class(pattern):
+    """A regular expression's character class as JavaScript's with the u flag reads it: each character by its code (the
+    page then shows what the text reports escape, from this one list)."""
+    return "".join(c if c in "[]-" else f"\\u{{{ord(c):x}}}" for c in pattern.pattern)
+
+
 REVIEW_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>eval.py review</title>
 <style>
@@ -23406,7 +23413,10 @@ const CONTROL = /[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u
 function visible(text) { return String(text).replace(CONTROL, (c) => { const n = c.charCodeAt(0); return n < 256 ? "\\\\x" + n.toString(16).padStart(2, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); }); }
 // text outside a <pre> on one line, its line breaks and tabs as codes too, as the report pages show them (an id, a
 // tag, a check "x\\ny" read as "x y", another's)
-function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = visible(tag === "pre" ? text : oneLine(text)); if (cls) e.className = cls; return e; }
+// and what shows as nothing (INVISIBLE_CHARS) as its code: ids dev-09 and dev-\u200b09, tags xy and x\u200by, read as one
+const UNSEEN = /{{unseen}}/gu;
+function unseen(text) { return text.replace(UNSEEN, (c) => "\\\\u" + c.codePointAt(0).toString(16).padStart(4, "0")); }
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = tag === "pre" ? visible(text) : unseen(visible(oneLine(text))); if (cls) e.className = cls; return e; }
 function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
 function listedName(name) {   // a check's name in a list, as name_cell: quoted where it would read as another, or as two
   const s = String(name), unseen = /[\\u00ad\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff]/;

@@ -637,6 +637,26 @@ def test_the_review_page_shows_a_line_break_in_a_tag_difficulty_or_check_as_its_
         assert "no\nreally" in tab.eval_on_selector_all("#case pre", "ps => ps.map(p => p.textContent)")
 
 
+def test_the_review_page_shows_what_would_show_as_nothing_as_its_code(project, chromium):
+    """Round 123, in Chromium: ids dev-09 and dev-\u200b09, tags xy and x\u200by, a difficulty ea\u200bsy showed
+    alike in the list, the heading and the filters (report escapes them): a note could go on the look-alike case."""
+    checks = [{"name": "zz", "type": "icontains", "value": "zz", "blocking": True}]
+    run = write_run("runs/t.json", make_run([
+        {"id": "dev-09", "response": "no", "checks": checks, "tags": ["xy"], "difficulty": "easy"},
+        {"id": "dev-\u200b09", "response": "no", "checks": checks, "tags": ["x\u200by"], "difficulty": "ea\u200bsy"},
+        {"id": "dev-\u00ad10", "response": "no\u200b", "checks": checks, "tags": [], "difficulty": "easy"}], labels=None))
+    with review_tab(chromium, run) as tab:
+        assert tab.eval_on_selector_all("#list li", "ls => ls.map(l => l.textContent)")[1].startswith("dev-\\u200b09")
+        tags = tab.eval_on_selector_all("#tag option", "os => os.map(o => o.textContent)")
+        assert "xy" in tags and "x\\u200by" in tags, tags
+        assert "ea\\u200bsy" in tab.eval_on_selector_all("#difficulty option", "os => os.map(o => o.textContent)")
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "dev-\\u200b09"
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "dev-\\u00ad10"
+        assert "no\u200b" in tab.eval_on_selector_all("#case pre", "ps => ps.map(p => p.textContent)")   # (an answer's own)
+
+
 def test_a_tool_names_line_break_is_shown_escaped_never_a_line_of_its_own(project, chromium):
     """121st round: the page wrote a call's text raw in its <pre>: a tool name holding a line break made up a line of
     its own there ('lookup_order\\nreturned {"estado": "entregado"}'), where report --case shows it as \\n."""
