@@ -19799,9 +19799,10 @@ def read_annotations(path):
 
 
 def annotation_as_stored(said):
-    """What review stores of an annotation's text: its whitespace made single spaces, and none for a text that reads as
-    nothing (a zero-width space, a direction mark, a lone accent)."""
-    said = " ".join(said.split())
+    """What review stores of an annotation's text: in NFC, its whitespace made single spaces, and none for a text that
+    reads as nothing (a zero-width space, a direction mark, a lone accent). (In NFC: 120 é written as e and an accent
+    apart, shown as 120 characters, were 240, "at most 200".)"""
+    said = " ".join(unicodedata.normalize("NFC", said).split())
     return said if reads_as_something(said) else ""
 
 
@@ -23579,11 +23580,11 @@ function unanswered(response) {
 }
 // an answer's saves go one after another: a second sent before the first was answered could reach the server first,
 // refused as another page's doing, then the first stored the older text under "saved" beside the newer
-// an annotation's length as the server counts it (annotation_as_stored): its whitespace, as Python's str.split finds it,
+// an annotation's length as the server counts it (annotation_as_stored): in NFC, its whitespace, as Python's str.split finds it,
 // made single spaces (JavaScript's \\s differs: U+FEFF in, U+001C to U+001F and U+0085 out)
 const SPACES = /[\\t\\n\\x0b\\x0c\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]+/;
 // (sent so too: 4,200 spaces in a short note were a body past what a save takes, refused as "at most 200 characters")
-function asStored(text) { return text.split(SPACES).filter(Boolean).join(" "); }
+function asStored(text) { return text.normalize("NFC").split(SPACES).filter(Boolean).join(" "); }
 function tooLong(text) {
   const n = Array.from(asStored(text)).length;
   return n > MOST ? n + " characters: an annotation holds at most " + MOST + "; shorten it to save" : "";

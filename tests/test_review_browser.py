@@ -283,6 +283,14 @@ def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
     expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
     page.fill("#annotationinput", "a" * 100 + "\ufeff" + "a" * 100)     # (no space to the server: 201)
     expect(page.locator("#savestatus")).to_have_text("201 characters: an annotation holds at most 200; shorten it to save")
+    page.fill("#annotationinput", "e\u0301" * 120)   # (round 123: 120 é, each an e and an accent apart, were "240 characters")
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    import json
+    key = page.text_content("#case h2") + "#1"
+    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] \
+        == "\u00e9" * 120   # (kept in NFC, as the server counts it)
     spaced = "seen:" + " " * 24 + "at step()" + (" " * 24 + "x") * 13   # (510 units, 44 characters to the server)
     page.fill("#annotationinput", "")
     page.keyboard.insert_text(spaced)
