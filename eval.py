@@ -19451,24 +19451,29 @@ def open_verdicts_advice(runs):
     """What decides the answers a judge left without a verdict in `runs` ((path, config, graded cases)), as report says
     it: each run's judge asked again (a larger cap for votes it cut, another model for those its server stopped); an
     answer whose votes would come back alike (votes_settled), a person or another judge."""
+    # (by answer: one left open in a case its majority still decides is open to the gates too, and was advised "judge
+    # them again: eval.py judge RUN", no run named, where its votes would come back alike)
+    def open_answers(cases):
+        return [t for case in cases for t in case["trials"] if t["correct"] is None]
     def settled(config, cases):
-        return all(votes_settled(t, config.get("judge")) for case in cases if case["correct"] is None
-                   for t in case["trials"] if t["correct"] is None)
+        return all(votes_settled(t, config.get("judge")) for t in open_answers(cases))
     again = ["".join((command, f" ({why})" if why else "")) for command, why in
              (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
                                                                                   for v in t["votes"] or []]))
-              for path, config, cases in runs if any(x["correct"] is None for x in cases) and not settled(config, cases))]
+              for path, config, cases in runs if open_answers(cases) and not settled(config, cases))]
     left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)})"
-            for path, config, cases in runs if any(x["correct"] is None for x in cases) and settled(config, cases)]
+            for path, config, cases in runs if open_answers(cases) and settled(config, cases)]
     return ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
                       + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))
             or f"judge them again: {program()} judge RUN")
 
 
-def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", None)):
+def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", None), advised=None):
     """(exit code, messages) of compare's gates. runs: (path, config, graded cases) of the two, so
     that a run left without verdicts is named with the judge command that asks its own judge again.
-    aside: what the regressions were counted on, where it needs saying; why --fail-if-worse is not judged here."""
+    aside: what the regressions were counted on, where it needs saying; why --fail-if-worse is not judged here.
+    advised: the runs whose answers without a verdict the gates read, where more than the two (a table's)."""
+    advised = advised or runs
     w = c.get("pairwise")
     judge_failed = None
     if w and w["failed_calls"]:   # the judge's gate alone is left open: every other gate asked still gets its verdict
@@ -19519,7 +19524,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
                    f"({', '.join(c['failed'][:10])}{', ...' if len(c['failed']) > 10 else ''}) "
                    f"({whose}); " + ("; ".join(again) or "finish or rerun it first")]
     if not c["baseline"]["scored"]:
-        return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); " + open_verdicts_advice(runs)]
+        return 2, ["gates not judged: no case has a verdict in both runs (their judge gave none); " + open_verdicts_advice(advised)]
     outcomes = []   # in the order the gates are read
     if fail_on_regression:
         verdict = f"{len(c['regressions'])} regression(s)" + (f": {', '.join(c['regressions'])}" if c["regressions"] else "")
@@ -19532,7 +19537,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             outcomes.append((None, verdict + f"; but {plural(len(could), 'case')} without a verdict in a run could be "
                              f"{'a regression' if len(could) == 1 else 'regressions'} "
                              f"({', '.join(could[:10])}{', ...' if len(could) > 10 else ''})" + aside[0],
-                             open_verdicts_advice(runs) if runs else "judge them again, or look at them by hand"))
+                             open_verdicts_advice(advised) if advised else "judge them again, or look at them by hand"))
         else:
             outcomes.append((not c["regressions"], verdict + aside[0]))
     if fail_if_worse and aside[1]:
@@ -19544,7 +19549,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
             outcomes.append((None, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']}); but "
                              f"{plural(len(open_ids), 'case')} with answers without a verdict could decide it "
                              f"({', '.join(open_ids[:10])}{', ...' if len(open_ids) > 10 else ''})",
-                             open_verdicts_advice(runs) if runs else "judge them again, or look at them by hand"))
+                             open_verdicts_advice(advised) if advised else "judge them again, or look at them by hand"))
         else:
             outcomes.append((not worse, f"significantly worse? {'yes' if worse else 'no'} ({c['reading']})"))
     if judge_failed:
@@ -19594,7 +19599,9 @@ def many_gates(runs, m, fail_on_regression=False, fail_if_worse=False):
         aside = (f" (on the {plural(len(held), 'case')} these two hold)" if held != shared else "",
                  f"the table reads the {plural(len(decided), 'case')} every run decided, and these two decided "
                  f"{len(both - decided)} more" if both - decided else None)
-        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run), aside)
+        # (the advice names every run holding the open answers read: C's, on the line of A -> B, named none)
+        one_code, one_verdicts = compare_gates(c, fail_on_regression, fail_if_worse, (runs[0], run), aside,
+                                               advised=runs if table_open else None)
         code = 1 if 1 in (code, one_code) else max(code, one_code)   # as gate_outcome: a gate failed is the outcome
         verdicts += [f"{head}: {names[0]} -> {name}: {rest}" for head, rest in (v.split(": ", 1) for v in one_verdicts)]
     return code, verdicts

@@ -650,3 +650,33 @@ def test_a_gate_over_part_of_the_split_says_so_on_its_line(dev_run, worse_run, c
     assert code == 1 and err.count("(only part of the split: 3 chosen cases, --cases)") == 2, err
     code, out, err = cli("report", dev_run, "--min-accuracy", "0.1")   # a whole run's line says nothing of it
     assert code == 0 and "part of the split" not in err, err
+
+
+def test_answers_left_open_inside_decided_cases_are_advised_by_the_run_that_holds_them(project, cli):
+    """Round 123: answers a judge left open in cases whose majority still stands (open to the gates all the same) got
+    "judge them again: python eval.py judge RUN", naming no run (in a table of three, not even the one holding them),
+    where report says their votes would come back alike."""
+    from conftest import make_run
+    check = [{"name": "ok", "type": "judge", "value": "ok", "blocking": True}]
+    judge = {"models": ["j"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}
+
+    def run(path, spec, prompt):   # "T T N|...": a case per '|', a trial per letter, N: no verdict
+        cases = [group.split() for group in spec.split("|")]
+        made = make_run([{"id": f"c{i}", "response": ["a"] * len(v), "checks": check} for i, v in enumerate(cases, 1)],
+                        labels=None, judge=judge, prompt=prompt)
+        verdicts = iter({"T": True, "F": False, "N": None}[x] for v in cases for x in v)
+        for r in made["results"]:
+            v = next(verdicts)
+            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
+                            "raw": "{}" if v is not None else "I cannot decide", "error": None}]
+        return write_run(path, made)
+    d = run("runs/d.json", "|".join(["T T T"] * 5), "prompts/v1.txt")
+    e = run("runs/e.json", "|".join(["T T N"] * 5), "prompts/v2.txt")
+    code, out, err = cli("compare", d, e, "--fail-if-worse")
+    assert code == 2 and "asked again, their votes would come back alike: runs/e.json: a person reads them" in err \
+        and "judge RUN" not in err, err
+    a = run("runs/a.json", "|".join(["T T T"] * 10), "prompts/v1.txt")
+    b = run("runs/b.json", "|".join(["F F F"] * 5 + ["T T T"] * 5), "prompts/v2.txt")
+    c = run("runs/c.json", "T T N|T T F|T T T|T F F|T T T|T T F|T T T|F F F|T T F|T T T", "prompts/v3.txt")
+    code, out, err = cli("compare", a, b, c, "--fail-if-worse")
+    assert code == 2 and "runs/c.json: a person reads them" in err and "judge RUN" not in err, err
