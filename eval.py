@@ -17401,7 +17401,8 @@ def asked_lines(case):
     """report --case: what was asked (asked()), as text; each trial's answer follows."""
     what = asked(case)
     if not what["messages"] and not what["input"]:   # its vars (below) fill the prompt; "Input:" and nothing read as lost
-        return ["Input: none (the model was asked by its prompt alone, with the vars below)"]
+        return ["Input: none (the model was asked by its prompt alone" + (", with the vars below)" if case.get("vars")
+                                                                           else ")")]   # (said of one with none)
     if not what["messages"]:
         return ["Input:", *(f"  {line}" for line in inert(what["input"]).splitlines())]
     lines = ["Conversation (the answer is the next turn):"]

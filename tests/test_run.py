@@ -2422,6 +2422,12 @@ def test_a_case_asked_by_its_prompt_alone_is_said_to_have_no_user_message(projec
                                                'these values filled in:\n{"t": "TICKET-TEXT"}') in judged, judged
     shown = cli("report", "runs/alone.json", "--case", "o1")[1]
     assert "Input: none (the model was asked by its prompt alone, with the vars below)\nVars: {" in shown, shown
+    # (round 123) an older run's result with neither input nor vars: "with the vars below", and none followed
+    run = load_json("runs/alone.json")
+    del run["results"][0]["vars"]
+    Path("runs/bare.json").write_text(json.dumps(run))
+    shown = cli("report", "runs/bare.json", "--case", "o1")[1]
+    assert "Input: none (the model was asked by its prompt alone)\n" in shown and "Vars:" not in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
