@@ -4640,10 +4640,12 @@ def case_problems(case, labels, stored=False, begun=False):
         # an older eval.py began on them goes on: load_split notes them, --must-pass and the by-tag table read them alike)
         # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
         # by-tag table showing two rows alike)
-        problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if odd != odd.strip() else
-                        f"is not in Unicode's NFC form (as {ascii(unicodedata.normalize('NFC', odd))}; an accent written "
-                        "apart from its letter, most often): save it in NFC")
-                        + ", and would be a tag apart from the one it shows as")
+        # (the tag it shows as in its own letters: 'caf\xe9' asked a newcomer to type a code)
+        spaced = odd != odd.strip()
+        problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if spaced else "is not in Unicode's NFC "
+                        "form (an accent written apart from its letter, most often)") + f": it would be a tag apart from "
+                        f"{inert(repr(tag_key(odd)))}, the one it shows as; "
+                        + ("take the space out" if spaced else "save the file in NFC, or retype the tag"))
     if "vars" in case:
         variables = case["vars"]
         if not isinstance(variables, dict) or not all(

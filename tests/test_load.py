@@ -376,7 +376,9 @@ def test_bad_tags_are_refused_at_load(project, cli):
     # (--must-pass red-team passed without the case tagged 'red-team ', the by-tag table two rows alike)
     import unicodedata
     for tag, why in (("red-team ", "'red-team ' has a space at an end"),
-                     (unicodedata.normalize("NFD", "inyección"), "is not in Unicode's NFC form (as 'inyecci\\xf3n'"),
+                     (unicodedata.normalize("NFD", "inyección"), "is not in Unicode's NFC form (an accent written apart "
+                      "from its letter, most often): it would be a tag apart from 'inyección', the one it shows as; save the "
+                      "file in NFC, or retype the tag"),   # (round 123: the form to type was 'inyecci\\xf3n')
                      ("\u0958\u093e\u0928\u0942\u0928", "is not in Unicode's NFC form")):   # (a composed letter NFC parts)
         (project / "golden" / "x.jsonl").write_text(json.dumps(
             {"id": "a", "input": "x", "expected": "bug", "difficulty": "easy", "note": "n", "tags": [tag]}) + "\n")
