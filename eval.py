@@ -2724,6 +2724,10 @@ def config_problem(config, text_keys):
     if judge is not None and not (type(judge) is dict and type(judge.get("models")) is list and judge["models"]
                                   and all(type(m) is str for m in judge["models"])):
         return "config.judge must be null or an object whose models is a list of model names"
+    named = [same_model(m) for m in (judge or {}).get("models") or ()]
+    if len(set(named)) < len(named):   # (as run refuses such a panel: each copy's votes landed on one slot, "not asked")
+        twice = next(m for i, m in enumerate(judge["models"]) if named[i] in named[:i])
+        return f"config.judge.models names {on_one_line(twice, 60)} twice (a panel of judges is of different models)"
     if "judged_from" in config and not (type(config["judged_from"]) is str and config["judged_from"]):
         return "config.judged_from must be the path of the run judged"   # ("The answers of 5 judged again by ...")
     for key in ("votes", "temperature", "seed", "num_ctx", "num_predict"):
