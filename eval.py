@@ -2742,7 +2742,12 @@ def config_problem(config, text_keys):
             return f"config.judge.{key} must be a whole number" + (f" from 1 to {most}" if key == "votes" else
                                                                   ", 1 or more" if least == 1 else "")
     if judge is not None and judge.get("temperature") is not None:
+        if judge["temperature"] < 0:   # (as the run's own: --judge-temperature takes 0 or more)
+            return "config.judge.temperature must be a number of 0 or more"
         judge["temperature"] += 0   # -0.0 is 0, as the run's own temperature
+    if judge is not None and "prompt_sha" in judge and not (type(judge["prompt_sha"]) is str
+                                                            and SHA256_HEX.fullmatch(judge["prompt_sha"])):
+        return "config.judge.prompt_sha must be a sha256 (64 hex digits)"
     digests = (judge or {}).get("digests", [])   # prepare_judge: one per model, null where the server gave none
     if "digests" in (judge or {}) and not (type(digests) is list and len(digests) == len(judge["models"])
                                     and all(d is None or type(d) is str for d in digests)):

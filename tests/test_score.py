@@ -437,6 +437,9 @@ def test_a_number_too_long_for_a_float_is_one_line_and_runs_lists_the_file(hand_
     ("date", None, "config.date must be a date and time as a run records it"),
     ("vote", float("nan"), "damaged (NaN is not a number (JSON has no NaN))"),
     ("vote", "1", "judges: vote 1: vote must be a number or null"),
+    # (round 123) a judge's temperature below 0 and a prompt hash that is none, taken as they came
+    ("judge", {"models": ["j"], "votes": 1, "seed": 1, "temperature": -1}, "config.judge.temperature must be a number of 0"),
+    ("judge", {"models": ["j"], "votes": 1, "seed": 1, "prompt_sha": 1}, "config.judge.prompt_sha must be a sha256"),
     # (round 123) a panel naming one model twice, as run refuses it: each copy's votes landed on one slot
     ("judge", {"models": ["j", "J:latest"], "votes": 1, "seed": 1}, "config.judge.models names J:latest twice (a panel of "
                                                                      "judges is of different models)"),
