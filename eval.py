@@ -164,6 +164,7 @@ MAX_SEED = 2 ** 31 - 1            # llama.cpp's seed is 32 bits; Ollama reads a 
 RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (with jitter)
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that failed on the connection: the server is down, not busy
+TIMED_OUT = "(timeout)"           # how a call that waited out --timeout ends its error (refusal_words reads it)
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
@@ -7421,7 +7422,7 @@ class ChatClient:
         try:
             status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
         except (errors.Timeout, TimeoutError):
-            raise CallFailed(f"no answer within {seconds_given(self.timeout)} s (timeout)", retry=True) from None
+            raise CallFailed(f"no answer within {seconds_given(self.timeout)} s {TIMED_OUT}", retry=True) from None
         except AnswerUndecodable as e:   # (asked again, it comes alike)
             raise CallFailed(self.scrub(str(e)), retry=False) from None
         except (errors.RequestException, OSError) as e:   # (before ValueError: requests' InvalidHeader is one too, and
@@ -13567,6 +13568,8 @@ def refusal_words(error, retried):
     undecodable = re.fullmatch(r"(?:turn \d+: )?(" + re.escape(UNDECODABLE) + r".*)", error or "", re.DOTALL)
     if undecodable:   # a model's whole answer each time, paid for and unreadable (asked once: alike again)
         return undecodable.group(1)
+    if (error or "").endswith(TIMED_OUT):   # a server that takes calls and never answers: retried or not, each waited
+        return TIMED_OUT                    # --timeout out (28 cases at 300 s and 3 retries: 9 hours)
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
     # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
     # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
@@ -13607,6 +13610,8 @@ def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
     if isinstance(stop, ServerRefuses) and all(UNDECODABLE in error for _, error in stop.row):   # (answered: no refusal)
         return f"{who} sent {len(stop.row)} answers in a row in a coding eval.py cannot decode"
+    if isinstance(stop, ServerRefuses) and all(error.endswith(TIMED_OUT) for _, error in stop.row):
+        return f"{who} answered none of {len(stop.row)} {what} in a row in the time allowed"
     if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
         return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
     # (a reset after the headers, a body cut short: "could not connect" of calls that did)
@@ -13636,6 +13641,9 @@ def refused_why(who, what, stop, again, jobs):
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
+    if all(error.endswith(TIMED_OUT) for _, error in stop.row):
+        return (f"stopped: {who} answered none of {len(stop.row)} {what} in a row in the time allowed ({last}): a server "
+                f"stuck (restart it), or a model slower than --timeout (give a larger one); then {again}")
     if statuses == {None}:   # answers in a coding eval.py cannot decode: what compresses them is to fix
         return (f"stopped: {who} sent {len(stop.row)} answers in a row in a coding eval.py "
                 f"cannot decode ({last}); once they come as they are, {again}")

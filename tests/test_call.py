@@ -714,6 +714,25 @@ def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, 
     assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.25 s (timeout)"] * 2
 
 
+def test_a_server_that_takes_calls_and_never_answers_stops_the_run_at_five_cases(project, cli, fake):
+    """Round 123's hostile Ollama: a server whose runner is stuck takes every call and answers none; the breaker read
+    failed connections and refusals alone, so each case waited out its timeout and retries (28 cases at the default 300 s
+    and 3 retries: about 9 hours). Five cases in a row timed out stop it, resumable, with what to do."""
+    fake.hang_seconds = 3
+    fake.faults = ["hang"] * 40
+    started = time.monotonic()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--timeout", "0.2", "--retries", "1", "--jobs", "1")
+    assert code == 2 and time.monotonic() - started < 20, err
+    assert ("stopped: the server at " + fake.url + " answered none of 5 calls in a row in the time allowed (no answer "
+            "within 0.2 s (timeout)): a server stuck (restart it), or a model slower than --timeout (give a larger one); "
+            "then resume") in err, err
+    assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err, err
+    assert len(fake.chat_bodies) == 10   # five cases, each asked twice
+    fake.faults = []
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "5")
+    assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+
+
 def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_is_late(project, cli, fake, monkeypatch):
     """Regression (flaky on a busy machine): a body that stops coming hits requests' per-read
     timeout, which it reports as a ConnectionError; when that came before the deadline keeper had
