@@ -573,7 +573,11 @@ def say(text):
 # passed on, when text from a server or a model is printed or kept as an error; and those it shows as nothing
 # between two others (a zero-width space, a word joiner, a BOM: "bu\u200bg" printed as "bug" was no label)
 CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069"
-                           "\ufeff\ud800-\udfff]")   # and bidi overrides, lone surrogates
+                           "\ufeff\ud800-\udfff"   # and bidi overrides, lone surrogates; and the rest of what a report
+                           # shows as nothing (INVISIBLE_CHARS, but the soft hyphen, which a terminal draws): a tag x, a
+                           # music format mark, y read as xy in the by-tag table beside xy
+                           "\u115f\u1160\u17b4\u17b5\u180e\u206a-\u206f\u2800\u3164\uffa0\U0001d173-\U0001d17a"
+                           "\U0001bca0-\U0001bca3\U00013430-\U0001343f]")
 
 
 def char_escape(char):
@@ -19678,6 +19682,7 @@ def run_grid(grid):
     for args in grid[1:]:   # notes of the options all its runs share: said by the first run alone
         args.said_for_the_grid = True
     for at, args in enumerate(grid):
+        WRITTEN_WHOLE.clear()   # (a stop in the next run's load was "interrupted just after writing" the one before)
         try:
             with terminated_as_interrupted():
                 finished = run_split(args)
@@ -19730,7 +19735,7 @@ def grid_stopped(configs, at, runs):
         return f"{on_one_line(config['model'])} with {shell_word(config['prompt'])}"
     made = ", ".join(shell_word(run[0]) for run in runs) or "none"
     return (f"the grid stopped at run {at + 1} of {len(configs)} ({named(configs[at])}); made: {made}; "
-            f"not made: {', '.join(map(named, configs[at + 1:])) or 'none'}")
+            f"never started: {', '.join(map(named, configs[at + 1:])) or 'none'}")
 
 
 def answer_key(case_id, trial):
@@ -23443,7 +23448,9 @@ function visible(text) { return String(text).replace(CONTROL, (c) => { const n =
 // tag, a check "x\\ny" read as "x y", another's)
 // and what shows as nothing (INVISIBLE_CHARS) as its code: ids dev-09 and dev-\u200b09, tags xy and x\u200by, read as one
 const UNSEEN = /{{unseen}}/gu;
-function unseen(text) { return text.replace(UNSEEN, (c) => "\\\\u" + c.codePointAt(0).toString(16).padStart(4, "0")); }
+function unseen(text) {   // (past U+FFFF as \\U and eight digits, as the reports write it: \\u1d173 read as U+1D17 and a 3)
+  return text.replace(UNSEEN, (c) => { const n = c.codePointAt(0); return n > 0xffff ? "\\\\U" + n.toString(16).padStart(8, "0") : "\\\\u" + n.toString(16).padStart(4, "0"); });
+}
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined && text !== null) e.textContent = tag === "pre" ? visible(text) : unseen(visible(oneLine(text))); if (cls) e.className = cls; return e; }
 function oneLine(text) { return String(text).replace(/[\\n\\t\\u2028\\u2029]/g, (c) => ({"\\n": "\\\\n", "\\t": "\\\\t"})[c] || "\\\\u" + c.charCodeAt(0).toString(16)); }
 function listedName(name) {   // a check's name in a list, as name_cell: quoted where it would read as another, or as two
@@ -23669,7 +23676,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
-  $("run").textContent = visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : "")));
+  $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   const notes = [];
   if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.other_versions) notes.push(data.other_versions + ".");

@@ -1891,3 +1891,18 @@ def test_an_agent_that_reached_no_answer_is_no_generation_failure(project, cli, 
     d = json.loads(cli("report", write_run("runs/both.json", both), "--json")[1])["diagnosis"]
     assert d["generation"] == [] and d["task"] == ["x1"] and str(d["why"]["x1"]).startswith("faithful to the passages, yet it "
                                                                                       "failed the check"), (d, answered)
+
+
+def test_what_shows_as_nothing_is_escaped_in_every_text_table(project, cli):
+    """Round 123: a tag holding U+1D173 (a music format mark, drawn as nothing) was printed as it is in the by-tag table,
+    its row reading "xy" beside the tag xy. What a report shows as nothing (INVISIBLE_CHARS) is escaped as a terminal's
+    controls are, but the soft hyphen, which a terminal draws (one list kept in step with the other)."""
+    assert {chr(c) for c in range(0x110000) if evalpy.INVISIBLE_CHARS.match(chr(c))} - {"\u00ad"} <= \
+        {chr(c) for c in range(0x110000) if evalpy.CONTROL_CHARS.match(chr(c))}
+    checks = [{"name": "zz", "type": "icontains", "value": "zz", "blocking": True}]
+    write_run("runs/t.json", make_run([{"id": "c1", "response": "no", "checks": checks, "tags": ["x\U0001d173y"]},
+                                       {"id": "c2", "response": "no", "checks": checks, "tags": ["xy", "a\u3164b"]}],
+                                      labels=None))
+    out = cli("report", "runs/t.json")[1]
+    by_tag = out.split("By tag:\n")[1].split("\n\n")[0]
+    assert "x\\U0001d173y" in by_tag and "a\\u3164b" in by_tag and "\U0001d173" not in out and "\u3164" not in out, by_tag

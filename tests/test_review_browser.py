@@ -1,6 +1,7 @@
 """The review page in real headless Chromium: hostile answers stay text, filters, keys, annotations kept."""
 
 import contextlib
+import os
 import re
 
 import pytest
@@ -652,8 +653,13 @@ def test_the_review_page_shows_what_would_show_as_nothing_as_its_code(project, c
     run = write_run("runs/t.json", make_run([
         {"id": "dev-09", "response": "no", "checks": checks, "tags": ["xy"], "difficulty": "easy"},
         {"id": "dev-\u200b09", "response": "no", "checks": checks, "tags": ["x\u200by"], "difficulty": "ea\u200bsy"},
-        {"id": "dev-\u00ad10", "response": "no\u200b", "checks": checks, "tags": [], "difficulty": "easy"}], labels=None))
+        {"id": "dev-\u00ad10", "response": "no\u200b", "checks": checks, "tags": ["x\U0001d173y"], "difficulty": "easy"}],
+        labels=None))
+    os.rename(run, "runs/t\u200b.json")   # (its review: the run's own line showed it raw)
+    run = "runs/t\u200b.json"
     with review_tab(chromium, run) as tab:
+        assert tab.text_content("#run").startswith("runs/t\\u200b.json")
+        assert "x\\U0001d173y" in tab.eval_on_selector_all("#tag option", "os => os.map(o => o.textContent)")
         assert tab.eval_on_selector_all("#list li", "ls => ls.map(l => l.textContent)")[1].startswith("dev-\\u200b09")
         tags = tab.eval_on_selector_all("#tag option", "os => os.map(o => o.textContent)")
         assert "xy" in tags and "x\\u200by" in tags, tags

@@ -2735,7 +2735,7 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
                          "--prompt", "prompts/v3.txt")
     assert code == 2 and "model 'llama3.2:3b' is not pulled" in err, err
     assert ("the grid stopped at run 3 of 4 (llama3.2:3b with prompts/v2.txt); made: runs/dev-v2-qwen2.5-7b.json, "
-            "runs/dev-v3-qwen2.5-7b.json; not made: llama3.2:3b with prompts/v3.txt") in err, err
+            "runs/dev-v3-qwen2.5-7b.json; never started: llama3.2:3b with prompts/v3.txt") in err, err
     assert len(fake.chat_bodies) == 4
     # (round 102) a made run with errors is named with the command that completes it, as a grid that ends says
     for name in os.listdir("runs"):
@@ -2758,6 +2758,25 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
                                  "errors, not scored. Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json"), err
 
 
+def test_a_grid_stopped_in_its_second_run_names_no_write_of_the_first_as_the_stop(project, two_models):
+    """Round 123: a grid stopped as its second run's model loaded said "interrupted just after writing" the first run's
+    file, seconds after that write; and "not made: none" of a grid stopped at its last run, which was not made."""
+    fake = two_models
+    fake.answers = answer_key("golden/dev.jsonl")
+    done = stopped_child("real, calls = evalpy.run_split, []\n"
+                         "def run_split(args):\n"
+                         "    calls.append(args)\n"
+                         "    if len(calls) == 2:\n"
+                         "        raise KeyboardInterrupt   # (the stop, as the second run's model loads)\n"
+                         "    return real(args)\n"
+                         "evalpy.run_split = run_split\n"
+                         f"sys.exit(evalpy.main(['run', '--split', 'dev', '--limit', '2', '--host', {fake.url!r}, "
+                         "'--model', 'qwen2.5:7b', '--model', 'llama3.2:3b']))\n")
+    assert done.returncode == 2 and done.stderr.endswith(
+        "the grid stopped at run 2 of 2 (llama3.2:3b with prompts/v3.txt); made: runs/dev-v3-qwen2.5-7b.json; never "
+        "started: none\ninterrupted\n"), done.stderr
+
+
 def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_models):
     """Item 8: Ctrl-C in a grid's second run printed only "Resume with ... dev-v3-...json"."""
     fake = two_models
@@ -2770,7 +2789,7 @@ def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_mo
     assert proc.returncode == 2 and "Traceback" not in err, err
     assert f"Resume with: {STARTED} run --resume runs/dev-v3-qwen2.5-7b.json" in err
     assert ("the grid stopped at run 2 of 4 (qwen2.5:7b with prompts/v3.txt); made: runs/dev-v2-qwen2.5-7b.json; "
-            "not made: llama3.2:3b with prompts/v2.txt, llama3.2:3b with prompts/v3.txt") in err, err
+            "never started: llama3.2:3b with prompts/v2.txt, llama3.2:3b with prompts/v3.txt") in err, err
 
 
 # -- agents: the tool loop, on both APIs (issue 29) ---------------------------------------------------
