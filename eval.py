@@ -13127,21 +13127,15 @@ def preflight_server(client, config, judge, inputs, resuming):
         if was and now and was != now:
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {on_one_line(short(was))}, now {on_one_line(short(now))}: re-pulled or "
-                            "replaced); its "
-                            "answers would mix two models. Run again with another --out (what it holds stays as it is: "
-                            "the journal of a run stopped, or a finished run whose errors would have been asked again"
-                            + ("; on the held-out test split, with --rerun-test, the run marked as forced"
-                               if is_held_out(config.get("split_path") or "") else "") + "), or "
-                            "go on against the model it began with")
+                            f"replaced); {two_models_advice(config, 'the model it began with')}")
         then, served = (entry_identity(e, ENTRY_STAMPED + ENTRY_WINDOW) for e in (config.get("model_entry"),
                                                                                    identity.get("model_entry")))
         if then is not None and served is not None and then != served:   # /v1 names no digest: its entry is all it says
             differs = ", ".join(f"{k} {json_text(then.get(k))} then, {json_text(served.get(k))} now"
                                 for k in dict.fromkeys([*then, *served]) if then.get(k) != served.get(k))
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not "
-                            f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); its "
-                            "answers would mix two models. Run again with another --out (what the journal holds stays as it "
-                            "is), or go on against the server the run began with")
+                            f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); "
+                            f"{two_models_advice(config, 'the server it began with')}")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
                  f"{short(was)}): the answers asked now cannot be told to be the same model's")
@@ -13151,6 +13145,15 @@ def preflight_server(client, config, judge, inputs, resuming):
          f"{shell_word(config['prompt'])} (sha {short(inputs.prompt_sha)}) · {on_one_line(config['model'])} at {on_one_line(config['host'])} "
          f"({' '.join(filter(None, (config['api'], server_version and on_one_line(server_version, 60))))})")
     return server_version, identity
+
+
+def two_models_advice(config, began_with):
+    """What a resume refused for another model behind the name says to do (the held-out split's way too: another run
+    of it, as advised, was refused by the guard)."""
+    return ("its answers would mix two models. Run again with another --out (what it holds stays as it is: the journal "
+            "of a run stopped, or a finished run whose errors would have been asked again"
+            + ("; on the held-out test split, with --rerun-test, the run marked as forced"
+               if is_held_out(config.get("split_path") or "") else "") + f"), or go on against {began_with}")
 
 
 def models_replaced(client, config, judge_only=False, said=True, unasked=None):

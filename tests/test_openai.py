@@ -1873,7 +1873,11 @@ def test_a_resume_on_a_server_whose_models_entry_names_another_model_is_refused(
     code, out, err = cli("run", "--resume", "runs/dev-v3.json")
     assert code == 2 and err.startswith(
         'error: refusing to resume: qwen2.5:7b on ' + fake.url + ' is not the model the run began with, as its /v1/models '
-        'entry says (root "/models/Qwen2.5-7B-Instruct" then, "/models/Llama-3.1-8B-Instruct" now)'), err
+        'entry says (root "/models/Qwen2.5-7B-Instruct" then, "/models/Llama-3.1-8B-Instruct" now); its answers would mix '
+        'two models. Run again with another --out (what it holds stays as it is: the journal of a run stopped, or a '
+        'finished run whose errors would have been asked again), or go on against the server it began with'), err
+    # (its review) on the held-out split, as the digest's refusal says: another run of it is one the guard refuses
+    assert "with --rerun-test, the run marked as forced" in evalpy.two_models_advice({"split_path": "golden/test.jsonl"}, "x")
     assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
     # the same model listed later, with a larger window (as the advice for an answer past it says): it goes on
     fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B-Instruct", 32768, 1764600000)
