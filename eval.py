@@ -18297,8 +18297,14 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
         differs = ["expected"] if case.get("expected") != other.get("expected") and case.get("expected") \
             and other.get("expected") else []
         # what the model was asked: an input edited in one file was scored a regression of another question
-        differs = differs or [f for f in ("input", "messages", "vars") if f in case and f in other
-                              and not same_question(f, case, other)][:1]
+        differs = differs or [f for f in ("vars", "messages", "input") if f in case and f in other
+                              and case[f] != other[f]][:1]
+        unfilled = [name for name, c in zip(names, (case, other)) if differs == ["input"] and as_filled(c) != c["input"]]
+        if unfilled and as_filled(case) == as_filled(other):   # (an honest older run: never "edited", nor "a rerun")
+            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was asked its input with its {{{{vars}}}} "
+                            f"unfilled in {unfilled[0]} (an eval.py older than this one sent them as written), and filled "
+                            f"in the other: two questions; run the older configuration again with this eval.py, then "
+                            "compare those")
         # checks (emptied, or a threshold edited, too) as they score, whoever wrote them (an older eval.py, judge
         # --checks): other checks are another measure; written otherwise (2.0 for 2, another order) the same
         mine, theirs = scored_checks(case), scored_checks(other)
@@ -18324,13 +18330,10 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                                             "compare with this one's)" if differs[0] == "checks" else "") + " (report --case shows each)")
 
 
-def same_question(field, case, other):
-    """Whether two runs' case asks alike by its field: an input as an eval.py before {{vars}} were filled stored it
-    ("Cliente {{name}}") is the one filled in ("Cliente Ana"), the vars being the same."""
-    if field != "input" or not all(type(c.get("input")) is str and type(c.get("vars", {})) is dict for c in (case, other)):
-        return case[field] == other[field]
-    filled = [render(c["input"], c.get("vars", {})) for c in (case, other)]
-    return case["input"] == other["input"] or filled[0] == filled[1]
+def as_filled(case):
+    """A stored case's input with its {{vars}} filled, as this eval.py sends it (one before it sent them as written)."""
+    return render(case["input"], case["vars"]) if type(case.get("input")) is str and type(case.get("vars")) is dict \
+        else case.get("input")
 
 
 # why a case is left out of a compare, as every view says it

@@ -1478,16 +1478,20 @@ def test_a_copy_of_a_run_is_one_run_not_a_rerun(project, cli):
                                         "splits (tickets.jsonl vs golden/support/dev.jsonl:"), err
 
 
-def test_runs_of_one_split_whose_inputs_were_stored_otherwise_are_compared(project, cli):
+def test_runs_of_one_split_whose_inputs_were_sent_otherwise_are_never_read_as_edited_nor_as_a_rerun(project, cli):
     """Attack 50: an eval.py before {{vars}} were filled in stored a case's input as written, today's stores it
-    filled in, and both say version 0.1.0: a check of the input refused two honest runs as edited."""
+    filled in, and both say version 0.1.0: a check of the input refused two honest runs as edited. (Round 123's review:
+    that eval.py sent it as written too, "Cliente {{name}}": two questions, which compare had called a rerun.)"""
     older = make_run([{"id": "c1", "expected": "bug", "input": "Cliente {{name}}: no entro", "vars": {"name": "Ana"}},
                       ("c2", "bug", "bug")])
     newer = make_run([{"id": "c1", "expected": "bug", "input": "Cliente Ana: no entro", "vars": {"name": "Ana"},
                        "response": "acceso"}, ("c2", "bug", "bug")])
     newer["config"].update(date="2026-01-03T09:30:00+01:00", split_sha=older["config"]["split_sha"])
     code, out, err = cli("compare", write_run("runs/older.json", older), write_run("runs/newer.json", newer))
-    assert code == 0 and "Regressions (1): c1" in out, err
+    assert code == 2 and err == ("error: refusing to compare: case c1 was asked its input with its {{vars}} unfilled in "
+                                 "runs/older.json (the baseline) (an eval.py older than this one sent them as written), and "
+                                 "filled in the other: two questions; run the older configuration again with this eval.py, "
+                                 "then compare those\n"), err
     # (round 123) an input edited in one file is another question: it was scored a regression without a word
     for field, value in (("input", "Cliente Eva: no entro"), ("vars", {"name": "Eva"}),
                          ("messages", [{"role": "user", "content": "otra"}])):
