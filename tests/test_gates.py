@@ -106,6 +106,26 @@ def test_a_majority_a_judges_open_trial_could_turn_is_not_compared(project, cli)
     assert code == 2 and "cases without one, by run: runs/b.json 1)" in err, err
 
 
+JUDGE_CHECK = [{"name": "ok", "type": "judge", "value": "ok", "blocking": True}]
+
+
+def judged_trials(path, spec, **extra):
+    """A run judged by one judge check, written at path: spec "T T N|F F F", a case a '|', a trial a letter (T passes, F
+    fails, N: the judge gave no verdict)."""
+    from conftest import make_run
+    judge = {"models": ["j"], "votes": 1, "temperature": 0.0, "seed": 42,
+             "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}
+    cases = [g.split() for g in spec.split("|")]
+    made = make_run([{"id": f"c{i:02d}", "response": [f"a{t}" for t in range(len(v))], "checks": JUDGE_CHECK}
+                     for i, v in enumerate(cases, 1)], labels=None, judge=judge, **extra)
+    verdicts = iter({"T": True, "F": False, "N": None}[x] for v in cases for x in v)
+    for r in made["results"]:
+        v = next(verdicts)
+        r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
+                        "raw": "{}" if v is not None else "I cannot decide", "error": None}]
+    return write_run(path, made)
+
+
 def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate_unjudged(project, cli):
     """Round 122 (a newcomer in CI): a candidate whose judge gave no verdict on the cases the baseline passed got "gate
     passed: 0 regression(s)", exit 0, judged on the cases both failed alone; those could be regressions."""
@@ -155,16 +175,7 @@ def test_a_former_pass_the_candidates_judge_left_open_leaves_the_regression_gate
                          "--fail-if-worse")
     assert code == 1 and "GATE FAILED: significantly worse? yes" in err, err   # (decided: no open case to turn it)
 
-    def trials(path, spec, **extra):   # "T T N|F F F": a case a '|', a trial a letter (N: the judge gave no verdict)
-        cases = [g.split() for g in spec.split("|")]
-        made = make_run([{"id": f"c{i:02d}", "response": [f"a{t}" for t in range(len(v))], "checks": check}
-                         for i, v in enumerate(cases, 1)], labels=None, judge=judge, **extra)
-        verdicts = iter({"T": True, "F": False, "N": None}[x] for v in cases for x in v)
-        for r in made["results"]:
-            v = next(verdicts)
-            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
-                            "raw": "{}" if v is not None else "I cannot decide", "error": None}]
-        return write_run(path, made)
+    trials = judged_trials
     # (its review) with trials the t test is not monotone in the open ones: none or all of c08's three passing is p =
     # 0.051 and 0.11, one of three p = 0.0499 (scipy's ttest_1samp agrees): the extremes alone passed it
     base = trials("runs/t1.json", "F F F|T T T|T T F|T F F|T T T|T T T|T T T|T T T")
@@ -656,20 +667,8 @@ def test_answers_left_open_inside_decided_cases_are_advised_by_the_run_that_hold
     """Round 123: answers a judge left open in cases whose majority still stands (open to the gates all the same) got
     "judge them again: python eval.py judge RUN", naming no run (in a table of three, not even the one holding them),
     where report says their votes would come back alike."""
-    from conftest import make_run
-    check = [{"name": "ok", "type": "judge", "value": "ok", "blocking": True}]
-    judge = {"models": ["j"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}
-
-    def run(path, spec, prompt):   # "T T N|...": a case per '|', a trial per letter, N: no verdict
-        cases = [group.split() for group in spec.split("|")]
-        made = make_run([{"id": f"c{i}", "response": ["a"] * len(v), "checks": check} for i, v in enumerate(cases, 1)],
-                        labels=None, judge=judge, prompt=prompt)
-        verdicts = iter({"T": True, "F": False, "N": None}[x] for v in cases for x in v)
-        for r in made["results"]:
-            v = next(verdicts)
-            r["judges"] = [{"check": "ok", "model": "j", "vote": 1, "seed": 42, "pass": v, "reason": "r",
-                            "raw": "{}" if v is not None else "I cannot decide", "error": None}]
-        return write_run(path, made)
+    def run(path, spec, prompt):
+        return judged_trials(path, spec, prompt=prompt)
     d = run("runs/d.json", "|".join(["T T T"] * 5), "prompts/v1.txt")
     e = run("runs/e.json", "|".join(["T T N"] * 5), "prompts/v2.txt")
     code, out, err = cli("compare", d, e, "--fail-if-worse")

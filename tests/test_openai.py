@@ -1135,33 +1135,7 @@ def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli)
     other = {"index": 1, "finish_reason": "stop", "message": {"role": "assistant", "content": "acceso"}}
     posts, results, _, _ = answers_served(cli, {"role": "assistant", "content": "bug"}, "--limit", 2, before=[other])
     assert [r["response"] for r in results] == ["bug", "bug"]
-    # (69th) a lone choice of index 1 answers some other request: no answer to this one, never scored as it
-    os.unlink("runs/dev-v3.json")
-    server = serve_raw(lambda body: (200, {}, json.dumps({"choices": [other]}).encode()))
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    result = load_json("runs/dev-v3.json")["results"][0]
-    assert code == 2 and result["response"] is None and \
-        result["error"] == "the server's answer has no choice of index 0 (one of index 1): no answer to this request", result
-    # (71st) an index of null is none: the first choice, as with no index
-    os.unlink("runs/dev-v3.json")
-    server = serve_raw(lambda body: (200, {}, json.dumps({"choices": [dict(other, index=None)]}).encode()))
-    try:
-        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--model", "m", "--limit", 1, "--retries", 0,
-                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
-    finally:
-        server.shutdown()
-    assert code == 0 and load_json("runs/dev-v3.json")["results"][0]["response"] == "acceso", err
-    # (round 123) two choices that both claim index 0, unlike: the first was taken, the other dropped without a word;
-    # one request asks one answer. Two alike are one (a proxy that doubled it)
-    for choices, said in (([dict(other, index=0), {**other, "index": 0, "message": {"role": "assistant", "content": "bug"}}],
-                           "the server's answer has 2 choices of index 0, unlike, where one request asks one: which is "
-                           "this request's cannot be told"),
-                          ([dict(other, index=None), {k: v for k, v in other.items() if k != "index"}],
-                           None), ([dict(other, index=0)] * 2, None)):
+    def one_case_answered(choices):   # (code, err, the stored result) of a case whose answer holds these choices
         os.unlink("runs/dev-v3.json")
         server = serve_raw(lambda body: (200, {}, json.dumps({"choices": choices}).encode()))
         try:
@@ -1169,7 +1143,22 @@ def test_the_answer_is_the_choice_of_index_0_wherever_it_is_listed(project, cli)
                                  "--host", f"http://127.0.0.1:{server.server_address[1]}")
         finally:
             server.shutdown()
-        result = load_json("runs/dev-v3.json")["results"][0]
+        return code, err, load_json("runs/dev-v3.json")["results"][0]
+    # (69th) a lone choice of index 1 answers some other request: no answer to this one, never scored as it
+    code, err, result = one_case_answered([other])
+    assert code == 2 and result["response"] is None and \
+        result["error"] == "the server's answer has no choice of index 0 (one of index 1): no answer to this request", result
+    # (71st) an index of null is none: the first choice, as with no index
+    code, err, result = one_case_answered([dict(other, index=None)])
+    assert code == 0 and result["response"] == "acceso", err
+    # (round 123) two choices that both claim index 0, unlike: the first was taken, the other dropped without a word;
+    # one request asks one answer. Two alike are one (a proxy that doubled it)
+    for choices, said in (([dict(other, index=0), {**other, "index": 0, "message": {"role": "assistant", "content": "bug"}}],
+                           "the server's answer has 2 choices of index 0, unlike, where one request asks one: which is "
+                           "this request's cannot be told"),
+                          ([dict(other, index=None), {k: v for k, v in other.items() if k != "index"}],
+                           None), ([dict(other, index=0)] * 2, None)):
+        code, err, result = one_case_answered(choices)
         assert (result["error"], result["response"]) == ((said, None) if said else (None, "acceso")), (choices, result)
 
 
