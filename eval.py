@@ -808,8 +808,8 @@ def name_shown(name, width=60):
     apart from the name asked for would be lost on the screen (a space at an end, two inside, a
     line break, a zero-width space: "m:latest\n" is not "m:latest"; a name of nothing, nothing between two commas):
     then quoted, those escaped."""
-    def blank(c):   # drawn as a space, and left as it is by inert(): a Hangul filler, the braille blank
-        return INVISIBLE_CHARS.match(c) and inert(c) == c
+    def blank(c):   # drawn as nothing, or as a space (a Hangul filler, the braille blank): quoted, as escaped
+        return INVISIBLE_CHARS.match(c)
     if name and name == name.strip(" ") and "  " not in name and not any(map(unseen, name)) and not any(map(blank, name)):
         return one_line(name, width)
     escaped = inert("".join(char_escape(c) if (unseen(c) or blank(c)) and c not in "\n\t"
