@@ -5781,6 +5781,17 @@ def refuse_names_read_otherwise(config, prompt_text):
             raise EvalError(f"refusing to resume: {shell_word(path)} holds {{{{{var_shown(found)}}}}}, which the eval.py that began "
                             "this run sent as written (it read as placeholders only names of ASCII letters, digits and _) and this one fills in: "
                             "finished here, the run would ask its cases two ways. " + AFRESH)
+    # an eval.py before inputs were filled (d46503c) sent a case's input as written, and one that records no rule may be
+    # one of those: finished here, its first cases were asked "Cliente {{name}}", the rest "Cliente Ana", the run file
+    # saying the second of every one (and compare then read it as a rerun)
+    found = next((m.group() for value in json_values_in(config["split_path"], "split file")
+                  if isinstance(value, dict) and isinstance(value.get("input"), str)
+                  for m in PLACEHOLDER.finditer(value["input"])), None)
+    if found is not None:
+        raise EvalError(f"refusing to resume: a case's input in {shell_word(config['split_path'])} holds "
+                        f"{on_one_line(found)}, which the eval.py that began this run may have sent as written (one "
+                        "before inputs were filled in from a case's vars) and this one fills in: finished here, the run "
+                        "could ask its cases two ways. " + AFRESH)
 
 
 HELD_OUT_SPLITS = ("test.jsonl",)   # golden/test.jsonl, golden/support/test.jsonl ...

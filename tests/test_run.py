@@ -4586,6 +4586,23 @@ def test_a_run_begun_when_placeholders_were_ascii_names_is_never_finished_asking
     Path("runs/h.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n", encoding="utf-8")
     code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: golden/hi/dev.jsonl holds {{नाम}}" in err, err
+    # (round 123's review) an ASCII {{name}} in an input: an eval.py before d46503c sent it as written, and one that
+    # records no rule may be it; resumed, the first cases were asked "Hola {{name}}", the rest "Hola Ravi", unsaid
+    os.unlink("runs/h.json.journal")
+    (folder / "dev.jsonl").write_text("".join(json.dumps(
+        {"id": f"h{i}", "input": "Hola {{name}} " + str(i), "vars": {"name": "Ravi"}, "expected": "bug",
+         "difficulty": "easy", "note": "n"}) + "\n" for i in range(4)), encoding="utf-8")
+    config["split_sha"] = evalpy.load_split(str(folder / "dev.jsonl"))[2]
+    Path("runs/h.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": config}) + "\n", encoding="utf-8")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
+    assert code == 2 and err.startswith("error: refusing to resume: a case's input in golden/hi/dev.jsonl holds {{name}}, "
+                                        "which the eval.py that began this run may have sent as written") \
+        and len(fake.chat_bodies) == asked, err
+    Path("runs/h.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": dict(
+        config, placeholders=evalpy.PLACEHOLDER_RULE)}) + "\n", encoding="utf-8")   # (recorded: it filled them)
+    code, out, err = cli("run", "--resume", "runs/h.json", "--host", fake.url)
+    assert code == 0, err
 
 
 def test_the_held_out_guard_knows_the_file_a_run_was_made_of_from_a_subfolder_and_skips_a_damaged_one(project, cli, fake):
