@@ -165,6 +165,8 @@ RETRY_BASE_SECONDS = 1.0          # backoff doubles from here: 1, 2, 4 s ... (wi
 RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After included
 SERVER_GONE_AFTER = 5             # calls in a row that failed on the connection: the server is down, not busy
 TIMED_OUT = "(timeout)"           # how a call that waited out --timeout ends its error (refusal_words reads it)
+# such an error, whole: a server's own words ending so ("HTTP 500: upstream gave up (timeout)") are a refusal
+TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?no answer within \S+ s " + re.escape(TIMED_OUT))
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
@@ -580,6 +582,11 @@ CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b\u200e\u200f
                            "\U0001bca0-\U0001bca3\U00013430-\U0001343f]")
 
 
+def code_shown(char):
+    """A character by its code point, as Python and bash write it: \\u and four digits, past U+FFFF \\U and eight."""
+    return f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}"
+
+
 def char_escape(char):
     """One character as Python writes it escaped: \\xNN, \\uNNNN, or above U+FFFF \\UNNNNNNNN (four
     digits there would read as another character then a digit: U+E0041 as U+E004 and "1")."""
@@ -710,7 +717,7 @@ def shell_word(text):
             # bash's \xNN is one byte, not a character: past ASCII (U+0085) it is \u0085, the character's UTF-8
             return char_escape(c) if not 0x80 <= ord(c) <= 0xff else f"\\u{ord(c):04x}"
         if narrow and not printable_here(c):   # bash's \u or \U names the character
-            return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+            return code_shown(c)
         return c
     return "$'" + "".join(map(escaped, text)) + "'"
 
@@ -808,8 +815,8 @@ def name_shown(name, width=60):
     apart from the name asked for would be lost on the screen (a space at an end, two inside, a
     line break, a zero-width space: "m:latest\n" is not "m:latest"; a name of nothing, nothing between two commas):
     then quoted, those escaped."""
-    def blank(c):   # drawn as nothing, or as a space (a Hangul filler, the braille blank): quoted, as escaped
-        return INVISIBLE_CHARS.match(c)
+    def blank(c):   # shown as nothing and left as it is by inert(): the soft hyphen (a Hangul filler, the braille blank
+        return INVISIBLE_CHARS.match(c) and inert(c) == c   # are escaped by inert, as a zero-width space is)
     if name and name == name.strip(" ") and "  " not in name and not any(map(unseen, name)) and not any(map(blank, name)):
         return one_line(name, width)
     escaped = inert("".join(char_escape(c) if (unseen(c) or blank(c)) and c not in "\n\t"
@@ -1051,7 +1058,17 @@ def table(rows, align_right_from=1):
 def print_json(obj):
     # json escapes the C0 controls itself; the others a terminal acts on (C1 such as \x9b, a CSI
     # alone; bidi overrides) become JSON escapes too: the same value read back, inert on a screen
-    print(CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json_text(obj, indent=2)))
+    print(CONTROL_CHARS.sub(lambda m: json_escape(m.group()), json_text(obj, indent=2)))
+
+
+def json_escape(char):
+    """A character as a JSON escape: past U+FFFF its two surrogates, as JSON has no other way (\\u1d173 read back as
+    U+1D17 and a 3, another tag)."""
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xd800 + (code >> 10):04x}\\u{0xdc00 + (code & 0x3ff):04x}"
 
 
 def markdown_verdict(verdict):
@@ -1937,7 +1954,7 @@ def name_cell(name, width=50):
     ("cancel ", ""), or like two ("tone, no refund date" listed beside "no refund date" read as both failing)."""
     plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
              and without_unseen(name) == name and on_one_line(name) == name)   # ("line\nbreak" beside "line\\nbreak")
-    quoted = INVISIBLE_CHARS.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(name, ensure_ascii=False))   # cancel\u200b
+    quoted = INVISIBLE_CHARS.sub(lambda m: code_shown(m.group()), json.dumps(name, ensure_ascii=False))   # cancel\u200b
     return on_one_line(name if plain else quoted, width)
 
 
@@ -13586,8 +13603,8 @@ def refusal_words(error, retried):
     undecodable = re.fullmatch(r"(?:turn \d+: )?(" + re.escape(UNDECODABLE) + r".*)", error or "", re.DOTALL)
     if undecodable:   # a model's whole answer each time, paid for and unreadable (asked once: alike again)
         return undecodable.group(1)
-    if (error or "").endswith(TIMED_OUT):   # a server that takes calls and never answers: retried or not, each waited
-        return TIMED_OUT                    # --timeout out (28 cases at 300 s and 3 retries: 9 hours)
+    if TIMED_OUT_ERROR.fullmatch(error or ""):   # a server that takes calls and never answers: retried or not, each
+        return TIMED_OUT                         # waited --timeout out (28 cases at 300 s and 3 retries: 9 hours)
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
     # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
     # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
@@ -13628,7 +13645,7 @@ def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
     if isinstance(stop, ServerRefuses) and all(UNDECODABLE in error for _, error in stop.row):   # (answered: no refusal)
         return f"{who} sent {len(stop.row)} answers in a row in a coding eval.py cannot decode"
-    if isinstance(stop, ServerRefuses) and all(error.endswith(TIMED_OUT) for _, error in stop.row):
+    if isinstance(stop, ServerRefuses) and all(TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
         return f"{who} answered none of {len(stop.row)} {what} in a row in the time allowed"
     if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
         return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
@@ -13659,9 +13676,11 @@ def refused_why(who, what, stop, again, jobs):
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
-    if all(error.endswith(TIMED_OUT) for _, error in stop.row):
+    waited = sum(bool(TIMED_OUT_ERROR.fullmatch(error)) for _, error in stop.row)
+    fewer = " (or fewer --jobs: calls wait in its queue)" if jobs > 1 else ""
+    if waited == len(stop.row):
         return (f"stopped: {who} answered none of {len(stop.row)} {what} in a row in the time allowed ({last}): a server "
-                f"stuck (restart it), or a model slower than --timeout (give a larger one); then {again}")
+                f"stuck (restart it), or a model slower than --timeout (give a larger one{fewer}); then {again}")
     if statuses == {None}:   # answers in a coding eval.py cannot decode: what compresses them is to fix
         return (f"stopped: {who} sent {len(stop.row)} answers in a row in a coding eval.py "
                 f"cannot decode ({last}); once they come as they are, {again}")
@@ -13676,6 +13695,10 @@ def refused_why(who, what, stop, again, jobs):
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
                 f"({last}); wait, then {again}{', with fewer --jobs' if jobs > 1 else ''}")
+    if waited:   # (timeouts among refusals: "refused" alone named what never answered)
+        return (f"stopped: {who} refused {len(stop.row) - waited} and answered none of {waited} more of {len(stop.row)} "
+                f"{what} in a row in the time allowed ({last}); fix what it refuses, give a slow model a larger --timeout"
+                f"{fewer}, then {again}")
     return (f"stopped: {who} refused {len(stop.row)} {what} in a row {how}, each after its retries ({last}); "
             f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
             "--retries 0 to store each one's error and go on")

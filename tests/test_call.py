@@ -731,6 +731,17 @@ def test_a_server_that_takes_calls_and_never_answers_stops_the_run_at_five_cases
     fake.faults = []
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "5")
     assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+    # (its review) a server's own words ending so are no timeout of eval.py's: a 500 not retried stops nothing
+    fake.faults, fake.custom_error = ["custom"] * 28, "upstream gave up (timeout)"
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/own.json")
+    assert code == 2 and "stopped" not in err and len(load_json("runs/own.json")["results"]) == 28, err
+    # timeouts among refusals are said as what they are, and a queue of --jobs as a cause
+    stop = evalpy.ServerRefuses("no answer within 1 s (timeout)", [("(timeout)", "no answer within 1 s (timeout)")] * 3
+                                + [("HTTP 500", "HTTP 500: busy")] * 2)
+    assert evalpy.refused_why("the server", "calls", stop, "resume", 4).startswith(
+        "stopped: the server refused 2 and answered none of 3 more of 5 calls in a row in the time allowed (the last: no "
+        "answer within 1 s (timeout)); fix what it refuses, give a slow model a larger --timeout (or fewer --jobs: calls "
+        "wait in its queue), then resume"), evalpy.refused_why("the server", "calls", stop, "resume", 4)
 
 
 def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_is_late(project, cli, fake, monkeypatch):
