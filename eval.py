@@ -166,7 +166,8 @@ RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After
 SERVER_GONE_AFTER = 5             # calls in a row that failed on the connection: the server is down, not busy
 TIMED_OUT = "(timeout)"           # how a call that waited out --timeout ends its error (refusal_words reads it)
 # such an error, whole: a server's own words ending so ("HTTP 500: upstream gave up (timeout)") are a refusal
-TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?no answer within \S+ s " + re.escape(TIMED_OUT))
+TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?no answer within \S+ s " + re.escape(TIMED_OUT)
+                             + r"(?: \(it had asked to wait .*)?", re.DOTALL)   # (a Retry-After cut before it: cut_wait_words)
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
@@ -11759,6 +11760,11 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
             except stops:
                 with take:
                     received += 1
+                    # every item handed out already: a stop saves no call, and left no file but a journal of them all
+                    # (--jobs 8, the timeouts of five slow cases coming last: "stopped", 23 of 28 kept, no run file)
+                    if handed == len(work):
+                        take.notify()
+                        continue
                     closed, out = True, handed - received
                     take.notify_all()
                 if out:
@@ -13667,20 +13673,30 @@ def stop_waiter(client, progress, who, what, unit):
     return on_stop, told
 
 
+def statuses_of(row):
+    """Each refusal's HTTP status of a ServerRefuses' row, as text ("429"), None for an answer that had none."""
+    return [status.group(1) if (status := re.match(r"(?:turn \d+: )?HTTP (\d+)", error)) else None for _, error in row]
+
+
 def refused_why(who, what, stop, again, jobs):
     """Why a run or a judging stopped at ServerRefuses, and what to do: a rate limit or a busy server (a 503: Ollama's
     queue full, under many --jobs) is waited out, with fewer calls at once (where `jobs` was more than one); any
     other refusal fixed, or, where some answers are refused by themselves, stored one call each."""
-    statuses = {status.group(1) if (status := re.match(r"(?:turn \d+: )?HTTP (\d+)", error)) else None
-                for _, error in stop.row}
+    statuses = set(statuses_of(stop.row))
     ways = len({words for words, _ in stop.row})
     how = "alike" if ways == 1 else f"in {ways} ways"
     last = on_one_line(stop) if ways == 1 else f"the last: {on_one_line(stop)}"
     waited = sum(bool(TIMED_OUT_ERROR.fullmatch(error)) for _, error in stop.row)
     fewer = " (or fewer --jobs: calls wait in its queue)" if jobs > 1 else ""
+    refused = {status for status, (_, error) in zip(statuses_of(stop.row), stop.row) if not TIMED_OUT_ERROR.fullmatch(error)}
     if waited == len(stop.row):
         return (f"stopped: {who} answered none of {len(stop.row)} {what} in a row in the time allowed ({last}): a server "
                 f"stuck (restart it), or a model slower than --timeout (give a larger one{fewer}); then {again}")
+    if waited:   # (timeouts among refusals: "refused" alone named what never answered)
+        cure = "wait (its rate limit, or a busy server)" if refused <= {"429", "503"} else "fix what it refuses"
+        return (f"stopped: {who} refused {len(stop.row) - waited} and answered none of {waited} more of {len(stop.row)} "
+                f"{what} in a row in the time allowed ({last}); {cure}, give a slow model a larger --timeout"
+                f"{fewer}, then {again}")
     if statuses == {None}:   # answers in a coding eval.py cannot decode: what compresses them is to fix
         return (f"stopped: {who} sent {len(stop.row)} answers in a row in a coding eval.py "
                 f"cannot decode ({last}); once they come as they are, {again}")
@@ -13695,10 +13711,6 @@ def refused_why(who, what, stop, again, jobs):
         why = "for its rate limit" if statuses == {"429"} else "as busy" if statuses == {"503"} else "as busy or for its rate limit"
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
                 f"({last}); wait, then {again}{', with fewer --jobs' if jobs > 1 else ''}")
-    if waited:   # (timeouts among refusals: "refused" alone named what never answered)
-        return (f"stopped: {who} refused {len(stop.row) - waited} and answered none of {waited} more of {len(stop.row)} "
-                f"{what} in a row in the time allowed ({last}); fix what it refuses, give a slow model a larger --timeout"
-                f"{fewer}, then {again}")
     return (f"stopped: {who} refused {len(stop.row)} {what} in a row {how}, each after its retries ({last}); "
             f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
             "--retries 0 to store each one's error and go on")
@@ -13712,7 +13724,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
     work = [(case, trial) for case in inputs.cases for trial in range(1, config["repeat"] + 1)
             if (case["id"], trial) not in done]
     progress = Progress(len(inputs.cases) * config["repeat"], len(done))
-    errors = unreachable = 0
+    errors, unreachable = 0, []   # unreachable: the cases in a row whose answer failed on the connection
     refusals = []   # the answers in a row refused alike (refusals_in_a_row)
     writing = threading.Lock()   # agents' turns are journaled by the workers, answers by this thread
 
@@ -13744,8 +13756,9 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         done[case["id"], trial] = answer
         errors += answer["error"] is not None
         progress.update(len(done), errors)
-        unreachable = unreachable + 1 if (answer["error"] or "").startswith("connection failed") else 0
-        if unreachable >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
+        # (cases, as the other breakers count: one case's five trials dropped stopped the run, and every resume of it)
+        unreachable = unreachable + [case["id"]] if (answer["error"] or "").startswith("connection failed") else []
+        if len(set(unreachable)) >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
         refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"], case["id"])
 

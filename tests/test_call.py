@@ -742,6 +742,41 @@ def test_a_server_that_takes_calls_and_never_answers_stops_the_run_at_five_cases
         "stopped: the server refused 2 and answered none of 3 more of 5 calls in a row in the time allowed (the last: no "
         "answer within 1 s (timeout)); fix what it refuses, give a slow model a larger --timeout (or fewer --jobs: calls "
         "wait in its queue), then resume"), evalpy.refused_why("the server", "calls", stop, "resume", 4)
+    limited = evalpy.ServerRefuses("HTTP 429: slow down", [("(timeout)", "no answer within 1 s (timeout)")] * 3
+                                   + [("HTTP 429", "HTTP 429: slow down")] * 2)
+    assert "; wait (its rate limit, or a busy server), give a slow model a larger --timeout, then resume" in \
+        evalpy.refused_why("the server", "calls", limited, "resume", 1)
+
+
+def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(project, cli, fake, monkeypatch):
+    """Round 123's slow servers: with --jobs 8, five slow cases spread through the split timed out last, after every
+    case was handed out, and the stop kept "23 of 28" in a journal, no run file, saving no call; one case's five trials
+    dropped stopped a --repeat 5 run, and every resume of it; a timeout after a Retry-After cut short was no timeout to
+    the breaker, and 28 cases waited out theirs."""
+    slow = {json.loads(line)["input"] for i, line in enumerate(open("golden/dev.jsonl", encoding="utf-8")) if i % 6 == 2}
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = lambda text: 1.5 if text in slow else 0.0
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "8", "--timeout", "0.4", "--retries", "0",
+                         "--out", "runs/slow.json")
+    assert code == 2 and "stopped" not in err and "5 request(s) got no usable answer" in err, err
+    assert sum(r["error"] is not None for r in load_json("runs/slow.json")["results"]) == 5
+    fake.latency = 0.0
+    dropped = json.loads(open("golden/dev.jsonl", encoding="utf-8").readline())["input"]
+    fake.faults_for[dropped] = ["drop"] * 100
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "1", "--repeat", "5", "--limit", "6",
+                         "--retries", "0", "--out", "runs/dropped.json")
+    assert code == 2 and "stopped" not in err, err
+    assert [r["id"] for r in load_json("runs/dropped.json")["results"] if r["error"]] == ["dev-01"] * 5
+    fake.faults_for.clear()
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
+    fake.hang_seconds, fake.retry_after = 1.0, 31
+    for text in answer_key("golden/dev.jsonl"):
+        fake.faults_for[text] = ["429", "hang", "hang"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "1", "--timeout", "0.3", "--retries", "1",
+                         "--out", "runs/limited.json")
+    assert code == 2 and "answered none of 5 calls in a row in the time allowed (no answer within 0.3 s (timeout) (it " \
+        "had asked to wait 31 s, Retry-After" in err, err
 
 
 def test_a_read_timeout_in_the_body_is_a_timeout_even_when_the_deadline_keeper_is_late(project, cli, fake, monkeypatch):
