@@ -166,8 +166,9 @@ RETRY_CAP_SECONDS = 30.0          # no single wait longer than this, Retry-After
 SERVER_GONE_AFTER = 5             # calls in a row that failed on the connection: the server is down, not busy
 TIMED_OUT = "(timeout)"           # how a call that waited out --timeout ends its error (refusal_words reads it)
 # such an error, whole: a server's own words ending so ("HTTP 500: upstream gave up (timeout)") are a refusal
-TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?no answer within \S+ s " + re.escape(TIMED_OUT)
-                             + r"(?: \(it had asked to wait .*)?", re.DOTALL)   # (a Retry-After cut before it: cut_wait_words)
+TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?(?:no answer within \S+ s " + re.escape(TIMED_OUT)
+                             + r"(?: \(it had asked to wait .*)?|HTTP 408\b.*)", re.DOTALL)   # (a Retry-After cut before
+# it: cut_wait_words; and a proxy's 408, its own timeout, retried as one: every call of a run met one, none stopped it)
 # Of an answer no judge asked again could decide: no verdict of a person's enters a score (calibrate measures the
 # judge by them), so a person reads it, and the figure stays a range
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
@@ -13165,8 +13166,10 @@ def preflight_server(client, config, judge, inputs, resuming):
         then, served = (entry_identity(e, ENTRY_STAMPED + ENTRY_WINDOW) for e in (config.get("model_entry"),
                                                                                    identity.get("model_entry")))
         if then is not None and served is not None and then != served:   # /v1 names no digest: its entry is all it says
-            differs = ", ".join(f"{k} {json_text(then.get(k))} then, {json_text(served.get(k))} now"
-                                for k in dict.fromkeys([*then, *served]) if then.get(k) != served.get(k))
+            def field(entry, k):   # (a field the server left out is absent: "null" it never sent)
+                return json_text(entry[k]) if k in entry else "absent"
+            differs = ", ".join(f"{k} {field(then, k)} then, {field(served, k)} now"
+                                for k in dict.fromkeys([*then, *served]) if then.get(k, then) != served.get(k, served))
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not "
                             f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); "
                             f"{two_models_advice(config, 'the server it began with')}")
@@ -23152,7 +23155,7 @@ class Review:
         or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
-        for field in ("key", "text", "was", "run_sha"):
+        for field in ("key", "text", "was", "run_sha", "run"):
             if field not in body and field in ("key", "text"):
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
@@ -23171,8 +23174,9 @@ class Review:
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
-        if body.get("run_sha", self.run_sha) != self.run_sha:   # a tab left open as review was started again on another
-            # run (by --port, one address): its note went beside that run, on an answer the page never showed
+        if body.get("run_sha", self.run_sha) != self.run_sha or body.get("run", self.path) != self.path:   # a tab left
+            # open as review was started again on another run (a copy too: the same bytes, another file), by --port one
+            # address: its note went beside that run, on an answer the page never showed
             raise RunReplaced(f"this page shows another run than the one this review serves now ({shell_word(self.path)}: "
                               "review was started again since, on another run or a changed one): nothing was saved; "
                               "reload the page to annotate the run it serves")
@@ -23695,7 +23699,7 @@ async function send(it, text, status, asked) {
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
-                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha})});
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
   } catch (e) { it.queued--; status.textContent = it.refused = "not saved: " + unanswered(response); return; }
   const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)

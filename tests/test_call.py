@@ -731,6 +731,10 @@ def test_a_server_that_takes_calls_and_never_answers_stops_the_run_at_five_cases
     fake.faults = []
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "5")
     assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+    # (its newcomer) a proxy's 408 on every call is its own timeout: it never stopped a run (28 cases, 4 tries each)
+    fake.faults = ["408"] * 40
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/proxy.json")
+    assert code == 2 and "answered none of 5 calls in a row in the time allowed (HTTP 408" in err, err
     # (its review) a server's own words ending so are no timeout of eval.py's: a 500 not retried stops nothing
     fake.faults, fake.custom_error = ["custom"] * 28, "upstream gave up (timeout)"
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--out", "runs/own.json")

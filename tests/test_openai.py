@@ -1868,6 +1868,11 @@ def test_a_resume_on_a_server_whose_models_entry_names_another_model_is_refused(
     # (its review) on the held-out split, as the digest's refusal says: another run of it is one the guard refuses
     assert "with --rerun-test, the run marked as forced" in evalpy.two_models_advice({"split_path": "golden/test.jsonl"}, "x")
     assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
+    # (its newcomer) a field one entry lacks is absent, never "null", which the server never sent
+    fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B-Instruct", 8192, 1764500000)
+    fake.listings["/v1/models"]["data"][0]["extra"] = "x"
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 2 and '(extra absent then, "x" now)' in err, err
     # the same model listed later, with a larger window (as the advice for an answer past it says): it goes on
     fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B-Instruct", 32768, 1764600000)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json")

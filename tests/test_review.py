@@ -1273,6 +1273,10 @@ def test_a_save_from_a_page_of_another_run_is_refused(server, runs):
     assert not os.path.exists(runs[1] + ".annotations.json")
     answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": 5}, timeout=10)
     assert answer.status_code == 400 and '"run_sha" is a number, not a text' in answer.json()["error"], answer.text
-    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": shown},
-                           timeout=10)
+    # (its newcomer) a copy of the run, the same bytes under another name: the page names its run by its path too
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": shown,
+                                                       "run": "runs/copy.json"}, timeout=10)
+    assert answer.status_code == 412 and "this page shows another run" in answer.json()["error"], answer.text
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": shown,
+                                                       "run": runs[1]}, timeout=10)
     assert answer.status_code == 200 and load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "x"
