@@ -717,7 +717,7 @@ def test_a_refusal_that_came_after_the_page_moved_on_is_said_when_its_answer_is_
     page.keyboard.press("k")
     assert page.text_content("#case h2") == key[:-2]
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
-    assert sent[0]["run_sha"] == evalpy.file_sha("runs/dev-v2.json")
+    assert sent[0]["run_sha"] == evalpy.file_sha("runs/dev-v2.json") and sent[0]["run"] == "runs/dev-v2.json"
     page.keyboard.press("/")
     page.keyboard.press("Enter")   # asked again, told: it saves over it, and the refusal is gone
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
