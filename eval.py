@@ -11761,23 +11761,26 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
             except stops:
                 with take:
                     received += 1
-                    # every item handed out already: a stop saves no call, and left no file but a journal of them all
-                    # (--jobs 8, the timeouts of five slow cases coming last: "stopped", 23 of 28 kept, no run file)
-                    if handed == len(work):
-                        take.notify()
-                        continue
+                    # every item handed out already: the stop ends the retries of the calls out, and where each comes
+                    # back with its answer (or its error) nothing is left to keep for later: the work is done, its
+                    # errors stored (--jobs 8, five slow cases timing out last: "stopped", 23 of 28 kept, no run file)
+                    whole = handed == len(work)
                     closed, out = True, handed - received
                     take.notify_all()
                 if out:
                     on_stop(sys.exc_info()[1], out)
+                missed = False
                 for _ in range(out):
                     case, trial, result = next_answer()
                     if isinstance(result, StopAsking):   # (what it had journaled is kept)
+                        missed = True   # (an agent's next turn, a next vote, never begun)
                         continue
                     if isinstance(result, BaseException):
                         raise result
                     with contextlib.suppress(*stops):
                         on_answer(case, trial, result)
+                if whole and not missed:
+                    return
                 raise
             with take:   # (once on_answer is through: a breaker it raised never had a call taken past it, where
                 received += 1   # --jobs 1 began a sixth case past a stop of five in a row)
@@ -13656,6 +13659,8 @@ def stop_words(stop, who, what):
         return f"{who} sent {len(stop.row)} answers in a row in a coding eval.py cannot decode"
     if isinstance(stop, ServerRefuses) and all(TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
         return f"{who} answered none of {len(stop.row)} {what} in a row in the time allowed"
+    if isinstance(stop, ServerRefuses) and any(TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
+        return f"{who} refused, or answered none in the time allowed, {len(stop.row)} {what} in a row"
     if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
         return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
     # (a reset after the headers, a body cut short: "could not connect" of calls that did)
@@ -13760,7 +13765,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         errors += answer["error"] is not None
         progress.update(len(done), errors)
         # (cases, as the other breakers count: one case's five trials dropped stopped the run, and every resume of it)
-        unreachable = unreachable + [case["id"]] if (answer["error"] or "").startswith("connection failed") else []
+        unreachable = unreachable + [case["id"]] if re.match(r"(?:turn \d+: )?connection failed", answer["error"] or "") else []
         if len(set(unreachable)) >= SERVER_GONE_AFTER:   # every case left would wait out its retries for nothing
             raise ServerGone(answer["error"])
         refusals_in_a_row(refusals, refusal_words(answer["error"], answer.get("attempts", 1) > 1), answer["error"], case["id"])
@@ -13768,7 +13773,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
     def stopped(stop):   # why a breaker stopped the run
         return (refused_why(f"the server at {on_one_line(config['host'])}", "calls", stop, "resume", args.jobs)
                 if isinstance(stop, ServerRefuses) else
-                f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} calls in a "
+                f"stopped: the server at {on_one_line(config['host'])} stopped answering ({SERVER_GONE_AFTER} cases in a "
                 f"row: {on_one_line(stop)})")
 
     # (with trials the work is answers: four out may be three trials of one case and one of the next)

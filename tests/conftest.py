@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import eval as evalpy  # noqa: E402  (eval.py, the tool under test)
+
+# Ctrl-C as a terminal gives it, to every eval.py a test starts: a suite run as a background job (a script's `&`) hands
+# its processes SIGINT ignored, which eval.py keeps (by design) and its children inherit, and every Ctrl-C test ran on
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from fake_ollama import FakeOllama  # noqa: E402
 

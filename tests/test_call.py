@@ -706,11 +706,13 @@ def test_timeout_bounds_the_whole_request_however_slowly_it_comes(project, cli, 
     host = fake.url if via == "direct" else through_the_fake_as_a_proxy(monkeypatch, fake)
     fake.hang_seconds = 10
     fake.faults = [drip] * 2
+    # (the checks before the run wait --timeout too: 0.25 s for /api/tags on a loaded machine refused the run once)
+    monkeypatch.setattr(evalpy.ChatClient, "preflight_seconds", lambda self: evalpy.PREFLIGHT_TIMEOUT)
     started = time.monotonic()
     code, out, err = cli("run", "--split", "three.jsonl", "--prompt", "prompts/v1.txt", "--host", host,
                          "--timeout", "0.25", "--retries", "0")
     assert time.monotonic() - started < 6
-    assert code == 2
+    assert code == 2 and os.path.exists("runs/three-v1.json"), err
     assert [r["error"] for r in load_json("runs/three-v1.json")["results"]] == ["no answer within 0.25 s (timeout)"] * 2
 
 
@@ -727,7 +729,11 @@ def test_a_server_that_takes_calls_and_never_answers_stops_the_run_at_five_cases
             "within 0.2 s (timeout)): a server stuck (restart it), or a model slower than --timeout (give a larger one); "
             "then resume") in err, err
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err, err
-    assert len(fake.chat_bodies) == 10   # five cases, each asked twice
+    # five cases, each asked twice (the fake reads the last as eval.py has given it up: a loaded machine, not yet)
+    deadline = time.monotonic() + 10
+    while len(fake.chat_bodies) < 10 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(fake.chat_bodies) == 10
     fake.faults = []
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "5")
     assert code == 0 and len(load_json("runs/dev-v3.json")["results"]) == 28, err
@@ -772,6 +778,20 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     assert code == 2 and "stopped" not in err, err
     assert [r["id"] for r in load_json("runs/dropped.json")["results"] if r["error"]] == ["dev-01"] * 5
     fake.faults_for.clear()
+    # (its review) an agent's failure is its turn's, "turn 1: connection failed ...": the breaker never read it
+    fake.faults = ["drop"] * 100
+    code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--host", fake.url, "--jobs", "1", "--retries", "0",
+                         "--out", "runs/agents.json")
+    assert code == 2 and "stopped answering (5 cases in a row: turn 1: connection failed" in err, err
+    # (its review) a stop once every case is handed out ends the retries of the calls out, their errors kept: the run
+    # is written (it waited every retry out, 40 calls for 34)
+    fake.faults, asked = ["hang"] * 100, len(fake.chat_bodies)
+    fake.hang_seconds = 1.0
+    code, out, err = cli("run", "--split", "dev", "--limit", "10", "--host", fake.url, "--jobs", "8", "--timeout", "0.3",
+                         "--retries", "3", "--out", "runs/stuck.json")
+    assert code == 2 and "stopping (the server answered none of 5 calls in a row in the time allowed)" in err, err
+    assert all(r["error"] for r in load_json("runs/stuck.json")["results"]) and len(fake.chat_bodies) - asked < 40
+    fake.faults = []
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)
     monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
     fake.hang_seconds, fake.retry_after = 1.0, 31

@@ -2099,7 +2099,7 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     started = time.monotonic()
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1")
     assert code == 2 and time.monotonic() - started < 30
-    assert f"stopped: the server at {fake.url} stopped answering ({evalpy.SERVER_GONE_AFTER} calls in a row: connection failed" in err
+    assert f"stopped: the server at {fake.url} stopped answering ({evalpy.SERVER_GONE_AFTER} cases in a row: connection failed" in err
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err
     journal = [json.loads(line) for line in (project / "runs" / "dev-v3.json.journal").read_text().splitlines()[1:]]
     assert len(journal) < 28 and sum(e["error"] is None for e in journal) >= 9   # stopped early, answers kept
