@@ -12280,9 +12280,10 @@ def ollama_alike(key, was, now, tuned=True):
 
 
 def held_out_guard(config, inputs, judge, out, exact, forced):
-    """The guard of a run of the held-out split, by the model's digest: asked before the server is (None), and
-    again once it has said which model the name is (its digest, or over /v1 its entry; and the judge's, which it pins). Its run is named .json, where
-    later runs of it look, and never kept with the runs this project ships, which they pass over."""
+    """The guard of a run of the held-out split, by the model's identity: asked before the server is ({}), and
+    again once it has said which model the name is (its digest, or over /v1 its entry; and the judge's, which it
+    pins). Its run is named .json, where later runs of it look, and never kept with the runs this project ships,
+    which they pass over."""
     if exact and not out.endswith(".json"):   # (runs/first.txt, then another prompt on test: nothing found it)
         raise EvalError(f"--out {shell_word(out)}: a run of the held-out split is named NAME.json, where a later run of "
                         "it looks for it (the held-out guard, as runs and report do); give a name ending in .json")
