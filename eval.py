@@ -13665,8 +13665,9 @@ def stop_words(stop, who, what):
     if isinstance(stop, ServerRefuses):   # (401s are counted by the calls refused: refusals_in_a_row)
         return f"{who} refused {len(stop.row)} {'calls' if refused_keys(stop) else what} in a row"
     # (a reset after the headers, a body cut short: "could not connect" of calls that did)
-    return (f"{who} stopped answering: {SERVER_GONE_AFTER} {what} in a row failed on the connection (could not connect, "
-            "or were cut off mid-answer)")
+    # (run's breaker counts cases, whatever its trials: "5 calls" of nine failed)
+    return (f"{who} stopped answering: {SERVER_GONE_AFTER} {'cases' if what == 'calls' else what} in a row failed on the "
+            "connection (could not connect, or were cut off mid-answer)")
 
 
 def stop_waiter(client, progress, who, what, unit):
@@ -13802,6 +13803,8 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         except OSError:
             pass   # a full disk: the error above says so
     progress.update(len(done), errors, final=True)
+    if stopped_by:   # a breaker once every case was asked: the run is whole, and why its last calls failed is said
+        warn(f"{stopped(stopped_by[0])} (every case had been asked: the run is written with its errors)")
     return errors
 
 

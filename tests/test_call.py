@@ -791,6 +791,9 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
                          "--retries", "3", "--out", "runs/stuck.json")
     assert code == 2 and "stopping (the server answered none of 5 calls in a row in the time allowed)" in err, err
     assert all(r["error"] for r in load_json("runs/stuck.json")["results"]) and len(fake.chat_bodies) - asked < 40
+    # (its review) and why, with what to do, is said beside the errors it wrote
+    assert "a model slower than --timeout (give a larger one (or fewer --jobs: calls wait in its queue)); then resume " \
+        "(every case had been asked: the run is written with its errors)" in err, err
     fake.faults = []
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)
     monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
@@ -1085,8 +1088,9 @@ def test_answers_cut_off_in_a_row_stop_the_run_said_so(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--jobs", "3")   # (calls out)
     assert code == 2 and "could not connect:" not in err and "in a row could not connect" not in err, err
     # (the line said while calls out are awaited: printed only where some are, as the stop comes)
+    # (round 123: run's breaker counts cases, whatever its trials: "5 calls" was said of nine)
     assert evalpy.stop_words(evalpy.ServerGone("x"), "the server", "calls") == (
-        f"the server stopped answering: {evalpy.SERVER_GONE_AFTER} calls in a row failed on the connection (could not "
+        f"the server stopped answering: {evalpy.SERVER_GONE_AFTER} cases in a row failed on the connection (could not "
         "connect, or were cut off mid-answer)")
 
 
