@@ -2660,11 +2660,16 @@ def entry_identity(entry, besides=ENTRY_STAMPED):
     return {k: v for k, v in entry.items() if k not in besides} if type(entry) is dict else None
 
 
+def compared_value(key, value):
+    """A recorded setting as runs are told apart by it: a /v1/models entry without its listing time (entry_identity)."""
+    return entry_identity(value) if key == "model_entry" else value
+
+
 def same_setting(key, a, b):
     """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
     are one model."""
     if key == "model_entry":   # (one run of another API, or made before the entry was kept: nothing to tell apart)
-        return a is None or b is None or entry_identity(a) == entry_identity(b)
+        return a is None or b is None or compared_value(key, a) == compared_value(key, b)
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
     if key == "context_length" and (a is None or b is None):
@@ -18695,8 +18700,8 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(entry_identity(cfg.get(k)) if k == "model_entry" else cfg.get(k),
-                                                         sort_keys=True) for cfg in configs   # (in any order of its keys)
+    keys = [k for k in COMPARED_CONFIG if len({json_text(compared_value(k, cfg.get(k)), sort_keys=True)
+                                                         for cfg in configs   # (in any order of its keys)
                                               if k not in ("context_length", "model_entry") or cfg.get(k) is not None}) > 1]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
@@ -18827,7 +18832,7 @@ def settings_cells(rows, key):
     """One setting of each of many runs as its column shows it: of an object (options, the judge), the entries that
     differ among the runs (and the judge's models); cut at 30 columns where that leaves the runs that differ apart
     (two num_predict read '{"num_ctx": 4096, "num_predic…' alike, the one setting that told them apart hidden)."""
-    values = [entry_identity(r["settings"][key]) if key == "model_entry" else r["settings"][key] for r in rows]
+    values = [compared_value(key, r["settings"][key]) for r in rows]
     if all(isinstance(v, dict) for v in values):
         differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values}) > 1}
         values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]
