@@ -235,8 +235,10 @@ def test_an_answer_a_hidden_character_made_invalid_shows_every_character(project
     says every character, the review page did not."""
     this = write_run("runs/zw.json", make_run([{"id": "c1", "expected": "bug", "response": "b\u200bug"}]))
     other = write_run("runs/other.json", make_run([{"id": "c1", "expected": "bug", "response": "b\u200bug\xa0"}]))
+    from playwright.sync_api import expect
     with review_tab(chromium, this, ready="#status", against=other) as tab:
         tab.select_option("#status", "all")
+        expect(tab.locator("#case .cols > div")).to_have_count(2)   # (drawn after the filter: read at once, none yet)
         answers = tab.locator("#case .cols > div").all_text_contents()
         assert "every character: b\\u200bug" in answers[0] and "every character: b\\u200bug\\xa0" in answers[1], answers
     # (its review) a character Python calls printable that is drawn blank (the braille blank) is shown too
