@@ -11772,8 +11772,7 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
                     whole = handed == len(work)
                     closed, out = True, handed - received
                     take.notify_all()
-                if out:
-                    on_stop(sys.exc_info()[1], out)
+                on_stop(sys.exc_info()[1], out)   # (none out: told all the same, for what is said at the end)
                 missed = False
                 for _ in range(out):
                     case, trial, result = next_answer()
@@ -13684,8 +13683,16 @@ def stop_waiter(client, progress, who, what, unit):
     def on_stop(stop, out):
         client.stopping.set()
         told.append(stop)
-        progress.stopping(stop_words(stop, who, what), plural(out, unit))
+        stop.cut = out   # (none out: it came with the last answer, and stopped nothing: its cause alone is said)
+        if out:
+            progress.stopping(stop_words(stop, who, what), plural(out, unit))
     return on_stop, told
+
+
+def whole_anyway(why, stop):
+    """A breaker's words (`why`: 'stopped: ...') where every item had been asked: with calls out, their retries were
+    stopped; with none, the stop came with the last answer, and stopped nothing, but its cause and cure hold."""
+    return why if stop.cut else why.removeprefix("stopped: ")
 
 
 def statuses_of(row):
@@ -13809,7 +13816,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
             pass   # a full disk: the error above says so
     progress.update(len(done), errors, final=True)
     if stopped_by:   # a breaker once every case was asked: the run is whole, and why its last calls failed is said
-        warn(f"{stopped(stopped_by[0])} (every case had been asked: the run is written with its errors)")
+        warn(f"{whole_anyway(stopped(stopped_by[0]), stopped_by[0])} (every case had been asked: the run is written with its errors)")
     return errors
 
 
@@ -19390,7 +19397,7 @@ def detectable_text(r):
 
 
 def fisher_text(r):
-    said = "no case has a verdict in both runs" if r["figure"]["value"] is None else f"p = {figure_text(r['figure'])}"
+    said = "no case has a verdict in both runs" if r["figure"]["value"] is None else p_is(r["figure"]["value"], r["figure"].get("alpha"))
     return (f"Fisher exact test (--fisher; pass counts alone, ignoring that both runs answered the same cases: "
             f"for a test set before the run): {said}")
 
@@ -20380,6 +20387,9 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
             raise
         raise EvalError(f"{e}\n{stopped(stopped_by[0])}") from None
     progress.update(len(votes), failed, final=True)
+    if stopped_by:   # a breaker once every answer was asked: its failed calls are stored, and why they failed is said
+        warn(f"{whole_anyway(stopped(stopped_by[0]), stopped_by[0])} (every answer had been asked: its failed calls are "
+             "stored, to ask again)")
     return votes, failed
 
 
@@ -21242,6 +21252,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                               asked[-1]["error"] if asked else None, pair["id"], len(asked))
 
         stopping, stopped_by = stop_waiter(client, progress, "the judge's server", "pairs' calls", "pair")
+
+        def stopped_why(stop):   # why a breaker stopped the pairwise judging
+            return (refused_why(f"the judge's server at {on_one_line(client.host)}", "pairs' calls", stop, "compare again",
+                                args.jobs) if isinstance(stop, ServerRefuses) else
+                    f"stopped: the judge's server at {on_one_line(client.host)} stopped answering "
+                    f"({SERVER_GONE_AFTER} pairs in a row: {on_one_line(stop)})")
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
@@ -21249,16 +21265,16 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                 lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}), journaled)),
                         on_votes, progress.tick, (ServerGone,), stopping)
             progress.update(len(todo), failed, final=True)
+            if stopped_by:   # a breaker once every pair was asked: as judge's
+                warn(f"{whole_anyway(stopped_why(stopped_by[0]), stopped_by[0])} (every pair had been asked: its failed "
+                     "calls are stored, to ask again)")
         except (KeyboardInterrupt, ServerGone) as stop:
             interrupted = True
             breaker = breaker_of(stop) or next(iter(stopped_by), None)
             if breaker is None:
                 raise
             progress.update(len(votes) - (len(pairs) - len(todo)), failed, final=True)
-            raise EvalError(refused_why(f"the judge's server at {on_one_line(client.host)}", "pairs' calls", breaker,
-                                        "compare again", args.jobs) if isinstance(breaker, ServerRefuses) else
-                            f"stopped: the judge's server at {on_one_line(client.host)} stopped answering "
-                            f"({SERVER_GONE_AFTER} pairs in a row: {on_one_line(breaker)})") from None
+            raise EvalError(stopped_why(breaker)) from None
         finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
             stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
@@ -21289,7 +21305,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 {k: x for k, x in v.items() if k != "unconfirmed"}, sort_keys=True) not in had] or [
                 v for v in brought if not v.get("error")]
             warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
-                  f"no verdict came before it stopped ({plural(len(brought), 'failed call')} stored in "
+                  f"no verdict came{' before it stopped' if interrupted else ''} ({plural(len(brought), 'failed call')} stored in "
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else
                   "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "

@@ -769,6 +769,8 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "8", "--timeout", "0.4", "--retries", "0",
                          "--out", "runs/slow.json")
     assert code == 2 and "stopped" not in err and "5 request(s) got no usable answer" in err, err
+    # (round 124's review) the stop came with the last answer, nothing out: it stopped nothing, but its cure is said
+    assert f"the server at {fake.url} answered none of 5 calls in a row in the time allowed" in err, err
     assert sum(r["error"] is not None for r in load_json("runs/slow.json")["results"]) == 5
     fake.latency = 0.0
     dropped = json.loads(open("golden/dev.jsonl", encoding="utf-8").readline())["input"]
@@ -794,6 +796,12 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     # (its review) and why, with what to do, is said beside the errors it wrote
     assert "a model slower than --timeout (give a larger one (or fewer --jobs: calls wait in its queue)); then resume " \
         "(every case had been asked: the run is written with its errors)" in err, err
+    # (round 124's review) and when the stop comes with the last answer, no call out: it was never said
+    code, out, err = cli("run", "--split", "dev", "--limit", "5", "--host", fake.url, "--jobs", "1", "--timeout", "0.3",
+                         "--retries", "0", "--out", "runs/last.json")
+    assert code == 2 and "stop" not in err and "a server stuck (restart it), or a model slower than --timeout (give " \
+        "a larger one); then resume (every case had been asked: the run is written with its errors)" in err, err
+    assert len(load_json("runs/last.json")["results"]) == 5
     fake.faults = []
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)
     monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)

@@ -1954,3 +1954,6 @@ def test_a_p_too_small_for_a_float_is_shown_as_a_bound_never_as_zero(project, cl
     table = cli("compare", "runs/a.json", "runs/b.json", "runs/c.json")[1]   # the Holm column of a table of three
     assert table.count("<1e-300") == 4 and "0.0e+00" not in table
     assert "0.0e+00" not in cli("compare", "runs/a.json", "runs/b.json", "--markdown")[1]
+    # (round 124's review) Fisher's line said "p = <1e-300"
+    fisher = cli("compare", "runs/a.json", "runs/b.json", "--fisher")[1]
+    assert "for a test set before the run): p < 1e-300" in fisher and "= <" not in fisher, fisher

@@ -2595,6 +2595,15 @@ def test_a_judge_whose_server_refuses_every_call_alike_stops_and_keeps_its_votes
     judged = {body["messages"][1]["content"] for body in fake.chat_bodies[asked:] if body.get("messages")}
     assert code == 2 and "stopping (the judge's server refused 5 answers' calls in a row): waiting for" in err, err
     assert len(judged) == len(votes) == len({v["id"] for v in votes}) > evalpy.SERVER_GONE_AFTER, (len(judged), votes)
+    # (round 124's review) five answers, the stop with the last, no call out: the judging was written, the stop unsaid
+    fake.faults = []
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--limit", "5", "--out", "runs/five.json")[0] == 0
+    fake.faults = ["custom"] * 400
+    code, out, err = cli("judge", "runs/five.json", "--host", fake.url, "--retries", "1", "--jobs", "1")
+    assert code == 2 and "stop" not in err and (f"the judge's server at {fake.url} refused 5 answers' calls "
+                                                    "in a row alike, each after its retries (HTTP 500: option top_p: not "
+                                                    "a number); fix what it refuses") in err, err
+    assert "(every answer had been asked: its failed calls are stored, to ask again)" in err, err
 
 
 def test_a_stop_that_waits_for_calls_out_says_a_full_disk_and_a_ctrl_c_keeps_its_reason(project, judged_split, cli, fake,

@@ -2145,6 +2145,13 @@ def test_a_judge_that_refuses_every_pair_alike_stops_the_compare(project, cli, f
     fake.faults = []
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and "12 candidate wins" in out, out + err
+    # (round 124's review) five pairs, the stop with the last, no call out: the comparison was stored, the stop unsaid
+    five = two_runs(IDS[:5], candidate_better=IDS[:5], baseline_better=())
+    fake.faults = ["404"] * 100
+    code, out, err = cli("compare", *five, "--pairwise", CRITERION, "--host", fake.url, "--jobs", 1)
+    assert code == 2 and "stop" not in err and (f"the judge's server at {fake.url} answered 5 pairs' calls "
+                                                    "in a row that what they asked is not there") in err, err
+    assert "(every pair had been asked: its failed calls are stored, to ask again)" in err, err
 
 
 def test_a_held_lock_is_said_once_whatever_the_jobs(project, cli, fake):
