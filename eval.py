@@ -6384,8 +6384,11 @@ def retry_after(headers):
 
 
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer
-# sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed.
-AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)[^\r\n\"',}]*|\bbearer\s+[^\s\"',}]+")
+# sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed. Its scheme and
+# credential alone, a word and a token: to the end of the line, it took eval.py's own words after the
+# server's ("got Authorization: [removed], or a filter on its input)": the note's start gone)
+AUTHORIZATION_ECHO = re.compile(r"(?i)(authorization[\"']?\s*[:=]\s*[\"']?)(?:[a-z]+[ \t]+)?[^\s\"',}]*"
+                                r"|\bbearer\s+[^\s\"',}]+")
 
 
 class Deadlines:

@@ -1385,6 +1385,19 @@ def test_a_tool_call_echoing_the_key_is_scrubbed_and_stays_a_call(project, cli):
     assert "ABCDEFGHIJ" not in run_file
 
 
+def test_an_echoed_authorization_header_takes_no_words_of_eval_pys_with_it(project, cli):
+    """Round 124's hostile servers: an echo of "Authorization: Bearer KEY" in a 403's words was removed to the end of
+    the line, eval.py's note after it included: "got Authorization: [removed], or a filter on its input)"."""
+    code, out, err, run_file = run_served(
+        cli, lambda body: (403, {}, json.dumps({"error": {"message": f"token lacks scope; got Authorization: Bearer "
+                                                                     f"{LONG_KEY}"}}).encode()),
+        "--split", "dev", "--limit", 1, "--api-key", LONG_KEY)
+    error = json.loads(run_file)["results"][0]["error"]
+    assert error == ("HTTP 403: token lacks scope; got Authorization: [removed] (the server refused this request: a key "
+                     "without the right to it, or a filter on its input)"), error
+    assert LONG_KEY[:20] not in run_file + out + err
+
+
 def test_a_models_thinking_is_stored_as_written(project, cli):
     """Thirty-seventh round on issue 28: the reasoning was scrubbed of anything like a credential, as a
     server's metadata is: "the bearer of bad news: Authorization: none needed" was stored as "the Bearer
