@@ -1489,15 +1489,25 @@ def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
     its name), so a reader sees the old file or the new one, never half of one. replace=False: a
     new file only, FileExistsError if the name is taken (a hard link fails on an existing name,
-    rename would not); replace=True: over the old file (a sidecar eval.py owns). The temp file
-    never outlives a failure (a full disk, say); those that killed processes left are removed first."""
+    rename would not); replace=True: over the old file (a sidecar eval.py owns), with its mode (a 600 one was put back
+    644, readable by all), never over one made read-only (PermissionError: a rename replaced it all the same). The
+    temp file never outlives a failure (a full disk, say); those that killed processes left are removed first."""
     remove_stale_temp_files(path)
     tmp = f"{path}.tmp-{os.getpid()}-{threading.get_ident()}"
+    try:
+        mode = os.stat(path).st_mode & 0o7777 if replace else None
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not mode & 0o222:
+        raise PermissionError(errno.EACCES, f"it is read-only (mode {mode:o}): make it writable (chmod u+w), or copy it "
+                                            "aside", path)
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines([pieces] if isinstance(pieces, str) else pieces)
             f.flush()
             os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
         if replace:
             os.replace(tmp, path)
         else:
@@ -1533,6 +1543,9 @@ def writable_beside(path, otherwise):
             raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
                             f"{otherwise}")
         room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
+        if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
+            raise EvalError(f"cannot write {shell_word(written)}: it is read-only (mode {os.stat(written).st_mode & 0o7777:o}): "
+                            f"make it writable (chmod u+w {shell_word(written)}), or copy it aside; {otherwise}")
         if os.path.isdir(folder) and os.path.isfile(written) and hasattr(os, "geteuid"):
             folder_info, file_owner = os.stat(folder), os.stat(written).st_uid
             sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)

@@ -2208,3 +2208,23 @@ def test_a_later_wait_on_a_held_lock_is_said_again(project, capsys):
     wait_once()
     shown.append(capsys.readouterr().err)
     assert "".join(shown).count("waiting for x.lock: another eval.py (process 4242) holds it") == 2, shown
+
+
+def test_a_sidecar_keeps_its_mode_and_one_made_read_only_is_never_replaced(project, cli, fake):
+    """Round 124's damaged files: a save put a new file in the sidecar's place with the default mode, a 600 one made
+    readable by all (and one made read-only replaced all the same, a rename needs only the folder)."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    sidecar = cand + evalpy.PAIRWISE_SUFFIX
+    os.chmod(sidecar, 0o600)
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is shorter?", "--host", fake.url)
+    assert code == 0 and os.stat(sidecar).st_mode & 0o777 == 0o600, err
+    os.chmod(sidecar, 0o444)
+    before, asked = open(sidecar, encoding="utf-8").read(), len(fake.chat_bodies)   # (refused before any call)
+    code, out, err = cli("compare", base, cand, "--pairwise", "Which is kinder?", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) == asked and ("error: cannot write runs/cand.json.pairwise.json: it is "
+                                                            "read-only (mode 444): make it writable (chmod u+w runs/cand.json"
+                                                            ".pairwise.json), or copy it aside") in err, err
+    assert open(sidecar, encoding="utf-8").read() == before and os.stat(sidecar).st_mode & 0o777 == 0o444
+    assert "Traceback" not in err
