@@ -11010,10 +11010,22 @@ def journal_in_the_way(run_path):
         return (f"another eval.py (pid {on_one_line(holder, 20)}) is writing this run ({shell_word(run_path + JOURNAL_SUFFIX)}); "
                 "wait for it")
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
-        return None
+        return (f"{shell_word(run_path + JOURNAL_SUFFIX)} is what a run stopped before asking anything left (it holds no "
+                "answer); remove it and run again" if never_begun(run_path + JOURNAL_SUFFIX) else None)
     # (its split, prompt and settings unread here: a resume of one begun otherwise is refused, naming what changed)
     return (f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: "
             f"{resume_command(run_path)} (it goes on as it began: with the split, prompt and settings it was begun with)")
+
+
+def never_begun(path):
+    """Whether a journal is one whose run stopped before asking anything (killed as it was made, or its disk full): no
+    complete line, and what there is begins as eval.py's (a file of another's is never called a run to remove)."""
+    try:
+        with open_regular(path) as f:
+            first = f.readline().removeprefix(BOM)
+    except (OSError, EvalError):
+        return False
+    return not first.endswith(b"\n") and first[:len(JOURNAL_OPENING)] == JOURNAL_OPENING[:len(first)]
 
 
 def stopped_run_of(default, config, inputs, judge):
@@ -11193,8 +11205,9 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
         except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system)
             raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); no case was asked yet: "
                             f"{remedy(e).lower()}, or give --out in a folder that can be written, and {what} again") from None
-        journal, lock = os.fdopen(fd, "ab"), None
+        journal, lock = fd, None   # (a stop before the try: the file stayed, empty, and the same --out was refused)
         try:
+            journal = os.fdopen(fd, "ab")
             lock = lock_for(run_path)
             lock.hold_too(run_path + suffix, f"{shell_word(run_path + suffix)} is held by another eval.py")
             append_journal(journal, header or {"format": RUN_FORMAT, "config": config})
@@ -11208,9 +11221,10 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
 
 
 def abandon_journal(run_path, journal, lock, suffix=JOURNAL_SUFFIX):
-    """Undo open_journal: a journal that holds no answer of its own goes, and so does its lock."""
+    """Undo open_journal: a journal that holds no answer of its own goes, and so does its lock (`journal`: its file, or
+    the descriptor of one not yet opened as a file)."""
     with contextlib.suppress(OSError):   # a write that failed fails again as the file is closed
-        journal.close()
+        os.close(journal) if type(journal) is int else journal.close()
     remove_quietly(run_path + suffix)
     if lock:
         lock.release()
@@ -11264,7 +11278,7 @@ def read_journal(path, turns=None, where=None, begun=None):
     except (ValueError, KeyError, TypeError) as e:
         # no complete first line, and what there is begins as eval.py's: killed, or out of space, before
         # anything was asked (a file of another's is never called a run to remove)
-        if len(lines) == 1 and (lines[0][:len(JOURNAL_OPENING)] == JOURNAL_OPENING[:len(lines[0])]):
+        if len(lines) == 1 and never_begun(path):
             raise EvalError(f"{shell_word(path)}: the run that made it stopped before asking anything (its first line is "
                             "incomplete); remove it and run again") from None
         # (what to do said: without its header no answer under it can be resumed)

@@ -1195,6 +1195,22 @@ def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_s
     assert code == 2 and err == f"error: {entry['problem']}\n", err
 
 
+def test_a_stop_as_the_journal_is_made_leaves_nothing(project, cli, fake, monkeypatch):
+    """Round 124's kills: a SIGTERM between the journal's creation and the handler that removes it on a stop left it,
+    empty, and the same command was refused ("exists"), as was the resume ("remove it")."""
+    opened = os.fdopen
+
+    def stopped_there(fd, mode="r", *args, **kwargs):
+        if mode == "ab":
+            raise KeyboardInterrupt
+        return opened(fd, mode, *args, **kwargs)
+    monkeypatch.setattr(evalpy.os, "fdopen", stopped_there)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    monkeypatch.setattr(evalpy.os, "fdopen", opened)
+    assert code == 2 and "interrupted" in err and list((project / "runs").iterdir()) == [], err
+    assert cli("run", "--split", "dev", "--host", fake.url)[0] == 0
+
+
 def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cli, fake):
     done = run_with_file_size_limit(project, fake, 100, "run", "--split", "dev", "--host", fake.url)
     assert done.returncode == 2 and "Traceback" not in done.stderr
@@ -1204,6 +1220,14 @@ def test_a_run_stopped_before_its_journal_header_was_written_says_so(project, cl
     (project / "runs" / "dev-v3.json.journal").write_text('{"format": "eval.py-run/1", "con')   # killed there
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "the run that made it stopped before asking anything" in err
+    # (round 124's kills) the same command said it "exists, and eval.py never overwrites a file", where the resume says
+    # to remove it; empty, killed before its first byte, alike
+    for left in ('{"format": "eval.py-run/1", "con', ""):
+        (project / "runs" / "dev-v3.json.journal").write_text(left)
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+        assert code == 2 and err == ("error: --out runs/dev-v3.json: runs/dev-v3.json.journal is what a run stopped before "
+                                     "asking anything left (it holds no answer); remove it and run again, or give another "
+                                     "--out\n"), err
     # (twenty-first attack, minor) a file of someone else's without a line break was called that, "remove it"
     (project / "runs" / "dev-v3.json.journal").write_text('{"my": "notes"}')
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
