@@ -1870,6 +1870,9 @@ def interrupt(signum, frame):
             again.start()
             return
         frame = frame.f_back
+    if HELD_STOPS:   # a step that must be whole: the stop is raised as it ends (stops_held)
+        HELD_STOPS[-1] = signum
+        return
     now = time.monotonic()
     # one more stop as the first is handled (Ctrl-C twice, SIGTERM with SIGINT) is part of it: raised inside what
     # handles it (a lock's release, a queue's wait), it was a traceback (RuntimeError: release unlocked lock, exit 1);
@@ -1883,6 +1886,7 @@ def interrupt(signum, frame):
 
 
 STOP_RAISED = []            # when interrupt() raised a stop, in this command (handled() empties it)
+HELD_STOPS = []             # stops_held(): [None] while a step holds stops off, [the signal] once one came meanwhile
 WRITTEN_WHOLE = []          # the run file this command wrote whole, for a stop after it (handled() empties it)
 STOP_REPEAT_SECONDS = 2.0   # after one, how long another stop is taken as part of it
 
@@ -1898,6 +1902,25 @@ def terminated_as_interrupted():
     finally:
         for stop, handler in previous.items():
             signal.signal(stop, handler)
+
+
+@contextlib.contextmanager
+def stops_held():
+    """A step that must be whole, a stop (Ctrl-C, STOP_SIGNALS) that comes meanwhile raised as it ends: an answer
+    journaled and counted (a stop between the two said "4 of 28 answers kept" of a journal holding 5). Held in
+    interrupt(), where Python runs a stop, in the main thread (a signal mask would hold it off in one thread alone)."""
+    if HELD_STOPS:   # (within another: that one ends it)
+        yield
+        return
+    HELD_STOPS.append(None)
+    try:
+        yield
+    except BaseException:   # (what ended the step is said, never a stop in its place)
+        HELD_STOPS.clear()
+        raise
+    came = HELD_STOPS.pop()
+    if came is not None:
+        interrupt(came, None)
 
 
 def majority(votes, tie=None):
@@ -13804,9 +13827,10 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
 
     def on_answer(case, trial, answer):
         nonlocal errors, unreachable
-        journaled({"id": case["id"], "trial": trial, **answer})
-        done[case["id"], trial] = answer
-        errors += answer["error"] is not None
+        with stops_held():   # (journaled, and counted as kept: both, or neither)
+            journaled({"id": case["id"], "trial": trial, **answer})
+            done[case["id"], trial] = answer
+            errors += answer["error"] is not None
         progress.update(len(done), errors)
         # (cases, as the other breakers count: one case's five trials dropped stopped the run, and every resume of it)
         unreachable = unreachable + [case["id"]] if re.match(r"(?:turn \d+: )?connection failed", answer["error"] or "") else []

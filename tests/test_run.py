@@ -298,7 +298,8 @@ def test_a_breaker_waits_for_no_more_calls_than_jobs():
                            on_stop=lambda stop, out: said.append(out))
         time.sleep(0.1)
         # (115th round: the answer on_answer stops at is no longer counted out: with --jobs 1 nothing was taken past it)
-        assert len(asked) <= 4 + jobs and (said == [] if jobs == 1 else said and said[0] <= jobs - 1), (jobs, asked, said)
+        # (round 124: on_stop is told of a stop with none out too, for what is said at the end)
+        assert len(asked) <= 4 + jobs and (said == [0] if jobs == 1 else said and said[0] <= jobs - 1), (jobs, asked, said)
 
 
 def start_eval(project, *argv):
@@ -1193,6 +1194,25 @@ def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_s
                                 "line of that case, then resume"), entry
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err == f"error: {entry['problem']}\n", err
+
+
+def test_a_stop_just_after_an_answer_is_journaled_counts_it_as_kept(project, cli, fake, monkeypatch):
+    """Round 124's kills: a Ctrl-C between an answer's journal line and its count said "4 of 28 answers kept" of a
+    journal holding 5 (the resume: "5 answers kept")."""
+    journaled, answers = evalpy.append_journal, []
+
+    def stopped_after_the_fifth(journal, entry):
+        journaled(journal, entry)
+        if "trial" in entry:
+            answers.append(entry)
+            if len(answers) == 5:
+                os.kill(os.getpid(), signal.SIGINT)
+    monkeypatch.setattr(evalpy, "append_journal", stopped_after_the_fifth)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "1")
+    monkeypatch.setattr(evalpy, "append_journal", journaled)
+    assert code == 2 and "interrupted: 5 of 28 answers kept in runs/dev-v3.json.journal" in err, err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+    assert code == 0 and "5 answers kept, 23 to ask" in err, err
 
 
 def test_a_stop_as_the_journal_is_made_leaves_nothing(project, cli, fake, monkeypatch):
