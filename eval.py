@@ -840,16 +840,19 @@ def entry_text(value):
     return value[:ENTRY_TEXT] if isinstance(value, str) else value
 
 
+HASH_PREFIXES = ("sha256:", "sha1:", "sha512:", "entry:")   # an algorithm's a server may send; eval.py's entry_digest
+
+
 def short(sha):
     """A hash's first 8 characters, after an algorithm's prefix a server may send (sha256:...), which
     would leave every digest the same 'sha256:a'."""
-    return sha.split(":", 1)[-1][:8] if sha.startswith(("sha256:", "sha1:", "sha512:")) else sha[:8]
+    return sha.split(":", 1)[-1][:8] if sha.startswith(HASH_PREFIXES) else sha[:8]
 
 
 def shorts_apart(a, b):
     """Two hashes short (short), each as long as it takes to tell them apart: two digests alike in
     their first 8 characters shown as one ("digest 3f2a9c1b, now 3f2a9c1b") say nothing changed."""
-    a, b = (h.split(":", 1)[-1] if h.startswith(("sha256:", "sha1:", "sha512:")) else h for h in (a, b))
+    a, b = (h.split(":", 1)[-1] if h.startswith(HASH_PREFIXES) else h for h in (a, b))
     size = 8
     while a[:size] == b[:size] and size < max(len(a), len(b)):
         size += 4
@@ -2694,6 +2697,21 @@ def entry_identity(entry, besides=ENTRY_STAMPED):
     """A recorded /v1/models entry (config.model_entry) as it tells a model apart: without the keys in besides; None
     for none (an Ollama run, one made before it was kept)."""
     return {k: v for k, v in entry.items() if k not in besides} if type(entry) is dict else None
+
+
+def entry_digest(entry):
+    """What stands for a model's digest where its server names none (a /v1 server but Ollama's): 'entry:' and the
+    sha256 of its /v1/models entry as it tells a model apart (no listing time, no window); None for no entry."""
+    told = entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW)
+    return None if told is None else "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
+
+
+def identity_digest(identity, like=None):
+    """A model's digest as its server described it (client.identities'), or its entry_digest where it names none;
+    like: a digest recorded before, whose kind is read (a server that stopped naming one is never another model)."""
+    if like is not None:
+        return entry_digest(identity.get("model_entry")) if like.startswith("entry:") else identity.get("model_digest")
+    return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
 
 
 def compared_value(key, value):
@@ -7792,6 +7810,15 @@ def cut_sizes(window, num_keep):
     return frozenset(window - max((window - keep) // 2, 1) for keep in keeps)
 
 
+def tags_identity(entry, scrub):
+    """The model as Ollama's /api/tags describes it (IDENTITY_FIELDS): its digest changes when it is re-pulled or
+    replaced."""
+    details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
+    found = (entry.get("digest"), details.get("family"), details.get("parameter_size"), details.get("quantization_level"))
+    # cut as a /v1/models entry's values are: a 5 MB "digest" made a 5 MB run file
+    return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
+
+
 class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
@@ -7909,12 +7936,7 @@ class OllamaClient(ChatClient):
         return window
 
     def identity(self, entry):
-        """The model as /api/tags describes it: its digest changes when it is re-pulled or replaced."""
-        details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
-        found = (entry.get("digest"), details.get("family"), details.get("parameter_size"),
-                 details.get("quantization_level"))
-        # cut as a /v1/models entry's values are: a 5 MB "digest" made a 5 MB run file
-        return {k: self.scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
+        return tags_identity(entry, self.scrub)
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "stream": False, "options": options, "messages": messages}
@@ -8178,27 +8200,47 @@ class OpenAIClient(ChatClient):
         # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.
         self.identities[model] = {"model_entry": {
             self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
-            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}}
+            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}, **self.ollama_identity(entry["id"])}
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
-    def ollama_version(self):
-        """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
-        Asked without the API key: Ollama wants none there, and the user named only the /v1 under it."""
+    def beside_v1(self, path):
+        """What Ollama's own API answers at `path` where Ollama itself serves this /v1 (a dict), else None. Asked
+        without the API key: Ollama wants none there, and the user named only the /v1 under it."""
         host, self.host = self.host, self.host.removesuffix("/v1")
         key = self.session.headers.pop("Authorization", None)
         try:
-            status, answer, _ = self.get_json("/api/version")
+            status, answer, _ = self.get_json(path)
             if status in (401, 403) and key is not None:   # a proxy before it that wants the key on every path
                 self.session.headers["Authorization"] = key
-                status, answer, _ = self.get_json("/api/version")
+                status, answer, _ = self.get_json(path)
         except EvalError:
             return None
         finally:
             self.host = host
             if key is not None:
                 self.session.headers["Authorization"] = key
-        version = answer.get("version") if status == 200 and isinstance(answer, dict) else None
-        return self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
+        return answer if status == 200 and isinstance(answer, dict) else None
+
+    def ollama_version(self):
+        """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
+        Asked once a command (a server that sits on the path costs its wait once)."""
+        if not hasattr(self, "ollama_said"):
+            version = (self.beside_v1("/api/version") or {}).get("version")
+            self.ollama_said = self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
+        return self.ollama_said
+
+    def ollama_identity(self, model):
+        """Where Ollama itself serves this /v1, the model as its /api/tags describes it (its digest): its /v1/models
+        entry names no weights (openai/openai.go ToListCompletion: the name, "model", when it was last pulled, and
+        "library"), and a model pulled again read as the same one. Else {}."""
+        if self.ollama_version() is None:
+            return {}
+        listed = (self.beside_v1("/api/tags") or {}).get("models")
+        found = [e for e in listed if isinstance(e, dict) and any(
+            isinstance(e.get(k), str) and tagged(e[k]) == tagged(model) for k in ("name", "model"))] \
+            if isinstance(listed, list) else []
+        digests = {e.get("digest") for e in found}
+        return tags_identity(found[0], self.scrub) if len(digests) == 1 else {}   # (two: which answers is not told)
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
@@ -10271,15 +10313,18 @@ def prepare_judge(client, api, judge, kind, pin=True):
     already (a run resumed) is refused on another, as the run's model is."""
     for model in judge["models"]:
         client.preflight(model)
-    now = [client.identities.get(m, {}).get("model_digest") for m in judge["models"]]   # by the name as asked
+    # by the name as asked; over a /v1 that names no digest, its entry's (a judging resumed on other weights went on)
+    now = [identity_digest(client.identities.get(m, {})) for m in judge["models"]]
     if "digests" in judge:
+        now = [identity_digest(client.identities.get(m, {}), was) if was else new
+               for m, was, new in zip(judge["models"], judge["digests"], now)]
         changed = next(((m, was, new) for m, was, new in zip(judge["models"], judge["digests"], now)
                         if was and new and was != new), None)
         if changed:
+            what = ("its /v1/models entry {} then, {} now: other weights, or another server's" if changed[1].startswith(
+                "entry:") else "digest {}, now {}: re-pulled or replaced").format(*map(on_one_line, shorts_apart(*changed[1:])))
             raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
-                            f"run began with (digest {on_one_line(short(changed[1]))}, now {on_one_line(short(changed[2]))}: "
-                            "re-pulled or replaced); "
-                            "its votes would mix two models. Run again.")
+                            f"run began with ({what}); its votes would mix two models. Run again.")
         for model, was, new in zip(judge["models"], judge["digests"], now):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
@@ -13263,7 +13308,9 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     on stderr as found (compare --pairwise says it of its sidecar). unasked: a list that takes each model the server
     could not be asked of (with why), unsaid, in place of the note a run prints."""
     judge = config.get("judge") or {}
-    pinned = [] if judge_only else [(config["model"], config.get("model_digest"), "the model")]
+    # (over a /v1 that names no digest, its entry's: a model swapped while the run went on passed unseen)
+    began = config.get("model_digest") or (entry_digest(config.get("model_entry")) if config.get("api") == "openai" else None)
+    pinned = [] if judge_only else [(config["model"], began, "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
     replaced = []
     for model, was, who in pinned:
@@ -13271,7 +13318,9 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
             continue   # (a server that names no digest: nothing to tell apart)
         try:
             client.preflight(model)
-            now = client.identities.get(model, {}).get("model_digest")
+            now = identity_digest(client.identities.get(model, {}), was)
+            if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
+                raise EvalError("it no longer says which digest it is")
         except EvalError as e:
             if "times with different digests" not in str(e) and unasked is not None:
                 unasked.append((model, str(e).splitlines()[0]))
@@ -13311,8 +13360,10 @@ def replaced_words(replaced):
                      f"{r['who']} {on_one_line(r['model'])} was named by another digest after a compare that asked it "
                      "stopped unconfirmed (digest {} when asked, {} when next asked: re-pulled?)".format(
                          *map(on_one_line, shorts_apart(r["was"], r["now"]))) if r.get("seen") == "later" else
-                     f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked (digest "
-                     "{} at the start, {} after the last call: re-pulled?)".format(*map(on_one_line, shorts_apart(r["was"], r["now"])))
+                     f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked ("
+                     + ("its /v1/models entry {} at the start, {} after the last call: other weights?" if r["was"].startswith(
+                         "entry:") else "digest {} at the start, {} after the last call: re-pulled?").format(
+                         *map(on_one_line, shorts_apart(r["was"], r["now"]))) + ")"
                      for r in replaced)
 
 

@@ -172,6 +172,7 @@ class FakeOllama:
         self.chat_bodies = []         # every /api/chat body received
         # (n, model, digest): after the n-th chat, /api/tags lists the model under that digest (pulled again mid-run)
         self.replace_after = None
+        self.listed_after = None      # (n, path, listing): after the n-th chat, GET path answers that listing
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
         self.open_sockets = set()     # connections open now, for hang_up_idle()
@@ -413,7 +414,7 @@ class FakeOllama:
                     return
                 if self.path in fake.listings:
                     self.send_json(200, fake.listings[self.path])
-                elif self.path == "/api/tags":
+                elif self.path == "/api/tags" and fake.native_api:   # (a /v1 server alone has none)
                     self.send_json(200, {"models": [
                         {"name": m, "model": m, "modified_at": "2026-11-02T09:14:51.218337+01:00", "size": 4683087332,
                          "digest": fake.digest(m),
@@ -495,6 +496,8 @@ class FakeOllama:
                     (fake.loads if loading else fake.chat_bodies).append(body)
                     if fake.replace_after and len(fake.chat_bodies) >= fake.replace_after[0]:
                         fake.digests[fake.replace_after[1]] = fake.replace_after[2]
+                    if fake.listed_after and len(fake.chat_bodies) >= fake.listed_after[0]:   # (a /v1 server's swap)
+                        fake.listings[fake.listed_after[1]] = fake.listed_after[2]
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag

@@ -3866,6 +3866,36 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     assert "digests" not in load_json("runs/answers-dev-v1.json")["config"]["judge"]
 
 
+def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(project, judged_split, cli, fake):
+    """Round 124's review: over a /v1 that names no digest, a judge was recorded with none, and a run (or a judging)
+    stopped, then resumed on other weights served under the judge's name, mixed two judges' votes without a word (the
+    judged model's entry was checked). The judge's entry stands for its digest."""
+    def listing(judge_root):
+        return {"object": "list", "data": [
+            {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "vllm", "root": "/models/qwen"},
+            {"id": "llama3.1:8b", "object": "model", "created": 1764496800, "owned_by": "vllm", "root": judge_root}]}
+    fake.native_api, fake.models = False, ["qwen2.5:7b", "llama3.1:8b"]
+    fake.listings["/v1/models"] = listing("/models/llama-q4")
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-model", "llama3.1:8b")
+    assert code == 0, err
+    run = load_json("runs/answers-dev-v1.json")
+    assert [d[:6] for d in run["config"]["judge"]["digests"]] == ["entry:"]
+    os.unlink("runs/answers-dev-v1.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+    Path("runs/answers-dev-v1.json.journal").write_text("\n".join(lines) + "\n")
+    fake.listings["/v1/models"] = listing("/models/llama-q8")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")
+    assert code == 2 and ("refusing to resume: the judge llama3.1:8b on " + fake.url + "/v1 is not the model the run began "
+                          "with (its /v1/models entry ") in err and "other weights, or another server's" in err, err
+    assert fake.chat_bodies == []
+    fake.listings["/v1/models"] = listing("/models/llama-q4")   # the same judge again: it goes on
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")
+    assert code == 0 and len(fake.chat_bodies) < 40, err
+
+
 def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, judged_split, cli, fake, monkeypatch):
     """Twenty-first attack on issue 28, defect 2: `judge latest.json` (a link to the run) judged into
     latest-judged.json(.judging), so after a stop `judge` of the run by its own name asked every vote

@@ -2,6 +2,7 @@
 
 import base64
 import itertools
+import hashlib
 import json
 import types
 import os
@@ -91,17 +92,18 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
                          "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1)
     assert code == 0 and fake.chat_bodies[0]["max_tokens"] == 64, err
-    # asked only where an option needs it, and without the API key (the user named the /v1 under it, not /api/version)
-    assert fake.version_auth == [None], fake.version_auth
+    # asked once a command (round 124: the digest of Ollama's /v1 is read beside it), and without the API key (the user
+    # named the /v1 under it, not /api/version)
+    assert fake.version_auth == [None, None], fake.version_auth
     fake.api_key = "sk-" + "k" * 40
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
                          "--option", "num_ctx=8192")
-    assert code == 2 and "Ollama's /v1" in err and fake.version_auth == [None, None], (err, fake.version_auth)
+    assert code == 2 and "Ollama's /v1" in err and fake.version_auth == [None] * 3, (err, fake.version_auth)
     # behind a proxy that wants the key on every path, refused all the same (asked again with it: the same server)
     fake.key_everywhere = True
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key,
                          "--option", "num_ctx=8192")
-    assert code == 2 and "Ollama's /v1" in err and fake.version_auth[2:] == [None, f"Bearer {fake.api_key}"], err
+    assert code == 2 and "Ollama's /v1" in err and fake.version_auth[3:] == [None, f"Bearer {fake.api_key}"], err
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", fake.api_key, "--option", "max_completion_tokens=9")
     assert code == 2 and "Ollama's own API takes" not in err and "has no max_completion_tokens either" in err, err
     # a run that recorded such an option (an older eval.py's), resumed: told to run again, each said where it goes
@@ -113,6 +115,51 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
         evalpy.refuse_unread_options({"num_ctx": 8192}, Ollama(), "http://h/v1", resuming=True)
     assert str(refused.value).endswith("and this run records it as used: the answers it asks now would be asked without "
                                        "it. Run again; Ollama's own API takes num_ctx: leave out --api openai to send it")
+
+
+def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
+    """Round 124's review: Ollama's /v1/models entry says of a model its name, "model", when it was last pulled and
+    "library" (openai/openai.go ToListCompletion: Created m.ModifiedAt.Unix(), OwnedBy the name's namespace), and the
+    time was left out as a listing's stamp: a model pulled again under its name was the same one to a resume, to the
+    held-out guard and to compare. Where Ollama serves the /v1, its digest is read from /api/tags beside it."""
+    digest = hashlib.sha256(b"qwen2.5:7b").hexdigest()
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/a.json")
+    assert code == 0 and load_json("runs/a.json")["config"]["model_digest"] == digest, err
+    fake.digests["qwen2.5:7b"] = "b" * 64   # pulled again
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/b.json")
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert code == 0 and f"  model digest: {digest[:8]} -> bbbbbbbb: the model was re-pulled" in out, out
+    # replaced while the run went on: said, and recorded
+    fake.replace_after = (2, "qwen2.5:7b", "c" * 64)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/c.json")
+    assert "WARNING: the model qwen2.5:7b was replaced while it was asked" in err, err
+    assert load_json("runs/c.json")["config"]["replaced"][0]["now"] == "c" * 64
+    # a server that is no Ollama: no /api/tags asked, no digest
+    fake.native_api, fake.replace_after = False, None
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/d.json")
+    assert code == 0 and load_json("runs/d.json")["config"].get("model_digest") is None, err
+
+
+def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
+    """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
+    answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
+    exit 0, though the README says a model replaced while the run went on is recorded. Its entry stands for a digest."""
+    def listing(root, created):
+        return {"object": "list", "data": [{"id": "qwen2.5:7b", "object": "model", "created": created, "owned_by": "vllm",
+                                            "root": root}]}
+    fake.native_api = False
+    fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B", 1764496800)
+    fake.listed_after = (2, "/v1/models", listing("/models/Llama-3-8B", 1764496900))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--jobs", 1)
+    assert code == 2 and "WARNING: the model qwen2.5:7b was replaced while it was asked (its /v1/models entry " in err, err
+    assert "after the last call: other weights?)" in err, err
+    replaced = load_json("runs/dev-v3.json")["config"]["replaced"]
+    assert [r["was"][:6] for r in replaced] == ["entry:"] and "replaced while it was asked" in "".join(cli("report", "runs/dev-v3.json")[1:])
+    # its listing time alone changed (vLLM stamps it at each listing): the same model
+    fake.listings["/v1/models"] = listing("/models/Qwen2.5-7B", 1764496800)
+    fake.listed_after = (2, "/v1/models", listing("/models/Qwen2.5-7B", 1764497000))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/b.json")
+    assert code == 0 and "replaced" not in load_json("runs/b.json")["config"], err
 
 
 def test_compare_shows_changed_options_and_api(project, cli, fake):
