@@ -23623,7 +23623,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 <span id="counter" class="muted"></span>
 </div>
 <main><nav aria-label="cases in view"><h3>Cases in view</h3><ol id="list"></ol></nav><section id="case"></section>
-<aside><h3>Annotations</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: annotation field &middot; Enter: save</p></aside></main>
+<aside><h3>Annotations</h3><table id="counts"></table><p class="muted">j / k: next and previous &middot; /: annotation field &middot; Enter: save &middot; Esc: leave the field</p></aside></main>
 <datalist id="used"></datalist>
 <script nonce="{{nonce}}">
 "use strict";
@@ -23789,7 +23789,11 @@ function draw() {
   });
   save.onclick = () => store(it, input.value, status);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); store(it, input.value, status); } });
+  // and leaves the field, as Esc does (a draft kept): j and k typed into it after a save, as letters of the note
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); if (!tooLong(input.value)) input.blur(); store(it, input.value, status); }
+    else if (e.key === "Escape" && !e.isComposing) input.blur();
+  });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
   counter();
 }
@@ -23842,7 +23846,12 @@ async function send(it, text, status, asked) {
   if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
-  if (!response.ok) { status.textContent = it.refused = "not saved: " + answer.error; return; }
+  // (the field given back where the page still shows it and nothing else was taken up: Enter again saves, as it says)
+  if (!response.ok) {
+    status.textContent = it.refused = "not saved: " + answer.error;
+    if (shown[at] === it && document.activeElement === document.body) toField();
+    return;
+  }
   it.refused = null;
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation;
@@ -23861,8 +23870,10 @@ document.addEventListener("keydown", (e) => {
   const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
   if (typing) return;
   if (e.key === "j") move(1); else if (e.key === "k") move(-1);
-  else if (e.key === "/") { e.preventDefault(); const i = $("annotationinput"); if (i) i.focus(); }
+  else if (e.key === "/") { e.preventDefault(); toField(); }
 });
+// the annotation field, its caret at the end (where the next words go)
+function toField() { const i = $("annotationinput"); if (i) { i.focus(); i.setSelectionRange(i.value.length, i.value.length); } }
 function cannotShow(why) { $("notice").hidden = false; $("notice").textContent = "Cannot show the run: " + why; }
 async function start() {
   let response = null;
