@@ -13074,7 +13074,9 @@ def run_held(args, held):
         again = None if exact else stopped_run_of(wanted, config, inputs, judge)
         if again:   # (before any call: the journal's answers are paid for)
             raise EvalError(f"this run was begun before and stopped before it finished; its answers are kept: resume it, "
-                            f"asking only the rest, with: {again} (or give --out NAME for a new run of its own)")
+                            f"asking only the rest, with: {again} (or give "
+                            + ("the grid another --out FOLDER for new runs of their own)" if by_model else
+                               "--out NAME for a new run of its own)"))
         if is_held_out(config["split_path"]):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
             rerun = guarded({})

@@ -2834,6 +2834,12 @@ def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_mo
     assert f"Resume with: {STARTED} run --resume runs/dev-v3-qwen2.5-7b.json" in err
     assert ("the grid stopped at run 2 of 4 (qwen2.5:7b with prompts/v3.txt); made: runs/dev-v2-qwen2.5-7b.json; "
             "never started: llama3.2:3b with prompts/v2.txt, llama3.2:3b with prompts/v3.txt") in err, err
+    # (round 124's kills) the same grid again is told to resume that run, or to give the grid another folder: "--out
+    # NAME", which a grid refuses (it names one run file), was no way out
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, "--model", "qwen2.5:7b",
+                              "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
+    assert code == 2 and f"with: {STARTED} run --resume runs/dev-v3-qwen2.5-7b.json (or give the grid another --out " \
+        "FOLDER for new runs of their own)" in err, err
 
 
 # -- agents: the tool loop, on both APIs (issue 29) ---------------------------------------------------
