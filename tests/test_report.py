@@ -192,6 +192,19 @@ def test_a_failure_shows_an_invalid_answer_as_written_and_names_a_check_beside_a
     assert row["d"].split()[-2:] == ["INVALID", "bug\\\\nacceso"], row
     # (74th) cut between two characters' escapes, never inside one: four backslashes then \xa0 left a lone "\x"
     assert evalpy.every_character("a" * 59 + "\\" * 4 + "\xa0bug", 70) == "a" * 59 + "\\" * 8 + "…"
+    # (round 124's hostile Ollama) a line cut at 70 columns read every character of the answer: 50 MB took 50 s a
+    # report; its first ones alone are read (the line the same: each character takes a column, or joins the one before)
+    looked, invisible = [], evalpy.INVISIBLE_CHARS
+
+    class Counted:
+        def match(self, c):
+            looked.append(c)
+            return invisible.match(c)
+    huge = "x" * 1_000_000
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evalpy, "INVISIBLE_CHARS", Counted())
+        assert evalpy.every_character(huge, 70) == "x" * 69 + "…" and len(looked) < 1000, len(looked)
+        assert evalpy.every_character("\u0301" * 400 + "ab", 70) == "\u0301" * 400 + "ab"   # (marks: the whole read)
     assert "bug (exact failed)" in row["c"] and row["c"].endswith("**Bug**"), row
     # (70th) the other views say as much
     assert "expected bug, got bug (exact failed))" in cli("report", run, "--markdown")[1]
