@@ -7340,6 +7340,15 @@ class ChatClient:
         no_proxy = f"set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it"
         if "407" in str(e):
             return self.proxy_answered_407(path)
+        # an https server is asked through it by CONNECT, which it answered with a refusal (squid's 403 for a port not
+        # among its SSL ports, a 501 where it tunnels nothing): up, and said so, never "is it down?"
+        tunnel = re.search(r"Tunnel connection failed: (\d{3})([^'\")]*)", str(e))
+        if tunnel:
+            where, reason = urllib.parse.urlsplit(self.host), one_line(self.scrub(tunnel.group(2)), 60).strip()
+            return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy refused to open "
+                    f"a tunnel to {where.hostname}:{where.port or 443} (HTTP {tunnel.group(1)}"
+                    f"{' ' + reason if reason else ''} to its CONNECT): its rules (the ports it "
+                    f"tunnels to), or no https through it; ask its admin, or {no_proxy}")
         if type(e).__name__ != "ProxyError":
             cure = ("a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one"
                     if type(e).__name__ == "InvalidSchema" else "give it with its scheme, http://host:port"
@@ -7533,6 +7542,8 @@ class ChatClient:
             raise CallFailed(str(e), retry=True) from None
         if 300 <= status < 400:
             raise CallFailed(self.redirect_text(status, headers, reason), retry=False)
+        if status == 407 and self.proxy_words():   # the proxy's, as the checks before the run say it: never the server's
+            raise CallFailed(f"HTTP 407: {self.proxy_answered_407(path)}", retry=False, status=status, body=data)
         if status != 200:
             undecoded = codings_undecoded(headers, self.requests) if data else None   # (its bytes shown were noise)
             why = (f"HTTP {status}: " + (f"{reason + ' ' if reason else ''}(its body in a coding eval.py cannot decode: "
@@ -13734,11 +13745,11 @@ def refusal_words(error, retried):
         return undecodable.group(1)
     if TIMED_OUT_ERROR.fullmatch(error or ""):   # a server that takes calls and never answers: retried or not, each
         return TIMED_OUT                         # waited --timeout out (28 cases at 300 s and 3 retries: 9 hours)
-    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404))\b(.*)", error or "", re.DOTALL)
+    said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404|407))\b(.*)", error or "", re.DOTALL)
     # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
     # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
-    # "HTTP 404: Not found", and each resume of it did the same)
-    if not said or UNRETRIED_500 in error or not retried and said.group(1) not in ("HTTP 401", "HTTP 404"):
+    # "HTTP 404: Not found", and each resume of it did the same), nor a proxy's 407 for its credentials (28 cases asked)
+    if not said or UNRETRIED_500 in error or not retried and said.group(1) not in ("HTTP 401", "HTTP 404", "HTTP 407"):
         return None
     return said.group(1) + (said.group(2) if said.group(1) == "HTTP 404" else re.sub(r"\w*\d\w*", "#", said.group(2)))
 
@@ -13838,6 +13849,9 @@ def refused_why(who, what, stop, again, jobs):
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
         return f"stopped: {who} refused {len(stop.row)} calls in a row for their API key ({last}); {cure}, then {again}"
+    if statuses == {"407"}:   # the proxy before it: its credentials, every call alike
+        return (f"stopped: the proxy before {who} refused {len(stop.row)} {what} in a row for its "
+                f"credentials ({last}); then {again}")
     if statuses == {"404"}:
         return (f"stopped: {who} answered {len(stop.row)} {what} in a row that what they asked is not there ({last}); "
                 f"check the model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then {again}")

@@ -434,6 +434,52 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
     finally:
         server.shutdown()
         server.server_close()
+
+    class ChatsWantCredentials(BaseHTTPRequestHandler):   # (round 124) the list passed, each chat a 407
+        def do_GET(self):
+            tags = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "digest": "ab" * 32}]}
+            self.answer(200 if self.path.endswith("/api/tags") else 404, json.dumps(tags).encode())
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self.answer(407, b"<html>Cache Access Denied</html>", {"Proxy-Authenticate": 'Basic realm="corp"'})
+
+        def do_CONNECT(self):   # (squid: a port not among its SSL ports)
+            self.answer(403, b"")
+
+        def answer(self, status, body, headers=()):
+            self.send_response(status)
+            for k, v in dict(headers).items():
+                self.send_header(k, v)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ChatsWantCredentials)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    port = server.server_address[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
+    try:
+        code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434", "--jobs", "1",
+                             "--out", "proxied/chats.json")
+        assert code == 2 and (f"stopped: the proxy before the server at http://models.internal:11434 refused 5 calls in a row "
+                              f"for its credentials (HTTP 407: http://models.internal:11434/api/chat: the proxy "
+                              f"http://127.0.0.1:{port} from $HTTP_PROXY wants credentials (HTTP 407 Proxy Authentication "
+                              "Required): give them in that variable") in err, err
+        # an https server's CONNECT refused (403): the proxy is up, and refused the tunnel
+        code, out, err = cli("run", "--split", "dev", "--host", "https://models.internal:8443", "--out", "runs/tls.json")
+        assert code == 2 and err == (f"error: cannot reach the model server at https://models.internal:8443 through the proxy "
+                                     f"http://127.0.0.1:{port} from $HTTPS_PROXY: the proxy refused to open a tunnel to "
+                                     "models.internal:8443 (HTTP 403 Forbidden to its CONNECT): its rules (the ports it tunnels to), "
+                                     "or no https through it; ask its admin, or set NO_PROXY=models.internal to reach the "
+                                     "server without it\n"), err
+    finally:
+        server.shutdown()
+        server.server_close()
     for odd in ("http://me:se]cret@127.0.0.1:9", "http://me:se@c#r3t@127.0.0.1:9"):   # (its review: ValueError; # ends
         monkeypatch.setenv("HTTP_PROXY", odd)                                        # the URL, another host tried)
         code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
@@ -1440,7 +1486,11 @@ def test_openai_servers_model_entry_is_recorded(project, cli, fake):
     assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url)[0] == 0
     config = load_json("runs/dev-v3.json")["config"]
     assert config["model_entry"] == {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "library"}
-    assert "model_digest" not in config
+    # (round 124) Ollama's own /v1: its digest read beside it, from /api/tags; another /v1 server names none
+    assert config["model_digest"] == evalpy.hashlib.sha256(b"qwen2.5:7b").hexdigest()
+    fake.native_api = False
+    assert cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--out", "runs/v1.json")[0] == 0
+    assert "model_digest" not in load_json("runs/v1.json")["config"]
 
 
 # --- answers cut short and prompts that filled the window, told apart from invalid answers
