@@ -11078,6 +11078,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
             # /dev/null, a FIFO, a socket: no run could be there to keep, and "remove it" of /dev/null does harm
             raise EvalError(f"--out {shell_word(out)}: not a regular file (a device, a FIFO or a socket), where a run "
                             "file is written whole and read back; give a file's path")
+        if os.path.islink(taken) and not os.path.exists(taken):   # (said to exist, where every reader of it says not)
+            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} is {link_to_nothing(taken)}, and eval.py "
+                            f"writes no file through a link; {FIX_LINK}, or give another --out")
         if os.path.lexists(taken):   # (a file of one's own at a sidecar's name: said to be what the name is for)
             what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
                     "eval.py cannot read there)")
@@ -19979,9 +19982,11 @@ def read_annotations(path):
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     data, parsed = None, False   # (a JSON null is read, and holds no annotation: not "unread")
+    raw = read_bytes(path, "sidecar file")
+    refuse_wide(path, raw, what="this annotations file")   # (saved by an editor in UTF-16: "damaged", "mend it")
     try:
         # a key twice: refused, never its last; an editor's byte-order mark before it read past
-        data = exact_json(read_bytes(path, "sidecar file").decode("utf-8").removeprefix("\ufeff"))
+        data = exact_json(raw.decode("utf-8").removeprefix("\ufeff"))
         parsed = True
         # each fault named by its field (a format, an other_versions or a run_sha at fault were "damaged" alone)
         if not isinstance(data, dict):
@@ -20737,10 +20742,15 @@ def read_pairwise(path, candidate=None):
         return []
     if os.path.exists(path) and not os.path.isfile(path):   # (a link to nothing: read_bytes names it)
         raise EvalError(f"{shell_word(path)}: not a regular file; move it aside to ask the judge again")
+    raw = read_bytes(path, "pairwise file")
+    refuse_wide(path, raw, what="this pairwise file")   # (saved by an editor in UTF-16: "damaged", "mend it")
+    if not raw.removeprefix(BOM).strip():   # (no verdict is in it to mend, or paid for)
+        raise EvalError(f"{shell_word(path)}: empty, not a pairwise file written by eval.py compare --pairwise; remove it, "
+                        "or move it aside")
     try:
         # read as exactly as it is written (not strict_json's rules for files people write): a judge's
         # half emoji ("\\ud83d") stored in a verdict made the whole sidecar unreadable, every verdict lost
-        stored = exact_json(read_bytes(path, "pairwise file").removeprefix(BOM).decode("utf-8"))   # (an editor's mark)
+        stored = exact_json(raw.removeprefix(BOM).decode("utf-8"))   # (an editor's mark)
         problem = pairwise_problem(stored)
     except (ValueError, UnicodeDecodeError) as e:
         problem = file_problem(e)
@@ -20803,7 +20813,12 @@ def pairwise_problem(stored):
         for v in c["verdicts"]:
             if (type(v) is not dict or type(v.get("id")) is not str or type(v.get("model")) is not str
                     or type(v.get("trial")) is not int or type(v.get("vote")) is not int or "winner" not in v):
-                return "a verdict without its case, model, vote, order and winner (A, B, tie or null)"
+                # (one whose trial was the text "1" was said to lack the five it had)
+                wrong = next((k for k, kind in (("trial", int), ("vote", int)) if isinstance(v, dict) and type(
+                    v.get("id")) is str and type(v.get("model")) is str and "winner" in v and k in v and type(v[k]) is not kind), None)
+                return (f"a verdict on {on_one_line(v['id'], 60)} whose {wrong} is {on_one_line(json_text(v[wrong]), 40)}, "
+                        "not a whole number" if wrong else
+                        "a verdict without its case, model, vote, order and winner (A, B, tie or null)")
             if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
                 field = "order" if v.get("order") not in ORDERS else "winner"
                 return (f"a verdict on {on_one_line(v['id'], 60)} whose {field} is "

@@ -436,6 +436,22 @@ def test_a_damaged_sidecar_is_an_error_and_is_never_overwritten(project, cli, fa
     Path(cand + ".pairwise.json").write_bytes(b'{"format": "eval.py-pairwise/1",\n"comparisons": [],\n"x": "\xff"}')
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and "damaged pairwise file (not UTF-8 (line 3))" in err, err
+    # (round 124's damaged files) in UTF-16, "damaged" and "mend it"; empty, "bad JSON ... the verdicts in it are paid
+    # for"; a verdict whose trial is the text "1", "without its case, model, vote, order and winner"
+    for data, said in ((b"\xff\xfe" + '{"format": "eval.py-pairwise/1", "comparisons": []}'.encode("utf-16-le"),
+                        "this pairwise file is UTF-16 (its byte-order mark says so); save it as UTF-8"),
+                       (b"", "empty, not a pairwise file written by eval.py compare --pairwise; remove it, or move it aside")):
+        Path(cand + ".pairwise.json").write_bytes(data)
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+        assert code == 2 and err.endswith(f"error: {cand}.pairwise.json: {said}\n") and \
+            Path(cand + ".pairwise.json").read_bytes() == data, err
+    Path(cand + ".pairwise.json").unlink()
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    stored = load_json(cand + ".pairwise.json")
+    stored["comparisons"][0]["verdicts"][0]["trial"] = "1"
+    Path(cand + ".pairwise.json").write_text(json.dumps(stored))
+    code, out, err = cli("judge", cand, "--audit")
+    assert code == 2 and "damaged pairwise file (a verdict on c01 whose trial is \"1\", not a whole number)" in err, err
 
 
 def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(project, cli, fake):

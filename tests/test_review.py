@@ -326,6 +326,14 @@ def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
     (project / (runs[1] + ".annotations.json")).write_text("{not json")
     code, out, err = cli("review", runs[1], "--port", "0")
     assert code == 2 and "not an annotations file written by eval.py review" in err
+    # (round 124's damaged files) saved by an editor in UTF-16: "damaged", "mend it (a person's annotations are in it)"
+    sidecar = '{"format": "eval.py-annotations/1", "annotations": {}}'
+    for data, said in ((b"\xff\xfe" + sidecar.encode("utf-16-le"), "its byte-order mark says so"),
+                       (sidecar.encode("utf-16-le"), "its zero bytes say so")):
+        (project / (runs[1] + ".annotations.json")).write_bytes(data)
+        code, out, err = cli("report", runs[1])
+        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: this annotations file is UTF-16 ({said}); save it "
+                                     "as UTF-8\n"), err
     (project / (runs[1] + ".annotations.json")).unlink()
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))

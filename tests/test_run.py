@@ -101,6 +101,12 @@ def test_a_file_report_cannot_read_at_the_runs_annotations_name_is_refused_befor
         assert code == 2 and err.startswith(f"error: --out {out}: {side}") and "every report of the run would stop at it" in err, err
         assert fake.chat_bodies == [] and not os.path.exists(out)
     assert (project / "runs" / "q.json.annotations.json").read_text() == "my notes\n"
+    # (round 124's damaged files) --out a link to nothing was said to "exist, and eval.py never overwrites a run"
+    os.symlink("nowhere.json", project / "runs" / "dead.json")
+    code, out_text, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dead.json")
+    assert code == 2 and err == ("error: --out runs/dead.json: runs/dead.json is a link to nowhere.json, which does not "
+                                 "exist, and eval.py writes no file through a link; fix the link or remove it, or give "
+                                 "another --out\n"), err
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/", "--limit", "1")[0] == 0   # a folder: a free name
     # (round 94) --resume RUN too: it asked the rest, then every report stopped at the file
     (project / "runs" / "q.json.journal").write_text("")
