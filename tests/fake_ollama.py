@@ -791,14 +791,15 @@ class FakeOllama:
                     self.drip(fault, model)
                 else:
                     routed = fake.route(body) if fake.route else None
-                    content = routed if routed is not None else fake.answer_for(text, body)
+                    scripted = fake.agent_message(body, openai) if routed is None else None
+                    # (an agent's turn is its script's: a tool's result looked up as an input said "a set of your own?")
+                    content = routed if routed is not None else "" if scripted else fake.answer_for(text, body)
                     structured = body.get("response_format", {}).get("type") != "text" if openai and isinstance(
                         body.get("response_format"), dict) else bool(body.get("format")) and not openai
                     if fake.json_when_asked and structured and routed is None:
                         content = json.dumps({"label": content}, ensure_ascii=False)
                     message = {"role": "assistant", "content": content}
                     done_reason = "stop"
-                    scripted = fake.agent_message(body, openai) if routed is None else None
                     if scripted:
                         message, done_reason = scripted
                         content = message["content"] or ""

@@ -139,6 +139,10 @@ def test_the_by_hand_fake_answers_the_shipped_sets_started_from_any_folder(proje
         done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", url],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0 and "Accuracy: 24/28 = 86%" in done.stdout, (done.stdout, done.stderr)
+        # (round 124's newcomer) the README's agent example: each tool's result was looked up as an input of its own
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "golden/agent/dev.jsonl", "--host",
+                               url], capture_output=True, text=True, timeout=120, cwd=project)
+        assert done.returncode == 0, (done.stdout, done.stderr)
     finally:
         fake.terminate()
         fake.wait()
