@@ -13748,6 +13748,9 @@ def refusal_words(error, retried):
         return undecodable.group(1)
     if TIMED_OUT_ERROR.fullmatch(error or ""):   # a server that takes calls and never answers: retried or not, each
         return TIMED_OUT                         # waited --timeout out (28 cases at 300 s and 3 retries: 9 hours)
+    unusable = re.fullmatch(r"(?:turn \d+: )?((?:the server[ ']|HTTP 200 with an error).*)", error or "", re.DOTALL)
+    if unusable and retried:   # an answer of the server's eval.py cannot use, alike after its retries (a choice of
+        return re.sub(r"\w*\d\w*", "#", unusable.group(1))   # index 1 alone: 28 cases, 112 calls, stopped by nothing)
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404|407))\b(.*)", error or "", re.DOTALL)
     # a 401 is never retried, and refuses the key, every call alike (a 403 may be a filter's, on some inputs alone); nor
     # is a 404, a model or a path not there (a /v1 server without /chat/completions: every case was asked, each stored
@@ -13788,6 +13791,9 @@ def stop_words(stop, who, what):
     """A breaker's stop in a few words, for the line said as it waits for the calls out."""
     if isinstance(stop, ServerRefuses) and all(UNDECODABLE in error for _, error in stop.row):   # (answered: no refusal)
         return f"{who} sent {len(stop.row)} answers in a row in a coding eval.py cannot decode"
+    if isinstance(stop, ServerRefuses) and set(statuses_of(stop.row)) <= {None, "200"} and not any(
+            TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
+        return f"{who} sent {len(stop.row)} answers in a row that eval.py cannot use"
     if isinstance(stop, ServerRefuses) and all(TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
         return f"{who} answered none of {len(stop.row)} {what} in a row in the time allowed"
     if isinstance(stop, ServerRefuses) and any(TIMED_OUT_ERROR.fullmatch(error) for _, error in stop.row):
@@ -13845,9 +13851,13 @@ def refused_why(who, what, stop, again, jobs):
         return (f"stopped: {who} refused {len(stop.row) - waited} and answered none of {waited} more of {len(stop.row)} "
                 f"{what} in a row in the time allowed ({last}); {cure}, give a slow model a larger --timeout"
                 f"{fewer}, then {again}")
-    if statuses == {None}:   # answers in a coding eval.py cannot decode: what compresses them is to fix
+    if statuses == {None} and all(UNDECODABLE in error for _, error in stop.row):   # what compresses them is to fix
         return (f"stopped: {who} sent {len(stop.row)} answers in a row in a coding eval.py "
                 f"cannot decode ({last}); once they come as they are, {again}")
+    if statuses <= {None, "200"}:   # answers of the server's own that are no answer (a choice of another index, a page)
+        return (f"stopped: {who} sent {len(stop.row)} answers in a row that eval.py cannot use, {how}, each after its "
+                f"retries ({last}); point --host at the model server itself, or fix what sits before it, or, if those "
+                f"come so by themselves, {again} with --retries 0 to store each one's error and go on")
     if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
@@ -23817,18 +23827,20 @@ function draw() {
   input.placeholder = "e.g. answered with a sentence instead of the label";
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
   const save = el("button", "Save"); save.id = "save";
-  const status = el("span", drafts.has(it.key) ? tooLong(input.value) || it.refused || "not saved yet (Enter saves)"
-                            : (it.annotation ? "saved " + it.annotation.time : ""), "muted"); status.id = "savestatus";
+  const status = el("span", statusOf(it, input.value), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
     const saved = it.annotation ? it.annotation.text : "";
-    if (input.value === saved) { drafts.delete(it.key); status.textContent = it.annotation ? "saved " + it.annotation.time : ""; }
-    else { drafts.set(it.key, input.value); status.textContent = tooLong(input.value) || it.refused || "not saved yet (Enter saves)"; }
+    it.removed = false;
+    // (a save in flight: what is on file is not known yet, and the text stays a draft till it is answered: edited back
+    // to what was on file before, it was said "saved" beside the other text the save then stored)
+    if (input.value === saved && !it.queued) drafts.delete(it.key); else drafts.set(it.key, input.value);
+    say(it);
   });
-  save.onclick = () => store(it, input.value, status);
+  save.onclick = () => store(it, input.value);
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
   // and leaves the field, as Esc does (a draft kept): j and k typed into it after a save, as letters of the note
   input.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); if (!tooLong(input.value)) input.blur(); store(it, input.value, status); }
+    if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); if (!tooLong(input.value)) input.blur(); store(it, input.value); }
     else if (e.key === "Escape" && !e.isComposing) input.blur();
   });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
@@ -23856,46 +23868,57 @@ function tooLong(text) {
   const n = Array.from(asStored(text)).length;
   return n > MOST ? n + " characters: an annotation holds at most " + MOST + "; shorten it to save" : "";
 }
-function store(it, text, status) {
-  const long = tooLong(text);   // (never sent: the server would refuse it, and the browser log its 400 as an error)
-  if (long) { status.textContent = long; return Promise.resolve(); }
-  status.textContent = "saving…";
+// what the page says of an answer's annotation, from what is known of it: said where the answer is shown now, never
+// into the line drawn when a save was asked (j then k meanwhile drew another: a save refused for another page's was
+// said "not saved yet", and the next Enter replaced that page's note unseen; one that landed, "not saved yet" too)
+function statusOf(it, typed) {
+  if (it.queued > 0) return "saving…";
+  if (tooLong(typed)) return tooLong(typed);
+  if (it.refused) return it.refused;   // (until one is saved, draft or not)
+  if (drafts.has(it.key)) return "not saved yet (Enter saves)";
+  if (it.removed) return "annotation removed";
+  return it.annotation ? "saved " + it.annotation.time : "";
+}
+function say(it) {
+  const status = $("savestatus"), input = $("annotationinput");
+  if (shown[at] === it && status && input) status.textContent = statusOf(it, input.value);
+}
+function store(it, text) {
+  // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)
+  if (tooLong(text)) { say(it); return Promise.resolve(); }
   it.queued = (it.queued || 0) + 1;
+  say(it);
   const asked = it.asked = (it.asked || 0) + 1;
-  const mine = (it.saving || Promise.resolve()).then(() => send(it, text, status, asked));
+  const mine = (it.saving || Promise.resolve()).then(() => send(it, text, asked));
   it.saving = mine.catch(() => {});
   return mine;
 }
-async function send(it, text, status, asked) {
+async function send(it, text, asked) {
   // one asked before the page was told another page saved (a save before it refused) waits for an Enter after it, as
   // one alone does: sent, it replaced the other page's text unseen
   // (a draft typed on since is kept: replaced by this text, what was typed after it was lost on the next redraw)
-  if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); return; }
+  if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); say(it); return; }
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
   let response = null, answer;
   try {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
-  } catch (e) { it.queued--; status.textContent = it.refused = "not saved: " + unanswered(response); return; }
-  const later = --it.queued > 0;   // (a save after this one waits: its "saving…" stays till it is answered)
+  } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
+  it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
-  // (the field given back where the page still shows it and nothing else was taken up: Enter again saves, as it says)
-  if (!response.ok) {
-    status.textContent = it.refused = "not saved: " + answer.error;
-    if (shown[at] === it && document.activeElement === document.body) toField();
-    return;
-  }
+  // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
+  if (!response.ok) { it.refused = "not saved: " + answer.error; say(it); return; }
   it.refused = null;
   if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
   it.annotation = answer.annotation;
-  if (!later) status.textContent = drafts.has(it.key) ? "not saved yet (Enter saves)" :
-    answer.annotation ? "saved " + answer.annotation.time : "annotation removed";
+  it.removed = !answer.annotation;
   counts(answer.counts);
   redrawEntry(it);
+  say(it);
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
 function redrawEntry(it) {

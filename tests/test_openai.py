@@ -1445,6 +1445,31 @@ def test_an_echoed_authorization_header_takes_no_words_of_eval_pys_with_it(proje
     assert LONG_KEY[:20] not in run_file + out + err
 
 
+def test_the_same_unusable_answer_on_every_case_stops_the_run(project, cli, monkeypatch):
+    """Round 124's hostile servers: a server whose every answer is one no request asked (its only choice of index 1), a
+    200 holding an error, a proxy's page: each case waited out its retries (28 cases, 112 calls, 154 s) and nothing
+    stopped the run, where the same 500 stops it at five. Alike after their retries, five stop it, resumable."""
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.01)
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.001)
+    answered = []
+
+    def respond(body):
+        answered.append(body)
+        return 200, {}, json.dumps({"choices": [{"index": 1, "message": {"role": "assistant", "content": "bug"},
+                                                 "finish_reason": "stop"}]}).encode()
+    server = serve_raw(respond)
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--retries", "1", "--jobs", "1",
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}")
+    finally:
+        server.shutdown()
+    assert code == 2 and len(answered) == 10, (len(answered), err)
+    assert ("stopped: the server at http://127.0.0.1:" in err and "sent 5 answers in a row that eval.py cannot use, alike, "
+            "each after its retries (the server's answer has no choice of index 0 (one of index 1): no answer to this "
+            "request); point --host at the model server itself") in err, err
+    assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err, err
+
+
 def test_a_models_thinking_is_stored_as_written(project, cli):
     """Thirty-seventh round on issue 28: the reasoning was scrubbed of anything like a credential, as a
     server's metadata is: "the bearer of bad news: Authorization: none needed" was stored as "the Bearer

@@ -502,6 +502,7 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     assert page.input_value("#annotationinput") == "typed here"
     # (round 107) the list shows what is on file now, as the counts beside it do: it still showed no annotation
     expect(page.locator("#list .typed")).to_have_text("saved in another tab")   # (the run's one annotation)
+    page.keyboard.press("/")   # (round 124: the save left the field, and a refusal never takes it back)
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
@@ -553,6 +554,7 @@ def test_a_save_queued_behind_one_refused_for_another_tabs_save_never_saves_over
     page.wait_for_timeout(500)
     stored = json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"]
     assert stored == "saved in another tab" and page.input_value("#annotationinput") == "BBB"
+    page.keyboard.press("/")
     page.keyboard.press("Enter")   # asked again, told: it saves over it
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "BBB"
@@ -739,3 +741,58 @@ def test_a_refusal_that_came_after_the_page_moved_on_is_said_when_its_answer_is_
     page.keyboard.press("j")
     page.keyboard.press("k")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+
+
+def test_what_a_save_came_to_is_said_where_its_answer_is_shown_now(page):
+    """Round 124's review page: a save answered after the page moved away and back (j, then k: the save leaves the field
+    now) was said into the line drawn before: one that landed read "not saved yet", one refused for another tab's
+    save read "not saved yet" too, and the next Enter replaced that tab's note unseen; a text edited back, as the save
+    was out, to what was on file before was said "saved" beside the other text the save stored."""
+    import json
+    import urllib.request
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    held = []
+    page.route("**/annotations", lambda route: held.append(route))
+
+    def saved_now():
+        return json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"]
+
+    def away_and_back():
+        page.keyboard.press("j")
+        page.keyboard.press("k")
+        assert page.text_content("#case h2") + "#1" == key
+    page.keyboard.press("/")
+    page.keyboard.type("wrong label")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id !== 'annotationinput'")
+    away_and_back()
+    expect(page.locator("#savestatus")).to_have_text("saving…")
+    held.pop().continue_()
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert saved_now() == "wrong label"
+    # another tab saves; this one's save, out as it moved away and back, is refused: said, and never said over
+    other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                   data=json.dumps({"key": key, "text": "from the other tab", "was": "wrong label",
+                                                    "run_sha": evalpy.file_sha("runs/dev-v2.json"),
+                                                    "run": "runs/dev-v2.json"}).encode())
+    assert urllib.request.urlopen(other).status == 200
+    page.keyboard.press("/")
+    page.keyboard.type(" here")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement.id !== 'annotationinput'")
+    away_and_back()
+    held.pop().continue_()
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'from the other tab'"))
+    assert saved_now() == "from the other tab" and page.evaluate("document.activeElement.id") != "annotationinput"
+    away_and_back()   # (said again as it is drawn; j moved, never typed into the note)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'from the other tab'"))
+    assert page.input_value("#annotationinput") == "wrong label here"
+    # edited back, as a save is out, to what is on file: a draft till the save is answered, never "saved"
+    page.keyboard.press("/")
+    page.keyboard.press("Enter")
+    page.fill("#annotationinput", "from the other tab")
+    expect(page.locator("#savestatus")).to_have_text("saving…")
+    held.pop().continue_()
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
+    assert saved_now() == "wrong label here" and page.input_value("#annotationinput") == "from the other tab"
