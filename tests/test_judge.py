@@ -568,7 +568,7 @@ def test_judge_out_is_checked_whole_before_any_call(project, judged_split, cli, 
     os.symlink("nowhere.json", "link.json")
     Path("afile").write_text("mine\n")
     asked = len(fake.chat_bodies)
-    for out, says in (("link.json", "--out link.json: link.json exists"), ("afile/j.json", "afile is not a folder"),
+    for out, says in (("link.json", "--out link.json: link.json is a link to nowhere.json, which does not exist"), ("afile/j.json", "afile is not a folder"),
                       ("runs/answers-dev-v1.json.pairwise.json", "a name ending in .pairwise.json is for eval.py's")):
         code, _, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", out)
         assert code == 2 and says in err, err
