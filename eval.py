@@ -8114,6 +8114,9 @@ def content_parts(parts, clean=str):
     return "".join(said["answer"]), "".join(said["thinking"]) or None
 
 
+OLLAMA_ENTRY_KEYS = {"id", "object", "created", "owned_by"}   # all Ollama's /v1/models entry says (openai/openai.go Model)
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
@@ -8217,7 +8220,7 @@ class OpenAIClient(ChatClient):
         # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.
         self.identities[model] = {"model_entry": {
             self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
-            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}, **self.ollama_identity(entry["id"])}
+            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}, **self.ollama_identity(entry["id"], entry)}
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
     def beside_v1(self, path):
@@ -8241,16 +8244,21 @@ class OpenAIClient(ChatClient):
     def ollama_version(self):
         """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
         Asked once a command (a server that sits on the path costs its wait once)."""
+        entries = [i["model_entry"] for i in self.identities.values() if type(i.get("model_entry")) is dict]
+        if entries and all(set(e) - OLLAMA_ENTRY_KEYS for e in entries):
+            return None   # (vLLM's entries, llama.cpp's: no Ollama, whatever answers /api/version beside them)
         if not hasattr(self, "ollama_said"):
             version = (self.beside_v1("/api/version") or {}).get("version")
             self.ollama_said = self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
         return self.ollama_said
 
-    def ollama_identity(self, model):
+    def ollama_identity(self, model, entry):
         """Where Ollama itself serves this /v1, the model as its /api/tags describes it (its digest): its /v1/models
-        entry names no weights (openai/openai.go ToListCompletion: the name, "model", when it was last pulled, and
-        "library"), and a model pulled again read as the same one. Else {}."""
-        if self.ollama_version() is None:
+        entry names no weights (openai/openai.go ToListCompletion: the name, "model", when it was last pulled, and its
+        namespace, "library"), and a model pulled again read as the same one. Else {}. Asked only of an entry of
+        Ollama's shape: vLLM's and llama.cpp's say more, and a server that sits on /api/version cost them 10 s a
+        command."""
+        if set(entry) - OLLAMA_ENTRY_KEYS or self.ollama_version() is None:
             return {}
         listed = (self.beside_v1("/api/tags") or {}).get("models")
         found = [e for e in listed if isinstance(e, dict) and any(
@@ -13224,8 +13232,8 @@ OLLAMA_V1_OPTIONS = ("num_predict", "max_tokens", "stop", "top_p", "frequency_pe
 
 
 def refuse_unread_options(options, client, host, resuming):
-    """Over /v1, an --option Ollama's /v1 would drop is refused, where Ollama serves it (asked only then: a server
-    that sits on /api/version costs no run without such an option its wait)."""
+    """Over /v1, an --option Ollama's /v1 would drop is refused, where Ollama serves it (asked of a server whose
+    entries are of Ollama's shape alone, once a command: OpenAIClient.ollama_version)."""
     unread = [k for k in options if k not in OLLAMA_V1_OPTIONS]
     ollama = client.ollama_version() if unread else None
     if ollama:

@@ -140,6 +140,17 @@ def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
     assert code == 0 and load_json("runs/d.json")["config"].get("model_digest") is None, err
 
 
+def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(project, cli, fake):
+    """Round 124's reviews: every /v1 command asked /api/version (a server that sits on the path cost each command 10 s),
+    and a vLLM answering it was taken for Ollama: --option top_k refused as one "Ollama's /v1 would ignore". An entry
+    that says more than Ollama's (vLLM's root, llama.cpp's meta) is no Ollama's."""
+    fake.listings["/v1/models"] = {"object": "list", "data": [
+        {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "vllm", "root": "/models/qwen"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--option", "top_k=20")
+    assert code == 0 and fake.version_auth == [] and fake.chat_bodies[0]["top_k"] == 20, err
+    assert "model_digest" not in load_json("runs/dev-v3.json")["config"]
+
+
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
     """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
     answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
