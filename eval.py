@@ -13870,9 +13870,14 @@ def refused_why(who, what, stop, again, jobs):
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
         return f"stopped: {who} refused {len(stop.row)} calls in a row for their API key ({last}); {cure}, then {again}"
-    if statuses == {"407"}:   # the proxy before it: its credentials, every call alike
-        return (f"stopped: the proxy before {who} refused {len(stop.row)} {what} in a row for its "
-                f"credentials ({last}); then {again}")
+    if statuses == {"407"}:   # a proxy's credentials, every call alike: one eval.py was given (its words say what to
+        # do), or one on the path it was never told of
+        if "give them in that variable" in str(stop):
+            return (f"stopped: the proxy before {who} refused {len(stop.row)} {what} in a row for its "
+                    f"credentials ({last}); then {again}")
+        return (f"stopped: {who} answered {len(stop.row)} {what} in a row that proxy credentials are wanted ({last}), "
+                "though eval.py was given no proxy: something on the path wants them; give it with its credentials in "
+                f"HTTP_PROXY or HTTPS_PROXY (http://user:password@proxy:port), or ask the network's admin, then {again}")
     if statuses == {"404"}:
         return (f"stopped: {who} answered {len(stop.row)} {what} in a row that what they asked is not there ({last}); "
                 f"check the model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then {again}")

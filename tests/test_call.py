@@ -470,6 +470,14 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
                               f"for its credentials (HTTP 407: http://models.internal:11434/api/chat: the proxy "
                               f"http://127.0.0.1:{port} from $HTTP_PROXY wants credentials (HTTP 407 Proxy Authentication "
                               "Required): give them in that variable") in err, err
+        # (its review) no proxy given, a 407 all the same: something on the path wants credentials, never "the proxy"
+        for name in ("HTTP_PROXY", "HTTPS_PROXY"):
+            monkeypatch.delenv(name)
+        code, out, err = cli("run", "--split", "dev", "--host", f"http://127.0.0.1:{port}", "--jobs", "1",
+                             "--out", "proxied/direct.json")
+        assert code == 2 and (f"stopped: the server at http://127.0.0.1:{port} answered 5 calls in a row that proxy "
+                              "credentials are wanted (HTTP 407") in err and "though eval.py was given no proxy" in err, err
+        monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
         # an https server's CONNECT refused (403): the proxy is up, and refused the tunnel
         code, out, err = cli("run", "--split", "dev", "--host", "https://models.internal:8443", "--out", "runs/tls.json")
         assert code == 2 and err == (f"error: cannot reach the model server at https://models.internal:8443 through the proxy "
