@@ -2712,6 +2712,14 @@ def entry_digest(entry):
     return None if told is None else "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
 
 
+def changed_words(was, now, then="then"):
+    """A model's digest that changed, in words: Ollama's 'pulled again (digest A then, B now)', or where a /v1 entry
+    stands for it (entry_digest), 'served otherwise (its /v1/models entry A then, B now)': no digest, nothing pulled."""
+    a, b = shorts_apart(was, now)
+    return (f"served otherwise (its /v1/models entry {a} {then}, {b} now: other weights, or another server's)"
+            if was.startswith("entry:") else f"pulled again (digest {a} {then}, {b} now)")
+
+
 def identity_digest(identity, like=None):
     """A model's digest as its server described it (client.identities'), or its entry_digest where it names none;
     like: a digest recorded before, whose kind is read (a server that stopped naming one is never another model)."""
@@ -12386,7 +12394,8 @@ SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retrie
                  "think": "think setting", "api": "API", "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
                  "model_digest": "model under the same name (another digest: re-pulled or replaced)",
                  "model_entry": "model under the same name (another /v1/models entry: other weights, or another server's)",
-                 "judge_digest": "judge model under the same name (another digest: re-pulled or replaced)"}
+                 "judge_digest": "judge model under the same name (another digest, or over /v1 another /v1/models entry: "
+                                 "re-pulled or replaced)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
 
@@ -13356,8 +13365,11 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                 unasked.append((model, str(e).splitlines()[0]))
                 continue
             if "times with different digests" not in str(e):
-                warn(f"note: could not ask {on_one_line(config['host'])} again which digest {who} {on_one_line(model)} "
-                     f"is now ({str(e).splitlines()[0]}); the run records the one it began with, {short(was)}")
+                warn(f"note: could not ask {on_one_line(config['host'])} again which " + (
+                    f"/v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records the "
+                    "entry it began with" if was.startswith("entry:") else
+                    f"digest {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records the one it began "
+                    f"with, {short(was)}"))
                 continue
             now = LISTED_TWICE   # (its answer: two models answer to that name now)
         if now and now != was:
@@ -13387,8 +13399,10 @@ def replaced_words(replaced):
                      f"(digest {on_one_line(short(r['was']))} at the start): two models answer to that name now"
                      if r["now"] == LISTED_TWICE else
                      # (a pairwise comparison whose compare stopped before its last check, another digest named since)
-                     f"{r['who']} {on_one_line(r['model'])} was named by another digest after a compare that asked it "
-                     "stopped unconfirmed (digest {} when asked, {} when next asked: re-pulled?)".format(
+                     f"{r['who']} {on_one_line(r['model'])} was named by another "
+                     + ("/v1/models entry" if r["was"].startswith("entry:") else "digest") + " after a compare that asked it "
+                     "stopped unconfirmed (" + ("entry" if r["was"].startswith("entry:") else "digest")
+                     + " {} when asked, {} when next asked: re-pulled?)".format(
                          *map(on_one_line, shorts_apart(r["was"], r["now"]))) if r.get("seen") == "later" else
                      f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked ("
                      + ("its /v1/models entry {} at the start, {} after the last call: other weights?" if r["was"].startswith(
@@ -20345,7 +20359,7 @@ def judge_differs(was, now):
         return "the run had none"
     said = [f"{k} {one_line(json_text(was.get(k)), 40)} -> {one_line(json_text(now.get(k)), 40)}"
             for k in sorted(set(was) | set(now)) if k != "digests" and was.get(k) != now.get(k)]
-    return "; ".join(said) or "a judge model re-pulled under its name: another digest"
+    return "; ".join(said) or "a judge model re-pulled or replaced under its name: another digest (over /v1, another entry)"
 
 
 def judge_run(args, run, target):
@@ -20691,7 +20705,7 @@ def judging_state(path, header, todo):
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
         # (by model: a panel of other models, its digests by place, named another's "pulled again")
         then = dict(zip(their_judge.get("models") or (), their_judge.get("digests") or ()))
-        said += [f"the judge {on_one_line(model, 40)} pulled again (digest {'{} there, {} now'.format(*shorts_apart(then[model], now))})"
+        said += [f"the judge {on_one_line(model, 40)} {changed_words(then[model], now, 'there')}"
                  for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
                  if then.get(model) and now and then[model] != now] or (
                      [] if differ else ["the judge's digests (pulled again)"])
@@ -21321,13 +21335,15 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             comparisons = read_pairwise(sidecar) if unsure else comparisons
             stored = stored_comparison(comparisons, key)
             if elsewhere:
-                warn(f"note: the judge {on_one_line(model)} at {on_one_line(config['host'])} is digest "
+                warn(f"note: the judge {on_one_line(model)} at {on_one_line(config['host'])} is "
+                     f"{'its /v1/models entry' if new.startswith('entry:') else 'digest'} "
                      f"{'{}, not {}'.format(*shorts_apart(new, old))} as at {on_one_line(str(was_asked['host']))}, whose "
                      f"verdicts are stored in {shell_word(sidecar)}: they are another server's judge's, kept as they are"
                      + (", and every pair is asked anew" if stored is None else
                         f"; those stored of this one (on {on_one_line(stored['date'])}) are used"))
             else:
-                warn(f"note: the judge {on_one_line(model)} was pulled again (digest {'{}, now {}'.format(*shorts_apart(old, new))}) since the "
+                warn(f"note: the judge {on_one_line(model)} " + ("is served otherwise (its /v1/models entry {}, now {})" if
+                     old.startswith("entry:") else "was pulled again (digest {}, now {})").format(*shorts_apart(old, new)) + " since the "
                      f"verdicts stored in {shell_word(sidecar)}" + (
                          " were asked, by a compare that never confirmed its digest after its last call: they may be two "
                          "models', kept apart and never reused" if unsure and not sure else

@@ -3758,8 +3758,8 @@ def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_sp
         earlier["config"]["judge"]["digests"] = ["ab" * 32]
         Path(run).write_text(json.dumps(earlier), encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
-    assert code == 2 and ("already ran this split with a different judge model under the same name (another digest: "
-                          "re-pulled or replaced)") in err, err
+    assert code == 2 and ("already ran this split with a different judge model under the same name (another digest, or "
+                          "over /v1 another /v1/models entry: re-pulled or replaced)") in err, err
 
 
 def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_paid_for(project, judged_split, cli, fake):
@@ -3894,6 +3894,14 @@ def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(proj
     fake.listings["/v1/models"] = listing("/models/llama-q4")   # the same judge again: it goes on
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")
     assert code == 0 and len(fake.chat_bodies) < 40, err
+    # (its review) a judging stopped, then gone on with on other weights: named so, never "pulled again (digest"
+    fake.faults = ["drop"] * 100
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-model", "llama3.1:8b", "--retries", "0", "--jobs", "1")
+    assert code == 2 and os.path.exists("runs/answers-dev-v1-judged.json.judging"), err
+    fake.faults = []
+    fake.listings["/v1/models"] = listing("/models/llama-q8")
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-model", "llama3.1:8b")
+    assert "the judge llama3.1:8b served otherwise (its /v1/models entry " in err and "pulled again" not in err, err
 
 
 def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, judged_split, cli, fake, monkeypatch):
