@@ -8125,6 +8125,14 @@ def content_parts(parts, clean=str):
 OLLAMA_ENTRY_KEYS = {"id", "object", "created", "owned_by"}   # all Ollama's /v1/models entry says (openai/openai.go Model)
 
 
+def plain_entry(entry, scrub):
+    """A /v1/models entry as a run records it (config.model_entry): its plain values only; the key scrubbed from their
+    names as from the values (a server may echo it as a name: {"Bearer sk-...": 1}), each cut short only after, or half
+    a key stays."""
+    return {scrub(str(k))[:ENTRY_TEXT]: scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
+            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
@@ -8223,12 +8231,16 @@ class OpenAIClient(ChatClient):
                             + (f" (and {len(odd)} {'entry' if len(odd) == 1 else 'entries'} of its list with no id text, read as no "
                                f"model: the first, {json_preview(odd[0], clean=self.scrub)})" if odd else ""))
         entry = next(m for m in served if m["id"] in (model, tagged(model)))
-        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came. Its
-        # plain values only; the key is scrubbed from their names as from the values (a server may
-        # echo it as a name: {"Bearer sk-...": 1}), and each is cut short only after, or half a key stays.
-        self.identities[model] = {"model_entry": {
-            self.scrub(str(k))[:ENTRY_TEXT]: self.scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
-            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}, **self.ollama_identity(entry["id"], entry)}
+        # one name listed twice, told apart by what its entries say (a router joining servers): either may answer, and
+        # the run would record the first (as Ollama's /api/tags listing it twice with two digests)
+        kept = {json_text(entry_identity(plain_entry(m, self.scrub), ENTRY_STAMPED + ENTRY_WINDOW), sort_keys=True)
+                for m in served if m["id"] == entry["id"]}
+        if len(kept) > 1:
+            raise EvalError(f"model {model!r}: {self.host}/models lists it {len(kept)} times with different entries "
+                            f"({on_one_line('; '.join(sorted(kept)), 300)}): two models answer to that name (a router "
+                            "joining servers?); ask one server, or a name only one model has")
+        # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came (plain_entry)
+        self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(entry["id"], entry)}
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
     def beside_v1(self, path):
@@ -8272,8 +8284,17 @@ class OpenAIClient(ChatClient):
         found = [e for e in listed if isinstance(e, dict) and any(
             isinstance(e.get(k), str) and tagged(e[k]) == tagged(model) for k in ("name", "model"))] \
             if isinstance(listed, list) else []
-        digests = {e.get("digest") for e in found}
-        return tags_identity(found[0], self.scrub) if len(digests) == 1 else {}   # (two: which answers is not told)
+        digests = sorted({e["digest"] for e in found if isinstance(e.get("digest"), str) and e["digest"]})
+        if len(digests) > 1:   # (as its own API's check says it: which answers cannot be told)
+            raise EvalError(f"model {model!r}: {self.host.removesuffix('/v1')}/api/tags lists it {len(digests)} times with "
+                            f"different digests ({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models "
+                            "answer to that name (a proxy joining servers?); ask one server, or a name only one model has")
+        if not digests and model not in getattr(self, "undigested", set()):   # said once a command, never passed over
+            self.undigested = getattr(self, "undigested", set()) | {model}
+            warn(f"note: Ollama serves {self.host}, but its /api/tags gave no digest of {on_one_line(model)} (it "
+                 + ("does not list it" if isinstance(listed, list) and not found else "listed none" if found else
+                    "did not answer with a list") + "): a model pulled again under that name cannot be told apart")
+        return tags_identity(found[0], self.scrub) if digests else {}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
@@ -13318,6 +13339,10 @@ def preflight_server(client, config, judge, inputs, resuming):
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not "
                             f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); "
                             f"{two_models_advice(config, 'the server it began with')}")
+        if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
+            warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
+                 f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "
+                 "asked now cannot be told to be the same model's")
         if was and not now:   # (not Ollama, or a proxy before it that leaves the digest out)
             warn(f"note: {on_one_line(config['host'])} no longer says which digest {on_one_line(config['model'])} is (the run began with "
                  f"{short(was)}): the answers asked now cannot be told to be the same model's")
@@ -13361,10 +13386,10 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
                 raise EvalError("it no longer says which digest it is")
         except EvalError as e:
-            if "times with different digests" not in str(e) and unasked is not None:
+            if not LISTED_APART.search(str(e)) and unasked is not None:
                 unasked.append((model, str(e).splitlines()[0]))
                 continue
-            if "times with different digests" not in str(e):
+            if not LISTED_APART.search(str(e)):
                 warn(f"note: could not ask {on_one_line(config['host'])} again which " + (
                     f"/v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records the "
                     "entry it began with" if was.startswith("entry:") else
@@ -13379,6 +13404,7 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     return replaced
 
 
+LISTED_APART = re.compile(r"times with different (?:digests|entries)")   # preflight's words for a name two models answer to
 LISTED_TWICE = "more than one"   # config.replaced's "now" of a model the server lists twice, with two digests, at the end
 
 

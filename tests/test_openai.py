@@ -151,6 +151,42 @@ def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(projec
     assert "model_digest" not in load_json("runs/dev-v3.json")["config"]
 
 
+def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):
+    """Round 124's /v1 identities: a listing naming the model twice with other weights (a router joining two vLLMs) had
+    its first entry recorded; Ollama's /v1 whose /api/tags lists it twice with two digests (refused over its own API),
+    or gives none, passed in silence; a run an older eval.py began, with no entry kept, was resumed unsaid."""
+    def vllm(*roots):
+        return {"object": "list", "data": [{"id": "qwen2.5:7b", "object": "model", "created": 1, "owned_by": "vllm",
+                                            "root": root} for root in roots]}
+    fake.native_api = False
+    fake.listings["/v1/models"] = vllm("/models/qwen", "/models/llama")
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2)
+    assert code == 2 and "lists it 2 times with different entries" in err and fake.chat_bodies == [], err
+    fake.listings["/v1/models"] = vllm("/models/qwen", "/models/qwen")   # (one entry twice, alike: one model)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/v.json")
+    assert code == 0, err
+    del fake.listings["/v1/models"]
+    fake.native_api = True
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "digest": "a" * 64}, {"name": "qwen2.5:7b", "digest": "b" * 64}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/o.json")
+    assert code == 2 and "/api/tags lists it 2 times with different digests (aaaaaaaa, bbbbbbbb)" in err, err
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b"}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/o.json")
+    assert code == 0 and err.count("but its /api/tags gave no digest of qwen2.5:7b (it listed none)") == 1, err
+    # a journal an older eval.py began (no entry, no digest), resumed: said
+    del fake.listings["/api/tags"]
+    fake.native_api, fake.faults = False, ["drop"] * 5
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--retries", 0,
+                         "--out", "runs/old.json")
+    assert code == 2 and os.path.exists("runs/old.json.journal"), err
+    lines = Path("runs/old.json.journal").read_text().splitlines()
+    header = json.loads(lines[0])
+    del header["config"]["model_entry"]
+    Path("runs/old.json.journal").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/old.json")
+    assert code == 0 and "note: the run began with no record of which model qwen2.5:7b was on " in err, err
+
+
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
     """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
     answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
