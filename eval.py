@@ -2705,10 +2705,21 @@ def entry_identity(entry, besides=ENTRY_STAMPED):
     return {k: v for k, v in entry.items() if k not in besides} if type(entry) is dict else None
 
 
-def entry_digest(entry):
+def entries_told(a, b, besides=ENTRY_STAMPED):
+    """Two recorded entries as they tell their models apart (entry_identity each): a nested object's values (llama.cpp's
+    "meta", which alone names its weights: "meta.n_params", kept since round 124's plain_entry) are left out of both
+    where one was recorded without any (by an older eval.py: a false "other model" on every resume)."""
+    a, b = entry_identity(a, besides), entry_identity(b, besides)
+    if a is not None and b is not None and any("." in k for k in a) != any("." in k for k in b):
+        a, b = ({k: v for k, v in e.items() if "." not in k} for e in (a, b))
+    return a, b
+
+
+def entry_digest(entry, told=None):
     """What stands for a model's digest where its server names none (a /v1 server but Ollama's): 'entry:' and the
-    sha256 of its /v1/models entry as it tells a model apart (no listing time, no window); None for no entry."""
-    told = entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW)
+    sha256 of its /v1/models entry as it tells a model apart (no listing time, no window; `told`: as entries_told
+    made it); None for no entry."""
+    told = entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW) if told is None else told
     return None if told is None else "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
 
 
@@ -2737,7 +2748,8 @@ def same_setting(key, a, b):
     """Two recorded values of one config key that ask the same thing: "smollm" and "smollm:latest"
     are one model."""
     if key == "model_entry":   # (one run of another API, or made before the entry was kept: nothing to tell apart)
-        return a is None or b is None or compared_value(key, a) == compared_value(key, b)
+        told = entries_told(a, b)
+        return a is None or b is None or told[0] == told[1]
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
     if key == "context_length" and (a is None or b is None):
@@ -8126,11 +8138,15 @@ OLLAMA_ENTRY_KEYS = {"id", "object", "created", "owned_by"}   # all Ollama's /v1
 
 
 def plain_entry(entry, scrub):
-    """A /v1/models entry as a run records it (config.model_entry): its plain values only; the key scrubbed from their
-    names as from the values (a server may echo it as a name: {"Bearer sk-...": 1}), each cut short only after, or half
-    a key stays."""
-    return {scrub(str(k))[:ENTRY_TEXT]: scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in entry.items()
-            if type(v) is str or type(v) in (int, float, bool) and abs(v) < inf}
+    """A /v1/models entry as a run records it (config.model_entry): its plain values only, and those of an object in it
+    as "object.key" (llama.cpp's "meta": the weights' n_params and size, all that names them there: a model swapped under
+    one --alias was the same); the key scrubbed from their names as from the values (a server may echo it as a name:
+    {"Bearer sk-...": 1}), each cut short only after, or half a key stays."""
+    def plain(v):
+        return type(v) is str or type(v) in (int, float, bool) and abs(v) < inf
+    flat = [(str(k), v) for k, v in entry.items() if plain(v)]
+    flat += [(f"{k}.{k2}", v2) for k, v in entry.items() if type(v) is dict for k2, v2 in v.items() if plain(v2)]
+    return {scrub(k)[:ENTRY_TEXT]: scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in flat}
 
 
 class OpenAIClient(ChatClient):
@@ -12395,7 +12411,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             was, now = earlier.get("model_digest"), config.get("model_digest")
             differs += ["model_digest"] if type(was) is str and type(now) is str and was != now and "model" not in differs else []
             # (over /v1 no digest: the entry stands for one, its listing time and window aside, as a resume reads it)
-            was, now = (entry_identity(config_of.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW) for config_of in (earlier, config))
+            was, now = entries_told(earlier.get("model_entry"), config.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW)
             differs += ["model_entry"] if was is not None and now is not None and was != now and "model" not in differs else []
             was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
             now = (config.get("judge") or {}).get("digests")
@@ -13329,8 +13345,7 @@ def preflight_server(client, config, judge, inputs, resuming):
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not the model the run "
                             f"began with (digest {on_one_line(short(was))}, now {on_one_line(short(now))}: re-pulled or "
                             f"replaced); {two_models_advice(config, 'the model it began with')}")
-        then, served = (entry_identity(e, ENTRY_STAMPED + ENTRY_WINDOW) for e in (config.get("model_entry"),
-                                                                                   identity.get("model_entry")))
+        then, served = entries_told(config.get("model_entry"), identity.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW)
         if then is not None and served is not None and then != served:   # /v1 names no digest: its entry is all it says
             def field(entry, k):   # (a field the server left out is absent: "null" it never sent)
                 return json_text(entry[k]) if k in entry else "absent"
@@ -13383,6 +13398,10 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
         try:
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
+            if who == "the model" and was.startswith("entry:") and now:   # (told as a resume tells them: entries_told)
+                then_told, now_told = entries_told(config.get("model_entry"), client.identities[model].get("model_entry"),
+                                                   ENTRY_STAMPED + ENTRY_WINDOW)
+                was, now = entry_digest(None, then_told), entry_digest(None, now_told)
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
                 raise EvalError("it no longer says which digest it is")
         except EvalError as e:
@@ -19448,7 +19467,7 @@ def change_rows(changed):
 
 def entry_shown(entry, other):
     """A /v1/models entry as compare shows it beside another: its keys the other lacks or holds otherwise, key=value."""
-    mine, theirs = entry_identity(entry) or {}, entry_identity(other) or {}
+    mine, theirs = (e or {} for e in entries_told(entry, other))
     return on_one_line(" ".join(f"{k}={json_text(v)}" for k, v in mine.items() if theirs.get(k, mine) != v) or "none")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json
+from conftest import ROOT, answer_key, evalpy, load_json, write_run
 
 SECRET = "sk-test-5up3r-s3cr3t"
 
@@ -185,6 +185,41 @@ def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(
     Path("runs/old.json.journal").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     code, out, err = cli("run", "--resume", "runs/old.json")
     assert code == 0 and "note: the run began with no record of which model qwen2.5:7b was on " in err, err
+
+
+def test_llama_cpps_entry_names_its_weights_in_its_meta(project, cli, fake):
+    """Round 124's /v1 identities: llama.cpp's server lists {"id": its --alias, "object", "created": stamped at each
+    listing, "owned_by": "llamacpp", "meta": {vocab_type, n_vocab, n_ctx_train, n_embd, n_params, size}} (tools/server
+    handle_models); the entry kept its plain values alone, the same for any GGUF under one alias: a swap mid-run, a
+    resume, a second run of the test split and compare told nothing apart. An object's plain values are kept as
+    "meta.n_params"; an entry recorded before, without them, is told apart by the rest alone."""
+    def llama(n_params, size, created=1764496800):
+        return {"object": "list", "data": [{"id": "qwen", "object": "model", "created": created, "owned_by": "llamacpp",
+                                            "meta": {"vocab_type": 2, "n_vocab": 151936, "n_ctx_train": 32768,
+                                                     "n_embd": 3584, "n_params": n_params, "size": size}}]}
+    fake.native_api, fake.models = False, ["qwen:latest"]
+    fake.listings["/v1/models"] = llama(7615616512, 4683073536)
+    fake.listed_after = (2, "/v1/models", llama(494032768, 397808192, 1764496900))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--jobs", 1)
+    assert code == 2 and "WARNING: the model qwen was replaced while it was asked (its /v1/models entry" in err, err
+    assert load_json("runs/dev-v3.json")["config"]["model_entry"]["meta.n_params"] == 7615616512
+    fake.listed_after = None
+    fake.listings["/v1/models"] = llama(7615616512, 4683073536)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--out", "runs/a.json")
+    assert code == 0, err
+    fake.listings["/v1/models"] = llama(494032768, 397808192)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--out", "runs/b.json")
+    assert code == 0, err
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "model_entry: meta.n_params=7615616512 meta.size=4683073536 -> meta.n_params=494032768 " in out, out
+    # a run recorded before (no meta kept) is the same model's to compare, as it was
+    older = load_json("runs/a.json")
+    older["config"]["model_entry"] = {k: v for k, v in older["config"]["model_entry"].items() if "." not in k}
+    write_run("runs/older.json", older)
+    assert "model_entry" not in cli("compare", "runs/older.json", "runs/b.json")[1]
 
 
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
