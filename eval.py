@@ -23907,7 +23907,8 @@ function draw() {
     it.removed = false;
     // (a save in flight: what is on file is not known yet, and the text stays a draft till it is answered: edited back
     // to what was on file before, it was said "saved" beside the other text the save then stored)
-    if (input.value === saved && !it.queued) drafts.delete(it.key); else drafts.set(it.key, input.value);
+    // (as it would be stored: "wrong label " saved as "wrong label" was "not saved yet" once touched)
+    if (asStored(input.value) === saved && !it.queued) drafts.delete(it.key); else drafts.set(it.key, input.value);
     say(it);
   });
   save.onclick = () => store(it, input.value);
@@ -23946,8 +23947,8 @@ function tooLong(text) {
 // into the line drawn when a save was asked (j then k meanwhile drew another: a save refused for another page's was
 // said "not saved yet", and the next Enter replaced that page's note unseen; one that landed, "not saved yet" too)
 function statusOf(it, typed) {
+  if (tooLong(typed)) return tooLong(typed);   // (never sent: "saving…" of it, as an earlier save waited, was untrue)
   if (it.queued > 0) return "saving…";
-  if (tooLong(typed)) return tooLong(typed);
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   if (drafts.has(it.key)) return "not saved yet (Enter saves)";
   if (it.removed) return "annotation removed";
@@ -23987,9 +23988,11 @@ async function send(it, text, asked) {
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
   if (!response.ok) { it.refused = "not saved: " + answer.error; say(it); return; }
   it.refused = null;
-  if (drafts.get(it.key) === text) drafts.delete(it.key);   // (typed on since: still a draft)
+  // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
+  // landing dropped the draft, and the page said "saved" of a text the file never held)
+  if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
   it.annotation = answer.annotation;
-  it.removed = !answer.annotation;
+  it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   counts(answer.counts);
   redrawEntry(it);
   say(it);

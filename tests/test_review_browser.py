@@ -796,3 +796,46 @@ def test_what_a_save_came_to_is_said_where_its_answer_is_shown_now(page):
     held.pop().continue_()
     expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
     assert saved_now() == "wrong label here" and page.input_value("#annotationinput") == "from the other tab"
+
+
+def test_a_draft_stays_one_till_the_last_save_of_its_answer_lands(page):
+    """Round 124's second pass on the review page: with two saves of an answer out ("a", then "ab") and the field edited
+    back to "a", the first's landing dropped the draft: the page said "saved" beside "a" while the file held "ab", and
+    the next redraw lost the "a". Also: a text saved with a trailing space, touched again, was "not saved yet"; a text
+    too long was "saving…" while an earlier save waited; an empty Enter where nothing was on file, "annotation removed"."""
+    import json
+    from playwright.sync_api import expect
+    key = page.text_content("#case h2") + "#1"
+    held, holding = [], [True]
+    page.route("**/annotations", lambda route: held.append(route) if holding[0] else route.continue_())
+    page.keyboard.press("/")
+    page.keyboard.press("Enter")   # nothing on file, nothing typed: nothing removed
+    page.wait_for_timeout(200)
+    held.pop().continue_()
+    expect(page.locator("#savestatus")).to_have_text("")
+    page.keyboard.press("/")
+    page.keyboard.type("a")
+    page.keyboard.press("Enter")   # (held)
+    page.wait_for_timeout(200)
+    page.keyboard.press("/")
+    page.keyboard.type("b")
+    page.keyboard.press("Enter")   # (waits behind it)
+    page.keyboard.press("/")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("x" * 201)
+    expect(page.locator("#savestatus")).to_have_text("202 characters: an annotation holds at most 200; shorten it to save")
+    page.fill("#annotationinput", "a")
+    holding[0] = False
+    held.pop().continue_()
+    page.wait_for_timeout(500)
+    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "ab"
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
+    assert page.input_value("#annotationinput") == "a"
+    page.unroute("**/annotations")
+    page.fill("#annotationinput", "wrong label ")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.keyboard.press("/")
+    page.keyboard.type("s")
+    page.keyboard.press("Backspace")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
