@@ -7453,6 +7453,10 @@ class ChatClient:
                             f"{self.start_hint}") from None
         if status == 407 and self.proxy_words():
             raise EvalError(self.proxy_answered_407(path))
+        if status == 407:   # (as a chat's 407 is said: never "is --host the base URL of ...?")
+            raise EvalError(f"{self.host}{path} answered HTTP 407 (Proxy Authentication Required), where eval.py asks it "
+                            "through no proxy: the server itself, or a gateway before it, wants proxy credentials, and "
+                            "eval.py sends none; ask its admin")
         if 300 <= status < 400:
             raise EvalError(f"{self.host}{path} {self.redirect_text(status, headers)}")
         if status != 200:
@@ -8135,6 +8139,9 @@ def content_parts(parts, clean=str):
 
 
 OLLAMA_ENTRY_KEYS = {"id", "object", "created", "owned_by"}   # all Ollama's /v1/models entry says (openai/openai.go Model)
+# how long a /v1 server whose entries have Ollama's shape is waited on for Ollama's own /api/version and /api/tags beside it:
+# Ollama answers them at once; OpenAI's shape is the same, and a server that sits on the path cost each command 10 s
+OLLAMA_ASKED_SECONDS = 2.0
 
 
 def plain_entry(entry, scrub):
@@ -8256,6 +8263,7 @@ class OpenAIClient(ChatClient):
                             f"({on_one_line('; '.join(sorted(kept)), 300)}): two models answer to that name (a router "
                             "joining servers?); ask one server, or a name only one model has")
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came (plain_entry)
+        self.entry_keys = {**getattr(self, "entry_keys", {}), model: set(entry)}
         self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(entry["id"], entry)}
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
@@ -8264,11 +8272,12 @@ class OpenAIClient(ChatClient):
         without the API key: Ollama wants none there, and the user named only the /v1 under it."""
         host, self.host = self.host, self.host.removesuffix("/v1")
         key = self.session.headers.pop("Authorization", None)
+        wait = min(OLLAMA_ASKED_SECONDS, self.preflight_seconds())
         try:
-            status, answer, _ = self.get_json(path)
+            status, answer, _ = self.get_json(path, seconds=wait)
             if status in (401, 403) and key is not None:   # a proxy before it that wants the key on every path
                 self.session.headers["Authorization"] = key
-                status, answer, _ = self.get_json(path)
+                status, answer, _ = self.get_json(path, seconds=wait)
         except EvalError:
             return None
         finally:
@@ -8280,8 +8289,8 @@ class OpenAIClient(ChatClient):
     def ollama_version(self):
         """Ollama's version where Ollama itself serves this /v1 (its own /api/version answers beside it), else None.
         Asked once a command (a server that sits on the path costs its wait once)."""
-        entries = [i["model_entry"] for i in self.identities.values() if type(i.get("model_entry")) is dict]
-        if entries and all(set(e) - OLLAMA_ENTRY_KEYS for e in entries):
+        listed = getattr(self, "entry_keys", {}).values()   # (the entries' keys as they came: llama.cpp's "meta" too)
+        if listed and all(keys - OLLAMA_ENTRY_KEYS for keys in listed):
             return None   # (vLLM's entries, llama.cpp's: no Ollama, whatever answers /api/version beside them)
         if not hasattr(self, "ollama_said"):
             version = (self.beside_v1("/api/version") or {}).get("version")
@@ -10401,6 +10410,9 @@ def prepare_judge(client, api, judge, kind, pin=True):
                      f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
     elif pin and any(now):
         judge["digests"] = now
+    elif any(now):   # (a run an older eval.py began, which kept none: as the judged model's, said)
+        warn(f"note: the run began with no record of which model each judge ({', '.join(map(on_one_line, judge['models']))}) "
+             "was: the votes asked now cannot be told to be the same models'")
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model; but a
     # run resumed keeps the names it began with, which its votes name (the server listing another case since, the
     # resumed run file named its judge QWEN2.5:7B beside votes of qwen2.5:7b, and no command could read it)
@@ -13440,8 +13452,10 @@ def merged_replaced(old, new):
 def replaced_words(replaced):
     """Each model or judge replaced while it was asked (config.replaced, or a pairwise comparison's), in words: its
     digests told apart, as compare tells them."""
-    return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different digests, after the last call "
-                     f"(digest {on_one_line(short(r['was']))} at the start): two models answer to that name now"
+    return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different "
+                     + ("/v1/models entries, after the last call (its entry" if r["was"].startswith("entry:") else
+                        "digests, after the last call (digest")
+                     + f" {on_one_line(short(r['was']))} at the start): two models answer to that name now"
                      if r["now"] == LISTED_TWICE else
                      # (a pairwise comparison whose compare stopped before its last check, another digest named since)
                      f"{r['who']} {on_one_line(r['model'])} was named by another "
@@ -13935,8 +13949,8 @@ def refused_why(who, what, stop, again, jobs):
             return (f"stopped: the proxy before {who} refused {len(stop.row)} {what} in a row for its "
                     f"credentials ({last}); then {again}")
         return (f"stopped: {who} answered {len(stop.row)} {what} in a row that proxy credentials are wanted ({last}), "
-                "though eval.py was given no proxy: something on the path wants them; give it with its credentials in "
-                f"HTTP_PROXY or HTTPS_PROXY (http://user:password@proxy:port), or ask the network's admin, then {again}")
+                "where eval.py asks it through no proxy: the server itself, or a gateway before it, wants them, and eval.py "
+                f"sends none; ask its admin, then {again}")
     if statuses == {"404"}:
         return (f"stopped: {who} answered {len(stop.row)} {what} in a row that what they asked is not there ({last}); "
                 f"check the model's name and --host (the server's base: an OpenAI-compatible one's ends in /v1), then {again}")

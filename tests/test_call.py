@@ -476,7 +476,8 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
         code, out, err = cli("run", "--split", "dev", "--host", f"http://127.0.0.1:{port}", "--jobs", "1",
                              "--out", "proxied/direct.json")
         assert code == 2 and (f"stopped: the server at http://127.0.0.1:{port} answered 5 calls in a row that proxy "
-                              "credentials are wanted (HTTP 407") in err and "though eval.py was given no proxy" in err, err
+                              "credentials are wanted (HTTP 407") in err and "where eval.py asks it through no proxy: the " \
+            "server itself, or a gateway before it, wants them, and eval.py sends none; ask its admin" in err, err
         monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
         # an https server's CONNECT refused (403): the proxy is up, and refused the tunnel
         code, out, err = cli("run", "--split", "dev", "--host", "https://models.internal:8443", "--out", "runs/tls.json")

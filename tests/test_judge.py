@@ -3863,6 +3863,8 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     journal(old)   # a run begun before judge digests were recorded
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 0, err
+    # (round 124) said, as the judged model's is
+    assert "note: the run began with no record of which model each judge (llama3.1:8b) was" in err, err
     assert "digests" not in load_json("runs/answers-dev-v1.json")["config"]["judge"]
 
 

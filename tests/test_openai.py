@@ -149,6 +149,12 @@ def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(projec
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--option", "top_k=20")
     assert code == 0 and fake.version_auth == [] and fake.chat_bodies[0]["top_k"] == 20, err
     assert "model_digest" not in load_json("runs/dev-v3.json")["config"]
+    # (its review) llama.cpp's entry: its "meta" an object, kept as meta.key or not, says it is no Ollama's
+    fake.listings["/v1/models"] = {"object": "list", "data": [
+        {"id": "qwen2.5:7b", "object": "model", "created": 1, "owned_by": "llamacpp", "meta": {"arch": {"layers": 28}}}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--option", "top_k=20",
+                         "--out", "runs/llama.json")
+    assert code == 0 and fake.version_auth == [], err
 
 
 def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):
@@ -165,6 +171,12 @@ def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(
     fake.listings["/v1/models"] = vllm("/models/qwen", "/models/qwen")   # (one entry twice, alike: one model)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/v.json")
     assert code == 0, err
+    # (its review) so listed after the last call: said of entries, never "digests" the server never named
+    fake.listed_after = (len(fake.chat_bodies) + 1, "/v1/models", vllm("/models/qwen", "/models/llama"))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/w.json")
+    assert code == 2 and ("the model qwen2.5:7b was listed twice, with different /v1/models entries, after the last call "
+                          "(its entry ") in err, err
+    fake.listed_after = None
     del fake.listings["/v1/models"]
     fake.native_api = True
     fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "digest": "a" * 64}, {"name": "qwen2.5:7b", "digest": "b" * 64}]}
