@@ -1,6 +1,7 @@
 """Calling the model: the Ollama client, its preflight checks, timeouts and retries, over real HTTP."""
 
 import contextlib
+import http.server
 import json
 import os
 import re
@@ -389,6 +390,28 @@ def test_a_local_server_is_reached_directly_whatever_the_proxy_variables_say(pro
     assert evalpy.environ_proxies(requests, "http://models.internal:11434") == {"http": "http://127.0.0.1:9"}
 
 
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """A test server's handler that logs nothing; answer() sends a whole response."""
+
+    def answer(self, status, body, headers=()):
+        self.send_response(status)
+        for k, v in dict(headers).items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
+
+
+def serving(handler):
+    """A server of `handler` on a free port of 127.0.0.1, answering in a thread of its own."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    return server
+
+
 def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch):
     """119th round's hostile servers: a proxy from $HTTP_PROXY that was down read "cannot reach the model server ...
     Start it with `ollama serve`", and one that wants credentials (407, RFC 9110 15.5.8) "is --host pointing at an
@@ -435,7 +458,7 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
         server.shutdown()
         server.server_close()
 
-    class ChatsWantCredentials(BaseHTTPRequestHandler):   # (round 124) the list passed, each chat a 407
+    class ChatsWantCredentials(QuietHandler):   # (round 124) the list passed, each chat a 407
         def do_GET(self):
             tags = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "digest": "ab" * 32}]}
             self.answer(200 if self.path.endswith("/api/tags") else 404, json.dumps(tags).encode())
@@ -447,19 +470,7 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
         def do_CONNECT(self):   # (squid: a port not among its SSL ports)
             self.answer(403, b"")
 
-        def answer(self, status, body, headers=()):
-            self.send_response(status)
-            for k, v in dict(headers).items():
-                self.send_header(k, v)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *a):
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), ChatsWantCredentials)
-    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    server = serving(ChatsWantCredentials)
     port = server.server_address[1]
     monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
     monkeypatch.setenv("HTTPS_PROXY", f"http://127.0.0.1:{port}")
