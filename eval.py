@@ -10403,7 +10403,8 @@ def prepare_judge(client, api, judge, kind, pin=True):
             what = ("its /v1/models entry {} then, {} now: other weights, or another server's" if changed[1].startswith(
                 "entry:") else "digest {}, now {}: re-pulled or replaced").format(*map(on_one_line, shorts_apart(*changed[1:])))
             raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
-                            f"run began with ({what}); its votes would mix two models. Run again.")
+                            f"run began with ({what}); its votes would mix two models. Run again with another --out (what "
+                            "it holds stays as it is), or go on against the judge it began with")
         for model, was, new in zip(judge["models"], judge["digests"], now):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
@@ -13366,6 +13367,11 @@ def preflight_server(client, config, judge, inputs, resuming):
             raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is not "
                             f"the model the run began with, as its /v1/models entry says ({on_one_line(differs, 300)}); "
                             f"{two_models_advice(config, 'the server it began with')}")
+        windows = [(e or {}).get(k) for e in (config.get("model_entry"), identity.get("model_entry")) for k in ENTRY_WINDOW]
+        if all(type(w) is int for w in windows) and windows[1] < windows[0]:   # (a larger one is what a resume is advised)
+            warn(f"note: {on_one_line(config['model'])} is served with a window of {windows[1]} tokens now, where the run "
+                 f"began at {windows[0]} (max_model_len): the answers asked now may be cut sooner, and the run records the "
+                 "window it began with")
         if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
             warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
                  f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "
@@ -24018,9 +24024,11 @@ function redrawEntry(it) {
 }
 function move(step) { if (!shown.length) return; at = Math.min(shown.length - 1, Math.max(0, at + step)); draw(); }
 document.addEventListener("keydown", (e) => {
-  const typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT");
-  if (typing) return;
-  if (e.key === "j") move(1); else if (e.key === "k") move(-1);
+  // (a filter just changed keeps the focus: j, k and / did nothing till a click; they are the page's there, not a
+  // letter to seek an option by, and its arrows stay the filter's)
+  if (e.target && e.target.tagName === "INPUT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target && e.target.tagName === "SELECT" && !["j", "k", "/"].includes(e.key)) return;
+  if (e.key === "j") { e.preventDefault(); move(1); } else if (e.key === "k") { e.preventDefault(); move(-1); }
   else if (e.key === "/") { e.preventDefault(); toField(); }
 });
 // the annotation field, its caret at the end (where the next words go)

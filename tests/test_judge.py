@@ -3892,6 +3892,8 @@ def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(proj
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")
     assert code == 2 and ("refusing to resume: the judge llama3.1:8b on " + fake.url + "/v1 is not the model the run began "
                           "with (its /v1/models entry ") in err and "other weights, or another server's" in err, err
+    assert err.rstrip().endswith("Run again with another --out (what it holds stays as it is), or go on against the judge "
+                                 "it began with"), err
     assert fake.chat_bodies == []
     fake.listings["/v1/models"] = listing("/models/llama-q4")   # the same judge again: it goes on
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")

@@ -2069,6 +2069,16 @@ def test_a_resume_on_a_server_whose_models_entry_names_another_model_is_refused(
     assert "Changed: nothing in the configuration" in cli("compare", "runs/llama.json", "runs/again.json")[1]
     table = cli("compare", "runs/dev-v3.json", "runs/llama.json", "runs/again.json")[1]
     assert "model_entry" in table and "created" not in table, table
+    # (round 124's newcomer) a smaller window than the run began with: said, the run's record kept as it began
+    fake.faults = ["drop"] * 20
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--jobs", 1, "--retries", 0,
+                         "--out", "runs/small.json")
+    assert code == 2, err
+    fake.faults = []
+    fake.listings["/v1/models"] = listing("/models/Llama-3.1-8B-Instruct", 4096, 1764900000)
+    code, out, err = cli("run", "--resume", "runs/small.json")
+    assert code == 0 and ("is served with a window of 4096 tokens now, where the run began at 32768 (max_model_len)"
+                          in err), err
 
 
 def test_the_held_out_guard_tells_two_models_under_one_name_apart_by_their_models_entry(project, cli, fake):

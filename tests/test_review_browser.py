@@ -839,3 +839,19 @@ def test_a_draft_stays_one_till_the_last_save_of_its_answer_lands(page):
     page.keyboard.type("s")
     page.keyboard.press("Backspace")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+
+
+def test_the_keys_move_on_from_a_filter_just_changed(page):
+    """Round 124's newcomer: a filter changed from the keyboard kept the focus, and j, k and / did nothing till a click
+    (the README's keys, in the page's commonest state)."""
+    page.select_option("#status", "all")
+    page.focus("#status")
+    shown, pos = page.text_content("#case h2"), page.text_content("#pos")
+    page.keyboard.press("j")
+    assert page.text_content("#case h2") != shown and page.text_content("#pos") != pos
+    page.focus("#status")
+    page.keyboard.press("k")
+    assert page.text_content("#case h2") == shown
+    page.focus("#status")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "annotationinput" and page.input_value("#annotationinput") == ""
