@@ -13835,7 +13835,10 @@ def refusal_words(error, retried):
         return undecodable.group(1)
     if TIMED_OUT_ERROR.fullmatch(error or ""):   # a server that takes calls and never answers: retried or not, each
         return TIMED_OUT                         # waited --timeout out (28 cases at 300 s and 3 retries: 9 hours)
-    unusable = re.fullmatch(r"(?:turn \d+: )?((?:the server[ ']|HTTP 200 with an error).*)", error or "", re.DOTALL)
+    # (but those never asked again, whatever --retries: a content filter's, on some inputs alone, and a stream, said at
+    # once; a judge's votes keep no attempts, and a filter on five of them stopped a judging "each after its retries")
+    unusable = re.fullmatch(r"(?:turn \d+: )?((?!the server's content filter|the server streamed)(?:the server[ ']|HTTP 200 "
+                            r"with an error).*)", error or "", re.DOTALL)
     if unusable and retried:   # an answer of the server's eval.py cannot use, alike after its retries (a choice of
         return re.sub(r"\w*\d\w*", "#", unusable.group(1))   # index 1 alone: 28 cases, 112 calls, stopped by nothing)
     said = re.fullmatch(r"(?:turn \d+: )?(HTTP (?:5\d\d|429|401|404|407))\b(.*)", error or "", re.DOTALL)

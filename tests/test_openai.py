@@ -1562,6 +1562,12 @@ def test_the_same_unusable_answer_on_every_case_stops_the_run(project, cli, monk
             "each after its retries (the server's answer has no choice of index 0 (one of index 1): no answer to this "
             "request); point --host at the model server itself") in err, err
     assert "Resume with: python eval.py run --resume runs/dev-v3.json" in err, err
+    # (its attack) never those asked once whatever --retries: a judge's votes keep no attempts, and a content filter on
+    # five of them stopped a judging "each after its retries"
+    for once in ("the server's content filter withheld the answer (finish_reason content_filter)",
+                 "turn 2: the server streamed its answer (3 lines, Content-Type text/event-stream; it begins data:)"):
+        assert evalpy.refusal_words(once, True) is None
+    assert evalpy.refusal_words("the server's answer has no choice of index 0 (one of index 1)", True)
 
 
 def test_a_models_thinking_is_stored_as_written(project, cli):
