@@ -8319,7 +8319,7 @@ class OpenAIClient(ChatClient):
             warn(f"note: Ollama serves {self.host}, but its /api/tags gave no digest of {on_one_line(model)} (it "
                  + ("does not list it" if isinstance(listed, list) and not found else "listed none" if found else
                     "did not answer with a list") + "): a model pulled again under that name cannot be told apart")
-        return tags_identity(found[0], self.scrub) if digests else {}
+        return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub) if digests else {}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
