@@ -2739,9 +2739,15 @@ def identity_digest(identity, like=None):
     return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
 
 
-def compared_value(key, value):
-    """A recorded setting as runs are told apart by it: a /v1/models entry without its listing time (entry_identity)."""
-    return entry_identity(value) if key == "model_entry" else value
+def compared_values(key, values):
+    """Recorded settings of one key as runs are told apart by them: /v1/models entries without their listing time
+    (entry_identity), and without a nested object's values where one of them was recorded without any (entries_told)."""
+    if key != "model_entry":
+        return list(values)
+    told = [entry_identity(v) for v in values]
+    if len({any("." in k for k in t) for t in told if t is not None}) > 1:
+        told = [None if t is None else {k: v for k, v in t.items() if "." not in k} for t in told]
+    return told
 
 
 def same_setting(key, a, b):
@@ -18942,9 +18948,9 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(compared_value(k, cfg.get(k)), sort_keys=True)
-                                                         for cfg in configs   # (in any order of its keys)
-                                              if k not in ("context_length", "model_entry") or cfg.get(k) is not None}) > 1]
+    keys = [k for k in COMPARED_CONFIG if len({json_text(v, sort_keys=True) for cfg, v in zip(configs, compared_values(
+        k, [cfg.get(k) for cfg in configs]))   # (in any order of its keys)
+        if k not in ("context_length", "model_entry") or cfg.get(k) is not None}) > 1]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
         implied["trial_seeds"] = "repeat"
@@ -19074,7 +19080,7 @@ def settings_cells(rows, key):
     """One setting of each of many runs as its column shows it: of an object (options, the judge), the entries that
     differ among the runs (and the judge's models); cut at 30 columns where that leaves the runs that differ apart
     (two num_predict read '{"num_ctx": 4096, "num_predic…' alike, the one setting that told them apart hidden)."""
-    values = [compared_value(key, r["settings"][key]) for r in rows]
+    values = compared_values(key, [r["settings"][key] for r in rows])
     if all(isinstance(v, dict) for v in values):
         differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values}) > 1}
         values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]

@@ -232,6 +232,9 @@ def test_llama_cpps_entry_names_its_weights_in_its_meta(project, cli, fake):
     older["config"]["model_entry"] = {k: v for k, v in older["config"]["model_entry"].items() if "." not in k}
     write_run("runs/older.json", older)
     assert "model_entry" not in cli("compare", "runs/older.json", "runs/b.json")[1]
+    # (and in a table of three, as a pair reads them: the older run's column no "other model")
+    code, table, err = cli("compare", "runs/older.json", "runs/a.json", "runs/b.json")
+    assert "model_entry" not in table and "meta." not in table, table
 
 
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
