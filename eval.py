@@ -14843,7 +14843,12 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False)
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"
-                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed")
+                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed"
+                    # (its tool called, but never with the check's arguments: the first call to it is the wrong step,
+                    # where no tool result failed it first: that says more, below)
+                    or c["type"] == "tool_called" and call["name"] == c["value"] and "arguments" in c
+                    and call["matched"] is not False
+                    and f"called {call['name']}, never with {one_line(json_text(c['arguments']), 60)}")
             if what:
                 return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
         if call["matched"] is False:   # (a tool the set gives no result at all: no argument of it was at fault)

@@ -737,6 +737,27 @@ def test_an_agents_first_failure_is_a_check_that_failed_it(project, cli):
     assert (failure["check"], failure["what"]) == ("says", "the final answer fails it"), failure
 
 
+def test_an_agents_call_with_other_arguments_is_its_first_failure_never_a_call_that_never_happened(project, cli):
+    """125th round: a tool_called check with arguments failed by a call to its tool with others (lookup_order A-9, a
+    result matched) had "the call never happened" for its first failure, turn and call none, though the wrong call was
+    there at turn 1. The first call to the tool is the wrong step, and what it lacked is said."""
+    from conftest import AGENT_CHECKS, agent_spec, make_run
+    other, right = ("lookup_order", {"order_id": "A-9"}, True), ("lookup_order", {"order_id": "A-1"}, True)
+    cases = [agent_spec("o1", [other], checks=AGENT_CHECKS[:1]),
+             agent_spec("o2", [right], final="Nada", checks=AGENT_CHECKS[:1] + AGENT_CHECKS[3:]),
+             agent_spec("o3", [], final="Nada", checks=AGENT_CHECKS[:1])]
+    path = write_run("runs/o.json", make_run(cases, labels=None, split="agent-dev", max_turns=3))
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert [(f["id"], f["turn"], f["call"], f["check"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        ("o1", 1, 'lookup_order({"order_id": "A-9"})', "looks it up",
+         'called lookup_order, never with {"order_id": "A-1"}'),
+        ("o2", None, None, "says where", "the final answer fails it"),
+        ("o3", None, None, "looks it up", "the call never happened")], doc["agent"]["first_failures"]
+    rows = " ".join(cli("report", path)[1].split("First failure of each failing case", 1)[1].split())
+    assert 'o1 1 lookup_order({"order_id": "A-9"}) looks it up called lookup_order, never with {"order_id": "A-1"}' \
+        in rows, rows
+
+
 def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
     """116th round's newcomer: every call to a tool whose results were left out of tools.json got "no result", and the
     first failure said "no tool result matched these arguments (a wrong or missing argument)" of a right call."""
