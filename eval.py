@@ -2056,9 +2056,11 @@ THINK_FLAGS = {value: flag for flag, value in THINK_VALUES.items()}   # as the r
 # What Ollama's /api/tags says of the model, as the run config records it: the digest changes when
 # the model is pulled again or replaced under the same name
 IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantization")
-# What a /v1/models entry says of the model alone: not its "created", a time vLLM and llama.cpp's server stamp at each
-# listing (vLLM's ModelCard: default_factory=lambda: int(time.time())), so two listings of one model differ there
-ENTRY_STAMPED = ("created",)
+# What a /v1/models entry says of the model alone: not what a listing stamps on it for the moment, its "created" (vLLM
+# and llama.cpp's server give the listing's time: vLLM's ModelCard default_factory=lambda: int(time.time())), nor the
+# state of the process serving it, llama.cpp's router's "status" ("unloaded", "loading", "loaded"; "failed" and
+# "exit_code" after a crash: tools/server get_router_models), which its first chat changes on the same weights
+ENTRY_STAMPED = ("created", "status", "status.value", "status.failed", "status.exit_code")
 # and not the window it is served with, which a resume is advised to take larger (vLLM's --max-model-len)
 ENTRY_WINDOW = ("max_model_len",)
 

@@ -237,6 +237,39 @@ def test_llama_cpps_entry_names_its_weights_in_its_meta(project, cli, fake):
     assert "model_entry" not in table and "meta." not in table, table
 
 
+def test_llama_cpps_router_loading_its_model_is_no_other_model(project, cli, fake):
+    """125th round: llama.cpp's server as a router lists each model with its state, {"status": {"value": "unloaded",
+    "args": [...]}} ("loading", "loaded"; "failed" and "exit_code" after a crash: tools/server get_router_models), and
+    "created" stamped at each listing. Its first chat loads the model: the run was "replaced while it was asked", exit
+    2, and a compare of two runs named status.value a change of model. The state says nothing of the weights."""
+    def router(state, created=1764496800, **failed):
+        return {"object": "list", "data": [{"id": "qwen", "object": "model", "owned_by": "llamacpp", "created": created,
+                                            "in_cache": True, "path": "/models/qwen2.5-7b-instruct-q4_k_m.gguf",
+                                            "status": {"value": state, "args": ["llama-server", "-m", "x.gguf"],
+                                                       **failed}}]}
+    fake.native_api, fake.models = False, ["qwen:latest"]
+    fake.listings["/v1/models"] = router("unloaded")
+    fake.listed_after = (1, "/v1/models", router("loaded", 1764496900))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--jobs", 1, "--out", "runs/a.json")
+    assert code == 0 and "replaced" not in err, err
+    assert load_json("runs/a.json")["config"]["model_entry"]["path"] == "/models/qwen2.5-7b-instruct-q4_k_m.gguf"
+    fake.listed_after = None
+    fake.listings["/v1/models"] = router("unloaded", failed=True, exit_code=1)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--out", "runs/b.json")
+    assert code == 0, err
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code == 0 and "model_entry" not in out and "status." not in out, out
+    # (other weights under the same id are still another model)
+    fake.listings["/v1/models"] = router("loaded")
+    fake.listings["/v1/models"]["data"][0]["path"] = "/models/llama-3.1-8b-instruct-q4_k_m.gguf"
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--out", "runs/c.json")
+    assert 'model_entry: path="/models/qwen2.5-7b-instruct-q4_k_m.gguf" -> path="/models/llama-3.1-8b' \
+        in cli("compare", "runs/a.json", "runs/c.json")[1]
+
+
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
     """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
     answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
