@@ -2741,15 +2741,29 @@ def identity_digest(identity, like=None):
     return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
 
 
+NOT_RECORDED = "(not recorded)"   # a nested value an older run's /v1/models entry was recorded without, as a table shows it
+
+
 def compared_values(key, values):
     """Recorded settings of one key as runs are told apart by them: /v1/models entries without their listing time
-    (entry_identity), and without a nested object's values where one of them was recorded without any (entries_told)."""
+    (entry_identity); an entry recorded without a nested object's values (an older eval.py's) has those others hold
+    as NOT_RECORDED, a value no other is."""
     if key != "model_entry":
         return list(values)
     told = [entry_identity(v) for v in values]
-    if len({any("." in k for k in t) for t in told if t is not None}) > 1:
-        told = [None if t is None else {k: v for k, v in t.items() if "." not in k} for t in told]
-    return told
+    nested = sorted({k for t in told if t is not None for k in t if "." in k})
+    return [t if t is None or any("." in k for k in t) else dict(t, **dict.fromkeys(nested, NOT_RECORDED)) for t in told]
+
+
+def settings_differ(key, values):
+    """Whether recorded settings of one key tell runs apart, each pair as a compare of two reads it (same_setting): an
+    entry recorded without a nested object's values is told apart from another by the rest alone (entries_told), and a
+    run with none recorded (another API's, an older one's) by nothing. In a table of three, two newer runs on other
+    weights stayed one model beside an older run (every nested value was dropped)."""
+    if key == "model_entry":
+        return any(not same_setting(key, a, b) for a, b in itertools.combinations(values, 2))
+    # (in any order of its keys; a context length a run never read is no difference)
+    return len({json_text(v, sort_keys=True) for v in values if key != "context_length" or v is not None}) > 1
 
 
 def same_setting(key, a, b):
@@ -13380,6 +13394,12 @@ def preflight_server(client, config, judge, inputs, resuming):
             warn(f"note: {on_one_line(config['model'])} is served with a window of {windows[1]} tokens now, where the run "
                  f"began at {windows[0]} (max_model_len): the answers asked now may be cut sooner, and the run records the "
                  "window it began with")
+        nested = [k for k in (identity.get("model_entry") or {}) if "." in k]
+        if then is not None and served is not None and nested and not any("." in k for k in config["model_entry"]):
+            # (begun by an older eval.py, which kept the plain values alone: llama.cpp's meta alone names the weights)
+            warn(f"note: the run began with {on_one_line(config['model'])}'s /v1/models entry kept without "
+                 f"{on_one_line(', '.join(nested), 120)} (an older eval.py's run): the answers asked now cannot be told to "
+                 "be the same weights'")
         if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
             warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
                  f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "
@@ -18955,9 +18975,7 @@ def run_names(paths):
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already differ; a model's digest likewise)."""
-    keys = [k for k in COMPARED_CONFIG if len({json_text(v, sort_keys=True) for cfg, v in zip(configs, compared_values(
-        k, [cfg.get(k) for cfg in configs]))   # (in any order of its keys)
-        if k not in ("context_length", "model_entry") or cfg.get(k) is not None}) > 1]
+    keys = [k for k in COMPARED_CONFIG if settings_differ(k, [cfg.get(k) for cfg in configs])]
     implied = {"prompt_sha": "prompt", "model_digest": "model"}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
         implied["trial_seeds"] = "repeat"
@@ -19089,7 +19107,9 @@ def settings_cells(rows, key):
     (two num_predict read '{"num_ctx": 4096, "num_predic…' alike, the one setting that told them apart hidden)."""
     values = compared_values(key, [r["settings"][key] for r in rows])
     if all(isinstance(v, dict) for v in values):
-        differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values}) > 1}
+        # (a nested value an older entry was not recorded with differs where the runs that recorded it differ)
+        differ = {k for v in values for k in v if len({json_text(w.get(k), sort_keys=True) for w in values
+                                                       if key != "model_entry" or w.get(k) != NOT_RECORDED}) > 1}
         values = [{k: x for k, x in v.items() if k in differ or key == "judge" and k == "models"} for v in values]
     whole = ["-" if v is None else shown(key, v) for v in values]
     cut = [one_line(text, 30) for text in whole]

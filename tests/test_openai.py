@@ -233,8 +233,28 @@ def test_llama_cpps_entry_names_its_weights_in_its_meta(project, cli, fake):
     write_run("runs/older.json", older)
     assert "model_entry" not in cli("compare", "runs/older.json", "runs/b.json")[1]
     # (and in a table of three, as a pair reads them: the older run's column no "other model")
-    code, table, err = cli("compare", "runs/older.json", "runs/a.json", "runs/b.json")
+    write_run("runs/a2.json", load_json("runs/a.json"))
+    code, table, err = cli("compare", "runs/older.json", "runs/a.json", "runs/a2.json")
     assert "model_entry" not in table and "meta." not in table, table
+    # 125th round: a and b on other weights were one model in a table beside the older run (every meta value dropped)
+    code, table, err = cli("compare", "runs/older.json", "runs/a.json", "runs/b.json", "--json")
+    assert "model_entry" in json.loads(table)["distinct"], table
+    code, table, err = cli("compare", "runs/older.json", "runs/a.json", "runs/b.json")
+    cells = {line.split()[1]: line for line in table.splitlines() if line.split()[:1] in (["1"], ["2"], ["3"])}
+    assert '"meta.n_params": "(not recorded)"' in cells["older"] and '"meta.n_params": 7615616512' in cells["a"] \
+        and '"meta.n_params": 494032768' in cells["b"], table
+    # (its review) a run an older eval.py began (its entry kept without meta), resumed on these weights: said
+    fake.faults = ["drop"] * 5
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen",
+                         "--jobs", 1, "--retries", 0, "--out", "runs/old.json")
+    assert code == 2 and os.path.exists("runs/old.json.journal"), err
+    lines = Path("runs/old.json.journal").read_text().splitlines()
+    header = json.loads(lines[0])
+    header["config"]["model_entry"] = {k: v for k, v in header["config"]["model_entry"].items() if "." not in k}
+    Path("runs/old.json.journal").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    code, out, err = cli("run", "--resume", "runs/old.json")
+    assert code == 0 and err.count("note: the run began with qwen's /v1/models entry kept without meta.vocab_type, "
+                                   "meta.n_vocab, ") == 1 and "the answers asked now cannot be told to be the same " in err, err
 
 
 def test_llama_cpps_router_loading_its_model_is_no_other_model(project, cli, fake):
