@@ -3366,12 +3366,13 @@ def judged(c, r, t):
 
 
 CHECK_TYPES = {
-    # in NFC, both sides: an é sent as e and a combining accent is the é a split holds, however they look alike
+    # in NFC, both sides (a pattern too): an é sent as e and a combining accent is the é a split holds, however they look
+    # alike
     "contains": CheckType(str, lambda c, r, t: nfc(c["value"]) in nfc(r["response"])),
     "not_contains": CheckType(str, lambda c, r, t: nfc(c["value"]) not in nfc(r["response"])),
     "icontains": CheckType(str, lambda c, r, t: nfc(c["value"]).casefold() in nfc(r["response"]).casefold()),
-    "regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is not None, pattern=True),
-    "not_regex": CheckType(str, lambda c, r, t: guarded_search(c["value"], r["response"]) is None, pattern=True),
+    "regex": CheckType(str, lambda c, r, t: guarded_search(nfc(c["value"]), nfc(r["response"])) is not None, pattern=True),
+    "not_regex": CheckType(str, lambda c, r, t: guarded_search(nfc(c["value"]), nfc(r["response"])) is None, pattern=True),
     "equals_expected": CheckType(None, lambda c, r, t: isinstance(r.get("expected"), str)
                                  and nfc(r["response"].strip()) == nfc(r["expected"]), needs="expected"),
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
@@ -3766,6 +3767,10 @@ def filled_check_problems(check, labels, case=None, written=True):
                         else "a label check needs config.labels")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
+    elif kind.needs == "expected" and case is not None and isinstance(case["expected"], str) \
+            and case["expected"] != case["expected"].strip():   # (" 42 " failed every answer, "42" too, unsaid)
+        problems.append(f"the case's 'expected' {json_text(case['expected'])} begins or ends with white space, and the "
+                        "answer it is compared with is trimmed, so it can never pass; trim it")
     if kind.needs == "tools" and case is not None:
         if not case.get("tools"):
             problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split; "

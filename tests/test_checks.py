@@ -36,6 +36,10 @@ def graded(predicted=None):
     (check("contains", "está"), "Su pedido esta\u0301 en camino", "Su pedido esta en camino"),
     (check("not_contains", "está"), "Su pedido esta en camino", "Su pedido esta\u0301 en camino"),
     (check("regex", r"\bA-\d{3}\b"), "pedido A-123.", "pedido A-1234"),
+    # (125th round) regex and not_regex read the answer in NFC too: a not_regex rule let through the é contains caught
+    (check("regex", "café"), "cafe\u0301 con leche", "cafe con leche"),
+    (check("not_regex", "café"), "cafe con leche", "cafe\u0301 con leche"),
+    (check("regex", "cafe\u0301"), "café", "cafe"),
     (check("not_regex", r"(?i)reembolso.{0,20}lunes"), "Le avisaremos.", "El reembolso llegará el lunes"),
     (check("json"), '{"a": 1}', "a: 1"),
     (check("json", schema={"type": "object", "required": ["label"],
@@ -116,11 +120,15 @@ def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, m
     ({"type": "label", "blocking": False}, "a label check always blocks and has no weight"),
     ({"type": "label", "weight": 1}, "a label check always blocks and has no weight"),
     ({"type": "equals_expected"}, "equals_expected needs the case's 'expected'"),
+    # (125th round) one the trimmed answer can never equal: " 42 " failed every answer, unsaid
+    ({"type": "equals_expected"}, "the case's 'expected' \" 42 \" begins or ends with white space, and the answer it is "
+                                  "compared with is trimmed, so it can never pass; trim it"),
 ])
 def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message):
     (tmp_path / "s.jsonl").write_text(
         json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n"}) + "\n" +
-        json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n", "checks": [written]}) + "\n")
+        json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n", "checks": [written],
+                    **({"expected": " 42 "} if "white space" in message else {})}) + "\n")
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
