@@ -17020,6 +17020,12 @@ def rows_annotations(s):
 
 # --- the report as text: each section of the rows, formatted
 
+def no_interval_why(ci, values):
+    """Why a mean over cases (case_mean) has no interval, in words; None where it has one or nothing was measured. The
+    Retrieval section's means went without one, unsaid, where the legend promised it."""
+    return None if not values or ci[0] is not None else "one case" if len(values) == 1 else "every case the same"
+
+
 def rows_retrieval(s):
     """RAG: the retrieval stage's figures, from labels, offline: the means over cases with their
     intervals, then each case's (the relevant passages it missed named)."""
@@ -17029,7 +17035,8 @@ def rows_retrieval(s):
     at = ["retrieval"]
     return {"key": "retrieval", "labelled": figure("count", r["labelled"], [*at, "labelled"]),
             "recall_cases": figure("count", r["recall_cases"], [*at, "recall_cases"]),   # precision's too: the same cases
-            **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"])
+            **{k: figure("percent", r[k], {"value": [*at, k], "ci": [*at, k + "_ci"]}, ci=r[k + "_ci"],
+                         no_interval=no_interval_why(r[k + "_ci"], [c[k] for c in r["cases"] if c[k] is not None]))
                for k in ("precision", "recall")},
             "rows": [{"name": c["id"], "passages": figure("count", c["passages"], [*at, "cases", i, "passages"]),
                       **{k: figure("fixed3", c[k], [*at, "cases", i, k]) for k in ("precision", "recall")},
@@ -17045,7 +17052,8 @@ def rows_retrieval_judged(s):
     at = ["retrieval_judged"]
     return {"key": "retrieval_judged", "cases": figure("count", r["cases"], [*at, "cases"]),
             "precision": figure("percent", r["precision"], {"value": [*at, "precision"], "ci": [*at, "precision_ci"]},
-                                ci=r["precision_ci"]),
+                                ci=r["precision_ci"], no_interval=no_interval_why(
+                                    r["precision_ci"], [c["precision"] for c in r["by_case"]])),
             "rows": [{"name": c["id"], "check": c["check"], "precision": figure("fixed3", c["precision"], [*at, "by_case", i, "precision"])}
                      for i, c in enumerate(r["by_case"])]}
 
@@ -17638,7 +17646,8 @@ def markdown_report(config, s, path):
     out += markdown_retrieval(section_of(rows, "retrieval"))
     judged = section_of(rows, "retrieval_judged")
     out += [f"| Judged context precision (a judge's ratings, {plural(judged['cases']['value'], 'case')}) | "
-            f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci'])} |"] if judged else []
+            f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci']) or md_text(none_of(judged['precision']))} |"] \
+        if judged else []
     out += markdown_judge(checks.get("judge"), checks["repeat"])
     if problems["failed"]:   # which answers, as the text names them (a comment's reader could not tell which case)
         out += ["", f"**Errors, not scored ({len(problems['failed'])}):** "
@@ -17681,6 +17690,11 @@ def markdown_diagnosis(sec):
                                  if sec["undiagnosed_cases"]["value"] else [])
 
 
+def none_of(f):
+    """A mean's missing interval in a summary table's interval column: why there is none."""
+    return f"none: {f['no_interval']}" if f.get("no_interval") else ""
+
+
 def markdown_retrieval(sec):
     """RAG: the two retrieval means as rows of the summary table (each case's: report or the page); both
     are over the cases that name a relevant passage (recall_cases)."""
@@ -17688,7 +17702,7 @@ def markdown_retrieval(sec):
         return []
     return [f"| {RETRIEVAL_WORDS[k][0].capitalize()} (retrieval, "
             f"{plural(sec['recall_cases']['value'], 'case')}) | "
-            f"{figure_text(sec[k])} | {interval(sec[k]['ci'])} |" for k in ("precision", "recall")]
+            f"{figure_text(sec[k])} | {interval(sec[k]['ci']) or md_text(none_of(sec[k]))} |" for k in ("precision", "recall")]
 
 
 MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off": "Cut off by the token limit",
@@ -19651,7 +19665,8 @@ def measure_unit(figures, outcome):
 
 def side_text(f):
     """A run's figure with its interval: '20/28 = 71% (95% CI 53–85%)'."""
-    return figure_text(f) + (f" (95% CI {interval(f['ci'])})" if f.get("ci") and f["ci"][0] is not None else "")
+    return figure_text(f) + (f" (95% CI {interval(f['ci'])})" if f.get("ci") and f["ci"][0] is not None else
+                             f" (no interval: {f['no_interval']})" if f.get("no_interval") else "")
 
 
 def detectable_text(r):

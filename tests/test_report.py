@@ -1084,7 +1084,23 @@ def test_one_labelled_case_is_worded_for_one_and_shows_no_empty_interval(project
     assert "(over the 1 case that names a relevant passage)" in text and "1 cases" not in text
     # every count of cases on that surface is worded for one (the retrieval line, the markdown row)
     assert "1 cases" not in text and "1 cases" not in cli("report", rag_run(project, RAG_CASES[:1]), "--markdown")[1]
-    assert "CI -" not in text and "  context precision  83%  rank-aware" in text
+    assert "CI -" not in text and "  context precision  83% (no interval: one case)  rank-aware" in text
+
+
+def test_a_retrieval_mean_without_an_interval_says_why(project, cli):
+    """125th round: two cases alike (precision and recall 50% each) gave 'context precision 50%' with no interval and
+    no word of why, where the section's legend promised one (compare says 'no interval: every case moved alike')."""
+    alike = [("s1", passages("x", "a"), ["a", "z"]), ("s2", passages("y", "b"), ["b", "w"])]
+    path = rag_run(project, alike)
+    text = cli("report", path)[1]
+    assert "  context precision  50% (no interval: every case the same)  rank-aware" in text, text
+    assert "  context recall     50% (no interval: every case the same)  relevant" in text, text
+    markdown = cli("report", path, "--markdown")[1]
+    assert "| Context precision (retrieval, 2 cases) | 50% | none: every case the same |" in markdown, markdown
+    cli("report", path, "--html", "rag.html")
+    assert "context precision: 50% (no interval: every case the same)" in Path("rag.html").read_text()
+    doc = json.loads(cli("report", path, "--json")[1])["retrieval"]
+    assert doc["precision_ci"] == [None, None] and doc["precision"] == 0.5
 
 
 def test_a_run_without_passages_has_no_retrieval_section(hand_run, cli):
