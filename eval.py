@@ -7887,6 +7887,24 @@ def tags_identity(entry, scrub):
     return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
+def undigested_note(who, model, found, a_list=True):
+    """The note of an /api/tags that names no digest of a model (found: its entries there): its re-pull passes unseen."""
+    why = ("did not answer with a list" if not a_list else "does not list it" if not found else "listed none"
+           if all(e.get("digest") in (None, "") for e in found) else "listed one that is no text")
+    return (f"note: {who} gave no digest of {on_one_line(model)} (it {why}): a model pulled again under that name "
+            "cannot be told apart")
+
+
+def case_twins_refused(model, names, host, scrub):
+    """Refused: a model Ollama lists under names that differ only in case (Qwen:7b, qwen:7b), which it reads alike:
+    getExistingName takes each part from whichever manifest its map walk meets last, so either may answer."""
+    alike = sorted({tagged(n) for n in names if tagged(n).casefold() == tagged(model).casefold()})
+    if len(alike) > 1:
+        raise EvalError(f"model {model!r}: {host} lists {names_text(alike, scrub)}, which differ only in "
+                        "case, and Ollama may answer any of them with either; remove all but one "
+                        "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
+
+
 class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
@@ -7910,11 +7928,7 @@ class OllamaClient(ChatClient):
                     entries.setdefault(entry[k], entry)
                     listed.append((tagged(entry[k]), entry.get("digest")))
         wanted = tagged(model)
-        alike = sorted({tagged(n) for n in names if tagged(n).casefold() == wanted.casefold()})
-        if len(alike) > 1:   # getExistingName takes each part from whichever manifest its map walk meets last
-            raise EvalError(f"model {model!r}: {self.host} lists {names_text(alike, self.scrub)}, which differ only in "
-                            "case, and Ollama may answer any of them with either; remove all but one "
-                            "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
+        case_twins_refused(model, names, self.host, self.scrub)
         if model not in names and wanted not in names:
             # Ollama serves a name whose parts match one it has ignoring case (server/routes.go,
             # getExistingName: strings.EqualFold part by part): Qwen2.5:7B is qwen2.5:7b
@@ -7933,6 +7947,8 @@ class OllamaClient(ChatClient):
                             f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
                             "(a proxy joining servers?); ask one server, or a name only one model has")
         self.identities[model] = self.identity(entry)
+        if not digests:   # (as over Ollama's /v1: a re-pull then passes unseen)
+            warn(undigested_note(f"{self.host}/api/tags", model, [e for n, e in entries.items() if tagged(n) == tagged(wanted)]))
         # /api/show's capabilities are chat's own (server/routes.go ShowHandler and ChatHandler: m.Capabilities());
         # /api/tags' may be fewer (server/model_list_cache.go reads no chat template in the model file, where a model
         # that prefers it thinks or calls tools: server/images.go PreferChatTemplate). Those where show has none
@@ -8300,12 +8316,14 @@ class OpenAIClient(ChatClient):
         host, self.host = self.host, self.host.removesuffix("/v1")
         key = self.session.headers.pop("Authorization", None)
         wait = min(OLLAMA_ASKED_SECONDS, self.preflight_seconds())
+        began = time.monotonic()
         try:
             status, answer, _ = self.get_json(path, seconds=wait)
             if status in (401, 403) and key is not None:   # a proxy before it that wants the key on every path
                 self.session.headers["Authorization"] = key
                 status, answer, _ = self.get_json(path, seconds=wait)
-        except EvalError:
+        except EvalError:   # (sat on past the wait: an Ollama slow to answer cannot be told from another server)
+            self.beside_unsure = f"did not answer within {wait:g} s" if time.monotonic() - began >= wait * 0.9 else None
             return None
         finally:
             self.host = host
@@ -8320,8 +8338,17 @@ class OpenAIClient(ChatClient):
         if listed and all(keys - OLLAMA_ENTRY_KEYS for keys in listed):
             return None   # (vLLM's entries, llama.cpp's: no Ollama, whatever answers /api/version beside them)
         if not hasattr(self, "ollama_said"):
-            version = (self.beside_v1("/api/version") or {}).get("version")
+            self.beside_unsure = None
+            answer = self.beside_v1("/api/version")
+            version = (answer or {}).get("version")
             self.ollama_said = self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
+            unsure = self.beside_unsure or ("answered it without a version" if answer and "version" in answer and
+                                            self.ollama_said is None else None)
+            if unsure:   # (a 404 is another server's, said by nothing; this may be an Ollama, unread)
+                warn(f"note: {self.host}/models lists its models in the shape of Ollama's /v1, but "
+                     f"{self.host.removesuffix('/v1')}/api/version, where Ollama says its version, {unsure}: it is read "
+                     "as another /v1 server: no digest is read from its /api/tags (a model pulled again under the name "
+                     "cannot be told apart), and an --option Ollama's /v1 drops (num_ctx) is not refused")
         return self.ollama_said
 
     def ollama_identity(self, model, entry):
@@ -8333,6 +8360,9 @@ class OpenAIClient(ChatClient):
         if set(entry) - OLLAMA_ENTRY_KEYS or self.ollama_version() is None:
             return {}
         listed = (self.beside_v1("/api/tags") or {}).get("models")
+        case_twins_refused(model, [e[k] for e in listed if isinstance(e, dict) for k in ("name", "model")
+                                   if isinstance(e.get(k), str) and e[k]] if isinstance(listed, list) else [],
+                           self.host.removesuffix("/v1"), self.scrub)   # (its /v1 is its /api/chat: the same store)
         found = [e for e in listed if isinstance(e, dict) and any(
             isinstance(e.get(k), str) and tagged(e[k]) == tagged(model) for k in ("name", "model"))] \
             if isinstance(listed, list) else []
@@ -8343,9 +8373,7 @@ class OpenAIClient(ChatClient):
                             "answer to that name (a proxy joining servers?); ask one server, or a name only one model has")
         if not digests and model not in getattr(self, "undigested", set()):   # said once a command, never passed over
             self.undigested = getattr(self, "undigested", set()) | {model}
-            warn(f"note: Ollama serves {self.host}, but its /api/tags gave no digest of {on_one_line(model)} (it "
-                 + ("does not list it" if isinstance(listed, list) and not found else "listed none" if found else
-                    "did not answer with a list") + "): a model pulled again under that name cannot be told apart")
+            warn(undigested_note(f"Ollama serves {self.host}, but its /api/tags", model, found, isinstance(listed, list)))
         return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub) if digests else {}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):

@@ -103,6 +103,7 @@ class FakeOllama:
         self.v1_finish = None         # the finish_reason every /v1 chat answer gives in place of its own ("length")
         self.version_auth = []        # the Authorization header of every /api/version request
         self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
+        self.version_seconds = 0      # how long /api/version is sat on before its answer (an Ollama under load)
         self.models_page = None       # /v1/models in pages of this many (has_more, last_id, ?after=)
         self.key_everywhere = False   # with api_key: /api/version wants it too (an auth proxy before Ollama)
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
@@ -447,6 +448,7 @@ class FakeOllama:
                         for m, w in sorted(fake.windows.items())]})
                 elif self.path == "/api/version" and fake.native_api:
                     fake.version_auth.append(self.headers.get("Authorization"))
+                    time.sleep(fake.version_seconds)
                     if fake.key_everywhere and fake.api_key and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
                         self.send_raw(401, b"401 Authorization Required", "text/html")   # a proxy's, before Ollama
                         return

@@ -1816,6 +1816,12 @@ def test_two_listed_models_equal_ignoring_case_are_refused_as_ambiguous(project,
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", asked, "--limit", 1)
         assert code == 2 and "Qwen:7b, qwen:7b" in err and "differ only in case" in err, (asked, err)
     assert fake.chat_bodies == [] and fake.loads == []
+    # (125th round) over Ollama's own /v1 (the same store behind it) too: it recorded qwen:7b's digest, unsaid
+    for asked in ("qwen:7b", "Qwen:7b"):
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url + "/v1", "--model", asked,
+                             "--limit", 1)
+        assert code == 2 and f"{fake.url} lists Qwen:7b, qwen:7b, which differ only in case" in err, (asked, err)
+    assert fake.chat_bodies == []
 
 
 def test_ollama_options_are_checked_before_any_call(project, cli, fake):

@@ -157,6 +157,24 @@ def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(projec
     assert code == 0 and fake.version_auth == [], err
 
 
+def test_an_entry_of_ollamas_shape_whose_api_version_is_slow_or_odd_is_said_unread(project, cli, fake):
+    """125th round: over /v1, an entry of Ollama's shape whose /api/version answered after the 2 s it is waited (an Ollama
+    under load), or answered a version that is no text, was read as another /v1 server in silence: no digest read, and
+    --option num_ctx (Ollama's /v1 drops it) recorded as used. Said, once; a 404 there (another server's) says nothing."""
+    fake.version_seconds = evalpy.OLLAMA_ASKED_SECONDS + 0.5
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--option",
+                         "num_ctx=8192", "--out", "runs/slow.json")
+    assert code == 0 and err.count(f"/api/version, where Ollama says its version, did not answer within "
+                                   f"{evalpy.OLLAMA_ASKED_SECONDS:g} s: it is read as another /v1 server: no digest") == 1, err
+    assert "an --option Ollama's /v1 drops (num_ctx) is not refused" in err, err
+    fake.version_seconds, fake.version = 0, {"x": 1}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/odd.json")
+    assert code == 0 and err.count("/api/version, where Ollama says its version, answered it without a version") == 1, err
+    fake.native_api = False   # (a 404 there: another server, said by nothing)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/404.json")
+    assert code == 0 and "/api/version" not in err, err
+
+
 def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):
     """Round 124's /v1 identities: a listing naming the model twice with other weights (a router joining two vLLMs) had
     its first entry recorded; Ollama's /v1 whose /api/tags lists it twice with two digests (refused over its own API),
@@ -185,6 +203,15 @@ def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(
     fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b"}]}
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/o.json")
     assert code == 0 and err.count("but its /api/tags gave no digest of qwen2.5:7b (it listed none)") == 1, err
+    # (125th round) one that is no text was "listed none"; over Ollama's own API, none was said at all
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "digest": {"sha": "x"}}]}
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/t.json")
+    assert code == 0 and err.count("gave no digest of qwen2.5:7b (it listed one that is no text)") == 1, err
+    for digest, why in (({"sha": "x"}, "listed one that is no text"), (None, "listed none")):
+        fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "details": {}, **({"digest": digest} if digest else {})}]}
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--out", f"runs/native-{why[-4:]}.json")
+        assert code == 0 and err.count(f"note: {fake.url}/api/tags gave no digest of qwen2.5:7b (it {why}): a model "
+                                       "pulled again under that name cannot be told apart") == 1, err
     # a journal an older eval.py began (no entry, no digest), resumed: said
     del fake.listings["/api/tags"]
     fake.native_api, fake.faults = False, ["drop"] * 5
