@@ -13974,8 +13974,13 @@ def stop_waiter(client, progress, who, what, unit):
 
 def whole_anyway(why, stop):
     """A breaker's words (`why`: 'stopped: ...') where every item had been asked: with calls out, their retries were
-    stopped; with none, the stop came with the last answer, and stopped nothing, but its cause and cure hold."""
-    return why if stop.cut else why.removeprefix("stopped: ")
+    stopped; with none, the stop came with the last answer, and stopped nothing, but its cause and cure hold: all but
+    going on with --retries 0 to store each error, stored already."""
+    return why if stop.cut else re.sub(r", or, if those \w+ so by themselves, [^,]*" + re.escape(GO_ON_STORING) + "$", "",
+                                       why.removeprefix("stopped: "))
+
+
+GO_ON_STORING = " with --retries 0 to store each one's error and go on"   # a breaker's last cure: what fails by itself
 
 
 def statuses_of(row):
@@ -14008,7 +14013,7 @@ def refused_why(who, what, stop, again, jobs):
     if statuses <= {None, "200"}:   # answers of the server's own that are no answer (a choice of another index, a page)
         return (f"stopped: {who} sent {len(stop.row)} answers in a row that eval.py cannot use, {how}, each after its "
                 f"retries ({last}); point --host at the model server itself, or fix what sits before it, or, if those "
-                f"come so by themselves, {again} with --retries 0 to store each one's error and go on")
+                f"come so by themselves, {again}{GO_ON_STORING}")
     if statuses == {"401"}:   # the key, not an answer: never "each after its retries", nor --retries 0 to go on
         cure = ("reach Ollama without what wants a key (eval.py sends Ollama's API none)" if "sends Ollama's API none"
                 in str(stop) else "give the key it takes (--api-key or $OPENAI_API_KEY)")
@@ -14029,8 +14034,7 @@ def refused_why(who, what, stop, again, jobs):
         return (f"stopped: {who} refused {len(stop.row)} {what} in a row {why}, each after its retries "
                 f"({last}); wait, then {again}{', with fewer --jobs' if jobs > 1 else ''}")
     return (f"stopped: {who} refused {len(stop.row)} {what} in a row {how}, each after its retries ({last}); "
-            f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again} with "
-            "--retries 0 to store each one's error and go on")
+            f"fix what it refuses (an --option it cannot read?), or, if those fail so by themselves, {again}{GO_ON_STORING}")
 
 
 def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=None, begun=None):

@@ -868,6 +868,12 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     assert code == 2 and "stop" not in err and "a server stuck (restart it), or a model slower than --timeout (give " \
         "a larger one); then resume (every case had been asked: the run is written with its errors)" in err, err
     assert len(load_json("runs/last.json")["results"]) == 5
+    # (125th round) nor is going on with --retries 0 "to store each one's error": every one is stored already
+    fake.faults = ["500"] * 100
+    code, out, err = cli("run", "--split", "dev", "--limit", "5", "--host", fake.url, "--jobs", "1", "--retries", "1",
+                         "--out", "runs/refused.json")
+    assert code == 2 and "stop" not in err and "; fix what it refuses (an --option it cannot read?) (every case had " \
+        "been asked: the run is written with its errors)" in err and "--retries 0" not in err, err
     fake.faults = []
     monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)
     monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.01)
