@@ -4105,6 +4105,12 @@ def link_to_nothing(link):
 FIX_LINK = "fix the link or remove it"
 
 
+def refuse_dead_link(said, path):
+    """A path through a link to nothing, refused as what it is: never "is not a folder" of a share unmounted."""
+    if dead_link(path):
+        raise EvalError(f"{said}{shell_word(dead_link(path))} is {link_to_nothing(dead_link(path))}; {FIX_LINK}")
+
+
 def missing_hint(path, what):
     """What to do about a split, prompt or verdicts file that is not there: ' (...)', or ''."""
     if what == "split file":
@@ -11172,6 +11178,7 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
         raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
                         "(report RUN --json prints it)")
     if out.endswith(("/", os.sep)) or os.path.isdir(out) or os.path.basename(out) in (".", ".."):   # (nosuch/. is a folder)
+        refuse_dead_link(f"--out {shell_word(out)}: ", os.path.normpath(out))   # (said "is not a folder" of one)
         if os.path.lexists(os.path.normpath(out)) and not os.path.isdir(os.path.normpath(out)):   # (before any call)
             raise EvalError(f"--out {shell_word(out)}: {shell_word(os.path.normpath(out))} is not a folder; run files go "
                             "in a folder")
@@ -11389,6 +11396,7 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
     ({"format", "config"}), or the one given (a judging's, with its suffix and lock). An exact name
     taken meanwhile is refused, not moved."""
     folder = os.path.dirname(run_path) or "."
+    refuse_dead_link("", folder)
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} is not a folder; run files go in a folder (see --out)")
     what = "run" if header is None else "judge"
@@ -13103,6 +13111,8 @@ def refuse_grid(args, runs):
     if args.out and not (args.out.endswith(("/", os.sep)) or os.path.isdir(args.out)):
         raise EvalError(f"--out {shell_word(args.out)} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
                         "or no --out")
+    if args.out:   # (its first run's, asked of the server first, said it)
+        refuse_dead_link(f"--out {shell_word(args.out)}: ", os.path.normpath(args.out))
     if args.compare:
         raise EvalError(f"--compare compares one run with {shell_word(args.compare)}; a grid compares its {runs} runs with its "
                         "first (drop --compare, then compare any of them with it)")
@@ -21007,7 +21017,7 @@ def pairwise_problem(stored):
                 wrong = next((k for k, kind in (("trial", int), ("vote", int)) if isinstance(v, dict) and type(
                     v.get("id")) is str and type(v.get("model")) is str and "winner" in v and k in v and type(v[k]) is not kind), None)
                 return (f"a verdict on {on_one_line(v['id'], 60)} whose {wrong} is {on_one_line(json_text(v[wrong]), 40)}, "
-                        "not a whole number" if wrong else
+                        "not an integer (a whole number, written without a decimal point)" if wrong else
                         "a verdict without its case, model, vote, order and winner (A, B, tie or null)")
             if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
                 field = "order" if v.get("order") not in ORDERS else "winner"
@@ -21045,7 +21055,7 @@ def verdict_problem(v, calls, judge, unconfirmed=False):
         return (f"a verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}) that its "
                 "comparison never asked (its judge models, votes and trials)")
     if "seed" in v and (type(v["seed"]) is not int):
-        return f"a verdict on {name} has a seed that is not a whole number"
+        return f"a verdict on {name} has a seed that is not an integer (a whole number, written without a decimal point)"
     call = pairwise_call(v)
     if call in calls:
         return (f"the verdict on {name} (trial {v['trial']}, judge {on_one_line(v['model'], 40)}, vote {v['vote']}, "

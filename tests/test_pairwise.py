@@ -451,7 +451,7 @@ def test_a_damaged_sidecar_is_an_error_and_is_never_overwritten(project, cli, fa
     stored["comparisons"][0]["verdicts"][0]["trial"] = "1"
     Path(cand + ".pairwise.json").write_text(json.dumps(stored))
     code, out, err = cli("judge", cand, "--audit")
-    assert code == 2 and "damaged pairwise file (a verdict on c01 whose trial is \"1\", not a whole number)" in err, err
+    assert code == 2 and "damaged pairwise file (a verdict on c01 whose trial is \"1\", not an integer (a whole number, written without a decimal point))" in err, err
 
 
 def test_the_judge_never_sees_the_reasoning_and_its_own_reasoning_never_counts(project, cli, fake):
@@ -1353,7 +1353,7 @@ def test_a_verdict_given_twice_or_with_fields_a_verdict_never_has_is_refused(pro
             (lambda vs: vs.append(dict(vs[0], winner="A")),
              "the verdict on c01 (trial 1, judge qwen2.5:7b, vote 1, baseline first) is given twice"),
             (lambda vs: vs[1].update(extra=1), "a verdict on c01 has a field a verdict never has: 'extra'"),
-            (lambda vs: vs[2].update(seed=42.5), "a verdict on c02 has a seed that is not a whole number"),
+            (lambda vs: vs[2].update(seed=42.5), "a verdict on c02 has a seed that is not an integer (a whole number, written without a decimal point)"),
             (lambda vs: vs[3].update({"id\x1b[2J": 1}), "a verdict on c02 has a field a verdict never has: 'id\\x1b[2J'"),
             # fifteenth attack: a bad field was "a verdict without its case, model, vote, order and winner"
             (lambda vs: vs[1].update(prompt_tokens=-5), "a verdict on c01: prompt_tokens must be a whole number of 0 or more, or null"),

@@ -134,6 +134,9 @@ def test_a_file_report_cannot_read_at_the_runs_annotations_name_is_refused_befor
     ("runs/link.json", "--out runs/link.json: runs/link.json is a link to nowhere.json, which does not exist, and eval.py "
                        "writes no file through a link"),
     ("afile/x.json", "--out afile/x.json: afile is not a folder"),
+    # (125th round) a folder through a link to nothing was "not a folder"
+    ("runs/link.json/", "--out runs/link.json/: runs/link.json is a link to nowhere.json, which does not exist; fix the "
+                        "link or remove it"),
     ("afile/deeper/x.json", "--out afile/deeper/x.json: afile is not a folder"),
     ("runs/x.json.annotations.json", "--out runs/x.json.annotations.json: a name ending in .annotations.json is "
                                      "for eval.py's files beside a run (review's annotations); give the run another name"),
@@ -2695,6 +2698,16 @@ def test_a_grid_that_cannot_be_what_was_meant_is_refused_before_any_call(project
     code, out, err = cli(*argv, *extra)
     assert code == 2 and says in err and len(err.splitlines()) == 1, err
     assert two_models.chat_bodies == [] and not (project / "runs").exists()
+
+
+def test_a_grids_out_through_a_link_to_nothing_is_said_so(project, cli, two_models):
+    """125th round: --out gridout/, a link to a folder gone (an unmounted share), was "gridout is not a folder"."""
+    os.symlink("/nonexistent/dir", "gridout")
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, "--model", "qwen2.5:7b", "--model",
+                         "llama3.2:3b", "--out", "gridout/")
+    assert code == 2 and err == ("error: --out gridout/: gridout is a link to /nonexistent/dir, which does not exist; fix "
+                                 "the link or remove it\n"), err
+    assert two_models.chat_bodies == [] and os.readlink("gridout") == "/nonexistent/dir"
 
 
 @pytest.mark.parametrize("models", [["llama3.2", "llama3.2:latest"], ["llama3.2:latest", "Llama3.2"]])
