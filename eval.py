@@ -420,11 +420,14 @@ OPTIONS = (
                                      "{\"id\": case id, \"context\": [{\"id\", \"text\"}...]} per case), not from the "
                                      "split; recorded and hashed in the run, so two retrievers compare on the same cases",
            metavar="FILE", run_config=True, recorded_as=("context_sha",)),
-    Option(("--rerun-test",), ("run", "judge"), "run the held-out test split even though runs/ shows it was already run "
-                                                "with another configuration (prompt, model, temperature, seed, format, "
-                                                "think, options, API, judge, labels; the run is marked as forced); judge: "
-                                                "judge a run of it with another judge or --checks (the judged run is "
-                                                "marked so)",
+    Option(("--rerun-test",), ("run",), "run the held-out test split even though an earlier run of it (in runs/, the "
+                                        "runs/ of the split's project, or --out's folder) had another configuration (prompt, "
+                                        "model, temperature, seed, format, think, options, API, judge, labels); the "
+                                        "run is marked as forced",
+           "flag", False, run_config=True, recorded_as=()),
+    Option(("--rerun-test",), ("judge",), "judge a run of the held-out test split with another judge than the one it "
+                                          "was run with, or with --checks (trying judges on it is refused without "
+                                          "this; the judged run is marked as a forced re-judging)",
            "flag", False, run_config=True, recorded_as=()),
     Option(("--resume",), ("run",), "finish an interrupted run (the path it printed), or ask again the errors of a "
                                     "finished one (written beside it as NAME-completed.json)", metavar="PATH"),
@@ -445,8 +448,10 @@ OPTIONS = (
                                    "Ollama then thinks on a model that can. A model that cannot is refused before any "
                                    "case. The reasoning is stored apart and never scored", "think",
            run_config=True),
-    Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\"; schema sends a JSON "
-                                    "Schema whose one property is an enum of the labels. The label is read from the "
+    Option(("--format",), ("run",), "structured output: json sends Ollama's format \"json\" (over --api openai, "
+                                    "response_format json_object); schema sends a JSON Schema whose one property is an "
+                                    "enum of the labels (over --api openai, response_format json_schema, or json_object "
+                                    "with the schema where the server takes only that). The label is read from the "
                                     "JSON", "format", run_config=True),
     Option(("--max-turns",), ("run",), f"agents (cases with tools): requests per case at most; an answer still "
                                        f"calling tools at the last one ran out of turns and fails (default "
@@ -3449,12 +3454,17 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     if label_rule_broken(obj) and older is not None:
         older.append(obj.get("name", kind))
         obj = {k: v for k, v in obj.items() if k not in ("weight", "blocking")}
-    # named by its name where it has one (two checks of one type, "check 'icontains'", were told apart by nothing)
-    who = f"check {obj['name']!r}" if isinstance(obj.get("name"), str) and obj["name"].strip() else f"check {kind!r}"
+    # named by its name where it has one, else by the one it gets (two checks of one type, "check 'icontains'", were
+    # told apart by nothing): its type and value, where the value is text, as the README says
+    named = isinstance(obj.get("name"), str) and obj["name"].strip()
+    value = obj.get("value")
+    shown = default_check_name(kind, value, obj.get("arguments")) if isinstance(value, str) and value.strip() or (
+        isinstance(value, list) and value and all(isinstance(v, str) for v in value)) else kind
+    who = f"check {obj['name']!r}" if named else f"check {one_line(shown, 60)!r}"
     problems = [f"{who}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     if label_rule_broken(obj):
         problems.append(f"{who}: {LABEL_RULE}")
-    want, value = CHECK_TYPES[kind].value, obj.get("value")
+    want = CHECK_TYPES[kind].value
     # (a named check's, "check 'signs': check 'icontains' needs a non-empty string value": its name, and the type's rule)
     problems += [p if who == f"check {kind!r}" else f"{who}: {p}" for p in filter(None, [value_problem(kind, want, obj)])]
     if "arguments" in obj and kind != "tool_called":
@@ -6093,6 +6103,27 @@ def asked_in_dev(split_path, cases):
     return [(case, asked[asks(case)]) for case in cases if asks(case) in asked]
 
 
+def id_spelt(case_id):
+    """A case id as a person may mistype it: its case and its numbers' zeros aside (its zeros taken off as text: int()
+    of 4,300 digits raised)."""
+    return re.sub(r"\d+", lambda m: m.group().lstrip("0") or "0", str(case_id)).casefold()
+
+
+def id_meant(case_id, ids):
+    """'; did you mean X?' of an id no case has: the one spelt alike but for its case and zeros (dev-9, DEV-09: dev-09,
+    where difflib's tie gave dev-19), else one a letter or so off; else which ids there are (a few, and how many)."""
+    ids = list(dict.fromkeys(ids))
+    near = [i for i in ids if id_spelt(i) == id_spelt(case_id)] or difflib.get_close_matches(case_id, ids, n=1)
+    return f"; did you mean {id_word(near[0])}?" if near else ids_listed(ids)
+
+
+def ids_listed(ids):
+    """'; its ids: dev-01, dev-02, dev-03, … (28 in all)': where to look, of an id no case has."""
+    ids = list(dict.fromkeys(ids))
+    return f"; its ids: {', '.join(map(id_word, ids[:3]))}" + (f", … ({len(ids)} in all)" if len(ids) > 3 else "") \
+        if ids else ""
+
+
 def subset_of(cases, subset, split_path):
     """run --limit N (the first N cases) or --cases ID,ID (those, in the split's order): a quick
     look, recorded in the run as such. The split's hash stays the whole split's."""
@@ -6103,7 +6134,9 @@ def subset_of(cases, subset, split_path):
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
             raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}"
-                            + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else ""))
+                            + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else "")
+                            + (id_meant(unknown[0], [c["id"] for c in cases]) if len(unknown) == 1 else
+                               ids_listed([c["id"] for c in cases])))
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
 
@@ -17901,16 +17934,13 @@ def vote_said(vote):
 def case_meant(config, ids, case_id):
     """What report --case says of an id a run does not hold: a case of its split outside the part it asked (a --limit
     10 run's dev-20 was "did you mean dev-10?"), else the id it holds spelt alike but for its case and zeros (dev-9,
-    DEV-09: dev-09, where difflib's tie gave dev-19), else one a letter or so off; '' if none."""
-    def spelt(i):   # (its zeros taken off as text: int() of 4,300 digits raised)
-        return re.sub(r"\d+", lambda m: m.group().lstrip("0") or "0", str(i)).casefold()
+    DEV-09: dev-09, where difflib's tie gave dev-19), else one a letter or so off (id_meant)."""
     subset = config.get("subset")
     split = ids_as_ran(config.get("split_path"), config.get("split_sha")) or () if isinstance(subset, dict) else ()
-    outside = case_id if case_id in split else next((i for i in split if spelt(i) == spelt(case_id)), None)
+    outside = case_id if case_id in split else next((i for i in split if id_spelt(i) == id_spelt(case_id)), None)
     if outside is not None and outside not in ids:
         return f": the run asked only part of its split ({part_asked(subset)}), which {id_word(outside)} is not in"
-    near = [i for i in dict.fromkeys(ids) if spelt(i) == spelt(case_id)] or difflib.get_close_matches(case_id, ids, n=1)
-    return f"; did you mean {id_word(near[0])}?" if near else ""
+    return id_meant(case_id, ids)
 
 
 def characters_seen(t):

@@ -134,6 +134,21 @@ def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message
     assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
 
 
+def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
+    """125th round's newcomer: three regex checks on one line, unnamed, and both errors said "check 'regex'": a check
+    with no name is named as the README says it is, by its type and value."""
+    checks = [{"type": "regex", "value": "x", "weight": 1}, {"type": "regex", "value": "y", "weight": 1, "blocking": True},
+              {"type": "regex", "value": "z", "weight": -1}, {"type": "contains", "value": 5}]
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "checks": checks}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    said = str(e.value)
+    assert "check 'regex y': a check with a weight counts toward the weighted score and does not block" in said, said
+    assert "check 'regex z': weight must be a positive number, not -1" in said, said
+    assert "check 'contains' needs a non-empty string value" in said, said   # (no text value: named by its type)
+
+
 def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):
     """Attack 43: a non-blocking label check in checks.json was blamed on every line of the split."""
     Path("golden/checks.json").write_text('[\n {"type": "label", "blocking": false}\n]\n')

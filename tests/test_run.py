@@ -2460,9 +2460,18 @@ def test_limit_and_cases_ask_part_of_the_split_and_say_so(project, cli, fake):
     assert "(`a74c6ae4`, only the first 5 cases: --limit) · " in cli("report", "runs/five.json", "--markdown")[1]
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "dev-99")
     assert code == 2 and "--cases: golden/dev.jsonl has no case dev-99" in err
+    # (125th round's newcomer) a typo named, never the id meant, as report --case offers it; nothing near: which ids
+    for given, hint in (("dev-9", "did you mean dev-09?"), ("DEV-01", "did you mean dev-01?"),
+                        ("nope", "its ids: dev-01, dev-02, dev-03, … (28 in all)"),
+                        ("nope,zzz", "its ids: dev-01, dev-02, dev-03, … (28 in all)")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", given)
+        assert code == 2 and err.endswith(f"; {hint}\n"), err
+    code, out, err = cli("report", "runs/five.json", "--case", "nope")
+    assert code == 2 and err == "error: no case 'nope' in runs/five.json; its ids: dev-01, dev-02, dev-03, … (5 in all)\n", err
     # (73rd attack) past five unknown ids, how many more: fixing the five named met a second refusal
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "u1,u2,u3,u4,u5,u6,u7,dev-01")
-    assert code == 2 and err == "error: --cases: golden/dev.jsonl has no case u1, u2, u3, u4, u5 (nor 2 more)\n", err
+    assert code == 2 and err == ("error: --cases: golden/dev.jsonl has no case u1, u2, u3, u4, u5 (nor 2 more); its ids: "
+                                 "dev-01, dev-02, dev-03, … (28 in all)\n"), err
 
 
 def test_a_case_asked_by_its_prompt_alone_is_said_to_have_no_user_message(project, cli, fake):
@@ -3885,7 +3894,8 @@ def test_a_cases_id_with_a_line_break_is_named_on_one_line(project, cli, fake):
     """From the third attack on issue 28: --cases $'zz\\nFORGED' printed "error: --cases: ... has no
     case zz" and then FORGED on a line of its own."""
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--cases", "zz\nFORGED,yy\u2028FORGED2")
-    assert code == 2 and err == "error: --cases: golden/dev.jsonl has no case yy\\u2028FORGED2, zz\\nFORGED\n", err
+    assert code == 2 and err == ("error: --cases: golden/dev.jsonl has no case yy\\u2028FORGED2, zz\\nFORGED; its ids: "
+                                 "dev-01, dev-02, dev-03, … (28 in all)\n"), err
     assert fake.chat_bodies == []
 
 

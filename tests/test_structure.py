@@ -81,6 +81,21 @@ def test_run_help_names_every_default_name_the_readme_does(capsys):
     assert len(names) == 2 and all(name in shown for name in names), (names, shown)
 
 
+def test_each_commands_help_says_what_an_option_does_there(capsys):
+    """125th round's newcomer: judge --help read --rerun-test as run's ("run the held-out test split even though runs/
+    shows...", which reads more folders than runs/), its own meaning after "judge:"; run --help's --format named
+    Ollama's format alone, where --api openai sends response_format."""
+    shown = {}
+    for command in ("run", "judge"):
+        with pytest.raises(SystemExit):
+            evalpy.main([command, "--help"])
+        shown[command] = " ".join(capsys.readouterr().out.split())
+    assert "--rerun-test judge a run of the held-out test split with another judge" in shown["judge"]
+    assert "run the held-out" not in shown["judge"] and "judge a run" not in shown["run"]
+    assert "(in runs/, the runs/ of the split's project, or --out's folder)" in shown["run"]
+    assert "(over --api openai, response_format json_object)" in shown["run"]
+
+
 def test_alpha_is_one_constant():
     assert evalpy.compare_runs.__defaults__ [:2] == (evalpy.ALPHA, False) and evalpy.compare_many.__defaults__ == (evalpy.ALPHA,)
     for command in ("compare", "power"):
