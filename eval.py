@@ -23486,9 +23486,10 @@ class Review:
         self.run_sha = file_sha(path)
         self.items = review_items(self.run, load_run(against_path) if against_path else None)
         self.keys = {item["key"] for item in self.items}
-        # the largest save a page of this run sends: its text, and a key of up to 6 bytes a character as JSON (an
-        # escape); an id of 4 KB is the run's, and its annotation is saved as any other's
-        self.most_body = 4096 + 6 * max(map(len, self.keys), default=0)
+        # the largest save a page of this run sends: its text, a key of up to 6 bytes a character as JSON (an escape),
+        # and the run's path as given, alike; an id of 4 KB is the run's, and its annotation is saved as any other's
+        # (a run given by a path of 3 KB had a note of 42 characters refused as past what a save takes)
+        self.most_body = 4096 + 6 * max(map(len, self.keys), default=0) + 6 * len(path)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
         writable_beside(self.sidecar, "no annotation could be saved there")
         # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
@@ -24047,11 +24048,13 @@ function draw() {
   // drop or an input method's text without a word (a cut by script lost the undo history and a composition); a text past
   // MOST characters is kept whole, said too long, and never sent
   input.placeholder = "e.g. answered with a sentence instead of the label";
-  input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? it.annotation.text : "");
+  // (as it would be stored: a note written by hand with a line break lost it in a one-line field, "wrongbug", and the
+  // next Enter stored that)
+  input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? asStored(it.annotation.text) : "");
   const save = el("button", "Save"); save.id = "save";
   const status = el("span", statusOf(it, input.value), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
-    const saved = it.annotation ? it.annotation.text : "";
+    const saved = it.annotation ? asStored(it.annotation.text) : "";
     it.removed = false;
     // (a save in flight: what is on file is not known yet, and the text stays a draft till it is answered: edited back
     // to what was on file before, it was said "saved" beside the other text the save then stored)
@@ -24059,11 +24062,11 @@ function draw() {
     if (asStored(input.value) === saved && !it.queued) drafts.delete(it.key); else drafts.set(it.key, input.value);
     say(it);
   });
-  save.onclick = () => store(it, input.value);
+  save.onclick = () => { if (!unchanged(it, input.value)) store(it, input.value); };
   // (the Enter that ends an input method's composition, in Japanese or Chinese, is the composition's, not a save)
   // and leaves the field, as Esc does (a draft kept): j and k typed into it after a save, as letters of the note
   input.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); if (!tooLong(input.value)) input.blur(); store(it, input.value); }
+    if (e.key === "Enter" && !e.isComposing) { e.preventDefault(); if (!tooLong(input.value)) input.blur(); if (!unchanged(it, input.value)) store(it, input.value); }
     else if (e.key === "Escape" && !e.isComposing) input.blur();
   });
   form.appendChild(input); form.appendChild(save); box.appendChild(form); box.appendChild(status);
@@ -24100,11 +24103,17 @@ function statusOf(it, typed) {
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   if (drafts.has(it.key)) return "not saved yet (Enter saves)";
   if (it.removed) return "annotation removed";
-  return it.annotation ? "saved " + it.annotation.time : "";
+  // (a time written by hand that is no text, or none: "saved null", "saved [object Object]")
+  return it.annotation ? "saved" + (typeof it.annotation.time === "string" ? " " + it.annotation.time : "") : "";
 }
 function say(it) {
   const status = $("savestatus"), input = $("annotationinput");
   if (shown[at] === it && status && input) status.textContent = statusOf(it, input.value);
+}
+// an Enter on the text on file, nothing out and nothing refused: nothing to save (it rewrote a note written by hand, and
+// its time)
+function unchanged(it, text) {
+  return !it.queued && !it.refused && !drafts.has(it.key) && asStored(text) === (it.annotation ? asStored(it.annotation.text) : "");
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)

@@ -253,6 +253,29 @@ def test_foreign_origins_and_hosts_are_refused(server):
         assert requests.request(method, url + "/annotations", headers={"Origin": "http://evil.example"}).status_code == 403
 
 
+def test_a_run_given_by_a_long_path_takes_any_note_the_box_takes(project):
+    """125th round: the page sends the run's path as given with each save, and the limit left it out: a run given by a
+    path of 3,295 bytes had 200 emoji refused as "the body is 4,218 bytes, past the 4,144 an annotation's save takes"."""
+    deep = os.path.join(*["d" * 200] * 16, "r.json")
+    os.makedirs(os.path.dirname(deep))
+    path = write_run(deep, make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
+    review = evalpy.Review(path)
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        data = requests.get(url + "/data").json()
+        body = json.dumps({"key": "c1#1", "text": "\U0001f600" * evalpy.MAX_ANNOTATION, "was": "",
+                           "run_sha": data["run_sha"], "run": data["run"]}).encode()   # (as the page's JSON.stringify)
+        assert len(body) > 4096 + 6 * len("c1#1")   # (past what the limit took before)
+        answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
+        assert answer.status_code == 200, answer.text
+        assert evalpy.Review(path).annotations()[0]["c1#1"]["text"] == "\U0001f600" * evalpy.MAX_ANNOTATION
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run

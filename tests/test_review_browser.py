@@ -330,6 +330,33 @@ def test_annotations_of_another_version_of_the_run_are_named_in_the_notice(proje
         assert "of an older run" not in tab.text_content("body")
 
 
+def test_a_note_written_by_hand_is_shown_as_kept_and_an_enter_on_it_saves_nothing(project, chromium):
+    """125th round: a note written by hand with a line break ("wrong\\nlabel") lost it in the one-line field
+    ("wronglabel", said "saved"), and "/" then Enter stored that with a new time: two rows in the counts where there was
+    one. It is shown as it is kept (its whitespace one space), and an Enter on the text on file saves nothing. A time
+    written by hand that is no text read "saved null", "saved [object Object]"."""
+    import hashlib
+    import json
+    from pathlib import Path
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    notes = {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v2.json",
+             "run_sha": hashlib.sha256(Path(run).read_bytes()).hexdigest(),
+             "annotations": {"dev-09#1": {"text": "wrong\nlabel", "time": "2026-01-02T10:00:00+01:00"},
+                             "dev-11#1": {"text": "wrong label", "time": {"a": 1}}}}
+    Path(run + ".annotations.json").write_text(json.dumps(notes))
+    with review_tab(chromium, run) as tab:
+        assert tab.input_value("#annotationinput") == "wrong label"
+        assert tab.text_content("#savestatus") == "saved 2026-01-02T10:00:00+01:00"
+        tab.keyboard.press("/")
+        tab.keyboard.press("Enter")
+        tab.keyboard.press("j")
+        assert tab.text_content("#case h2") == "dev-11" and tab.text_content("#savestatus") == "saved"
+        tab.click("#save")
+        tab.wait_for_timeout(300)
+        assert json.loads(Path(run + ".annotations.json").read_text()) == notes
+        assert tab.text_content("#savestatus") == "saved"
+
+
 def test_a_rag_answer_is_shown_beside_its_passages_in_the_browser(project, chromium):
     """RAG (issue 30): the passages in rank order beside the answer, relevant ones marked, the
     relevant one not retrieved and the unsupported claim named; hostile passage text stays text."""
