@@ -23547,8 +23547,9 @@ class Review:
             changed = file_sha(self.path) != self.run_sha
         except EvalError:
             changed = True
+        gone = not os.path.isfile(self.path)   # (said "changed ... restart review to see the new file": there is none)
         config = self.run["config"]
-        return {"run": self.path, "run_sha": self.run_sha, "against": self.against_path, "changed": changed,
+        return {"run": self.path, "run_sha": self.run_sha, "against": self.against_path, "changed": changed, "gone": gone,
                 "other_versions": self.versions_note(other_versions),
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
@@ -23569,6 +23570,16 @@ class Review:
             return f'"key" {shown_value(body["key"])} names no answer of this run ("<case id>#<trial>")'
         return None
 
+    def same_file(self, run):
+        """Whether a page's run, the path it was served under, is this review's file: the same path, or another name of it
+        (runs/x.json then ./runs/x.json, review started again: "another run or a changed one")."""
+        if run == self.path:
+            return True
+        try:
+            return os.path.samefile(run, self.path)
+        except (OSError, ValueError):   # (gone, or a name no file system takes: another run's, as far as is known)
+            return False
+
     def save(self, body):
         """Write one annotation (an empty one removes it) to the sidecar: read, change, write, under
         a lock, so two tabs saving at once lose nothing; atomically, so a crash loses nothing."""
@@ -23579,9 +23590,9 @@ class Review:
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
-        if body.get("run_sha", self.run_sha) != self.run_sha or body.get("run", self.path) != self.path:   # a tab left
-            # open as review was started again on another run (a copy too: the same bytes, another file), by --port one
-            # address: its note went beside that run, on an answer the page never showed
+        if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
+            # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
+            # --port one address: its note went beside that run, on an answer the page never showed
             raise RunReplaced(f"this page shows another run than the one this review serves now ({shell_word(self.path)}: "
                               "review was started again since, on another run or a changed one): nothing was saved; "
                               "reload the page to annotate the run it serves")
@@ -24177,7 +24188,8 @@ async function start() {
   if (!response.ok) return cannotShow(data.error);
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   const notes = [];
-  if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
+  if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");
+  else if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.other_versions) notes.push(data.other_versions + ".");
   if (data.replaced) notes.push(data.replaced);
   if (notes.length) { $("notice").hidden = false; $("notice").textContent = notes.join(" "); }

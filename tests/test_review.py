@@ -322,7 +322,12 @@ def test_a_run_file_that_changes_on_disk_is_flagged(server, project, runs):
     run = json.loads((project / runs[1]).read_text(encoding="utf-8"))
     run["results"][0]["response"] += " edited"
     (project / runs[1]).write_text(json.dumps(run), encoding="utf-8")
-    assert requests.get(url + "/data").json()["changed"] is True
+    assert requests.get(url + "/data").json()["changed"] is True and requests.get(url + "/data").json()["gone"] is False
+    # (125th round) renamed: the page said "changed ... Restart review to see the new file", of no file
+    os.rename(project / runs[1], project / "runs" / "moved.json")
+    data = requests.get(url + "/data").json()
+    assert data["gone"] is True, data
+    assert "if (data.gone) notes.push(\"The run file is no longer there (renamed or removed)" in requests.get(url + "/").text
 
 
 def test_the_pages_annotation_row_links_every_case_it_counts():
@@ -1311,3 +1316,8 @@ def test_a_save_from_a_page_of_another_run_is_refused(server, runs):
     answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": "", "run_sha": shown,
                                                        "run": runs[1]}, timeout=10)
     assert answer.status_code == 200 and load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "x"
+    # (125th round) the same file by another name (review started again as ./runs/dev-v3.json) is the same run
+    for name in ("./" + runs[1], os.path.abspath(runs[1])):
+        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": name[:20], "was": "x" if name[0] == "."
+                                                           else "./" + runs[1][:18], "run_sha": shown, "run": name}, timeout=10)
+        assert answer.status_code == 200, answer.text

@@ -357,6 +357,19 @@ def test_a_note_written_by_hand_is_shown_as_kept_and_an_enter_on_it_saves_nothin
         assert tab.text_content("#savestatus") == "saved"
 
 
+def test_a_reload_after_the_run_file_went_says_it_went(project, chromium):
+    """125th round: renamed under the page, a reload said "The run file changed on disk ... Restart review to see the new
+    file": there was none, and review started again would fail."""
+    run = write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))
+    with review_tab(chromium, run) as tab:
+        os.rename(run, "runs/moved.json")
+        tab.reload()
+        tab.wait_for_selector("#case h2")
+        notice = tab.text_content("#notice")
+        assert notice.startswith("The run file is no longer there (renamed or removed) since this review started") \
+            and "Restart review" not in notice, notice
+
+
 def test_a_rag_answer_is_shown_beside_its_passages_in_the_browser(project, chromium):
     """RAG (issue 30): the passages in rank order beside the answer, relevant ones marked, the
     relevant one not retrieved and the unsupported claim named; hostile passage text stays text."""
