@@ -561,9 +561,9 @@ class AnnotationChanged(Exception):
     """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
     stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
 
-    def __init__(self, message, annotation, counts):
+    def __init__(self, message, annotation, counts, annotations):
         super().__init__(message)
-        self.annotation, self.counts = annotation, counts
+        self.annotation, self.counts, self.annotations = annotation, counts, annotations
 
 
 def warn(message):
@@ -23662,7 +23662,8 @@ class Review:
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
-                                    annotations.get(key), annotation_counts(self.of_this_run(annotations)))
+                                    annotations.get(key), annotation_counts(self.of_this_run(annotations)),
+                                    self.shown_of(annotations))
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
         else:
@@ -23673,7 +23674,13 @@ class Review:
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
-        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations))}
+        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
+                "annotations": self.shown_of(annotations)}
+
+    def shown_of(self, annotations):
+        """Every annotation of this run's answers as the file holds them now, sent with each save's answer: the page
+        showed a note "saved" that the file no longer held (removed, or edited by hand, as the page stayed open)."""
+        return {k: v for k, v in annotations.items() if k in self.keys}
 
 
 def review_handler(review, nonce):
@@ -23725,7 +23732,8 @@ def review_handler(review, nonce):
                 except (ValueError, UnicodeDecodeError) as e:
                     self.send_json(400, {"error": str(e)})
                 except AnnotationChanged as e:
-                    self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts})
+                    self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts,
+                                         "annotations": e.annotations})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.send_json(412, {"error": str(e)})   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -24150,7 +24158,7 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); }
+  if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); others(it, answer.annotations); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
@@ -24163,7 +24171,29 @@ async function send(it, text, asked) {
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   counts(answer.counts);
   redrawEntry(it);
+  others(it, answer.annotations);
   say(it);
+}
+// the other answers' annotations as the file holds them now, from a save's answer: one removed or edited by hand (or
+// saved by another page) was still shown "saved" as this page last knew it; a draft stays a draft, and an answer with
+// a save of its own out is left to that save's answer
+function others(it, annotations) {
+  if (!annotations) return;
+  let changed = 0;
+  for (const other of data.items) {
+    if (other === it || other.queued) continue;
+    const now = annotations[other.key] || null;
+    if (JSON.stringify(now) === JSON.stringify(other.annotation || null)) continue;
+    other.annotation = now; other.removed = false; changed++;
+    redrawEntry(other);
+    const input = $("annotationinput");   // (the answer shown now, not being typed into: its field too)
+    if (shown[at] === other && !drafts.has(other.key) && input && document.activeElement !== input) input.value = now ? asStored(now.text) : "";
+    say(other);
+  }
+  if (changed) {
+    $("notice").hidden = false;
+    $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds them now."].join(" ");
+  }
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
 function redrawEntry(it) {
@@ -24181,13 +24211,13 @@ document.addEventListener("keydown", (e) => {
 });
 // the annotation field, its caret at the end (where the next words go)
 function toField() { const i = $("annotationinput"); if (i) { i.focus(); i.setSelectionRange(i.value.length, i.value.length); } }
+const notes = [];   // what the page says of the run as it starts, kept above what it learns later
 function cannotShow(why) { $("notice").hidden = false; $("notice").textContent = "Cannot show the run: " + why; }
 async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
-  const notes = [];
   if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");
   else if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
   if (data.other_versions) notes.push(data.other_versions + ".");
