@@ -2007,7 +2007,9 @@ def name_cell(name, width=50):
     plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
              and without_unseen(name) == name and on_one_line(name) == name)   # ("line\nbreak" beside "line\\nbreak")
     quoted = INVISIBLE_CHARS.sub(lambda m: code_shown(m.group()), json.dumps(name, ensure_ascii=False))   # cancel\u200b
-    return on_one_line(name if plain else quoted, width)
+    if plain or width is None or on_one_line(quoted, width) == on_one_line(quoted):
+        return on_one_line(name if plain else quoted, width)
+    return on_one_line(quoted[:-1], width - 1) + '"'   # (cut inside its quotes, it was left open: '"aaaa…')
 
 
 def names_listed(names):
@@ -20211,8 +20213,11 @@ def read_annotations(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
+    if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
+        raise EvalError(f"{shell_word(path)}: a folder, where the run's annotations file goes; move it aside (or "
+                        "rename it), then run again")
     data, parsed = None, False   # (a JSON null is read, and holds no annotation: not "unread")
-    raw = read_bytes(path, "sidecar file")
+    raw = read_bytes(path, "annotations file")
     refuse_wide(path, raw, what="this annotations file")   # (saved by an editor in UTF-16: "damaged", "mend it")
     try:
         # a key twice: refused, never its last; an editor's byte-order mark before it read past

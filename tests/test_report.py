@@ -1962,3 +1962,7 @@ def test_what_shows_as_nothing_is_escaped_in_every_text_table(project, cli):
     assert '\\ud834\\udd73' in cli("report", "runs/t.json", "--json")[1]
     # and a check's name so escaped reads \U and eight digits (\u1d173 read as U+1D17 and a 3)
     assert evalpy.name_cell("x\U0001d173y") == '"x\\U0001d173y"'
+    # (125th round) a quoted name cut short keeps its closing quote: '"aaaa…' was left open in report --markdown
+    cut = evalpy.name_cell("a" * 90 + "\u202e" + "tail", 80)
+    assert cut == '"' + "a" * 77 + '…"' and len(cut) == 80, cut
+    assert evalpy.name_cell("cancel ", 80) == '"cancel "' and evalpy.name_cell("a" * 90, 80) == "a" * 79 + "…"

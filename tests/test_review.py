@@ -732,6 +732,13 @@ def test_report_case_refuses_a_damaged_sidecar_as_the_other_views_do(runs, proje
     for argv in (("report", runs[1]), ("report", runs[1], "--case", "dev-05"), ("report", runs[1], "--case", "dev-05", "--json")):
         code, out, err = cli(*argv)
         assert code == 2 and "not an annotations file written by eval.py review" in err, argv
+    # (125th round) a folder there was "is a folder, not a sidecar file": eval.py's word, and no cure
+    (project / (runs[1] + ".annotations.json")).unlink()
+    (project / (runs[1] + ".annotations.json")).mkdir()
+    for argv in (("report", runs[1]), ("review", runs[1], "--port", "0")):
+        code, out, err = cli(*argv)
+        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: a folder, where the run's annotations file "
+                                     "goes; move it aside (or rename it), then run again\n"), (argv, err)
 
 
 def test_a_long_annotation_is_cut_in_the_report_table_and_kept_whole_in_json(runs, project, cli):
