@@ -13262,8 +13262,9 @@ def run_held(args, held):
         if again:   # (before any call: the journal's answers are paid for)
             raise EvalError(f"this run was begun before and stopped before it finished; its answers are kept: resume it, "
                             f"asking only the rest, with: {again} (or give "
-                            + ("the grid another --out FOLDER for new runs of their own)" if by_model else
-                               "--out NAME for a new run of its own)"))
+                            + ("the grid another --out FOLDER for new runs of their own); then run each of the grid's "
+                               "runs after it with the grid's options and its own --model and --prompt: the grid given "
+                               "again makes every run anew" if by_model else "--out NAME for a new run of its own)"))
         if is_held_out(config["split_path"]):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
             rerun = guarded({})
@@ -20173,8 +20174,13 @@ def grid_stopped(configs, at, runs):
     def named(config):
         return f"{on_one_line(config['model'])} with {shell_word(config['prompt'])}"
     made = ", ".join(shell_word(run[0]) for run in runs) or "none"
+    # (the grid given again makes each of its runs anew, the made ones too: "resume it" then the grid again paid twice)
+    rest = configs[at + 1:]
     return (f"the grid stopped at run {at + 1} of {len(configs)} ({named(configs[at])}); made: {made}; "
-            f"never started: {', '.join(map(named, configs[at + 1:])) or 'none'}")
+            f"never started: {', '.join(map(named, rest)) or 'none'}"
+            + (f". The same grid given again makes every run anew{', the made ones too' if runs else ''}; to ask no run "
+               "twice, make the stopped run and each never started on their own: the grid's options with one --model "
+               "and one --prompt each (a stopped run that kept its answers is resumed, as said)" if rest else ""))
 
 
 def answer_key(case_id, trial):
