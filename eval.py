@@ -3460,15 +3460,17 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     # told apart by nothing): its type and value, where the value is text, as the README says
     named = isinstance(obj.get("name"), str) and obj["name"].strip()
     value = obj.get("value")
-    shown = default_check_name(kind, value, obj.get("arguments")) if isinstance(value, str) and value.strip() or (
-        isinstance(value, list) and value and all(isinstance(v, str) for v in value)) else kind
+    shown = default_check_name(kind, value, obj.get("arguments")) if CHECK_TYPES[kind].value != "share" and (
+        isinstance(value, str) and value.strip() or isinstance(value, list) and value and all(
+            isinstance(v, str) for v in value)) else kind
     who = f"check {obj['name']!r}" if named else f"check {one_line(shown, 60)!r}"
     problems = [f"{who}: unknown key {k!r} (keys: {', '.join(CHECK_KEYS)})" for k in obj if k not in CHECK_KEYS]
     if label_rule_broken(obj):
         problems.append(f"{who}: {LABEL_RULE}")
     want = CHECK_TYPES[kind].value
     # (a named check's, "check 'signs': check 'icontains' needs a non-empty string value": its name, and the type's rule)
-    problems += [p if who == f"check {kind!r}" else f"{who}: {p}" for p in filter(None, [value_problem(kind, want, obj)])]
+    # (unnamed, the rule names it by its type: "check 'max_latency_ms abc': check 'max_latency_ms' needs..." twice)
+    problems += [f"{who}: {p}" if named else p for p in filter(None, [value_problem(kind, want, obj)])]
     if "arguments" in obj and kind != "tool_called":
         problems.append(f"{who}: only a tool_called check takes arguments")
     elif "arguments" in obj and not isinstance(obj["arguments"], dict):
