@@ -24188,19 +24188,22 @@ async function send(it, text, asked) {
   say(it);
 }
 // the other answers' annotations as the file holds them now, from a save's answer: one removed or edited by hand (or
-// saved by another page) was still shown "saved" as this page last knew it; a draft stays a draft, and an answer with
-// a save of its own out is left to that save's answer
+// saved by another page) was still shown "saved" as this page last knew it. Left as shown: an answer with a draft, a
+// save out or refused, or shown with its field in use, whose next save must still be refused once, naming what the file
+// holds (taken as seen, an Enter there replaced another page's note unseen)
 function others(it, annotations) {
   if (!annotations) return;
+  const input = $("annotationinput");
   let changed = 0;
   for (const other of data.items) {
-    if (other === it || other.queued) continue;
-    const now = annotations[other.key] || null;
-    if (JSON.stringify(now) === JSON.stringify(other.annotation || null)) continue;
+    if (other === it || other.queued || other.refused || drafts.has(other.key)) continue;
+    if (shown[at] === other && input && document.activeElement === input) continue;
+    const now = annotations[other.key] || null, was = other.annotation || null;
+    // (field by field: the file's entries come back with their keys in another order)
+    if (now === was || now && was && now.text === was.text && now.time === was.time) continue;
     other.annotation = now; other.removed = false; changed++;
     redrawEntry(other);
-    const input = $("annotationinput");   // (the answer shown now, not being typed into: its field too)
-    if (shown[at] === other && !drafts.has(other.key) && input && document.activeElement !== input) input.value = now ? asStored(now.text) : "";
+    if (shown[at] === other && input) input.value = now ? asStored(now.text) : "";
     say(other);
   }
   if (changed) {

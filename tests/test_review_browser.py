@@ -584,6 +584,75 @@ def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_onl
     assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "typed here"
 
 
+def test_a_save_elsewhere_never_lets_an_answer_in_use_save_over_another_tabs_note_unseen(page):
+    """125th round's second pass: each save's answer refreshed every other answer's note from the file, a draft's and a
+    refused one's too: a tab's Enter then replaced another tab's note with no refusal ("mine" over "theirs", and over
+    "theirs2" after "theirs" was refused), and an empty field in use said "saved" of a note it never showed, whose Enter
+    removed it. And one tab saving alone was told each time that another page had changed a note (keys in another
+    order)."""
+    import json
+    import urllib.request
+    from pathlib import Path
+    from playwright.sync_api import expect
+
+    def elsewhere(key, text, was):   # another tab's save
+        other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
+                                       data=json.dumps({"key": key, "text": text, "was": was}).encode())
+        assert urllib.request.urlopen(other).status == 200
+
+    def on_file():
+        return {k: v["text"] for k, v in json.loads(Path("runs/dev-v2.json.annotations.json").read_text())["annotations"].items()}
+    page.keyboard.press("/")
+    page.keyboard.type("first")
+    page.keyboard.press("Enter")
+    page.keyboard.press("j")
+    page.keyboard.press("/")
+    page.keyboard.type("mine")
+    page.keyboard.press("Escape")   # (a draft on dev-11)
+    elsewhere("dev-11#1", "theirs", "")
+    page.keyboard.press("k")
+    page.keyboard.press("/")
+    page.keyboard.type(" again")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert page.is_hidden("#notice") or "changed in the annotations file" not in page.text_content("#notice")
+    page.keyboard.press("j")
+    page.keyboard.press("/")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'theirs'"))
+    assert on_file() == {"dev-09#1": "first again", "dev-11#1": "theirs"}
+    elsewhere("dev-11#1", "theirs2", "theirs")   # (a third tab, after the refusal)
+    page.keyboard.press("k")
+    page.keyboard.press("/")
+    page.keyboard.type("!")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.keyboard.press("j")
+    page.keyboard.press("/")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'theirs2'"))
+    assert on_file()["dev-11#1"] == "theirs2"
+    # an empty field in use as a save elsewhere lands: nothing said saved of it, and its Enter removes nothing
+    held = []
+    page.route("**/annotations", lambda route: held.append(route))
+    page.keyboard.press("k")
+    page.keyboard.press("/")
+    page.keyboard.type("?")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    page.keyboard.press("/")   # (dev-24, nothing on file, its field in use)
+    elsewhere("dev-24#1", "theirs3", "")
+    held.pop().continue_()
+    page.wait_for_timeout(500)
+    page.unroute("**/annotations")
+    assert page.text_content("#case h2") == "dev-24" and page.text_content("#savestatus") == ""
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert on_file() == {"dev-09#1": "first again!?", "dev-11#1": "theirs2", "dev-24#1": "theirs3"}
+
+
 def two_saves_the_first_held(page):
     """"AAA" saved, its request held back (as a server busy with another tab's save), then "BBB" saved: (the answer's
     key, the held requests)."""
