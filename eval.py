@@ -3367,19 +3367,29 @@ def nfc(text):
     return unicodedata.normalize("NFC", text)
 
 
+def found_in_either(pattern, answer):
+    """Whether a check's pattern is found in an answer as it was sent, or in either of its canonical forms, NFC and NFD
+    (an é sent as e and a combining accent is the é a pattern holds, as contains reads it; a pattern written with the
+    accent apart finds an é sent whole). The pattern as written, as it was checked at load: put in NFC, one with a mark
+    in a class or after an atom meant another pattern ("e\u0301?" found in every answer), or none (a range reversed: a
+    traceback)."""
+    return any(guarded_search(pattern, form) is not None
+               for form in dict.fromkeys((answer, nfc(answer), unicodedata.normalize("NFD", answer))))
+
+
 def judged(c, r, t):
     """A judge check's verdict: its votes' (judge_verdicts), None while undecided."""
     return t["judged"].get(c["name"], {}).get("pass")
 
 
 CHECK_TYPES = {
-    # in NFC, both sides (a pattern too): an é sent as e and a combining accent is the é a split holds, however they look
-    # alike
+    # in NFC, both sides: an é sent as e and a combining accent is the é a split holds, however they look alike
     "contains": CheckType(str, lambda c, r, t: nfc(c["value"]) in nfc(r["response"])),
     "not_contains": CheckType(str, lambda c, r, t: nfc(c["value"]) not in nfc(r["response"])),
-    "icontains": CheckType(str, lambda c, r, t: nfc(c["value"]).casefold() in nfc(r["response"]).casefold()),
-    "regex": CheckType(str, lambda c, r, t: guarded_search(nfc(c["value"]), nfc(r["response"])) is not None, pattern=True),
-    "not_regex": CheckType(str, lambda c, r, t: guarded_search(nfc(c["value"]), nfc(r["response"])) is None, pattern=True),
+    # (in NFC again once folded: "ΐ" folds to ι and two marks, "Ϊ́" to ι, one mark, and the other: alike never found)
+    "icontains": CheckType(str, lambda c, r, t: nfc(nfc(c["value"]).casefold()) in nfc(nfc(r["response"]).casefold())),
+    "regex": CheckType(str, lambda c, r, t: found_in_either(c["value"], r["response"]), pattern=True),
+    "not_regex": CheckType(str, lambda c, r, t: not found_in_either(c["value"], r["response"]), pattern=True),
     "equals_expected": CheckType(None, lambda c, r, t: isinstance(r.get("expected"), str)
                                  and nfc(r["response"].strip()) == nfc(r["expected"]), needs="expected"),
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
@@ -14950,14 +14960,22 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False)
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"
-                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed"
-                    # (its tool called, but never with the check's arguments: the first call to it is the wrong step,
-                    # where no tool result failed it first: that says more, below)
-                    or c["type"] == "tool_called" and call["name"] == c["value"] and "arguments" in c
-                    and call["matched"] is not False
-                    and f"called {call['name']}, never with {one_line(json_text(c['arguments']), 60)}")
+                    or c["type"] == "max_tool_calls" and number == c["value"] + 1 and f"call {number}, past the {c['value']} allowed")
             if what:
                 return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
+        # its tool called, but never with a failed check's arguments: the first such call is the wrong step, unless
+        # another says more (its arguments unfit, no result matched: below), it made a call another check asked for
+        # (lookup A-1 where A-1 and A-2 were asked: A-2 was missing, A-1 no wrong step), or the turn the cap cut held
+        # the call (what went wrong is the cap)
+        wrong = None if cut or call["matched"] is False or any(
+            k["type"] == "tool_called" and k["value"] == call["name"] and "arguments" in k and
+            isinstance(call["arguments"], dict) and is_subset(k["arguments"], call["arguments"]) for k in checks) else next(
+            (c for c in failed.values() if c["type"] == "tool_called" and call["name"] == c["value"] and "arguments" in c), None)
+        if wrong:   # (arguments unfit or no JSON object, with no tool result to match: "never with" the ones it shows)
+            return {"turn": call["turn"], "call": call["text"], "check": wrong["name"],
+                    "what": f"arguments do not fit the tool: {call['problem']}" if call["problem"] else
+                            f"its arguments are not a JSON object: {call['unread']}" if call.get("unread") else
+                            f"called {call['name']}, never with {one_line(json_text(wrong['arguments']), 60)}"}
         if call["matched"] is False:   # (a tool the set gives no result at all: no argument of it was at fault)
             return {"turn": call["turn"], "call": call["text"], "check": None,
                     "what": f"the set gives {one_line(json_text(call['name']), 60)} no result ({TOOLS_FILE} nor the "

@@ -40,6 +40,16 @@ def graded(predicted=None):
     (check("regex", "café"), "cafe\u0301 con leche", "cafe con leche"),
     (check("not_regex", "café"), "cafe con leche", "cafe\u0301 con leche"),
     (check("regex", "cafe\u0301"), "café", "cafe"),
+    # (its second pass) the pattern as written, never put in NFC: "\bcafe\u0301?\b" became "\bcafé?\b", and found no
+    # "cafe"; "x[a-e\u0301]" a range to é, holding z; "[и\u0306-\u0308]" a range reversed, a traceback every report
+    (check("regex", "\\bcafe\u0301?\\b"), "Un cafe por favor", "Un cafa"),
+    (check("not_regex", "x[a-e\u0301]"), "xz", "xe\u0301"),
+    (check("regex", "caf[e\u0301]"), "cafe", "cafi"),
+    (check("regex", "(?i)b\u1112\u1161?"), "b\u1112", "bug"),
+    (check("not_regex", "[и\u0306-\u0308]"), "ok", "и"),
+    # (its second pass) icontains in NFC again once folded: "ΐ" and "Ϊ́" were never alike
+    (check("icontains", "PRO\u03aa\u0301ON"), "pro\u0390on", "proion"),
+    (check("icontains", "pro\u0390on"), "PRO\u03aa\u0301ON", "PROION"),
     (check("not_regex", r"(?i)reembolso.{0,20}lunes"), "Le avisaremos.", "El reembolso llegará el lunes"),
     (check("json"), '{"a": 1}', "a: 1"),
     (check("json", schema={"type": "object", "required": ["label"],

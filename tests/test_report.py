@@ -758,6 +758,31 @@ def test_an_agents_call_with_other_arguments_is_its_first_failure_never_a_call_t
         in rows, rows
 
 
+def test_an_agents_first_failure_blames_no_right_call_nor_hides_a_cut_or_unread_arguments():
+    """125th round's second pass on the first failure of a call with other arguments: a right call was blamed where two
+    tool_called checks asked for A-1 and A-2 (A-1 made); a cut turn holding the right call was hidden behind an earlier
+    call; arguments that are no JSON object were "never with" the very ones shown; and which was said hung on the order
+    the checks were written in."""
+    def call(arguments, turn=1, matched=True, problem=None, unread=None):
+        return {"turn": turn, "name": "lookup", "text": f"lookup({arguments})", "arguments": arguments, "unread": unread,
+                "problem": problem, "matched": matched, "no_tool": False, "no_result": False}
+    one, two = ({"name": f"asks {k}", "type": "tool_called", "value": "lookup", "arguments": {"id": k}} for k in ("A-1", "A-2"))
+    valid = {"name": "valid", "type": "tool_args_valid"}
+    assert evalpy.first_failure([call({"id": "A-1"})], [one, two], {"asks A-1": True, "asks A-2": False}, False, 2) == {
+        "turn": None, "call": None, "check": "asks A-2", "what": "the call never happened"}
+    assert evalpy.first_failure([call({"id": "A-9"})], [one], {"asks A-1": False}, False, 2) == {
+        "turn": 1, "call": 'lookup({\'id\': \'A-9\'})', "check": "asks A-1", "what": 'called lookup, never with {"id": "A-1"}'}
+    assert evalpy.first_failure([call({"id": "A-9"}), call({"id": "A-1"}, turn=2)][:1], [one], {"asks A-1": False}, False,
+                                2, cut=2)["what"].startswith("the token limit cut its calls")
+    unread = "not JSON (expecting ',' delimiter at character 18)"
+    assert evalpy.first_failure([call(None, unread=unread)], [one], {"asks A-1": False}, False, 2)["what"] == \
+        f"its arguments are not a JSON object: {unread}"
+    unfit = "its arguments are not a JSON object: they are a list"
+    for checks in ([one, valid], [valid, one]):
+        assert evalpy.first_failure([call([1], problem=unfit)], checks, {"asks A-1": False, "valid": False}, False, 2) == {
+            "turn": 1, "call": "lookup([1])", "check": "valid", "what": f"arguments do not fit the tool: {unfit}"}
+
+
 def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
     """116th round's newcomer: every call to a tool whose results were left out of tools.json got "no result", and the
     first failure said "no tool result matched these arguments (a wrong or missing argument)" of a right call."""
