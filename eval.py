@@ -3470,7 +3470,9 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     # told apart by nothing): its type and value, where the value is text, as the README says
     named = isinstance(obj.get("name"), str) and obj["name"].strip()
     value = obj.get("value")
-    shown = default_check_name(kind, value, obj.get("arguments")) if CHECK_TYPES[kind].value != "share" and (
+    # (its value wrong: named by its type alone, "check 'max_tool_calls'", then "check 'max_tool_calls 3'" of one check)
+    wrong = value_problem(kind, CHECK_TYPES[kind].value, obj)
+    shown = default_check_name(kind, value, obj.get("arguments")) if not wrong and CHECK_TYPES[kind].value != "share" and (
         isinstance(value, str) and value.strip() or isinstance(value, list) and value and all(
             isinstance(v, str) for v in value)) else kind
     who = f"check {obj['name']!r}" if named else f"check {one_line(shown, 60)!r}"
@@ -3480,7 +3482,7 @@ def parse_check(obj, older=None) -> tuple[Check | None, list]:
     want = CHECK_TYPES[kind].value
     # (a named check's, "check 'signs': check 'icontains' needs a non-empty string value": its name, and the type's rule)
     # (unnamed, the rule names it by its type: "check 'max_latency_ms abc': check 'max_latency_ms' needs..." twice)
-    problems += [f"{who}: {p}" if named else p for p in filter(None, [value_problem(kind, want, obj)])]
+    problems += [f"{who}: {p}" if named else p for p in filter(None, [wrong])]
     if "arguments" in obj and kind != "tool_called":
         problems.append(f"{who}: only a tool_called check takes arguments")
     elif "arguments" in obj and not isinstance(obj["arguments"], dict):
@@ -7940,9 +7942,10 @@ def tags_identity(entry, scrub):
     return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
-def undigested_note(who, model, found, a_list=True):
-    """The note of an /api/tags that names no digest of a model (found: its entries there): its re-pull passes unseen."""
-    why = ("did not answer with a list" if not a_list else "does not list it" if not found else "listed none"
+def undigested_note(who, model, found, a_list=True, unsure=None):
+    """The note of an /api/tags that names no digest of a model (found: its entries there): its re-pull passes unseen.
+    unsure: why it gave no answer at all (sat on past its wait: "did not answer with a list" of one slow)."""
+    why = (unsure if unsure else "did not answer with a list" if not a_list else "does not list it" if not found else "listed none"
            if all(e.get("digest") in (None, "") for e in found) else "listed one that is no text")
     return (f"note: {who} gave no digest of {on_one_line(model)} (it {why}): a model pulled again under that name "
             "cannot be told apart")
@@ -8000,7 +8003,8 @@ class OllamaClient(ChatClient):
                             f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
                             "(a proxy joining servers?); ask one server, or a name only one model has")
         self.identities[model] = self.identity(entry)
-        if not digests:   # (as over Ollama's /v1: a re-pull then passes unseen)
+        if not digests and model not in getattr(self, "undigested", set()):   # (as over Ollama's /v1: once a command)
+            self.undigested = getattr(self, "undigested", set()) | {model}
             warn(undigested_note(f"{self.host}/api/tags", model, [e for n, e in entries.items() if tagged(n) == tagged(wanted)]))
         # /api/show's capabilities are chat's own (server/routes.go ShowHandler and ChatHandler: m.Capabilities());
         # /api/tags' may be fewer (server/model_list_cache.go reads no chat template in the model file, where a model
@@ -8395,13 +8399,15 @@ class OpenAIClient(ChatClient):
             answer = self.beside_v1("/api/version")
             version = (answer or {}).get("version")
             self.ollama_said = self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
-            unsure = self.beside_unsure or ("answered it without a version" if answer and "version" in answer and
-                                            self.ollama_said is None else None)
+            # (an object with no version in text, {} too; one saying an error is another server's, LM Studio's)
+            unsure = self.beside_unsure or ("answered no version in text" if isinstance(answer, dict) and "error" not in
+                                            answer and self.ollama_said is None else None)
             if unsure:   # (a 404 is another server's, said by nothing; this may be an Ollama, unread)
-                warn(f"note: {self.host}/models lists its models in the shape of Ollama's /v1, but "
-                     f"{self.host.removesuffix('/v1')}/api/version, where Ollama says its version, {unsure}: it is read "
-                     "as another /v1 server: no digest is read from its /api/tags (a model pulled again under the name "
-                     "cannot be told apart), and an --option Ollama's /v1 drops (num_ctx) is not refused")
+                root = self.host.removesuffix('/v1')
+                warn(f"note: {self.host}/models lists its models in the shape of Ollama's /v1, but {root}/api/version, "
+                     f"where Ollama says its version, {unsure}: it is read as another /v1 server: no digest is read from "
+                     "its /api/tags (a model pulled again under the name cannot be told apart), and an --option Ollama's "
+                     f"/v1 drops (num_ctx) is not refused; if Ollama serves it, --api ollama --host {root} reads both")
         return self.ollama_said
 
     def ollama_identity(self, model, entry):
@@ -8412,6 +8418,7 @@ class OpenAIClient(ChatClient):
         command."""
         if set(entry) - OLLAMA_ENTRY_KEYS or self.ollama_version() is None:
             return {}
+        self.beside_unsure = None
         listed = (self.beside_v1("/api/tags") or {}).get("models")
         case_twins_refused(model, [e[k] for e in listed if isinstance(e, dict) for k in ("name", "model")
                                    if isinstance(e.get(k), str) and e[k]] if isinstance(listed, list) else [],
@@ -8426,7 +8433,8 @@ class OpenAIClient(ChatClient):
                             "answer to that name (a proxy joining servers?); ask one server, or a name only one model has")
         if not digests and model not in getattr(self, "undigested", set()):   # said once a command, never passed over
             self.undigested = getattr(self, "undigested", set()) | {model}
-            warn(undigested_note(f"Ollama serves {self.host}, but its /api/tags", model, found, isinstance(listed, list)))
+            warn(undigested_note(f"Ollama serves {self.host}, but its /api/tags", model, found, isinstance(listed, list),
+                                 self.beside_unsure))
         return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub) if digests else {}
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
@@ -13485,12 +13493,15 @@ def preflight_server(client, config, judge, inputs, resuming):
             warn(f"note: {on_one_line(config['model'])} is served with a window of {windows[1]} tokens now, where the run "
                  f"began at {windows[0]} (max_model_len): the answers asked now may be cut sooner, and the run records the "
                  "window it began with")
-        nested = [k for k in (identity.get("model_entry") or {}) if "." in k]
-        if then is not None and served is not None and nested and not any("." in k for k in config["model_entry"]):
-            # (begun by an older eval.py, which kept the plain values alone: llama.cpp's meta alone names the weights)
-            warn(f"note: the run began with {on_one_line(config['model'])}'s /v1/models entry kept without "
-                 f"{on_one_line(', '.join(nested), 120)} (an older eval.py's run): the answers asked now cannot be told to "
-                 "be the same weights'")
+        # (as they tell a model apart: a router's status is none of it; llama.cpp's meta alone names the weights)
+        began, now_told = (entry_identity(e) or {} for e in (config.get("model_entry"), identity.get("model_entry")))
+        nested = [[k for k in e if "." in k] for e in (began, now_told)]
+        if then is not None and served is not None and bool(nested[0]) != bool(nested[1]):
+            warn(f"note: {on_one_line(config['model'])}'s /v1/models entry " + (
+                 f"was kept without {on_one_line(', '.join(nested[1]), 120)} when the run began (an older eval.py's run, or "
+                 "another server)" if nested[1] else
+                 f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
+                 "server?)") + ": the answers asked now cannot be told to come from the same weights as those before")
         if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
             warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
                  f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "
@@ -20241,7 +20252,7 @@ def read_annotations(path):
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
         raise EvalError(f"{shell_word(path)}: a folder, where the run's annotations file goes; move it aside (or "
-                        "rename it), then run again")
+                        "rename it), then give the same command again")
     data, parsed = None, False   # (a JSON null is read, and holds no annotation: not "unread")
     raw = read_bytes(path, "annotations file")
     refuse_wide(path, raw, what="this annotations file")   # (saved by an editor in UTF-16: "damaged", "mend it")
@@ -24226,7 +24237,7 @@ function others(it, annotations) {
   }
   if (changed) {
     $("notice").hidden = false;
-    $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds them now."].join(" ");
+    $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
   }
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)

@@ -104,6 +104,8 @@ class FakeOllama:
         self.version_auth = []        # the Authorization header of every /api/version request
         self.version_page = None      # bytes /api/version answers instead of its JSON (a proxy's page)
         self.version_seconds = 0      # how long /api/version is sat on before its answer (an Ollama under load)
+        self.tags_seconds = 0         # how long /api/tags is sat on before its answer
+        self.version_answer = None    # the JSON /api/version answers instead of {"version": ...} (an object without one)
         self.models_page = None       # /v1/models in pages of this many (has_more, last_id, ?after=)
         self.key_everywhere = False   # with api_key: /api/version wants it too (an auth proxy before Ollama)
         self.native_api = True        # /api/version answers: an Ollama (False: a /v1 server alone, llama.cpp's say)
@@ -416,6 +418,7 @@ class FakeOllama:
                 if self.path in fake.listings:
                     self.send_json(200, fake.listings[self.path])
                 elif self.path == "/api/tags" and fake.native_api:   # (a /v1 server alone has none)
+                    time.sleep(fake.tags_seconds)
                     self.send_json(200, {"models": [
                         {"name": m, "model": m, "modified_at": "2026-11-02T09:14:51.218337+01:00", "size": 4683087332,
                          "digest": fake.digest(m),
@@ -455,7 +458,7 @@ class FakeOllama:
                     if fake.version_page is not None:   # something else on that path (a proxy's page)
                         self.send_raw(200, fake.version_page, "text/html")
                         return
-                    self.send_json(200, {"version": fake.version})
+                    self.send_json(200, {"version": fake.version} if fake.version_answer is None else fake.version_answer)
                 elif self.path == "/":
                     self.send_raw(200, b"Ollama is running", "text/plain; charset=utf-8")
                 else:

@@ -157,6 +157,13 @@ def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
     assert "check 'regex y': a check with a weight counts toward the weighted score and does not block" in said, said
     assert "check 'regex z': weight must be a positive number, not -1" in said, said
     assert "check 'contains' needs a non-empty string value" in said, said   # (no text value: named by its type)
+    # (its second pass) a wrong value names it by its type in every line: "max_tool_calls 3" was a second check
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n", "tools": [
+        {"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}],
+        "checks": [{"type": "max_tool_calls", "value": "3", "weight": "x"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert "max_tool_calls 3" not in str(e.value) and "check 'max_tool_calls': weight must be" in str(e.value), str(e.value)
 
 
 def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):

@@ -167,9 +167,20 @@ def test_an_entry_of_ollamas_shape_whose_api_version_is_slow_or_odd_is_said_unre
     assert code == 0 and err.count(f"/api/version, where Ollama says its version, did not answer within "
                                    f"{evalpy.OLLAMA_ASKED_SECONDS:g} s: it is read as another /v1 server: no digest") == 1, err
     assert "an --option Ollama's /v1 drops (num_ctx) is not refused" in err, err
-    fake.version_seconds, fake.version = 0, {"x": 1}
-    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/odd.json")
-    assert code == 0 and err.count("/api/version, where Ollama says its version, answered it without a version") == 1, err
+    for version in ({"x": 1}, None):   # (its review: an object without a version, {}, was read in silence)
+        fake.version_seconds, fake.version = 0, version
+        fake.version_answer = {} if version is None else None
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out",
+                             f"runs/odd-{bool(version)}.json")
+        assert code == 0 and err.count("/api/version, where Ollama says its version, answered no version in text") == 1 \
+            and f"if Ollama serves it, --api ollama --host {fake.url} reads both" in err, err
+    fake.version_answer = None
+    # (its second pass) /api/tags slow past its wait, over Ollama's /v1: never "did not answer with a list"
+    fake.native_api, fake.tags_seconds, fake.version = True, evalpy.OLLAMA_ASKED_SECONDS + 0.5, "0.12.6"
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/tags.json")
+    assert code == 0 and err.count(f"its /api/tags gave no digest of qwen2.5:7b (it did not answer within "
+                                   f"{evalpy.OLLAMA_ASKED_SECONDS:g} s)") == 1, err
+    fake.tags_seconds = 0
     fake.native_api = False   # (a 404 there: another server, said by nothing)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/404.json")
     assert code == 0 and "/api/version" not in err, err
@@ -209,7 +220,8 @@ def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(
     assert code == 0 and err.count("gave no digest of qwen2.5:7b (it listed one that is no text)") == 1, err
     for digest, why in (({"sha": "x"}, "listed one that is no text"), (None, "listed none")):
         fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "details": {}, **({"digest": digest} if digest else {})}]}
-        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--out", f"runs/native-{why[-4:]}.json")
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--out", f"runs/native-{why[-4:]}.json",
+                             "--repeat", 2)   # (its review: said again as the model was asked again after the last answer)
         assert code == 0 and err.count(f"note: {fake.url}/api/tags gave no digest of qwen2.5:7b (it {why}): a model "
                                        "pulled again under that name cannot be told apart") == 1, err
     # a journal an older eval.py began (no entry, no digest), resumed: said
@@ -280,8 +292,20 @@ def test_llama_cpps_entry_names_its_weights_in_its_meta(project, cli, fake):
     header["config"]["model_entry"] = {k: v for k, v in header["config"]["model_entry"].items() if "." not in k}
     Path("runs/old.json.journal").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
     code, out, err = cli("run", "--resume", "runs/old.json")
-    assert code == 0 and err.count("note: the run began with qwen's /v1/models entry kept without meta.vocab_type, "
-                                   "meta.n_vocab, ") == 1 and "the answers asked now cannot be told to be the same " in err, err
+    assert code == 0 and err.count("note: qwen's /v1/models entry was kept without meta.vocab_type, "
+                                   "meta.n_vocab, ") == 1 and err.count("the answers asked now cannot be told to come from "
+                                                                          "the same weights as those before\n") == 1, err
+    # (its second pass) a router's status is none of what names the weights: never named as lost; and the other way, a
+    # run begun where the entry named its weights, resumed where it names none, is said too
+    fake.faults = ["drop"] * 5
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen",
+                         "--jobs", 1, "--retries", 0, "--out", "runs/router.json")
+    assert code == 2, err
+    fake.listings["/v1/models"]["data"][0].pop("meta")
+    fake.listings["/v1/models"]["data"][0]["status"] = {"value": "loaded", "args": []}
+    code, out, err = cli("run", "--resume", "runs/router.json")
+    assert code == 0 and "note: qwen's /v1/models entry no longer says meta.vocab_type, meta.n_vocab, " in err \
+        and "status" not in err, err
 
 
 def test_llama_cpps_router_loading_its_model_is_no_other_model(project, cli, fake):
