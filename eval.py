@@ -8399,9 +8399,9 @@ class OpenAIClient(ChatClient):
             answer = self.beside_v1("/api/version")
             version = (answer or {}).get("version")
             self.ollama_said = self.scrub(version)[:ENTRY_TEXT] if isinstance(version, str) else None
-            # (an object with no version in text, {} too; one saying an error is another server's, LM Studio's)
-            unsure = self.beside_unsure or ("answered no version in text" if isinstance(answer, dict) and "error" not in
-                                            answer and self.ollama_said is None else None)
+            # (a version that is no text, or {}: an object saying anything else is another server's, a catch-all's)
+            unsure = self.beside_unsure or ("answered no version in text" if isinstance(answer, dict) and (
+                "version" in answer or not answer) and self.ollama_said is None else None)
             if unsure:   # (a 404 is another server's, said by nothing; this may be an Ollama, unread)
                 root = self.host.removesuffix('/v1')
                 warn(f"note: {self.host}/models lists its models in the shape of Ollama's /v1, but {root}/api/version, "

@@ -738,7 +738,7 @@ def test_report_case_refuses_a_damaged_sidecar_as_the_other_views_do(runs, proje
     for argv in (("report", runs[1]), ("review", runs[1], "--port", "0")):
         code, out, err = cli(*argv)
         assert code == 2 and err == (f"error: {runs[1]}.annotations.json: a folder, where the run's annotations file "
-                                     "goes; move it aside (or rename it), then run again\n"), (argv, err)
+                                     "goes; move it aside (or rename it), then give the same command again\n"), (argv, err)
 
 
 def test_a_long_annotation_is_cut_in_the_report_table_and_kept_whole_in_json(runs, project, cli):
