@@ -3793,10 +3793,6 @@ def filled_check_problems(check, labels, case=None, written=True):
                         else "a label check needs config.labels")
     if kind.needs == "expected" and case is not None and "expected" not in case:
         problems.append("equals_expected needs the case's 'expected'")
-    elif kind.needs == "expected" and case is not None and isinstance(case["expected"], str) \
-            and case["expected"] != case["expected"].strip():   # (" 42 " failed every answer, "42" too, unsaid)
-        problems.append(f"the case's 'expected' {json_text(case['expected'])} begins or ends with white space, and the "
-                        "answer it is compared with is trimmed, so it can never pass; trim it")
     if kind.needs == "tools" and case is not None:
         if not case.get("tools"):
             problems.append(f"needs the case's tools (a \"tools\" list, or {TOOLS_FILE} beside the split; "
@@ -5325,6 +5321,12 @@ def not_utf8(path, data, error, begins=None, what=""):
                                       f"{said}not valid UTF-8 (byte {error.start + 1}); save it as UTF-8")
 
 
+def expected_shown(text):
+    """An expected answer in a message, as JSON, its white space but the plain space escaped: a no-break space at its end
+    read as a space, and a search of the file for "42 " found nothing."""
+    return re.sub(r"[^\S ]", lambda m: code_shown(m.group()), json_text(text))
+
+
 def load_split(path, more_problems=None, as_begun=False):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
@@ -5375,6 +5377,13 @@ def load_split(path, more_problems=None, as_begun=False):
         known = {name for case in cases for name in by_name(case.get("vars", {}))}
         problems += [f"{shell_word(os.path.join(folder, CHECKS_FILE))}: check {number}: {p}" for number, check in enumerate(defaults, 1)
                      if isinstance(check.get("value"), str) for p in unclosed_placeholders(check["value"], "its value", known)]
+    # an equals_expected whose expected begins or ends with white space, which no answer, trimmed, equals: " 42 " failed
+    # every answer, "42" too, unsaid
+    spaced = [f"{shell_word(path)}:{case['line']}: case {case['id']!r}: its 'expected' {expected_shown(case['expected'])} "
+              "begins or ends with white space, and the answer an equals_expected check compares with it is trimmed, so "
+              "the check can never pass; trim it" for case in cases if isinstance(case.get("expected"), str)
+              and case["expected"] != case["expected"].strip() and any(c["type"] == "equals_expected" for c in case["checks"])]
+    problems += [] if as_begun else spaced
     if problems and more_problems:
         problems += more_problems(sorted(cases + at_fault, key=lambda c: c["line"]))
     if not data:
@@ -5409,6 +5418,9 @@ def load_split(path, more_problems=None, as_begun=False):
         raise EvalError("".join(f"{note}\n" for note in unsaid) + capped(summarised(path, problems), MOST_PROBLEMS))   # (first:
         # the likely cause, where said last, after eight lines of "needs the case's tools", it sent one to the cases)
     odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
+    if spaced and as_begun:   # (refused, and trimmed, the split's hash changed: the run begun could never be resumed)
+        warn(f"note: {spaced[0]} (a run begun before it was refused: resumed as it began)"
+             + (f"; {len(spaced) - 1} more such cases" if len(spaced) > 1 else ""))
     if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
         warn(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
              "end, or not in NFC) are read as written without them; save them so for your next run")

@@ -131,8 +131,8 @@ def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, m
     ({"type": "label", "weight": 1}, "a label check always blocks and has no weight"),
     ({"type": "equals_expected"}, "equals_expected needs the case's 'expected'"),
     # (125th round) one the trimmed answer can never equal: " 42 " failed every answer, unsaid
-    ({"type": "equals_expected"}, "the case's 'expected' \" 42 \" begins or ends with white space, and the answer it is "
-                                  "compared with is trimmed, so it can never pass; trim it"),
+    ({"type": "equals_expected"}, "case 'b': its 'expected' \" 42 \" begins or ends with white space, and the answer an "
+                                  "equals_expected check compares with it is trimmed, so the check can never pass; trim it"),
 ])
 def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message):
     (tmp_path / "s.jsonl").write_text(
@@ -164,6 +164,20 @@ def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert "max_tool_calls 3" not in str(e.value) and "check 'max_tool_calls': weight must be" in str(e.value), str(e.value)
+
+
+def test_an_expected_with_white_space_at_an_end_is_a_note_to_a_resume(tmp_path, capsys):
+    """125th round's second pass: refused at load, an expected " 42 " left a run an older eval.py began with no way to
+    finish: trimmed, the split's hash changed, and the resume was refused for that. A resume reads it as it began, and
+    says so; a no-break space is shown as its code (it read as a space)."""
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n", "expected": "42\u00a0",
+                                                  "checks": [{"type": "equals_expected"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert "its 'expected' \"42\\u00a0\" begins or ends with white space" in str(e.value), str(e.value)
+    cases, labels, sha = evalpy.load_split(str(tmp_path / "s.jsonl"), as_begun=True)
+    assert [c["id"] for c in cases] == ["b"] and "(a run begun before it was refused: resumed as it began)" in \
+        capsys.readouterr().err
 
 
 def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):
