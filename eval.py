@@ -2068,6 +2068,7 @@ IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantizati
 # state of the process serving it, llama.cpp's router's "status" ("unloaded", "loading", "loaded"; "failed" and
 # "exit_code" after a crash: tools/server get_router_models), which its first chat changes on the same weights
 ENTRY_STAMPED = ("created", "status", "status.value", "status.failed", "status.exit_code")
+ENTRY_STAMPED_BEFORE = ("created",)   # what an entry digest left out before round 125: a judge's so recorded is read so
 # and not the window it is served with, which a resume is advised to take larger (vLLM's --max-model-len)
 ENTRY_WINDOW = ("max_model_len",)
 
@@ -2743,8 +2744,12 @@ def changed_words(was, now, then="then"):
 def identity_digest(identity, like=None):
     """A model's digest as its server described it (client.identities'), or its entry_digest where it names none;
     like: a digest recorded before, whose kind is read (a server that stopped naming one is never another model)."""
+    if like is not None and like.startswith("entry:"):
+        # (recorded by an eval.py that kept a router's status in it: the same weights, never "served otherwise")
+        before = entry_digest(None, entry_identity(identity.get("model_entry"), ENTRY_STAMPED_BEFORE + ENTRY_WINDOW))
+        return like if like == before else entry_digest(identity.get("model_entry"))
     if like is not None:
-        return entry_digest(identity.get("model_entry")) if like.startswith("entry:") else identity.get("model_digest")
+        return identity.get("model_digest")
     return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
 
 
@@ -2803,7 +2808,15 @@ def same_judge(a, b, besides=()):
         return {k: v for k, v in judge.items() if k not in ("digests", *besides)}
     def digests(judge):
         return judge.get("digests") if type(judge.get("digests")) is list else []
-    return rest(a) == rest(b) and all(x == y for x, y in zip(digests(a), digests(b)) if x and y)
+    return rest(a) == rest(b) and not any(map(digests_apart, digests(a), digests(b)))
+
+
+def digests_apart(was, now):
+    """Whether two recorded digests of one judge model name two models: both known, of one kind, and different. An
+    Ollama digest and an entry: one are two readings of one server (its /api/version slow past its wait in one
+    command: the same judge was "pulled again", its test run refused), never a difference."""
+    return type(was) is str and type(now) is str and bool(was) and bool(now) and \
+        was.startswith("entry:") == now.startswith("entry:") and was != now
 
 
 def config_problem(config, text_keys):
@@ -12559,7 +12572,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
             now = (config.get("judge") or {}).get("digests")
             differs += ["judge_digest"] if type(was) is list and type(now) is list and "judge" not in differs and any(
-                type(x) is str and type(y) is str and x != y for x, y in zip(was, now)) else []
+                map(digests_apart, was, now)) else []
             differs += [] if same_bytes else ["split_sha"]
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "prompt_sha": earlier.get("prompt_sha"),
@@ -21571,7 +21584,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                    f"({str(e).splitlines()[0].rstrip('.')})")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
-            model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if a and b and a != b)
+            model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if digests_apart(a, b))
             # another server's judge of that name is another judge, never a re-pull: the verdicts asked of that server
             # stay as they are, to be confirmed or kept apart when that server is next asked (keep_apart_elsewhere)
             was_asked, elsewhere = stored, stored.get("host") is not None and not same_server(str(stored["host"]), config["host"])
@@ -21825,7 +21838,7 @@ def keep_apart_elsewhere(sidecar, host, judge):
         if not c.get("unconfirmed") or c.get("replaced") or not same_server(str(c.get("host")), host):
             continue
         changed = [(m, was, now[m]) for m, was in zip(c["judge"]["models"], c["judge"].get("digests") or ())
-                   if was and m in now and now[m] != was]
+                   if m in now and digests_apart(was, now[m])]
         if changed:
             key = {"baseline_sha": c["baseline_sha"], "candidate_sha": c["candidate_sha"], "judge": c["judge"]}
             unsure, _ = keep_apart_unconfirmed(sidecar, key, [{"who": "the judge", "model": m, "was": was, "now": new,

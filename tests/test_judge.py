@@ -3479,6 +3479,13 @@ def test_a_judge_recorded_before_its_digests_were_is_the_same_judge(project, jud
     Path("old.json").write_text(json.dumps(old))
     code, out, err = cli("compare", "old.json", "runs/answers-dev-v1.json")
     assert code == 0 and "Changed: nothing in the configuration" in out, out
+    # (125th round) nor is an entry: digest beside an Ollama one (its /api/version slow past its wait in one command, the
+    # same judge read over Ollama's /v1 as another server): "pulled again", its test run refused
+    old["config"]["judge"]["digests"] = ["entry:" + "e" * 64]
+    Path("old.json").write_text(json.dumps(old))
+    code, out, err = cli("compare", "old.json", "runs/answers-dev-v1.json")
+    assert code == 0 and "Changed: nothing in the configuration" in out, out
+    assert not evalpy.digests_apart("entry:" + "e" * 64, "sha256:" + "a" * 64) and evalpy.digests_apart("a" * 64, "b" * 64)
     # a pulled-again judge (both digests known, and other) is another judge all the same
     header["config"]["judge"]["digests"] = ["0" * 64]
     Path("k.json.judging").write_text(json.dumps(header) + "\n" + "".join(lines[1:]))
@@ -3906,6 +3913,30 @@ def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(proj
     fake.listings["/v1/models"] = listing("/models/llama-q8")
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--judge-model", "llama3.1:8b")
     assert "the judge llama3.1:8b served otherwise (its /v1/models entry " in err and "pulled again" not in err, err
+
+
+def test_a_run_whose_judge_digest_kept_a_routers_status_resumes_on_the_same_weights(project, judged_split, cli, fake):
+    """125th round's review: an entry digest of round 124 kept llama.cpp's router status in its hash; with the status left
+    out since, a run it began over a router was refused on the same weights ("its /v1/models entry 375d89e9 then,
+    7897e577 now: other weights")."""
+    entry = {"id": "llama3.1:8b", "object": "model", "owned_by": "llamacpp", "created": 1764496800, "in_cache": True,
+             "path": "/models/llama.gguf", "status": {"value": "loaded", "args": []}}
+    fake.native_api, fake.models = False, ["qwen2.5:7b", "llama3.1:8b"]
+    fake.listings["/v1/models"] = {"object": "list", "data": [dict(entry, id="qwen2.5:7b", path="/models/qwen.gguf"), entry]}
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--judge-model", "llama3.1:8b")
+    assert code == 0, err
+    run = load_json("runs/answers-dev-v1.json")
+    plain = evalpy.plain_entry(entry, str)
+    before = evalpy.entry_digest(None, evalpy.entry_identity(plain, ("created", "max_model_len")))
+    assert before != run["config"]["judge"]["digests"][0]
+    run["config"]["judge"]["digests"] = [before]   # (as round 124 recorded it)
+    os.unlink("runs/answers-dev-v1.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+    Path("runs/answers-dev-v1.json.journal").write_text("\n".join(lines) + "\n")
+    code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json")
+    assert code == 0 and "other weights" not in err, err
 
 
 def test_a_run_judged_through_a_link_is_judged_beside_the_run_itself(project, judged_split, cli, fake, monkeypatch):
