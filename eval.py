@@ -13309,7 +13309,8 @@ def run_held(args, held):
                             f"asking only the rest, with: {again} (or give "
                             + ("the grid another --out FOLDER for new runs of their own); then run each of the grid's "
                                "runs after it with the grid's options and its own --model and --prompt: the grid given "
-                               "again makes every run anew" if by_model else "--out NAME for a new run of its own)"))
+                               "again makes the runs before it anew, and stops here again" if by_model else
+                               "--out NAME for a new run of its own)"))
         if is_held_out(config["split_path"]):
             guarded = held_out_guard(config, inputs, judge, wanted, exact, args.rerun_test)
             rerun = guarded({})
@@ -20234,9 +20235,10 @@ def grid_stopped(configs, at, runs):
     rest = configs[at + 1:]
     return (f"the grid stopped at run {at + 1} of {len(configs)} ({named(configs[at])}); made: {made}; "
             f"never started: {', '.join(map(named, rest)) or 'none'}"
-            + (f". The same grid given again makes every run anew{', the made ones too' if runs else ''}; to ask no run "
-               "twice, make the stopped run and each never started on their own: the grid's options with one --model "
-               "and one --prompt each (a stopped run that kept its answers is resumed, as said)" if rest else ""))
+            + (". The same grid given again " + ("makes its made runs anew, and stops again at a run that kept its "
+               "answers" if runs else "stops again at a run that kept its answers") + "; to ask no run twice, make the "
+               "stopped run and each never started on their own: the grid's options with one --model and one --prompt "
+               "each (a stopped run that kept its answers is resumed, as said)" if rest else ""))
 
 
 def answer_key(case_id, trial):

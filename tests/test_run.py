@@ -2816,9 +2816,9 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
     assert ("the grid stopped at run 3 of 4 (llama3.2:3b with prompts/v2.txt); made: runs/dev-v2-qwen2.5-7b.json, "
             "runs/dev-v3-qwen2.5-7b.json; never started: llama3.2:3b with prompts/v3.txt") in err, err
     # (125th round) "resume it" then the same grid again asked the made runs anew: how to ask none twice is said
-    assert ("never started: llama3.2:3b with prompts/v3.txt. The same grid given again makes every run anew, the made "
-            "ones too; to ask no run twice, make the stopped run and each never started on their own: the grid's options "
-            "with one --model and one --prompt each") in " ".join(err.split()), err
+    assert ("never started: llama3.2:3b with prompts/v3.txt. The same grid given again makes its made runs anew, and "
+            "stops again at a run that kept its answers; to ask no run twice, make the stopped run and each never started "
+            "on their own: the grid's options with one --model and one --prompt each") in " ".join(err.split()), err
     assert len(fake.chat_bodies) == 4
     # (round 102) a made run with errors is named with the command that completes it, as a grid that ends says
     for name in os.listdir("runs"):
@@ -2879,7 +2879,8 @@ def test_a_grid_interrupted_says_which_of_its_runs_were_not_made(project, two_mo
                               "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and f"with: {STARTED} run --resume runs/dev-v3-qwen2.5-7b.json (or give the grid another --out " \
         "FOLDER for new runs of their own); then run each of the grid's runs after it with the grid's options and its " \
-        "own --model and --prompt: the grid given again makes every run anew" in " ".join(err.split()), err
+        "own --model and --prompt: the grid given again makes the runs before it anew, and stops here again" \
+        in " ".join(err.split()), err
 
 
 # -- agents: the tool loop, on both APIs (issue 29) ---------------------------------------------------
