@@ -11287,8 +11287,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
             raise EvalError(f"--out {shell_word(out)}: not a regular file (a device, a FIFO or a socket), where a run "
                             "file is written whole and read back; give a file's path")
         if os.path.islink(taken) and not os.path.exists(taken):   # (said to exist, where every reader of it says not)
-            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} is {link_to_nothing(taken)}, and eval.py "
-                            f"writes no file through a link; {FIX_LINK}, or give another --out")
+            # ("and eval.py writes no file through a link": a link to a folder, --out dl/, is written into)
+            raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} is {link_to_nothing(taken)}; {FIX_LINK}, or "
+                            "give another --out")
         if os.path.lexists(taken):   # (a file of one's own at a sidecar's name: said to be what the name is for)
             what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
                     "eval.py cannot read there)")
@@ -13188,11 +13189,11 @@ def grid_of(args):
 def refuse_grid(args, runs):
     """What a grid cannot mean, said before any call: one --out file for several runs, one
     --compare run for several, and several configurations on the held-out split."""
+    if args.out:   # (its first run's, asked of the server first, said it; "names one run file" of a link to a folder gone)
+        refuse_dead_link(f"--out {shell_word(args.out)}: ", os.path.normpath(args.out))
     if args.out and not (args.out.endswith(("/", os.sep)) or os.path.isdir(args.out)):
         raise EvalError(f"--out {shell_word(args.out)} names one run file; a grid of {runs} runs needs a folder (--out runs/sweep/) "
                         "or no --out")
-    if args.out:   # (its first run's, asked of the server first, said it)
-        refuse_dead_link(f"--out {shell_word(args.out)}: ", os.path.normpath(args.out))
     if args.compare:
         raise EvalError(f"--compare compares one run with {shell_word(args.compare)}; a grid compares its {runs} runs with its "
                         "first (drop --compare, then compare any of them with it)")
@@ -23412,6 +23413,7 @@ def write_page(path, text, force, inputs):
     if os.path.isdir(path):
         raise EvalError(f"--html {shell_word(path)} is a folder; give a file name, like report.html")
     folder = os.path.dirname(path) or "."
+    refuse_dead_link(f"--html {shell_word(path)}: ", folder)   # ("there is no folder dl", which ls shows)
     if not os.path.isdir(folder):
         raise EvalError(f"--html {shell_word(path)}: there is no folder {shell_word(folder)}")
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced

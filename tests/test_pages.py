@@ -507,11 +507,15 @@ def test_a_page_never_replaces_the_prompt_or_split_a_run_was_made_from(project, 
     (["report", "runs/dev-v2.json", "--case", "dev-09", "--html", "x.html"], "--html writes the page of the whole run"),
     (["report", "runs/dev-v2.json", "--html", "runs"], "--html runs is a folder"),
     (["report", "runs/dev-v2.json", "--html", "nowhere/x.html"], "there is no folder nowhere"),
+    # (125th round) a folder through a link to nothing: "there is no folder dl", which ls shows
+    (["report", "runs/dev-v2.json", "--html", "dl/x.html"], "--html dl/x.html: dl is a link to /nonexistent/dir, which "
+                                                             "does not exist; fix the link or remove it"),
     (["report", "runs/dev-v2.json", "--html", ""], "--html needs a file name"),
     (["report", "runs/dev-v2.json", "--html", "-"], "--html needs a file name"),
 ])
 def test_page_usage_errors_are_plain(project, cli, argv, message):
     write_two_runs()
+    os.symlink("/nonexistent/dir", "dl")
     code, out, err = cli(*argv)
     assert code == 2 and message in err and "Traceback" not in err and out == ""
 
