@@ -21069,6 +21069,11 @@ def read_pairwise(path, candidate=None):
     return stored["comparisons"]
 
 
+# a pairwise verdict's fields as a damaged file's message names the ones it lacks
+PAIRWISE_FIELD_WORDS = {"id": "case id", "model": "judge model", "trial": "trial", "vote": "vote",
+                        "winner": "winner (A, B, tie or null)"}
+
+
 def pairwise_problem(stored):
     """What is wrong with a decoded pairwise sidecar, or None."""
     if type(stored) is not dict or stored.get("format") != PAIRWISE_FORMAT or type(stored.get("comparisons")) is not list:
@@ -21116,9 +21121,14 @@ def pairwise_problem(stored):
                 # (one whose trial was the text "1" was said to lack the five it had)
                 wrong = next((k for k, kind in (("trial", int), ("vote", int)) if isinstance(v, dict) and type(
                     v.get("id")) is str and type(v.get("model")) is str and "winner" in v and k in v and type(v[k]) is not kind), None)
+                # (the fields it lacks named: one without its trial was said to lack five others it had)
+                lacks = [k for k in ("id", "model", "trial", "vote", "winner") if k not in v] if isinstance(v, dict) else []
+                on = f" on {on_one_line(v['id'], 60)}" if isinstance(v, dict) and type(v.get("id")) is str else ""
                 return (f"a verdict on {on_one_line(v['id'], 60)} whose {wrong} is {on_one_line(json_text(v[wrong]), 40)}, "
                         "not an integer (a whole number, written without a decimal point)" if wrong else
-                        "a verdict without its case, model, vote, order and winner (A, B, tie or null)")
+                        f"a verdict{on} without its {', '.join(PAIRWISE_FIELD_WORDS[k] for k in lacks)}" if lacks else
+                        f"a verdict{on} whose case id or model is not a text" if isinstance(v, dict) else
+                        f"a verdict that is {json_kind(v)}, not an object")
             if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
                 field = "order" if v.get("order") not in ORDERS else "winner"
                 return (f"a verdict on {on_one_line(v['id'], 60)} whose {field} is "

@@ -1015,7 +1015,12 @@ def test_the_audit_leaves_out_comparisons_of_another_version_of_the_run(project,
     ({"baseline_sha": 5}, "whose baseline_sha is not text"), ({"candidate_sha": None}, "whose candidate_sha is not text"),
     # (round 108) a winner taken out was read as an unreadable verdict (null), not as the damage it is
     ({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first"}]},
-     "a verdict without its case, model, vote, order and winner"),
+     "a verdict on c01 without its winner (A, B, tie or null)"),
+    # (125th round's newcomer) one without its trial was said to lack five fields it had, and its case unnamed
+    ({"verdicts": [{"id": "c01", "model": "m", "vote": 1, "order": "baseline first", "winner": "A"}]},
+     "a verdict on c01 without its trial"),
+    ({"verdicts": [{"trial": 1, "vote": 1, "order": "baseline first", "winner": "A"}]},
+     "a verdict without its case id, judge model"),
     # (round 109) a verdict of a judge, vote or trial its comparison never asked was left out of the flip rate, unsaid
     *(({"verdicts": [{"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A", **v}]},
        f"a verdict on c01 (trial {v.get('trial', 1)}, judge {v.get('model', 'm')}, vote {v.get('vote', 1)}) that its "
