@@ -20569,7 +20569,7 @@ def with_checks_now(path, results):
     The judged run stores them with each answer: its report needs no --checks again."""
     checks = checks_from_split(path)
     fits_the_run(path, checks, results)
-    warn(f"judged with the checks {path} defines now, not those stored in the run{added_cases(checks, results)}")
+    warn(f"judging with the checks {path} defines now, not those stored in the run{added_cases(checks, results)}")
     now = []
     for r in results:
         rule = checks[r["id"]]

@@ -2329,7 +2329,7 @@ def test_a_judge_check_added_after_the_run_is_judged_with_judge_checks(project, 
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--checks", judged_split, "--host", fake.url)
     assert code == 0, err
     assert len(fake.chat_bodies) - asked == 10                       # judge calls only, no new answers
-    assert f"judged with the checks {judged_split} defines now" in err
+    assert f"judging with the checks {judged_split} defines now" in err
     assert "wrote runs/answers-dev-v1-judged.json (runs/answers-dev-v1.json is unchanged)" in err
     assert (project / "runs" / "answers-dev-v1.json").read_bytes() == original
     assert out.startswith("Pass rate: 9/10 = 90%")
