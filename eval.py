@@ -561,9 +561,9 @@ class AnnotationChanged(Exception):
     """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
     stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
 
-    def __init__(self, message, annotation, counts, annotations):
+    def __init__(self, message, annotation, counts, annotations, written):
         super().__init__(message)
-        self.annotation, self.counts, self.annotations = annotation, counts, annotations
+        self.annotation, self.counts, self.annotations, self.written = annotation, counts, annotations, written
 
 
 def warn(message):
@@ -3381,13 +3381,11 @@ def nfc(text):
 
 
 def found_in_either(pattern, answer):
-    """Whether a check's pattern is found in an answer as it was sent, or in either of its canonical forms, NFC and NFD
-    (an é sent as e and a combining accent is the é a pattern holds, as contains reads it; a pattern written with the
-    accent apart finds an é sent whole). The pattern as written, as it was checked at load: put in NFC, one with a mark
-    in a class or after an atom meant another pattern ("e\u0301?" found in every answer), or none (a range reversed: a
-    traceback)."""
-    return any(guarded_search(pattern, form) is not None
-               for form in dict.fromkeys((answer, nfc(answer), unicodedata.normalize("NFD", answer))))
+    """Whether a check's pattern is found in an answer as it was sent, or in NFC (an é sent as e and a combining accent
+    is the é a pattern holds, as contains reads it). The pattern as written, as it was checked at load: put in NFC, one
+    with a mark in a class or after an atom meant another pattern ("e\u0301?" found in every answer), or none (a range
+    reversed: a traceback). Never in NFD: "\bsi\b" found "sí" there, its accent a mark apart, and "{6,}" counted it."""
+    return any(guarded_search(pattern, form) is not None for form in dict.fromkeys((answer, nfc(answer))))
 
 
 def judged(c, r, t):
@@ -5340,7 +5338,7 @@ def expected_shown(text):
     return re.sub(r"[^\S ]", lambda m: code_shown(m.group()), json_text(text))
 
 
-def load_split(path, more_problems=None, as_begun=False):
+def load_split(path, more_problems=None, as_begun=False, quiet=False):
     """Read and validate a split. Returns (cases, labels, sha256). labels is None for a free-text set
     (no labels.txt beside it). The sha covers the split and its checks.json, if any. Every problem is
     found in one round: a line at fault still claims its id (a second line with it is a duplicate now,
@@ -5353,6 +5351,7 @@ def load_split(path, more_problems=None, as_begun=False):
     # it through read_bytes), never taken for no file: the set would be scored as free text, in silence
     labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
     older = [] if as_begun else None   # label checks a resume scores as every label check is
+    say = (lambda note: None) if quiet else warn   # (the held-out guard reads other runs' splits: "resumed" of none)
     defaults, threshold, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
     tools, tool_results, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE), written=older is None)
     sha = split_sha_of(data, checks_data, tools_data)
@@ -5417,7 +5416,7 @@ def load_split(path, more_problems=None, as_begun=False):
                      "\"blocking\": false, or a weight, only counts toward a threshold). Make one blocking, or give a "
                      "pass_threshold") for case in cases if not can_fail(case)]
         if as_begun and unchecked:   # begun before such a case was refused: its answers are kept, the case named
-            warn(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {len(unchecked) - 1} more such cases"
+            say(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {len(unchecked) - 1} more such cases"
                                                                             if len(unchecked) > 1 else ""))
         else:
             problems += unchecked
@@ -5432,13 +5431,13 @@ def load_split(path, more_problems=None, as_begun=False):
         # the likely cause, where said last, after eight lines of "needs the case's tools", it sent one to the cases)
     odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
     if spaced and as_begun:   # (refused, and trimmed, the split's hash changed: the run begun could never be resumed)
-        warn(f"note: {spaced[0]} (a run begun before it was refused: resumed as it began)"
+        say(f"note: {spaced[0]} (a run begun before it was refused: resumed as it began)"
              + (f"; {len(spaced) - 1} more such cases" if len(spaced) > 1 else ""))
     if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
-        warn(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
+        say(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
              "end, or not in NFC) are read as written without them; save them so for your next run")
     if older:
-        warn(f"note: {shell_word(path)}: a label check written non-blocking or weighted ({', '.join(map(on_one_line, dict.fromkeys(older)))}) "
+        say(f"note: {shell_word(path)}: a label check written non-blocking or weighted ({', '.join(map(on_one_line, dict.fromkeys(older)))}) "
              f"is scored as every label check is, blocking; {LABEL_RULE.split(' (')[0]}: write it so for your next run")
     return cases, labels, sha
 
@@ -12456,7 +12455,7 @@ def recorded_split_cases(path, sha):
     """The cases of the split file at path where it is still as a run recorded it (sha), else None."""
     if sha not in split_shas(path):
         return None
-    return load_split(path, as_begun=True)[0]
+    return load_split(path, as_begun=True, quiet=True)[0]
 
 
 def passages_apart(held, ids, texts, same_passages):
@@ -23578,6 +23577,9 @@ class Review:
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
+        # each save's number, sent with what the file held then: an answer that reaches the page after a later one's
+        # (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
+        self.writes = 0
 
     @property
     def sidecar(self):
@@ -23631,11 +23633,12 @@ class Review:
         gone = not os.path.isfile(self.path)   # (said "changed ... restart review to see the new file": there is none)
         config = self.run["config"]
         return {"run": self.path, "run_sha": self.run_sha, "against": self.against_path, "changed": changed, "gone": gone,
+                "written": self.writes,
                 "other_versions": self.versions_note(other_versions),
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(self.of_this_run(annotations))}
+                "counts": annotation_counts(self.of_this_run(annotations)), "written": self.writes}
 
     def save_problem(self, body):
         """What is wrong with a save's body (the field at fault, and what it holds), or None. The key's type first: a list
@@ -23744,7 +23747,7 @@ class Review:
                          "or its annotations file was changed)")
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
-                                    self.shown_of(annotations))
+                                    self.shown_of(annotations), self.writes)
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
         else:
@@ -23755,8 +23758,9 @@ class Review:
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
+        self.writes += 1   # (under the lock: the file as this save left it)
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
-                "annotations": self.shown_of(annotations)}
+                "annotations": self.shown_of(annotations), "written": self.writes}
 
     def shown_of(self, annotations):
         """Every annotation of this run's answers as the file holds them now, sent with each save's answer: the page
@@ -23814,7 +23818,7 @@ def review_handler(review, nonce):
                     self.send_json(400, {"error": str(e)})
                 except AnnotationChanged as e:
                     self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts,
-                                         "annotations": e.annotations})
+                                         "annotations": e.annotations, "written": e.written})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.send_json(412, {"error": str(e)})   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -24150,11 +24154,12 @@ function draw() {
   input.placeholder = "e.g. answered with a sentence instead of the label";
   // (as it would be stored: a note written by hand with a line break lost it in a one-line field, "wrongbug", and the
   // next Enter stored that)
+  adopt(it);
   input.value = drafts.has(it.key) ? drafts.get(it.key) : (it.annotation ? asStored(it.annotation.text) : "");
   const save = el("button", "Save"); save.id = "save";
   const status = el("span", statusOf(it, input.value), "muted"); status.id = "savestatus";
   input.addEventListener("input", () => {
-    const saved = it.annotation ? asStored(it.annotation.text) : "";
+    const note = noteShown(it), saved = note ? asStored(note.text) : "";
     it.removed = false;
     // (a save in flight: what is on file is not known yet, and the text stays a draft till it is answered: edited back
     // to what was on file before, it was said "saved" beside the other text the save then stored)
@@ -24202,6 +24207,7 @@ function statusOf(it, typed) {
   if (it.queued > 0) return "saving…";
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   if (drafts.has(it.key)) return "not saved yet (Enter saves)";
+  if ("onFile" in it) return "another note is on file now (another page's, or written by hand): Enter says which";
   if (it.removed) return "annotation removed";
   // (a time written by hand that is no text, or none: "saved null", "saved [object Object]")
   return it.annotation ? "saved" + (typeof it.annotation.time === "string" ? " " + it.annotation.time : "") : "";
@@ -24213,7 +24219,25 @@ function say(it) {
 // an Enter on the text on file, nothing out and nothing refused: nothing to save (it rewrote a note written by hand, and
 // its time)
 function unchanged(it, text) {
-  return !it.queued && !it.refused && !drafts.has(it.key) && asStored(text) === (it.annotation ? asStored(it.annotation.text) : "");
+  return !it.queued && !it.refused && !drafts.has(it.key) && !("onFile" in it) && asStored(text) === (it.annotation ? asStored(it.annotation.text) : "");
+}
+// what the file holds of an answer as last heard, where it was in use then (onFile), else what the page shows
+function noteShown(it) { return "onFile" in it ? it.onFile : it.annotation; }
+function sameNote(a, b) { return a === b || !!a && !!b && a.text === b.text && JSON.stringify(a.time) === JSON.stringify(b.time); }
+// what the file held of an answer in use as a save's answer came, taken once it is no longer in use (no draft, no save
+// out or refused): kept as shown, it said "saved" of a text the file no longer held till another save came
+function adopt(it) {
+  if (!("onFile" in it) || it.queued || it.refused || drafts.has(it.key)) return;
+  it.annotation = it.onFile; delete it.onFile; it.removed = false;
+  redrawEntry(it);
+}
+// whether a save's answer is newer than every one the page has taken (a threaded server answers in any order: a late
+// one took the page back to the file as it was before a later save, "changed by another page" of its own)
+let applied = 0;
+function fresh(answer) {
+  if (typeof answer.written !== "number") return true;
+  if (answer.written < applied) return false;
+  applied = answer.written; return true;
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)
@@ -24239,7 +24263,7 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { it.annotation = answer.annotation; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); counts(answer.counts); redrawEntry(it); others(it, answer.annotations); }
+  if (response.status === 409) { const now = fresh(answer); it.annotation = answer.annotation; delete it.onFile; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
@@ -24248,11 +24272,12 @@ async function send(it, text, asked) {
   // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
-  it.annotation = answer.annotation;
+  const now = fresh(answer);
+  it.annotation = answer.annotation; delete it.onFile;
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
-  counts(answer.counts);
+  if (now) counts(answer.counts);
   redrawEntry(it);
-  others(it, answer.annotations);
+  if (now) others(it, answer.annotations);
   say(it);
 }
 // the other answers' annotations as the file holds them now, from a save's answer: one removed or edited by hand (or
@@ -24264,11 +24289,15 @@ function others(it, annotations) {
   const input = $("annotationinput");
   let changed = 0;
   for (const other of data.items) {
-    if (other === it || other.queued || other.refused || drafts.has(other.key)) continue;
-    if (shown[at] === other && input && document.activeElement === input) continue;
-    const now = annotations[other.key] || null, was = other.annotation || null;
-    // (field by field: the file's entries come back with their keys in another order)
-    if (now === was || now && was && now.text === was.text && now.time === was.time) continue;
+    if (other === it) continue;
+    const now = annotations[other.key] || null;
+    // (field by field: the file's entries come back with their keys in another order; a time written by hand as an
+    // object, by value)
+    if (sameNote(now, other.annotation || null)) { delete other.onFile; continue; }
+    if (other.queued || other.refused || drafts.has(other.key) || shown[at] === other && input && document.activeElement === input) {
+      other.onFile = now; say(other); continue;   // (in use: taken once it is not, its next save refused once meanwhile;
+    }                                             // its status says so, and the notice once it is shown as the file holds it)
+    delete other.onFile;
     other.annotation = now; other.removed = false; changed++;
     redrawEntry(other);
     if (shown[at] === other && input) input.value = now ? asStored(now.text) : "";
@@ -24301,6 +24330,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
+  applied = typeof data.written === "number" ? data.written : 0;
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");
   else if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");
