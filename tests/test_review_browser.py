@@ -30,6 +30,14 @@ def review_tab(chromium, run, ready="#case h2", against=None):
         httpd.server_close()
 
 
+def save_note(page, typed=""):
+    """The README's keys: "/" to the annotation (its caret at the end), the text typed after what it holds, Enter."""
+    page.keyboard.press("/")
+    if typed:
+        page.keyboard.type(typed)
+    page.keyboard.press("Enter")
+
+
 @pytest.fixture
 def page(project, chromium):
     with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) as tab:
@@ -512,9 +520,7 @@ def test_annotations_removed_or_edited_under_the_page_are_shown_as_the_file_hold
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     notes.unlink()
     page.keyboard.press("j")
-    page.keyboard.press("/")
-    page.keyboard.type("second note")
-    page.keyboard.press("Enter")
+    save_note(page, "second note")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     expect(page.locator("#notice")).to_have_text("1 annotation was changed in the annotations file since this page "
                                                  "showed it (by another page, or by hand): shown as the file holds it now.")
@@ -525,9 +531,7 @@ def test_annotations_removed_or_edited_under_the_page_are_shown_as_the_file_hold
     held["annotations"]["dev-09#1"] = {"text": "edited by hand", "time": "2026-01-02T10:00:00+01:00"}
     notes.write_text(json.dumps(held))
     page.keyboard.press("j")
-    page.keyboard.press("/")
-    page.keyboard.type(" again")
-    page.keyboard.press("Enter")
+    save_note(page, " again")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     page.keyboard.press("k")
     assert page.input_value("#annotationinput") == "edited by hand", page.input_value("#annotationinput")
@@ -602,43 +606,33 @@ def test_a_save_elsewhere_never_lets_an_answer_in_use_save_over_another_tabs_not
 
     def on_file():
         return {k: v["text"] for k, v in json.loads(Path("runs/dev-v2.json.annotations.json").read_text())["annotations"].items()}
-    page.keyboard.press("/")
-    page.keyboard.type("first")
-    page.keyboard.press("Enter")
+    save_note(page, "first")
     page.keyboard.press("j")
     page.keyboard.press("/")
     page.keyboard.type("mine")
     page.keyboard.press("Escape")   # (a draft on dev-11)
     elsewhere("dev-11#1", "theirs", "")
     page.keyboard.press("k")
-    page.keyboard.press("/")
-    page.keyboard.type(" again")
-    page.keyboard.press("Enter")
+    save_note(page, " again")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert page.is_hidden("#notice") or "changed in the annotations file" not in page.text_content("#notice")
     page.keyboard.press("j")
-    page.keyboard.press("/")
-    page.keyboard.press("Enter")
+    save_note(page)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'theirs'"))
     assert on_file() == {"dev-09#1": "first again", "dev-11#1": "theirs"}
     elsewhere("dev-11#1", "theirs2", "theirs")   # (a third tab, after the refusal)
     page.keyboard.press("k")
-    page.keyboard.press("/")
-    page.keyboard.type("!")
-    page.keyboard.press("Enter")
+    save_note(page, "!")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     page.keyboard.press("j")
-    page.keyboard.press("/")
-    page.keyboard.press("Enter")
+    save_note(page)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'theirs2'"))
     assert on_file()["dev-11#1"] == "theirs2"
     # an empty field in use as a save elsewhere lands: nothing said saved of it, and its Enter removes nothing
     held = []
     page.route("**/annotations", lambda route: held.append(route))
     page.keyboard.press("k")
-    page.keyboard.press("/")
-    page.keyboard.type("?")
-    page.keyboard.press("Enter")
+    save_note(page, "?")
     page.wait_for_timeout(200)
     page.keyboard.press("j")
     page.keyboard.press("j")
@@ -969,9 +963,7 @@ def test_what_a_save_came_to_is_said_where_its_answer_is_shown_now(page):
         page.keyboard.press("j")
         page.keyboard.press("k")
         assert page.text_content("#case h2") + "#1" == key
-    page.keyboard.press("/")
-    page.keyboard.type("wrong label")
-    page.keyboard.press("Enter")
+    save_note(page, "wrong label")
     page.wait_for_function("document.activeElement.id !== 'annotationinput'")
     away_and_back()
     expect(page.locator("#savestatus")).to_have_text("saving…")
@@ -984,9 +976,7 @@ def test_what_a_save_came_to_is_said_where_its_answer_is_shown_now(page):
                                                     "run_sha": evalpy.file_sha("runs/dev-v2.json"),
                                                     "run": "runs/dev-v2.json"}).encode())
     assert urllib.request.urlopen(other).status == 200
-    page.keyboard.press("/")
-    page.keyboard.type(" here")
-    page.keyboard.press("Enter")
+    save_note(page, " here")
     page.wait_for_function("document.activeElement.id !== 'annotationinput'")
     away_and_back()
     held.pop().continue_()
@@ -996,8 +986,7 @@ def test_what_a_save_came_to_is_said_where_its_answer_is_shown_now(page):
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'from the other tab'"))
     assert page.input_value("#annotationinput") == "wrong label here"
     # edited back, as a save is out, to what is on file: a draft till the save is answered, never "saved"
-    page.keyboard.press("/")
-    page.keyboard.press("Enter")
+    save_note(page)
     page.fill("#annotationinput", "from the other tab")
     expect(page.locator("#savestatus")).to_have_text("saving…")
     held.pop().continue_()
