@@ -3380,12 +3380,13 @@ def nfc(text):
     return unicodedata.normalize("NFC", text)
 
 
-def found_in_either(pattern, answer):
-    """Whether a check's pattern is found in an answer as it was sent, or in NFC (an é sent as e and a combining accent
-    is the é a pattern holds, as contains reads it). The pattern as written, as it was checked at load: put in NFC, one
-    with a mark in a class or after an atom meant another pattern ("e\u0301?" found in every answer), or none (a range
-    reversed: a traceback). Never in NFD: "\bsi\b" found "sí" there, its accent a mark apart, and "{6,}" counted it."""
-    return any(guarded_search(pattern, form) is not None for form in dict.fromkeys((answer, nfc(answer))))
+def found_in_nfc(pattern, answer):
+    """Whether a check's pattern is found in an answer in NFC (an é sent as e and a combining accent is the é a pattern
+    holds, as contains reads it), however it was sent: as sent, or in NFD, "\bsi\b" found "sí", its accent a mark
+    apart, and "{6,}" counted the mark. The pattern as written, as it was checked at load: put in NFC, one with a mark
+    in a class or after an atom meant another pattern ("e\u0301?" found in every answer), or none (a range reversed:
+    a traceback)."""
+    return guarded_search(pattern, nfc(answer)) is not None
 
 
 def judged(c, r, t):
@@ -3399,8 +3400,8 @@ CHECK_TYPES = {
     "not_contains": CheckType(str, lambda c, r, t: nfc(c["value"]) not in nfc(r["response"])),
     # (in NFC again once folded: "ΐ" folds to ι and two marks, "Ϊ́" to ι, one mark, and the other: alike never found)
     "icontains": CheckType(str, lambda c, r, t: nfc(nfc(c["value"]).casefold()) in nfc(nfc(r["response"]).casefold())),
-    "regex": CheckType(str, lambda c, r, t: found_in_either(c["value"], r["response"]), pattern=True),
-    "not_regex": CheckType(str, lambda c, r, t: not found_in_either(c["value"], r["response"]), pattern=True),
+    "regex": CheckType(str, lambda c, r, t: found_in_nfc(c["value"], r["response"]), pattern=True),
+    "not_regex": CheckType(str, lambda c, r, t: not found_in_nfc(c["value"], r["response"]), pattern=True),
     "equals_expected": CheckType(None, lambda c, r, t: isinstance(r.get("expected"), str)
                                  and nfc(r["response"].strip()) == nfc(r["expected"]), needs="expected"),
     "label": CheckType(None, lambda c, r, t: t["predicted"] == r.get("expected"), needs="labels"),
@@ -4526,7 +4527,9 @@ def case_checks(case, defaults, labels, older=None):
             # one rule in two cases were two rows of the report)
             check["name"] = PLACEHOLDER.sub(lambda m: "{{" + unicodedata.normalize("NFC", m.group(1)) + "}}", check["name"])
         if isinstance(check.get("value"), str):
-            literal = re.escape if CHECK_TYPES[check["type"]].pattern else str
+            # (a var's value in a pattern is text, put in NFC as the answer it is searched in is: "Jose\u0301" found no
+            # "José", which contains {{name}} found)
+            literal = (lambda v: re.escape(nfc(str(v)))) if CHECK_TYPES[check["type"]].pattern else str
             check["value"] = render(check["value"], case.get("vars", {}), literal)
             # (its name is left as written: one check of every case, one row of the report; filled, "icontains
             # {{customer}}" was a check of its own per customer, each of one answer, the rule's own figure nowhere)

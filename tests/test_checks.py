@@ -39,14 +39,16 @@ def graded(predicted=None):
     # (125th round) regex and not_regex read the answer in NFC too: a not_regex rule let through the é contains caught
     (check("regex", "café"), "cafe\u0301 con leche", "cafe con leche"),
     (check("not_regex", "café"), "cafe con leche", "cafe\u0301 con leche"),
-    (check("regex", "cafe\u0301"), "cafe\u0301", "café"),   # (written apart: found as written, never in NFD)
-    # (its third pass) never in NFD, where "sí" held "si" and a mark apart: accents were no part of a word, nor counted
-    (check("not_regex", "\\bsi\\b"), "sí", "si"),
-    (check("regex", "^[\\s\\S]{6,}$"), "cafésx", "cafés"),
+    # (its third and fourth passes) in NFC alone, however sent: as sent or in NFD, "sí" held "si" and a mark apart, and
+    # a length counted the mark
+    (check("not_regex", "\\bsi\\b"), "Si\u0301, claro", "si"),
+    (check("not_regex", "(?i)\\bsi\\b"), "sí", "SI"),
+    (check("regex", "^[\\s\\S]{9,}$"), "Un cafés.", "Un cafe\u0301."),
+    (check("regex", "^[^áéíóú]*$"), "Un cafe.", "Un cafe\u0301."),
     # (its second pass) the pattern as written, never put in NFC: "\bcafe\u0301?\b" became "\bcafé?\b", and found no
     # "cafe"; "x[a-e\u0301]" a range to é, holding z; "[и\u0306-\u0308]" a range reversed, a traceback every report
     (check("regex", "\\bcafe\u0301?\\b"), "Un cafe por favor", "Un cafa"),
-    (check("not_regex", "x[a-e\u0301]"), "xz", "xe\u0301"),
+    (check("not_regex", "x[a-e\u0301]"), "xz", "xe"),
     (check("regex", "caf[e\u0301]"), "cafe", "cafi"),
     (check("regex", "(?i)b\u1112\u1161?"), "b\u1112", "bug"),
     (check("not_regex", "[и\u0306-\u0308]"), "ok", "и"),
@@ -227,6 +229,11 @@ def test_default_checks_file_and_placeholders(tmp_path):
     # (111th round) a name is left as written, default or given: filled, a check was one per case in the report
     assert [c["name"] for c in checks] == ["order {{order}}", "contains Hola", "not_contains lo siento"]
     assert checks[0]["value"] == r"\bA\-1\.5\b"          # a var is literal inside a regex
+    # (125th round) and in NFC, as the answer it is searched in: "Jose\u0301" found no "José", which contains found
+    (tmp_path / "s2.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                   "vars": {"order": "Jose\u0301"}}) + "\n")
+    (pattern,) = [c for c in evalpy.load_split(str(tmp_path / "s2.jsonl"))[0][0]["checks"] if c["type"] == "regex"]
+    assert pattern["value"] == "\\bJosé\\b" and evalpy.CHECK_TYPES["regex"].evaluate(pattern, result("Hola José."), graded())
     assert checks[2]["blocking"] is False
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "("}]')
     with pytest.raises(evalpy.EvalError, match="bad regular expression"):
