@@ -561,9 +561,9 @@ class AnnotationChanged(Exception):
     """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
     stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
 
-    def __init__(self, message, annotation, counts, annotations, written):
+    def __init__(self, message, annotation, counts, annotations, read_as):
         super().__init__(message)
-        self.annotation, self.counts, self.annotations, self.written = annotation, counts, annotations, written
+        self.annotation, self.counts, self.annotations, self.read_as = annotation, counts, annotations, read_as
 
 
 def warn(message):
@@ -23580,9 +23580,10 @@ class Review:
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
-        # each save's number, sent with what the file held then: an answer that reaches the page after a later one's
-        # (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
-        self.writes = 0
+        # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
+        # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
+        # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
+        self.read_as, self.served = 0, secrets.token_hex(8)
 
     @property
     def sidecar(self):
@@ -23636,12 +23637,12 @@ class Review:
         gone = not os.path.isfile(self.path)   # (said "changed ... restart review to see the new file": there is none)
         config = self.run["config"]
         return {"run": self.path, "run_sha": self.run_sha, "against": self.against_path, "changed": changed, "gone": gone,
-                "written": self.writes,
+                "read_as": self.read_as, "served": self.served,
                 "other_versions": self.versions_note(other_versions),
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(self.of_this_run(annotations)), "written": self.writes}
+                "counts": annotation_counts(self.of_this_run(annotations))}
 
     def save_problem(self, body):
         """What is wrong with a save's body (the field at fault, and what it holds), or None. The key's type first: a list
@@ -23740,6 +23741,8 @@ class Review:
         # this version's annotations only: those of another version of the run file (one made
         # again under its name) are kept under their hash, never adopted as these, never dropped
         annotations, other_versions = self.annotations(sidecar)
+        self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
+        read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         if was is not None and stored not in (was, annotation_as_stored(was), text):
@@ -23750,7 +23753,7 @@ class Review:
                          "or its annotations file was changed)")
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
-                                    self.shown_of(annotations), self.writes)
+                                    self.shown_of(annotations), read_as)
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
         else:
@@ -23761,9 +23764,8 @@ class Review:
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
-        self.writes += 1   # (under the lock: the file as this save left it)
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
-                "annotations": self.shown_of(annotations), "written": self.writes}
+                "annotations": self.shown_of(annotations), **read_as}
 
     def shown_of(self, annotations):
         """Every annotation of this run's answers as the file holds them now, sent with each save's answer: the page
@@ -23821,7 +23823,7 @@ def review_handler(review, nonce):
                     self.send_json(400, {"error": str(e)})
                 except AnnotationChanged as e:
                     self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts,
-                                         "annotations": e.annotations, "written": e.written})
+                                         "annotations": e.annotations, **e.read_as})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.send_json(412, {"error": str(e)})   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -24210,7 +24212,8 @@ function statusOf(it, typed) {
   if (it.queued > 0) return "saving…";
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   if (drafts.has(it.key)) return "not saved yet (Enter saves)";
-  if ("onFile" in it) return "another note is on file now (another page's, or written by hand): Enter says which";
+  if ("onFile" in it) return it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
+    : "the note was removed from the file since it was shown (by another page, or by hand): Enter says so";
   if (it.removed) return "annotation removed";
   // (a time written by hand that is no text, or none: "saved null", "saved [object Object]")
   return it.annotation ? "saved" + (typeof it.annotation.time === "string" ? " " + it.annotation.time : "") : "";
@@ -24236,11 +24239,13 @@ function adopt(it) {
 }
 // whether a save's answer is newer than every one the page has taken (a threaded server answers in any order: a late
 // one took the page back to the file as it was before a later save, "changed by another page" of its own)
-let applied = 0;
+// (by the order the server read the file in, under its lock: a refusal's read after a write is newer than it; and by
+// the review that answered: started again, its numbers began anew, and every answer was taken for a stale one)
+let applied = 0, served = null;
 function fresh(answer) {
-  if (typeof answer.written !== "number") return true;
-  if (answer.written < applied) return false;
-  applied = answer.written; return true;
+  if (typeof answer.read_as !== "number") return true;
+  if (answer.served === served && answer.read_as <= applied) return false;
+  applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)
@@ -24266,7 +24271,7 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { const now = fresh(answer); it.annotation = answer.annotation; delete it.onFile; it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
+  if (response.status === 409) { const now = fresh(answer); if (now || !("onFile" in it)) { it.annotation = answer.annotation; delete it.onFile; } it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
@@ -24276,7 +24281,8 @@ async function send(it, text, asked) {
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
   const now = fresh(answer);
-  it.annotation = answer.annotation; delete it.onFile;
+  // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held)
+  if (now || !("onFile" in it)) { it.annotation = answer.annotation; delete it.onFile; }
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   if (now) counts(answer.counts);
   redrawEntry(it);
@@ -24297,6 +24303,9 @@ function others(it, annotations) {
     // (field by field: the file's entries come back with their keys in another order; a time written by hand as an
     // object, by value)
     if (sameNote(now, other.annotation || null)) { delete other.onFile; continue; }
+    if (now && other.annotation && now.text === other.annotation.text) {   // (its time alone: no other note, nothing to say)
+      other.annotation = now; delete other.onFile; redrawEntry(other); say(other); continue;
+    }
     if (other.queued || other.refused || drafts.has(other.key) || shown[at] === other && input && document.activeElement === input) {
       other.onFile = now; say(other); continue;   // (in use: taken once it is not, its next save refused once meanwhile;
     }                                             // its status says so, and the notice once it is shown as the file holds it)
@@ -24333,7 +24342,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
-  applied = typeof data.written === "number" ? data.written : 0;
+  applied = typeof data.read_as === "number" ? data.read_as : 0; served = data.served;
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");
   else if (data.changed) notes.push("The run file changed on disk since this review started: what you see is the run as it was loaded. Restart review to see the new file.");

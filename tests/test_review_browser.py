@@ -709,6 +709,38 @@ def test_a_late_answer_an_answer_in_use_and_a_time_by_hand_never_show_what_the_f
     assert page.is_hidden("#notice"), page.text_content("#notice")
 
 
+def test_an_answer_of_a_review_started_again_or_read_after_a_write_is_taken_and_said_as_it_is(page):
+    """125th round's fourth pass: review started again on the same file numbered its answers anew, and an open tab took
+    every one for a stale answer (counts wrong, another tab's note never shown); a refusal read after a write had the
+    write's number and was taken under it; a note removed was "another note is on file now"; a time changed alone was
+    "another note" too, whose Enter saved, naming nothing."""
+    import json
+    from pathlib import Path
+    from playwright.sync_api import expect
+    assert page.evaluate("fresh({read_as: 5, served: served})") and not page.evaluate("fresh({read_as: 5, served: served})")
+    assert page.evaluate("fresh({read_as: 1, served: 'started again'})")   # (another review's numbers: taken)
+    notes = Path("runs/dev-v2.json.annotations.json")
+    save_note(page, "same")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+
+    def elsewhere_then(edit):   # the file edited by hand, then a save of another answer heard, dev-09's field in use
+        held = json.loads(notes.read_text())
+        edit(held["annotations"])
+        notes.write_text(json.dumps(held))
+        page.keyboard.press("/")
+        page.evaluate("""() => fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({key: "dev-24#1", text: String(Math.random()), was: "", run_sha: data.run_sha, run: data.run})})
+            .then((r) => r.json()).then((answer) => { if (fresh(answer)) others(null, answer.annotations); })""")
+        page.wait_for_timeout(300)
+    elsewhere_then(lambda a: a["dev-09#1"].update(time="2026-01-02T10:00:00+01:00"))
+    assert page.text_content("#savestatus") == "saved 2026-01-02T10:00:00+01:00", page.text_content("#savestatus")
+    page.keyboard.press("Escape")
+    elsewhere_then(lambda a: a.pop("dev-09#1"))
+    assert page.text_content("#savestatus").startswith("the note was removed from the file since it was shown")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: no annotation is stored for this answer"))
+
+
 def two_saves_the_first_held(page):
     """"AAA" saved, its request held back (as a server busy with another tab's save), then "BBB" saved: (the answer's
     key, the held requests)."""
