@@ -7978,13 +7978,16 @@ def undigested_note(who, model, found, a_list=True, unsure=None):
             "cannot be told apart")
 
 
+CASE_TWINS = "which differ only in case"   # case_twins_refused's words, which the end-of-run check reads
+
+
 def case_twins_refused(model, names, host, scrub):
     """Refused: a model Ollama lists under names that differ only in case (Qwen:7b, qwen:7b), which it reads alike:
     getExistingName takes each part from whichever manifest its map walk meets last, so either may answer."""
     alike = sorted({tagged(n) for n in names if tagged(n).casefold() == tagged(model).casefold()})
     if len(alike) > 1:
-        raise EvalError(f"model {model!r}: {host} lists {names_text(alike, scrub)}, which differ only in "
-                        "case, and Ollama may answer any of them with either; remove all but one "
+        raise EvalError(f"model {model!r}: {host} lists {names_text(alike, scrub)}, {CASE_TWINS}, and Ollama may answer "
+                        "any of them with either; remove all but one "
                         "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
 
 
@@ -13582,17 +13585,19 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
                 raise EvalError("it no longer says which digest it is")
         except EvalError as e:
-            if not LISTED_APART.search(str(e)) and unasked is not None:
+            if not LISTED_APART.search(str(e)) and CASE_TWINS not in str(e) and unasked is not None:
                 unasked.append((model, str(e).splitlines()[0]))
                 continue
-            if not LISTED_APART.search(str(e)):
+            if not LISTED_APART.search(str(e)) and CASE_TWINS not in str(e):
                 warn(f"note: could not ask {on_one_line(config['host'])} again which " + (
                     f"/v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records the "
                     "entry it began with" if was.startswith("entry:") else
                     f"digest {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records the one it began "
                     f"with, {short(was)}"))
                 continue
-            now = LISTED_TWICE   # (its answer: two models answer to that name now)
+            # (its answer: two models answer to that name now; or two names alike but for case, read alike: either may
+            # have answered, where "could not ask" was said and the run exited 0)
+            now = LISTED_ALIKE if CASE_TWINS in str(e) else LISTED_TWICE
         if now and now != was:
             replaced.append({"who": who, "model": model, "was": was, "now": now})
     for r in replaced if said else ():
@@ -13602,6 +13607,7 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
 
 LISTED_APART = re.compile(r"times with different (?:digests|entries)")   # preflight's words for a name two models answer to
 LISTED_TWICE = "more than one"   # config.replaced's "now" of a model the server lists twice, with two digests, at the end
+LISTED_ALIKE = "names alike but for case"   # and of one it lists, at the end, beside a name alike but for case (Ollama)
 
 
 def merged_replaced(old, new):
@@ -13622,6 +13628,9 @@ def replaced_words(replaced):
                         "digests, after the last call (digest")
                      + f" {on_one_line(short(r['was']))} at the start): two models answer to that name now"
                      if r["now"] == LISTED_TWICE else
+                     f"{r['who']} {on_one_line(r['model'])} was listed beside a name alike but for case after the last "
+                     f"call (digest {on_one_line(short(r['was']))} at the start): Ollama may have answered with either"
+                     if r["now"] == LISTED_ALIKE else
                      # (a pairwise comparison whose compare stopped before its last check, another digest named since)
                      f"{r['who']} {on_one_line(r['model'])} was named by another "
                      + ("/v1/models entry" if r["was"].startswith("entry:") else "digest") + " after a compare that asked it "
@@ -18246,7 +18255,7 @@ def run_listing(folder):
             figure += f" ({judged_again_text(config)})"
         if config.get("replaced"):   # its figures may be two models': said wherever it is listed
             figure += " (" + "; ".join(dict.fromkeys(r["who"].removeprefix("the ") + (
-                " listed twice at its end" if r["now"] == LISTED_TWICE else " replaced while it ran")
+                " listed twice at its end" if r["now"] in (LISTED_TWICE, LISTED_ALIKE) else " replaced while it ran")
                 for r in config["replaced"])) + ")"
         completed = finished_completion(path, config) if s["errors"] else None
         alike = s["errors_alike"]   # fixed, not resumed

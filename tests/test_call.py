@@ -3000,6 +3000,15 @@ def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
     assert code == 2 and "more tha" not in err and "more tha" not in cli("report", "runs/m.json")[1], err
     assert "the model mistral was listed twice, with different digests, after the last call (digest " in err, err
     assert "(model listed twice at its end)" in cli("runs", "runs")[1]   # (its review: not "replaced")
+    # (125th round) a name alike but for case pulled while the run went on: "could not ask ... again", exit 0
+    fake.models.remove("mistral")
+    fake.route = lambda body: fake.models.append("Mistral:latest") if "Mistral:latest" not in fake.models else None
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1, "--out", "runs/c.json")
+    assert code == 2 and "the model mistral was listed beside a name alike but for case after the last call (digest " \
+        in err and "Ollama may have answered with either" in err and "could not ask" not in err, err
+    assert load_json("runs/c.json")["config"]["replaced"][0]["now"] == evalpy.LISTED_ALIKE
+    code, out, err = cli("report", "runs/c.json")
+    assert "listed beside a name alike but for case" in out + err and "names al" not in out + err, out + err
 
 
 def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
