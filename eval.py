@@ -4141,8 +4141,9 @@ FIX_LINK = "fix the link or remove it"
 
 def refuse_dead_link(said, path):
     """A path through a link to nothing, refused as what it is: never "is not a folder" of a share unmounted."""
-    if dead_link(path):
-        raise EvalError(f"{said}{shell_word(dead_link(path))} is {link_to_nothing(dead_link(path))}; {FIX_LINK}")
+    link = dead_link(path)   # (walks the path's folders: once)
+    if link:
+        raise EvalError(f"{said}{shell_word(link)} is {link_to_nothing(link)}; {FIX_LINK}")
 
 
 def missing_hint(path, what):
