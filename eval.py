@@ -5420,7 +5420,7 @@ def load_split(path, more_problems=None, as_begun=False, quiet=False):
                      "\"blocking\": false, or a weight, only counts toward a threshold). Make one blocking, or give a "
                      "pass_threshold") for case in cases if not can_fail(case)]
         if as_begun and unchecked:   # begun before such a case was refused: its answers are kept, the case named
-            say(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {len(unchecked) - 1} more such cases"
+            say(f"note: {unchecked[0]} (then rescore: report --checks)" + (f"; {plural(len(unchecked) - 1, 'more such case')}"
                                                                             if len(unchecked) > 1 else ""))
         else:
             problems += unchecked
@@ -5436,7 +5436,7 @@ def load_split(path, more_problems=None, as_begun=False, quiet=False):
     odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
     if spaced and as_begun:   # (refused, and trimmed, the split's hash changed: the run begun could never be resumed)
         say(f"note: {spaced[0]} (a run begun before it was refused: resumed as it began)"
-             + (f"; {len(spaced) - 1} more such cases" if len(spaced) > 1 else ""))
+             + (f"; {plural(len(spaced) - 1, 'more such case')}" if len(spaced) > 1 else ""))
     if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
         say(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
              "end, or not in NFC) are read as written without them; save them so for your next run")

@@ -185,6 +185,12 @@ def test_an_expected_with_white_space_at_an_end_is_a_note_to_a_resume(tmp_path, 
         capsys.readouterr().err
     # (its review) the held-out guard reads the splits of other runs' journals: "resumed as it began" of a fresh run
     assert evalpy.recorded_split_cases(str(tmp_path / "s.jsonl"), sha)[0]["id"] == "b" and capsys.readouterr().err == ""
+    # (126th round) two such cases: the second is "1 more such case", never "cases"
+    with (tmp_path / "s.jsonl").open("a") as f:
+        f.write(json.dumps({"id": "c", "input": "y", "difficulty": "easy", "note": "n", "expected": " 7",
+                            "checks": [{"type": "equals_expected"}]}) + "\n")
+    evalpy.load_split(str(tmp_path / "s.jsonl"), as_begun=True)
+    assert capsys.readouterr().err.rstrip().endswith("resumed as it began); 1 more such case")
 
 
 def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):
