@@ -14980,7 +14980,8 @@ def agent_trace(r, checks, trial, threshold=None):
         short = threshold is not None and trial["weighted"] is not None and trial["weighted"][1] < exact(threshold)
         deciding = [c for c in checks if c["blocking"] or short and "weight" in c]
         trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut,
-                                               trial["unfinished"])
+                                               trial["unfinished"], cut_tools=[c["name"] for c in (
+                                                   r["transcript"][-1]["tool_calls"] if cut else ())], asked=checks)
     return trace
 
 
@@ -14995,11 +14996,13 @@ def transcript_path(transcript):
     return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
-def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False):
+def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
     matched; else the first failed check that points at no call, or running out of turns.
+    checks: those that decided the case; asked: every check of the case (default: those), whose tool_called ones
+    make a call no wrong step; cut_tools: the tools the turn the token limit cut called, never run.
     {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
     failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
     for number, call in enumerate(calls, 1):
@@ -15015,12 +15018,15 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False)
                 return {"turn": call["turn"], "call": call["text"], "check": c["name"], "what": what}
         # its tool called, but never with a failed check's arguments: the first such call is the wrong step, unless
         # another says more (its arguments unfit, no result matched: below), it made a call another check asked for
-        # (lookup A-1 where A-1 and A-2 were asked: A-2 was missing, A-1 no wrong step), or the turn the cap cut held
-        # the call (what went wrong is the cap)
-        wrong = None if cut or call["matched"] is False or any(
+        # (lookup A-1 where A-1 and A-2 were asked: A-2 was missing, A-1 no wrong step; a check that decides nothing
+        # asks too), or the turn the cap cut called that tool (what went wrong is the cap; a cut turn calling another
+        # tool hid the wrong call before it)
+        wrong = None if call["matched"] is False or any(
             k["type"] == "tool_called" and k["value"] == call["name"] and "arguments" in k and
-            isinstance(call["arguments"], dict) and is_subset(k["arguments"], call["arguments"]) for k in checks) else next(
-            (c for c in failed.values() if c["type"] == "tool_called" and call["name"] == c["value"] and "arguments" in c), None)
+            isinstance(call["arguments"], dict) and is_subset(k["arguments"], call["arguments"])
+            for k in (checks if asked is None else asked)) else next(
+            (c for c in failed.values() if c["type"] == "tool_called" and call["name"] == c["value"] and "arguments" in c
+             and c["value"] not in cut_tools), None)
         if wrong:   # (arguments unfit or no JSON object, with no tool result to match: "never with" the ones it shows)
             return {"turn": call["turn"], "call": call["text"], "check": wrong["name"],
                     "what": f"arguments do not fit the tool: {call['problem']}" if call["problem"] else

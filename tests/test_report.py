@@ -773,7 +773,7 @@ def test_an_agents_first_failure_blames_no_right_call_nor_hides_a_cut_or_unread_
     assert evalpy.first_failure([call({"id": "A-9"})], [one], {"asks A-1": False}, False, 2) == {
         "turn": 1, "call": 'lookup({\'id\': \'A-9\'})', "check": "asks A-1", "what": 'called lookup, never with {"id": "A-1"}'}
     assert evalpy.first_failure([call({"id": "A-9"}), call({"id": "A-1"}, turn=2)][:1], [one], {"asks A-1": False}, False,
-                                2, cut=2)["what"].startswith("the token limit cut its calls")
+                                2, cut=2, cut_tools=["lookup"])["what"].startswith("the token limit cut its calls")
     unread = "not JSON (expecting ',' delimiter at character 18)"
     assert evalpy.first_failure([call(None, unread=unread)], [one], {"asks A-1": False}, False, 2)["what"] == \
         f"its arguments are not a JSON object: {unread}"
@@ -781,6 +781,34 @@ def test_an_agents_first_failure_blames_no_right_call_nor_hides_a_cut_or_unread_
     for checks in ([one, valid], [valid, one]):
         assert evalpy.first_failure([call([1], problem=unfit)], checks, {"asks A-1": False, "valid": False}, False, 2) == {
             "turn": 1, "call": "lookup([1])", "check": "valid", "what": f"arguments do not fit the tool: {unfit}"}
+
+
+def test_an_agents_call_another_check_asked_for_or_before_a_cut_of_another_tool_is_told_right(project, cli):
+    """126th round: a call a check that decides nothing asked for (lookup A-1, beside a blocking check for A-2) was
+    blamed "never with A-2", as a call nobody asked for is; and a turn the token limit cut, calling another tool
+    (send_email), hid the wrong call before it behind "the token limit cut its calls". The cut is the cause only where
+    the cut turn called the tool the failed check names."""
+    from conftest import agent_spec, make_run
+    asks = [{"name": "asks A-2", "type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-2"},
+             "blocking": True},
+            {"name": "asks A-1", "type": "tool_called", "value": "lookup_order", "arguments": {"order_id": "A-1"},
+             "blocking": False}]
+    one, nine = ("lookup_order", {"order_id": "A-1"}, True), ("lookup_order", {"order_id": "A-9"}, True)
+    cases = [agent_spec("k1", [one], final="Nada", checks=asks), agent_spec("k2", [one], final="Nada", checks=asks[:1])]
+    for case_id, cut_tool in (("k3", "send_email"), ("k4", "lookup_order")):
+        case = agent_spec(case_id, [nine], final="Nada", checks=asks[:1])
+        case["transcript"] = case["transcript"][:2] + [{"role": "assistant", "content": "", "tool_calls": [
+            {"id": None, "name": cut_tool, "arguments": {"order_id": "A-2"}}]}]
+        case["response"], case["per_turn"] = "", [case["per_turn"][0], dict(case["per_turn"][1], done_reason="length")]
+        cases.append(case)
+    doc = json.loads(cli("report", write_run("runs/k.json", make_run(cases, labels=None, split="agent-dev", max_turns=3)),
+                         "--json")[1])
+    assert [(f["id"], f["turn"], f["check"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        ("k1", None, "asks A-2", "the call never happened"),
+        ("k2", 1, "asks A-2", 'called lookup_order, never with {"order_id": "A-2"}'),
+        ("k3", 1, "asks A-2", 'called lookup_order, never with {"order_id": "A-2"}'),
+        ("k4", 2, None, "the token limit cut its calls, never run (raise num_predict, or the server's cap)")], \
+        doc["agent"]["first_failures"]
 
 
 def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
