@@ -2066,9 +2066,14 @@ IDENTITY_FIELDS = ("model_digest", "model_family", "parameter_size", "quantizati
 # What a /v1/models entry says of the model alone: not what a listing stamps on it for the moment, its "created" (vLLM
 # and llama.cpp's server give the listing's time: vLLM's ModelCard default_factory=lambda: int(time.time())), nor the
 # state of the process serving it, llama.cpp's router's "status" ("unloaded", "loading", "loaded"; "failed" and
-# "exit_code" after a crash: tools/server get_router_models), which its first chat changes on the same weights
-ENTRY_STAMPED = ("created", "status", "status.value", "status.failed", "status.exit_code")
-ENTRY_STAMPED_BEFORE = ("created",)   # what an entry digest left out before round 125: a judge's so recorded is read so
+# "exit_code" after a crash: tools/server get_router_models), which its first chat changes on the same weights, whole:
+# its "preset" holds the server's settings (a ctx-size raised for a resume), its "args" the command that serves it.
+# A key that ends in "." leaves out every value of that object ("status.preset").
+ENTRY_STAMPED = ("created", "status", "status.")
+# what an entry digest left out before: a judge's digest so recorded is read so at a resume (before round 125, then
+# before 126), its router's state then any of those it has (a judge is recorded unloaded, and resumed loaded)
+ENTRY_STAMPED_BEFORE = (("created",), ("created", "status", "status.value", "status.failed", "status.exit_code"))
+ROUTER_STATES = ("unloaded", "loading", "loaded")
 # and not the window it is served with, which a resume is advised to take larger (vLLM's --max-model-len)
 ENTRY_WINDOW = ("max_model_len",)
 
@@ -2712,7 +2717,8 @@ def refuse_given_twice(flag, values, same, why):
 def entry_identity(entry, besides=ENTRY_STAMPED):
     """A recorded /v1/models entry (config.model_entry) as it tells a model apart: without the keys in besides; None
     for none (an Ollama run, one made before it was kept)."""
-    return {k: v for k, v in entry.items() if k not in besides} if type(entry) is dict else None
+    return {k: v for k, v in entry.items() if k not in besides and k.split(".", 1)[0] + "." not in besides} \
+        if type(entry) is dict else None
 
 
 def entries_told(a, b, besides=ENTRY_STAMPED):
@@ -2746,8 +2752,12 @@ def identity_digest(identity, like=None):
     like: a digest recorded before, whose kind is read (a server that stopped naming one is never another model)."""
     if like is not None and like.startswith("entry:"):
         # (recorded by an eval.py that kept a router's status in it: the same weights, never "served otherwise")
-        before = entry_digest(None, entry_identity(identity.get("model_entry"), ENTRY_STAMPED_BEFORE + ENTRY_WINDOW))
-        return like if like == before else entry_digest(identity.get("model_entry"))
+        entry = identity.get("model_entry")
+        states = [dict({k: v for k, v in entry.items() if k not in ("status.failed", "status.exit_code")},
+                       **{"status.value": state}) for state in ROUTER_STATES] if type(entry) is dict else []
+        before = {entry_digest(None, entry_identity(e, b + ENTRY_WINDOW)) for e in [entry, *states]
+                  for b in ENTRY_STAMPED_BEFORE}
+        return like if like in before else entry_digest(entry)
     if like is not None:
         return identity.get("model_digest")
     return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
@@ -13531,10 +13541,10 @@ def preflight_server(client, config, judge, inputs, resuming):
         nested = [[k for k in e if "." in k] for e in (began, now_told)]
         if then is not None and served is not None and bool(nested[0]) != bool(nested[1]):
             warn(f"note: {on_one_line(config['model'])}'s /v1/models entry " + (
-                 f"was kept without {on_one_line(', '.join(nested[1]), 120)} when the run began (an older eval.py's run, or "
-                 "another server)" if nested[1] else
+                 f"was kept without {on_one_line(', '.join(nested[1]), 120)} when the run began (an older eval.py's run, "
+                 "another server, or a router that had not loaded it yet)" if nested[1] else
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
-                 "server?)") + ": the answers asked now cannot be told to come from the same weights as those before")
+                 "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
         if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
             warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
                  f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "

@@ -341,6 +341,39 @@ def test_llama_cpps_router_loading_its_model_is_no_other_model(project, cli, fak
         in cli("compare", "runs/a.json", "runs/c.json")[1]
 
 
+def test_a_routers_preset_and_the_details_it_lists_once_loaded_are_no_other_model(project, cli, fake):
+    """126th round: a router's status holds a "preset" (the server's settings for the model, as an ini text:
+    tools/server get_router_models) beside its state. Kept as identity, the run whose first chat loaded the model (and
+    brought its meta) was "replaced while it was asked", exit 2, and a resume after the ctx-size was raised, as the
+    README advises, was refused as another model. Said at a resume: a router that had not loaded the model yet."""
+    def router(state, ctx, meta=None):
+        entry = {"id": "qwen", "object": "model", "owned_by": "llamacpp", "created": 1764496800, "in_cache": True,
+                 "path": "/models/qwen.gguf", "status": {"value": state, "args": ["llama-server"],
+                                                         "preset": f"[qwen]\nmodel = /models/qwen.gguf\nctx-size = {ctx}\n"}}
+        return {"object": "list", "data": [dict(entry, meta=meta) if meta else entry]}
+    fake.native_api, fake.models = False, ["qwen:latest"]
+    fake.listings["/v1/models"] = router("unloaded", 4096)
+    fake.listed_after = (1, "/v1/models", router("loaded", 4096, {"n_params": 494032768, "size": 1000}))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--limit", 3,
+                         "--jobs", 1, "--out", "runs/a.json")
+    assert code == 0 and "replaced" not in err, err
+    fake.listed_after, fake.faults = None, ["drop"] * 5
+    fake.listings["/v1/models"] = router("unloaded", 4096)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen", "--jobs", 1,
+                         "--retries", 0, "--out", "runs/b.json")
+    assert code == 2 and os.path.exists("runs/b.json.journal"), err
+    fake.listings["/v1/models"] = router("loaded", 16384, {"n_params": 494032768, "size": 1000})
+    code, out, err = cli("run", "--resume", "runs/b.json")
+    assert code == 0 and "note: qwen's /v1/models entry was kept without meta.n_params, meta.size when the run began (an " \
+        "older eval.py's run, another server, or a router that had not loaded it yet)" in err, err
+    assert "status" not in cli("compare", "runs/a.json", "runs/b.json")[1]
+    # (old judge digests) one recorded with the router's status whole, unloaded, is read as this entry's now loaded
+    entry = load_json("runs/b.json")["config"]["model_entry"]
+    then = evalpy.entry_digest(None, evalpy.entry_identity(dict(entry, **{"status.value": "unloaded"}), ("created",)))
+    assert evalpy.identity_digest({"model_entry": dict(entry, **{"status.value": "loaded"})}, like=then) == then
+    assert evalpy.identity_digest({"model_entry": dict(entry, path="/models/other.gguf")}, like=then) != then
+
+
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
     """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
     answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
