@@ -7992,11 +7992,17 @@ def undigested_note(who, model, found, a_list=True, unsure=None):
 CASE_TWINS = "which differ only in case"   # case_twins_refused's words, which the end-of-run check reads
 
 
-def case_twins_refused(model, names, host, scrub):
+def case_twins_refused(model, entries, host, scrub):
     """Refused: a model Ollama lists under names that differ only in case (Qwen:7b, qwen:7b), which it reads alike:
-    getExistingName takes each part from whichever manifest its map walk meets last, so either may answer."""
-    alike = sorted({tagged(n) for n in names if tagged(n).casefold() == tagged(model).casefold()})
-    if len(alike) > 1:
+    getExistingName takes each part from whichever manifest its map walk meets last, so either may answer. entries:
+    (its names, its digest) of each /api/tags entry; twins of one digest (`ollama cp m M`) are one manifest, one model,
+    and one entry's name and model are one model whatever their case."""
+    told = [({tagged(n) for n in names if tagged(n).casefold() == tagged(model).casefold()}, digest)
+            for names, digest in entries]
+    told = [(names, digest) for names, digest in told if names]
+    alike = sorted(set().union(*(names for names, _ in told)))
+    digests = {digest if isinstance(digest, str) and digest else None for _, digest in told}
+    if len(alike) > 1 and len(told) > 1 and (len(digests) > 1 or None in digests):
         raise EvalError(f"model {model!r}: {host} lists {names_text(alike, scrub)}, {CASE_TWINS}, and Ollama may answer "
                         "any of them with either; remove all but one "
                         "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
@@ -8017,15 +8023,17 @@ class OllamaClient(ChatClient):
         hint = f"is {self.host_words} pointing at an Ollama server? (--api openai for other servers)"
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
-        names, entries, listed = set(), {}, []
+        names, entries, listed, named = set(), {}, [], []
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
+            named.append(([], entry.get("digest")))
             for k in ("name", "model"):
                 if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
                     names.add(entry[k])
                     entries.setdefault(entry[k], entry)
                     listed.append((tagged(entry[k]), entry.get("digest")))
+                    named[-1][0].append(entry[k])
         wanted = tagged(model)
-        case_twins_refused(model, names, self.host, self.scrub)
+        case_twins_refused(model, named, self.host, self.scrub)
         if model not in names and wanted not in names:
             # Ollama serves a name whose parts match one it has ignoring case (server/routes.go,
             # getExistingName: strings.EqualFold part by part): Qwen2.5:7B is qwen2.5:7b
@@ -8461,8 +8469,8 @@ class OpenAIClient(ChatClient):
             return {}
         self.beside_unsure = None
         listed = (self.beside_v1("/api/tags") or {}).get("models")
-        case_twins_refused(model, [e[k] for e in listed if isinstance(e, dict) for k in ("name", "model")
-                                   if isinstance(e.get(k), str) and e[k]] if isinstance(listed, list) else [],
+        case_twins_refused(model, [([e[k] for k in ("name", "model") if isinstance(e.get(k), str) and e[k]], e.get("digest"))
+                                   for e in listed if isinstance(e, dict)] if isinstance(listed, list) else [],
                            self.host.removesuffix("/v1"), self.scrub)   # (its /v1 is its /api/chat: the same store)
         found = [e for e in listed if isinstance(e, dict) and any(
             isinstance(e.get(k), str) and tagged(e[k]) == tagged(model) for k in ("name", "model"))] \
@@ -18272,7 +18280,8 @@ def run_listing(folder):
             figure += f" ({judged_again_text(config)})"
         if config.get("replaced"):   # its figures may be two models': said wherever it is listed
             figure += " (" + "; ".join(dict.fromkeys(r["who"].removeprefix("the ") + (
-                " listed twice at its end" if r["now"] in (LISTED_TWICE, LISTED_ALIKE) else " replaced while it ran")
+                " listed twice at its end" if r["now"] == LISTED_TWICE else
+                " listed beside a name alike but for case at its end" if r["now"] == LISTED_ALIKE else " replaced while it ran")
                 for r in config["replaced"])) + ")"
         completed = finished_completion(path, config) if s["errors"] else None
         alike = s["errors_alike"]   # fixed, not resumed
@@ -19535,7 +19544,7 @@ NOTHING_CHANGED_COMPLETED = ("nothing in the configuration: the {} is a completi
                              "answers it holds, its failed calls asked again: differences are those calls'")
 # (a run whose model or judge was replaced while it was asked: no setting changed, and the model may have)
 NOTHING_CHANGED_REPLACED = ("nothing in the configuration as recorded, but a model or judge was replaced while a run was "
-                            "asked, or listed twice at its end (see its warning): its figures may be two models'")
+                            "asked, or listed twice (or beside a name alike but for case) at its end (see its warning): its figures may be two models'")
 
 
 def compare_rows(c, baseline_path, candidate_path):

@@ -1828,6 +1828,12 @@ def test_two_listed_models_equal_ignoring_case_are_refused_as_ambiguous(project,
                              "--limit", 1)
         assert code == 2 and f"{fake.url} lists Qwen:7b, qwen:7b, which differ only in case" in err, (asked, err)
     assert fake.chat_bodies == []
+    # (126th round) twins of one digest (`ollama cp qwen:7b Qwen:7b`) are one manifest, one model: either answers alike
+    fake.digests["Qwen:7b"] = "a" * 64
+    for api, host in (("ollama", fake.url), ("openai", fake.url + "/v1")):
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", host, "--model", "Qwen:7b", "--limit", 1,
+                             "--out", f"runs/{api}.json")
+        assert code == 0 and "differ only in case" not in err, (api, err)
 
 
 def test_ollama_options_are_checked_before_any_call(project, cli, fake):
@@ -3009,6 +3015,12 @@ def test_a_name_listed_twice_with_two_digests_is_refused(project, cli, fake):
     assert load_json("runs/c.json")["config"]["replaced"][0]["now"] == evalpy.LISTED_ALIKE
     code, out, err = cli("report", "runs/c.json")
     assert "listed beside a name alike but for case" in out + err and "names al" not in out + err, out + err
+    assert "(model listed beside a name alike but for case at its end)" in cli("runs", "runs")[1]
+    # (126th round) one of the same digest (`ollama cp`): one manifest, the same model, never "two models"
+    fake.models.remove("Mistral:latest")
+    fake.digests["Mistral:latest"] = fake.digest("mistral:latest")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral", "--limit", 1, "--out", "runs/d.json")
+    assert code == 0 and "replaced" not in load_json("runs/d.json")["config"] and "alike" not in err, err
 
 
 def test_a_server_version_of_megabytes_is_kept_cut_as_a_digest_is(project, cli, fake):
