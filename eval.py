@@ -8402,7 +8402,8 @@ class OpenAIClient(ChatClient):
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}"
                             + (f" (and {len(odd)} {'entry' if len(odd) == 1 else 'entries'} of its list with no id text, read as no "
                                f"model: the first, {json_preview(odd[0], clean=self.scrub)})" if odd else ""))
-        entry = next(m for m in served if m["id"] in (model, tagged(model)))
+        # the name asked, where listed: m and m:latest are two models on a server but Ollama's (which lists the tag alone)
+        entry = next((m for m in served if m["id"] == model), None) or next(m for m in served if m["id"] == tagged(model))
         # one name listed twice, told apart by what its entries say (a router joining servers): either may answer, and
         # the run would record the first (as Ollama's /api/tags listing it twice with two digests)
         kept = {json_text(entry_identity(plain_entry(m, self.scrub), ENTRY_STAMPED + ENTRY_WINDOW), sort_keys=True)

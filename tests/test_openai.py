@@ -374,6 +374,23 @@ def test_a_routers_preset_and_the_details_it_lists_once_loaded_are_no_other_mode
     assert evalpy.identity_digest({"model_entry": dict(entry, path="/models/other.gguf")}, like=then) != then
 
 
+def test_the_entry_of_the_name_asked_is_recorded_beside_its_latest_twin(project, cli, fake):
+    """126th round: a /v1 server (not Ollama's) listing "m:latest" before "m", two models, had a run of m record
+    m:latest's entry: m's weights swapped while the run went on were never seen, and a compare of two runs on other m
+    weights said nothing changed. The entry of the name asked is its own; "m:latest" stands for m only where m is not
+    listed (Ollama's /v1 lists the tag alone)."""
+    def listing(m_root):
+        return {"object": "list", "data": [{"id": "m:latest", "object": "model", "owned_by": "vllm", "root": "/models/L"},
+                                           {"id": "m", "object": "model", "owned_by": "vllm", "root": m_root}]}
+    fake.native_api, fake.models = False, ["m:latest"]
+    fake.listings["/v1/models"] = listing("/models/A")
+    fake.listed_after = (1, "/v1/models", listing("/models/B"))
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m", "--limit", 3,
+                         "--jobs", 1, "--out", "runs/a.json")
+    assert code == 2 and "WARNING: the model m was replaced while it was asked" in err, err
+    assert load_json("runs/a.json")["config"]["model_entry"]["root"] == "/models/A"
+
+
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
     """Round 124's hostile servers: over a /v1 that names no digest, the server was never asked again after the last
     answer (models_replaced read digests alone), and a run whose model was swapped midway was written as one model's,
