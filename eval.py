@@ -2074,6 +2074,7 @@ ENTRY_STAMPED = ("created", "status", "status.")
 # before 126), its router's state then any of those it has (a judge is recorded unloaded, and resumed loaded)
 ENTRY_STAMPED_BEFORE = (("created",), ("created", "status", "status.value", "status.failed", "status.exit_code"))
 ROUTER_STATES = ("unloaded", "loading", "loaded")
+WEIGHTLESS_ENTRY_KEYS = {"id", "object", "owned_by"}   # an entry that says no more names no weights (OpenAI's Model)
 # and not the window it is served with, which a resume is advised to take larger (vLLM's --max-model-len)
 ENTRY_WINDOW = ("max_model_len",)
 
@@ -2734,9 +2735,12 @@ def entries_told(a, b, besides=ENTRY_STAMPED):
 def entry_digest(entry, told=None):
     """What stands for a model's digest where its server names none (a /v1 server but Ollama's): 'entry:' and the
     sha256 of its /v1/models entry as it tells a model apart (no listing time, no window; `told`: as entries_told
-    made it); None for no entry."""
+    made it); None for no entry, and for one that names no weights (OpenAI's shape, Ollama's /v1 and LiteLLM's: its id,
+    "model", and who owns it), which another model under the name leaves as it was: a digest of it stood for one, and
+    an Ollama digest read in one command and not another, or a backend swapped, passed as checked."""
     told = entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW) if told is None else told
-    return None if told is None else "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
+    return None if told is None or set(told) <= WEIGHTLESS_ENTRY_KEYS else \
+        "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
 
 
 def changed_words(was, now, then="then"):
@@ -8415,6 +8419,13 @@ class OpenAIClient(ChatClient):
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came (plain_entry)
         self.entry_keys = {**getattr(self, "entry_keys", {}), model: set(entry)}
         self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(entry["id"], entry)}
+        said = getattr(self, "undigested", set()) | getattr(self, "weightless", set())
+        if not self.identities[model].get("model_digest") and identity_digest(self.identities[model]) is None \
+                and model not in said and not getattr(self, "unsure_said", False):   # (once a command, as undigested_note)
+            self.weightless = getattr(self, "weightless", set()) | {model}
+            warn(f"note: {self.host}/models names no weights of {on_one_line(model)} (its entry holds only "
+                 f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}), nor a digest: another model "
+                 "served under that name cannot be told apart, in this run or beside another")
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
     def beside_v1(self, path):
@@ -8453,6 +8464,7 @@ class OpenAIClient(ChatClient):
             unsure = self.beside_unsure or ("answered no version in text" if isinstance(answer, dict) and (
                 "version" in answer or not answer) and self.ollama_said is None else None)
             if unsure:   # (a 404 is another server's, said by nothing; this may be an Ollama, unread)
+                self.unsure_said = True
                 root = self.host.removesuffix('/v1')
                 warn(f"note: {self.host}/models lists its models in the shape of Ollama's /v1, but {root}/api/version, "
                      f"where Ollama says its version, {unsure}: it is read as another /v1 server: no digest is read from "
@@ -18508,7 +18520,7 @@ def judging_listing(path):
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (unfit or
-              "the judge command that began it, given again, finishes it"))
+              "the judge command that began it, given again, finishes it, on the judge it began with"))
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]
@@ -20956,9 +20968,12 @@ def begin_judging(target, header, todo, judge):
             warn(f"going on with the judging interrupted in {shell_word(judging)}: "
                  f"{sum(map(len, votes.values())) - failed} of {plural(wanted, 'vote')} kept"
                  + (f", {plural(failed, 'failed call')} to ask again" if failed else ""))
+            if said:
+                warn(said)
             return path, journal, lock, votes
         advice = {"other": "judge with what it was begun with to finish it", "empty": "remove it",
-                  "live": "wait for it"}.get(state, "move it aside")
+                  "live": "wait for it", "replaced": "it cannot be finished (its votes are the judge's of then): move it "
+                  "aside, or remove it once its votes are not wanted"}.get(state, "move it aside")
         if exact:
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
         warn(f"note: {shell_word(judging)} {said}; it is left as it is")
@@ -20966,9 +20981,11 @@ def begin_judging(target, header, todo, judge):
 
 
 def judging_state(path, header, todo):
-    """(state, what to say) of the judging at path against the one to make, of the answers `todo`: ("same", None),
+    """(state, what to say) of the judging at path against the one to make, of the answers `todo`: ("same", None, or a
+    note of a judge whose digest the server no longer names),
     ("other", how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
-    nothing, or ("broken", why it cannot be read); what is said follows its name."""
+    nothing, ("replaced", ...) when its judge alone differs, by digest (pulled again: the judge it began with is gone),
+    or ("broken", why it cannot be read); what is said follows its name."""
     try:
         with open_regular(path, "rb") as f:
             first = f.readline()
@@ -21010,8 +21027,16 @@ def judging_state(path, header, todo):
                  for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
                  if then.get(model) and now and then[model] != now] or (
                      [] if differ else ["the judge's digests (pulled again)"])
-    if not said:
-        return "same", None
+        if not differ:   # its judge alone is another: the one it began with is served no more, to finish it with
+            return "replaced", "holds an interrupted judging by a judge served no longer: " + "; ".join(said)
+    if not said:   # (a digest the server no longer names: said, as a run's resume says it, never passed over as checked)
+        now = dict(zip(judge.get("models") or (), judge.get("digests") or ()))
+        unnamed = [(m, d) for m, d in zip(their_judge.get("models") or (), their_judge.get("digests") or ())
+                   if type(d) is str and d and type(m) is str and not now.get(m)]
+        return "same", unnamed and (
+            f"note: {on_one_line(mine['host'])} no longer says which digest the judge {on_one_line(unnamed[0][0])} is (its "
+            f"votes began with {on_one_line(short(unnamed[0][1]))}): the votes asked now cannot be told to be the same "
+            "model's") or None
     return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
 
 

@@ -3657,9 +3657,14 @@ def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, ju
     fake.digests["qwen2.5:7b"] = "ab" * 32                                       # `ollama pull` again
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-votes", "3", "--out", "j.json")
-    assert code == 2 and ("j.json.judging holds an interrupted judging of other settings: the judge qwen2.5:7b pulled "
-                          f"again (digest {digest[:8]} there, abababab now)") in err, err
+    # (126th round) "judge with what it was begun with to finish it", and `runs` "given again, finishes it": the judge
+    # it began with is gone
+    assert code == 2 and ("j.json.judging holds an interrupted judging by a judge served no longer: the judge qwen2.5:7b "
+                          f"pulled again (digest {digest[:8]} there, abababab now); it cannot be finished (its votes are "
+                          "the judge's of then): move it aside, or remove it once its votes are not wanted, or give "
+                          "another --out") in err, err
     assert len(judge_calls(fake)) == asked and Path("j.json.judging").read_bytes() == held
+    assert "given again, finishes it, on the judge it began with" in cli("runs", ".")[1]
     # judged whole by the new model, then compared with one judged by the old: the change is in sight
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "new.json")[0] == 0
     fake.digests.clear()
@@ -3669,6 +3674,20 @@ def test_a_judging_is_not_gone_on_with_by_a_judge_model_pulled_again(project, ju
     assert code == 0, err
     assert any(line.lstrip().startswith("judge") and "abababab" in line and digest[:8] in line
                for line in out.splitlines()), out
+
+
+def test_a_judging_gone_on_with_where_the_server_no_longer_names_the_judges_digest_says_so(project, judged_split, cli,
+                                                                                             fake):
+    """126th round: a judging begun with its judge's digest, gone on with where the server named none (over Ollama's
+    /v1, its /api/version slow past its wait: no digest read), went on in silence, "1 of 4 votes kept": a judge pulled
+    again in between mixed its votes with the other's unsaid. run --resume says it of its judge; so does judge."""
+    interrupted_judging(cli, fake, judged_split)
+    fake.digests["qwen2.5:7b"] = ""   # (a server that names no digest now)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    digest = hashlib.sha256(b"qwen2.5:7b").hexdigest()
+    assert code == 0 and "going on with the judging interrupted in j.json.judging" in err and (
+        f"note: {fake.url} no longer says which digest the judge qwen2.5:7b is (its votes began with {digest[:8]}): the "
+        "votes asked now cannot be told to be the same model's") in err, err
 
 
 def test_a_judge_replaced_while_judge_asks_it_is_said_of_the_judged_run(project, judged_split, cli, fake):

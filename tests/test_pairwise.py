@@ -891,6 +891,26 @@ def test_a_judge_named_in_another_case_is_one_judge_and_its_verdicts_are_read(pr
     assert "are shown as they are, unchecked" in err, err
 
 
+def test_stored_verdicts_over_ollamas_v1_whose_digest_is_unread_now_are_said_unchecked(project, cli, fake):
+    """126th round: over Ollama's /v1, verdicts stored under the judge's Ollama digest, then the judge pulled again and
+    /api/version slow past its wait: its /v1 entry (which names no weights: its id, when it was pulled, "library") stood
+    for a digest, read as another reading of the same judge, and the stored verdicts were shown as checked, relabelled
+    with it. An entry that names no weights is no digest: the server cannot say, and they are said unchecked."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--api", "openai", "--host", fake.url + "/v1")
+    assert code == 0 and "Candidate wins (2)" in out, (out, err)
+    asked = len(fake.chat_bodies)
+    fake.digests["qwen2.5:7b"] = "ab" * 32                                  # pulled again
+    fake.version_seconds = evalpy.OLLAMA_ASKED_SECONDS + 0.5                # and its /api/version slow
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--api", "openai", "--host", fake.url + "/v1",
+                         "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked and json.loads(out)["pairwise"]["unchecked"].startswith(
+        f"{fake.url}/v1 no longer says which digest the judge qwen2.5:7b is"), (out, err)
+    fake.digests.clear()   # (the digest the verdicts were stored under, never relabelled with the entry's)
+    assert json.loads(out)["pairwise"]["judge"]["digests"] == [fake.digest("qwen2.5:7b")], out
+
+
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
     """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
     since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
