@@ -4425,12 +4425,45 @@ def unclosed_placeholders(text, where, names, begun=False):
         for n in unnamable for m in [re.search(r"\{\{\s*" + re.escape(n) + r"\s*\}\}", unicodedata.normalize("NFC", text))] if m]
 
 
-def render(template, values, escape=str):
-    """Fill {{name}} placeholders; escape= re.escape keeps a value literal inside a regex. One with
-    no value stays as written (a run is refused before that; a page only shows the prompt)."""
+def render(template, values):
+    """Fill {{name}} placeholders (a pattern's: filled_pattern). One with no value stays as written (a run is refused
+    before that; a page only shows the prompt)."""
     named = by_name(values)
-    return PLACEHOLDER.sub(lambda m: escape(str(named[key])) if (key := unicodedata.normalize("NFC", m.group(1))) in named
+    return PLACEHOLDER.sub(lambda m: str(named[key]) if (key := unicodedata.normalize("NFC", m.group(1))) in named
                            else m.group(0), template)
+
+
+QUANTIFIER = re.compile(r"[*+?]|\{(?:\d+(?:,\d*)?|,\d+)\}")   # what re reads as one after an atom ("{}" is literal)
+
+
+def filled_pattern(pattern, values):
+    """A pattern check's value with the case's vars filled in: each value literal (re.escape), in NFC as the answer it
+    is searched in ("Jose\u0301" found no "José"), and one unit before a quantifier outside a class: {{x}}{2} with
+    x = "ab" is (?:ab){2}, where ab{2} passed "abb" (inside one, [{{x}}] is any of its characters, as written)."""
+    classed, inside, at = set(), False, 0
+    while at < len(pattern):   # (where each class stands: re's own reading, an escape, a "]" first in a class literal)
+        if pattern[at] == "\\":
+            at += 2
+            continue
+        if inside and pattern[at] == "]":
+            inside = False
+        elif not inside and pattern[at] == "[":
+            inside, at = True, at + 1 + pattern.startswith("^", at + 1)
+            at += pattern.startswith("]", at)
+            continue
+        elif inside and PLACEHOLDER.match(pattern, at):
+            classed.add(at)
+        at += 1
+    named = by_name(values)
+
+    def fill(m):
+        key = unicodedata.normalize("NFC", m.group(1))
+        if key not in named:
+            return m.group(0)
+        value = nfc(str(named[key]))
+        unit = len(value) > 1 and m.start() not in classed and QUANTIFIER.match(pattern, m.end())
+        return f"(?:{re.escape(value)})" if unit else re.escape(value)
+    return PLACEHOLDER.sub(fill, pattern)
 
 
 # a placeholder after an odd run of backslashes: the last one would make an escape of the value's first character
@@ -4544,8 +4577,8 @@ def case_checks(case, defaults, labels, older=None):
         if isinstance(check.get("value"), str):
             # (a var's value in a pattern is text, put in NFC as the answer it is searched in is: "Jose\u0301" found no
             # "José", which contains {{name}} found)
-            literal = (lambda v: re.escape(nfc(str(v)))) if CHECK_TYPES[check["type"]].pattern else str
-            check["value"] = render(check["value"], case.get("vars", {}), literal)
+            check["value"] = filled_pattern(check["value"], case.get("vars", {})) if CHECK_TYPES[check["type"]].pattern \
+                else render(check["value"], case.get("vars", {}))
             # (its name is left as written: one check of every case, one row of the report; filled, "icontains
             # {{customer}}" was a check of its own per customer, each of one answer, the rule's own figure nowhere)
         if "arguments" in check:
