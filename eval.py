@@ -23676,8 +23676,10 @@ class Review:
         self.lock = threading.Lock()
         # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
-        # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
-        self.read_as, self.served = 0, secrets.token_hex(8)
+        # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file);
+        # the token begins with when it was started, so a later review's is greater (an answer of the review before,
+        # late, was taken over the newer one's: every token but the last was "fresh")
+        self.read_as, self.served = 0, f"{time.time_ns():020d}-{secrets.token_hex(8)}"
 
     @property
     def sidecar(self):
@@ -23839,7 +23841,8 @@ class Review:
         read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
-        if was is not None and stored not in (was, annotation_as_stored(was), text):
+        # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café" is no other note)
+        if was is not None and stored not in (was, text) and annotation_as_stored(stored) != annotation_as_stored(was):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
             done = (f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
@@ -24305,9 +24308,11 @@ function statusOf(it, typed) {
   if (tooLong(typed)) return tooLong(typed);   // (never sent: "saving…" of it, as an earlier save waited, was untrue)
   if (it.queued > 0) return "saving…";
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
-  if (drafts.has(it.key)) return "not saved yet (Enter saves)";
-  if ("onFile" in it) return it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
+  // (a draft's too: "not saved yet" alone hid the note another page saved, or its removal)
+  const onFile = !("onFile" in it) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
     : "the note was removed from the file since it was shown (by another page, or by hand): Enter says so";
+  if (drafts.has(it.key)) return "not saved yet (Enter saves)" + (onFile ? "; " + onFile : "");
+  if (onFile) return onFile;
   if (it.removed) return "annotation removed";
   // (a time written by hand that is no text, or none: "saved null", "saved [object Object]")
   return it.annotation ? "saved" + (typeof it.annotation.time === "string" ? " " + it.annotation.time : "") : "";
@@ -24323,6 +24328,9 @@ function unchanged(it, text) {
 }
 // what the file holds of an answer as last heard, where it was in use then (onFile), else what the page shows
 function noteShown(it) { return "onFile" in it ? it.onFile : it.annotation; }
+// a late answer that says what the newest heard of it says (its own save, heard first in another save's answer; the
+// note of a refusal heard so): taken, or the page called its own save another page's, and refused its next save again
+function agrees(it, answer) { return "onFile" in it && sameNote(it.onFile, answer.annotation || null); }
 function sameNote(a, b) { return a === b || !!a && !!b && a.text === b.text && JSON.stringify(a.time) === JSON.stringify(b.time); }
 // what the file held of an answer in use as a save's answer came, taken once it is no longer in use (no draft, no save
 // out or refused): kept as shown, it said "saved" of a text the file no longer held till another save came
@@ -24339,6 +24347,8 @@ let applied = 0, served = null;
 function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
   if (answer.served === served && answer.read_as <= applied) return false;
+  // (a review started again, its token greater: an answer of the one before, come late, is older than any of it)
+  if (typeof answer.served === "string" && typeof served === "string" && answer.served < served) return false;
   applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {
@@ -24365,7 +24375,7 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { const now = fresh(answer); if (now || !("onFile" in it)) { it.annotation = answer.annotation; delete it.onFile; } it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
+  if (response.status === 409) { const now = fresh(answer); if (now || !("onFile" in it) || agrees(it, answer)) { it.annotation = answer.annotation; delete it.onFile; } it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
@@ -24376,7 +24386,7 @@ async function send(it, text, asked) {
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
   const now = fresh(answer);
   // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held)
-  if (now || !("onFile" in it)) { it.annotation = answer.annotation; delete it.onFile; }
+  if (now || !("onFile" in it) || agrees(it, answer)) { it.annotation = answer.annotation; delete it.onFile; }
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   if (now) counts(answer.counts);
   redrawEntry(it);
