@@ -1545,17 +1545,17 @@ def sidecar_lock(path, wait=None):
                 yield
 
 
-def writable_beside(path, otherwise):
+def writable_beside(path, otherwise, cure=None):
     """Refused before anything is asked (EvalError) when the folder of a sidecar to write cannot be
     written: a read-only mount, another's folder (a run given through a link, whose sidecars go beside
     its file, or a sidecar's link to a shared file), another's file in a sticky folder such as /tmp
     (written whole, a file is put in place by a rename, which there replaces only one's own). `otherwise`:
-    what would have happened."""
+    what would have happened; cure: what to do about a folder that cannot be written, where no --out can be given."""
     for written in dict.fromkeys((path, own_name(path) if os.path.isfile(path) else path)):   # a link: its target's too
         folder = os.path.dirname(written) or "."
         if os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
-                            f"{otherwise}")
+                            f"{otherwise}" + (f": {cure}" if cure else ""))
         room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
         if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
             raise EvalError(f"cannot write {shell_word(written)}: it is read-only (mode {os.stat(written).st_mode & 0o7777:o}): "
@@ -1675,9 +1675,10 @@ OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reac
     errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
     errno.EISDIR: "that is a folder, where a file is needed; check the path",
     errno.EROFS: "the file system is read-only; use a folder that can be written",
-    errno.EACCES: "no permission (to read or write it, or to enter a folder on its path); fix the permissions, or use "
-                  "another path",
-    errno.EPERM: "not permitted (an immutable file, or a folder you do not own); use another folder",
+    # (after the system's own words, "Permission denied" and "Operation not permitted": never said twice)
+    errno.EACCES: "to read or write it, or to enter a folder on its path; fix the permissions, or use another path",
+    errno.EPERM: "an immutable file or folder (chattr -i undoes it), or one you do not own; make it writable, or copy "
+                 "it to a folder of yours and use it there",
     errno.ENOSPC: "the disk is full; free some space",
     errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
 }
@@ -4283,10 +4284,20 @@ def unreadable(path, what, error):
     if isinstance(error, IsADirectoryError):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else
-                            "; move it aside, then run again" if what == "journal" else ""))
+                            "; move it aside, then run again" if what == "journal" else
+                            f"; give one of its files ({folder_files(path, '.txt')})" if what == "prompt file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}){os_hint(error)}")
+
+
+def folder_files(folder, ending):
+    """The files of a folder whose names end so, in words: the first five, or 'it holds none'."""
+    with contextlib.suppress(OSError):
+        names = sorted(n for n in os.listdir(folder) if n.endswith(ending) and os.path.isfile(os.path.join(folder, n)))
+        return (", ".join(shell_word(os.path.join(folder, n)) for n in names[:5]) + (", ..." if len(names) > 5 else "")
+                if names else f"it holds no {ending} file")
+    return "it cannot be listed"
 
 
 def json_problem(error):
@@ -8058,6 +8069,11 @@ class OllamaClient(ChatClient):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
         hint = f"is {self.host_words} pointing at an Ollama server? (--api openai for other servers)"
+        path = urllib.parse.urlsplit(self.host).path.rstrip("/")
+        if path.endswith(("/api", "/v1")):   # ("/api/api/tags answered HTTP 404": the path doubled, unsaid)
+            hint = (f"{self.host_words} names a path ({path}), which eval.py adds itself: give the server's address alone "
+                    f"({self.host[:len(self.host) - len(urllib.parse.urlsplit(self.host).path)]})"
+                    + (", or --api openai for Ollama's /v1" if path.endswith("/v1") else ""))
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
         names, entries, listed, named = set(), {}, [], []
@@ -12817,8 +12833,9 @@ def open_or_resume(args, held):
         if not os.path.exists(run_path):
             if os.path.isfile(run_path + JUDGING_SUFFIX):   # a judge's, not a run's: the judge finishes it
                 raise EvalError(f"--resume {shell_word(run_path)}: no run journal there; {judging_in_the_way(run_path)}")
-            if os.path.islink(run_path + JOURNAL_SUFFIX):   # a loop of links, or one whose target went
-                raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)} is {link_to_nothing(run_path + JOURNAL_SUFFIX)}; {FIX_LINK}")
+            for link in (run_path + JOURNAL_SUFFIX, run_path):   # a loop of links, or one whose target went (the run's
+                if os.path.islink(link):   # own: "no run was begun there, start it" with an --out that is refused)
+                    raise EvalError(f"{shell_word(link)} is {link_to_nothing(link)}; {FIX_LINK}")
             meant = run_meant(run_path)   # (runs/s for runs/s.json: "no run was begun there", start it, untrue)
             if meant:   # (a finished run's resume command said "nothing to resume": its report named instead)
                 raise EvalError(f"--resume {shell_word(run_path)}: no such run nor journal; did you mean "
@@ -23520,8 +23537,11 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"--html {shell_word(path)} is a folder; give a file name, like report.html")
     folder = os.path.dirname(path) or "."
     refuse_dead_link(f"--html {shell_word(path)}: ", folder)   # ("there is no folder dl", which ls shows)
-    if not os.path.isdir(folder):
-        raise EvalError(f"--html {shell_word(path)}: there is no folder {shell_word(folder)}")
+    if not os.path.isdir(folder):   # (the cure said: run --out makes its folder, a page does not)
+        raise EvalError(f"--html {shell_word(path)}: " + (
+            f"{shell_word(folder)} is not a folder; give a file name in one" if os.path.lexists(folder) else
+            f"there is no folder {shell_word(folder)}: make it (mkdir -p {shell_word(folder)}), or give a file name in "
+            "a folder that is there"))
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
         raise EvalError(f"--html {shell_word(path)} is {what_is_there(path) or 'not a regular file'}, never replaced; "
                         "give another file name")
@@ -23668,7 +23688,8 @@ class Review:
         # (a run given by a path of 3 KB had a note of 42 characters refused as past what a save takes)
         self.most_body = 4096 + 6 * max(map(len, self.keys), default=0) + 6 * len(path)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
-        writable_beside(self.sidecar, "no annotation could be saved there")
+        writable_beside(self.sidecar, "no annotation could be saved there", "make the folder writable, or copy the run "
+                                                                            "to a folder that can be written and review the copy")
         # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
@@ -23784,8 +23805,8 @@ class Review:
             return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
-            raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}): the "
-                            "annotation was not saved; those saved before are kept") from None
+            raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}"
+                            f"{os_hint(e)}): the annotation was not saved; those saved before are kept") from None
 
     def write(self, key, text, was=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the

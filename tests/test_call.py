@@ -2418,6 +2418,16 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
     assert fake.chat_bodies == [] and not os.path.exists("runs")
 
 
+def test_a_host_given_with_an_api_path_is_told_to_drop_it(project, cli, fake):
+    """126th round's newcomer: --host http://127.0.0.1:PORT/api asked /api/api/tags, and its 404 said "is --host pointing
+    at an Ollama server?", the path doubled and unsaid."""
+    for path, more in (("/api", ""), ("/v1/", ", or --api openai for Ollama's /v1")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url + path, "--limit", 1)
+        assert code == 2 and (f"--host (or $OLLAMA_HOST) names a path ({path.rstrip('/')}), which eval.py adds itself: give "
+                              f"the server's address alone ({fake.url}){more}") in err, err
+    assert fake.chat_bodies == []
+
+
 def test_a_model_list_too_large_is_said_to_be_so_not_a_server_out_of_reach(project, cli, fake, monkeypatch):
     """Round 104 (a hostile server): /api/tags answering past MAX_BODY was "cannot reach the model server (ValueError)"
     and the advice to start `ollama serve`: it was reached, and sent too much."""

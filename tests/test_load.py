@@ -2095,6 +2095,10 @@ def test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts(pr
     assert code == 2 and err == "error: prompt: no such prompt file; did you mean m2/prompts/prompt.txt?\n", err
     code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "v2.txt", "--host", "127.0.0.1:9")
     assert code == 2 and err == "error: v2.txt: no such prompt file\n", err   # (prompts/v2.txt: another split's)
+    # (126th round's newcomer) a folder given: "is a folder, not a prompt file", and no cure
+    code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "m2/prompts/", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: m2/prompts/: is a folder, not a prompt file; give one of its files "
+                                 "(m2/prompts/prompt.txt)\n"), err
 
 
 def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):

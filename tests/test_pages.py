@@ -506,7 +506,10 @@ def test_a_page_never_replaces_the_prompt_or_split_a_run_was_made_from(project, 
     (["compare", "runs/dev-v2.json", "runs/dev-v3.json", "--force"], "--force only applies with --html FILE"),
     (["report", "runs/dev-v2.json", "--case", "dev-09", "--html", "x.html"], "--html writes the page of the whole run"),
     (["report", "runs/dev-v2.json", "--html", "runs"], "--html runs is a folder"),
-    (["report", "runs/dev-v2.json", "--html", "nowhere/x.html"], "there is no folder nowhere"),
+    (["report", "runs/dev-v2.json", "--html", "nowhere/x.html"], "there is no folder nowhere: make it (mkdir -p nowhere), "
+                                                                 "or give a file name in a folder that is there"),
+    (["report", "runs/dev-v2.json", "--html", "runs/dev-v2.json/x.html"], "runs/dev-v2.json is not a folder; give a file "
+                                                                          "name in one"),
     # (125th round) a folder through a link to nothing: "there is no folder dl", which ls shows
     (["report", "runs/dev-v2.json", "--html", "dl/x.html"], "--html dl/x.html: dl is a link to /nonexistent/dir, which "
                                                              "does not exist; fix the link or remove it"),

@@ -1936,7 +1936,8 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     assert fake.chat_bodies == []
     code, out, err = cli("review", cand, "--port", "0")
     assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
-                                      "no annotation could be saved there\n"), err
+                                      "no annotation could be saved there: make the folder writable, or copy the run "
+                                      "to a folder that can be written and review the copy\n"), err
     # (twenty-fourth attack) a sidecar linked into such a folder: the target's folder is looked at too (20 calls
     # were paid, kept in the journal, then the store failed naming the link)
     monkeypatch.setattr(os, "access", real_access)

@@ -1,5 +1,6 @@
 """Review: the trace viewer's server, its data and save endpoints, bad input, origin and path checks."""
 
+import errno
 import json
 import shutil
 import os
@@ -656,6 +657,17 @@ def test_a_save_on_a_full_disk_is_said_as_such_and_leaves_no_lock(runs, project)
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v2.json", "dev-v3.json"]
 
 
+def test_what_to_do_about_a_file_not_permitted_follows_the_systems_words_never_repeats_them():
+    """126th round: an immutable journal said "Operation not permitted: not permitted (an immutable file, or a folder you
+    do not own); use another folder", its words twice and a cure `run --resume` cannot take (no --out); a review save
+    refused so said no cure at all."""
+    said = {e: f"{os.strerror(e)}{evalpy.os_hint(OSError(e, os.strerror(e)))}" for e in (errno.EPERM, errno.EACCES)}
+    assert said[errno.EPERM] == ("Operation not permitted: an immutable file or folder (chattr -i undoes it), or one you "
+                                 "do not own; make it writable, or copy it to a folder of yours and use it there")
+    assert said[errno.EACCES] == ("Permission denied: to read or write it, or to enter a folder on its path; fix the "
+                                  "permissions, or use another path")
+
+
 def test_review_shows_an_agents_transcript_with_the_check_failed_on_each_call(project):
     from conftest import agent_run, write_run
     path = write_run("runs/agent.json", agent_run())
@@ -930,7 +942,8 @@ def test_a_failed_write_through_an_annotations_link_names_its_target(project, ru
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "new"})
     assert str(e.value) == (f"cannot write {runs[1]}.annotations.json (No space left on device, writing through the link "
-                            "to shared/notes.json): the annotation was not saved; those saved before are kept")
+                            "to shared/notes.json: the disk is full; free some space): the annotation was not saved; "
+                            "those saved before are kept")
 
 
 def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_waited_on(server, project, runs, monkeypatch):

@@ -4306,6 +4306,12 @@ def test_a_journal_resumed_through_a_link_is_resumed_under_its_own_name(project,
     code, out, err = cli("run", "--resume", "runs/loop.json")
     assert code == 2 and err == ("error: runs/loop.json.journal is a link that leads back to itself (a loop); fix the "
                                  "link or remove it\n"), err
+    # (126th round's newcomer) the run's own name a link to nothing: "no run was begun there ... start it: --out" that
+    # path, which --out refuses
+    Path("runs/dangling.json").symlink_to("nothing.json")
+    code, out, err = cli("run", "--resume", "runs/dangling.json")
+    assert code == 2 and err == ("error: runs/dangling.json is a link to nothing.json, which does not exist; fix the "
+                                 "link or remove it\n"), err
 
 
 def test_runs_lists_a_linked_journal_once_by_its_own_name_and_a_link_to_no_journal_as_what_it_is(project, cli, fake):
