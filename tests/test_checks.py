@@ -243,12 +243,23 @@ def test_default_checks_file_and_placeholders(tmp_path):
     # (126th round) a quantifier after a placeholder takes the whole value, as a literal is one: "^{{x}}{2}$" with x
     # "ab" was "^ab{2}$", passed "abb" and failed "abab"; inside a class the value is its characters, as written
     for written, answer, passes in (("^{{x}}{2}$", "abb", False), ("^{{x}}{2}$", "abab", True), ("^{{x}}+$", "abab", True),
-                                    ("^[{{x}}]+$", "baab", True), ("^[]{{x}}]+$", "]ab", True)):
+                                    ("^[{{x}}]+$", "baab", True), ("^[]{{x}}]+$", "]ab", True),
+                                    # (its review) as re reads them: {,}, a verbose pattern's spaces and comments, (?#...)
+                                    ("^{{x}}{,}$", "abab", True), ("^{{x}}{,}$", "abbb", False),
+                                    ("(?x)^{{x}} {2}$", "abb", False), ("(?x)^{{x}}#c\n{2}$", "abab", True),
+                                    ("(?#[)^{{x}}{2}$", "abb", False), ("(?x)^ # a [ note\n{{x}}{2}$", "abab", True),
+                                    ("(?#[)^[]{{x}}+]+$", "(?:)", False), ("(?#[)^[]{{x}}+]+$", "+]ab", True)):
         (tmp_path / "s3.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
                                                        "vars": {"x": "ab", "order": "1"},
                                                        "checks": [{"type": "regex", "value": written}]}) + "\n")
         (check,) = [c for c in evalpy.load_split(str(tmp_path / "s3.jsonl"))[0][0]["checks"] if c["type"] == "regex" and c["value"] != "\\b1\\b"]
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer)
+    # (its review) a position re names counts in the pattern as filled: that pattern is shown
+    (tmp_path / "s3.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                   "vars": {"x": "zb", "order": "1"},
+                                                   "checks": [{"type": "regex", "value": "^{{x}}("}]}) + "\n")
+    with pytest.raises(evalpy.EvalError, match=re.escape("at position 3 (in the pattern as its vars fill it: ^zb()")):
+        evalpy.load_split(str(tmp_path / "s3.jsonl"))
     assert checks[2]["blocking"] is False
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "("}]')
     with pytest.raises(evalpy.EvalError, match="bad regular expression"):
