@@ -23700,10 +23700,8 @@ class Review:
         self.lock = threading.Lock()
         # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
-        # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file);
-        # the token begins with when it was started, so a later review's is greater (an answer of the review before,
-        # late, was taken over the newer one's: every token but the last was "fresh")
-        self.read_as, self.served = 0, f"{time.time_ns():020d}-{secrets.token_hex(8)}"
+        # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
+        self.read_as, self.served = 0, secrets.token_hex(8)
 
     @property
     def sidecar(self):
@@ -23865,8 +23863,9 @@ class Review:
         read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
-        # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café" is no other note)
-        if was is not None and stored not in (was, text) and annotation_as_stored(stored) != annotation_as_stored(was):
+        # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
+        # no other note)
+        if was is not None and annotation_as_stored(stored) not in (annotation_as_stored(was), annotation_as_stored(text)):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
             done = (f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
@@ -24332,10 +24331,10 @@ function statusOf(it, typed) {
   if (tooLong(typed)) return tooLong(typed);   // (never sent: "saving…" of it, as an earlier save waited, was untrue)
   if (it.queued > 0) return "saving…";
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
-  // (a draft's too: "not saved yet" alone hid the note another page saved, or its removal)
-  const onFile = !("onFile" in it) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
+  // (a draft's too: "not saved yet" alone hid the note another page saved, or its removal; never "(Enter saves)" then)
+  const onFile = !otherOnFile(it) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
     : "the note was removed from the file since it was shown (by another page, or by hand): Enter says so";
-  if (drafts.has(it.key)) return "not saved yet (Enter saves)" + (onFile ? "; " + onFile : "");
+  if (drafts.has(it.key)) return onFile ? "not saved yet; " + onFile : "not saved yet (Enter saves)";
   if (onFile) return onFile;
   if (it.removed) return "annotation removed";
   // (a time written by hand that is no text, or none: "saved null", "saved [object Object]")
@@ -24348,13 +24347,18 @@ function say(it) {
 // an Enter on the text on file, nothing out and nothing refused: nothing to save (it rewrote a note written by hand, and
 // its time)
 function unchanged(it, text) {
-  return !it.queued && !it.refused && !drafts.has(it.key) && !("onFile" in it) && asStored(text) === (it.annotation ? asStored(it.annotation.text) : "");
+  return !it.queued && !it.refused && !drafts.has(it.key) && !otherOnFile(it) && asStored(text) === (it.annotation ? asStored(it.annotation.text) : "");
 }
 // what the file holds of an answer as last heard, where it was in use then (onFile), else what the page shows
 function noteShown(it) { return "onFile" in it ? it.onFile : it.annotation; }
 // a late answer that says what the newest heard of it says (its own save, heard first in another save's answer; the
 // note of a refusal heard so): taken, or the page called its own save another page's, and refused its next save again
-function agrees(it, answer) { return "onFile" in it && sameNote(it.onFile, answer.annotation || null); }
+function agrees(it, answer) { return "onFile" in it && alike(it.onFile, answer.annotation || null); }
+// two notes as the server tells them: by their text as stored (in NFC, spaced alike: a hand edit into the decomposed
+// form, or spaced otherwise, was "another note" the server then saved over), whatever their time
+function alike(a, b) { return a === b || !!a && !!b && asStored(a.text) === asStored(b.text); }
+// whether the newest heard of an answer in use (onFile) is another note than the one it shows
+function otherOnFile(it) { return "onFile" in it && !alike(it.onFile, it.annotation || null); }
 function sameNote(a, b) { return a === b || !!a && !!b && a.text === b.text && JSON.stringify(a.time) === JSON.stringify(b.time); }
 // what the file held of an answer in use as a save's answer came, taken once it is no longer in use (no draft, no save
 // out or refused): kept as shown, it said "saved" of a text the file no longer held till another save came
@@ -24367,12 +24371,14 @@ function adopt(it) {
 // one took the page back to the file as it was before a later save, "changed by another page" of its own)
 // (by the order the server read the file in, under its lock: a refusal's read after a write is newer than it; and by
 // the review that answered: started again, its numbers began anew, and every answer was taken for a stale one)
-let applied = 0, served = null;
+// (a review started again: an answer of the one before, come late, is older than any of the new one's, whatever the
+// clock says: each token the page has moved on from is retired)
+let applied = 0, served = null, retired = new Set();
 function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
   if (answer.served === served && answer.read_as <= applied) return false;
-  // (a review started again, its token greater: an answer of the one before, come late, is older than any of it)
-  if (typeof answer.served === "string" && typeof served === "string" && answer.served < served) return false;
+  if (retired.has(answer.served)) return false;
+  if (answer.served !== served) retired.add(served);
   applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {
@@ -24399,7 +24405,17 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
-  if (response.status === 409) { const now = fresh(answer); if (now || !("onFile" in it) || agrees(it, answer)) { it.annotation = answer.annotation; delete it.onFile; } it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations); }
+  if (response.status === 409) {
+    const now = fresh(answer);
+    // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
+    // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
+    const newer = !now && "onFile" in it && !agrees(it, answer);
+    if (newer) answer.error = it.onFile ? "another page saved '" + oneLine(it.onFile.text) + "' for this answer since this page showed " +
+      "it; nothing was saved: save again to replace it" : "no annotation is stored for this answer now (another page removed it, or " +
+      "its annotations file was changed); nothing was saved: save again to save yours";
+    it.annotation = newer ? it.onFile : answer.annotation; delete it.onFile;
+    it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations);
+  }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
@@ -24409,8 +24425,10 @@ async function send(it, text, asked) {
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
   const now = fresh(answer);
-  // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held)
-  if (now || !("onFile" in it) || agrees(it, answer)) { it.annotation = answer.annotation; delete it.onFile; }
+  // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held; what
+  // it saved is what the page showed last, the newest heard kept beside it, said so, its next save refused once)
+  it.annotation = answer.annotation;
+  if (now || agrees(it, answer)) delete it.onFile;
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   if (now) counts(answer.counts);
   redrawEntry(it);
@@ -24430,13 +24448,16 @@ function others(it, annotations) {
     const now = annotations[other.key] || null;
     // (field by field: the file's entries come back with their keys in another order; a time written by hand as an
     // object, by value)
+    // (in use: the newest heard kept, a note alike the one shown too: deleted, a late answer was taken over it; taken
+    // once not in use, its next save refused once meanwhile where it is another note, its status saying so)
+    if (other.queued || other.refused || drafts.has(other.key) || shown[at] === other && input && document.activeElement === input) {
+      if (alike(now, other.annotation || null) && !sameNote(now, other.annotation || null)) { other.annotation = now; redrawEntry(other); }
+      other.onFile = now; say(other); continue;   // (its time alone, or its form, taken as shown: no other note)
+    }
     if (sameNote(now, other.annotation || null)) { delete other.onFile; continue; }
-    if (now && other.annotation && now.text === other.annotation.text) {   // (its time alone: no other note, nothing to say)
+    if (alike(now, other.annotation || null)) {   // (its time alone, or its form: no other note, nothing to say)
       other.annotation = now; delete other.onFile; redrawEntry(other); say(other); continue;
     }
-    if (other.queued || other.refused || drafts.has(other.key) || shown[at] === other && input && document.activeElement === input) {
-      other.onFile = now; say(other); continue;   // (in use: taken once it is not, its next save refused once meanwhile;
-    }                                             // its status says so, and the notice once it is shown as the file holds it)
     delete other.onFile;
     other.annotation = now; other.removed = false; changed++;
     redrawEntry(other);
