@@ -7885,6 +7885,8 @@ class ChatClient:
             if not isinstance(function, dict):
                 kind = f" (its type is {one_line(json_text(c['type']), 30)})" if "type" in c else ""
                 return f"call {number} has no function object{kind}"
+            if "name" not in function:   # (as arguments left out are said: never "is null", which it was not sent as)
+                return f"call {number}'s function has no name"
             if not isinstance(function.get("name"), str):
                 return f"call {number}'s function.name is {json_kind(function.get('name'))}, not text"
             arguments = function.get("arguments", {})
@@ -8652,6 +8654,11 @@ class OpenAIClient(ChatClient):
             if content is not None and not isinstance(content, str):   # there, and no text: said as it is
                 raise CallFailed(f"the server's answer's choices[0].message.content is {json_kind(content)}, not text: "
                                  f"{json_preview(content, 60, self.scrub)}", retry=True)
+            if content is None and not calls.get("tool_calls") and isinstance(message.get("function_call"), dict):
+                # (OpenAI's deprecated form of one call, "function_call": "no message.content", the call unsaid)
+                raise CallFailed("the server answered with function_call, OpenAI's deprecated form of a tool call, which "
+                                 "eval.py does not read: a server (or chat template) that sends tool_calls is needed",
+                                 retry=False)
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):
@@ -15039,7 +15046,9 @@ def agent_trace(r, checks, trial, threshold=None):
             turn += 1
             for call in m.get("tool_calls") or () if id(m) in run else ():
                 arguments, unread = read_arguments(call)
-                calls.append({"turn": turn, "name": call["name"], "text": call_text(call), "arguments": arguments,
+                # (its name as the tool table shows it: "" and " get_weather" read as no name and as alignment)
+                calls.append({"turn": turn, "name": call["name"], "text": call_text(dict(call, name=name_cell(call["name"], None))),
+                              "arguments": arguments,
                               "unread": unread,
                               "problem": call_problem(call, r.get("tools")), "matched": None,
                               "no_tool": tool_named(r.get("tools"), call["name"]) is None,
@@ -15093,7 +15102,9 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
         if call.get("no_tool"):   # a tool the case does not have: no argument of it was at fault
             return {"turn": call["turn"], "call": call["text"], "check": next(
                         (name for name, c in failed.items() if c["type"] == "tool_args_valid"), None),
-                    "what": f"called a tool the case does not have ({one_line(json_text(call['name']), 60)})"}
+                    "what": "called a tool the case does not have ({})".format(   # (cut inside its quotes: closed)
+                        one_line(json_text(call["name"]), 60) if len(json_text(call["name"])) <= 60 else
+                        one_line(json_text(call["name"])[:-1], 59) + '"')}
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"

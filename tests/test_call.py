@@ -2596,6 +2596,9 @@ NOT_CALLS = "the server's answer had tool_calls that are not calls: "
      NOT_CALLS + "call 1's id is a number, not text"),
     ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "x"}}]},
      NOT_CALLS + "call 1's function has no arguments"),
+    # (126th round) a name left out is said so, never "null"
+    ("openai", {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {
+        "arguments": "{}"}}]}, NOT_CALLS + "call 1's function has no name"),
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [True]}, NOT_CALLS + "call 1 is true, not an object"),
     ("ollama", {"role": "assistant", "content": "", "tool_calls": [
         {"type": "x\x1b[2J\n" * 20, "function": None}]},
@@ -2613,6 +2616,20 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
         "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
     assert answer["response"] is None and answer["attempts"] == 2
     assert answer["error"] == error
+
+
+def test_openais_deprecated_function_call_is_named_never_no_content(monkeypatch):
+    """126th round: a server answering OpenAI's deprecated "function_call" (one call, no tool_calls) was "the server's
+    answer had no choices[0].message.content", asked again, the call unsaid. Named, and not asked again: the server's
+    form is no passing fault."""
+    body = json.dumps({"choices": [{"index": 0, "finish_reason": "function_call", "message": {
+        "role": "assistant", "content": None, "function_call": {"name": "x", "arguments": "{}"}}}]}).encode()
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS["openai"](url, retries=1).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
+    assert answer["response"] is None and answer["attempts"] == 1 and answer["error"] == (
+        "the server answered with function_call, OpenAI's deprecated form of a tool call, which eval.py does not read: a "
+        "server (or chat template) that sends tool_calls is needed")
 
 
 @pytest.mark.parametrize("listed, shown", [

@@ -811,6 +811,21 @@ def test_an_agents_call_another_check_asked_for_or_before_a_cut_of_another_tool_
         doc["agent"]["first_failures"]
 
 
+def test_an_agents_call_to_a_tool_of_an_odd_name_is_shown_quoted_and_its_quote_closed(project, cli):
+    """126th round: the first failure's call showed a tool named "" as '({"order_id": "A-1"})' and " lookup" as its
+    arguments after a space, where the tool table quotes them; a name of 200 characters cut short left its quote open."""
+    from conftest import agent_spec, make_run
+    cases = [agent_spec(f"n{i}", [(name, {"order_id": "A-1"}, False)], final="Nada", checks=[
+        {"name": "valid", "type": "tool_args_valid", "blocking": True}]) for i, name in enumerate(("", " lookup", "x" * 200))]
+    doc = json.loads(cli("report", write_run("runs/n.json", make_run(cases, labels=None, split="agent-dev", max_turns=3)),
+                         "--json")[1])
+    assert [(f["call"], f["what"]) for f in doc["agent"]["first_failures"]] == [
+        ('""({"order_id": "A-1"})', 'called a tool the case does not have ("")'),
+        ('" lookup"({"order_id": "A-1"})', 'called a tool the case does not have (" lookup")'),
+        ("x" * 200 + '({"order_id": "A-1"})', 'called a tool the case does not have ("' + "x" * 57 + '…")')], \
+        doc["agent"]["first_failures"]
+
+
 def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
     """116th round's newcomer: every call to a tool whose results were left out of tools.json got "no result", and the
     first failure said "no tool result matched these arguments (a wrong or missing argument)" of a right call."""
@@ -1443,16 +1458,17 @@ def test_a_tool_name_or_case_id_with_a_line_break_stays_on_its_line_in_every_tex
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
     fake.agents[ASK] = ["Hecho."]
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/b.json")[0] == 0
-    shown = "lookup_order\\n  Accuracy: 100%\\x1b[31m"
+    shown, quoted = "lookup_order\\n  Accuracy: 100%\\x1b[31m", '"lookup_order\\n  Accuracy: 100%\\u001b[31m"'
     for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--case", case_id),
                  ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/a.json", "runs/b.json", "--markdown")):
         code, out, err = cli(*argv)
         assert code == 0, err
-        assert shown in out and "a1\\nFORGED id" in out, (argv, out)
+        # (126th round) the first failure's call names its tool as the tool table does: quoted, a name of a line break
+        assert (quoted if argv == ("report", "runs/a.json") else shown) in out and "a1\\nFORGED id" in out, (argv, out)
         assert not [line for line in out.splitlines() if line.lstrip().startswith(("Accuracy", "FORGED"))], (argv, out)
     report = cli("report", "runs/a.json")[1]
     first = report.split("First failure of each failing case", 1)[1].splitlines()[2]
-    assert first.startswith("  a1\\nFORGED id  1     lookup_order\\n  Accuracy"), first   # escaped, not collapsed
+    assert first.startswith('  a1\\nFORGED id  1     "lookup_order\\n  Accuracy'), first   # escaped, not collapsed
     assert f"    calls {shown}({{\"order_id\": \"A-1\"}})" in cli("report", "runs/a.json", "--case", case_id)[1]
 
 
