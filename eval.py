@@ -2737,12 +2737,21 @@ def entries_told(a, b, besides=ENTRY_STAMPED):
 def entry_digest(entry, told=None):
     """What stands for a model's digest where its server names none (a /v1 server but Ollama's): 'entry:' and the
     sha256 of its /v1/models entry as it tells a model apart (no listing time, no window; `told`: as entries_told
-    made it); None for no entry, and for one that names no weights (OpenAI's shape, Ollama's /v1 and LiteLLM's: its id,
-    "model", and who owns it), which another model under the name leaves as it was: a digest of it stood for one, and
-    an Ollama digest read in one command and not another, or a backend swapped, passed as checked."""
+    made it); None for no entry. One that names no weights (names_no_weights) still tells a server that changed it."""
     told = entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW) if told is None else told
-    return None if told is None or set(told) <= WEIGHTLESS_ENTRY_KEYS else \
-        "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
+    return None if told is None else "entry:" + hashlib.sha256(json_text(told, sort_keys=True).encode()).hexdigest()
+
+
+def names_no_weights(entry):
+    """Whether a recorded /v1/models entry says nothing of its model but its name (OpenAI's shape: Ollama's /v1,
+    LiteLLM's, LM Studio's): another model served under the name leaves it as it was."""
+    return type(entry) is dict and set(entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW)) <= WEIGHTLESS_ENTRY_KEYS
+
+
+def digest_unread(was, now):
+    """Whether a judge's digest recorded as `was` is unread now: none given, or one of the other kind (an Ollama digest
+    then, its /v1 entry's now: its /api/version slow past its wait), which tells nothing of a re-pull."""
+    return not now or type(was) is str and was.startswith("entry:") != now.startswith("entry:")
 
 
 def changed_words(was, now, then="then"):
@@ -8404,7 +8413,8 @@ class OpenAIClient(ChatClient):
         deadline = started + self.preflight_seconds()
         for pages in range(MODEL_PAGES + 1):
             more = isinstance(listing, dict) and listing.get("has_more") is True
-            if not more or {model, tagged(model)} & {m["id"] for m in served}:
+            # (to the name asked itself: m:latest on a page before m's, the run recorded its entry, m's swap unseen)
+            if not more or model in {m["id"] for m in served}:
                 return served, None
             # from its last_id, or else its last entry's id, as openai-python's cursor pages read on (pagination.py)
             data = listing.get("data")
@@ -8474,12 +8484,12 @@ class OpenAIClient(ChatClient):
         self.entry_keys = {**getattr(self, "entry_keys", {}), model: set(entry)}
         self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(entry["id"], entry)}
         said = getattr(self, "undigested", set()) | getattr(self, "weightless", set())
-        if not self.identities[model].get("model_digest") and identity_digest(self.identities[model]) is None \
+        if not self.identities[model].get("model_digest") and names_no_weights(self.identities[model]["model_entry"]) \
                 and model not in said and not getattr(self, "unsure_said", False):   # (once a command, as undigested_note)
             self.weightless = getattr(self, "weightless", set()) | {model}
             warn(f"note: {self.host}/models names no weights of {on_one_line(model)} (its entry holds only "
                  f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}), nor a digest: another model "
-                 "served under that name cannot be told apart, in this run or beside another")
+                 "served under that name, listed alike, cannot be told apart, in this run or beside another")
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
     def beside_v1(self, path):
@@ -21096,7 +21106,7 @@ def judging_state(path, header, todo):
     if not said:   # (a digest the server no longer names: said, as a run's resume says it, never passed over as checked)
         now = dict(zip(judge.get("models") or (), judge.get("digests") or ()))
         unnamed = [(m, d) for m, d in zip(their_judge.get("models") or (), their_judge.get("digests") or ())
-                   if type(d) is str and d and type(m) is str and not now.get(m)]
+                   if type(d) is str and d and type(m) is str and digest_unread(d, now.get(m))]
         return "same", unnamed and (
             f"note: {on_one_line(mine['host'])} no longer says which digest the judge {on_one_line(unnamed[0][0])} is (its "
             f"votes began with {on_one_line(short(unnamed[0][1]))}): the votes asked now cannot be told to be the same "
@@ -21779,7 +21789,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 is v] if raised else []
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
             was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
-            unnamed = [m for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was)) if d and not now]
+            unnamed = [m for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was))
+                       if d and digest_unread(d, now)]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
                 return shown_unchecked(f"{on_one_line(config['host'])} no longer says which digest the judge "

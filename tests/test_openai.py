@@ -187,7 +187,7 @@ def test_an_entry_of_ollamas_shape_whose_api_version_is_slow_or_odd_is_said_unre
     # (126th round) an entry of that shape names no weights, LiteLLM's as OpenAI's: a backend swapped under the name
     # resumed and compared as the same model, unsaid
     assert err.count(f"note: {fake.url}/v1/models names no weights of qwen2.5:7b (its entry holds only id, object, "
-                     "owned_by), nor a digest: another model served under that name cannot be told apart") == 1, err
+                     "owned_by), nor a digest: another model served under that name, listed alike, cannot be told apart") == 1, err
 
 
 def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):
@@ -393,6 +393,29 @@ def test_the_entry_of_the_name_asked_is_recorded_beside_its_latest_twin(project,
                          "--jobs", 1, "--out", "runs/a.json")
     assert code == 2 and "WARNING: the model m was replaced while it was asked" in err, err
     assert load_json("runs/a.json")["config"]["model_entry"]["root"] == "/models/A"
+
+
+def test_an_entry_that_names_no_weights_still_tells_a_server_that_changed_it_and_pages_are_read_to_the_name(project, cli):
+    """126th round's review of its own change: an entry naming no weights (OpenAI's shape) stood for no digest, and a
+    server switched mid-run to another that named its weights (vLLM's root) went unseen, where it had been recorded; and
+    a list in pages was read only to "m:latest", a page before "m", whose entry a run of m then recorded."""
+    from fake_ollama import FakeOllama
+    fake = FakeOllama(models=("m:latest", "m"))
+    fake.models_page, fake.native_api = 1, False
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m", "--limit", 1,
+                             "--out", "runs/paged.json")
+        assert code == 0 and load_json("runs/paged.json")["config"]["model_entry"]["id"] == "m", err
+        fake.models_page = None
+        fake.listings["/v1/models"] = {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "me"}]}
+        fake.listed_after = (1, "/v1/models", {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "vllm",
+                                                                           "root": "/w/other"}]})
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m", "--limit", 2,
+                             "--jobs", 1, "--out", "runs/swapped.json")
+        assert code == 2 and "names no weights of m" in err and "WARNING: the model m was replaced while it was asked" in err, err
+    finally:
+        fake.stop()
 
 
 def test_a_model_swapped_behind_a_v1_server_while_the_run_went_on_is_recorded(project, cli, fake):
