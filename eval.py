@@ -10581,9 +10581,12 @@ def model_family(model, identities):
 
 def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
-    if judges == [model]:
-        warn(f"note: the judge is {on_one_line(model)}, the model being judged; a judge tends to favour its own answers "
-             "(add a --judge-model of another family)")
+    def digest(name):   # (a known one: `ollama cp m j` is m under another name, which the names alone hid)
+        return identity_digest(identities.get(name) or {})
+    if judges == [model] or len(judges) == 1 and digest(model) and digest(model) == digest(judges[0]):
+        warn(f"note: the judge is {on_one_line(judges[0])}, the model being judged"
+             + (f" under another name ({on_one_line(model)}: one digest)" if judges != [model] else "")
+             + "; a judge tends to favour its own answers (add a --judge-model of another family)")
     elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
         family = model_family(model, identities)
         warn(f"note: every judge ({on_one_line(', '.join(judges))}) is of the family of {on_one_line(model)} ({on_one_line(family)}), which a judge "
@@ -10657,6 +10660,13 @@ def prepare_judge(client, api, judge, kind, pin=True):
                 warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
                      f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
     elif pin and any(now):
+        # (one model under two names, `ollama cp`: a panel of one, its votes counted as two judges')
+        twice = next(((a, b, d) for i, (a, d) in enumerate(zip(judge["models"], now)) for b, e in
+                      zip(judge["models"][i + 1:], now[i + 1:]) if d and d == e), None)
+        if twice:
+            raise EvalError(f"--judge-model {on_one_line(twice[1])} is {on_one_line(twice[0])} under another name (one "
+                            f"{'/v1/models entry' if twice[2].startswith('entry:') else 'digest'}, {short(twice[2])}): a "
+                            "panel of judges needs different models (--judge-votes asks one several times)")
         judge["digests"] = now
     elif any(now):   # (a run an older eval.py began, which kept none: as the judged model's, said)
         warn(f"note: the run began with no record of which model each judge ({', '.join(map(on_one_line, judge['models']))}) "

@@ -502,6 +502,22 @@ def test_a_panel_with_one_judge_twice_is_refused_before_any_call(project, judged
     assert len(fake.chat_bodies) == asked and sorted(os.listdir("runs")) == ["answers-dev-v1.json"]
 
 
+def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judged_ones_digest_said(project, judged_split,
+                                                                                                   cli, fake):
+    """126th round's hostile servers: `ollama cp j j2` then --judge-model j --judge-model j2 judged as a panel of two, its
+    one opinion counted twice, though the config recorded one digest for both; and a judge that is the judged model
+    under another name had no word (the names alone were compared)."""
+    fake.models = ["qwen2.5:7b", "j:latest", "j2:latest", "same:latest"]
+    fake.digests.update({"j2:latest": fake.digest("j:latest"), "same:latest": fake.digest("qwen2.5:7b")})
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "j", "--judge-model", "j2")
+    assert code == 2 and f"--judge-model j2 is j under another name (one digest, {fake.digest('j:latest')[:8]}): a panel " \
+        "of judges needs different models" in err and fake.chat_bodies == [], err
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "same", "--limit", 1)
+    assert code == 0 and "note: the judge is same, the model being judged under another name (qwen2.5:7b: one digest)" \
+        in err, err
+
+
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):
     fake.models = ["qwen2.5:7b", "llama3.1:8b"]
     judge_replies(fake, lambda cid, model, seed: verdict(model == "qwen2.5:7b" or cid != "j09"))
