@@ -2706,6 +2706,13 @@ def same_model(name):
     return tagged(name).casefold()
 
 
+def named_alike(api):
+    """What names one model to a server of `api`, before it is asked: Ollama's reads names in any case (same_model);
+    another /v1 server's may not (vLLM served J and j as two models, refused as "given twice"), and one of Ollama's
+    under two names is refused by their one digest (prepare_judge)."""
+    return same_model if api in (None, "ollama") else tagged
+
+
 def refuse_given_twice(flag, values, same, why):
     """A repeated option whose values name one thing twice (`same` of each is equal): refused, naming
     both spellings (--model m --model m:latest ran one model twice and compared it with itself)."""
@@ -10615,7 +10622,7 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
     window = max(filter(None, map(sent_num_ctx, configs)), default=None) or (
         DEFAULT_NUM_CTX if api == "ollama" else None)
     runner = {k: v for cfg in configs for k, v in (cfg.get("options") or {}).items() if k in RUNNER_OPTIONS}
-    refuse_given_twice("--judge-model", args.judge_model or [], same_model,
+    refuse_given_twice("--judge-model", args.judge_model or [], named_alike(api),
                        "a panel of judges needs different models (--judge-votes asks one several times)")
     return {**({"criterion": criterion} if criterion is not None else {}),
             "models": args.judge_model or [judged], "votes": args.judge_votes,
@@ -13296,7 +13303,7 @@ def grid_of(args):
         return [argparse.Namespace(**{**vars(args), "model": models[0], "prompt": prompts[0]})]
     if not args.split:   # (a grid's first run would find it missing only after its prompts were read)
         raise EvalError(RUN_NEEDS_SPLIT)
-    for flag, values, same in (("--model", models, same_model), ("--prompt", prompts, prompt_identity)):
+    for flag, values, same in (("--model", models, named_alike(args.api)), ("--prompt", prompts, prompt_identity)):
         refuse_given_twice(flag, values, same, "each value of a grid makes its own runs")
     refuse_grid(args, len(models) * len(prompts))
     return [argparse.Namespace(**{**vars(args), "model": m, "prompt": p, "by_model": True})

@@ -516,6 +516,11 @@ def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judg
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "same", "--limit", 1)
     assert code == 0 and "note: the judge is same, the model being judged under another name (qwen2.5:7b: one digest)" \
         in err, err
+    # (and the other way) a /v1 server that tells names apart by case (vLLM's J and j) is no judge given twice
+    fake.native_api, fake.models = False, ["qwen2.5:7b", "j:7b", "J:7b"]
+    code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--judge-model", "j:7b",
+                         "--judge-model", "J:7b", "--limit", 1, "--out", "runs/cased.json")
+    assert "given twice" not in err and load_json("runs/cased.json")["config"]["judge"]["models"] == ["j:7b", "J:7b"], err
 
 
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):
