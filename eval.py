@@ -4302,19 +4302,24 @@ def unreadable(path, what, error):
         return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else
                             "; move it aside, then run again" if what == "journal" else
-                            f"; give one of its files ({folder_files(path, '.txt')})" if what == "prompt file" else ""))
+                            f"; {prompt_files(path)}" if what == "prompt file" else ""))
     if isinstance(error, NotRegularFile):
         return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
-    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}){os_hint(error)}")
+    return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}{os_hint(error)})")
 
 
-def folder_files(folder, ending):
-    """The files of a folder whose names end so, in words: the first five, or 'it holds none'."""
+def prompt_files(folder):
+    """What to give for --prompt of a folder: its prompts (the first five), or, with none, a prompt file's path. A prompt
+    is a vN.txt, or any .txt of a folder of prompts (prompts/, prompts/NAME/); elsewhere a .txt may be anything (".":
+    requirements.txt, golden: labels.txt were offered as prompts)."""
+    of_prompts = PROMPTS_DIR in os.path.normpath(os.path.abspath(folder)).split(os.sep)[-2:]
     with contextlib.suppress(OSError):
-        names = sorted(n for n in os.listdir(folder) if n.endswith(ending) and os.path.isfile(os.path.join(folder, n)))
-        return (", ".join(shell_word(os.path.join(folder, n)) for n in names[:5]) + (", ..." if len(names) > 5 else "")
-                if names else f"it holds no {ending} file")
-    return "it cannot be listed"
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".txt") and (of_prompts or re.fullmatch(r"v\d+\.txt", n))
+                       and os.path.isfile(os.path.join(folder, n)))
+        if names:
+            return "give one of its prompts (" + ", ".join(shell_word(os.path.join(folder, n)) for n in names[:5]) + (
+                ", ...)" if len(names) > 5 else ")")
+    return "it holds no prompt file (vN.txt): give a prompt file's path"
 
 
 def json_problem(error):
@@ -4628,7 +4633,7 @@ def case_checks(case, defaults, labels, older=None):
         # same rules: a value a var leaves empty is refused here, before any call
         filled = parse_check(check)[1] or filled_check_problems(check, labels, case, written=older is None)
         # (a position re names counts in the pattern as filled, which was never shown: "at position 9" of an 8th)
-        filled = [p + (f" (in the pattern as its vars fill it: {on_one_line(check['value'], 120)})"
+        filled = [p + (f" (in the pattern as its vars fill it: '{on_one_line(check['value'], 120)}')"
                        if p.startswith("bad regular expression") and check.get("value") != template else "") for p in filled]
         problems += [f"check {check['name']!r}{whose}: {p}" for p in filled if not (fixed and p.startswith(ALWAYS_FOUND))]
         if check["name"] in names:   # (one of checks.json's, which every case has: the case's is the one to rename)
@@ -8090,11 +8095,12 @@ class OllamaClient(ChatClient):
         """Before the first case: is the server there, and is the model pulled? Returns its version."""
         status, tags, _ = self.get_json("/api/tags")
         hint = f"is {self.host_words} pointing at an Ollama server? (--api openai for other servers)"
-        path = urllib.parse.urlsplit(self.host).path.rstrip("/")
-        if path.endswith(("/api", "/v1")):   # ("/api/api/tags answered HTTP 404": the path doubled, unsaid)
-            hint = (f"{self.host_words} names a path ({path}), which eval.py adds itself: give the server's address alone "
-                    f"({self.host[:len(self.host) - len(urllib.parse.urlsplit(self.host).path)]})"
-                    + (", or --api openai for Ollama's /v1" if path.endswith("/v1") else ""))
+        base = self.host.rstrip("/")
+        if base.endswith("/api"):   # ("/api/api/tags answered HTTP 404": the path doubled, unsaid; a proxy's prefix kept)
+            hint = f"{self.host_words} ends in /api, which eval.py adds itself: give {base.removesuffix('/api')}"
+        elif base.endswith("/v1"):   # (an OpenAI-compatible server's base URL, given to Ollama's API)
+            hint = (f"{self.host_words} ends in /v1, an OpenAI-compatible server's path: give --api openai (vLLM, llama.cpp, "
+                    f"Ollama's /v1), or {base.removesuffix('/v1')} for Ollama's own API")
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
         names, entries, listed, named = set(), {}, [], []
@@ -8495,7 +8501,8 @@ class OpenAIClient(ChatClient):
                 and model not in said and not getattr(self, "unsure_said", False):   # (once a command, as undigested_note)
             self.weightless = getattr(self, "weightless", set()) | {model}
             warn(f"note: {self.host}/models names no weights of {on_one_line(model)} (its entry holds only "
-                 f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}), nor a digest: another model "
+                 f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}, besides what a listing "
+                 "stamps on it: when, and a router's state), nor a digest: another model "
                  "served under that name, listed alike, cannot be told apart, in this run or beside another")
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
@@ -23580,8 +23587,12 @@ def write_page(path, text, force, inputs):
     folder = os.path.dirname(path) or "."
     refuse_dead_link(f"--html {shell_word(path)}: ", folder)   # ("there is no folder dl", which ls shows)
     if not os.path.isdir(folder):   # (the cure said: run --out makes its folder, a page does not)
+        there = folder
+        while not os.path.lexists(there) and os.path.dirname(there) not in ("", there):
+            there = os.path.dirname(there)   # (afile/sub: "mkdir -p afile/sub" of a path through a file fails)
         raise EvalError(f"--html {shell_word(path)}: " + (
-            f"{shell_word(folder)} is not a folder; give a file name in one" if os.path.lexists(folder) else
+            f"{shell_word(there)} is not a folder; give a file name in one" if os.path.lexists(there) and
+            not os.path.isdir(there) else
             f"there is no folder {shell_word(folder)}: make it (mkdir -p {shell_word(folder)}), or give a file name in "
             "a folder that is there"))
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced
@@ -23713,6 +23724,10 @@ def passages_beside(case, trial):
                             for claim in faithful_reading(case, trial, c)[1]]}
 
 
+# what to do where review cannot write beside its run (it has no --out): at start, and at a save the system refused
+REVIEW_UNWRITABLE = "make the folder writable, or copy the run to a folder that can be written and review the copy"
+
+
 class Review:
     """The state behind the page: the run as loaded, and the sidecar of annotations (saved at once)."""
 
@@ -23730,8 +23745,7 @@ class Review:
         # (a run given by a path of 3 KB had a note of 42 characters refused as past what a save takes)
         self.most_body = 4096 + 6 * max(map(len, self.keys), default=0) + 6 * len(path)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
-        writable_beside(self.sidecar, "no annotation could be saved there", "make the folder writable, or copy the run "
-                                                                            "to a folder that can be written and review the copy")
+        writable_beside(self.sidecar, "no annotation could be saved there", REVIEW_UNWRITABLE)
         # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
@@ -23845,6 +23859,10 @@ class Review:
             return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
+            made = isinstance(e.filename, str) and not os.path.lexists(e.filename)   # (its lock or a temp file, gone)
+            if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # no file of its own to mend: the folder
+                raise EvalError(f"cannot write in {shell_word(os.path.dirname(e.filename) or '.')} ({e.strerror}): the "
+                                f"annotation was not saved; those saved before are kept: {REVIEW_UNWRITABLE}") from None
             raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}"
                             f"{os_hint(e)}): the annotation was not saved; those saved before are kept") from None
 

@@ -2421,10 +2421,12 @@ def test_a_model_list_of_the_wrong_shape_is_one_line_naming_the_server(project, 
 def test_a_host_given_with_an_api_path_is_told_to_drop_it(project, cli, fake):
     """126th round's newcomer: --host http://127.0.0.1:PORT/api asked /api/api/tags, and its 404 said "is --host pointing
     at an Ollama server?", the path doubled and unsaid."""
-    for path, more in (("/api", ""), ("/v1/", ", or --api openai for Ollama's /v1")):
+    for path, says in (("/api", f"ends in /api, which eval.py adds itself: give {fake.url}"),
+                       ("/proxy/api/", f"ends in /api, which eval.py adds itself: give {fake.url}/proxy"),
+                       ("/v1/", "ends in /v1, an OpenAI-compatible server's path: give --api openai (vLLM, llama.cpp, "
+                                f"Ollama's /v1), or {fake.url} for Ollama's own API")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url + path, "--limit", 1)
-        assert code == 2 and (f"--host (or $OLLAMA_HOST) names a path ({path.rstrip('/')}), which eval.py adds itself: give "
-                              f"the server's address alone ({fake.url}){more}") in err, err
+        assert code == 2 and f"--host (or $OLLAMA_HOST) {says}" in err, err
     assert fake.chat_bodies == []
 
 

@@ -258,7 +258,7 @@ def test_default_checks_file_and_placeholders(tmp_path):
     (tmp_path / "s3.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
                                                    "vars": {"x": "zb", "order": "1"},
                                                    "checks": [{"type": "regex", "value": "^{{x}}("}]}) + "\n")
-    with pytest.raises(evalpy.EvalError, match=re.escape("at position 3 (in the pattern as its vars fill it: ^zb()")):
+    with pytest.raises(evalpy.EvalError, match=re.escape("at position 3 (in the pattern as its vars fill it: '^zb(')")):
         evalpy.load_split(str(tmp_path / "s3.jsonl"))
     assert checks[2]["blocking"] is False
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "("}]')

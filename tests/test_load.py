@@ -2097,8 +2097,12 @@ def test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts(pr
     assert code == 2 and err == "error: v2.txt: no such prompt file\n", err   # (prompts/v2.txt: another split's)
     # (126th round's newcomer) a folder given: "is a folder, not a prompt file", and no cure
     code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "m2/prompts/", "--host", "127.0.0.1:9")
-    assert code == 2 and err == ("error: m2/prompts/: is a folder, not a prompt file; give one of its files "
+    assert code == 2 and err == ("error: m2/prompts/: is a folder, not a prompt file; give one of its prompts "
                                  "(m2/prompts/prompt.txt)\n"), err
+    # (its review) a folder of no prompts: none offered, never its other .txt files (labels.txt)
+    code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "golden", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: golden: is a folder, not a prompt file; it holds no prompt file (vN.txt): give a "
+                                 "prompt file's path\n"), err
 
 
 def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):

@@ -510,6 +510,8 @@ def test_a_page_never_replaces_the_prompt_or_split_a_run_was_made_from(project, 
                                                                  "or give a file name in a folder that is there"),
     (["report", "runs/dev-v2.json", "--html", "runs/dev-v2.json/x.html"], "runs/dev-v2.json is not a folder; give a file "
                                                                           "name in one"),
+    (["report", "runs/dev-v2.json", "--html", "runs/dev-v2.json/sub/x.html"], "runs/dev-v2.json is not a folder; give a "
+                                                                              "file name in one"),
     # (125th round) a folder through a link to nothing: "there is no folder dl", which ls shows
     (["report", "runs/dev-v2.json", "--html", "dl/x.html"], "--html dl/x.html: dl is a link to /nonexistent/dir, which "
                                                              "does not exist; fix the link or remove it"),
