@@ -24051,6 +24051,8 @@ def review_handler(review, nonce):
                           [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
             elif self.path == "/data":
                 self.send_json(200, review.data())
+            elif self.path == "/served":   # (which review serves this address now: the newest, whatever the clock says)
+                self.send_json(200, {"served": review.served})
             else:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
 
@@ -24389,7 +24391,8 @@ function statusOf(it, typed) {
   if (it.queued > 0) return "saving…";
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   // (a draft's too: "not saved yet" alone hid the note another page saved, or its removal; never "(Enter saves)" then)
-  const onFile = !otherOnFile(it) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
+  // (typed alike the note on file: the server takes it, no other note to name)
+  const onFile = !otherOnFile(it) || alike(it.onFile, {text: typed}) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
     : "the note was removed from the file since it was shown (by another page, or by hand): Enter says so";
   if (drafts.has(it.key)) return onFile ? "not saved yet; " + onFile : "not saved yet (Enter saves)";
   if (onFile) return onFile;
@@ -24421,22 +24424,37 @@ function sameNote(a, b) { return a === b || !!a && !!b && a.text === b.text && J
 // out or refused): kept as shown, it said "saved" of a text the file no longer held till another save came
 function adopt(it) {
   if (!("onFile" in it) || it.queued || it.refused || drafts.has(it.key)) return;
+  const other = otherOnFile(it);   // (another note taken in silence: the user's own, late, was gone unsaid)
   it.annotation = it.onFile; delete it.onFile; it.removed = false;
   redrawEntry(it);
+  if (other) changedNotice(1);
 }
+// a refusal's words for the note on file as the page heard it last (a late one's, rewritten): shown as the server shows
+// a note (its unseen characters as codes, cut at 80), and never "another page saved" of the very note the page showed
+function conflictWords(note, was) {
+  if (alike(note, was ? {text: was} : null)) return "the note on file changed and changed back since this page sent it; nothing was saved: save again";
+  return note ? "another page saved '" + cut(unseen(visible(oneLine(note.text))), 80) + "' for this answer since this page showed " +
+    (was ? "'" + cut(unseen(visible(oneLine(was))), 80) + "'" : "none") + "; nothing was saved: save again to replace it"
+    : "no annotation is stored for this answer, though this page showed '" + cut(unseen(visible(oneLine(was))), 80) + "' (another " +
+      "page removed it, or its annotations file was changed); nothing was saved: save again to save yours";
+}
+function cut(text, most) { const chars = Array.from(text); return chars.length > most ? chars.slice(0, most - 1).join("") + "…" : text; }
 // whether a save's answer is newer than every one the page has taken (a threaded server answers in any order: a late
 // one took the page back to the file as it was before a later save, "changed by another page" of its own)
 // (by the order the server read the file in, under its lock: a refusal's read after a write is newer than it; and by
 // the review that answered: started again, its numbers began anew, and every answer was taken for a stale one)
-// (a review started again: an answer of the one before, come late, is older than any of the new one's, whatever the
-// clock says: each token the page has moved on from is retired)
+// (a review started again: an answer of another than the one the page last heard is newer only if its review is the
+// one serving this address now, asked: by its order, or the clock's, a late answer of one restarted since was taken)
 let applied = 0, served = null, retired = new Set();
-function fresh(answer) {
+async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
-  if (answer.served === served && answer.read_as <= applied) return false;
+  if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return true; }
   if (retired.has(answer.served)) return false;
-  if (answer.served !== served) retired.add(served);
-  applied = answer.read_as; served = answer.served; return true;
+  let now = null;
+  try { now = (await (await fetch("/served")).json()).served; } catch (e) { now = null; }
+  if (answer.served !== now) { retired.add(answer.served); return false; }
+  if (answer.served === served) return answer.read_as > applied && (applied = answer.read_as, true);   // (meanwhile)
+  retired.add(served); applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)
@@ -24463,28 +24481,26 @@ async function send(it, text, asked) {
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {
-    const now = fresh(answer);
+    const now = await fresh(answer);
     // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
     // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
-    const newer = !now && "onFile" in it && !agrees(it, answer);
-    if (newer) answer.error = it.onFile ? "another page saved '" + oneLine(it.onFile.text) + "' for this answer since this page showed " +
-      "it; nothing was saved: save again to replace it" : "no annotation is stored for this answer now (another page removed it, or " +
-      "its annotations file was changed); nothing was saved: save again to save yours";
-    it.annotation = newer ? it.onFile : answer.annotation; delete it.onFile;
+    if (!now && "onFile" in it && !agrees(it, answer)) answer.error = conflictWords(it.onFile, was);
+    it.annotation = !now && "onFile" in it ? it.onFile : answer.annotation; delete it.onFile; it.conflict = true;
     it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations);
   }
   // (kept with the answer, said again as it is drawn: one come after the page moved on was said on no page, and the next
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
   if (!response.ok) { it.refused = "not saved: " + answer.error; say(it); return; }
-  it.refused = null;
+  it.refused = null; it.conflict = false;
   // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
-  const now = fresh(answer);
+  const now = await fresh(answer);
   // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held; what
-  // it saved is what the page showed last, the newest heard kept beside it, said so, its next save refused once)
-  it.annotation = answer.annotation;
+  // it saved is what the page showed last, the newest heard kept beside it, said so, its next save refused once; one
+  // alike the newest heard is that one, with its time: a time set by hand meanwhile was shown as the save's)
+  it.annotation = !now && agrees(it, answer) ? it.onFile : answer.annotation;
   if (now || agrees(it, answer)) delete it.onFile;
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
   if (now) counts(answer.counts);
@@ -24507,6 +24523,10 @@ function others(it, annotations) {
     // object, by value)
     // (in use: the newest heard kept, a note alike the one shown too: deleted, a late answer was taken over it; taken
     // once not in use, its next save refused once meanwhile where it is another note, its status saying so)
+    if (other.conflict && !other.queued && !alike(now, other.annotation || null)) {   // (a refusal on the page, naming a
+      other.refused = "not saved: " + conflictWords(now, other.annotation ? other.annotation.text : "");   // note since
+      other.annotation = now; delete other.onFile; redrawEntry(other); say(other); continue;   // replaced: the newest, or
+    }                                                                                          // its Enter was refused again
     if (other.queued || other.refused || drafts.has(other.key) || shown[at] === other && input && document.activeElement === input) {
       if (alike(now, other.annotation || null) && !sameNote(now, other.annotation || null)) { other.annotation = now; redrawEntry(other); }
       other.onFile = now; say(other); continue;   // (its time alone, or its form, taken as shown: no other note)
@@ -24521,10 +24541,11 @@ function others(it, annotations) {
     if (shown[at] === other && input) input.value = now ? asStored(now.text) : "";
     say(other);
   }
-  if (changed) {
-    $("notice").hidden = false;
-    $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
-  }
+  if (changed) changedNotice(changed);
+}
+function changedNotice(changed) {
+  $("notice").hidden = false;
+  $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
 function redrawEntry(it) {

@@ -226,6 +226,9 @@ def test_only_the_page_and_its_data_are_served(server, path):
     """(round 107) //data was served: http.server makes it /data before the handler reads it."""
     url, _ = server
     assert requests.get(url + path).status_code == 404
+    # (126th round) and which review serves the page now: its token, that a late answer of another is told by
+    served = requests.get(url + "/served")
+    assert served.status_code == 200 and served.json() == {"served": requests.get(url + "/data").json()["served"]}
     if path.endswith("//data"):
         assert requests.post(url + path.replace("data", "annotations"), json={"key": "dev-01#1", "text": "x"},
                              headers={"Origin": url}).status_code == 404
