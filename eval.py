@@ -2755,6 +2755,17 @@ def names_no_weights(entry):
     return type(entry) is dict and set(entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW)) <= WEIGHTLESS_ENTRY_KEYS
 
 
+def unread_words(host, model, was, now, what):
+    """Why a judge's digest recorded as `was` cannot be checked now (digest_unread), in words: `what` (its votes, the
+    verdicts) began where the server named no digest (its entry stood for one), or the server names none now."""
+    if now and was.startswith("entry:") and not now.startswith("entry:"):
+        return (f"{what} of the judge {on_one_line(model)} began where {on_one_line(host)} named no digest of it (its "
+                f"/v1/models entry stood for one: its /api/version slow then?), so they cannot be checked against its "
+                f"digest now, {on_one_line(short(now))}")
+    return (f"{on_one_line(host)} no longer says which digest the judge {on_one_line(model)} is ({what} began with "
+            f"{on_one_line(short(was))})")
+
+
 def digest_unread(was, now):
     """Whether a judge's digest recorded as `was` is unread now: none given, or one of the other kind (an Ollama digest
     then, its /v1 entry's now: its /api/version slow past its wait), which tells nothing of a re-pull."""
@@ -8473,10 +8484,12 @@ class OpenAIClient(ChatClient):
         served, unread = self.more_pages(model, listing, served, hint, started)
         ids = [m["id"] for m in served]
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
-        if model not in ids and tagged(model) not in ids:
+        if model not in ids and (tagged(model) not in ids or unread):   # (m:latest, its list left unread: m may follow)
             if unread:   # never "not served" of a list the server said goes on
                 raise EvalError(f"model {model!r} is not among the {len(ids)} models {self.host}/models listed, and the "
-                                f"list goes on ({unread}); it lists: {names_text(ids, self.scrub)}")
+                                f"list goes on ({unread}); it lists: {names_text(ids, self.scrub)}" + (
+                                    f" ({tagged(model)!r}, another model on a server but Ollama's, is asked by that name)"
+                                    if tagged(model) in ids else ""))
             # (entries of no id text, left out, are said: a list of three, one of them the text "m", was "serves: none")
             odd = [e for e in listing["data"] if type(e) is not dict or type(e.get("id")) is not str] \
                 if isinstance(listing.get("data"), list) else []
@@ -8501,8 +8514,11 @@ class OpenAIClient(ChatClient):
                 and model not in said and not getattr(self, "unsure_said", False):   # (once a command, as undigested_note)
             self.weightless = getattr(self, "weightless", set()) | {model}
             warn(f"note: {self.host}/models names no weights of {on_one_line(model)} (its entry holds only "
-                 f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}, besides what a listing "
-                 "stamps on it: when, and a router's state), nor a digest: another model "
+                 f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}"
+                 + "".join(f", and {what}" for what, there in (
+                     ("when it was listed", "created" in self.identities[model]["model_entry"]),
+                     ("a router's state", any(k.split(".")[0] == "status" for k in self.identities[model]["model_entry"])))
+                     if there) + "), nor a digest: another model "
                  "served under that name, listed alike, cannot be told apart, in this run or beside another")
         return self.scrub(headers["Server"])[:ENTRY_TEXT] if isinstance(headers.get("Server"), str) else None
 
@@ -10597,9 +10613,10 @@ def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     def digest(name):   # (a known one: `ollama cp m j` is m under another name, which the names alone hid)
         return identity_digest(identities.get(name) or {})
-    if judges == [model] or len(judges) == 1 and digest(model) and digest(model) == digest(judges[0]):
+    named = len(judges) == 1 and same_model(judges[0]) == same_model(model)   # (k:latest is k, QWEN is qwen: no other name)
+    if named or len(judges) == 1 and digest(model) and digest(model) == digest(judges[0]):
         warn(f"note: the judge is {on_one_line(judges[0])}, the model being judged"
-             + (f" under another name ({on_one_line(model)}: one digest)" if judges != [model] else "")
+             + (f" under another name ({on_one_line(model)}: one digest)" if not named else "")
              + "; a judge tends to favour its own answers (add a --judge-model of another family)")
     elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
         family = model_family(model, identities)
@@ -19071,6 +19088,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "identical_answers": identical, "paired_answers": paired,
               "answers_alike": bool(paired) and alike,
               "model_failed": any(t["error"] for cases in (a_cases, b_cases.values()) for c in cases for t in c["trials"]),
+              # a server that names no weights (no digest, an entry of OpenAI's shape): "nothing changed" is unknown
+              "unverified": any(cfg.get("api") == "openai" and not cfg.get("model_digest")
+                                and names_no_weights(cfg.get("model_entry")) for cfg in (a_cfg, b_cfg)),
               "alpha": alpha, "significant": called(change, alpha),
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
@@ -19642,6 +19662,10 @@ def config_label(key):
 
 
 NOTHING_CHANGED = "nothing in the configuration (a rerun: differences are run-to-run variation)"
+# (a server whose /v1/models entry names no weights: another model under the name is nothing in the configuration)
+NOTHING_CHANGED_UNVERIFIED = ("nothing in the configuration, but the server names no weights of its model (its /v1/models "
+                              "entry holds only its name): one model answering both runs cannot be told, so differences "
+                              "may be another model's, not run-to-run variation")
 # (a run and its copy judged again, `judge --out`, read as "a rerun" of answers no model gave twice)
 NOTHING_CHANGED_SAME = ("nothing in the configuration, and every answer the same: one run's answers judged or scored "
                         "again, so differences are the judging's, not the model's")
@@ -19670,7 +19694,8 @@ def compare_rows(c, baseline_path, candidate_path):
              "unchanged": (NOTHING_CHANGED_REPLACED if c["replaced"]
                            else NOTHING_CHANGED_COMPLETED.format(c["completion"]) if c.get("completion")
                            else NOTHING_CHANGED_SAME if c["answers_alike"] and c.get("judged_again")
-                           else NOTHING_CHANGED_ALIKE if c["answers_alike"] and not c["model_failed"] else NOTHING_CHANGED),
+                           else NOTHING_CHANGED_ALIKE if c["answers_alike"] and not c["model_failed"]
+                           else NOTHING_CHANGED_UNVERIFIED if c.get("unverified") else NOTHING_CHANGED),
              # (no case decided in both runs: no unit to speak of)
              "changed": change_rows(c["changed"]), "trials": trials_note(c["trials"], c["unit"]) if c["baseline"]["scored"] else None},
             {"key": "outcome", "majority_vote": c["majority_vote"], "rows": [
@@ -21132,9 +21157,8 @@ def judging_state(path, header, todo):
         unnamed = [(m, d) for m, d in zip(their_judge.get("models") or (), their_judge.get("digests") or ())
                    if type(d) is str and d and type(m) is str and digest_unread(d, now.get(m))]
         return "same", unnamed and (
-            f"note: {on_one_line(mine['host'])} no longer says which digest the judge {on_one_line(unnamed[0][0])} is (its "
-            f"votes began with {on_one_line(short(unnamed[0][1]))}): the votes asked now cannot be told to be the same "
-            "model's") or None
+            f"note: {unread_words(mine['host'], unnamed[0][0], unnamed[0][1], now.get(unnamed[0][0]), 'its votes')}: "
+            "the votes asked now cannot be told to be the same model's") or None
     return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
 
 
@@ -21813,12 +21837,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 is v] if raised else []
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
             was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
-            unnamed = [m for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was))
+            unnamed = [(m, d, now) for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was))
                        if d and digest_unread(d, now)]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
-                return shown_unchecked(f"{on_one_line(config['host'])} no longer says which digest the judge "
-                                       f"{on_one_line(unnamed[0])} is")
+                return shown_unchecked(unread_words(config["host"], *unnamed[0], "the verdicts"))
             return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))
@@ -24392,7 +24415,7 @@ function statusOf(it, typed) {
   if (it.refused) return it.refused;   // (until one is saved, draft or not)
   // (a draft's too: "not saved yet" alone hid the note another page saved, or its removal; never "(Enter saves)" then)
   // (typed alike the note on file: the server takes it, no other note to name)
-  const onFile = !otherOnFile(it) || alike(it.onFile, {text: typed}) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
+  const onFile = !otherOnFile(it) || alike(it.onFile, asStored(typed) ? {text: typed} : null) ? "" : it.onFile ? "another note is on file now (another page's, or written by hand): Enter says which"
     : "the note was removed from the file since it was shown (by another page, or by hand): Enter says so";
   if (drafts.has(it.key)) return onFile ? "not saved yet; " + onFile : "not saved yet (Enter saves)";
   if (onFile) return onFile;
@@ -24433,9 +24456,9 @@ function adopt(it) {
 // a note (its unseen characters as codes, cut at 80), and never "another page saved" of the very note the page showed
 function conflictWords(note, was) {
   if (alike(note, was ? {text: was} : null)) return "the note on file changed and changed back since this page sent it; nothing was saved: save again";
-  return note ? "another page saved '" + cut(unseen(visible(oneLine(note.text))), 80) + "' for this answer since this page showed " +
-    (was ? "'" + cut(unseen(visible(oneLine(was))), 80) + "'" : "none") + "; nothing was saved: save again to replace it"
-    : "no annotation is stored for this answer, though this page showed '" + cut(unseen(visible(oneLine(was))), 80) + "' (another " +
+  return note ? "another page saved '" + unseen(visible(oneLine(cut(note.text, 80)))) + "' for this answer since this page showed " +
+    (was ? "'" + unseen(visible(oneLine(cut(was, 80)))) + "'" : "none") + "; nothing was saved: save again to replace it"
+    : "no annotation is stored for this answer, though this page showed '" + unseen(visible(oneLine(cut(was, 80)))) + "' (another " +
       "page removed it, or its annotations file was changed); nothing was saved: save again to save yours";
 }
 function cut(text, most) { const chars = Array.from(text); return chars.length > most ? chars.slice(0, most - 1).join("") + "…" : text; }
@@ -24452,6 +24475,7 @@ async function fresh(answer) {
   if (retired.has(answer.served)) return false;
   let now = null;
   try { now = (await (await fetch("/served")).json()).served; } catch (e) { now = null; }
+  if (typeof now !== "string") return false;   // (not told: left unknown, never retired; a proxy's 502 froze the page)
   if (answer.served !== now) { retired.add(answer.served); return false; }
   if (answer.served === served) return answer.read_as > applied && (applied = answer.read_as, true);   // (meanwhile)
   retired.add(served); applied = answer.read_as; served = answer.served; return true;
@@ -24478,10 +24502,12 @@ async function send(it, text, asked) {
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
+  // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer
+  // in use; let go, j and k drew the note from before the save as saved, and its next edit replaced the save unseen)
+  const now = await fresh(answer);
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {
-    const now = await fresh(answer);
     // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
     // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
     if (!now && "onFile" in it && !agrees(it, answer)) answer.error = conflictWords(it.onFile, was);
@@ -24496,7 +24522,6 @@ async function send(it, text, asked) {
   // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);
-  const now = await fresh(answer);
   // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held; what
   // it saved is what the page showed last, the newest heard kept beside it, said so, its next save refused once; one
   // alike the newest heard is that one, with its time: a time set by hand meanwhile was shown as the save's)

@@ -516,6 +516,12 @@ def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judg
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "same", "--limit", 1)
     assert code == 0 and "note: the judge is same, the model being judged under another name (qwen2.5:7b: one digest)" \
         in err, err
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--model", "same", "--judge-model",
+                         "same:latest", "--limit", 1)
+    assert code == 0 and "note: the judge is same:latest, the model being judged; " in err, err   # (no other name)
+    assert evalpy.unread_words("h", "j", "entry:" + "e" * 64, "a" * 64, "its votes") == (
+        "its votes of the judge j began where h named no digest of it (its /v1/models entry stood for one: its /api/version "
+        "slow then?), so they cannot be checked against its digest now, aaaaaaaa")
     # (and the other way) a /v1 server that tells names apart by case (vLLM's J and j) is no judge given twice
     fake.native_api, fake.models = False, ["qwen2.5:7b", "j:7b", "J:7b"]
     code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--judge-model", "j:7b",

@@ -184,10 +184,15 @@ def test_an_entry_of_ollamas_shape_whose_api_version_is_slow_or_odd_is_said_unre
     fake.native_api = False   # (a 404 there: another server, said by nothing)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/404.json")
     assert code == 0 and "/api/version" not in err, err
+    # (126th round's hostile servers) two runs there, other answers: never "a rerun: run-to-run variation"
+    fake.answers = {k: v + " no" for k, v in answer_key("golden/dev.jsonl").items()}   # (another backend's answers)
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/404b.json")
+    out = cli("compare", "runs/404.json", "runs/404b.json")[1]
+    assert "Changed: nothing in the configuration, but the server names no weights of its model" in out, out
     # (126th round) an entry of that shape names no weights, LiteLLM's as OpenAI's: a backend swapped under the name
     # resumed and compared as the same model, unsaid
     assert err.count(f"note: {fake.url}/v1/models names no weights of qwen2.5:7b (its entry holds only id, object, "
-                     "owned_by, besides what a listing stamps on it: when, and a router's state), nor a digest: another model served under that name, listed alike, cannot be told apart") == 1, err
+                     "owned_by, and when it was listed), nor a digest: another model served under that name, listed alike, cannot be told apart") == 1, err
 
 
 def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):
@@ -407,6 +412,17 @@ def test_an_entry_that_names_no_weights_still_tells_a_server_that_changed_it_and
         code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m", "--limit", 1,
                              "--out", "runs/paged.json")
         assert code == 0 and load_json("runs/paged.json")["config"]["model_entry"]["id"] == "m", err
+    finally:
+        fake.stop()
+    # (its review) a list cut short before "m", "m:latest" read: never taken for m, unsaid
+    fake = FakeOllama(models=("m:latest", *(f"x{i}" for i in range(evalpy.MODEL_PAGES + 2)), "m"))
+    fake.models_page, fake.native_api = 1, False
+    fake.start()
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "m", "--limit", 1,
+                             "--out", "runs/cut.json")
+        assert code == 2 and "and the list goes on" in err and "('m:latest', another model on a server but Ollama's, is " \
+            "asked by that name)" in err, err
         fake.models_page = None
         fake.listings["/v1/models"] = {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "me"}]}
         fake.listed_after = (1, "/v1/models", {"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "vllm",

@@ -887,7 +887,7 @@ def test_a_judge_named_in_another_case_is_one_judge_and_its_verdicts_are_read(pr
     fake.listings["/api/tags"] = {"models": [{"name": m, "model": m} for m in fake.models]}   # no digest named
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
     assert code == 0 and json.loads(out)["pairwise"]["unchecked"].startswith(
-        f"{fake.url} no longer says which digest the judge qwen2.5:7b is; these are the verdicts stored on "), (out, err)
+        f"{fake.url} no longer says which digest the judge qwen2.5:7b is (the verdicts began with "), (out, err)
     assert "are shown as they are, unchecked" in err, err
 
 
