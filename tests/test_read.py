@@ -413,8 +413,8 @@ def test_runs_names_a_file_given_for_a_folder_and_a_null_date_as_none(project, c
     # (round 110's review) a folder that cannot be reached (a file in its path; a parent it may not enter) is never
     # "no such folder"
     code, out, err = cli("runs", path + "/inner")
-    assert code == 2 and err == (f"error: {path}/inner: cannot read folder (Not a directory): a part of that path is a "
-                                 "file, not a folder; check the path\n"), err
+    assert code == 2 and err == (f"error: {path}/inner: cannot read folder (Not a directory: a part of that path is a "
+                                 "file, not a folder; check the path)\n"), err
     (project / "runs" / "y.json").write_text('{"format": "eval.py-run/1"\n', encoding="utf-8")
     code, out, err = cli("runs", "runs")
     row = next(line for line in out.splitlines() if "runs/x.json" in line)

@@ -150,8 +150,8 @@ def test_a_missing_run_is_offered_only_a_command_that_makes_it(project, cli):
     assert "dl: a link to /nonexistent/share, which does not exist; fix the link or remove it" in cli("runs", "dl")[2]
     assert "dl: a link to /nonexistent/share, which does not exist" in cli("runs", "dl/")[2]
     code, out, err = cli("report", "golden/labels.txt/x.json")   # a path through a file: said what to do
-    assert code == 2 and err == ("error: golden/labels.txt/x.json: cannot read run file (Not a directory): a part of that "
-                                 "path is a file, not a folder; check the path\n"), err
+    assert code == 2 and err == ("error: golden/labels.txt/x.json: cannot read run file (Not a directory: a part of that "
+                                 "path is a file, not a folder; check the path)\n"), err
     os.makedirs("-rr/sub.json")
     code, out, err = cli("report", "--", "-rr/sub.json")
     assert code == 2 and "python eval.py runs ./-rr/sub.json lists the runs in it" in err, err
