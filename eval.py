@@ -2438,6 +2438,7 @@ class CompareResult(CompareAdds):
     paired_answers: int     # answers to the same case and trial in both runs
     answers_alike: bool     # every trial of every case gave both the same answer, or the same no answer (given_alike)
     model_failed: bool      # a call to the model failed in either run
+    unverified: bool        # either run's server names no weights of its model (no digest, an OpenAI-shaped entry)
     fisher_p: NotRequired[float | None]  # with --fisher only: Fisher's exact test of the pass counts, ignoring the pairing
     #                                      (None with no case decided in both runs, as test.p)
     alpha: float
@@ -8516,7 +8517,7 @@ class OpenAIClient(ChatClient):
             warn(f"note: {self.host}/models names no weights of {on_one_line(model)} (its entry holds only "
                  f"{', '.join(sorted(entry_identity(self.identities[model]['model_entry'])))}"
                  + "".join(f", and {what}" for what, there in (
-                     ("when it was listed", "created" in self.identities[model]["model_entry"]),
+                     ("a time (created)", "created" in self.identities[model]["model_entry"]),
                      ("a router's state", any(k.split(".")[0] == "status" for k in self.identities[model]["model_entry"])))
                      if there) + "), nor a digest: another model "
                  "served under that name, listed alike, cannot be told apart, in this run or beside another")
@@ -10613,7 +10614,8 @@ def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     def digest(name):   # (a known one: `ollama cp m j` is m under another name, which the names alone hid)
         return identity_digest(identities.get(name) or {})
-    named = len(judges) == 1 and same_model(judges[0]) == same_model(model)   # (k:latest is k, QWEN is qwen: no other name)
+    named = len(judges) == 1 and tagged(judges[0]) == tagged(model)   # (k:latest is k: no other name; J and j over /v1
+    # may be two models, and Ollama's spelling is the one it lists)
     if named or len(judges) == 1 and digest(model) and digest(model) == digest(judges[0]):
         warn(f"note: the judge is {on_one_line(judges[0])}, the model being judged"
              + (f" under another name ({on_one_line(model)}: one digest)" if not named else "")
@@ -10687,6 +10689,10 @@ def prepare_judge(client, api, judge, kind, pin=True):
                             f"run began with ({what}); its votes would mix two models. Run again with another --out (what "
                             "it holds stays as it is), or go on against the judge it began with")
         for model, was, new in zip(judge["models"], judge["digests"], now):
+            told = identity_digest(client.identities.get(model, {}))
+            if was and new and digest_unread(was, told):   # (its entry's then, a digest now: never passed as checked)
+                warn(f"note: {unread_words(client.host, model, was, told, 'the votes')}: the votes asked now cannot be told "
+                     "to be the same model's")
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
                      f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
@@ -21157,7 +21163,7 @@ def judging_state(path, header, todo):
         unnamed = [(m, d) for m, d in zip(their_judge.get("models") or (), their_judge.get("digests") or ())
                    if type(d) is str and d and type(m) is str and digest_unread(d, now.get(m))]
         return "same", unnamed and (
-            f"note: {unread_words(mine['host'], unnamed[0][0], unnamed[0][1], now.get(unnamed[0][0]), 'its votes')}: "
+            f"note: {unread_words(mine['host'], unnamed[0][0], unnamed[0][1], now.get(unnamed[0][0]), 'the votes')}: "
             "the votes asked now cannot be told to be the same model's") or None
     return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
 
@@ -24473,11 +24479,19 @@ async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
   if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return true; }
   if (retired.has(answer.served)) return false;
+  const before = served;
   let now = null;
   try { now = (await (await fetch("/served")).json()).served; } catch (e) { now = null; }
-  if (typeof now !== "string") return false;   // (not told: left unknown, never retired; a proxy's 502 froze the page)
+  // (another answer took a review meanwhile, asked since: this one's answer to /served may be older than its; a late
+  // one for the middle of two restarts retired the review serving the page, which froze)
+  if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, true);
+  if (typeof now !== "string") {   // (not told: taken as a restart's, the common case, and said; dropped, a proxy's 502
+    $("notice").hidden = false;     // left the page showing notes the file no longer held, unsaid)
+    $("notice").textContent = [...notes, "This page could not ask which review serves it (GET /served did not answer): a " +
+      "save's answer was taken as the newest; reload the page if a note looks wrong."].join(" ");
+    now = answer.served;
+  }
   if (answer.served !== now) { retired.add(answer.served); return false; }
-  if (answer.served === served) return answer.read_as > applied && (applied = answer.read_as, true);   // (meanwhile)
   retired.add(served); applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {

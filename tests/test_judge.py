@@ -519,8 +519,8 @@ def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judg
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--model", "same", "--judge-model",
                          "same:latest", "--limit", 1)
     assert code == 0 and "note: the judge is same:latest, the model being judged; " in err, err   # (no other name)
-    assert evalpy.unread_words("h", "j", "entry:" + "e" * 64, "a" * 64, "its votes") == (
-        "its votes of the judge j began where h named no digest of it (its /v1/models entry stood for one: its /api/version "
+    assert evalpy.unread_words("h", "j", "entry:" + "e" * 64, "a" * 64, "the votes") == (
+        "the votes of the judge j began where h named no digest of it (its /v1/models entry stood for one: its /api/version "
         "slow then?), so they cannot be checked against its digest now, aaaaaaaa")
     # (and the other way) a /v1 server that tells names apart by case (vLLM's J and j) is no judge given twice
     fake.native_api, fake.models = False, ["qwen2.5:7b", "j:7b", "J:7b"]
@@ -3713,7 +3713,7 @@ def test_a_judging_gone_on_with_where_the_server_no_longer_names_the_judges_dige
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     digest = hashlib.sha256(b"qwen2.5:7b").hexdigest()
     assert code == 0 and "going on with the judging interrupted in j.json.judging" in err and (
-        f"note: {fake.url} no longer says which digest the judge qwen2.5:7b is (its votes began with {digest[:8]}): the "
+        f"note: {fake.url} no longer says which digest the judge qwen2.5:7b is (the votes began with {digest[:8]}): the "
         "votes asked now cannot be told to be the same model's") in err, err
 
 
@@ -3884,6 +3884,29 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     strip = lambda run: [(r["id"], r["response"], [(v["model"], v["vote"], v["seed"], v["pass"]) for v in r["judges"]])
                          for r in run["results"]]
     assert strip(load_json("r.json")) == strip(load_json("whole.json"))
+
+
+def test_a_run_resumed_where_its_judge_was_known_by_its_entry_then_and_by_a_digest_now_says_so(project, judged_split, cli,
+                                                                                                    fake):
+    """126th round's review: a run over Ollama's /v1 begun while its /api/version was slow recorded its judge's /v1
+    entry for a digest; resumed once it answered, on a judge re-pulled meanwhile, it went on in silence (judge and compare
+    --pairwise said it). Said: the votes so far cannot be checked against the digest now."""
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.version_seconds = evalpy.OLLAMA_ASKED_SECONDS + 0.5
+    assert cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url + "/v1", "--judge-model", "llama3.1:8b",
+               "--out", "runs/e.json")[0] == 0
+    run = load_json("runs/e.json")
+    assert run["config"]["judge"]["digests"][0].startswith("entry:"), run["config"]["judge"]
+    os.unlink("runs/e.json")
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+    lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+    Path("runs/e.json.journal").write_text("\n".join(lines) + "\n")
+    fake.version_seconds, fake.digests["llama3.1:8b"] = 0, "f" * 64
+    code, out, err = cli("run", "--resume", "runs/e.json")
+    assert code == 0 and f"note: the votes of the judge llama3.1:8b began where {fake.url}/v1 named no digest of it (its " \
+        "/v1/models entry stood for one: its /api/version slow then?), so they cannot be checked against its digest now, " \
+        "ffffffff: the votes asked now cannot be told to be the same model's" in err, err
 
 
 def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, judged_split, cli, fake):

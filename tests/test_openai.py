@@ -192,7 +192,7 @@ def test_an_entry_of_ollamas_shape_whose_api_version_is_slow_or_odd_is_said_unre
     # (126th round) an entry of that shape names no weights, LiteLLM's as OpenAI's: a backend swapped under the name
     # resumed and compared as the same model, unsaid
     assert err.count(f"note: {fake.url}/v1/models names no weights of qwen2.5:7b (its entry holds only id, object, "
-                     "owned_by, and when it was listed), nor a digest: another model served under that name, listed alike, cannot be told apart") == 1, err
+                     "owned_by, and a time (created)), nor a digest: another model served under that name, listed alike, cannot be told apart") == 1, err
 
 
 def test_a_name_two_models_answer_to_over_v1_is_refused_and_an_unknown_one_said(project, cli, fake):

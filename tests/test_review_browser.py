@@ -968,10 +968,22 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     assert "Enter says so" not in page.evaluate("statusOf({key: 'none', onFile: null, annotation: {text: 'A'}}, '  ')")
     # (its fourth pass) /served failing once leaves the review serving the page unretired; and while a save's answer waits
     # on it, the answer stays "saving…", never drawn as the note from before the save
-    page.route("**/served", lambda route: route.abort())
+    page.route("**/served", lambda route: route.abort())   # (its fifth pass: taken, said; dropped, the page froze)
     assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; served = 'older'; "
                          "const taken = await fresh({read_as: 1, served: kept[0]}), banned = retired.has(kept[0]); "
-                         "[served, applied, retired] = kept; return !taken && !banned; })()")
+                         "[served, applied, retired] = kept; return taken && !banned; })()")
+    assert "could not ask which review serves it" in page.text_content("#notice")
+    page.unroute("**/served")
+    # (its fifth pass) an answer to /served come after another answer took a review meanwhile never takes its own
+    asked = []
+    page.route("**/served", lambda route: asked.append(route))
+    page.evaluate("(() => { window.kept = [served, applied, new Set(retired)]; served = 'older'; "
+                  "window.late = fresh({read_as: 1, served: 'middle'}); })()")
+    page.wait_for_timeout(200)
+    page.evaluate("served = 'newest'")
+    asked.pop().fulfill(status=200, content_type="application/json", body='{"served": "middle"}')
+    assert page.evaluate("(async () => { const taken = await window.late, now = served, banned = retired.has('newest'); "
+                         "[served, applied, retired] = window.kept; return !taken && now === 'newest' && !banned; })()")
     page.unroute("**/served")
     asked = []
     page.route("**/served", lambda route: asked.append(route))
