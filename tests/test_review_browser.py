@@ -37,6 +37,36 @@ def fresh_alone(page, answer):
                          "[served, applied, retired] = kept; return taken; })()")
 
 
+class HeldAnswer:
+    """A save's answer held back once the server answered it (200 or 409), as a server busy with another tab's save
+    is slow to reply: hold() before the keys that save, release() to let it through."""
+
+    def __init__(self, page):
+        self.page, self.held = page, []
+
+    def hold(self):
+        self.page.route("**/annotations", lambda route: route.continue_() if self.held else
+                        self.held.append((route, route.fetch())))
+
+    def release(self):
+        route, response = self.held.pop()
+        route.fulfill(response=response)
+        self.page.wait_for_timeout(300)
+        self.page.unroute("**/annotations")
+
+
+def note_by_hand(text, key="dev-09#1", time="2026-01-02T10:00:00+01:00"):
+    """The run's annotations file edited by hand: the note of `key` set to `text`, or removed (None)."""
+    import json
+    from pathlib import Path
+    path = Path("runs/dev-v2.json.annotations.json")
+    kept = json.loads(path.read_text()) if path.exists() else {"annotations": {}}
+    kept["annotations"].pop(key, None)
+    if text is not None:
+        kept["annotations"][key] = {"text": text, "time": time}
+    path.write_text(json.dumps(kept))
+
+
 def save_note(page, typed=""):
     """The README's keys: "/" to the annotation (its caret at the end), the text typed after what it holds, Enter."""
     page.keyboard.press("/")
@@ -765,39 +795,22 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     from pathlib import Path
     from playwright.sync_api import expect
     notes = Path("runs/dev-v2.json.annotations.json")
-    held = []
-
-    def hold(route):   # the first save's answer held back once the server answered it (200 or 409)
-        if held:
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    def release():
-        route, response = held.pop()
-        route.fulfill(response=response)
-        page.wait_for_timeout(300)
-        page.unroute("**/annotations")
-
-    def hand(key, note):
-        kept = json.loads(notes.read_text())
-        kept["annotations"][key] = {"text": note, "time": "2026-01-02T10:00:00+01:00"} if note else kept["annotations"].pop(key)
-        notes.write_text(json.dumps(kept))
-    page.route("**/annotations", hold)
+    answer = HeldAnswer(page)
+    answer.hold()
     save_note(page, "own slow")
     page.wait_for_timeout(300)
     page.keyboard.press("j")
     save_note(page, "fast")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     page.keyboard.press("k")
-    release()
+    answer.release()
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     save_note(page, " more")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(notes.read_text())["annotations"]["dev-09#1"]["text"] == "own slow more"
     # a refusal answered late, naming the note a later answer brought: the next Enter saves
-    hand("dev-09#1", "B note")
-    page.route("**/annotations", hold)
+    note_by_hand("B note")
+    answer.hold()
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
@@ -806,7 +819,7 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     save_note(page, " again")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     page.keyboard.press("k")
-    release()
+    answer.release()
     save_note(page)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(notes.read_text())["annotations"]["dev-09#1"]["text"] == "mine"
@@ -815,7 +828,7 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     page.fill("#annotationinput", "café au lait")
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
-    hand("dev-09#1", "cafe\u0301 au  lait")
+    note_by_hand("cafe\u0301 au  lait")
     save_note(page, " extra")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(notes.read_text())["annotations"]["dev-09#1"]["text"] == "café au lait extra"
@@ -823,7 +836,7 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     page.keyboard.press("/")
     page.keyboard.type(" more")
     page.keyboard.press("Escape")
-    hand("dev-09#1", "HAND")
+    note_by_hand("HAND")
     page.keyboard.press("j")
     save_note(page, "!")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -847,20 +860,7 @@ def test_a_late_answer_never_shows_a_note_removed_or_replaced_since_and_notes_al
     from pathlib import Path
     from playwright.sync_api import expect
     notes = Path("runs/dev-v2.json.annotations.json")
-    held = []
-
-    def hold(route):
-        if held:
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    def hand(note):
-        kept = json.loads(notes.read_text()) if notes.exists() else {"annotations": {}}
-        kept["annotations"].pop("dev-09#1", None)
-        if note:
-            kept["annotations"]["dev-09#1"] = {"text": note, "time": "2026-01-02T10:00:00+01:00"}
-        notes.write_text(json.dumps(kept))
+    answer = HeldAnswer(page)
 
     def elsewhere_then_release():   # a save of the next answer heard, then the held answer let through
         page.wait_for_timeout(300)
@@ -868,24 +868,21 @@ def test_a_late_answer_never_shows_a_note_removed_or_replaced_since_and_notes_al
         save_note(page, "!")
         expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
         page.keyboard.press("k")
-        route, response = held.pop()
-        route.fulfill(response=response)
-        page.wait_for_timeout(300)
-        page.unroute("**/annotations")
-    page.route("**/annotations", hold)
+        answer.release()
+    answer.hold()
     save_note(page, "B")
     page.wait_for_timeout(300)
-    hand(None)
+    note_by_hand(None)
     elsewhere_then_release()
     assert page.text_content("#savestatus").startswith("the note was removed from the file since it was shown"), \
         page.text_content("#savestatus")
-    hand("B1")
-    page.route("**/annotations", hold)
+    note_by_hand("B1")
+    answer.hold()
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
     page.wait_for_timeout(300)
-    hand("B1 C")
+    note_by_hand("B1 C")
     elsewhere_then_release()
     assert page.text_content("#savestatus").startswith("not saved: another page saved 'B1 C' for this answer"), \
         page.text_content("#savestatus")
@@ -896,12 +893,12 @@ def test_a_late_answer_never_shows_a_note_removed_or_replaced_since_and_notes_al
     page.keyboard.press("/")
     page.keyboard.type(" more")
     page.keyboard.press("Escape")
-    hand("  mine ")
+    note_by_hand("  mine ")
     page.keyboard.press("j")
     save_note(page, "!")
     page.keyboard.press("k")
     expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
-    hand("mine  more")
+    note_by_hand("mine  more")
     save_note(page)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert json.loads(notes.read_text())["annotations"]["dev-09#1"]["text"] == "mine more"
@@ -913,53 +910,36 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     not the one on file; a late refusal rewritten to the newest note said "another page saved" the very note the page
     showed (changed and changed back), showed a zero-width character raw and was never cut; and a field typed alike the
     note on file was "another note ... Enter says which"."""
-    import json
-    from pathlib import Path
     from playwright.sync_api import expect
-    notes = Path("runs/dev-v2.json.annotations.json")
-    held = []
-
-    def hold(route):
-        if held:
-            route.continue_()
-        else:
-            held.append((route, route.fetch()))
-
-    def hand(text, time="2026-01-02T10:00:00+01:00"):
-        kept = json.loads(notes.read_text())
-        kept["annotations"]["dev-09#1"] = {"text": text, "time": time}
-        notes.write_text(json.dumps(kept))
+    answer = HeldAnswer(page)
 
     def elsewhere_then_release():
         page.wait_for_timeout(300)
         page.keyboard.press("j")
         save_note(page, "!")
         expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
-        route, response = held.pop()
-        route.fulfill(response=response)
-        page.wait_for_timeout(300)
-        page.unroute("**/annotations")
+        answer.release()
         page.keyboard.press("k")
-    page.route("**/annotations", hold)
+    answer.hold()
     save_note(page, "x1")
     page.wait_for_timeout(300)
-    hand("H")
+    note_by_hand("H")
     elsewhere_then_release()
     assert "1 annotation was changed in the annotations file" in page.text_content("#notice"), page.text_content("#notice")
     assert page.input_value("#annotationinput") == "H"
-    page.route("**/annotations", hold)
+    answer.hold()
     save_note(page, "2")
     page.wait_for_timeout(300)
-    hand("H2", "2020-05-05T05:05:05+00:00")
+    note_by_hand("H2", time="2020-05-05T05:05:05+00:00")
     elsewhere_then_release()
     assert page.text_content("#savestatus") == "saved 2020-05-05T05:05:05+00:00", page.text_content("#savestatus")
-    hand("B")
-    page.route("**/annotations", hold)
+    note_by_hand("B")
+    answer.hold()
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
     page.wait_for_timeout(300)
-    hand("H2", "2020-05-05T05:05:05+00:00")
+    note_by_hand("H2", time="2020-05-05T05:05:05+00:00")
     elsewhere_then_release()
     assert page.text_content("#savestatus").startswith("not saved: the note on file changed and changed back since this "
                                                        "page sent it"), page.text_content("#savestatus")
