@@ -4484,30 +4484,39 @@ def filled_pattern(pattern, values):
     is (?:ab){2}, where ab{2} passed "abb". Which placeholder a quantifier repeats is read from Python's own parse, each
     placeholder one character there: a class, {,}, a verbose pattern's spaces and comments, (?#...), as re reads them."""
     named = by_name(values)
-    filled = [m for m in PLACEHOLDER.finditer(pattern) if unicodedata.normalize("NFC", m.group(1)) in named]
-    # each placeholder two characters of the supplementary private use area, in no pattern: a class of one (its only
-    # member, [{{x}}]) is read as that character alone, and [{{x}}]+ was taken for {{x}} repeated
-    marks = {m.start(): chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, m in enumerate(filled)}
+    repeated = repeated_placeholders(pattern)
+
+    def fill(m):
+        key = unicodedata.normalize("NFC", m.group(1))
+        if key not in named:
+            return m.group(0)
+        value = nfc(str(named[key]))
+        return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 else re.escape(value)
+    return PLACEHOLDER.sub(fill, pattern)
+
+
+@functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
+def repeated_placeholders(pattern):
+    """Where the placeholders a quantifier repeats begin in a pattern, read from Python's own parse of it, each
+    placeholder two characters of the supplementary private use area, in no pattern (one alone, a class of one,
+    [{{x}}], is read as that character, and [{{x}}]+ was taken for {{x}} repeated)."""
+    marks = {m.start(): chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, m in enumerate(PLACEHOLDER.finditer(pattern))}
+    ends = {mark[1]: start for start, mark in marks.items()}
     repeated = set()
 
     def walk(parsed):
         for op, value in parsed:
-            if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL:
-                repeated.add(chr(value[2][0][1]))
+            if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL \
+                    and chr(value[2][0][1]) in ends:
+                repeated.add(ends[chr(value[2][0][1])])
             for part in (value if isinstance(value, (tuple, list)) else [value]):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
                         walk(sub)
     with contextlib.suppress(RecursionError, re.error, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        walk(regex_parser.parse(PLACEHOLDER.sub(lambda m: marks.get(m.start(), m.group(0)), pattern)))
-
-    def fill(m):
-        if m.start() not in marks:
-            return m.group(0)
-        value = nfc(str(named[unicodedata.normalize("NFC", m.group(1))]))
-        return f"(?:{re.escape(value)})" if marks[m.start()][1] in repeated and len(value) > 1 else re.escape(value)
-    return PLACEHOLDER.sub(fill, pattern)
+        walk(regex_parser.parse(PLACEHOLDER.sub(lambda m: marks[m.start()], pattern)))
+    return frozenset(repeated)
 
 
 # a placeholder after an odd run of backslashes: the last one would make an escape of the value's first character
@@ -10694,8 +10703,8 @@ def prepare_judge(client, api, judge, kind, pin=True):
                 warn(f"note: {unread_words(client.host, model, was, told, 'the votes')}: the votes asked now cannot be told "
                      "to be the same model's")
             if was and not new:   # (as the judged model's: said, never passed over as checked)
-                warn(f"note: {on_one_line(client.host)} no longer says which digest the judge {on_one_line(model)} is (its votes "
-                     f"began with {short(was)}): the votes asked now cannot be told to be the same model's")
+                warn(f"note: {unread_words(client.host, model, was, None, 'its votes')}: the votes asked now cannot be told "
+                     "to be the same model's")
     elif pin and any(now):
         # (one model under two names, `ollama cp`: a panel of one, its votes counted as two judges')
         twice = next(((a, b, d) for i, (a, d) in enumerate(zip(judge["models"], now)) for b, e in
