@@ -4,6 +4,7 @@ import json
 import re
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -191,6 +192,45 @@ def test_an_expected_with_white_space_at_an_end_is_a_note_to_a_resume(tmp_path, 
                             "checks": [{"type": "equals_expected"}]}) + "\n")
     evalpy.load_split(str(tmp_path / "s.jsonl"), as_begun=True)
     assert capsys.readouterr().err.rstrip().endswith("resumed as it began); 1 more such case")
+
+
+def test_a_set_python_reads_otherwise_later_is_refused_at_load_and_scored_as_read_in_a_run(tmp_path, project, cli):
+    """127th round: [[:alpha:]]+ (a POSIX class to its writer) was taken, re's FutureWarning printed raw with a line
+    of eval.py, and the pattern used as Python reads it, a set of '[:alph' then ']': no word passed. A set re
+    reads otherwise later is refused at load, by file and line, with the cure; a resume, and a run's stored check,
+    read it as it was read, in silence."""
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "vars": {"w": "q"}}) + "\n")
+    for pattern, said in (("^[[:alpha:]]+$", "(Possible nested set at position 2): a '[' first in a set is the "
+                                             "character '[' here, not a set inside it (POSIX classes such as "
+                                             "[[:alpha:]] are not Python's: [^\\W\\d_] is a letter); escape it, \\["),
+                          ("[a&&b]", "(Possible set intersection at position 2): a doubled '-', '&', '~' or '|'"),
+                          # (its position is the pattern's as filled, shown: x for each placeholder)
+                          ("{{w}}[x||y]", "(Possible set union at position 3): a doubled '-', '&', '~' or '|' in a set "
+                                          "is two characters here, and an operation between sets in a later Python; "
+                                          "escape one of them, as \\- (in the pattern with each placeholder as x: "
+                                          "'x[x||y]')")):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": pattern}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value).startswith(f"{tmp_path}/checks.json:1: check 1: Python's re reads this pattern otherwise "
+                                       f"in a later version {said}"), str(e.value)
+        with warnings.catch_warnings():   # (re's own, which main() leaves unsaid)
+            warnings.simplefilter("ignore", FutureWarning)
+            evalpy.load_split(str(tmp_path / "s.jsonl"), as_begun=True)   # (a run begun before: resumed as it began)
+    (tmp_path / "checks.json").unlink()
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "checks": [{"type": "not_regex", "value": "[[]"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError, match=re.escape("s.jsonl:1: check 'not_regex [[]': Python's re reads")):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    # a run that stored such a check is scored as Python reads it now, and says nothing of re's warning
+    run = make_run([{"id": "a", "response": "abc", "checks": [{"name": "alpha", "type": "regex", "blocking": True,
+                                                                "value": "^[[:alpha:]]+$"}]},
+                    {"id": "b", "response": "a]", "checks": [{"name": "alpha", "type": "regex", "blocking": True,
+                                                               "value": "^[[:alpha:]]+$"}]}], labels=None)
+    code, out, err = cli("report", write_run("runs/r.json", run))
+    assert code == 0 and err == "" and "Pass rate: 1/2" in out, (out, err)
+    assert out.endswith("Failures (1):\n  id  difficulty  failed checks  answer\n  a   easy        alpha          abc\n"), out
 
 
 def test_a_label_check_that_may_fail_in_checks_json_is_named_by_checks_json(project, cli):
