@@ -4503,23 +4503,32 @@ def filled_pattern(pattern, values):
     placeholder one character there: a class, {,}, a verbose pattern's spaces and comments, (?#...), as re reads them."""
     named = by_name(values)
     repeated = repeated_placeholders(pattern)
+    joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
 
     def fill(m):
         key = unicodedata.normalize("NFC", m.group(1))
         if key not in named:
             return m.group(0)
         value = nfc(str(named[key]))
-        return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 else re.escape(value)
+        return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 or m.start() in joined \
+            else re.escape(value)
     return PLACEHOLDER.sub(fill, pattern)
+
+
+MOST_MARKED = 0x10000   # placeholders of one pattern repeated_placeholders can tell apart: two marks each, planes 15-16
 
 
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
 def repeated_placeholders(pattern):
     """Where the placeholders a quantifier repeats begin in a pattern, read from Python's own parse of it, each
     placeholder two characters of the supplementary private use area, in no pattern (one alone, a class of one,
-    [{{x}}], is read as that character, and [{{x}}]+ was taken for {{x}} repeated)."""
-    marks = {m.start(): chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, m in enumerate(PLACEHOLDER.finditer(pattern))}
+    [{{x}}], is read as that character, and [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads
+    (the start of a range, [{{lo}}-9]; a group's name) is given characters that read there, one by one: failed, the
+    parse was given up, and no placeholder of the pattern was a unit ([{{lo}}-9]{{x}}{2} was [0-9]ab{2})."""
+    starts = [m.start() for m in PLACEHOLDER.finditer(pattern)][:MOST_MARKED]
+    marks = {start: chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, start in enumerate(starts)}
     ends = {mark[1]: start for start, mark in marks.items()}
+    stand_ins = {start: [mark, "\x00", f"g{n}", "0" * 8] for n, (start, mark) in enumerate(marks.items())}
     repeated = set()
 
     def walk(parsed):
@@ -4531,10 +4540,34 @@ def repeated_placeholders(pattern):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
                         walk(sub)
-    with contextlib.suppress(RecursionError, re.error, OverflowError), warnings.catch_warnings():
+    with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        walk(regex_parser.parse(PLACEHOLDER.sub(lambda m: marks[m.start()], pattern)))
+        for _ in range(min(3 * len(starts), 300) + 1):   # (a stand-in a parse each: bounded, or 65,536 group names hung)
+            pieces, at, length, where = [], 0, 0, {}   # where: each placeholder's place in the pattern parsed
+            for m in PLACEHOLDER.finditer(pattern):
+                pieces += [pattern[at:m.start()], stand_ins[m.start()][0] if m.start() in stand_ins else "x"]
+                where[m.start()] = length = length + m.start() - at
+                length, at = length + len(pieces[-1]), m.end()
+            try:
+                walk(regex_parser.parse("".join(pieces) + pattern[at:]))
+                break
+            except re.error as e:
+                # the placeholder nearest the fault reads as none of the others can: the next stand-in, or give up
+                near = min((start for start in stand_ins if len(stand_ins[start]) > 1),
+                           key=lambda start: abs(where[start] - (e.pos or 0)), default=None)
+                if near is None:
+                    break
+                stand_ins[near].pop(0)
+                repeated.clear()
     return frozenset(repeated)
+
+
+# a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
+# (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own, and \x(?:41) refused
+ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
+                               rf"(?={PLACEHOLDER.pattern})")
+# a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
+PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
 
 # a placeholder after an odd run of backslashes: the last one would make an escape of the value's first character
@@ -4552,6 +4585,15 @@ def pattern_placeholder_problems(check, names, shared=False):
     problems = []
     if ESCAPED_PLACEHOLDER.search(check["value"]):
         problems.append(f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}")
+    if len(PLACEHOLDER.findall(check["value"])) > MOST_MARKED:   # (past them, which a quantifier repeats is unknown)
+        problems.append(f"check {check['name']!r} holds {len(PLACEHOLDER.findall(check['value'])):,} placeholders, more "
+                        f"than the {MOST_MARKED:,} eval.py reads in one pattern; split it into checks")
+    for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
+        count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
+        if re.fullmatch(r"\{[0-9]*,?[0-9]*\}", count) and count != "{}":
+            problems.append(f"check {check['name']!r}: {on_one_line(m.group(0), 60)} fills as {on_one_line(count, 60)}, "
+                            "a count of repeats, where a var's value is text to find; write the count in the pattern")
+            break
     empty = [v for v in placeholder_names(check["value"]) if names[v] == ""]   # (a tab or a space is a separator)
     if empty:
         problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "

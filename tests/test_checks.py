@@ -309,6 +309,39 @@ def test_default_checks_file_and_placeholders(tmp_path):
         evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+def test_a_value_is_text_wherever_its_placeholder_stands(tmp_path):
+    """127th round: a placeholder where the parse's marks read as nothing (a range's start, [{{lo}}-9]; a group's name)
+    threw the parse away, and {{x}}{2} after it was ab{2} again; a count given by a var ({{{n}}}, n 2) repeated the
+    value's last character, and \\x{{h}} with h 41 searched for an A. A value is text: one unit where a quantifier
+    repeats it or an escape would read on into it, and a var that would make a count is refused, as is a pattern
+    of more placeholders than can be told apart."""
+    def loaded(written, **vars):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        return evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+    for written, vars, answer, passes in (("^[{{lo}}-9]{{x}}{2}$", {"lo": "0", "x": "ab"}, "5abb", False),
+                                          ("^[{{lo}}-9]{{x}}{2}$", {"lo": "0", "x": "ab"}, "5abab", True),
+                                          ("(?P<{{g}}>a){{x}}+$", {"g": "grp", "x": "bc"}, "abcc", False),
+                                          ("(?P<{{g}}>a){{x}}+$", {"g": "grp", "x": "bc"}, "abcbc", True),
+                                          ("(?P<{{g}}>a)(?P<{{h}}>b){{x}}?$", {"g": "q", "h": "r", "x": "cd"}, "abc", False),
+                                          ("^(a)\\1{{n}}$", {"n": "0"}, "aa0", True)):
+        check = loaded(written, **vars)
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
+    with pytest.raises(evalpy.EvalError, match=re.escape("incomplete escape \\x at position 1 (in the pattern as its vars "
+                                                         "fill it: '^\\x(?:41)$')")):
+        loaded("^\\x{{h}}$", h="41")
+    for written, shown in (("^{{x}}{{{n}}}$", "{{{n}}} fills as {2}"), ("^{{x}}{1{{n}},}$", "{1{{n}},} fills as {12,}")):
+        with pytest.raises(evalpy.EvalError, match=re.escape(f"s.jsonl:1: check 'regex {written}': {shown}, a count of "
+                                                             "repeats, where a var's value is text to find; write the count "
+                                                             "in the pattern")):
+            loaded(written, x="ab", n="2")
+    assert loaded("^a{{{w}}}$", w="b")["value"] == "^a{b}$"   # (no count: text, as re reads it)
+    many = "{{x}}" * (evalpy.MOST_MARKED + 1)
+    with pytest.raises(evalpy.EvalError, match="holds 65,537 placeholders, more than the 65,536 eval.py reads in one "
+                                               "pattern; split it into checks"):
+        loaded(many, x="a")
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
