@@ -2009,9 +2009,15 @@ def name_cell(name, width=50):
     plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
              and without_unseen(name) == name and on_one_line(name) == name)   # ("line\nbreak" beside "line\\nbreak")
     quoted = INVISIBLE_CHARS.sub(lambda m: code_shown(m.group()), json.dumps(name, ensure_ascii=False))   # cancel\u200b
-    if plain or width is None or on_one_line(quoted, width) == on_one_line(quoted):
-        return on_one_line(name if plain else quoted, width)
-    return on_one_line(quoted[:-1], width - 1) + '"'   # (cut inside its quotes, it was left open: '"aaaa…')
+    return on_one_line(name if plain else quoted, width) if plain or width is None else closed_quote(quoted, width)
+
+
+def closed_quote(quoted, width):
+    """A quoted name on one line at most width columns, its closing quote kept where it is cut (left open: '"aaaa…';
+    whether it is cut is told by the line shown, as wide characters and codes of unseen ones make it, not by length)."""
+    if on_one_line(quoted, width) == on_one_line(quoted):
+        return on_one_line(quoted, width)
+    return on_one_line(quoted[:-1], width - 1) + '"'
 
 
 def names_listed(names):
@@ -8749,6 +8755,12 @@ class OpenAIClient(ChatClient):
                 # and a judge's verdict in it was a draft), the part kept in the error's words
                 raise CallFailed(f"the server's content filter stopped the answer after {len(content):,} characters "
                                  f"(finish_reason content_filter): {json_preview(content, 200, self.scrub)}", retry=False)
+            if not message.get("tool_calls") and isinstance(message.get("function_call"), dict):
+                # (OpenAI's deprecated form of one call: "no message.content", the call unsaid; beside content "" or
+                # reasoning, an answer that called nothing, the call dropped and the case scored)
+                raise CallFailed("the server answered with function_call, OpenAI's deprecated form of a tool call, which "
+                                 "eval.py does not read: a server (or chat template) that sends tool_calls is needed",
+                                 retry=False)
             if "content" not in message:
                 raise TypeError   # no content key but a filter's: the server's fault, asked again, as it always was
             sent = message.get("tool_calls")
@@ -8768,11 +8780,6 @@ class OpenAIClient(ChatClient):
             if content is not None and not isinstance(content, str):   # there, and no text: said as it is
                 raise CallFailed(f"the server's answer's choices[0].message.content is {json_kind(content)}, not text: "
                                  f"{json_preview(content, 60, self.scrub)}", retry=True)
-            if content is None and not calls.get("tool_calls") and isinstance(message.get("function_call"), dict):
-                # (OpenAI's deprecated form of one call, "function_call": "no message.content", the call unsaid)
-                raise CallFailed("the server answered with function_call, OpenAI's deprecated form of a tool call, which "
-                                 "eval.py does not read: a server (or chat template) that sends tool_calls is needed",
-                                 retry=False)
             if not isinstance(content, str) and not (content is None and calls.get("tool_calls")):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):
@@ -15233,8 +15240,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
             return {"turn": call["turn"], "call": call["text"], "check": next(
                         (name for name, c in failed.items() if c["type"] == "tool_args_valid"), None),
                     "what": "called a tool the case does not have ({})".format(   # (cut inside its quotes: closed)
-                        one_line(json_text(call["name"]), 60) if len(json_text(call["name"])) <= 60 else
-                        one_line(json_text(call["name"])[:-1], 59) + '"')}
+                        closed_quote(json_text(call["name"]), 60))}
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"

@@ -2620,12 +2620,15 @@ def test_tool_calls_that_are_not_calls_are_an_error_never_a_crash(api, message, 
     assert answer["error"] == error
 
 
-def test_openais_deprecated_function_call_is_named_never_no_content(monkeypatch):
+@pytest.mark.parametrize("beside", [{"content": None}, {"content": ""}, {"content": None, "reasoning_content": "hm"},
+                                    {"content": "I will look it up."}])
+def test_openais_deprecated_function_call_is_named_never_no_content(monkeypatch, beside):
     """126th round: a server answering OpenAI's deprecated "function_call" (one call, no tool_calls) was "the server's
     answer had no choices[0].message.content", asked again, the call unsaid. Named, and not asked again: the server's
-    form is no passing fault."""
+    form is no passing fault. (127th round) Beside content "" or reasoning it was an answer that called nothing: the
+    call dropped and the case scored."""
     body = json.dumps({"choices": [{"index": 0, "finish_reason": "function_call", "message": {
-        "role": "assistant", "content": None, "function_call": {"name": "x", "arguments": "{}"}}}]}).encode()
+        "role": "assistant", **beside, "function_call": {"name": "x", "arguments": "{}"}}}]}).encode()
     tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
     answer = hostile_answer(body, lambda url: evalpy.CLIENTS["openai"](url, retries=1).chat(
         "m", [{"role": "user", "content": "hola"}], {}, tools=tools))

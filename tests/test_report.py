@@ -816,14 +816,18 @@ def test_an_agents_call_to_a_tool_of_an_odd_name_is_shown_quoted_and_its_quote_c
     arguments after a space, where the tool table quotes them; a name of 200 characters cut short left its quote open."""
     from conftest import agent_spec, make_run
     cases = [agent_spec(f"n{i}", [(name, {"order_id": "A-1"}, False)], final="Nada", checks=[
-        {"name": "valid", "type": "tool_args_valid", "blocking": True}]) for i, name in enumerate(("", " lookup", "x" * 200))]
+        {"name": "valid", "type": "tool_args_valid", "blocking": True}])
+        for i, name in enumerate(("", " lookup", "x" * 200, "工具" * 20, "a\u202e" * 12))]
     doc = json.loads(cli("report", write_run("runs/n.json", make_run(cases, labels=None, split="agent-dev", max_turns=3)),
                          "--json")[1])
     assert [(f["call"], f["what"]) for f in doc["agent"]["first_failures"]] == [
         ('""({"order_id": "A-1"})', 'called a tool the case does not have ("")'),
         ('" lookup"({"order_id": "A-1"})', 'called a tool the case does not have (" lookup")'),
-        ("x" * 200 + '({"order_id": "A-1"})', 'called a tool the case does not have ("' + "x" * 57 + '…")')], \
-        doc["agent"]["first_failures"]
+        ("x" * 200 + '({"order_id": "A-1"})', 'called a tool the case does not have ("' + "x" * 57 + '…")'),
+        # (127th round) cut by the columns shown, not by length: a wide character, an unseen one as its code, kept closed
+        ("工具" * 20 + '({"order_id": "A-1"})', 'called a tool the case does not have ("' + "工具" * 14 + '…")'),
+        ('"' + "a\\u202e" * 12 + '"({"order_id": "A-1"})',
+         'called a tool the case does not have ("' + "a\\u202e" * 8 + 'a…")')], doc["agent"]["first_failures"]
 
 
 def test_an_agents_call_to_a_tool_the_set_gives_no_result_is_not_blamed_on_its_arguments(project, cli):
