@@ -8517,8 +8517,9 @@ class OpenAIClient(ChatClient):
         deadline = started + self.preflight_seconds()
         for pages in range(MODEL_PAGES + 1):
             more = isinstance(listing, dict) and listing.get("has_more") is True
-            # (to the name asked itself: m:latest on a page before m's, the run recorded its entry, m's swap unseen)
-            if not more or model in {m["id"] for m in served}:
+            # (to its end, not to the name asked: m:latest on a page before m's, the run recorded its entry, m's swap
+            # unseen; and a second entry of m on a later page, another model answering to it, was never read)
+            if not more:
                 return served, None
             # from its last_id, or else its last entry's id, as openai-python's cursor pages read on (pagination.py)
             data = listing.get("data")
@@ -8539,8 +8540,12 @@ class OpenAIClient(ChatClient):
                 return served, f"its next page: {self.scrub(str(e))}"
             if page is None:
                 return served, f"its next page answered HTTP {status}"
-            seen = {s["id"] for s in served}   # (once a page: made again for each entry, two pages of 20,000 took 32 s)
-            page = [m for m in page if type(m.get("id")) is str and m["id"] not in seen and not seen.add(m["id"])]
+            # an entry listed again is dropped, one of its name that says otherwise kept, for the check of a name listed
+            # twice (dropped by its id, a second model of one name on page 2 went unseen; once a page: made again for
+            # each entry, two pages of 20,000 took 32 s)
+            seen = {json_text(s, sort_keys=True) for s in served}
+            page = [m for m in page if type(m.get("id")) is str and (said := json_text(m, sort_keys=True)) not in seen
+                    and not seen.add(said)]
             if not page:   # a page of nothing new, though the one before said more follow: the rest unread
                 return served, "its next page held none it had not listed"
             served += page
@@ -13811,6 +13816,13 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                 then_told, now_told = entries_told(config.get("model_entry"), client.identities[model].get("model_entry"),
                                                    ENTRY_STAMPED + ENTRY_WINDOW)
                 was, now = entry_digest(None, then_told), entry_digest(None, now_told)
+            elif who == "the model" and not now and config.get("api") == "openai" and config.get("model_entry"):
+                # (begun on Ollama's digest, none read now: its entry still tells a server switched, as a resume tells
+                # it; "could not ask" was said of a vLLM answering in its place, and the run exited 0)
+                then_told, now_told = entries_told(config["model_entry"], client.identities[model].get("model_entry"),
+                                                   ENTRY_STAMPED + ENTRY_WINDOW)
+                if now_told is not None and then_told != now_told:
+                    was, now = entry_digest(None, then_told), entry_digest(None, now_told)
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
                 raise EvalError("it no longer says which digest it is")
         except EvalError as e:

@@ -134,6 +134,17 @@ def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/c.json")
     assert "WARNING: the model qwen2.5:7b was replaced while it was asked" in err, err
     assert load_json("runs/c.json")["config"]["replaced"][0]["now"] == "c" * 64
+    # (127th round) another server in its place, whose entry names no Ollama: its entry tells it, never "could not ask"
+    fake.replace_after = None
+    fake.listed_after = (2, "/v1/models", {"object": "list", "data": [
+        {"id": "qwen2.5:7b", "object": "model", "created": 1764496800, "owned_by": "vllm", "root": "/models/Other-72B"}]})
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--jobs", 1,
+                         "--out", "runs/s.json")
+    assert code == 2 and "WARNING: the model qwen2.5:7b was replaced while it was asked" in err and "could not ask" not in \
+        err, err
+    assert load_json("runs/s.json")["config"]["replaced"][0]["was"].startswith("entry:")
+    fake.listed_after = None
+    fake.listings.pop("/v1/models", None)
     # a server that is no Ollama: no /api/tags asked, no digest
     fake.native_api, fake.replace_after = False, None
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--out", "runs/d.json")
@@ -1987,6 +1998,25 @@ def test_a_model_list_that_goes_on_unread_is_never_said_not_to_serve_the_model(p
     assert code == 2 and SECRET not in err and "not served" not in err, err
     assert err.startswith(f"error: model 'm:1' is not among the 1 models http://127.0.0.1:{port}/v1/models listed, and the "
                           f"list goes on ({says.replace('PORT', str(port))}"), err
+
+
+@pytest.mark.parametrize("first, second", [([{"id": "x"}], [{"id": "m", "root": "/w/llama-8b"}, {"id": "m", "root": "/w/qwen-7b"}]),
+                                           ([{"id": "m", "root": "/w/llama-8b"}], [{"id": "m", "root": "/w/qwen-7b"}])])
+def test_a_name_listed_twice_across_pages_is_two_models_as_on_one_page(project, cli, first, second):
+    """127th round: a second entry of m on page 2 was dropped as an id already listed (or never read: the list was
+    read only to m), so a run of m recorded the first, exit 0, where one page listing both is refused."""
+    pages = {False: {"object": "list", "data": first, "has_more": True, "last_id": first[-1]["id"]},
+             True: {"object": "list", "data": second, "has_more": False}}
+    server = serve_raw(lambda body: chosen({"role": "assistant", "content": "bug"}),
+                       lambda path: (200, {}, json.dumps(pages["after=" in path]).encode()))
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code == 2 and "/v1/models lists it 2 times with different entries" in err and "two models answer to that " \
+        "name" in err, err
+    assert not os.path.exists("runs/x.json")
 
 
 def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(project, cli):
