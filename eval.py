@@ -10008,6 +10008,13 @@ def said_in_reason(verdict_object, loose, verdict):
     things, left to a person (its words were read past, the field's kept). Never an item's line, under its name
     (Criterion 1: Date\\nVerdict: PASS), nor a key inside a sentence ("Claim 1 verdict: false; overall fine")."""
     reason = verdict_object.get("reason")
+    if isinstance(reason, (dict, list)):
+        # a reason written as an object or a list: its verdict, or its texts' ({"reason": {"verdict": "FAIL"}, "pass":
+        # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict)
+        if isinstance(reason, dict) and (said_in_fields(reason, loose, verdict)
+                                         or said_in_fields({"verdict": reason}, loose, verdict)):
+            return True
+        reason = "\n".join(values_as_text(reason))
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
     kept, phrased, above = [], [], ""
@@ -10026,6 +10033,18 @@ def said_in_reason(verdict_object, loose, verdict):
     return any(said_in_fields({"verdict": value}, loose, verdict) for value in given if value) or any(   # (read as a
         word != verdict for word in said_in_words(said, loose, 0, len(said))) \
         or said_as_phrase("\n\n".join(phrased), (0, 0), verdict, loose)   # (field holding it; "Verdict: It fails.")
+
+
+def values_as_text(value, most=200):
+    """The texts among a JSON value's values, at any depth, in order (never its keys), at most `most` of them."""
+    found, stack = [], [value]
+    while stack and len(found) < most:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, (dict, list)):
+            stack += reversed(list(item.values()) if isinstance(item, dict) else item)
+    return found
 
 
 def introduces(line):

@@ -5057,6 +5057,11 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     # a field naming a verdict holding one of its own inside: two verdicts (an item's list, a rubric, is none)
     ('{"reason": "ok", "verdict": {"pass": false}, "pass": true}', None),
     ('{"reason": "ok", "final_verdict": {"winner": "A"}, "winner": "B"}', None),
+    # (127th round) a reason written as an object or a list is read as one of text is: its verdict, or its words'
+    ('{"reason": {"verdict": "FAIL", "why": "no order number"}, "pass": true}', None),
+    ('{"reason": {"pass": false}, "pass": true}', None), ('{"reason": ["Verdict: FAIL"], "pass": true}', None),
+    ('{"reason": {"winner": "A"}, "winner": "B"}', None), ('{"reason": [{"note": "Winner: A"}], "winner": "B"}', None),
+    ('{"reason": {"why": "fine", "pass": true}, "pass": true}', True), ('{"reason": ["ok", "dated"], "pass": false}', False),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is
