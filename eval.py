@@ -17239,8 +17239,10 @@ def rows_problems(s):
             # never asked is not there, and no line points there for it
             "unsettled_listed": bool({(o["id"], o["trial"]) for o in s["open"] if not o["settled"]}
                                      & {(d["id"], d["trial"]) for d in (s.get("judge") or {}).get("doubtful", [])}),
-            # every request made: answered, failed, or answered without a verdict
+            # every answer asked for (a case, or a case's trial): answered, failed, or answered without a verdict; not
+            # every request made (an agent's answer takes one a turn: "2 of 4 requests" of ten asked)
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
+            "asked": "trials" if s["repeat"] > 1 else "cases",
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
                        for e in s["errors"]], "rows": rows,
             # of the errors, those a resume would meet alike: the request's, not the infrastructure's
@@ -17977,7 +17979,7 @@ def format_report(config, s, run_path="RUN"):
     if problems["rules_as_written"]:
         out.append(problems["rules_as_written"])
     if problems["failed"]:
-        out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} requests "
+        out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} {problems['asked']} "
                    f"got no usable answer ({errors_whose(problems)}, not scored)")
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")

@@ -606,7 +606,7 @@ def test_a_case_that_fails_for_good_is_an_error_not_a_wrong_answer(project, cli,
     lines = out.splitlines()
     assert lines[0] == "Accuracy: 27/27 = 100%  (95% CI 88–100%)"   # not scored, not counted as wrong
     assert lines[2] == "Invalid answers: 0"
-    assert lines[3].startswith("Errors: 1 of 28 requests got no usable answer")
+    assert lines[3].startswith("Errors: 1 of 28 cases got no usable answer")
     assert "dev-04: HTTP 500" in out
     assert "1 request(s) got no usable answer" in err
 

@@ -359,7 +359,7 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     assert code == 2 and ("gates not judged: 24 request(s) got no usable answer (what was sent, not the model); they would "
                           "fail alike asked again (refused as sent, or past the context window): fix what was sent and run again") in err
     assert "--resume" not in err and "infrastructure" not in err + out, err
-    assert "Errors: 24 of 27 requests got no usable answer (refused as sent, or past the context window: what was sent is to fix, " \
+    assert "Errors: 24 of 27 cases got no usable answer (refused as sent, or past the context window: what was sent is to fix, " \
            "not scored)" in out, out
     write_run("runs/ok.json", make_run([{"id": c, "input": f"q {c}", "expected": "bug", "response": "bug"}
                                         for c, _, _ in cases], prompt="prompts/v1.txt"))
@@ -373,7 +373,7 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     write_run("runs/err.json", mixed)
     assert cli("runs")[1].splitlines()[1].endswith("(24 errors: 22 to fix and run again, a resume asks the rest)")
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
-    assert "Errors: 24 of 27 requests got no usable answer (22 refused as sent or past the context window, 2 the " \
+    assert "Errors: 24 of 27 cases got no usable answer (22 refused as sent or past the context window, 2 the " \
            "infrastructure's, not scored)" in out, out
     # (round 104) said in markdown and counted in --json as well, not in text and HTML alone
     md = cli("report", "runs/err.json", "--markdown")[1]
@@ -508,7 +508,10 @@ def test_errors_stay_apart_from_the_undecided(project, cli):
     lines = cli("report", path)[1].splitlines()
     assert lines[0] == "Pass rate: between 1/4 and 3/4 (2 undecided: 25% if every one fails, 75% if every one passes)"
     assert lines[1] == "Pass rate on the 2 decided cases: 1/2 = 50%  (95% CI 9–91%)"
-    assert lines[2].startswith("Errors: 1 of 5 requests got no usable answer")
+    assert lines[2].startswith("Errors: 1 of 5 cases got no usable answer")
+    # (127th round) of trials where each case was asked more than once, never "requests": an agent's takes one a turn
+    path = write_run("runs/t.json", make_run([("a", "bug", ["bug", None]), ("b", "bug", ["bug", "bug"])]))
+    assert "\nErrors: 1 of 4 trials got no usable answer (" in cli("report", path)[1]
 
 
 def test_without_undecided_cases_there_are_no_bounds(dev_run, cli):
