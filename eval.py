@@ -20931,6 +20931,11 @@ def judge_run(args, run, target):
     config = dict(run["config"], judged_from=args.run, **({"checks_from": args.checks} if args.checks else {}))
     config["judge"] = judge_config(args, BINARY, config["model"], config["api"], [config])
     before = (run["config"].get("judge") or {}).get("models") if type(run["config"].get("judge")) is dict else None
+    if isinstance(before, list) and all(type(m) is str for m in before) \
+            and sorted(before) == sorted(config["judge"]["models"]):
+        # the run's panel named in another order is the same panel (its decision is order-free): asked in the run's
+        # order, its votes stand (named otherwise, all were asked again)
+        config["judge"]["models"] = list(before)
     if not args.judge_model and isinstance(before, list) and before and before != config["judge"]["models"]:
         # (the run's own judge is not the default: one judging again after a cut expected it, and got another)
         warn(f"note: judging with {on_one_line(', '.join(config['judge']['models']))} (without --judge-model, the run's model); "
@@ -21259,7 +21264,11 @@ def judging_state(path, header, todo):
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k) and k != "digests"]
     shown = lambda value: on_one_line(json_text(value), 40)
-    said = [f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ]
+    said = [f"{k} {shown(there)} there, {shown(now)} now" + (
+        ": the same judges in another order; give --judge-model in the order it was begun with, "
+        + " ".join(option_word("--judge-model", m) for m in there)
+        if k == "judge models" and isinstance(there, list) and isinstance(now, list) and all(type(m) is str for m in there)
+        and sorted(there) == sorted(now) else "") for k, there, now in differ]
     if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
         # (by model: a panel of other models, its digests by place, named another's "pulled again")

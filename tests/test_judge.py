@@ -2774,6 +2774,29 @@ def test_runs_says_when_an_unfinished_judging_can_no_longer_be_finished(project,
     assert "given again, finishes it" in cli("runs", ".")[1]
 
 
+def test_a_panel_named_in_another_order_is_the_same_panel(project, judged_split, cli, fake):
+    """127th round: the panel's decision is order-free, but a run judged by j1 and j2 judged again with --judge-model
+    j2 --judge-model j1 asked every vote again; an interrupted judging given the panel reordered was refused as one
+    of 'other settings', naming the same two models as a difference. The run's panel is asked in its order; the
+    judging's refusal says only the order differs, and the order to give."""
+    fake.models.append("llama3.2:3b")
+    panel = ("--judge-model", "qwen2.5:7b", "--judge-model", "llama3.2:3b")
+    interrupted_judging(cli, fake, judged_split, *panel)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2], "--out", "j.json")
+    assert code == 2 and ('judge models ["qwen2.5:7b", "llama3.2:3b"] there, ["llama3.2:3b", "qwen2.5:7b"] now: the same '
+                          "judges in another order; give --judge-model in the order it was begun with, --judge-model "
+                          "qwen2.5:7b --judge-model llama3.2:3b") in err, err
+    Path("runs/answers-dev-v1.json").unlink()
+    fake.faults = [None] * 40
+    fake.faults[4] = "500"
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, *panel, "--retries", "0", "--jobs", "1")
+    assert code == 2 and "1 of 20 judge calls failed" in err, err
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2])
+    assert code == 0 and "its 19 votes stand" in err and len(judge_calls(fake)) - asked == 1, err
+    assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["models"] == ["qwen2.5:7b", "llama3.2:3b"]
+
+
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
     held = Path("j.json.judging").read_bytes()
