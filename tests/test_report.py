@@ -137,11 +137,19 @@ def test_the_markdown_report_names_the_answers_that_failed(project, cli):
 
 
 def test_accuracy_per_tag(tagged_run, cli):
+    """(127th round) With trials a slice counts each case once, by its trials' majority, and says so in every view:
+    red-team at 100% under a headline of 92% read as a contradiction."""
     out = cli("report", tagged_run)[1]
-    assert "By tag:" in out
+    assert "\nBy tag (each case by the majority vote of its trials):\n" in out and \
+        "\nBy difficulty (each case by the majority vote of its trials):\n" in out, out
     assert "  red-team   2/2 = 100%  95% CI 34–100%" in out
     s = json.loads(cli("report", tagged_run, "--json")[1])
     assert s["by_tag"]["injection"]["correct"] == 2 and s["by_tag"]["injection"]["total"] == 2
+    assert s["slices_by"] == "majority"
+    cli("report", tagged_run, "--html", "r.html")
+    assert "By tag (each case by the majority vote of its trials)" in Path("r.html").read_text()
+    one = write_run("runs/one.json", make_run([("a", "bug", "bug")]))
+    assert "\nBy difficulty:\n" in cli("report", one)[1] and json.loads(cli("report", one, "--json")[1])["slices_by"] == "case"
 
 
 def test_json_carries_unrounded_figures_and_gates(dev_run, cli):
