@@ -8191,8 +8191,10 @@ class OllamaClient(ChatClient):
         if base.endswith("/api"):   # ("/api/api/tags answered HTTP 404": the path doubled, unsaid; a proxy's prefix kept)
             hint = f"{self.host_words} ends in /api, which eval.py adds itself: give {base.removesuffix('/api')}"
         elif base.endswith("/v1"):   # (an OpenAI-compatible server's base URL, given to Ollama's API)
-            hint = (f"{self.host_words} ends in /v1, an OpenAI-compatible server's path: give --api openai (vLLM, llama.cpp, "
-                    f"Ollama's /v1), or {base.removesuffix('/v1')} for Ollama's own API")
+            # (the address whole: --api openai never reads $OLLAMA_HOST, and "give --api openai" alone was refused)
+            hint = (f"{self.host_words} ends in /v1, an OpenAI-compatible server's path: give --api openai "
+                    f"{option_word('--host', base)} (vLLM, llama.cpp, Ollama's /v1), or {base.removesuffix('/v1')} for "
+                    "Ollama's own API")
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
         names, entries, listed, named = set(), {}, [], []
@@ -13014,6 +13016,15 @@ def open_or_resume(args, held):
                                 f"{shell_word(meant)}? " + (f"({resume_command(meant)})" if os.path.lexists(
                                     meant + JOURNAL_SUFFIX) or errors_held(meant) else
                                     f"(a finished run: {program()} report {path_word(meant)})"))
+            folder = os.path.dirname(run_path)   # (a folder on its path that is a link to nothing, or a file: the
+            while folder and not os.path.lexists(folder):   # --out offered below was refused, naming it)
+                folder = os.path.dirname(folder)
+            if folder and dead_link(folder):
+                raise EvalError(f"--resume {shell_word(run_path)}: {shell_word(dead_link(folder))} is "
+                                f"{link_to_nothing(dead_link(folder))}, so no run is there; {FIX_LINK}")
+            if folder and not os.path.isdir(folder):
+                raise EvalError(f"--resume {shell_word(run_path)}: {shell_word(folder)} is not a folder, so no run is "
+                                "there: give the path an interrupted run printed")
             # (a run stopped before its journal was made began nothing there: the path was right, the advice not)
             raise EvalError(f"{shell_word(run_path + JOURNAL_SUFFIX)}: no such journal, nor a run {shell_word(run_path)}: no run "
                             "was begun there (one stopped before asking anything leaves none). Give the path an "

@@ -2423,11 +2423,19 @@ def test_a_host_given_with_an_api_path_is_told_to_drop_it(project, cli, fake):
     at an Ollama server?", the path doubled and unsaid."""
     for path, says in (("/api", f"ends in /api, which eval.py adds itself: give {fake.url}"),
                        ("/proxy/api/", f"ends in /api, which eval.py adds itself: give {fake.url}/proxy"),
-                       ("/v1/", "ends in /v1, an OpenAI-compatible server's path: give --api openai (vLLM, llama.cpp, "
-                                f"Ollama's /v1), or {fake.url} for Ollama's own API")):
+                       ("/v1/", f"ends in /v1, an OpenAI-compatible server's path: give --api openai --host {fake.url}/v1 "
+                                f"(vLLM, llama.cpp, Ollama's /v1), or {fake.url} for Ollama's own API")):
         code, out, err = cli("run", "--split", "dev", "--host", fake.url + path, "--limit", 1)
         assert code == 2 and f"--host (or $OLLAMA_HOST) {says}" in err, err
     assert fake.chat_bodies == []
+    # (127th round's newcomer) from $OLLAMA_HOST: "give --api openai" alone was refused (it never reads $OLLAMA_HOST);
+    # the cure, followed word for word, runs
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("OLLAMA_HOST", fake.url + "/v1")
+        code, out, err = cli("run", "--split", "dev", "--limit", 1)
+        assert code == 2 and f"give --api openai --host {fake.url}/v1 (vLLM" in err, err
+        code, out, err = cli("run", "--split", "dev", "--limit", 1, "--api", "openai", "--host", fake.url + "/v1")
+        assert code == 0, err
 
 
 def test_a_model_list_too_large_is_said_to_be_so_not_a_server_out_of_reach(project, cli, fake, monkeypatch):

@@ -1085,6 +1085,14 @@ def test_resume_takes_its_configuration_from_the_run(project, cli, fake):
     # it printed; no run was begun there, and that is said
     assert code == 2 and "no such journal, nor a run runs/nothing.json: no run was begun there" in err, err
     assert err.rstrip().endswith("or start it: run --split ... --out runs/nothing.json"), err
+    # (127th round) a folder on its path that is a link to nothing, or a file: that --out was refused, naming it
+    os.symlink("/nonexistent/dir", "gone")
+    Path("afile").write_text("x")
+    assert cli("run", "--resume", "gone/run.json")[2] == ("error: --resume gone/run.json: gone is a link to "
+                                                          "/nonexistent/dir, which does not exist, so no run is there; "
+                                                          "fix the link or remove it\n")
+    assert cli("run", "--resume", "afile/x/run.json")[2] == ("error: --resume afile/x/run.json: afile is not a folder, so "
+                                                             "no run is there: give the path an interrupted run printed\n")
 
 
 def typed(option):
