@@ -23890,8 +23890,13 @@ def passages_beside(case, trial):
                             for claim in faithful_reading(case, trial, c)[1]]}
 
 
-# what to do where review cannot write beside its run (it has no --out): at start, and at a save the system refused
-REVIEW_UNWRITABLE = "make the folder writable, or copy the run to a folder that can be written and review the copy"
+def review_unwritable(review):
+    """What to do where review cannot write beside its run (it has no --out): at start, and at a save the system
+    refused; a copy takes the notes saved with it (the run alone left them beside the first, split across two files)."""
+    kept = os.path.lexists(review.sidecar)
+    return ("make the folder writable, or copy the run" + (f" with its annotations ({shell_word(review.own)} "
+                                                            f"{shell_word(review.sidecar)})" if kept else "")
+            + " to a folder that can be written and review the copy")
 
 
 class Review:
@@ -23911,7 +23916,7 @@ class Review:
         # (a run given by a path of 3 KB had a note of 42 characters refused as past what a save takes)
         self.most_body = 4096 + 6 * max(map(len, self.keys), default=0) + 6 * len(path)
         kept_beside(self.own, ANNOTATIONS_SUFFIX)   # (said once: which name's file, for a second name of the run)
-        writable_beside(self.sidecar, "no annotation could be saved there", REVIEW_UNWRITABLE)
+        writable_beside(self.sidecar, "no annotation could be saved there", review_unwritable(self))
         # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
@@ -24025,12 +24030,16 @@ class Review:
             return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
-            made = isinstance(e.filename, str) and not os.path.lexists(e.filename)   # (its lock or a temp file, gone)
-            if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # no file of its own to mend: the folder
+            # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
+            # folder blamed, which could be written)
+            onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else None
+            made = isinstance(e.filename, str) and not os.path.lexists(e.filename) and not onto   # (its lock or a temp
+            if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # file, gone): no file to mend, the folder
                 raise EvalError(f"cannot write in {shell_word(os.path.dirname(e.filename) or '.')} ({e.strerror}): the "
-                                f"annotation was not saved; those saved before are kept: {REVIEW_UNWRITABLE}") from None
-            raise EvalError(f"cannot write {shell_word(lock if e.filename == lock else self.sidecar)} ({e.strerror}"
-                            f"{os_hint(e)}): the annotation was not saved; those saved before are kept") from None
+                                f"annotation was not saved; those saved before are kept: {review_unwritable(self)}") from None
+            at_fault = onto or (lock if e.filename == lock else self.sidecar)
+            raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
+                            "saved; those saved before are kept") from None
 
     def write(self, key, text, was=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the

@@ -949,6 +949,31 @@ def test_a_failed_write_through_an_annotations_link_names_its_target(project, ru
                             "those saved before are kept")
 
 
+def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cure(project, runs, monkeypatch):
+    """127th round's newcomer: an immutable annotations file (chattr +i) refused the rename onto it, and the save said
+    "cannot write in . (Operation not permitted): make the folder writable", a folder that could be written; the
+    file at fault, and its hint, were never said. (The rename is made to fail as chattr +i makes it.)"""
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "first"})
+    sidecar = runs[1] + ".annotations.json"
+    def immutable(tmp, path):
+        raise PermissionError(errno.EPERM, "Operation not permitted", tmp, None, path)   # (as os.replace names both)
+    with monkeypatch.context() as patched, pytest.raises(evalpy.EvalError) as e:
+        patched.setattr(os, "replace", immutable)
+        evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second", "was": "first"})
+    assert str(e.value).startswith(f"cannot write {sidecar} (Operation not permitted: an immutable file or folder (chattr "
+                                   "-i undoes it)"), str(e.value)
+    assert str(e.value).endswith("the annotation was not saved; those saved before are kept"), str(e.value)
+    assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"
+    # a folder that cannot be written: the copy its cure offers takes the notes saved with it
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath(
+        os.path.dirname(runs[1])) and mode == os.W_OK else real_access(path, mode, **kw))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1])
+    assert str(e.value).endswith(f"make the folder writable, or copy the run with its annotations ({runs[1]} {sidecar}) to "
+                                 "a folder that can be written and review the copy"), str(e.value)
+
+
 def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_waited_on(server, project, runs, monkeypatch):
     """Sixty-third attack on issue 28: the page counted every entry of the annotations file, report only those of this
     run's answers (200,000 entries of an older run: the page's table all of them, report's none); a save behind a lock
