@@ -23778,7 +23778,13 @@ def write_page(path, text, force, inputs):
     except FileExistsError:   # it appeared meanwhile: never a silent overwrite
         raise EvalError(f"{shell_word(path)} exists; add --force to replace it, or give another file name") from None
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
-        raise EvalError(f"cannot write {shell_word(path)} ({e.strerror})") from None
+        # (or the folder, where the system refused the temp file there: "cannot write page.html" blamed no folder, and
+        # said nothing to do)
+        onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else None
+        folder_refused = e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not onto
+        raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
+                         "give --html a file in a folder that can be written" if folder_refused else
+                         f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
     except KeyboardInterrupt:   # (or SIGTERM): a page already in place is said so, never left for "interrupted" alone
         with contextlib.suppress(OSError, UnicodeDecodeError), open(path, encoding="utf-8", newline="") as f:
             if f.read() == (text if isinstance(text, str) else "".join(text)):

@@ -3,6 +3,7 @@ inert, and the file written atomically, never over one that exists without --for
 
 import base64
 import difflib
+import errno
 import hashlib
 import json
 import os
@@ -671,6 +672,29 @@ def test_a_full_disk_as_a_page_is_written_names_the_page(project):
                               preexec_fn=full_disk, timeout=60)
         assert done.returncode == 2 and done.stderr == f"error: cannot write {argv[-1]} (File too large)\n", done.stderr
     assert not [p for p in os.listdir(".") if p.endswith(".html") or ".tmp-" in p]
+
+
+def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(project, cli, monkeypatch):
+    """127th round's newcomer: --html where the system refused the write said "cannot write page.html (Permission
+    denied)", the folder at fault unnamed and no cure; an immutable page given --force, the same words without its
+    hint. (The write is made to fail as the system fails it: the temp file's, or the rename onto the page.)"""
+    v2, v3 = write_two_runs()
+    def refused(path, pieces, replace=False):
+        raise PermissionError(errno.EACCES, "Permission denied", f"{path}.tmp-1")
+    with monkeypatch.context() as patched:
+        patched.setattr(evalpy, "write_file", refused)
+        code, out, err = cli("report", v3, "--html", "page.html")
+    assert code == 2 and err == ("error: cannot write in . (Permission denied: to read or write it, or to enter a folder on "
+                                 "its path; fix the permissions, or use another path): the page was not written; give "
+                                 "--html a file in a folder that can be written\n"), err
+    assert cli("report", v3, "--html", "page.html")[0] in (0, 1)
+    def immutable(path, pieces, replace=False):
+        raise PermissionError(errno.EPERM, "Operation not permitted", f"{path}.tmp-1", None, path)
+    with monkeypatch.context() as patched:
+        patched.setattr(evalpy, "write_file", immutable)
+        code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
+    assert code == 2 and err.startswith("error: cannot write page.html (Operation not permitted: an immutable file or "
+                                        "folder (chattr -i undoes it)"), err
 
 
 def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):
