@@ -4335,8 +4335,8 @@ def unreadable(path, what, error):
             f" (`{program()} runs {path_word(folder)}` lists the runs there"
             + (f"; `run --split ... {out}` makes this one)" if makes else ")") if what == "run file" else
             missing_hint(path, what)))
-    if isinstance(error, IsADirectoryError):
-        return EvalError(f"{shell_word(path)}: is a folder, not a {what}"
+    if isinstance(error, IsADirectoryError) or os.path.isdir(path):   # (one not ours, open()'s EACCES: "cannot read
+        return EvalError(f"{shell_word(path)}: is a folder, not a {what}"   # prompt file" of a folder)
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else
                             "; move it aside, then run again" if what == "journal" else
                             f"; {prompt_files(path)}" if what == "prompt file" else ""))
@@ -4350,12 +4350,18 @@ def prompt_files(folder):
     is a vN.txt, or any .txt of a folder of prompts (prompts/, prompts/NAME/); elsewhere a .txt may be anything (".":
     requirements.txt, golden: labels.txt were offered as prompts)."""
     of_prompts = PROMPTS_DIR in os.path.normpath(os.path.abspath(folder)).split(os.sep)[-2:]
-    with contextlib.suppress(OSError):
-        names = sorted(n for n in os.listdir(folder) if n.endswith(".txt") and (of_prompts or re.fullmatch(r"v\d+\.txt", n))
-                       and os.path.isfile(os.path.join(folder, n)))
-        if names:
-            return "give one of its prompts (" + ", ".join(shell_word(os.path.join(folder, n)) for n in names[:5]) + (
-                ", ...)" if len(names) > 5 else ")")
+    try:
+        listed = os.listdir(folder)
+    except OSError as e:   # (never "it holds no prompt file" of one that cannot be read)
+        return f"it cannot be read ({e.strerror}{os_hint(e)}): give a prompt file's path"
+    names = sorted(n for n in listed if n.endswith(".txt") and (of_prompts or re.fullmatch(r"v\d+\.txt", n))
+                   and os.path.isfile(os.path.join(folder, n)))
+    if names:
+        return "give one of its prompts (" + ", ".join(shell_word(os.path.join(folder, n)) for n in names[:5]) + (
+            ", ...)" if len(names) > 5 else ")")
+    if [n for n in listed if n.endswith(".txt")] and not os.access(folder, os.X_OK):   # (listed, but cannot be entered:
+        return ("its files cannot be reached: the folder cannot be entered (Permission denied); fix its permissions "   # each
+                "(chmod +x), or give a prompt file's path")   # isfile() was False, and "it holds none" said of v1-v3)
     return "it holds no prompt file (vN.txt): give a prompt file's path"
 
 

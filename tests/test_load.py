@@ -2103,6 +2103,26 @@ def test_a_prompt_named_by_its_file_alone_is_offered_from_the_split_s_prompts(pr
     code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "golden", "--host", "127.0.0.1:9")
     assert code == 2 and err == ("error: golden: is a folder, not a prompt file; it holds no prompt file (vN.txt): give a "
                                  "prompt file's path\n"), err
+    # (127th round's newcomer) one that cannot be read, or entered, was said to hold none, and one whose opening the
+    # system refused (another's) was "cannot read prompt file". (The refusals are made as the system makes them.)
+    real_listdir, real_access, real_open = os.listdir, os.access, open
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(os, "listdir", lambda p: (_ for _ in ()).throw(PermissionError(13, "Permission denied", p))
+                        if os.path.normpath(p) == "m2/prompts" else real_listdir(p))
+        code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "m2/prompts", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: m2/prompts: is a folder, not a prompt file; it cannot be read (Permission "
+                                        "denied: "), err
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(os, "access", lambda p, mode, **kw: False if os.path.normpath(p) == "m2/prompts" and mode == os.X_OK
+                        else real_access(p, mode, **kw))
+        patched.setattr(os.path, "isfile", lambda p: False if os.path.dirname(p) == "m2/prompts" else os.path.exists(p)
+                        and not os.path.isdir(p))
+        code, out, err = cli("run", "--split", "m2/dev.jsonl", "--prompt", "m2/prompts", "--host", "127.0.0.1:9")
+    assert code == 2 and err == ("error: m2/prompts: is a folder, not a prompt file; its files cannot be reached: the "
+                                 "folder cannot be entered (Permission denied); fix its permissions (chmod +x), or give a "
+                                 "prompt file's path\n"), err
+    assert "cannot read prompt file" not in str(evalpy.unreadable("m2/prompts", "prompt file",
+                                                                  PermissionError(13, "Permission denied", "m2/prompts")))
 
 
 def test_the_session_s_hints_said_of_what_is_there(project, cli, fake):
