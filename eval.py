@@ -19335,13 +19335,21 @@ def trajectory_changes(a_cases, b_cases):
         # (the same tools, as many calls, in another order, a later call another tool, was said as no change)
         if set(x) == set(y) and (list(dict.fromkeys(x)) != list(dict.fromkeys(y)) or counts[0] == counts[1] and x != y):
             changes.append("called its tools in another order")
-        if set(x) == set(y) and counts[0] != counts[1]:   # (beside more or fewer calls too: which tool's)
+        # each tool both called, as often or not (beside more or fewer calls too: which tool's; beside a tool started
+        # or stopped, lookup_order 1 -> 3 was left unsaid)
+        both = [name for name in sorted(set(x) & set(y)) if counts[0][name] != counts[1][name]]
+        if both:
             changes.append("calls per tool: " + ", ".join(f"{name or chr(34) * 2} {counts[0][name]} -> {counts[1][name]}"
-                                                          for name in sorted(set(x)) if counts[0][name] != counts[1][name]))
+                                                          for name in both))
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
-        elif x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):
+        if x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):
             changes.append("the same calls with other arguments")   # (a call's arguments are as much its path as its tool)
+        elif x != y:   # (a tool both called, its calls taken in order: A-1 then A-2 was unsaid once the tools changed)
+            other = [name for name in sorted(set(x) & set(y)) if not all(map(
+                same_arguments, *([c for c in trace["calls"] if c["name"] == name] for trace in traces)))]
+            if other:
+                changes.append("other arguments to " + ", ".join(name or chr(34) * 2 for name in other))
         verdicts = [level_majority(c, "trajectory") for c in pair]
         if None not in verdicts and verdicts[0] != verdicts[1]:
             changes.append("trajectory " + ("fixed" if verdicts[1] else "broken"))

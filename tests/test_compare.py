@@ -1051,6 +1051,13 @@ def test_the_same_tools_called_in_another_order_or_another_mix_is_a_trajectory_c
             for name, calls in (("c", [order(1), order(2), policy, policy]), ("d", [order(1), policy, policy, policy, policy])))
     out = cli("compare", c, d)[1]
     assert "  a2: calls per tool: cancel_order 2 -> 4, lookup_order 2 -> 1; more calls: 4 -> 5  (" in out, out
+    # (127th round) beside a tool started or stopped too: the other tools' counts and arguments (A-1 then A-2, unsaid)
+    e, f = (write_run(f"runs/{name}.json", make_run([agent_spec("a1", [order(1)]), agent_spec("a2", calls)],
+                                                    labels=None, split="agent-dev", max_turns=8))
+            for name, calls in (("e", [order(1), policy]), ("f", [order(2), order(2), order(2)])))
+    out = cli("compare", e, f)[1]
+    assert ("  a2: stopped calling cancel_order; calls per tool: lookup_order 1 -> 3; more calls: 2 -> 3; other arguments "
+            "to lookup_order  (") in out, out
 
 
 def test_with_trials_a_trajectory_verdict_changes_by_the_majority_of_each_cases_trials(project, cli):
