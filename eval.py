@@ -23940,6 +23940,7 @@ class Review:
         # the file the page began with (then the last it showed or saved to), where it holds annotations: never left
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
+        self.longest_read = 0   # the longest annotation this review read, to take back as what a page showed
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
         # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
@@ -23959,15 +23960,20 @@ class Review:
         # the file written, once there, else the older ones
         read_from = sidecar or self.sidecar
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
-        return annotations_by_version(read_annotations(read_from), self.run_sha)
+        found = annotations_by_version(read_annotations(read_from), self.run_sha)
+        # (each read may be sent to a page, which sends its text back as what it showed)
+        self.longest_read = max([self.longest_read] + [len(a["text"]) for a in found[0].values()
+                                                      if isinstance(a.get("text"), str)])
+        return found
 
     def longest_stored(self):
-        """The characters of the longest annotation stored now (one written by hand may pass MAX_ANNOTATION): a save of
-        another sends it back as what the page showed. 0 where the file cannot be read (the save says why)."""
-        try:
-            return max((len(a.get("text", "")) for a in self.annotations()[0].values()), default=0)
-        except (EvalError, OSError, ValueError):
-            return 0
+        """The characters of the longest annotation stored now, or read before by this review (one written by hand may
+        pass MAX_ANNOTATION): a save sends it back as what the page showed, and a page that showed a long one since
+        shortened by another tab was refused for its size, never told another page saved. The longest read where the
+        file cannot be read (the save says why)."""
+        with contextlib.suppress(EvalError, OSError, ValueError):
+            self.annotations()
+        return self.longest_read
 
     def versions_note(self, other_versions=None):
         """The line naming annotations written on other versions of the run (as the sidecar holds them

@@ -280,6 +280,32 @@ def test_a_run_given_by_a_long_path_takes_any_note_the_box_takes(project):
         httpd.server_close()
 
 
+def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(project):
+    """127th round: a hand-written note of 5,000 characters, shown, then shortened by another tab: this tab's save sent
+    the long note back as what it showed, past a limit read from the file as it is now, and was refused for its size
+    ("the body is 5,152 bytes") for good, never told another page saved. The limit takes the longest note the review
+    read."""
+    path = write_run("runs/r.json", make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
+    long = "long " * 1000
+    Path(path + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha":
+        evalpy.sha256_bytes(Path(path).read_bytes()), "annotations": {"c1#1": {"text": long.strip(), "time": "t"}}}))
+    review = evalpy.Review(path)
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+        data = requests.get(url + "/data").json()
+        def save(text, was):
+            return requests.post(url + "/annotations", json={"key": "c1#1", "text": text, "was": was,
+                                                              "run_sha": data["run_sha"], "run": data["run"]})
+        assert save("short by tab2", long.strip()).status_code == 200
+        answer = save("short by tab1", long.strip())
+        assert answer.status_code == 409 and "short by tab2" in answer.text, answer.text
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
