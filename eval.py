@@ -24549,7 +24549,9 @@ function draw() {
     // (a save in flight: what is on file is not known yet, and the text stays a draft till it is answered: edited back
     // to what was on file before, it was said "saved" beside the other text the save then stored)
     // (as it would be stored: "wrong label " saved as "wrong label" was "not saved yet" once touched)
-    if (asStored(input.value) === saved && !it.queued) drafts.delete(it.key); else drafts.set(it.key, input.value);
+    // (typed back to the note on file, another than shown: that note taken, its entry and time too; kept as shown, an
+    // emptied field beside a note removed by hand said "saved" with the removed note's time, the list still showing it)
+    if (asStored(input.value) === saved && !it.queued) { drafts.delete(it.key); adopt(it); } else drafts.set(it.key, input.value);
     say(it);
   });
   save.onclick = () => { if (!unchanged(it, input.value)) store(it, input.value); };
@@ -24646,7 +24648,7 @@ function cut(text, most) { const chars = Array.from(text); return chars.length >
 // the review that answered: started again, its numbers began anew, and every answer was taken for a stale one)
 // (a review started again: an answer of another than the one the page last heard is newer only if its review is the
 // one serving this address now, asked: by its order, or the clock's, a late answer of one restarted since was taken)
-let applied = 0, served = null, retired = new Set();
+let applied = 0, served = null, retired = new Set(), unsure = "";   // unsure: said where /served did not answer
 async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
   if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return true; }
@@ -24657,11 +24659,13 @@ async function fresh(answer) {
   // (another answer took a review meanwhile, asked since: this one's answer to /served may be older than its; a late
   // one for the middle of two restarts retired the review serving the page, which froze)
   if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, true);
-  if (typeof now !== "string") {   // (not told: taken as a restart's, the common case, and said; dropped, a proxy's 502
-    $("notice").hidden = false;     // left the page showing notes the file no longer held, unsaid)
-    $("notice").textContent = [...notes, "This page could not ask which review serves it (GET /served did not answer): a " +
-      "save's answer was taken as the newest; reload the page if a note looks wrong."].join(" ");
-    now = answer.served;
+  if (typeof now !== "string") {   // (not told: its own note taken by send, never the file as it says it, and said;
+    // taken whole, an answer of the review before the one serving the page showed its notes, and retired that one: the
+    // page followed the file no more; dropped unsaid, a proxy's 502 left the page showing notes the file no longer held)
+    unsure = "This page could not ask which review serves it (GET /served did not answer): a save's answer was taken for " +
+      "its own note alone, the others left as shown; reload the page if a note looks wrong.";
+    $("notice").hidden = false; $("notice").textContent = [...notes, unsure].join(" ");
+    return false;
   }
   if (answer.served !== now) { retired.add(answer.served); return false; }
   retired.add(served); applied = answer.read_as; served = answer.served; return true;
@@ -24756,7 +24760,7 @@ function others(it, annotations) {
 }
 function changedNotice(changed) {
   $("notice").hidden = false;
-  $("notice").textContent = [...notes, changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
+  $("notice").textContent = [...notes, ...(unsure ? [unsure] : []), changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
 function redrawEntry(it) {

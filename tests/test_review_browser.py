@@ -948,11 +948,18 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     assert "Enter says so" not in page.evaluate("statusOf({key: 'none', onFile: null, annotation: {text: 'A'}}, '  ')")
     # (its fourth pass) /served failing once leaves the review serving the page unretired; and while a save's answer waits
     # on it, the answer stays "saving…", never drawn as the note from before the save
-    page.route("**/served", lambda route: route.abort())   # (its fifth pass: taken, said; dropped, the page froze)
-    assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; served = 'older'; "
-                         "const taken = await fresh({read_as: 1, served: kept[0]}), banned = retired.has(kept[0]); "
-                         "[served, applied, retired] = kept; return taken && !banned; })()")
+    page.route("**/served", lambda route: route.abort())   # (its fifth pass: said; dropped unsaid, the page froze)
+    # (127th round) taken whole, an answer of the review before the one serving the page retired that one: the page
+    # followed the file no more. Neither review is retired, the page's stays, and its own note alone is taken (send)
+    assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; "
+                         "const taken = await fresh({read_as: 1, served: 'middle'}), stays = served === kept[0], "
+                         "banned = retired.has(kept[0]) || retired.has('middle'); "
+                         "[served, applied, retired] = kept; return !taken && stays && !banned; })()")
     assert "could not ask which review serves it" in page.text_content("#notice")
+    # (its second finding) a note changed on file, said after, keeps that sentence beside its own
+    page.evaluate("changedNotice(1)")
+    assert "could not ask which review serves it" in page.text_content("#notice") and \
+        "1 annotation was changed" in page.text_content("#notice")
     page.unroute("**/served")
     # (its fifth pass) an answer to /served come after another answer took a review meanwhile never takes its own
     asked = []
@@ -1325,3 +1332,21 @@ def test_the_keys_move_on_from_a_filter_just_changed(page):
     page.focus("#status")
     page.keyboard.press("/")
     assert page.evaluate("document.activeElement.id") == "annotationinput" and page.input_value("#annotationinput") == ""
+
+
+def test_a_field_typed_back_to_the_note_on_file_takes_that_note(page):
+    """127th round: a note removed by hand while its field was in use, the field emptied: the page said "saved" with the
+    removed note's time, and its list entry still showed it; typed to a note edited by hand, its time was the page's.
+    The note on file, once the field says it, is taken: its entry and its time."""
+    page.evaluate("(() => { const it = shown[at]; it.annotation = {text: 'x note', time: 'T-page'}; it.onFile = null; "
+                  "draw(); })()")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "")
+    assert page.text_content("#savestatus") == "" and page.evaluate("shown[at].annotation === null && !('onFile' in shown[at])")
+    assert "x note" not in page.text_content("#list")
+    page.evaluate("(() => { const it = shown[at]; it.annotation = {text: 'x note', time: 'T-page'}; "
+                  "it.onFile = {text: 'y by hand', time: 'T-hand'}; draw(); })()")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "y by hand")
+    assert page.text_content("#savestatus") == "saved T-hand", page.text_content("#savestatus")
+    assert "y by hand" in page.text_content("#list")
