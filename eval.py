@@ -3111,8 +3111,9 @@ def thinking_cut(r):
     """Of an empty answer: reasoning sent apart (Ollama's message.thinking) that the token limit
     stopped before any answer. Ollama bounds the whole generation by num_predict
     (llm/llama_server.go, NPredict) and splits the thinking off it afterwards, so a small limit is
-    spent on the reasoning first."""
-    return r.get("done_reason") == "length" and bool(r.get("thinking"))
+    spent on the reasoning first. Or that its server stopped looping (REPEAT_STOP: Ollama's, vLLM's
+    "repetition"): no answer either, as the same loop inline is (its "" passed a not_regex, and was judged)."""
+    return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking"))
 
 
 def given_answer(r):
@@ -18401,7 +18402,9 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
             lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
             lines += [f"    {line}" for line in inert(said or "").splitlines()]
         elif t.get("unfinished"):   # its thinking sent apart, cut before a word of the answer: no answer, not ""
-            lines += ["  answer: none (still thinking when it stopped: the token limit fell inside its thinking)"]
+            lines += ["  answer: none (still thinking when it stopped: " + (
+                "its server stopped it looping inside its thinking)" if t.get("done_reason") == REPEAT_STOP else
+                "the token limit fell inside its thinking)")]
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         if t["every_character"]:
@@ -23001,7 +23004,8 @@ def trial_answers(case, results):
             head += (" · " if head else "") + ("reasoning inline, before </think>: not scored, the answer is what follows it"
                                                if answered is not None else f"reasoning inline never closed {NO_ANSWER_YET}")
         elif t["unfinished"]:   # its thinking sent apart, cut by the token limit before a word of the answer
-            head += (" · " if head else "") + f"thinking cut by the token limit {NO_ANSWER_YET}"
+            head += (" · " if head else "") + ("thinking stopped by its server for looping" if t["done_reason"] ==
+                                               REPEAT_STOP else "thinking cut by the token limit") + f" {NO_ANSWER_YET}"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
             body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),

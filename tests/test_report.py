@@ -1848,6 +1848,26 @@ def test_an_answer_still_thinking_is_told_from_an_empty_one_and_an_invalid_one_i
     assert "reasoning inline never closed (no answer: still thinking when it stopped)" in Path("p.html").read_text(encoding="utf-8")
 
 
+def test_thinking_sent_apart_that_its_server_stopped_looping_is_no_answer(project, cli):
+    """127th round: reasoning sent apart that looped till the server stopped it (Ollama's stop for repeating, vLLM's
+    "repetition"), content "", was scored as an empty answer: a not_regex passed it, a judge was asked of it. No answer,
+    as the same loop inline is, and said as a loop, not the token limit."""
+    check = [{"name": "no refund", "type": "not_regex", "value": "reembolso", "blocking": True}]
+    path = write_run("runs/l.json", make_run([
+        {"id": "apart", "response": "", "thinking": "wait " * 50, "done_reason": evalpy.REPEAT_STOP, "checks": check},
+        {"id": "inline", "response": "<think>" + "wait " * 50, "done_reason": evalpy.REPEAT_STOP, "checks": check},
+        {"id": "fine", "response": "Hola", "checks": check}], labels=None))
+    out = cli("report", path)[1]
+    assert out.startswith("Pass rate: 1/3 "), out
+    doc = json.loads(cli("report", path, "--json")[1])
+    assert [u["id"] for u in doc["unfinished_thinking"]] == ["apart", "inline"], doc["unfinished_thinking"]
+    assert "answer: none (still thinking when it stopped: its server stopped it looping inside its thinking)" in \
+        cli("report", path, "--case", "apart")[1]
+    assert cli("report", path, "--html", "l.html")[0] in (0, 1)
+    assert "thinking stopped by its server for looping (no answer: still thinking when it stopped)" in \
+        Path("l.html").read_text(encoding="utf-8")
+
+
 def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake):
     """Round 105: `run --out runs/other` (no .json) stopped left runs/other.journal, which `runs` never listed ("no
     run files"), so its resume command was said nowhere. A journal or a judging of any name is listed."""
