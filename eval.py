@@ -23099,7 +23099,8 @@ def report_page(path, run, cases, s, annotations):
     warnings = [w for w in (problems["rerun"], problems["replaced"], problems["rules_as_written"]) if w]
     warnings += [rescored_text(run_sec)] if rescored_text(run_sec) else []
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
-    warnings += [f"{figure_text(problems['errors'])} requests got no usable answer ({errors_whose(problems)}, not scored): "
+    warnings += [f"{figure_text(problems['errors'])} of {figure_text(problems['requests'])} {problems['asked']} got no usable "
+                 f"answer ({errors_whose(problems)}, not scored): "
                  + ", ".join(f"{e['name']} ({e['error']})" for e in problems["failed"][:20])   # (the trial, as the text says)
                  + (f", and {len(problems['failed']) - 20} more" if len(problems["failed"]) > 20 else "")] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} whose verdict waits on their judge (not scored"

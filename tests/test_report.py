@@ -520,6 +520,8 @@ def test_errors_stay_apart_from_the_undecided(project, cli):
     # (127th round) of trials where each case was asked more than once, never "requests": an agent's takes one a turn
     path = write_run("runs/t.json", make_run([("a", "bug", ["bug", None]), ("b", "bug", ["bug", "bug"])]))
     assert "\nErrors: 1 of 4 trials got no usable answer (" in cli("report", path)[1]
+    cli("report", path, "--html", "t.html")   # (and on the page, which said "1 requests")
+    assert "1 of 4 trials got no usable answer (" in Path("t.html").read_text(encoding="utf-8")
 
 
 def test_without_undecided_cases_there_are_no_bounds(dev_run, cli):
