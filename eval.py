@@ -10020,11 +10020,12 @@ def said_in_reason(verdict_object, loose, verdict):
     reason = verdict_object.get("reason")
     if isinstance(reason, (dict, list)):
         # a reason written as an object or a list: its verdict, or its texts' ({"reason": {"verdict": "FAIL"}, "pass":
-        # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict)
-        if isinstance(reason, dict) and (said_in_fields(reason, loose, verdict)
-                                         or said_in_fields({"verdict": reason}, loose, verdict)):
+        # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict),
+        # at any depth ({"reason": [{"verdict": "FAIL"}]}), each text after its key as a line of text would say it
+        objects, texts = parts_of(reason)
+        if any(said_in_fields(o, loose, verdict) or said_in_fields({"verdict": o}, loose, verdict) for o in objects):
             return True
-        reason = "\n".join(values_as_text(reason))
+        reason = "\n".join(texts)
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
         return False
     kept, phrased, above = [], [], ""
@@ -10045,16 +10046,20 @@ def said_in_reason(verdict_object, loose, verdict):
         or said_as_phrase("\n\n".join(phrased), (0, 0), verdict, loose)   # (field holding it; "Verdict: It fails.")
 
 
-def values_as_text(value, most=200):
-    """The texts among a JSON value's values, at any depth, in order (never its keys), at most `most` of them."""
-    found, stack = [], [value]
-    while stack and len(found) < most:
+def parts_of(value, most=200):
+    """The objects (at any depth, itself too) and the texts among the values of a JSON value, in order, at most `most`
+    of each (a key's verdict is its object's: said_in_fields reads it)."""
+    objects, texts, stack = [], [], [value]
+    while stack and len(objects) < most and len(texts) < most:
         item = stack.pop()
         if isinstance(item, str):
-            found.append(item)
-        elif isinstance(item, (dict, list)):
-            stack += reversed(list(item.values()) if isinstance(item, dict) else item)
-    return found
+            texts.append(item)
+        elif isinstance(item, dict):
+            objects.append(item)
+            stack += reversed(list(item.values()))
+        elif isinstance(item, list):
+            stack += reversed(item)
+    return objects, texts
 
 
 def introduces(line):

@@ -5087,6 +5087,10 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ('{"reason": {"pass": false}, "pass": true}', None), ('{"reason": ["Verdict: FAIL"], "pass": true}', None),
     ('{"reason": {"winner": "A"}, "winner": "B"}', None), ('{"reason": [{"note": "Winner: A"}], "winner": "B"}', None),
     ('{"reason": {"why": "fine", "pass": true}, "pass": true}', True), ('{"reason": ["ok", "dated"], "pass": false}', False),
+    # (its review) at any depth
+    ('{"reason": [{"verdict": "FAIL"}], "pass": true}', None), ('{"reason": [{"pass": false}], "pass": true}', None),
+    ('{"reason": {"result": {"verdict": "FAIL"}}, "pass": true}', None), ('{"reason": [{"winner": "A"}], "winner": "B"}', None),
+    ('{"reason": {"criteria": [{"name": "date", "met": true}], "summary": "all good"}, "pass": true}', True),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is
