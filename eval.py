@@ -4516,7 +4516,8 @@ def filled_pattern(pattern, values):
     is (?:ab){2}, where ab{2} passed "abb". Which placeholder a quantifier repeats is read from Python's own parse, each
     placeholder one character there: a class, {,}, a verbose pattern's spaces and comments, (?#...), as re reads them."""
     named = by_name(values)
-    repeated = repeated_placeholders(pattern)
+    places = placeholder_places(pattern) or placeholder_places(pattern, fills_of(pattern, named))
+    repeated = places.repeated if places else frozenset()   # (unknown: refused at load, pattern_placeholder_problems)
     joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
 
     def fill(m):
@@ -4529,34 +4530,53 @@ def filled_pattern(pattern, values):
     return PLACEHOLDER.sub(fill, pattern)
 
 
-MOST_MARKED = 0x10000   # placeholders of one pattern repeated_placeholders can tell apart: two marks each, planes 15-16
+def fills_of(pattern, named):
+    """Each placeholder of a pattern as its value fills it (escaped), in order: the stand-in read where no other reads."""
+    return tuple(re.escape(nfc(str(named[key]))) if (key := unicodedata.normalize("NFC", m.group(1))) in named
+                 else m.group(0) for m in PLACEHOLDER.finditer(pattern))
+
+
+MOST_MARKED = 0x10000   # placeholders of one pattern placeholder_places can tell apart: two marks each, planes 15-16
+MOST_PARSES = 300       # parses placeholder_places makes of one pattern, a stand-in tried each (65,536 group names hung)
+
+
+class PlaceholderPlaces(NamedTuple):
+    """Where a pattern's placeholders stand, each by where it begins in the pattern."""
+    repeated: frozenset   # those a quantifier repeats: a value of more than one character is one unit there
+    in_class: frozenset   # those inside a class ([{{{n}}}] is '{', the value, '}': no count)
 
 
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
-def repeated_placeholders(pattern):
-    """Where the placeholders a quantifier repeats begin in a pattern, read from Python's own parse of it, each
-    placeholder two characters of the supplementary private use area, in no pattern (one alone, a class of one,
-    [{{x}}], is read as that character, and [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads
-    (the start of a range, [{{lo}}-9]; a group's name) is given characters that read there, one by one: failed, the
-    parse was given up, and no placeholder of the pattern was a unit ([{{lo}}-9]{{x}}{2} was [0-9]ab{2})."""
+def placeholder_places(pattern, fills=None):
+    """Where a pattern's placeholders stand, read from Python's own parse of it, each placeholder two characters of the
+    supplementary private use area, in no pattern (one alone, a class of one, [{{x}}], is read as that character, and
+    [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads (the start of a range, [{{lo}}-9]; a
+    group's name, one a conditional names) is given characters that read there, one by one, last its value as filled
+    (fills: in order; with it, the pattern is the one searched, which compiles or is refused): given up, no placeholder
+    of the pattern was a unit ([{{lo}}-9]{{x}}{2} was [0-9]ab{2}). None: not read within MOST_PARSES parses."""
     starts = [m.start() for m in PLACEHOLDER.finditer(pattern)][:MOST_MARKED]
     marks = {start: chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, start in enumerate(starts)}
     ends = {mark[1]: start for start, mark in marks.items()}
-    stand_ins = {start: [mark, "\x00", f"g{n}", "0" * 8] for n, (start, mark) in enumerate(marks.items())}
-    repeated = set()
+    stand_ins = {start: [mark, "\x00", f"g{n}", "0" * 8] + ([fills[n]] if fills else [])
+                 for n, (start, mark) in enumerate(marks.items())}
+    repeated, in_class = set(), set()
 
     def walk(parsed):
         for op, value in parsed:
             if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL \
                     and chr(value[2][0][1]) in ends:
                 repeated.add(ends[chr(value[2][0][1])])
+            if op == regex_constants.IN:   # (a range's ends too: [{{lo}}-9])
+                in_class.update(ends[chr(c)] for kind, v in value for c in (v if kind == regex_constants.RANGE else
+                                                                             [v] if kind == regex_constants.LITERAL else [])
+                                if chr(c) in ends)
             for part in (value if isinstance(value, (tuple, list)) else [value]):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
                         walk(sub)
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        for _ in range(min(3 * len(starts), 300) + 1):   # (a stand-in a parse each: bounded, or 65,536 group names hung)
+        for _ in range(MOST_PARSES):
             pieces, at, length, where = [], 0, 0, {}   # where: each placeholder's place in the pattern parsed
             for m in PLACEHOLDER.finditer(pattern):
                 pieces += [pattern[at:m.start()], stand_ins[m.start()][0] if m.start() in stand_ins else "x"]
@@ -4564,7 +4584,7 @@ def repeated_placeholders(pattern):
                 length, at = length + len(pieces[-1]), m.end()
             try:
                 walk(regex_parser.parse("".join(pieces) + pattern[at:]))
-                break
+                return PlaceholderPlaces(frozenset(repeated), frozenset(in_class))
             except re.error as e:
                 # the placeholder nearest the fault reads as none of the others can: the next stand-in, or give up
                 near = min((start for start in stand_ins if len(stand_ins[start]) > 1),
@@ -4573,7 +4593,8 @@ def repeated_placeholders(pattern):
                     break
                 stand_ins[near].pop(0)
                 repeated.clear()
-    return frozenset(repeated)
+                in_class.clear()
+    return None
 
 
 # a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
@@ -4602,9 +4623,16 @@ def pattern_placeholder_problems(check, names, shared=False):
     if len(PLACEHOLDER.findall(check["value"])) > MOST_MARKED:   # (past them, which a quantifier repeats is unknown)
         problems.append(f"check {check['name']!r} holds {len(PLACEHOLDER.findall(check['value'])):,} placeholders, more "
                         f"than the {MOST_MARKED:,} eval.py reads in one pattern; split it into checks")
+    places = placeholder_places(check["value"]) or placeholder_places(check["value"], fills_of(check["value"], names))
+    if places is None and not regex_problem(filled_pattern(check["value"], names)):   # (one that does not compile: said so)
+        problems.append(f"check {check['name']!r}: Python's parse of the pattern did not say where its placeholders "
+                        f"stand within {MOST_PARSES} tries (so where a quantifier repeats a value is unknown); split it "
+                        "into checks of fewer placeholders")
+    in_class = places.in_class if places else frozenset()
     for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
         count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
-        if re.fullmatch(r"\{[0-9]*,?[0-9]*\}", count) and count != "{}":
+        inside = {p.start() + m.start() for p in PLACEHOLDER.finditer(m.group(0))} <= in_class   # ([{{{n}}}]: no count)
+        if re.fullmatch(r"\{[0-9]*,?[0-9]*\}", count) and count != "{}" and not inside:
             problems.append(f"check {check['name']!r}: {on_one_line(m.group(0), 60)} fills as {on_one_line(count, 60)}, "
                             "a count of repeats, where a var's value is text to find; write the count in the pattern")
             break

@@ -324,7 +324,12 @@ def test_a_value_is_text_wherever_its_placeholder_stands(tmp_path):
                                           ("(?P<{{g}}>a){{x}}+$", {"g": "grp", "x": "bc"}, "abcc", False),
                                           ("(?P<{{g}}>a){{x}}+$", {"g": "grp", "x": "bc"}, "abcbc", True),
                                           ("(?P<{{g}}>a)(?P<{{h}}>b){{x}}?$", {"g": "q", "h": "r", "x": "cd"}, "abc", False),
-                                          ("^(a)\\1{{n}}$", {"n": "0"}, "aa0", True)):
+                                          ("^(a)\\1{{n}}$", {"n": "0"}, "aa0", True),
+                                          # (its review) a conditional naming a group, a group of the stand-in's name
+                                          ("^(?P<q>x)?(?({{g}})a|b){{y}}{2}$", {"g": "q", "y": "cd"}, "bcdd", False),
+                                          ("^(?P<q>x)?(?({{g}})a|b){{y}}{2}$", {"g": "q", "y": "cd"}, "bcdcd", True),
+                                          ("^(?P<g0>z)(?P<{{g}}>a){{y}}{2}$", {"g": "q", "y": "cd"}, "zacdd", False),
+                                          ("^a[{{{n}}}]$", {"n": "2"}, "a2", True)):   # (in a class: no count)
         check = loaded(written, **vars)
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
     with pytest.raises(evalpy.EvalError, match=re.escape("incomplete escape \\x at position 1 (in the pattern as its vars "
@@ -336,6 +341,10 @@ def test_a_value_is_text_wherever_its_placeholder_stands(tmp_path):
                                                              "in the pattern")):
             loaded(written, x="ab", n="2")
     assert loaded("^a{{{w}}}$", w="b")["value"] == "^a{b}$"   # (no count: text, as re reads it)
+    # (its review) where the parse cannot say where the placeholders stand, refused, never filled as ab{2}
+    with pytest.raises(evalpy.EvalError, match=re.escape("Python's parse of the pattern did not say where its placeholders "
+                                                         "stand within 300 tries")):
+        loaded("[{{x}}-z]" * 400 + "{{y}}{2}", x="a", y="cd")
     many = "{{x}}" * (evalpy.MOST_MARKED + 1)
     with pytest.raises(evalpy.EvalError, match="holds 65,537 placeholders, more than the 65,536 eval.py reads in one "
                                                "pattern; split it into checks"):
