@@ -13795,6 +13795,13 @@ def preflight_server(client, config, judge, inputs, resuming):
     refuse_think_max(config, server_version)
     if config["api"] == "openai":
         refuse_unread_options(config["options"], client, config["host"], resuming)
+        talks = sum(sum(m.get("role") != "system" for m in c.get("messages") or ()) > 1 or bool(c.get("tools"))
+                    for c in inputs.cases)
+        if talks and client.ollama_version():   # (its own API is asked not to: OllamaClient.chat_once)
+            warn(f"note: Ollama's /v1 at {on_one_line(config['host'])} drops the earlier turns of a conversation that does "
+                 f"not fit its window without a word (its /v1 takes no truncate; its own API does), and "
+                 f"{plural(talks, 'case')} here {'is a conversation' if talks == 1 else 'are conversations'} or "
+                 "agents; without --api openai, Ollama refuses such a conversation instead, saying to raise num_ctx")
     refuse_model(client, config, inputs.cases)
     think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":

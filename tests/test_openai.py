@@ -151,6 +151,24 @@ def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
     assert code == 0 and load_json("runs/d.json")["config"].get("model_digest") is None, err
 
 
+def test_conversations_over_ollamas_v1_are_said_to_be_cut_unsaid(project, cli, fake):
+    """127th round: Ollama's /v1 takes no truncate (openai/openai.go ChatCompletionRequest), so a conversation past its
+    window loses its earlier turns without a word, where its own API is asked not to and refuses; the README said a
+    prompt past the window is an error over --api openai. A note says so before such a run; another server, nothing."""
+    talks = ("--cases", "support-dev-25,support-dev-26")
+    code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--api", "openai", "--host", fake.url, *talks,
+                         "--out", "runs/s.json")
+    assert code in (0, 1) and err.count(f"note: Ollama's /v1 at {fake.url} drops the earlier turns of a conversation "
+                                        "that does not fit its window without a word") == 1, err
+    assert "and 2 cases here are conversations or agents" in err, err
+    fake.native_api = False
+    code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--api", "openai", "--host", fake.url, *talks,
+                         "--out", "runs/t.json")
+    assert "drops the earlier turns" not in err, err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 2, "--out", "runs/u.json")
+    assert "drops the earlier turns" not in err, err
+
+
 def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(project, cli, fake):
     """Round 124's reviews: every /v1 command asked /api/version (a server that sits on the path cost each command 10 s),
     and a vLLM answering it was taken for Ollama: --option top_k refused as one "Ollama's /v1 would ignore". An entry
