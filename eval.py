@@ -16107,9 +16107,12 @@ def tokens_per_char(cases, window):
     counted in one pass (not a format's second pass, whose count holds the thinking), from at most
     about 2,000 cases; None without any."""
     step = max(1, len(cases) // 2000)
-    ratios = sorted(t["prompt_tokens"] / t["sent_chars"] for c in cases[::step] for t in c["trials"]
-                    if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
-                    and 0 < t["prompt_tokens"] < window / 2)
+    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1) for c in cases[::step] for t in c["trials"]
+               if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
+               and 0 < t["prompt_tokens"] < window / 2]
+    # of answers of one turn, where there are some: a conversation shortened is counted at its own tiny rate, and where
+    # most were, their median was "normal" (40 tokens for 40,000 characters flagged nothing)
+    ratios = sorted(ratio for ratio, talk in counted if not talk) or sorted(ratio for ratio, _ in counted)
     return ratios[len(ratios) // 2] if ratios else None
 
 

@@ -2235,6 +2235,17 @@ def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake)
     assert items["fits"]["stopped"] == [] and items["long"]["stopped"] == ["input may have been cut to fit num_ctx=200"]
 
 
+def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
+    """127th round: the run's tokens per character was the median over every answer, conversations included, so where
+    most conversations were shortened (40 tokens for 40,000 characters) their own rate was the normal one, and none was
+    flagged. Read from answers of one turn where there are some."""
+    def case(chars, tokens, turns):
+        return {"trials": [{"sent_chars": chars, "prompt_tokens": tokens, "timing": [None] * 8, "turns": turns}]}
+    cases = [case(100, 30, 1), case(120, 36, 1)] + [case(40_000, 40, 3)] * 3
+    assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.3)
+    assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: all)
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
