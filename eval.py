@@ -18658,7 +18658,7 @@ def runs_below(folder):
     if not held and not links:
         return ""
     said = ", ".join(f"{shell_word(os.path.join(below, ''))} holds {count}" for below, count in held) + (
-        f" and {'100 or more' if more == 100 else more} more folder{'s' if more > 1 else ''}" if more else "")
+        f" and {'100 or more other folders' if more == 100 else plural(more, 'more folder')}" if more else "")
     linked = ", ".join(shell_word(os.path.join(link, "")) for link in links[:5]) + (
         f" and {len(links) - 5} more" if len(links) > 5 else "")
     return ((f"{said} (list one with `{program()} runs {shell_word(held[0][0])}`)" if held else "")
@@ -18732,7 +18732,7 @@ def unfinished_listing(path):
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
               f"finish with: {resume}")
-    row = [path, f"{config['split']} {short(config['split_sha'])}", config["prompt"], config["model"],
+    row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
              **({"problem": figure} if written and not holder else {}), "split": config["split"], "split_sha": config["split_sha"],

@@ -1887,6 +1887,12 @@ def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake)
     proc.wait()
     code, out, err = cli("runs", "runs")
     assert code == 0 and "runs/other.journal" in out and "run --resume runs/other" in out, out
+    # (127th round) its name as a word to paste, as a finished run's: a line break and a backslash's n read alike
+    import shutil
+    shutil.copy("runs/other.journal", "runs/o\nther.journal")
+    shutil.copy("runs/other.journal", "runs/o\\nther.journal")
+    out = cli("runs", "runs")[1]
+    assert "$'runs/o\\x0ather.journal'" in out and "'runs/o\\nther.journal'" in out, out
 
 
 def test_runs_names_the_temp_file_and_lock_a_kill_during_the_final_write_left(project, cli, hand_run):

@@ -664,6 +664,21 @@ def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_n
     assert code == 0 and "stopped before it finished" not in err, err
 
 
+def test_a_hundred_folders_of_runs_below_are_said_as_many_other_folders(project, hand_run):
+    """127th round: past five folders of runs and a hundred more, 'and 100 or more more folders'."""
+    import shutil
+    for n in range(106):
+        os.makedirs(f"runs/s{n:03}")
+        shutil.copy(hand_run, f"runs/s{n:03}/r.json")
+    said = evalpy.runs_below("runs")
+    assert "runs/s004/ holds 1 and 100 or more other folders (list one with" in said, said
+    shutil.rmtree("runs/s100")
+    assert "runs/s004/ holds 1 and 100 or more other folders (" in evalpy.runs_below("runs")
+    for n in range(6, 100):
+        shutil.rmtree(f"runs/s{n:03}")
+    assert "runs/s004/ holds 1 and 6 more folders (" in evalpy.runs_below("runs")
+
+
 def test_runs_lists_an_unfinished_run_with_its_answers_so_far_and_the_resume_command(project, cli, fake):
     """Newcomer pass (issue 31): after a SIGTERM, runs/dev-v1.json.journal was there and `runs`
     said "no run files in runs"."""
