@@ -1637,7 +1637,7 @@ def remove_stale_temp_files(path):
         return
     for other in names:
         temp = TEMP_NAME.fullmatch(other)
-        if temp and temp.group(1) == name and not process_alive(int(temp.group(3))):
+        if temp and temp.group(1) == name and not writer_alive(int(temp.group(3))):
             remove_quietly(os.path.join(folder, other))
 
 
@@ -1649,6 +1649,20 @@ def process_alive(pid):
     except (PermissionError, OverflowError):
         return True
     return True
+
+
+def writer_alive(pid):
+    """Whether the process that named a temp file by its pid may still be writing it: alive, and, where /proc says what
+    it runs, a Python (after a reboot or the pids wrapping round, its pid was another program's, and the temp file a
+    killed eval.py left was never named, nor removed)."""
+    if not process_alive(pid):
+        return False
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            program_run = os.path.basename(f.read().split(b"\0")[0])
+    except (OSError, ValueError):   # (no /proc: Windows, macOS; or not ours to read)
+        return True
+    return b"python" in program_run.lower() or not program_run
 
 
 def open_lock_file(path):
@@ -18684,7 +18698,7 @@ def leftovers(folder):
     found = []
     for name in sorted(os.listdir(folder)):
         path, temp = os.path.join(folder, name), TEMP_NAME.fullmatch(name)
-        if temp and not process_alive(int(temp.group(3))):
+        if temp and not writer_alive(int(temp.group(3))):
             found.append((path, f"a temp file eval.py (process {temp.group(3)}, gone) left while writing "
                                 f"{shell_word(os.path.join(folder, temp.group(1)))}: remove it"))
         elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \

@@ -1912,6 +1912,22 @@ def test_runs_names_the_temp_file_and_lock_a_kill_during_the_final_write_left(pr
     assert out.count("accuracy 4/7") == 1, out   # the temp file, a second name of the run, is no second run
     listed = {e["file"]: e for e in json.loads(cli("runs", "runs", "--json")[1])}
     assert "remove it" in listed[temp]["problem"] and "takes it" in listed[hand_run + ".lock"]["problem"]
+    # (127th round) its pid another program's now (a reboot, the pids wrapped round): still named, and removed by the
+    # next write of its name; one of a Python alive is left alone (it may be writing)
+    sleeper = subprocess.Popen(["sleep", "30"])
+    try:
+        other = f"{hand_run}.tmp-{sleeper.pid}-2"
+        os.link(hand_run, other)
+        out = cli("runs", "runs")[1]
+        assert f"a temp file eval.py (process {sleeper.pid}, gone) left while writing {hand_run}: remove it" in out, out
+        mine = f"{hand_run}.tmp-{os.getpid()}-3"
+        os.link(hand_run, mine)
+        assert f"(process {os.getpid()}," not in cli("runs", "runs")[1]
+        evalpy.remove_stale_temp_files(hand_run)
+        assert not os.path.exists(other) and os.path.exists(mine)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 def test_a_run_file_saved_in_utf16_is_said_so_not_damaged(project, cli):
