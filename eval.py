@@ -2067,7 +2067,8 @@ FIELD_ALIASES = {"dificultad": "difficulty", "nota": "note"}
 # Fields that describe how the answers were produced; compare shows those that differ. A superset of
 # what the held-out guard counts as another configuration (TUNED_CONFIG, §8: labels and judge too), so
 # a change the guard sees is never read as a rerun's variation.
-COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "model_entry", "temperature",
+COMPARED_CONFIG = ("subset", "context_sha", "prompt", "prompt_sha", "model", "model_digest", "model_family", "parameter_size",
+                   "quantization", "model_entry", "temperature",
                    "seed", "repeat",
                    "options", "format", "think", "response_format", "api", "server_version", "context_length", "max_turns",
                    "trial_seeds", "labels", "judge")
@@ -19289,8 +19290,10 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "answers_alike": bool(paired) and alike,
               "model_failed": any(t["error"] for cases in (a_cases, b_cases.values()) for c in cases for t in c["trials"]),
               # a server that names no weights (no digest, an entry of OpenAI's shape): "nothing changed" is unknown
-              "unverified": any(cfg.get("api") == "openai" and not cfg.get("model_digest")
-                                and names_no_weights(cfg.get("model_entry")) for cfg in (a_cfg, b_cfg)),
+              # (over Ollama's API too: a server of its API recorded giving no digest, family and size alone)
+              "unverified": any(not cfg.get("model_digest") and (cfg.get("api") != "openai" and "model_digest" in cfg
+                                                                or names_no_weights(cfg.get("model_entry")))
+                                for cfg in (a_cfg, b_cfg)),
               "alpha": alpha, "significant": called(change, alpha),
               "reading": change_reading(change["difference"], p, alpha, called(change, alpha), test=change["test"]["name"]),
               "majority_vote": trials,
@@ -19871,9 +19874,9 @@ def config_label(key):
 
 NOTHING_CHANGED = "nothing in the configuration (a rerun: differences are run-to-run variation)"
 # (a server whose /v1/models entry names no weights: another model under the name is nothing in the configuration)
-NOTHING_CHANGED_UNVERIFIED = ("nothing in the configuration, but the server names no weights of its model (its /v1/models "
-                              "entry holds only its name): one model answering both runs cannot be told, so differences "
-                              "may be another model's, not run-to-run variation")
+NOTHING_CHANGED_UNVERIFIED = ("nothing in the configuration, but the server names no weights of its model (no digest; "
+                              "over /v1, an entry that holds only its name): one model answering both runs cannot be "
+                              "told, so differences may be another model's, not run-to-run variation")
 # (a run and its copy judged again, `judge --out`, read as "a rerun" of answers no model gave twice)
 NOTHING_CHANGED_SAME = ("nothing in the configuration, and every answer the same: one run's answers judged or scored "
                         "again, so differences are the judging's, not the model's")

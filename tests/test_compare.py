@@ -1770,6 +1770,23 @@ def test_a_model_named_in_another_case_over_ollama_is_no_change(two_runs, cli):
     assert "model: qwen2.5:7b -> QWEN2.5:7B" in cli("compare", two_runs[0], "runs/upper-v1.json")[1]
 
 
+def test_two_runs_of_a_server_of_ollamas_api_that_names_no_digest_are_never_a_mere_rerun(project, cli, fake):
+    """127th round's hostile servers: over Ollama's API with no digest in /api/tags, two runs were "a rerun:
+    differences are run-to-run variation", even where the family and size it gave changed (qwen2 7B, then llama
+    70B): neither was compared. Another model cannot be ruled out, and what the server said of each is shown."""
+    fake.digests["qwen2.5:7b"] = ""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 3, "--out", "runs/a.json")[0] == 0
+    fake.answers = {k: v + " no" for k, v in answer_key("golden/dev.jsonl").items()}   # (another model's, or varying)
+    assert cli("run", "--split", "dev", "--host", fake.url, "--limit", 3, "--out", "runs/b.json")[0] in (0, 1)
+    out = cli("compare", "runs/a.json", "runs/b.json")[1]
+    assert "Changed: nothing in the configuration, but the server names no weights of its model (no digest;" in out, out
+    run = load_json("runs/b.json")
+    run["config"].update(model_family="llama", parameter_size="70B")
+    write_run("runs/c.json", run)
+    out = cli("compare", "runs/a.json", "runs/c.json")[1]
+    assert "  model_family: qwen2 -> llama" in out and "  parameter_size: 7.6B -> 70B" in out, out
+
+
 def test_the_same_answers_scored_again_are_not_called_a_rerun(two_runs, cli):
     """Round 106: a run and its copy judged again (judge --out) compared as "nothing in the configuration (a rerun:
     differences are run-to-run variation)": no model answered twice, every answer the same. It is said so; a rerun
