@@ -24008,6 +24008,7 @@ class Review:
         self.longest_read = 0   # the longest annotation this review read, to take back as what a page showed
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
+        self.answering, self.posts = threading.Condition(), 0   # POSTs being answered (a stop waits for them)
         # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
         # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
@@ -24286,7 +24287,14 @@ def review_handler(review, nonce):
             self.answer(self.get)
 
         def do_POST(self):
-            self.answer(self.post)
+            with review.answering:   # (a save written is answered before a stop ends eval.py: serve_until_stopped)
+                review.posts += 1
+            try:
+                self.answer(self.post)
+            finally:
+                with review.answering:
+                    review.posts -= 1
+                    review.answering.notify_all()
 
         def not_allowed(self):   # (http.server's own answer was a 501 page, before the Host or Origin was looked at)
             if self.allowed():   # (a HEAD's answer holds no body: RFC 9110 9.3.2)
@@ -24395,7 +24403,11 @@ def serve_until_stopped(server, run_path, sidecar):
         warn("stopped")
     finally:
         server.server_close()
-        # a save under way finishes, and no other begins (its temporary file was left behind as eval.py exited)
+        # a save under way finishes, and no other begins (its temporary file was left behind as eval.py exited); and is
+        # answered (its handler a daemon thread, eval.py exited between the write and the answer: the page said "not
+        # saved" of a note on file, and its next save was refused as another page's)
+        with server.review.answering:   # (first: one queued behind another's save is made and answered too)
+            server.review.answering.wait_for(lambda: server.review.posts == 0, timeout=REVIEW_SAVE_WAIT)
         server.review.lock.acquire(timeout=REVIEW_SAVE_WAIT)
 
 # ---------------------------------------------------------------------------

@@ -1267,12 +1267,30 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
         holder.start()
         assert taken.wait(10)   # (the lock held before the stop, however late the thread starts)
 
+        # (127th round) and its answer is sent: the handler a daemon thread, eval.py exited between the write and the
+        # answer, and the page said "not saved" of a note the file held (a POST being answered is counted)
+        answered = threading.Event()
+
+        def answering():
+            with review.answering:
+                review.posts += 1
+            with review.lock:   # (its save waits on the one under way)
+                pass
+            time.sleep(0.3)     # (its answer being sent)
+            answered.set()
+            with review.answering:
+                review.posts -= 1
+                review.answering.notify_all()
+        answer = threading.Thread(target=answering)
+        answer.start()
+
         def interrupted(*args):
             raise KeyboardInterrupt
         httpd.serve_forever = interrupted
         evalpy.serve_until_stopped(httpd, runs[1], "x.annotations.json")
-        assert saved.is_set() and "stopped" in capsys.readouterr().err
+        assert saved.is_set() and answered.is_set() and "stopped" in capsys.readouterr().err
         holder.join()
+        answer.join()
     finally:
         httpd.server_close()
 
