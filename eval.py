@@ -24725,6 +24725,9 @@ function cut(text, most) { const chars = Array.from(text); return chars.length >
 // the review that answered: started again, its numbers began anew, and every answer was taken for a stale one)
 // (a review started again: an answer of another than the one the page last heard is newer only if its review is the
 // one serving this address now, asked: by its order, or the clock's, a late answer of one restarted since was taken)
+// (UNKNOWN: /served did not answer of a review the page had not heard: every answer after it asks again, never
+// taken whole by the review the page heard last, whose late one hid a note saved meanwhile through another)
+const UNKNOWN = Symbol("unknown");
 let applied = 0, served = null, retired = new Set(), unsure = "";   // unsure: said where /served did not answer
 async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
@@ -24742,7 +24745,8 @@ async function fresh(answer) {
     unsure = "This page could not ask which review serves it (GET /served did not answer): a save's answer was taken for " +
       "its own note alone, the others left as shown; reload the page if a note looks wrong.";
     $("notice").hidden = false; $("notice").textContent = [...notes, unsure].join(" ");
-    return false;
+    served = UNKNOWN;
+    return "own";
   }
   if (answer.served !== now) { retired.add(answer.served); return false; }
   retired.add(served); applied = answer.read_as; served = answer.served; return true;
@@ -24771,7 +24775,10 @@ async function send(it, text, asked) {
   } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer
   // in use; let go, j and k drew the note from before the save as saved, and its next edit replaced the save unseen)
-  const now = await fresh(answer);
+  const fresher = await fresh(answer), now = fresher === true;
+  // (its own answer, where which review is newer is unknown: what it says of this note is the newest the page knows;
+  // the note heard before it kept beside it, a label typed back to that one was "saved" and never sent)
+  if (fresher === "own") delete it.onFile;
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {

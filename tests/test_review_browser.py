@@ -951,16 +951,23 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     page.route("**/served", lambda route: route.abort())   # (its fifth pass: said; dropped unsaid, the page froze)
     # (127th round) taken whole, an answer of the review before the one serving the page retired that one: the page
     # followed the file no more. Neither review is retired, the page's stays, and its own note alone is taken (send)
+    # (its review) nor is a later answer of the review the page heard last taken whole while which is newer is unknown:
+    # a late one of it hid a note saved meanwhile through the restarted one
     assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; "
-                         "const taken = await fresh({read_as: 1, served: 'middle'}), stays = served === kept[0], "
+                         "const taken = await fresh({read_as: 1, served: 'middle'}), "
+                         "late = await fresh({read_as: kept[1] + 5, served: kept[0]}), "
                          "banned = retired.has(kept[0]) || retired.has('middle'); "
-                         "[served, applied, retired] = kept; return !taken && stays && !banned; })()")
+                         "[served, applied, retired] = kept; return taken === 'own' && late === 'own' && !banned; })()")
     assert "could not ask which review serves it" in page.text_content("#notice")
     # (its second finding) a note changed on file, said after, keeps that sentence beside its own
     page.evaluate("changedNotice(1)")
     assert "could not ask which review serves it" in page.text_content("#notice") and \
         "1 annotation was changed" in page.text_content("#notice")
     page.unroute("**/served")
+    # once /served answers, an answer of the review serving the page is taken whole again
+    assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; served = UNKNOWN; "
+                         "const taken = await fresh({read_as: kept[1] + 1, served: kept[0]}), back = served === kept[0]; "
+                         "[served, applied, retired] = kept; return taken === true && back; })()")
     # (its fifth pass) an answer to /served come after another answer took a review meanwhile never takes its own
     asked = []
     page.route("**/served", lambda route: asked.append(route))
@@ -1350,3 +1357,26 @@ def test_a_field_typed_back_to_the_note_on_file_takes_that_note(page):
     page.fill("#annotationinput", "y by hand")
     assert page.text_content("#savestatus") == "saved T-hand", page.text_content("#savestatus")
     assert "y by hand" in page.text_content("#list")
+
+
+def test_an_answer_of_a_review_not_known_to_serve_the_page_is_this_notes_newest(page):
+    """127th round: with /served not answering, a save's answer taken for its own note alone left beside it the note
+    heard before it (H1), so a label typed back to H1 was "saved" and never sent, and the next saves said "another
+    note is on file" for good. The answer to its own save is the newest the page knows of that note."""
+    import json
+    key = page.evaluate("shown[at].key")
+    page.evaluate("(() => { const it = shown[at]; it.annotation = null; draw(); "
+                  "it.onFile = {text: 'H1', time: 'T-hand'}; })()")   # (heard as its field was in use)
+    answer = {"saved": key, "annotation": {"text": "mine", "time": "T-mine"}, "counts": [], "annotations": {},
+              "read_as": 1, "served": "a review never heard of"}
+    page.route("**/served", lambda route: route.abort())
+    page.route("**/annotations", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                             body=json.dumps(answer)))
+    page.evaluate("store(shown[at], 'mine')")
+    page.wait_for_timeout(300)
+    page.unroute("**/annotations")
+    page.unroute("**/served")
+    assert page.evaluate("!('onFile' in shown[at]) && shown[at].annotation.text === 'mine'")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "H1")   # (typed back to the note heard before: a draft, never "saved")
+    assert page.text_content("#savestatus").startswith("not saved yet"), page.text_content("#savestatus")
