@@ -13812,11 +13812,14 @@ def preflight_server(client, config, judge, inputs, resuming):
         refuse_unread_options(config["options"], client, config["host"], resuming)
         talks = sum(sum(m.get("role") != "system" for m in c.get("messages") or ()) > 1 or bool(c.get("tools"))
                     for c in inputs.cases)
-        if talks and client.ollama_version():   # (its own API is asked not to: OllamaClient.chat_once)
+        if talks and (version := client.ollama_version()):   # (its own API is asked not to: OllamaClient.chat_once)
             warn(f"note: Ollama's /v1 at {on_one_line(config['host'])} drops the earlier turns of a conversation that does "
-                 f"not fit its window without a word (its /v1 takes no truncate; its own API does), and "
-                 f"{plural(talks, 'case')} here {'is a conversation' if talks == 1 else 'are conversations'} or "
-                 "agents; without --api openai, Ollama refuses such a conversation instead, saying to raise num_ctx")
+                 f"not fit its window without a word (its /v1 takes no truncate), and {plural(talks, 'case')} here "
+                 f"{'is a conversation' if talks == 1 else 'are conversations'} or agents; " + (
+                     f"its own API may do the same in Ollama {on_one_line(version, 40)} (v0.12.6 and later refuse such a "
+                     "conversation, without --api openai), where the report flags the turns that may have been "
+                     "dropped" if drops_turns_unasked(version) else
+                     "without --api openai, Ollama refuses such a conversation instead, saying to raise num_ctx"))
     refuse_model(client, config, inputs.cases)
     think, family = config.get("think", THINK_DEFAULT), client.identities.get(config["model"], {}).get("model_family")
     if family in HARMONY_FAMILIES and think == "max":
@@ -15647,8 +15650,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         for t in c["trials"]:
             if t["unfinished"]:
                 unfinished.append({"id": c["id"], "trial": t["trial"]})
-            if t["done_reason"] == REPEAT_STOP and t["error"] is None:
-                repeating.append({"id": c["id"], "trial": t["trial"]})
+            if t["done_reason"] == REPEAT_STOP and t["error"] is None and not t["unfinished"]:   # (one still thinking is
+                repeating.append({"id": c["id"], "trial": t["trial"]})   # no answer: "scored as it stands" was untrue)
             if t["done_reason"] == "length" and t["error"] is None:
                 answer = t["completion_tokens"]
                 # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
@@ -16122,7 +16125,9 @@ def tokens_per_char(cases, window):
     counted in one pass (not a format's second pass, whose count holds the thinking), from at most
     about 2,000 cases; None without any."""
     step = max(1, len(cases) // 2000)
-    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1) for c in cases[::step] for t in c["trials"]
+    # (an agent's count is its last turn's, its tools and calls in it: too many tokens for the characters counted)
+    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1 or "agent" in t)
+               for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
                and 0 < t["prompt_tokens"] < window / 2]
     # of answers of one turn, where there are some: a conversation shortened is counted at its own tiny rate, and where

@@ -2244,6 +2244,10 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
     cases = [case(100, 30, 1), case(120, 36, 1)] + [case(40_000, 40, 3)] * 3
     assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.3)
     assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: all)
+    # (its review) nor an agent's: its count is its last turn's, its tools and calls in it (400 tokens for 200 sent)
+    agent = case(200, 400, 1)
+    agent["trials"][0]["agent"] = {}
+    assert evalpy.tokens_per_char([case(3000, 900, 4)] * 8 + [agent] * 3, 4096) == pytest.approx(0.3)
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):

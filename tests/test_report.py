@@ -1863,6 +1863,7 @@ def test_thinking_sent_apart_that_its_server_stopped_looping_is_no_answer(projec
     assert out.startswith("Pass rate: 1/3 "), out
     doc = json.loads(cli("report", path, "--json")[1])
     assert [u["id"] for u in doc["unfinished_thinking"]] == ["apart", "inline"], doc["unfinished_thinking"]
+    assert doc["repeating"] == [] and "scored as it stands" not in out, out   # (its review: no answer, none scored)
     assert "answer: none (still thinking when it stopped: its server stopped it looping inside its thinking)" in \
         cli("report", path, "--case", "apart")[1]
     assert cli("report", path, "--html", "l.html")[0] in (0, 1)
