@@ -13864,7 +13864,21 @@ def preflight_server(client, config, judge, inputs, resuming):
                  "another server, or a router that had not loaded it yet)" if nested[1] else
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
-        if then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
+        if not was and not now and config["api"] == "ollama":   # (no digest then or now: what the server said of it)
+            said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
+                    if config.get(k) and identity.get(k) and config.get(k) != identity.get(k)]
+            if said:
+                raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is "
+                                "not the model the run began with, as its /api/tags says (" + ", ".join(
+                                    f"{k} {on_one_line(str(a), 40)} then, {on_one_line(str(b), 40)} now" for k, a, b in said)
+                                + f"); {two_models_advice(config, 'the model it began with')}")
+        if not was and now and (then is None or names_no_weights(config.get("model_entry"))):
+            # (begun where no digest was read: an Ollama whose /api/version was slow, a server of its API that gave
+            # none; resumed in silence, the answers before passed as this model's)
+            warn(f"note: the run began with no digest of {on_one_line(config['model'])} on {on_one_line(config['host'])} "
+                 f"({'its /v1/models entry names no weights' if then is not None else 'none was given'}), which is "
+                 f"{short(now)} now: the answers asked before cannot be told to be this model's")
+        elif then is None and served is not None and not was:   # (a run an older eval.py began: it kept no entry)
             warn(f"note: the run began with no record of which model {on_one_line(config['model'])} was on "
                  f"{on_one_line(config['host'])} (no digest, no /v1/models entry: an older eval.py's run): the answers "
                  "asked now cannot be told to be the same model's")

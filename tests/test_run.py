@@ -584,6 +584,26 @@ def interrupted_journal(project, cli, fake, keep, extra=()):
     fake.chat_bodies.clear()
 
 
+def test_a_run_begun_where_no_digest_was_given_is_resumed_by_what_the_server_said_of_it(project, cli, fake):
+    """127th round's hostile servers: a run over Ollama's API begun with no digest in /api/tags resumed in silence on a
+    server naming another family and size (the completed run recorded llama for a qwen2's answers), and one resumed
+    where a digest is named now said nothing of the answers before. Another family, size or quantization is refused;
+    a digest named now, said."""
+    fake.digests["qwen2.5:7b"] = ""
+    interrupted_journal(project, cli, fake, keep=5)
+    fake.family = lambda model: "llama"   # (another model answers to the name, the server naming no digest still)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "\nerror: refusing to resume: qwen2.5:7b on " in err and "is not the model the run began " \
+        "with, as its /api/tags says (model_family qwen2 then, llama now)" in err, err
+    assert fake.chat_bodies == []
+    del fake.family
+    del fake.digests["qwen2.5:7b"]   # (a digest named now: said of the answers before)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "note: the run began with no digest of qwen2.5:7b on " in err and "(none was given), which is " \
+        f"{hashlib.sha256(b'qwen2.5:7b').hexdigest()[:8]} now: the answers asked before cannot be told to be this " \
+        "model's" in err, err
+
+
 def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(project, cli, fake):
     """115th round's kills: after a SIGKILL (nothing printed, no resume command seen), the same command again took the
     next free name (runs/dev-v3-2.json) and asked every case again, the journal's answers paid for twice, the
