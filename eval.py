@@ -2781,6 +2781,9 @@ def names_no_weights(entry):
 def unread_words(host, model, was, now, what):
     """Why a judge's digest recorded as `was` cannot be checked now (digest_unread), in words: `what` (its votes, the
     verdicts) began where the server named no digest (its entry stood for one), or the server names none now."""
+    if not was:   # (stored where the server named none, then as now: a judge re-pulled or replaced unseen)
+        return (f"{what} of the judge {on_one_line(model)} were stored where {on_one_line(host)} named no digest of it, so "
+                "they cannot be checked against the judge now")
     if now and was.startswith("entry:") and not now.startswith("entry:"):
         return (f"{what} of the judge {on_one_line(model)} began where {on_one_line(host)} named no digest of it (its "
                 f"/v1/models entry stood for one: its /api/version slow then?), so they cannot be checked against its "
@@ -22001,6 +22004,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     # every verdict stored and confirmed: the server is still asked whether the judge is the model that gave them (one
     # pulled again since is another judge, asked anew); one that cannot say leaves them shown as they are, said so
     recheck = bool(stored) and not todo and not unconfirmed and any(stored["judge"].get("digests") or ())
+    if stored and not todo and not unconfirmed and not recheck and type(stored.get("host")) is str:
+        # every judge stored where its server named no digest (by an eval.py that records its host, and would have
+        # recorded one): no asking can check them (reused in silence, another model answering to the name by then)
+        return shown_unchecked(unread_words(stored["host"], judge["models"][0], None, None, "the verdicts"))
     if todo or unconfirmed or recheck:
         if not recheck:
             writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
@@ -22077,7 +22084,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
             was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
             unnamed = [(m, d, now) for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was))
-                       if d and digest_unread(d, now)]
+                       if (digest_unread(d, now) if d else d is None)]   # (None: stored where none was named)
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
                 return shown_unchecked(unread_words(config["host"], *unnamed[0], "the verdicts"))

@@ -911,6 +911,20 @@ def test_stored_verdicts_over_ollamas_v1_whose_digest_is_unread_now_are_said_unc
     assert json.loads(out)["pairwise"]["judge"]["digests"] == [fake.digest("qwen2.5:7b")], out
 
 
+def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
+    """127th round's hostile servers: verdicts stored where the judge's server gave no digest (Ollama's API of a server
+    that names none) were reused silently, shown as the judge's, when another model answered to its name by then."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked and json.loads(out)["pairwise"]["unchecked"].startswith(
+        f"the verdicts of the judge qwen2.5:7b were stored where {fake.url} named no digest of it, so they cannot be "
+        "checked against the judge now"), (out, err)
+
+
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
     """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
     since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
