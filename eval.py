@@ -8649,7 +8649,8 @@ class OpenAIClient(ChatClient):
                             "joining servers?); ask one server, or a name only one model has")
         # all an OpenAI-compatible server says of a model: its /v1/models entry, kept as it came (plain_entry)
         self.entry_keys = {**getattr(self, "entry_keys", {}), model: set(entry)}
-        self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(entry["id"], entry)}
+        # (by the name asked: Ollama reads m as m:latest alike, and a refusal named m:latest of a run of m)
+        self.identities[model] = {"model_entry": plain_entry(entry, self.scrub), **self.ollama_identity(model, entry)}
         said = getattr(self, "undigested", set()) | getattr(self, "weightless", set())
         if not self.identities[model].get("model_digest") and names_no_weights(self.identities[model]["model_entry"]) \
                 and model not in said and not getattr(self, "unsure_said", False):   # (once a command, as undigested_note)

@@ -1828,6 +1828,12 @@ def test_two_listed_models_equal_ignoring_case_are_refused_as_ambiguous(project,
                              "--limit", 1)
         assert code == 2 and f"{fake.url} lists Qwen:7b, qwen:7b, which differ only in case" in err, (asked, err)
     assert fake.chat_bodies == []
+    # (127th round) named by the name asked, never by the :latest the /v1 list gives it ("model 'm:latest'" of --model m)
+    fake.models[:] = ["m:latest", "M:latest"]
+    fake.digests.update({"m:latest": "a" * 64, "M:latest": "b" * 64})
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url + "/v1", "--model", "m", "--limit", 1)
+    assert code == 2 and err.startswith("error: model 'm': ") and "differ only in case" in err, err
+    fake.models[:] = ["qwen:7b", "Qwen:7b"]
     # (126th round) twins of one digest (`ollama cp qwen:7b Qwen:7b`) are one manifest, one model: either answers alike
     fake.digests["Qwen:7b"] = "a" * 64
     for api, host in (("ollama", fake.url), ("openai", fake.url + "/v1")):
