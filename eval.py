@@ -13937,8 +13937,10 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                                                    ENTRY_STAMPED + ENTRY_WINDOW)
                 if now_told is not None and then_told != now_told:
                     was, now = entry_digest(None, then_told), entry_digest(None, now_told)
-            if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked)
-                raise EvalError("it no longer says which digest it is")
+            if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked; or its
+                # /api/tags beside a /v1 sat past its wait: said so, never "it no longer says")
+                unsure = getattr(client, "beside_unsure", None)
+                raise EvalError(f"its /api/tags {unsure}" if unsure else "it no longer says which digest it is")
         except EvalError as e:
             if not LISTED_APART.search(str(e)) and CASE_TWINS not in str(e) and unasked is not None:
                 unasked.append((model, str(e).splitlines()[0]))

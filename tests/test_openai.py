@@ -174,6 +174,23 @@ def test_conversations_over_ollamas_v1_are_said_to_be_cut_unsaid(project, cli, f
     assert "drops the earlier turns" not in err, err
 
 
+def test_an_api_tags_gone_slow_by_the_runs_end_is_said_so(project, cli, fake):
+    """127th round's hostile servers: over Ollama's /v1, /api/tags sat past its wait at the run's end, and the note said
+    'it no longer says which digest it is', which it had not been asked."""
+    import threading
+    import time
+    fake.latency = 0.2
+    def slow_once_asked():
+        deadline = time.monotonic() + 30
+        while len(fake.chat_bodies) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        fake.tags_seconds = evalpy.OLLAMA_ASKED_SECONDS + 0.5
+    threading.Thread(target=slow_once_asked, daemon=True).start()
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--jobs", 1)
+    assert code == 0 and (f"again which digest the model qwen2.5:7b is now (its /api/tags did not answer within "
+                          f"{evalpy.OLLAMA_ASKED_SECONDS:g} s)") in err and "no longer says" not in err, err
+
+
 def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(project, cli, fake):
     """Round 124's reviews: every /v1 command asked /api/version (a server that sits on the path cost each command 10 s),
     and a vLLM answering it was taken for Ollama: --option top_k refused as one "Ollama's /v1 would ignore". An entry
