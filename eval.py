@@ -10776,15 +10776,29 @@ def model_family(model, identities):
     return (identities.get(model) or {}).get("model_family") or re.match(r"[a-z]*\d*", name).group() or name
 
 
+def weights_alike(a, b):
+    """Whether two models as their server describes them (client.identities') are one set of weights under two names:
+    over /v1, entries that name their weights (vLLM's root) alike but for their id (vLLM's --served-model-name a b lists
+    both); one digest is said by the digests themselves."""
+    ea, eb = a.get("model_entry"), b.get("model_entry")
+    if type(ea) is not dict or type(eb) is not dict or names_no_weights(ea) or names_no_weights(eb):
+        return False
+    told = [{k: v for k, v in (entry_identity(e, ENTRY_STAMPED + ENTRY_WINDOW) or {}).items() if k != "id"} for e in (ea, eb)]
+    return told[0] == told[1]
+
+
 def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     def digest(name):   # (a known one: `ollama cp m j` is m under another name, which the names alone hid)
         return identity_digest(identities.get(name) or {})
     named = len(judges) == 1 and tagged(judges[0]) == tagged(model)   # (k:latest is k: no other name; J and j over /v1
     # may be two models, and Ollama's spelling is the one it lists)
-    if named or len(judges) == 1 and digest(model) and digest(model) == digest(judges[0]):
+    if named or len(judges) == 1 and (digest(model) and digest(model) == digest(judges[0])
+                                      or weights_alike(identities.get(model) or {}, identities.get(judges[0]) or {})):
         warn(f"note: the judge is {on_one_line(judges[0])}, the model being judged"
-             + (f" under another name ({on_one_line(model)}: one digest)" if not named else "")
+             + (f" under another name ({on_one_line(model)}: " + ("one digest" if digest(model) and digest(model) ==
+                                                                    digest(judges[0]) else "one set of weights") + ")"
+                if not named else "")
              + "; a judge tends to favour its own answers (add a --judge-model of another family)")
     elif all(model_family(judge, identities) == model_family(model, identities) for judge in judges):
         family = model_family(model, identities)
@@ -10864,12 +10878,16 @@ def prepare_judge(client, api, judge, kind, pin=True):
                      "to be the same model's")
     elif pin and any(now):
         # (one model under two names, `ollama cp`: a panel of one, its votes counted as two judges')
+        # (or vLLM's --served-model-name a b: two entries alike but for their id, one set of weights)
         twice = next(((a, b, d) for i, (a, d) in enumerate(zip(judge["models"], now)) for b, e in
-                      zip(judge["models"][i + 1:], now[i + 1:]) if d and d == e), None)
+                      zip(judge["models"][i + 1:], now[i + 1:]) if d and d == e or d and e and weights_alike(
+                          client.identities.get(a) or {}, client.identities.get(b) or {})), None)
         if twice:
-            raise EvalError(f"--judge-model {on_one_line(twice[1])} is {on_one_line(twice[0])} under another name (one "
-                            f"{'/v1/models entry' if twice[2].startswith('entry:') else 'digest'}, {short(twice[2])}): a "
-                            "panel of judges needs different models (--judge-votes asks one several times)")
+            raise EvalError(f"--judge-model {on_one_line(twice[1])} is {on_one_line(twice[0])} under another name (" + (
+                            f"one {'/v1/models entry' if twice[2].startswith('entry:') else 'digest'}, {short(twice[2])}"
+                            if twice[2] == now[judge['models'].index(twice[1])] else
+                            "/v1/models entries alike but for their id: one set of weights served by two names")
+                            + "): a panel of judges needs different models (--judge-votes asks one several times)")
         judge["digests"] = now
     elif any(now):   # (a run an older eval.py began, which kept none: as the judged model's, said)
         warn(f"note: the run began with no record of which model each judge ({', '.join(map(on_one_line, judge['models']))}) "

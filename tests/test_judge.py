@@ -527,6 +527,18 @@ def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judg
     code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--judge-model", "j:7b",
                          "--judge-model", "J:7b", "--limit", 1, "--out", "runs/cased.json")
     assert "given twice" not in err and load_json("runs/cased.json")["config"]["judge"]["models"] == ["j:7b", "J:7b"], err
+    # (127th round) vLLM's --served-model-name a b: two entries alike but for their id, one set of weights
+    fake.models = ["qwen2.5:7b", "a", "b"]
+    fake.listings["/v1/models"] = {"object": "list", "data": [
+        {"id": name, "object": "model", "created": 1, "owned_by": "vllm", "root": root, "max_model_len": 4096}
+        for name, root in (("qwen2.5:7b", "/models/Qwen"), ("a", "/models/Judge-8B"), ("b", "/models/Judge-8B"))]}
+    code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--judge-model", "a",
+                         "--judge-model", "b", "--limit", 1, "--out", "runs/alias.json")
+    assert code == 2 and "--judge-model b is a under another name (/v1/models entries alike but for their id: one set of " \
+        "weights served by two names): a panel of judges needs different models" in err, err
+    code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--model", "a",
+                         "--judge-model", "b", "--limit", 1, "--out", "runs/self.json")
+    assert "note: the judge is b, the model being judged under another name (a: one set of weights)" in err, err
 
 
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):
