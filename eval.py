@@ -4619,6 +4619,12 @@ def placeholder_places(pattern, fills=None):
 # (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own, and \x(?:41) refused
 ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
                                rf"(?={PLACEHOLDER.pattern})")
+# one after an escape that reads characters of its own (\x41, \u00e9, \N{...}): a value is never read into it
+ESCAPE_SPLIT = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N)"
+                          rf"(?={PLACEHOLDER.pattern})")
+PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters of its own (\\x, \\u, \\U, \\N), and a "
+                         "var's value is never read into it; write the escape whole in the pattern, or put the character "
+                         "itself in the var")
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -4638,6 +4644,10 @@ def pattern_placeholder_problems(check, names, shared=False):
     problems = []
     if ESCAPED_PLACEHOLDER.search(check["value"]):
         problems.append(f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}")
+    if ESCAPE_SPLIT.search(check["value"]):   # (said by re as "incomplete escape \x" of the pattern filled: no cure)
+        problems.append(f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}")
+    if problems:   # (each of them a second problem of the same cause too: "invalid group reference 41" of \{{h}})
+        return problems
     if len(PLACEHOLDER.findall(check["value"])) > MOST_MARKED:   # (past them, which a quantifier repeats is unknown)
         problems.append(f"check {check['name']!r} holds {len(PLACEHOLDER.findall(check['value'])):,} placeholders, more "
                         f"than the {MOST_MARKED:,} eval.py reads in one pattern; split it into checks")
@@ -4738,7 +4748,10 @@ def case_checks(case, defaults, labels, older=None):
                             f"vars.{var_shown(missing[0])}")
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
-            problems += pattern_placeholder_problems(check, case_names, shared=check in defaults)
+            placed = pattern_placeholder_problems(check, case_names, shared=check in defaults)
+            problems += placed
+            if placed:   # (refused: its pattern filled is no second problem of the same cause)
+                continue
         # checks.json's pattern with no placeholder is the same for every case: its fault is named once, at its file
         shared = any(check is d for d in defaults)
         fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
@@ -5270,6 +5283,7 @@ def load_default_checks(path, older=None):
             # (\{{x}} filled with x was "incomplete escape \x", of an x never written; [{{x}}-a] a bad range that
             # x = Ana fills as a good one: a fill's fault is the pattern's only where every fill fails)
             check_problems = [f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}" if ESCAPED_PLACEHOLDER.search(check["value"])
+                              else f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}" if ESCAPE_SPLIT.search(check["value"])
                               else None]
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
                      for fill in ("x", "\\x00", "\\U0010ffff")]
@@ -13941,6 +13955,9 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     for model, was, who in pinned:
         if not was:
             continue   # (a server that names no digest: nothing to tell apart)
+        # (the start's note of a digest not given is never said again here: the note below says it of the end; said,
+        # it told of a run begun with one that it began with none)
+        client.undigested = getattr(client, "undigested", set()) | {model}
         try:
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
@@ -17974,7 +17991,11 @@ def window_cure(sec):
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
-                                    "so there is no answer (scored as failed)"),
+                                    "so there is no answer (scored as failed): the token limit fell inside it (raise "
+                                    f"{sec.get('limit_option', 'num_predict')}, --option "
+                                    f"{sec.get('limit_option', 'num_predict')}=N, or ask for less thinking), or its server "
+                                    "stopped it looping there (report --case says which; a temperature or a repetition "
+                                    "penalty may help)"),
             "cut_off": ("Cut off by the token limit", f"raise {sec.get('limit_option', 'num_predict')} (--option "
                         f"{sec.get('limit_option', 'num_predict')}=N); a better prompt will not fix these"),
             "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit}; "

@@ -1864,6 +1864,8 @@ def test_thinking_sent_apart_that_its_server_stopped_looping_is_no_answer(projec
     doc = json.loads(cli("report", path, "--json")[1])
     assert [u["id"] for u in doc["unfinished_thinking"]] == ["apart", "inline"], doc["unfinished_thinking"]
     assert doc["repeating"] == [] and "scored as it stands" not in out, out   # (its review: no answer, none scored)
+    assert "or its server stopped it looping there (report --case says which; a temperature or a repetition penalty " \
+           "may help)" in out, out   # (its newcomer: the loop's cure, which the repeats' line gave, kept)
     assert "answer: none (still thinking when it stopped: its server stopped it looping inside its thinking)" in \
         cli("report", path, "--case", "apart")[1]
     assert cli("report", path, "--html", "l.html")[0] in (0, 1)
