@@ -18977,7 +18977,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         return 2, [f"gates not judged: {rules_warning(s['rules_as_written']).removeprefix('WARNING: ')}"]
     if s["errors"]:   # completed already (`completed`): run --resume would refuse; the completion is the run to judge
         said = [e["error"] for e in s["errors"]]
-        return 2, [f"gates not judged: {len(s['errors'])} request(s) got no usable answer ({errors_whose_words(said)}); "
+        return 2, [f"gates not judged: {unanswered(len(s['errors']), s['repeat'])} ({errors_whose_words(said)}); "
                    + (f"{shell_word(run_path)} was completed in {shell_word(completed)}: give the gates that run "
                       f"(report {shell_word(completed)} ...)" if completed
                       else errors_cure(said, answers_again(run_path, config or {})) if failing_alike(said)
@@ -20589,7 +20589,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
     if errors and any(r["who"] == "the model" for r in config.get("replaced") or ()):   # a resume refuses to mix more
-        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored. A "
+        warn(f"{unanswered(errors, config['repeat'])} from the server; they are recorded as errors, not scored. A "
              "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
     # the judge alone replaced: a resume asks it too, and refuses one pulled again since the run began
@@ -20612,7 +20612,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         others, alike = errors - window - as_sent, window + as_sent
         said += [(f"A resume asks the other {others} again, but never finishes the run (the {alike} above would fail alike)"
                   if alike else "Ask them again with") + f"{back}: {resume_command(run_path)}"] if others else []
-        warn(f"{errors} request(s) got no usable answer from the server; they are recorded as errors, not scored.\n"
+        warn(f"{unanswered(errors, config['repeat'])} from the server; they are recorded as errors, not scored.\n"
              + ". ".join(said))
         return 2
     # a model or judge replaced while the run went on: its figures may be two models' (every view says so)
@@ -20642,7 +20642,8 @@ def run_grid(grid):
             return 2
         run, run_path, _, errors = finished
         runs.append((run_path, run["config"], grade_run(run)))
-        with_errors += [(run_path, [r["error"] for r in run["results"] if r.get("error")])] if errors else []
+        with_errors += [(run_path, [r["error"] for r in run["results"] if r.get("error")], run["config"]["repeat"])] \
+            if errors else []
         judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
     # said before the compare, which a run of errors alone stops ("no case has a verdict in every run"): why, and how
     # to finish each, were never said
@@ -20661,6 +20662,12 @@ def run_grid(grid):
     return 2 if with_errors or judged_open or replaced else 0
 
 
+def unanswered(count, repeat):
+    """How many answers asked for got none usable, by what they are: cases, or trials where each was asked more than
+    once (never "requests": an agent's answer takes one a turn)."""
+    return f"{plural(count, 'trial' if repeat > 1 else 'case')} got no usable answer"
+
+
 def sentence(text):
     return text[:1].upper() + text[1:]
 
@@ -20668,10 +20675,10 @@ def sentence(text):
 def errors_said(with_errors):
     """A line for each run of a grid made with errors (run path, how many, the first): why, and how to complete it. A
     grid that stopped said its made runs' names alone, one of 28 errors among them."""
-    return [f"{shell_word(run_path)}: {len(errors)} request(s) got no usable answer from the server (the first: "
+    return [f"{shell_word(run_path)}: {unanswered(len(errors), repeat)} from the server (the first: "
             f"{cut_to(on_one_line(errors[0]), 200)}); they are recorded as errors, not scored. "
             + (sentence(errors_cure(errors, resume_command(run_path))) if failing_alike(errors)
-               else f"Complete it with: {resume_command(run_path)}") for run_path, errors in with_errors]
+               else f"Complete it with: {resume_command(run_path)}") for run_path, errors, repeat in with_errors]
 
 
 def grid_stopped(configs, at, runs):
@@ -23931,6 +23938,10 @@ def write_page(path, text, force, inputs):
         folder_refused = e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not onto
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
+                         f"cannot write {shell_word(path)} ({e.strerror}): " + (
+                             f"an immutable file? (chattr -i {shell_word(path)} undoes it) or give --html another path"
+                             if e.errno == errno.EPERM else "make it writable, or give --html another path")
+                         if e.errno in (errno.EPERM, errno.EACCES) else
                          f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
     except KeyboardInterrupt:   # (or SIGTERM): a page already in place is said so, never left for "interrupted" alone
         with contextlib.suppress(OSError, UnicodeDecodeError), open(path, encoding="utf-8", newline="") as f:
@@ -24198,6 +24209,12 @@ class Review:
                 raise EvalError(f"cannot write in {shell_word(os.path.dirname(e.filename) or '.')} ({e.strerror}): the "
                                 f"annotation was not saved; those saved before are kept: {review_unwritable(self)}") from None
             at_fault = onto or (lock if e.filename == lock else self.sidecar)
+            if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
+                # sidecar: review of the copy is refused, an annotations file no run)
+                raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
+                                "before are kept: " + (f"an immutable file? (chattr -i {shell_word(onto)} undoes it) "
+                                                       if e.errno == errno.EPERM else "make it writable, ")
+                                + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None
 

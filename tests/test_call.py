@@ -608,7 +608,7 @@ def test_a_case_that_fails_for_good_is_an_error_not_a_wrong_answer(project, cli,
     assert lines[2] == "Invalid answers: 0"
     assert lines[3].startswith("Errors: 1 of 28 cases got no usable answer")
     assert "dev-04: HTTP 500" in out
-    assert "1 request(s) got no usable answer" in err
+    assert "1 case got no usable answer" in err
 
 
 def test_model_gone_mid_run_is_not_retried(project, cli, fake):
@@ -834,7 +834,7 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     fake.latency = lambda text: 1.5 if text in slow else 0.0
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "8", "--timeout", "0.4", "--retries", "0",
                          "--out", "runs/slow.json")
-    assert code == 2 and "stopped" not in err and "5 request(s) got no usable answer" in err, err
+    assert code == 2 and "stopped" not in err and "5 cases got no usable answer" in err, err
     # (round 124's review) the stop came with the last answer, nothing out: it stopped nothing, but its cure is said
     assert f"the server at {fake.url} answered none of 5 calls in a row in the time allowed" in err, err
     assert sum(r["error"] is not None for r in load_json("runs/slow.json")["results"]) == 5
@@ -2154,7 +2154,7 @@ def test_a_conversation_that_does_not_fit_is_refused_not_shortened(project, cli,
     code, out, err = cli(*argv, "--host", fake.url)
     assert code == 2, err   # a case in error: the run says so
     # (34th round) the end of the run named only run --resume, which fails alike (it keeps the run's num_ctx)
-    assert ("1 request(s) got no usable answer from the server; they are recorded as errors, not scored.\n1 of them did not "
+    assert ("1 case got no usable answer from the server; they are recorded as errors, not scored.\n1 of them did not "
             "fit num_ctx, and would not fit again: run again with a larger --option num_ctx=N (a new run: --resume keeps "
             "this run's options)\n") in err and "--resume runs/conv.json" not in err, err
     results = {r["id"]: r for r in load_json("runs/conv.json")["results"]}
@@ -3121,7 +3121,7 @@ def test_an_answer_named_as_its_model_in_other_letters_is_its_models_and_another
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 0, "--out", "runs/s.json")
     assert code == 2 and load_json("runs/s.json")["results"][0]["error"].startswith(
         "the server answered as model qwen2.5:0.5b, not qwen2.5:7b"), err
-    assert "1 request(s) got no usable answer from the server" in err   # (73rd) an answer, of no use: not "no answer"
+    assert "1 case got no usable answer from the server" in err   # (73rd) an answer, of no use: not "no answer"
     assert evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b-cloud") and evalpy.ollama_same_name("gpt-oss:20b", "gpt-oss:20b:cloud")
     assert not evalpy.ollama_same_name("myorg/qwen2.5:7b", "qwen2.5:7b")
     # (72nd) Ollama's default registry and namespace name the same model; a registry's port is no tag

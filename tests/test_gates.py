@@ -28,7 +28,7 @@ def test_min_accuracy_gate(dev_run, cli):
 def test_a_run_with_errors_cannot_pass_or_fail_a_gate(project, cli):
     errored = write_run("runs/dev-v3.json", split_run("dev", {"dev-01": None}))   # dev-01 got no usable answer
     code, out, err = cli("report", errored, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: 1 request(s) got no usable answer" in err
+    assert code == 2 and "gates not judged: 1 case got no usable answer" in err
     assert cli("report", errored)[0] == 0       # without a gate, a report is just a report
     clean = write_run("runs/dev-v3-2.json", split_run("dev"))
     code, out, err = cli("compare", errored, clean, "--fail-on-regression")
@@ -51,7 +51,7 @@ def test_an_error_in_one_trial_stops_every_gate_never_moves_a_majority(project, 
             code, out, err = cli("compare", *argv, gate)
             assert code == 2 and "a request got no usable answer in a run on 2 cases (c01, c03) (infrastructure" in err, (argv, err)
     code, out, err = cli("report", b, "--min-accuracy", "0.5")
-    assert code == 2 and "gates not judged: 2 request(s) got no usable answer" in err
+    assert code == 2 and "gates not judged: 2 trials got no usable answer" in err
     # (115th round's views) a judge call alone that failed is said so, as report says it, never a request without answer
     judge = {"name": "helps", "type": "judge", "value": "Helps.", "blocking": True}
 

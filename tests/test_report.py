@@ -364,7 +364,7 @@ def test_runs_counts_errors_beside_the_score(project, cli):
     assert line.endswith("accuracy 3/3 = 100% (24 errors: fix what was sent, and run again)"), line
     # and the gates of report and compare, which called them the infrastructure's and said to --resume
     code, out, err = cli("report", "runs/err.json", "--min-accuracy", "0.5")
-    assert code == 2 and ("gates not judged: 24 request(s) got no usable answer (what was sent, not the model); they would "
+    assert code == 2 and ("gates not judged: 24 cases got no usable answer (what was sent, not the model); they would "
                           "fail alike asked again (refused as sent, or past the context window): fix what was sent and run again") in err
     assert "--resume" not in err and "infrastructure" not in err + out, err
     assert "Errors: 24 of 27 cases got no usable answer (refused as sent, or past the context window: what was sent is to fix, " \

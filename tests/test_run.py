@@ -2114,7 +2114,7 @@ def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake
     fake.faults_for = {text: ["500"] for text in sorted(key)[:2]}
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0")
     assert code == 2
-    assert "2 request(s) got no usable answer from the server" in err
+    assert "2 cases got no usable answer from the server" in err
     assert err.rstrip().endswith("Ask them again with: python eval.py run --resume runs/dev-v3.json"), err
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and "--resume" not in err.split("wrote")[-1]
@@ -2781,7 +2781,7 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url,
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "2 runs of dev" in out
-    assert ("runs/dev-v2-qwen2.5-7b.json: 1 request(s) got no usable answer from the server (the first: HTTP 500") in err
+    assert ("runs/dev-v2-qwen2.5-7b.json: 1 case got no usable answer from the server (the first: HTTP 500") in err
     assert ("they are recorded as errors, not scored. Complete it with: python eval.py run --resume "
             "runs/dev-v2-qwen2.5-7b.json") in err
     assert "dev-v3-qwen2.5-7b.json: " not in err
@@ -2793,7 +2793,7 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
     code, out, err = cli("run", "--split", "dev", "--limit", "3", "--host", fake.url, "--retries", "3",
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "no case has a verdict in every run" in err, err
-    assert "runs/dev-v3-qwen2.5-7b.json: 3 request(s) got no usable answer from the server (the first: HTTP 500" in err, err
+    assert "runs/dev-v3-qwen2.5-7b.json: 3 cases got no usable answer from the server (the first: HTTP 500" in err, err
     assert "Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json" in err
 
 
@@ -2832,9 +2832,11 @@ def test_a_grid_finds_a_model_that_cannot_do_what_is_asked_before_its_first_run(
 def test_a_grids_runs_with_errors_are_each_told_what_would_finish_them():
     """Round 103: a grid's end said "Complete it with: run --resume" of a run whose errors the server refuses as sent,
     which a resume meets alike; each run is now told as a run alone is (the end of run, report's gate, runs)."""
-    said = evalpy.errors_said([("runs/a.json", ['HTTP 500: option "stop" must be of type array']),
-                               ("runs/b.json", ["HTTP 503: busy"]),
-                               ("runs/c.json", ["HTTP 400: invalid think value", "HTTP 503: busy"])])
+    said = evalpy.errors_said([("runs/a.json", ['HTTP 500: option "stop" must be of type array'], 1),
+                               ("runs/b.json", ["HTTP 503: busy"], 1),
+                               ("runs/c.json", ["HTTP 400: invalid think value", "HTTP 503: busy"], 3)])
+    assert said[2].startswith("runs/c.json: 2 trials got no usable answer from the server")   # (127th round: never
+    # "requests": an agent's answer takes one a turn)
     assert said[0].endswith("not scored. They would fail alike asked again (refused as sent, or past the context window): fix what "
                             "was sent and run again"), said
     assert said[1].endswith("not scored. Complete it with: python eval.py run --resume runs/b.json"), said
@@ -2880,7 +2882,7 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
                          "--model", "qwen2.5:7b", "--model", "llama3.2:3b", "--prompt", "prompts/v2.txt",
                          "--prompt", "prompts/v3.txt")
     assert code == 2 and "the grid stopped at run 3 of 4" in err, err
-    assert err.rstrip().endswith("runs/dev-v3-qwen2.5-7b.json: 1 request(s) got no usable answer from the server (the "
+    assert err.rstrip().endswith("runs/dev-v3-qwen2.5-7b.json: 1 case got no usable answer from the server (the "
                                  "first: HTTP 500: llama runner process has terminated: exit status 2); they are recorded as "
                                  "errors, not scored. Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json"), err
 
