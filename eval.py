@@ -13822,6 +13822,13 @@ def refuse_unread_options(options, client, host, resuming):
                         + "; ".join(where))
 
 
+def drops_turns_unasked(version):
+    """Whether an Ollama of this version drops a conversation's turns even when asked not to: before
+    v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version it cannot read."""
+    numbers = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
+    return numbers is None or tuple(map(int, numbers.groups())) < (0, 12, 6)
+
+
 THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (api/types.go; commit c2ebb4d57)
 
 
@@ -16130,13 +16137,6 @@ def window_flags(config, cases):
 # A conversation counted at under this share of what its characters take (at the run's median tokens
 # per character) was shortened: tokens per character vary between texts of one set by less than that.
 WINDOW_SHORT = 0.75
-
-
-def drops_turns_unasked(version):
-    """Whether an Ollama of this version drops a conversation's turns even when asked not to: before
-    v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version it cannot read."""
-    numbers = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
-    return numbers is None or tuple(map(int, numbers.groups())) < (0, 12, 6)
 
 
 def answer_limit(config):
