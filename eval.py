@@ -13907,7 +13907,7 @@ def preflight_server(client, config, judge, inputs, resuming):
                  "another server, or a router that had not loaded it yet)" if nested[1] else
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
-        if not was and not now and config["api"] == "ollama":   # (no digest then or now: what the server said of it)
+        if not was and config["api"] == "ollama":   # (no digest then, one or none now: what the server said of it)
             said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
                     if config.get(k) and identity.get(k) and config.get(k) != identity.get(k)]
             if said:
@@ -24372,14 +24372,14 @@ def review_handler(review, nonce):
             self.answer(self.get)
 
         def do_POST(self):
-            with review.answering:   # (a save written is answered before a stop ends eval.py: serve_until_stopped)
-                review.posts += 1
+            self.counted = False   # (a save written is answered before a stop ends eval.py: serve_until_stopped)
             try:
                 self.answer(self.post)
             finally:
-                with review.answering:
-                    review.posts -= 1
-                    review.answering.notify_all()
+                if self.counted:
+                    with review.answering:
+                        review.posts -= 1
+                        review.answering.notify_all()
 
         def not_allowed(self):   # (http.server's own answer was a 501 page, before the Host or Origin was looked at)
             if self.allowed():   # (a HEAD's answer holds no body: RFC 9110 9.3.2)
@@ -24427,16 +24427,21 @@ def review_handler(review, nonce):
                 raise ValueError("Content-Length is given twice, with different values")
             said = next(iter(lengths), "0")
             length = int(said) if said.isascii() and said.isdigit() else 0   # int() would take " 1_0 " for 10
-            most = review.most_body + 6 * review.longest_stored()   # (the text it replaces comes back, as stored)
-            if length > most:   # (the page's box holds 200 characters: a client of its own sent it)
+            most = review.most_body + 6 * review.longest_stored()   # (the text it replaces comes back, as read)
+            if length > most:   # (the page's box holds 200 characters: a client of its own sent it; or a page that
+                # showed a long note a review before a restart read, since cut short by hand: told to reload)
                 raise ValueError(f"the body is {length:,} bytes, past the {most:,} an annotation's save takes (its text is "
-                                 f"at most {MAX_ANNOTATION} characters, and the one it replaces as stored)")
+                                 f"at most {MAX_ANNOTATION} characters, and the one it replaces as this review read it); "
+                                 "reload the page: a note it shows may have changed since")
             if not length:
                 raise ValueError("the body must be a small JSON object, with its length in digits")
             try:
                 body = exact_json(self.rfile.read(length).decode("utf-8"))
             except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
                 raise ValueError(f"the body is not one JSON object ({line_problem(e)})") from None
+            with review.answering:   # counted once read whole: a stop waits for its save and answer (counted before, a
+                review.posts += 1    # body that never came held a stop 10 s in silence)
+                self.counted = True
             # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it),
             # and "was" compared with the text stored (one written by hand may hold one: refused, it could never change)
             for name, value in body.items() if isinstance(body, dict) else [(None, body)]:
@@ -24727,6 +24732,12 @@ function draw() {
   counter();
 }
 function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
+// the counts, where the page cannot tell whose answer is newest (/served unanswered): "No annotations yet." stood beside
+// notes it had just saved
+function countsUnknown() {
+  const t = $("counts"); t.replaceChildren();
+  t.appendChild(el("tr")).appendChild(el("td", "Unknown while this page cannot ask which review serves it: reload the page.", "muted"));
+}
 function counts(list) {
   const t = $("counts"); t.replaceChildren();
   if (!list.length) { t.appendChild(el("tr")).appendChild(el("td", "No annotations yet.", "muted")); }
@@ -24814,6 +24825,7 @@ function cut(text, most) { const chars = Array.from(text); return chars.length >
 // taken whole by the review the page heard last, whose late one hid a note saved meanwhile through another)
 const UNKNOWN = Symbol("unknown");
 let applied = 0, served = null, retired = new Set(), unsure = "";   // unsure: said where /served did not answer
+const passed = new Set();   // reviews heard while none was known to serve the page: retired once one is, but that one
 async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
   if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return true; }
@@ -24830,11 +24842,16 @@ async function fresh(answer) {
     unsure = "This page could not ask which review serves it (GET /served did not answer): a save's answer was taken for " +
       "its own note alone, the others left as shown; reload the page if a note looks wrong.";
     $("notice").hidden = false; $("notice").textContent = [...notes, unsure].join(" ");
+    if (typeof served === "string") passed.add(served);
+    passed.add(answer.served);
     served = UNKNOWN;
     return "own";
   }
   if (answer.served !== now) { retired.add(answer.served); return false; }
-  retired.add(served); applied = answer.read_as; served = answer.served; return true;
+  // (every review heard while none was known, but this one, is older or serves no more: a late answer of the one
+  // before a restart, its /served unanswered again, was taken for its note over one the page heard after it)
+  retired.add(served); for (const other of passed) if (other !== answer.served) retired.add(other); passed.clear();
+  applied = answer.read_as; served = answer.served; return true;
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)
@@ -24863,7 +24880,7 @@ async function send(it, text, asked) {
   const fresher = await fresh(answer), now = fresher === true;
   // (its own answer, where which review is newer is unknown: what it says of this note is the newest the page knows;
   // the note heard before it kept beside it, a label typed back to that one was "saved" and never sent)
-  if (fresher === "own") delete it.onFile;
+  if (fresher === "own") { delete it.onFile; countsUnknown(); }
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {

@@ -1246,6 +1246,25 @@ def test_a_clash_of_saves_quotes_the_text_as_shown_everywhere(server):
         "another page saved 'regex \\d+ isn't \\x1b[31m' for this answer since this page showed 'other's'; "), stale.text
 
 
+def test_a_post_whose_body_never_comes_holds_no_stop(runs):
+    """127th round's review: a POST was counted as a save to answer before its body was read, and one whose body never
+    came (a page closed as it sent) held a stop 10 s in silence. It is counted once its body is read."""
+    review = evalpy.Review(runs[1])
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        stalled = socket.create_connection(("127.0.0.1", httpd.server_address[1]))
+        stalled.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{httpd.server_address[1]}\r\nContent-Type: "
+                        "application/json\r\nContent-Length: 500\r\n\r\n{".encode())
+        time.sleep(0.3)
+        with review.answering:
+            assert review.posts == 0
+        stalled.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, capsys):
     """114th round: Ctrl-C while pages saved printed socketserver's traceback after "stopped" (a request thread's socket
     closed under it: OSError, Bad file descriptor), and a save under way was dropped as eval.py exited, its temporary

@@ -1377,6 +1377,28 @@ def test_an_answer_of_a_review_not_known_to_serve_the_page_is_this_notes_newest(
     page.unroute("**/annotations")
     page.unroute("**/served")
     assert page.evaluate("!('onFile' in shown[at]) && shown[at].annotation.text === 'mine'")
+    # (its review) the counts, which that answer cannot tell, are said unknown, never "No annotations yet."
+    assert page.text_content("#counts").startswith("Unknown while this page cannot ask which review serves it")
     page.keyboard.press("/")
     page.fill("#annotationinput", "H1")   # (typed back to the note heard before: a draft, never "saved")
     assert page.text_content("#savestatus").startswith("not saved yet"), page.text_content("#savestatus")
+
+
+def test_a_review_confirmed_after_none_was_known_retires_those_heard_meanwhile(page):
+    """127th round: the review before a restart was never retired once the page, after /served went unanswered, heard
+    the restarted one confirmed: its late answer, /served unanswered again, was taken for its note over a newer one."""
+    import json
+    page.route("**/served", lambda route: route.abort())
+    page.evaluate("(() => { window.kept = [served, applied, new Set(retired)]; })()")
+    assert page.evaluate("(async () => await fresh({read_as: 1, served: 'R2'}))()") == "own"
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps({"served": "R2"})))
+    assert page.evaluate("(async () => await fresh({read_as: 2, served: 'R2'}))()") is True
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.abort())
+    late = page.evaluate("(async () => { const taken = await fresh({read_as: 99, served: window.kept[0]}), "
+                         "banned = retired.has(window.kept[0]); [served, applied, retired] = window.kept; "
+                         "passed.clear(); return [taken, banned]; })()")
+    page.unroute("**/served")
+    assert late == [False, True], late

@@ -596,8 +596,10 @@ def test_a_run_begun_where_no_digest_was_given_is_resumed_by_what_the_server_sai
     assert code == 2 and "\nerror: refusing to resume: qwen2.5:7b on " in err and "is not the model the run began " \
         "with, as its /api/tags says (model_family qwen2 then, llama now)" in err, err
     assert fake.chat_bodies == []
-    del fake.family
-    del fake.digests["qwen2.5:7b"]   # (a digest named now: said of the answers before)
+    del fake.digests["qwen2.5:7b"]   # (its review) a digest named now, the family another still: refused alike
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "(model_family qwen2 then, llama now)" in err and fake.chat_bodies == [], err
+    del fake.family   # (the family it began with, a digest named now: said of the answers before)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and "note: the run began with no digest of qwen2.5:7b on " in err and "(none was given), which is " \
         f"{hashlib.sha256(b'qwen2.5:7b').hexdigest()[:8]} now: the answers asked before cannot be told to be this " \
