@@ -1,5 +1,6 @@
 """Review: the trace viewer's server, its data and save endpoints, bad input, origin and path checks."""
 
+import contextlib
 import errno
 import json
 import shutil
@@ -24,14 +25,23 @@ def runs(project):
     return write_two_runs(V2_HOSTILE_MISSES)
 
 
+@contextlib.contextmanager
+def serving(review):
+    """A review's server on a free port, in a thread, gone afterwards: its address."""
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture
 def server(runs):
     review = evalpy.Review(runs[1], against_path=runs[0])
-    httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}", review
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(review) as url:
+        yield url, review
 
 
 def test_page_is_served_with_a_strict_policy(server):
@@ -264,10 +274,7 @@ def test_a_run_given_by_a_long_path_takes_any_note_the_box_takes(project):
     os.makedirs(os.path.dirname(deep))
     path = write_run(deep, make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
     review = evalpy.Review(path)
-    httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    with serving(review) as url:
         data = requests.get(url + "/data").json()
         body = json.dumps({"key": "c1#1", "text": "\U0001f600" * evalpy.MAX_ANNOTATION, "was": "",
                            "run_sha": data["run_sha"], "run": data["run"]}).encode()   # (as the page's JSON.stringify)
@@ -275,9 +282,6 @@ def test_a_run_given_by_a_long_path_takes_any_note_the_box_takes(project):
         answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
         assert answer.status_code == 200, answer.text
         assert evalpy.Review(path).annotations()[0]["c1#1"]["text"] == "\U0001f600" * evalpy.MAX_ANNOTATION
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(project):
@@ -290,10 +294,7 @@ def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(pro
     Path(path + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "run_sha":
         evalpy.sha256_bytes(Path(path).read_bytes()), "annotations": {"c1#1": {"text": long.strip(), "time": "t"}}}))
     review = evalpy.Review(path)
-    httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    with serving(review) as url:
         data = requests.get(url + "/data").json()
         def save(text, was):
             return requests.post(url + "/annotations", json={"key": "c1#1", "text": text, "was": was,
@@ -301,9 +302,6 @@ def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(pro
         assert save("short by tab2", long.strip()).status_code == 200
         answer = save("short by tab1", long.strip())
         assert answer.status_code == 409 and "short by tab2" in answer.text, answer.text
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
@@ -315,10 +313,7 @@ def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     text = Path(path).read_text(encoding="utf-8")   # (as a file holds a lone surrogate: escaped)
     Path(path).write_text(text.replace("\u2603", "\\udfff").replace("\\u2603", "\\udfff"), encoding="utf-8")
     review = evalpy.Review(path)
-    httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
-    try:
-        url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    with serving(review) as url:
         key = requests.get(url + "/data").json()["items"][0]["key"]
         assert key == case_id + "#1"
         body = json.dumps({"key": key, "text": "y" * evalpy.MAX_ANNOTATION}).encode()   # as the page's JSON.stringify sends it
@@ -332,9 +327,6 @@ def test_any_case_the_page_shows_can_be_annotated(project, case_id):
         body = json.dumps({"key": key, "text": "y" * 50000}).encode()
         answer = requests.post(url + "/annotations", data=body, headers={"Content-Type": "application/json"})
         assert answer.status_code == 400 and "an annotation's save takes" in answer.json()["error"], answer.text
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_on_port_80_the_host_a_browser_sends_without_its_port_is_ours():
@@ -1250,19 +1242,15 @@ def test_a_post_whose_body_never_comes_holds_no_stop(runs):
     """127th round's review: a POST was counted as a save to answer before its body was read, and one whose body never
     came (a page closed as it sent) held a stop 10 s in silence. It is counted once its body is read."""
     review = evalpy.Review(runs[1])
-    httpd = evalpy.serve_review(review, 0)
-    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
-    try:
-        stalled = socket.create_connection(("127.0.0.1", httpd.server_address[1]))
-        stalled.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{httpd.server_address[1]}\r\nContent-Type: "
+    with serving(review) as url:
+        port = int(url.rsplit(":", 1)[1])
+        stalled = socket.create_connection(("127.0.0.1", port))
+        stalled.sendall(f"POST /annotations HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: "
                         "application/json\r\nContent-Length: 500\r\n\r\n{".encode())
         time.sleep(0.3)
         with review.answering:
             assert review.posts == 0
         stalled.close()
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, capsys):
