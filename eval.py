@@ -10082,7 +10082,7 @@ def said_in_reason(verdict_object, loose, verdict):
     if isinstance(reason, (dict, list)):
         # a reason written as an object or a list: its verdict, or its texts' ({"reason": {"verdict": "FAIL"}, "pass":
         # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict),
-        # at any depth ({"reason": [{"verdict": "FAIL"}]}), each text after its key as a line of text would say it
+        # at any depth ({"reason": [{"verdict": "FAIL"}]}): each object's fields, then its texts as the reason's lines
         objects, texts = parts_of(reason)
         if any(said_in_fields(o, loose, verdict) or said_in_fields({"verdict": o}, loose, verdict) for o in objects):
             return True
