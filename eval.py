@@ -24826,9 +24826,10 @@ function cut(text, most) { const chars = Array.from(text); return chars.length >
 const UNKNOWN = Symbol("unknown");
 let applied = 0, served = null, retired = new Set(), unsure = "";   // unsure: said where /served did not answer
 const passed = new Set();   // reviews heard while none was known to serve the page: retired once one is, but that one
+const ownRead = new Map();   // of each review heard so, the newest of its answers taken for their own note alone
 async function fresh(answer) {
   if (typeof answer.read_as !== "number") return true;
-  if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return true; }
+  if (answer.served === served) { if (answer.read_as <= applied) return false; applied = answer.read_as; return following(); }
   if (retired.has(answer.served)) return false;
   const before = served;
   let now = null;
@@ -24844,6 +24845,7 @@ async function fresh(answer) {
     $("notice").hidden = false; $("notice").textContent = [...notes, unsure].join(" ");
     if (typeof served === "string") passed.add(served);
     passed.add(answer.served);
+    ownRead.set(answer.served, Math.max(ownRead.get(answer.served) || 0, answer.read_as));
     served = UNKNOWN;
     return "own";
   }
@@ -24851,7 +24853,16 @@ async function fresh(answer) {
   // (every review heard while none was known, but this one, is older or serves no more: a late answer of the one
   // before a restart, its /served unanswered again, was taken for its note over one the page heard after it)
   retired.add(served); for (const other of passed) if (other !== answer.served) retired.add(other); passed.clear();
-  applied = answer.read_as; served = answer.served; return true;
+  // (older than an answer of this review taken for its own note alone: that one's note stands, and this one is taken
+  // for its own too; taken whole, it showed a note saved after it as removed, "changed in the file")
+  const newest = ownRead.get(answer.served) || 0;
+  applied = Math.max(answer.read_as, newest); served = answer.served; ownRead.clear();
+  return answer.read_as < newest ? "own" : following();
+}
+// an answer taken whole: the page follows the file again, and the notice that it could not ask says so no more
+function following() {
+  if (unsure) { unsure = ""; $("notice").textContent = notes.join(" "); $("notice").hidden = !notes.length; }
+  return true;
 }
 function store(it, text) {
   // (too long: never sent, the server would refuse it, and the browser log its 400 as an error; said by statusOf)

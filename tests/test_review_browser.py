@@ -956,8 +956,8 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     assert page.evaluate("(async () => { const kept = [served, applied, new Set(retired)]; "
                          "const taken = await fresh({read_as: 1, served: 'middle'}), "
                          "late = await fresh({read_as: kept[1] + 5, served: kept[0]}), "
-                         "banned = retired.has(kept[0]) || retired.has('middle'); "
-                         "[served, applied, retired] = kept; return taken === 'own' && late === 'own' && !banned; })()")
+                         "banned = retired.has(kept[0]) || retired.has('middle'); [served, applied, retired] = kept; "
+                         "passed.clear(); ownRead.clear(); return taken === 'own' && late === 'own' && !banned; })()")
     assert "could not ask which review serves it" in page.text_content("#notice")
     # (its second finding) a note changed on file, said after, keeps that sentence beside its own
     page.evaluate("changedNotice(1)")
@@ -1402,3 +1402,27 @@ def test_a_review_confirmed_after_none_was_known_retires_those_heard_meanwhile(p
                          "passed.clear(); return [taken, banned]; })()")
     page.unroute("**/served")
     assert late == [False, True], late
+
+
+def test_an_answer_confirmed_after_a_newer_one_taken_alone_takes_no_page_back(page):
+    """127th round: an answer held back, confirmed by /served after a newer answer of the same review was taken for its
+    own note alone, was taken whole: the newer note shown as removed, "changed in the file", its next save refused as
+    another page's. And the notice that /served did not answer stayed once the page followed the file again."""
+    import json
+    page.evaluate("(() => { window.kept = [served, applied, new Set(retired)]; })()")
+    page.route("**/served", lambda route: route.abort())
+    assert page.evaluate("(async () => await fresh({read_as: 2, served: 'R2'}))()") == "own"
+    assert "could not ask which review serves it" in page.text_content("#notice")
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps({"served": "R2"})))
+    assert page.evaluate("(async () => await fresh({read_as: 1, served: 'R2'}))()") == "own"   # (older: its note alone)
+    assert page.evaluate("(async () => [await fresh({read_as: 3, served: 'R2'}), served, applied])()") == [True, "R2", 3]
+    assert "could not ask which review serves it" not in page.text_content("#notice")   # (following the file again)
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps({"served": "R3"})))
+    assert page.evaluate("(async () => await fresh({read_as: 1, served: 'R3'}))()") is True
+    assert "could not ask which review serves it" not in page.text_content("#notice")   # (following the file again)
+    page.unroute("**/served")
+    page.evaluate("(() => { [served, applied, retired] = window.kept; })()")
