@@ -4620,7 +4620,7 @@ def placeholder_places(pattern, fills=None):
 ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
                                rf"(?={PLACEHOLDER.pattern})")
 # one after an escape that reads characters of its own (\x41, \u00e9, \N{...}): a value is never read into it
-ESCAPE_SPLIT = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N)"
+ESCAPE_SPLIT = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N\{{?)"
                           rf"(?={PLACEHOLDER.pattern})")
 PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters of its own (\\x, \\u, \\U, \\N), and a "
                          "var's value is never read into it; write the escape whole in the pattern, or put the character "
@@ -5288,7 +5288,8 @@ def load_default_checks(path, older=None):
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
                      for fill in ("x", "\\x00", "\\U0010ffff")]
             check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) else [])
-            if all(tried) and " position " in tried[0] and placeholder_names(check["value"]):   # (its own, not the x's)
+            # (re's position is the pattern's filled with x: shown so, of re's own words alone)
+            if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):
                 check_problems = [p + f" (in the pattern with each placeholder as x: "
                                       f"'{on_one_line(PLACEHOLDER.sub('x', check['value']), 120)}')" for p in check_problems]
             if not check_problems and older is None and not placeholder_names(check["value"]):   # (filled, each case's)
@@ -21137,9 +21138,11 @@ def judge_run(args, run, target):
                 break
     # (spelled as the run's judge, and told by its digests: QWEN2.5:7B is no other judge)
     forced = guard_held_out_judging(args, run["config"], config)
-    # the judged model's family as the run recorded it; the judges' as the server says now
+    # the judged model as the run recorded it (its family, digest and entry: a judge of its weights under another name
+    # is said as run says it); the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"],
-               {**client.identities, config["model"]: {"model_family": config.get("model_family")}})
+               {**client.identities, config["model"]: {k: config.get(k) for k in ("model_family", "model_digest",
+                                                                                      "model_entry")}})
     header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     if forced:   # a mark of the judged run, not a setting of its votes: a judging begun without it goes on
@@ -23939,7 +23942,8 @@ def write_page(path, text, force, inputs):
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
-                             f"an immutable file? (chattr -i {shell_word(path)} undoes it) or give --html another path"
+                             f"an immutable or append-only file? (lsattr shows which; chattr -i -a {shell_word(path)} "
+                             "undoes both) or give --html another path"
                              if e.errno == errno.EPERM else "make it writable, or give --html another path")
                          if e.errno in (errno.EPERM, errno.EACCES) else
                          f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
@@ -24212,8 +24216,9 @@ class Review:
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)
                 raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
-                                "before are kept: " + (f"an immutable file? (chattr -i {shell_word(onto)} undoes it) "
-                                                       if e.errno == errno.EPERM else "make it writable, ")
+                                "before are kept: " + (f"an immutable or append-only file? (lsattr shows which; chattr "
+                                                       f"-i -a {shell_word(onto)} undoes both) " if e.errno == errno.EPERM
+                                                       else "make it writable, ")
                                 + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None

@@ -333,7 +333,7 @@ def test_a_value_is_text_wherever_its_placeholder_stands(tmp_path):
         check = loaded(written, **vars)
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
     # (its newcomer) said as such, with the cure, never re's "incomplete escape \x" of the pattern filled
-    for written in ("^\\x{{h}}$", "^\\u00{{h}}$"):
+    for written in ("^\\x{{h}}$", "^\\u00{{h}}$", "^\\N{{{h}}}$"):   # (its review: \N{ too)
         with pytest.raises(evalpy.EvalError) as e:
             loaded(written, h="41")
         assert str(e.value).endswith(f"s.jsonl:1: check {'regex ' + written!r}: {evalpy.PLACEHOLDER_IN_ESCAPE}"), str(e.value)

@@ -539,6 +539,12 @@ def test_a_panel_of_one_model_under_two_names_is_refused_and_a_judge_of_the_judg
     code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--model", "a",
                          "--judge-model", "b", "--limit", 1, "--out", "runs/self.json")
     assert "note: the judge is b, the model being judged under another name (a: one set of weights)" in err, err
+    # (and judge, which read the judged model's family alone)
+    fake.listings["/v1/models"]["data"][2]["root"] = "/models/Qwen"   # (b: the judged model's weights)
+    code, out, err = cli("run", "--split", judged_split, "--api", "openai", "--host", fake.url, "--limit", 1,
+                         "--out", "runs/q.json")
+    code, out, err = cli("judge", "runs/q.json", "--host", fake.url, "--judge-model", "b", "--out", "runs/rejudged.json")
+    assert "note: the judge is b, the model being judged under another name (qwen2.5:7b: one set of weights)" in err, err
 
 
 def test_the_judge_command_writes_a_new_run_and_keeps_the_old(project, judged_split, cli, fake):

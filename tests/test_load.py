@@ -538,6 +538,11 @@ def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
     assert str(e.value).startswith(f"{tmp_path}/checks.json:1: check 1: bad regular expression"), str(e.value)
     (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "^{{word}}"}]', encoding="utf-8")
     assert evalpy.load_split(path)
+    # (127th round) a placeholder after \x: said with its cure, and no position of re's words after it
+    (tmp_path / "checks.json").write_text('[{"type": "regex", "value": "\\\\x{{word}}"}]', encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(path)
+    assert str(e.value).endswith(evalpy.PLACEHOLDER_IN_ESCAPE), str(e.value)
 
 
 def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
