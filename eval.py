@@ -23942,8 +23942,8 @@ def write_page(path, text, force, inputs):
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
-                             f"an immutable or append-only file? (lsattr shows which; chattr -i -a {shell_word(path)} "
-                             "undoes both) or give --html another path"
+                             f"an immutable or append-only file or folder? (lsattr -d {shell_word(folder)} "
+                             f"{shell_word(path)} shows which; chattr -i -a undoes both) or give --html another path"
                              if e.errno == errno.EPERM else "make it writable, or give --html another path")
                          if e.errno in (errno.EPERM, errno.EACCES) else
                          f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
@@ -24216,8 +24216,9 @@ class Review:
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)
                 raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
-                                "before are kept: " + (f"an immutable or append-only file? (lsattr shows which; chattr "
-                                                       f"-i -a {shell_word(onto)} undoes both) " if e.errno == errno.EPERM
+                                "before are kept: " + (f"an immutable or append-only file or folder? (lsattr -d "
+                                                       f"{shell_word(os.path.dirname(onto) or '.')} {shell_word(onto)} shows "
+                                                       "which; chattr -i -a undoes both) " if e.errno == errno.EPERM
                                                        else "make it writable, ")
                                 + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
@@ -24841,7 +24842,7 @@ async function fresh(answer) {
   try { now = (await (await fetch("/served")).json()).served; } catch (e) { now = null; }
   // (another answer took a review meanwhile, asked since: this one's answer to /served may be older than its; a late
   // one for the middle of two restarts retired the review serving the page, which froze)
-  if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, true);
+  if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, following());
   if (typeof now !== "string") {   // (not told: its own note taken by send, never the file as it says it, and said;
     // taken whole, an answer of the review before the one serving the page showed its notes, and retired that one: the
     // page followed the file no more; dropped unsaid, a proxy's 502 left the page showing notes the file no longer held)
@@ -24866,7 +24867,10 @@ async function fresh(answer) {
 }
 // an answer taken whole: the page follows the file again, and the notice that it could not ask says so no more
 function following() {
-  if (unsure) { unsure = ""; $("notice").textContent = notes.join(" "); $("notice").hidden = !notes.length; }
+  if (unsure) {   // (that sentence alone: a change in the file said beside it stays said)
+    unsure = "";
+    $("notice").textContent = [...notes, ...(changedSaid ? [changedSaid] : [])].join(" "); $("notice").hidden = !$("notice").textContent;
+  }
   return true;
 }
 function store(it, text) {
@@ -24960,9 +24964,11 @@ function others(it, annotations) {
   }
   if (changed) changedNotice(changed);
 }
+let changedSaid = "";   // the notice's sentence on notes changed in the file, kept as another sentence goes
 function changedNotice(changed) {
   $("notice").hidden = false;
-  $("notice").textContent = [...notes, ...(unsure ? [unsure] : []), changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now."].join(" ");
+  changedSaid = changed + (changed === 1 ? " annotation was" : " annotations were") + " changed in the annotations file since this page showed " + (changed === 1 ? "it" : "them") + " (by another page, or by hand): shown as the file holds " + (changed === 1 ? "it" : "them") + " now.";
+  $("notice").textContent = [...notes, ...(unsure ? [unsure] : []), changedSaid].join(" ");
 }
 // the list's entry of an answer, shown again with the annotation now on file (saved here, or by another page)
 function redrawEntry(it) {

@@ -694,8 +694,8 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
         patched.setattr(evalpy, "write_file", immutable)
         code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
     assert code == 2 and err == ("error: cannot write page.html (Operation not permitted): an immutable or append-only "
-                                 "file? (lsattr shows which; chattr -i -a page.html undoes both) or give --html another "
-                                 "path\n"), err
+                                 "file or folder? (lsattr -d . page.html shows which; chattr -i -a undoes both) or give "
+                                 "--html another path\n"), err
 
 
 def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):

@@ -979,8 +979,8 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
         patched.setattr(os, "replace", immutable)
         evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second", "was": "first"})
     assert str(e.value) == (f"cannot write {sidecar} (Operation not permitted): the annotation was not saved; those "
-                            f"saved before are kept: an immutable or append-only file? (lsattr shows which; chattr -i -a "
-                            f"{sidecar} undoes both) or copy the run "
+                            f"saved before are kept: an immutable or append-only file or folder? (lsattr -d runs {sidecar} "
+                            "shows which; chattr -i -a undoes both) or copy the run "
                             f"with its annotations ({runs[1]} {sidecar}) to a folder that can be written and review the "
                             "copy"), str(e.value)   # (its newcomer: "copy it and use it there" of a sidecar led nowhere)
     assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"

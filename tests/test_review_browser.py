@@ -1425,4 +1425,17 @@ def test_an_answer_confirmed_after_a_newer_one_taken_alone_takes_no_page_back(pa
     assert page.evaluate("(async () => await fresh({read_as: 1, served: 'R3'}))()") is True
     assert "could not ask which review serves it" not in page.text_content("#notice")   # (following the file again)
     page.unroute("**/served")
+    # (its review) taken whole on the path of another answer confirming meanwhile too; and a change in the file said
+    # beside it stays said
+    page.route("**/served", lambda route: route.abort())
+    assert page.evaluate("(async () => await fresh({read_as: 5, served: 'R4'}))()") == "own"
+    page.evaluate("changedNotice(1)")
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps({"served": "R4"})))
+    assert page.evaluate("(async () => await Promise.all([fresh({read_as: 4, served: 'R4'}), "
+                         "fresh({read_as: 6, served: 'R4'})]))()") == ["own", True]
+    notice = page.text_content("#notice")
+    assert "could not ask which review serves it" not in notice and "1 annotation was changed" in notice, notice
+    page.unroute("**/served")
     page.evaluate("(() => { [served, applied, retired] = window.kept; })()")
