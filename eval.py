@@ -1042,6 +1042,11 @@ def p_is(p, alpha=None, name="p"):
     return f"{name} {text[0]} {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
 
+def asked_unit(repeat):
+    """What one answer asked for is: a case, or a trial where each case was asked more than once."""
+    return "trial" if repeat > 1 else "case"
+
+
 def plural(n, noun):
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -1697,6 +1702,12 @@ OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reac
     errno.ENOSPC: "the disk is full; free some space",
     errno.ENAMETOOLONG: "the name is too long for this file system; give a shorter one",
 }
+
+
+def locked_words(path):
+    """What a rename onto `path` the system refused (EPERM) may be, and its cure: the file or its folder locked."""
+    return (f"an immutable or append-only file or folder? (lsattr -d {shell_word(os.path.dirname(path) or '.')} "
+            f"{shell_word(path)} shows which; chattr -i -a undoes both)")
 
 
 def os_hint(error):
@@ -17381,7 +17392,7 @@ def rows_problems(s):
             # every answer asked for (a case, or a case's trial): answered, failed, or answered without a verdict; not
             # every request made (an agent's answer takes one a turn: "2 of 4 requests" of ten asked)
             "requests": figure("count", s["answers"] + len(s["errors"]) + len(s["open"])),
-            "asked": "trials" if s["repeat"] > 1 else "cases",
+            "asked": asked_unit(s["repeat"]) + "s",
             "failed": [{"name": trial_name(e["id"], e["trial"], s["repeat"] > 1), "id": e["id"], "error": e["error"]}
                        for e in s["errors"]], "rows": rows,
             # of the errors, those a resume would meet alike: the request's, not the infrastructure's
@@ -20664,9 +20675,9 @@ def run_grid(grid):
 
 
 def unanswered(count, repeat):
-    """How many answers asked for got none usable, by what they are: cases, or trials where each was asked more than
-    once (never "requests": an agent's answer takes one a turn)."""
-    return f"{plural(count, 'trial' if repeat > 1 else 'case')} got no usable answer"
+    """How many answers asked for got none usable, by what they are (never "requests": an agent's answer takes one a
+    turn)."""
+    return f"{plural(count, asked_unit(repeat))} got no usable answer"
 
 
 def sentence(text):
@@ -23942,8 +23953,7 @@ def write_page(path, text, force, inputs):
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
-                             f"an immutable or append-only file or folder? (lsattr -d {shell_word(folder)} "
-                             f"{shell_word(path)} shows which; chattr -i -a undoes both) or give --html another path"
+                             f"{locked_words(path)} or give --html another path"
                              if e.errno == errno.EPERM else "make it writable, or give --html another path")
                          if e.errno in (errno.EPERM, errno.EACCES) else
                          f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
@@ -24216,9 +24226,7 @@ class Review:
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)
                 raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
-                                "before are kept: " + (f"an immutable or append-only file or folder? (lsattr -d "
-                                                       f"{shell_word(os.path.dirname(onto) or '.')} {shell_word(onto)} shows "
-                                                       "which; chattr -i -a undoes both) " if e.errno == errno.EPERM
+                                "before are kept: " + (f"{locked_words(onto)} " if e.errno == errno.EPERM
                                                        else "make it writable, ")
                                 + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
