@@ -8650,6 +8650,10 @@ class OpenAIClient(ChatClient):
                   if type(m.get("id")) is str]
         served, unread = self.more_pages(model, listing, served, hint, started)
         ids = [m["id"] for m in served]
+        if unread and model in ids and model not in getattr(self, "unread_said", set()):   # (read to its end, and cut:
+            self.unread_said = getattr(self, "unread_said", set()) | {model}   # a wait of its own, said once a command)
+            warn(f"note: {self.host}/models lists {on_one_line(model)}, and goes on past what was read ({unread}): a "
+                 "second entry of that name there, another model answering to it, would go unseen")
         # Ollama's /v1 lists "name:latest" and serves it as "name", as its own API does
         if model not in ids and (tagged(model) not in ids or unread):   # (m:latest, its list left unread: m may follow)
             if unread:   # never "not served" of a list the server said goes on

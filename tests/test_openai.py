@@ -2060,6 +2060,21 @@ def test_a_name_listed_twice_across_pages_is_two_models_as_on_one_page(project, 
     assert not os.path.exists("runs/x.json")
 
 
+def test_a_list_left_unread_past_the_model_asked_is_said(project, cli):
+    """127th round's try from outside: a list read to its end (for a second entry of the name) whose next page dripped
+    or failed held the run at its preflight, and its rest went unread unsaid."""
+    first = {"object": "list", "data": [{"id": "m", "root": "/w/m"}], "has_more": True, "last_id": "m"}
+    server = serve_raw(lambda body: chosen({"role": "assistant", "content": "bug"}),
+                       lambda path: (500, {}, b"") if "after=" in path else (200, {}, json.dumps(first).encode()))
+    try:
+        code, out, err = cli("run", "--api", "openai", "--model", "m", "--split", "dev", "--limit", 1,
+                             "--host", f"http://127.0.0.1:{server.server_address[1]}", "--out", "runs/x.json")
+    finally:
+        server.shutdown()
+    assert code == 0 and err.count("/v1/models lists m, and goes on past what was read (its next page answered HTTP "
+                                   "500): a second entry of that name there") == 1, err
+
+
 def test_a_message_without_content_is_the_servers_fault_beside_reasoning_too(project, cli):
     """Round 105's review: reading content as message.get("content") made a message with reasoning and no content key,
     finish_reason "stop", the model's empty answer; it is the server's fault, asked again, as it was."""
