@@ -13961,6 +13961,25 @@ def two_models_advice(config, began_with):
                if is_held_out(config.get("split_path") or "") else "") + f"), or go on against {began_with}")
 
 
+DETAILS = "details:"   # config.replaced's kind where a server of Ollama's API named no digest: what its /api/tags said
+
+
+def details_told(then, now):
+    """What a server of Ollama's API that names no digest said of a model (its family, size and quantization) at the
+    start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
+    (None, None) where none was, or a digest was given at the start (it stands for the model)."""
+    said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
+    if not said or then.get("model_digest") or then.get("api", "ollama") != "ollama":
+        return None, None
+    return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
+
+
+def began_words(was):
+    """What a model or judge was at the start (config.replaced's "was"), in words."""
+    return (f"its entry {short(was)}" if was.startswith("entry:") else
+            f"no digest, {was.removeprefix(DETAILS)}," if was.startswith(DETAILS) else f"digest {short(was)}")
+
+
 def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     """After the last answer, the server asked again which digest the model (and each judge) is: one re-pulled or
     replaced while the run went on (a model gone, "not found", then back as another) answered part of it, and a run
@@ -13971,7 +13990,8 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     could not be asked of (with why), unsaid, in place of the note a run prints."""
     judge = config.get("judge") or {}
     # (over a /v1 that names no digest, its entry's: a model swapped while the run went on passed unseen)
-    began = config.get("model_digest") or (entry_digest(config.get("model_entry")) if config.get("api") == "openai" else None)
+    began = config.get("model_digest") or (entry_digest(config.get("model_entry")) if config.get("api") == "openai" else
+                                            details_told(config, config)[0])
     pinned = [] if judge_only else [(config["model"], began, "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
     replaced = []
@@ -13984,6 +14004,10 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
         try:
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
+            if was.startswith(DETAILS):   # (of the fields said then and now alone: one unsaid is no other model)
+                was, now = details_told(config, client.identities.get(model, {}))
+                if now is None:
+                    continue
             if who == "the model" and was.startswith("entry:") and now:   # (told as a resume tells them: entries_told)
                 then_told, now_told = entries_told(config.get("model_entry"), client.identities[model].get("model_entry"),
                                                    ENTRY_STAMPED + ENTRY_WINDOW)
@@ -14004,9 +14028,12 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                 unasked.append((model, str(e).splitlines()[0]))
                 continue
             if not LISTED_APART.search(str(e)) and CASE_TWINS not in str(e):
-                warn(f"note: could not ask {on_one_line(config['host'])} again which " + (
-                    f"/v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records the "
-                    "entry it began with" if was.startswith("entry:") else
+                warn(f"note: could not ask {on_one_line(config['host'])} again " + (
+                    f"which /v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records "
+                    "the entry it began with" if was.startswith("entry:") else
+                    f"what {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records what its "
+                    f"/api/tags said at the start, {on_one_line(was.removeprefix(DETAILS))}" if was.startswith(DETAILS) else
+                    "which "
                     f"digest {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records the one it began "
                     f"with, {short(was)}"))
                 continue
@@ -14039,12 +14066,11 @@ def replaced_words(replaced):
     """Each model or judge replaced while it was asked (config.replaced, or a pairwise comparison's), in words: its
     digests told apart, as compare tells them."""
     return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different "
-                     + ("/v1/models entries, after the last call (its entry" if r["was"].startswith("entry:") else
-                        "digests, after the last call (digest")
-                     + f" {on_one_line(short(r['was']))} at the start): two models answer to that name now"
-                     if r["now"] == LISTED_TWICE else
+                     + ("/v1/models entries" if r["was"].startswith("entry:") else "digests")
+                     + f", after the last call ({on_one_line(began_words(r['was']))} at the start): two models answer to "
+                     "that name now" if r["now"] == LISTED_TWICE else
                      f"{r['who']} {on_one_line(r['model'])} was listed beside a name alike but for case after the last "
-                     f"call (digest {on_one_line(short(r['was']))} at the start): Ollama may have answered with either"
+                     f"call ({on_one_line(began_words(r['was']))} at the start): Ollama may have answered with either"
                      if r["now"] == LISTED_ALIKE else
                      # (a pairwise comparison whose compare stopped before its last check, another digest named since)
                      f"{r['who']} {on_one_line(r['model'])} was named by another "
@@ -14053,9 +14079,12 @@ def replaced_words(replaced):
                      + " {} when asked, {} when next asked: re-pulled?)".format(
                          *map(on_one_line, shorts_apart(r["was"], r["now"]))) if r.get("seen") == "later" else
                      f"{r['who']} {on_one_line(r['model'])} was replaced while it was asked ("
-                     + ("its /v1/models entry {} at the start, {} after the last call: other weights?" if r["was"].startswith(
-                         "entry:") else "digest {} at the start, {} after the last call: re-pulled?").format(
-                         *map(on_one_line, shorts_apart(r["was"], r["now"]))) + ")"
+                     + ("its /api/tags named no digest, and said {} at the start, {} after the last call: another model?"
+                        .format(*(on_one_line(v.removeprefix(DETAILS)) for v in (r["was"], r["now"])))
+                        if r["was"].startswith(DETAILS) else
+                        ("its /v1/models entry {} at the start, {} after the last call: other weights?" if r["was"].startswith(
+                            "entry:") else "digest {} at the start, {} after the last call: re-pulled?").format(
+                            *map(on_one_line, shorts_apart(r["was"], r["now"])))) + ")"
                      for r in replaced)
 
 

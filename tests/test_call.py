@@ -2974,6 +2974,44 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
         assert load_json("runs/o.json")["results"][0]["done_reason"] is None
 
 
+def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caught_at_its_end(project, cli, fake):
+    """Round 127 left it open: over a server of Ollama's API that names no digest, a model swapped while the run went on
+    (another family, size or quantization in /api/tags after the fourth answer) passed unseen to its end, exit 0 (a
+    resume and compare caught it, the run itself never). What /api/tags said of it stands for its digest there."""
+    fake.digests["qwen2.5:7b"] = ""
+    swapped = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "modified_at": "2026-11-02T09:14:51+01:00",
+                           "size": 4683087332, "digest": "", "details": {
+                               "format": "gguf", "family": "llama", "families": ["llama"], "parameter_size": "8.0B",
+                               "quantization_level": "Q4_K_M"}}]}
+    fake.listed_after = (4, "/api/tags", swapped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/two.json")
+    assert code == 2 and not os.path.exists("runs/two.json.journal"), err
+    replaced = load_json("runs/two.json")["config"]["replaced"]
+    assert replaced == [{"who": "the model", "model": "qwen2.5:7b", "was": "details:qwen2 7.6B Q4_K_M",
+                         "now": "details:llama 8.0B Q4_K_M"}], replaced
+    said = ("WARNING: the model qwen2.5:7b was replaced while it was asked (its /api/tags named no digest, and said "
+            "qwen2 7.6B Q4_K_M at the start, llama 8.0B Q4_K_M after the last call: another model?): its answers may "
+            "come from two models")
+    assert said in err, err
+    assert said in cli("report", "runs/two.json")[1]
+    code, out, err = cli("run", "--resume", "runs/two.json", "--host", fake.url)   # (a finished run: nothing to resume)
+    assert code == 2 and "Traceback" not in err, err
+    fake.listings.clear()
+    fake.listed_after = (len(fake.chat_bodies) + 2, "/api/tags", {"models": 3})   # (asked again, and no list came)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/four.json")
+    assert code == 0 and "note: could not ask http://127.0.0.1:" in err and " again what the model qwen2.5:7b is now (" \
+        in err and "); the run records what its /api/tags said at the start, qwen2 7.6B Q4_K_M\n" in err, err
+    fake.listings.clear()
+    # the same family, size and quantization said at the end (nothing swapped), or fewer fields said: no warning
+    fake.listed_after = (len(fake.chat_bodies) + 2, "/api/tags", {"models": [dict(swapped["models"][0], details={
+        "family": "qwen2", "parameter_size": "7.6B"})]})
+    fake.listings.clear()
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/three.json")
+    assert code == 0 and "replaced" not in load_json("runs/three.json")["config"] or not load_json(
+        "runs/three.json")["config"]["replaced"], err
+    assert "WARNING" not in err, err
+
+
 def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, cli, fake):
     """Round 107: a model gone mid-run ("not found") then back under another digest answered the rest of the run, and
     the run file recorded the first digest alone; compare with a run of the first model then read "nothing in the
