@@ -1533,7 +1533,13 @@ def write_file(path, pieces, replace=False):
         else:
             link_new(tmp, path)
     finally:
-        remove_quietly(tmp)
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        except OSError as e:   # (an append-only folder: the file made, its rename and its removal refused)
+            warn(f"note: could not remove the temp file {shell_word(tmp)} ({e.strerror}): remove it once the folder "
+                 f"allows it (rm {shell_word(tmp)})")
 
 
 @contextlib.contextmanager

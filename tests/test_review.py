@@ -994,6 +994,32 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
                                  "a folder that can be written and review the copy"), str(e.value)
 
 
+def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypatch, capsys):
+    """Round 127 left it open: in an append-only folder (chattr +a) a save's temp file is made, the rename onto the
+    annotations refused, and the temp file cannot be removed either: it stayed there unnamed, a stray file the user
+    never made. It is named, with why and what to do. (Both calls fail as chattr +a makes them.)"""
+    evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "first"})
+    sidecar = runs[1] + ".annotations.json"
+    real_unlink = os.unlink
+    def append_only(tmp, path):
+        raise PermissionError(errno.EPERM, "Operation not permitted", tmp, None, path)
+    def kept(path, *a, **kw):
+        if ".tmp-" in os.fspath(path):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    with monkeypatch.context() as patched, pytest.raises(evalpy.EvalError):
+        patched.setattr(os, "replace", append_only)
+        patched.setattr(os, "unlink", kept)
+        evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second", "was": "first"})
+    left = [name for name in os.listdir("runs") if ".tmp-" in name]
+    assert len(left) == 1, left
+    err = capsys.readouterr().err
+    assert f"note: could not remove the temp file runs/{left[0]} (Operation not permitted): remove it once the " \
+           "folder allows it (rm runs/" in err, err
+    real_unlink(os.path.join("runs", left[0]))
+    assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"
+
+
 def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_waited_on(server, project, runs, monkeypatch):
     """Sixty-third attack on issue 28: the page counted every entry of the annotations file, report only those of this
     run's answers (200,000 entries of an older run: the page's table all of them, report's none); a save behind a lock
