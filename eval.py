@@ -24787,9 +24787,12 @@ function draw() {
 function counter() { const n = shown.filter((it) => read.has(it.key)).length; $("counter").textContent = n + " of " + shown.length + " read"; }
 // the counts, where the page cannot tell whose answer is newest (/served unanswered): "No annotations yet." stood beside
 // notes it had just saved
+// (counts an answer taken for its own note alone cannot tell: the page cannot ask which review serves it, or it can, and
+// the answer is older than one taken so before it)
 function countsUnknown() {
   const t = $("counts"); t.replaceChildren();
-  t.appendChild(el("tr")).appendChild(el("td", "Unknown while this page cannot ask which review serves it: reload the page.", "muted"));
+  t.appendChild(el("tr")).appendChild(el("td", served === UNKNOWN ? "Unknown while this page cannot ask which review " +
+    "serves it: reload the page." : "Unknown till the next save is answered (this one's answer came late).", "muted"));
 }
 function counts(list) {
   const t = $("counts"); t.replaceChildren();
@@ -24895,7 +24898,7 @@ async function fresh(answer) {
     // page followed the file no more; dropped unsaid, a proxy's 502 left the page showing notes the file no longer held)
     unsure = "This page could not ask which review serves it (GET /served did not answer): a save's answer was taken for " +
       "its own note alone, the others left as shown; reload the page if a note looks wrong.";
-    $("notice").hidden = false; $("notice").textContent = [...notes, unsure].join(" ");
+    $("notice").hidden = false; $("notice").textContent = [...notes, unsure, ...(changedSaid ? [changedSaid] : [])].join(" ");
     if (typeof served === "string") passed.add(served);
     passed.add(answer.served);
     ownRead.set(answer.served, Math.max(ownRead.get(answer.served) || 0, answer.read_as));
@@ -24910,7 +24913,8 @@ async function fresh(answer) {
   // for its own too; taken whole, it showed a note saved after it as removed, "changed in the file")
   const newest = ownRead.get(answer.served) || 0;
   applied = Math.max(answer.read_as, newest); served = answer.served; ownRead.clear();
-  return answer.read_as < newest ? "own" : following();
+  // (either way the page knows which review serves it now: "could not ask" was said on till the next save)
+  return answer.read_as < newest ? (following(), "own") : following();
 }
 // an answer taken whole: the page follows the file again, and the notice that it could not ask says so no more
 function following() {
@@ -24941,7 +24945,10 @@ async function send(it, text, asked) {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
-  } catch (e) { it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return; }
+  } catch (e) {   // (no answer: it may have been written all the same, its answer lost on the way back)
+    if (!response) it.unheard = asStored(text);
+    it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return;
+  }
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer
   // in use; let go, j and k drew the note from before the save as saved, and its next edit replaced the save unseen)
   const fresher = await fresh(answer), now = fresher === true;
@@ -24951,6 +24958,11 @@ async function send(it, text, asked) {
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {
+    // (naming the very text this page sent last and heard nothing of: its own save, written, its answer lost; "another
+    // page saved" it was untrue)
+    if (answer.annotation && it.unheard === asStored(answer.annotation.text)) answer.error = "this page's save of '" +
+      unseen(visible(oneLine(cut(it.unheard, 80)))) + "' reached the file, though its answer never came back; nothing " +
+      "was saved now: save again to replace it";
     // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
     // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
     if (!now && "onFile" in it && !agrees(it, answer)) answer.error = conflictWords(it.onFile, was);
@@ -24961,7 +24973,7 @@ async function send(it, text, asked) {
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
   if (!response.ok) { it.refused = "not saved: " + answer.error; say(it); return; }
-  it.refused = null; it.conflict = false;
+  it.refused = null; it.conflict = false; delete it.unheard;
   // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);

@@ -1439,3 +1439,61 @@ def test_an_answer_confirmed_after_a_newer_one_taken_alone_takes_no_page_back(pa
     assert "could not ask which review serves it" not in notice and "1 annotation was changed" in notice, notice
     page.unroute("**/served")
     page.evaluate("(() => { [served, applied, retired] = window.kept; })()")
+
+
+def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page):
+    """128th round: a save's answer lost on its way back (a proxy dropping it once the server had written it) said
+    "not saved", and the next save was refused as "another page saved" the very text this page had sent: no other page
+    was there."""
+    import json
+    from playwright.sync_api import expect
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    page.route("**/annotations", lambda route: (route.fetch(), route.abort()))   # (written, its answer dropped)
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved"))
+    page.unroute("**/annotations")
+    assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "v3"
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v4")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("reached the file"))
+    status = page.text_content("#savestatus")
+    assert status == ("not saved: this page's save of 'v3' reached the file, though its answer never came back; nothing "
+                      "was saved now: save again to replace it"), status
+    save_note(page)   # (Enter again: replaced, as it says)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "v4"
+
+
+def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
+    """128th round: where /served did not answer, the notice's sentence on notes changed in the file went (back at the
+    next save); and an answer older than one taken for its own note, once /served answered, left the notice and the
+    counts saying the page "cannot ask" which review serves it."""
+    import json
+    from playwright.sync_api import expect
+    key = page.evaluate("shown[at].key")
+    page.evaluate("changedNotice(1)")
+    page.route("**/served", lambda route: route.abort())
+    assert page.evaluate("(async () => await fresh({read_as: 2, served: 'R2'}))()") == "own"
+    notice = page.text_content("#notice")
+    assert "could not ask which review serves it" in notice and "1 annotation was changed" in notice, notice
+    page.unroute("**/served")
+    page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                         body=json.dumps({"served": "R2"})))
+    answer = {"saved": key, "annotation": {"text": "late", "time": "T"}, "counts": [], "annotations": {},
+              "read_as": 1, "served": "R2"}   # (older than the one taken for its own note: its own note alone still)
+    page.route("**/annotations", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                             body=json.dumps(answer)))
+    page.evaluate("store(shown[at], 'late')")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    page.unroute("**/annotations")
+    page.unroute("**/served")
+    notice = page.text_content("#notice")
+    assert "could not ask" not in notice and "1 annotation was changed" in notice, notice
+    assert page.text_content("#counts") == "Unknown till the next save is answered (this one's answer came late).", \
+        page.text_content("#counts")
