@@ -10076,11 +10076,13 @@ def aspect_title(raw, at):
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
 # the words they are read by
 FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meets_criterion", "meets_criteria",
-                                     "veredicto", "veredicte", "overall_verdict"}, PASS_WORDS),   # (never result, decision, outcome: the
-                       # answer's own, "decision": "no" of a refund declined, "result": "false" of a quiz)
+                                     "veredicto", "veredicte", "overall_verdict", "pass"}, PASS_WORDS),   # (never result, decision,
+                       # outcome: the answer's own, "decision": "no" of a refund declined, "result": "false" of a quiz;
+                       # its own key is one, in another case: {"pass": true, "Pass": false} was a pass)
                        LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
-                                       "veredicte", "ganador", "guanyador", "overall_verdict"},
+                                       "veredicte", "ganador", "guanyador", "overall_verdict", "winner"},
                                       WINNER_WORDS)}
+FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
 
 
 # what may follow a verdict field's word that is also a sentence's (yes, no, A, B): nothing, a stop, or a reason after a
@@ -10105,8 +10107,9 @@ def said_in_reason(verdict_object, loose, verdict):
         # a reason written as an object or a list: its verdict, or its texts' ({"reason": {"verdict": "FAIL"}, "pass":
         # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict),
         # at any depth ({"reason": [{"verdict": "FAIL"}]}): each object's fields, then its texts as the reason's lines
-        objects, texts = parts_of(reason)
-        if any(said_in_fields(o, loose, verdict) or said_in_fields({"verdict": o}, loose, verdict) for o in objects):
+        objects, texts, unread = parts_of(reason)
+        if unread or any(said_in_fields(o, loose, verdict) or said_in_fields({"verdict": o}, loose, verdict)
+                         for o in objects):   # (past what is read: its verdict may be the last, never a pass unread)
             return True
         reason = "\n".join(texts)
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
@@ -10131,7 +10134,7 @@ def said_in_reason(verdict_object, loose, verdict):
 
 def parts_of(value, most=200):
     """The objects (at any depth, itself too) and the texts among the values of a JSON value, in order, at most `most`
-    of each (a key's verdict is its object's: said_in_fields reads it)."""
+    of each (a key's verdict is its object's: said_in_fields reads it), and whether any was left unread past them."""
     objects, texts, stack = [], [], [value]
     while stack and len(objects) < most and len(texts) < most:
         item = stack.pop()
@@ -10142,7 +10145,7 @@ def parts_of(value, most=200):
             stack += reversed(list(item.values()))
         elif isinstance(item, list):
             stack += reversed(item)
-    return objects, texts
+    return objects, texts, any(isinstance(item, (str, dict, list)) for item in stack)
 
 
 def introduces(line):
@@ -10169,18 +10172,33 @@ def said_in_fields(verdict_object, loose, verdict):
     for key, value in verdict_object.items():
         if key.casefold() not in fields:
             continue
-        # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio", "[[B]]")
-        if isinstance(value, dict):   # a verdict of its own inside it ({"verdict": {"pass": false}, "pass": true})
-            value = value.get("pass" if words is PASS_WORDS else "winner")
-        text = value.translate(SPACE_LIKE) if isinstance(value, str) else None
-        word = text is not None and (VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text))
-                                     and FIELD_COLON.match(text, bare.end()) and bare)
-        word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
-                                 or FIELD_REST.fullmatch(text, word.end("word"))) else None
-        said = (value if isinstance(value, bool) and words is PASS_WORDS else
-                words.get(verdict_said(word.group("word"))) if word else None)
-        if said is not None and said != verdict:
+        # (a verdict of its own inside it, at any depth: a list's items, an object's verdict fields; {"verdict": ["FAIL"]}
+        # and {"verdict": {"verdict": "FAIL"}} were passes, read as {"verdict": {"pass": false}} was)
+        values, stack = [], [value]
+        while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
+            item = stack.pop()
+            if isinstance(item, dict):
+                stack += reversed([v for k, v in item.items() if k.casefold() in fields])
+            elif isinstance(item, list):
+                stack += reversed(item)
+            else:
+                values.append(item)
+        if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
+        for value in values:
+            # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio",
+            # "[[B]]"; or as a phrase after a key is, "It fails.", "Not met")
+            text = value.translate(SPACE_LIKE) if isinstance(value, str) else None
+            word = text is not None and (VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text))
+                                         and FIELD_COLON.match(text, bare.end()) and bare)
+            word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
+                                     or FIELD_REST.fullmatch(text, word.end("word"))) else None
+            said = (value if isinstance(value, bool) and words is PASS_WORDS else
+                    words.get(verdict_said(word.group("word"))) if word else None)
+            if said is None and text is not None and loose in (LOOSE_PASS, LOOSE_WINNER):
+                said = phrase_verdict(text, loose)
+            if said is not None and said != verdict:
+                return True
     return False
 
 

@@ -5109,6 +5109,21 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     ('{"reason": [{"verdict": "FAIL"}], "pass": true}', None), ('{"reason": [{"pass": false}], "pass": true}', None),
     ('{"reason": {"result": {"verdict": "FAIL"}}, "pass": true}', None), ('{"reason": [{"winner": "A"}], "winner": "B"}', None),
     ('{"reason": {"criteria": [{"name": "date", "met": true}], "summary": "all good"}, "pass": true}', True),
+    # (128th round) a verdict past the 200 parts read of a reason; a verdict field's phrase, list or object; its own
+    # key again in another case
+    (json.dumps({"reason": ["ok"] * 201 + ["Verdict: FAIL"], "pass": True}), None),
+    (json.dumps({"reason": [{}] * 201 + [{"verdict": "FAIL"}], "pass": True}), None),
+    (json.dumps({"reason": {"notes": ["x"] * 250, "summary": {"verdict": "FAIL"}}, "pass": True}), None),
+    (json.dumps({"reason": ["ok"] * 150, "pass": True}), True),
+    ('{"verdict": "It fails.", "pass": true}', None), ('{"verdict": "Not met", "pass": true}', None),
+    ('{"reason": {"verdict": "The answer does not meet the criterion."}, "pass": true}', None),
+    ('{"verdict": "It passes.", "pass": true}', True),
+    ('{"pass": true, "verdict": ["FAIL"]}', None), ('{"reason": {"verdict": ["FAIL"]}, "pass": true}', None),
+    ('{"pass": true, "verdict": {"verdict": "FAIL"}}', None), ('{"winner": "B", "verdict": ["A"]}', None),
+    ('{"winner": "B", "verdict": {"verdict": "A"}}', None), ('{"pass": true, "verdict": ["PASS"]}', True),
+    (json.dumps({"pass": True, "verdict": ["PASS"] * 300}), None),
+    ('{"pass": true, "Pass": false}', None), ('{"pass": true, "PASS": "FAIL"}', None), ('{"winner": "B", "Winner": "A"}', None),
+    ('{"pass": true, "Pass": true}', True), ('{"reason": "ok", "winner": "B", "WINNER": "B"}', "B"),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is
