@@ -8719,6 +8719,7 @@ class OpenAIClient(ChatClient):
             self.host = host
             if key is not None:
                 self.session.headers["Authorization"] = key
+        self.beside_status = status
         return answer if status == 200 and isinstance(answer, dict) else None
 
     def ollama_version(self):
@@ -8752,8 +8753,10 @@ class OpenAIClient(ChatClient):
         command."""
         if set(entry) - OLLAMA_ENTRY_KEYS or self.ollama_version() is None:
             return {}
-        self.beside_unsure = None
+        self.beside_unsure, self.beside_status = None, None
         listed = (self.beside_v1("/api/tags") or {}).get("models")
+        if self.beside_status not in (None, 200):   # (failing: "it no longer says which digest it is" was untrue)
+            self.beside_unsure = f"answered HTTP {self.beside_status}"
         case_twins_refused(model, [([e[k] for k in ("name", "model") if isinstance(e.get(k), str) and e[k]], e.get("digest"))
                                    for e in listed if isinstance(e, dict)] if isinstance(listed, list) else [],
                            self.host.removesuffix("/v1"), self.scrub)   # (its /v1 is its /api/chat: the same store)
@@ -13947,7 +13950,7 @@ def preflight_server(client, config, judge, inputs, resuming):
                  "another server, or a router that had not loaded it yet)" if nested[1] else
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
-        if not was and config["api"] == "ollama":   # (no digest then, one or none now: what the server said of it)
+        if not (was and now) and config["api"] == "ollama":   # (no digest then or now: what the server said of it)
             said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
                     if config.get(k) and identity.get(k) and config.get(k) != identity.get(k)]
             if said:
@@ -13989,11 +13992,11 @@ DETAILS = "details:"   # config.replaced's kind where a server of Ollama's API n
 
 
 def details_told(then, now):
-    """What a server of Ollama's API that names no digest said of a model (its family, size and quantization) at the
-    start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
-    (None, None) where none was, or a digest was given at the start (it stands for the model)."""
+    """What a server of Ollama's API said of a model (its family, size and quantization) at the start (the run's
+    config) and now (an identity), as config.replaced's texts, of the fields said both times alone; (None, None) where
+    none was. What stands for its digest where it named none, then or now."""
     said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
-    if not said or then.get("model_digest") or then.get("api", "ollama") != "ollama":
+    if not said or then.get("api", "ollama") != "ollama":
         return None, None
     return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
 
@@ -14043,6 +14046,12 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                                                    ENTRY_STAMPED + ENTRY_WINDOW)
                 if now_told is not None and then_told != now_told:
                     was, now = entry_digest(None, then_told), entry_digest(None, now_told)
+            if not now and who == "the model" and not was.startswith(("entry:", DETAILS)):
+                # (a digest no longer given, the model said to be another family, size or quantization: replaced, where
+                # "could not ask" was said and the run exited 0)
+                then_said, now_said = details_told(config, client.identities.get(model, {}))
+                if then_said != now_said:
+                    was, now = then_said, now_said
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked; or its
                 # /api/tags beside a /v1 sat past its wait: said so, never "it no longer says")
                 unsure = getattr(client, "beside_unsure", None)

@@ -164,6 +164,9 @@ class FakeOllama:
         self.refuse_loads = False     # answer load requests with HTTP 500 (or a (status, words) pair)   # answer {"label": ...} when asked for structured output, as a grammar would
         self.digests = {}             # model -> the digest /api/tags reports, when a test replaces a model
         self.listings = {}            # GET path -> the JSON object sent instead of the usual answer (a wrong shape)
+        # GET path -> (status, error): answered so, as Ollama's ListHandler answers a store it cannot read
+        # (server/routes.go: c.JSON(http.StatusInternalServerError, gin.H{"error": err.Error()}))
+        self.get_errors = {}
         self.server_header = None     # a Server: header sent with every answer, as a server names itself
         self.reasoning = "El cliente describe un cobro doble; eso es dinero de la cuenta."
         # agents: the user's message -> the model's steps, one per request of the conversation: a list of
@@ -415,7 +418,9 @@ class FakeOllama:
                 if fake.drip_gets:   # the checks before a run, answered a few bytes at a time
                     self.drip(fake.drip_gets if isinstance(fake.drip_gets, str) else "drip_headers", "-")
                     return
-                if self.path in fake.listings:
+                if self.path in fake.get_errors:
+                    self.send_json(fake.get_errors[self.path][0], {"error": fake.get_errors[self.path][1]})
+                elif self.path in fake.listings:
                     self.send_json(200, fake.listings[self.path])
                 elif self.path == "/api/tags" and fake.native_api:   # (a /v1 server alone has none)
                     time.sleep(fake.tags_seconds)

@@ -2996,6 +2996,15 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     assert said in cli("report", "runs/two.json")[1]
     code, out, err = cli("run", "--resume", "runs/two.json", "--host", fake.url)   # (a finished run: nothing to resume)
     assert code == 2 and "Traceback" not in err, err
+    # (128th round) begun on a digest, which the server no longer gives at the end, naming another family: replaced,
+    # where "could not ask" was said, exit 0
+    del fake.digests["qwen2.5:7b"]
+    fake.listings.clear()
+    fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", swapped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/five.json")
+    assert code == 2 and load_json("runs/five.json")["config"]["replaced"] == replaced, err
+    assert said in err and "could not ask" not in err, err
+    fake.digests["qwen2.5:7b"] = ""
     fake.listings.clear()
     fake.listed_after = (len(fake.chat_bodies) + 2, "/api/tags", {"models": 3})   # (asked again, and no list came)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/four.json")

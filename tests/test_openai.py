@@ -192,6 +192,23 @@ def test_an_api_tags_gone_slow_by_the_runs_end_is_said_so(project, cli, fake):
     assert "gave no digest of qwen2.5:7b" not in err, err   # (the start's note, of a run that began with one: untrue)
 
 
+def test_an_api_tags_failing_by_the_runs_end_is_said_so(project, cli, fake):
+    """128th round's hostile servers: over Ollama's /v1, /api/tags answered HTTP 500 at the run's end, and the note said
+    'it no longer says which digest it is', which it had not said."""
+    import threading
+    import time
+    fake.latency = 0.2
+    def failing_once_asked():
+        deadline = time.monotonic() + 30
+        while len(fake.chat_bodies) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        fake.get_errors["/api/tags"] = (500, "open /root/.ollama/models/manifests: permission denied")
+    threading.Thread(target=failing_once_asked, daemon=True).start()
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 3, "--jobs", 1)
+    assert code == 0 and ("again which digest the model qwen2.5:7b is now (its /api/tags answered HTTP 500)") in err \
+        and "no longer says" not in err, err
+
+
 def test_only_an_entry_of_ollamas_shape_is_asked_whether_ollama_serves_it(project, cli, fake):
     """Round 124's reviews: every /v1 command asked /api/version (a server that sits on the path cost each command 10 s),
     and a vLLM answering it was taken for Ollama: --option top_k refused as one "Ollama's /v1 would ignore". An entry

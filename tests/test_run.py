@@ -599,7 +599,22 @@ def test_a_run_begun_where_no_digest_was_given_is_resumed_by_what_the_server_sai
     del fake.digests["qwen2.5:7b"]   # (its review) a digest named now, the family another still: refused alike
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "(model_family qwen2 then, llama now)" in err and fake.chat_bodies == [], err
-    del fake.family   # (the family it began with, a digest named now: said of the answers before)
+    # (128th round) begun on a digest that the server no longer gives, naming another family now: refused too, where
+    # it was resumed with two notes and the completed run recorded the first digest as checked
+    os.unlink("runs/dev-v3.json.journal")
+    del fake.family
+    interrupted_journal(project, cli, fake, keep=5)
+    fake.digests["qwen2.5:7b"], fake.family = "", (lambda model: "llama")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "is not the model the run began with, as its /api/tags says (model_family qwen2 then, llama " \
+        "now)" in err and fake.chat_bodies == [], err
+    os.unlink("runs/dev-v3.json.journal")
+    del fake.family, fake.digests["qwen2.5:7b"]
+    fake.digests["qwen2.5:7b"] = ""
+    interrupted_journal(project, cli, fake, keep=5)
+    del fake.digests["qwen2.5:7b"]
+    fake.chat_bodies.clear()
+    # (the family it began with, a digest named now: said of the answers before)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and "note: the run began with no digest of qwen2.5:7b on " in err and "(none was given), which is " \
         f"{hashlib.sha256(b'qwen2.5:7b').hexdigest()[:8]} now: the answers asked before cannot be told to be this " \
