@@ -10844,6 +10844,12 @@ def weights_alike(a, b):
     return told[0] == told[1]
 
 
+def judged_identities(identities, config):
+    """The server's identities (the judges' as it says them now), the judged model's as its run recorded it: its family,
+    digest and entry (a judge of its weights under another name is said wherever it judges it, never only by run)."""
+    return {**identities, config["model"]: {k: config.get(k) for k in ("model_family", "model_digest", "model_entry")}}
+
+
 def judge_note(model, judges, identities):
     """Warn when nothing but the judged model's own family judges it."""
     def digest(name):   # (a known one: `ollama cp m j` is m under another name, which the names alone hid)
@@ -21217,9 +21223,7 @@ def judge_run(args, run, target):
     forced = guard_held_out_judging(args, run["config"], config)
     # the judged model as the run recorded it (its family, digest and entry: a judge of its weights under another name
     # is said as run says it); the judges' as the server says now
-    judge_note(config["model"], config["judge"]["models"],
-               {**client.identities, config["model"]: {k: config.get(k) for k in ("model_family", "model_digest",
-                                                                                      "model_entry")}})
+    judge_note(config["model"], config["judge"]["models"], judged_identities(client.identities, config))
     header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
     path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
     if forced:   # a mark of the judged run, not a setting of its votes: a judging begun without it goes on
@@ -22228,8 +22232,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                     f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "")
                  + "; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
-        for judged_model in dict.fromkeys((b_run["config"]["model"], a_run["config"]["model"])):
-            judge_note(judged_model, judge["models"], client.identities)
+        for run in (b_run, a_run) if a_run["config"]["model"] != b_run["config"]["model"] else (b_run,):
+            judge_note(run["config"]["model"], judge["models"], judged_identities(client.identities, run["config"]))
         calls = sum(len(missing(p)) for p in todo)
         warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
              f"({plural(calls, 'call')}, " + ("both orders in all" if calls == len(todo) * len(wanted) else

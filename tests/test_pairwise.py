@@ -2284,3 +2284,17 @@ def test_a_sidecar_keeps_its_mode_and_one_made_read_only_is_never_replaced(proje
                                                             ".pairwise.json), or copy it aside") in err, err
     assert open(sidecar, encoding="utf-8").read() == before and os.stat(sidecar).st_mode & 0o777 == 0o444
     assert "Traceback" not in err
+
+
+def test_a_judge_that_is_a_judged_model_under_another_name_is_said_as_run_says_it(project, cli, fake):
+    """128th round's hostile servers: compare --pairwise with a judge of the candidate's digest under another name (`ollama
+    cp`) said nothing, where run and judge say it: only the judge was asked of the server, and the judged models' digests
+    the runs recorded were never read."""
+    fake.models = ["qwen2.5:7b", "same:latest"]
+    fake.digests["same:latest"] = fake.digest("qwen2.5:7b")
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=(), model_digest=fake.digest("qwen2.5:7b"),
+                          model_family="qwen2")
+    scripted_judge(fake)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
+    assert code == 0 and "note: the judge is same, the model being judged under another name (qwen2.5:7b: one digest)" \
+        in err, err
