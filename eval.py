@@ -8892,6 +8892,8 @@ class OpenAIClient(ChatClient):
             reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself
         if reason == "repetition":   # vLLM's for the same (vllm/v1/engine/__init__.py FINISH_REASON_STRINGS): it looped
             reason = REPEAT_STOP
+        if reason == "model_length":   # Mistral's where the model's window ended it (its FinishReason): a cut, as
+            reason = "length"          # "length" is (a judge's draft before it was read as its verdict)
         if reason in ("abort", "error"):
             # vLLM's for a request its engine aborted (a shutdown, a pause) or failed part way: no answer of the
             # model's to score (a fragment was scored INVALID), asked again as the server's fault, what came kept

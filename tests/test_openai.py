@@ -2175,6 +2175,14 @@ def test_an_answer_the_server_aborted_is_asked_again_and_a_loop_it_cut_is_named(
     assert "stopped by its server for repeating itself" in shown and "Ollama" not in shown, shown
 
 
+def test_mistrals_model_length_is_an_answer_cut_at_the_window(project, cli):
+    """128th round's hostile judges: Mistral's finish_reason "model_length" (its FinishReason: stop, length, model_length,
+    error, tool_calls; mistral-openapi-client models/chat_completion_choice.rs), the model's window reached, was read as
+    a finished answer: a judge's draft before it counted as its verdict. It is a cut, as "length" is."""
+    code, r, asked = run_answered(cli, {"role": "assistant", "content": "Paris, and the"}, "model_length", "runs/cut.json")
+    assert r["done_reason"] == "length" and r["response"] == "Paris, and the", r   # (a judge's vote so: cut_vote's)
+
+
 def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project, cli):
     """Round 108: OpenRouter sends an error met while the model wrote in a 200's body, on the choice (NonStreamingChoice
     error?: ErrorResponse, openrouter.ai/docs/api/errors: "emitted in the response body"): with content "" it was
