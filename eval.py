@@ -21441,6 +21441,13 @@ def begin_judging(target, header, todo, judge):
     for path in [out] if exact else numbered_names(out):
         judging = path + JUDGING_SUFFIX
         state, said = judging_state(judging, header, todo) if os.path.lexists(judging) else (None, None)
+        if state == "reordered":   # the same panel named in another order: asked in the order it was begun with, as
+            # the run's own panel is (judge_run), its votes kept (without --out, every one was asked again into a -2)
+            digests = dict(zip(judge["models"], judge.get("digests") or ()))
+            judge["models"] = said
+            if "digests" in judge:
+                judge["digests"] = [digests.get(m) for m in said]
+            state, said = judging_state(judging, header, todo)
         holder = live_holder(path) if state not in (None, "same") else None
         if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
             state, said = "live", f"is being written now by eval.py (pid {holder})"
@@ -21479,7 +21486,8 @@ def begin_judging(target, header, todo, judge):
 def judging_state(path, header, todo):
     """(state, what to say) of the judging at path against the one to make, of the answers `todo`: ("same", None, or a
     note of a judge whose digest the server no longer names),
-    ("other", how its settings differ), ("empty", ...) when a stop before its header was whole left it holding
+    ("other", how its settings differ), ("reordered", its panel's order) where its panel alone is named in another
+    order, ("empty", ...) when a stop before its header was whole left it holding
     nothing, ("replaced", ...) when its judge alone differs, by digest (pulled again: the judge it began with is gone),
     or ("broken", why it cannot be read); what is said follows its name."""
     try:
@@ -21513,6 +21521,10 @@ def judging_state(path, header, todo):
               if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k) and k != "digests"]
+    begun = their_judge.get("models")
+    if [k for k, _, _ in differ] == ["judge models"] and type(begun) is list and all(type(m) is str for m in begun) \
+            and sorted(begun) == sorted(judge["models"]):
+        return "reordered", list(begun)   # (the same panel: its decision is order-free)
     shown = lambda value: on_one_line(json_text(value), 40)
     said = [f"{k} {shown(there)} there, {shown(now)} now" + (
         ": the same judges in another order; give --judge-model in the order it was begun with, "

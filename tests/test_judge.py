@@ -2800,10 +2800,20 @@ def test_a_panel_named_in_another_order_is_the_same_panel(project, judged_split,
     fake.models.append("llama3.2:3b")
     panel = ("--judge-model", "qwen2.5:7b", "--judge-model", "llama3.2:3b")
     interrupted_judging(cli, fake, judged_split, *panel)
-    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2], "--out", "j.json")
-    assert code == 2 and ('judge models ["qwen2.5:7b", "llama3.2:3b"] there, ["llama3.2:3b", "qwen2.5:7b"] now: the same '
-                          "judges in another order; give --judge-model in the order it was begun with, --judge-model "
-                          "qwen2.5:7b --judge-model llama3.2:3b") in err, err
+    # (128th round) an interrupted judging given the panel reordered goes on in the order it was begun with: without
+    # --out, every vote was asked again into a -judged-2 (a note said why after it was paid for); with it, refused
+    begun = Path("j.json.judging").read_bytes()
+    for out in (["--out", "j.json"], []):
+        if not out:   # (the same judging, where judge without --out looks for it)
+            Path("runs/answers-dev-v1-judged.json.judging").write_bytes(begun)
+        judging = "j.json.judging" if out else "runs/answers-dev-v1-judged.json.judging"
+        kept = sum(1 for line in Path(judging).read_text(encoding="utf-8").splitlines() if '"vote"' in line)
+        asked = len(judge_calls(fake))
+        code, out_text, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2], *out)
+        written = "j.json" if out else "runs/answers-dev-v1-judged.json"
+        assert code == 0 and f"going on with the judging interrupted in {judging}" in err and kept > 0, err
+        assert len(judge_calls(fake)) - asked == 20 - kept and not os.path.exists("runs/answers-dev-v1-judged-2.json"), err
+        assert load_json(written)["config"]["judge"]["models"] == ["qwen2.5:7b", "llama3.2:3b"]
     Path("runs/answers-dev-v1.json").unlink()
     code, out, err = cli("run", "--split", judged_split, "--host", fake.url, *panel)
     assert code == 0, err
