@@ -8856,11 +8856,20 @@ class OpenAIClient(ChatClient):
                 # and a judge's verdict in it was a draft), the part kept in the error's words
                 raise CallFailed(f"the server's content filter stopped the answer after {len(content):,} characters "
                                  f"(finish_reason content_filter): {json_preview(content, 200, self.scrub)}", retry=False)
-            if not message.get("tool_calls") and isinstance(message.get("function_call"), dict):
+            legacy, listed = message.get("function_call"), message.get("tool_calls")
+            if not listed and isinstance(legacy, dict):
                 # (OpenAI's deprecated form of one call: "no message.content", the call unsaid; beside content "" or
                 # reasoning, an answer that called nothing, the call dropped and the case scored)
                 raise CallFailed("the server answered with function_call, OpenAI's deprecated form of a tool call, which "
                                  "eval.py does not read: a server (or chat template) that sends tool_calls is needed",
+                                 retry=False)
+            if legacy not in (None, {}, [], "") and not (isinstance(legacy, dict) and isinstance(listed, list) and any(
+                    isinstance(c, dict) and c.get("function") == legacy for c in listed)):
+                # (one naming a call tool_calls does not hold, beside them, was dropped; one of another shape beside
+                # content "" was an answer that called nothing. The same call both ways is that call)
+                raise CallFailed("the server answered with function_call (OpenAI's deprecated form of a tool call) "
+                                 + ("beside tool_calls, naming a call they do not hold" if isinstance(legacy, dict) else
+                                    f"as {json_kind(legacy)}, not one call") + ": which calls the model made cannot be told",
                                  retry=False)
             if "content" not in message:
                 raise TypeError   # no content key but a filter's: the server's fault, asked again, as it always was

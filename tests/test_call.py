@@ -2666,6 +2666,40 @@ def test_openais_deprecated_function_call_is_named_never_no_content(monkeypatch,
         "server (or chat template) that sends tool_calls is needed")
 
 
+@pytest.mark.parametrize("beside, said", [
+    ({"content": None, "function_call": {"name": "cancel_order", "arguments": "{}"},
+      "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "x", "arguments": "{}"}}]},
+     "the server answered with function_call (OpenAI's deprecated form of a tool call) beside tool_calls, naming a call "
+     "they do not hold: which calls the model made cannot be told"),
+    ({"content": "", "function_call": [{"name": "x", "arguments": "{}"}]},
+     "the server answered with function_call (OpenAI's deprecated form of a tool call) as a list, not one call: which "
+     "calls the model made cannot be told"),
+    ({"content": "", "function_call": "x"},
+     "the server answered with function_call (OpenAI's deprecated form of a tool call) as text, not one call: which "
+     "calls the model made cannot be told")])
+def test_a_function_call_beside_other_tool_calls_or_of_another_shape_is_never_dropped(monkeypatch, beside, said):
+    """128th round's hostile servers: function_call naming another call beside tool_calls was dropped (one call of two
+    stored), and one that is no object beside content "" was an answer that called nothing."""
+    body = json.dumps({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", **beside}}]}).encode()
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS["openai"](url, retries=1).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
+    assert answer["response"] is None and answer["attempts"] == 1 and answer["error"] == said, answer
+
+
+def test_a_function_call_that_repeats_the_tool_call_beside_it_is_that_call():
+    """(Its control) a server that sends the one call both ways, function_call beside tool_calls, made one call."""
+    call = {"name": "x", "arguments": "{}"}
+    body = json.dumps({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+        "role": "assistant", "content": None, "function_call": call,
+        "tool_calls": [{"id": "c1", "type": "function", "function": call}]}}]}).encode()
+    tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
+    answer = hostile_answer(body, lambda url: evalpy.CLIENTS["openai"](url, retries=1).chat(
+        "m", [{"role": "user", "content": "hola"}], {}, tools=tools))
+    assert answer["error"] is None and [c["name"] for c in answer["tool_calls"]] == ["x"], answer
+
+
 @pytest.mark.parametrize("listed, shown", [
     ("m:latest\n", '"m:latest\\n"'), ("m ", '"m "'), (" m", '" m"'), ("m\t", '"m\\t"'), ("m\u00a0", '"m\\xa0"'),
     ("m\u200b", 'm\\u200b'), ("my  model", '"my  model"')])   # (round 93: a zero-width space is shown escaped anyway)
