@@ -227,6 +227,9 @@ ANNOTATION_HOLDERS = (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
 
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
+# (what to do where those verdicts cannot be written beside it: the copy takes the verdicts kept, never paid for again)
+PAIRWISE_UNWRITABLE = ("make the folder writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
+                       "can be written and compare the copies")
 PAIRWISE_FORMAT = "eval.py-pairwise/1"
 # every "format" eval.py writes: a file of them given where a prompt or a person's verdicts belong is named as what it is
 EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT, PAIRWISE_FORMAT)
@@ -1505,6 +1508,15 @@ def through_link(path, what):
     return own
 
 
+class ReadOnlyFile(PermissionError):
+    """write_file's refusal to replace a file made read-only (a rename would replace it all the same): its name is the
+    file's (never its folder's, blamed where the folder could be written), its cure its own (os_hint)."""
+
+    @property
+    def cure(self):
+        return f"make it writable (chmod u+w {shell_word(self.filename)})"
+
+
 def write_file(path, pieces, replace=False):
     """The one way eval.py writes a file: whole and atomically (a temp file beside it, fsync, then
     its name), so a reader sees the old file or the new one, never half of one. replace=False: a
@@ -1519,8 +1531,7 @@ def write_file(path, pieces, replace=False):
     except FileNotFoundError:
         mode = None
     if mode is not None and not mode & 0o222:
-        raise PermissionError(errno.EACCES, f"it is read-only (mode {mode:o}): make it writable (chmod u+w), or copy it "
-                                            "aside", path)
+        raise ReadOnlyFile(errno.EACCES, f"it is read-only (mode {mode:o})", path)
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.writelines([pieces] if isinstance(pieces, str) else pieces)
@@ -1572,12 +1583,26 @@ def writable_beside(path, otherwise, cure=None):
         if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
             raise EvalError(f"cannot write {shell_word(written)}: it is read-only (mode {os.stat(written).st_mode & 0o7777:o}): "
                             f"make it writable (chmod u+w {shell_word(written)}), or copy it aside; {otherwise}")
-        if os.path.isdir(folder) and os.path.isfile(written) and hasattr(os, "geteuid"):
-            folder_info, file_owner = os.stat(folder), os.stat(written).st_uid
-            sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)
-            if sticky and os.geteuid() not in (0, folder_info.st_uid, file_owner):
-                raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {file_owner}) in a "
-                                f"folder where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}")
+        owner = others_in_sticky(written) if os.path.isfile(written) else None
+        if owner is not None:   # (what to do: its owner's, or a copy of one's own; never "make the folder writable")
+            raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {owner}) in a folder "
+                            f"where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}" + (
+                                f": ask its owner to remove it, or {cure.split(', or ', 1)[1]}" if cure and ", or " in cure
+                                else ""))
+
+
+def others_in_sticky(path):
+    """The owner (uid) of `path` where it is another user's file in a sticky folder (such as /tmp), where a file is
+    replaced by its owner alone (or the folder's, or root): a rename onto it is refused, whatever its mode; else None."""
+    folder = os.path.dirname(path) or "."
+    try:
+        folder_info, owner = os.stat(folder), os.lstat(path).st_uid
+    except OSError:
+        return None
+    sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)
+    if not sticky or not hasattr(os, "geteuid") or os.geteuid() in (0, folder_info.st_uid, owner):
+        return None
+    return owner
 
 
 # write_file's temp name adds to a file's: ".tmp-", a pid (up to 7 digits), "-" and a thread id (up to 20)
@@ -1711,13 +1736,20 @@ OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reac
 
 
 def locked_words(path):
-    """What a rename onto `path` the system refused (EPERM) may be, and its cure: the file or its folder locked."""
+    """What a rename onto `path` the system refused (EPERM) may be, and its cure: another user's file in a sticky
+    folder (lsattr's cure there fails), or the file or its folder locked."""
+    owner = others_in_sticky(path)
+    if owner is not None:
+        return (f"it is another user's file (uid {owner}) in a folder where each user replaces only their own "
+                f"({shell_word(os.path.dirname(path) or '.')}, sticky): ask its owner to remove it,")
     return (f"an immutable or append-only file or folder? (lsattr -d {shell_word(os.path.dirname(path) or '.')} "
             f"{shell_word(path)} shows which; chattr -i -a undoes both)")
 
 
 def os_hint(error):
     """': what to do' about an OSError whose errno OS_ERROR_HINTS knows, else ''."""
+    if isinstance(error, ReadOnlyFile):   # (its own: "to read or write it, or to enter a folder" was said beside it)
+        return f": {error.cure}, or copy it aside"
     return f": {OS_ERROR_HINTS[error.errno]}" if error.errno in OS_ERROR_HINTS else ""
 
 
@@ -22166,7 +22198,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         return shown_unchecked(unread_words(stored["host"], judge["models"][0], None, None, "the verdicts"))
     if todo or unconfirmed or recheck:
         if not recheck:
-            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", PAIRWISE_UNWRITABLE)
         if unconfirmed and not todo:
             warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
                  "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
@@ -22213,7 +22245,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          ", and every pair is asked anew" if stored is None else
                          f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
-                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked")
+                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", PAIRWISE_UNWRITABLE)
         if stored and stored.get("unconfirmed") and type(stored.get("host")) is str and not same_server(stored["host"],
                                                                                                       config["host"]):
             # what that server's judge was when they were asked, this one cannot say: reused, another digest's were
@@ -24041,13 +24073,15 @@ def write_page(path, text, force, inputs):
     except OSError as e:      # a full disk: the failed write was the temp file's, which is gone; the page is named
         # (or the folder, where the system refused the temp file there: "cannot write page.html" blamed no folder, and
         # said nothing to do)
-        onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else None
+        onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
+            path if isinstance(e, ReadOnlyFile) else None   # (the page itself read-only: never its folder's fault)
         folder_refused = e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not onto
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
                              f"{locked_words(path)} or give --html another path"
-                             if e.errno == errno.EPERM else "make it writable, or give --html another path")
+                             if e.errno == errno.EPERM else f"{e.cure}, or give --html another path"
+                             if isinstance(e, ReadOnlyFile) else "make it writable, or give --html another path")
                          if e.errno in (errno.EPERM, errno.EACCES) else
                          f"cannot write {shell_word(path)} ({e.strerror}{os_hint(e)})")) from None
     except KeyboardInterrupt:   # (or SIGTERM): a page already in place is said so, never left for "interrupted" alone
@@ -24310,7 +24344,8 @@ class Review:
             lock = self.sidecar + ".lock"
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
             # folder blamed, which could be written)
-            onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else None
+            onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
+                e.filename if isinstance(e, ReadOnlyFile) else None   # (the file itself read-only: its own cure)
             made = isinstance(e.filename, str) and not os.path.lexists(e.filename) and not onto   # (its lock or a temp
             if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # file, gone): no file to mend, the folder
                 raise EvalError(f"cannot write in {shell_word(os.path.dirname(e.filename) or '.')} ({e.strerror}): the "
@@ -24320,6 +24355,7 @@ class Review:
                 # sidecar: review of the copy is refused, an annotations file no run)
                 raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
                                 "before are kept: " + (f"{locked_words(onto)} " if e.errno == errno.EPERM
+                                                       else f"{e.cure}, " if isinstance(e, ReadOnlyFile)
                                                        else "make it writable, ")
                                 + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "

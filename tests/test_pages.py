@@ -696,6 +696,25 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
     assert code == 2 and err == ("error: cannot write page.html (Operation not permitted): an immutable or append-only "
                                  "file or folder? (lsattr -d . page.html shows which; chattr -i -a undoes both) or give "
                                  "--html another path\n"), err
+    # (128th round's newcomer) a page eval.py wrote, made read-only: its folder was blamed, two cures run together
+    os.chmod("page.html", 0o444)
+    code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
+    assert code == 2 and err == ("error: cannot write page.html (it is read-only (mode 444)): make it writable (chmod u+w "
+                                 "page.html), or give --html another path\n"), err
+    os.chmod("page.html", 0o644)
+    # another user's page in a sticky folder (as /tmp): lsattr's cure fails there; the rename fails as the system fails it
+    # (ownership set with chown, this process seen as user 1000)
+    os.makedirs("st")
+    assert cli("report", v3, "--html", "st/page.html")[0] in (0, 1)
+    os.chmod("st", 0o1777)
+    os.chown("st/page.html", 4321, 4321)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "geteuid", lambda: 1000)
+        patched.setattr(evalpy, "write_file", immutable)
+        code, out, err = cli("report", v3, "--html", "st/page.html", "--force")
+    assert code == 2 and err == ("error: cannot write st/page.html (Operation not permitted): it is another user's file "
+                                 "(uid 4321) in a folder where each user replaces only their own (st, sticky): ask its "
+                                 "owner to remove it, or give --html another path\n"), err
 
 
 def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):

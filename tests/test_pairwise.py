@@ -1946,7 +1946,9 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
                         and mode == os.W_OK else real_access(path, mode, **kw))
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
-                                      "verdicts asked could not be stored, so nothing was asked\n"), err
+                                      "verdicts asked could not be stored, so nothing was asked: make the folder "
+                                      "writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
+                                      "can be written and compare the copies\n"), err   # (128th round: its cure)
     assert fake.chat_bodies == []
     code, out, err = cli("review", cand, "--port", "0")
     assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
@@ -1961,7 +1963,9 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
-                                      "verdicts asked could not be stored, so nothing was asked\n"), err
+                                      "verdicts asked could not be stored, so nothing was asked: make the folder "
+                                      "writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
+                                      "can be written and compare the copies\n"), err
     assert len(fake.chat_bodies) == asked
     # (twenty-seventh attack) in a sticky folder (as /tmp), another user's file is replaced by no rename of ours:
     # calls were paid, then the store failed. (Ownership is set with chown and this process seen as user 1000.)
@@ -1972,7 +1976,9 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: it is another user's file (uid 4321) in a folder "
                                       "where each user replaces only their own (shared, sticky); the verdicts asked could "
-                                      "not be stored, so nothing was asked\n"), err
+                                      "not be stored, so nothing was asked: ask its owner to remove it, or copy both runs "
+                                      "(and the candidate's .pairwise.json) to a folder that can be written and compare the "
+                                      "copies\n"), err   # (128th round's newcomer: no cure was said)
     assert len(fake.chat_bodies) == asked
     os.chown("shared/pw.json", 1000, 1000)   # one's own file there: stored as before
     assert cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)[0] == 0

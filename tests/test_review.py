@@ -994,6 +994,44 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
                                  "a folder that can be written and review the copy"), str(e.value)
 
 
+def test_another_users_annotations_in_a_sticky_folder_or_a_read_only_one_say_what_to_do(project, runs, monkeypatch):
+    """128th round's newcomer: another user's annotations file in a sticky folder (as /tmp) was refused at start with no
+    cure, and a save refused onto it (EPERM) was told to use lsattr and chattr, which fail there; one made read-only
+    (mode 444) ran two cures together. (Ownership is set with chown, this process seen as user 1000; the rename fails
+    as the system fails it.)"""
+    review = evalpy.Review(runs[1])
+    review.save({"key": "dev-09#1", "text": "first"})
+    sidecar = runs[1] + ".annotations.json"
+    os.chmod(sidecar, 0o444)
+    with pytest.raises(evalpy.EvalError) as e:
+        review.save({"key": "dev-09#1", "text": "second", "was": "first"})
+    assert str(e.value) == (f"cannot write {sidecar} (it is read-only (mode 444)): the annotation was not saved; those "
+                            f"saved before are kept: make it writable (chmod u+w {sidecar}), or copy the run with its "
+                            f"annotations ({runs[1]} {sidecar}) to a folder that can be written and review the copy"), \
+        str(e.value)
+    os.chmod(sidecar, 0o644)
+    folder = os.path.dirname(runs[1])
+    os.chmod(folder, 0o1777)
+    os.chown(sidecar, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    def refused(tmp, path):
+        raise PermissionError(errno.EPERM, "Operation not permitted", tmp, None, path)
+    with monkeypatch.context() as patched, pytest.raises(evalpy.EvalError) as e:
+        patched.setattr(os, "replace", refused)
+        review.save({"key": "dev-09#1", "text": "second", "was": "first"})
+    assert str(e.value) == (f"cannot write {sidecar} (Operation not permitted): the annotation was not saved; those saved "
+                            f"before are kept: it is another user's file (uid 4321) in a folder where each user replaces "
+                            f"only their own ({folder}, sticky): ask its owner to remove it, or copy the run with its "
+                            f"annotations ({runs[1]} {sidecar}) to a folder that can be written and review the copy"), \
+        str(e.value)
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1])
+    assert str(e.value) == (f"cannot write {sidecar}: it is another user's file (uid 4321) in a folder where each user "
+                            f"replaces only their own ({folder}, sticky); no annotation could be saved there: ask its owner "
+                            f"to remove it, or copy the run with its annotations ({runs[1]} {sidecar}) to a folder that "
+                            "can be written and review the copy"), str(e.value)
+
+
 def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypatch, capsys):
     """Round 127 left it open: in an append-only folder (chattr +a) a save's temp file is made, the rename onto the
     annotations refused, and the temp file cannot be removed either: it stayed there unnamed, a stray file the user
