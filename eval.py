@@ -16305,17 +16305,21 @@ def filled_by_answer(t, limit, window, api, held=0):
 def tokens_per_char(cases, window):
     """The run's median prompt tokens per character sent, over answers well inside the window and
     counted in one pass (not a format's second pass, whose count holds the thinking), from at most
-    about 2,000 cases; None without any."""
+    about 2,000 cases: of answers of one turn; without any, of conversations too short to have been
+    shortened; without those, the largest rate of a conversation. None without any."""
     step = max(1, len(cases) // 2000)
-    # (an agent's count is its last turn's, its tools and calls in it: too many tokens for the characters counted)
-    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1 or "agent" in t)
+    # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
+    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1, t["sent_chars"])
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
-               and 0 < t["prompt_tokens"] < window / 2]
-    # of answers of one turn, where there are some: a conversation shortened is counted at its own tiny rate, and where
-    # most were, their median was "normal" (40 tokens for 40,000 characters flagged nothing)
-    ratios = sorted(ratio for ratio, talk in counted if not talk) or sorted(ratio for ratio, _ in counted)
-    return ratios[len(ratios) // 2] if ratios else None
+               and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t]
+    # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
+    # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
+    # not pass the window (a token a character at most), else the largest rate (a shortened one's is below its own)
+    ratios = (sorted(ratio for ratio, talk, _ in counted if not talk)
+              or sorted(ratio for ratio, _, chars in counted if chars <= window)
+              or [max((ratio for ratio, _, _ in counted), default=None)])
+    return ratios[len(ratios) // 2]
 
 
 def num_keep(config):

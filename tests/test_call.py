@@ -2249,11 +2249,39 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
         return {"trials": [{"sent_chars": chars, "prompt_tokens": tokens, "timing": [None] * 8, "turns": turns}]}
     cases = [case(100, 30, 1), case(120, 36, 1)] + [case(40_000, 40, 3)] * 3
     assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.3)
-    assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: all)
+    assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: the largest)
     # (its review) nor an agent's: its count is its last turn's, its tools and calls in it (400 tokens for 200 sent)
     agent = case(200, 400, 1)
     agent["trials"][0]["agent"] = {}
     assert evalpy.tokens_per_char([case(3000, 900, 4)] * 8 + [agent] * 3, 4096) == pytest.approx(0.3)
+
+
+def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fake):
+    """128th round: with no answer of one turn the tokens per character fell back to every conversation's, and where
+    most were shortened their own tiny rate (22 tokens for 903 characters) was the median: none was flagged. Read from
+    the conversations whose characters could not have overflowed the window (at most a token a character)."""
+    fake.version, fake.honours_truncate = "0.12.5", False
+    Path("conv").mkdir()
+    Path("conv/checks.json").write_text(json.dumps([{"name": "order", "type": "contains", "value": "B-12"}]))
+    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20)[:830]
+    def case(i, first):
+        return json.dumps({"id": i, "messages": [{"role": "user", "content": first},
+                                                 {"role": "assistant", "content": "Lo siento mucho. ¿Qué necesita?"},
+                                                 {"role": "user", "content": "¿Cuándo me lo cambian?"}],
+                           "difficulty": "easy", "note": "n"}) + "\n"
+    Path("conv/dev.jsonl").write_text("".join(case(f"long-{i}", f"{i} {order}") for i in range(4))
+                                      + "".join(case(f"short-{i}", f"Hola, ¿dónde está mi pedido {i}?") for i in range(2)))
+    Path("prompts/conv").mkdir()
+    Path("prompts/conv/v1.txt").write_text("Atiende al cliente.\n")
+    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--option", "num_ctx=200",
+                         "--host", fake.url, "--out", "runs/conv.json")
+    assert code == 0, err
+    s = json.loads(cli("report", "runs/conv.json", "--json")[1])
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == [f"long-{i}" for i in range(4)], s["turns_may_be_dropped"]
+    # none short enough either: the largest rate, for a shortened conversation's is below its own
+    def talk(tokens):
+        return {"trials": [{"sent_chars": 8000, "prompt_tokens": tokens, "timing": [None] * 8, "turns": 3}]}
+    assert evalpy.tokens_per_char([talk(40)] * 3 + [talk(2000)], 4096) == pytest.approx(0.25)
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
