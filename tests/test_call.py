@@ -2284,6 +2284,41 @@ def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fak
     assert evalpy.tokens_per_char([talk(40)] * 3 + [talk(2000)], 4096) == pytest.approx(0.25)
 
 
+def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli, fake):
+    """128th round: an agent's first turn fit num_ctx=512, but with a tool's long result its second did not, and Ollama
+    0.12.5 dropped the question (per_turn prompt tokens [262, 312]): never flagged, for its size counted one turn and
+    left out its calls and their results. Its last request is counted whole; and a turn counted below an earlier one
+    (turns only grow) is flagged from the counts alone, with no rate to read."""
+    fake.version, fake.honours_truncate = "0.12.5", False
+    tool = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
+                                             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
+    def agent(i, question, result):
+        fake.agents[question] = [[("lookup_order", {"order_id": "A-1"})], "Está enviado."]
+        return {"id": i, "input": question, "difficulty": "easy", "note": "n", "tools": [tool],
+                "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": result}]},
+                "checks": [{"type": "tool_called", "value": "lookup_order"}]}
+    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}?", "difficulty": "easy", "note": "n",
+              "checks": [{"type": "regex", "value": "."}]} for i in range(3)]
+    cases += [agent("grew", "¿Dónde está mi pedido A-1? " * 37, "enviado desde el almacén central; " * 36),
+              agent("shrank", "¿Dónde está mi pedido A-1? " * 60, "enviado desde el almacén; " * 24)]
+    Path("shop").mkdir()
+    Path("shop/dev.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases))
+    Path("prompts/shop").mkdir()
+    Path("prompts/shop/v1.txt").write_text("Atiende al cliente.\n")
+    argv = ("run", "--split", "shop/dev.jsonl", "--prompt", "prompts/shop/v1.txt", "--option", "num_ctx=512",
+            "--host", fake.url)
+    code, out, err = cli(*argv, "--out", "runs/a.json")
+    turns = {r["id"]: [t["prompt_tokens"] for t in r["per_turn"]] for r in load_json("runs/a.json")["results"]
+             if r.get("per_turn")}
+    assert code == 0 and turns["grew"][0] < turns["grew"][1] and turns["shrank"][1] < turns["shrank"][0], (turns, err)
+    s = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["grew", "shrank"], s["turns_may_be_dropped"]
+    # the agents alone: no answer of one turn to read a rate from, and the count that fell says it
+    cli(*argv, "--cases", "grew,shrank", "--out", "runs/b.json")
+    s = json.loads(cli("report", "runs/b.json", "--json")[1])
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["shrank"], s["turns_may_be_dropped"]
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
