@@ -15323,9 +15323,12 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
-def sent_size(result, system_chars):
+def sent_size(result, system):
     """(characters sent, turns) of a case's request, for the window flags: an agent's last request, its
-    calls and their results in it. The system prompt is counted as written (its {{vars}} are short)."""
+    calls and their results in it. The system prompt is counted as filled: its {{context}} passages
+    and {{vars}} may be most of it (counted as written, an answer of one turn read 5 tokens a
+    character, and conversations that fit were flagged)."""
+    system_chars = len(render(system, prompt_values(result)) if "{{" in system else system)
     turns = result.get("messages")
     turns = [m for m in turns if isinstance(m, dict)] if isinstance(turns, list) and turns else [
         {"content": result.get("input")}]
@@ -15383,7 +15386,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
     rules_by_id ({id: {"checks": [...], "pass_threshold": t}}) replaces the checks stored in the run."""
     labels = config["labels"]
     predict = label_reader(labels, config.get("format")) if labels is not None else None
-    system_chars = len(config.get("prompt_text") or "") if context_window(config) else None
+    system = (config.get("prompt_text") or "") if context_window(config) else None
     cases = {}
     for r in results:
         case = cases.get(r["id"])
@@ -15407,8 +15410,8 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  # turns (two turns of 1 token read as 2 past a limit of 1, "which the server ignored")
                  **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
-        if system_chars is not None:   # two keys more cost a trial nothing: its dict has room for them
-            trial["sent_chars"], trial["turns"] = sent_size(r, system_chars)
+        if system is not None:   # two keys more cost a trial nothing: its dict has room for them
+            trial["sent_chars"], trial["turns"] = sent_size(r, system)
             if turn_count_fell(r):   # (only then: at 100,000 cases every key costs megabytes)
                 trial["count_fell"] = True
         if error is not None or response is None:

@@ -2319,6 +2319,32 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["shrank"], s["turns_may_be_dropped"]
 
 
+def test_a_system_prompt_filled_with_passages_flags_no_conversation_that_fit(project, cli, fake):
+    """128th round: with {{context}} passages (or long {{vars}}) filling the system prompt, conversations that fit were
+    flagged "may have been dropped": the prompt's characters were counted as written, so an answer of one turn read
+    about 5 tokens a character (270 tokens for 56). The system prompt is counted as filled."""
+    fake.version, fake.honours_truncate = "0.12.5", False
+    fake.prompt_count = lambda messages: 10 + sum(len(str(m.get("content") or "")) // 4 for m in messages)   # its system too
+    Path("rag").mkdir()
+    passage = [{"id": "p0", "text": "Las devoluciones son gratis en pedidos de más de 50 EUR. " * 18}]
+    def case(i, turns):
+        return json.dumps({"id": i, "messages": [{"role": r, "content": t} for r, t in turns], "context": passage,
+                           "vars": {"tienda": "Tienda Sur"}, "difficulty": "easy", "note": "n",
+                           "checks": [{"type": "regex", "value": "."}]}, ensure_ascii=False) + "\n"
+    Path("rag/dev.jsonl").write_text(
+        "".join(case(f"one-{i}", [("user", f"¿Es gratis devolver el pedido {i}?")]) for i in range(3))
+        + "".join(case(f"talk-{i}", [("user", "Quiero devolver un pedido de 60 EUR, llegó roto. " * 6),
+                                     ("assistant", "Lo siento. ¿Cuándo lo recibió?"), ("user", f"Hace {i + 3} días.")])
+                  for i in range(2)))
+    Path("prompts/rag/passages.txt").write_text("Eres {{tienda}}. Responde con los pasajes:\n{{context}}\n")
+    code, out, err = cli("run", "--split", "rag/dev.jsonl", "--prompt", "prompts/rag/passages.txt", "--option", "num_ctx=1024",
+                         "--host", fake.url, "--out", "runs/rag.json")
+    counts = {r["id"]: r["prompt_tokens"] for r in load_json("runs/rag.json")["results"]}
+    assert code == 0 and counts["talk-0"] > 350, (counts, err)   # (the fake dropped nothing: every turn is counted)
+    s = json.loads(cli("report", "runs/rag.json", "--json")[1])
+    assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
