@@ -13951,7 +13951,7 @@ def preflight_server(client, config, judge, inputs, resuming):
         if talks and (version := client.ollama_version()):   # (its own API is asked not to: OllamaClient.chat_once)
             warn(f"note: Ollama's /v1 at {on_one_line(config['host'])} drops the earlier turns of a conversation that does "
                  f"not fit its window without a word (its /v1 takes no truncate), and {plural(talks, 'case')} here "
-                 f"{'is a conversation' if talks == 1 else 'are conversations'} or agents; " + (
+                 f"{'is a conversation or an agent' if talks == 1 else 'are conversations or agents'}; " + (
                      f"its own API may do the same in Ollama {on_one_line(version, 40)} (v0.12.6 and later refuse such a "
                      "conversation, without --api openai), where the report flags the turns that may have been "
                      "dropped" if drops_turns_unasked(version) else

@@ -161,6 +161,10 @@ def test_conversations_over_ollamas_v1_are_said_to_be_cut_unsaid(project, cli, f
     assert code in (0, 1) and err.count(f"note: Ollama's /v1 at {fake.url} drops the earlier turns of a conversation "
                                         "that does not fit its window without a word") == 1, err
     assert "and 2 cases here are conversations or agents; without --api openai, Ollama refuses" in err, err
+    # (128th round) of one case: "1 case here is a conversation or agents"
+    code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--api", "openai", "--host", fake.url,
+                         "--cases", "support-dev-25", "--out", "runs/one.json")
+    assert "and 1 case here is a conversation or an agent; without" in err, err
     fake.version = "0.11.4"   # (its review) an Ollama whose own API drops them too: no refusal promised
     code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--api", "openai", "--host", fake.url, *talks,
                          "--out", "runs/old.json")
