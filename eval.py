@@ -19579,10 +19579,23 @@ def same_arguments(call, other):
     return same_json(a, b) if a is not None and b is not None else call["text"] == other["text"]
 
 
+def reordered(calls, others):
+    """Whether `others` are `calls` made in another order, each matched once (same_arguments): two lookups made in
+    parallel came back in either order, and matched by place they read as other arguments."""
+    left = list(others)
+    for call in calls:
+        match = next((i for i, other in enumerate(left) if other["name"] == call["name"] and same_arguments(call, other)),
+                     None)
+        if match is None:
+            return False
+        del left[match]
+    return not left
+
+
 def trajectory_changes(a_cases, b_cases):
     """Agents, case by case: a turn the token limit cut (or no longer), which tools a case started or stopped calling, calls that came in another
-    order, more or fewer calls, the same calls with other arguments (each case's first trial with an answer: its
-    trials' calls are many), a
+    order, more or fewer calls, the same calls with other arguments or in another order (each case's first trial
+    with an answer: its trials' calls are many), a
     trajectory that started or stopped passing (by the majority of its trials, as the report's
     figure and the fixes and breaks of the final verdict). [] without agents."""
     rows = []
@@ -19623,7 +19636,9 @@ def trajectory_changes(a_cases, b_cases):
         if len(x) != len(y):
             changes.append(f"{'more' if len(y) > len(x) else 'fewer'} calls: {len(x)} -> {len(y)}")
         if x == y and not all(map(same_arguments, *(trace["calls"] for trace in traces))):
-            changes.append("the same calls with other arguments")   # (a call's arguments are as much its path as its tool)
+            # (a call's arguments are as much its path as its tool)
+            changes.append("the same calls in another order" if reordered(*(trace["calls"] for trace in traces))
+                           else "the same calls with other arguments")
         elif x != y:   # (a tool both called, its calls taken in order: A-1 then A-2 was unsaid once the tools changed)
             other = [name for name in sorted(set(x) & set(y)) if not all(map(
                 same_arguments, *([c for c in trace["calls"] if c["name"] == name] for trace in traces)))]

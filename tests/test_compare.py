@@ -1142,6 +1142,24 @@ def test_the_same_arguments_written_otherwise_are_the_same_call(project, cli):
                            "  a4: the same calls with other arguments  (lookup_order -> lookup_order)"], out
 
 
+def test_the_same_calls_in_another_order_are_said_so(project, cli):
+    """128th round: two lookups made in parallel, the same two in the opposite order in the candidate, were "the same
+    calls with other arguments": each call was matched to the one in its place. Said to be in another order; calls
+    another argument changed are still said so."""
+    from conftest import agent_spec
+    def look(order):
+        return ("lookup_order", {"order_id": order}, True)
+    calls = {"a1": ([look("A-1"), look("A-3")], [look("A-3"), look("A-1")]),
+             "a2": ([look("A-1"), look("A-3")], [look("A-3"), look("A-5")])}
+    baseline, candidate = (make_run([agent_spec(cid, pair[pick]) for cid, pair in calls.items()], labels=None,
+                                    split="agent-dev", max_turns=3) for pick in (0, 1))
+    code, out, err = cli("compare", write_run("runs/a.json", baseline), write_run("runs/b.json", candidate))
+    section = out.split("Trajectory changes, case by case (2 agents):\n", 1)[-1].splitlines()
+    assert section[:2] == ["  a1: the same calls in another order  (lookup_order > lookup_order -> lookup_order > lookup_order)",
+                           "  a2: the same calls with other arguments; trajectory broken  (lookup_order > lookup_order "
+                           "-> lookup_order > lookup_order)"], out + err
+
+
 def test_a_turn_the_token_limit_cut_is_said_cut_not_a_call_stopped(project, cli):
     """111th round: a candidate whose calling turn the token limit cut read "stopped calling lookup_order; fewer calls:
     1 -> 0" in compare, as if the model had dropped the call; the cut (its calls never run, so in no count) is said."""
