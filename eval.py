@@ -4612,6 +4612,13 @@ class PlaceholderPlaces(NamedTuple):
     """Where a pattern's placeholders stand, each by where it begins in the pattern."""
     repeated: frozenset   # those a quantifier repeats: a value of more than one character is one unit there
     in_class: frozenset   # those inside a class ([{{{n}}}] is '{', the value, '}': no count)
+    named: frozenset      # those where re reads a name, flags or a group's number, never text: refused at load
+
+
+# what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text; a name,
+# flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
+TEXT_STAND_INS = ("\x00",)
+NAME_STAND_INS = ("A", "i", "1")
 
 
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
@@ -4619,14 +4626,20 @@ def placeholder_places(pattern, fills=None):
     """Where a pattern's placeholders stand, read from Python's own parse of it, each placeholder two characters of the
     supplementary private use area, in no pattern (one alone, a class of one, [{{x}}], is read as that character, and
     [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads (the start of a range, [{{lo}}-9]; a
-    group's name, one a conditional names) is given characters that read there, one by one, last its value as filled
-    (fills: in order; with it, the pattern is the one searched, which compiles or is refused): given up, no placeholder
-    of the pattern was a unit ([{{lo}}-9]{{x}}{2} was [0-9]ab{2}). None: not read within MOST_PARSES parses."""
+    look-behind's branch of its value's width) is given text that reads there; one where no text reads is tried with
+    a name, flags, a group's number, last its value as filled (fills: in order; with it, the pattern is the one
+    searched, which compiles or is refused), and is named (refused at load). Each placeholder given anything but its
+    marks is tried on them again once the pattern reads: one given a stand-in for a fault that was another's kept it
+    ((?P<{{a}}>x){{b}}{2} was (?P<q>x)xy{2}). None: not read within MOST_PARSES parses."""
     starts = [m.start() for m in PLACEHOLDER.finditer(pattern)][:MOST_MARKED]
     marks = {start: chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, start in enumerate(starts)}
     ends = {mark[1]: start for start, mark in marks.items()}
-    stand_ins = {start: [mark, "\x00", f"g{n}", "0" * 8] + ([fills[n]] if fills else [])
+    widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
+    stand_ins = {start: [mark, *TEXT_STAND_INS] + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]]
+                                                   if fills else []) + [*NAME_STAND_INS] + ([fills[n]] if fills else [])
                  for n, (start, mark) in enumerate(marks.items())}
+    named_from = {start: len(stand_ins[start]) - len(NAME_STAND_INS) - bool(fills) for start in stand_ins}
+    chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
     repeated, in_class = set(), set()
 
     def walk(parsed):
@@ -4642,26 +4655,47 @@ def placeholder_places(pattern, fills=None):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
                         walk(sub)
+
+    def parsed():
+        """The pattern parsed, each placeholder as its chosen stand-in; and where each stands in what was parsed."""
+        pieces, at, length, where = [], 0, 0, {}
+        for m in PLACEHOLDER.finditer(pattern):
+            pieces += [pattern[at:m.start()], stand_ins[m.start()][chosen[m.start()]] if m.start() in stand_ins else "x"]
+            where[m.start()] = length = length + m.start() - at
+            length, at = length + len(pieces[-1]), m.end()
+        try:
+            return regex_parser.parse("".join(pieces) + pattern[at:]), where, None
+        except re.error as e:
+            return None, where, e
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        for _ in range(MOST_PARSES):
-            pieces, at, length, where = [], 0, 0, {}   # where: each placeholder's place in the pattern parsed
-            for m in PLACEHOLDER.finditer(pattern):
-                pieces += [pattern[at:m.start()], stand_ins[m.start()][0] if m.start() in stand_ins else "x"]
-                where[m.start()] = length = length + m.start() - at
-                length, at = length + len(pieces[-1]), m.end()
-            try:
-                walk(regex_parser.parse("".join(pieces) + pattern[at:]))
-                return PlaceholderPlaces(frozenset(repeated), frozenset(in_class))
-            except re.error as e:
-                # the placeholder nearest the fault reads as none of the others can: the next stand-in, or give up
-                near = min((start for start in stand_ins if len(stand_ins[start]) > 1),
-                           key=lambda start: abs(where[start] - (e.pos or 0)), default=None)
-                if near is None:
+        tries = iter(range(MOST_PARSES))
+        for _ in tries:
+            tree, where, fault = parsed()
+            if tree is not None:
+                break
+            # the placeholder nearest the fault reads as none of the others can: the next stand-in, or give up
+            near = min((start for start in stand_ins if chosen[start] < len(stand_ins[start]) - 1),
+                       key=lambda start: abs(where[start] - (fault.pos or 0)), default=None)
+            if near is None:
+                return None
+            chosen[near] += 1
+        else:
+            return None
+        for start in [start for start in chosen if chosen[start]]:   # (each given another stand-in: its marks again?)
+            kept = chosen[start]
+            for earlier in range(kept):
+                if next(tries, None) is None:
+                    return None
+                chosen[start] = earlier
+                if (again := parsed()[0]) is not None:
+                    tree = again
                     break
-                stand_ins[near].pop(0)
-                repeated.clear()
-                in_class.clear()
+            else:
+                chosen[start] = kept
+        walk(tree)
+        return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
+                                 frozenset(start for start in chosen if chosen[start] >= named_from[start]))
     return None
 
 
@@ -4675,6 +4709,9 @@ ESCAPE_SPLIT = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,
 PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters of its own (\\x, \\u, \\U, \\N), and a "
                          "var's value is never read into it; write the escape whole in the pattern, or put the character "
                          "itself in the var")
+PLACEHOLDER_NAMED = ("stands where Python's re reads a name, not text (a group's name or reference, a conditional's "
+                     "group, inline flags such as (?i), a \\N{...} character's name), and a var's value is text to "
+                     "find; write that part in the pattern itself")
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -4706,6 +4743,10 @@ def pattern_placeholder_problems(check, names, shared=False):
         problems.append(f"check {check['name']!r}: Python's parse of the pattern did not say where its placeholders "
                         f"stand within {MOST_PARSES} tries (so where a quantifier repeats a value is unknown); split it "
                         "into checks of fewer placeholders")
+    if places and places.named:   # (its value filled there is a name, flags or a group: never text to find)
+        problems.append(f"check {check['name']!r}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} "
+                        f"{PLACEHOLDER_NAMED}")
+        return problems
     in_class = places.in_class if places else frozenset()
     for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
         count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
