@@ -4586,6 +4586,7 @@ def filled_pattern(pattern, values):
     named = by_name(values)
     places = placeholder_places(pattern) or placeholder_places(pattern, fills_of(pattern, named))
     repeated = places.repeated if places else frozenset()   # (unknown: refused at load, pattern_placeholder_problems)
+    in_class = places.in_class if places else frozenset()
     joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
 
     def fill(m):
@@ -4593,6 +4594,9 @@ def filled_pattern(pattern, values):
         if key not in named:
             return m.group(0)
         value = nfc(str(named[key]))
+        if m.start() in joined and m.start() in in_class:   # (a class holds no group, [\1(?:a)] held '(', '?' and ':';
+            # a first digit as \x32 joins no octal escape: [\1{{x}}] of x 2 was [\12], a line break)
+            return re.sub(r"^[0-9]", lambda digit: f"\\x{ord(digit.group()):02x}", re.escape(value))
         return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 or m.start() in joined \
             else re.escape(value)
     return PLACEHOLDER.sub(fill, pattern)
@@ -4700,7 +4704,8 @@ def placeholder_places(pattern, fills=None):
 
 
 # a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
-# (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own, and \x(?:41) refused
+# (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own (in a class, where no
+# group is, its first digit escaped), and \x(?:41) refused
 ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
                                rf"(?={PLACEHOLDER.pattern})")
 # one after an escape that reads characters of its own (\x41, \u00e9, \N{...}): a value is never read into it

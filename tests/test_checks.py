@@ -373,6 +373,21 @@ def test_a_placeholder_where_re_reads_a_name_is_refused(tmp_path):
                              + evalpy.PLACEHOLDER_NAMED), (written, said)
 
 
+def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
+    """128th round: in a class, a placeholder after \\0, \\01 or \\1 was filled as (?:value), as after one outside,
+    so [\\1{{x}}] of x "a" held '(', '?' and ':' too. In a class a value is its characters, a digit that would join
+    the octal escape ([\\1{{x}}] of x "2" is no \\12, a line break) written as a character of its own."""
+    for written, value, answer, passes in (("^[\\1{{x}}]+$", "a", "(?:", False), ("^[\\1{{x}}]+$", "a", "a\x01", True),
+                                           ("^[\\0{{x}}]$", "a", "?", False), ("^[\\1{{x}}]$", "2", "\n", False),
+                                           ("^[\\1{{x}}]$", "2", "2", True), ("^[\\01{{x}}]+$", "7", "\x017", True),
+                                           ("^[\\01{{x}}]$", "7", "\x0f", False), ("^(a)\\1{{x}}$", "0", "aa0", True)):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {"x": value},
+                                                      "checks": [{"type": "regex", "value": written}]}) + "\n")
+        check = evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
