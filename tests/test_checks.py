@@ -388,6 +388,22 @@ def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
 
 
+def test_a_pattern_that_fails_whatever_its_placeholders_hold_is_refused_at_once(tmp_path, monkeypatch):
+    """128th round: a long pattern of 40 placeholders and a stray '(' was parsed some 600 times (a stand-in tried at
+    each placeholder in turn, twice over) before re's own words refused it: 25 s for a pattern of 35 KB. One that
+    fails with every placeholder as a plain letter, and as its value, is refused at once, by re's words."""
+    parses = []
+    parse = evalpy.regex_parser.parse
+    monkeypatch.setattr(evalpy.regex_parser, "parse", lambda *a, **k: parses.append(1) or parse(*a, **k))
+    written = "(?:" + "|".join(f"w{i}" for i in range(50)) + ")" + "".join(f" {{{{v{i}}}}}" for i in range(40)) + "("
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "vars": {f"v{i}": "ab" for i in range(40)},
+                                                  "checks": [{"type": "regex", "value": written}]}) + "\n")
+    with pytest.raises(evalpy.EvalError, match=re.escape("bad regular expression: missing ), unterminated subpattern")):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert len(parses) < 20, len(parses)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
