@@ -4587,7 +4587,7 @@ def filled_pattern(pattern, values):
     places = placeholder_places(pattern) or placeholder_places(pattern, fills_of(pattern, named))
     repeated = places.repeated if places else frozenset()   # (unknown: refused at load, pattern_placeholder_problems)
     in_class = places.in_class if places else frozenset()
-    joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
+    joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)} - (places.unread if places else frozenset())
 
     def fill(m):
         key = unicodedata.normalize("NFC", m.group(1))
@@ -4617,6 +4617,7 @@ class PlaceholderPlaces(NamedTuple):
     repeated: frozenset   # those a quantifier repeats: a value of more than one character is one unit there
     in_class: frozenset   # those inside a class ([{{{n}}}] is '{', the value, '}': no count)
     named: frozenset      # those where re reads a name, flags or a group's number, never text: refused at load
+    unread: frozenset     # those in a comment, (?#...) or a verbose pattern's #: no escape reads on, no count is made
 
 
 # what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text; a name,
@@ -4654,10 +4655,12 @@ def placeholder_places(pattern, fills=None):
                  for n, (start, mark) in enumerate(marks.items())}
     named_from = {start: len(stand_ins[start]) - len(NAME_STAND_INS) - bool(fills) for start in stand_ins}
     chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
-    repeated, in_class = set(), set()
+    repeated, in_class, read = set(), set(), set()
 
     def walk(parsed):
         for op, value in parsed:
+            if op == regex_constants.LITERAL and chr(value) in ends:
+                read.add(ends[chr(value)])
             if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL \
                     and chr(value[2][0][1]) in ends:
                 repeated.add(ends[chr(value[2][0][1])])
@@ -4714,7 +4717,8 @@ def placeholder_places(pattern, fills=None):
                 chosen[start] = kept
         walk(tree)
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
-                                 frozenset(start for start in chosen if chosen[start] >= named_from[start]))
+                                 frozenset(start for start in chosen if chosen[start] >= named_from[start]),
+                                 frozenset(start for start in chosen if not chosen[start]) - read - in_class)
     return None
 
 
@@ -4767,10 +4771,11 @@ def pattern_placeholder_problems(check, names, shared=False):
         problems.append(f"check {check['name']!r}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} "
                         f"{PLACEHOLDER_NAMED}")
         return problems
-    in_class = places.in_class if places else frozenset()
+    in_class, unread = (places.in_class, places.unread) if places else (frozenset(), frozenset())
     for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
         count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
-        inside = {p.start() + m.start() for p in PLACEHOLDER.finditer(m.group(0))} <= in_class   # ([{{{n}}}]: no count)
+        inside = {p.start() + m.start() for p in PLACEHOLDER.finditer(m.group(0))} <= in_class | unread   # ([{{{n}}}],
+        # (?#{{{n}}}): no count)
         if re.fullmatch(r"\{[0-9]*,?[0-9]*\}", count) and count != "{}" and not inside:
             problems.append(f"check {check['name']!r}: {on_one_line(m.group(0), 60)} fills as {on_one_line(count, 60)}, "
                             "a count of repeats, where a var's value is text to find; write the count in the pattern")

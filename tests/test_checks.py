@@ -404,6 +404,21 @@ def test_a_pattern_that_fails_whatever_its_placeholders_hold_is_refused_at_once(
     assert len(parses) < 20, len(parses)
 
 
+def test_a_placeholder_in_a_comment_is_read_as_re_reads_a_comment(tmp_path):
+    """128th round: a(?#\\1{{x}})b was refused quoting a '(?:' never written (the value wrapped, as after \\1, inside
+    the comment, whose first ')' then ended it), and a(?#{{{n}}}), or a verbose pattern's # up to {{{n}}} of them, was
+    refused as a count of repeats, where re reads neither. In a comment a value is filled as text, never wrapped."""
+    for written, vars, answer, passes in (("^a(?#\\1{{x}})b$", {"x": "z"}, "ab", True),
+                                          ("^a(?#\\1{{x}})b$", {"x": "z"}, "azb", False),
+                                          ("^a(?#{{{n}}})$", {"n": "2"}, "a", True),
+                                          ("(?x)^a  # up to {{{n}}} of them\n$", {"n": "2"}, "a", True),
+                                          ("(?x)^a  # up to {{{n}}} of them\n$", {"n": "2"}, "aa", False)):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        check = evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
