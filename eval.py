@@ -4639,15 +4639,21 @@ def parsed_as(pattern, stand_ins):
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
 def placeholder_places(pattern, fills=None):
     """Where a pattern's placeholders stand, read from Python's own parse of it, each placeholder two characters of the
-    supplementary private use area, in no pattern (one alone, a class of one, [{{x}}], is read as that character, and
+    supplementary private use area the pattern holds nowhere (one alone, a class of one, [{{x}}], is read as that character, and
     [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads (the start of a range, [{{lo}}-9]; a
     look-behind's branch of its value's width) is given text that reads there; one where no text reads is tried with
     a name, flags, a group's number, last its value as filled (fills: in order; with it, the pattern is the one
     searched, which compiles or is refused), and is named (refused at load). Each placeholder given anything but its
     marks is tried on them again once the pattern reads: one given a stand-in for a fault that was another's kept it
     ((?P<{{a}}>x){{b}}{2} was (?P<q>x)xy{2}). None: not read within MOST_PARSES parses."""
+    # the marks are characters the pattern holds nowhere, as written or as \U escapes: a{{{n}}}[\U000f0001z] read
+    # the class's own U+F0001 as the first placeholder, inside it (no count)
+    held = set(pattern) | {chr(int(code, 16)) for code in re.findall(r"\\U([0-9a-fA-F]{8})", pattern)
+                           if int(code, 16) < 0x110000}
     starts = [m.start() for m in PLACEHOLDER.finditer(pattern)][:MOST_MARKED]
-    marks = {start: chr(0xF0000 + 2 * n) + chr(0xF0001 + 2 * n) for n, start in enumerate(starts)}
+    free = list(itertools.islice((c for c in map(chr, range(0xF0000, 0x110000)) if c not in held), 2 * len(starts)))
+    starts = starts[:len(free) // 2]
+    marks = {start: free[2 * n] + free[2 * n + 1] for n, start in enumerate(starts)}
     ends = {mark[1]: start for start, mark in marks.items()}
     widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
     stand_ins = {start: [mark, *TEXT_STAND_INS] + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]]

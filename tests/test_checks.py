@@ -419,6 +419,17 @@ def test_a_placeholder_in_a_comment_is_read_as_re_reads_a_comment(tmp_path):
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
 
 
+def test_a_pattern_holding_a_placeholders_mark_is_read_apart_from_it(tmp_path):
+    """128th round: a{{{n}}}[\\U000f0001z] of n 2 was taken: the class's own U+F0001 was the first placeholder's
+    mark, so {{{n}}} was read as inside the class, no count. The marks are characters the pattern does not hold."""
+    for written in ("^a{{{n}}}[\\U000f0001z]$", "^a{{{n}}}[\U000f0001z]$"):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {"n": "2"},
+                                                      "checks": [{"type": "regex", "value": written}]}) + "\n")
+        with pytest.raises(evalpy.EvalError, match=re.escape("{{{n}}} fills as {2}, a count of repeats")):
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
