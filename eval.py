@@ -4742,6 +4742,7 @@ PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters 
 PLACEHOLDER_NAMED = ("stands where Python's re reads a name, not text (a group's name or reference, a conditional's "
                      "group, inline flags such as (?i), a \\N{...} character's name), and a var's value is text to "
                      "find; write that part in the pattern itself")
+LOOK_BEHIND_WIDTH = "look-behind requires fixed-width pattern"   # (re's words, of a width a value may give)
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -5409,7 +5410,11 @@ def load_default_checks(path, older=None):
                               else None]
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
                      for fill in ("x", "\\x00", "\\U0010ffff")]
-            check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) else [])
+            # (a look-behind's width is its value's, never one character's: (?<=ab|{{x}}) of x = cd compiles, judged
+            # per case, by the case's own line; one no width mends, (?<=a|bc){{x}}, is this file's)
+            by_width = LOOK_BEHIND_WIDTH in (tried[0] or "") and not all(
+                regex_problem(PLACEHOLDER.sub(lambda _: "x" * width, check["value"])) for width in range(2, 9))
+            check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) and not by_width else [])
             # (re's position is the pattern's filled with x: shown so, of re's own words alone)
             if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):
                 check_problems = [p + f" (in the pattern with each placeholder as x: "

@@ -430,6 +430,26 @@ def test_a_pattern_holding_a_placeholders_mark_is_read_apart_from_it(tmp_path):
             evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+def test_a_look_behind_of_a_placeholder_in_checks_json_is_judged_per_case(tmp_path):
+    """128th round: checks.json's (?<=ab|{{x}})z, of cases whose x is cd and ef, was refused at load ("look-behind
+    requires fixed-width pattern"): the file's own test fills each placeholder with one character. Its width is the
+    value's: judged per case, a case whose value gives another width refused by its own line."""
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?<=ab|{{x}})z"}]))
+    lines = [{"id": i, "input": "x", "difficulty": "easy", "note": "n", "vars": {"x": x}} for i, x in (("a", "cd"), ("b", "ef"))]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    cases = evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+    assert [evalpy.CHECK_TYPES["regex"].evaluate(case["checks"][0], result("efz"), graded()) for case in cases] == [False, True]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines + [dict(lines[0], id="c", vars={"x": "g"})]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:3: check 'regex (?<=ab|{{{{x}}}})z' (from checks.json") and str(
+        e.value).endswith("bad regular expression: look-behind requires fixed-width pattern (in the pattern as its vars "
+                          "fill it: '(?<=ab|g)z')"), str(e.value)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?<=a|bc){{x}}"}]))   # (no width mends it)
+    with pytest.raises(evalpy.EvalError, match=re.escape("checks.json:1: check 1: bad regular expression: look-behind")):
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
