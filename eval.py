@@ -4578,6 +4578,18 @@ def render(template, values):
                            else m.group(0), template)
 
 
+# a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
+# (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own (in a class, where no
+# group is, its first digit escaped), and \x(?:41) refused
+ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
+                               rf"(?={PLACEHOLDER.pattern})")
+
+
+def escape_joined(pattern):
+    """Where each placeholder an escape would read on into begins (\\1{{x}}: filled as a unit)."""
+    return {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
+
+
 def filled_pattern(pattern, values):
     """A pattern check's value with the case's vars filled in: each value literal (re.escape), in NFC as the answer it
     is searched in ("Jose\u0301" found no "José"), and one unit where a quantifier repeats it: {{x}}{2} with x = "ab"
@@ -4587,7 +4599,7 @@ def filled_pattern(pattern, values):
     places = placeholder_places(pattern) or placeholder_places(pattern, fills_of(pattern, named))
     repeated = places.repeated if places else frozenset()   # (unknown: refused at load, pattern_placeholder_problems)
     in_class = places.in_class if places else frozenset()
-    joined = {m.end() for m in ESCAPE_READING_ON.finditer(pattern)} - (places.unread if places else frozenset())
+    joined = escape_joined(pattern) - (places.unread if places else frozenset())
 
     def fill(m):
         key = unicodedata.normalize("NFC", m.group(1))
@@ -4639,11 +4651,11 @@ def parsed_as(pattern, stand_ins):
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
 def placeholder_places(pattern, fills=None):
     """Where a pattern's placeholders stand, read from Python's own parse of it, each placeholder two characters of the
-    supplementary private use area the pattern holds nowhere (one alone, a class of one, [{{x}}], is read as that character, and
-    [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads (the start of a range, [{{lo}}-9]; a
-    look-behind's branch of its value's width) is given text that reads there; one where no text reads is tried with
-    a name, flags, a group's number, last its value as filled (fills: in order; with it, the pattern is the one
-    searched, which compiles or is refused), and is named (refused at load). Each placeholder given anything but its
+    supplementary private use area the pattern holds nowhere (one alone, a class of one, [{{x}}], is read as that
+    character, and [{{x}}]+ was taken for {{x}} repeated). A placeholder where no mark reads (the start of a range,
+    [{{lo}}-9]; a look-behind's branch of its value's width) is given text that reads there; one where no text reads is
+    tried with a name, flags, a group's number, last its value as filled (fills: in order; with it, the pattern is the
+    one searched, which compiles or is refused), and is named (refused at load). Each placeholder given anything but its
     marks is tried on them again once the pattern reads: one given a stand-in for a fault that was another's kept it
     ((?P<{{a}}>x){{b}}{2} was (?P<q>x)xy{2}). None: not read within MOST_PARSES parses."""
     # the marks are characters the pattern holds nowhere, as written or as \U escapes: a{{{n}}}[\U000f0001z] read
@@ -4683,7 +4695,8 @@ def placeholder_places(pattern, fills=None):
         """The pattern parsed, each placeholder as its chosen stand-in; and where each stands in what was parsed."""
         pieces, at, length, where = [], 0, 0, {}
         for m in PLACEHOLDER.finditer(pattern):
-            pieces += [pattern[at:m.start()], stand_ins[m.start()][chosen[m.start()]] if m.start() in stand_ins else "x"]
+            stand_in = stand_ins[m.start()][chosen[m.start()]] if m.start() in stand_ins else "x"
+            pieces += [pattern[at:m.start()], stand_in]
             where[m.start()] = length = length + m.start() - at
             length, at = length + len(pieces[-1]), m.end()
         try:
@@ -4692,9 +4705,13 @@ def placeholder_places(pattern, fills=None):
             return None, where, e
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        # one that fails with every placeholder a plain letter, and the lowest character (or as filled), fails for
-        # itself: a stand-in tried at each placeholder in turn parsed a 35 KB pattern 600 times (25 s) to say so
-        alike = [fills] if fills else [("x",) * len(starts), ("\x00",) * len(starts)]
+        # one that fails with every placeholder a plain letter, and the lowest character (or as filled, a unit after
+        # \1), fails for itself: a stand-in tried at each placeholder in turn parsed a 35 KB pattern 600 times (25 s)
+        # to say so
+        joined = escape_joined(pattern)
+        alike = [tuple(f"(?:{fill})" if m.start() in joined else fill
+                       for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [("x",) * len(starts),
+                                                                                                 ("\x00",) * len(starts)]
         if not any(parsed_as(pattern, each) for each in alike):
             return None
         tries = iter(range(MOST_PARSES))
@@ -4728,11 +4745,6 @@ def placeholder_places(pattern, fills=None):
     return None
 
 
-# a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
-# (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own (in a class, where no
-# group is, its first digit escaped), and \x(?:41) refused
-ESCAPE_READING_ON = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N|[0-9]+)"
-                               rf"(?={PLACEHOLDER.pattern})")
 # one after an escape that reads characters of its own (\x41, \u00e9, \N{...}): a value is never read into it
 ESCAPE_SPLIT = re.compile(rf"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]?|u[0-9a-fA-F]{{0,3}}|U[0-9a-fA-F]{{0,7}}|N\{{?)"
                           rf"(?={PLACEHOLDER.pattern})")

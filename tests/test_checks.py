@@ -367,7 +367,9 @@ def test_a_placeholder_where_re_reads_a_name_is_refused(tmp_path):
                                        ("(?{{f}})hello", {"f": "i"}, "{{f}}"), ("(?{{f}}:abc)", {"f": "i"}, "{{f}}"),
                                        ("(?a{{f}})x", {"f": "i"}, "{{f}}"), ("(?P<n>a)(?P={{x}})", {"x": "n"}, "{{x}}"),
                                        ("(a)?(?({{x}})b|c)", {"x": "1"}, "{{x}}"), ("(?P<{{x}}>a)", {"x": "grp"}, "{{x}}"),
-                                       ("^(?P<q>x)?(?({{g}})a|b){{y}}{2}$", {"g": "q", "y": "cd"}, "{{g}}")):
+                                       ("^(?P<q>x)?(?({{g}})a|b){{y}}{2}$", {"g": "q", "y": "cd"}, "{{g}}"),
+                                       # (its own review) as filled, a value after \\1 a unit, no '\\10'
+                                       ("(a)\\1{{x}}(?P<n>b)(?P={{y}})", {"x": "0", "y": "n"}, "{{y}}")):
         said = refusal(written, **vars)
         assert said.endswith(f"s.jsonl:1: check {'regex ' + written!r}: {placeholder} "
                              + evalpy.PLACEHOLDER_NAMED), (written, said)
