@@ -1495,8 +1495,9 @@ def own_name(path):
     target's, relative to here as one would type it. What eval.py keeps beside a run (a completion,
     a journal, a judging, the annotations and pairwise sidecars, and their locks) is named after
     the file, never after a link to it: by each name its own, one paid for what the other stored.
-    A link that leads to no file stays as it is: what reads it names it as such, with its target."""
-    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) and os.path.exists(path) else path
+    A link that leads to no file stays as it is: what reads it names it as such, with its target; so does one that
+    leads to no regular file (a device, a pipe: "../../dev/zero: not a regular file" named a path never given)."""
+    return os.path.relpath(os.path.realpath(path)) if os.path.islink(path) and os.path.isfile(path) else path
 
 
 def through_link(path, what):
@@ -4409,8 +4410,9 @@ def unreadable(path, what, error):
                          + (f"; {program()} runs {path_word(path)} lists the runs in it" if what == "run file" else
                             "; move it aside, then run again" if what == "journal" else
                             f"; {prompt_files(path)}" if what == "prompt file" else ""))
-    if isinstance(error, NotRegularFile):
-        return EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device), so not a {what}")
+    if isinstance(error, NotRegularFile):   # (a link to one: said so, its target named as written)
+        link = f"a link to {shell_word(os.readlink(path))}, " if os.path.islink(path) else ""
+        return EvalError(f"{shell_word(path)}: {link}not a regular file (a pipe or a device), so not a {what}")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}{os_hint(error)})")
 
 
@@ -8788,7 +8790,8 @@ class OpenAIClient(ChatClient):
                 raise EvalError(f"model {model!r} is not among the {len(ids)} models {self.host}/models listed, and the "
                                 f"list goes on ({unread}); it lists: {names_text(ids, self.scrub)}" + (
                                     f" ({tagged(model)!r}, another model on a server but Ollama's, is asked by that name)"
-                                    if tagged(model) in ids else ""))
+                                    if tagged(model) in ids else "")
+                                + ". Try again once the server lists its models to the end, or check the model's name")
             # (entries of no id text, left out, are said: a list of three, one of them the text "m", was "serves: none")
             odd = [e for e in listing["data"] if type(e) is not dict or type(e.get("id")) is not str] \
                 if isinstance(listing.get("data"), list) else []
@@ -24178,9 +24181,16 @@ def write_page(path, text, force, inputs):
         there = folder
         while not os.path.lexists(there) and os.path.dirname(there) not in ("", there):
             there = os.path.dirname(there)   # (afile/sub: "mkdir -p afile/sub" of a path through a file fails)
+        # (a folder that cannot be entered hides what is under it: "there is no folder locked/sub" of one there, and
+        # "mkdir -p" offered where it fails, as it does under a folder that cannot be written)
+        shut = os.path.isdir(there) and there != folder and not os.access(there, os.X_OK)
         raise EvalError(f"--html {shell_word(path)}: " + (
             f"{shell_word(there)} is not a folder; give a file name in one" if os.path.lexists(there) and
             not os.path.isdir(there) else
+            f"the folder {shell_word(there)} cannot be entered (Permission denied): fix its permissions (chmod u+x "
+            f"{shell_word(there)}), or give a file name in a folder that can be written" if shut else
+            f"there is no folder {shell_word(folder)}, and {shell_word(there)} cannot be written to make it: give a file "
+            "name in a folder that is there" if os.path.isdir(there) and not os.access(there, os.W_OK) else
             f"there is no folder {shell_word(folder)}: make it (mkdir -p {shell_word(folder)}), or give a file name in "
             "a folder that is there"))
     if os.path.lexists(path) and not os.path.isfile(path):   # a device, a pipe, a dangling link: never replaced

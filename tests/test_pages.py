@@ -526,6 +526,31 @@ def test_page_usage_errors_are_plain(project, cli, argv, message):
     assert code == 2 and message in err and "Traceback" not in err and out == ""
 
 
+def test_a_page_under_a_folder_that_cannot_be_entered_or_written_is_told_so(project, cli, monkeypatch):
+    """128th round's newcomer: --html locked/sub/p.html, locked a folder that cannot be entered (chmod 644), said "there is
+    no folder locked/sub: make it (mkdir -p locked/sub)" of a folder there, whose cure failed; so did the cure under a
+    folder that cannot be written. (Access is refused through os.access: root reads every folder.)"""
+    write_two_runs()
+    os.makedirs("locked/sub")
+    os.makedirs("shut")
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if (
+        os.path.normpath(path) == "locked" and mode == os.X_OK or os.path.normpath(path) == "shut" and mode == os.W_OK)
+        else real_access(path, mode, **kw))
+    real_isdir = os.path.isdir
+    monkeypatch.setattr(os.path, "isdir", lambda path: False if os.path.normpath(path).startswith("locked/")
+                        else real_isdir(path))   # (as a stat under a folder that cannot be entered fails)
+    monkeypatch.setattr(os.path, "lexists", lambda path, real=os.path.lexists: False if os.path.normpath(path).startswith(
+        "locked/") else real(path))
+    code, out, err = cli("report", "runs/dev-v2.json", "--html", "locked/sub/p.html")
+    assert code == 2 and err == ("error: --html locked/sub/p.html: the folder locked cannot be entered (Permission "
+                                 "denied): fix its permissions (chmod u+x locked), or give a file name in a folder that "
+                                 "can be written\n"), err
+    code, out, err = cli("report", "runs/dev-v2.json", "--html", "shut/new/p.html")
+    assert code == 2 and err == ("error: --html shut/new/p.html: there is no folder shut/new, and shut cannot be written "
+                                 "to make it: give a file name in a folder that is there\n"), err
+
+
 def test_a_page_with_no_failing_or_changed_case_has_no_filter_box(project, cli):
     """From the Chromium test of the real runs: a filter box over a table that was not there made
     the page's script fail."""

@@ -5698,3 +5698,17 @@ def test_a_stop_just_after_the_run_file_is_written_says_it_is_whole(project, cli
     assert done.returncode == 2 and done.stderr.endswith(
         "wrote runs/x.json\ninterrupted just after writing runs/x.json: it is whole (report runs/x.json)\n"), done.stderr
     assert len(load_json("runs/x.json")["results"]) == 3 and not os.path.exists("runs/x.json.journal")
+
+
+def test_a_run_given_through_a_link_to_a_device_or_a_pipe_is_named_as_given(project, cli):
+    """128th round's damaged files: run --resume and judge of runs/dz.json, a link to /dev/zero, said
+    "../../dev/zero: not a regular file", a path never given, never saying it was a link (report named it)."""
+    os.makedirs("runs", exist_ok=True)
+    os.symlink("/dev/zero", "runs/dz.json")
+    os.mkfifo("runs/ff.json")
+    os.symlink("ff.json", "runs/lf.json")
+    for argv in (["run", "--resume"], ["judge"], ["report"]):
+        for link, target in (("runs/dz.json", "/dev/zero"), ("runs/lf.json", "ff.json")):
+            code, out, err = cli(*argv, link)
+            assert code == 2 and err.endswith(f"error: {link}: a link to {target}, not a regular file (a pipe or a device), "
+                                              "so not a run file\n"), (argv, err)
