@@ -8406,7 +8406,7 @@ class OllamaClient(ChatClient):
                     "Ollama's own API")
         if status != 200:
             raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
-        names, entries, listed, named = set(), {}, [], []
+        names, entries, listed, named, told = set(), {}, [], [], []
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             named.append(([], entry.get("digest")))
             for k in ("name", "model"):
@@ -8414,6 +8414,7 @@ class OllamaClient(ChatClient):
                     names.add(entry[k])
                     entries.setdefault(entry[k], entry)
                     listed.append((tagged(entry[k]), entry.get("digest")))
+                    told.append((tagged(entry[k]), len(named), self.identity(entry)))
                     named[-1][0].append(entry[k])
         wanted = tagged(model)
         case_twins_refused(model, named, self.host, self.scrub)
@@ -8434,6 +8435,14 @@ class OllamaClient(ChatClient):
             raise EvalError(f"model {model!r}: {self.host} lists it {len(digests)} times with different digests "
                             f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
                             "(a proxy joining servers?); ask one server, or a name only one model has")
+        # (and, where it names no digest, twice as two models by what it says of them: their family, size, quantization)
+        alike = list({at: details for name, at, details in told if name == tagged(wanted)}.values())   # (by entry)
+        pairs = [details_told(a, b) for i, a in enumerate(alike) for b in alike[i + 1:]] if not digests else []
+        apart = sorted({text for pair in pairs if pair[0] != pair[1] for text in pair})   # (a field one leaves unsaid: alike)
+        if len(apart) > 1:
+            raise EvalError(f"model {model!r}: {self.host} lists it {len(alike)} times with different details and no "
+                            f"digest ({'; '.join(on_one_line(t.removeprefix(DETAILS), 60) for t in apart[:5])}): two models "
+                            "answer to that name (a proxy joining servers?); ask one server, or a name only one model has")
         self.identities[model] = self.identity(entry)
         if not digests and model not in getattr(self, "undigested", set()):   # (as over Ollama's /v1: once a command)
             self.undigested = getattr(self, "undigested", set()) | {model}
@@ -8897,7 +8906,10 @@ class OpenAIClient(ChatClient):
             self.undigested = getattr(self, "undigested", set()) | {model}
             warn(undigested_note(f"Ollama serves {self.host}, but its /api/tags", model, found, isinstance(listed, list),
                                  self.beside_unsure))
-        return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub) if digests else {}
+        if not digests:   # (what it says of the model all the same: its family, size and quantization, checked at the
+            # run's end and on resume as over its own API; a model swapped under a digest gone passed unseen)
+            return {k: v for k, v in tags_identity(found[0], self.scrub).items() if k != "model_digest"} if found else {}
+        return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub)
 
     def chat_once(self, model, messages, options, fmt=None, think=THINK_DEFAULT, tools=None):
         body = {"model": model, "messages": messages, "stream": False}
@@ -14092,7 +14104,7 @@ def preflight_server(client, config, judge, inputs, resuming):
                  "another server, or a router that had not loaded it yet)" if nested[1] else
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
-        if not (was and now) and config["api"] == "ollama":   # (no digest then or now: what the server said of it)
+        if not (was and now):   # (no digest then or now: what Ollama said of it, under its own API or its /v1)
             said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
                     if config.get(k) and identity.get(k) and config.get(k) != identity.get(k)]
             if said:
@@ -14130,15 +14142,15 @@ def two_models_advice(config, began_with):
                if is_held_out(config.get("split_path") or "") else "") + f"), or go on against {began_with}")
 
 
-DETAILS = "details:"   # config.replaced's kind where a server of Ollama's API named no digest: what its /api/tags said
+DETAILS = "details:"   # config.replaced's kind where Ollama named no digest, then or now: what its /api/tags said
 
 
 def details_told(then, now):
-    """What a server of Ollama's API said of a model (its family, size and quantization) at the start (the run's
-    config) and now (an identity), as config.replaced's texts, of the fields said both times alone; (None, None) where
-    none was. What stands for its digest where it named none, then or now."""
+    """What Ollama said of a model (its family, size and quantization: its /api/tags, under its own API or its /v1) at
+    the start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
+    (None, None) where none was. What stands for its digest where it named none, then or now."""
     said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
-    if not said or then.get("api", "ollama") != "ollama":
+    if not said:
         return None, None
     return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
 
@@ -14159,8 +14171,11 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     could not be asked of (with why), unsaid, in place of the note a run prints."""
     judge = config.get("judge") or {}
     # (over a /v1 that names no digest, its entry's: a model swapped while the run went on passed unseen)
+    # (a run's own details, where it began with no digest: told by where they came from, never by a prefix a server's
+    # digest may hold, "details:abc" checked as details alone)
+    by_details = None if config.get("model_digest") or config.get("api") == "openai" else details_told(config, config)[0]
     began = config.get("model_digest") or (entry_digest(config.get("model_entry")) if config.get("api") == "openai" else
-                                            details_told(config, config)[0])
+                                            by_details)
     pinned = [] if judge_only else [(config["model"], began, "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
     replaced = []
@@ -14173,8 +14188,8 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
         try:
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
-            if was.startswith(DETAILS):   # (of the fields said then and now alone: one unsaid is no other model)
-                was, now = details_told(config, client.identities.get(model, {}))
+            if who == "the model" and by_details and was == by_details:   # (of the fields said then and now alone:
+                was, now = details_told(config, client.identities.get(model, {}))   # one unsaid is no other model)
                 if now is None:
                     continue
             if who == "the model" and was.startswith("entry:") and now:   # (told as a resume tells them: entries_told)
@@ -14188,12 +14203,12 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                                                    ENTRY_STAMPED + ENTRY_WINDOW)
                 if now_told is not None and then_told != now_told:
                     was, now = entry_digest(None, then_told), entry_digest(None, now_told)
-            if not now and who == "the model" and not was.startswith(("entry:", DETAILS)):
+            if not now and who == "the model" and was == config.get("model_digest"):
                 # (a digest no longer given, the model said to be another family, size or quantization: replaced, where
-                # "could not ask" was said and the run exited 0)
+                # "could not ask" was said and the run exited 0; its digest at the start kept, never "named no digest")
                 then_said, now_said = details_told(config, client.identities.get(model, {}))
                 if then_said != now_said:
-                    was, now = then_said, now_said
+                    now = now_said
             if not now:   # (a digest no longer given: said, as a resume says it, never passed over as checked; or its
                 # /api/tags beside a /v1 sat past its wait: said so, never "it no longer says")
                 unsure = getattr(client, "beside_unsure", None)
@@ -14207,7 +14222,7 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                     f"which /v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records "
                     "the entry it began with" if was.startswith("entry:") else
                     f"what {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records what its "
-                    f"/api/tags said at the start, {on_one_line(was.removeprefix(DETAILS))}" if was.startswith(DETAILS) else
+                    f"/api/tags said at the start, {on_one_line(was.removeprefix(DETAILS))}" if was == by_details else
                     "which "
                     f"digest {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records the one it began "
                     f"with, {short(was)}"))
@@ -14222,7 +14237,7 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     return replaced
 
 
-LISTED_APART = re.compile(r"times with different (?:digests|entries)")   # preflight's words for a name two models answer to
+LISTED_APART = re.compile(r"times with different (?:digests|entries|details)")   # preflight's words for a name two models answer to
 LISTED_TWICE = "more than one"   # config.replaced's "now" of a model the server lists twice, with two digests, at the end
 LISTED_ALIKE = "names alike but for case"   # and of one it lists, at the end, beside a name alike but for case (Ollama)
 
@@ -14241,7 +14256,8 @@ def replaced_words(replaced):
     """Each model or judge replaced while it was asked (config.replaced, or a pairwise comparison's), in words: its
     digests told apart, as compare tells them."""
     return "; ".join(f"{r['who']} {on_one_line(r['model'])} was listed twice, with different "
-                     + ("/v1/models entries" if r["was"].startswith("entry:") else "digests")
+                     + ("/v1/models entries" if r["was"].startswith("entry:") else
+                        "details" if r["was"].startswith(DETAILS) else "digests")
                      + f", after the last call ({on_one_line(began_words(r['was']))} at the start): two models answer to "
                      "that name now" if r["now"] == LISTED_TWICE else
                      f"{r['who']} {on_one_line(r['model'])} was listed beside a name alike but for case after the last "
@@ -14257,6 +14273,9 @@ def replaced_words(replaced):
                      + ("its /api/tags named no digest, and said {} at the start, {} after the last call: another model?"
                         .format(*(on_one_line(v.removeprefix(DETAILS)) for v in (r["was"], r["now"])))
                         if r["was"].startswith(DETAILS) else
+                        f"digest {on_one_line(short(r['was']))} at the start, none after the last call, where its /api/tags "
+                        f"said {on_one_line(r['now'].removeprefix(DETAILS))}: another model?"
+                        if r["now"].startswith(DETAILS) else
                         ("its /v1/models entry {} at the start, {} after the last call: other weights?" if r["was"].startswith(
                             "entry:") else "digest {} at the start, {} after the last call: re-pulled?").format(
                             *map(on_one_line, shorts_apart(r["was"], r["now"])))) + ")"
@@ -22419,8 +22438,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                     f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "")
                  + "; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
-        for run in (b_run, a_run) if a_run["config"]["model"] != b_run["config"]["model"] else (b_run,):
-            judge_note(run["config"]["model"], judge["models"], judged_identities(client.identities, run["config"]))
+        judged = [r["config"] for r in (b_run, a_run)]
+        if judged[0]["model"] == judged[1]["model"]:   # (one name, said once: of the run whose digest is a judge's, if
+            digests = {identity_digest(client.identities.get(j) or {}) for j in judge["models"]} - {None}   # either's
+            judged = [next((c for c in judged if c.get("model_digest") in digests), judged[0])]
+        for config_judged in judged:
+            judge_note(config_judged["model"], judge["models"], judged_identities(client.identities, config_judged))
         calls = sum(len(missing(p)) for p in todo)
         warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
              f"({plural(calls, 'call')}, " + ("both orders in all" if calls == len(todo) * len(wanted) else

@@ -1724,7 +1724,9 @@ def test_the_model_is_loaded_before_the_first_case_and_the_load_is_recorded_apar
     assert load["ms"] >= 400 and set(load) == {"ms"}
     assert max(r["latency_ms"] for r in run["results"]) < 400 and all(r["load_duration_ns"] == 1234567
                                                                        for r in run["results"])
-    assert any(re.fullmatch(r"  model load  4\d\d ms before the first case, not charged to any; 0 answers included a load", l)
+    # (its time as the load took it: under a busy machine's load 0.4 s may be past 500 ms, never a fault)
+    assert any(re.fullmatch(r"  model load  [\d,.]+ m?s before the first case, not charged to any; 0 answers included "
+                            r"a load", l)
                for l in out.splitlines()), out
 
 
@@ -3125,8 +3127,33 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     fake.listings.clear()
     fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", swapped)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/five.json")
-    assert code == 2 and load_json("runs/five.json")["config"]["replaced"] == replaced, err
-    assert said in err and "could not ask" not in err, err
+    began = fake.digest("qwen2.5:7b")
+    assert code == 2 and load_json("runs/five.json")["config"]["replaced"] == [
+        {"who": "the model", "model": "qwen2.5:7b", "was": began, "now": "details:llama 8.0B Q4_K_M"}], err
+    # (its review: "named no digest" was said of a run begun with one)
+    assert (f"WARNING: the model qwen2.5:7b was replaced while it was asked (digest {began[:8]} at the start, none after "
+            "the last call, where its /api/tags said llama 8.0B Q4_K_M: another model?)") in err, err
+    assert "could not ask" not in err, err
+    # (its review) over Ollama's /v1 alike: the digest gone, another family said
+    fake.listings.clear()
+    fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", swapped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out", "runs/six.json")
+    assert code == 2 and load_json("runs/six.json")["config"]["replaced"][0]["now"] == "details:llama 8.0B Q4_K_M", err
+    # (its review) a name listed twice with no digest, as two models by what is said of them: refused before any call
+    fake.listings["/api/tags"] = {"models": [swapped["models"][0], dict(swapped["models"][0], details={
+        "family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"})]}
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/seven.json")
+    assert code == 2 and "lists it 2 times with different details and no digest (llama 8.0B Q4_K_M; qwen2 7.6B " \
+        "Q4_K_M): two models answer to that name" in err and len(fake.chat_bodies) == asked, err
+    fake.listings.clear()
+    # (its review) a server's digest that begins "details:" is a digest: one changed is told as re-pulled
+    fake.digests["qwen2.5:7b"], fake.listed_after = "details:abc", None
+    fake.replace_after = (len(fake.chat_bodies) + 4, "qwen2.5:7b", "e7" * 32)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/eight.json")
+    assert code == 2 and load_json("runs/eight.json")["config"]["replaced"][0]["now"] == "e7" * 32, err
+    fake.replace_after = None
+    del fake.digests["qwen2.5:7b"]
     fake.digests["qwen2.5:7b"] = ""
     fake.listings.clear()
     fake.listed_after = (len(fake.chat_bodies) + 2, "/api/tags", {"models": 3})   # (asked again, and no list came)

@@ -2304,3 +2304,12 @@ def test_a_judge_that_is_a_judged_model_under_another_name_is_said_as_run_says_i
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
     assert code == 0 and "note: the judge is same, the model being judged under another name (qwen2.5:7b: one digest)" \
         in err, err
+    # (its review) the baseline's recorded digest the judge's, the candidate's another, under one name: said too
+    for path, digest in ((cand, "c3" * 32), (base, fake.digest("qwen2.5:7b"))):
+        run = load_json(path)
+        run["config"]["model_digest"] = digest
+        Path(path).write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    os.unlink(cand + ".pairwise.json")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
+    assert code == 0 and err.count("note: the judge is same, the model being judged under another name (qwen2.5:7b: "
+                                   "one digest)") == 1, err
