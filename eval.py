@@ -8697,6 +8697,20 @@ def plain_entry(entry, scrub):
     return {scrub(k)[:ENTRY_TEXT]: scrub(v)[:ENTRY_TEXT] if type(v) is str else v for k, v in flat}
 
 
+def same_call(function, legacy):
+    """Whether a tool call's function and OpenAI's deprecated function_call are one call: the same name, and arguments
+    the same JSON (as a text or an object, spaced either way; none given, {})."""
+    def arguments(value):
+        if value in (None, ""):
+            return {}
+        try:
+            return json.loads(value) if isinstance(value, str) else value
+        except ValueError:
+            return value
+    return isinstance(function, dict) and function.get("name") == legacy.get("name") \
+        and same_json(arguments(function.get("arguments")), arguments(legacy.get("arguments")))
+
+
 class OpenAIClient(ChatClient):
     """The OpenAI-compatible API that llama.cpp's server, llama-cpp-python, vLLM, LM Studio and
     Ollama itself speak: /v1/models and /v1/chat/completions."""
@@ -9001,7 +9015,7 @@ class OpenAIClient(ChatClient):
                                  "eval.py does not read: a server (or chat template) that sends tool_calls is needed",
                                  retry=False)
             if legacy not in (None, {}, [], "") and not (isinstance(legacy, dict) and isinstance(listed, list) and any(
-                    isinstance(c, dict) and c.get("function") == legacy for c in listed)):
+                    isinstance(c, dict) and same_call(c.get("function"), legacy) for c in listed)):
                 # (one naming a call tool_calls does not hold, beside them, was dropped; one of another shape beside
                 # content "" was an answer that called nothing. The same call both ways is that call)
                 raise CallFailed("the server answered with function_call (OpenAI's deprecated form of a tool call) "
@@ -10283,7 +10297,7 @@ def said_in_reason(verdict_object, loose, verdict):
         or said_as_phrase("\n\n".join(phrased), (0, 0), verdict, loose)   # (field holding it; "Verdict: It fails.")
 
 
-def parts_of(value, most=200):
+def parts_of(value, most=1000):
     """The objects (at any depth, itself too) and the texts among the values of a JSON value, in order, at most `most`
     of each (a key's verdict is its object's: said_in_fields reads it), and whether any was left unread past them."""
     objects, texts, stack = [], [], [value]
@@ -10336,6 +10350,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 values.append(item)
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
+        saids = set()
         for value in values:
             # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio",
             # "[[B]]"; or as a phrase after a key is, "It fails.", "Not met")
@@ -10348,8 +10363,12 @@ def said_in_fields(verdict_object, loose, verdict):
                     words.get(verdict_said(word.group("word"))) if word else None)
             if said is None and text is not None and loose in (LOOSE_PASS, LOOSE_WINNER):
                 said = phrase_verdict(text, loose)
-            if said is not None and said != verdict:
-                return True
+            if said is not None:
+                saids.add(said)
+        # (one verdict the field's values all give; several are a breakdown, each aspect's, no verdict of the whole:
+        # ["A: 6/10", "B: 9/10"] beside the winner B was left to a person)
+        if len(saids) == 1 and verdict not in saids:
+            return True
     return False
 
 
@@ -21635,10 +21654,11 @@ def begin_judging(target, header, todo, judge):
         state, said = judging_state(judging, header, todo) if os.path.lexists(judging) else (None, None)
         if state == "reordered":   # the same panel named in another order: asked in the order it was begun with, as
             # the run's own panel is (judge_run), its votes kept (without --out, every one was asked again into a -2)
-            digests = dict(zip(judge["models"], judge.get("digests") or ()))
+            alike = same_model if header["config"].get("api", "ollama") == "ollama" else str
+            digests = {alike(m): d for m, d in zip(judge["models"], judge.get("digests") or ())}
             judge["models"] = said
             if "digests" in judge:
-                judge["digests"] = [digests.get(m) for m in said]
+                judge["digests"] = [digests.get(alike(m)) for m in said]
             state, said = judging_state(judging, header, todo)
         holder = live_holder(path) if state not in (None, "same") else None
         if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
@@ -21714,15 +21734,16 @@ def judging_state(path, header, todo):
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k) and k != "digests"]
     begun = their_judge.get("models")
-    if [k for k, _, _ in differ] == ["judge models"] and type(begun) is list and all(type(m) is str for m in begun) \
-            and sorted(begun) == sorted(judge["models"]):
-        return "reordered", list(begun)   # (the same panel: its decision is order-free)
+    alike = same_model if mine.get("api", "ollama") == "ollama" else str   # (mistral is mistral:latest to Ollama)
+    if type(begun) is list and all(type(m) is str for m in begun) \
+            and sorted(map(alike, begun)) == sorted(map(alike, judge["models"])):
+        # the same panel in another order (its decision is order-free): gone on with in the order it was begun with,
+        # never a difference to name ("give --judge-model in the order it was begun with" beside one that was not it)
+        differ = [d for d in differ if d[0] != "judge models"]
+        if not differ and begun != judge["models"]:
+            return "reordered", list(begun)
     shown = lambda value: on_one_line(json_text(value), 40)
-    said = [f"{k} {shown(there)} there, {shown(now)} now" + (
-        ": the same judges in another order; give --judge-model in the order it was begun with, "
-        + " ".join(option_word("--judge-model", m) for m in there)
-        if k == "judge models" and isinstance(there, list) and isinstance(now, list) and all(type(m) is str for m in there)
-        and sorted(there) == sorted(now) else "") for k, there, now in differ]
+    said = [f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ]
     if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
         # (by model: a panel of other models, its digests by place, named another's "pulled again")

@@ -2779,11 +2779,14 @@ def test_a_function_call_beside_other_tool_calls_or_of_another_shape_is_never_dr
     assert answer["response"] is None and answer["attempts"] == 1 and answer["error"] == said, answer
 
 
-def test_a_function_call_that_repeats_the_tool_call_beside_it_is_that_call():
-    """(Its control) a server that sends the one call both ways, function_call beside tool_calls, made one call."""
-    call = {"name": "x", "arguments": "{}"}
+@pytest.mark.parametrize("legacy", [{"name": "x", "arguments": '{"a": 1}'}, {"name": "x", "arguments": '{"a":1}'},
+                                    {"name": "x", "arguments": {"a": 1}}])
+def test_a_function_call_that_repeats_the_tool_call_beside_it_is_that_call(legacy):
+    """(Its control) a server that sends the one call both ways, function_call beside tool_calls, made one call, its
+    arguments spaced otherwise or as an object ((its review) those failed the answer as a call tool_calls lacked)."""
+    call = {"name": "x", "arguments": '{"a": 1}'}
     body = json.dumps({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
-        "role": "assistant", "content": None, "function_call": call,
+        "role": "assistant", "content": None, "function_call": legacy,
         "tool_calls": [{"id": "c1", "type": "function", "function": call}]}}]}).encode()
     tools = [{"type": "function", "function": {"name": "x", "parameters": {"type": "object"}}}]
     answer = hostile_answer(body, lambda url: evalpy.CLIENTS["openai"](url, retries=1).chat(

@@ -2803,13 +2803,19 @@ def test_a_panel_named_in_another_order_is_the_same_panel(project, judged_split,
     # (128th round) an interrupted judging given the panel reordered goes on in the order it was begun with: without
     # --out, every vote was asked again into a -judged-2 (a note said why after it was paid for); with it, refused
     begun = Path("j.json.judging").read_bytes()
+    # (its review) the panel reordered and another number of votes: only the votes are named, never the order
+    code, out_text, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2],
+                              "--judge-votes", "3", "--out", "j.json")
+    assert code == 2 and "judge votes 1 there, 3 now" in err and "judge models" not in err and "another order" not in err, err
     for out in (["--out", "j.json"], []):
         if not out:   # (the same judging, where judge without --out looks for it)
             Path("runs/answers-dev-v1-judged.json.judging").write_bytes(begun)
         judging = "j.json.judging" if out else "runs/answers-dev-v1-judged.json.judging"
         kept = sum(1 for line in Path(judging).read_text(encoding="utf-8").splitlines() if '"vote"' in line)
         asked = len(judge_calls(fake))
-        code, out_text, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], *panel[:2], *out)
+        # (its review) named as Ollama reads it alike too: QWEN2.5:7B is qwen2.5:7b
+        code, out_text, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, *panel[2:], "--judge-model",
+                                  "QWEN2.5:7B", *out)
         written = "j.json" if out else "runs/answers-dev-v1-judged.json"
         assert code == 0 and f"going on with the judging interrupted in {judging}" in err and kept > 0, err
         assert len(judge_calls(fake)) - asked == 20 - kept and not os.path.exists("runs/answers-dev-v1-judged-2.json"), err
@@ -5134,6 +5140,10 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (json.dumps({"pass": True, "verdict": ["PASS"] * 300}), None),
     ('{"pass": true, "Pass": false}', None), ('{"pass": true, "PASS": "FAIL"}', None), ('{"winner": "B", "Winner": "A"}', None),
     ('{"pass": true, "Pass": true}', True), ('{"reason": "ok", "winner": "B", "WINNER": "B"}', "B"),
+    # (its review) a rubric of 67 items of three texts each, one clear pass; scores of both answers in a verdict list
+    (json.dumps({"reason": [{"criterion": f"criterion {i}", "evidence": "quoted", "comment": "ok", "met": True}
+                            for i in range(67)], "pass": True}), True),
+    ('{"winner": "B", "verdict": ["A: 6/10", "B: 9/10"]}', "B"), ('{"winner": "B", "verdict": ["A: 9/10"]}', None),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is
