@@ -25186,8 +25186,13 @@ async function fresh(answer) {
   // for its own too; taken whole, it showed a note saved after it as removed, "changed in the file")
   const newest = ownRead.get(answer.served) || 0;
   applied = Math.max(answer.read_as, newest); served = answer.served; ownRead.clear();
-  // (either way the page knows which review serves it now: "could not ask" was said on till the next save)
-  return answer.read_as < newest ? (following(), "own") : following();
+  // (either way the page knows which review serves it now: "could not ask" was said on till the next save; taken for
+  // its own note, the others are still as last heard, said so till an answer is taken whole)
+  if (answer.read_as >= newest) return following();
+  unsure = "An older answer came late: the other notes are shown as this page last heard them, till the next save is " +
+    "answered.";
+  $("notice").hidden = false; $("notice").textContent = [...notes, unsure, ...(changedSaid ? [changedSaid] : [])].join(" ");
+  return "own";
 }
 // an answer taken whole: the page follows the file again, and the notice that it could not ask says so no more
 function following() {
@@ -25218,10 +25223,12 @@ async function send(it, text, asked) {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
-  } catch (e) {   // (no answer: it may have been written all the same, its answer lost on the way back)
-    if (!response) it.unheard = asStored(text);
+  } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
+    // or a proxy's page in its place; each such text kept till an answer is heard)
+    (it.unheard = it.unheard || new Set()).add(asStored(text));
     it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return;
   }
+  const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer
   // in use; let go, j and k drew the note from before the save as saved, and its next edit replaced the save unseen)
   const fresher = await fresh(answer), now = fresher === true;
@@ -25231,11 +25238,14 @@ async function send(it, text, asked) {
   it.queued--;   // (a save after this one waits: its "saving…" stays till it is answered)
   // another page saved since: what it saved is what this page shows as saved now, the text typed kept as a draft
   if (response.status === 409) {
-    // (naming the very text this page sent last and heard nothing of: its own save, written, its answer lost; "another
-    // page saved" it was untrue)
-    if (answer.annotation && it.unheard === asStored(answer.annotation.text)) answer.error = "this page's save of '" +
-      unseen(visible(oneLine(cut(it.unheard, 80)))) + "' reached the file, though its answer never came back; nothing " +
-      "was saved now: save again to replace it";
+    // (naming a text this page sent and heard no answer to: its own save, perhaps, its answer lost; "another page
+    // saved" it was untrue. Perhaps: another page, or a hand, may have saved the same)
+    if (unheard && unheard.has(answer.annotation ? asStored(answer.annotation.text) : "")) answer.error = answer.annotation
+      ? "'" + unseen(visible(oneLine(cut(answer.annotation.text, 80)))) + "' is on file, a text this page sent and heard " +
+        "no answer to (it may have reached the file, or another page saved the same); nothing was saved now: save again " +
+        "to replace it"
+      : "no annotation is on file, as a save this page sent and heard no answer to asked (it may have reached the file, " +
+        "or another page removed it); nothing was saved now: save again to save yours";
     // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
     // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
     if (!now && "onFile" in it && !agrees(it, answer)) answer.error = conflictWords(it.onFile, was);
@@ -25246,7 +25256,7 @@ async function send(it, text, asked) {
   // Enter there replaced another page's note unseen)
   // (the field is not given back: a j pressed as the refusal came was typed into the note; "/" and Enter save over it)
   if (!response.ok) { it.refused = "not saved: " + answer.error; say(it); return; }
-  it.refused = null; it.conflict = false; delete it.unheard;
+  it.refused = null; it.conflict = false;
   // (typed on since: still a draft; and while a later save of it is out, whose text will be on file: the first's
   // landing dropped the draft, and the page said "saved" of a text the file never held)
   if (!it.queued && drafts.has(it.key) && asStored(drafts.get(it.key)) === asStored(text)) drafts.delete(it.key);

@@ -1461,13 +1461,35 @@ def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page
     page.keyboard.press("/")
     page.fill("#annotationinput", "v4")
     page.keyboard.press("Enter")
-    expect(page.locator("#savestatus")).to_have_text(re.compile("reached the file"))
+    expect(page.locator("#savestatus")).to_have_text(re.compile("heard no answer to"))
     status = page.text_content("#savestatus")
-    assert status == ("not saved: this page's save of 'v3' reached the file, though its answer never came back; nothing "
-                      "was saved now: save again to replace it"), status
+    assert status == ("not saved: 'v3' is on file, a text this page sent and heard no answer to (it may have reached the "
+                      "file, or another page saved the same); nothing was saved now: save again to replace it"), status
     save_note(page)   # (Enter again: replaced, as it says)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
     assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "v4"
+    # (its review) a removal whose answer came back as a proxy's 502 page, written all the same: never another page's
+    page.route("**/annotations", lambda route: (route.fetch(), route.fulfill(status=502, content_type="text/html",
+                                                                              body="<h1>502 Bad Gateway</h1>")))
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved"))
+    page.unroute("**/annotations")
+    assert "dev-09#1" not in json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v5")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("heard no answer to"))
+    assert page.text_content("#savestatus") == (
+        "not saved: no annotation is on file, as a save this page sent and heard no answer to asked (it may have reached "
+        "the file, or another page removed it); nothing was saved now: save again to save yours")
+    # (its review) an answer heard since ends it: a refusal of another text is said as another page's
+    note_by_hand("by hand")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v6")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("another page saved 'by hand'"))
 
 
 def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
@@ -1495,5 +1517,7 @@ def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_o
     page.unroute("**/served")
     notice = page.text_content("#notice")
     assert "could not ask" not in notice and "1 annotation was changed" in notice, notice
+    # (its review) the others still as last heard: said so till an answer is taken whole
+    assert "An older answer came late: the other notes are shown as this page last heard them" in notice, notice
     assert page.text_content("#counts") == "Unknown till the next save is answered (this one's answer came late).", \
         page.text_content("#counts")
