@@ -4634,8 +4634,10 @@ class PlaceholderPlaces(NamedTuple):
     unread: frozenset     # those in a comment, (?#...) or a verbose pattern's #: no escape reads on, no count is made
 
 
-# what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text; a name,
-# flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
+# what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text, tried
+# first after the placeholder's first mark, which tells the class it stands in (at [\1{{x}}-9] the lowest alone told of
+# none, and the value was wrapped as after \1 outside one), then alone (a look-behind's branch of one character); a
+# name, flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
 TEXT_STAND_INS = ("\x00",)
 NAME_STAND_INS = ("A", "i", "1")
 
@@ -4668,10 +4670,11 @@ def placeholder_places(pattern, fills=None):
     free = list(itertools.islice((c for c in map(chr, range(0xF0000, 0x110000)) if c not in held), 2 * len(starts)))
     starts = starts[:len(free) // 2]
     marks = {start: free[2 * n] + free[2 * n + 1] for n, start in enumerate(starts)}
-    ends = {mark[1]: start for start, mark in marks.items()}
+    whose = {c: start for start, mark in marks.items() for c in mark}
     widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
-    stand_ins = {start: [mark, *TEXT_STAND_INS] + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]]
-                                                   if fills else []) + [*NAME_STAND_INS] + ([fills[n]] if fills else [])
+    stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS]
+                 + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]] if fills else [])
+                 + [*NAME_STAND_INS] + ([fills[n]] if fills else [])
                  for n, (start, mark) in enumerate(marks.items())}
     named_from = {start: len(stand_ins[start]) - len(NAME_STAND_INS) - bool(fills) for start in stand_ins}
     chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
@@ -4679,15 +4682,15 @@ def placeholder_places(pattern, fills=None):
 
     def walk(parsed):
         for op, value in parsed:
-            if op == regex_constants.LITERAL and chr(value) in ends:
-                read.add(ends[chr(value)])
+            if op == regex_constants.LITERAL and chr(value) in whose:
+                read.add(whose[chr(value)])
             if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL \
-                    and chr(value[2][0][1]) in ends:
-                repeated.add(ends[chr(value[2][0][1])])
+                    and chr(value[2][0][1]) in whose:
+                repeated.add(whose[chr(value[2][0][1])])
             if op == regex_constants.IN:   # (a range's ends too: [{{lo}}-9])
-                in_class.update(ends[chr(c)] for kind, v in value for c in (v if kind == regex_constants.RANGE else
+                in_class.update(whose[chr(c)] for kind, v in value for c in (v if kind == regex_constants.RANGE else
                                                                              [v] if kind == regex_constants.LITERAL else [])
-                                if chr(c) in ends)
+                                if chr(c) in whose)
             for part in (value if isinstance(value, (tuple, list)) else [value]):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):

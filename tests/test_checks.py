@@ -390,6 +390,22 @@ def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
         assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
 
 
+def test_a_value_at_a_range_start_after_an_octal_escape_is_its_characters(tmp_path):
+    """128th round's second attacker: a value at a class's range start after \\0 or \\1 was wrapped as (?:value),
+    [\\0{{x}}-9] of x "0" stored [\\0(?:0)-9] (a class of '(', '?', ':' and ')' to 9), and ^[\\1{{y}}-']$ of y "!"
+    refused quoting a '(?:' never written: the marks telling where a placeholder stands fail at a range's start, and
+    the stand-in read there was told of no class. It is filled as inside one: [\\0\\x30-9]."""
+    for written, value, answer, passes in (("[\\0{{x}}-9]", "0", "(see above)", False), ("[\\0{{x}}-9]", "0", "5", True),
+                                           ("^[\\1{{x}}-9]$", "0", "?", False), ("^[\\1{{x}}-9]$", "0", "\x01", True),
+                                           ("^[\\1{{y}}-']$", "!", "!", True), ("^[\\1{{y}}-']$", "!", "(", False)):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {evalpy.placeholder_names(written)[0]: value},
+                                                      "checks": [{"type": "regex", "value": written}]}) + "\n")
+        check = evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is passes, (written, answer, check)
+    assert check["value"] == "^[\\1!-']$"
+
+
 def test_a_pattern_that_fails_whatever_its_placeholders_hold_is_refused_at_once(tmp_path, monkeypatch):
     """128th round: a long pattern of 40 placeholders and a stray '(' was parsed some 600 times (a stand-in tried at
     each placeholder in turn, twice over) before re's own words refused it: 25 s for a pattern of 35 KB. One that
