@@ -4632,6 +4632,7 @@ class PlaceholderPlaces(NamedTuple):
     in_class: frozenset   # those inside a class ([{{{n}}}] is '{', the value, '}': no count)
     named: frozenset      # those where re reads a name, flags or a group's number, never text: refused at load
     unread: frozenset     # those in a comment, (?#...) or a verbose pattern's #: no escape reads on, no count is made
+    unfixed_behind: bool  # a look-behind holding none of them has no one width: no value mends it ((?<=a|bc){{x}})
 
 
 # what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text, tried
@@ -4678,23 +4679,34 @@ def placeholder_places(pattern, fills=None):
                  for n, (start, mark) in enumerate(marks.items())}
     named_from = {start: len(stand_ins[start]) - len(NAME_STAND_INS) - bool(fills) for start in stand_ins}
     chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
-    repeated, in_class, read = set(), set(), set()
+    repeated, in_class, read, unfixed_behind = set(), set(), set(), False
 
     def walk(parsed):
+        """Reads where each placeholder stands in what was parsed; returns those it holds."""
+        nonlocal unfixed_behind
+        held = set()
         for op, value in parsed:
             if op == regex_constants.LITERAL and chr(value) in whose:
                 read.add(whose[chr(value)])
+                held.add(whose[chr(value)])
             if op in REPEATS and len(value[2]) == 1 and value[2][0][0] == regex_constants.LITERAL \
                     and chr(value[2][0][1]) in whose:
                 repeated.add(whose[chr(value[2][0][1])])
             if op == regex_constants.IN:   # (a range's ends too: [{{lo}}-9])
-                in_class.update(whose[chr(c)] for kind, v in value for c in (v if kind == regex_constants.RANGE else
-                                                                             [v] if kind == regex_constants.LITERAL else [])
-                                if chr(c) in whose)
+                inside = {whose[chr(c)] for kind, v in value for c in (v if kind == regex_constants.RANGE else
+                                                                        [v] if kind == regex_constants.LITERAL else [])
+                          if chr(c) in whose}
+                in_class.update(inside)
+                held |= inside
+            inner = set()
             for part in (value if isinstance(value, (tuple, list)) else [value]):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
-                        walk(sub)
+                        inner |= walk(sub)
+            if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0 and not inner:
+                unfixed_behind |= len(set(value[1].getwidth())) > 1   # (one holding a placeholder: its value's width)
+            held |= inner
+        return held
 
     def parsed():
         """The pattern parsed, each placeholder as its chosen stand-in; and where each stands in what was parsed."""
@@ -4746,7 +4758,8 @@ def placeholder_places(pattern, fills=None):
         walk(tree)
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
                                  frozenset(start for start in chosen if chosen[start] >= named_from[start]),
-                                 frozenset(start for start in chosen if not chosen[start]) - read - in_class)
+                                 frozenset(start for start in chosen if not chosen[start]) - read - in_class,
+                                 unfixed_behind)
     return None
 
 
@@ -5421,17 +5434,22 @@ def load_default_checks(path, older=None):
         # tried here as one ("({{x}}" fails whatever x holds)
         if not check_problems and CHECK_TYPES[check["type"]].pattern:
             # (\{{x}} filled with x was "incomplete escape \x", of an x never written; [{{x}}-a] a bad range that
-            # x = Ana fills as a good one: a fill's fault is the pattern's only where every fill fails)
+            # x = Ana fills as a good one: a fill's fault is the pattern's only where every fill fails, and no value
+            # could mend it)
             check_problems = [f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}" if ESCAPED_PLACEHOLDER.search(check["value"])
                               else f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}" if ESCAPE_SPLIT.search(check["value"])
                               else None]
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
                      for fill in ("x", "\\x00", "\\U0010ffff")]
-            # (a look-behind's width is its value's, never one character's: (?<=ab|{{x}}) of x = cd compiles, judged
-            # per case, by the case's own line; one no width mends, (?<=a|bc){{x}}, is this file's)
-            by_width = LOOK_BEHIND_WIDTH in (tried[0] or "") and not all(
-                regex_problem(PLACEHOLDER.sub(lambda _: "x" * width, check["value"])) for width in range(2, 9))
-            check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) and not by_width else [])
+            # (every placeholder filled alike is no case's fill: [a-{{x}}][{{y}}-9] of x = z, y = 0 compiles, as does
+            # (?<=abc|{{x}}{{y}})z of x = c, y = de; a fault values may mend is judged per case, by the case's own
+            # line: one gone with the placeholders gone, or a look-behind's width where each look-behind holding no
+            # placeholder has one width; (?<=a|bc){{x}}, which no value mends, is this file's)
+            mendable = all(tried) and placeholder_names(check["value"]) and (
+                not regex_problem(PLACEHOLDER.sub("", check["value"]), written=older is None)
+                or LOOK_BEHIND_WIDTH in tried[0] and (places := placeholder_places(check["value"])) is not None
+                and not places.unfixed_behind)
+            check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) and not mendable else [])
             # (re's position is the pattern's filled with x: shown so, of re's own words alone)
             if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):
                 check_problems = [p + f" (in the pattern with each placeholder as x: "

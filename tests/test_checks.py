@@ -468,6 +468,26 @@ def test_a_look_behind_of_a_placeholder_in_checks_json_is_judged_per_case(tmp_pa
         evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+def test_a_pattern_of_checks_json_every_case_fills_validly_loads(tmp_path):
+    """128th round's second attacker: checks.json refused (?<=abc|{{x}}{{y}})z of x "c", y "de", (?<=abc|{{x}})z.*(?<=ab|
+    {{y}})y of x "def", y "gh" and [a-{{x}}][{{y}}-9] of x "z", y "0", each of which its case's fill compiles: the file's
+    test fills every placeholder alike. A fault the values may mend (one gone with the placeholders, or a look-behind's
+    width where one stands) is each case's; one no value is at, (?<=a|bc)(?<=ab|{{x}}), is still the file's."""
+    for written, vars, answer in (("(?<=abc|{{x}}{{y}})z", {"x": "c", "y": "de"}, "abcdez"),
+                                  ("(?<=abc|{{x}})z.*(?<=ab|{{y}})y", {"x": "def", "y": "gh"}, "defz ghy"),
+                                  ("[a-{{x}}][{{y}}-9]", {"x": "z", "y": "0"}, "b5")):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars}) + "\n")
+        check = evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) is True, (written, check)
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result("zzy"), graded()) is False, (written, check)
+    for written in ("(?<=a|bc)z{{x}}", "(?<=a|bc)(?<=ab|{{x}})z", "[9-0]{{x}}", "({{x}}"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError, match=re.escape("checks.json:1: check 1: bad regular expression: ")):
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
