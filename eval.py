@@ -2365,7 +2365,6 @@ class GradedTrial(TypedDict):
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
     turns: NotRequired[int]       # and in how many turns, system prompt aside
-    count_fell: NotRequired[bool]  # an agent's turn counted below an earlier one: turns dropped (turn_count_fell())
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
@@ -15504,14 +15503,6 @@ def sent_size(result, system):
         for call in m.get("tool_calls") or () if isinstance(call, dict)) for m in turns), len(turns)
 
 
-def turn_count_fell(result):
-    """Whether an agent's turn was counted at fewer prompt tokens than an earlier one: its messages only grow, so the
-    server dropped some (an older Ollama drops the earliest, its question among them, without a word)."""
-    counts = [t.get("prompt_tokens") for t in result.get("per_turn") or () if isinstance(t, dict)]
-    counts = [n for n in counts if is_amount(n)]
-    return any(later < max(counts[:i]) for i, later in enumerate(counts) if i)
-
-
 def votes_on(votes, checks):
     """The votes on the judge checks scored: a judge check the split no longer has (report --checks)
     is scored nowhere, and its votes (failed calls among them) neither decide a gate nor are doubtful."""
@@ -15576,8 +15567,6 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system is not None:   # two keys more cost a trial nothing: its dict has room for them
             trial["sent_chars"], trial["turns"] = sent_size(r, system)
-            if turn_count_fell(r):   # (only then: at 100,000 cases every key costs megabytes)
-                trial["count_fell"] = True
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
@@ -16427,7 +16416,8 @@ def window_flags(config, cases):
     case. An older server drops them unasked, and only an estimate can say a conversation may have
     lost turns: one whose characters, at the run's tokens per character, come far past the window
     though its count fits (an agent's last request counted whole, its calls and their results in
-    it); but an agent's turn counted below an earlier one lost some, whatever the estimate."""
+    it). A turn counted below an earlier one is no sign: a prompt cache may count only the tokens it
+    had not seen (llama-server does, and older Ollamas did, ollama/ollama#16428)."""
     window = context_window(config)
     cut, dropped = [], []
     if not window:
@@ -16439,7 +16429,7 @@ def window_flags(config, cases):
             tokens = t["prompt_tokens"]
             if filled_window(tokens, window, keep):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
-            if t.get("count_fell") or per_char and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window \
+            if per_char and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window \
                     and tokens < WINDOW_SHORT * t["sent_chars"] * per_char and t["sent_chars"] * per_char > window:
                 dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
     return cut, dropped
@@ -18325,8 +18315,7 @@ def stopped_short_lines(sec):
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
                                  "the window in current versions), and Ollama cuts without an error; " + window_cure(sec)),
             "turns_may_be_dropped": (f"Earlier turns may have been dropped to fit {window_name(sec)}",
-                                     "the conversation's characters take far more than the window but its count fits "
-                                     "(or an agent's turn was counted below an earlier one): "
+                                     "the conversation's characters take far more than the window but its count fits: "
                                      "this Ollama (before v0.12.6) drops whole turns from the front, keeping the system "
                                      "prompt and the last turn, without an error, and the model never saw them; "
                                      + window_cure(sec))}

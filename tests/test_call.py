@@ -2289,8 +2289,8 @@ def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fak
 def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli, fake):
     """128th round: an agent's first turn fit num_ctx=512, but with a tool's long result its second did not, and Ollama
     0.12.5 dropped the question (per_turn prompt tokens [262, 312]): never flagged, for its size counted one turn and
-    left out its calls and their results. Its last request is counted whole; and a turn counted below an earlier one
-    (turns only grow) is flagged from the counts alone, with no rate to read."""
+    left out its calls and their results. Its last request is counted whole. (Its second attack: a turn counted below
+    an earlier one is no sign of it, a prompt cache may count only what it had not seen; with no rate, none is flagged.)"""
     fake.version, fake.honours_truncate = "0.12.5", False
     tool = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
                                              "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
@@ -2315,10 +2315,10 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     assert code == 0 and turns["grew"][0] < turns["grew"][1] and turns["shrank"][1] < turns["shrank"][0], (turns, err)
     s = json.loads(cli("report", "runs/a.json", "--json")[1])
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["grew", "shrank"], s["turns_may_be_dropped"]
-    # the agents alone: no answer of one turn to read a rate from, and the count that fell says it
+    # the agents alone: no answer of one turn to read a rate from, and the count that fell is no sign
     cli(*argv, "--cases", "grew,shrank", "--out", "runs/b.json")
     s = json.loads(cli("report", "runs/b.json", "--json")[1])
-    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["shrank"], s["turns_may_be_dropped"]
+    assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
 
 
 def test_a_system_prompt_filled_with_passages_flags_no_conversation_that_fit(project, cli, fake):
@@ -2345,6 +2345,44 @@ def test_a_system_prompt_filled_with_passages_flags_no_conversation_that_fit(pro
     assert code == 0 and counts["talk-0"] > 350, (counts, err)   # (the fake dropped nothing: every turn is counted)
     s = json.loads(cli("report", "runs/rag.json", "--json")[1])
     assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
+
+
+def test_an_agent_whose_count_holds_only_uncached_tokens_is_not_flagged(project, cli, fake):
+    """128th round (second attack): an agent's last turn counted below its first (per_turn prompt tokens [81, 1]) was
+    flagged "Earlier turns may have been dropped", on Ollama 0.12.6 that refuses rather than drops, and with num_ctx
+    4096 it never came near: its prompt cache counted only the tokens it had not seen (llama-server does; older
+    Ollamas did, ollama/ollama#16428). A count that falls is no sure sign: only the estimate over the window flags."""
+    seen, full = [], type(fake).prompt_count
+    def uncached(messages):   # the tokens past the longest earlier request this one starts with
+        whole = full(messages)
+        cached = max((full(s) for s in seen if messages[:len(s)] == s and len(s) < len(messages)),
+                     default=0)
+        seen.append(list(messages))
+        return max(whole - cached, 1)
+    fake.prompt_count = uncached
+    tool = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
+                                             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
+    question = "¿Dónde está mi pedido A-1? Lo pedí hace dos semanas y necesito saber cuándo llega exactamente. " * 3
+    fake.agents[question] = [[("lookup_order", {"order_id": "A-1"})], "Está enviado."]
+    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}?", "difficulty": "easy", "note": "n",
+              "checks": [{"type": "regex", "value": "."}]} for i in range(3)]
+    cases.append({"id": "agent", "input": question, "difficulty": "easy", "note": "n", "tools": [tool],
+                  "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": "enviado"}]},
+                  "checks": [{"type": "tool_called", "value": "lookup_order"}]})
+    Path("shop").mkdir()
+    Path("shop/dev.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases))
+    Path("prompts/shop").mkdir()
+    Path("prompts/shop/v1.txt").write_text("Atiende al cliente.\n")
+    for version, honours in (("0.12.6", True), ("0.12.5", False)):   # (an older one drops, but nothing was past the window)
+        fake.version, fake.honours_truncate = version, honours
+        seen.clear()
+        code, out, err = cli("run", "--split", "shop/dev.jsonl", "--prompt", "prompts/shop/v1.txt", "--option",
+                             "num_ctx=4096", "--host", fake.url, "--out", f"runs/{version}.json")
+        counts = [t["prompt_tokens"] for r in load_json(f"runs/{version}.json")["results"] for t in r.get("per_turn") or ()]
+        assert code == 0 and counts[-1] < counts[0], (counts, err)
+        assert "Earlier turns" not in out, out
+        s = json.loads(cli("report", f"runs/{version}.json", "--json")[1])
+        assert s["turns_may_be_dropped"] == [], (version, s["turns_may_be_dropped"])
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
