@@ -19732,17 +19732,24 @@ def same_arguments(call, other):
     return same_json(a, b) if a is not None and b is not None else call["text"] == other["text"]
 
 
-def reordered(calls, others):
-    """Whether `others` are `calls` made in another order, each matched once (same_arguments): two lookups made in
-    parallel came back in either order, and matched by place they read as other arguments."""
-    left = list(others)
+def unmatched_calls(calls, others):
+    """(calls, others) each left without a match once every call is matched once, in any order, to one of the same
+    tool and arguments (same_arguments): two lookups made in parallel came back in either order, and matched by place
+    they read as other arguments."""
+    left, alone = list(others), []
     for call in calls:
         match = next((i for i, other in enumerate(left) if other["name"] == call["name"] and same_arguments(call, other)),
                      None)
         if match is None:
-            return False
-        del left[match]
-    return not left
+            alone.append(call)
+        else:
+            del left[match]
+    return alone, left
+
+
+def reordered(calls, others):
+    """Whether `others` are `calls` made in another order, each matched once (unmatched_calls())."""
+    return not any(unmatched_calls(calls, others))
 
 
 def trajectory_changes(a_cases, b_cases):
@@ -19792,9 +19799,10 @@ def trajectory_changes(a_cases, b_cases):
             # (a call's arguments are as much its path as its tool)
             changes.append("the same calls in another order" if reordered(*(trace["calls"] for trace in traces))
                            else "the same calls with other arguments")
-        elif x != y:   # (a tool both called, its calls taken in order: A-1 then A-2 was unsaid once the tools changed)
-            other = [name for name in sorted(set(x) & set(y)) if not all(map(
-                same_arguments, *([c for c in trace["calls"] if c["name"] == name] for trace in traces)))]
+        elif x != y:   # (a tool both called: A-1 then A-2 was unsaid once the tools changed; but its calls matched by
+            # place read A-1, A-2 -> A-2, A-1 and A-2, A-1 -> A-1 as other arguments: a call of each run left unmatched)
+            other = [name for name in sorted(set(x) & set(y)) if all(unmatched_calls(
+                *([c for c in trace["calls"] if c["name"] == name] for trace in traces)))]
             if other:
                 changes.append("other arguments to " + ", ".join(name or chr(34) * 2 for name in other))
         verdicts = [level_majority(c, "trajectory") for c in pair]

@@ -1160,6 +1160,30 @@ def test_the_same_calls_in_another_order_are_said_so(project, cli):
                            "-> lookup_order > lookup_order)"], out + err
 
 
+def test_a_tools_calls_in_another_order_beside_other_tools_are_not_other_arguments(project, cli):
+    """128th round (second attack): where the tools came in another sequence, each tool's calls were matched by place,
+    so lookup(A-1), lookup(A-2), cancel(A-2) -> lookup(A-2), cancel(A-2), lookup(A-1) said "other arguments to
+    lookup_order", and so did lookup(A-2), lookup(A-1) -> lookup(A-1), a call made in both. Each call is matched once,
+    in any order: other arguments only where a call of each run is left unmatched."""
+    from conftest import agent_spec
+    def look(order):
+        return ("lookup_order", {"order_id": order}, True)
+    cancel = ("cancel_order", {"order_id": "A-2"}, True)
+    calls = {"a1": ([look("A-1"), look("A-2"), cancel], [look("A-2"), cancel, look("A-1")]),
+             "a2": ([look("A-2"), look("A-1")], [look("A-1")]),
+             "a3": ([look("A-1"), look("A-2"), cancel], [look("A-3"), cancel, look("A-1")])}
+    baseline, candidate = (make_run([agent_spec(cid, pair[pick]) for cid, pair in calls.items()], labels=None,
+                                    split="agent-dev", max_turns=4) for pick in (0, 1))
+    code, out, err = cli("compare", write_run("runs/a.json", baseline), write_run("runs/b.json", candidate))
+    section = out.split("Trajectory changes, case by case (3 agents):\n", 1)[-1].splitlines()
+    assert section[:3] == [
+        "  a1: called its tools in another order  (lookup_order > lookup_order > cancel_order -> lookup_order > "
+        "cancel_order > lookup_order)",
+        "  a2: calls per tool: lookup_order 2 -> 1; fewer calls: 2 -> 1  (lookup_order > lookup_order -> lookup_order)",
+        "  a3: called its tools in another order; other arguments to lookup_order  (lookup_order > lookup_order > "
+        "cancel_order -> lookup_order > cancel_order > lookup_order)"], out + err
+
+
 def test_a_turn_the_token_limit_cut_is_said_cut_not_a_call_stopped(project, cli):
     """111th round: a candidate whose calling turn the token limit cut read "stopped calling lookup_order; fewer calls:
     1 -> 0" in compare, as if the model had dropped the call; the cut (its calls never run, so in no count) is said."""
