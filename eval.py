@@ -16476,17 +16476,26 @@ def filled_by_answer(t, limit, window, api, held=0):
     return None
 
 
+# A request whose messages (its system prompt one) hold fewer characters than this on average carries no rate: each
+# message costs its template's tokens too (about 5: <|im_start|>user ... <|im_end|>), which at a text's 0.25 tokens a
+# character raise the rate of one under 3 * 5 / 0.25 characters a message by over a third, past WINDOW_SHORT's margin
+# ("hola", "¿sí?", "ok": 12 tokens for 32 characters, and long conversations that fit read far past the window).
+RATE_CHARS_A_MESSAGE = 60
+
+
 def tokens_per_char(cases, window):
     """The run's median prompt tokens per character sent, over answers well inside the window and
-    counted in one pass (not a format's second pass, whose count holds the thinking), from at most
-    about 2,000 cases: of answers of one turn; without any, of conversations too short to have been
-    shortened; without those, the largest rate of a conversation. None without any."""
+    counted in one pass (not a format's second pass, whose count holds the thinking) and big enough
+    to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one turn;
+    without any, of conversations too short to have been shortened; without those, the largest rate
+    of a conversation. None without any."""
     step = max(1, len(cases) // 2000)
     # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
     counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1, t["sent_chars"])
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
-               and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t]
+               and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t
+               and t["sent_chars"] >= RATE_CHARS_A_MESSAGE * ((t.get("turns") or 1) + 1)]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
     # not pass the window (a token a character at most), else the largest rate (a shortened one's is below its own)

@@ -2132,7 +2132,8 @@ def conversation_split(order_chars=830):
                            "difficulty": "easy", "note": "n"}) + "\n"
     order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20)[:order_chars]
     Path("conv/dev.jsonl").write_text(
-        "".join(case(f"short-{i}", [("user", f"Hola, ¿dónde está mi pedido número {i}?")]) for i in range(4))
+        "".join(case(f"short-{i}", [("user", f"Hola, ¿dónde está mi pedido número {i}? Lo pedí hace una semana y el "
+                                              "seguimiento no dice nada. ¿Me pueden ayudar?")]) for i in range(4))
         + case("dropped", [("user", order), ("assistant", "Lo siento mucho. ¿Qué necesita?"),
                            ("user", "¿Cuándo me lo cambian?")])
         + case("fits", [("user", order[:480]), ("assistant", "Lo siento mucho. ¿Qué necesita?"),
@@ -2249,7 +2250,7 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
     flagged. Read from answers of one turn where there are some."""
     def case(chars, tokens, turns):
         return {"trials": [{"sent_chars": chars, "prompt_tokens": tokens, "timing": [None] * 8, "turns": turns}]}
-    cases = [case(100, 30, 1), case(120, 36, 1)] + [case(40_000, 40, 3)] * 3
+    cases = [case(200, 60, 1), case(240, 72, 1)] + [case(40_000, 40, 3)] * 3
     assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.3)
     assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: the largest)
     # (its review) nor an agent's: its count is its last turn's, its tools and calls in it (400 tokens for 200 sent)
@@ -2261,21 +2262,25 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
 def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fake):
     """128th round: with no answer of one turn the tokens per character fell back to every conversation's, and where
     most were shortened their own tiny rate (22 tokens for 903 characters) was the median: none was flagged. Read from
-    the conversations whose characters could not have overflowed the window (at most a token a character)."""
+    the conversations whose characters could not have overflowed the window (at most a token a character). (Its sizes
+    grew in the second attack, num_ctx 200 -> 400: a conversation must be big enough to carry a rate.)"""
     fake.version, fake.honours_truncate = "0.12.5", False
     Path("conv").mkdir()
     Path("conv/checks.json").write_text(json.dumps([{"name": "order", "type": "contains", "value": "B-12"}]))
-    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 20)[:830]
+    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 50)[:1800]
     def case(i, first):
         return json.dumps({"id": i, "messages": [{"role": "user", "content": first},
                                                  {"role": "assistant", "content": "Lo siento mucho. ¿Qué necesita?"},
                                                  {"role": "user", "content": "¿Cuándo me lo cambian?"}],
                            "difficulty": "easy", "note": "n"}) + "\n"
     Path("conv/dev.jsonl").write_text("".join(case(f"long-{i}", f"{i} {order}") for i in range(4))
-                                      + "".join(case(f"short-{i}", f"Hola, ¿dónde está mi pedido {i}?") for i in range(2)))
+                                      + "".join(case(f"short-{i}", f"Hola, ¿dónde está mi pedido {i}? Lo pedí hace una "
+                                                     "semana, el seguimiento no dice nada desde el lunes y nadie me "
+                                                     "contesta los correos. ¿Me pueden ayudar, por favor? Muchas gracias.")
+                                                for i in range(2)))
     Path("prompts/conv").mkdir()
     Path("prompts/conv/v1.txt").write_text("Atiende al cliente.\n")
-    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--option", "num_ctx=200",
+    code, out, err = cli("run", "--split", "conv/dev.jsonl", "--prompt", "prompts/conv/v1.txt", "--option", "num_ctx=400",
                          "--host", fake.url, "--out", "runs/conv.json")
     assert code == 0, err
     s = json.loads(cli("report", "runs/conv.json", "--json")[1])
@@ -2284,6 +2289,32 @@ def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fak
     def talk(tokens):
         return {"trials": [{"sent_chars": 8000, "prompt_tokens": tokens, "timing": [None] * 8, "turns": 3}]}
     assert evalpy.tokens_per_char([talk(40)] * 3 + [talk(2000)], 4096) == pytest.approx(0.25)
+
+
+def test_greeting_chats_too_small_to_carry_a_rate_flag_no_conversation_that_fit(project, cli, fake):
+    """128th round (second attack): with conversations only, three greeting chats ("hola", "¿sí?", "ok") set the tokens
+    per character, 12 tokens for 32 characters, most of them the template's; long chats that fit (1,619 tokens of
+    2,048) were then read as 2,400 and flagged "Earlier turns may have been dropped". A conversation too small to carry
+    a rate is left out of it."""
+    fake.version, fake.honours_truncate = "0.12.5", False
+    turn = "Mi pedido A-1 no ha llegado y el seguimiento no se actualiza desde hace días, ¿qué puedo hacer? "
+    def case(i, first, last):
+        return json.dumps({"id": i, "messages": [{"role": "user", "content": first},
+                                                 {"role": "assistant", "content": "Lo miro."},
+                                                 {"role": "user", "content": last}],
+                           "difficulty": "easy", "note": "n", "checks": [{"type": "regex", "value": "."}]},
+                          ensure_ascii=False) + "\n"
+    Path("shop").mkdir()
+    Path("shop/dev.jsonl").write_text("".join(case(f"hi-{i}", "hola", f"ok {i}") for i in range(3))
+                                      + "".join(case(f"long-{i}", turn * 20, turn * 45 + str(i)) for i in range(3)))
+    Path("prompts/shop").mkdir()
+    Path("prompts/shop/v1.txt").write_text("Atiende al cliente.\n")
+    code, out, err = cli("run", "--split", "shop/dev.jsonl", "--prompt", "prompts/shop/v1.txt", "--option",
+                         "num_ctx=2048", "--host", fake.url, "--out", "runs/a.json")
+    counts = {r["id"]: r["prompt_tokens"] for r in load_json("runs/a.json")["results"]}
+    assert code == 0 and 1500 < counts["long-0"] < 2048, (counts, err)   # (all three turns: none dropped)
+    assert "Earlier turns" not in out, out
+    assert json.loads(cli("report", "runs/a.json", "--json")[1])["turns_may_be_dropped"] == []
 
 
 def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli, fake):
@@ -2299,7 +2330,8 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
         return {"id": i, "input": question, "difficulty": "easy", "note": "n", "tools": [tool],
                 "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": result}]},
                 "checks": [{"type": "tool_called", "value": "lookup_order"}]}
-    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}?", "difficulty": "easy", "note": "n",
+    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}? Lo pedí hace una semana y el seguimiento no "
+              "dice nada. ¿Me pueden ayudar, por favor?", "difficulty": "easy", "note": "n",
               "checks": [{"type": "regex", "value": "."}]} for i in range(3)]
     cases += [agent("grew", "¿Dónde está mi pedido A-1? " * 37, "enviado desde el almacén central; " * 36),
               agent("shrank", "¿Dónde está mi pedido A-1? " * 60, "enviado desde el almacén; " * 24)]
@@ -2364,7 +2396,8 @@ def test_an_agent_whose_count_holds_only_uncached_tokens_is_not_flagged(project,
                                              "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
     question = "¿Dónde está mi pedido A-1? Lo pedí hace dos semanas y necesito saber cuándo llega exactamente. " * 3
     fake.agents[question] = [[("lookup_order", {"order_id": "A-1"})], "Está enviado."]
-    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}?", "difficulty": "easy", "note": "n",
+    cases = [{"id": f"short-{i}", "input": f"¿Dónde está mi pedido A-{i}? Lo pedí hace una semana y el seguimiento no "
+              "dice nada. ¿Me pueden ayudar, por favor?", "difficulty": "easy", "note": "n",
               "checks": [{"type": "regex", "value": "."}]} for i in range(3)]
     cases.append({"id": "agent", "input": question, "difficulty": "easy", "note": "n", "tools": [tool],
                   "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": "enviado"}]},
