@@ -227,9 +227,6 @@ ANNOTATION_HOLDERS = (ANNOTATIONS_SUFFIX, OLD_ANNOTATIONS_SUFFIX)
 
 
 PAIRWISE_SUFFIX = ".pairwise.json"   # beside the candidate run: RUN.pairwise.json
-# (what to do where those verdicts cannot be written beside it: the copy takes the verdicts kept, never paid for again)
-PAIRWISE_UNWRITABLE = ("make the folder writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
-                       "can be written and compare the copies")
 PAIRWISE_FORMAT = "eval.py-pairwise/1"
 # every "format" eval.py writes: a file of them given where a prompt or a person's verdicts belong is named as what it is
 EVAL_FORMATS = (RUN_FORMAT, JUDGING_FORMAT, ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT, PAIRWISE_FORMAT)
@@ -1515,7 +1512,18 @@ class ReadOnlyFile(PermissionError):
 
     @property
     def cure(self):
-        return f"make it writable (chmod u+w {shell_word(self.filename)})"
+        return writable_cure(self.filename)
+
+
+def writable_cure(path):
+    """How a read-only file is made writable: chmod, by its owner (another user's, chmod fails: they are asked)."""
+    try:
+        owner = os.stat(path).st_uid
+    except OSError:
+        owner = None
+    if owner is not None and hasattr(os, "geteuid") and os.geteuid() not in (0, owner):
+        return f"ask its owner (uid {owner}) to make it writable"
+    return f"make it writable (chmod u+w {shell_word(path)})"
 
 
 def write_file(path, pieces, replace=False):
@@ -1583,12 +1591,12 @@ def writable_beside(path, otherwise, cure=None):
         room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
         if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
             raise EvalError(f"cannot write {shell_word(written)}: it is read-only (mode {os.stat(written).st_mode & 0o7777:o}): "
-                            f"make it writable (chmod u+w {shell_word(written)}), or copy it aside; {otherwise}")
+                            f"{writable_cure(written)}, or copy it aside; {otherwise}")
         owner = others_in_sticky(written) if os.path.isfile(written) else None
         if owner is not None:   # (what to do: its owner's, or a copy of one's own; never "make the folder writable")
             raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {owner}) in a folder "
                             f"where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}" + (
-                                f": ask its owner to remove it, or {cure.split(', or ', 1)[1]}" if cure and ", or " in cure
+                                f": ask its owner to move it aside, or {cure.split(', or ', 1)[1]}" if cure and ", or " in cure
                                 else ""))
 
 
@@ -1742,7 +1750,7 @@ def locked_words(path):
     owner = others_in_sticky(path)
     if owner is not None:
         return (f"it is another user's file (uid {owner}) in a folder where each user replaces only their own "
-                f"({shell_word(os.path.dirname(path) or '.')}, sticky): ask its owner to remove it,")
+                f"({shell_word(os.path.dirname(path) or '.')}, sticky): ask its owner to move it aside,")
     return (f"an immutable or append-only file or folder? (lsattr -d {shell_word(os.path.dirname(path) or '.')} "
             f"{shell_word(path)} shows which; chattr -i -a undoes both)")
 
@@ -2870,6 +2878,19 @@ def identity_digest(identity, like=None):
     if like is not None:
         return identity.get("model_digest")
     return identity.get("model_digest") or entry_digest(identity.get("model_entry"))
+
+
+DETAILS = "details:"   # config.replaced's kind where Ollama named no digest, then or now: what its /api/tags said
+
+
+def details_told(then, now):
+    """What Ollama said of a model (its family, size and quantization: its /api/tags, under its own API or its /v1) at
+    the start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
+    (None, None) where none was. What stands for its digest where it named none, then or now."""
+    said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
+    if not said:
+        return None, None
+    return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
 
 
 NOT_RECORDED = "(not recorded)"   # a nested value an older run's /v1/models entry was recorded without, as a table shows it
@@ -14194,19 +14215,6 @@ def two_models_advice(config, began_with):
                if is_held_out(config.get("split_path") or "") else "") + f"), or go on against {began_with}")
 
 
-DETAILS = "details:"   # config.replaced's kind where Ollama named no digest, then or now: what its /api/tags said
-
-
-def details_told(then, now):
-    """What Ollama said of a model (its family, size and quantization: its /api/tags, under its own API or its /v1) at
-    the start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
-    (None, None) where none was. What stands for its digest where it named none, then or now."""
-    said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
-    if not said:
-        return None, None
-    return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
-
-
 def began_words(was):
     """What a model or judge was at the start (config.replaced's "was"), in words."""
     return (f"its entry {short(was)}" if was.startswith("entry:") else
@@ -14933,6 +14941,13 @@ def write_run(run, run_path):
     except FileNotFoundError:   # removed by hand meanwhile: the run file holds every answer, which is what matters
         warn(f"note: {shell_word(run_path + JOURNAL_SUFFIX)} was removed while the run was writing; {shell_word(run_path)} "
              "holds every answer")
+    except OSError as e:   # (an append-only folder, another's journal in a sticky one: the run whole all the same,
+        # where exit 2 and "an immutable file (chattr -i)" were said, and no summary)
+        journal = run_path + JOURNAL_SUFFIX
+        warn(f"note: {shell_word(run_path)} holds every answer, but its journal could not be removed ({e.strerror}): "
+             + (locked_words(journal).removesuffix(",") if locked_words(journal).endswith(",") else
+                f"{locked_words(journal)}; then remove it" if e.errno == errno.EPERM else "remove it")
+             + f" (rm {shell_word(journal)})")
     warn(f"wrote {shell_word(run_path)}")
 
 
@@ -22410,7 +22425,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         return shown_unchecked(unread_words(stored["host"], judge["models"][0], None, None, "the verdicts"))
     if todo or unconfirmed or recheck:
         if not recheck:
-            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", PAIRWISE_UNWRITABLE)
+            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
         if unconfirmed and not todo:
             warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
                  "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
@@ -22457,7 +22472,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          ", and every pair is asked anew" if stored is None else
                          f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
-                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", PAIRWISE_UNWRITABLE)
+                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
         if stored and stored.get("unconfirmed") and type(stored.get("host")) is str and not same_server(stored["host"],
                                                                                                       config["host"]):
             # what that server's judge was when they were asked, this one cannot say: reused, another digest's were
@@ -22626,15 +22641,29 @@ def judge_as_stored(judge, stored):
     return {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
 
 
+def pairwise_unwritable(sidecar):
+    """What to do where compare --pairwise cannot write beside its candidate: the copy takes the verdicts kept there, never
+    paid for again (a file named that is not there made the cure's cp fail)."""
+    return ("make the folder writable, or copy both runs" + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar)
+                                                             else "") + " to a folder that can be written and compare the copies")
+
+
 def settle_comparison(sidecar, key, replaced, checked):
     """The stored comparison of key, once its compare has asked the server again which digest its judge is: with
     `replaced` (models_replaced's entries; every later compare refuses its verdicts), and confirmed if `checked` (the
     server answered for every judge model). One stopped first stays unconfirmed, and the next compare asks."""
+    def changes(comparison):
+        return comparison is not None and bool(replaced or checked and comparison.get("unconfirmed"))
+    # (nothing to change: never locked nor written, the verdicts shown as they are; in a folder that cannot be written
+    # a confirmed comparison was refused, "stored, unconfirmed", and showed nothing)
+    with contextlib.suppress(OSError, EvalError):   # (read again under the lock below where it cannot be read now)
+        if not changes(stored_comparison(read_pairwise(sidecar), key)):
+            return
     try:
         with sidecar_lock(sidecar):
             comparisons = read_pairwise(sidecar)
             comparison = stored_comparison(comparisons, key)
-            if comparison is None or (not replaced and (not checked or not comparison.get("unconfirmed"))):
+            if not changes(comparison):
                 return
             if replaced:
                 comparison["replaced"] = replaced
@@ -24569,10 +24598,15 @@ class Review:
             # folder blamed, which could be written)
             onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
                 e.filename if isinstance(e, ReadOnlyFile) else None   # (the file itself read-only: its own cure)
-            made = isinstance(e.filename, str) and not os.path.lexists(e.filename) and not onto   # (its lock or a temp
-            if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # file, gone): no file to mend, the folder
-                raise EvalError(f"cannot write in {shell_word(os.path.dirname(e.filename) or '.')} ({e.strerror}): the "
-                                f"annotation was not saved; those saved before are kept: {review_unwritable(self)}") from None
+            made = isinstance(e.filename, str) and not onto and (   # (its lock or a temp file, gone, or a temp file
+                not os.path.lexists(e.filename) or TEMP_NAME.fullmatch(os.path.basename(e.filename)))   # an append-only
+            if made and e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):   # folder kept): no file to mend, the folder
+                folder = os.path.dirname(e.filename) or "."
+                raise EvalError(f"cannot write in {shell_word(folder)} ({e.strerror}): the annotation was not saved; those "
+                                "saved before are kept: " + (
+                                    f"an append-only or immutable folder? (lsattr -d {shell_word(folder)} shows which; "
+                                    f"chattr -a -i undoes both) or {review_unwritable(self).split(', or ', 1)[1]}"
+                                    if e.errno == errno.EPERM else review_unwritable(self))) from None
             at_fault = onto or (lock if e.filename == lock else self.sidecar)
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)

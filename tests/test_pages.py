@@ -726,6 +726,13 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
     code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
     assert code == 2 and err == ("error: cannot write page.html (it is read-only (mode 444)): make it writable (chmod u+w "
                                  "page.html), or give --html another path\n"), err
+    os.chown("page.html", 4321, 4321)   # (another user's: chmod is theirs; this process seen as user 1000)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "geteuid", lambda: 1000)
+        code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
+    assert code == 2 and err == ("error: cannot write page.html (it is read-only (mode 444)): ask its owner (uid 4321) to "
+                                 "make it writable, or give --html another path\n"), err
+    os.chown("page.html", 0, 0)
     os.chmod("page.html", 0o644)
     # another user's page in a sticky folder (as /tmp): lsattr's cure fails there; the rename fails as the system fails it
     # (ownership set with chown, this process seen as user 1000)
@@ -739,7 +746,7 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
         code, out, err = cli("report", v3, "--html", "st/page.html", "--force")
     assert code == 2 and err == ("error: cannot write st/page.html (Operation not permitted): it is another user's file "
                                  "(uid 4321) in a folder where each user replaces only their own (st, sticky): ask its "
-                                 "owner to remove it, or give --html another path\n"), err
+                                 "owner to move it aside, or give --html another path\n"), err
 
 
 def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):

@@ -1947,8 +1947,8 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked: make the folder "
-                                      "writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
-                                      "can be written and compare the copies\n"), err   # (128th round: its cure)
+                                      "writable, or copy both runs to a folder that can be written and compare the "
+                                      "copies\n"), err   # (128th round: its cure; the verdicts' file named where it is there)
     assert fake.chat_bodies == []
     code, out, err = cli("review", cand, "--port", "0")
     assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
@@ -1964,7 +1964,7 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked: make the folder "
-                                      "writable, or copy both runs (and the candidate's .pairwise.json) to a folder that "
+                                      "writable, or copy both runs (and runs/cand.json.pairwise.json) to a folder that "
                                       "can be written and compare the copies\n"), err
     assert len(fake.chat_bodies) == asked
     # (twenty-seventh attack) in a sticky folder (as /tmp), another user's file is replaced by no rename of ours:
@@ -1976,8 +1976,8 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: it is another user's file (uid 4321) in a folder "
                                       "where each user replaces only their own (shared, sticky); the verdicts asked could "
-                                      "not be stored, so nothing was asked: ask its owner to remove it, or copy both runs "
-                                      "(and the candidate's .pairwise.json) to a folder that can be written and compare the "
+                                      "not be stored, so nothing was asked: ask its owner to move it aside, or copy both runs "
+                                      "(and runs/cand.json.pairwise.json) to a folder that can be written and compare the "
                                       "copies\n"), err   # (128th round's newcomer: no cure was said)
     assert len(fake.chat_bodies) == asked
     os.chown("shared/pw.json", 1000, 1000)   # one's own file there: stored as before
@@ -2313,3 +2313,19 @@ def test_a_judge_that_is_a_judged_model_under_another_name_is_said_as_run_says_i
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
     assert code == 0 and err.count("note: the judge is same, the model being judged under another name (qwen2.5:7b: "
                                    "one digest)") == 1, err
+
+
+def test_verdicts_stored_and_confirmed_are_shown_where_their_file_cannot_be_locked(project, cli, fake):
+    """128th round's newcomer: in a folder that cannot be written, compare --pairwise of verdicts stored and confirmed
+    took the sidecar's lock to change nothing, and was refused: "the verdicts are stored, unconfirmed" (they were
+    confirmed), exit 2, no result. (The lock is made to fail with a folder in its place.)"""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    first = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert first[0] == 0, first[2]
+    asked = len(fake.chat_bodies)
+    os.mkdir(cand + ".pairwise.json.lock")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == asked, err
+    shown = lambda text: [line for line in text.splitlines() if "pairwise" not in line.lower() and "stored" not in line]
+    assert shown(out) == shown(first[1]) and "candidate" in out.lower(), (out, first[1])

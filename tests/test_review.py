@@ -1021,14 +1021,14 @@ def test_another_users_annotations_in_a_sticky_folder_or_a_read_only_one_say_wha
         review.save({"key": "dev-09#1", "text": "second", "was": "first"})
     assert str(e.value) == (f"cannot write {sidecar} (Operation not permitted): the annotation was not saved; those saved "
                             f"before are kept: it is another user's file (uid 4321) in a folder where each user replaces "
-                            f"only their own ({folder}, sticky): ask its owner to remove it, or copy the run with its "
+                            f"only their own ({folder}, sticky): ask its owner to move it aside, or copy the run with its "
                             f"annotations ({runs[1]} {sidecar}) to a folder that can be written and review the copy"), \
         str(e.value)
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.Review(runs[1])
     assert str(e.value) == (f"cannot write {sidecar}: it is another user's file (uid 4321) in a folder where each user "
                             f"replaces only their own ({folder}, sticky); no annotation could be saved there: ask its owner "
-                            f"to remove it, or copy the run with its annotations ({runs[1]} {sidecar}) to a folder that "
+                            f"to move it aside, or copy the run with its annotations ({runs[1]} {sidecar}) to a folder that "
                             "can be written and review the copy"), str(e.value)
 
 
@@ -1056,6 +1056,21 @@ def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypa
            "folder allows it (rm runs/" in err, err
     real_unlink(os.path.join("runs", left[0]))
     assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"
+    # (128th round's newcomer) its first save in such a folder, no annotations file yet: the folder is named, with
+    # lsattr's cure, where the temp file kept there hid it ("an immutable file (chattr -i)", of no file)
+    def append_only_link(tmp, path, **kw):
+        raise PermissionError(errno.EPERM, "Operation not permitted", tmp, None, path)
+    with monkeypatch.context() as patched, pytest.raises(evalpy.EvalError) as e:
+        patched.setattr(os, "link", append_only_link)
+        patched.setattr(os, "replace", append_only_link)
+        patched.setattr(os, "unlink", kept)
+        evalpy.Review(runs[0]).save({"key": "dev-09#1", "text": "first"})
+    assert str(e.value) == ("cannot write in runs (Operation not permitted): the annotation was not saved; those saved "
+                            "before are kept: an append-only or immutable folder? (lsattr -d runs shows which; chattr -a -i "
+                            "undoes both) or copy the run to a folder that can be written and review the copy"), str(e.value)
+    for name in os.listdir("runs"):
+        if ".tmp-" in name:
+            real_unlink(os.path.join("runs", name))
 
 
 def test_the_page_counts_only_this_runs_answers_and_a_held_lock_is_said_not_waited_on(server, project, runs, monkeypatch):

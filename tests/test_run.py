@@ -3,6 +3,7 @@
 import contextlib
 import hashlib
 import json
+import errno
 import os
 import random
 import re
@@ -4556,6 +4557,24 @@ def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, c
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert "note: runs/x.json.journal was removed while the run was writing; runs/x.json holds every answer" in err, err
     assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
+
+
+def test_a_journal_the_system_will_not_remove_ends_the_run_well(project, cli, fake, monkeypatch):
+    """128th round's newcomer: in an append-only folder (chattr +a) the run was written whole, then its journal could not
+    be removed: exit 2, no summary, and "an immutable file (chattr -i undoes it)". (The removal fails as the system
+    fails it.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    real_unlink = os.unlink
+    def append_only(path, *a, **kw):
+        if os.fspath(path).endswith(".journal"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", append_only)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
+    assert ("note: runs/x.json holds every answer, but its journal could not be removed (Operation not permitted): an "
+            "immutable or append-only file or folder? (lsattr -d runs runs/x.json.journal shows which; chattr -i -a undoes "
+            "both); then remove it (rm runs/x.json.journal)\nwrote runs/x.json") in err, err
 
 
 def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
