@@ -16500,8 +16500,8 @@ RATE_CHARS_A_MESSAGE = 60
 
 def tokens_per_char(cases, window):
     """The run's median prompt tokens per character sent, over answers well inside the window and
-    counted in one pass (not a format's second pass, whose count holds the thinking) and big enough
-    to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one turn;
+    counted in one pass (not a format's second pass, whose count holds the thinking), a conversation
+    big enough to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one turn;
     without any, of conversations too short to have been shortened; without those, the largest rate
     of a conversation. None without any."""
     step = max(1, len(cases) // 2000)
@@ -16510,7 +16510,9 @@ def tokens_per_char(cases, window):
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
                and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t
-               and t["sent_chars"] >= RATE_CHARS_A_MESSAGE * ((t.get("turns") or 1) + 1)]
+               # (a conversation of greetings reads its template's tokens as its words'; one turn's rate stands, as
+               # ever: a 90-character question left out set no rate at all, and shortened chats went unflagged)
+               and ((t.get("turns") or 1) == 1 or t["sent_chars"] >= RATE_CHARS_A_MESSAGE * (t["turns"] + 1))]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
     # not pass the window (a token a character at most), else the largest rate (a shortened one's is below its own)

@@ -2257,6 +2257,9 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
     agent = case(200, 400, 1)
     agent["trials"][0]["agent"] = {}
     assert evalpy.tokens_per_char([case(3000, 900, 4)] * 8 + [agent] * 3, 4096) == pytest.approx(0.3)
+    # (128th round's third attack) a short question of one turn (110 characters) still gives its rate: left out with the
+    # greeting chats, no rate was read, and chats an older Ollama shortened went unflagged, unsaid
+    assert evalpy.tokens_per_char([case(110, 32, 1)] * 3 + [case(2230, 253, 61)] * 4, 256) == pytest.approx(32 / 110)
 
 
 def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fake):
