@@ -1557,9 +1557,10 @@ def write_file(path, pieces, replace=False):
             os.unlink(tmp)
         except FileNotFoundError:
             pass
-        except OSError as e:   # (an append-only folder: the file made, its rename and its removal refused)
-            warn(f"note: could not remove the temp file {shell_word(tmp)} ({e.strerror}): remove it once the folder "
-                 f"allows it (rm {shell_word(tmp)})")
+        except OSError as e:   # (an append-only folder: the file made, its rename and its removal refused; never one
+            if os.path.lexists(tmp):   # that was not made, in a folder that cannot be entered)
+                warn(f"note: could not remove the temp file {shell_word(tmp)} ({e.strerror}): remove it once the folder "
+                     f"allows it (rm {shell_word(tmp)})")
 
 
 @contextlib.contextmanager
@@ -8406,7 +8407,8 @@ def tags_identity(entry, scrub):
     details = entry.get("details") if isinstance(entry.get("details"), dict) else {}
     found = (entry.get("digest"), details.get("family"), details.get("parameter_size"), details.get("quantization_level"))
     # cut as a /v1/models entry's values are: a 5 MB "digest" made a 5 MB run file
-    return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v else None for k, v in zip(IDENTITY_FIELDS, found)}
+    # (a blank one is unsaid, as "" is: " " beside "7.6B" was two models)
+    return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v.strip() else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
 def undigested_note(who, model, found, a_list=True, unsure=None):
@@ -8491,7 +8493,9 @@ class OllamaClient(ChatClient):
                             "(a proxy joining servers?); ask one server, or a name only one model has")
         # (and, where it names no digest, twice as two models by what it says of them: their family, size, quantization)
         alike = list({at: details for name, at, details in told if name == tagged(wanted)}.values())   # (by entry)
-        pairs = [details_told(a, b) for i, a in enumerate(alike) for b in alike[i + 1:]] if not digests else []
+        # (each told once, and at most 100 of them paired: 2,000 entries alike took 18 s at each preflight)
+        unlike = list({json_text(d, sort_keys=True): d for d in alike}.values())[:100]
+        pairs = [details_told(a, b) for i, a in enumerate(unlike) for b in unlike[i + 1:]] if not digests else []
         apart = sorted({text for pair in pairs if pair[0] != pair[1] for text in pair})   # (a field one leaves unsaid: alike)
         if len(apart) > 1:
             raise EvalError(f"model {model!r}: {self.host} lists it {len(alike)} times with different details and no "
@@ -8759,10 +8763,13 @@ def same_call(function, legacy):
             return {}
         try:
             return json.loads(value) if isinstance(value, str) else value
-        except ValueError:
+        except (ValueError, RecursionError):   # (unread: never one call with another, never a traceback)
             return value
-    return isinstance(function, dict) and function.get("name") == legacy.get("name") \
-        and same_json(arguments(function.get("arguments")), arguments(legacy.get("arguments")))
+    try:
+        return isinstance(function, dict) and function.get("name") == legacy.get("name") \
+            and same_json(arguments(function.get("arguments")), arguments(legacy.get("arguments")))
+    except RecursionError:   # (arguments nested past what is compared: another call, said so on the case)
+        return False
 
 
 class OpenAIClient(ChatClient):
@@ -10419,9 +10426,11 @@ def said_in_fields(verdict_object, loose, verdict):
                 said = phrase_verdict(text, loose)
             if said is not None:
                 saids.add(said)
-        # (one verdict the field's values all give; several are a breakdown, each aspect's, no verdict of the whole:
-        # ["A: 6/10", "B: 9/10"] beside the winner B was left to a person)
-        if len(saids) == 1 and verdict not in saids:
+        # (scores of both answers, the winner among them, are a breakdown, no verdict of the whole: ["A: 6/10",
+        # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
+        # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
+        breakdown = loose is LOOSE_WINNER and saids == {"A", "B"} and verdict in saids
+        if saids - {verdict} and not breakdown:
             return True
     return False
 
@@ -22080,8 +22089,10 @@ def store_comparisons(path, brought=()):
         kept = (f"the judge verdicts asked are kept in {shell_word(journal)}, and the next compare --pairwise stores them"
                 if os.path.isfile(journal) and os.path.getsize(journal) else
                 "the judge verdicts asked now are not stored (those stored before are kept)")
-        raise EvalError(f"cannot write {shell_word(e.filename if e.filename in (lock, journal) else path)} ({e.strerror}): "
-                        f"{kept}; {remedy(e).lower()} and compare again") from None
+        at_fault = e.filename if e.filename in (lock, journal) else path
+        raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}): {kept}; " + (
+            f"{locked_words(at_fault)}; undone, compare again" if e.errno == errno.EPERM   # (an append-only folder: "fix
+            else f"{remedy(e).lower()} and compare again")) from None                     # that" said nothing to do)
     return stored
 
 
@@ -25302,7 +25313,10 @@ async function send(it, text, asked) {
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));
-    it.queued--; it.refused = "not saved: " + unanswered(response); say(it); return;
+    // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
+    it.queued--; it.refused = response && response.ok ? "perhaps saved: the review server answered " + response.status +
+      ", but its answer could not be read; reload the page to see what the file holds" : "perhaps not saved: " +
+      unanswered(response); say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer

@@ -2841,7 +2841,12 @@ def test_openais_deprecated_function_call_is_named_never_no_content(monkeypatch,
      "calls the model made cannot be told"),
     ({"content": "", "function_call": "x"},
      "the server answered with function_call (OpenAI's deprecated form of a tool call) as text, not one call: which "
-     "calls the model made cannot be told")])
+     "calls the model made cannot be told"),
+    # (its review) arguments nested past what JSON is read to: another call, never a traceback
+    ({"content": None, "function_call": {"name": "x", "arguments": "[" * 5000 + "]" * 5000},
+      "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "x", "arguments": "{}"}}]},
+     "the server answered with function_call (OpenAI's deprecated form of a tool call) beside tool_calls, naming a call "
+     "they do not hold: which calls the model made cannot be told")])
 def test_a_function_call_beside_other_tool_calls_or_of_another_shape_is_never_dropped(monkeypatch, beside, said):
     """128th round's hostile servers: function_call naming another call beside tool_calls was dropped (one call of two
     stored), and one that is no object beside content "" was an answer that called nothing."""
@@ -3223,6 +3228,11 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/seven.json")
     assert code == 2 and "lists it 2 times with different details and no digest (llama 8.0B Q4_K_M; qwen2 7.6B " \
         "Q4_K_M): two models answer to that name" in err and len(fake.chat_bodies) == asked, err
+    # (its review) one entry's blank size is unsaid: no two models; 2,000 entries alike are read at once
+    fake.listings["/api/tags"] = {"models": [swapped["models"][0], dict(swapped["models"][0], details={
+        "family": "llama", "parameter_size": " ", "quantization_level": "Q4_K_M"})] + [swapped["models"][0]] * 2000}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--out", "runs/blank.json")
+    assert code == 0 and "different details" not in err, err
     fake.listings.clear()
     # (its review) a server's digest that begins "details:" is a digest: one changed is told as re-pulled
     fake.digests["qwen2.5:7b"], fake.listed_after = "details:abc", None

@@ -5144,6 +5144,9 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     (json.dumps({"reason": [{"criterion": f"criterion {i}", "evidence": "quoted", "comment": "ok", "met": True}
                             for i in range(67)], "pass": True}), True),
     ('{"winner": "B", "verdict": ["A: 6/10", "B: 9/10"]}', "B"), ('{"winner": "B", "verdict": ["A: 9/10"]}', None),
+    # (its review) a FAIL among a verdict field's values beside a pass, or values of no winner's, are two verdicts
+    ('{"verdict": ["FAIL", "PASS"], "pass": true}', None), ('{"pass": true, "Pass": [false, true]}', None),
+    ('{"winner": "B", "verdict": ["A", "tie"]}', None), ('{"verdict": {"verdict": "FAIL", "final_verdict": "PASS"}, "pass": true}', None),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is

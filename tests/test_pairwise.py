@@ -1,6 +1,7 @@
 """compare --pairwise: a judge reads both runs' answers side by side, in both orders; only a
 preference that survives the swap counts. Verdicts are stored beside the candidate run and reused."""
 
+import errno
 import json
 import itertools
 import shlex
@@ -2329,3 +2330,19 @@ def test_verdicts_stored_and_confirmed_are_shown_where_their_file_cannot_be_lock
     assert code == 0 and len(fake.chat_bodies) == asked, err
     shown = lambda text: [line for line in text.splitlines() if "pairwise" not in line.lower() and "stored" not in line]
     assert shown(out) == shown(first[1]) and "candidate" in out.lower(), (out, first[1])
+
+
+def test_verdicts_an_append_only_folder_refuses_to_store_say_what_to_do(project, cli, fake, monkeypatch):
+    """128th round's third newcomer: in an append-only folder (chattr +a) every verdict was paid, then storing them
+    failed with "fix that" alone. lsattr's cure is said, and the journal keeps them. (The write fails as the system
+    fails it.)"""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    def append_only(path, text):
+        raise PermissionError(errno.EPERM, "Operation not permitted", path + ".tmp-1", None, path)
+    monkeypatch.setattr(evalpy, "write_sidecar", append_only)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(
+        f"error: cannot write {cand}.pairwise.json (Operation not permitted): the judge verdicts asked are kept in "
+        f"{cand}.pairwise.json.journal, and the next compare --pairwise stores them; an immutable or append-only file or "
+        f"folder? (lsattr -d runs {cand}.pairwise.json shows which; chattr -i -a undoes both); undone, compare again\n"), err

@@ -5731,3 +5731,15 @@ def test_a_run_given_through_a_link_to_a_device_or_a_pipe_is_named_as_given(proj
             code, out, err = cli(*argv, link)
             assert code == 2 and err.endswith(f"error: {link}: a link to {target}, not a regular file (a pipe or a device), "
                                               "so not a run file\n"), (argv, err)
+
+
+def test_a_temp_file_never_made_is_never_named(project, monkeypatch, capsys):
+    """128th round's third newcomer: --html into a folder that cannot be entered said "could not remove the temp file
+    locked2/page.html.tmp-..." of a file never made (its open had failed). (Both calls fail as the system fails them.)"""
+    def shut(path, *a, **kw):
+        raise PermissionError(errno.EACCES, "Permission denied", path)
+    with monkeypatch.context() as patched, pytest.raises(PermissionError):
+        patched.setattr("builtins.open", shut)
+        patched.setattr(os, "unlink", shut)
+        evalpy.write_file("page.html", "x")
+    assert "temp file" not in capsys.readouterr().err
