@@ -8411,6 +8411,19 @@ def tags_identity(entry, scrub):
     return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v.strip() else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
+def details_apart(model, host, alike):
+    """Refused: a name Ollama lists more than once with no digest (alike: what /api/tags says of each entry), as two
+    models by their family, size or quantization (a field one leaves unsaid: alike). Each told once, at most 100 of
+    them paired (2,000 entries alike took 18 s at each preflight)."""
+    unlike = list({json_text(d, sort_keys=True): d for d in alike}.values())[:100]
+    pairs = [details_told(a, b) for i, a in enumerate(unlike) for b in unlike[i + 1:]]
+    apart = sorted({text for pair in pairs if pair[0] != pair[1] for text in pair})
+    if len(apart) > 1:
+        raise EvalError(f"model {model!r}: {host} lists it {len(alike)} times with different details and no digest ("
+                        f"{'; '.join(on_one_line(t.removeprefix(DETAILS), 60) for t in apart[:5])}): two models answer to "
+                        "that name (a proxy joining servers?); ask one server, or a name only one model has")
+
+
 def undigested_note(who, model, found, a_list=True, unsure=None):
     """The note of an /api/tags that names no digest of a model (found: its entries there): its re-pull passes unseen.
     unsure: why it gave no answer at all (sat on past its wait: "did not answer with a list" of one slow)."""
@@ -8491,16 +8504,8 @@ class OllamaClient(ChatClient):
             raise EvalError(f"model {model!r}: {self.host} lists it {len(digests)} times with different digests "
                             f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
                             "(a proxy joining servers?); ask one server, or a name only one model has")
-        # (and, where it names no digest, twice as two models by what it says of them: their family, size, quantization)
-        alike = list({at: details for name, at, details in told if name == tagged(wanted)}.values())   # (by entry)
-        # (each told once, and at most 100 of them paired: 2,000 entries alike took 18 s at each preflight)
-        unlike = list({json_text(d, sort_keys=True): d for d in alike}.values())[:100]
-        pairs = [details_told(a, b) for i, a in enumerate(unlike) for b in unlike[i + 1:]] if not digests else []
-        apart = sorted({text for pair in pairs if pair[0] != pair[1] for text in pair})   # (a field one leaves unsaid: alike)
-        if len(apart) > 1:
-            raise EvalError(f"model {model!r}: {self.host} lists it {len(alike)} times with different details and no "
-                            f"digest ({'; '.join(on_one_line(t.removeprefix(DETAILS), 60) for t in apart[:5])}): two models "
-                            "answer to that name (a proxy joining servers?); ask one server, or a name only one model has")
+        if not digests:   # (and, where it names no digest, twice as two models by what it says of them)
+            details_apart(model, self.host, list({at: d for name, at, d in told if name == tagged(wanted)}.values()))
         self.identities[model] = self.identity(entry)
         if not digests and model not in getattr(self, "undigested", set()):   # (as over Ollama's /v1: once a command)
             self.undigested = getattr(self, "undigested", set()) | {model}
@@ -8983,6 +8988,7 @@ class OpenAIClient(ChatClient):
                                  self.beside_unsure))
         if not digests:   # (what it says of the model all the same: its family, size and quantization, checked at the
             # run's end and on resume as over its own API; a model swapped under a digest gone passed unseen)
+            details_apart(model, self.host.removesuffix("/v1"), [tags_identity(e, self.scrub) for e in found])
             return {k: v for k, v in tags_identity(found[0], self.scrub).items() if k != "model_digest"} if found else {}
         return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub)
 
@@ -14242,9 +14248,11 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     # (over a /v1 that names no digest, its entry's: a model swapped while the run went on passed unseen)
     # (a run's own details, where it began with no digest: told by where they came from, never by a prefix a server's
     # digest may hold, "details:abc" checked as details alone)
-    by_details = None if config.get("model_digest") or config.get("api") == "openai" else details_told(config, config)[0]
-    began = config.get("model_digest") or (entry_digest(config.get("model_entry")) if config.get("api") == "openai" else
-                                            by_details)
+    by_details = None if config.get("model_digest") else details_told(config, config)[0]
+    # (over Ollama's /v1, its entry names no weights: what its /api/tags said stands for the digest, as over its API)
+    began = config.get("model_digest") or (
+        entry_digest(config.get("model_entry")) if config.get("api") == "openai" and not (
+            by_details and names_no_weights(config.get("model_entry"))) else by_details)
     pinned = [] if judge_only else [(config["model"], began, "the model")]
     pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
     replaced = []

@@ -3228,6 +3228,20 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--out", "runs/seven.json")
     assert code == 2 and "lists it 2 times with different details and no digest (llama 8.0B Q4_K_M; qwen2 7.6B " \
         "Q4_K_M): two models answer to that name" in err and len(fake.chat_bodies) == asked, err
+    # (its third review) over Ollama's /v1 with no digest at all: a swap caught at the end, a name listed twice refused
+    fake.digests["qwen2.5:7b"] = ""
+    fake.listings.clear()
+    fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", swapped)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out",
+                         "runs/nine.json")
+    assert code == 2 and load_json("runs/nine.json")["config"]["replaced"] == replaced, err
+    fake.listed_after = None
+    fake.listings["/api/tags"] = {"models": [swapped["models"][0], dict(swapped["models"][0], details={
+        "family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"})]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out",
+                         "runs/ten.json")
+    assert code == 2 and "lists it 2 times with different details and no digest" in err, err
+    del fake.digests["qwen2.5:7b"]
     # (its review) one entry's blank size is unsaid: no two models; 2,000 entries alike are read at once
     fake.listings["/api/tags"] = {"models": [swapped["models"][0], dict(swapped["models"][0], details={
         "family": "llama", "parameter_size": " ", "quantization_level": "Q4_K_M"})] + [swapped["models"][0]] * 2000}
