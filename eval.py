@@ -1521,6 +1521,9 @@ def writable_cure(path):
         owner = os.stat(path).st_uid
     except OSError:
         owner = None
+    if others_in_sticky(path) is not None:   # (made writable, a rename onto it is refused all the same there)
+        return (f"ask its owner (uid {owner}) to move it aside (a folder where each user replaces only their own: "
+                f"{shell_word(os.path.dirname(path) or '.')}, sticky)")
     if owner is not None and hasattr(os, "geteuid") and os.geteuid() not in (0, owner):
         return f"ask its owner (uid {owner}) to make it writable"
     return f"make it writable (chmod u+w {shell_word(path)})"
@@ -1591,8 +1594,9 @@ def writable_beside(path, otherwise, cure=None):
                             f"{otherwise}" + (f": {cure}" if cure else ""))
         room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
         if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
+            # ("or copy it aside" left it in the way, read-only still)
             raise EvalError(f"cannot write {shell_word(written)}: it is read-only (mode {os.stat(written).st_mode & 0o7777:o}): "
-                            f"{writable_cure(written)}, or copy it aside; {otherwise}")
+                            f"{writable_cure(written)}; {otherwise}")
         owner = others_in_sticky(written) if os.path.isfile(written) else None
         if owner is not None:   # (what to do: its owner's, or a copy of one's own; never "make the folder writable")
             raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {owner}) in a folder "
@@ -1758,8 +1762,8 @@ def locked_words(path):
 
 def os_hint(error):
     """': what to do' about an OSError whose errno OS_ERROR_HINTS knows, else ''."""
-    if isinstance(error, ReadOnlyFile):   # (its own: "to read or write it, or to enter a folder" was said beside it)
-        return f": {error.cure}, or copy it aside"
+    if isinstance(error, ReadOnlyFile):   # (its own: "to read or write it, or to enter a folder" was said beside it;
+        return f": {error.cure}"          # "or copy it aside" left it in the way, read-only still)
     return f": {OS_ERROR_HINTS[error.errno]}" if error.errno in OS_ERROR_HINTS else ""
 
 

@@ -747,6 +747,14 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
     assert code == 2 and err == ("error: cannot write st/page.html (Operation not permitted): it is another user's file "
                                  "(uid 4321) in a folder where each user replaces only their own (st, sticky): ask its "
                                  "owner to move it aside, or give --html another path\n"), err
+    # (its third review) read-only too: "make it writable" was said, after which the sticky folder refused it all the same
+    os.chmod("st/page.html", 0o444)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "geteuid", lambda: 1000)
+        code, out, err = cli("report", v3, "--html", "st/page.html", "--force")
+    assert code == 2 and err == ("error: cannot write st/page.html (it is read-only (mode 444)): ask its owner (uid 4321) "
+                                 "to move it aside (a folder where each user replaces only their own: st, sticky), or give "
+                                 "--html another path\n"), err
 
 
 def test_a_rag_failure_shows_its_passages_beside_the_answer(project, cli):

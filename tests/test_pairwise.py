@@ -2288,7 +2288,7 @@ def test_a_sidecar_keeps_its_mode_and_one_made_read_only_is_never_replaced(proje
     code, out, err = cli("compare", base, cand, "--pairwise", "Which is kinder?", "--host", fake.url)
     assert code == 2 and len(fake.chat_bodies) == asked and ("error: cannot write runs/cand.json.pairwise.json: it is "
                                                             "read-only (mode 444): make it writable (chmod u+w runs/cand.json"
-                                                            ".pairwise.json), or copy it aside") in err, err
+                                                            ".pairwise.json); the verdicts asked") in err, err
     assert open(sidecar, encoding="utf-8").read() == before and os.stat(sidecar).st_mode & 0o777 == 0o444
     assert "Traceback" not in err
 
