@@ -22540,8 +22540,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                  + "; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         judged = [r["config"] for r in (b_run, a_run)]
-        if judged[0]["model"] == judged[1]["model"]:   # (one name, said once: of the run whose digest is a judge's, if
-            digests = {identity_digest(client.identities.get(j) or {}) for j in judge["models"]} - {None}   # either's
+        alike = same_model if config["api"] == "ollama" else str   # (Ollama's m is its m:latest; a /v1's, another)
+        if alike(judged[0]["model"]) == alike(judged[1]["model"]):   # (one name, m and m:latest too, said
+            # once: of the run whose digest is a judge's, if either's)
+            digests = {identity_digest(client.identities.get(j) or {}) for j in judge["models"]} - {None}
             judged = [next((c for c in judged if c.get("model_digest") in digests), judged[0])]
         for config_judged in judged:
             judge_note(config_judged["model"], judge["models"], judged_identities(client.identities, config_judged))

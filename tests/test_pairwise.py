@@ -2314,6 +2314,13 @@ def test_a_judge_that_is_a_judged_model_under_another_name_is_said_as_run_says_i
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
     assert code == 0 and err.count("note: the judge is same, the model being judged under another name (qwen2.5:7b: "
                                    "one digest)") == 1, err
+    # (its third review) m and m:latest are one name to Ollama: said once
+    run = load_json(cand)
+    run["config"]["model"], run["config"]["model_digest"] = "QWEN2.5:7B", fake.digest("qwen2.5:7b")
+    Path(cand).write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    os.unlink(cand + ".pairwise.json")
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-model", "same")
+    assert code == 0 and err.count("note: the judge is same") == 1, err
 
 
 def test_verdicts_stored_and_confirmed_are_shown_where_their_file_cannot_be_locked(project, cli, fake):
