@@ -14470,8 +14470,12 @@ def left_journal(run_path):
     except EvalError as e:   # never "move the run file aside" for what is wrong with the journal
         return f"{e}; {shell_word(run_path)} beside it is a finished run: move the journal aside"
     if written:
-        return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind by a stop "
-                f"just after the run file was written: every answer is in {shell_word(run_path)}; remove the journal")
+        # (or by a folder that would not let it go, an append-only one: "a stop" was said, and its rm failed)
+        folder = os.path.dirname(run_path) or "."
+        return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind just "
+                "after the run file was written (by a stop, or a folder that would not let it be removed): every answer is "
+                f"in {shell_word(run_path)}; remove the journal (rm {shell_word(run_path + JOURNAL_SUFFIX)}; where that is "
+                f"refused, lsattr -d {shell_word(folder)} shows an append-only or immutable folder, and chattr -a -i undoes it)")
     return (f"{shell_word(run_path)} is not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing (another config or other "
             f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
 

@@ -799,8 +799,10 @@ def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_a
     Path("runs/dev-v3.json.journal").write_bytes(journal)   # as a stop just after the run file was written leaves it
     for command in (("run", "--resume", "runs/dev-v3.json", "--host", fake.url), ("runs",)):
         code, out, err = cli(*command)
-        assert ("was left behind by a stop just after the run file was written: every answer is in runs/dev-v3.json; "
-                "remove the journal") in out + err, (out, err)
+        assert ("was left behind just after the run file was written (by a stop, or a folder that would not let it be "
+                "removed): every answer is in runs/dev-v3.json; remove the journal (rm runs/dev-v3.json.journal; where "
+                "that is refused, lsattr -d runs shows an append-only or immutable folder, and chattr -a -i undoes it)") \
+            in out + err, (out, err)   # (128th round's third newcomer: "a stop" alone was said of an append-only folder)
     assert cli("run", "--split", "dev", "--prompt", "prompts/v1.txt", "--host", fake.url, "--out", "other.json")[0] == 0
     Path("runs/dev-v3.json").write_bytes(Path("other.json").read_bytes())   # another run at its name
     for command in (("run", "--resume", "runs/dev-v3.json", "--host", fake.url), ("runs",)):
@@ -1343,8 +1345,10 @@ def test_a_journal_left_beside_its_finished_run_is_named_not_resumed(project, cl
     (project / "runs" / "dev-v3.json.journal").write_bytes(journal)   # as if the stop came before its removal
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and fake.chat_bodies == []
-    assert err == ("error: runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind by a stop "
-                   "just after the run file was written: every answer is in runs/dev-v3.json; remove the journal\n")
+    assert err == ("error: runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind just after "
+                   "the run file was written (by a stop, or a folder that would not let it be removed): every answer is in "
+                   "runs/dev-v3.json; remove the journal (rm runs/dev-v3.json.journal; where that is refused, lsattr -d runs "
+                   "shows an append-only or immutable folder, and chattr -a -i undoes it)\n")
 
 
 def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
@@ -4606,8 +4610,10 @@ def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project,
     monkeypatch.setattr(evalpy, "write_file", stopped_write(True))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith("runs/dev-v3.json is a finished run, and runs/dev-v3.json.journal was left behind "
-                                      "by a stop just after the run file was written: every answer is in "
-                                      "runs/dev-v3.json; remove the journal\n"), err
+                                      "just after the run file was written (by a stop, or a folder that would not let it "
+                                      "be removed): every answer is in runs/dev-v3.json; remove the journal (rm "
+                                      "runs/dev-v3.json.journal; where that is refused, lsattr -d runs shows an "
+                                      "append-only or immutable folder, and chattr -a -i undoes it)\n"), err
     assert len(fake.chat_bodies) == 23   # the second asked nothing: every answer was kept
 
 
