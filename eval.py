@@ -10401,6 +10401,9 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
+SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?[ABab][\])]?\s*[:=]\s*\d+(?:[.,]\d+)?\s*(?:/\s*\d+)?")   # "A: 6/10", "(B) = 9"
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
@@ -10439,7 +10442,10 @@ def said_in_fields(verdict_object, loose, verdict):
         # (scores of both answers, the winner among them, are a breakdown, no verdict of the whole: ["A: 6/10",
         # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
         # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
-        breakdown = loose is LOOSE_WINNER and saids == {"A", "B"} and verdict in saids
+        # (and a rubric beside a fail: items passed and failed, one failed criterion failing the whole)
+        scores = all(isinstance(v, str) and SCORE_OF_AN_ANSWER.fullmatch(v.strip()) for v in values)
+        breakdown = (loose is LOOSE_WINNER and scores and {v.strip().lstrip("[(")[0].upper() for v in values} == {"A", "B"}
+                     or loose is LOOSE_PASS and verdict is False and saids == {True, False})
         if saids - {verdict} and not breakdown:
             return True
     return False
@@ -14270,7 +14276,10 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
             if who == "the model" and by_details and was == by_details:   # (of the fields said then and now alone:
-                was, now = details_told(config, client.identities.get(model, {}))   # one unsaid is no other model)
+                said_now = client.identities.get(model, {})                 # one unsaid is no other model)
+                if not any(said_now.get(k) for k in IDENTITY_FIELDS[1:]):   # (over /v1, no longer listed, or no list:
+                    raise EvalError("its /api/tags no longer says what it is")   # said, never passed in silence)
+                was, now = details_told(config, said_now)
                 if now is None:
                     continue
             if who == "the model" and was.startswith("entry:") and now:   # (told as a resume tells them: entries_told)
@@ -25328,6 +25337,10 @@ async function send(it, text, asked) {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
+    // (JSON not of the review's: a proxy's error page, or a body rewritten; read as the review's, "not saved: undefined"
+    // was said and this page's own text called another page's, or "saving…" stuck)
+    if (!answer || typeof answer !== "object" || (response.ok ? answer.saved !== it.key : typeof answer.error !== "string"))
+      throw new Error("not the review server's answer");
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));

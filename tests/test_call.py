@@ -3235,6 +3235,12 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out",
                          "runs/nine.json")
     assert code == 2 and load_json("runs/nine.json")["config"]["replaced"] == replaced, err
+    fake.listings.clear()   # (its third review) no longer listed at the end over /v1: said, where it passed unsaid
+    fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", {"models": []})
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out",
+                         "runs/nine2.json")
+    assert code == 0 and " again what the model qwen2.5:7b is now (its /api/tags no longer says what it is); the run " \
+        "records what its /api/tags said at the start, qwen2 7.6B Q4_K_M" in err, err
     fake.listed_after = None
     fake.listings["/api/tags"] = {"models": [swapped["models"][0], dict(swapped["models"][0], details={
         "family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"})]}

@@ -5147,6 +5147,13 @@ def test_verdicts_in_words_of_the_reader_s_twenty_sixth_review_read_as_a_person_
     # (its review) a FAIL among a verdict field's values beside a pass, or values of no winner's, are two verdicts
     ('{"verdict": ["FAIL", "PASS"], "pass": true}', None), ('{"pass": true, "Pass": [false, true]}', None),
     ('{"winner": "B", "verdict": ["A", "tie"]}', None), ('{"verdict": {"verdict": "FAIL", "final_verdict": "PASS"}, "pass": true}', None),
+    # (its third review) only scores are a breakdown, a tie's too; a rubric beside a fail, items passed and failed, is one
+    ('{"winner": "A", "verdict": ["B", "A"]}', None), ('{"winner": "A", "verdict": {"verdict": "B", "winner": "A"}}', None),
+    ('{"winner": "tie", "verdict": ["A: 8/10", "B: 8/10"]}', "tie"),
+    ('{"reason": "x", "verdict": [{"criterion": "date", "verdict": "PASS"}, {"criterion": "tone", "verdict": "FAIL"}], '
+     '"pass": false}', False), ('{"reason": "x", "verdict": "FAIL", "meets_criteria": [true, true, false], "pass": false}', False),
+    ('{"reason": "x", "verdict": [{"criterion": "date", "verdict": "PASS"}, {"criterion": "tone", "verdict": "FAIL"}], '
+     '"pass": true}', None),
     # (review 42) "final" and "overall" may be the answer's own words, never fields of a verdict
     ('{"reason": "The answer\'s final word is no, which is right.", "final": "no", "pass": true}', True),
     # the reason's items and what it quotes are no verdict of its: its last sentence, or one keyed as the whole's, is

@@ -1484,10 +1484,22 @@ def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page
     assert page.text_content("#savestatus") == (
         "not saved: no annotation is on file, as a save this page sent and heard no answer to asked (it may have reached "
         "the file, or another page removed it); nothing was saved now: save again to save yours")
+    # (its third review) a proxy's error page in JSON is no answer of the review's: never "not saved: undefined"
+    page.route("**/annotations", lambda route: (route.fetch(), route.fulfill(status=502, content_type="application/json",
+                                                                              body='{"message": "Bad Gateway"}')))
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v5")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text("perhaps not saved: the review server answered 502 without a reason")
+    page.unroute("**/annotations")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v6")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("'v5' is on file, a text this page sent"))
     # (its review) an answer heard since ends it: a refusal of another text is said as another page's
     note_by_hand("by hand")
     page.keyboard.press("/")
-    page.fill("#annotationinput", "v6")
+    page.fill("#annotationinput", "v7")
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("another page saved 'by hand'"))
 
