@@ -24340,8 +24340,10 @@ def write_page(path, text, force, inputs):
         raise EvalError(f"--html {shell_word(path)}: " + (
             f"{shell_word(there)} is not a folder; give a file name in one" if os.path.lexists(there) and
             not os.path.isdir(there) else
-            f"the folder {shell_word(there)} cannot be entered (Permission denied): fix its permissions (chmod u+x "
-            f"{shell_word(there)}), or give a file name in a folder that can be written" if shut else
+            f"the folder {shell_word(there)} cannot be entered (Permission denied): " + (
+                f"ask its owner (uid {os.stat(there).st_uid}) to let you in" if hasattr(os, "geteuid") and os.geteuid()
+                not in (0, os.stat(there).st_uid) else f"fix its permissions (chmod u+x {shell_word(there)})")
+            + ", or give a file name in a folder that can be written" if shut else
             f"there is no folder {shell_word(folder)}, and {shell_word(there)} cannot be written to make it: give a file "
             "name in a folder that is there" if os.path.isdir(there) and not os.access(there, os.W_OK) else
             f"there is no folder {shell_word(folder)}: make it (mkdir -p {shell_word(folder)}), or give a file name in "

@@ -546,6 +546,13 @@ def test_a_page_under_a_folder_that_cannot_be_entered_or_written_is_told_so(proj
     assert code == 2 and err == ("error: --html locked/sub/p.html: the folder locked cannot be entered (Permission "
                                  "denied): fix its permissions (chmod u+x locked), or give a file name in a folder that "
                                  "can be written\n"), err
+    os.chown("locked", 4321, 4321)   # (another user's: chmod is theirs, and u+x lets in no one else; seen as user 1000)
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "geteuid", lambda: 1000)
+        code, out, err = cli("report", "runs/dev-v2.json", "--html", "locked/sub/p.html")
+    assert code == 2 and err == ("error: --html locked/sub/p.html: the folder locked cannot be entered (Permission "
+                                 "denied): ask its owner (uid 4321) to let you in, or give a file name in a folder that "
+                                 "can be written\n"), err
     code, out, err = cli("report", "runs/dev-v2.json", "--html", "shut/new/p.html")
     assert code == 2 and err == ("error: --html shut/new/p.html: there is no folder shut/new, and shut cannot be written "
                                  "to make it: give a file name in a folder that is there\n"), err
