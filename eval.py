@@ -21745,7 +21745,7 @@ def begin_judging(target, header, todo, judge):
         state, said = judging_state(judging, header, todo) if os.path.lexists(judging) else (None, None)
         if state == "reordered":   # the same panel named in another order: asked in the order it was begun with, as
             # the run's own panel is (judge_run), its votes kept (without --out, every one was asked again into a -2)
-            alike = same_model if header["config"].get("api", "ollama") == "ollama" else str
+            alike = named_alike(header["config"].get("api"))
             digests = {alike(m): d for m, d in zip(judge["models"], judge.get("digests") or ())}
             judge["models"] = said
             if "digests" in judge:
@@ -21825,7 +21825,7 @@ def judging_state(path, header, todo):
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
                if judge.get(k) != their_judge.get(k) and k != "digests"]
     begun = their_judge.get("models")
-    alike = same_model if mine.get("api", "ollama") == "ollama" else str   # (mistral is mistral:latest to Ollama)
+    alike = named_alike(mine.get("api"))   # (mistral is mistral:latest to Ollama)
     if type(begun) is list and all(type(m) is str for m in begun) \
             and sorted(map(alike, begun)) == sorted(map(alike, judge["models"])):
         # the same panel in another order (its decision is order-free): gone on with in the order it was begun with,
@@ -22553,7 +22553,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                  + "; only the calls cut at it, failed, or never made are asked")
         missing = functools.partial(pairwise_missing, kept, wanted)
         judged = [r["config"] for r in (b_run, a_run)]
-        alike = same_model if config["api"] == "ollama" else str   # (Ollama's m is its m:latest; a /v1's, another)
+        alike = named_alike(config["api"])   # (Ollama's m is its m:latest, in any case)
         if alike(judged[0]["model"]) == alike(judged[1]["model"]):   # (one name, m and m:latest too, said
             # once: of the run whose digest is a judge's, if either's)
             digests = {identity_digest(client.identities.get(j) or {}) for j in judge["models"]} - {None}
