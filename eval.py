@@ -1517,16 +1517,23 @@ class ReadOnlyFile(PermissionError):
 
 def writable_cure(path):
     """How a read-only file is made writable: chmod, by its owner (another user's, chmod fails: they are asked)."""
-    try:
-        owner = os.stat(path).st_uid
-    except OSError:
-        owner = None
-    if others_in_sticky(path) is not None:   # (made writable, a rename onto it is refused all the same there)
-        return (f"ask its owner (uid {owner}) to move it aside (a folder where each user replaces only their own: "
-                f"{shell_word(os.path.dirname(path) or '.')}, sticky)")
-    if owner is not None and hasattr(os, "geteuid") and os.geteuid() not in (0, owner):
+    owner = others_owner(path)
+    if owner is not None and others_in_sticky(path) is not None:   # (made writable, a rename onto it is refused all
+        return (f"ask its owner (uid {owner}) to move it aside (a folder where each user replaces only their own: "   # the
+                f"{shell_word(os.path.dirname(path) or '.')}, sticky)")                                               # same)
+    if owner is not None:
         return f"ask its owner (uid {owner}) to make it writable"
     return f"make it writable (chmod u+w {shell_word(path)})"
+
+
+def others_owner(path):
+    """The owner (uid) of `path` where it is another user's, whose chmod this process cannot make (root's can); else
+    None."""
+    try:
+        owner = os.lstat(path).st_uid
+    except OSError:
+        return None
+    return owner if hasattr(os, "geteuid") and os.geteuid() not in (0, owner) else None
 
 
 def write_file(path, pieces, replace=False):
@@ -1608,15 +1615,13 @@ def writable_beside(path, otherwise, cure=None):
 def others_in_sticky(path):
     """The owner (uid) of `path` where it is another user's file in a sticky folder (such as /tmp), where a file is
     replaced by its owner alone (or the folder's, or root): a rename onto it is refused, whatever its mode; else None."""
-    folder = os.path.dirname(path) or "."
+    owner = others_owner(path)
     try:
-        folder_info, owner = os.stat(folder), os.lstat(path).st_uid
+        folder_info = os.stat(os.path.dirname(path) or ".")
     except OSError:
         return None
     sticky = folder_info.st_mode & 0o1000   # stat.S_ISVTX (`stat` here is the page's figure helper)
-    if not sticky or not hasattr(os, "geteuid") or os.geteuid() in (0, folder_info.st_uid, owner):
-        return None
-    return owner
+    return owner if sticky and owner is not None and os.geteuid() != folder_info.st_uid else None
 
 
 # write_file's temp name adds to a file's: ".tmp-", a pid (up to 7 digits), "-" and a thread id (up to 20)
@@ -24341,8 +24346,8 @@ def write_page(path, text, force, inputs):
             f"{shell_word(there)} is not a folder; give a file name in one" if os.path.lexists(there) and
             not os.path.isdir(there) else
             f"the folder {shell_word(there)} cannot be entered (Permission denied): " + (
-                f"ask its owner (uid {os.stat(there).st_uid}) to let you in" if hasattr(os, "geteuid") and os.geteuid()
-                not in (0, os.stat(there).st_uid) else f"fix its permissions (chmod u+x {shell_word(there)})")
+                f"ask its owner (uid {others_owner(there)}) to let you in" if others_owner(there) is not None
+                else f"fix its permissions (chmod u+x {shell_word(there)})")
             + ", or give a file name in a folder that can be written" if shut else
             f"there is no folder {shell_word(folder)}, and {shell_word(there)} cannot be written to make it: give a file "
             "name in a folder that is there" if os.path.isdir(there) and not os.access(there, os.W_OK) else
