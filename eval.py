@@ -20982,7 +20982,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     for line in judge_call_warnings(run["results"], config, run_path):
         warn(line)
     if errors and any(r["who"] == "the model" for r in config.get("replaced") or ()):   # a resume refuses to mix more
-        warn(f"{unanswered(errors, config['repeat'])} from the server; they are recorded as errors, not scored. A "
+        warn(f"{unanswered_kept(errors, config['repeat'])}. A "
              "resume would mix its answers further (it refuses to): run again once the model stays one")
         return 2
     # the judge alone replaced: a resume asks it too, and refuses one pulled again since the run began
@@ -21005,7 +21005,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
         others, alike = errors - window - as_sent, window + as_sent
         said += [(f"A resume asks the other {others} again, but never finishes the run (the {alike} above would fail alike)"
                   if alike else "Ask them again with") + f"{back}: {resume_command(run_path)}"] if others else []
-        warn(f"{unanswered(errors, config['repeat'])} from the server; they are recorded as errors, not scored.\n"
+        warn(f"{unanswered_kept(errors, config['repeat'])}.\n"
              + ". ".join(said))
         return 2
     # a model or judge replaced while the run went on: its figures may be two models' (every view says so)
@@ -21061,6 +21061,16 @@ def unanswered(count, repeat):
     return f"{plural(count, asked_unit(repeat))} got no usable answer"
 
 
+def unanswered_kept(count, repeat):
+    """unanswered, from the server, and that they are kept as errors (kept_as_errors)."""
+    return f"{unanswered(count, repeat)} from the server; {kept_as_errors(count)}"
+
+
+def kept_as_errors(count):
+    """That the answers that got none are kept as errors ("1 case ...; they are recorded" was said of one)."""
+    return "it is recorded as an error, not scored" if count == 1 else "they are recorded as errors, not scored"
+
+
 def sentence(text):
     return text[:1].upper() + text[1:]
 
@@ -21069,7 +21079,7 @@ def errors_said(with_errors):
     """A line for each run of a grid made with errors (run path, how many, the first): why, and how to complete it. A
     grid that stopped said its made runs' names alone, one of 28 errors among them."""
     return [f"{shell_word(run_path)}: {unanswered(len(errors), repeat)} from the server (the first: "
-            f"{cut_to(on_one_line(errors[0]), 200)}); they are recorded as errors, not scored. "
+            f"{cut_to(on_one_line(errors[0]), 200)}); {kept_as_errors(len(errors))}. "
             + (sentence(errors_cure(errors, resume_command(run_path))) if failing_alike(errors)
                else f"Complete it with: {resume_command(run_path)}") for run_path, errors, repeat in with_errors]
 

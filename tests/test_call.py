@@ -2157,7 +2157,7 @@ def test_a_conversation_that_does_not_fit_is_refused_not_shortened(project, cli,
     code, out, err = cli(*argv, "--host", fake.url)
     assert code == 2, err   # a case in error: the run says so
     # (34th round) the end of the run named only run --resume, which fails alike (it keeps the run's num_ctx)
-    assert ("1 case got no usable answer from the server; they are recorded as errors, not scored.\n1 of them did not "
+    assert ("1 case got no usable answer from the server; it is recorded as an error, not scored.\n1 of them did not "
             "fit num_ctx, and would not fit again: run again with a larger --option num_ctx=N (a new run: --resume keeps "
             "this run's options)\n") in err and "--resume runs/conv.json" not in err, err
     results = {r["id"]: r for r in load_json("runs/conv.json")["results"]}

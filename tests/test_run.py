@@ -2804,8 +2804,8 @@ def test_a_grid_with_failed_calls_names_each_run_to_complete(project, cli, two_m
                          "--prompt", "prompts/v2.txt", "--prompt", "prompts/v3.txt")
     assert code == 2 and "2 runs of dev" in out
     assert ("runs/dev-v2-qwen2.5-7b.json: 1 case got no usable answer from the server (the first: HTTP 500") in err
-    assert ("they are recorded as errors, not scored. Complete it with: python eval.py run --resume "
-            "runs/dev-v2-qwen2.5-7b.json") in err
+    assert ("it is recorded as an error, not scored. Complete it with: python eval.py run --resume "
+            "runs/dev-v2-qwen2.5-7b.json") in err   # (128th round: "1 case ...; they are recorded as errors")
     assert "dev-v3-qwen2.5-7b.json: " not in err
     # (69th attack) a run of errors alone stopped the compare ("no case has a verdict in every run"), and why, and how
     # to finish it, were never said
@@ -2905,8 +2905,8 @@ def test_a_grid_that_stops_says_which_of_its_runs_were_not_made(project, cli, tw
                          "--prompt", "prompts/v3.txt")
     assert code == 2 and "the grid stopped at run 3 of 4" in err, err
     assert err.rstrip().endswith("runs/dev-v3-qwen2.5-7b.json: 1 case got no usable answer from the server (the "
-                                 "first: HTTP 500: llama runner process has terminated: exit status 2); they are recorded as "
-                                 "errors, not scored. Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json"), err
+                                 "first: HTTP 500: llama runner process has terminated: exit status 2); it is recorded as "
+                                 "an error, not scored. Complete it with: python eval.py run --resume runs/dev-v3-qwen2.5-7b.json"), err
 
 
 def test_a_grid_stopped_in_its_second_run_names_no_write_of_the_first_as_the_stop(project, two_models):
