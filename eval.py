@@ -8420,15 +8420,16 @@ def tags_identity(entry, scrub):
     return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v.strip() else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
-def details_apart(model, host, alike):
-    """Refused: a name Ollama lists more than once with no digest (alike: what /api/tags says of each entry), as two
-    models by their family, size or quantization (a field one leaves unsaid: alike). Each told once, at most 100 of
-    them paired (2,000 entries alike took 18 s at each preflight)."""
+def details_apart(model, host, alike, digested=False):
+    """Refused: a name Ollama lists more than once, not each with a digest (alike: what /api/tags says of each entry;
+    digested: one of them names one), as two models by their family, size or quantization (a field one leaves unsaid:
+    alike). Each told once, at most 100 of them paired (2,000 entries alike took 18 s at each preflight)."""
     unlike = list({json_text(d, sort_keys=True): d for d in alike}.values())[:100]
     pairs = [details_told(a, b) for i, a in enumerate(unlike) for b in unlike[i + 1:]]
     apart = sorted({text for pair in pairs if pair[0] != pair[1] for text in pair})
     if len(apart) > 1:
-        raise EvalError(f"model {model!r}: {host} lists it {len(alike)} times with different details and no digest ("
+        raise EvalError(f"model {model!r}: {host} lists it {len(alike)} times with different details"
+                        f"{', not each with a digest' if digested else ' and no digest'} ("
                         f"{'; '.join(on_one_line(t.removeprefix(DETAILS), 60) for t in apart[:5])}): two models answer to "
                         "that name (a proxy joining servers?); ask one server, or a name only one model has")
 
@@ -8513,8 +8514,11 @@ class OllamaClient(ChatClient):
             raise EvalError(f"model {model!r}: {self.host} lists it {len(digests)} times with different digests "
                             f"({', '.join(short(self.scrub(d)) for d in digests[:5])}): two models answer to that name "
                             "(a proxy joining servers?); ask one server, or a name only one model has")
-        if not digests:   # (and, where it names no digest, twice as two models by what it says of them)
-            details_apart(model, self.host, list({at: d for name, at, d in told if name == tagged(wanted)}.values()))
+        if not all(isinstance(d, str) and d for name, d in listed if name == tagged(wanted)):
+            # (and, where an entry of it names no digest, twice as two models by what is said of them: one digest
+            # beside an entry of none was read as one model, either answering)
+            details_apart(model, self.host, list({at: d for name, at, d in told if name == tagged(wanted)}.values()),
+                          bool(digests))
         self.identities[model] = self.identity(entry)
         if not digests and model not in getattr(self, "undigested", set()):   # (as over Ollama's /v1: once a command)
             self.undigested = getattr(self, "undigested", set()) | {model}
@@ -8995,9 +8999,10 @@ class OpenAIClient(ChatClient):
             self.undigested = getattr(self, "undigested", set()) | {model}
             warn(undigested_note(f"Ollama serves {self.host}, but its /api/tags", model, found, isinstance(listed, list),
                                  self.beside_unsure))
+        if not all(isinstance(e.get("digest"), str) and e["digest"] for e in found):   # (as over its own API)
+            details_apart(model, self.host.removesuffix("/v1"), [tags_identity(e, self.scrub) for e in found], bool(digests))
         if not digests:   # (what it says of the model all the same: its family, size and quantization, checked at the
             # run's end and on resume as over its own API; a model swapped under a digest gone passed unseen)
-            details_apart(model, self.host.removesuffix("/v1"), [tags_identity(e, self.scrub) for e in found])
             return {k: v for k, v in tags_identity(found[0], self.scrub).items() if k != "model_digest"} if found else {}
         return tags_identity(next(e for e in found if e.get("digest") == digests[0]), self.scrub)
 

@@ -3278,6 +3278,28 @@ def test_a_model_swapped_while_the_run_goes_on_where_no_digest_is_given_is_caugh
     assert "WARNING" not in err, err
 
 
+def test_a_name_listed_with_a_digest_and_again_without_one_as_another_model_is_refused(project, cli, fake):
+    """129th round: a name listed twice, once with a digest and once with none, the two said to be other families (a
+    proxy joining Ollama and a server naming no digest) passed: one digest was read as one model, though either may
+    answer. Refused before any call, over Ollama's API and its /v1; the same details said twice are one model."""
+    entry = {"name": "qwen2.5:7b", "model": "qwen2.5:7b", "modified_at": "2026-11-02T09:14:51+01:00", "size": 4683087332,
+             "digest": "a1" * 32, "details": {"format": "gguf", "family": "qwen2", "parameter_size": "7.6B",
+                                               "quantization_level": "Q4_K_M"}}
+    other = dict(entry, digest="", details={"format": "gguf", "family": "llama", "parameter_size": "8.0B",
+                                             "quantization_level": "Q4_K_M"})
+    for api in ("ollama", "openai"):
+        fake.listings["/api/tags"] = {"models": [entry, other]}
+        asked = len(fake.chat_bodies)
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--api", api, "--out",
+                             f"runs/{api}.json")
+        assert code == 2 and "lists it 2 times with different details, not each with a digest (llama 8.0B Q4_K_M; " \
+            "qwen2 7.6B Q4_K_M): two models answer to that name" in err and len(fake.chat_bodies) == asked, (api, err)
+        fake.listings["/api/tags"] = {"models": [entry, dict(other, details=entry["details"])]}
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 2, "--api", api, "--out",
+                             f"runs/{api}-alike.json")
+        assert code == 0 and "different details" not in err, (api, err)
+
+
 def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, cli, fake):
     """Round 107: a model gone mid-run ("not found") then back under another digest answered the rest of the run, and
     the run file recorded the first digest alone; compare with a run of the first model then read "nothing in the
