@@ -178,6 +178,9 @@ REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model
 # Every answer of Ollama's /v1 says it is Ollama's (openai/openai.go toChatCompletion: SystemFingerprint), and gives a
 # finish_reason but where the model was stopped for repeating itself (a reason "only if len(reason) > 0")
 OLLAMA_V1_FINGERPRINT = "fp_ollama"
+# An answer a limit cut (a result's done_reason "length"): OpenAI's "length", and Mistral's "model_length" where the
+# model's window ended it (its FinishReason: stop, length, model_length, error, tool_calls)
+CUT_REASONS = ("length", "model_length")
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
@@ -9089,7 +9092,7 @@ class OpenAIClient(ChatClient):
                 raise CallFailed(f"the server's content filter stopped the answer after {len(content):,} characters "
                                  f"(finish_reason content_filter): {json_preview(content, 200, self.scrub)}", retry=False)
             legacy, listed = message.get("function_call"), message.get("tool_calls")
-            if not listed and isinstance(legacy, dict):
+            if not listed and isinstance(legacy, dict) and legacy:   # ({} names no call: the answer is the model's)
                 # (OpenAI's deprecated form of one call: "no message.content", the call unsaid; beside content "" or
                 # reasoning, an answer that called nothing, the call dropped and the case scored)
                 raise CallFailed("the server answered with function_call, OpenAI's deprecated form of a tool call, which "
@@ -9117,7 +9120,7 @@ class OpenAIClient(ChatClient):
                 # (finish_reason "length"). An answer, empty, as Ollama's is; grade() counts it as thinking
                 # that never finished, never as a server fault to retry
                 content = ""
-            if content is None and choice.get("finish_reason") == "length" and not calls.get("tool_calls"):
+            if content is None and choice.get("finish_reason") in CUT_REASONS and not calls.get("tool_calls"):
                 content = ""   # cut before a word of the answer (and of any reasoning): the model's, empty, never a retry
             if content is not None and not isinstance(content, str):   # there, and no text: said as it is
                 raise CallFailed(f"the server's answer's choices[0].message.content is {json_kind(content)}, not text: "
@@ -9133,8 +9136,8 @@ class OpenAIClient(ChatClient):
             reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself
         if reason == "repetition":   # vLLM's for the same (vllm/v1/engine/__init__.py FINISH_REASON_STRINGS): it looped
             reason = REPEAT_STOP
-        if reason == "model_length":   # Mistral's where the model's window ended it (its FinishReason): a cut, as
-            reason = "length"          # "length" is (a judge's draft before it was read as its verdict)
+        if reason in CUT_REASONS:   # (a judge's draft before it was read as its verdict)
+            reason = "length"
         if reason in ("abort", "error"):
             # vLLM's for a request its engine aborted (a shutdown, a pause) or failed part way: no answer of the
             # model's to score (a fragment was scored INVALID), asked again as the server's fault, what came kept

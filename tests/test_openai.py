@@ -2187,6 +2187,20 @@ def test_mistrals_model_length_is_an_answer_cut_at_the_window(project, cli):
     a finished answer: a judge's draft before it counted as its verdict. It is a cut, as "length" is."""
     code, r, asked = run_answered(cli, {"role": "assistant", "content": "Paris, and the"}, "model_length", "runs/cut.json")
     assert r["done_reason"] == "length" and r["response"] == "Paris, and the", r   # (a judge's vote so: cut_vote's)
+    # (129th round) cut before a word, content null: an answer, empty, cut, as "length"'s (asked again 3 times as "no
+    # choices[0].message.content", exit 2)
+    code, r, asked = run_answered(cli, {"role": "assistant", "content": None}, "model_length", "runs/null.json")
+    assert r["error"] is None and r["response"] == "" and r["done_reason"] == "length" and asked == 1, r
+
+
+def test_an_empty_function_call_beside_an_answer_is_no_call(project, cli):
+    """129th round: "function_call": {} (a server filling the deprecated field with nothing), beside tool_calls [] or
+    none, refused every answer as a call of OpenAI's deprecated form. It names no call: the answer is the model's."""
+    for message in ({"role": "assistant", "content": "bug", "function_call": {}},
+                    {"role": "assistant", "content": "bug", "function_call": {}, "tool_calls": []}):
+        code, r, asked = run_answered(cli, message, "stop", "runs/empty.json")
+        assert r["error"] is None and r["response"] == "bug" and asked == 1, (message, r)
+        os.remove("runs/empty.json")
 
 
 def test_an_error_a_200_carries_beside_or_in_its_choice_is_a_failed_call(project, cli):
