@@ -2899,11 +2899,13 @@ DETAILS = "details:"   # config.replaced's kind where Ollama named no digest, th
 def details_told(then, now):
     """What Ollama said of a model (its family, size and quantization: its /api/tags, under its own API or its /v1) at
     the start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
-    (None, None) where none was. What stands for its digest where it named none, then or now."""
+    (None, None) where none was. What stands for its digest where it named none, then or now: told apart by more than
+    case (Q4_K_M and q4_k_m are one quantization, as a proxy may spell it), else the start's said twice."""
     said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
     if not said:
         return None, None
-    return tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
+    texts = tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
+    return (texts[0], texts[0]) if texts[0].casefold() == texts[1].casefold() else texts
 
 
 NOT_RECORDED = "(not recorded)"   # a nested value an older run's /v1/models entry was recorded without, as a table shows it
@@ -14216,8 +14218,8 @@ def preflight_server(client, config, judge, inputs, resuming):
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
         if not (was and now):   # (no digest then or now: what Ollama said of it, under its own API or its /v1)
-            said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
-                    if config.get(k) and identity.get(k) and config.get(k) != identity.get(k)]
+            said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]   # (of more than case: details_told)
+                    if config.get(k) and identity.get(k) and str(config[k]).casefold() != str(identity[k]).casefold()]
             if said:
                 raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is "
                                 "not the model the run began with, as its /api/tags says (" + ", ".join(
@@ -14291,7 +14293,9 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
             if who == "the model" and by_details and was == by_details:   # (of the fields said then and now alone:
                 said_now = client.identities.get(model, {})                 # one unsaid is no other model)
                 if not any(said_now.get(k) for k in IDENTITY_FIELDS[1:]):   # (over /v1, no longer listed, or no list:
-                    raise EvalError("its /api/tags no longer says what it is")   # said, never passed in silence)
+                    # said, never passed in silence; one that failed or sat past its wait said so, as below)
+                    unsure = getattr(client, "beside_unsure", None)
+                    raise EvalError(f"its /api/tags {unsure}" if unsure else "its /api/tags no longer says what it is")
                 was, now = details_told(config, said_now)
                 if now is None:
                     continue

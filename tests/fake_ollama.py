@@ -179,6 +179,7 @@ class FakeOllama:
         # (n, model, digest): after the n-th chat, /api/tags lists the model under that digest (pulled again mid-run)
         self.replace_after = None
         self.listed_after = None      # (n, path, listing): after the n-th chat, GET path answers that listing
+        self.errors_after = None      # (n, path, status, error): after the n-th chat, GET path answers that error
         self.connections = set()      # client (host, port) pairs seen: one per TCP connection
         self.chat_connections = set()  # those that carried a chat request
         self.open_sockets = set()     # connections open now, for hang_up_idle()
@@ -508,6 +509,8 @@ class FakeOllama:
                         fake.digests[fake.replace_after[1]] = fake.replace_after[2]
                     if fake.listed_after and len(fake.chat_bodies) >= fake.listed_after[0]:   # (a /v1 server's swap)
                         fake.listings[fake.listed_after[1]] = fake.listed_after[2]
+                    if fake.errors_after and len(fake.chat_bodies) >= fake.errors_after[0]:
+                        fake.get_errors[fake.errors_after[1]] = fake.errors_after[2:]
                 model = body.get("model")
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag

@@ -3300,6 +3300,32 @@ def test_a_name_listed_with_a_digest_and_again_without_one_as_another_model_is_r
         assert code == 0 and "different details" not in err, (api, err)
 
 
+def test_details_said_again_differing_in_case_alone_are_one_model_and_a_failing_list_is_said_so(project, cli, fake):
+    """129th round: where no digest is named, a quantization said again in other case (Q4_K_M, then q4_k_m: a proxy's
+    spelling) was a model replaced (exit 2) and a resume refused; and over Ollama's /v1, an /api/tags answering 500 at
+    the run's end was said to 'no longer say what it is'."""
+    fake.digests["qwen2.5:7b"] = ""
+    entry = {"name": "qwen2.5:7b", "model": "qwen2.5:7b", "modified_at": "2026-11-02T09:14:51+01:00", "size": 4683087332,
+             "digest": "", "details": {"format": "gguf", "family": "qwen2", "parameter_size": "7.6B",
+                                       "quantization_level": "Q4_K_M"}}
+    lower = {"models": [dict(entry, details=dict(entry["details"], family="Qwen2", quantization_level="q4_k_m"))]}
+    for api in ("ollama", "openai"):
+        fake.listings["/api/tags"] = {"models": [entry]}
+        fake.listed_after = (len(fake.chat_bodies) + 4, "/api/tags", lower)
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", api, "--out",
+                             f"runs/{api}.json")
+        assert code == 0 and load_json(f"runs/{api}.json")["config"].get("replaced") is None and "replaced" not in err, err
+    fake.listed_after = None
+    fake.listings["/api/tags"] = {"models": [entry]}
+    fake.listings.clear()
+    fake.listings["/api/tags"] = {"models": [entry]}
+    fake.errors_after = (len(fake.chat_bodies) + 4, "/api/tags", 500, "internal error")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 8, "--api", "openai", "--out",
+                         "runs/failing.json")
+    assert code == 0 and "what the model qwen2.5:7b is now (its /api/tags answered HTTP 500); the run records what its " \
+        "/api/tags said at the start, qwen2 7.6B Q4_K_M" in err and "no longer says" not in err, err
+
+
 def test_a_model_replaced_while_the_run_goes_on_is_said_in_every_view(project, cli, fake):
     """Round 107: a model gone mid-run ("not found") then back under another digest answered the rest of the run, and
     the run file recorded the first digest alone; compare with a run of the first model then read "nothing in the

@@ -620,6 +620,13 @@ def test_a_run_begun_where_no_digest_was_given_is_resumed_by_what_the_server_sai
     assert code == 0 and "note: the run began with no digest of qwen2.5:7b on " in err and "(none was given), which is " \
         f"{hashlib.sha256(b'qwen2.5:7b').hexdigest()[:8]} now: the answers asked before cannot be told to be this " \
         "model's" in err, err
+    # (129th round) a family said again in other case alone is one model: resumed, where it was refused
+    os.remove("runs/dev-v3.json")
+    fake.digests["qwen2.5:7b"] = ""
+    interrupted_journal(project, cli, fake, keep=5)
+    fake.family = lambda model: "Qwen2"
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and "refusing" not in err and len(fake.chat_bodies) == 23, err
 
 
 def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(project, cli, fake):
