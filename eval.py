@@ -81,6 +81,7 @@ import difflib
 import errno
 import functools
 import gc
+import glob
 import hashlib
 import heapq
 import html
@@ -4433,6 +4434,14 @@ def unreadable(path, what, error):
         makes = os.path.basename(path) not in ("", "-", ".", "..") \
             and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
         out = option_word("--out", path)   # (a name beginning with a dash joined with =, or read as an option)
+        if what == "run file" and any(c in path for c in "*?"):   # (a shell passes a pattern that matched nothing as
+            # written, and one quoted: a run of that name was offered to be made)
+            matched = len(glob.glob(path))
+            return EvalError(f"{shell_word(path)}: " + (
+                f"a pattern, which eval.py never expands: leave it unquoted, and the shell gives the {matched} files it "
+                "matches" if matched else "no run file matches it (the shell passed the pattern as written)"
+                + (f"; `{program()} runs {path_word(folder)}` lists the runs there" if os.path.isdir(folder)
+                   else f"; there is no folder {shell_word(folder)}")))
         return EvalError(f"{shell_word(path)}: no such {what}" + (
             f" (there is no folder {shell_word(folder)}: check the path" + (f", or `run --split ... {out}` to make it)"
                                                                             if makes else ")")
@@ -26398,6 +26407,16 @@ def cmd_review(args):
     return 0
 
 
+def no_runs_here(folder):
+    """Why the folder runs lists by default is not here, and what to give (a newcomer in runs/ itself, or in a folder no
+    run was made from, was told "no such folder" alone)."""
+    if folder != RUNS_DIR:
+        return ""
+    here = any(f.endswith(".json") for f in listed_names("."))
+    return (f" here: run writes its runs in {RUNS_DIR}/ under the folder it is started from, and none was made from this "
+            "one; give the folder the runs are in" + (f" (`{program()} runs .` for this one)" if here else ""))
+
+
 def cmd_runs(args):
     if dead_link(args.folder):   # (dl/, dl/., dl/sub: "no such folder" of a link to nothing)
         raise unreadable(args.folder, "folder", FileNotFoundError(errno.ENOENT, "No such file or directory"))
@@ -26408,7 +26427,8 @@ def cmd_runs(args):
             if e.errno != errno.ENOENT:
                 raise unreadable(args.folder, "folder", e) from None
         raise EvalError(f"{shell_word(args.folder)}: " + ("a file, not a folder: runs lists the runs in a folder (report reads one run)"
-                                                          if os.path.exists(args.folder) else "no such folder"))
+                                                          if os.path.exists(args.folder) else "no such folder"
+                                                          + no_runs_here(args.folder)))
     with remembering_names():   # the folder's second names looked up once, not once per run with errors
         listing = run_listing(args.folder)
     show(view_of(args), *listing)

@@ -287,6 +287,23 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     assert listed[1]["correct"] == 1 and listed[1]["scored"] == 2 and "problem" in listed[2]
     code, out, err = cli("runs", "nowhere")
     assert code == 2 and "nowhere: no such folder" in err
+    # (129th round's newcomer) in a folder no run was made from, or in runs/ itself, the default folder's absence says
+    # why and what to give, where "runs: no such folder" alone was said
+    os.chdir("runs")
+    code, out, err = cli("runs")
+    assert code == 2 and err == ("error: runs: no such folder here: run writes its runs in runs/ under the folder it is "
+                                 "started from, and none was made from this one; give the folder the runs are in "
+                                 "(`python eval.py runs .` for this one)\n"), err
+    os.chdir("..")
+    # and a pattern the shell passed as written, matching nothing, is no run to make ('run --split ... --out
+    # 'runs/*.json' makes this one' was said)
+    os.mkdir("empty")
+    code, out, err = cli("report", "empty/*.json")
+    assert code == 2 and err == ("error: 'empty/*.json': no run file matches it (the shell passed the pattern as written); "
+                                 "`python eval.py runs empty` lists the runs there\n"), err
+    code, out, err = cli("report", "runs/*.json")   # (quoted, where it matches)
+    assert code == 2 and err == ("error: 'runs/*.json': a pattern, which eval.py never expands: leave it unquoted, and "
+                                 "the shell gives the 3 files it matches\n"), err
 
 
 @pytest.mark.parametrize("date", ["9999-99-99", 5, "2026-13-01T09:00:00+01:00", "tomorrow", ""])
