@@ -8208,6 +8208,12 @@ class ChatClient:
             if getattr(e, "msg", None) == "Extra data":   # (two objects in one body: "not JSON" quoted a whole first one)
                 raise CallFailed(f"the server's answer was JSON with more after it (from character {e.pos + 1}; "
                                  f"Content-Type {kind}; {begins})", retry=True) from None
+            doc = getattr(e, "doc", None)
+            if isinstance(doc, str) and doc.lstrip().startswith(("{", "[")) and (
+                    e.msg.startswith("Unterminated string") or e.pos >= len(doc.rstrip())):
+                # (its end never came: "not JSON" quoted a start that looked whole)
+                raise CallFailed(f"the server's answer was JSON cut short (its end never came, after {len(data):,} bytes; "
+                                 f"Content-Type {kind}; {begins})", retry=True) from None
             raise CallFailed(f"the server's answer was not JSON (Content-Type {kind}; {begins})", retry=True) from None
         kind = headers.get("Content-Type") or ""
         if re.search("ndjson", kind, re.I) and isinstance(answer, dict) and answer.get("done") is False:
@@ -13773,6 +13779,20 @@ def changed_here(config, path, journal):
     return read_from_here([path], run_path, other) if other != "." else read_from_here([path])
 
 
+def changed_unread(config):
+    """What a resume's refusal of a split or labels.txt that no longer loads adds: that the run began with it as it was,
+    and to put it back (its own words alone said how to mend it, or to add checks, which a resume then refuses as a
+    split changed)."""
+    labels_path = os.path.join(os.path.dirname(config["split_path"]) or ".", LABELS_FILE)
+    changed = ([f"{shell_word(config['split_path'])} (or a {CHECKS_FILE} or {TOOLS_FILE} beside it)"]
+               if config["split_sha"] not in split_shas(config["split_path"]) else []) \
+        + ([f"{shell_word(labels_path)} (it held {on_one_line(config['labels'])})"]
+           if config.get("labels") and not os.path.lexists(labels_path) else [])
+    return (f"\nThis run began with {' and '.join(changed)} as {'they were' if len(changed) > 1 else 'it was'}: put "
+            f"{'them' if len(changed) > 1 else 'it'} back as {'they were' if len(changed) > 1 else 'it was'} to resume, or "
+            "make a new run with the set as it is now") if changed else ""
+
+
 def refuse_changed(config, inputs, done, where=None, journal=None):
     """A resumed run must ask the same questions of the same cases, and hold answers to no other.
     where: {(case id, trial): its first line in the journal at `journal`}, every answer and turn it holds
@@ -13794,7 +13814,8 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
     if config["labels"] != inputs.labels:
         raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
                         f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)"
-                        + changed_here(config, os.path.join(os.path.dirname(config["split_path"]), LABELS_FILE), journal))
+                        + changed_here(config, os.path.join(os.path.dirname(config["split_path"]), LABELS_FILE), journal)
+                        + f": put {LABELS_FILE} back as it was to resume, or make a new run with the labels as they are now")
     if journal and type(config.get("cases")) is int and config["cases"] != len(inputs.cases):
         # (written so, the run file held more cases than it says: every view refused it, and the journal was gone)
         raise EvalError(f"{shell_word(journal)}:1: damaged journal header: config.cases is {config['cases']}, and the run "
@@ -13963,7 +13984,8 @@ def run_held(args, held):
         inputs = load_inputs(config, as_begun=resuming)
     except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
         missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
-        raise EvalError(f"{e}{read_from_here(missing, run_path or completes) if resuming and missing else ''}") from None
+        raise EvalError(f"{e}{read_from_here(missing, run_path or completes) if resuming and missing else ''}"
+                        + (changed_unread(config) if resuming and not missing else "")) from None
     rerun = guarded = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])

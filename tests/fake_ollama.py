@@ -669,6 +669,10 @@ class FakeOllama:
                                   "</center><hr><center>nginx</center></body></html>".encode(), "text/html")
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
+                elif fault == "half_json":   # a proxy that sends the first half of an answer, its length matching
+                    one = json.dumps({"model": body.get("model"), "created_at": "2026-11-02T09:14:51Z", "message": {
+                        "role": "assistant", "content": "bug"}, "done": True, "done_reason": "stop"})
+                    self.send_raw(200, one[:len(one) // 2].encode(), "application/json")
                 elif fault == "two_objects":   # a proxy that sends two answers in one body (not Ollama's own)
                     one = json.dumps({"model": body.get("model"), "message": {"role": "assistant", "content": "bug"},
                                       "done": True, "done_reason": "stop"})

@@ -1183,6 +1183,18 @@ def test_two_answers_in_one_body_are_said_so_not_not_json(project, cli, fake):
     assert code == 2 and error.startswith("the server's answer was JSON with more after it (from character "), error
 
 
+def test_an_answer_cut_short_is_said_cut_not_not_json(project, cli, fake):
+    """129th round's hostile proxy: a 200 holding the first half of an answer, its Content-Length matching, was "the
+    server's answer was not JSON (... it begins {"model": ...)", quoting a start that looked whole."""
+    fake.faults = ["half_json"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1")
+    error = load_json("runs/dev-v3.json")["results"][0]["error"]
+    assert code == 2 and error.startswith("the server's answer was JSON cut short (its end never came, after "), error
+    fake.faults = ["badjson"]   # (a page that is no JSON at all is still not JSON)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1", "--out", "runs/b.json")
+    assert load_json("runs/b.json")["results"][0]["error"].startswith("the server's answer was not JSON ("), err
+
+
 def run_against_raw_bytes(cli, reply, read_first=False):
     """`run --split dev` against a listener that sends every connection `reply` (after reading the request, or not)
     and closes it: (its port, exit code, stderr)."""

@@ -1249,6 +1249,23 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the labels beside golden/dev.jsonl changed since the run started" in err
+    # (129th round) with its cure, as every other file's refusal says it
+    assert err.rstrip().endswith(": put labels.txt back as it was to resume, or make a new run with the labels as they "
+                                 "are now"), err
+    # and a split or labels.txt that no longer loads says the run began with it as it was (labels.txt removed was told
+    # to add checks, which a resume then refuses; a split cut short, its bad line alone)
+    open("runs/dev-v3.json.journal", "w").write("\n".join(lines) + "\n")
+    os.rename("golden/labels.txt", "labels.was")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and "\nThis run began with golden/labels.txt (it held ['facturación', 'bug', 'acceso', 'petición']) " \
+        "as it was: put it back as it was to resume, or make a new run with the set as it is now\n" in err, err
+    os.rename("labels.was", "golden/labels.txt")
+    whole = open("golden/dev.jsonl", encoding="utf-8").read()
+    open("golden/dev.jsonl", "w", encoding="utf-8").write(whole[:3000])
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and ": bad JSON" in err and "\nThis run began with golden/dev.jsonl (or a checks.json or " \
+        "tools.json beside it) as it was: put it back as it was to resume" in err, err
+    open("golden/dev.jsonl", "w", encoding="utf-8").write(whole)
     stray = json.dumps({"id": "dev-99", "response": "bug", "error": None})
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines + [stray]) + "\n")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
