@@ -25251,6 +25251,22 @@ function counts(list) {
 function unanswered(response) {
   return response ? "the review server answered " + response.status + " without a reason" : "the review server is not answering (is eval.py review still running?)";
 }
+// whether a save's answer is the review's own (JSON not of the review's: a proxy's error page, or a body rewritten; read
+// as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
+// a 200 of {"saved": key} alone emptied the counts, counts(undefined) throwing): a save's holds what the review always
+// sends with one, a refusal its reason
+function reviewsAnswer(response, answer, key) {
+  if (!answer || typeof answer !== "object") return false;
+  return response.ok ? answer.saved === key && reviewsNotes(answer) : typeof answer.error === "string";
+}
+// what the review sends with a save's answer: the note on file, the counts, every note, and when (read_as) and by which
+// review (served) the file was read
+function reviewsNotes(answer) {
+  const note = answer.annotation;
+  return (note === null || !!note && typeof note === "object" && typeof note.text === "string") &&
+    Array.isArray(answer.counts) && !!answer.annotations && typeof answer.annotations === "object" &&
+    typeof answer.read_as === "number" && typeof answer.served === "string";
+}
 // an answer's saves go one after another: a second sent before the first was answered could reach the server first,
 // refused as another page's doing, then the first stored the older text under "saved" beside the newer
 // an annotation's length as the server counts it (annotation_as_stored): in NFC, its whitespace, as Python's str.split finds it,
@@ -25397,16 +25413,13 @@ async function send(it, text, asked) {
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
-    // (JSON not of the review's: a proxy's error page, or a body rewritten; read as the review's, "not saved: undefined"
-    // was said and this page's own text called another page's, or "saving…" stuck)
-    if (!answer || typeof answer !== "object" || (response.ok ? answer.saved !== it.key : typeof answer.error !== "string"))
-      throw new Error("not the review server's answer");
+    if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));
     // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
-    it.queued--; it.refused = response && response.ok ? "perhaps saved: the review server answered " + response.status +
-      ", but its answer could not be read; reload the page to see what the file holds" : "perhaps not saved: " +
+    it.queued--; it.refused = response && response.ok ? "perhaps saved: an answer of HTTP " + response.status + " came, not " +
+      "the review's (cut short, or changed on the way); reload the page to see what the file holds" : "perhaps not saved: " +
       unanswered(response); say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)

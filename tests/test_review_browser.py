@@ -1504,6 +1504,39 @@ def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page
     expect(page.locator("#savestatus")).to_have_text(re.compile("another page saved 'by hand'"))
 
 
+def save_answered_as(page, text, status, body, content_type="application/json"):
+    """A save of `text` that reaches the review (written) whose answer a proxy replaces with `body` (`status`)."""
+    page.route("**/annotations", lambda route: (route.fetch(), route.fulfill(status=status, content_type=content_type,
+                                                                              body=body)))
+    page.keyboard.press("/")
+    page.fill("#annotationinput", text)
+    page.keyboard.press("Enter")
+
+
+def test_a_200_answer_without_the_reviews_own_fields_is_no_answer(page):
+    """129th round: a 200 holding only {"saved": "<key>"} (a body rewritten by a proxy, the save written) was taken as
+    the review's: "saving…" stuck, then "annotation removed", the counts panel emptied (counts(undefined) threw), and the
+    next save was refused, this page's own text called another page's."""
+    import json
+    from playwright.sync_api import expect
+    save_note(page, "v1")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    counts = page.text_content("#counts")
+    key = page.evaluate("shown[at].key")
+    save_answered_as(page, "v2", 200, json.dumps({"saved": key}))
+    expect(page.locator("#savestatus")).to_have_text(
+        "perhaps saved: an answer of HTTP 200 came, not the review's (cut short, or changed on the way); reload the page "
+        "to see what the file holds")
+    page.unroute("**/annotations")
+    assert page.text_content("#counts") == counts   # (as last heard, never emptied)
+    assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"][key]["text"] == "v2"
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: 'v2' is on file, a text this page sent and "
+                                                                "heard no answer to"))
+
+
 def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
     """128th round: where /served did not answer, the notice's sentence on notes changed in the file went (back at the
     next save); and an answer older than one taken for its own note, once /served answered, left the notice and the
