@@ -25247,9 +25247,12 @@ function counts(list) {
   for (const [text, n] of list) { const tr = el("tr"); tr.appendChild(el("td", text)); tr.appendChild(el("td", n, "n")); t.appendChild(tr); }
   const used = $("used"); used.replaceChildren(); for (const [text] of list) used.appendChild(el("option", text)).value = text;
 }
-// what a request that got no JSON answer says: the server stopped (Ctrl-C), or something else answered
+// what a request that got no answer of the review's says: the server stopped (Ctrl-C), or something between answered in
+// its place, a body cut short or rewritten, or a proxy's own ("the review server answered 502 without a reason" was said
+// of a 502 the review never gives)
 function unanswered(response) {
-  return response ? "the review server answered " + response.status + " without a reason" : "the review server is not answering (is eval.py review still running?)";
+  return response ? "an answer of HTTP " + response.status + " came, not the review's (" + (response.ok ? "cut short" : "a proxy's") +
+    ", or changed on the way)" : "the review server is not answering (is eval.py review still running?)";
 }
 // whether a save's answer is the review's own (JSON not of the review's: a proxy's error page, or a body rewritten; read
 // as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
@@ -25418,9 +25421,9 @@ async function send(it, text, asked) {
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));
     // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
-    it.queued--; it.refused = response && response.ok ? "perhaps saved: an answer of HTTP " + response.status + " came, not " +
-      "the review's (cut short, or changed on the way); reload the page to see what the file holds" : "perhaps not saved: " +
-      unanswered(response); say(it); return;
+    it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response) +
+      (!response ? "" : response.ok ? "; reload the page to see what the file holds"
+        : "; save again, or reload the page to see what the file holds"); say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer

@@ -1474,7 +1474,7 @@ def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page
     page.keyboard.press("/")
     page.fill("#annotationinput", "")
     page.keyboard.press("Enter")
-    expect(page.locator("#savestatus")).to_have_text(re.compile("^perhaps not saved: the review server answered 502"))
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^perhaps not saved: an answer of HTTP 502 came"))
     page.unroute("**/annotations")
     assert "dev-09#1" not in json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]
     page.keyboard.press("/")
@@ -1484,13 +1484,16 @@ def test_a_save_written_whose_answer_was_lost_is_never_called_another_pages(page
     assert page.text_content("#savestatus") == (
         "not saved: no annotation is on file, as a save this page sent and heard no answer to asked (it may have reached "
         "the file, or another page removed it); nothing was saved now: save again to save yours")
-    # (its third review) a proxy's error page in JSON is no answer of the review's: never "not saved: undefined"
+    # (its third review) a proxy's error page in JSON is no answer of the review's: never "not saved: undefined"; nor
+    # (129th round) "the review server answered 502 without a reason": review never answers 502, a proxy did
     page.route("**/annotations", lambda route: (route.fetch(), route.fulfill(status=502, content_type="application/json",
                                                                               body='{"message": "Bad Gateway"}')))
     page.keyboard.press("/")
     page.fill("#annotationinput", "v5")
     page.keyboard.press("Enter")
-    expect(page.locator("#savestatus")).to_have_text("perhaps not saved: the review server answered 502 without a reason")
+    expect(page.locator("#savestatus")).to_have_text(
+        "perhaps not saved: an answer of HTTP 502 came, not the review's (a proxy's, or changed on the way); save again, "
+        "or reload the page to see what the file holds")
     page.unroute("**/annotations")
     page.keyboard.press("/")
     page.fill("#annotationinput", "v6")
