@@ -25256,14 +25256,16 @@ function unanswered(response) {
 }
 // whether a save's answer is the review's own (JSON not of the review's: a proxy's error page, or a body rewritten; read
 // as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
-// a 200 of {"saved": key} alone emptied the counts, counts(undefined) throwing): a save's holds what the review always
-// sends with one, a refusal its reason
+// a 200 of {"saved": key} alone emptied the counts, counts(undefined) throwing; a proxy's 409 {"error": "Conflict"} was
+// read as another page's save): a save's, and a refusal for another page's (409), hold what the review always sends
+// with one, any other refusal its reason
 function reviewsAnswer(response, answer, key) {
   if (!answer || typeof answer !== "object") return false;
-  return response.ok ? answer.saved === key && reviewsNotes(answer) : typeof answer.error === "string";
+  if (response.ok) return answer.saved === key && reviewsNotes(answer);
+  return typeof answer.error === "string" && (response.status !== 409 || reviewsNotes(answer));
 }
-// what the review sends with a save's answer: the note on file, the counts, every note, and when (read_as) and by which
-// review (served) the file was read
+// what the review sends with a save's answer and with a refusal for another page's save: the note on file, the counts,
+// every note, and when (read_as) and by which review (served) the file was read
 function reviewsNotes(answer) {
   const note = answer.annotation;
   return (note === null || !!note && typeof note === "object" && typeof note.text === "string") &&

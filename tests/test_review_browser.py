@@ -1540,6 +1540,29 @@ def test_a_200_answer_without_the_reviews_own_fields_is_no_answer(page):
                                                                 "heard no answer to"))
 
 
+def test_a_409_without_the_reviews_own_fields_is_no_answer(page):
+    """129th round: a proxy's 409 {"error": "Conflict"} (any non-2xx with an error in text) was taken as the review's
+    refusal: "saving…" stuck, the counts blank, and this page's own save called another page's. The review's 409 always
+    holds the note on file, the counts, every note, and when and by which review it was read."""
+    import json
+    from playwright.sync_api import expect
+    save_note(page, "v1")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    counts = page.text_content("#counts")
+    save_answered_as(page, "v2", 409, json.dumps({"error": "Conflict"}))
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^perhaps not saved: an answer of HTTP 409 came, not the "
+                                                                "review's"))
+    page.unroute("**/annotations")
+    assert page.text_content("#counts") == counts
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: 'v2' is on file, a text this page sent and "
+                                                                "heard no answer to"))
+    save_note(page)   # (Enter again: replaced, as it says)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+
+
 def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
     """128th round: where /served did not answer, the notice's sentence on notes changed in the file went (back at the
     next save); and an answer older than one taken for its own note, once /served answered, left the notice and the
