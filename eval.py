@@ -25258,9 +25258,11 @@ function unanswered(response) {
 // as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
 // a 200 of {"saved": key} alone emptied the counts, counts(undefined) throwing; a proxy's 409 {"error": "Conflict"} was
 // read as another page's save): a save's, and a refusal for another page's (409), hold what the review always sends
-// with one, any other refusal its reason
+// with one, any other refusal its reason. Never a 502, 503 or 504, whatever it holds: review gives none (a gateway's
+// {"error": "upstream request timeout"}, come after the save reached the file, said "not saved", and the next save
+// called this page's own text another page's)
 function reviewsAnswer(response, answer, key) {
-  if (!answer || typeof answer !== "object") return false;
+  if (!answer || typeof answer !== "object" || [502, 503, 504].includes(response.status)) return false;
   if (response.ok) return answer.saved === key && reviewsNotes(answer);
   return typeof answer.error === "string" && (response.status !== 409 || reviewsNotes(answer));
 }

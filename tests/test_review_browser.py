@@ -1563,6 +1563,28 @@ def test_a_409_without_the_reviews_own_fields_is_no_answer(page):
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
 
 
+def test_a_gateways_502_503_or_504_is_never_the_reviews_answer_whatever_its_body(page):
+    """129th round: a gateway's 504 {"error": "upstream request timeout"}, come after the save reached the file, said
+    "not saved: upstream request timeout" and kept no text unheard, so the next save called this page's own another
+    page's. Review never answers 502, 503 or 504: "perhaps not saved", as of its HTML page; which said "the review
+    server answered 502 without a reason", of an answer a proxy gave, and no cure."""
+    import json
+    from playwright.sync_api import expect
+    for n, status in enumerate((502, 503, 504)):
+        save_answered_as(page, f"v{n}", status, json.dumps({"error": "upstream request timeout"}))
+        expect(page.locator("#savestatus")).to_have_text(
+            f"perhaps not saved: an answer of HTTP {status} came, not the review's (a proxy's, or changed on the way); "
+            "save again, or reload the page to see what the file holds")
+        page.unroute("**/annotations")
+        page.keyboard.press("/")
+        page.fill("#annotationinput", f"v{n} again")
+        page.keyboard.press("Enter")
+        expect(page.locator("#savestatus")).to_have_text(re.compile(f"^not saved: 'v{n}' is on file, a text this page "
+                                                                    "sent and heard no answer to"))
+        save_note(page)
+        expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+
+
 def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
     """128th round: where /served did not answer, the notice's sentence on notes changed in the file went (back at the
     next save); and an answer older than one taken for its own note, once /served answered, left the notice and the
