@@ -282,6 +282,10 @@ MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure,
 # seconds a review's save waits for the sidecar's lock: another save takes milliseconds; past this its holder is stopped
 # (a second review suspended with Ctrl-Z) and the page, waiting on the answer, is told so
 REVIEW_SAVE_WAIT = 10
+# seconds the review page waits for a save's answer (and /served's) before saying "perhaps saved"/"perhaps not saved":
+# the server's own longest wait is its turn's, above; one unanswered well past it is held by something between (a proxy
+# held one 45 s, or for good, "saving…" all the while and later saves of that answer queued behind it)
+REVIEW_ANSWER_WAIT = REVIEW_SAVE_WAIT + 20
 ANNOTATION_SHOWN = 80      # characters of one shown in report's table (--json keeps it whole)
 
 CHART_WIDTH = 520      # px of a chart's plot: 1 point of accuracy is 5 px, and the page still prints on A4
@@ -24906,6 +24910,7 @@ def review_handler(review, nonce):
                 policy = (f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
                           "connect-src 'self'; img-src 'none'; base-uri 'none'; form-action 'none'")
                 self.send(200, "text/html; charset=utf-8", REVIEW_PAGE.replace("{{nonce}}", nonce).replace("{{most}}", str(MAX_ANNOTATION))
+                          .replace("{{wait}}", str(REVIEW_ANSWER_WAIT))
                           .replace("{{unseen}}", js_class(INVISIBLE_CHARS)).encode(),
                           [("Content-Security-Policy", policy), ("X-Frame-Options", "DENY")])
             elif self.path == "/data":
@@ -25056,6 +25061,7 @@ td:first-child{width:14em;color:#555}td.n{text-align:right}
 let data = null, shown = [], at = 0;
 const read = new Set();
 const MOST = {{most}};   // characters of one annotation (MAX_ANNOTATION)
+const WAIT = {{wait}};   // seconds a save waits for its answer (REVIEW_ANSWER_WAIT)
 const drafts = new Map();   // key: what was typed and not saved yet (moving to another case keeps it, a save ends it)
 const $ = (id) => document.getElementById(id);
 // Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
@@ -25249,10 +25255,11 @@ function counts(list) {
 }
 // what a request that got no answer of the review's says: the server stopped (Ctrl-C), or something between answered in
 // its place, a body cut short or rewritten, or a proxy's own ("the review server answered 502 without a reason" was said
-// of a 502 the review never gives)
-function unanswered(response) {
-  return response ? "an answer of HTTP " + response.status + " came, not the review's (" + (response.ok ? "cut short" : "a proxy's") +
-    ", or changed on the way)" : "the review server is not answering (is eval.py review still running?)";
+// of a 502 the review never gives), or none came in time (late)
+function unanswered(response, late) {
+  return late ? "no answer came within " + WAIT + " s (the review server, or a proxy between, is stuck)"
+    : response ? "an answer of HTTP " + response.status + " came, not the review's (" + (response.ok ? "cut short" : "a proxy's") +
+      ", or changed on the way)" : "the review server is not answering (is eval.py review still running?)";
 }
 // whether a save's answer is the review's own (JSON not of the review's: a proxy's error page, or a body rewritten; read
 // as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
@@ -25359,7 +25366,7 @@ async function fresh(answer) {
   if (retired.has(answer.served)) return false;
   const before = served;
   let now = null;
-  try { now = (await (await fetch("/served")).json()).served; } catch (e) { now = null; }
+  try { now = (await (await fetch("/served", {signal: AbortSignal.timeout(WAIT * 1000)})).json()).served; } catch (e) { now = null; }
   // (another answer took a review meanwhile, asked since: this one's answer to /served may be older than its; a late
   // one for the middle of two restarts retired the review serving the page, which froze)
   if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, following());
@@ -25416,8 +25423,9 @@ async function send(it, text, asked) {
   if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); say(it); return; }
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
   let response = null, answer;
+  const late = AbortSignal.timeout(WAIT * 1000);   // (its body's reading too)
   try {
-    response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"},
+    response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, signal: late,
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
@@ -25425,8 +25433,8 @@ async function send(it, text, asked) {
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));
     // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
-    it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response) +
-      (!response ? "" : response.ok ? "; reload the page to see what the file holds"
+    it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, late.aborted) +
+      (!response && !late.aborted ? "" : response && response.ok ? "; reload the page to see what the file holds"
         : "; save again, or reload the page to see what the file holds"); say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)

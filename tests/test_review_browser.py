@@ -1585,6 +1585,27 @@ def test_a_gateways_502_503_or_504_is_never_the_reviews_answer_whatever_its_body
         expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
 
 
+def test_a_save_whose_answer_never_comes_is_said_perhaps_after_the_pages_wait(project, chromium, monkeypatch):
+    """129th round: a proxy holding a save's answer (45 s, or for good) left "saving…" as long, and every later save of
+    that answer queued behind it. The page waits REVIEW_ANSWER_WAIT (the server's, here short), then says "perhaps"."""
+    import json
+    from playwright.sync_api import expect
+    monkeypatch.setattr(evalpy, "REVIEW_ANSWER_WAIT", 0.5)
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
+            as tab:
+        held = []
+        tab.route("**/annotations", lambda route: held.append((route, route.fetch())))   # (written, never answered)
+        save_note(tab, "v1")
+        expect(tab.locator("#savestatus")).to_have_text(
+            "perhaps not saved: no answer came within 0.5 s (the review server, or a proxy between, is stuck); save "
+            "again, or reload the page to see what the file holds")
+        tab.unroute("**/annotations")
+        assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "v1"
+        save_note(tab, " more")   # (the next save is sent, never queued behind the held one)
+        expect(tab.locator("#savestatus")).to_have_text(re.compile("^not saved: 'v1' is on file, a text this page sent "
+                                                                   "and heard no answer to"))
+
+
 def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_once_it_answers(page):
     """128th round: where /served did not answer, the notice's sentence on notes changed in the file went (back at the
     next save); and an answer older than one taken for its own note, once /served answered, left the notice and the
