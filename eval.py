@@ -4640,6 +4640,13 @@ def escape_joined(pattern):
     return {m.end() for m in ESCAPE_READING_ON.finditer(pattern)}
 
 
+def apart(fill):
+    """An escaped value after an escape that would read on into it, as its own characters wherever it stands: its first
+    digit written as \\x30 ([\\1{{x}}] of x 2 was [\\12], a line break), never wrapped as (?:value), which in a class or
+    a comment is '(', '?' and ':' ([\\1(?:a)]; (?#\\1(?:q)) ended at its ')')."""
+    return re.sub(r"^[0-9]", lambda digit: f"\\x{ord(digit.group()):02x}", fill)
+
+
 def filled_pattern(pattern, values):
     """A pattern check's value with the case's vars filled in: each value literal (re.escape), in NFC as the answer it
     is searched in ("Jose\u0301" found no "José"), and one unit where a quantifier repeats it: {{x}}{2} with x = "ab"
@@ -4656,9 +4663,9 @@ def filled_pattern(pattern, values):
         if key not in named:
             return m.group(0)
         value = nfc(str(named[key]))
-        if m.start() in joined and m.start() in in_class:   # (a class holds no group, [\1(?:a)] held '(', '?' and ':';
-            # a first digit as \x32 joins no octal escape: [\1{{x}}] of x 2 was [\12], a line break)
-            return re.sub(r"^[0-9]", lambda digit: f"\\x{ord(digit.group()):02x}", re.escape(value))
+        if m.start() in joined and (m.start() in in_class or not places):   # (a class holds no group; where the
+            # parse did not say, the pattern is refused by re's words of what was written, no '(?:' added)
+            return apart(re.escape(value))
         return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 or m.start() in joined \
             else re.escape(value)
     return PLACEHOLDER.sub(fill, pattern)
@@ -4770,11 +4777,11 @@ def placeholder_places(pattern, fills=None):
             return None, where, e
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        # one that fails with every placeholder a plain letter, and the lowest character (or as filled, a unit after
-        # \1), fails for itself: a stand-in tried at each placeholder in turn parsed a 35 KB pattern 600 times (25 s)
-        # to say so
+        # one that fails with every placeholder a plain letter, and the lowest character (or as filled, apart after
+        # \1, in a class or a comment too), fails for itself: a stand-in tried at each placeholder in turn parsed a
+        # 35 KB pattern 600 times (25 s) to say so
         joined = escape_joined(pattern)
-        alike = [tuple(f"(?:{fill})" if m.start() in joined else fill
+        alike = [tuple(apart(fill) if m.start() in joined else fill
                        for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [("x",) * len(starts),
                                                                                                  ("\x00",) * len(starts)]
         if not any(parsed_as(pattern, each) for each in alike):

@@ -406,6 +406,25 @@ def test_a_value_at_a_range_start_after_an_octal_escape_is_its_characters(tmp_pa
     assert check["value"] == "^[\\1!-']$"
 
 
+def test_a_value_after_an_octal_escape_is_never_wrapped_in_a_class_or_comment_by_the_cases_fill(tmp_path):
+    """129th round: a pattern failing with every placeholder alike ([{{a}}-m][n-{{b}}]: no one character starts the
+    one range and ends the other) was read with the case's values, tried at once with each after \\0 or \\1 wrapped
+    as (?:value) even inside a class or a comment: that failed, and the value was filled so, ^[{{a}}-m][n-{{b}}][\\0{{x}}
+    -"]$ of x " " refused as "bad character range )-"", a (?#\\1{{x}}) as "unbalanced parenthesis", of a '(?:' never
+    written (and a name's placeholder beside them got that, never its own refusal). Tried so, a value there is its
+    characters, its first digit escaped."""
+    def loaded(written, **vars):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        return evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]["value"]
+    assert loaded('^[{{a}}-m][n-{{b}}][\\0{{x}}-"]$', a="a", b="z", x=" ") == '^[a-m][n-z][\\0\\ -"]$'
+    assert loaded("^[{{a}}-m][n-{{b}}]z(?#\\1{{x}})$", a="a", b="z", x="q") == "^[a-m][n-z]z(?#\\1q)$"
+    written = '(?P<{{g}}>a)[{{a}}-m][n-{{b}}][\\0{{x}}-"]'
+    with pytest.raises(evalpy.EvalError) as e:
+        loaded(written, g="q", a="a", b="z", x=" ")
+    assert str(e.value).endswith(f"s.jsonl:1: check {'regex ' + written!r}: {{{{g}}}} {evalpy.PLACEHOLDER_NAMED}"), str(e.value)
+
+
 def test_a_pattern_that_fails_whatever_its_placeholders_hold_is_refused_at_once(tmp_path, monkeypatch):
     """128th round: a long pattern of 40 placeholders and a stray '(' was parsed some 600 times (a stand-in tried at
     each placeholder in turn, twice over) before re's own words refused it: 25 s for a pattern of 35 KB. One that
