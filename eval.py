@@ -4696,6 +4696,13 @@ class PlaceholderPlaces(NamedTuple):
 # name, flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
 TEXT_STAND_INS = ("\x00",)
 NAME_STAND_INS = ("A", "i", "1")
+GROUP_NAMED = re.compile(r"\(\?P<([^\W\d]\w*)>")
+
+
+def name_stand_ins(pattern):
+    """NAME_STAND_INS, and a group the pattern names: a reference reads only a group it has ((?P<ab>q)(?P={{x}}) parsed
+    with none, and x = a was refused by re's "unknown group name 'a'", never as a name's place)."""
+    return tuple(dict.fromkeys([*NAME_STAND_INS, *GROUP_NAMED.findall(pattern)[:1]]))
 
 
 def parsed_as(pattern, stand_ins):
@@ -4728,11 +4735,12 @@ def placeholder_places(pattern, fills=None):
     marks = {start: free[2 * n] + free[2 * n + 1] for n, start in enumerate(starts)}
     whose = {c: start for start, mark in marks.items() for c in mark}
     widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
+    names = name_stand_ins(pattern)
     stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS]
                  + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]] if fills else [])
-                 + [*NAME_STAND_INS] + ([fills[n]] if fills else [])
+                 + [*names] + ([fills[n]] if fills else [])
                  for n, (start, mark) in enumerate(marks.items())}
-    named_from = {start: len(stand_ins[start]) - len(NAME_STAND_INS) - bool(fills) for start in stand_ins}
+    named_from = {start: len(stand_ins[start]) - len(names) - bool(fills) for start in stand_ins}
     chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
     repeated, in_class, read, unfixed_behind = set(), set(), set(), False
 
@@ -4777,13 +4785,14 @@ def placeholder_places(pattern, fills=None):
             return None, where, e
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        # one that fails with every placeholder a plain letter, and the lowest character (or as filled, apart after
-        # \1, in a class or a comment too), fails for itself: a stand-in tried at each placeholder in turn parsed a
-        # 35 KB pattern 600 times (25 s) to say so
+        # one that fails with every placeholder a plain letter, the lowest character and a group the pattern has
+        # ((?({{n}})c|d) of n 9: the named refusal), or as filled, apart after \1 (in a class or a comment too),
+        # fails for itself: a stand-in tried at each placeholder in turn parsed a 35 KB pattern 600 times (25 s) to
+        # say so
         joined = escape_joined(pattern)
         alike = [tuple(apart(fill) if m.start() in joined else fill
-                       for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [("x",) * len(starts),
-                                                                                                 ("\x00",) * len(starts)]
+                       for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [
+            (stand_in,) * len(starts) for stand_in in ("x", "\x00", names[-1])]
         if not any(parsed_as(pattern, each) for each in alike):
             return None
         tries = iter(range(MOST_PARSES))

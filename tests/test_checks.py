@@ -375,6 +375,22 @@ def test_a_placeholder_where_re_reads_a_name_is_refused(tmp_path):
                              + evalpy.PLACEHOLDER_NAMED), (written, said)
 
 
+def test_a_placeholder_where_re_reads_a_group_is_refused_whatever_its_value(tmp_path):
+    """129th round: a placeholder as a conditional's group or a group's reference was refused as one where re reads a
+    name only when its value was a group the pattern has: of any other, re's words on the pattern filled ("invalid
+    group reference 9", "unknown group name 'a'", "bad character in group name 'a\\\\ b'", a backslash never written).
+    The parse is tried with a group the pattern has there too: the named refusal and its cure, whatever the value."""
+    for written, vars in (("^(a)?(?({{n}})c|d)$", {"n": "9"}), ("(?P<ab>q)(?P={{x}})", {"x": "a"}),
+                          ("(?P<ab>q)?(?({{x}})c|d)", {"x": "a b"}), ("(?P<ab>q)(?P={{x}})", {"x": "ab"})):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        placeholder = evalpy.PLACEHOLDER.search(written).group()
+        assert str(e.value).endswith(f"s.jsonl:1: check {'regex ' + written!r}: {placeholder} "
+                                     + evalpy.PLACEHOLDER_NAMED), (written, str(e.value))
+
+
 def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
     """128th round: in a class, a placeholder after \\0, \\01 or \\1 was filled as (?:value), as after one outside,
     so [\\1{{x}}] of x "a" held '(', '?' and ':' too. In a class a value is its characters, a digit that would join
