@@ -4785,14 +4785,15 @@ def placeholder_places(pattern, fills=None):
             return None, where, e
     with contextlib.suppress(RecursionError, OverflowError), warnings.catch_warnings():
         warnings.simplefilter("ignore")   # (a bad pattern is refused at load, by its own words)
-        # one that fails with every placeholder a plain letter, the lowest character and a group the pattern has
-        # ((?({{n}})c|d) of n 9: the named refusal), or as filled, apart after \1 (in a class or a comment too),
-        # fails for itself: a stand-in tried at each placeholder in turn parsed a 35 KB pattern 600 times (25 s) to
-        # say so
+        # one that fails with every placeholder a plain letter, the lowest character, the highest then the lowest (a
+        # range's start and another's end, [{{a}}-m][n-{{b}}], read without it with each case's values: a search a
+        # case) and a group the pattern has ((?({{n}})c|d) of n 9: the named refusal), or as filled, apart after \1
+        # (in a class or a comment too), fails for itself: a stand-in tried at each placeholder in turn parsed a 35 KB
+        # pattern 600 times (25 s) to say so
         joined = escape_joined(pattern)
         alike = [tuple(apart(fill) if m.start() in joined else fill
                        for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [
-            (stand_in,) * len(starts) for stand_in in ("x", "\x00", names[-1])]
+            (stand_in,) * len(starts) for stand_in in ("x", "\x00", "\U0010ffff\x00", names[-1])]
         if not any(parsed_as(pattern, each) for each in alike):
             return None
         tries = iter(range(MOST_PARSES))

@@ -474,6 +474,24 @@ def test_a_placeholder_at_a_range_start_is_read_in_one_parse(tmp_path, monkeypat
     assert len(parses) < 60, len(parses)   # (89 before: two apiece)
 
 
+def test_a_pattern_of_a_range_pair_is_read_once_for_every_case(tmp_path, monkeypatch):
+    """129th round: a pattern failing with every placeholder alike, [{{a}}-m][n-{{b}}] (no one character starts the one
+    range and ends the other), was read anew with each case's values, none the cache had: ~30 KB of 40-140
+    placeholders took 3-7 s a case, 5-11 min for 100 cases before the first call. A high character then the lowest,
+    every placeholder alike, starts a range and ends one: the pattern is read once, whatever its cases."""
+    parses = []
+    parse = evalpy.regex_parser.parse
+    monkeypatch.setattr(evalpy.regex_parser, "parse", lambda *a, **k: parses.append(1) or parse(*a, **k))
+    written = "^[{{a}}-m][n-{{b}}]" + "".join(f"(?:q|r)[{{{{x{i}}}}}-9]" for i in range(10))
+    lines = [{"id": str(k), "input": "x", "difficulty": "easy", "note": "n",
+              "vars": {"a": "a", "b": "z", **{f"x{i}": str((k + i) % 10) for i in range(10)}},
+              "checks": [{"type": "regex", "value": written}]} for k in range(10)]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    cases = evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+    assert cases[3]["checks"][0]["value"] == "^[a-m][n-z]" + "".join(f"(?:q|r)[{(3 + i) % 10}-9]" for i in range(10))
+    assert len(parses) < 60, len(parses)   # (one read of some 15 parses, then 3 a case for its fill: 167 before)
+
+
 def test_a_placeholder_in_a_comment_is_read_as_re_reads_a_comment(tmp_path):
     """128th round: a(?#\\1{{x}})b was refused quoting a '(?:' never written (the value wrapped, as after \\1, inside
     the comment, whose first ')' then ended it), and a(?#{{{n}}}), or a verbose pattern's # up to {{{n}}} of them, was
