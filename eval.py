@@ -4850,7 +4850,6 @@ PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters 
 PLACEHOLDER_NAMED = ("stands where Python's re reads a name, not text (a group's name or reference, a conditional's "
                      "group, inline flags such as (?i), a \\N{...} character's name), and a var's value is text to "
                      "find; write that part in the pattern itself")
-LOOK_BEHIND_WIDTH = "look-behind requires fixed-width pattern"   # (re's words, of a width a value may give)
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -5521,12 +5520,14 @@ def load_default_checks(path, older=None):
                      for fill in ("x", "\\x00", "\\U0010ffff")]
             # (every placeholder filled alike is no case's fill: [a-{{x}}][{{y}}-9] of x = z, y = 0 compiles, as does
             # (?<=abc|{{x}}{{y}})z of x = c, y = de; a fault values may mend is judged per case, by the case's own
-            # line: one gone with the placeholders gone, or a look-behind's width where each look-behind holding no
-            # placeholder has one width; (?<=a|bc){{x}}, which no value mends, is this file's)
+            # line: one gone with the placeholders gone, or, where no fill alike compiles, one the parse reading where
+            # they stand got past, some stand-in at each ([{{a}}-m][n-{{b}}]), where each look-behind holding no
+            # placeholder has one width; (?<=a|bc){{x}}, which no value mends, is this file's, as is a set read
+            # otherwise later, which the parse does not weigh)
             mendable = all(tried) and placeholder_names(check["value"]) and (
                 not regex_problem(PLACEHOLDER.sub("", check["value"]), written=older is None)
-                or LOOK_BEHIND_WIDTH in tried[0] and (places := placeholder_places(check["value"])) is not None
-                and not places.unfixed_behind)
+                or all(p.startswith("bad regular expression") for p in tried)
+                and (places := placeholder_places(check["value"])) is not None and not places.unfixed_behind)
             check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) and not mendable else [])
             # (re's position is the pattern's filled with x: shown so, of re's own words alone)
             if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):

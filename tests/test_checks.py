@@ -558,6 +558,30 @@ def test_a_pattern_of_checks_json_every_case_fills_validly_loads(tmp_path):
             evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+def test_a_range_pair_of_checks_json_every_case_fills_validly_loads(tmp_path):
+    """129th round: checks.json refused ^[{{a}}-m][n-{{b}}][{{c}}]$ of cases a, z, qr and b, y, st ("bad character range
+    x-m", the pattern with each placeholder as x), and (?<=ab|{{x}})[{{a}}-m][n-{{b}}] of x cd, a a, b z, though each
+    case's fill compiles: no placeholder filled alike mends both ranges, and the pattern emptied of them fails. A fault
+    some fill of each placeholder mends, as the parse reading where they stand finds, is each case's, by its own line."""
+    def lines(*vars):
+        return "".join(json.dumps({"id": str(n), "input": "x", "difficulty": "easy", "note": "n", "vars": v}) + "\n"
+                       for n, v in enumerate(vars))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "^[{{a}}-m][n-{{b}}][{{c}}]$"}]))
+    (tmp_path / "s.jsonl").write_text(lines({"a": "a", "b": "z", "c": "qr"}, {"a": "b", "b": "y", "c": "st"}))
+    cases = evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+    assert [case["checks"][0]["value"] for case in cases] == ["^[a-m][n-z][qr]$", "^[b-m][n-y][st]$"]
+    assert [evalpy.CHECK_TYPES["regex"].evaluate(case["checks"][0], result("anq"), graded()) for case in cases] == [True, False]
+    (tmp_path / "s.jsonl").write_text(lines({"a": "a", "b": "z", "c": "qr"}, {"a": "n", "b": "y", "c": "st"}))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: check 'regex ^[{{{{a}}}}-m]") and "bad character range n-m" in str(
+        e.value) and "checks.json:1" not in str(e.value), str(e.value)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?<=ab|{{x}})[{{a}}-m][n-{{b}}]"}]))
+    (tmp_path / "s.jsonl").write_text(lines({"x": "cd", "a": "a", "b": "z"}))
+    check = evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+    assert check["value"] == "(?<=ab|cd)[a-m][n-z]"
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
