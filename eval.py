@@ -16549,9 +16549,21 @@ def window_flags(config, cases):
             if filled_window(tokens, window, keep):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
             if per_char and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window \
-                    and tokens < WINDOW_SHORT * t["sent_chars"] * per_char and t["sent_chars"] * per_char > window:
+                    and tokens < WINDOW_SHORT * (estimate := template_tokens(t) + t["sent_chars"] * per_char) \
+                    and estimate > window:
                 dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
     return cut, dropped
+
+
+# The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's
+# alike: about 5), as many for "Refund please." as for a page. Counted apart from the text's: read as the text's, short
+# questions (25 tokens for 55 characters) set a rate twice a text's, and long conversations that fit read past the window.
+TEMPLATE_TOKENS = 5
+
+
+def template_tokens(t):
+    """The tokens a trial's request spent on its messages' template: its turns and its system prompt's."""
+    return TEMPLATE_TOKENS * ((t.get("turns") or 1) + 1)
 
 
 # A conversation counted at under this share of what its characters take (at the run's median tokens
@@ -16610,7 +16622,8 @@ def tokens_per_char(cases, window):
     of a conversation. None without any."""
     step = max(1, len(cases) // 2000)
     # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
-    counted = [(t["prompt_tokens"] / t["sent_chars"], (t.get("turns") or 1) > 1, t["sent_chars"])
+    counted = [(max(t["prompt_tokens"] - template_tokens(t), 0) / t["sent_chars"], (t.get("turns") or 1) > 1,
+                t["sent_chars"])
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
                and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t

@@ -2262,27 +2262,28 @@ def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
     flagged. Read from answers of one turn where there are some."""
     def case(chars, tokens, turns):
         return {"trials": [{"sent_chars": chars, "prompt_tokens": tokens, "timing": [None] * 8, "turns": turns}]}
-    cases = [case(200, 60, 1), case(240, 72, 1)] + [case(40_000, 40, 3)] * 3
-    assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.3)
-    assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.001)   # (none of one turn: the largest)
+    cases = [case(200, 60, 1), case(240, 70, 1)] + [case(40_000, 40, 3)] * 3   # (10 tokens of each its template's)
+    assert evalpy.tokens_per_char(cases, 4096) == pytest.approx(0.25)
+    assert evalpy.tokens_per_char([case(40_000, 40, 3)] * 3, 4096) == pytest.approx(0.0005)   # (none of one turn: the largest)
     # (its review) nor an agent's: its count is its last turn's, its tools and calls in it (400 tokens for 200 sent)
     agent = case(200, 400, 1)
     agent["trials"][0]["agent"] = {}
-    assert evalpy.tokens_per_char([case(3000, 900, 4)] * 8 + [agent] * 3, 4096) == pytest.approx(0.3)
+    assert evalpy.tokens_per_char([case(3000, 925, 4)] * 8 + [agent] * 3, 4096) == pytest.approx(0.3)
     # (128th round's third attack) a short question of one turn (110 characters) still gives its rate: left out with the
     # greeting chats, no rate was read, and chats an older Ollama shortened went unflagged, unsaid
-    assert evalpy.tokens_per_char([case(110, 32, 1)] * 3 + [case(2230, 253, 61)] * 4, 256) == pytest.approx(32 / 110)
+    assert evalpy.tokens_per_char([case(110, 32, 1)] * 3 + [case(2230, 253, 61)] * 4, 256) == pytest.approx(22 / 110)
 
 
 def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fake):
     """128th round: with no answer of one turn the tokens per character fell back to every conversation's, and where
     most were shortened their own tiny rate (22 tokens for 903 characters) was the median: none was flagged. Read from
     the conversations whose characters could not have overflowed the window (at most a token a character). (Its sizes
-    grew in the second attack, num_ctx 200 -> 400: a conversation must be big enough to carry a rate.)"""
+    grew in the second attack, num_ctx 200 -> 400: a conversation must be big enough to carry a rate; and in the 129th,
+    1,800 -> 2,400 characters: with its template's tokens counted apart, the fake's flat 10 read 1,800 as fitting.)"""
     fake.version, fake.honours_truncate = "0.12.5", False
     Path("conv").mkdir()
     Path("conv/checks.json").write_text(json.dumps([{"name": "order", "type": "contains", "value": "B-12"}]))
-    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 50)[:1800]
+    order = ("Mi pedido es el B-12 y llegó roto. " + "Les cuento todo lo que pasó con la caja. " * 60)[:2400]
     def case(i, first):
         return json.dumps({"id": i, "messages": [{"role": "user", "content": first},
                                                  {"role": "assistant", "content": "Lo siento mucho. ¿Qué necesita?"},
@@ -2303,7 +2304,7 @@ def test_a_set_of_conversations_only_most_shortened_is_flagged(project, cli, fak
     # none short enough either: the largest rate, for a shortened conversation's is below its own
     def talk(tokens):
         return {"trials": [{"sent_chars": 8000, "prompt_tokens": tokens, "timing": [None] * 8, "turns": 3}]}
-    assert evalpy.tokens_per_char([talk(40)] * 3 + [talk(2000)], 4096) == pytest.approx(0.25)
+    assert evalpy.tokens_per_char([talk(40)] * 3 + [talk(2020)], 4096) == pytest.approx(0.25)
 
 
 def test_greeting_chats_too_small_to_carry_a_rate_flag_no_conversation_that_fit(project, cli, fake):
@@ -2336,8 +2337,9 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     """128th round: an agent's first turn fit num_ctx=512, but with a tool's long result its second did not, and Ollama
     0.12.5 dropped the question (per_turn prompt tokens [262, 312]): never flagged, for its size counted one turn and
     left out its calls and their results. Its last request is counted whole. (Its second attack: a turn counted below
-    an earlier one is no sign of it, a prompt cache may count only what it had not seen; with no rate, none is flagged.)"""
-    fake.version, fake.honours_truncate = "0.12.5", False
+    an earlier one is no sign of it, a prompt cache may count only what it had not seen; with no rate, none is flagged.
+    In the 129th, counted as a chat template does, each message's tokens apart: the fake's flat 10 read it as fitting.)"""
+    fake.version, fake.honours_truncate, fake.prompt_count = "0.12.5", False, templated_count
     tool = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
                                              "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
     def agent(i, question, result):
@@ -2431,6 +2433,54 @@ def test_an_agent_whose_count_holds_only_uncached_tokens_is_not_flagged(project,
         assert "Earlier turns" not in out, out
         s = json.loads(cli("report", f"runs/{version}.json", "--json")[1])
         assert s["turns_may_be_dropped"] == [], (version, s["turns_may_be_dropped"])
+
+
+def templated_count(messages):
+    """A count as a real chat template and tokenizer give it (the 129th round's attack server): 3 tokens a request, 5 a
+    message for its template (<|im_start|>user ... <|im_end|>), 4 ASCII characters a token, a token for any other
+    character (a CJK text's rate), and its tool calls' JSON as text."""
+    def tokens(text):
+        ascii_chars = sum(ch < "\x80" for ch in text)
+        return ascii_chars // 4 + len(text) - ascii_chars
+    return 3 + sum(5 + tokens(str(m.get("content") or "")) + sum(tokens(json.dumps(c, ensure_ascii=False))
+                                                                  for c in m.get("tool_calls") or ())
+                   for m in messages if isinstance(m, dict))
+
+
+def run_older_ollama(cli, fake, cases, system, num_ctx, name="set"):
+    """The run of a set of cases on Ollama 0.12.5 (turns dropped unasked) counting as templated_count(): its prompt
+    counts by id, its output and its report's JSON."""
+    fake.version, fake.honours_truncate, fake.prompt_count = "0.12.5", False, templated_count
+    Path(name).mkdir()
+    Path(f"{name}/dev.jsonl").write_text("".join(json.dumps({"difficulty": "easy", "note": "n", **c}, ensure_ascii=False)
+                                                 + "\n" for c in cases), encoding="utf-8")
+    Path(f"prompts/{name}").mkdir()
+    Path(f"prompts/{name}/v1.txt").write_text(system, encoding="utf-8")
+    code, out, err = cli("run", "--split", f"{name}/dev.jsonl", "--prompt", f"prompts/{name}/v1.txt", "--option",
+                         f"num_ctx={num_ctx}", "--host", fake.url, "--out", f"runs/{name}.json")
+    assert code == 0, err
+    counts = {r["id"]: r["prompt_tokens"] for r in load_json(f"runs/{name}.json")["results"]}
+    return counts, out, json.loads(cli("report", f"runs/{name}.json", "--json")[1])
+
+
+def talk(i, *turns):
+    """A conversation case: its turns alternate user and assistant, the last the user's."""
+    return {"id": i, "messages": [{"role": r, "content": t} for r, t in zip(["user", "assistant"] * len(turns), turns)],
+            "checks": [{"type": "regex", "value": "."}]}
+
+
+def test_short_questions_whose_count_is_most_template_flag_no_conversation_that_fit(project, cli, fake):
+    """129th round: one-turn questions of 6 to 24 characters under a 32-character system prompt counted about 25 tokens
+    for 55 characters, most of them the template's own, and that rate read a 10,600-character conversation that fit
+    (2,674 tokens of 4,096) as past the window: "Earlier turns may have been dropped". Each message's template tokens are
+    counted apart, in the rate and in the estimate."""
+    questions = ["My app crashes on login.", "I was charged twice.", "Where is my order?", "Refund please.", "Help!!"]
+    log = "2024-05-01 12:00:01 ERROR payment gateway timeout after 30s, retrying request id 4821 ... " * 110
+    cases = [{"id": f"q{i}", "input": q, "checks": [{"type": "regex", "value": "."}]} for i, q in enumerate(questions)]
+    counts, out, s = run_older_ollama(cli, fake, cases + [talk("conv-long", log, "Let me look.", "So what failed?")],
+                                      "Label it: bug, billing or other.\n", 4096)
+    assert 2000 < counts["conv-long"] < 4096, counts   # (every turn counted: none dropped)
+    assert "Earlier turns" not in out and s["turns_may_be_dropped"] == [], (out, s["turns_may_be_dropped"])
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
