@@ -2389,7 +2389,7 @@ class GradedTrial(TypedDict):
     votes: list | None      # of Vote
     done_reason: str | None  # "length": stopped by a token limit or the window (score's cut_off, window_full...)
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
-    sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent,
+    sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent, weighed,
     turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
@@ -15605,20 +15605,35 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
+# A character past the Latin scripts weighs as many Latin ones, for the window flags' tokens per character: a tokenizer
+# reads about 4 Latin characters a token and about a token a CJK character, and one rate for the run read a conversation
+# in another script than its questions' by theirs (Chinese questions flagged an English log that fit, English ones missed
+# a Chinese conversation cut short). Accented Latin letters weigh one, read with their words: weighed as more, Spanish
+# questions denser in "¿dónde está" than a conversation's turns set a rate that missed it cut.
+NON_LATIN_WEIGHT = 4
+LATIN_END = "\u0250"   # past Latin Extended-B (IPA, Greek, Cyrillic, CJK, ...)
+
+
+def weighed_chars(text):
+    """A text's characters, each past the Latin scripts (LATIN_END) weighed NON_LATIN_WEIGHT."""
+    text = str(text or "")
+    return len(text) if text.isascii() else len(text) + (NON_LATIN_WEIGHT - 1) * sum(ch >= LATIN_END for ch in text)
+
+
 def sent_size(result, system):
-    """(characters sent, turns) of a case's request, for the window flags: an agent's last request, its
-    calls and their results in it. The system prompt is counted as filled: its {{context}} passages
-    and {{vars}} may be most of it (counted as written, an answer of one turn read 5 tokens a
-    character, and conversations that fit were flagged)."""
-    system_chars = len(render(system, prompt_values(result)) if "{{" in system else system)
+    """(characters sent, each weighed as weighed_chars() does, and turns) of a case's request, for the window flags: an
+    agent's last request, its calls and their results in it. The system prompt is counted as filled: its {{context}}
+    passages and {{vars}} may be most of it (counted as written, an answer of one turn read 5 tokens a character, and
+    conversations that fit were flagged)."""
+    system_chars = weighed_chars(render(system, prompt_values(result)) if "{{" in system else system)
     turns = result.get("messages")
     turns = [m for m in turns if isinstance(m, dict)] if isinstance(turns, list) and turns else [
         {"content": result.get("input")}]
     transcript = [m for m in result.get("transcript") or () if isinstance(m, dict)]
     # (the last request held every message but the answer it got: an agent that met its question alone was one turn)
     turns += transcript[:max((i for i, m in enumerate(transcript) if m.get("role") == "assistant"), default=0)]
-    return system_chars + sum(len(str(m.get("content") or "")) + sum(
-        len(str(call.get("name") or "")) + len(json.dumps(call.get("arguments"), ensure_ascii=False))
+    return system_chars + sum(weighed_chars(m.get("content")) + sum(
+        weighed_chars(call.get("name")) + weighed_chars(json.dumps(call.get("arguments"), ensure_ascii=False))
         for call in m.get("tool_calls") or () if isinstance(call, dict)) for m in turns), len(turns)
 
 

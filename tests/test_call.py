@@ -2483,6 +2483,31 @@ def test_short_questions_whose_count_is_most_template_flag_no_conversation_that_
     assert "Earlier turns" not in out and s["turns_may_be_dropped"] == [], (out, s["turns_may_be_dropped"])
 
 
+def test_questions_of_one_script_misjudge_no_conversation_of_another(project, cli, fake):
+    """129th round: one rate a character for the whole run read a conversation in another script than its questions'
+    by theirs: Chinese one-turn questions (about a token a character) flagged an English log of 3,200 characters that
+    fit (about 900 tokens of 2,048) as "Earlier turns may have been dropped", and English questions (4 characters a
+    token) missed a Chinese conversation of 2,400 characters whose first turns were dropped. A character outside ASCII
+    is weighed as several ASCII ones."""
+    zh = ["登录时应用总是崩溃，怎么办？", "我被重复扣款了两次，请退款。", "导出报表时出现错误五百。", "页面一直是空白的，刷新也没用。"]
+    log = "日志如下：\n" + "ERROR sync worker 7 failed: connection reset by peer (retry 3 of 5)\n" * 47
+    counts, out, s = run_older_ollama(cli, fake, [{"id": f"zh-{i}", "input": q, "checks": [{"type": "regex", "value": "."}]}
+                                                  for i, q in enumerate(zh)]
+                                      + [talk("en-log", log, "收到，我看到了重复的同步失败。", "这是 bug 吗？")],
+                                      "请把客户的消息分类为 bug、billing 或 other，只回答标签。\n", 2048, "zh")
+    assert 600 < counts["en-log"] < 2048, counts   # (every turn counted: none dropped)
+    assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
+    en = ["The export to CSV has been failing for two days with a timeout error.",
+          "I was charged twice for the March invoice and need one of them refunded."] * 2
+    turn = "夜间同步任务又失败了，这是它这次的完整输出，请帮我看看问题出在哪里。" * 12
+    turns = [x for i in range(6) for x in (f"第{i}轮：{turn}", "收到，还有其他输出吗？")] + ["那这是什么标签？"]
+    counts, out, s = run_older_ollama(cli, fake, [{"id": f"en-{i}", "input": q, "checks": [{"type": "regex", "value": "."}]}
+                                                  for i, q in enumerate(en)] + [talk("zh-talk", *turns)],
+                                      "Label the customer's message as bug, billing or other.\n", 2048, "en")
+    assert counts["zh-talk"] < 2048 < 6 * len(turn), counts   # (the fake dropped its first turns)
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["zh-talk"], s["turns_may_be_dropped"]
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
