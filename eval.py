@@ -2479,6 +2479,8 @@ class Score(ReportAdds):
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
     turns_may_be_dropped: list  # {id, trial, prompt_tokens}: conversations Ollama may have shortened to fit it
+    turns_unchecked: list   # {id, trial, why}: conversations an older Ollama could have shortened that no estimate
+                            # could check, why a TURNS_UNCHECKED key
     checks: list            # per check: name, type, blocking, passed, total, open
     checks_sha: str         # which checks scored the run
     weighted: dict | None   # weighted_figures(): thresholds, each weighed case's score, vetoes; None without weights
@@ -16136,7 +16138,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 if t["done_reason"] != "length" and t["error"] is None
                 and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
                default=0) if config.get("api") == "openai" and not window and "completed_from" not in config else 0
-    filled, dropped = window_flags(config, cases)   # prompts Ollama may have cut, conversations it may have shortened
+    # prompts Ollama may have cut, conversations it may have shortened, and those it could not tell of
+    filled, dropped, unchecked = window_flags(config, cases)
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
     answered = {}   # expected -> cases with an answer: the baseline's, which like accuracy counts cases
     for c in cases:
@@ -16266,6 +16269,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "num_ctx_sent": sent_num_ctx(config),
         "input_may_be_cut": filled,
         "turns_may_be_dropped": dropped,
+        "turns_unchecked": unchecked,
         "checks": checks,
         "checks_sha": checks_fingerprint(cases),
         "weighted": weighted_figures(cases),
@@ -16553,21 +16557,33 @@ def window_flags(config, cases):
     it). A turn counted below an earlier one is no sign: a prompt cache may count only the tokens it
     had not seen (llama-server does, and older Ollamas did, ollama/ollama#16428)."""
     window = context_window(config)
-    cut, dropped = [], []
+    cut, dropped, unchecked = [], [], []
     if not window:
-        return cut, dropped
+        return cut, dropped, unchecked
     keep = num_keep(config)
-    per_char = tokens_per_char(cases, window) if drops_turns_unasked(config.get("server_version")) else None
+    older = drops_turns_unasked(config.get("server_version"))
+    per_char = tokens_per_char(cases, window) if older else None
+    # where no rate can be trusted, the conversations that could have passed the window (a token a character at most)
+    # are said to be unchecked: flagged none, they read as checked
+    why = older and per_char is None and "no rate"
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
             if filled_window(tokens, window, keep):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
-            if per_char and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window \
-                    and tokens < WINDOW_SHORT * (estimate := template_tokens(t) + t["sent_chars"] * per_char) \
+            if not (older and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window):
+                continue
+            if why and template_tokens(t) + t["sent_chars"] > window:
+                unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
+            elif not why and tokens < WINDOW_SHORT * (estimate := template_tokens(t) + t["sent_chars"] * per_char) \
                     and estimate > window:
                 dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
-    return cut, dropped
+    return cut, dropped, unchecked
+
+
+# why window_flags() could not check a conversation for dropped turns, as the report says it
+TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate (an agent's count holds "
+                              "its tools' definitions); a few cases of one turn in the set would give it"}
 
 
 # The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's
@@ -17820,7 +17836,7 @@ def rows_problems(s):
     """What kept answers out of the figures: errors, undecided judges, answers that stopped short."""
     rows = [{"name": name, "figure": count_of(s, name), "which": which(s[name], s["repeat"])}
             for name in ("unfinished_thinking", "cut_off", "window_full", "stopped_early", "repeating", "input_may_be_cut",
-                         "turns_may_be_dropped")
+                         "turns_may_be_dropped", "turns_unchecked")
             if s.get(name)]
     for row in rows:
         if row["name"] == "window_full":   # the first one's counts say what filled the window
@@ -17828,6 +17844,8 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
+        if row["name"] == "turns_unchecked":   # (one reason for a run: its rate's)
+            row["why"] = s["turns_unchecked"][0]["why"]
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
             "rules_as_written": s["rules_as_written"] and rules_warning(s["rules_as_written"]),
@@ -18476,10 +18494,15 @@ def stopped_short_lines(sec):
                                      "the conversation's characters take far more than the window but its count fits: "
                                      "this Ollama (before v0.12.6) drops whole turns from the front, keeping the system "
                                      "prompt and the last turn, without an error, and the model never saw them; "
-                                     + window_cure(sec))}
+                                     + window_cure(sec)),
+            "turns_unchecked": (f"Earlier turns not checked against {window_name(sec)}",
+                                "this Ollama (before v0.12.6) drops whole turns from the front without an error, and only "
+                                "an estimate from the run's tokens per character could tell; {why}; look at these by "
+                                "hand, or update Ollama (v0.12.6 and later refuse such a conversation, saying so)")}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))
-               if "example" in r else said[r["name"]][1])
+               if "example" in r else said[r["name"]][1].format(why=TURNS_UNCHECKED[r["why"]]) if "why" in r
+               else said[r["name"]][1])
             for r in sec["rows"]]
 
 
@@ -18735,7 +18758,8 @@ MARKDOWN_STOPPED = {"unfinished_thinking": "Thinking never finished", "cut_off":
                     "window_full": "Stopped at the context window", "stopped_early": "Stopped for length short of every limit",
                     "repeating": "Stopped for repeating itself",
                     "input_may_be_cut": "Input may have been cut to fit {window}",
-                    "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}"}
+                    "turns_may_be_dropped": "Earlier turns may have been dropped to fit {window}",
+                    "turns_unchecked": "Earlier turns not checked against {window}"}
 
 
 def pass_hat_over(row):
@@ -24529,7 +24553,7 @@ def review_items(run, against=None):
                 other[case["id"], t["trial"]] = other_answer(their_results[case["id"], t["trial"]], case, t)
     results = {(r["id"], r["trial"]): r for r in run["results"]}
     fitted_to = window_name({"num_ctx": context_window(config), "num_ctx_sent": sent_num_ctx(config)})
-    cut, dropped = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
+    cut, dropped, _ = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
     items = []
     for case in cases:
         for t in case["trials"]:
