@@ -16565,7 +16565,7 @@ def window_flags(config, cases):
     per_char = tokens_per_char(cases, window) if older else None
     # where no rate can be trusted, the conversations that could have passed the window (a token a character at most)
     # are said to be unchecked: flagged none, they read as checked
-    why = older and per_char is None and "no rate"
+    why = older and ("no rate" if per_char is None else "partial counts" if per_char < MIN_TOKENS_A_CHAR else None)
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -16581,9 +16581,17 @@ def window_flags(config, cases):
     return cut, dropped, unchecked
 
 
+# Fewer tokens a (weighed) character than any tokenizer reads a text at (English about 0.25, CJK weighed alike): a rate
+# under it is of counts that are not whole prompts, a prompt cache's counting only the tokens it had not seen
+# (ollama/ollama#16428: 0.017), and estimates from it flag nothing, whatever was dropped.
+MIN_TOKENS_A_CHAR = 0.05
+
 # why window_flags() could not check a conversation for dropped turns, as the report says it
 TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate (an agent's count holds "
-                              "its tools' definitions); a few cases of one turn in the set would give it"}
+                              "its tools' definitions); a few cases of one turn in the set would give it",
+                   "partial counts": "the counts come to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, less "
+                                     "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
+                                     "only the tokens it had not seen, ollama/ollama#16428)"}
 
 
 # The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's

@@ -2517,6 +2517,30 @@ def test_questions_of_one_script_misjudge_no_conversation_of_another(project, cl
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["zh-talk"], s["turns_may_be_dropped"]
 
 
+def test_counts_of_a_prompt_cache_say_the_turns_were_not_checked(project, cli, fake):
+    """129th round: a server whose prompt cache counts only the tokens past what it had seen (llama-server does, older
+    Ollamas did, ollama/ollama#16428) counted one-turn questions under a long system prompt at about 0.017 tokens a
+    character, and no conversation could read past the window at that rate: one whose earlier turns were dropped went
+    unflagged, unsaid. A rate under what any tokenizer reads says the counts are not whole prompts: the conversations
+    that could have passed the window are said not to have been checked."""
+    def uncached(messages):   # the tokens past the system prompt every request shares, which the cache holds
+        return templated_count(messages) - templated_count(messages[:1]) + 1
+    rules = "".join(f"Rule {i}: when the customer mentions topic {i}, weigh whether a fix to the product or a review of "
+                    "a charge is needed, and answer with one label.\n" for i in range(12))
+    questions = [{"id": f"q{i}", "input": f"The export to CSV has been failing for {i + 2} days with a timeout error, "
+                  "and the report is due tomorrow.", "checks": [{"type": "regex", "value": "."}]} for i in range(4)]
+    turn = "The nightly sync failed again; here is its whole log, line by line, as the job wrote it tonight. " * 12
+    turns = [x for i in range(8) for x in (f"Part {i}: {turn}", "Got it, anything else?")] + ["So which label is it?"]
+    counts, out, s = run_older_ollama(cli, fake, questions + [talk("conv", *turns)], rules, 2048, count=uncached)
+    assert counts["q1"] < 40 and counts["conv"] < 2048, counts   # (its first turns dropped)
+    assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
+    assert s["turns_unchecked"] == [{"id": "conv", "trial": 1, "why": "partial counts"}], s["turns_unchecked"]
+    assert ("Earlier turns not checked against num_ctx=2048: 1 (conv): this Ollama (before v0.12.6) drops whole turns "
+            "from the front without an error, and only an estimate from the run's tokens per character could tell; the "
+            "counts come to under 0.05 tokens a character, less than any tokenizer reads, so they are not whole "
+            "prompts") in out, out
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
