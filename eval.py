@@ -16545,8 +16545,9 @@ def speed_figures(config, cases):
 
 
 def window_flags(config, cases):
-    """(cut, dropped): the answers whose prompt Ollama may have cut to fit its window, and the
-    conversations whose earlier turns it may have dropped, each [{id, trial, prompt_tokens}].
+    """(cut, dropped, unchecked): the answers whose prompt Ollama may have cut to fit its window, and the
+    conversations whose earlier turns it may have dropped, each [{id, trial, prompt_tokens}]; and those that could have
+    passed it whose estimate cannot be trusted, [{id, trial, why}] (TURNS_UNCHECKED says why), never passed unsaid.
     A prompt is cut when its count is a size Ollama cuts to (filled_window()): exact, never a guess.
     A conversation is shortened otherwise, whole turns from the front, keeping the system prompt and
     the last turn (server/prompt.go chatPrompt), and then fits, so no count shows it. Since v0.12.6
@@ -16575,9 +16576,12 @@ def window_flags(config, cases):
                 continue
             if why and template_tokens(t) + t["sent_chars"] > window:
                 unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
-            elif not why and tokens < WINDOW_SHORT * (estimate := template_tokens(t) + t["sent_chars"] * per_char) \
-                    and estimate > window:
-                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+            elif not why and (estimate := template_tokens(t) + t["sent_chars"] * per_char) > window:
+                if tokens < WINDOW_SHORT * estimate:
+                    dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+                else:   # a turn smaller than the estimate's margin dropped (a question before a tool's long result), or
+                    # none: its count cannot tell, and passed as fitting, an agent that lost its question was unsaid
+                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": "near the window"})
     return cut, dropped, unchecked
 
 
@@ -16591,7 +16595,11 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                               "its tools' definitions); a few cases of one turn in the set would give it",
                    "partial counts": "the counts come to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, less "
                                      "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
-                                     "only the tokens it had not seen, ollama/ollama#16428)"}
+                                     "only the tokens it had not seen, ollama/ollama#16428)",
+                   "near the window": "its characters come to more tokens than the window holds, but its count fits by "
+                                      "less than the estimate's margin of error: a turn that small (a short question "
+                                      "before a long tool result) may have been dropped, or none; a larger num_ctx "
+                                      "(--option num_ctx=N) would hold it whole"}
 
 
 # The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's

@@ -2541,6 +2541,31 @@ def test_counts_of_a_prompt_cache_say_the_turns_were_not_checked(project, cli, f
             "prompts") in out, out
 
 
+def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_passed_in_silence(project, cli, fake):
+    """129th round: an agent's question of 114 characters, then a lookup_order result of 7,800 (num_ctx 2048): Ollama
+    0.11 dropped the question and counted 2,042. Its characters read past the window, but a count within the estimate's
+    margin (WINDOW_SHORT) was taken for one that fit, and nothing was said: a turn that small is inside the margin, and
+    no count tells it from a conversation that fit. It is said not to have been checked, with why."""
+    tool = {"type": "function", "function": {"name": "lookup_order", "description": "Look an order up",
+                                             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
+    question = "Hi, where is my order A-1? I ordered it two weeks ago and the tracking page has not changed since then."
+    history = "".join(f"2026-11-{i % 28 + 1:02d} 10:00 parcel scanned at hub {i}, status in transit, handled by carrier "
+                      "desk.\n" for i in range(91))
+    fake.agents[question] = [[("lookup_order", {"order_id": "A-1"})], "It is on its way."]
+    cases = [{"id": f"plain-{i}", "input": f"Can you tell me when order B-{i} ships? I paid for express delivery.",
+              "checks": [{"type": "regex", "value": "."}]} for i in range(4)]
+    cases.append({"id": "agent", "input": question, "tools": [tool], "checks": [{"type": "tool_called", "value": "lookup_order"}],
+                  "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": history}]}})
+    counts, out, s = run_older_ollama(cli, fake, cases, "You are a shop assistant. Use the tools, then answer briefly.\n",
+                                      2048)
+    turns = [t["prompt_tokens"] for t in load_json("runs/set.json")["results"][-1]["per_turn"]]
+    sent = next(b["messages"] for b in fake.chat_bodies if any(m["role"] == "tool" for m in b["messages"]))
+    assert turns[-1] < 2048 < templated_count(sent), turns   # (the question dropped)
+    assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
+        ("agent", "near the window")], s
+    assert "Earlier turns not checked against num_ctx=2048: 1 (agent): " in out, out
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
