@@ -2476,6 +2476,7 @@ class Score(ReportAdds):
     limit_option: str       # the option that sets the answer's limit here (num_predict, max_tokens, max_completion_tokens)
     limit_sent: str | None  # "max_tokens=0": the limit sent where it sets none (0, -1), else None
     num_ctx: int | None     # the window prompts were fitted to (context_window()); None when none is known
+    server_version: str | None  # the server's, as the run recorded it: whose turns_dropper() the flags below blame
     num_ctx_sent: int | None  # the num_ctx the run sent: larger when Ollama lowered it to the model's
     input_may_be_cut: list  # {id, trial, prompt_tokens}: prompts that filled num_ctx, which Ollama may cut
     turns_may_be_dropped: list  # {id, trial, prompt_tokens}: conversations Ollama may have shortened to fit it
@@ -14187,11 +14188,31 @@ def refuse_unread_options(options, client, host, resuming):
                         + "; ".join(where))
 
 
+def ollama_release(version):
+    """An Ollama version's (major, minor, patch); None for one unread, or a build from source's 0.0.0 (version/version.go),
+    which it says whatever its age."""
+    number = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
+    release = number and tuple(map(int, number.groups()))
+    return release if release and release > (0, 0, 0) else None
+
+
 def drops_turns_unasked(version):
     """Whether an Ollama of this version drops a conversation's turns even when asked not to: before
-    v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version it cannot read."""
-    numbers = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
-    return numbers is None or tuple(map(int, numbers.groups())) < (0, 12, 6)
+    v0.12.6, which has no `truncate` (api/types.go ChatRequest), or a version that does not say."""
+    release = ollama_release(version)
+    return release is None or release < (0, 12, 6)
+
+
+def turns_dropper(version):
+    """Who drops a conversation's turns unasked, as the report says it: this Ollama, before v0.12.6; one whose version
+    does not say (ollama_release()) is not told it is older (a build from source may be newer, and refuse instead)."""
+    said = "drops whole turns from the front, keeping the system prompt and the last turn, without an error"
+    if ollama_release(version):
+        return f"this Ollama (before v0.12.6) {said}"
+    shown = (f", {on_one_line(version, 40)}, does not say which it is" + (
+        ": a build from source says 0.0.0 whatever its age" if version.lstrip("v").startswith("0.0.0") else "")
+             if version else ", unread, does not say which it is")
+    return f"an Ollama before v0.12.6 {said} (this one's version{shown}; v0.12.6 and later refuse such a conversation instead)"
 
 
 THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (api/types.go; commit c2ebb4d57)
@@ -14200,9 +14221,8 @@ THINK_MAX_SINCE = (0, 21, 3)   # Ollama's first version that takes think "max" (
 def refuse_think_max(config, version):
     """--think max on an Ollama older than THINK_MAX_SINCE: its 400 ('invalid think value: "max"') on every case. A
     build from source says 0.0.0 (version/version.go), whatever its age: not refused."""
-    number = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
-    release = number and tuple(map(int, number.groups()))
-    if config["api"] == "ollama" and config.get("think") == "max" and release and (0, 0, 0) < release < THINK_MAX_SINCE:
+    release = ollama_release(version)
+    if config["api"] == "ollama" and config.get("think") == "max" and release and release < THINK_MAX_SINCE:
         raise EvalError(f"--think max: Ollama {on_one_line(version, 40)} at {on_one_line(config['host'])} takes high at most "
                         f"(max came in v{'.'.join(map(str, THINK_MAX_SINCE))}) and would refuse every case; pass --think "
                         "high, or update Ollama")
@@ -16267,6 +16287,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
              if k in (ANSWER_CAPS if config.get("api") == "openai" else ("num_predict",))), None),
         "num_ctx": window,
         "num_ctx_sent": sent_num_ctx(config),
+        "server_version": config.get("server_version"),
         "input_may_be_cut": filled,
         "turns_may_be_dropped": dropped,
         "turns_unchecked": unchecked,
@@ -17866,7 +17887,7 @@ def rows_problems(s):
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
             "rules_as_written": s["rules_as_written"] and rules_warning(s["rules_as_written"]),
             "limit_option": s.get("limit_option", "num_predict"),
-            "num_ctx_sent": s.get("num_ctx_sent"),
+            "num_ctx_sent": s.get("num_ctx_sent"), "server_version": s["server_version"],
             "errors": count_of(s, "errors"), "open": count_of(s, "open"),
             # of them, those every vote of which was read (a tie, a split panel): no asking again decides them
             "settled": sum(o["settled"] for o in s["open"]),
@@ -18487,6 +18508,7 @@ def window_cure(sec):
 
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
+    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), None)   # (one a run: its rate's)
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed): the token limit fell inside it (raise "
                                     f"{sec.get('limit_option', 'num_predict')}, --option "
@@ -18508,17 +18530,15 @@ def stopped_short_lines(sec):
                                  "the window in current versions), and Ollama cuts without an error; " + window_cure(sec)),
             "turns_may_be_dropped": (f"Earlier turns may have been dropped to fit {window_name(sec)}",
                                      "the conversation's characters take far more than the window but its count fits: "
-                                     "this Ollama (before v0.12.6) drops whole turns from the front, keeping the system "
-                                     "prompt and the last turn, without an error, and the model never saw them; "
+                                     f"{turns_dropper(sec['server_version'])}, and the model never saw them; "
                                      + window_cure(sec)),
             "turns_unchecked": (f"Earlier turns not checked against {window_name(sec)}",
-                                "this Ollama (before v0.12.6) drops whole turns from the front without an error, and only "
-                                "an estimate from the run's tokens per character could tell; {why}; look at these by "
-                                "hand, or update Ollama (v0.12.6 and later refuse such a conversation, saying so)")}
+                                f"{turns_dropper(sec['server_version'])}, and only an estimate from the run's tokens "
+                                f"per character could tell; {TURNS_UNCHECKED.get(unchecked)}; look at these by hand, or "
+                                "update Ollama (v0.12.6 and later refuse such a conversation, saying so)")}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))
-               if "example" in r else said[r["name"]][1].format(why=TURNS_UNCHECKED[r["why"]]) if "why" in r
-               else said[r["name"]][1])
+               if "example" in r else said[r["name"]][1])
             for r in sec["rows"]]
 
 

@@ -2256,6 +2256,22 @@ def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake)
     assert items["fits"]["stopped"] == [] and items["long"]["stopped"] == ["input may have been cut to fit num_ctx=200"]
 
 
+def test_a_build_from_source_is_not_told_it_is_before_v0_12_6(project, cli, fake):
+    """129th round: a build from source says "0.0.0" (version/version.go) whatever its age, and a version unread says
+    nothing, yet the flag told them "this Ollama (before v0.12.6) drops whole turns": its version is said unknown, and
+    that v0.12.6 and later refuse such a conversation instead (as refuse_think_max reads 0.0.0)."""
+    fake.version, fake.honours_truncate = "0.0.0", False
+    code, out, err = cli(*conversation_split(), "--host", fake.url)
+    assert code == 0, err
+    assert "Earlier turns may have been dropped to fit num_ctx=200: 1 (dropped): " in out, out
+    assert "before v0.12.6)" not in out and ("an Ollama before v0.12.6 drops whole turns from the front, keeping the "
+                                             "system prompt and the last turn, without an error (this one's version, "
+                                             "0.0.0, does not say which it is: a build from source says 0.0.0 whatever "
+                                             "its age; v0.12.6 and later refuse such a conversation instead)") in out, out
+    assert evalpy.turns_dropper(None).startswith("an Ollama before v0.12.6") and "version, unread," in \
+        evalpy.turns_dropper(None) and evalpy.turns_dropper("0.11.0").startswith("this Ollama (before v0.12.6) drops")
+
+
 def test_the_tokens_per_character_are_read_from_answers_of_one_turn(project):
     """127th round: the run's tokens per character was the median over every answer, conversations included, so where
     most conversations were shortened (40 tokens for 40,000 characters) their own rate was the normal one, and none was
@@ -2374,7 +2390,7 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
     assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("grew", "no rate"), ("shrank", "no rate")]
     assert ("Earlier turns not checked against num_ctx=512: 2 (grew, shrank): this Ollama (before v0.12.6) drops whole "
-            "turns from the front without an error, and only an estimate from the run's tokens per character could tell; "
+            "turns from the front, keeping the system prompt and the last turn, without an error, and only an estimate from the run's tokens per character could tell; "
             "no answer of one turn and no conversation here gives that rate (an agent's count holds its tools' "
             "definitions); ") in out, out
 
@@ -2536,7 +2552,7 @@ def test_counts_of_a_prompt_cache_say_the_turns_were_not_checked(project, cli, f
     assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
     assert s["turns_unchecked"] == [{"id": "conv", "trial": 1, "why": "partial counts"}], s["turns_unchecked"]
     assert ("Earlier turns not checked against num_ctx=2048: 1 (conv): this Ollama (before v0.12.6) drops whole turns "
-            "from the front without an error, and only an estimate from the run's tokens per character could tell; the "
+            "from the front, keeping the system prompt and the last turn, without an error, and only an estimate from the run's tokens per character could tell; the "
             "counts come to under 0.05 tokens a character, less than any tokenizer reads, so they are not whole "
             "prompts") in out, out
 
