@@ -16678,7 +16678,9 @@ def filled_by_answer(t, limit, window, api, held=0):
 # A request whose messages (its system prompt one) hold fewer characters than this on average carries no rate: each
 # message costs its template's tokens too (about 5: <|im_start|>user ... <|im_end|>), which at a text's 0.25 tokens a
 # character raise the rate of one under 3 * 5 / 0.25 characters a message by over a third, past WINDOW_SHORT's margin
-# ("hola", "¿sí?", "ok": 12 tokens for 32 characters, and long conversations that fit read far past the window).
+# ("hola", "¿sí?", "ok": 12 tokens for 32 characters, and long conversations that fit read far past the window). Those
+# tokens are now counted apart (TEMPLATE_TOKENS), but templates vary (a BOS token, a role name of several tokens):
+# a message this short still reads their error as its words'.
 RATE_CHARS_A_MESSAGE = 60
 
 
@@ -17881,7 +17883,7 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
-        if row["name"] == "turns_unchecked":   # (one reason for a run: its rate's)
+        if row["name"] == "turns_unchecked":   # (one reason a run: its rate's, or with a rate, "near the window")
             row["why"] = s["turns_unchecked"][0]["why"]
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
@@ -18508,7 +18510,7 @@ def window_cure(sec):
 
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
-    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), None)   # (one a run: its rate's)
+    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), None)   # (rows_problems())
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed): the token limit fell inside it (raise "
                                     f"{sec.get('limit_option', 'num_predict')}, --option "
