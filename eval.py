@@ -179,6 +179,8 @@ REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model
 # Every answer of Ollama's /v1 says it is Ollama's (openai/openai.go toChatCompletion: SystemFingerprint), and gives a
 # finish_reason but where the model was stopped for repeating itself (a reason "only if len(reason) > 0")
 OLLAMA_V1_FINGERPRINT = "fp_ollama"
+# The rest of a body cut inside a number or a word (1., -, 1e5e?, tr, nul): what its decoder fails at the start of
+UNFINISHED_VALUE = re.compile(r"\s*(?:-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?)\s*")
 # An answer a limit cut (a result's done_reason "length"): OpenAI's "length", and Mistral's "model_length" where the
 # model's window ended it (its FinishReason: stop, length, model_length, error, tool_calls)
 CUT_REASONS = ("length", "model_length")
@@ -4403,16 +4405,20 @@ def errors_held(path):
         return True
 
 
+def is_run_file(path):
+    """Whether the regular file at path says it is a run (its format, near its start)."""
+    with contextlib.suppress(OSError, ValueError):
+        with open_regular(path) as f:
+            return RUN_FORMAT.encode() in f.read(200)
+    return False
+
+
 def run_meant(path):
     """The run (or stopped run) a path names with runs/ or .json left off, where there is one; else None. A file that
     is no run is none (report a, beside a.json of report --json, was "did you mean a.json?", no run)."""
     for run in (os.path.join(RUNS_DIR, path + ".json"), os.path.join(RUNS_DIR, path), path + ".json"):
-        if os.path.isfile(run + JOURNAL_SUFFIX):
+        if os.path.isfile(run + JOURNAL_SUFFIX) or is_run_file(run):
             return run
-        with contextlib.suppress(OSError, ValueError):
-            with open_regular(run) as f:
-                if RUN_FORMAT.encode() in f.read(200):
-                    return run
     return None
 
 
@@ -4441,14 +4447,16 @@ def unreadable(path, what, error):
         makes = os.path.basename(path) not in ("", "-", ".", "..") \
             and len(os.fsencode(os.path.basename(path))) + BESIDE_RUN_ROOM <= 255
         out = option_word("--out", path)   # (a name beginning with a dash joined with =, or read as an option)
-        if what == "run file" and any(c in path for c in "*?"):   # (a shell passes a pattern that matched nothing as
-            # written, and one quoted: a run of that name was offered to be made)
-            matched = len(glob.glob(path))
+        if what == "run file" and (any(c in os.path.basename(path) for c in "*?") or any(c in folder for c in "*?")
+                                   and not os.path.isdir(folder)):   # (a folder named so, there, is a name as given)
+            # a shell passes a pattern that matched nothing as written, and one quoted: a run of that name was offered
+            # to be made
+            runs = [shell_word(f) for f in sorted(glob.glob(path)) if is_run_file(f)]
             return EvalError(f"{shell_word(path)}: " + (
-                f"a pattern, which eval.py never expands: leave it unquoted, and the shell gives the {matched} files it "
-                "matches" if matched else "no run file matches it (the shell passed the pattern as written)"
-                + (f"; `{program()} runs {path_word(folder)}` lists the runs there" if os.path.isdir(folder)
-                   else f"; there is no folder {shell_word(folder)}")))
+                f"a pattern, which eval.py never expands (it matches {', '.join(runs[:3])}"
+                + (f" and {len(runs) - 3} more" if len(runs) > 3 else "") + "): name the run itself" if runs else
+                "no run file matches it (the shell passed the pattern as written)"
+                + (f"; `{program()} runs {path_word(folder)}` lists the runs there" if os.path.isdir(folder) else "")))
         return EvalError(f"{shell_word(path)}: no such {what}" + (
             f" (there is no folder {shell_word(folder)}: check the path" + (f", or `run --split ... {out}` to make it)"
                                                                             if makes else ")")
@@ -8235,7 +8243,8 @@ class ChatClient:
                                  f"Content-Type {kind}; {begins})", retry=True) from None
             doc = getattr(e, "doc", None)
             if isinstance(doc, str) and doc.lstrip().startswith(("{", "[")) and (
-                    e.msg.startswith("Unterminated string") or e.pos >= len(doc.rstrip())):
+                    e.msg.startswith("Unterminated string") or e.pos >= len(doc.rstrip())
+                    or UNFINISHED_VALUE.fullmatch(doc, e.pos)):   # (cut inside a number or a word: 1., -, 1e, tr)
                 # (its end never came: "not JSON" quoted a start that looked whole)
                 raise CallFailed(f"the server's answer was JSON cut short (its end never came, after {len(data):,} bytes; "
                                  f"Content-Type {kind}; {begins})", retry=True) from None
@@ -8262,6 +8271,9 @@ class ChatClient:
             said = (error_text(data, reason, self.scrub, headers) if isinstance(answer.get("error"), str) or not answered
                     else f'"error": {one_line(self.scrub(json_text(answer["error"])), 200)}')
             raise CallFailed(f"HTTP 200 with an error: {said}", retry=True)
+        if not isinstance(answer, dict):   # (an array or a number: "had no message.content" said a field was missing)
+            raise CallFailed(f"the server's answer was JSON, {json_kind(answer)}, not an object: "
+                             f"{json_preview(answer, 80, self.scrub)}", retry=True)
         return answer
 
     def load(self, model, options):
@@ -13809,10 +13821,14 @@ def changed_unread(config):
     and to put it back (its own words alone said how to mend it, or to add checks, which a resume then refuses as a
     split changed)."""
     labels_path = os.path.join(os.path.dirname(config["split_path"]) or ".", LABELS_FILE)
+    try:   # (removed, no longer read, or read as other labels: a label taken out, given twice, the file emptied)
+        labels_now = parse_labels(labels_path) if os.path.lexists(labels_path) else None
+    except EvalError:
+        labels_now = None
     changed = ([f"{shell_word(config['split_path'])} (or a {CHECKS_FILE} or {TOOLS_FILE} beside it)"]
                if config["split_sha"] not in split_shas(config["split_path"]) else []) \
-        + ([f"{shell_word(labels_path)} (it held {on_one_line(config['labels'])})"]
-           if config.get("labels") and not os.path.lexists(labels_path) else [])
+        + ([f"{shell_word(labels_path)} (it held {named_labels(config['labels'])})"]
+           if type(config.get("labels")) is list and labels_now != config["labels"] else [])
     return (f"\nThis run began with {' and '.join(changed)} as {'they were' if len(changed) > 1 else 'it was'}: put "
             f"{'them' if len(changed) > 1 else 'it'} back as {'they were' if len(changed) > 1 else 'it was'} to resume, or "
             "make a new run with the set as it is now") if changed else ""
@@ -26570,7 +26586,7 @@ def no_runs_here(folder):
     run was made from, was told "no such folder" alone)."""
     if folder != RUNS_DIR:
         return ""
-    here = any(f.endswith(".json") for f in listed_names("."))
+    here = any(is_run_file(f) for f in sorted(f for f in listed_names(".") if f.endswith(".json"))[:50])   # (cheap)
     return (f" here: run writes its runs in {RUNS_DIR}/ under the folder it is started from, and none was made from this "
             "one; give the folder the runs are in" + (f" (`{program()} runs .` for this one)" if here else ""))
 

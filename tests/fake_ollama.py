@@ -669,6 +669,11 @@ class FakeOllama:
                                   "</center><hr><center>nginx</center></body></html>".encode(), "text/html")
                 elif fault == "badjson":
                     self.send_raw(200, b"<html>proxy error</html>", "text/html")
+                elif fault in ("cut_in_number", "array_body"):   # a body cut inside a figure; an array where an object is
+                    one = json.dumps({"model": body.get("model"), "message": {"role": "assistant", "content": "bug"},
+                                      "done": True, "eval_count": 12.5})
+                    sent = one[:one.index("12.") + 3] if fault == "cut_in_number" else json.dumps([json.loads(one)])
+                    self.send_raw(200, sent.encode(), "application/json")
                 elif fault == "half_json":   # a proxy that sends the first half of an answer, its length matching
                     one = json.dumps({"model": body.get("model"), "created_at": "2026-11-02T09:14:51Z", "message": {
                         "role": "assistant", "content": "bug"}, "done": True, "done_reason": "stop"})

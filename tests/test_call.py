@@ -1190,6 +1190,13 @@ def test_an_answer_cut_short_is_said_cut_not_not_json(project, cli, fake):
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1")
     error = load_json("runs/dev-v3.json")["results"][0]["error"]
     assert code == 2 and error.startswith("the server's answer was JSON cut short (its end never came, after "), error
+    fake.faults = ["cut_in_number"]   # (its review) cut inside a figure ("12."): cut short too, where "not JSON" was said
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1", "--out", "runs/n.json")
+    assert load_json("runs/n.json")["results"][0]["error"].startswith("the server's answer was JSON cut short ("), err
+    fake.faults = ["array_body"]   # (its review) an array is said so, where "had no message.content" was said
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1", "--out", "runs/a.json")
+    assert load_json("runs/a.json")["results"][0]["error"].startswith("the server's answer was JSON, a list, not an "
+                                                                      "object: [{"), err
     fake.faults = ["badjson"]   # (a page that is no JSON at all is still not JSON)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "0", "--limit", "1", "--out", "runs/b.json")
     assert load_json("runs/b.json")["results"][0]["error"].startswith("the server's answer was not JSON ("), err

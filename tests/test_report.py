@@ -301,9 +301,18 @@ def test_runs_lists_every_run_file_newest_first(project, cli):
     code, out, err = cli("report", "empty/*.json")
     assert code == 2 and err == ("error: 'empty/*.json': no run file matches it (the shell passed the pattern as written); "
                                  "`python eval.py runs empty` lists the runs there\n"), err
-    code, out, err = cli("report", "runs/*.json")   # (quoted, where it matches)
-    assert code == 2 and err == ("error: 'runs/*.json': a pattern, which eval.py never expands: leave it unquoted, and "
-                                 "the shell gives the 3 files it matches\n"), err
+    code, out, err = cli("report", "runs/*.json")   # (quoted, where it matches: its runs named, never files that are none)
+    assert code == 2 and err == ("error: 'runs/*.json': a pattern, which eval.py never expands (it matches runs/new.json, "
+                                 "runs/old.json): name the run itself\n"), err
+    # (its review) a folder named with a * that is there is a name as given, no pattern; a .json that is no run offers
+    # no `runs .`
+    os.mkdir("star*dir")
+    code, out, err = cli("report", "star*dir/r2.json")
+    assert code == 2 and "no such run file (`python eval.py runs 'star*dir'` lists the runs there" in err, err
+    os.chdir("empty")
+    open("package.json", "w").write("{}")
+    code, out, err = cli("runs")
+    assert code == 2 and "none was made from this one; give the folder the runs are in\n" in err, err
 
 
 @pytest.mark.parametrize("date", ["9999-99-99", 5, "2026-13-01T09:00:00+01:00", "tomorrow", ""])
