@@ -10471,6 +10471,20 @@ REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?[ABab][\])]?\s*[:=]\s*\d+(?:[.,]\d+)?\s*(?:/\s*\d+)?")   # "A: 6/10", "(B) = 9"
 
 
+def field_text_said(text, loose, words):
+    """The verdict a text of a verdict field names, or None: a word read as after a key ("FAIL - missing date", "**FAIL**",
+    "No cumple con el criterio", "[[B]]") or a phrase ("It fails.", "Not met"), past its own key restated ("Verdict:
+    FAIL", "Winner: B" were read as the key's word, none, and the JSON's other verdict kept)."""
+    key = PHRASE_KEY.match(text)
+    if key is not None and key.group("phrase") is not None:
+        text = text[key.start("phrase"):]
+    word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
+    word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
+                             or FIELD_REST.fullmatch(text, word.end("word"))) else None
+    said = words.get(verdict_said(word.group("word"))) if word else None
+    return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
@@ -10493,17 +10507,8 @@ def said_in_fields(verdict_object, loose, verdict):
             return True
         saids = set()
         for value in values:
-            # (a value read as a word after a key is: "FAIL - missing date", "**FAIL**", "No cumple con el criterio",
-            # "[[B]]"; or as a phrase after a key is, "It fails.", "Not met")
-            text = value.translate(SPACE_LIKE) if isinstance(value, str) else None
-            word = text is not None and (VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text))
-                                         and FIELD_COLON.match(text, bare.end()) and bare)
-            word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
-                                     or FIELD_REST.fullmatch(text, word.end("word"))) else None
             said = (value if isinstance(value, bool) and words is PASS_WORDS else
-                    words.get(verdict_said(word.group("word"))) if word else None)
-            if said is None and text is not None and loose in (LOOSE_PASS, LOOSE_WINNER):
-                said = phrase_verdict(text, loose)
+                    field_text_said(value.translate(SPACE_LIKE), loose, words) if isinstance(value, str) else None)
             if said is not None:
                 saids.add(said)
         # (scores of both answers, the winner among them, are a breakdown, no verdict of the whole: ["A: 6/10",

@@ -5209,6 +5209,20 @@ def test_verdicts_in_words_of_the_reader_s_thirty_first_review_read_as_a_person_
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "reason": "ok", "verdict": "Verdict: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Final verdict: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "**Verdict:** FAIL"}', None),
+    ('{"winner": "A", "verdict": "Winner: B", "reason": "x"}', None),
+    ('{"pass": false, "reason": "ok", "verdict": "Verdict: FAIL"}', False),
+    ('{"winner": "B", "verdict": "Winner: B", "reason": "x"}', "B"),
+])
+def test_a_verdict_field_that_restates_its_key_is_read_after_it(reply, human):
+    """129th round: a verdict field's text that restates its own key ("Verdict: FAIL", "Winner: B") was read as the key's
+    word alone, none, and the JSON's other verdict kept; the same words in the reason were two verdicts."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
