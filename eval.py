@@ -10395,7 +10395,10 @@ SHORT_WORDS = {"yes", "no", "sí", "si", "a", "b", "true", "false", "cert", "fal
 FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|[-–—:].*|\(.*|(?:{VERDICT_SYMBOL}).*"""
                         r"""|,?[ \t]+(?:because|since|as|given|due|porque|ya que|pues|debido|perquè|ja que)(?![^\W_]).*"""
                         r"""|,[ \t]+(?:(?:it[ \t]+)?(?:fails|passes|does[ \t]+not[ \t]+pass)|no[ \t]+(?:cumple|compleix)|cumple|"""
-                        r"""compleix|pass|fail)(?![^\W_]).*)""", re.IGNORECASE | re.DOTALL)
+                        r"""compleix|pass|fail)(?![^\W_]).*"""
+                        # (or one word that is no verdict's, ending it: "B, clearly" beside the JSON's A was read as none)
+                        rf"""|,[ \t]{{1,3}}(?!(?:{'|'.join(sorted(SHORT_WORDS | WINNER_WORDS.keys()))})(?![^\W_])|{VERDICT_TALK.pattern})"""
+                        r"""[^\W\d_]{2,}[ \t]*[.!]?)""", re.IGNORECASE | re.DOTALL)
 # (a word, then a colon and its reason, "FAIL: missing date": what VERDICT_WORD leaves, a field reads)
 FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""")   # (never a list: "PASS: accuracy; FAIL: date")
 

@@ -5223,6 +5223,20 @@ def test_a_verdict_field_that_restates_its_key_is_read_after_it(reply, human):
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": "B, clearly", "reason": "x"}', None),
+    ('{"winner": "A", "verdict": "B, definitely.", "reason": "x"}', None),
+    ('{"pass": true, "verdict": "No, unfortunately", "reason": "x"}', None),
+    ('{"winner": "B", "verdict": "B, clearly", "reason": "x"}', "B"),
+    # a sentence after the comma is still no word standing alone
+    ('{"winner": "B", "verdict": "A, while accurate, is verbose; B wins.", "reason": "x"}', "B"),
+])
+def test_a_short_verdict_word_in_a_field_followed_by_a_comma_and_one_word_is_read(reply, human):
+    """129th round: "B, clearly" in a verdict field beside the JSON's A was read as no word (a short word, A, B, yes, no,
+    took no comma after it), and the JSON's A kept."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
