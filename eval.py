@@ -10471,7 +10471,24 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?[ABab][\])]?\s*[:=]\s*\d+(?:[.,]\d+)?\s*(?:/\s*\d+)?")   # "A: 6/10", "(B) = 9"
+SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*(?P<score>\d+(?:[.,]\d+)?)\s*(?:/\s*(?P<of>\d+))?")   # "A: 6/10",
+# "(B) = 9"
+
+
+def scores_agree(values, winner):
+    """Whether the values of a verdict field are one score of each answer (SCORE_OF_AN_ANSWER) that agree with the
+    `winner`: its own the highest, a tie's equal. A breakdown, then, no verdict of the whole; scores against it (A
+    winning on 6/10 to 9/10) are a second verdict."""
+    scores, scales = {}, set()
+    for value in values:
+        score = isinstance(value, str) and SCORE_OF_AN_ANSWER.fullmatch(value.strip())
+        if not score or score.group("answer").upper() in scores or int(score.group("of") or 1) == 0:
+            return False
+        scales.add(score.group("of") is None)
+        scores[score.group("answer").upper()] = Fraction(score.group("score").replace(",", ".")) / int(score.group("of") or 1)
+    if len(scores) != 2 or len(scales) != 1:   # (8 beside 4/5 compares nothing alike)
+        return False
+    return winner == ("tie" if scores["A"] == scores["B"] else max(scores, key=scores.get))
 
 
 def field_text_said(text, loose, words):
@@ -10514,12 +10531,11 @@ def said_in_fields(verdict_object, loose, verdict):
                     field_text_said(value.translate(SPACE_LIKE), loose, words) if isinstance(value, str) else None)
             if said is not None:
                 saids.add(said)
-        # (scores of both answers, the winner among them, are a breakdown, no verdict of the whole: ["A: 6/10",
+        # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
         # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
         # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
         # (and a rubric beside a fail: items passed and failed, one failed criterion failing the whole)
-        scores = all(isinstance(v, str) and SCORE_OF_AN_ANSWER.fullmatch(v.strip()) for v in values)
-        breakdown = (loose is LOOSE_WINNER and scores and {v.strip().lstrip("[(")[0].upper() for v in values} == {"A", "B"}
+        breakdown = (loose is LOOSE_WINNER and scores_agree(values, verdict)
                      or loose is LOOSE_PASS and verdict is False and saids == {True, False})
         if saids - {verdict} and not breakdown:
             return True

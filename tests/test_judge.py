@@ -5237,6 +5237,22 @@ def test_a_short_verdict_word_in_a_field_followed_by_a_comma_and_one_word_is_rea
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": ["A: 6/10", "B: 9/10"], "reason": "x"}', None),
+    ('{"winner": "tie", "verdict": ["A: 9/10", "B: 3/10"], "reason": "x"}', None),
+    ('{"winner": "A", "verdict": ["A: 8/10", "B: 8/10"], "reason": "x"}', None),
+    ('{"winner": "A", "verdict": ["A: 4/5", "B: 9/10"], "reason": "x"}', None),
+    ('{"winner": "B", "verdict": ["A: 6/10", "B: 9/10"], "reason": "x"}', "B"),
+    ('{"winner": "A", "verdict": ["(A) = 7.5", "(B) = 7"], "reason": "x"}', "A"),
+    ('{"winner": "tie", "verdict": ["A: 4/5", "B: 8/10"], "reason": "x"}', "tie"),
+])
+def test_scores_of_both_answers_in_a_verdict_field_are_a_breakdown_only_where_they_agree_with_the_winner(reply, human):
+    """129th round: scores of both answers in a verdict field were taken as a breakdown whatever they said: A winning on
+    6/10 against 9/10, a tie of 9/10 and 3/10, were read as the JSON's. They are the winner's only where its score is the
+    highest (a tie's, where they are equal); else the judge said two things, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
