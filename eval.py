@@ -10414,8 +10414,8 @@ def said_in_reason(verdict_object, loose, verdict):
         # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict),
         # at any depth ({"reason": [{"verdict": "FAIL"}]}): each object's fields, then its texts as the reason's lines
         objects, texts, unread = parts_of(reason)
-        if unread or any(said_in_fields(o, loose, verdict) or said_in_fields({"verdict": o}, loose, verdict)
-                         for o in objects):   # (past what is read: its verdict may be the last, never a pass unread)
+        if unread or any(said_in_fields(o, loose, verdict) for o in objects):   # (past what is read: its verdict may be
+            # the last, never a pass unread)
             return True
         reason = "\n".join(texts)
     if not isinstance(reason, str) or not REASON_KEY.search(reason):
@@ -10492,12 +10492,23 @@ def scores_agree(values, winner):
 
 
 def field_text_said(text, loose, words):
-    """The verdict a text of a verdict field names, or None: a word read as after a key ("FAIL - missing date", "**FAIL**",
-    "No cumple con el criterio", "[[B]]") or a phrase ("It fails.", "Not met"), past its own key restated ("Verdict:
-    FAIL", "Winner: B" were read as the key's word, none, and the JSON's other verdict kept)."""
+    """The verdict a text of a verdict field names, or None: past its own key restated ("Verdict: FAIL", "Winner: B" were
+    read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
+    follows an item's label ("Date: FAIL", a rubric's line: missed)."""
     key = PHRASE_KEY.match(text)
     if key is not None and key.group("phrase") is not None:
         text = text[key.start("phrase"):]
+    said = field_word_said(text, loose, words)
+    label = ITEM_LABEL.match(text) if said is None else None
+    return field_word_said(text[label.end():], loose, words) if label else said
+
+
+ITEM_LABEL = re.compile(r"""[^\W\d_][^:\n]{0,40}?[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
+
+
+def field_word_said(text, loose, words):
+    """The verdict a verdict field's text names as a word read as after a key ("FAIL - missing date", "**FAIL**", "No
+    cumple con el criterio", "[[B]]") or as a phrase ("It fails.", "Not met"), or None."""
     word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
@@ -10512,13 +10523,14 @@ def said_in_fields(verdict_object, loose, verdict):
     for key, value in verdict_object.items():
         if key.casefold() not in fields:
             continue
-        # (a verdict of its own inside it, at any depth: a list's items, an object's verdict fields; {"verdict": ["FAIL"]}
-        # and {"verdict": {"verdict": "FAIL"}} were passes, read as {"verdict": {"pass": false}} was)
+        # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
+        # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
+        # passes, read as {"verdict": {"pass": false}} was)
         values, stack = [], [value]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             item = stack.pop()
             if isinstance(item, dict):
-                stack += reversed([v for k, v in item.items() if k.casefold() in fields])
+                stack += reversed(list(item.values()))
             elif isinstance(item, list):
                 stack += reversed(item)
             else:

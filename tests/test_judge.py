@@ -5253,6 +5253,25 @@ def test_scores_of_both_answers_in_a_verdict_field_are_a_breakdown_only_where_th
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": ["Accuracy: PASS", "Date: FAIL"], "reason": "x"}', None),
+    ('{"pass": true, "verdict": {"accuracy": "pass", "date": "fail"}, "reason": "x"}', None),
+    ('{"pass": true, "verdict": {"result": "FAIL"}, "reason": "x"}', None),
+    ('{"winner": "A", "verdict": {"overall": "B"}, "reason": "x"}', None),
+    ('{"winner": "A", "verdict": {"notes": {"overall": "Answer B"}}, "reason": "x"}', None),
+    ('{"pass": true, "verdict": ["Accuracy: PASS", "Date: PASS"], "reason": "x"}', True),
+    ('{"pass": true, "verdict": {"result": "PASS", "why": "it gives the date"}, "reason": "x"}', True),
+    ('{"winner": "A", "verdict": {"overall": "A", "note": "B is vague"}, "reason": "x"}', "A"),
+    # a reason's object is read as before: its verdict fields, never its other values as verdicts
+    ('{"pass": true, "reason": {"hallucination": "no", "summary": "fine"}}', True),
+])
+def test_a_verdict_said_under_a_label_or_any_key_inside_a_verdict_field_is_read(reply, human):
+    """129th round: a verdict field's list or object read only values under verdict keys, and a text's word only at its
+    start: "Date: FAIL", {"date": "fail"}, {"result": "FAIL"} and {"overall": "B"} were missed, the JSON's other verdict
+    kept. Inside a verdict field every value is the judge's verdict of something; its item's label is read past."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
