@@ -10403,6 +10403,11 @@ FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|
 FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""")   # (never a list: "PASS: accuracy; FAIL: date")
 
 
+def rubric_items(value):
+    """Whether a JSON value is a rubric: a list of items, objects each of one criterion, passed or failed."""
+    return isinstance(value, list) and len(value) > 1 and all(isinstance(item, dict) for item in value)
+
+
 def said_in_reason(verdict_object, loose, verdict):
     """Whether the verdict object's reason gives the other verdict in words, in a sentence it begins with the key
     ({"reason": "Verdict: FAIL. No date.", "pass": true}, "No tracking number.\\nVerdict: FAIL"): the judge said two
@@ -10414,8 +10419,10 @@ def said_in_reason(verdict_object, loose, verdict):
         # true} and {"reason": ["Verdict: FAIL"], ...} were read as passes, where the same reason as text is no verdict),
         # at any depth ({"reason": [{"verdict": "FAIL"}]}): each object's fields, then its texts as the reason's lines
         objects, texts, unread = parts_of(reason)
-        if unread or any(said_in_fields(o, loose, verdict) for o in objects):   # (past what is read: its verdict may be
-            # the last, never a pass unread)
+        # (past what is read: its verdict may be the last, never a pass unread; a rubric beside a fail is read as one
+        # given as the verdict is, its passed items none of the whole's: each was a second verdict, None)
+        if unread or (said_in_fields({"verdict": reason}, loose, verdict) if verdict is False and rubric_items(reason)
+                      else any(said_in_fields(o, loose, verdict) for o in objects)):
             return True
         reason = "\n".join(texts)
     if not isinstance(reason, str) or not REASON_KEY.search(reason):

@@ -5272,6 +5272,23 @@ def test_a_verdict_said_under_a_label_or_any_key_inside_a_verdict_field_is_read(
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": false, "reason": [{"criterion": "accuracy", "verdict": "pass"}, {"criterion": "tone", "verdict": "fail"}]}',
+     False),
+    ('{"pass": false, "reason": [{"criterion": "accuracy", "passed": true}, {"criterion": "tone", "passed": false}]}', False),
+    # as under "verdict": a rubric beside a pass with a failed item, or one all of whose items passed beside a fail, is two
+    ('{"pass": true, "reason": [{"criterion": "accuracy", "verdict": "pass"}, {"criterion": "tone", "verdict": "fail"}]}',
+     None),
+    ('{"pass": false, "reason": [{"criterion": "accuracy", "verdict": "pass"}, {"criterion": "tone", "verdict": "pass"}]}',
+     None),
+    ('{"pass": false, "reason": [{"criterion": "tone", "verdict": "fail"}, {"note": "Verdict: PASS"}]}', None),
+])
+def test_a_rubric_given_as_the_reason_is_read_as_one_given_as_the_verdict(reply, human):
+    """129th round: a rubric of items passed and failed beside a fail, given as the reason, had each passed item read as
+    a second verdict (None), where the same rubric under "verdict" or "reasoning" read as the fail it is."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
