@@ -10408,6 +10408,15 @@ def rubric_items(value):
     return isinstance(value, list) and len(value) > 1 and all(isinstance(item, dict) for item in value)
 
 
+def a_rubric(key, value, fields):
+    """Whether a verdict field (`key`, its `value`) holds a rubric, items of criteria each passed or failed: a list of
+    items, an object keyed by criteria (none of them a verdict field's, `fields`), a list under a key naming criteria
+    (meets_criteria). Never verdicts of the whole that disagree ({"verdict": "FAIL", "final_verdict": "PASS"}, "Pass":
+    [false, true]): two verdicts."""
+    return (rubric_items(value) or isinstance(value, dict) and not any(k.casefold() in fields for k in value)
+            or isinstance(value, list) and "criteri" in key.casefold())
+
+
 def said_in_reason(verdict_object, loose, verdict):
     """Whether the verdict object's reason gives the other verdict in words, in a sentence it begins with the key
     ({"reason": "Verdict: FAIL. No date.", "pass": true}, "No tracking number.\\nVerdict: FAIL"): the judge said two
@@ -10545,9 +10554,9 @@ def said_in_fields(verdict_object, loose, verdict):
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = set()
-        for value in values:
-            said = (value if isinstance(value, bool) and words is PASS_WORDS else
-                    field_text_said(value.translate(SPACE_LIKE), loose, words) if isinstance(value, str) else None)
+        for part in values:
+            said = (part if isinstance(part, bool) and words is PASS_WORDS else
+                    field_text_said(part.translate(SPACE_LIKE), loose, words) if isinstance(part, str) else None)
             if said is not None:
                 saids.add(said)
         # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
@@ -10555,7 +10564,7 @@ def said_in_fields(verdict_object, loose, verdict):
         # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
         # (and a rubric beside a fail: items passed and failed, one failed criterion failing the whole)
         breakdown = (loose is LOOSE_WINNER and scores_agree(values, verdict)
-                     or loose is LOOSE_PASS and verdict is False and saids == {True, False})
+                     or loose is LOOSE_PASS and verdict is False and saids == {True, False} and a_rubric(key, value, fields))
         if saids - {verdict} and not breakdown:
             return True
     return False

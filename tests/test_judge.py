@@ -5289,6 +5289,25 @@ def test_a_rubric_given_as_the_reason_is_read_as_one_given_as_the_verdict(reply,
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"verdict": {"verdict": "FAIL", "final_verdict": "PASS"}, "pass": false}', None),
+    ('{"verdict": {"verdict": "FAIL", "final_verdict": "PASS"}, "pass": true}', None),
+    ('{"pass": false, "Pass": [false, true], "reason": "x"}', None),
+    ('{"pass": false, "verdict": ["FAIL", "PASS"], "reason": "x"}', None),
+    # a rubric, items of criteria each passed or failed, beside a fail is still one verdict
+    ('{"pass": false, "verdict": [{"criterion": "date", "verdict": "PASS"}, {"criterion": "tone", "verdict": "FAIL"}]}',
+     False),
+    ('{"pass": false, "verdict": {"accuracy": "pass", "date": "fail"}, "reason": "x"}', False),
+    ('{"reason": "x", "verdict": "FAIL", "meets_criteria": [true, true, false], "pass": false}', False),
+])
+def test_verdicts_of_the_whole_that_disagree_beside_a_fail_are_no_rubric(reply, human):
+    """129th round: any verdict field holding a pass and a fail beside the JSON's fail was taken for a rubric, so a
+    verdict corrected inside it ({"verdict": "FAIL", "final_verdict": "PASS"}) and the key again in another case
+    ("Pass": [false, true]) read as the fail. A rubric is items of criteria, each passed or failed; verdicts of the whole
+    that disagree are two verdicts, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
