@@ -10376,6 +10376,12 @@ def aspect_title(raw, at):
     return False
 
 
+def field_name(key):
+    """A JSON key as FIELDS_OF_A_VERDICT spells it: case, spaces, hyphens, underscores and camelCase folded alike ("Final
+    Verdict", "finalVerdict", "final-verdict" and "winner " were never read as the verdict fields they are)."""
+    return re.sub(r"[\s_-]+", "_", re.sub(r"(?<=[a-z\d])(?=[A-Z])", "_", key)).strip("_").casefold()
+
+
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and
 # the words they are read by
 FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meets_criterion", "meets_criteria",
@@ -10413,8 +10419,8 @@ def a_rubric(key, value, fields):
     items, an object keyed by criteria (none of them a verdict field's, `fields`), a list under a key naming criteria
     (meets_criteria). Never verdicts of the whole that disagree ({"verdict": "FAIL", "final_verdict": "PASS"}, "Pass":
     [false, true]): two verdicts."""
-    return (rubric_items(value) or isinstance(value, dict) and not any(k.casefold() in fields for k in value)
-            or isinstance(value, list) and "criteri" in key.casefold())
+    return (rubric_items(value) or isinstance(value, dict) and not any(field_name(k) in fields for k in value)
+            or isinstance(value, list) and "criteri" in field_name(key))
 
 
 def said_in_reason(verdict_object, loose, verdict):
@@ -10537,7 +10543,7 @@ def said_in_fields(verdict_object, loose, verdict):
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
     for key, value in verdict_object.items():
-        if key.casefold() not in fields:
+        if field_name(key) not in fields:
             continue
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were

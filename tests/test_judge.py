@@ -5308,6 +5308,24 @@ def test_verdicts_of_the_whole_that_disagree_beside_a_fail_are_no_rubric(reply, 
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "reason": "ok", "Final Verdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "finalVerdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "overallVerdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "final-verdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "VERDICT": "FAIL"}', None),
+    ('{"winner": "A", "winner ": "B", "reason": "x"}', None),
+    ('{"winner": "A", "Better Answer": "B", "reason": "x"}', None),
+    ('{"pass": false, "reason": "x", "meetsCriteria": [true, false]}', False),
+    ('{"pass": true, "reason": "ok", "finalVerdict": "PASS"}', True),
+])
+def test_a_verdict_key_spelled_otherwise_is_read_as_the_key(reply, human):
+    """129th round: verdict fields were matched in case only: "Final Verdict", "finalVerdict", "overallVerdict" and
+    "winner " (a space after it) saying another verdict than the JSON's were never read. Case, spaces, hyphens,
+    underscores and camelCase are one spelling (field_name)."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
