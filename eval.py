@@ -10249,7 +10249,8 @@ PHRASE_KEY = re.compile(r"""^[ \t]{0,3}(?:#{1,6}[ \t]{1,3}|[-*+][ \t]{1,3})?[*_]
                         r"""(?:verdict|winner|veredict[oe]|ganador|guanyador)(?:[ \t]+(?:final|global))?[ \t]{0,2}[*_]{0,3}"""
                         r"""(?:(?:[ \t]{0,2}:|[ \t]{1,2}[—–-])[ \t]{0,2}[*_]{0,3}[ \t]{0,3}(?P<phrase>[^\s*_][^\n]*)|[ \t]{0,2}:?[ \t]{0,2}[*_]{0,3}[ \t]*$)""",
                         re.IGNORECASE | re.MULTILINE)
-SUBJECT = r"""(?:(?:the[ \t]+)?(?:answer|response|output|model)[ \t]+|it[ \t]+|(?:la[ \t]+)?(?:respuesta|resposta)[ \t]+)?"""
+SUBJECT = (r"""(?:(?:the[ \t]+)?(?:answer|response|output|model|criterion|criteria|requirements?)[ \t]+|it[ \t]+|"""
+           r"""(?:la[ \t]+)?(?:respuesta|resposta)[ \t]+)?""")   # (or what it is measured by: "Criterion not met")
 ADVERB = r"""(?:(?:fully|completely|entirely|really|clearly|totalmente|completamente|del[ \t]+tot)[ \t]+)?"""
 # what such a phrase may name after it: the criterion alone ("does not meet the criterion"; "does not comply with the
 # harmful request", "meets the format requirements" name something else), then its sentence's end
@@ -10260,20 +10261,25 @@ CRITERION = (r"""(?:[ \t]+(?:(?:with|con|amb)[ \t]+)?(?:(?:the|this|its|el|los|l
 # meets\nnone of the requirements." hard-wrapped was read as "meets.")
 SENTENCE_ENDS = r"""[*_"'`”’»)\]]{0,3}[ \t]*(?:[.!;]|$(?=\n[ \t]*(?:\n|\{|`|\Z))|\Z)"""
 FAILS_PHRASE = re.compile(rf"""{SUBJECT}(?:fails(?:[ \t]+to[ \t]+(?:meet|satisfy|pass|fulfil+))?|failed|failing|(?:does|did)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:meet|pass|satisfy|fulfil+)"""
-                          rf"""|(?:is|was)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:correct|acceptable|met|satisfied)|not[ \t]+(?:met|passed|satisfied|fulfil+ed)"""
+                          rf"""|(?:is|was)(?:[ \t]+not|n't)[ \t]+{ADVERB}(?:correct|acceptable|met|satisfied)|not[ \t]+{ADVERB}(?:met|passed|satisfied|fulfil+ed)"""
+                          rf"""|should(?:(?:[ \t]+not|n't)[ \t]+pass|[ \t]+fail)|rejected|incorrect"""   # ("Not fully met",
+                          # "It should not pass.", "Rejected" were read as none)
                           rf"""|no[ \t]+{ADVERB}(?:cumple|compleix|satisface|satisfà|aprueba|aprova)|incumple|incompleix)"""
                           rf"""{CRITERION}{SENTENCE_ENDS}""", re.IGNORECASE | re.MULTILINE)
 PASSES_PHRASE = re.compile(rf"""{SUBJECT}(?:{ADVERB}(?:passes|meets|satisfies|fulfil+s|cumple|compleix|satisface|satisfà|"""
-                           rf"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable)){CRITERION}{SENTENCE_ENDS}""",
+                           rf"""aprueba|aprova)|met|passed|is[ \t]+(?:correct|acceptable)|should[ \t]+pass){CRITERION}{SENTENCE_ENDS}""",
                            re.IGNORECASE | re.MULTILINE)
 NAMED_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"""
 OTHER_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente)[ \t]+)?[(\[]?[ab][)\]]?"""
 WINS_PHRASE = re.compile(NAMED_ANSWER.format("first") + r"""[ \t]+(?:wins|won|is[ \t]+(?:the[ \t]+)?(?:better|best|winner|"""
-                         r"""stronger|preferred)(?:[ \t]+(?:one|answer|response))?(?:[ \t]+than[ \t]+""" + OTHER_ANSWER + r""")?|"""
+                         r"""stronger|preferred|more[ \t]+(?:helpful|accurate|complete|correct|relevant|useful|informative))"""
+                         r"""(?:[ \t]+(?:one|answer|response))?(?:[ \t]+than[ \t]+""" + OTHER_ANSWER + r""")?|"""
                          r"""es[ \t]+(?:la[ \t]+)?(?:mejor|ganadora)|és[ \t]+(?:la[ \t]+)?millor|gana|guanya)""" + SENTENCE_ENDS
                          + "|" + NAMED_ANSWER.format("over") + r"""[ \t]*(?:>|>>|≻)[ \t]*""" + OTHER_ANSWER + SENTENCE_ENDS
                          + r"""|[(\[]?[ab][)\]]?[ \t]*(?:<|<<|≺)"""
-                         r"""[ \t]*""" + NAMED_ANSWER.format("under") + SENTENCE_ENDS, re.IGNORECASE | re.MULTILINE)
+                         r"""[ \t]*""" + NAMED_ANSWER.format("under") + SENTENCE_ENDS
+                         + r"""|(?:i[ \t]+)?prefer[ \t]+""" + NAMED_ANSWER.format("preferred") + SENTENCE_ENDS,   # ("I prefer B.")
+                         re.IGNORECASE | re.MULTILINE)
 
 
 def phrase_verdict(text, loose):
@@ -10286,7 +10292,7 @@ def phrase_verdict(text, loose):
         return None
     if loose is LOOSE_PASS:
         return said.re is PASSES_PHRASE
-    return (said.group("first") or said.group("over") or said.group("under")).upper()
+    return (said.group("first") or said.group("over") or said.group("under") or said.group("preferred")).upper()
 
 
 # a contrast or a part (never "only", "if", "or": an explanation's, "It gives only the store hours, which is not the

@@ -5326,6 +5326,32 @@ def test_a_verdict_key_spelled_otherwise_is_read_as_the_key(reply, human):
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "reason": "ok", "verdict": "Criterion not met"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Not fully met"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "It should not pass."}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "The answer should fail."}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Rejected"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Incorrect"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Criteria not met."}', None),
+    ('{"winner": "A", "verdict": "I prefer B."}', None),
+    ('{"winner": "A", "verdict": "Response B is more helpful than Response A"}', None),
+    ('{"winner": "A", "verdict": "B is more accurate."}', None),
+    # agreeing, they are the JSON's; what is no verdict's is not read
+    ('{"pass": false, "reason": "ok", "verdict": "Criterion not met"}', False),
+    ('{"pass": false, "reason": "ok", "verdict": "It should not pass."}', False),
+    ('{"pass": true, "reason": "ok", "verdict": "It should pass."}', True),
+    ('{"winner": "B", "verdict": "I prefer B."}', "B"),
+    ('{"winner": "A", "verdict": "B is more verbose than A."}', "A"),
+    ('{"pass": true, "reason": "ok", "verdict": "It should not be long."}', True),
+])
+def test_a_verdict_field_s_phrase_is_read_in_more_of_its_words(reply, human):
+    """129th round: a verdict field's phrase was read in a few words only: "Criterion not met", "Not fully met", "It
+    should not pass.", "The answer should fail.", "Rejected", "Incorrect" beside a pass, "I prefer B." and "Response B
+    is more helpful than Response A" beside A were read as the JSON's."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
