@@ -5352,6 +5352,29 @@ def test_a_verdict_field_s_phrase_is_read_in_more_of_its_words(reply, human):
     assert read_as_the_judge(reply) == human
 
 
+def test_a_judge_reply_of_the_129th_round_is_stored_as_a_person_s_vote(judged_split, cli, fake):
+    """129th round: replies whose verdict fields said another verdict than the JSON's pass (restating their key, under an
+    item's label or another key's spelling, in a phrase, or correcting themselves inside) were stored as passes. Judged
+    over HTTP, each is stored as no verdict, for a person; a rubric beside a fail, as the reason or the verdict, as a fail."""
+    replies = {"j01": {"pass": True, "reason": "ok", "verdict": "Verdict: FAIL"},
+               "j02": {"pass": True, "verdict": ["Accuracy: PASS", "Date: FAIL"], "reason": "x"},
+               "j03": {"pass": True, "verdict": {"result": "FAIL"}, "reason": "x"},
+               "j04": {"verdict": {"verdict": "FAIL", "final_verdict": "PASS"}, "pass": False},
+               "j05": {"pass": False, "Pass": [False, True], "reason": "x"},
+               "j06": {"pass": True, "reason": "ok", "finalVerdict": "FAIL"},
+               "j07": {"pass": True, "reason": "ok", "verdict": "Criterion not met"},
+               "j08": {"pass": False, "reason": [{"criterion": "accuracy", "verdict": "pass"},
+                                                 {"criterion": "tone", "verdict": "fail"}]},
+               "j09": {"pass": False, "verdict": [{"criterion": "accuracy", "verdict": "pass"},
+                                                  {"criterion": "tone", "verdict": "fail"}], "reason": "x"},
+               "j10": {"pass": True, "reason": "ok", "verdict": "PASS"}}
+    judge_replies(fake, lambda cid, model, seed: json.dumps(replies[cid]))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] in (0, 1)
+    stored = {r["id"]: r["judges"][0]["pass"] for r in load_json("runs/answers-dev-v1.json")["results"]}
+    assert stored == {**dict.fromkeys(["j01", "j02", "j03", "j04", "j05", "j06", "j07"], None), "j08": False, "j09": False,
+                      "j10": True}, stored
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),

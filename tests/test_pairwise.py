@@ -559,6 +559,34 @@ def test_a_winner_nested_in_the_verdict_never_decides_it(project, cli, fake):
     assert code == 0 and "Candidate wins (3): c01, c02, c03" in out, out + err
 
 
+def test_a_pairwise_reply_of_the_129th_round_is_stored_as_a_person_s_vote(project, cli, fake):
+    """129th round: pairwise replies whose verdict field named the other answer (its key restated, a comma's word,
+    scores against the winner, under another key or spelling, a preference in words) were stored as the JSON's winner.
+    Compared over HTTP, each is stored as no verdict, for a person; scores agreeing with the winner are still read."""
+    base, cand = two_runs(IDS[:7], candidate_better=IDS[:7], baseline_better=())
+    fields = {"c01": lambda real, other: {"verdict": f"Winner: {other}"},
+              "c02": lambda real, other: {"verdict": f"{other}, clearly"},
+              "c03": lambda real, other: {"verdict": [f"{real}: 6/10", f"{other}: 9/10"]},
+              "c04": lambda real, other: {"verdict": {"overall": other}},
+              "c05": lambda real, other: {"winner ": other},
+              "c06": lambda real, other: {"verdict": f"I prefer {other}."},
+              "c07": lambda real, other: {"verdict": [f"{real}: 9/10", f"{other}: 6/10"]}}
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        real, other = ("A", "B") if "pedido" in a else ("B", "A")
+        case = a.split("[")[1].split("]")[0]
+        return json.dumps({"reason": "x", "winner": real, **fields[case](real, other)})
+    fake.route = route
+    cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
+    assert len(verdicts) == 14
+    assert all(v["winner"] is None for v in verdicts if v["id"] != "c07"), verdicts
+    assert all(v["winner"] in ("A", "B") for v in verdicts if v["id"] == "c07"), verdicts
+
+
 def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
     # a window past the answer (Ollama bounds an answer at ten windows): a server that sends it all
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=(), options={"num_ctx": 65536})
