@@ -10519,18 +10519,6 @@ def scores_agree(values, winner):
     return winner == ("tie" if scores["A"] == scores["B"] else max(scores, key=scores.get))
 
 
-def field_text_said(text, loose, words):
-    """The verdict a text of a verdict field names, or None: past its own key restated ("Verdict: FAIL", "Winner: B" were
-    read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
-    follows an item's label ("Date: FAIL", a rubric's line: missed)."""
-    key = PHRASE_KEY.match(text)
-    if key is not None and key.group("phrase") is not None:
-        text = text[key.start("phrase"):]
-    said = field_word_said(text, loose, words)
-    label = ITEM_LABEL.match(text) if said is None else None
-    return field_word_said(text[label.end():], loose, words) if label else said
-
-
 ITEM_LABEL = re.compile(r"""[^\W\d_][^:\n]{0,40}?[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
 
 
@@ -10542,6 +10530,18 @@ def field_word_said(text, loose, words):
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
     said = words.get(verdict_said(word.group("word"))) if word else None
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
+
+
+def field_text_said(text, loose, words):
+    """The verdict a text of a verdict field names, or None: past its own key restated ("Verdict: FAIL", "Winner: B" were
+    read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
+    follows an item's label ("Date: FAIL", a rubric's line: missed)."""
+    key = PHRASE_KEY.match(text)
+    if key is not None and key.group("phrase") is not None:
+        text = text[key.start("phrase"):]
+    said = field_word_said(text, loose, words)
+    label = ITEM_LABEL.match(text) if said is None else None
+    return field_word_said(text[label.end():], loose, words) if label else said
 
 
 def said_in_fields(verdict_object, loose, verdict):
