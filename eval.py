@@ -2937,7 +2937,7 @@ def settings_differ(key, values):
     entry recorded without a nested object's values is told apart from another by the rest alone (entries_told), and a
     run with none recorded (another API's, an older one's) by nothing. In a table of three, two newer runs on other
     weights stayed one model beside an older run (every nested value was dropped)."""
-    if key == "model_entry":
+    if key == "model_entry" or key in IDENTITY_FIELDS[1:]:
         return any(not same_setting(key, a, b) for a, b in itertools.combinations(values, 2))
     # (in any order of its keys; a context length a run never read is no difference)
     return len({json_text(v, sort_keys=True) for v in values if key != "context_length" or v is not None}) > 1
@@ -2951,6 +2951,8 @@ def same_setting(key, a, b):
         return a is None or b is None or told[0] == told[1]
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
+    if key in IDENTITY_FIELDS[1:] and isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold()   # (Q4_K_M and q4_k_m are one quantization: details_told)
     if key == "context_length" and (a is None or b is None):
         return True   # a run made before it was read, or on a server that does not say (before v0.9.7)
     if key == "subset" and isinstance(a, dict) and isinstance(b, dict) and isinstance(a.get("cases"), list) \

@@ -48,6 +48,15 @@ def test_a_rerun_shows_no_configuration_change(two_runs, cli):
     elsewhere["config"]["prompt"] = "../prompts/v3.txt"
     out = cli("compare", two_runs[1], write_run("runs/dev-v3-3.json", elsewhere))[1]
     assert "Changed: nothing in the configuration" in out, out
+    # (129th round) a family or quantization said in other case alone is no change, as a run's end and a resume read it
+    said, other = (split_run("dev", V3_MISSES, date="2026-01-03T10:00:00+01:00") for _ in range(2))
+    said["config"].update(model_family="qwen2", quantization="Q4_K_M")
+    other["config"].update(model_family="Qwen2", quantization="q4_k_m")
+    out = cli("compare", write_run("runs/said.json", said), write_run("runs/other.json", other))[1]
+    assert "Changed: nothing in the configuration" in out, out
+    other["config"]["quantization"] = "Q8_0"
+    out = cli("compare", "runs/said.json", write_run("runs/other2.json", other))[1]
+    assert "quantization: Q4_K_M -> Q8_0" in out, out
 
 
 def test_compare_json(two_runs, cli):
