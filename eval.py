@@ -2329,6 +2329,24 @@ class RunFile(JournalHeader):
     results: list        # of Result, one per case and trial, in the split's order
 
 
+class JudgeConfig(TypedDict, total=False):
+    """A judge as a run records it (config.judge) and a pairwise comparison does (its judge): its settings
+    (judge_config()), and what prepare_judge found of each judge model on the server."""
+    criterion: str       # compare --pairwise: what the judge picks the better answer by
+    models: list         # the judge models (a panel), as the server lists them
+    votes: int
+    temperature: float
+    seed: int
+    prompt_sha: str
+    num_ctx: int
+    num_predict: int
+    runner: dict         # Ollama's load-time options for the judge
+    schema: bool         # --judge-schema
+    digests: list        # one per model: its digest (over a /v1 that names none, its entry's), null where none
+    details: list        # one per model where no digest was named: what its /api/tags said (judge_details), else null;
+    #                      absent where none was said (and in runs of before it was kept: no check but the digests)
+
+
 class RunConfig(TypedDict, total=False):
     """How a run's answers were produced: built by build_config (what was asked) and start_config
     (what was found at the start), read back through check_config. Never holds the API key."""
@@ -2349,7 +2367,7 @@ class RunConfig(TypedDict, total=False):
     replaced: list                 # a model or judge whose digest changed while the run went on (models_replaced):
                                    # [{"who": "the model" or "the judge", "model", "was", "now"}]
     held_out: bool                 # a run of the held-out split (a test.jsonl, or a link to one): true, else absent
-    judge: dict | None             # models, votes, temperature, seed, prompt_sha of the judge
+    judge: JudgeConfig | None
     response_format: str | None    # the form --format schema was sent in over --api openai
     prompt_text: str
     prompt_sha: str
@@ -2639,7 +2657,7 @@ class PairwiseComparison(TypedDict):
     baseline: str           # the baseline run's path
     baseline_sha: str       # the run files' hashes: a changed run is asked again
     candidate_sha: str
-    judge: dict             # criterion, models, votes, temperature, seed, prompt_sha, schema (pairwise_judge())
+    judge: JudgeConfig      # judge_config()'s, with its criterion
     api: str
     host: str
     date: str
@@ -2729,8 +2747,9 @@ def shown(key, value):
         # its models first, then each setting as key=value: what differs stays in sight in a narrow column
         return on_one_line(" ".join([", ".join(map(str, value["models"]))] + [   # (a digest's line break: shown, never obeyed)
             f"{k}={short(v) if k.endswith('_sha') and isinstance(v, str) else json_text(v)}"
-            if k != "digests" or type(v) is not list else
-            f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}"
+            if k not in ("digests", "details") or type(v) is not list else
+            f"digests={','.join(short(d) if isinstance(d, str) else 'unknown' for d in v)}" if k == "digests" else
+            f"details={','.join(details_told(d, d)[0].removeprefix(DETAILS) if d else 'unknown' for d in v)}"
             for k, v in value.items() if k != "models"]))
     if isinstance(value, str):   # one line, as a setting is: a line break in it is shown, never obeyed; a server's
         # version as eval.py keeps it (ENTRY_TEXT), however long a hand-edited one is
@@ -2918,6 +2937,28 @@ def details_told(then, now):
     return (texts[0], texts[0]) if texts[0].casefold() == texts[1].casefold() else texts
 
 
+def judge_details(identity):
+    """judge.details' entry for one judge model: what Ollama's /api/tags said of it (those of its family, size and
+    quantization it said) where it named no digest (over its /v1, an entry naming no weights stood for one), as the
+    run's model_family... stand for the model's; None where a digest was named, or nothing said. Kept apart from
+    judge.digests: a server's digest may itself begin "details:"."""
+    if identity.get("model_digest") or identity.get("model_entry") and not names_no_weights(identity["model_entry"]):
+        return None
+    return {k: identity[k] for k in IDENTITY_FIELDS[1:] if identity.get(k)} or None
+
+
+def details_recorded(details, models):
+    """Whether a recorded judge.details is as eval.py writes it (judge_details): one null or object per judge model."""
+    return type(details) is list and len(details) == len(models) and all(d is None or type(d) is dict and d and set(d) <= set(
+        IDENTITY_FIELDS[1:]) and all(type(v) is str and v for v in d.values()) for d in details)
+
+
+def told_apart(was, now):
+    """Whether two recorded judge.details entries of one judge model name two models: both known, and another family,
+    size or quantization of those said both times (details_told): as digests_apart reads two digests."""
+    return type(was) is dict and type(now) is dict and details_told(was, now)[0] != details_told(was, now)[1]
+
+
 NOT_RECORDED = "(not recorded)"   # a nested value an older run's /v1/models entry was recorded without, as a table shows it
 
 
@@ -2968,14 +3009,16 @@ def same_setting(key, a, b):
 def same_judge(a, b, besides=()):
     """Two recorded judges (config.judge) that ask alike: every setting the same (but `besides`), and
     no judge model with two known digests (judge.digests, one per model, null where the server gave
-    none): a digest one side never recorded (a judge of before digests were) is no difference."""
+    none), nor, where none was named, two known details (judge.details, told apart as told_apart tells them):
+    a digest or details one side never recorded (a judge of before they were) is no difference."""
     if type(a) is not dict or type(b) is not dict:
         return a == b
     def rest(judge):
-        return {k: v for k, v in judge.items() if k not in ("digests", *besides)}
-    def digests(judge):
-        return judge.get("digests") if type(judge.get("digests")) is list else []
-    return rest(a) == rest(b) and not any(map(digests_apart, digests(a), digests(b)))
+        return {k: v for k, v in judge.items() if k not in ("digests", "details", *besides)}
+    def listed(judge, key):
+        return judge.get(key) if type(judge.get(key)) is list else []
+    return rest(a) == rest(b) and not any(map(digests_apart, listed(a, "digests"), listed(b, "digests"))) \
+        and not any(map(told_apart, listed(a, "details"), listed(b, "details")))
 
 
 def digests_apart(was, now):
@@ -3070,6 +3113,9 @@ def config_problem(config, text_keys):
     if "digests" in (judge or {}) and not (type(digests) is list and len(digests) == len(judge["models"])
                                     and all(d is None or type(d) is str for d in digests)):
         return "config.judge.digests must be a list of text or null, one for each of config.judge.models"
+    if "details" in (judge or {}) and not details_recorded(judge["details"], judge["models"]):
+        return ("config.judge.details must be a list of null or an object of what /api/tags said (model_family, "
+                "parameter_size, quantization: text), one for each of config.judge.models")
     cap = (judge or {}).get("num_predict")   # sent with every judge call: a whole number of tokens, or none
     if cap is not None and not (type(cap) is int and 1 <= cap < 2 ** 63):
         return "config.judge.num_predict must be a whole number, 1 or more"
@@ -11299,7 +11345,8 @@ def prepare_judge(client, api, judge, kind, pin=True):
         client.preflight(model)
     # by the name as asked; over a /v1 that names no digest, its entry's (a judging resumed on other weights went on)
     now = [identity_digest(client.identities.get(m, {})) for m in judge["models"]]
-    if "digests" in judge:
+    begun = "digests" in judge
+    if begun:
         now = [identity_digest(client.identities.get(m, {}), was) if was else new
                for m, was, new in zip(judge["models"], judge["digests"], now)]
         changed = next(((m, was, new) for m, was, new in zip(judge["models"], judge["digests"], now)
@@ -11334,6 +11381,10 @@ def prepare_judge(client, api, judge, kind, pin=True):
     elif any(now):   # (a run an older eval.py began, which kept none: as the judged model's, said)
         warn(f"note: the run began with no record of which model each judge ({', '.join(map(on_one_line, judge['models']))}) "
              "was: the votes asked now cannot be told to be the same models'")
+    if pin and not begun and "details" not in judge:   # (where no digest is named, what stands for it: checked at the
+        # run's end as the model's are; a judge recorded before, as it was recorded)
+        details = [judge_details(client.identities.get(m, {})) for m in judge["models"]]
+        judge.update({"details": details} if any(details) else {})
     # recorded as the server lists them, as the judged model is: Qwen2.5:7B judging qwen2.5:7b is one model; but a
     # run resumed keeps the names it began with, which its votes name (the server listing another case since, the
     # resumed run file named its judge QWEN2.5:7B beside votes of qwen2.5:7b, and no command could read it)
@@ -12940,9 +12991,10 @@ def journal_config(path, leniently=False):
 
 
 def as_tuned(key, value):
-    """A recorded setting as a person chose it: the judge's digests are the server's (a run's model
+    """A recorded setting as a person chose it: the judge's digests (and details) are the server's (a run's model
     digest is not in TUNED_CONFIG either), and are not known before the server is asked."""
-    return {k: v for k, v in value.items() if k != "digests"} if key == "judge" and type(value) is dict else value
+    return {k: v for k, v in value.items() if k not in ("digests", "details")} if key == "judge" and type(value) is dict \
+        else value
 
 
 # runs/example/: the runs this project ships, made on another machine, which are not the user's own
@@ -13349,10 +13401,10 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # (over /v1 no digest: the entry stands for one, its listing time and window aside, as a resume reads it)
             was, now = entries_told(earlier.get("model_entry"), config.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW)
             differs += ["model_entry"] if was is not None and now is not None and was != now and "model" not in differs else []
-            was = earlier["judge"].get("digests") if type(earlier.get("judge")) is dict else None
-            now = (config.get("judge") or {}).get("digests")
-            differs += ["judge_digest"] if type(was) is list and type(now) is list and "judge" not in differs and any(
-                map(digests_apart, was, now)) else []
+            # (its judge re-pulled: another digest, or where none was named, other details)
+            judges = [{k: j.get(k) for k in ("digests", "details")} if type(j) is dict else {}
+                      for j in (earlier.get("judge"), config.get("judge"))]
+            differs += ["judge_digest"] if "judge" not in differs and not same_judge(*judges) else []
             differs += [] if same_bytes else ["split_sha"]
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "prompt_sha": earlier.get("prompt_sha"),
@@ -13367,8 +13419,8 @@ SETTING_WORDS = {"prompt_sha": "prompt", "context_sha": "context (another retrie
                  "think": "think setting", "api": "API", "max_turns": "max turns", "split_sha": "version of the split (its cases, checks or tools)",
                  "model_digest": "model under the same name (another digest: re-pulled or replaced)",
                  "model_entry": "model under the same name (another /v1/models entry: other weights, or another server's)",
-                 "judge_digest": "judge model under the same name (another digest, or over /v1 another /v1/models entry: "
-                                 "re-pulled or replaced)"}
+                 "judge_digest": "judge model under the same name (another digest, or over /v1 another /v1/models entry, "
+                                 "or where none was named another family, size or quantization: re-pulled or replaced)"}
 PLURAL_SETTINGS = ("labels", "options", "max_turns")
 
 
@@ -14435,25 +14487,30 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     began = config.get("model_digest") or (
         entry_digest(config.get("model_entry")) if config.get("api") == "openai" and not (
             by_details and names_no_weights(config.get("model_entry"))) else by_details)
-    pinned = [] if judge_only else [(config["model"], began, "the model")]
-    pinned += [(model, was, "the judge") for model, was in zip(judge.get("models") or (), judge.get("digests") or ())]
+    # then: what the server said of each at the start where that stands for its digest (the run's config; a judge's
+    # judge.details entry), told again by the fields said then and now alone
+    pinned = [] if judge_only else [(config["model"], began, "the model", config if by_details and began == by_details
+                                     else None)]
+    models = judge.get("models") or ()
+    pinned += [(model, details_told(then, then)[0] if then else was, "the judge", then) for model, was, then in zip(
+        models, judge.get("digests") or [None] * len(models), judge.get("details") or [None] * len(models))]
     replaced = []
-    for model, was, who in pinned:
+    for model, was, who, then in pinned:
         if not was:
-            continue   # (a server that names no digest: nothing to tell apart)
+            continue   # (a server that names no digest, nor says what the model is: nothing to tell apart)
         # (the start's note of a digest not given is never said again here: the note below says it of the end; said,
         # it told of a run begun with one that it began with none)
         client.undigested = getattr(client, "undigested", set()) | {model}
         try:
             client.preflight(model)
             now = identity_digest(client.identities.get(model, {}), was)
-            if who == "the model" and by_details and was == by_details:   # (of the fields said then and now alone:
-                said_now = client.identities.get(model, {})                 # one unsaid is no other model)
+            if then is not None:   # (of the fields said then and now alone: one unsaid is no other model)
+                said_now = client.identities.get(model, {})
                 if not any(said_now.get(k) for k in IDENTITY_FIELDS[1:]):   # (over /v1, no longer listed, or no list:
                     # said, never passed in silence; one that failed or sat past its wait said so, as below)
                     unsure = getattr(client, "beside_unsure", None)
                     raise EvalError(f"its /api/tags {unsure}" if unsure else "its /api/tags no longer says what it is")
-                was, now = details_told(config, said_now)
+                was, now = details_told(then, said_now)
                 if now is None:
                     continue
             if who == "the model" and was.startswith("entry:") and now:   # (told as a resume tells them: entries_told)
@@ -14486,7 +14543,7 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
                     f"which /v1/models entry {who} {on_one_line(model)} has now ({str(e).splitlines()[0]}); the run records "
                     "the entry it began with" if was.startswith("entry:") else
                     f"what {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records what its "
-                    f"/api/tags said at the start, {on_one_line(was.removeprefix(DETAILS))}" if was == by_details else
+                    f"/api/tags said at the start, {on_one_line(was.removeprefix(DETAILS))}" if then is not None else
                     "which "
                     f"digest {who} {on_one_line(model)} is now ({str(e).splitlines()[0]}); the run records the one it began "
                     f"with, {short(was)}"))
@@ -14528,6 +14585,10 @@ def replaced_words(replaced):
                      f"call ({on_one_line(began_words(r['was']))} at the start): Ollama may have answered with either"
                      if r["now"] == LISTED_ALIKE else
                      # (a pairwise comparison whose compare stopped before its last check, another digest named since)
+                     f"{r['who']} {on_one_line(r['model'])} was said by its /api/tags to be another model after a compare "
+                     "that asked it stopped unconfirmed (it named no digest, and said {} when asked, {} when next asked)"
+                     .format(*(on_one_line(v.removeprefix(DETAILS)) for v in (r["was"], r["now"])))
+                     if r.get("seen") == "later" and r["was"].startswith(DETAILS) else
                      f"{r['who']} {on_one_line(r['model'])} was named by another "
                      + ("/v1/models entry" if r["was"].startswith("entry:") else "digest") + " after a compare that asked it "
                      "stopped unconfirmed (" + ("entry" if r["was"].startswith("entry:") else "digest")
@@ -21716,8 +21777,9 @@ def judge_differs(was, now):
     if type(was) is not dict:
         return "the run had none"
     said = [f"{k} {one_line(json_text(was.get(k)), 40)} -> {one_line(json_text(now.get(k)), 40)}"
-            for k in sorted(set(was) | set(now)) if k != "digests" and was.get(k) != now.get(k)]
-    return "; ".join(said) or "a judge model re-pulled or replaced under its name: another digest (over /v1, another entry)"
+            for k in sorted(set(was) | set(now)) if k not in ("digests", "details") and was.get(k) != now.get(k)]
+    return "; ".join(said) or ("a judge model re-pulled or replaced under its name: another digest (over /v1, another "
+                               "entry; where none was named, another family, size or quantization)")
 
 
 def judge_run(args, run, target):
@@ -21998,10 +22060,11 @@ def begin_judging(target, header, todo, judge):
         if state == "reordered":   # the same panel named in another order: asked in the order it was begun with, as
             # the run's own panel is (judge_run), its votes kept (without --out, every one was asked again into a -2)
             alike = named_alike(header["config"].get("api"))
-            digests = {alike(m): d for m, d in zip(judge["models"], judge.get("digests") or ())}
+            for key in ("digests", "details"):   # (one per model: by model)
+                if key in judge:
+                    by_model = dict(zip(map(alike, judge["models"]), judge[key]))
+                    judge[key] = [by_model.get(alike(m)) for m in said]
             judge["models"] = said
-            if "digests" in judge:
-                judge["digests"] = [digests.get(alike(m)) for m in said]
             state, said = judging_state(judging, header, todo)
         holder = live_holder(path) if state not in (None, "same") else None
         if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
@@ -22075,7 +22138,7 @@ def judging_state(path, header, todo):
     differ = [(k, theirs.get(k), mine.get(k)) for k in sorted(set(mine) | set(theirs))
               if k not in skip and k != "judge" and mine.get(k) != theirs.get(k)]
     differ += [(f"judge {k}", their_judge.get(k), judge.get(k)) for k in sorted(set(judge) | set(their_judge))
-               if judge.get(k) != their_judge.get(k) and k != "digests"]
+               if judge.get(k) != their_judge.get(k) and k not in ("digests", "details")]
     begun = their_judge.get("models")
     alike = named_alike(mine.get("api"))   # (mistral is mistral:latest to Ollama)
     if type(begun) is list and all(type(m) is str for m in begun) \
@@ -22087,14 +22150,16 @@ def judging_state(path, header, todo):
             return "reordered", list(begun)
     shown = lambda value: on_one_line(json_text(value), 40)
     said = [f"{k} {shown(there)} there, {shown(now)} now" for k, there, now in differ]
-    if not same_judge({"digests": judge.get("digests")}, {"digests": their_judge.get("digests")}):   # unknown: no difference
+    if not same_judge(*({k: j.get(k) for k in ("digests", "details")} for j in (judge, their_judge))):   # unknown: none
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
         # (by model: a panel of other models, its digests by place, named another's "pulled again")
         then = dict(zip(their_judge.get("models") or (), their_judge.get("digests") or ()))
         said += [f"the judge {on_one_line(model, 40)} {changed_words(then[model], now, 'there')}"
                  for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
                  if then.get(model) and now and then[model] != now] or (
-                     [] if differ else ["the judge's digests (pulled again)"])
+                     [] if differ else ["the judge's digests (pulled again)" if not any(map(told_apart, their_judge.get(
+                         "details") or (), judge.get("details") or ())) else "the judge's details (another model, where "
+                         "no digest was named)"])
         if not differ:   # its judge alone is another: the one it began with is served no more, to finish it with
             return "replaced", "holds an interrupted judging by a judge served no longer: " + "; ".join(said)
     if not said:   # (a digest the server no longer names: said, as a run's resume says it, never passed over as checked)
@@ -22238,6 +22303,8 @@ def pairwise_problem(stored):
         digests = judge.get("digests", [None] * len(judge["models"]))   # prepare_judge's: one per model, or null
         if type(digests) is not list or len(digests) != len(judge["models"]) or not all(d is None or type(d) is str for d in digests):
             return "a comparison whose judge digests are not one text or null per judge model"
+        if "details" in judge and not details_recorded(judge["details"], judge["models"]):
+            return "a comparison whose judge details are not one null or object of what /api/tags said per judge model"
         if not c.get("replaced") and any(all(c[k] == other[k] for k in COMPARISON_KEY) for other in seen):
             # eval.py keeps one comparison per runs and judge (store_comparisons merges): which would count? (those
             # whose judge was replaced are kept apart, never read as one: as many as it was replaced)
@@ -22708,7 +22775,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
     unconfirmed = bool(stored and stored.get("unconfirmed"))   # asked by a compare that stopped before its last check
     # every verdict stored and confirmed: the server is still asked whether the judge is the model that gave them (one
     # pulled again since is another judge, asked anew); one that cannot say leaves them shown as they are, said so
-    recheck = bool(stored) and not todo and not unconfirmed and any(stored["judge"].get("digests") or ())
+    recheck = bool(stored) and not todo and not unconfirmed and any([*(stored["judge"].get("digests") or ()),
+                                                                     *(stored["judge"].get("details") or ())])
     if stored and not todo and not unconfirmed and not recheck and type(stored.get("host")) is str:
         # every judge stored where its server named no digest (by an eval.py that records its host, and would have
         # recorded one): no asking can check them (reused in silence, another model answering to the name by then)
@@ -22732,8 +22800,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             return shown_unchecked(f"could not ask {on_one_line(config['host'])} which digest the judge is now "
                                    f"({str(e).splitlines()[0].rstrip('.')})")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
-            was = stored["judge"].get("digests")   # a list: same_judge found two known digests that differ
-            model, old, new = next((m, a, b) for m, a, b in zip(judge["models"], was, judge["digests"]) if digests_apart(a, b))
+            # same_judge found two known digests that differ, or where none was named, two details
+            model, old, new = next(((m, a, b) for m, a, b in zip(judge["models"], stored["judge"].get("digests") or (),
+                                                                  judge.get("digests") or ()) if digests_apart(a, b)), None) \
+                or next((m, *details_told(a, b)) for m, a, b in zip(judge["models"], stored["judge"]["details"],
+                                                                     judge["details"]) if told_apart(a, b))
             # another server's judge of that name is another judge, never a re-pull: the verdicts asked of that server
             # stay as they are, to be confirmed or kept apart when that server is next asked (keep_apart_elsewhere)
             was_asked, elsewhere = stored, stored.get("host") is not None and not same_server(str(stored["host"]), config["host"])
@@ -22745,14 +22816,19 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             stored = stored_comparison(comparisons, key)
             if elsewhere:
                 warn(f"note: the judge {on_one_line(model)} at {on_one_line(config['host'])} is "
-                     f"{'its /v1/models entry' if new.startswith('entry:') else 'digest'} "
-                     f"{'{}, not {}'.format(*shorts_apart(new, old))} as at {on_one_line(str(was_asked['host']))}, whose "
+                     + ("said by its /api/tags (no digest named) to be {}, not {}".format(*(on_one_line(
+                         v.removeprefix(DETAILS)) for v in (new, old))) if new.startswith(DETAILS) else
+                        f"{'its /v1/models entry' if new.startswith('entry:') else 'digest'} "
+                        f"{'{}, not {}'.format(*shorts_apart(new, old))}") + f" as at {on_one_line(str(was_asked['host']))}, whose "
                      f"verdicts are stored in {shell_word(sidecar)}: they are another server's judge's, kept as they are"
                      + (", and every pair is asked anew" if stored is None else
                         f"; those stored of this one (on {on_one_line(stored['date'])}) are used"))
             else:
-                warn(f"note: the judge {on_one_line(model)} " + ("is served otherwise (its /v1/models entry {}, now {})" if
-                     old.startswith("entry:") else "was pulled again (digest {}, now {})").format(*shorts_apart(old, new)) + " since the "
+                warn(f"note: the judge {on_one_line(model)} " + (
+                     "is another model (its /api/tags named no digest, and said {}, now {})".format(*(on_one_line(
+                         v.removeprefix(DETAILS)) for v in (old, new))) if old.startswith(DETAILS) else
+                     ("is served otherwise (its /v1/models entry {}, now {})" if old.startswith("entry:") else
+                      "was pulled again (digest {}, now {})").format(*shorts_apart(old, new))) + " since the "
                      f"verdicts stored in {shell_word(sidecar)}" + (
                          " were asked, by a compare that never confirmed its digest after its last call: they may be two "
                          "models', kept apart and never reused" if unsure and not sure else
@@ -22787,9 +22863,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         used = [v for v in raised["verdicts"] if kept.get((v["id"], v["trial"]), {}).get((v["model"], v["vote"], v["order"]))
                 is v] if raised else []
         if not todo and not used:   # only its judge's digest to ask, asked above: the same judge (or there would be pairs to ask)
-            was = (stored or {}).get("judge", {}).get("digests") or []   # (a server that no longer names one: unchecked)
-            unnamed = [(m, d, now) for m, d, now in zip(judge["models"], was, judge.get("digests") or [None] * len(was))
-                       if (digest_unread(d, now) if d else d is None)]   # (None: stored where none was named)
+            then, n = (stored or {}).get("judge", {}), len(judge["models"])
+            # (a server that no longer names one: unchecked; None: stored where none was named, unchecked but where its
+            # /api/tags said what the judge was, then and now: checked by that, as a run's end checks it)
+            unnamed = [(m, d, now) for m, d, now, was_said, said in zip(
+                judge["models"], then.get("digests") or [""] * n, judge.get("digests") or [None] * n,
+                then.get("details") or [None] * n, judge.get("details") or [None] * n)
+                if (details_told(was_said, said or {})[0] is None if was_said else digest_unread(d, now) if d else d is None)]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
                 return shown_unchecked(unread_words(config["host"], *unnamed[0], "the verdicts"))
@@ -22930,7 +23010,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
 
 def judge_as_stored(judge, stored):
     """The judge of a compare that asked nothing, as it was when the stored verdicts were asked (their digests)."""
-    return {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k == "digests"}}
+    return {**judge, **{k: v for k, v in ((stored or {}).get("judge") or {}).items() if k in ("digests", "details")}}
 
 
 def pairwise_unwritable(sidecar):

@@ -3823,6 +3823,49 @@ def test_a_run_whose_judge_was_replaced_judged_again_says_so_no_more(project, ju
     assert code == 2 and [r["who"] for r in load_json("raised.json")["config"]["replaced"]] == ["the judge"], err
 
 
+def test_a_judge_swapped_while_it_is_asked_where_no_digest_is_given_is_caught_at_the_end(project, judged_split, cli,
+                                                                                         fake):
+    """129th round: over a server that names no digest, a judge swapped while the run went on (another family in its
+    /api/tags after a few of its calls) passed unseen, exit 0: judges were checked by their digests alone, and the run
+    recorded nothing else of them. What /api/tags says of a judge stands for its digest there, as the model's does (in
+    the run, in `judge`, over Ollama's API and its /v1)."""
+    import fake_ollama
+    DETAILS = evalpy.DETAILS
+    fake.models += ["llama3.1:8b"]
+    fake.digests["llama3.1:8b"] = ""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    def swapped_after(n):   # llama3.1:8b listed as another family from the n-th chat on
+        fake.family = lambda m: "gemma" if m == "llama3.1:8b" and len(fake.chat_bodies) >= n else \
+            fake_ollama.FakeOllama.family(m)
+    said = ("WARNING: the judge llama3.1:8b was replaced while it was asked (its /api/tags named no digest, and said "
+            "llama 7.6B Q4_K_M at the start, gemma 7.6B Q4_K_M after the last call: another model?)")
+    replaced = [{"who": "the judge", "model": "llama3.1:8b", "was": "details:llama 7.6B Q4_K_M",
+                 "now": "details:gemma 7.6B Q4_K_M"}]
+    for api in ("ollama", "openai"):
+        swapped_after(len(fake.chat_bodies) + 14)
+        code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b",
+                             "--api", api, "--out", f"runs/{api}.json")
+        config = load_json(f"runs/{api}.json")["config"]
+        assert code == 2 and config.get("replaced") == replaced and said in err, (api, config["judge"], err)
+        assert not str(config["judge"].get("digests")).count(DETAILS) and config["judge"]["details"] == [
+            {"model_family": "llama", "parameter_size": "7.6B", "quantization": "Q4_K_M"}], config["judge"]
+        assert said in cli("report", f"runs/{api}.json")[1]
+        del fake.family
+    # `judge` of a run: the judge swapped after 4 of its calls
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    swapped_after(len(fake.chat_bodies) + 4)
+    code, out, err = cli("judge", "runs/plain.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 2 and load_json("j.json")["config"]["replaced"] == replaced and said in err, err
+    # the judge steady (gemma all along): nothing said; compare of the two judgings tells their judges apart
+    code, out, err = cli("judge", "runs/plain.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--out", "g.json")
+    assert code == 0 and "replaced" not in load_json("g.json")["config"] and "WARNING" not in err, err
+    del fake.family
+    assert cli("judge", "runs/plain.json", "--host", fake.url, "--judge-model", "llama3.1:8b", "--out", "l.json")[0] == 0
+    code, out, err = cli("compare", "l.json", "g.json")
+    assert any(line.lstrip().startswith("judge") and "llama 7.6B Q4_K_M" in line and "gemma 7.6B Q4_K_M" in line
+               for line in out.splitlines()), out
+
+
 def test_a_judge_whose_every_run_vote_failed_judged_again_is_replaced_no_more(project, judged_split, cli, fake):
     """Round 107's review: every judge call of the run failed (its judge replaced meanwhile), then judged again by the
     same judge back on its first digest: every vote asked anew, yet the run's mark was kept (the run's votes could
@@ -3871,7 +3914,8 @@ def test_the_judges_digest_is_no_setting_of_the_held_out_rule(project, judged_sp
         Path(run).write_text(json.dumps(earlier), encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/answers/test.jsonl", "--host", fake.url)
     assert code == 2 and ("already ran this split with a different judge model under the same name (another digest, or "
-                          "over /v1 another /v1/models entry: re-pulled or replaced)") in err, err
+                          "over /v1 another /v1/models entry, or where none was named another family, size or quantization: re-pulled or "
+                          "replaced)") in err, err
 
 
 def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_paid_for(project, judged_split, cli, fake):

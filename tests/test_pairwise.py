@@ -942,16 +942,53 @@ def test_stored_verdicts_over_ollamas_v1_whose_digest_is_unread_now_are_said_unc
 
 def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
     """127th round's hostile servers: verdicts stored where the judge's server gave no digest (Ollama's API of a server
-    that names none) were reused silently, shown as the judge's, when another model answered to its name by then."""
+    that names none) were reused silently, shown as the judge's, when another model answered to its name by then.
+    (129th round: where its /api/tags says what the judge is, that checks them; here it says nothing of it.)"""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
-    fake.digests["qwen2.5:7b"] = ""
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "size": 4683087332}]}
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
     assert code == 0 and len(fake.chat_bodies) == asked and json.loads(out)["pairwise"]["unchecked"].startswith(
         f"the verdicts of the judge qwen2.5:7b were stored where {fake.url} named no digest of it, so they cannot be "
         "checked against the judge now"), (out, err)
+
+
+def test_a_pairwise_judge_swapped_where_no_digest_is_given_is_caught(project, cli, fake):
+    """129th round: over a server that names no digest, a judge swapped after 2 of its calls (another family in its
+    /api/tags) passed unseen, exit 0, and the next compare reused its verdicts, "unchecked". What /api/tags says of the
+    judge stands for its digest there, as for a run's model: checked after the last call (over Ollama's API and its
+    /v1), and by the next compare, which asks every pair anew of a judge said to be another model since."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    def swapped_after(n):   # the judge listed as another family from the n-th call on
+        fake.family = lambda m: "gemma" if len(fake.chat_bodies) >= n else fake_ollama.FakeOllama.family(m)
+    said = ("the judge qwen2.5:7b was replaced while it was asked (its /api/tags named no digest, and said qwen2 7.6B "
+            "Q4_K_M at the start, gemma 7.6B Q4_K_M after the last call: another model?)")
+    for api, host in (("ollama", fake.url), ("openai", fake.url + "/v1")):
+        swapped_after(len(fake.chat_bodies) + 2)
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--api", api, "--host", host)
+        stored = load_json(cand + ".pairwise.json")["comparisons"]
+        assert code == 2 and said in err and stored[0]["replaced"] == [
+            {"who": "the judge", "model": "qwen2.5:7b", "was": "details:qwen2 7.6B Q4_K_M",
+             "now": "details:gemma 7.6B Q4_K_M"}] and stored[0]["judge"]["details"] == [
+            {"model_family": "qwen2", "parameter_size": "7.6B", "quantization": "Q4_K_M"}], (api, err)
+        del fake.family
+        os.unlink(cand + ".pairwise.json")
+    # the judge steady, its verdicts stored; swapped between two compares: the next asks every pair anew
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    swapped_after(0)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
+    assert (f"note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 7.6B Q4_K_M, now "
+            f"gemma 7.6B Q4_K_M) since the verdicts stored in {cand}.pairwise.json; they are kept as they are, and every "
+            "pair is asked anew") in err, err
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")   # (stored now)
+    assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
 
 
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):

@@ -115,7 +115,7 @@ def produced(tmp_path_factory):
         records = {name: [] for name in ("LoadedCase", "JournalHeader", "AgentTurn", "JournaledAnswer", "JournaledVote", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial",
                                          "GradedCase", "Score", "CompareResult", "ManyCompareResult", "ManyRow",
                                          "PairwiseVote", "PairwiseComparison", "PairwiseFile", "Annotation",
-                                         "AnnotationsFile")}
+                                         "AnnotationsFile", "JudgeConfig")}
         for split in sorted(glob.glob("golden/**/*.jsonl", recursive=True)):
             cases = evalpy.load_split(split)[0]
             records["LoadedCase"] += cases
@@ -159,6 +159,7 @@ def produced(tmp_path_factory):
             stored = load_json(sidecar)
             records["AnnotationsFile"].append(stored)
             records["Annotation"] += stored["annotations"].values()
+        records["JudgeConfig"] += [c["judge"] for c in records["RunConfig"] + records["PairwiseComparison"] if c.get("judge")]
     return records
 
 
@@ -166,7 +167,7 @@ def produced(tmp_path_factory):
 MAIN = ("Score", "GradedCase", "Result", "RunConfig", "CompareResult")
 RECORDS = ("LoadedCase", "JournalHeader", "AgentTurn", "JournaledAnswer", "JournaledVote", "Check", "Result", "RunFile", "RunConfig", "Vote", "GradedTrial", "GradedCase", "Score",
            "CompareResult", "ManyCompareResult", "ManyRow", "PairwiseVote", "PairwiseComparison", "PairwiseFile",
-           "Annotation", "AnnotationsFile")
+           "Annotation", "AnnotationsFile", "JudgeConfig")
 
 
 @pytest.mark.parametrize("name", RECORDS)
