@@ -14702,6 +14702,28 @@ def what_is_there(path):
     return "a pipe or a device" if os.path.lexists(path) and not os.path.isfile(path) else None
 
 
+def left_behind(path, suffix, what):
+    """What to say of a journal or judging (path + suffix) beside the run it wrote whole, every `what` (answer, vote) in
+    it: left by a stop between the two, or by a folder that would not let it be removed (an append-only one: "a stop"
+    alone was said, and its rm failed)."""
+    left, folder = path + suffix, os.path.dirname(path) or "."
+    return (f"{shell_word(path)} is a finished run, and {shell_word(left)} was left behind just after the run file was "
+            f"written (by a stop, or a folder that would not let it be removed): every {what} is in {shell_word(path)}; "
+            f"remove the {suffix[1:]} (rm {shell_word(left)}; where that is refused, lsattr -d {shell_word(folder)} shows an "
+            "append-only or immutable folder, and chattr -a -i undoes it)")
+
+
+def unremoved_note(path, suffix, what, error):
+    """The note of a run written whole whose journal or judging (path + suffix) the system would not remove (`error`: an
+    append-only folder, another's file in a sticky one): the run stands all the same, where exit 2 and "an immutable file
+    (chattr -i)" were said, and no summary."""
+    left = path + suffix
+    return (f"note: {shell_word(path)} holds every {what}, but its {suffix[1:]} could not be removed ({error.strerror}): "
+            + (locked_words(left).removesuffix(",") if locked_words(left).endswith(",") else
+               f"{locked_words(left)}; then remove it" if error.errno == errno.EPERM else "remove it")
+            + f" (rm {shell_word(left)})")
+
+
 def left_journal(run_path):
     """What to say of a journal beside a run file of its name (or anything else there): done, in its
     way, or itself damaged."""
@@ -14714,12 +14736,7 @@ def left_journal(run_path):
     except EvalError as e:   # never "move the run file aside" for what is wrong with the journal
         return f"{e}; {shell_word(run_path)} beside it is a finished run: move the journal aside"
     if written:
-        # (or by a folder that would not let it go, an append-only one: "a stop" was said, and its rm failed)
-        folder = os.path.dirname(run_path) or "."
-        return (f"{shell_word(run_path)} is a finished run, and {shell_word(run_path + JOURNAL_SUFFIX)} was left behind just "
-                "after the run file was written (by a stop, or a folder that would not let it be removed): every answer is "
-                f"in {shell_word(run_path)}; remove the journal (rm {shell_word(run_path + JOURNAL_SUFFIX)}; where that is "
-                f"refused, lsattr -d {shell_word(folder)} shows an append-only or immutable folder, and chattr -a -i undoes it)")
+        return left_behind(run_path, JOURNAL_SUFFIX, "answer")
     return (f"{shell_word(run_path)} is not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing (another config or other "
             f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
 
@@ -14743,8 +14760,7 @@ def left_judging(path):
         return f"{problem}; {shell_word(path)} beside it is a finished run: " + (
             "take that line out, or move the judging aside" if DAMAGED_JUDGING_LINE in problem else "move the judging aside")
     if judging_written(path):
-        return (f"{shell_word(path)} was written just before the judge that made it stopped: every vote is in it; "
-                f"remove {shell_word(path + JUDGING_SUFFIX)}")
+        return left_behind(path, JUDGING_SUFFIX, "vote")
     return (f"{shell_word(path)} is not the run {shell_word(path + JUDGING_SUFFIX)} was writing (another config or other "
             f"votes): move {shell_word(path)} aside, then judge again with the same options to finish it")
 
@@ -15210,13 +15226,8 @@ def write_run(run, run_path):
     except FileNotFoundError:   # removed by hand meanwhile: the run file holds every answer, which is what matters
         warn(f"note: {shell_word(run_path + JOURNAL_SUFFIX)} was removed while the run was writing; {shell_word(run_path)} "
              "holds every answer")
-    except OSError as e:   # (an append-only folder, another's journal in a sticky one: the run whole all the same,
-        # where exit 2 and "an immutable file (chattr -i)" were said, and no summary)
-        journal = run_path + JOURNAL_SUFFIX
-        warn(f"note: {shell_word(run_path)} holds every answer, but its journal could not be removed ({e.strerror}): "
-             + (locked_words(journal).removesuffix(",") if locked_words(journal).endswith(",") else
-                f"{locked_words(journal)}; then remove it" if e.errno == errno.EPERM else "remove it")
-             + f" (rm {shell_word(journal)})")
+    except OSError as e:
+        warn(unremoved_note(run_path, JOURNAL_SUFFIX, "answer", e))
     warn(f"wrote {shell_word(run_path)}")
 
 
@@ -21891,7 +21902,12 @@ def judge_run(args, run, target):
         try:
             with terminated_as_interrupted():
                 written = write_judged(judged, args.run, path)
-                os.unlink(path + JUDGING_SUFFIX)
+                try:
+                    os.unlink(path + JUDGING_SUFFIX)
+                except FileNotFoundError:   # removed by hand meanwhile: the judged run holds every vote all the same
+                    pass
+                except OSError as e:   # (an append-only folder: exit 2 and no report were said of a run written whole)
+                    warn(unremoved_note(path, JUDGING_SUFFIX, "vote", e))
         except KeyboardInterrupt:   # (written and the judging removed: every vote in it, where left_judging read a
             # judging gone, "No such file ...: move the judging aside")
             warn(f"interrupted just after writing {shell_word(path)}: every vote is in it (report {shell_word(path)})"

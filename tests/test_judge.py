@@ -2969,6 +2969,31 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
         assert code == 2 and f"error: --out {name}.json: {says}" in err, err
 
 
+def test_a_judging_the_system_will_not_remove_ends_the_judge_well(project, judged_split, cli, fake, monkeypatch):
+    """129th round: judge --out into an append-only folder (chattr +a) wrote the judged run whole, then could not remove
+    its judging: exit 2, no report, and "an immutable file or folder (chattr -i undoes it)"; `runs` then said the judging
+    was left by a stop. As run does: a success, with a note naming the file left and its cure. (The removal fails as the
+    system fails it.)"""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    real_unlink = os.unlink
+    def append_only(path, *a, **kw):
+        if os.fspath(path).endswith(".judging"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", append_only)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/j.json")
+    assert code == 0 and out, err
+    assert ("note: runs/j.json holds every vote, but its judging could not be removed (Operation not permitted): an "
+            "immutable or append-only file or folder? (lsattr -d runs runs/j.json.judging shows which; chattr -i -a undoes "
+            "both); then remove it (rm runs/j.json.judging)") in err, err
+    code, out, err = cli("runs", "runs")
+    assert ("runs/j.json is a finished run, and runs/j.json.judging was left behind just after the run file was written (by "
+            "a stop, or a folder that would not let it be removed): every vote is in runs/j.json; remove the judging (rm "
+            "runs/j.json.judging; where that is refused, lsattr -d runs shows an append-only or immutable folder, and "
+            "chattr -a -i undoes it)") in out, out
+
+
 def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(project, judged_split, cli, fake, monkeypatch):
     """Seventh attack on issue 28: a judge killed after writing its run but before removing its
     judging left both; the same command then asked every vote again into -2, and `runs` said the
@@ -2982,8 +3007,10 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     assert not Path("j.json").exists() and Path("j.json.judging").exists()
     monkeypatch.setattr(evalpy, "write_file", stopped_write(True))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-    assert code == 2 and err.endswith("j.json was written just before the judge that made it stopped: every vote is in it; "
-                                      "remove j.json.judging\n"), err
+    assert code == 2 and err.endswith("j.json is a finished run, and j.json.judging was left behind just after the run "
+                                      "file was written (by a stop, or a folder that would not let it be removed): every "
+                                      "vote is in j.json; remove the judging (rm j.json.judging; where that is refused, "
+                                      "lsattr -d . shows an append-only or immutable folder, and chattr -a -i undoes it)\n"), err
     # (117th round) a stop just after the judging was removed too: "j.json.judging: No such file or directory; ... move
     # the judging aside", of a judging gone
     monkeypatch.setattr(evalpy, "write_file", WRITE_FILE)
@@ -3003,13 +3030,16 @@ def test_a_judge_stopped_as_it_writes_its_run_never_has_its_votes_asked_again(pr
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(judging)
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
-    assert code == 2 and ("error: runs/answers-dev-v1-judged.json was written just before the judge that made it stopped: "
-                          "every vote is in it; remove runs/answers-dev-v1-judged.json.judging") in err, err
+    assert code == 2 and ("error: runs/answers-dev-v1-judged.json is a finished run, and "
+                          "runs/answers-dev-v1-judged.json.judging was left behind just after the run file was written (by a "
+                          "stop, or a folder that would not let it be removed): every vote is in "
+                          "runs/answers-dev-v1-judged.json; remove the judging (rm runs/answers-dev-v1-judged.json.judging;") \
+        in err, err
     assert len(judge_calls(fake)) == asked and not Path("runs/answers-dev-v1-judged-2.json.judging").exists()
     code, out, err = cli("runs", "runs")
-    assert "was written just before the judge that made it stopped" in out and "finishes it" not in out
+    assert "was left behind just after the run file was written" in out and "finishes it" not in out
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/answers-dev-v1-judged.json")
-    assert code == 2 and "was written just before the judge that made it stopped: every vote is in it; remove" in err, err
+    assert code == 2 and "every vote is in runs/answers-dev-v1-judged.json; remove the judging" in err, err
     # eighth attack: a file put at the judged run's name that is not the run the judging wrote is no proof
     # the votes are in it: the judging is kept, and the file in its way named
     Path("runs/answers-dev-v1-judged.json").write_bytes(Path("runs/answers-dev-v1.json").read_bytes())
