@@ -14717,11 +14717,17 @@ def unremoved_note(path, suffix, what, error):
     """The note of a run written whole whose journal or judging (path + suffix) the system would not remove (`error`: an
     append-only folder, another's file in a sticky one): the run stands all the same, where exit 2 and "an immutable file
     (chattr -i)" were said, and no summary."""
-    left = path + suffix
     return (f"note: {shell_word(path)} holds every {what}, but its {suffix[1:]} could not be removed ({error.strerror}): "
-            + (locked_words(left).removesuffix(",") if locked_words(left).endswith(",") else
-               f"{locked_words(left)}; then remove it" if error.errno == errno.EPERM else "remove it")
-            + f" (rm {shell_word(left)})")
+            f"{unremoved_cure(path + suffix, error)}")
+
+
+def unremoved_cure(left, error):
+    """What to do about a file the system would not remove (`error`): another user's in a sticky folder is theirs to move
+    aside (rm fails there); else removed, once a locked folder is undone."""
+    words = locked_words(left)
+    if words.endswith(","):
+        return words.removesuffix(",")
+    return (f"{words}; then remove it" if error.errno == errno.EPERM else "remove it") + f" (rm {shell_word(left)})"
 
 
 def left_journal(run_path):
@@ -22444,15 +22450,23 @@ def store_comparisons(path, brought=()):
             if held or any(c["verdicts"] for c in brought):
                 write_sidecar(path, json_text({"format": PAIRWISE_FORMAT, "comparisons": comparisons}, indent=1) + "\n")
             if held or os.path.lexists(journal):   # (one of torn lines only holds no verdict)
-                os.unlink(journal)
+                try:
+                    os.unlink(journal)
+                except FileNotFoundError:
+                    pass
+                except OSError as e:   # (another user's in a sticky folder: its verdicts were said "kept in" it, and every
+                    # compare failed alike) stored all the same; one that would be journaled into it is refused before asking
+                    warn(f"note: the verdicts {shell_word(journal)} holds are stored in {shell_word(path)}, but it could not "
+                         f"be removed ({e.strerror}): {unremoved_cure(journal, e)}")
     except OSError as e:   # a full disk: the sidecar as it was is kept, and the journal with it
         kept = (f"the judge verdicts asked are kept in {shell_word(journal)}, and the next compare --pairwise stores them"
                 if os.path.isfile(journal) and os.path.getsize(journal) else
                 "the judge verdicts asked now are not stored (those stored before are kept)")
         at_fault = e.filename if e.filename in (lock, journal) else path
         raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}): {kept}; " + (
-            f"{locked_words(at_fault)}; undone, compare again" if e.errno == errno.EPERM   # (an append-only folder: "fix
-            else f"{remedy(e).lower()} and compare again")) from None                     # that" said nothing to do)
+            f"{locked_words(at_fault)} then compare again" if e.errno == errno.EPERM and locked_words(at_fault).endswith(",")
+            else f"{locked_words(at_fault)}; undone, compare again" if e.errno == errno.EPERM   # (an append-only folder:
+            else f"{remedy(e).lower()} and compare again")) from None                     # "fix that" said nothing to do)
     return stored
 
 
@@ -22799,7 +22813,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         return shown_unchecked(unread_words(stored["host"], judge["models"][0], None, None, "the verdicts"))
     if todo or unconfirmed or recheck:
         if not recheck:
-            writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
+            pairwise_writable(sidecar)
         if unconfirmed and not todo:
             warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
                  "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
@@ -22854,7 +22868,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          ", and every pair is asked anew" if stored is None else
                          f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
-                writable_beside(sidecar, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
+                pairwise_writable(sidecar)
         if stored and stored.get("unconfirmed") and type(stored.get("host")) is str and not same_server(stored["host"],
                                                                                                       config["host"]):
             # what that server's judge was when they were asked, this one cannot say: reused, another digest's were
@@ -23034,6 +23048,15 @@ def pairwise_unwritable(sidecar):
     paid for again (a file named that is not there made the cure's cp fail)."""
     return ("make the folder writable, or copy both runs" + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar)
                                                              else "") + " to a folder that can be written and compare the copies")
+
+
+def pairwise_writable(sidecar):
+    """Refused before a call is paid where compare --pairwise could not store what it asks: beside its candidate, or in
+    the journal another user's stopped compare left there (in a sticky folder: stored, it could not be removed, and each
+    verdict asked is journaled into it)."""
+    journal = sidecar + JOURNAL_SUFFIX
+    for written in (sidecar, journal) if os.path.lexists(journal) else (sidecar,):
+        writable_beside(written, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
 
 
 def settle_comparison(sidecar, key, replaced, checked):
