@@ -1536,6 +1536,13 @@ def writable_cure(path):
     return f"make it writable (chmod u+w {shell_word(path)})"
 
 
+def folder_cure(folder):
+    """How a folder this process cannot write in is made so: chmod; another user's by its owner (chmod fails: they are
+    asked to let you write there, where "make the folder writable" and "fix the permissions" were said)."""
+    owner = others_owner(folder)
+    return "make the folder writable" if owner is None else f"ask its owner (uid {owner}) to let you write in {shell_word(folder)}"
+
+
 def others_owner(path):
     """The owner (uid) of `path` where it is another user's, whose chmod this process cannot make (root's can); else
     None."""
@@ -12124,8 +12131,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
             what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
                     "eval.py cannot read there)")
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists{what}, and eval.py never overwrites "
-                            f"{'a run' if taken == out else 'a file'}; "
-                            "remove it or give another --out (without --out, the next free name is used)")
+                            f"{'a run' if taken == out else 'a file'}; "   # (another's in a sticky folder: rm fails)
+                            f"{writable_cure(taken) + ',' if others_in_sticky(taken) is not None else 'remove it'} or "
+                            "give another --out (without --out, the next free name is used)")
     return out, True
 
 
@@ -23046,8 +23054,9 @@ def judge_as_stored(judge, stored):
 def pairwise_unwritable(sidecar):
     """What to do where compare --pairwise cannot write beside its candidate: the copy takes the verdicts kept there, never
     paid for again (a file named that is not there made the cure's cp fail)."""
-    return ("make the folder writable, or copy both runs" + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar)
-                                                             else "") + " to a folder that can be written and compare the copies")
+    return (f"{folder_cure(os.path.dirname(sidecar) or '.')}, or copy both runs"
+            + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar) else "")
+            + " to a folder that can be written and compare the copies")
 
 
 def pairwise_writable(sidecar):
@@ -24741,7 +24750,10 @@ def write_page(path, text, force, inputs):
         onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
             path if isinstance(e, ReadOnlyFile) else None   # (the page itself read-only: never its folder's fault)
         folder_refused = e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not onto
-        raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
+        raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}): the page was not written; "
+                         f"{folder_cure(folder)}, or give --html a file in a folder that can be written"
+                         if folder_refused and others_owner(folder) is not None else   # ("fix the permissions": theirs)
+                         f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
                              f"{locked_words(path)} or give --html another path"
@@ -24864,8 +24876,8 @@ def review_unwritable(review):
     """What to do where review cannot write beside its run (it has no --out): at start, and at a save the system
     refused; a copy takes the notes saved with it (the run alone left them beside the first, split across two files)."""
     kept = os.path.lexists(review.sidecar)
-    return ("make the folder writable, or copy the run" + (f" with its annotations ({shell_word(review.own)} "
-                                                            f"{shell_word(review.sidecar)})" if kept else "")
+    return (f"{folder_cure(os.path.dirname(review.sidecar) or '.')}, or copy the run"
+            + (f" with its annotations ({shell_word(review.own)} {shell_word(review.sidecar)})" if kept else "")
             + " to a folder that can be written and review the copy")
 
 

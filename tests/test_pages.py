@@ -558,6 +558,23 @@ def test_a_page_under_a_folder_that_cannot_be_entered_or_written_is_told_so(proj
                                  "to make it: give a file name in a folder that is there\n"), err
 
 
+def test_a_page_in_another_users_folder_asks_its_owner(project, cli, monkeypatch):
+    """129th round: --html shut/p.html, shut another user's folder (mode 700, or root's 555), said "fix the permissions,
+    or use another path": their chmod, which fails. Its owner is asked. (Ownership is set with chown, this process seen as
+    user 1000, and the write fails as the system fails it.)"""
+    write_two_runs()
+    os.makedirs("shut")
+    os.chown("shut", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    def refused(path, text, replace=False):
+        raise PermissionError(errno.EACCES, "Permission denied", f"{path}.tmp-1-1")
+    monkeypatch.setattr(evalpy, "write_file", refused)
+    code, out, err = cli("report", "runs/dev-v2.json", "--html", "shut/p.html")
+    assert code == 2 and err == ("error: cannot write in shut (Permission denied): the page was not written; ask its owner "
+                                 "(uid 4321) to let you write in shut, or give --html a file in a folder that can be "
+                                 "written\n"), err
+
+
 def test_a_page_with_no_failing_or_changed_case_has_no_filter_box(project, cli):
     """From the Chromium test of the real runs: a filter box over a table that was not there made
     the page's script fail."""

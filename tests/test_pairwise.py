@@ -2095,6 +2095,25 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     assert cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)[0] == 0
 
 
+def test_runs_in_another_users_folder_ask_its_owner_or_the_copy(project, cli, fake, monkeypatch):
+    """129th round: compare --pairwise of runs in another user's folder (755) said "make the folder writable", their
+    chmod, which fails. Its owner is asked, or the copy made. (Ownership is set with chown, this process seen as user
+    1000; the folder is made unwritable to os.access: root writes every folder.)"""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    os.chown("runs", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
+                                      "verdicts asked could not be stored, so nothing was asked: ask its owner (uid 4321) "
+                                      "to let you write in runs, or copy both runs to a folder that can be written and "
+                                      "compare the copies\n"), err
+    assert fake.chat_bodies == []
+
+
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
     """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
     run's are now: the compare is refused before any call, saying where to move them."""

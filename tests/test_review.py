@@ -994,6 +994,22 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
                                  "a folder that can be written and review the copy"), str(e.value)
 
 
+def test_a_run_in_another_users_folder_asks_its_owner_or_the_copy(project, runs, monkeypatch):
+    """129th round: review of a run in another user's folder (755) said "make the folder writable", their chmod, which
+    fails. Its owner is asked, or the copy made. (Ownership is set with chown, this process seen as user 1000; the folder
+    is made unwritable to os.access: root writes every folder.)"""
+    folder = os.path.dirname(runs[1])
+    os.chown(folder, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath(folder)
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1])
+    assert str(e.value).endswith(f"ask its owner (uid 4321) to let you write in {folder}, or copy the run to a folder "
+                                 "that can be written and review the copy"), str(e.value)
+
+
 def test_another_users_annotations_in_a_sticky_folder_or_a_read_only_one_say_what_to_do(project, runs, monkeypatch):
     """128th round's newcomer: another user's annotations file in a sticky folder (as /tmp) was refused at start with no
     cure, and a save refused onto it (EPERM) was told to use lsattr and chattr, which fail there; one made read-only

@@ -1388,6 +1388,29 @@ def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
     assert fake.chat_bodies == []
 
 
+def test_another_users_file_at_out_in_a_sticky_folder_asks_its_owner(project, cli, fake, monkeypatch):
+    """129th round: run --out st/x.json and judge --out st/j.json, where that name is another user's file in a sticky
+    folder (as /tmp), said "exists ... remove it or give another --out": rm fails there. Its owner is asked to move it
+    aside. (Ownership is set with chown, this process seen as user 1000.)"""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")[0] == 0
+    os.makedirs("st")
+    os.chmod("st", 0o1777)
+    for name in ("x.json", "j.json"):
+        Path("st", name).write_bytes(Path("runs/x.json").read_bytes())
+        os.chown(Path("st", name), 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    asked = len(fake.chat_bodies)
+    for command in (("run", "--split", "dev", "--host", fake.url, "--out", "st/x.json"),
+                    ("judge", "runs/x.json", "--host", fake.url, "--out", "st/j.json")):
+        code, out, err = cli(*command)
+        name = command[-1]
+        assert code == 2 and err.endswith(f"error: --out {name}: {name} exists, and eval.py never overwrites a run; ask its "
+                                          "owner (uid 4321) to move it aside (a folder where each user replaces only their "
+                                          "own: st, sticky), or give another --out (without --out, the next free name is "
+                                          "used)\n"), err
+    assert len(fake.chat_bodies) == asked
+
+
 def test_usage_errors_are_plain(project, cli):
     code, out, err = cli("run")
     assert code == 2 and "run needs --split" in err
