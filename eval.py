@@ -12137,6 +12137,19 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     return out, True
 
 
+def others_stopped_run(run_path):
+    """What to say of a stopped run's journal that is another user's, and that this process cannot go on with (in a sticky
+    folder, or not writable: "finish it with: run --resume" was said, whose lock failed, "Fix that"): its owner asked, or
+    the journal copied to one's own folder and the copy resumed; else None."""
+    journal = run_path + JOURNAL_SUFFIX
+    owner = others_owner(journal)
+    if owner is None or others_in_sticky(journal) is None and os.access(journal, os.W_OK):
+        return None
+    return (f"{shell_word(journal)} holds an unfinished run of another user's (uid {owner}): ask its owner to finish it "
+            f"({resume_command(run_path)}), or copy the journal to a folder of yours and resume the copy (cp "
+            f"{shell_word(journal)} DIR/, then {resume_command(os.path.join('DIR', os.path.basename(run_path)))})")
+
+
 def journal_in_the_way(run_path):
     """What the journal at a run's name is: a live run's (its lock held, the holder named), an
     interrupted one's, with the command that finishes it, or None when it is no run's journal."""
@@ -12144,6 +12157,8 @@ def journal_in_the_way(run_path):
     if holder is not None:
         return (f"another eval.py (pid {on_one_line(holder, 20)}) is writing this run ({shell_word(run_path + JOURNAL_SUFFIX)}); "
                 "wait for it")
+    if others_stopped_run(run_path):
+        return others_stopped_run(run_path)
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
         return (f"{shell_word(run_path + JOURNAL_SUFFIX)} is what a run stopped before asking anything left (it holds no "
                 "answer); remove it and run again" if never_begun(run_path + JOURNAL_SUFFIX) else None)
@@ -13638,6 +13653,8 @@ def open_or_resume(args, held):
         raise EvalError(left_journal(run_path))
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # none of eval.py's: said why, its RUN.lock untouched
         read_journal(run_path + JOURNAL_SUFFIX)
+    if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that")
+        raise EvalError(f"--resume {shell_word(run_path)}: {others_stopped_run(run_path)}")
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")

@@ -752,6 +752,31 @@ def test_a_default_name_an_unfinished_run_holds_names_its_journal(project, cli, 
     assert code == 0 and "runs/dev-v3.json.journal exists; writing runs/dev-v3-2.json instead" in err, err
 
 
+def test_another_users_stopped_run_asks_its_owner_or_a_copy_never_our_resume(project, cli, fake, monkeypatch):
+    """129th round: another user's run stopped in a sticky folder (as /tmp), its journal and lock theirs: run --out said
+    "finish it with: run --resume", which failed "cannot write its .lock (Permission denied) ... Fix that". Its owner is
+    asked, or the journal copied to a folder of one's own and the copy resumed (which works). (Ownership is set with
+    chown, this process seen as user 1000.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o1777)
+    Path("runs/dev-v3.json.lock").touch()
+    for name in ("runs/dev-v3.json.journal", "runs/dev-v3.json.lock"):
+        os.chown(name, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    said = ("runs/dev-v3.json.journal holds an unfinished run of another user's (uid 4321): ask its owner to finish it "
+            "(python eval.py run --resume runs/dev-v3.json), or copy the journal to a folder of yours and resume the copy "
+            "(cp runs/dev-v3.json.journal DIR/, then python eval.py run --resume DIR/dev-v3.json)")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and err.endswith(f"error: --out runs/dev-v3.json: {said}, or give another --out\n"), err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: {said}\n"), err
+    assert fake.chat_bodies == []
+    os.makedirs("mine")
+    shutil.copy("runs/dev-v3.json.journal", "mine/")   # the copy is one's own: resumed
+    code, out, err = cli("run", "--resume", "mine/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 23, err
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
