@@ -1758,6 +1758,13 @@ def open_lock_file(path):
     return os.fdopen(fd, "a+")
 
 
+def chattr_cure(flags, what):
+    """chattr's cure of a locked (immutable, append-only) file or folder, which root alone can run: offered to a user who
+    is not, it failed ("Operation not permitted"), and they are sent to an administrator."""
+    cure = f"chattr {flags} undoes {what}"
+    return cure if not hasattr(os, "geteuid") or os.geteuid() == 0 else f"{cure}, run by an administrator (root): ask one"
+
+
 OS_ERROR_HINTS = {   # what to do about an error of the user's machine that reaches the command line unnamed
     errno.ENOTDIR: "a part of that path is a file, not a folder; check the path",
     errno.EISDIR: "that is a folder, where a file is needed; check the path",
@@ -1779,14 +1786,15 @@ def locked_words(path):
         return (f"it is another user's file (uid {owner}) in a folder where each user replaces only their own "
                 f"({shell_word(os.path.dirname(path) or '.')}, sticky): ask its owner to move it aside,")
     return (f"an immutable or append-only file or folder? (lsattr -d {shell_word(os.path.dirname(path) or '.')} "
-            f"{shell_word(path)} shows which; chattr -i -a undoes both)")
+            f"{shell_word(path)} shows which; {chattr_cure('-i -a', 'both')})")
 
 
 def os_hint(error):
     """': what to do' about an OSError whose errno OS_ERROR_HINTS knows, else ''."""
     if isinstance(error, ReadOnlyFile):   # (its own: "to read or write it, or to enter a folder" was said beside it;
         return f": {error.cure}"          # "or copy it aside" left it in the way, read-only still)
-    return f": {OS_ERROR_HINTS[error.errno]}" if error.errno in OS_ERROR_HINTS else ""
+    return (f": {OS_ERROR_HINTS[error.errno].replace('chattr -i undoes it', chattr_cure('-i', 'it'))}"
+            if error.errno in OS_ERROR_HINTS else "")
 
 
 def remedy(error):
@@ -14735,7 +14743,7 @@ def left_behind(path, suffix, what):
     return (f"{shell_word(path)} is a finished run, and {shell_word(left)} was left behind just after the run file was "
             f"written (by a stop, or a folder that would not let it be removed): every {what} is in {shell_word(path)}; "
             f"remove the {suffix[1:]} (rm {shell_word(left)}; where that is refused, lsattr -d {shell_word(folder)} shows an "
-            "append-only or immutable folder, and chattr -a -i undoes it)")
+            f"append-only or immutable folder, and {chattr_cure('-a -i', 'it')})")
 
 
 def unremoved_note(path, suffix, what, error):
@@ -25047,7 +25055,7 @@ class Review:
                 raise EvalError(f"cannot write in {shell_word(folder)} ({e.strerror}): the annotation was not saved; those "
                                 "saved before are kept: " + (
                                     f"an append-only or immutable folder? (lsattr -d {shell_word(folder)} shows which; "
-                                    f"chattr -a -i undoes both) or {review_unwritable(self).split(', or ', 1)[1]}"
+                                    f"{chattr_cure('-a -i', 'both')}) or {review_unwritable(self).split(', or ', 1)[1]}"
                                     if e.errno == errno.EPERM else review_unwritable(self))) from None
             at_fault = onto or (lock if e.filename == lock else self.sidecar)
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a

@@ -4659,6 +4659,28 @@ def test_a_journal_the_system_will_not_remove_ends_the_run_well(project, cli, fa
             "both); then remove it (rm runs/x.json.journal)\nwrote runs/x.json") in err, err
 
 
+def test_chattr_is_offered_to_root_alone(project, cli, fake, monkeypatch):
+    """129th round: "chattr -i -a undoes both" was offered to a user who is not root, whose chattr fails (it needs root).
+    They are sent to an administrator. (This process seen as user 1000; the removal fails as an append-only folder
+    fails it.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    real_unlink = os.unlink
+    def append_only(path, *a, **kw):
+        if os.fspath(path).endswith(".journal"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", append_only)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0, err
+    assert ("(lsattr -d runs runs/x.json.journal shows which; chattr -i -a undoes both, run by an administrator (root): ask "
+            "one); then remove it (rm runs/x.json.journal)") in err, err
+    code, out, err = cli("runs", "runs")
+    assert "lsattr -d runs shows an append-only or immutable folder, and chattr -a -i undoes it, run by an administrator " \
+        "(root): ask one)" in out, out
+    assert "chattr" not in err
+
+
 def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
     """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
     `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
