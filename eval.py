@@ -1586,8 +1586,13 @@ def write_file(path, pieces, replace=False):
             pass
         except OSError as e:   # (an append-only folder: the file made, its rename and its removal refused; never one
             if os.path.lexists(tmp):   # that was not made, in a folder that cannot be entered)
-                warn(f"note: could not remove the temp file {shell_word(tmp)} ({e.strerror}): remove it once the folder "
-                     f"allows it (rm {shell_word(tmp)})")
+                warn(unremoved_left("the temp file", tmp, e))
+
+
+def unremoved_left(what, path, error):
+    """The note of a file eval.py made and the system would not remove (an append-only folder): named, with its cure."""
+    return (f"note: could not remove {what} {shell_word(path)} ({error.strerror}): remove it once the folder allows it "
+            f"(rm {shell_word(path)})")
 
 
 @contextlib.contextmanager
@@ -1895,7 +1900,12 @@ class FileLock:
             handle.close()
         self.others = []
         if self.file is not None:
-            remove_quietly(self.path)   # while still held: whoever waits on it sees it gone and retries
+            try:   # while still held: whoever waits on it sees it gone and retries
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            except OSError as e:   # (an append-only folder: left unnamed, and `runs` blamed a stop)
+                warn(unremoved_left("the lock", self.path, e))
             self.file.close()
             self.file = None
 
@@ -19487,7 +19497,8 @@ def leftovers(folder):
         elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \
                 and not any(os.path.lexists(path[:-5] + suffix) for suffix in (JOURNAL_SUFFIX, JUDGING_SUFFIX)):
             # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume)
-            found.append((path, "a lock no eval.py on this machine holds (a stopped one left it): the next eval.py "
+            found.append((path, "a lock no eval.py on this machine holds (left by a stopped one, or by a folder that "
+                                "would not let it be removed): the next eval.py "
                                 "takes it; remove it if none runs on another machine"))
     return found
 

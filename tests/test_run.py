@@ -4681,6 +4681,28 @@ def test_chattr_is_offered_to_root_alone(project, cli, fake, monkeypatch):
     assert "chattr" not in err
 
 
+def test_a_lock_the_system_will_not_remove_is_named_never_blamed_on_a_stop(project, cli, fake, monkeypatch):
+    """129th round: in an append-only folder (chattr +a) a run's .lock was left unnamed (its journal alone was), and once
+    the journal was removed `runs` said "a stopped one left it". It is named among the files left, and `runs` names both
+    causes. (The removal fails as the system fails it.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    real_unlink = os.unlink
+    def append_only(path, *a, **kw):
+        if os.fspath(path).endswith((".journal", ".lock")):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", append_only)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
+    assert code == 0, err
+    assert ("note: could not remove the lock runs/x.json.lock (Operation not permitted): remove it once the folder allows "
+            "it (rm runs/x.json.lock)") in err, err
+    monkeypatch.setattr(os, "unlink", real_unlink)
+    os.unlink("runs/x.json.journal")
+    code, out, err = cli("runs", "runs")
+    assert ("a lock no eval.py on this machine holds (left by a stopped one, or by a folder that would not let it be "
+            "removed): the next eval.py takes it") in out, out
+
+
 def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
     """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
     `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
