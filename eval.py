@@ -12164,8 +12164,13 @@ def others_stopped_run(run_path):
     if owner is None or others_in_sticky(journal) is None and os.access(journal, os.W_OK):
         return None
     return (f"{shell_word(journal)} holds an unfinished run of another user's (uid {owner}): ask its owner to finish it "
-            f"({resume_command(run_path)}), or copy the journal to a folder of yours and resume the copy (cp "
-            f"{shell_word(journal)} DIR/, then {resume_command(os.path.join('DIR', os.path.basename(run_path)))})")
+            f"({resume_command(run_path)}), or {resumed_copy(run_path, 'a folder of yours')}")
+
+
+def resumed_copy(run_path, where):
+    """The cure of a stopped run that cannot be gone on with where it is: its journal copied `where`, the copy resumed."""
+    return (f"copy the journal to {where} and resume the copy (cp {shell_word(run_path + JOURNAL_SUFFIX)} DIR/, then "
+            f"{resume_command(os.path.join('DIR', os.path.basename(run_path)))})")
 
 
 def journal_in_the_way(run_path):
@@ -13673,6 +13678,9 @@ def open_or_resume(args, held):
         read_journal(run_path + JOURNAL_SUFFIX)
     if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that")
         raise EvalError(f"--resume {shell_word(run_path)}: {others_stopped_run(run_path)}")
+    folder = os.path.dirname(run_path) or "."   # (made read-only since: every case left was asked, then not written)
+    writable_beside(run_path, "no case was asked",
+                    f"{folder_cure(folder)}, or {resumed_copy(run_path, 'a folder that can be written')}")
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")

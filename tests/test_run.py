@@ -777,6 +777,22 @@ def test_another_users_stopped_run_asks_its_owner_or_a_copy_never_our_resume(pro
     assert code == 0 and len(fake.chat_bodies) == 23, err
 
 
+def test_a_resume_in_a_folder_that_cannot_be_written_asks_nothing(project, cli, fake, monkeypatch):
+    """129th round: run --resume of a stopped run whose folder became read-only asked every remaining case (paid
+    calls), then could not write the run file. The folder is looked at first, as a fresh run's is, and named. (The folder
+    is made unwritable to os.access: root writes every folder.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json: its folder runs cannot be written; no case was "
+                                      "asked: make the folder writable, or copy the journal to a folder that can be "
+                                      "written and resume the copy (cp runs/dev-v3.json.journal DIR/, then python eval.py "
+                                      "run --resume DIR/dev-v3.json)\n"), err
+    assert fake.chat_bodies == []
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
