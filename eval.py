@@ -21493,19 +21493,20 @@ def annotations_file(run_path, own=None):
     return path if os.path.exists(path) else next((name for name in older if os.path.exists(name)), path)
 
 
-def read_annotations(path):
+def read_annotations(path, again="give the same command again"):
     """An annotations sidecar: {"annotations": {answer key: {"text": ..., "time": ...}}, "run_sha": the
     hash of the run file they were written on (None if it says none), "other_versions": {run sha:
     annotations}}. The older form ({"labels": {key: {"label": ..., "time": ...}}}) is read as the same.
     A link to nothing is named with its target (read_bytes), never read as no annotations: its target
-    may be on a share not mounted, and review's next save would replace the link."""
+    may be on a share not mounted, and review's next save would replace the link. again: what to do once mended (a
+    review's page saves again)."""
     if not os.path.lexists(path):
         return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
         raise EvalError(f"{shell_word(path)}: a folder, where the run's annotations file goes; move it aside (or "
-                        "rename it), then give the same command again")
+                        f"rename it), then {again}")
     data, parsed = None, False   # (a JSON null is read, and holds no annotation: not "unread")
     raw = read_bytes(path, "annotations file")
     refuse_wide(path, raw, what="this annotations file")   # (saved by an editor in UTF-16: "damaged", "mend it")
@@ -24963,11 +24964,12 @@ class Review:
 
     def annotations(self, sidecar=None):
         """(this version's annotations, those of other versions of the run file by hash): the sidecar
-        (the one given, under its lock) as it is now, read against the run as it was loaded."""
+        (the one given, under its lock, to save in: a damage said with "save again" as its last step) as it is now, read
+        against the run as it was loaded."""
         # the file written, once there, else the older ones
         read_from = sidecar or self.sidecar
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
-        found = annotations_by_version(read_annotations(read_from), self.run_sha)
+        found = annotations_by_version(read_annotations(read_from, *["save again"] if sidecar else []), self.run_sha)
         # (each read may be sent to a page, which sends its text back as what it showed)
         self.longest_read = max([self.longest_read] + [len(a["text"]) for a in found[0].values()
                                                       if isinstance(a.get("text"), str)])
@@ -25020,8 +25022,8 @@ class Review:
                 "counts": annotation_counts(self.of_this_run(annotations))}
 
     def save_problem(self, body):
-        """What is wrong with a save's body (the field at fault, and what it holds), or None. The key's type first: a list
-        or an object cannot be looked up in a set (a TypeError, a 500)."""
+        """What is wrong with a save's body (the field at fault, and what it holds), or None; RunReplaced for a page of
+        another run. The key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
         for field in ("key", "text", "was", "run_sha", "run"):
@@ -25029,6 +25031,13 @@ class Review:
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
                 return f'"{field}" is {json_kind(body[field])}, not a text'
+        if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
+            # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
+            # --port one address: its note went beside that run, on an answer the page never showed
+            # (before its key: a key of that run was told it names no answer of this one, in words for an API client)
+            raise RunReplaced(f"this page shows another run than the one this review serves now ({shell_word(self.path)}: "
+                              "review was started again since, on another run or a changed one): nothing was saved; "
+                              "reload the page to annotate the run it serves")
         if body["key"] not in self.keys:
             return f'"key" {shown_value(body["key"])} names no answer of this run ("<case id>#<trial>")'
         return None
@@ -25053,12 +25062,6 @@ class Review:
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
-        if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
-            # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
-            # --port one address: its note went beside that run, on an answer the page never showed
-            raise RunReplaced(f"this page shows another run than the one this review serves now ({shell_word(self.path)}: "
-                              "review was started again since, on another run or a changed one): nothing was saved; "
-                              "reload the page to annotate the run it serves")
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
             return self.write(body["key"], text, body.get("was"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review

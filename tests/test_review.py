@@ -1517,3 +1517,20 @@ def test_a_save_from_a_page_of_another_run_is_refused(server, runs):
         answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": name[:20], "was": "x" if name[0] == "."
                                                            else "./" + runs[1][:18], "run_sha": shown, "run": name}, timeout=10)
         assert answer.status_code == 200, answer.text
+
+
+def test_a_save_from_a_page_of_another_run_is_told_so_before_its_key_is_looked_up(server, runs):
+    """129th round: a tab left open as review was started again on another run at the same port sends a key of its own
+    run: it was told '"key" ... names no answer of this run ... send {"key": ...}', words for an API client, never the
+    412 that says to reload. And a folder where the annotations file goes said "give the same command again" on the
+    page, where its cure is to save again."""
+    url, review = server
+    answer = requests.post(url + "/annotations", json={"key": "dev-99#1", "text": "x", "was": "", "run_sha": "0" * 64,
+                                                       "run": "runs/other.json"}, timeout=10)
+    assert answer.status_code == 412 and answer.json()["error"].startswith(
+        "this page shows another run than the one this review serves now"), answer.text
+    os.mkdir(runs[1] + ".annotations.json")
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
+    assert answer.status_code == 500 and answer.json()["error"] == (
+        f"{runs[1]}.annotations.json: a folder, where the run's annotations file goes; move it aside (or rename it), "
+        "then save again"), answer.text
