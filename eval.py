@@ -25624,6 +25624,9 @@ function counts(list) {
 // what a request that got no answer of the review's says: the server stopped (Ctrl-C), or something between answered in
 // its place, a body cut short or rewritten, or a proxy's own ("the review server answered 502 without a reason" was said
 // of a 502 the review never gives), or none came in time (late)
+// a signal aborted once the page's wait is over (AbortSignal.timeout is missing before Chrome 103, Firefox 100 and
+// Safari 16: called before a save's try, its TypeError left "saving…" for good, the save never sent)
+function waited() { const c = new AbortController(); setTimeout(() => c.abort(), WAIT * 1000); return c.signal; }
 function unanswered(response, late) {
   return late ? "no answer came within " + WAIT + " s (the review server, or a proxy between, is stuck)"
     : response ? "an answer of HTTP " + response.status + " came, not the review's (" + (response.ok ? "cut short" : "a proxy's") +
@@ -25734,7 +25737,7 @@ async function fresh(answer) {
   if (retired.has(answer.served)) return false;
   const before = served;
   let now = null;
-  try { now = (await (await fetch("/served", {signal: AbortSignal.timeout(WAIT * 1000)})).json()).served; } catch (e) { now = null; }
+  try { now = (await (await fetch("/served", {signal: waited()})).json()).served; } catch (e) { now = null; }
   // (another answer took a review meanwhile, asked since: this one's answer to /served may be older than its; a late
   // one for the middle of two restarts retired the review serving the page, which froze)
   if (served !== before) return answer.served === served && answer.read_as > applied && (applied = answer.read_as, following());
@@ -25790,9 +25793,9 @@ async function send(it, text, asked) {
   // (a draft typed on since is kept: replaced by this text, what was typed after it was lost on the next redraw)
   if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); say(it); return; }
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
-  let response = null, answer;
-  const late = AbortSignal.timeout(WAIT * 1000);   // (its body's reading too)
-  try {
+  let response = null, answer, late = null;
+  try {   // (all of it: a step that throws, a browser lacking what it calls, is a save unanswered, never "saving…" for good)
+    late = waited();   // (its body's reading too)
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, signal: late,
                                             body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
@@ -25801,8 +25804,9 @@ async function send(it, text, asked) {
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Set()).add(asStored(text));
     // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
-    it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, late.aborted) +
-      (!response && !late.aborted ? "" : response && response.ok ? "; reload the page to see what the file holds"
+    const over = !!late && late.aborted;
+    it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, over) +
+      (!response && !over ? "" : response && response.ok ? "; reload the page to see what the file holds"
         : "; save again, or reload the page to see what the file holds"); say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)

@@ -1635,3 +1635,19 @@ def test_the_notice_and_counts_while_served_fails_keep_a_change_said_and_clear_o
     assert "An older answer came late: the other notes are shown as this page last heard them" in notice, notice
     assert page.text_content("#counts") == "Unknown till the next save is answered (this one's answer came late).", \
         page.text_content("#counts")
+
+
+def test_a_browser_without_abort_signal_timeout_saves_and_asks_which_review_serves_it(page):
+    """129th round: a browser without AbortSignal.timeout (Chrome before 103, Firefox before 100, Safari before 16) never
+    sent a save and said "saving…" for good: its TypeError came before the save's try; and could never ask /served."""
+    from playwright.sync_api import expect
+    page.add_init_script("delete AbortSignal.timeout")
+    page.reload()
+    page.wait_for_selector("#case h2")
+    assert page.evaluate("typeof AbortSignal.timeout") == "undefined"
+    save_note(page, "v1")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    page.evaluate("served = 'a review before a restart'")   # (the next answer's review is asked after, at /served)
+    save_note(page, " more")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
+    assert "could not ask" not in page.text_content("#notice") and page.evaluate("typeof served") == "string"
