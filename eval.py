@@ -25210,6 +25210,11 @@ def review_handler(review, nonce):
         def send_json(self, status, obj):
             self.send(status, "application/json; charset=utf-8", json_text(obj).encode())
 
+        def refuse(self, status, error, more=None):
+            """A refusal of the review's own, marked so (served): a proxy's {"error": ...} under a status the review
+            gives too (a gateway's 500 or 408, come after the save was written) was read as the review's "not saved"."""
+            self.send_json(status, {"error": error, **(more or {}), "served": review.served})
+
         def answer(self, respond):
             """Every request gets an answer, even when the code behind it fails: a page left
             waiting for a response that never comes looks like a hang."""
@@ -25219,18 +25224,18 @@ def review_handler(review, nonce):
                 except ConnectionError:
                     raise
                 except TimeoutError:
-                    self.send_json(408, {"error": "the request's body did not all arrive (less than its Content-Length)"})
+                    self.refuse(408, "the request's body did not all arrive (less than its Content-Length)")
                 except (ValueError, UnicodeDecodeError) as e:
-                    self.send_json(400, {"error": str(e)})
+                    self.refuse(400, str(e))
                 except AnnotationChanged as e:
-                    self.send_json(409, {"error": str(e), "annotation": e.annotation, "counts": e.counts,
-                                         "annotations": e.annotations, **e.read_as})
+                    self.refuse(409, str(e), {"annotation": e.annotation, "counts": e.counts, "annotations": e.annotations,
+                                              **e.read_as})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
-                    self.send_json(412, {"error": str(e)})   # not 409, which the page reads as another page's save)
+                    self.refuse(412, str(e))   # not 409, which the page reads as another page's save)
                 except EvalError as e:
-                    self.send_json(500, {"error": str(e)})
+                    self.refuse(500, str(e))
                 except Exception as e:   # a bug: said, not swallowed
-                    self.send_json(500, {"error": f"eval.py review failed: {type(e).__name__}: {e}"})
+                    self.refuse(500, f"eval.py review failed: {type(e).__name__}: {e}")
             except (ConnectionError, TimeoutError):
                 self.close_connection = True   # the page went away, or never sent all it promised
 
@@ -25636,14 +25641,17 @@ function unanswered(response, late) {
 // as the review's, "not saved: undefined" was said and this page's own text called another page's, or "saving…" stuck;
 // a 200 of {"saved": key} alone emptied the counts, counts(undefined) throwing; a proxy's 409 {"error": "Conflict"} was
 // read as another page's save): a save's, and a refusal for another page's (409), hold what the review always sends
-// with one, any other refusal its reason. Never a 502, 503 or 504, whatever it holds: review gives none (a gateway's
-// {"error": "upstream request timeout"}, come after the save reached the file, said "not saved", and the next save
-// called this page's own text another page's)
+// with one, any other refusal its reason; each its mark (served). Of a status the review gives (REFUSALS) alone: a
+// gateway's {"error": "upstream request timeout"} (502, 504, 520, 524, 429, 413...), come after the save reached the
+// file, said "not saved", and the next save called this page's own text another page's; under a 500 or 408, its mark
+// tells it
 function reviewsAnswer(response, answer, key) {
-  if (!answer || typeof answer !== "object" || [502, 503, 504].includes(response.status)) return false;
-  if (response.ok) return answer.saved === key && reviewsNotes(answer);
-  return typeof answer.error === "string" && (response.status !== 409 || reviewsNotes(answer));
+  if (!answer || typeof answer !== "object" || typeof answer.served !== "string") return false;
+  if (response.status === 200) return answer.saved === key && reviewsNotes(answer);
+  return REFUSALS.includes(response.status) && typeof answer.error === "string" && (response.status !== 409 || reviewsNotes(answer));
 }
+// the statuses of the review's refusals of a save, in JSON (its 403, 404 and 405 are text: no answer of a page's save)
+const REFUSALS = [400, 408, 409, 412, 500];
 // what the review sends with a save's answer and with a refusal for another page's save: the note on file, the counts,
 // every note, and when (read_as) and by which review (served) the file was read
 function reviewsNotes(answer) {

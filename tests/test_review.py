@@ -449,7 +449,8 @@ def test_the_review_server_answers_even_when_its_own_code_fails(server, monkeypa
     url, review = server
     monkeypatch.setattr(review, "data", lambda: {}["boom"])
     answer = requests.get(url + "/data", timeout=5)
-    assert answer.status_code == 500 and answer.json() == {"error": "eval.py review failed: KeyError: 'boom'"}
+    assert answer.status_code == 500 and answer.json() == {"error": "eval.py review failed: KeyError: 'boom'",
+                                                           "served": review.served}
 
 
 def test_a_prompt_placeholder_without_vars_is_shown_as_written(project):

@@ -1651,3 +1651,27 @@ def test_a_browser_without_abort_signal_timeout_saves_and_asks_which_review_serv
     save_note(page, " more")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
     assert "could not ask" not in page.text_content("#notice") and page.evaluate("typeof served") == "string"
+
+
+def test_an_answer_of_a_status_the_review_never_gives_or_without_its_mark_is_no_answer(page):
+    """129th round: a proxy's {"error": ...} under a status the review never gives (520, 522, 524, 429, 401, 407, 413)
+    was read as the review's refusal: "not saved: upstream request timeout" of a save written, and the next save called
+    this page's own text another page's. The review's refusals are 400, 408, 409, 412 and 500, each with its mark
+    (served); a 500 or 408 without it is a proxy's too."""
+    import json
+    from playwright.sync_api import expect
+    for n, status in enumerate((520, 522, 524, 429, 401, 407, 413, 500, 408)):
+        save_answered_as(page, f"v{n}", status, json.dumps({"error": "upstream request timeout"}))
+        expect(page.locator("#savestatus")).to_have_text(
+            f"perhaps not saved: an answer of HTTP {status} came, not the review's (a proxy's, or changed on the way); "
+            "save again, or reload the page to see what the file holds")
+        page.unroute("**/annotations")
+        page.keyboard.press("/")
+        page.fill("#annotationinput", f"v{n} again")
+        page.keyboard.press("Enter")
+        expect(page.locator("#savestatus")).to_have_text(re.compile(f"^not saved: 'v{n}' is on file, a text this page "
+                                                                    "sent and heard no answer to"))
+        save_note(page)
+        expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    page.evaluate("store(shown[at], 'bad \\ud800 text')")   # (the review's own 400 is still its refusal, said as it is)
+    expect(page.locator("#savestatus")).to_have_text(re.compile('^not saved: "text" '))
