@@ -577,6 +577,12 @@ class AnnotationChanged(Exception):
         self.annotation, self.counts, self.annotations, self.read_as = annotation, counts, annotations, read_as
 
 
+class OlderSave(AnnotationChanged):
+    """A page's save of an annotation sent before another of that page's, for that answer, which review has already
+    taken (HTTP 409, marked "older"): the page gave up waiting for its answer (held on the way, or sent twice); taken
+    now, it undid the later save the page had said "saved"."""
+
+
 def warn(message):
     print(inert(message), file=sys.stderr, flush=True)
 
@@ -24955,6 +24961,9 @@ class Review:
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
         # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
         self.read_as, self.served = 0, secrets.token_hex(8)
+        # (page, key): the number of the newest save of that answer that page sent which this review took (written, or
+        # refused for another page's): one sent before it comes late, from a page that gave up on its answer
+        self.taken = {}
 
     @property
     def sidecar(self):
@@ -25026,11 +25035,15 @@ class Review:
         another run. The key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
-        for field in ("key", "text", "was", "run_sha", "run"):
+        for field in ("key", "text", "was", "run_sha", "run", "page"):
             if field not in body and field in ("key", "text"):
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
                 return f'"{field}" is {json_kind(body[field])}, not a text'
+        if ("page" in body) != ("seq" in body):
+            return '"page" and "seq" go together (the page\'s own mark and the number of its save)'
+        if "seq" in body and (type(body["seq"]) is not int or body["seq"] < 0):
+            return f'"seq" is {json_kind(body["seq"])}, not a whole number of 0 or more'
         if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
             # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
             # --port one address: its note went beside that run, on an answer the page never showed
@@ -25063,7 +25076,7 @@ class Review:
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
-            return self.write(body["key"], text, body.get("was"))
+            return self.write(body["key"], text, body.get("was"), (body["page"], body["seq"]) if "page" in body else None)
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
@@ -25090,9 +25103,10 @@ class Review:
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None
 
-    def write(self, key, text, was=None):
+    def write(self, key, text, was=None, sent=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
-        page showed ("" for none), None from a page that does not say."""
+        page showed ("" for none), None from a page that does not say; sent: (the page's mark, the number of this save
+        of its), None from a client that does not say."""
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)
@@ -25121,11 +25135,11 @@ class Review:
                 for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
                     if os.path.abspath(side) not in order:   # (a link made since: after the rest)
                         held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
-                return self.write_locked(sidecar, key, text, was)
+                return self.write_locked(sidecar, key, text, was, sent)
         finally:
             self.lock.release()
 
-    def write_locked(self, sidecar, key, text, was):
+    def write_locked(self, sidecar, key, text, was, sent=None):
         """write(), under the locks."""
         # (under the locks, just before the write: a save already waiting as the run went, checked before them, wrote)
         if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
@@ -25143,6 +25157,14 @@ class Review:
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
+        if sent is not None:
+            page, number = sent
+            if number <= self.taken.get((page, key), -1):
+                raise OlderSave("an older save of this page, refused: sent before another save of this answer that this "
+                                "review has taken since (its answer was given up on, held on the way, or it came twice); "
+                                "nothing was saved: the later save stands", annotations.get(key),
+                                annotation_counts(self.of_this_run(annotations)), self.shown_of(annotations), read_as)
+            self.taken[page, key] = number
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
         # no other note)
@@ -25229,7 +25251,7 @@ def review_handler(review, nonce):
                     self.refuse(400, str(e))
                 except AnnotationChanged as e:
                     self.refuse(409, str(e), {"annotation": e.annotation, "counts": e.counts, "annotations": e.annotations,
-                                              **e.read_as})
+                                              **e.read_as, **({"older": True} if isinstance(e, OlderSave) else {})})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.refuse(412, str(e))   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -25436,6 +25458,10 @@ const read = new Set();
 const MOST = {{most}};   // characters of one annotation (MAX_ANNOTATION)
 const WAIT = {{wait}};   // seconds a save waits for its answer (REVIEW_ANSWER_WAIT)
 const drafts = new Map();   // key: what was typed and not saved yet (moving to another case keeps it, a save ends it)
+// this page's own mark, and the number of its last save: review refuses a save of an answer older than one of this
+// page's it has taken (a save given up on, held on the way, landed after the next one and undid what was said "saved")
+const PAGE = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+let sent = 0;
 const $ = (id) => document.getElementById(id);
 // Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
 // or answer from a run must not reorder what is around it.
@@ -25805,7 +25831,8 @@ async function send(it, text, asked) {
   try {   // (all of it: a step that throws, a browser lacking what it calls, is a save unanswered, never "saving…" for good)
     late = waited();   // (its body's reading too)
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, signal: late,
-                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run})});
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run,
+                                                                  page: PAGE, seq: ++sent})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
@@ -25816,6 +25843,13 @@ async function send(it, text, asked) {
     it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, over) +
       (!response && !over ? "" : response && response.ok ? "; reload the page to see what the file holds"
         : "; save again, or reload the page to see what the file holds"); say(it); return;
+  }
+  // (an older save of this page, refused, in answer to the one the page waits for: this very save reached the review
+  // twice, sent again on the way, and the first may have been written; unheard, as a save unanswered is)
+  if (response.status === 409 && answer.older === true) {
+    (it.unheard = it.unheard || new Set()).add(asStored(text)); it.queued--;
+    it.refused = "perhaps saved: this save reached the review twice (sent again on the way) and the second was refused; " +
+      "the first may have been written: reload the page to see what the file holds"; say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer

@@ -1535,3 +1535,30 @@ def test_a_save_from_a_page_of_another_run_is_told_so_before_its_key_is_looked_u
     assert answer.status_code == 500 and answer.json()["error"] == (
         f"{runs[1]}.annotations.json: a folder, where the run's annotations file goes; move it aside (or rename it), "
         "then save again"), answer.text
+
+
+def test_a_save_older_than_one_the_review_took_from_that_page_is_refused(server, runs):
+    """129th round: a save a page gave up on (held on the way) landed after a later one of that page and undid it. A
+    page sends its mark and each save's number: one no newer than a save of that answer already taken from that page
+    (written, or refused for another page's) is refused, marked "older"; another page's, or another answer's, is not."""
+    url, review = server
+
+    def save(text, was, page, seq, key="dev-05#1"):
+        return requests.post(url + "/annotations", json={"key": key, "text": text, "was": was, "page": page, "seq": seq},
+                             timeout=10)
+    assert save("A", "", "p1", 2).status_code == 200
+    for seq in (1, 2):   # (given up on, or sent twice)
+        late = save("X", "A", "p1", seq)
+        assert late.status_code == 409 and late.json()["older"] is True and late.json()["annotation"]["text"] == "A" \
+            and late.json()["error"] == (
+                "an older save of this page, refused: sent before another save of this answer that this review has taken "
+                "since (its answer was given up on, held on the way, or it came twice); nothing was saved: the later save "
+                "stands"), late.text
+    assert save("B", "A", "p2", 1).status_code == 200 and save("Y", "", "p1", 1, key="dev-09#1").status_code == 200
+    assert save("C", "A", "p1", 3).status_code == 409   # (refused for another page's, and taken: older ones still are)
+    assert "older" in save("D", "B", "p1", 3).json()
+    assert load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "B"
+    for body, said in (({"page": "p1"}, '"page" and "seq" go together'), ({"page": "p1", "seq": 1.5}, '"seq" is a number, not a whole'),
+                       ({"page": 3, "seq": 1}, '"page" is a number, not a text'), ({"page": "p", "seq": -1}, '"seq" is a number')):
+        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", **body}, timeout=10)
+        assert answer.status_code == 400 and said in answer.json()["error"], answer.text

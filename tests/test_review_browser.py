@@ -1675,3 +1675,56 @@ def test_an_answer_of_a_status_the_review_never_gives_or_without_its_mark_is_no_
         expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
     page.evaluate("store(shown[at], 'bad \\ud800 text')")   # (the review's own 400 is still its refusal, said as it is)
     expect(page.locator("#savestatus")).to_have_text(re.compile('^not saved: "text" '))
+
+
+def test_a_save_given_up_on_never_lands_after_a_later_save_of_the_same_page(project, chromium, monkeypatch):
+    """129th round: a save the page gave up on after its wait (held on the way) still landed later, over a save sent
+    after it: "A" on file, "X" held and said "perhaps not saved", "A" again said "saved"; then the held "X" came with
+    was=A, the file held A, and it was written: the page said "saved A", the file held X. Removal alike. Each save
+    carries the page's mark and its number: one older than a save of this page the review has taken is refused."""
+    import json
+    import requests
+    from playwright.sync_api import expect
+    monkeypatch.setattr(evalpy, "REVIEW_ANSWER_WAIT", 0.5)
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
+            as tab:
+        def typed(text):
+            tab.keyboard.press("/")
+            tab.fill("#annotationinput", text)
+            tab.keyboard.press("Enter")
+        for given_up in ("X", ""):   # (a removal alike)
+            typed("A")
+            expect(tab.locator("#savestatus")).to_have_text(re.compile("^saved"))
+            held = []
+            tab.route("**/annotations", lambda route: held.append(route.request))   # (never sent on: the proxy holds it)
+            typed(given_up)
+            expect(tab.locator("#savestatus")).to_have_text(
+                "perhaps not saved: no answer came within 0.5 s (the review server, or a proxy between, is stuck); save "
+                "again, or reload the page to see what the file holds")
+            tab.unroute("**/annotations")
+            typed("A")
+            expect(tab.locator("#savestatus")).to_have_text(re.compile("^saved"))
+            late = requests.post(tab.url + "annotations", data=held[0].post_data,   # (the proxy lets it go at last)
+                                 headers={"Content-Type": "application/json"}, timeout=10)
+            assert late.status_code == 409 and late.json()["older"] is True and late.json()["error"].startswith(
+                "an older save of this page, refused"), late.text
+            assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "A"
+            typed("B")   # (never told another page changed it)
+            expect(tab.locator("#savestatus")).to_have_text(re.compile("^saved"))
+
+
+def test_a_save_that_reached_the_review_twice_is_said_perhaps_saved(page):
+    """129th round: a save sent again on the way (a proxy's retry) reaches the review twice; the second, refused as an
+    older save of this page, is the answer the page waits for: its first may have been written ("perhaps saved")."""
+    from playwright.sync_api import expect
+    page.route("**/annotations", lambda route: (route.fetch(), route.fulfill(response=route.fetch())))
+    save_note(page, "v1")
+    expect(page.locator("#savestatus")).to_have_text(
+        "perhaps saved: this save reached the review twice (sent again on the way) and the second was refused; the "
+        "first may have been written: reload the page to see what the file holds")
+    page.unroute("**/annotations")
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: 'v1' is on file, a text this page sent and "
+                                                                "heard no answer to"))
