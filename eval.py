@@ -26874,6 +26874,10 @@ def cmd_review(args):
 def no_runs_here(folder):
     """Why the folder runs lists by default is not here, and what to give (a newcomer in runs/ itself, or in a folder no
     run was made from, was told "no such folder" alone)."""
+    try:
+        os.getcwd()
+    except OSError:   # (the folder it was started in, removed meanwhile: said so below, "none was made" untrue)
+        return ""
     if folder != RUNS_DIR:
         return ""
     here = any(is_run_file(f) for f in sorted(f for f in listed_names(".") if f.endswith(".json"))[:50])   # (cheap)
