@@ -4782,7 +4782,9 @@ class PlaceholderPlaces(NamedTuple):
 
 # what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text, tried
 # first after the placeholder's first mark, which tells the class it stands in (at [\1{{x}}-9] the lowest alone told of
-# none, and the value was wrapped as after \1 outside one), then alone (a look-behind's branch of one character); a
+# none, and the value was wrapped as after \1 outside one), then alone (a look-behind's branch of one character); then
+# the first mark alone, one high character (a range's end before a '-', [a-{{z}}-\d]: two characters there start a
+# range to \d, and a name's stand-in, the first to parse, refused it as a name); a
 # name, flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
 TEXT_STAND_INS = ("\x00",)
 NAME_STAND_INS = ("A", "i", "1")
@@ -4826,8 +4828,8 @@ def placeholder_places(pattern, fills=None):
     whose = {c: start for start, mark in marks.items() for c in mark}
     widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
     names = name_stand_ins(pattern)
-    stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS]
-                 + ([mark[0] + mark[1] * (widths[n] - 1) if widths[n] > 1 else mark[1]] if fills else [])
+    stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS, mark[0]]
+                 + ([mark[0] + mark[1] * (widths[n] - 1)] if fills and widths[n] > 1 else [])
                  + [*names] + ([fills[n]] if fills else [])
                  for n, (start, mark) in enumerate(marks.items())}
     named_from = {start: len(stand_ins[start]) - len(names) - bool(fills) for start in stand_ins}

@@ -391,6 +391,24 @@ def test_a_placeholder_where_re_reads_a_group_is_refused_whatever_its_value(tmp_
                                      + evalpy.PLACEHOLDER_NAMED), (written, str(e.value))
 
 
+def test_a_range_end_before_a_dash_is_text_never_a_name(tmp_path):
+    """129th round: [a-{{p}}-\\d] (re reads [a-z-\\d] as a range and a '-') was refused as "{{p}} stands where Python's
+    re reads a name" whatever p held: no stand-in the parse tried there was one character high enough to end the
+    range, and "i", a name's, was. It is text: filled, and a value that breaks the range gets re's own words."""
+    def loaded(written, **vars):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        return evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+    for value in ("z", "b", "a", "{"):
+        assert loaded("^[a-{{p}}-\\d]+$", p=value)["value"] == f"^[a-{re.escape(value)}-\\d]+$"
+    check = loaded("^[a-{{p}}-\\d]+$", p="z")
+    assert [evalpy.CHECK_TYPES["regex"].evaluate(check, result(answer), graded()) for answer in ("q-7", "Q")] == [True, False]
+    for value, said in (("ab", "bad character range b-\\d"), ("-", "bad character range a-\\-")):
+        with pytest.raises(evalpy.EvalError) as e:
+            loaded("^[a-{{p}}-\\d]+$", p=value)
+        assert said in str(e.value) and evalpy.PLACEHOLDER_NAMED not in str(e.value), str(e.value)
+
+
 def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
     """128th round: in a class, a placeholder after \\0, \\01 or \\1 was filled as (?:value), as after one outside,
     so [\\1{{x}}] of x "a" held '(', '?' and ':' too. In a class a value is its characters, a digit that would join
