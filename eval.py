@@ -4945,6 +4945,13 @@ PLACEHOLDER_IN_ESCAPE = ("a placeholder follows an escape that reads characters 
 PLACEHOLDER_NAMED = ("stands where Python's re reads a name, not text (a group's name or reference, a conditional's "
                      "group, inline flags such as (?i), a \\N{...} character's name), and a var's value is text to "
                      "find; write that part in the pattern itself")
+
+
+def placeholder_named_problem(check, places):
+    """The refusal of a pattern check whose placeholders `places` read one where re reads a name, or None: no value
+    mends it (checks.json's is the file's fault, said once at its line)."""
+    return (f"check {check['name']!r}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} {PLACEHOLDER_NAMED}"
+            if places and places.named else None)
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -4976,10 +4983,8 @@ def pattern_placeholder_problems(check, names, shared=False):
         problems.append(f"check {check['name']!r}: Python's parse of the pattern did not say where its placeholders "
                         f"stand within {MOST_PARSES} tries (so where a quantifier repeats a value is unknown); split it "
                         "into checks of fewer placeholders")
-    if places and places.named:   # (its value filled there is a name, flags or a group: never text to find)
-        problems.append(f"check {check['name']!r}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} "
-                        f"{PLACEHOLDER_NAMED}")
-        return problems
+    if placeholder_named_problem(check, places):   # (its value filled there is a name, flags or a group: never text)
+        return problems + [placeholder_named_problem(check, places)]
     in_class, unread = (places.in_class, places.unread) if places else (frozenset(), frozenset())
     for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
         count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
@@ -5607,10 +5612,11 @@ def load_default_checks(path, older=None):
         if not check_problems and CHECK_TYPES[check["type"]].pattern:
             # (\{{x}} filled with x was "incomplete escape \x", of an x never written; [{{x}}-a] a bad range that
             # x = Ana fills as a good one: a fill's fault is the pattern's only where every fill fails, and no value
-            # could mend it)
+            # could mend it; as is one where re reads a name, (?P<g>a)(?P={{a}}), (?{{f}})x, whatever a fill does)
             check_problems = [f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}" if ESCAPED_PLACEHOLDER.search(check["value"])
                               else f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}" if ESCAPE_SPLIT.search(check["value"])
-                              else None]
+                              else placeholder_named_problem(check, placeholder_places(check["value"]))
+                              if placeholder_names(check["value"]) else None]
             tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
                      for fill in ("x", "\\x00", "\\U0010ffff")]
             # (every placeholder filled alike is no case's fill: [a-{{x}}][{{y}}-9] of x = z, y = 0 compiles, as does

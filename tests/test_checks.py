@@ -576,6 +576,21 @@ def test_a_pattern_of_checks_json_every_case_fills_validly_loads(tmp_path):
             evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+def test_a_placeholder_where_re_reads_a_name_in_checks_json_is_the_files_fault(tmp_path):
+    """129th round: checks.json's (?P<g>a)(?P={{a}}) and (a)(?({{a}})c|d) were refused on every case's line, never
+    naming checks.json, since every fill failing was taken for a fault values may mend; (?P<{{a}}>x) and (?{{a}})x,
+    which x fills validly, were blamed on each case too. No value mends a placeholder where re reads a name: refused
+    once, at the file's line, with its cause and cure."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": a}}) + "\n" for i, a in (("a", "g"), ("b", "1"))))
+    for written in ("(?P<g>a)(?P={{a}})", "(a)(?({{a}})c|d)", "(?P<{{a}}>x)", "(?{{a}})x"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: check {'regex ' + written!r}: {{{{a}}}} "
+                                + evalpy.PLACEHOLDER_NAMED), (written, str(e.value))
+
+
 def test_a_range_pair_of_checks_json_every_case_fills_validly_loads(tmp_path):
     """129th round: checks.json refused ^[{{a}}-m][n-{{b}}][{{c}}]$ of cases a, z, qr and b, y, st ("bad character range
     x-m", the pattern with each placeholder as x), and (?<=ab|{{x}})[{{a}}-m][n-{{b}}] of x cd, a a, b z, though each
