@@ -2441,6 +2441,7 @@ class GradedTrial(TypedDict):
     done_reason: str | None  # "length": stopped by a token limit or the window (score's cut_off, window_full...)
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent, weighed,
+    sent_other: NotRequired[int]  # how many of them are of scripts whose weight is not known (weighed one),
     turns: NotRequired[int]       # and in how many turns, system prompt aside
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
@@ -15855,36 +15856,46 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
                  "load_duration_ns", "thinking_tokens")
 
 
-# A character past the Latin scripts weighs as many Latin ones, for the window flags' tokens per character: a tokenizer
-# reads about 4 Latin characters a token and about a token a CJK character, and one rate for the run read a conversation
-# in another script than its questions' by theirs (Chinese questions flagged an English log that fit, English ones missed
-# a Chinese conversation cut short). Accented Latin letters weigh one, read with their words: weighed as more, Spanish
-# questions denser in "¿dónde está" than a conversation's turns set a rate that missed it cut.
+# A character of CJK or kana weighs as many Latin ones, for the window flags' tokens per character: a tokenizer reads
+# about 4 Latin characters a token and about a token a CJK character, and one rate for the run read a conversation in
+# another script than its questions' by theirs (Chinese questions flagged an English log that fit, English ones missed a
+# Chinese conversation cut short). Accented Latin letters weigh one, read with their words: weighed as more, Spanish
+# questions denser in "¿dónde está" than a conversation's turns set a rate that missed it cut. Other scripts' rates lie
+# between, and vary by tokenizer (Cyrillic, Greek, Arabic, Hebrew about 0.3-0.5 tokens a character, Devanagari and
+# Hangul more): weighed as CJK, Russian questions set a rate that passed an English conversation cut short, and a Russian
+# conversation that fit was flagged under English ones. Their characters are counted apart (OTHER_SCRIPT), and the
+# estimates read at both ends (window_flags()).
 NON_LATIN_WEIGHT = 4
 LATIN_END = "\u0250"   # past Latin Extended-B (IPA, Greek, Cyrillic, CJK, ...)
+DENSE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")   # kana, CJK
 
 
 def weighed_chars(text):
-    """A text's characters, each past the Latin scripts (LATIN_END) weighed NON_LATIN_WEIGHT."""
+    """(A text's characters, each of CJK or kana (DENSE_SCRIPT) weighed NON_LATIN_WEIGHT and any other past the Latin
+    scripts (LATIN_END) weighed one, and how many of those others there are)."""
     text = str(text or "")
-    return len(text) if text.isascii() else len(text) + (NON_LATIN_WEIGHT - 1) * sum(ch >= LATIN_END for ch in text)
+    if text.isascii():
+        return len(text), 0
+    dense = len(DENSE_SCRIPT.findall(text))
+    return len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense
 
 
 def sent_size(result, system):
-    """(characters sent, each weighed as weighed_chars() does, and turns) of a case's request, for the window flags: an
-    agent's last request, its calls and their results in it. The system prompt is counted as filled: its {{context}}
-    passages and {{vars}} may be most of it (counted as written, an answer of one turn read 5 tokens a character, and
-    conversations that fit were flagged)."""
-    system_chars = weighed_chars(render(system, prompt_values(result)) if "{{" in system else system)
+    """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, and turns) of a case's
+    request, for the window flags: an agent's last request, its calls and their results in it. The system prompt is
+    counted as filled: its {{context}} passages and {{vars}} may be most of it (counted as written, an answer of one turn
+    read 5 tokens a character, and conversations that fit were flagged)."""
     turns = result.get("messages")
     turns = [m for m in turns if isinstance(m, dict)] if isinstance(turns, list) and turns else [
         {"content": result.get("input")}]
     transcript = [m for m in result.get("transcript") or () if isinstance(m, dict)]
     # (the last request held every message but the answer it got: an agent that met its question alone was one turn)
     turns += transcript[:max((i for i, m in enumerate(transcript) if m.get("role") == "assistant"), default=0)]
-    return system_chars + sum(weighed_chars(m.get("content")) + sum(
-        weighed_chars(call.get("name")) + weighed_chars(json.dumps(call.get("arguments"), ensure_ascii=False))
-        for call in m.get("tool_calls") or () if isinstance(call, dict)) for m in turns), len(turns)
+    calls = [call for m in turns for call in m.get("tool_calls") or () if isinstance(call, dict)]
+    texts = ([render(system, prompt_values(result)) if "{{" in system else system] + [m.get("content") for m in turns]
+             + [part for call in calls for part in (call.get("name"), json.dumps(call.get("arguments"), ensure_ascii=False))])
+    weighed = [weighed_chars(text) for text in texts]
+    return sum(chars for chars, _ in weighed), sum(other for _, other in weighed), len(turns)
 
 
 def votes_on(votes, checks):
@@ -15950,7 +15961,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system is not None:   # two keys more cost a trial nothing: its dict has room for them
-            trial["sent_chars"], trial["turns"] = sent_size(r, system)
+            trial["sent_chars"], trial["sent_other"], trial["turns"] = sent_size(r, system)
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
@@ -16812,10 +16823,13 @@ def window_flags(config, cases):
         return cut, dropped, unchecked
     keep = num_keep(config)
     older = drops_turns_unasked(config.get("server_version"))
-    per_char = tokens_per_char(cases, window) if older else None
+    # the rate and the estimates at both ends of other scripts' weights (OTHER_WEIGHTS): each a conversation's tokens
+    # read as the questions' at one weight for both, the ends of what one weight can give
+    per_char = {weight: tokens_per_char(cases, window, weight) for weight in OTHER_WEIGHTS} if older else {}
+    highest = per_char.get(OTHER_WEIGHTS[0])
     # where no rate can be trusted, the conversations that could have passed the window (a token a character at most)
     # are said to be unchecked: flagged none, they read as checked
-    why = older and ("no rate" if per_char is None else "partial counts" if per_char < MIN_TOKENS_A_CHAR else None)
+    why = older and ("no rate" if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR else None)
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -16823,15 +16837,31 @@ def window_flags(config, cases):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
             if not (older and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window):
                 continue
-            if why and template_tokens(t) + t["sent_chars"] > window:
-                unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
-            elif not why and (estimate := template_tokens(t) + t["sent_chars"] * per_char) > window:
-                if tokens < WINDOW_SHORT * estimate:
-                    dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
-                else:   # a turn smaller than the estimate's margin dropped (a question before a tool's long result), or
-                    # none: its count cannot tell, and passed as fitting, an agent that lost its question was unsaid
-                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": "near the window"})
+            if why:
+                if template_tokens(t) + weighed_at(t, OTHER_WEIGHTS[-1]) > window:
+                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
+                continue
+            low, high = sorted(template_tokens(t) + weighed_at(t, weight) * per_char[weight] for weight in OTHER_WEIGHTS)
+            if high <= window:
+                continue
+            if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
+                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+            else:   # past the window at some weight, or at all, a turn smaller than the estimate's margin dropped (a
+                # question before a tool's long result), or none: its count cannot tell, and passed as fitting, an
+                # agent that lost its question was unsaid
+                unchecked.append({"id": c["id"], "trial": t["trial"],
+                                  "why": "near the window" if low > window else "rate range"})
     return cut, dropped, unchecked
+
+
+# The weights a character of a script past Latin but not CJK or kana (weighed_chars()) may have, the lowest first: a
+# Latin character's and a CJK one's, the range other scripts' tokens a character fall in.
+OTHER_WEIGHTS = (1, NON_LATIN_WEIGHT)
+
+
+def weighed_at(t, weight):
+    """A trial's characters sent, weighed, its other scripts' (weighed_chars()) at `weight`."""
+    return t["sent_chars"] + (weight - 1) * t.get("sent_other", 0)
 
 
 # Fewer tokens a (weighed) character than any tokenizer reads a text at (English about 0.25, CJK weighed alike): a rate
@@ -16845,6 +16875,10 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                    "partial counts": "the counts come to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, less "
                                      "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
                                      "only the tokens it had not seen, ollama/ollama#16428)",
+                   "rate range": "its characters may come to more tokens than the window holds, or fewer: the "
+                                 "run's tokens per character are not known closely enough (they come from characters "
+                                 "of another script than its own, or short texts whose template's tokens a request "
+                                 "may be most of their count), and its count cannot tell",
                    "near the window": "its characters come to more tokens than the window holds, but its count fits by "
                                       "less than the estimate's margin of error: a turn that small (a short question "
                                       "before a long tool result) may have been dropped, or none; a larger num_ctx "
@@ -16912,16 +16946,16 @@ def filled_by_answer(t, limit, window, api, held=0):
 RATE_CHARS_A_MESSAGE = 60
 
 
-def tokens_per_char(cases, window):
-    """The run's median prompt tokens per character sent, over answers well inside the window and
-    counted in one pass (not a format's second pass, whose count holds the thinking), a conversation
-    big enough to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one turn;
-    without any, of conversations too short to have been shortened; without those, the largest rate
-    of a conversation. None without any."""
+def tokens_per_char(cases, window, other_weight=1):
+    """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at()), over
+    answers well inside the window and counted in one pass (not a format's second pass, whose count holds the thinking),
+    a conversation big enough to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one
+    turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
+    conversation. None without any."""
     step = max(1, len(cases) // 2000)
     # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t), 0) / t["sent_chars"], (t.get("turns") or 1) > 1,
-                t["sent_chars"])
+    counted = [(max(t["prompt_tokens"] - template_tokens(t), 0) / weighed_at(t, other_weight), (t.get("turns") or 1) > 1,
+                weighed_at(t, OTHER_WEIGHTS[-1]))
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
                and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t
@@ -18111,8 +18145,8 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
-        if row["name"] == "turns_unchecked":   # (one reason a run: its rate's, or with a rate, "near the window")
-            row["why"] = s["turns_unchecked"][0]["why"]
+        if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's)
+            row["why"] = list(dict.fromkeys(x["why"] for x in s["turns_unchecked"]))
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
             "rules_as_written": s["rules_as_written"] and rules_warning(s["rules_as_written"]),
@@ -18738,7 +18772,7 @@ def window_cure(sec):
 
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
-    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), None)   # (rows_problems())
+    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), ())   # (rows_problems())
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed): the token limit fell inside it (raise "
                                     f"{sec.get('limit_option', 'num_predict')}, --option "
@@ -18764,7 +18798,7 @@ def stopped_short_lines(sec):
                                      + window_cure(sec)),
             "turns_unchecked": (f"Earlier turns not checked against {window_name(sec)}",
                                 f"{turns_dropper(sec['server_version'])}, and only an estimate from the run's tokens "
-                                f"per character could tell; {TURNS_UNCHECKED.get(unchecked)}; look at these by hand, or "
+                                f"per character could tell; {'; '.join(TURNS_UNCHECKED[why] for why in unchecked)}; look at these by hand, or "
                                 "update Ollama (v0.12.6 and later refuse such a conversation, saying so)")}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))

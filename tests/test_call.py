@@ -3,6 +3,7 @@
 import contextlib
 import http.server
 import json
+import math
 import os
 import re
 import socket
@@ -2587,6 +2588,55 @@ def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_pass
     assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
         ("agent", "near the window")], s
     assert "Earlier turns not checked against num_ctx=2048: 1 (agent): " in out, out
+
+
+def scripted_count(per_request=3, per_message=5, hidden=0):
+    """A count as the 129th round's second attack server gave it: `per_request` tokens a request and `per_message` a
+    message for the template, 4 ASCII characters a token, 0.35 tokens a Cyrillic or Arabic character, a token a CJK
+    one; with `hidden` messages from the front left out, as a prompt cache counts only what it had not seen."""
+    def tokens(text):
+        return sum(0.25 if ch < "\x80" else 0.35 if "\u0370" <= ch < "\u0700" else 1 for ch in str(text or ""))
+    def count(messages):
+        messages = [m for m in messages if isinstance(m, dict)]
+        return per_request + math.ceil(sum(per_message + tokens(m.get("content")) for m in messages[hidden:]))
+    return count
+
+
+EN_QUESTIONS = ["The export to CSV has been failing for two days with an error 500 whenever I pick a month.",
+                "I was charged twice for the March invoice and I would like the second charge refunded please.",
+                "The mobile app logs me out every time I switch to another app and back again, on both phones.",
+                "The dashboard page stays blank after login in Firefox, though it works fine in Chrome here."]
+RU_QUESTIONS = ["Экспорт в CSV уже два дня падает с ошибкой 500, когда я выбираю больше месяца данных, помогите.",
+                "С меня дважды списали деньги за мартовский счёт, и я хотел бы вернуть второй платёж на карту.",
+                "Мобильное приложение выходит из аккаунта каждый раз, когда я переключаюсь на другое приложение.",
+                "Страница панели остаётся пустой после входа в Firefox, хотя в Chrome на том же ноутбуке всё хорошо."]
+EN_TURN = "The nightly sync failed again, here is what it printed this time, exactly the same as the last time. "
+LABEL_IT = "Label the customer's message as bug, billing or other; answer with the label alone, nothing else.\n"
+
+
+def questions_and(questions, *conversations):
+    """One-turn cases of `questions`, then the conversations, each of `turns` turns of `text` and a last question."""
+    return ([{"id": f"q{i}", "input": q, "checks": [{"type": "regex", "value": "."}]} for i, q in enumerate(questions)]
+            + [talk(i, *[f"{n}: {text}" for n in range(turns)], "So is this a bug, billing or other?")
+               for i, text, turns in conversations])
+
+
+def test_a_conversation_in_another_script_than_the_questions_is_neither_flagged_nor_passed_unsaid(project, cli, fake):
+    """129th round (second attack): every character from U+0250 up weighed as 4 Latin ones, CJK's rate, and Cyrillic or
+    Arabic read about 0.35 tokens a character: a Russian conversation that fit (6,300 characters, about 2,100 tokens of
+    4,096) under English questions was flagged "Earlier turns may have been dropped"; and Russian questions set a rate
+    (0.09 a weighed character) at which an English conversation that lost three turns (19,481 characters, about 4,970
+    tokens) read as fitting, and passed unsaid. A script whose rate is not known is read at both ends of its range: a
+    conversation is flagged where it cannot have fit at either, and said not to have been checked where it may not."""
+    ru_turn = "Ночная синхронизация снова упала, вот что она напечатала в этот раз, точно так же, как и в прошлый раз. "
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS, ("ru-fits", ru_turn * 6, 10)), LABEL_IT,
+                                      4096, "ru", count=scripted_count())
+    assert 1500 < counts["ru-fits"] < 4096 and "Earlier turns may have been dropped" not in out, (counts, out)
+    assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
+    counts, out, s = run_older_ollama(cli, fake, questions_and(RU_QUESTIONS, ("en-dropped", EN_TURN * 12, 16)), LABEL_IT,
+                                      4096, "en", count=scripted_count())
+    assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
+    assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
