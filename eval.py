@@ -15867,7 +15867,8 @@ TIMING_FIELDS = ("latency_ms", "prompt_tokens", "completion_tokens", "prompt_eva
 # estimates read at both ends (window_flags()).
 NON_LATIN_WEIGHT = 4
 LATIN_END = "\u0250"   # past Latin Extended-B (IPA, Greek, Cyrillic, CJK, ...)
-DENSE_SCRIPT = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]")   # kana, CJK
+# CJK's punctuation, kana, CJK, its fullwidth forms
+DENSE_SCRIPT = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003ffff]")
 
 
 def weighed_chars(text):
@@ -16823,10 +16824,15 @@ def window_flags(config, cases):
         return cut, dropped, unchecked
     keep = num_keep(config)
     older = drops_turns_unasked(config.get("server_version"))
-    # the rate and the estimates at both ends of other scripts' weights (OTHER_WEIGHTS): each a conversation's tokens
-    # read as the questions' at one weight for both, the ends of what one weight can give
-    per_char = {weight: tokens_per_char(cases, window, weight) for weight in OTHER_WEIGHTS} if older else {}
-    highest = per_char.get(OTHER_WEIGHTS[0])
+    # the rate and the estimates at both ends of other scripts' weights (OTHER_WEIGHTS), each a conversation's tokens
+    # read as the questions' at one weight for both, the ends of what one weight can give; the highest with none of a
+    # count taken as the template's but TEMPLATE_TOKENS a message, the lowest with REQUEST_TOKENS more, or no lower
+    # than LEAST_TOKENS_A_CHAR (where those tokens were less, short questions leave nothing else to read)
+    per_char = {(weight, spent): tokens_per_char(cases, window, weight, spent)
+                for weight in OTHER_WEIGHTS for spent in (0, REQUEST_TOKENS)} if older else {}
+    highest = per_char.get((OTHER_WEIGHTS[0], 0))
+    lowest = {weight: max(per_char[weight, REQUEST_TOKENS], min(per_char[weight, 0], LEAST_TOKENS_A_CHAR))
+              for weight in OTHER_WEIGHTS} if highest is not None else {}
     # where no rate can be trusted, the conversations that could have passed the window (a token a character at most)
     # are said to be unchecked: flagged none, they read as checked
     why = older and ("no rate" if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR else None)
@@ -16841,7 +16847,8 @@ def window_flags(config, cases):
                 if template_tokens(t) + weighed_at(t, OTHER_WEIGHTS[-1]) > window:
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
                 continue
-            low, high = sorted(template_tokens(t) + weighed_at(t, weight) * per_char[weight] for weight in OTHER_WEIGHTS)
+            low = min(template_tokens(t) + weighed_at(t, weight) * lowest[weight] for weight in OTHER_WEIGHTS)
+            high = max(template_tokens(t) + weighed_at(t, weight) * per_char[weight, 0] for weight in OTHER_WEIGHTS)
             if high <= window:
                 continue
             if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
@@ -16857,6 +16864,17 @@ def window_flags(config, cases):
 # The weights a character of a script past Latin but not CJK or kana (weighed_chars()) may have, the lowest first: a
 # Latin character's and a CJK one's, the range other scripts' tokens a character fall in.
 OTHER_WEIGHTS = (1, NON_LATIN_WEIGHT)
+
+
+# The tokens a chat template may spend on a request besides its messages' (TEMPLATE_TOKENS): a BOS token, llama3's
+# "Cutting Knowledge Date: ... Today Date: ..." in its system message (Llama 3.2's about 15). Under short questions they
+# read as their words' (14 to 26 characters under a 100-character system prompt: a rate 1.4 times a text's), and a
+# conversation that fit at 2,980 tokens of 4,096 was flagged: the lowest estimate leaves them out of the rate.
+REQUEST_TOKENS = 20
+
+# Fewer tokens a (weighed) character than a tokenizer reads a text of Latin at (English prose about 0.22-0.25 in current
+# ones, CJK weighed alike): the lowest estimate reads one at no fewer, where no REQUEST_TOKENS were taken from its count.
+LEAST_TOKENS_A_CHAR = 0.2
 
 
 def weighed_at(t, weight):
@@ -16946,15 +16964,16 @@ def filled_by_answer(t, limit, window, api, held=0):
 RATE_CHARS_A_MESSAGE = 60
 
 
-def tokens_per_char(cases, window, other_weight=1):
-    """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at()), over
+def tokens_per_char(cases, window, other_weight=1, spent=0):
+    """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
+    tokens of each count taken as its template's besides TEMPLATE_TOKENS a message), over
     answers well inside the window and counted in one pass (not a format's second pass, whose count holds the thinking),
     a conversation big enough to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
     conversation. None without any."""
     step = max(1, len(cases) // 2000)
     # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t), 0) / weighed_at(t, other_weight), (t.get("turns") or 1) > 1,
+    counted = [(max(t["prompt_tokens"] - template_tokens(t) - spent, 0) / weighed_at(t, other_weight), (t.get("turns") or 1) > 1,
                 weighed_at(t, OTHER_WEIGHTS[-1]))
                for c in cases[::step] for t in c["trials"]
                if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])

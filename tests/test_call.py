@@ -2364,7 +2364,9 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     0.12.5 dropped the question (per_turn prompt tokens [262, 312]): never flagged, for its size counted one turn and
     left out its calls and their results. Its last request is counted whole. (Its second attack: a turn counted below
     an earlier one is no sign of it, a prompt cache may count only what it had not seen; with no rate, none is flagged.
-    In the 129th, counted as a chat template does, each message's tokens apart: the fake's flat 10 read it as fitting.)"""
+    In the 129th, counted as a chat template does, each message's tokens apart: the fake's flat 10 read it as fitting;
+    and in its second attack a template's tokens a request (REQUEST_TOKENS) may be what set its short questions' rate:
+    "grew", which lost under half its tokens, may have fit at the lowest rate, and is said not to have been checked.)"""
     fake.version, fake.honours_truncate, fake.prompt_count = "0.12.5", False, templated_count
     tool = {"type": "function", "function": {"name": "lookup_order", "description": "Find an order",
                                              "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
@@ -2389,7 +2391,8 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
              if r.get("per_turn")}
     assert code == 0 and turns["grew"][0] < turns["grew"][1] and turns["shrank"][1] < turns["shrank"][0], (turns, err)
     s = json.loads(cli("report", "runs/a.json", "--json")[1])
-    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["grew", "shrank"], s["turns_may_be_dropped"]
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["shrank"], s["turns_may_be_dropped"]
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("grew", "rate range")], s["turns_unchecked"]
     # the agents alone: no answer of one turn to read a rate from, and the count that fell is no sign; (129th round)
     # nothing was said, as if they had been checked: they are said not to have been, and why
     cli(*argv, "--cases", "grew,shrank", "--out", "runs/b.json")
@@ -2533,11 +2536,12 @@ def test_questions_of_one_script_misjudge_no_conversation_of_another(project, cl
     en = ["The export to CSV has been failing for two days with a timeout error.",
           "I was charged twice for the March invoice and need one of them refunded."] * 2
     turn = "夜间同步任务又失败了，这是它这次的完整输出，请帮我看看问题出在哪里。" * 12
-    turns = [x for i in range(6) for x in (f"第{i}轮：{turn}", "收到，还有其他输出吗？")] + ["那这是什么标签？"]
+    turns = [x for i in range(8) for x in (f"第{i}轮：{turn}", "收到，还有其他输出吗？")] + ["那这是什么标签？"]
     counts, out, s = run_older_ollama(cli, fake, [{"id": f"en-{i}", "input": q, "checks": [{"type": "regex", "value": "."}]}
                                                   for i, q in enumerate(en)] + [talk("zh-talk", *turns)],
                                       "Label the customer's message as bug, billing or other.\n", 2048, "en")
-    assert counts["zh-talk"] < 2048 < 6 * len(turn), counts   # (the fake dropped its first turns)
+    assert counts["zh-talk"] < 2048 < 8 * len(turn), counts   # (the fake dropped its first turns: (second attack) more
+    # than a template's tokens a request, REQUEST_TOKENS, could hide at the lowest rate)
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["zh-talk"], s["turns_may_be_dropped"]
 
 
@@ -2569,7 +2573,8 @@ def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_pass
     """129th round: an agent's question of 114 characters, then a lookup_order result of 7,800 (num_ctx 2048): Ollama
     0.11 dropped the question and counted 2,042. Its characters read past the window, but a count within the estimate's
     margin (WINDOW_SHORT) was taken for one that fit, and nothing was said: a turn that small is inside the margin, and
-    no count tells it from a conversation that fit. It is said not to have been checked, with why."""
+    no count tells it from a conversation that fit. It is said not to have been checked, with why (since the second
+    attack, that its short questions' rate may be their template's tokens a request: at the lowest it fits)."""
     tool = {"type": "function", "function": {"name": "lookup_order", "description": "Look an order up",
                                              "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
     question = "Hi, where is my order A-1? I ordered it two weeks ago and the tracking page has not changed since then."
@@ -2586,7 +2591,7 @@ def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_pass
     sent = next(b["messages"] for b in fake.chat_bodies if any(m["role"] == "tool" for m in b["messages"]))
     assert turns[-1] < 2048 < templated_count(sent), turns   # (the question dropped)
     assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
-        ("agent", "near the window")], s
+        ("agent", "rate range")], s
     assert "Earlier turns not checked against num_ctx=2048: 1 (agent): " in out, out
 
 
@@ -2637,6 +2642,22 @@ def test_a_conversation_in_another_script_than_the_questions_is_neither_flagged_
                                       4096, "en", count=scripted_count())
     assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
     assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
+
+
+def test_a_templates_tokens_a_request_flag_no_conversation_that_fit(project, cli, fake):
+    """129th round (second attack): Llama 3.2's template spends about 15 tokens a request besides 5 a message, and under
+    questions of 14 to 26 characters those read as their words', a rate 1.4 times a text's: a conversation that fit
+    (2,980 tokens of 4,096) was flagged "Earlier turns may have been dropped", and one that fit at 3,384 was said not
+    checked for "its characters come to more tokens than the window holds", which they did not. A request's own tokens
+    are allowed for: where they may be what set the rate, the conversation is said not to have been checked, truly."""
+    short = ["My app crashes on login.", "I was charged twice.", "Where is my order?", "The button does nothing.",
+             "Refund please.", "Export fails with 500.", "Cannot reset my password.", "Invoice has wrong VAT."]
+    counts, out, s = run_older_ollama(cli, fake, questions_and(short, ("fits-3000", EN_TURN * 7, 16),
+                                                               ("fits-3400", EN_TURN * 8, 16)),
+                                      LABEL_IT, 4096, count=scripted_count(per_request=15))
+    assert 2900 < counts["fits-3000"] < counts["fits-3400"] < 4096, counts   # (every turn counted)
+    assert s["turns_may_be_dropped"] == [] and "Earlier turns may have been dropped" not in out, (out, s)
+    assert "its characters come to more tokens than the window holds" not in out, out
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
