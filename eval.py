@@ -16882,10 +16882,12 @@ def weighed_at(t, weight):
     return t["sent_chars"] + (weight - 1) * t.get("sent_other", 0)
 
 
-# Fewer tokens a (weighed) character than any tokenizer reads a text at (English about 0.25, CJK weighed alike): a rate
-# under it is of counts that are not whole prompts, a prompt cache's counting only the tokens it had not seen
-# (ollama/ollama#16428: 0.017), and estimates from it flag nothing, whatever was dropped.
-MIN_TOKENS_A_CHAR = 0.05
+# Fewer tokens a (weighed) character than any tokenizer reads a text at (English about 0.22-0.25, CJK weighed alike about
+# 0.15-0.25, other scripts weighed one more): the run's highest rate under it is of counts that are not whole prompts, a
+# prompt cache's counting only the tokens it had not seen (ollama/ollama#16428: 0.017), and estimates from it flag
+# nothing, whatever was dropped. At 0.05, a cache that held only a short system prompt (half of each question's
+# request: 0.10) passed a conversation that lost turns as fitting, unsaid.
+MIN_TOKENS_A_CHAR = 0.12
 
 # why window_flags() could not check a conversation for dropped turns, as the report says it
 TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate (an agent's count holds "

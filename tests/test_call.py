@@ -2565,7 +2565,7 @@ def test_counts_of_a_prompt_cache_say_the_turns_were_not_checked(project, cli, f
     assert s["turns_unchecked"] == [{"id": "conv", "trial": 1, "why": "partial counts"}], s["turns_unchecked"]
     assert ("Earlier turns not checked against num_ctx=2048: 1 (conv): this Ollama (before v0.12.6) drops whole turns "
             "from the front, keeping the system prompt and the last turn, without an error, and only an estimate from the run's tokens per character could tell; the "
-            "counts come to under 0.05 tokens a character, less than any tokenizer reads, so they are not whole "
+            "counts come to under 0.12 tokens a character, less than any tokenizer reads, so they are not whole "
             "prompts") in out, out
 
 
@@ -2640,6 +2640,16 @@ def test_a_conversation_in_another_script_than_the_questions_is_neither_flagged_
     assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
     counts, out, s = run_older_ollama(cli, fake, questions_and(RU_QUESTIONS, ("en-dropped", EN_TURN * 12, 16)), LABEL_IT,
                                       4096, "en", count=scripted_count())
+    assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
+    assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
+
+
+def test_a_prompt_cache_that_hides_a_short_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
+    """129th round (second attack): a prompt cache that held only the system prompt every request shares counted the
+    one-turn questions at about half their rate (0.10 tokens a character, over MIN_TOKENS_A_CHAR's 0.05 then), and a
+    conversation that lost three turns read as fitting, unsaid (the same set counted whole was flagged)."""
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS, ("en-dropped", EN_TURN * 12, 16)), LABEL_IT,
+                                      4096, count=scripted_count(hidden=1))
     assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
     assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
 
