@@ -16835,7 +16835,8 @@ def window_flags(config, cases):
               for weight in OTHER_WEIGHTS} if highest is not None else {}
     # where no rate can be trusted, the conversations that could have passed the window (a token a character at most)
     # are said to be unchecked: flagged none, they read as checked
-    why = older and ("no rate" if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR else None)
+    why = older and (no_rate(cases, window) if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR
+                     else None)
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -16859,6 +16860,15 @@ def window_flags(config, cases):
                 unchecked.append({"id": c["id"], "trial": t["trial"],
                                   "why": "near the window" if low > window else "rate range"})
     return cut, dropped, unchecked
+
+
+def no_rate(cases, window):
+    """Why no answer gave tokens_per_char() a rate, as a TURNS_UNCHECKED key: those of one turn too long to (past half
+    the window), or agents' (their counts hold their tools' definitions), or none."""
+    trials = [t for c in cases for t in c["trials"] if is_amount(t["prompt_tokens"])]
+    if any((t.get("turns") or 1) == 1 and "agent" not in t and t["prompt_tokens"] >= window / 2 for t in trials):
+        return "no rate: long"
+    return "no rate: agents" if any("agent" in t for t in trials) else "no rate"
 
 
 # The weights a character of a script past Latin but not CJK or kana (weighed_chars()) may have, the lowest first: a
@@ -16890,8 +16900,14 @@ def weighed_at(t, weight):
 MIN_TOKENS_A_CHAR = 0.12
 
 # why window_flags() could not check a conversation for dropped turns, as the report says it
-TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate (an agent's count holds "
-                              "its tools' definitions); a few cases of one turn in the set would give it",
+TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate; a few cases of one turn "
+                              "in the set would give it",
+                   "no rate: agents": "no answer of one turn and no conversation here gives that rate (an agent's count "
+                                      "holds its tools' definitions); a few cases of one turn without tools in the set "
+                                      "would give it",
+                   "no rate: long": "no answer here gives that rate: those of one turn come past half the window, where "
+                                    "a cut could hide in their counts, and no conversation gives it either; a few shorter "
+                                    "cases of one turn in the set would give it",
                    "partial counts": "the counts come to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, less "
                                      "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
                                      "only the tokens it had not seen, ollama/ollama#16428)",

@@ -2399,11 +2399,11 @@ def test_an_agent_whose_question_an_older_ollama_dropped_is_flagged(project, cli
     code, out, err = cli("report", "runs/b.json")
     s = json.loads(cli("report", "runs/b.json", "--json")[1])
     assert s["turns_may_be_dropped"] == [], s["turns_may_be_dropped"]
-    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("grew", "no rate"), ("shrank", "no rate")]
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("grew", "no rate: agents"), ("shrank", "no rate: agents")]
     assert ("Earlier turns not checked against num_ctx=512: 2 (grew, shrank): this Ollama (before v0.12.6) drops whole "
             "turns from the front, keeping the system prompt and the last turn, without an error, and only an estimate from the run's tokens per character could tell; "
             "no answer of one turn and no conversation here gives that rate (an agent's count holds its tools' "
-            "definitions); ") in out, out
+            "definitions); a few cases of one turn without tools in the set would give it; ") in out, out
 
 
 def test_a_system_prompt_filled_with_passages_flags_no_conversation_that_fit(project, cli, fake):
@@ -2668,6 +2668,18 @@ def test_a_templates_tokens_a_request_flag_no_conversation_that_fit(project, cli
     assert 2900 < counts["fits-3000"] < counts["fits-3400"] < 4096, counts   # (every turn counted)
     assert s["turns_may_be_dropped"] == [] and "Earlier turns may have been dropped" not in out, (out, s)
     assert "its characters come to more tokens than the window holds" not in out, out
+
+
+def test_no_rate_says_why_in_the_sets_own_terms(project, cli, fake):
+    """129th round (second attack): with every question of one turn past half the window (where a cut could hide in
+    its count) and no agent, the note said "no answer of one turn and no conversation here gives that rate (an agent's
+    count holds its tools' definitions)": it says the answers of one turn are too long to give it, and names agents
+    only where there are some."""
+    docs = [q + " " + EN_TURN * 90 for q in EN_QUESTIONS]
+    counts, out, s = run_older_ollama(cli, fake, questions_and(docs, ("en-dropped", EN_TURN * 12, 16)), LABEL_IT, 4096,
+                                      count=scripted_count())
+    assert counts["q0"] > 2048 and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("en-dropped", "no rate: long")], s
+    assert "agent" not in out and "past half the window" in out, out
 
 
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
