@@ -16899,6 +16899,11 @@ def weighed_at(t, weight):
 # request: 0.10) passed a conversation that lost turns as fitting, unsaid.
 MIN_TOKENS_A_CHAR = 0.12
 
+# A conversation counted at under this share of what its characters take (at the lowest of the run's median tokens
+# per character, window_flags()) was shortened: tokens per character vary between texts of one set by less than that.
+WINDOW_SHORT = 0.75
+
+
 # why window_flags() could not check a conversation for dropped turns, as the report says it
 TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gives that rate; a few cases of one turn "
                               "in the set would give it",
@@ -16916,9 +16921,9 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                  "of another script than its own, or short texts whose template's tokens a request "
                                  "may be most of their count), and its count cannot tell",
                    "near the window": "its characters come to more tokens than the window holds, but its count fits by "
-                                      "less than the estimate's margin of error: a turn that small (a short question "
-                                      "before a long tool result) may have been dropped, or none; a larger num_ctx "
-                                      "(--option num_ctx=N) would hold it whole"}
+                                      "less than the estimate's margin of error: up to about "
+                                      f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
+                                      "tool result) may have been dropped, or none"}
 
 
 # The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's
@@ -16930,11 +16935,6 @@ TEMPLATE_TOKENS = 5
 def template_tokens(t):
     """The tokens a trial's request spent on its messages' template: its turns and its system prompt's."""
     return TEMPLATE_TOKENS * ((t.get("turns") or 1) + 1)
-
-
-# A conversation counted at under this share of what its characters take (at the run's median tokens
-# per character) was shortened: tokens per character vary between texts of one set by less than that.
-WINDOW_SHORT = 0.75
 
 
 def answer_limit(config):
@@ -18835,8 +18835,11 @@ def stopped_short_lines(sec):
                                      + window_cure(sec)),
             "turns_unchecked": (f"Earlier turns not checked against {window_name(sec)}",
                                 f"{turns_dropper(sec['server_version'])}, and only an estimate from the run's tokens "
-                                f"per character could tell; {'; '.join(TURNS_UNCHECKED[why] for why in unchecked)}; look at these by hand, or "
-                                "update Ollama (v0.12.6 and later refuse such a conversation, saying so)")}
+                                f"per character could tell; {'; '.join(TURNS_UNCHECKED[why] for why in unchecked)}; "
+                                "look at these by hand, or update Ollama (v0.12.6 and later refuse such a conversation, saying so)"
+                                # (a window that holds it whole would tell, where one can be had)
+                                + ("; near the window, a larger one would tell: " + window_cure(sec)
+                                   if "near the window" in unchecked else ""))}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))
                if "example" in r else said[r["name"]][1])

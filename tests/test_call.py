@@ -2682,6 +2682,25 @@ def test_no_rate_says_why_in_the_sets_own_terms(project, cli, fake):
     assert "agent" not in out and "past half the window" in out, out
 
 
+def test_a_conversation_near_a_trained_window_is_told_its_share_and_the_windows_own_cure(project, cli, fake):
+    """129th round (second attack): a conversation past the window at every rate whose count fit within the estimate's
+    margin was said not checked, "a turn that small (a short question before a long tool result) may have been
+    dropped, or none", where three turns of about 310 tokens (19% of it) were; and its cure, "a larger num_ctx
+    (--option num_ctx=N) would hold it whole", was given where num_ctx=8192 had been sent and the model's trained
+    window (4,096) capped it. It says up to about a quarter may have been dropped, and the window's cure
+    (window_cure())."""
+    fake.train_context = {model: 4096 for model in fake.models}
+    counts, out, s = run_older_ollama(cli, fake, questions_and([q + " " + EN_TURN * 20 for q in EN_QUESTIONS],
+                                                               ("near", EN_TURN * 11, 16)),
+                                      LABEL_IT, 8192, count=scripted_count())
+    assert counts["near"] < 4096 < scripted_count()([{"content": EN_TURN * 11}] * 16), counts   # (turns dropped)
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("near", "near the window")], s
+    line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked"))
+    assert "up to about 25% of it" in line and "would hold it whole" not in line, line
+    assert line.endswith("Ollama lowered num_ctx=8192 to the context the model was trained on, so raising it cannot "
+                         "help: shorten the prompt, or pick a model trained on a longer context"), line
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
