@@ -16917,9 +16917,9 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                      "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
                                      "only the tokens it had not seen, ollama/ollama#16428)",
                    "rate range": "its characters may come to more tokens than the window holds, or fewer: the "
-                                 "run's tokens per character are not known closely enough (they come from characters "
-                                 "of another script than its own, or short texts whose template's tokens a request "
-                                 "may be most of their count), and its count cannot tell",
+                                 "run's tokens per character are not known closely enough (they are read from texts "
+                                 "of another script than its own, or from texts short enough that a chat template's "
+                                 "own tokens a request may be a good part of their counts), and its count cannot tell",
                    "near the window": "its characters come to more tokens than the window holds, but its count fits by "
                                       "less than the estimate's margin of error: up to about "
                                       f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
