@@ -10590,8 +10590,9 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*(?P<score>\d+(?:[.,]\d+)?)\s*(?:/\s*(?P<of>\d+))?")   # "A: 6/10",
-# "(B) = 9"
+SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*(?P<score>\d{1,9}(?:[.,]\d{1,9})?)\s*(?:/\s*(?P<of>\d{1,9}))?")
+# ("A: 6/10", "(B) = 9"; of nine digits at most: no judge's scale is longer, and Python converts no integer of over 4,300
+# digits, its ValueError a traceback that lost compare's votes; a longer one is compared with nothing, a person's)
 
 
 def scores_agree(values, winner):

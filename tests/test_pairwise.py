@@ -587,6 +587,26 @@ def test_a_pairwise_reply_of_the_129th_round_is_stored_as_a_person_s_vote(projec
     assert all(v["winner"] in ("A", "B") for v in verdicts if v["id"] == "c07"), verdicts
 
 
+def test_a_score_of_thousands_of_digits_is_no_verdict_and_never_a_traceback(project, cli, fake):
+    """129th round: a score of over 4,300 digits in a verdict field ("B: 1/999...9") crashed compare --pairwise with
+    Python's ValueError (exit 1, every verdict of the run lost): Python converts no longer integer. Such a score is
+    compared with nothing; the vote, its field naming both answers, is a person's."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+
+    def route(body):
+        if body["messages"][0]["content"] != evalpy.PAIRWISE_PROMPT:
+            return None
+        a, b = answers_in(body)
+        real, other = ("A", "B") if "pedido" in a else ("B", "A")
+        scores = {"c01": [f"{real}: 1/10", f"{other}: 1/" + "9" * 4400], "c02": [f"{real}: " + "9" * 4400, f"{other}: 1"]}
+        return json.dumps({"reason": "x", "winner": real, "verdict": scores[a.split("[")[1].split("]")[0]]})
+    fake.route = route
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--judge-max-tokens", 8192)
+    assert code == 0 and "Traceback" not in err, out + err
+    verdicts = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
+    assert len(verdicts) == 4 and all(v["winner"] is None for v in verdicts), verdicts
+
+
 def test_a_verdict_too_large_to_read_is_named_as_such(project, cli, fake):
     # a window past the answer (Ollama bounds an answer at ten windows): a server that sends it all
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=(), options={"num_ctx": 65536})
