@@ -10494,7 +10494,9 @@ FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, ob
 # what may follow a verdict field's word that is also a sentence's (yes, no, A, B): nothing, a stop, or a reason after a
 # dash, a colon or in brackets ("B (more complete)"); never a sentence ("No, the answer does not hallucinate; it passes.",
 # "A, while accurate, is verbose; B wins."). A verdict's own word (FAIL, no cumple) takes any reason VERDICT_WORD does
-SHORT_WORDS = {"yes", "no", "sí", "si", "a", "b", "true", "false", "cert", "fals", "verdadero", "falso"}
+SHORT_WORDS = {"a", "b"} | (YES_NO := {"yes", "no", "sí", "si", "true", "false", "cert", "fals", "verdadero", "falso"})
+# (a yes or a no, as a boolean, answers what its key asks: a verdict under a verdict's key alone, a check's flag under any
+# other, its sense unknown: "missing_info": false and "Hallucination: No" are good news)
 FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|[-–—:].*|\(.*|(?:{VERDICT_SYMBOL}).*"""
                         r"""|,?[ \t]+(?:because|since|as|given|due|porque|ya que|pues|debido|perquè|ja que)(?![^\W_]).*"""
                         r"""|,[ \t]+(?:(?:it[ \t]+)?(?:fails|passes|does[ \t]+not[ \t]+pass)|no[ \t]+(?:cumple|compleix)|cumple|"""
@@ -10611,29 +10613,32 @@ def scores_agree(values, winner):
     return winner == ("tie" if scores["A"] == scores["B"] else max(scores, key=scores.get))
 
 
-ITEM_LABEL = re.compile(r"""[^\W\d_][^:\n]{0,40}?[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
+ITEM_LABEL = re.compile(r"""(?P<name>[^\W\d_][^:\n]{0,40}?)[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
 
 
-def field_word_said(text, loose, words):
+def field_word_said(text, loose, words, answers):
     """The verdict a verdict field's text names as a word read as after a key ("FAIL - missing date", "**FAIL**", "No
-    cumple con el criterio", "[[B]]") or as a phrase ("It fails.", "Not met"), or None."""
+    cumple con el criterio", "[[B]]") or as a phrase ("It fails.", "Not met"), or None; a yes or a no (YES_NO) only
+    where `answers`: under a verdict's key."""
     word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
-    said = words.get(verdict_said(word.group("word"))) if word else None
+    said = words.get(verdict_said(word.group("word"))) if word and (answers or verdict_said(word.group("word")) not in YES_NO) else None
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
 
 
-def field_text_said(text, loose, words):
+def field_text_said(text, loose, words, answers):
     """The verdict a text of a verdict field names, or None: past its own key restated ("Verdict: FAIL", "Winner: B" were
     read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
-    follows an item's label ("Date: FAIL", a rubric's line: missed)."""
+    follows an item's label ("Date: FAIL", a rubric's line: missed), a yes or a no after it only where the label is a
+    verdict's key ("Passed: No"; never "Hallucination: No"). answers: whether the text is under a verdict's key."""
     key = PHRASE_KEY.match(text)
     if key is not None and key.group("phrase") is not None:
         text = text[key.start("phrase"):]
-    said = field_word_said(text, loose, words)
+    said = field_word_said(text, loose, words, answers)
     label = ITEM_LABEL.match(text) if said is None else None
-    return field_word_said(text[label.end():], loose, words) if label else said
+    named = label and field_name(label.group("name")) in FIELDS_OF_A_VERDICT[loose][0]
+    return field_word_said(text[label.end():], loose, words, named) if label else said
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -10645,29 +10650,30 @@ def said_in_fields(verdict_object, loose, verdict):
             continue
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
-        # passes, read as {"verdict": {"pass": false}} was)
-        values, stack = [], [value]
+        # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
+        values, stack = [], [(key, value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            item = stack.pop()
+            under, item = stack.pop()
             if isinstance(item, dict):
-                stack += reversed(list(item.values()))
+                stack += reversed(list(item.items()))
             elif isinstance(item, list):
-                stack += reversed(item)
+                stack += ((under, part) for part in reversed(item))
             else:
-                values.append(item)
+                values.append((under, item))
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = set()
-        for part in values:
-            said = (part if isinstance(part, bool) and words is PASS_WORDS else
-                    field_text_said(part.translate(SPACE_LIKE), loose, words) if isinstance(part, str) else None)
+        for under, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
+            answers = field_name(under) in fields
+            said = (part if isinstance(part, bool) and words is PASS_WORDS and answers else
+                    field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str) else None)
             if said is not None:
                 saids.add(said)
         # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
         # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
         # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
         # (and a rubric beside a fail: items passed and failed, one failed criterion failing the whole)
-        breakdown = (loose is LOOSE_WINNER and scores_agree(values, verdict)
+        breakdown = (loose is LOOSE_WINNER and scores_agree([part for _, part in values], verdict)
                      or loose is LOOSE_PASS and verdict is False and saids == {True, False} and a_rubric(key, value, fields))
         if saids - {verdict} and not breakdown:
             return True

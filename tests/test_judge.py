@@ -5449,6 +5449,29 @@ def test_a_judge_reply_of_the_129th_round_is_stored_as_a_person_s_vote(judged_sp
                       "j10": True}, stored
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"label": "PASS", "missing_info": false}}', True),
+    ('{"pass": true, "verdict": {"meets_criterion": true, "hallucinated": false}}', True),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "checks": {"mentions_date": true, "rude": false}}}', True),
+    ('{"pass": true, "verdict": {"correct": "yes", "hallucination": "no"}, "reason": "x"}', True),
+    ('{"pass": true, "verdict": "Hallucination: No"}', True),
+    ('{"pass": true, "verdict": {"decision": "PASS", "error_found": "No"}}', True),
+    # a verdict's word under any key, a boolean or a yes/no under a verdict's key, still a second verdict
+    ('{"pass": true, "verdict": {"label": "FAIL", "missing_info": false}}', None),
+    ('{"pass": true, "verdict": {"meets_criterion": false, "hallucinated": false}}', None),
+    ('{"pass": true, "verdict": {"verdict": "no", "rude": "no"}}', None),
+    ('{"pass": true, "verdict": {"Passed": "No"}}', None),
+    ('{"pass": true, "verdict": ["No"]}', None),
+    ('{"pass": true, "verdict": {"result": "FAIL"}}', None),
+])
+def test_a_checks_flag_or_yes_no_inside_a_verdict_field_is_no_verdict(reply, human):
+    """129th round: once every value of a verdict field was read, a check's flag inside it ("missing_info": false,
+    "hallucination": "no", "Hallucination: No") was read as a fail beside the JSON's pass, left to a person. A boolean or
+    a yes/no says nothing of the verdict under a key of unknown sense (false of "missing_info" is good news): only a
+    verdict's word (PASS, FAIL) under any key, and a boolean or a yes/no under a verdict's key, is a verdict."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
