@@ -10488,6 +10488,14 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
                        LOOSE_WINNER: ({"verdict", "final_verdict", "better", "better_answer", "preferred", "veredicto",
                                        "veredicte", "ganador", "guanyador", "overall_verdict", "winner"},
                                       WINNER_WORDS)}
+# keys inside a verdict field whose values are no verdict's: a reason's text ("notes": "Response A: vague" is about A, no
+# vote for it; an object under it is read, as a reason's own is: said_in_reason), and the answer that lost's, read as
+# naming the other ("runner_up": "B" beside the winner A is the same vote)
+REASON_FIELDS = {"reason", "reasons", "reasoning", "rationale", "explanation", "explanations", "justification", "note",
+                 "notes", "comment", "comments", "analysis", "feedback", "details", "razon", "razón", "motivo",
+                 "explicacion", "explicación", "raó", "explicació"}
+LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
+                "peor"}
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
 
 
@@ -10655,7 +10663,7 @@ def said_in_fields(verdict_object, loose, verdict):
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, item = stack.pop()
             if isinstance(item, dict):
-                stack += reversed(list(item.items()))
+                stack += reversed([(k, v) for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
                 stack += ((under, part) for part in reversed(item))
             else:
@@ -10668,7 +10676,7 @@ def said_in_fields(verdict_object, loose, verdict):
             said = (part if isinstance(part, bool) and words is PASS_WORDS and answers else
                     field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str) else None)
             if said is not None:
-                saids.add(said)
+                saids.add({"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said)
         # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
         # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
         # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)

@@ -5472,6 +5472,26 @@ def test_a_checks_flag_or_yes_no_inside_a_verdict_field_is_no_verdict(reply, hum
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "verdict": {"verdict": "B", "notes": "Response A: vague, misses the date"}}', "B"),
+    ('{"winner": "B", "verdict": {"winner": "B", "explanation": "A: misses the date"}}', "B"),
+    ('{"winner": "B", "verdict": {"winner": "B", "explanation": "Answer A - misses the date."}}', "B"),
+    ('{"winner": "A", "verdict": {"winner": "A", "runner_up": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"winner": "A", "loser": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"better": "A", "worse": "B"}}', "A"),
+    # the other answer named as the winner, or the winner as the one that lost: two verdicts
+    ('{"winner": "B", "verdict": {"verdict": "A", "notes": "Response A: vague"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "runner_up": "A"}}', None),
+    ('{"winner": "A", "verdict": {"better": "A", "worse": "A"}}', None),
+])
+def test_a_reason_or_the_losing_answer_inside_a_verdict_field_is_no_vote_for_it(reply, human):
+    """129th round: a verdict field's note on the losing answer ("notes": "Response A: vague") or its runner-up
+    ("runner_up": "B", "worse": "B") was read as a vote for that answer beside the JSON's winner, left to a person. A
+    reason inside a verdict field is a reason, never read as a verdict; a runner-up, a loser, the worse names the
+    answer that lost: a second verdict only where it names the winner."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
