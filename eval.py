@@ -10494,6 +10494,7 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
 REASON_FIELDS = {"reason", "reasons", "reasoning", "rationale", "explanation", "explanations", "justification", "note",
                  "notes", "comment", "comments", "analysis", "feedback", "details", "razon", "razón", "motivo",
                  "explicacion", "explicación", "raó", "explicació"}
+WHOLE_FIELDS = {"overall", "final", "global", "general", "total"}   # (an overall's key or label: "Overall: FAIL")
 LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
                 "peor"}
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
@@ -10521,13 +10522,20 @@ def rubric_items(value):
     return isinstance(value, list) and len(value) > 1 and all(isinstance(item, dict) for item in value)
 
 
-def a_rubric(key, value, fields):
-    """Whether a verdict field (`key`, its `value`) holds a rubric, items of criteria each passed or failed: a list of
-    items, an object keyed by criteria (none of them a verdict field's, `fields`), a list under a key naming criteria
-    (meets_criteria). Never verdicts of the whole that disagree ({"verdict": "FAIL", "final_verdict": "PASS"}, "Pass":
-    [false, true]): two verdicts."""
-    return (rubric_items(value) or isinstance(value, dict) and not any(field_name(k) in fields for k in value)
-            or isinstance(value, list) and "criteri" in field_name(key))
+def of_the_whole_field(name, fields):
+    """Whether a key or an item's label inside a verdict field (`name`) names a verdict of the whole: a verdict field's
+    (`fields`), an overall's, the answer that lost's; never a criterion's (accuracy, tone, meets_criteria)."""
+    name = field_name(name)
+    return (name in fields or name in WHOLE_FIELDS or name in LOSER_FIELDS) and "criteri" not in name
+
+
+def breakdown_agrees(whole, items, verdict):
+    """Whether what a verdict field says of the whole (`whole`) and of its criteria (`items`) is one verdict, the JSON's
+    `verdict`: its overall, if said, that verdict (whatever each criterion got); else criteria passed and failed beside a
+    fail (one failed criterion fails the whole), or split between the answers (any winner, a tie too, weighs them)."""
+    if whole:
+        return whole == {verdict}
+    return verdict is False and items == {True, False} or verdict in WINNERS.values() and {"A", "B"} <= items
 
 
 def said_in_reason(verdict_object, loose, verdict):
@@ -10636,7 +10644,7 @@ def field_word_said(text, loose, words, answers):
 
 
 def field_text_said(text, loose, words, answers):
-    """The verdict a text of a verdict field names, or None: past its own key restated ("Verdict: FAIL", "Winner: B" were
+    """(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None): past its own key restated ("Verdict: FAIL", "Winner: B" were
     read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
     follows an item's label ("Date: FAIL", a rubric's line: missed), a yes or a no after it only where the label is a
     verdict's key ("Passed: No"; never "Hallucination: No"). answers: whether the text is under a verdict's key."""
@@ -10646,7 +10654,8 @@ def field_text_said(text, loose, words, answers):
     said = field_word_said(text, loose, words, answers)
     label = ITEM_LABEL.match(text) if said is None else None
     named = label and field_name(label.group("name")) in FIELDS_OF_A_VERDICT[loose][0]
-    return field_word_said(text[label.end():], loose, words, named) if label else said
+    return (field_word_said(text[label.end():], loose, words, named), label.group("name")) if label else (
+        said, "verdict" if key is not None and key.group("phrase") is not None else None)
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -10659,31 +10668,35 @@ def said_in_fields(verdict_object, loose, verdict):
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
         # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
-        values, stack = [], [(key, value)]
+        # (and whether it speaks of the whole: under keys of the whole alone, never in a rubric's item, an object in a list)
+        values, stack = [], [(key, of_the_whole_field(key, fields), value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            under, item = stack.pop()
+            under, whole, item = stack.pop()
             if isinstance(item, dict):
-                stack += reversed([(k, v) for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
+                stack += reversed([(k, whole and of_the_whole_field(k, fields), v) for k, v in item.items()
+                                   if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
-                stack += ((under, part) for part in reversed(item))
+                stack += ((under, whole and not isinstance(part, dict), part) for part in reversed(item))
             else:
-                values.append((under, item))
+                values.append((under, whole, item))
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
-        saids = set()
-        for under, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
+        saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
+        for under, whole, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
             answers = field_name(under) in fields
-            said = (part if isinstance(part, bool) and words is PASS_WORDS and answers else
-                    field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str) else None)
+            said, named = (part if isinstance(part, bool) and words is PASS_WORDS and answers else None, None)
+            if isinstance(part, str):   # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
+                said, named = field_text_said(part.translate(SPACE_LIKE), loose, words, answers)
             if said is not None:
-                saids.add({"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said)
+                whole = whole if named is None else of_the_whole_field(named, fields)
+                saids[whole].add({"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said)
         # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
-        # "B: 9/10"] beside the winner B was left to a person; any other value against the verdict is two verdicts,
-        # ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B among them)
-        # (and a rubric beside a fail: items passed and failed, one failed criterion failing the whole)
-        breakdown = (loose is LOOSE_WINNER and scores_agree([part for _, part in values], verdict)
-                     or loose is LOOSE_PASS and verdict is False and saids == {True, False} and a_rubric(key, value, fields))
-        if saids - {verdict} and not breakdown:
+        # "B: 9/10"] beside the winner B was left to a person; so is a breakdown by criteria that agrees (breakdown_agrees);
+        # any other value against the verdict is two verdicts, ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B
+        # among them)
+        breakdown = (loose is LOOSE_WINNER and scores_agree([part for _, _, part in values], verdict)
+                     or breakdown_agrees(saids[True], saids[False], verdict))
+        if (saids[True] | saids[False]) - {verdict} and not breakdown:
             return True
     return False
 

@@ -5492,6 +5492,28 @@ def test_a_reason_or_the_losing_answer_inside_a_verdict_field_is_no_vote_for_it(
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "verdict": "FAIL"}, "reason": "x"}', False),
+    ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "overall": "FAIL"}, "reason": "x"}', False),
+    ('{"pass": false, "verdict": ["Accuracy: PASS", "Tone: FAIL", "Overall: FAIL"], "reason": "x"}', False),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "tone": "B", "overall": "A"}}', "A"),
+    ('{"winner": "tie", "verdict": {"accuracy": "A", "tone": "B"}}', "tie"),
+    # its overall against the verdict, or criteria against it with none said: two verdicts
+    ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "verdict": "PASS"}, "reason": "x"}', None),
+    ('{"pass": false, "verdict": ["Accuracy: PASS", "Tone: FAIL", "Overall: PASS"], "reason": "x"}', None),
+    ('{"pass": true, "verdict": {"accuracy": "PASS", "tone": "FAIL"}, "reason": "x"}', None),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "tone": "B", "overall": "B"}}', None),
+    ('{"winner": "tie", "verdict": {"accuracy": "B", "tone": "B"}}', None),
+    ('{"winner": "A", "verdict": ["A", "B"]}', None),
+])
+def test_a_breakdown_by_criteria_whose_overall_agrees_is_one_verdict(reply, human):
+    """129th round: a breakdown by criteria inside a verdict field that said its own overall verdict ("verdict": "FAIL"
+    or "Overall: FAIL" after "Accuracy: PASS", "Tone: FAIL"; "overall": "A" after A on accuracy, B on tone), and criteria
+    split between the answers beside a tie, were left to a person as two verdicts. A breakdown whose overall, if it says
+    one, is the verdict's is one verdict; criteria alone are where one failed fails the whole, or split between A and B."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
