@@ -10608,25 +10608,43 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*(?P<score>\d{1,9}(?:[.,]\d{1,9})?)\s*(?:/\s*(?P<of>\d{1,9}))?")
+SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)\s*(?:/\s*(?P<of>\d{1,9}))?"   # "6/10", "7.5"
+SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*" + SCORE)
+SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
+SCORES_APART = re.compile(r"[ \t]*(?:[;\n]|,(?!\d))[ \t]*")   # one text's scores: "A: 6/10, B: 9/10" (never 6,5)
 # ("A: 6/10", "(B) = 9"; of nine digits at most: no judge's scale is longer, and Python converts no integer of over 4,300
 # digits, its ValueError a traceback that lost compare's votes; a longer one is compared with nothing, a person's)
 
 
-def scores_agree(values, winner):
-    """Whether the values of a verdict field are one score of each answer (SCORE_OF_AN_ANSWER) that agree with the
-    `winner`: its own the highest, a tie's equal. A breakdown, then, no verdict of the whole; scores against it (A
-    winning on 6/10 to 9/10) are a second verdict."""
-    scores, scales = {}, set()
-    for value in values:
-        score = isinstance(value, str) and SCORE_OF_AN_ANSWER.fullmatch(value.strip())
-        if not score or score.group("answer").upper() in scores or int(score.group("of") or 1) == 0:
-            return False
-        scales.add(score.group("of") is None)
-        scores[score.group("answer").upper()] = Fraction(score.group("score").replace(",", ".")) / int(score.group("of") or 1)
-    if len(scores) != 2 or len(scales) != 1:   # (8 beside 4/5 compares nothing alike)
-        return False
-    return winner == ("tie" if scores["A"] == scores["B"] else max(scores, key=scores.get))
+def scores_of(under, value):
+    """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
+    scale)], or None where it is none: a text of answers' scores (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a
+    number or a score under an answer's key ({"A": 6}, {"B": "9/10"})."""
+    answer = field_name(under).upper() if field_name(under) in ("a", "b") else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [(answer, Fraction(value), False)] if answer else None
+    if not isinstance(value, str):
+        return None
+    texts = SCORES_APART.split(value.strip())
+    found = [SCORE_OF_AN_ANSWER.fullmatch(text) for text in texts]
+    if answer and len(texts) == 1 and found[0] is None:
+        found = [SCORE_ALONE.fullmatch(texts[0])]
+    if not all(found) or any(int(score.group("of") or 1) == 0 for score in found):
+        return None
+    return [((score.groupdict().get("answer") or answer).upper(),
+             Fraction(score.group("score").replace(",", ".")) / int(score.group("of") or 1), score.group("of") is not None)
+            for score in found]
+
+
+def scores_agree(scores, winner):
+    """Whether a verdict field's scores (scores_of) agree with the `winner`: its own the highest, a tie's equal; None
+    where they are no one score of each answer on one scale (8 beside 4/5 compares nothing alike), compared with nothing.
+    A breakdown, where they agree, no verdict of the whole; scores against it (A winning on 6/10 to 9/10) are a second
+    verdict."""
+    given = {answer: score for answer, score, _ in scores}
+    if len(given) != 2 or len(scores) != 2 or len({scaled for *_, scaled in scores}) != 1:
+        return None
+    return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
 ITEM_LABEL = re.compile(r"""(?P<name>[^\W\d_][^:\n]{0,40}?)[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
@@ -10682,21 +10700,27 @@ def said_in_fields(verdict_object, loose, verdict):
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
+        scores, scored = [], {True: set(), False: set()}   # the answers' scores, and what their texts say as words
         for under, whole, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
-            answers = field_name(under) in fields
+            answers, found = field_name(under) in fields, scores_of(under, part) if loose is LOOSE_WINNER else None
+            scores += found or []
             said, named = (part if isinstance(part, bool) and words is PASS_WORDS and answers else None, None)
             if isinstance(part, str):   # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
                 said, named = field_text_said(part.translate(SPACE_LIKE), loose, words, answers)
             if said is not None:
                 whole = whole if named is None else of_the_whole_field(named, fields)
-                saids[whole].add({"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said)
+                said = {"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said
+                (scored if found else saids)[whole].add(said)
+        agree = scores_agree(scores, verdict) if scores else None
+        if agree is False:
+            return True
+        if agree is None:   # (no pair of scores: their texts' words read as any other's, "A: 9/10" alone a vote for A)
+            saids = {whole: saids[whole] | scored[whole] for whole in saids}
         # (scores of both answers that agree with the winner are a breakdown, no verdict of the whole: ["A: 6/10",
         # "B: 9/10"] beside the winner B was left to a person; so is a breakdown by criteria that agrees (breakdown_agrees);
         # any other value against the verdict is two verdicts, ["FAIL", "PASS"] beside a pass and ["A", "tie"] beside B
         # among them)
-        breakdown = (loose is LOOSE_WINNER and scores_agree([part for _, _, part in values], verdict)
-                     or breakdown_agrees(saids[True], saids[False], verdict))
-        if (saids[True] | saids[False]) - {verdict} and not breakdown:
+        if (saids[True] | saids[False]) - {verdict} and not breakdown_agrees(saids[True], saids[False], verdict):
             return True
     return False
 

@@ -5514,6 +5514,24 @@ def test_a_breakdown_by_criteria_whose_overall_agrees_is_one_verdict(reply, huma
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "reason": "x", "verdict": {"A": 6, "B": 9}}', None),
+    ('{"winner": "A", "reason": "x", "verdict": {"A": "6/10", "B": "9/10"}}', None),
+    ('{"winner": "A", "reason": "x", "verdict": "A: 6/10, B: 9/10"}', None),
+    ('{"winner": "A", "reason": "x", "verdict": "A: 6/10\\nB: 9/10"}', None),
+    ('{"winner": "B", "reason": "x", "verdict": {"A": 6, "B": 9}}', "B"),
+    ('{"winner": "B", "reason": "x", "verdict": {"A": "6/10", "B": "9/10"}}', "B"),
+    ('{"winner": "B", "reason": "x", "verdict": "A: 6/10, B: 9/10"}', "B"),
+    ('{"winner": "tie", "reason": "x", "verdict": {"A": 7.5, "B": 7.5}}', "tie"),
+    ('{"winner": "A", "reason": "x", "verdict": "A: 9/10"}', "A"),
+])
+def test_scores_as_an_object_or_one_text_are_compared_with_the_winner_as_a_list_of_them_is(reply, human):
+    """129th round: scores of both answers in a verdict field were compared with the winner only as a list of texts
+    (["A: 6/10", "B: 9/10"]): as an object ({"A": 6, "B": 9}, {"A": "6/10", ...}) or one text ("A: 6/10, B: 9/10") A
+    winning on 6 to 9 was read as the JSON's. Each is compared alike: against the winner, a second verdict."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
