@@ -10608,8 +10608,9 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)\s*(?:/\s*(?P<of>\d{1,9}))?"   # "6/10", "7.5"
-SCORE_OF_AN_ANSWER = re.compile(r"[\[(]?(?P<answer>[ABab])[\])]?\s*[:=]\s*" + SCORE)
+# "6/10", "7.5", "85%"; a reason after it ("8/10 - clearer", "6/10 (vague)")
+SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:/[ \t]*(?P<of>\d{1,9})|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?"
+SCORE_OF_AN_ANSWER = re.compile(NAMED_ANSWER.format("answer") + r"\s*[:=]\s*" + SCORE, re.IGNORECASE)   # "Answer A: 8/10"
 SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
 SCORES_APART = re.compile(r"[ \t]*(?:[;\n]|,(?!\d))[ \t]*")   # one text's scores: "A: 6/10, B: 9/10" (never 6,5)
 # ("A: 6/10", "(B) = 9"; of nine digits at most: no judge's scale is longer, and Python converts no integer of over 4,300
@@ -10631,8 +10632,8 @@ def scores_of(under, value):
         found = [SCORE_ALONE.fullmatch(texts[0])]
     if not all(found) or any(int(score.group("of") or 1) == 0 for score in found):
         return None
-    return [((score.groupdict().get("answer") or answer).upper(),
-             Fraction(score.group("score").replace(",", ".")) / int(score.group("of") or 1), score.group("of") is not None)
+    return [((score.groupdict().get("answer") or answer).upper(), Fraction(score.group("score").replace(",", "."))
+             / (100 if score.group("percent") else int(score.group("of") or 1)), bool(score.group("of") or score.group("percent")))
             for score in found]
 
 

@@ -5532,6 +5532,23 @@ def test_scores_as_an_object_or_one_text_are_compared_with_the_winner_as_a_list_
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
+    ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
+    ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
+    ('{"winner": "B", "verdict": ["Response A: 6/10 (vague)", "Response B: 9/10 (complete)"]}', "B"),
+    # written so, against the winner: still a second verdict
+    ('{"winner": "A", "verdict": ["Answer A: 6/10", "Answer B: 9/10"]}', None),
+    ('{"winner": "A", "verdict": ["A: 6/10 - vague", "B: 9/10 - complete"]}', None),
+    ('{"winner": "A", "verdict": ["A: 70%", "B: 85%"]}', None),
+])
+def test_scores_agreeing_with_the_winner_are_read_however_an_answer_and_its_score_are_written(reply, human):
+    """129th round: scores agreeing with the winner were a breakdown only written "A: 8/10": "Answer A: 8/10", a
+    reason after it ("A: 8/10 - clearer") or a percentage ("A: 85%") named both answers, left to a person. Each is a
+    score of its answer, compared with the winner as any is."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
