@@ -10648,7 +10648,9 @@ def scores_agree(scores, winner):
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
-ITEM_LABEL = re.compile(r"""(?P<name>[^\W\d_][^:\n]{0,40}?)[ \t]*:[ \t]*(?=\S)""")   # an item's name and its colon: "Date: "
+# an item's name and its colon or dash, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ", "Date - "
+ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?P<name>[^\W\d_][^:\n]{0,80}?)[*_]{0,2}"""
+                        r"""(?:[ \t]*:|[ \t]+[-–—])[ \t]*(?=\S)""")
 
 
 def field_word_said(text, loose, words, answers):
@@ -10663,18 +10665,24 @@ def field_word_said(text, loose, words, answers):
 
 
 def field_text_said(text, loose, words, answers):
-    """(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None): past its own key restated ("Verdict: FAIL", "Winner: B" were
+    """[(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None)]: past its own key restated ("Verdict: FAIL", "Winner: B" were
     read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
-    follows an item's label ("Date: FAIL", a rubric's line: missed), a yes or a no after it only where the label is a
-    verdict's key ("Passed: No"; never "Hallucination: No"). answers: whether the text is under a verdict's key."""
+    follows each line's item label (ITEM_LABEL: "Date: FAIL\\nTone: PASS", a rubric's lines, each read), a yes or a no
+    after it only where the label is a verdict's key ("Passed: No"; never "Hallucination: No"). answers: whether the text
+    is under a verdict's key."""
     key = PHRASE_KEY.match(text)
     if key is not None and key.group("phrase") is not None:
         text = text[key.start("phrase"):]
     said = field_word_said(text, loose, words, answers)
-    label = ITEM_LABEL.match(text) if said is None else None
-    named = label and field_name(label.group("name")) in FIELDS_OF_A_VERDICT[loose][0]
-    return (field_word_said(text[label.end():], loose, words, named), label.group("name")) if label else (
-        said, "verdict" if key is not None and key.group("phrase") is not None else None)
+    if said is not None or not ITEM_LABEL.match(text):
+        return [(said, "verdict" if key is not None and key.group("phrase") is not None else None)]
+    saids = []
+    for line in text.split("\n"):
+        label = ITEM_LABEL.match(line)
+        named = label and field_name(label.group("name")) in FIELDS_OF_A_VERDICT[loose][0]
+        saids.append((field_word_said(line[label.end():], loose, words, named), label.group("name")) if label
+                     else (field_word_said(line, loose, words, answers), None))
+    return saids
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -10705,13 +10713,13 @@ def said_in_fields(verdict_object, loose, verdict):
         for under, whole, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
             answers, found = field_name(under) in fields, scores_of(under, part) if loose is LOOSE_WINNER else None
             scores += found or []
-            said, named = (part if isinstance(part, bool) and words is PASS_WORDS and answers else None, None)
-            if isinstance(part, str):   # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
-                said, named = field_text_said(part.translate(SPACE_LIKE), loose, words, answers)
-            if said is not None:
-                whole = whole if named is None else of_the_whole_field(named, fields)
+            # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
+            for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
+                                else [(part if isinstance(part, bool) and words is PASS_WORDS and answers else None, None)]):
+                if said is None:
+                    continue
                 said = {"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said
-                (scored if found else saids)[whole].add(said)
+                (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         agree = scores_agree(scores, verdict) if scores else None
         if agree is False:
             return True

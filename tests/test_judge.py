@@ -5549,6 +5549,28 @@ def test_scores_agreeing_with_the_winner_are_read_however_an_answer_and_its_scor
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "reason": "ok", "verdict": "Accuracy: PASS\\nTone: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "1. Accuracy: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "- Accuracy: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Accuracy - FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "**Accuracy**: FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "verdict": "Accuracy of the refund window and the return date: FAIL"}', None),
+    ('{"winner": "A", "reason": "x", "verdict": "1. Overall: B"}', None),
+    # the same items agreeing with the verdict: read
+    ('{"pass": false, "reason": "ok", "verdict": "Accuracy: PASS\\nTone: FAIL"}', False),
+    ('{"pass": true, "reason": "ok", "verdict": "1. Accuracy: PASS\\n2. Tone: PASS"}', True),
+    ('{"pass": true, "reason": "ok", "verdict": "**Accuracy** - PASS"}', True),
+    ('{"winner": "A", "reason": "x", "verdict": "1. Overall: A"}', "A"),
+])
+def test_a_verdict_after_any_items_label_in_a_verdict_field_is_read(reply, human):
+    """129th round: a verdict after an item's label in a verdict field was read only after the text's first label, and
+    that written as "Name: " alone: "Tone: FAIL" on the line after "Accuracy: PASS", "1. Accuracy: FAIL", "- Accuracy:
+    FAIL", "Accuracy - FAIL", "**Accuracy**: FAIL", a label of over 41 characters and "1. Overall: B" were missed beside
+    the JSON's other verdict. Each line's label is read, numbered, a list's, in bold or before a dash."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
