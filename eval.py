@@ -10475,8 +10475,9 @@ def aspect_title(raw, at):
 
 def field_name(key):
     """A JSON key as FIELDS_OF_A_VERDICT spells it: case, spaces, hyphens, underscores and camelCase folded alike ("Final
-    Verdict", "finalVerdict", "final-verdict" and "winner " were never read as the verdict fields they are)."""
-    return re.sub(r"[\s_-]+", "_", re.sub(r"(?<=[a-z\d])(?=[A-Z])", "_", key)).strip("_").casefold()
+    Verdict", "finalVerdict", "final-verdict", "finalverdict" and "winner " were never read as the verdict fields they are)."""
+    name = re.sub(r"[\s_-]+", "_", re.sub(r"(?<=[a-z\d])(?=[A-Z])", "_", key)).strip("_").casefold()
+    return re.sub(r"^(final|overall)(?=verdict$)", r"\1_", name)   # (run together: "finalverdict", "OVERALLVERDICT")
 
 
 # the verdict object's other fields that name a verdict ({"verdict": "FAIL", "pass": true} was read as a pass), and

@@ -5571,6 +5571,19 @@ def test_a_verdict_after_any_items_label_in_a_verdict_field_is_read(reply, human
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "reason": "ok", "finalverdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "overallverdict": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "FINALVERDICT": "FAIL"}', None),
+    ('{"winner": "A", "reason": "x", "finalverdict": "B"}', None),
+    ('{"pass": true, "reason": "ok", "finalverdict": "PASS"}', True),
+])
+def test_a_verdict_key_run_together_is_a_verdict_field(reply, human):
+    """129th round: "finalverdict" and "overallverdict", written with no separator, were no verdict fields: their FAIL
+    beside the JSON's pass was never read. They are final_verdict and overall_verdict run together."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("echo, human", [("prompt", None), ("answer", None), ("quote", False), ("prompt CR LF", None),
                                          ("answer CR LF", None), ("answer trimmed", None), ("answer pretty", None),
                                          ("answer compact", None), ("answer quoted", None), ("prompt quoted twice", None),
