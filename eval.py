@@ -10475,7 +10475,8 @@ def aspect_title(raw, at):
 
 def field_name(key):
     """A JSON key as FIELDS_OF_A_VERDICT spells it: case, spaces, hyphens, underscores and camelCase folded alike ("Final
-    Verdict", "finalVerdict", "final-verdict", "finalverdict" and "winner " were never read as the verdict fields they are)."""
+    Verdict", "finalVerdict", "final-verdict", "finalverdict" and "winner " were never read as the verdict fields they
+    are)."""
     name = re.sub(r"[\s_-]+", "_", re.sub(r"(?<=[a-z\d])(?=[A-Z])", "_", key)).strip("_").casefold()
     return re.sub(r"^(final|overall)(?=verdict$)", r"\1_", name)   # (run together: "finalverdict", "OVERALLVERDICT")
 
@@ -10609,13 +10610,13 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-# "6/10", "7.5", "85%"; a reason after it ("8/10 - clearer", "6/10 (vague)")
+# "6/10", "7.5", "85%"; a reason after it ("8/10 - clearer", "6/10 (vague)"); of nine digits at most: no judge's scale is
+# longer, and Python converts no integer of over 4,300 digits, its ValueError a traceback that lost compare's votes (a
+# longer one is compared with nothing, a person's)
 SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:/[ \t]*(?P<of>\d{1,9})|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?"
 SCORE_OF_AN_ANSWER = re.compile(NAMED_ANSWER.format("answer") + r"\s*[:=]\s*" + SCORE, re.IGNORECASE)   # "Answer A: 8/10"
 SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
 SCORES_APART = re.compile(r"[ \t]*(?:[;\n]|,(?!\d))[ \t]*")   # one text's scores: "A: 6/10, B: 9/10" (never 6,5)
-# ("A: 6/10", "(B) = 9"; of nine digits at most: no judge's scale is longer, and Python converts no integer of over 4,300
-# digits, its ValueError a traceback that lost compare's votes; a longer one is compared with nothing, a person's)
 
 
 def scores_of(under, value):
@@ -10661,16 +10662,17 @@ def field_word_said(text, loose, words, answers):
     word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
-    said = words.get(verdict_said(word.group("word"))) if word and (answers or verdict_said(word.group("word")) not in YES_NO) else None
+    said = words.get(verdict_said(word.group("word"))) if word else None
+    said = None if said is not None and not answers and verdict_said(word.group("word")) in YES_NO else said
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
 
 
 def field_text_said(text, loose, words, answers):
-    """[(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None)]: past its own key restated ("Verdict: FAIL", "Winner: B" were
-    read as the key's word, none, and the JSON's other verdict kept), its word or phrase (field_word_said), else what
-    follows each line's item label (ITEM_LABEL: "Date: FAIL\\nTone: PASS", a rubric's lines, each read), a yes or a no
-    after it only where the label is a verdict's key ("Passed: No"; never "Hallucination: No"). answers: whether the text
-    is under a verdict's key."""
+    """[(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None)]: past its
+    own key restated ("Verdict: FAIL", "Winner: B" were read as the key's word, none, and the JSON's other verdict kept),
+    its word or phrase (field_word_said), else what follows each line's item label (ITEM_LABEL: "Date: FAIL\\nTone:
+    PASS", a rubric's lines, each read), a yes or a no after it only where the label is a verdict's key ("Passed: No";
+    never "Hallucination: No"). answers: whether the text is under a verdict's key."""
     key = PHRASE_KEY.match(text)
     if key is not None and key.group("phrase") is not None:
         text = text[key.start("phrase"):]
