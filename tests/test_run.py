@@ -4657,17 +4657,22 @@ def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, c
     assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
 
 
-def test_a_journal_the_system_will_not_remove_ends_the_run_well(project, cli, fake, monkeypatch):
-    """128th round's newcomer: in an append-only folder (chattr +a) the run was written whole, then its journal could not
-    be removed: exit 2, no summary, and "an immutable file (chattr -i undoes it)". (The removal fails as the system
-    fails it.)"""
-    fake.answers = answer_key("golden/dev.jsonl")
+def journal_kept_as_append_only(monkeypatch):
+    """A journal's removal refused as an append-only folder (chattr +a) refuses it."""
     real_unlink = os.unlink
     def append_only(path, *a, **kw):
         if os.fspath(path).endswith(".journal"):
             raise PermissionError(errno.EPERM, "Operation not permitted", path)
         return real_unlink(path, *a, **kw)
     monkeypatch.setattr(os, "unlink", append_only)
+
+
+def test_a_journal_the_system_will_not_remove_ends_the_run_well(project, cli, fake, monkeypatch):
+    """128th round's newcomer: in an append-only folder (chattr +a) the run was written whole, then its journal could not
+    be removed: exit 2, no summary, and "an immutable file (chattr -i undoes it)". (The removal fails as the system
+    fails it.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    journal_kept_as_append_only(monkeypatch)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert ("note: runs/x.json holds every answer, but its journal could not be removed (Operation not permitted): an "
@@ -4680,12 +4685,7 @@ def test_chattr_is_offered_to_root_alone(project, cli, fake, monkeypatch):
     They are sent to an administrator. (This process seen as user 1000; the removal fails as an append-only folder
     fails it.)"""
     fake.answers = answer_key("golden/dev.jsonl")
-    real_unlink = os.unlink
-    def append_only(path, *a, **kw):
-        if os.fspath(path).endswith(".journal"):
-            raise PermissionError(errno.EPERM, "Operation not permitted", path)
-        return real_unlink(path, *a, **kw)
-    monkeypatch.setattr(os, "unlink", append_only)
+    journal_kept_as_append_only(monkeypatch)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0, err
