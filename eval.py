@@ -4778,7 +4778,8 @@ class PlaceholderPlaces(NamedTuple):
     in_class: frozenset   # those inside a class ([{{{n}}}] is '{', the value, '}': no count)
     named: frozenset      # those where re reads a name, flags or a group's number, never text: refused at load
     unread: frozenset     # those in a comment, (?#...) or a verbose pattern's #: no escape reads on, no count is made
-    unfixed_behind: bool  # a look-behind holding none of them has no one width: no value mends it ((?<=a|bc){{x}})
+    unfixed_behind: bool  # a look-behind no values give one width, each a character or more ((?<=a|bc){{x}},
+    # (?<=q|{{x}}{{y}})): no value mends it
 
 
 # what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text, tried
@@ -4808,6 +4809,34 @@ def parsed_as(pattern, stand_ins):
         return False
 
 
+def holds_text_of(parsed, marks):
+    """Whether a parsed pattern holds one of the characters `marks` outside a class (where a value's width is its own)."""
+    return any(op == regex_constants.LITERAL and chr(value) in marks
+               or op != regex_constants.IN and any(holds_text_of(sub, marks) for part in (
+                   value if isinstance(value, (tuple, list)) else [value])
+                   for sub in (part if isinstance(part, list) else [part]) if isinstance(sub, regex_parser.SubPattern))
+               for op, value in parsed)
+
+
+def unwidened_behind(parsed, marks, least):
+    """Whether a look-behind of a parsed pattern has no one width whatever values its placeholders (the characters
+    `marks` stand in for them) hold: its branches holding none differ, or vary, or one holding some is wider than they
+    are with each placeholder one character (least: it is; else those holding some are not weighed). Python's parse
+    lets each by: only its compile says "look-behind requires fixed-width pattern"."""
+    for op, value in parsed:
+        if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0:
+            body = value[1]
+            branches = body[0][1][1] if len(body.data) == 1 and body[0][0] == regex_constants.BRANCH else [body]
+            fixed = {branch.getwidth() for branch in branches if not holds_text_of(branch, marks)}
+            widest_least = max((branch.getwidth()[0] for branch in branches if holds_text_of(branch, marks)), default=0)
+            if len(fixed) > 1 or any(lo != hi for lo, hi in fixed) or least and fixed and widest_least > min(fixed)[0]:
+                return True
+        if any(unwidened_behind(sub, marks, least) for part in (value if isinstance(value, (tuple, list)) else [value])
+               for sub in (part if isinstance(part, list) else [part]) if isinstance(sub, regex_parser.SubPattern)):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=256)   # (a pattern of checks.json is filled once per case: parsed once)
 def placeholder_places(pattern, fills=None):
     """Where a pattern's placeholders stand, read from Python's own parse of it, each placeholder two characters of the
@@ -4835,11 +4864,10 @@ def placeholder_places(pattern, fills=None):
                  for n, (start, mark) in enumerate(marks.items())}
     named_from = {start: len(stand_ins[start]) - len(names) - bool(fills) for start in stand_ins}
     chosen = dict.fromkeys(stand_ins, 0)   # each placeholder's stand-in, by its place in its list
-    repeated, in_class, read, unfixed_behind = set(), set(), set(), False
+    repeated, in_class, read = set(), set(), set()
 
     def walk(parsed):
         """Reads where each placeholder stands in what was parsed; returns those it holds."""
-        nonlocal unfixed_behind
         held = set()
         for op, value in parsed:
             if op == regex_constants.LITERAL and chr(value) in whose:
@@ -4859,16 +4887,17 @@ def placeholder_places(pattern, fills=None):
                 for sub in (part if isinstance(part, list) else [part]):
                     if isinstance(sub, regex_parser.SubPattern):
                         inner |= walk(sub)
-            if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0 and not inner:
-                unfixed_behind |= len(set(value[1].getwidth())) > 1   # (one holding a placeholder: its value's width)
             held |= inner
         return held
 
-    def parsed():
-        """The pattern parsed, each placeholder as its chosen stand-in; and where each stands in what was parsed."""
+    def parsed(narrowest=False):
+        """The pattern parsed, each placeholder as its chosen stand-in (narrowest: one character of it, where it is
+        text); and where each stands in what was parsed."""
         pieces, at, length, where = [], 0, 0, {}
         for m in PLACEHOLDER.finditer(pattern):
             stand_in = stand_ins[m.start()][chosen[m.start()]] if m.start() in stand_ins else "x"
+            if narrowest and m.start() in stand_ins and chosen[m.start()] < named_from[m.start()]:
+                stand_in = stand_in[-1:]   # (a mark's second, or the text that reads, at a range's start: "\x00")
             pieces += [pattern[at:m.start()], stand_in]
             where[m.start()] = length = length + m.start() - at
             length, at = length + len(pieces[-1]), m.end()
@@ -4930,10 +4959,13 @@ def placeholder_places(pattern, fills=None):
             else:
                 chosen[start] = kept
         walk(tree)
+        # (a look-behind's width read with each placeholder one character, the least a value gives; where that does
+        # not parse, those of no placeholder alone are weighed)
+        narrowest = parsed(narrowest=True)[0]
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
                                  frozenset(start for start in chosen if chosen[start] >= named_from[start]),
                                  frozenset(start for start in chosen if not chosen[start]) - read - in_class,
-                                 unfixed_behind)
+                                 unwidened_behind(narrowest or tree, set(whose), narrowest is not None))
     return None
 
 
@@ -5622,14 +5654,14 @@ def load_default_checks(path, older=None):
                      for fill in ("x", "\\x00", "\\U0010ffff")]
             # (every placeholder filled alike is no case's fill: [a-{{x}}][{{y}}-9] of x = z, y = 0 compiles, as does
             # (?<=abc|{{x}}{{y}})z of x = c, y = de; a fault values may mend is judged per case, by the case's own
-            # line: one gone with the placeholders gone, or, where no fill alike compiles, one the parse reading where
-            # they stand got past, some stand-in at each ([{{a}}-m][n-{{b}}]), where each look-behind holding no
-            # placeholder has one width; (?<=a|bc){{x}}, which no value mends, is this file's, as is a set read
-            # otherwise later, which the parse does not weigh)
-            mendable = all(tried) and placeholder_names(check["value"]) and (
-                not regex_problem(PLACEHOLDER.sub("", check["value"]), written=older is None)
-                or all(p.startswith("bad regular expression") for p in tried)
-                and (places := placeholder_places(check["value"])) is not None and not places.unfixed_behind)
+            # line: where no fill alike compiles, one the parse reading where they stand got past, some stand-in at
+            # each ([{{a}}-m][n-{{b}}]), where every look-behind may have one width, each placeholder a character or
+            # more; (?<=a|bc){{x}} and (?<=q|{{x}}{{y}}), which no value mends, are this file's, as is a set read
+            # otherwise later ([{{x}}&&]), which the parse does not weigh. The pattern emptied of its placeholders is
+            # no fill: an empty value is refused ([\w-{{x}}] is [\w-], and no character ends that range)
+            mendable = all(tried) and placeholder_names(check["value"]) and all(
+                p.startswith("bad regular expression") for p in tried) and (
+                places := placeholder_places(check["value"])) is not None and not places.unfixed_behind
             check_problems = [p for p in check_problems if p] or ([tried[0]] if all(tried) and not mendable else [])
             # (re's position is the pattern's filled with x: shown so, of re's own words alone)
             if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):

@@ -643,6 +643,28 @@ def test_a_range_pair_beside_a_range_end_before_a_dash_in_checks_json_is_read_on
         e.value) and "checks.json:1" not in str(e.value), str(e.value)
 
 
+def test_a_pattern_of_checks_json_no_value_mends_is_refused_at_its_line(tmp_path):
+    """129th round: checks.json's [\\w-{{a}}], [{{a}}-\\d], [{{a}}--], [{{a}}&&] and (?<=q|{{a}}{{b}}) loaded, then were
+    refused on every case's line, never naming checks.json: the pattern emptied of its placeholders ([\\w-], [-\\d],
+    [--], [&&]) was taken for a fill that mends it, where an empty value is refused itself, and a look-behind holding
+    placeholders was never weighed (each is one character at least: q|ab has no one width). Refused once, at the
+    file's line, as [x{{a}}--] was; one some values mend ([a-{{x}}][{{y}}-9], (?<=abc|{{x}}{{y}})z) is still each case's."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": a, "b": b}}) + "\n" for i, a, b in (("1", "z", "y"),
+                                                                                                          ("2", "b", "x"))))
+    for written in ("[\\w-{{a}}]", "[{{a}}-\\d]", "[{{a}}--]", "[{{a}}&&]", "(?<=q|{{a}}{{b}})", "[x{{a}}--]"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value).startswith(f"{tmp_path}/checks.json:1: check 1: ") and "s.jsonl" not in str(e.value), (
+            written, str(e.value))
+    for written in ("[a-{{a}}][{{b}}-9]", "(?<=abc|{{a}}{{b}})z", "(?<=ab|{{a}})z"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert "checks.json:1" not in str(e.value) and "s.jsonl:1" in str(e.value), (written, str(e.value))
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
