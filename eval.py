@@ -4786,9 +4786,11 @@ class PlaceholderPlaces(NamedTuple):
 # first after the placeholder's first mark, which tells the class it stands in (at [\1{{x}}-9] the lowest alone told of
 # none, and the value was wrapped as after \1 outside one), then alone (a look-behind's branch of one character); then
 # the first mark alone, one high character (a range's end before a '-', [a-{{z}}-\d]: two characters there start a
-# range to \d, and a name's stand-in, the first to parse, refused it as a name); a
+# range to \d, and a name's stand-in, the first to parse, refused it as a name); then the highest character (a
+# range's end from a character of planes 15-16, [\U000f0005-{{z}}], above every mark); a
 # name, flags or a group's number ((?P<{{g}}>a), \N{LATIN CAPITAL LETTER {{x}}}, (?{{f}}), (?({{n}})a|b)) are not
 TEXT_STAND_INS = ("\x00",)
+HIGHEST_STAND_IN = "\U0010ffff"
 NAME_STAND_INS = ("A", "i", "1")
 GROUP_NAMED = re.compile(r"\(\?P<([^\W\d]\w*)>")
 
@@ -4858,7 +4860,7 @@ def placeholder_places(pattern, fills=None):
     whose = {c: start for start, mark in marks.items() for c in mark}
     widths = [len(re.sub(r"\\(.)", r"\1", fill, flags=re.S)) for fill in fills] if fills else []   # (unescaped)
     names = name_stand_ins(pattern)
-    stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS, mark[0]]
+    stand_ins = {start: [mark, *(mark[0] + text for text in TEXT_STAND_INS), *TEXT_STAND_INS, mark[0], HIGHEST_STAND_IN]
                  + ([mark[0] + mark[1] * (widths[n] - 1)] if fills and widths[n] > 1 else [])
                  + [*names] + ([fills[n]] if fills else [])
                  for n, (start, mark) in enumerate(marks.items())}
@@ -4916,9 +4918,9 @@ def placeholder_places(pattern, fills=None):
         joined = escape_joined(pattern)
         alike = [tuple(apart(fill) if m.start() in joined else fill
                        for m, fill in zip(PLACEHOLDER.finditer(pattern), fills))] if fills else [
-            *((stand_in,) * len(starts) for stand_in in ("x", "\x00", "\U0010ffff\x00", names[-1])),
-            tuple("\U0010ffff" if pattern[m.start() - 1:m.start()] == "-" else "\x00" if pattern[m.end():m.end() + 1] == "-"
-                  else "x" for m in PLACEHOLDER.finditer(pattern))]
+            *((stand_in,) * len(starts) for stand_in in ("x", "\x00", HIGHEST_STAND_IN + "\x00", names[-1])),
+            tuple(HIGHEST_STAND_IN if pattern[m.start() - 1:m.start()] == "-"
+                  else "\x00" if pattern[m.end():m.end() + 1] == "-" else "x" for m in PLACEHOLDER.finditer(pattern))]
         if not any(parsed_as(pattern, each) for each in alike):
             return None
         tries = iter(range(MOST_PARSES))

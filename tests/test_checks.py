@@ -409,6 +409,32 @@ def test_a_range_end_before_a_dash_is_text_never_a_name(tmp_path):
         assert said in str(e.value) and evalpy.PLACEHOLDER_NAMED not in str(e.value), str(e.value)
 
 
+def test_a_range_end_above_every_mark_is_text_never_a_name(tmp_path):
+    """129th round: [\\U000f0005-{{a}}] of a U+10FFFF, which re compiles, was refused as "{{a}} stands where Python's re
+    reads a name": the marks (from U+F0000) and every text stand-in sit below the range's start, and the highest
+    character was never tried alone, so the value as filled, the last stand-in, was taken for a name; checks.json's
+    (?P<{{g}}>x)[\\U000f0005-{{a}}] was refused as "bad character range" of x, never naming {{g}}. A range's end is
+    tried as the highest character: text, filled; a name is still named."""
+    def loaded(written, **vars):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": vars, "checks": [{"type": "regex", "value": written}]}) + "\n")
+        return evalpy.load_split(str(tmp_path / "s.jsonl"))[0][0]["checks"][0]
+    for value in ("\U0010ffff", "\U000f0010"):
+        check = loaded("[\\U000f0005-{{a}}]", a=value)
+        assert check["value"] == f"[\\U000f0005-{value}]"
+        assert evalpy.CHECK_TYPES["regex"].evaluate(check, result("\U000f0007"), graded()) is True
+    with pytest.raises(evalpy.EvalError) as e:   # (a value below the start: re's own words)
+        loaded("[\\U000f0005-{{a}}]", a="z")
+    assert "bad character range" in str(e.value) and evalpy.PLACEHOLDER_NAMED not in str(e.value), str(e.value)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?P<{{g}}>x)[\\U000f0005-{{a}}]"}]))
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "vars": {"g": "q", "a": "\U0010ffff"}}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: check 'regex (?P<{{{{g}}}}>x)[\\\\U000f0005-{{{{a}}}}]': "
+                            f"{{{{g}}}} {evalpy.PLACEHOLDER_NAMED}"), str(e.value)
+
+
 def test_a_value_after_an_octal_escape_in_a_class_is_its_characters(tmp_path):
     """128th round: in a class, a placeholder after \\0, \\01 or \\1 was filled as (?:value), as after one outside,
     so [\\1{{x}}] of x "a" held '(', '?' and ':' too. In a class a value is its characters, a digit that would join
