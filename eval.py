@@ -207,6 +207,8 @@ PROMPTS_DIR = "prompts"
 RUNS_DIR = "runs"
 LABELS_FILE = "labels.txt"
 CHECKS_FILE = "checks.json"       # default checks for every case of the splits beside it
+# said after a check's name in a problem of one of checks.json's on a case's line, which holds no such check
+FROM_CHECKS_FILE = f" (from {CHECKS_FILE}, which gives it to every case)"
 TOOLS_FILE = "tools.json"         # tools and tool_results for every case of the splits beside it (agents)
 DEFAULT_MAX_TURNS = 8             # requests per agent case: a few lookups and an answer; a loop stops here
 MAX_TURNS = 100                   # --max-turns at most: past this a run is a loop, not an agent
@@ -4982,11 +4984,11 @@ PLACEHOLDER_NAMED = ("stands where Python's re reads a name, not text (a group's
                      "find; write that part in the pattern itself")
 
 
-def placeholder_named_problem(check, places):
+def placeholder_named_problem(check, places, whose=""):
     """The refusal of a pattern check whose placeholders `places` read one where re reads a name, or None: no value
-    mends it (checks.json's is the file's fault, said once at its line)."""
-    return (f"check {check['name']!r}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} {PLACEHOLDER_NAMED}"
-            if places and places.named else None)
+    mends it (checks.json's is the file's fault, said once at its line; whose: FROM_CHECKS_FILE where a case says it)."""
+    return (f"check {check['name']!r}{whose}: {PLACEHOLDER.match(check['value'], min(places.named)).group()} "
+            f"{PLACEHOLDER_NAMED}" if places and places.named else None)
 # a placeholder inside a repeat count: {{{n}}} with n = "2" fills as {2}, a count, where a var's value is text
 PLACEHOLDER_COUNTED = re.compile(rf"(?<!\\)(?:\\\\)*\{{[0-9,]*(?:{PLACEHOLDER.pattern}[0-9,]*)+\}}")
 
@@ -5002,39 +5004,38 @@ def pattern_placeholder_problems(check, names, shared=False):
     """What is wrong with a pattern check's placeholders for a case's vars (names: by_name; shared: the check is
     checks.json's, which a case cannot drop): one after a backslash,
     which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\\b{{id}}\\b
-    with an empty id is \\b\\b: any answer with a word passed)."""
-    problems = []
+    with an empty id is \\b\\b: any answer with a word passed). Each names the check, and checks.json where it is its."""
+    problems, named = [], f"check {check['name']!r}" + (FROM_CHECKS_FILE if shared else "")
     if ESCAPED_PLACEHOLDER.search(check["value"]):
-        problems.append(f"check {check['name']!r}: {PLACEHOLDER_ESCAPED}")
+        problems.append(f"{named}: {PLACEHOLDER_ESCAPED}")
     if ESCAPE_SPLIT.search(check["value"]):   # (said by re as "incomplete escape \x" of the pattern filled: no cure)
-        problems.append(f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}")
+        problems.append(f"{named}: {PLACEHOLDER_IN_ESCAPE}")
     if problems:   # (each of them a second problem of the same cause too: "invalid group reference 41" of \{{h}})
         return problems
     if len(PLACEHOLDER.findall(check["value"])) > MOST_MARKED:   # (past them, which a quantifier repeats is unknown)
-        problems.append(f"check {check['name']!r} holds {len(PLACEHOLDER.findall(check['value'])):,} placeholders, more "
+        problems.append(f"{named} holds {len(PLACEHOLDER.findall(check['value'])):,} placeholders, more "
                         f"than the {MOST_MARKED:,} eval.py reads in one pattern; split it into checks")
     places = placeholder_places(check["value"]) or placeholder_places(check["value"], fills_of(check["value"], names))
     if places is None and not regex_problem(filled_pattern(check["value"], names)):   # (one that does not compile: said so)
-        problems.append(f"check {check['name']!r}: Python's parse of the pattern did not say where its placeholders "
+        problems.append(f"{named}: Python's parse of the pattern did not say where its placeholders "
                         f"stand within {MOST_PARSES} tries (so where a quantifier repeats a value is unknown); split it "
                         "into checks of fewer placeholders")
-    if placeholder_named_problem(check, places):   # (its value filled there is a name, flags or a group: never text)
-        return problems + [placeholder_named_problem(check, places)]
+    if places and places.named:   # (its value filled there is a name, flags or a group: never text)
+        return problems + [placeholder_named_problem(check, places, FROM_CHECKS_FILE if shared else "")]
     in_class, unread = (places.in_class, places.unread) if places else (frozenset(), frozenset())
     for m in PLACEHOLDER_COUNTED.finditer(check["value"]):   # (one whose value is no count, a{{{w}}} is text: "a{b}")
         count = PLACEHOLDER.sub(lambda p: str(names.get(unicodedata.normalize("NFC", p.group(1)), "")), m.group(0))
         inside = {p.start() + m.start() for p in PLACEHOLDER.finditer(m.group(0))} <= in_class | unread   # ([{{{n}}}],
         # (?#{{{n}}}): no count)
         if re.fullmatch(r"\{[0-9]*,?[0-9]*\}", count) and count != "{}" and not inside:
-            problems.append(f"check {check['name']!r}: {on_one_line(m.group(0), 60)} fills as {on_one_line(count, 60)}, "
+            problems.append(f"{named}: {on_one_line(m.group(0), 60)} fills as {on_one_line(count, 60)}, "
                             "a count of repeats, where a var's value is text to find; write the count in the pattern")
             break
     empty = [v for v in placeholder_names(check["value"]) if names[v] == ""]   # (a tab or a space is a separator)
     if empty:
-        problems.append(f"check {check['name']!r} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is "
-                        "empty here: the pattern would look for nothing in its place; give it a value"
-                        + (f" (the check is {CHECKS_FILE}'s: every case gets it)" if shared else
-                           ", or drop the check from this case"))
+        problems.append(f"{named} uses {{{{{var_shown(empty[0])}}}}}, and vars.{var_shown(empty[0])} is empty here: "
+                        "the pattern would look for nothing in its place; give it a value"
+                        + ("" if shared else ", or drop the check from this case"))
     return problems
 
 
@@ -5108,12 +5109,13 @@ def case_checks(case, defaults, labels, older=None):
         missing = [v for text in texts_in([check.get("value"), check.get("arguments")]) for v in placeholder_names(text)
                    if v not in case_names]
         if missing:   # (checks.json's named: 27 lines of the split were blamed for one value of it)
-            whose = f" (from {CHECKS_FILE}, which gives it to every case)" if any(check is d for d in defaults) else ""
+            whose = FROM_CHECKS_FILE if any(check is d for d in defaults) else ""
             problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(missing[0])}}}}} but the case has no "
                             f"vars.{var_shown(missing[0])}")
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
-            placed = pattern_placeholder_problems(check, case_names, shared=check in defaults)
+            # (by itself: a case's own check equal to one of checks.json's is the case's)
+            placed = pattern_placeholder_problems(check, case_names, shared=any(check is d for d in defaults))
             problems += placed
             if placed:   # (refused: its pattern filled is no second problem of the same cause)
                 continue
@@ -5139,7 +5141,7 @@ def case_checks(case, defaults, labels, older=None):
                 problems.append(f"check {check['name']!r}: {e}")
                 continue
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
-        whose = f" (from {CHECKS_FILE}, which gives it to every case)" if shared else ""
+        whose = FROM_CHECKS_FILE if shared else ""
         # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed
         # the value written, {{customer}}, and named none)
         emptied = [v for v in placeholder_names(template) if not case_names[v].strip()] \

@@ -617,6 +617,28 @@ def test_a_placeholder_where_re_reads_a_name_in_checks_json_is_the_files_fault(t
                                 + evalpy.PLACEHOLDER_NAMED), (written, str(e.value))
 
 
+def test_a_placeholder_problem_of_checks_json_says_where_the_check_comes_from(tmp_path):
+    """129th round: checks.json's x{{{n}}}, refused by each case whose n is a count ("fills as {2}, a count of repeats"),
+    never said it came from checks.json, as other refusals of its checks on a case's line do, and a case's own copy of
+    it, written on its line, was said to be checks.json's where its n was empty. Each problem of a shared check's
+    placeholders says so; a case's own check does not."""
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "x{{{n}}}"}]))
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(dict({"id": str(k), "input": "x", "difficulty": "easy", "note": "n",
+                                                               "vars": {"n": n}}, **own)) + "\n"
+                                              for k, (n, own) in enumerate((("2", {}), ("", {"checks": [
+                                                  {"type": "regex", "value": "x{{{n}}}"}]})), 1)))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    shared = "check 'regex x{{{n}}}' (from checks.json, which gives it to every case)"
+    assert str(e.value).splitlines() == [
+        f"{tmp_path}/s.jsonl:1: {shared}: {{{{{{n}}}}}} fills as {{2}}, a count of repeats, where a var's value is text "
+        "to find; write the count in the pattern",
+        f"{tmp_path}/s.jsonl:2: {shared} uses {{{{n}}}}, and vars.n is empty here: the pattern would look for nothing in "
+        "its place; give it a value",
+        f"{tmp_path}/s.jsonl:2: check 'regex x{{{{{{n}}}}}}' uses {{{{n}}}}, and vars.n is empty here: the pattern would "
+        "look for nothing in its place; give it a value, or drop the check from this case"], str(e.value)
+
+
 def test_a_range_pair_of_checks_json_every_case_fills_validly_loads(tmp_path):
     """129th round: checks.json refused ^[{{a}}-m][n-{{b}}][{{c}}]$ of cases a, z, qr and b, y, st ("bad character range
     x-m", the pattern with each placeholder as x), and (?<=ab|{{x}})[{{a}}-m][n-{{b}}] of x cd, a a, b z, though each
@@ -1184,8 +1206,9 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
     Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order="")))]
                                                           + lines[1:]) + "\n", encoding="utf-8")
     code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
-    assert code == 2 and ("golden/orders/dev.jsonl:1: check 'order number' uses {{order}}, and vars.order is empty here: "
-                          "the pattern would look for nothing in its place") in err, err
+    assert code == 2 and ("golden/orders/dev.jsonl:1: check 'order number' (from checks.json, which gives it to every "
+                          "case) uses {{order}}, and vars.order is empty here: the pattern would look for nothing in its "
+                          "place") in err, err
     # (73rd) a tab or a space is a value (a separator: id{{sep}}name): it was refused as empty
     Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(dict(first, vars=dict(first["vars"], order="\t")))]
                                                           + lines[1:]) + "\n", encoding="utf-8")
