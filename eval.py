@@ -6085,6 +6085,8 @@ def summarised(path, problems):
     """`path:N: what` problems with the same `what` on SAID_ONCE_FROM lines or more become one
     `path: 28 lines lack 'difficulty' (lines 1-28)`, where the first of them stood; others stay."""
     prefix, lines_of = f"{shell_word(path)}:", {}
+    problems = list(dict.fromkeys(problems))   # (a line's problem twice, of two checks alike, is one: "4 lines" of 3,
+    # "(lines 1, 1-3)", said twice)
 
     def fault(what):   # what a line's problem says, its byte aside (a split in Windows' ANSI: each line's differs)
         return re.sub(r"^not valid UTF-8 \(byte \d+\)", "not valid UTF-8", what)

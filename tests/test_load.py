@@ -846,6 +846,17 @@ def test_one_mistake_on_many_lines_is_said_once_with_its_lines(project, cli, fak
     assert len(err.splitlines()) == 2, err
 
 
+def test_one_line_with_a_mistake_twice_is_one_line_of_those_said_once(tmp_path):
+    """129th round: a line holding the same problem twice (two checks of one pattern, x{{{n}}} of n 2) was counted
+    twice and said twice: "s.jsonl: 4 lines: ... (lines 1, 1-3)", two times, of three lines. Each line is counted
+    once, and the problem said once."""
+    twice = [{"type": "regex", "value": "x{{{n}}}"}] * 2
+    found = problems(write_split(tmp_path, [dict(GOOD, id=f"c{k}", vars={"n": "2"}, checks=twice if k == 1 else twice[:1])
+                                            for k in (1, 2, 3)]))
+    assert found == [f"{tmp_path}/s.jsonl: 3 lines: check 'regex x{{{{{{n}}}}}}': {{{{{{n}}}}}} fills as {{2}}, a count of "
+                     "repeats, where a var's value is text to find; write the count in the pattern (lines 1-3)"], found
+
+
 def test_two_lines_with_the_same_mistake_are_still_named_one_by_one(tmp_path):
     found = problems(write_split(tmp_path, [{k: v for k, v in GOOD.items() if k != "note"},
                                             dict(GOOD, id="c2"), dict(GOOD, id="c3", note=None)]))
