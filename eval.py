@@ -13796,8 +13796,9 @@ def open_or_resume(args, held):
         raise EvalError(left_journal(run_path))
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # none of eval.py's: said why, its RUN.lock untouched
         read_journal(run_path + JOURNAL_SUFFIX)
-    if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that")
-        raise EvalError(f"--resume {shell_word(run_path)}: {others_stopped_run(run_path)}")
+    if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that"; a live one's writer
+        # named first: its journal copied and resumed paid its cases twice)
+        raise EvalError(f"--resume {shell_word(run_path)}: {journal_in_the_way(run_path)}")
     folder = os.path.dirname(run_path) or "."   # (made read-only since: every case left was asked, then not written)
     writable_beside(run_path, "no case was asked",
                     f"{folder_cure(folder)}, or {resumed_copy(run_path, 'a folder that can be written')}")

@@ -777,6 +777,23 @@ def test_another_users_stopped_run_asks_its_owner_or_a_copy_never_our_resume(pro
     assert code == 0 and len(fake.chat_bodies) == 23, err
 
 
+def test_another_users_live_run_is_waited_for_never_copied(project, cli, fake, monkeypatch):
+    """129th round's perm attack: run --resume of another user's run that another eval.py is writing now said "holds an
+    unfinished run of another user's: ask its owner to finish it, or copy the journal and resume the copy": the copy paid
+    its cases twice, and the owner's resume was refused ("is finishing this run"). The live writer is named first, as
+    for one's own. (Ownership is set with chown, this process seen as user 1000.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o1777)
+    with lock_held_by_another(project / "runs" / "dev-v3.json.lock") as live:
+        for name in ("runs/dev-v3.json.journal", "runs/dev-v3.json.lock"):
+            os.chown(name, 4321, 4321)
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: another eval.py (pid {live.pid}) is writing this "
+                                      "run (runs/dev-v3.json.journal); wait for it\n"), err
+    assert fake.chat_bodies == []
+
+
 def test_a_resume_in_a_folder_that_cannot_be_written_asks_nothing(project, cli, fake, monkeypatch):
     """129th round: run --resume of a stopped run whose folder became read-only asked every remaining case (paid
     calls), then could not write the run file. The folder is looked at first, as a fresh run's is, and named. (The folder
