@@ -12278,11 +12278,16 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
 def others_stopped_run(run_path):
     """What to say of a stopped run's journal that is another user's, and that this process cannot go on with (in a sticky
     folder, or not writable: "finish it with: run --resume" was said, whose lock failed, "Fix that"): its owner asked, or
-    the journal copied to one's own folder and the copy resumed; else None."""
+    the journal copied to one's own folder and the copy resumed (one that cannot be read, mode 600: cp fails, and chmod is
+    its owner's; they are asked to finish it or make it readable); else None."""
     journal = run_path + JOURNAL_SUFFIX
     owner = others_owner(journal)
-    if owner is None or others_in_sticky(journal) is None and os.access(journal, os.W_OK):
+    if owner is None or others_in_sticky(journal) is None and os.access(journal, os.W_OK | os.R_OK):
         return None
+    if not os.access(journal, os.R_OK):
+        return (f"{shell_word(journal)} is another user's journal (uid {owner}), which you cannot read "
+                f"(mode {os.lstat(journal).st_mode & 0o7777:o}): ask its owner to finish its run "
+                f"({resume_command(run_path)}) or to make the journal readable")
     return (f"{shell_word(journal)} holds an unfinished run of another user's (uid {owner}): ask its owner to finish it "
             f"({resume_command(run_path)}), or {resumed_copy(run_path, 'a folder of yours')}")
 
@@ -13794,7 +13799,10 @@ def open_or_resume(args, held):
         warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
         raise EvalError(left_journal(run_path))
-    if journal_config(run_path + JOURNAL_SUFFIX) is None:   # none of eval.py's: said why, its RUN.lock untouched
+    # none of eval.py's: said why, its RUN.lock untouched (another user's it cannot read: whose, below, never "fix the
+    # permissions")
+    if journal_config(run_path + JOURNAL_SUFFIX) is None and (
+            os.access(run_path + JOURNAL_SUFFIX, os.R_OK) or others_stopped_run(run_path) is None):
         read_journal(run_path + JOURNAL_SUFFIX)
     if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that"; a live one's writer
         # named first: its journal copied and resumed paid its cases twice)
@@ -19716,6 +19724,8 @@ def unfinished_listing(path):
     """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
     answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
     run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
+    if not os.access(path, os.R_OK) and others_stopped_run(run_path):   # (its owner's to make readable: whose, said)
+        raise EvalError(f"{shell_word(path)}: {others_stopped_run(run_path)}")
     config, done = read_journal(path, where=where, begun=begun)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     waiting = sum(b["answer"].get("error") is None and b["answer"].get("response") is not None for b in begun.values())

@@ -794,6 +794,37 @@ def test_another_users_live_run_is_waited_for_never_copied(project, cli, fake, m
     assert fake.chat_bodies == []
 
 
+def test_another_users_journal_that_cannot_be_read_asks_its_owner_never_a_copy(project, cli, fake, monkeypatch):
+    """129th round's perm attack: another user's stopped run in a sticky folder, its journal mode 600 (their umask 077):
+    run --out offered "copy the journal ... and resume the copy" (cp fails: Permission denied), run --resume said
+    "Permission denied ... fix the permissions" (chmod is its owner's), runs alike. Its owner is asked to finish it or to
+    make it readable. (Ownership is set with chown, this process seen as user 1000; reading it fails as the system fails
+    it, root reading every file.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o1777)
+    journal = os.path.abspath("runs/dev-v3.json.journal")
+    os.chown(journal, 4321, 4321)
+    os.chmod(journal, 0o600)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access, real_open = os.access, os.open
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == journal
+                        else real_access(path, mode, **kw))
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) == journal:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+    said = ("runs/dev-v3.json.journal is another user's journal (uid 4321), which you cannot read (mode 600): ask its "
+            "owner to finish its run (python eval.py run --resume runs/dev-v3.json) or to make the journal readable")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and err.endswith(f"error: --out runs/dev-v3.json: {said}, or give another --out\n"), err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: {said}\n"), err
+    code, out, err = cli("runs", "runs")
+    assert said in " ".join(out.split()) and "fix the permissions" not in out, out
+    assert fake.chat_bodies == []
+
+
 def test_a_resume_in_a_folder_that_cannot_be_written_asks_nothing(project, cli, fake, monkeypatch):
     """129th round: run --resume of a stopped run whose folder became read-only asked every remaining case (paid
     calls), then could not write the run file. The folder is looked at first, as a fresh run's is, and named. (The folder
