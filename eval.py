@@ -1544,6 +1544,19 @@ def writable_cure(path):
     return f"make it writable (chmod u+w {shell_word(path)})"
 
 
+def removal_cure(path):
+    """How a file in the way is removed: rm, where rm can (another user's in a sticky folder, or any in a folder this
+    process cannot write: "remove it" was said, and rm failed; whoever may is asked)."""
+    folder = os.path.dirname(path) or "."
+    if others_in_sticky(path) is not None:
+        return writable_cure(path)
+    if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+        owner = others_owner(folder)
+        return (f"make the folder writable (chmod u+w {shell_word(folder)}), then remove it" if owner is None else
+                f"ask the owner of {shell_word(folder)} (uid {owner}) to move it aside (you cannot write in that folder)")
+    return "remove it"
+
+
 def folder_cure(folder):
     """How a folder this process cannot write in is made so: chmod; another user's by its owner (chmod fails: they are
     asked to let you write there, where "make the folder writable" and "fix the permissions" were said)."""
@@ -12269,9 +12282,9 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
             what = ("" if taken == out else f" (the name of {RESERVED_SUFFIXES[taken[len(out):]]} beside that run, which "
                     "eval.py cannot read there)")
             raise EvalError(f"--out {shell_word(out)}: {shell_word(taken)} exists{what}, and eval.py never overwrites "
-                            f"{'a run' if taken == out else 'a file'}; "   # (another's in a sticky folder: rm fails)
-                            f"{writable_cure(taken) + ',' if others_in_sticky(taken) is not None else 'remove it'} or "
-                            "give another --out (without --out, the next free name is used)")
+                            f"{'a run' if taken == out else 'a file'}; {removal_cure(taken)}"
+                            f"{'' if removal_cure(taken) == 'remove it' else ','} or give another --out (without --out, "
+                            "the next free name is used)")
     return out, True
 
 

@@ -1500,6 +1500,33 @@ def test_another_users_file_at_out_in_a_sticky_folder_asks_its_owner(project, cl
     assert len(fake.chat_bodies) == asked
 
 
+def test_a_run_at_out_in_another_users_folder_asks_its_owner_never_rm(project, cli, fake, monkeypatch):
+    """129th round's perm attack: run --out oth/a.json and judge --out oth/j.json, where that name is a run in another
+    user's folder (755, not sticky), said "exists ... remove it or give another --out": rm fails where the folder cannot
+    be written. Its owner is asked, or another --out given. (Ownership is set with chown, this process seen as user
+    1000; the folder is made unwritable to os.access: root writes every folder.)"""
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")[0] == 0
+    os.makedirs("oth")
+    for name in ("a.json", "j.json"):
+        Path("oth", name).write_bytes(Path("runs/x.json").read_bytes())
+        os.chown(Path("oth", name), 4321, 4321)
+    os.chown("oth", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("oth")
+                        and mode & os.W_OK else real_access(path, mode, **kw))
+    asked = len(fake.chat_bodies)
+    for command in (("run", "--split", "dev", "--host", fake.url, "--out", "oth/a.json"),
+                    ("judge", "runs/x.json", "--host", fake.url, "--out", "oth/j.json")):
+        code, out, err = cli(*command)
+        name = command[-1]
+        assert code == 2 and err.endswith(f"error: --out {name}: {name} exists, and eval.py never overwrites a run; ask "
+                                          "the owner of oth (uid 4321) to move it aside (you cannot write in that "
+                                          "folder), or give another --out (without --out, the next free name is "
+                                          "used)\n"), err
+    assert len(fake.chat_bodies) == asked
+
+
 def test_usage_errors_are_plain(project, cli):
     code, out, err = cli("run")
     assert code == 2 and "run needs --split" in err
