@@ -1610,12 +1610,6 @@ def write_file(path, pieces, replace=False):
                 warn(unremoved_left("the temp file", tmp, e))
 
 
-def unremoved_left(what, path, error):
-    """The note of a file eval.py made and the system would not remove (an append-only folder): named, with its cure."""
-    return (f"note: could not remove {what} {shell_word(path)} ({error.strerror}): remove it once the folder allows it "
-            f"(rm {shell_word(path)})")
-
-
 @contextlib.contextmanager
 def sidecar_lock(path, wait=None):
     """The lock on a sidecar while it is read, changed and written (PATH.lock, which its journal's
@@ -1813,6 +1807,21 @@ def locked_words(path):
                 f"({shell_word(os.path.dirname(path) or '.')}, sticky): ask its owner to move it aside,")
     return (f"an immutable or append-only file or folder? (lsattr -d {shell_word(os.path.dirname(path) or '.')} "
             f"{shell_word(path)} shows which; {chattr_cure('-i -a', 'both')})")
+
+
+def unremoved_left(what, path, error):
+    """The note of a file eval.py made (or took: a lock another's left) and the system would not remove (an append-only
+    folder, another user's file in a sticky one): named, with its cure."""
+    return f"note: could not remove {what} {shell_word(path)} ({error.strerror}): {unremoved_cure(path, error)}"
+
+
+def unremoved_cure(left, error):
+    """What to do about a file the system would not remove (`error`): another user's in a sticky folder is theirs to move
+    aside (rm fails there); else removed, once a locked folder is undone."""
+    words = locked_words(left)
+    if words.endswith(","):
+        return words.removesuffix(",")
+    return (f"{words}; then remove it" if error.errno == errno.EPERM else "remove it") + f" (rm {shell_word(left)})"
 
 
 def os_hint(error):
@@ -14914,15 +14923,6 @@ def unremoved_note(path, suffix, what, error):
             f"{unremoved_cure(path + suffix, error)}")
 
 
-def unremoved_cure(left, error):
-    """What to do about a file the system would not remove (`error`): another user's in a sticky folder is theirs to move
-    aside (rm fails there); else removed, once a locked folder is undone."""
-    words = locked_words(left)
-    if words.endswith(","):
-        return words.removesuffix(",")
-    return (f"{words}; then remove it" if error.errno == errno.EPERM else "remove it") + f" (rm {shell_word(left)})"
-
-
 def left_journal(run_path):
     """What to say of a journal beside a run file of its name (or anything else there): done, in its
     way, or itself damaged."""
@@ -19716,13 +19716,13 @@ def leftovers(folder):
         path, temp = os.path.join(folder, name), TEMP_NAME.fullmatch(name)
         if temp and not writer_alive(int(temp.group(3))):
             found.append((path, f"a temp file eval.py (process {temp.group(3)}, gone) left while writing "
-                                f"{shell_word(os.path.join(folder, temp.group(1)))}: remove it"))
+                                f"{shell_word(os.path.join(folder, temp.group(1)))}: {removal_cure(path)}"))
         elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \
                 and not any(os.path.lexists(path[:-5] + suffix) for suffix in (JOURNAL_SUFFIX, JUDGING_SUFFIX)):
             # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume)
             found.append((path, "a lock no eval.py on this machine holds (left by a stopped one, or by a folder that "
-                                "would not let it be removed): the next eval.py "
-                                "takes it; remove it if none runs on another machine"))
+                                f"would not let it be removed): the next eval.py takes it; {removal_cure(path)} if none "
+                                "runs on another machine"))
     return found
 
 

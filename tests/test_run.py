@@ -4772,6 +4772,33 @@ def test_chattr_is_offered_to_root_alone(project, cli, fake, monkeypatch):
     assert "chattr" not in err
 
 
+def test_another_users_lock_in_a_sticky_folder_asks_its_owner_never_rm(project, cli, fake, monkeypatch):
+    """129th round's perm attack: a lock another user's stopped eval.py left (mode 666) in a sticky folder (as /tmp) was
+    taken by run --out of that name, then could not be removed: "remove it once the folder allows it (rm ...)", which
+    fails there, and runs said "remove it" too. Its owner is asked to move it aside, as for a journal left so. (Ownership
+    is set with chown, this process seen as user 1000; the removal fails as the sticky folder fails it.)"""
+    fake.answers = answer_key("golden/dev.jsonl")
+    os.makedirs("st")
+    os.chmod("st", 0o1777)
+    Path("st/r.json.lock").write_text("99999")
+    os.chmod("st/r.json.lock", 0o666)
+    os.chown("st/r.json.lock", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_unlink = os.unlink
+    def sticky(path, *a, **kw):
+        if os.fspath(path).endswith("r.json.lock"):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", sticky)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "st/r.json")
+    assert code == 0, err
+    assert ("note: could not remove the lock st/r.json.lock (Operation not permitted): it is another user's file (uid "
+            "4321) in a folder where each user replaces only their own (st, sticky): ask its owner to move it aside\n") in err, err
+    code, out, err = cli("runs", "st")
+    assert ("the next eval.py takes it; ask its owner (uid 4321) to move it aside (a folder where each user replaces only "
+            "their own: st, sticky) if none runs on another machine") in " ".join(out.split()) and "remove it" not in out, out
+
+
 def test_a_lock_the_system_will_not_remove_is_named_never_blamed_on_a_stop(project, cli, fake, monkeypatch):
     """129th round: in an append-only folder (chattr +a) a run's .lock was left unnamed (its journal alone was), and once
     the journal was removed `runs` said "a stopped one left it". It is named among the files left, and `runs` names both
@@ -4785,8 +4812,9 @@ def test_a_lock_the_system_will_not_remove_is_named_never_blamed_on_a_stop(proje
     monkeypatch.setattr(os, "unlink", append_only)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0, err
-    assert ("note: could not remove the lock runs/x.json.lock (Operation not permitted): remove it once the folder allows "
-            "it (rm runs/x.json.lock)") in err, err
+    assert ("note: could not remove the lock runs/x.json.lock (Operation not permitted): an immutable or append-only file "
+            "or folder? (lsattr -d runs runs/x.json.lock shows which; chattr -i -a undoes both); then remove it (rm "
+            "runs/x.json.lock)") in err, err
     monkeypatch.setattr(os, "unlink", real_unlink)
     os.unlink("runs/x.json.journal")
     code, out, err = cli("runs", "runs")
