@@ -14907,12 +14907,15 @@ def what_is_there(path):
 def left_behind(path, suffix, what):
     """What to say of a journal or judging (path + suffix) beside the run it wrote whole, every `what` (answer, vote) in
     it: left by a stop between the two, or by a folder that would not let it be removed (an append-only one: "a stop"
-    alone was said, and its rm failed)."""
+    alone was said, and its rm failed). Another user's in a sticky folder, or one in a folder this process cannot write, is
+    removed by whoever may (removal_cure: lsattr and chattr were blamed for a sticky folder's refusal)."""
     left, folder = path + suffix, os.path.dirname(path) or "."
+    cure = removal_cure(left)
     return (f"{shell_word(path)} is a finished run, and {shell_word(left)} was left behind just after the run file was "
             f"written (by a stop, or a folder that would not let it be removed): every {what} is in {shell_word(path)}; "
-            f"remove the {suffix[1:]} (rm {shell_word(left)}; where that is refused, lsattr -d {shell_word(folder)} shows an "
-            f"append-only or immutable folder, and {chattr_cure('-a -i', 'it')})")
+            + (f"remove the {suffix[1:]} (rm {shell_word(left)}; where that is refused, lsattr -d {shell_word(folder)} shows "
+               f"an append-only or immutable folder, and {chattr_cure('-a -i', 'it')})" if cure == "remove it" else
+               f"the {suffix[1:]}: {cure}"))
 
 
 def unremoved_note(path, suffix, what, error):

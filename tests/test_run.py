@@ -885,6 +885,26 @@ def test_a_stop_as_the_report_is_printed_says_the_run_was_written(project, cli, 
     assert len(load_json("runs/dev-v3.json")["results"]) == 2 and not Path("runs/dev-v3.json.journal").exists()
 
 
+def test_another_users_journal_left_beside_their_run_in_a_sticky_folder_asks_its_owner(project, cli, fake, monkeypatch):
+    """129th round's perm attack: another user's finished run with its journal left beside it in a sticky folder (as
+    /tmp): runs and run --resume blamed "an append-only or immutable folder ... lsattr ... chattr" once rm was refused,
+    which is the sticky folder's doing. Its owner is asked. (Ownership is set with chown, this process seen as user
+    1000.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    journal = Path("runs/dev-v3.json.journal").read_bytes()
+    assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 0
+    Path("runs/dev-v3.json.journal").write_bytes(journal)   # as a stop just after the run file was written leaves it
+    os.chmod("runs", 0o1777)
+    for name in ("runs/dev-v3.json", "runs/dev-v3.json.journal"):
+        os.chown(name, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    for command in (("run", "--resume", "runs/dev-v3.json", "--host", fake.url), ("runs",)):
+        code, out, err = cli(*command)
+        said = " ".join((out + err).split())
+        assert ("every answer is in runs/dev-v3.json; the journal: ask its owner (uid 4321) to move it aside (a folder "
+                "where each user replaces only their own: runs, sticky)") in said and "lsattr" not in said, said
+
+
 def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_answers(project, cli, fake):
     """Eighth attack on issue 28: a journal beside any file of its run's name was said to be left by a
     stop just after writing it ("every answer is in X; remove the journal"), a copy of another run too:
