@@ -22802,9 +22802,13 @@ def journaled_comparisons(path):
             lines = [line.removeprefix(BOM) if at == 0 else line for at, line in enumerate(f)]   # (an editor's mark)
         refuse_cr_ended(path, lines[0] if lines else b"", "verdicts")
         lines = [line for line in lines if line.endswith(b"\n") or whole_line(line)]   # (whole: a kill before its break)
-    except OSError as e:
-        raise EvalError(f"{shell_word(path)}: {e.strerror}; it should hold compare --pairwise's verdicts: "
-                        "move it aside") from None
+    except OSError as e:   # (another user's, mode 600: neither moved aside nor copied by this user)
+        owner = others_owner(path)
+        raise EvalError(f"{shell_word(path)}: {e.strerror}; " + (
+            "it should hold compare --pairwise's verdicts: move it aside" if owner is None else
+            f"it is another user's journal of compare --pairwise's verdicts (uid {owner}, mode "
+            f"{os.lstat(path).st_mode & 0o7777:o}): ask its owner to go on with that compare or to make the journal "
+            "readable, or copy both runs to a folder of yours and compare the copies")) from None
     held, decided = {}, {}
     for number, line in enumerate(lines, 1):
         try:

@@ -1774,6 +1774,33 @@ def test_a_journal_of_another_comparison_is_stored_as_its_own_never_mixed_in(pro
     assert not os.path.exists(cand + ".pairwise.json.journal")
 
 
+def test_another_users_journal_that_cannot_be_read_asks_its_owner(project, cli, fake, monkeypatch):
+    """129th round's perm attack: another user's stopped compare left its journal mode 600 (their umask 077) in a sticky
+    folder (as /tmp): "Permission denied; it should hold compare --pairwise's verdicts: move it aside", which neither its
+    mover nor its reader can do. It is said to be another user's: its owner asked, or both runs copied. (Ownership is set
+    with chown, this process seen as user 1000; reading it fails as the system fails it, root reading every file.)"""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal = cand + ".pairwise.json.journal"
+    os.chmod("runs", 0o1777)
+    os.chown(journal, 4321, 4321)
+    os.chmod(journal, 0o600)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_open = os.open
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) == os.path.abspath(journal):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) == asked, err
+    assert err.endswith(f"error: {journal}: Permission denied; it is another user's journal of compare --pairwise's "
+                        "verdicts (uid 4321, mode 600): ask its owner to go on with that compare or to make the journal "
+                        "readable, or copy both runs to a folder of yours and compare the copies\n"), err
+
+
 def test_another_users_journal_in_a_sticky_folder_is_stored_and_said_in_the_way(project, cli, fake, monkeypatch):
     """129th round: another user's stopped compare left its journal in a sticky folder (as /tmp). The next compare stored
     its verdicts, then could not remove it, and said they were "kept in" it for the next compare to store, with "ask its
