@@ -113,7 +113,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
-from stat import S_ISDIR, S_ISREG   # (stat() itself is a page's figure, §13)
+from stat import S_ISDIR, S_ISREG, S_IWUSR   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -1561,7 +1561,18 @@ def folder_cure(folder):
     """How a folder this process cannot write in is made so: chmod; another user's by its owner (chmod fails: they are
     asked to let you write there, where "make the folder writable" and "fix the permissions" were said)."""
     owner = others_owner(folder)
-    return "make the folder writable" if owner is None else f"ask its owner (uid {owner}) to let you write in {shell_word(folder)}"
+    if owner is not None:
+        return f"ask its owner (uid {owner}) to let you write in {shell_word(folder)}"
+    try:   # (one whose mode lets its owner write, chattr +i: "make the folder writable" was said, and chmod did nothing)
+        mode, read_only = os.stat(folder).st_mode, os.statvfs(folder).f_flag & os.ST_RDONLY
+    except (OSError, AttributeError):   # (no statvfs: Windows)
+        return "make the folder writable"
+    if read_only:
+        return "its file system is mounted read-only: use a folder on another"
+    if not mode & S_IWUSR and os.geteuid() != 0:
+        return "make the folder writable"
+    return (f"its mode ({mode & 0o7777:o}) lets you write in it, so it is locked: an immutable or append-only folder? "
+            f"(lsattr -d {shell_word(folder)} shows which; {chattr_cure('-i -a', 'both')})")
 
 
 def others_owner(path):
@@ -1647,6 +1658,16 @@ def writable_beside(path, otherwise, cure=None):
                             f"where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}" + (
                                 f": ask its owner to move it aside, or {cure.split(', or ', 1)[1]}" if cure and ", or " in cure
                                 else ""))
+
+
+def unwritable_folder(path):
+    """The folder writable_beside refuses for `path`: its own, or that of the file its link names (a cure of the folder
+    named the link's, where the target's was locked), else its own."""
+    for written in (path, own_name(path) if os.path.isfile(path) else path):
+        folder = os.path.dirname(written) or "."
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return folder
+    return os.path.dirname(path) or "."
 
 
 def others_in_sticky(path):
@@ -23323,7 +23344,7 @@ def judge_as_stored(judge, stored):
 def pairwise_unwritable(sidecar):
     """What to do where compare --pairwise cannot write beside its candidate: the copy takes the verdicts kept there, never
     paid for again (a file named that is not there made the cure's cp fail)."""
-    return (f"{folder_cure(os.path.dirname(sidecar) or '.')}, or copy both runs"
+    return (f"{folder_cure(unwritable_folder(sidecar))}, or copy both runs"
             + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar) else "")
             + " to a folder that can be written and compare the copies")
 
@@ -25145,7 +25166,7 @@ def review_unwritable(review):
     """What to do where review cannot write beside its run (it has no --out): at start, and at a save the system
     refused; a copy takes the notes saved with it (the run alone left them beside the first, split across two files)."""
     kept = os.path.lexists(review.sidecar)
-    return (f"{folder_cure(os.path.dirname(review.sidecar) or '.')}, or copy the run"
+    return (f"{folder_cure(unwritable_folder(review.sidecar))}, or copy the run"
             + (f" with its annotations ({shell_word(review.own)} {shell_word(review.sidecar)})" if kept else "")
             + " to a folder that can be written and review the copy")
 

@@ -2096,7 +2096,9 @@ def test_sidecars_linked_to_one_shared_file_take_turns_under_its_own_lock(projec
 def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(project, cli, fake, monkeypatch):
     """Issue 28, twenty-third attack: beside a candidate in a read-only folder (given through a link since its
     sidecars go beside its file), compare --pairwise paid a call, then failed to store it. The folder is
-    looked at first. (The folder is made unwritable to os.access: a read-only mount needs privileges.)"""
+    looked at first. (The folder is made unwritable to os.access: a read-only mount needs privileges. This process runs
+    as root, whom no mode stops: a folder it cannot write is locked, chattr +i, and since the 129th round's perm attack
+    that is said, never "make the folder writable", which chmod could not do.)"""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     real_access = os.access
@@ -2104,14 +2106,17 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
                         and mode == os.W_OK else real_access(path, mode, **kw))
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
-                                      "verdicts asked could not be stored, so nothing was asked: make the folder "
-                                      "writable, or copy both runs to a folder that can be written and compare the "
-                                      "copies\n"), err   # (128th round: its cure; the verdicts' file named where it is there)
+                                      "verdicts asked could not be stored, so nothing was asked: its mode (755) lets "
+                                      "you write in it, so it is locked: an immutable or append-only folder? (lsattr -d "
+                                      "runs shows which; chattr -i -a undoes both), or copy both runs to a folder that "
+                                      "can be written and compare the copies\n"), err   # (128th round: its cure; the verdicts' file named where it is there)
     assert fake.chat_bodies == []
     code, out, err = cli("review", cand, "--port", "0")
     assert code == 2 and err.endswith(f"error: cannot write {cand}.annotations.json: its folder runs cannot be written; "
-                                      "no annotation could be saved there: make the folder writable, or copy the run "
-                                      "to a folder that can be written and review the copy\n"), err
+                                      "no annotation could be saved there: its mode (755) lets you write in it, so it is "
+                                      "locked: an immutable or append-only folder? (lsattr -d runs shows which; chattr -i "
+                                      "-a undoes both), or copy the run to a folder that can be written and review the "
+                                      "copy\n"), err
     # (twenty-fourth attack) a sidecar linked into such a folder: the target's folder is looked at too (20 calls
     # were paid, kept in the journal, then the store failed naming the link)
     monkeypatch.setattr(os, "access", real_access)
@@ -2121,9 +2126,11 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
-                                      "verdicts asked could not be stored, so nothing was asked: make the folder "
-                                      "writable, or copy both runs (and runs/cand.json.pairwise.json) to a folder that "
-                                      "can be written and compare the copies\n"), err
+                                      "verdicts asked could not be stored, so nothing was asked: its mode (755) lets "
+                                      "you write in it, so it is locked: an immutable or append-only folder? (lsattr -d "
+                                      "shared shows which; chattr -i -a undoes both), or copy both runs (and "
+                                      "runs/cand.json.pairwise.json) to a folder that can be written and compare the "
+                                      "copies\n"), err
     assert len(fake.chat_bodies) == asked
     # (twenty-seventh attack) in a sticky folder (as /tmp), another user's file is replaced by no rename of ours:
     # calls were paid, then the store failed. (Ownership is set with chown and this process seen as user 1000.)

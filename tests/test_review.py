@@ -991,8 +991,12 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
         os.path.dirname(runs[1])) and mode == os.W_OK else real_access(path, mode, **kw))
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.Review(runs[1])
-    assert str(e.value).endswith(f"make the folder writable, or copy the run with its annotations ({runs[1]} {sidecar}) to "
-                                 "a folder that can be written and review the copy"), str(e.value)
+    # (129th round's perm attack: to root, whom no mode stops, a folder it cannot write is locked: "make the folder
+    # writable" was said, which chmod could not do)
+    assert str(e.value).endswith(f"its mode (755) lets you write in it, so it is locked: an immutable or append-only "
+                                 f"folder? (lsattr -d runs shows which; chattr -i -a undoes both), or copy the run with its "
+                                 f"annotations ({runs[1]} {sidecar}) to a folder that can be written and review the copy"), \
+        str(e.value)
 
 
 def test_a_run_in_another_users_folder_asks_its_owner_or_the_copy(project, runs, monkeypatch):

@@ -828,14 +828,40 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner_never_a_copy(p
 def test_a_resume_in_a_folder_that_cannot_be_written_asks_nothing(project, cli, fake, monkeypatch):
     """129th round: run --resume of a stopped run whose folder became read-only asked every remaining case (paid
     calls), then could not write the run file. The folder is looked at first, as a fresh run's is, and named. (The folder
-    is made unwritable to os.access: root writes every folder.)"""
+    is made unwritable to os.access: root writes every folder; its mode says so, 555, this process seen as user 1000,
+    its owner.)"""
     interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o555)
+    os.chown("runs", 1000, 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
                         and mode == os.W_OK else real_access(path, mode, **kw))
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json: its folder runs cannot be written; no case was "
                                       "asked: make the folder writable, or copy the journal to a folder that can be "
+                                      "written and resume the copy (cp runs/dev-v3.json.journal DIR/, then python eval.py "
+                                      "run --resume DIR/dev-v3.json)\n"), err
+    assert fake.chat_bodies == []
+
+
+def test_a_resume_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, cli, fake, monkeypatch):
+    """129th round's perm attack: run --resume of a stopped run whose own folder was made immutable (chattr +i, its mode
+    755 still) said "make the folder writable", and chmod changes nothing there. Where the mode already lets its owner
+    write, that is said, and lsattr and an administrator's chattr are pointed to. (This process seen as user 1000, the
+    folder its; the folder is made unwritable to os.access, as chattr +i makes it.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o755)
+    os.chown("runs", 1000, 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json: its folder runs cannot be written; no case was "
+                                      "asked: its mode (755) lets you write in it, so it is locked: an immutable or "
+                                      "append-only folder? (lsattr -d runs shows which; chattr -i -a undoes both, run by an "
+                                      "administrator (root): ask one), or copy the journal to a folder that can be "
                                       "written and resume the copy (cp runs/dev-v3.json.journal DIR/, then python eval.py "
                                       "run --resume DIR/dev-v3.json)\n"), err
     assert fake.chat_bodies == []
