@@ -19788,7 +19788,7 @@ def unfinished_listing(path):
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
-              f"finish with: {resume}")
+              + (others_stopped_run(run_path) or f"finish with: {resume}"))   # (another user's: never offered as ours)
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
@@ -22888,9 +22888,15 @@ def pairwise_journal_listing(path):
                    c.get("host") if type(c.get("host")) is str else None)
                for c in held if type(c.get("baseline")) is str and all(k in c["judge"] for k in ("votes", "temperature", "seed"))
                for found in [baseline_from_here(c, candidate)]]
-    figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise stopped, "
-              f"or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
-              + (f"; go on with{goes_on[-1]}" if goes_on else ""))
+    owner = others_owner(path)   # another user's our compare cannot store and remove (pairwise_writable refuses it)
+    if owner is not None and (others_in_sticky(path) is not None or not os.access(os.path.dirname(path) or ".", os.W_OK)):
+        figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} by another user's compare "
+                  f"--pairwise (uid {owner}), stopped or asking now: its owner's next compare --pairwise of "
+                  f"{shell_word(candidate)} stores them" + (f"; ask its owner to go on with{goes_on[-1]}" if goes_on else ""))
+    else:
+        figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise "
+                  f"stopped, or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
+                  + (f"; go on with{goes_on[-1]}" if goes_on else ""))
     row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
     return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
                  "comparisons": [{"baseline": c["baseline"] if type(c.get("baseline")) is str else None,

@@ -1840,6 +1840,12 @@ def test_another_users_journal_in_a_sticky_folder_is_stored_and_said_in_the_way(
                             "folder that can be written and compare the copies\n"), err
         assert "kept in" not in err and ",;" not in err
         assert len(load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]) == journaled
+    # (129th round's perm attack) runs offered it as the viewer's own: "the next compare stores them; go on with: ..."
+    code, out, err = cli("runs", "runs")
+    said = " ".join(out.split())
+    assert (f"not yet stored in {cand}.pairwise.json by another user's compare --pairwise (uid 4321), stopped or asking "
+            f"now: its owner's next compare --pairwise of {cand} stores them; ask its owner to go on with: ") in said, said
+    assert "the next compare" not in said
     monkeypatch.setattr(os, "unlink", real_unlink)
     os.rename(journal, "aside.journal")   # its owner moves it aside: only the rest is asked
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)

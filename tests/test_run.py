@@ -770,6 +770,9 @@ def test_another_users_stopped_run_asks_its_owner_or_a_copy_never_our_resume(pro
     assert code == 2 and err.endswith(f"error: --out runs/dev-v3.json: {said}, or give another --out\n"), err
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: {said}\n"), err
+    # (129th round's perm attack) runs offered it as the viewer's own: "finish with: run --resume"
+    code, out, err = cli("runs", "runs")
+    assert f"unfinished: 5 of 28 answers; {said}" in " ".join(out.split()) and "finish with" not in out, out
     assert fake.chat_bodies == []
     os.makedirs("mine")
     shutil.copy("runs/dev-v3.json.journal", "mine/")   # the copy is one's own: resumed
