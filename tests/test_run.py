@@ -828,19 +828,25 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner_never_a_copy(p
     assert fake.chat_bodies == []
 
 
+def resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, mode):
+    """run --resume of a stopped run whose folder runs/ (of `mode`, this process seen as user 1000, its owner) is
+    unwritable to os.access (root writes every folder): (exit code, stdout, stderr)."""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", mode)
+    os.chown("runs", 1000, 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and how == os.W_OK else real_access(path, how, **kw))
+    return cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+
+
 def test_a_resume_in_a_folder_that_cannot_be_written_asks_nothing(project, cli, fake, monkeypatch):
     """129th round: run --resume of a stopped run whose folder became read-only asked every remaining case (paid
     calls), then could not write the run file. The folder is looked at first, as a fresh run's is, and named. (The folder
     is made unwritable to os.access: root writes every folder; its mode says so, 555, this process seen as user 1000,
     its owner.)"""
-    interrupted_journal(project, cli, fake, keep=5)
-    os.chmod("runs", 0o555)
-    os.chown("runs", 1000, 1000)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
-    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    code, out, err = resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, 0o555)
     assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json: its folder runs cannot be written; no case was "
                                       "asked: make the folder writable, or copy the journal to a folder that can be "
                                       "written and resume the copy (cp runs/dev-v3.json.journal DIR/, then python eval.py "
@@ -853,14 +859,7 @@ def test_a_resume_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, c
     755 still) said "make the folder writable", and chmod changes nothing there. Where the mode already lets its owner
     write, that is said, and lsattr and an administrator's chattr are pointed to. (This process seen as user 1000, the
     folder its; the folder is made unwritable to os.access, as chattr +i makes it.)"""
-    interrupted_journal(project, cli, fake, keep=5)
-    os.chmod("runs", 0o755)
-    os.chown("runs", 1000, 1000)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
-    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    code, out, err = resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, 0o755)
     assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json: its folder runs cannot be written; no case was "
                                       "asked: its mode (755) lets you write in it, so it is locked: an immutable or "
                                       "append-only folder? (lsattr -d runs shows which; chattr -i -a undoes both, run by an "
