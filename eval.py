@@ -579,12 +579,6 @@ class AnnotationChanged(Exception):
         self.annotation, self.counts, self.annotations, self.read_as = annotation, counts, annotations, read_as
 
 
-class OlderSave(AnnotationChanged):
-    """A page's save of an annotation sent before another of that page's, for that answer, which review has already
-    taken (HTTP 409, marked "older"): the page gave up waiting for its answer (held on the way, or sent twice); taken
-    now, it undid the later save the page had said "saved"."""
-
-
 def warn(message):
     print(inert(message), file=sys.stderr, flush=True)
 
@@ -2755,6 +2749,7 @@ class Annotation(TypedDict):
     """One answer's annotation, written in review: what went wrong, in a person's words."""
     text: str               # the person's words for what went wrong
     time: str               # when it was written, ISO 8601
+    rev: NotRequired[int]   # the file's revision at its write (AnnotationsFile.revision): none in older files
 
 
 class AnnotationsFile(TypedDict, total=False):
@@ -2766,6 +2761,7 @@ class AnnotationsFile(TypedDict, total=False):
     annotations: dict       # {answer_key(): Annotation}, of the run file whose hash is run_sha
     other_versions: dict    # {run_sha: {answer_key(): Annotation}}: those written on other versions of the
                             # run file (one made again under its name), kept by review's saves, never shown as its own
+    revision: int           # counts review's writes of the file (next_revision): a note's rev is the one that wrote it
 
 
 class Inputs(NamedTuple):
@@ -21742,7 +21738,7 @@ def read_annotations(path, again="give the same command again"):
     may be on a share not mounted, and review's next save would replace the link. again: what to do once mended (a
     review's page saves again)."""
     if not os.path.lexists(path):
-        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}}
+        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}, "revision": 0}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
@@ -21785,6 +21781,8 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
+        if "revision" in data and not (type(data["revision"]) is int and data["revision"] >= 0):
+            raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more')
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
         # (annotation_entries names the one at fault; a JSON fault its line and column: a stray comma was said of
         # nowhere, with the advice to throw a person's annotations away)
@@ -21802,8 +21800,19 @@ def read_annotations(path, again="give the same command again"):
                         + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
                            "it holds no annotation: move it aside, or remove it")) from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
-    kept = {k: v for k, v in data.items() if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions")}
-    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept}
+    kept = {k: v for k, v in data.items()
+            if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision")}
+    return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
+            "revision": data.get("revision", 0)}
+
+
+def next_revision(sidecar):
+    """The revision of a write to an annotations file as read_annotations read it: past the file's count and every
+    note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note a revision it had: a save
+    held on the way that named it was written over a later one)."""
+    revs = [note["rev"] for notes in [sidecar["annotations"], *sidecar["other_versions"].values()]
+            for note in notes.values() if type(note.get("rev")) is int]
+    return max([sidecar["revision"], *revs]) + 1
 
 
 def annotation_as_stored(said):
@@ -25206,9 +25215,6 @@ class Review:
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
         # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
         self.read_as, self.served = 0, secrets.token_hex(8)
-        # (page, key): the number of the newest save of that answer that page sent which this review took (written, or
-        # refused for another page's): one sent before it comes late, from a page that gave up on its answer
-        self.taken = {}
 
     @property
     def sidecar(self):
@@ -25280,15 +25286,13 @@ class Review:
         another run. The key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
-        for field in ("key", "text", "was", "run_sha", "run", "page"):
+        for field in ("key", "text", "was", "run_sha", "run"):
             if field not in body and field in ("key", "text"):
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
                 return f'"{field}" is {json_kind(body[field])}, not a text'
-        if ("page" in body) != ("seq" in body):
-            return '"page" and "seq" go together (the page\'s own mark and the number of its save)'
-        if "seq" in body and (type(body["seq"]) is not int or body["seq"] < 0):
-            return f'"seq" is {json_kind(body["seq"])}, not a whole number of 0 or more'
+        if body.get("was_rev") is not None and (type(body["was_rev"]) is not int or body["was_rev"] < 0):
+            return f'"was_rev" is {json_kind(body["was_rev"])}, not a whole number of 0 or more (the "rev" of the note shown)'
         if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
             # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
             # --port one address: its note went beside that run, on an answer the page never showed
@@ -25316,12 +25320,12 @@ class Review:
         wrong = self.save_problem(body)
         if wrong:
             raise ValueError(f'{wrong}: send {{"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text '
-                             'shown before>"} for a case of this run')
+                             'shown before>", "was_rev": <its "rev">} for a case of this run')
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
-            return self.write(body["key"], text, body.get("was"), (body["page"], body["seq"]) if "page" in body else None)
+            return self.write(body["key"], text, body.get("was"), body.get("was_rev"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
@@ -25348,10 +25352,10 @@ class Review:
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None
 
-    def write(self, key, text, was=None, sent=None):
+    def write(self, key, text, was=None, was_rev=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
-        page showed ("" for none), None from a page that does not say; sent: (the page's mark, the number of this save
-        of its), None from a client that does not say."""
+        page showed ("" for none), None from a page that does not say; was_rev: the revision of the note it showed
+        (its "rev"), None for none, or from a client that does not say, or a note without one (an older file's)."""
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)
@@ -25380,11 +25384,11 @@ class Review:
                 for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
                     if os.path.abspath(side) not in order:   # (a link made since: after the rest)
                         held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
-                return self.write_locked(sidecar, key, text, was, sent)
+                return self.write_locked(sidecar, key, text, was, was_rev)
         finally:
             self.lock.release()
 
-    def write_locked(self, sidecar, key, text, was, sent=None):
+    def write_locked(self, sidecar, key, text, was, was_rev=None):
         """write(), under the locks."""
         # (under the locks, just before the write: a save already waiting as the run went, checked before them, wrote)
         if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
@@ -25402,33 +25406,37 @@ class Review:
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
-        if sent is not None:
-            page, number = sent
-            if number <= self.taken.get((page, key), -1):
-                raise OlderSave("an older save of this page, refused: sent before another save of this answer that this "
-                                "review has taken since (its answer was given up on, held on the way, or it came twice); "
-                                "nothing was saved: the later save stands", annotations.get(key),
-                                annotation_counts(self.of_this_run(annotations)), self.shown_of(annotations), read_as)
-            self.taken[page, key] = number
+        read = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
-        # no other note)
-        if was is not None and annotation_as_stored(stored) not in (annotation_as_stored(was), annotation_as_stored(text)):
+        # no other note: a save that reached the review twice, the first written, is taken)
+        # by its revision where the page names one: the same text may have been saved again since (A, then X, then A:
+        # a save of X held on the way, or sent from a page since reloaded, came with was=A and undid the last A)
+        # (a note without one, written by hand or by an older eval.py since, by its text alone: "café" edited by hand
+        # into its decomposed form is still the note shown)
+        now_rev = annotations.get(key, {}).get("rev")
+        rev_changed = was_rev is not None and type(now_rev) is int and now_rev != was_rev
+        if (rev_changed or was is not None and annotation_as_stored(stored) != annotation_as_stored(was)) \
+                and annotation_as_stored(stored) != annotation_as_stored(text):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
-            done = (f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
+            done = (f"'{on_one_line(stored, 80)}' was saved again for this answer since this page showed it (by another "
+                    "page, or by this one in a later save: this one was held on the way)"
+                    if stored and annotation_as_stored(stored) == annotation_as_stored(was or "") else
+                    f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as)
+        revision = next_revision(read)
         if text:
-            annotations[key] = {**annotations.get(key, {}), "text": text, "time": datetime.now().astimezone().isoformat(timespec="seconds")}
+            annotations[key] = {**annotations.get(key, {}), "text": text,
+                                "time": datetime.now().astimezone().isoformat(timespec="seconds"), "rev": revision}
         else:
             annotations.pop(key, None)
-        kept = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))["kept"]
-        write_sidecar(sidecar, json_text({**kept, "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
-                                           "run_sha": self.run_sha, "annotations": annotations,
+        write_sidecar(sidecar, json_text({**read["kept"], "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
+                                           "run_sha": self.run_sha, "revision": revision, "annotations": annotations,
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
@@ -25496,7 +25504,7 @@ def review_handler(review, nonce):
                     self.refuse(400, str(e))
                 except AnnotationChanged as e:
                     self.refuse(409, str(e), {"annotation": e.annotation, "counts": e.counts, "annotations": e.annotations,
-                                              **e.read_as, **({"older": True} if isinstance(e, OlderSave) else {})})
+                                              **e.read_as})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.refuse(412, str(e))   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -25703,10 +25711,6 @@ const read = new Set();
 const MOST = {{most}};   // characters of one annotation (MAX_ANNOTATION)
 const WAIT = {{wait}};   // seconds a save waits for its answer (REVIEW_ANSWER_WAIT)
 const drafts = new Map();   // key: what was typed and not saved yet (moving to another case keeps it, a save ends it)
-// this page's own mark, and the number of its last save: review refuses a save of an answer older than one of this
-// page's it has taken (a save given up on, held on the way, landed after the next one and undid what was said "saved")
-const PAGE = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-let sent = 0;
 const $ = (id) => document.getElementById(id);
 // Control and bidi-override characters shown as codes (\\u202e), as the report pages show them: an id
 // or answer from a run must not reorder what is around it.
@@ -25978,7 +25982,11 @@ function agrees(it, answer) { return "onFile" in it && alike(it.onFile, answer.a
 function alike(a, b) { return a === b || !!a && !!b && asStored(a.text) === asStored(b.text); }
 // whether the newest heard of an answer in use (onFile) is another note than the one it shows
 function otherOnFile(it) { return "onFile" in it && !alike(it.onFile, it.annotation || null); }
-function sameNote(a, b) { return a === b || !!a && !!b && a.text === b.text && JSON.stringify(a.time) === JSON.stringify(b.time); }
+// (and its revision: one written again, the same text in the same second, kept its older one, and the next save of it
+// was refused as another page's)
+function sameNote(a, b) {
+  return a === b || !!a && !!b && a.text === b.text && JSON.stringify(a.time) === JSON.stringify(b.time) && a.rev === b.rev;
+}
 // what the file held of an answer in use as a save's answer came, taken once it is no longer in use (no draft, no save
 // out or refused): kept as shown, it said "saved" of a text the file no longer held till another save came
 function adopt(it) {
@@ -26072,12 +26080,15 @@ async function send(it, text, asked) {
   // (a draft typed on since is kept: replaced by this text, what was typed after it was lost on the next redraw)
   if (asked <= (it.refusedBefore || 0)) { it.queued--; if (!drafts.has(it.key)) drafts.set(it.key, text); say(it); return; }
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
+  // (and its revision, which every write changes: a save given up on, held on the way, that lands after a later one (or
+  // after this page was reloaded and saved again) is refused, though the text it names be on file again)
+  const wasRev = it.annotation && Number.isInteger(it.annotation.rev) ? it.annotation.rev : null;
   let response = null, answer, late = null;
   try {   // (all of it: a step that throws, a browser lacking what it calls, is a save unanswered, never "saving…" for good)
     late = waited();   // (its body's reading too)
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, signal: late,
-                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, run_sha: data.run_sha, run: data.run,
-                                                                  page: PAGE, seq: ++sent})});
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, was_rev: wasRev,
+                                                                  run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
@@ -26088,13 +26099,6 @@ async function send(it, text, asked) {
     it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, over) +
       (!response && !over ? "" : response && response.ok ? "; reload the page to see what the file holds"
         : "; save again, or reload the page to see what the file holds"); say(it); return;
-  }
-  // (an older save of this page, refused, in answer to the one the page waits for: this very save reached the review
-  // twice, sent again on the way, and the first may have been written; unheard, as a save unanswered is)
-  if (response.status === 409 && answer.older === true) {
-    (it.unheard = it.unheard || new Set()).add(asStored(text)); it.queued--;
-    it.refused = "perhaps saved: this save reached the review twice (sent again on the way) and the second was refused; " +
-      "the first may have been written: reload the page to see what the file holds"; say(it); return;
   }
   const unheard = it.unheard; delete it.unheard;   // (an answer heard: what the file holds is known again)
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer

@@ -304,6 +304,40 @@ def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(pro
         assert answer.status_code == 409 and "short by tab2" in answer.text, answer.text
 
 
+def test_a_save_held_on_the_way_never_lands_after_a_restart_or_from_another_page(project):
+    """129th round: the table of saves taken (page, seq) lived in memory, and the guard compared texts: "A" on file, "X"
+    held by a proxy, "A" saved again; review started again (or the page reloaded: a new page), the held "X" came with
+    was=A, the file held A, and it was written over the later save. Each note keeps a revision in the annotations file
+    that every write changes; a save that names another than the current one is another page's change, whatever its
+    text was. A file and a client without revisions are checked by text, as before."""
+    path = write_run("runs/r.json", make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
+    review = evalpy.Review(path)
+    first = review.save({"key": "c1#1", "text": "A", "was": ""})["annotation"]
+    for given_up in ("X", ""):   # (a removal alike)
+        held = {"key": "c1#1", "text": given_up, "was": "A", "was_rev": first["rev"]}
+        again = review.save({"key": "c1#1", "text": "A", "was": "A", "was_rev": first["rev"]})["annotation"]
+        assert again["rev"] != first["rev"]
+        with pytest.raises(evalpy.AnnotationChanged) as e:
+            evalpy.Review(path).save(held)   # (a review started again, or another page: nothing of it in memory)
+        assert str(e.value) == ("'A' was saved again for this answer since this page showed it (by another page, or by "
+                                "this one in a later save: this one was held on the way); nothing was saved: save again "
+                                "to replace it"), str(e.value)
+        assert e.value.annotation == again and evalpy.Review(path).annotations()[0]["c1#1"] == again
+        first = again
+    # the same text as on file undoes nothing: taken (a save that reached the review twice)
+    assert evalpy.Review(path).save({"key": "c1#1", "text": "A", "was": "B", "was_rev": 999})["annotation"]["text"] == "A"
+    # a note removed and written again never takes a revision it had: a save held before the removal is refused
+    now = evalpy.Review(path).annotations()[0]["c1#1"]
+    evalpy.Review(path).save({"key": "c1#1", "text": "", "was": "A", "was_rev": now["rev"]})
+    assert evalpy.Review(path).save({"key": "c1#1", "text": "A", "was": ""})["annotation"]["rev"] > now["rev"]
+    # an older file's notes (no revision) and a client that sends none: by text, as before
+    Path(path + ".annotations.json").write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
+        "c1#1": {"text": "old", "time": "t"}}}))
+    assert evalpy.Review(path).save({"key": "c1#1", "text": "new", "was": "old"})["annotation"]["text"] == "new"
+    with pytest.raises(evalpy.AnnotationChanged):
+        evalpy.Review(path).save({"key": "c1#1", "text": "newer", "was": "old"})
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
@@ -1541,28 +1575,21 @@ def test_a_save_from_a_page_of_another_run_is_told_so_before_its_key_is_looked_u
         "then save again"), answer.text
 
 
-def test_a_save_older_than_one_the_review_took_from_that_page_is_refused(server, runs):
-    """129th round: a save a page gave up on (held on the way) landed after a later one of that page and undid it. A
-    page sends its mark and each save's number: one no newer than a save of that answer already taken from that page
-    (written, or refused for another page's) is refused, marked "older"; another page's, or another answer's, is not."""
+def test_a_save_names_the_revision_of_the_note_it_showed(server, runs):
+    """129th round: a save a page gave up on (held on the way) landed after a later one of that page and undid it; the
+    page's mark and its saves' numbers, kept in memory, guarded one page of one review only. A save names the revision
+    of the note it showed (was_rev, its "rev"; test_a_save_held_on_the_way_never_lands_after_a_restart_or_from_another_page):
+    anything but a whole number, or null for none, is refused, naming it; a page's mark and number are no longer read."""
     url, review = server
 
-    def save(text, was, page, seq, key="dev-05#1"):
-        return requests.post(url + "/annotations", json={"key": key, "text": text, "was": was, "page": page, "seq": seq},
-                             timeout=10)
-    assert save("A", "", "p1", 2).status_code == 200
-    for seq in (1, 2):   # (given up on, or sent twice)
-        late = save("X", "A", "p1", seq)
-        assert late.status_code == 409 and late.json()["older"] is True and late.json()["annotation"]["text"] == "A" \
-            and late.json()["error"] == (
-                "an older save of this page, refused: sent before another save of this answer that this review has taken "
-                "since (its answer was given up on, held on the way, or it came twice); nothing was saved: the later save "
-                "stands"), late.text
-    assert save("B", "A", "p2", 1).status_code == 200 and save("Y", "", "p1", 1, key="dev-09#1").status_code == 200
-    assert save("C", "A", "p1", 3).status_code == 409   # (refused for another page's, and taken: older ones still are)
-    assert "older" in save("D", "B", "p1", 3).json()
-    assert load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "B"
-    for body, said in (({"page": "p1"}, '"page" and "seq" go together'), ({"page": "p1", "seq": 1.5}, '"seq" is a number, not a whole'),
-                       ({"page": 3, "seq": 1}, '"page" is a number, not a text'), ({"page": "p", "seq": -1}, '"seq" is a number')):
-        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", **body}, timeout=10)
+    def save(text, was, **more):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", "text": text, "was": was, **more}, timeout=10)
+    first = save("A", "", was_rev=None).json()["annotation"]
+    assert save("X", "A", was_rev=first["rev"], page="p1", seq=1).status_code == 200
+    late = save("Y", "X", was_rev=first["rev"])   # (the text it names is on file: the revision is not)
+    assert late.status_code == 409 and late.json()["annotation"]["text"] == "X", late.text
+    assert load_json(runs[1] + ".annotations.json")["annotations"]["dev-05#1"]["text"] == "X"
+    for rev, said in ((1.5, '"was_rev" is a number, not a whole'), ("3", '"was_rev" is text, not a whole'),
+                      (-1, '"was_rev" is a number, not a whole')):
+        answer = save("x", "X", was_rev=rev)
         assert answer.status_code == 400 and said in answer.json()["error"], answer.text
