@@ -16981,6 +16981,11 @@ def window_flags(config, cases):
     # are said to be unchecked: flagged none, they read as checked
     why = older and (no_rate(cases, window) if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR
                      else None)
+    # the conversations' own highest rate where it is past the run's by more than texts of one set vary (WINDOW_SHORT):
+    # log lines on a tokenizer that reads a digit as a token, 0.5 a character under English questions' 0.26, and those
+    # that lost their first turn still counted above their highest estimate, passed unsaid
+    denser = {weight: rate for weight in OTHER_WEIGHTS if lowest and not why
+              and (rate := talks_rate(cases, window, weight)) * WINDOW_SHORT > per_char[weight, 0]}
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -16994,7 +16999,10 @@ def window_flags(config, cases):
                 continue
             low = min(template_tokens(t) + weighed_at(t, weight) * lowest[weight] for weight in OTHER_WEIGHTS)
             high = max(template_tokens(t) + weighed_at(t, weight) * per_char[weight, 0] for weight in OTHER_WEIGHTS)
-            if high <= window:
+            if high <= window:   # (at the conversations' rate it may not fit: its count cannot tell)
+                if max((template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in denser.items()),
+                       default=0) > window:
+                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": "denser conversations"})
                 continue
             if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
                 dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
@@ -17064,6 +17072,10 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                  "run's tokens per character are not known closely enough (they are read from texts "
                                  "of another script than its own, or from texts short enough that a chat template's "
                                  "own tokens a request may be a good part of their counts), and its count cannot tell",
+                   "denser conversations": "its characters may come to more tokens than the window holds, or fewer: "
+                                           "conversations here count more tokens a character than the answers of one "
+                                           "turn the run's rate is read from (pasted logs or code, whose digits and "
+                                           "symbols take more tokens than prose), and its count cannot tell",
                    "near the window": "its characters come to more tokens than the window holds, but its count fits by "
                                       "less than the estimate's margin of error: up to about "
                                       f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
@@ -17129,20 +17141,13 @@ RATE_CHARS_A_MESSAGE = 60
 def tokens_per_char(cases, window, other_weight=1, spent=0):
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
     tokens of each count taken as its template's besides TEMPLATE_TOKENS a message), over
-    answers well inside the window and counted in one pass (not a format's second pass, whose count holds the thinking),
-    a conversation big enough to carry a rate (RATE_CHARS_A_MESSAGE), from at most about 2,000 cases: of answers of one
+    answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
     conversation. None without any."""
     step = max(1, len(cases) // 2000)
-    # (not an agent's: its count is its last turn's, its tools and calls in it, too many for the characters counted)
     counted = [(max(t["prompt_tokens"] - template_tokens(t) - spent, 0) / weighed_at(t, other_weight), (t.get("turns") or 1) > 1,
                 weighed_at(t, OTHER_WEIGHTS[-1]))
-               for c in cases[::step] for t in c["trials"]
-               if t.get("sent_chars") and not t["timing"][7] and is_amount(t["prompt_tokens"])
-               and 0 < t["prompt_tokens"] < window / 2 and "agent" not in t
-               # (a conversation of greetings reads its template's tokens as its words'; one turn's rate stands, as
-               # ever: a 90-character question left out set no rate at all, and shortened chats went unflagged)
-               and ((t.get("turns") or 1) == 1 or t["sent_chars"] >= RATE_CHARS_A_MESSAGE * (t["turns"] + 1))]
+               for c in cases[::step] for t in c["trials"] if carries_rate(t) and t["prompt_tokens"] < window / 2]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
     # not pass the window (a token a character at most), else the largest rate (a shortened one's is below its own)
@@ -17150,6 +17155,25 @@ def tokens_per_char(cases, window, other_weight=1, spent=0):
               or sorted(ratio for ratio, _, chars in counted if chars <= window)
               or [max((ratio for ratio, _, _ in counted), default=None)])
     return ratios[len(ratios) // 2]
+
+
+def carries_rate(t):
+    """Whether a trial's count can be read as its characters' tokens (tokens_per_char()): counted in one pass (not a
+    format's second pass, whose count holds the thinking), not an agent's (its count is its last turn's, its tools and
+    calls in it, too many for the characters counted), and a conversation big enough (RATE_CHARS_A_MESSAGE)."""
+    return (bool(t.get("sent_chars")) and not t["timing"][7] and is_amount(t["prompt_tokens"]) and t["prompt_tokens"] > 0
+            and "agent" not in t
+            # (a conversation of greetings reads its template's tokens as its words'; one turn's rate stands, as
+            # ever: a 90-character question left out set no rate at all, and shortened chats went unflagged)
+            and ((t.get("turns") or 1) == 1 or t["sent_chars"] >= RATE_CHARS_A_MESSAGE * (t["turns"] + 1)))
+
+
+def talks_rate(cases, window, other_weight):
+    """The highest tokens per character of a conversation here (as tokens_per_char() reads them, other scripts weighed
+    `other_weight`), whole or shortened: at least its texts' (a shortened one's count holds fewer of its characters),
+    0 without one."""
+    return max(((t["prompt_tokens"] - template_tokens(t)) / weighed_at(t, other_weight) for c in cases for t in c["trials"]
+                if (t.get("turns") or 1) > 1 and carries_rate(t) and t["prompt_tokens"] <= window), default=0)
 
 
 def num_keep(config):

@@ -2595,12 +2595,14 @@ def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_pass
     assert "Earlier turns not checked against num_ctx=2048: 1 (agent): " in out, out
 
 
-def scripted_count(per_request=3, per_message=5, hidden=0):
+def scripted_count(per_request=3, per_message=5, hidden=0, digit=0.25):
     """A count as the 129th round's second attack server gave it: `per_request` tokens a request and `per_message` a
-    message for the template, 4 ASCII characters a token, 0.35 tokens a Cyrillic or Arabic character, a token a CJK
-    one; with `hidden` messages from the front left out, as a prompt cache counts only what it had not seen."""
+    message for the template, 4 ASCII characters a token (`digit` tokens a digit: a token each in qwen's and llama3's
+    tokenizers), 0.35 tokens a Cyrillic or Arabic character, a token a CJK one; with `hidden` messages from the front
+    left out, as a prompt cache counts only what it had not seen."""
     def tokens(text):
-        return sum(0.25 if ch < "\x80" else 0.35 if "\u0370" <= ch < "\u0700" else 1 for ch in str(text or ""))
+        return sum(digit if ch.isdigit() else 0.25 if ch < "\x80" else 0.35 if "\u0370" <= ch < "\u0700" else 1
+                   for ch in str(text or ""))
     def count(messages):
         messages = [m for m in messages if isinstance(m, dict)]
         return per_request + math.ceil(sum(per_message + tokens(m.get("content")) for m in messages[hidden:]))
@@ -2652,6 +2654,27 @@ def test_a_prompt_cache_that_hides_a_short_system_prompt_leaves_no_dropped_turns
                                       4096, count=scripted_count(hidden=1))
     assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
     assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
+
+
+def test_conversations_denser_than_the_questions_leave_no_dropped_turns_unsaid(project, cli, fake):
+    """129th round (third attack): support chats with pasted log lines, on a tokenizer that reads a digit as a token
+    (about 0.5 tokens a character, where the English questions read 0.26), lost their first turn at 124% to 148% of
+    num_ctx 2048 and passed unsaid: each one's count (1,304 for 4,788 characters) was already above its highest
+    estimate, at the questions' rate, and fit. The conversations' own counts (those that fit: 0.5 a character) say the
+    questions' rate does not hold for them: at theirs, the dropped ones could pass the window, and are said not to
+    have been checked."""
+    line = "2024-03-12 14:22:{0:02d}.{0:03d} ERROR [req 8f3a2c{0:02d}] export job 48{0:03d} failed status=500 rows=40211\n"
+    def log(lines):
+        return "Here is the log from the last run:\n" + "".join(line.format(i) for i in range(lines))
+    cases = questions_and(EN_QUESTIONS) + [talk(f"log{n}", log(n), "Thanks, let me look at that.", log(n), "Got it.",
+                                                "So is this a bug, billing or other?") for n in (5, 10, 15, 25, 30)]
+    count = scripted_count(digit=1)
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    whole = {c["id"]: count([{"content": LABEL_IT}] + c.get("messages", [{"content": c.get("input")}])) for c in cases}
+    assert [i for i in whole if whole[i] > 2048] == ["log25", "log30"] and counts["log30"] < 2048, (whole, counts)
+    assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
+        ("log25", "denser conversations"), ("log30", "denser conversations")], s
+    assert "Earlier turns not checked against num_ctx=2048" in out, out
 
 
 def test_a_templates_tokens_a_request_flag_no_conversation_that_fit(project, cli, fake):
