@@ -18350,8 +18350,11 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
-        if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's)
-            row["why"] = list(dict.fromkeys(x["why"] for x in s["turns_unchecked"]))
+        if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's, and
+            # each reason its conversations: joined unnamed, one's "may come to more tokens than the window holds, or
+            # fewer" and another's "come to more" read as a contradiction)
+            row["why"] = [[why, which([x for x in s["turns_unchecked"] if x["why"] == why], s["repeat"])]
+                          for why in dict.fromkeys(x["why"] for x in s["turns_unchecked"])]
     return {"key": "problems", "rerun": s["rerun_test"] and rerun_warning(s["rerun_test"]),
             "replaced": s.get("replaced") and replaced_warning(s["replaced"]), "num_ctx": s["num_ctx"],
             "rules_as_written": s["rules_as_written"] and rules_warning(s["rules_as_written"]),
@@ -18962,14 +18965,18 @@ def which(answers, repeat):
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
+def window_lowered(sec):
+    """Whether Ollama lowered the num_ctx sent to the context the model was trained on: no larger window can be had."""
+    return bool(sec["num_ctx_sent"] and sec["num_ctx"] < sec["num_ctx_sent"])
+
+
 def window_name(sec):
     """The window prompts were fitted to: the num_ctx sent, or the model's own when Ollama lowered it."""
-    lowered = sec["num_ctx_sent"] and sec["num_ctx"] < sec["num_ctx_sent"]
-    return f"the model's window of {sec['num_ctx']} tokens" if lowered else f"num_ctx={sec['num_ctx']}"
+    return f"the model's window of {sec['num_ctx']} tokens" if window_lowered(sec) else f"num_ctx={sec['num_ctx']}"
 
 
 def window_cure(sec):
-    if sec["num_ctx_sent"] and sec["num_ctx"] < sec["num_ctx_sent"]:
+    if window_lowered(sec):
         return (f"Ollama lowered num_ctx={sec['num_ctx_sent']} to the context the model was trained on, so raising "
                 "it cannot help: shorten the prompt, or pick a model trained on a longer context")
     return "raise it (--option num_ctx=N)"
@@ -18977,7 +18984,7 @@ def window_cure(sec):
 
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
-    unchecked = next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), ())   # (rows_problems())
+    unchecked = dict(next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), ()))   # (rows_problems())
     said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
                                     "so there is no answer (scored as failed): the token limit fell inside it (raise "
                                     f"{sec.get('limit_option', 'num_predict')}, --option "
@@ -19003,10 +19010,14 @@ def stopped_short_lines(sec):
                                      + window_cure(sec)),
             "turns_unchecked": (f"Earlier turns not checked against {window_name(sec)}",
                                 f"{turns_dropper(sec['server_version'])}, and only an estimate from the run's tokens "
-                                f"per character could tell; {'; '.join(TURNS_UNCHECKED[why] for why in unchecked)}; "
-                                "look at these by hand, or update Ollama (v0.12.6 and later refuse such a conversation, saying so)"
+                                "per character could tell; " + "; ".join(
+                                    TURNS_UNCHECKED[why] if len(unchecked) == 1 else f"{named}: {TURNS_UNCHECKED[why]}"
+                                    for why, named in unchecked.items())
+                                + "; look at these by hand, or update Ollama (v0.12.6 and later refuse such a "
+                                "conversation, saying so)"
                                 # (a window that holds it whole would tell, where one can be had)
-                                + ("; near the window, a larger one would tell: " + window_cure(sec)
+                                + (("; near the window: " if window_lowered(sec) else
+                                    "; near the window, a larger one would tell: ") + window_cure(sec)
                                    if "near the window" in unchecked else ""))}
     return [f"{said[r['name']][0]}: {figure_text(r['figure'])} ({r['which']}): "
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))

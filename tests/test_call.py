@@ -2724,6 +2724,22 @@ def test_a_conversation_near_a_trained_window_is_told_its_share_and_the_windows_
                          "help: shorten the prompt, or pick a model trained on a longer context"), line
 
 
+def test_each_reason_a_conversation_was_not_checked_names_its_own(project, cli, fake):
+    """129th round (third attack): the reasons for conversations not checked were joined as one ("its characters may
+    come to more tokens than the window holds, or fewer: ...; its characters come to more tokens than the window
+    holds, ..."), which read as a contradiction, and only --json told which conversation had which: each reason names
+    its own. And under a trained window smaller than num_ctx, "near the window, a larger one would tell" was said where
+    no larger one can be had."""
+    fake.train_context = {model: 2048 for model in fake.models}
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS, ("range", EN_TURN * 5, 16),
+                                                               ("near", EN_TURN * 7, 16)),
+                                      LABEL_IT, 4096, count=scripted_count())
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("range", "rate range"), ("near", "near the window")], s
+    line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked"))
+    assert "; range: its characters may come to more tokens" in line and "; near: its characters come to more" in line, line
+    assert "a larger one would tell" not in line, line
+
+
 def test_a_prompt_that_fit_is_never_flagged_whatever_its_characters(project, cli, fake):
     """From the attack on issue 27: one tokens-per-character figure for a run flagged a long English
     ticket that fit (1,246 of 2,048 tokens) as cut, among Chinese tickets of about a token a
