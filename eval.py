@@ -2481,7 +2481,8 @@ class GradedTrial(TypedDict):
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent, weighed,
     sent_other: NotRequired[int]  # how many of them are of scripts whose weight is not known (weighed one),
-    turns: NotRequired[int]       # and in how many turns, system prompt aside
+    turns: NotRequired[int]       # and in how many turns, system prompt aside,
+    sent_system: NotRequired[int]  # and how many of them the system prompt's, weighed
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
@@ -16026,7 +16027,8 @@ def weighed_chars(text):
 
 
 def sent_size(result, system):
-    """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, and turns) of a case's
+    """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, turns, and the system
+    prompt's characters, weighed) of a case's
     request, for the window flags: an agent's last request, its calls and their results in it. The system prompt is
     counted as filled: its {{context}} passages and {{vars}} may be most of it (counted as written, an answer of one turn
     read 5 tokens a character, and conversations that fit were flagged)."""
@@ -16040,7 +16042,7 @@ def sent_size(result, system):
     texts = ([render(system, prompt_values(result)) if "{{" in system else system] + [m.get("content") for m in turns]
              + [part for call in calls for part in (call.get("name"), json.dumps(call.get("arguments"), ensure_ascii=False))])
     weighed = [weighed_chars(text) for text in texts]
-    return sum(chars for chars, _ in weighed), sum(other for _, other in weighed), len(turns)
+    return sum(chars for chars, _ in weighed), sum(other for _, other in weighed), len(turns), weighed[0][0]
 
 
 def votes_on(votes, checks):
@@ -16106,7 +16108,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
         if system is not None:   # two keys more cost a trial nothing: its dict has room for them
-            trial["sent_chars"], trial["sent_other"], trial["turns"] = sent_size(r, system)
+            trial["sent_chars"], trial["sent_other"], trial["turns"], trial["sent_system"] = sent_size(r, system)
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
@@ -16981,11 +16983,16 @@ def window_flags(config, cases):
     # are said to be unchecked: flagged none, they read as checked
     why = older and (no_rate(cases, window) if highest is None else "partial counts" if highest < MIN_TOKENS_A_CHAR
                      else None)
-    # the conversations' own highest rate where it is past the run's by more than texts of one set vary (WINDOW_SHORT):
-    # log lines on a tokenizer that reads a digit as a token, 0.5 a character under English questions' 0.26, and those
-    # that lost their first turn still counted above their highest estimate, passed unsaid
-    denser = {weight: rate for weight in OTHER_WEIGHTS if lowest and not why
-              and (rate := talks_rate(cases, window, weight)) * WINDOW_SHORT > per_char[weight, 0]}
+    # higher rates the run's may be under, each with why: under what a tokenizer reads a text at, the counts read
+    # without the system prompt, as a prompt cache that held it counts (a 72-character one under questions of 275 read
+    # 0.17, and a conversation that lost three turns passed unsaid); and the conversations' own highest where it is past
+    # the run's by more than texts of one set vary (WINDOW_SHORT): log lines on a tokenizer that reads a digit as a
+    # token, 0.5 a character under English questions' 0.26, and those that lost their first turn still counted above
+    # their highest estimate, passed unsaid
+    higher = {"system prompt unseen": {weight: tokens_per_char(cases, window, weight, unseen=True) for weight in
+                                       OTHER_WEIGHTS} if lowest and not why and highest < LEAST_TOKENS_A_CHAR else {},
+              "denser conversations": {weight: rate for weight in OTHER_WEIGHTS if lowest and not why and (
+                  rate := talks_rate(cases, window, weight)) * WINDOW_SHORT > per_char[weight, 0]}}
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -16999,10 +17006,11 @@ def window_flags(config, cases):
                 continue
             low = min(template_tokens(t) + weighed_at(t, weight) * lowest[weight] for weight in OTHER_WEIGHTS)
             high = max(template_tokens(t) + weighed_at(t, weight) * per_char[weight, 0] for weight in OTHER_WEIGHTS)
-            if high <= window:   # (at the conversations' rate it may not fit: its count cannot tell)
-                if max((template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in denser.items()),
-                       default=0) > window:
-                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": "denser conversations"})
+            if high <= window:   # (at a higher rate it may not fit: its count cannot tell)
+                if above := next((why for why, rates in higher.items() if max(
+                        (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
+                        default=0) > window), None):
+                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
             if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
                 dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
@@ -17074,8 +17082,13 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                  "own tokens a request may be a good part of their counts), and its count cannot tell",
                    "denser conversations": "its characters may come to more tokens than the window holds, or fewer: "
                                            "conversations here count more tokens a character than the answers of one "
-                                           "turn the run's rate is read from (pasted logs or code, whose digits and "
-                                           "symbols take more tokens than prose), and its count cannot tell",
+                                           "turn the run's rate is read from (as pasted logs or code may: their digits "
+                                           "and symbols take more tokens than prose), and its count cannot tell",
+                   "system prompt unseen": "its characters may come to more tokens than the window holds, or "
+                                           f"fewer: the counts come to under {LEAST_TOKENS_A_CHAR} tokens a character, "
+                                           "less than a tokenizer reads a text at, as a prompt cache that held the "
+                                           "system prompt counts (ollama/ollama#16428), and read without it the rate is "
+                                           "higher; its count cannot tell",
                    "near the window": "its characters come to more tokens than the window holds, but its count fits by "
                                       "less than the estimate's margin of error: up to about "
                                       f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
@@ -17138,15 +17151,17 @@ def filled_by_answer(t, limit, window, api, held=0):
 RATE_CHARS_A_MESSAGE = 60
 
 
-def tokens_per_char(cases, window, other_weight=1, spent=0):
+def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False):
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
-    tokens of each count taken as its template's besides TEMPLATE_TOKENS a message), over
+    tokens of each count taken as its template's besides TEMPLATE_TOKENS a message; `unseen`, the system prompt and its
+    template's tokens left out of each, as a prompt cache that held it counts), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
     conversation. None without any."""
     step = max(1, len(cases) // 2000)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t) - spent, 0) / weighed_at(t, other_weight), (t.get("turns") or 1) > 1,
-                weighed_at(t, OTHER_WEIGHTS[-1]))
+    left = (lambda t: t.get("sent_system", 0)) if unseen else (lambda t: 0)
+    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * unseen - spent, 0)
+                / max(weighed_at(t, other_weight) - left(t), 1), (t.get("turns") or 1) > 1, weighed_at(t, OTHER_WEIGHTS[-1]))
                for c in cases[::step] for t in c["trials"] if carries_rate(t) and t["prompt_tokens"] < window / 2]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could

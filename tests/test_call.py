@@ -2677,6 +2677,21 @@ def test_conversations_denser_than_the_questions_leave_no_dropped_turns_unsaid(p
     assert "Earlier turns not checked against num_ctx=2048" in out, out
 
 
+def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
+    """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
+    about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
+    that lost three turns (about 120% of num_ctx 4096) read as fitting, unsaid. Under what a tokenizer reads a text at
+    (LEAST_TOKENS_A_CHAR), the rate is read without the system prompt too, and at that one it could pass the window:
+    not checked."""
+    system = "Label the message as bug, billing or other. Answer with the label only.\n"
+    questions = [f"{q} {EN_QUESTIONS[(i + 1) % 4]}" for i, q in enumerate(EN_QUESTIONS)]
+    counts, out, s = run_older_ollama(cli, fake, questions_and(questions, ("en-dropped", EN_TURN * 12, 16)), system,
+                                      4096, count=scripted_count(hidden=1))
+    assert counts["en-dropped"] < 4096 < scripted_count()([{"content": EN_TURN * 12}] * 16), counts   # (turns dropped)
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("en-dropped", "system prompt unseen")], s
+    assert "Earlier turns not checked against num_ctx=4096" in out, out
+
+
 def test_a_templates_tokens_a_request_flag_no_conversation_that_fit(project, cli, fake):
     """129th round (second attack): Llama 3.2's template spends about 15 tokens a request besides 5 a message, and under
     questions of 14 to 26 characters those read as their words', a rate 1.4 times a text's: a conversation that fit
