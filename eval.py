@@ -17089,8 +17089,10 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                            "less than a tokenizer reads a text at, as a prompt cache that held the "
                                            "system prompt counts (ollama/ollama#16428), and read without it the rate is "
                                            "higher; its count cannot tell",
-                   "near the window": "its characters come to more tokens than the window holds, but its count fits by "
-                                      "less than the estimate's margin of error: up to about "
+                   # (its estimate's, not its characters': a template's tokens a request past REQUEST_TOKENS raise
+                   # the lowest one, and conversations that fit at 93% of the window were said to pass it)
+                   "near the window": "its estimate, even at its lowest, comes to more tokens than the window holds, "
+                                      "but its count fits by less than the estimate's margin of error: up to about "
                                       f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
                                       "tool result) may have been dropped, or none"}
 

@@ -2708,6 +2708,20 @@ def test_a_templates_tokens_a_request_flag_no_conversation_that_fit(project, cli
     assert "its characters come to more tokens than the window holds" not in out, out
 
 
+def test_a_conversation_that_fit_near_the_window_is_not_said_to_pass_it(project, cli, fake):
+    """129th round (third attack): on a template of 25 tokens a request (more than REQUEST_TOKENS) under short
+    questions, a conversation that fit at 93% of the window was said not checked as "its characters come to more tokens
+    than the window holds", which they did not: it says what is known, that its estimate even at its lowest does."""
+    short = ["My app crashes on login.", "I was charged twice.", "Where is my order?", "The button does nothing.",
+             "Refund please.", "Export fails with 500.", "Cannot reset my password.", "Invoice has wrong VAT."]
+    counts, out, s = run_older_ollama(cli, fake, questions_and(short, ("fits", EN_TURN * 9, 16)), LABEL_IT, 4096,
+                                      count=scripted_count(per_request=25))
+    assert 3700 < counts["fits"] < 4096, counts   # (every turn counted)
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("fits", "near the window")], s
+    assert "its characters come to more tokens than the window holds" not in out, out
+    assert "its estimate, even at its lowest, comes to more tokens than the window holds" in out, out
+
+
 def test_no_rate_says_why_in_the_sets_own_terms(project, cli, fake):
     """129th round (second attack): with every question of one turn past half the window (where a cut could hide in
     its count) and no agent, the note said "no answer of one turn and no conversation here gives that rate (an agent's
@@ -2751,7 +2765,8 @@ def test_each_reason_a_conversation_was_not_checked_names_its_own(project, cli, 
                                       LABEL_IT, 4096, count=scripted_count())
     assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("range", "rate range"), ("near", "near the window")], s
     line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked"))
-    assert "; range: its characters may come to more tokens" in line and "; near: its characters come to more" in line, line
+    assert "; range: its characters may come to more tokens" in line, line
+    assert "; near: its estimate, even at its lowest, comes to more tokens" in line, line
     assert "a larger one would tell" not in line, line
 
 
