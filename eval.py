@@ -11525,24 +11525,33 @@ def prepare_judge(client, api, judge, kind, pin=True):
     judge's config records each judge model's digest where the server gives one (Ollama's
     /api/tags), as a run records its model's: a judging gone on with after a re-pull is then one of
     other settings (judging_state), and compare shows the change. A judge config that holds digests
-    already (a run resumed) is refused on another, as the run's model is."""
+    already (a run resumed), or what /api/tags said of a judge that named none (judge.details), is refused on another,
+    as the run's model is."""
     for model in judge["models"]:
         client.preflight(model)
     # by the name as asked; over a /v1 that names no digest, its entry's (a judging resumed on other weights went on)
     now = [identity_digest(client.identities.get(m, {})) for m in judge["models"]]
-    begun = "digests" in judge
+    begun = "digests" in judge or "details" in judge   # (recorded before: a run resumed)
     if begun:
+        digests = judge.get("digests") or [None] * len(judge["models"])
         now = [identity_digest(client.identities.get(m, {}), was) if was else new
-               for m, was, new in zip(judge["models"], judge["digests"], now)]
-        changed = next(((m, was, new) for m, was, new in zip(judge["models"], judge["digests"], now)
-                        if was and new and was != new), None)
+               for m, was, new in zip(judge["models"], digests, now)]
+        # (where no digest was named, what its /api/tags said stands for one, as the judged model's on a resume)
+        said = [details_told(then, client.identities.get(m, {})) if then else (None, None)
+                for m, then in zip(judge["models"], judge.get("details") or [None] * len(judge["models"]))]
+        changed = next(((m, was, new, False) for m, was, new in zip(judge["models"], digests, now)
+                        if was and new and was != new), None) or next(
+            ((m, *told, True) for m, told in zip(judge["models"], said) if told[0] != told[1]), None)
         if changed:
-            what = ("its /v1/models entry {} then, {} now: other weights, or another server's" if changed[1].startswith(
-                "entry:") else "digest {}, now {}: re-pulled or replaced").format(*map(on_one_line, shorts_apart(*changed[1:])))
-            raise EvalError(f"refusing to resume: the judge {on_one_line(changed[0])} on {client.host} is not the model the "
+            model, was, new, by_details = changed
+            what = ("its /api/tags said {} then, {} now".format(*(on_one_line(v.removeprefix(DETAILS)) for v in (was, new)))
+                    if by_details else ("its /v1/models entry {} then, {} now: other weights, or another server's"
+                                        if was.startswith("entry:") else "digest {}, now {}: re-pulled or replaced").format(
+                        *map(on_one_line, shorts_apart(was, new))))
+            raise EvalError(f"refusing to resume: the judge {on_one_line(model)} on {client.host} is not the model the "
                             f"run began with ({what}); its votes would mix two models. Run again with another --out (what "
                             "it holds stays as it is), or go on against the judge it began with")
-        for model, was, new in zip(judge["models"], judge["digests"], now):
+        for model, was, new in zip(judge["models"], digests, now):
             told = identity_digest(client.identities.get(model, {}))
             if was and new and digest_unread(was, told):   # (its entry's then, a digest now: never passed as checked)
                 warn(f"note: {unread_words(client.host, model, was, told, 'the votes')}: the votes asked now cannot be told "
@@ -11550,6 +11559,9 @@ def prepare_judge(client, api, judge, kind, pin=True):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {unread_words(client.host, model, was, None, 'its votes')}: the votes asked now cannot be told "
                      "to be the same model's")
+            if not was and new:   # (begun where none was named: as the judged model's, said)
+                warn(f"note: the run began with no digest of the judge {on_one_line(model)} on {client.host}, which is "
+                     f"{short(new)} now: the votes asked before cannot be told to be this model's")
     elif pin and any(now):
         # (one model under two names, `ollama cp`: a panel of one, its votes counted as two judges')
         # (or vLLM's --served-model-name a b: two entries alike but for their id, one set of weights)
@@ -22531,9 +22543,14 @@ def judging_state(path, header, todo):
         # each judge whose digest differs, by name (the lists cut at 40 characters read alike: their first was the same)
         # (by model: a panel of other models, its digests by place, named another's "pulled again")
         then = dict(zip(their_judge.get("models") or (), their_judge.get("digests") or ()))
+        told = dict(zip(their_judge.get("models") or (), their_judge.get("details") or ()))
         said += [f"the judge {on_one_line(model, 40)} {changed_words(then[model], now, 'there')}"
                  for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
-                 if then.get(model) and now and then[model] != now] or (
+                 if then.get(model) and now and then[model] != now] + [
+            "the judge {} said by its /api/tags to be {} there, {} now".format(on_one_line(model, 40), *(
+                on_one_line(v.removeprefix(DETAILS)) for v in details_told(told[model], now)))
+            for model, now in zip(judge.get("models") or (), judge.get("details") or ())
+            if told_apart(told.get(model), now)] or (
                      [] if differ else ["the judge's digests (pulled again)" if not any(map(told_apart, their_judge.get(
                          "details") or (), judge.get("details") or ())) else "the judge's details (another model, where "
                          "no digest was named)"])

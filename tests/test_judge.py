@@ -4077,6 +4077,51 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     assert "digests" not in load_json("runs/answers-dev-v1.json")["config"]["judge"]
 
 
+def test_a_run_is_not_resumed_on_a_judge_said_to_be_another_model_where_no_digest_is_given(project, judged_split, cli,
+                                                                                          fake):
+    """129th round's hostile servers: over a server that names no digest, a run stopped, its judge swapped meanwhile
+    (its /api/tags said llama then, gemma now), was resumed: every case and vote left was asked, and only then was the
+    judge said "replaced while it was asked", exit 2 (the judged model swapped so is refused before any call). A judge
+    recorded by what its /api/tags said (judge.details) is refused on another, as one recorded by its digest is; a
+    panel's judge without a digest beside one with, too."""
+    import fake_ollama
+    fake.models = ["qwen2.5:7b", "llama3.1:8b", "qwen3:8b"]
+    fake.digests["llama3.1:8b"] = ""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    for panel in (["llama3.1:8b"], ["qwen3:8b", "llama3.1:8b"]):
+        code, out, err = cli("run", "--split", judged_split, "--host", fake.url,
+                             *(w for m in panel for w in ("--judge-model", m)), "--out", "runs/r.json")
+        run = load_json("runs/r.json")
+        assert code == 0 and run["config"]["judge"]["details"][-1] == {
+            "model_family": "llama", "parameter_size": "7.6B", "quantization": "Q4_K_M"}, err
+        os.unlink("runs/r.json")
+        lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
+        lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+        Path("runs/r.json.journal").write_text("\n".join(lines) + "\n")
+        fake.family = lambda m: "gemma" if m == "llama3.1:8b" else fake_ollama.FakeOllama.family(m)
+        fake.chat_bodies.clear()
+        code, out, err = cli("run", "--resume", "runs/r.json")
+        assert code == 2 and fake.chat_bodies == [] and (
+            f"refusing to resume: the judge llama3.1:8b on {fake.url} is not the model the run began with (its /api/tags "
+            "said llama 7.6B Q4_K_M then, gemma 7.6B Q4_K_M now); its votes would mix two models") in err, (panel, err)
+        del fake.family   # the judge it began with again: it goes on
+        code, out, err = cli("run", "--resume", "runs/r.json")
+        assert code == 0 and "replaced" not in load_json("runs/r.json")["config"], err
+        os.unlink("runs/r.json")
+    # a judging (`judge`) stopped, gone on with after the same swap: refused before any call, saying what was said
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    fake.faults = ["drop"] * 100
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--retries", "0", "--jobs", "1")
+    assert code == 2 and os.path.exists("runs/plain-judged.json.judging"), err
+    fake.faults = []
+    fake.family = lambda m: "gemma" if m == "llama3.1:8b" else fake_ollama.FakeOllama.family(m)
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "runs/plain-judged.json")
+    assert code == 2 and fake.chat_bodies == [] and ("holds an interrupted judging by a judge served no longer: the judge "
+                                                     "llama3.1:8b said by its /api/tags to be llama 7.6B Q4_K_M there, "
+                                                     "gemma 7.6B Q4_K_M now") in err, err
+
+
 def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(project, judged_split, cli, fake):
     """Round 124's review: over a /v1 that names no digest, a judge was recorded with none, and a run (or a judging)
     stopped, then resumed on other weights served under the judge's name, mixed two judges' votes without a word (the
