@@ -11512,6 +11512,13 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             **({"schema": True} if args.judge_schema else {})}
 
 
+def unrecorded_judge_note(what, models):
+    """What a run or judging (`what`) an older eval.py began, its judges recorded by neither digest nor details, says
+    when gone on with where the server says which model each is now: nothing read now stands for the votes before."""
+    return (f"note: {what} began with no record of which model each judge ({', '.join(map(on_one_line, models))}) was: "
+            "the votes asked now cannot be told to be the same models'")
+
+
 def same_names(a, b):
     """Whether two lists of model names name the same models to Ollama, which reads a name in any case and one
     without a tag as its :latest (Qwen2.5:7B is qwen2.5:7b)."""
@@ -11575,9 +11582,10 @@ def prepare_judge(client, api, judge, kind, pin=True):
                             "/v1/models entries alike but for their id: one set of weights served by two names")
                             + "): a panel of judges needs different models (--judge-votes asks one several times)")
         judge["digests"] = now
-    elif any(now):   # (a run an older eval.py began, which kept none: as the judged model's, said)
-        warn(f"note: the run began with no record of which model each judge ({', '.join(map(on_one_line, judge['models']))}) "
-             "was: the votes asked now cannot be told to be the same models'")
+    elif not pin and (any(now) or any(judge_details(client.identities.get(m, {})) for m in judge["models"])):
+        # (a run an older eval.py began, which kept none: as the judged model's, said; where no digest is named, what
+        # its /api/tags says would stand for one)
+        warn(unrecorded_judge_note("the run", judge["models"]))
     if pin and not begun and "details" not in judge:   # (where no digest is named, what stands for it: checked at the
         # run's end as the model's are; a judge recorded before, as it was recorded)
         details = [judge_details(client.identities.get(m, {})) for m in judge["models"]]
@@ -22466,6 +22474,15 @@ def begin_judging(target, header, todo, judge):
             path, journal, lock = open_journal(path, None, exact, header, JUDGING_SUFFIX, judging_lock)
             return path, journal, lock, {}
         if state == "same":
+            # what the judge is now, where the judging began with no record of it (an older eval.py's), is never
+            # recorded as the whole judging's: said, and left out
+            begun = (judging_config(judging) or {}).get("judge")
+            unrecorded = [k for k in ("digests", "details") if k in judge and k not in (begun or {})]
+            if type(begun) is dict and unrecorded:
+                if not {"digests", "details"} & set(begun):
+                    warn(unrecorded_judge_note("the judging", judge["models"]))
+                for key in unrecorded:
+                    del judge[key]
             lock = judging_lock(path)
             try:
                 votes = read_judging(judging, todo)

@@ -4122,6 +4122,46 @@ def test_a_run_is_not_resumed_on_a_judge_said_to_be_another_model_where_no_diges
                                                      "gemma 7.6B Q4_K_M now") in err, err
 
 
+def test_a_judging_begun_with_no_record_of_its_judge_records_none_of_the_judge_now(project, judged_split, cli, fake):
+    """129th round's hostile servers: a judging begun by an older eval.py (its judge recorded by neither digest nor
+    details), its judge swapped while it was stopped and gone on with where no digest is named, recorded what /api/tags
+    said of the new judge as the whole judging's, exit 0, without a word (the note that it began with no record of its
+    judge was said of digests alone); a run so begun and resumed, too. Said, and nothing read now recorded as its."""
+    import fake_ollama
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    fake.digests["llama3.1:8b"] = ""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    said = "note: the judging began with no record of which model each judge (llama3.1:8b) was"
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    fake.faults = [None] * 3 + ["drop"] * 100   # (3 votes kept)
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--retries", "0", "--jobs", "1",
+                         "--out", "j.json")
+    assert code == 2 and os.path.exists("j.json.judging"), err
+    fake.faults = []
+    header, *votes = Path("j.json.judging").read_text().splitlines(keepends=True)
+    header = json.loads(header)
+    header["config"]["judge"] = {k: v for k, v in header["config"]["judge"].items() if k not in ("digests", "details")}
+    Path("j.json.judging").write_text(json.dumps(header) + "\n" + "".join(votes))
+    fake.family = lambda m: "gemma" if m == "llama3.1:8b" else fake_ollama.FakeOllama.family(m)
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    judge = load_json("j.json")["config"]["judge"]
+    assert code == 0 and said + ": the votes asked now cannot be told to be the same models'" in err, err
+    assert "details" not in judge and "digests" not in judge, judge
+    del fake.family
+    # a run with a judge begun so, resumed
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b", "--out",
+                         "runs/r.json")
+    run = load_json("runs/r.json")
+    os.unlink("runs/r.json")
+    config = dict(run["config"], judge={k: v for k, v in run["config"]["judge"].items() if k not in ("digests", "details")})
+    lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": config})]
+    lines += [json.dumps({k: r[k] for k in ("id", "judges") + evalpy.CALL_FIELDS if k in r}) for r in run["results"][:5]]
+    Path("runs/r.json.journal").write_text("\n".join(lines) + "\n")
+    code, out, err = cli("run", "--resume", "runs/r.json")
+    assert code == 0 and "note: the run began with no record of which model each judge (llama3.1:8b) was" in err, err
+    assert "details" not in load_json("runs/r.json")["config"]["judge"]
+
+
 def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(project, judged_split, cli, fake):
     """Round 124's review: over a /v1 that names no digest, a judge was recorded with none, and a run (or a judging)
     stopped, then resumed on other weights served under the judge's name, mixed two judges' votes without a word (the
