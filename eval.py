@@ -2952,9 +2952,14 @@ def names_no_weights(entry):
     return type(entry) is dict and set(entry_identity(entry, ENTRY_STAMPED + ENTRY_WINDOW)) <= WEIGHTLESS_ENTRY_KEYS
 
 
-def unread_words(host, model, was, now, what):
+def unread_words(host, model, was, now, what, said=None):
     """Why a judge's digest recorded as `was` cannot be checked now (digest_unread), in words: `what` (its votes, the
-    verdicts) began where the server named no digest (its entry stood for one), or the server names none now."""
+    verdicts) began where the server named no digest (its entry stood for one), or the server names none now; said:
+    what its /api/tags said of it where it named none (a judge.details entry), which it says no more."""
+    if said:   # (checked by that before: never "stored where it named no digest, so they cannot be checked")
+        return (f"could not ask {on_one_line(host)} again what the judge {on_one_line(model)} is now (its /api/tags no "
+                f"longer says what it is); {what} were asked where it said it was "
+                f"{on_one_line(details_told(said, said)[0].removeprefix(DETAILS))}")
     if not was:   # (stored where the server named none, then as now: a judge re-pulled or replaced unseen)
         return (f"{what} of the judge {on_one_line(model)} were stored where {on_one_line(host)} named no digest of it, so "
                 "they cannot be checked against the judge now")
@@ -11558,7 +11563,7 @@ def prepare_judge(client, api, judge, kind, pin=True):
             raise EvalError(f"refusing to resume: the judge {on_one_line(model)} on {client.host} is not the model the "
                             f"run began with ({what}); its votes would mix two models. Run again with another --out (what "
                             "it holds stays as it is), or go on against the judge it began with")
-        for model, was, new in zip(judge["models"], digests, now):
+        for model, was, new, then in zip(judge["models"], digests, now, judge.get("details") or [None] * len(now)):
             told = identity_digest(client.identities.get(model, {}))
             if was and new and digest_unread(was, told):   # (its entry's then, a digest now: never passed as checked)
                 warn(f"note: {unread_words(client.host, model, was, told, 'the votes')}: the votes asked now cannot be told "
@@ -11566,6 +11571,9 @@ def prepare_judge(client, api, judge, kind, pin=True):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {unread_words(client.host, model, was, None, 'its votes')}: the votes asked now cannot be told "
                      "to be the same model's")
+            if then and not any(client.identities.get(model, {}).get(k) for k in IDENTITY_FIELDS[1:]):
+                warn(f"note: {unread_words(client.host, model, was, None, 'its votes', then)}: the votes asked now "
+                     "cannot be told to be the same model's")
             if not was and new:   # (begun where none was named: as the judged model's, said)
                 warn(f"note: the run began with no digest of the judge {on_one_line(model)} on {client.host}, which is "
                      f"{short(new)} now: the votes asked before cannot be told to be this model's")
@@ -23295,13 +23303,16 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             then, n = (stored or {}).get("judge", {}), len(judge["models"])
             # (a server that no longer names one: unchecked; None: stored where none was named, unchecked but where its
             # /api/tags said what the judge was, then and now: checked by that, as a run's end checks it)
-            unnamed = [(m, d, now) for m, d, now, was_said, said in zip(
+            unnamed = [(m, d, now, was_said) for m, d, now, was_said, said in zip(
                 judge["models"], then.get("digests") or [""] * n, judge.get("digests") or [None] * n,
                 then.get("details") or [None] * n, judge.get("details") or [None] * n)
                 if (details_told(was_said, said or {})[0] is None if was_said else digest_unread(d, now) if d else d is None)]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
-                return shown_unchecked(unread_words(config["host"], *unnamed[0], "the verdicts"))
+                model, was, now, said = unnamed[0]
+                # (what its /api/tags said stood for a digest: unread now where it says nothing, or names a digest)
+                unsaid = not any(client.identities.get(model, {}).get(k) for k in IDENTITY_FIELDS[1:])
+                return shown_unchecked(unread_words(config["host"], model, was, now, "the verdicts", unsaid and said))
             return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))

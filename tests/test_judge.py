@@ -4108,6 +4108,14 @@ def test_a_run_is_not_resumed_on_a_judge_said_to_be_another_model_where_no_diges
         code, out, err = cli("run", "--resume", "runs/r.json")
         assert code == 0 and "replaced" not in load_json("runs/r.json")["config"], err
         os.unlink("runs/r.json")
+    # (its review) a judge whose /api/tags says nothing of it now: resumed, said so, never "named no digest"
+    Path("runs/r.json.journal").write_text("\n".join(lines) + "\n")
+    fake.listings["/api/tags"] = {"models": [{"name": m, "model": m, "size": 1} for m in fake.models]}
+    code, out, err = cli("run", "--resume", "runs/r.json")
+    assert code == 0 and (f"note: could not ask {fake.url} again what the judge llama3.1:8b is now (its /api/tags no "
+                          "longer says what it is); its votes were asked where it said it was llama 7.6B Q4_K_M: the "
+                          "votes asked now cannot be told to be the same model's") in err, err
+    del fake.listings["/api/tags"]
     # a judging (`judge`) stopped, gone on with after the same swap: refused before any call, saying what was said
     assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
     fake.faults = ["drop"] * 100

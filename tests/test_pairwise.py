@@ -1011,6 +1011,23 @@ def test_a_pairwise_judge_swapped_where_no_digest_is_given_is_caught(project, cl
     assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
 
 
+def test_stored_verdicts_of_a_judge_its_tags_no_longer_describe_are_said_unchecked_for_that(project, cli, fake):
+    """129th round's hostile servers: verdicts stored where the judge named no digest, checked by what its /api/tags
+    said of it (judge.details), were said "stored where ... named no digest of it, so they cannot be checked" once its
+    /api/tags said nothing of it: untrue, they were checked before. The reason said is the one there is."""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "size": 4683087332}]}
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked and json.loads(out)["pairwise"]["unchecked"].startswith(
+        f"could not ask {fake.url} again what the judge qwen2.5:7b is now (its /api/tags no longer says what it is); the "
+        "verdicts were asked where it said it was qwen2 7.6B Q4_K_M;"), (out, err)
+    assert "named no digest" not in err, err
+
+
 def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project, cli, fake):
     """Round 109: with every verdict stored and confirmed, a compare asked the server nothing: a judge pulled again
     since was shown as the stored verdicts of the other digest, without a word (with one call left to ask, the same
