@@ -23222,8 +23222,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         if not recheck:
             pairwise_writable(sidecar)
         if unconfirmed and not todo:
-            warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed which digest "
-                 "the judge was after its last call (it stopped first, or the server did not say): asking the server now")
+            # (where no digest was named, what its /api/tags said stood for one: never "which digest" of one it had not)
+            warn(f"note: the compare that asked the verdicts stored in {shell_word(sidecar)} never confirmed "
+                 + ("which digest the judge was" if any(stored["judge"].get("digests") or ()) else "the judge")
+                 + " after its last call (it stopped first, or the server did not say): asking the server now")
         config = {"api": args.api or b_run["config"]["api"],
                   "host": resolve_host(args.host if args.host is not None else b_run["config"]["host"])}
         client = make_client(config, args, b_path)
@@ -23261,15 +23263,16 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                      + (", and every pair is asked anew" if stored is None else
                         f"; those stored of this one (on {on_one_line(stored['date'])}) are used"))
             else:
+                confirmed = "the judge" if old.startswith(DETAILS) else "its digest"
                 warn(f"note: the judge {on_one_line(model)} " + (
                      "is another model (its /api/tags named no digest, and said {}, now {})".format(*(on_one_line(
                          v.removeprefix(DETAILS)) for v in (old, new))) if old.startswith(DETAILS) else
                      ("is served otherwise (its /v1/models entry {}, now {})" if old.startswith("entry:") else
                       "was pulled again (digest {}, now {})").format(*shorts_apart(old, new))) + " since the "
                      f"verdicts stored in {shell_word(sidecar)}" + (
-                         " were asked, by a compare that never confirmed its digest after its last call: they may be two "
+                         f" were asked, by a compare that never confirmed {confirmed} after its last call: they may be two "
                          "models', kept apart and never reused" if unsure and not sure else
-                         f"; {unsure} of them, asked by a compare that never confirmed its digest after its "
+                         f"; {unsure} of them, asked by a compare that never confirmed {confirmed} after its "
                          f"last call, may be two models': kept apart and never reused, the others kept as they are" if unsure
                          else "; they are kept as they are") + (
                          ", and every pair is asked anew" if stored is None else

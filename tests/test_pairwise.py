@@ -1063,6 +1063,33 @@ def test_stored_verdicts_are_of_the_judge_as_it_is_now_or_said_unchecked(project
         assert ("Unchecked: could not ask" in out and "; these are the verdicts stored on " in out), out
 
 
+def test_unconfirmed_verdicts_of_a_judge_that_names_no_digest_are_said_so(project, cli, fake):
+    """129th round's hostile servers: verdicts a compare stopped unconfirmed, where the judge named no digest (what its
+    /api/tags said stood for one), the judge swapped since, were said asked "by a compare that never confirmed its
+    digest after its last call": it had none. Said of the judge, as it is."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    judged = fake.route
+
+    def swapped_at_the_last_call(body):   # another family as the last verdict is asked; then /api/tags answers no list
+        if len(fake.chat_bodies) == 4:
+            fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
+            fake.listings["/api/tags"] = {"models": 5}
+        return judged(body)
+    fake.route = swapped_at_the_last_call
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert load_json(cand + ".pairwise.json")["comparisons"][0]["unconfirmed"] is True, err
+    fake.listings.clear()
+    fake.route = judged
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and ("note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 "
+                          "7.6B Q4_K_M, now gemma 7.6B Q4_K_M) since the verdicts stored in "
+                          f"{cand}.pairwise.json were asked, by a compare that never confirmed the judge after its last "
+                          "call: they may be two models'") in err and "digest after" not in err, err
+
+
 def test_verdicts_whose_last_check_never_ran_are_checked_by_the_next_compare(project, cli, fake):
     """Round 107's note, left open: a compare stopped before it asked the server again which digest its judge is (or
     that could not ask it) stored its verdicts as checked, and the next compare, with nothing left to ask, reused them
