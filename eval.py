@@ -21861,8 +21861,9 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
-        if "revision" in data and not (type(data["revision"]) is int and data["revision"] >= 0):
-            raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more')
+        if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
+            raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
+                             + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
         # (annotation_entries names the one at fault; a JSON fault its line and column: a stray comma was said of
         # nowhere, with the advice to throw a person's annotations away)
@@ -21886,13 +21887,24 @@ def read_annotations(path, again="give the same command again"):
             "revision": data.get("revision", 0)}
 
 
+REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)
+
+
+def note_revision(note):
+    """A note's revision ("rev"), or None where it has none that counts: one a hand edit left no whole number, negative,
+    or past REVISION_PAST (a page sent -5, refused for good, or 2**53+1 read as 2**53, every save "saved again") is
+    checked by its text, as an older file's note is."""
+    rev = note.get("rev")
+    return rev if type(rev) is int and 0 <= rev < REVISION_PAST else None
+
+
 def next_revision(sidecar):
     """The revision of a write to an annotations file as read_annotations read it: past the file's count and every
     note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note a revision it had: a save
     held on the way that named it was written over a later one)."""
-    revs = [note["rev"] for notes in [sidecar["annotations"], *sidecar["other_versions"].values()]
-            for note in notes.values() if type(note.get("rev")) is int]
-    return max([sidecar["revision"], *revs]) + 1
+    revs = [note_revision(note) for notes in [sidecar["annotations"], *sidecar["other_versions"].values()]
+            for note in notes.values() if note_revision(note) is not None]
+    return min(max([sidecar["revision"], *revs]) + 1, REVISION_PAST)   # (at the bound: a note checked by its text)
 
 
 def annotation_as_stored(said):
@@ -25514,8 +25526,8 @@ class Review:
         # a save of X held on the way, or sent from a page since reloaded, came with was=A and undid the last A)
         # (a note without one, written by hand or by an older eval.py since, by its text alone: "café" edited by hand
         # into its decomposed form is still the note shown)
-        now_rev = annotations.get(key, {}).get("rev")
-        rev_changed = was_rev is not None and type(now_rev) is int and now_rev != was_rev
+        now_rev = note_revision(annotations.get(key, {}))
+        rev_changed = was_rev is not None and now_rev is not None and now_rev != was_rev
         if (rev_changed or was is not None and annotation_as_stored(stored) != annotation_as_stored(was)) \
                 and annotation_as_stored(stored) != annotation_as_stored(text):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
@@ -26182,7 +26194,9 @@ async function send(it, text, asked) {
   const was = it.annotation ? it.annotation.text : "";   // (what is on file, as the save before this one left it)
   // (and its revision, which every write changes: a save given up on, held on the way, that lands after a later one (or
   // after this page was reloaded and saved again) is refused, though the text it names be on file again)
-  const wasRev = it.annotation && Number.isInteger(it.annotation.rev) ? it.annotation.rev : null;
+  // (one a hand edit left negative, or past what a number here holds exactly, is none: checked by its text)
+  const wasRev = it.annotation && Number.isSafeInteger(it.annotation.rev) && it.annotation.rev >= 0
+    && it.annotation.rev < Number.MAX_SAFE_INTEGER ? it.annotation.rev : null;
   let response = null, answer, late = null;
   try {   // (all of it: a step that throws, a browser lacking what it calls, is a save unanswered, never "saving…" for good)
     late = waited();   // (its body's reading too)

@@ -1107,8 +1107,10 @@ def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypa
     left = [name for name in os.listdir("runs") if ".tmp-" in name]
     assert len(left) == 1, left
     err = capsys.readouterr().err
-    assert f"note: could not remove the temp file runs/{left[0]} (Operation not permitted): remove it once the " \
-           "folder allows it (rm runs/" in err, err
+    # (the lsattr cure, as every file the system will not remove says it since the 129th round's perm review)
+    assert f"note: could not remove the temp file runs/{left[0]} (Operation not permitted): an immutable or append-only " \
+           f"file or folder? (lsattr -d runs runs/{left[0]} shows which; chattr -i -a undoes both); then remove it (rm " \
+           f"runs/{left[0]})" in err, err
     real_unlink(os.path.join("runs", left[0]))
     assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"
     # (128th round's newcomer) its first save in such a folder, no annotations file yet: the folder is named, with
@@ -1593,3 +1595,23 @@ def test_a_save_names_the_revision_of_the_note_it_showed(server, runs):
                       (-1, '"was_rev" is a number, not a whole')):
         answer = save("x", "X", was_rev=rev)
         assert answer.status_code == 400 and said in answer.json()["error"], answer.text
+    # (its review) a note's "rev" a hand edit left negative, or past what a page's number holds exactly, counts as none:
+    # checked by its text, where every save of it was refused for good ("was_rev" -5 refused; 2**53+1 read as 2**53,
+    # "saved again" each time)
+    sidecar = runs[1] + ".annotations.json"
+    for bad in (-5, 2 ** 53 + 1, 10 ** 23):
+        stored = load_json(sidecar)
+        stored["annotations"]["dev-05#1"]["rev"] = bad
+        stored["revision"] = 7
+        with open(sidecar, "w", encoding="utf-8") as f:
+            json.dump(stored, f)
+        text = stored["annotations"]["dev-05#1"]["text"]
+        answer = save(text + "+", text, was_rev=None)
+        assert answer.status_code == 200 and answer.json()["annotation"]["rev"] == 8, answer.text
+    stored = load_json(sidecar)   # a file's count past the bound is refused, mend it named
+    stored["revision"] = 2 ** 53
+    with open(sidecar, "w", encoding="utf-8") as f:
+        json.dump(stored, f)
+    answer = save("z", stored["annotations"]["dev-05#1"]["text"])
+    assert answer.status_code == 500 and 'its "revision" is a number, not a whole number of 0 or more up to ' \
+        "9,007,199,254,740,991" in answer.json()["error"], answer.text
