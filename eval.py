@@ -21900,8 +21900,9 @@ def note_revision(note):
 
 def next_revision(sidecar):
     """The revision of a write to an annotations file as read_annotations read it: past the file's count and every
-    note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note a revision it had: a save
-    held on the way that named it was written over a later one)."""
+    note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note kept a revision it had:
+    a save held on the way that named it was written over a later one; a removed note's number, kept nowhere, may come
+    again once the count is gone)."""
     revs = [note_revision(note) for notes in [sidecar["annotations"], *sidecar["other_versions"].values()]
             for note in notes.values() if note_revision(note) is not None]
     return min(max([sidecar["revision"], *revs]) + 1, REVISION_PAST)   # (at the bound: a note checked by its text)
