@@ -1,6 +1,7 @@
 """Shared fixtures: a fake Ollama on 127.0.0.1, a throw-away project folder, the CLI in-process,
 and run files built directly (make_run) for the stages that only read them back."""
 
+import errno
 import functools
 import hashlib
 import json
@@ -405,3 +406,13 @@ def stopped_write(after, write_file=WRITE_FILE):
             write_file(path, pieces, replace)
         raise KeyboardInterrupt
     return write
+
+
+def removal_refused(monkeypatch, suffix):
+    """The removal of a file ending in `suffix` (a tuple: any of them) refused as an append-only folder (chattr +a) refuses it."""
+    real_unlink = os.unlink
+    def append_only(path, *a, **kw):
+        if os.fspath(path).endswith(suffix):
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_unlink(path, *a, **kw)
+    monkeypatch.setattr(os, "unlink", append_only)

@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, eval_cli, evalpy, load_json, make_run, printed_lines, stopped_write,
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, removal_refused, eval_cli, evalpy, load_json, make_run, printed_lines, stopped_write,
                       write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
@@ -2976,12 +2976,7 @@ def test_a_judging_the_system_will_not_remove_ends_the_judge_well(project, judge
     system fails it.)"""
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
-    real_unlink = os.unlink
-    def append_only(path, *a, **kw):
-        if os.fspath(path).endswith(".judging"):
-            raise PermissionError(errno.EPERM, "Operation not permitted", path)
-        return real_unlink(path, *a, **kw)
-    monkeypatch.setattr(os, "unlink", append_only)
+    removal_refused(monkeypatch, ".judging")
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "runs/j.json")
     assert code == 0 and out, err
     assert ("note: runs/j.json holds every vote, but its judging could not be removed (Operation not permitted): an "

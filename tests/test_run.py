@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases, stopped_write
+from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases,
+                      removal_refused, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -1525,6 +1526,16 @@ def test_an_unwritable_runs_folder_is_a_plain_error(project, cli, fake):
     assert fake.chat_bodies == []
 
 
+def outs_refused(cli, fake, run_out, judge_out):
+    """run --out RUN_OUT and judge --out JUDGE_OUT (of runs/x.json), each refused before any call: (name, code, stderr)."""
+    asked, said = len(fake.chat_bodies), []
+    for command in (("run", "--split", "dev", "--host", fake.url, "--out", run_out),
+                    ("judge", "runs/x.json", "--host", fake.url, "--out", judge_out)):
+        said.append((command[-1], *cli(*command)[::2]))
+    assert len(fake.chat_bodies) == asked
+    return said
+
+
 def test_another_users_file_at_out_in_a_sticky_folder_asks_its_owner(project, cli, fake, monkeypatch):
     """129th round: run --out st/x.json and judge --out st/j.json, where that name is another user's file in a sticky
     folder (as /tmp), said "exists ... remove it or give another --out": rm fails there. Its owner is asked to move it
@@ -1536,16 +1547,11 @@ def test_another_users_file_at_out_in_a_sticky_folder_asks_its_owner(project, cl
         Path("st", name).write_bytes(Path("runs/x.json").read_bytes())
         os.chown(Path("st", name), 4321, 4321)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    asked = len(fake.chat_bodies)
-    for command in (("run", "--split", "dev", "--host", fake.url, "--out", "st/x.json"),
-                    ("judge", "runs/x.json", "--host", fake.url, "--out", "st/j.json")):
-        code, out, err = cli(*command)
-        name = command[-1]
+    for name, code, err in outs_refused(cli, fake, "st/x.json", "st/j.json"):
         assert code == 2 and err.endswith(f"error: --out {name}: {name} exists, and eval.py never overwrites a run; ask its "
                                           "owner (uid 4321) to move it aside (a folder where each user replaces only their "
                                           "own: st, sticky), or give another --out (without --out, the next free name is "
                                           "used)\n"), err
-    assert len(fake.chat_bodies) == asked
 
 
 def test_a_run_at_out_in_another_users_folder_asks_its_owner_never_rm(project, cli, fake, monkeypatch):
@@ -1563,16 +1569,11 @@ def test_a_run_at_out_in_another_users_folder_asks_its_owner_never_rm(project, c
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("oth")
                         and mode & os.W_OK else real_access(path, mode, **kw))
-    asked = len(fake.chat_bodies)
-    for command in (("run", "--split", "dev", "--host", fake.url, "--out", "oth/a.json"),
-                    ("judge", "runs/x.json", "--host", fake.url, "--out", "oth/j.json")):
-        code, out, err = cli(*command)
-        name = command[-1]
+    for name, code, err in outs_refused(cli, fake, "oth/a.json", "oth/j.json"):
         assert code == 2 and err.endswith(f"error: --out {name}: {name} exists, and eval.py never overwrites a run; ask "
                                           "the owner of oth (uid 4321) to move it aside (you cannot write in that "
                                           "folder), or give another --out (without --out, the next free name is "
                                           "used)\n"), err
-    assert len(fake.chat_bodies) == asked
 
 
 def test_usage_errors_are_plain(project, cli):
@@ -4780,22 +4781,12 @@ def test_a_journal_removed_while_its_run_is_written_ends_the_run_well(project, c
     assert "wrote runs/x.json" in err and len(load_json("runs/x.json")["results"]) == 28
 
 
-def journal_kept_as_append_only(monkeypatch):
-    """A journal's removal refused as an append-only folder (chattr +a) refuses it."""
-    real_unlink = os.unlink
-    def append_only(path, *a, **kw):
-        if os.fspath(path).endswith(".journal"):
-            raise PermissionError(errno.EPERM, "Operation not permitted", path)
-        return real_unlink(path, *a, **kw)
-    monkeypatch.setattr(os, "unlink", append_only)
-
-
 def test_a_journal_the_system_will_not_remove_ends_the_run_well(project, cli, fake, monkeypatch):
     """128th round's newcomer: in an append-only folder (chattr +a) the run was written whole, then its journal could not
     be removed: exit 2, no summary, and "an immutable file (chattr -i undoes it)". (The removal fails as the system
     fails it.)"""
     fake.answers = answer_key("golden/dev.jsonl")
-    journal_kept_as_append_only(monkeypatch)
+    removal_refused(monkeypatch, ".journal")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%"), err
     assert ("note: runs/x.json holds every answer, but its journal could not be removed (Operation not permitted): an "
@@ -4808,7 +4799,7 @@ def test_chattr_is_offered_to_root_alone(project, cli, fake, monkeypatch):
     They are sent to an administrator. (This process seen as user 1000; the removal fails as an append-only folder
     fails it.)"""
     fake.answers = answer_key("golden/dev.jsonl")
-    journal_kept_as_append_only(monkeypatch)
+    removal_refused(monkeypatch, ".journal")
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0, err
@@ -4853,11 +4844,7 @@ def test_a_lock_the_system_will_not_remove_is_named_never_blamed_on_a_stop(proje
     causes. (The removal fails as the system fails it.)"""
     fake.answers = answer_key("golden/dev.jsonl")
     real_unlink = os.unlink
-    def append_only(path, *a, **kw):
-        if os.fspath(path).endswith((".journal", ".lock")):
-            raise PermissionError(errno.EPERM, "Operation not permitted", path)
-        return real_unlink(path, *a, **kw)
-    monkeypatch.setattr(os, "unlink", append_only)
+    removal_refused(monkeypatch, (".journal", ".lock"))
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/x.json")
     assert code == 0, err
     assert ("note: could not remove the lock runs/x.json.lock (Operation not permitted): an immutable or append-only file "
