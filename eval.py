@@ -1540,14 +1540,18 @@ def writable_cure(path):
 
 def removal_cure(path):
     """How a file in the way is removed: rm, where rm can (another user's in a sticky folder, or any in a folder this
-    process cannot write: "remove it" was said, and rm failed; whoever may is asked)."""
+    process cannot write: "remove it" was said, and rm failed; whoever may is asked; an immutable folder of one's own,
+    whose mode lets its owner write already, is pointed to lsattr: "chmod u+w" was said, and changed nothing)."""
     folder = os.path.dirname(path) or "."
     if others_in_sticky(path) is not None:
         return writable_cure(path)
     if os.path.isdir(folder) and not os.access(folder, os.W_OK):
         owner = others_owner(folder)
-        return (f"make the folder writable (chmod u+w {shell_word(folder)}), then remove it" if owner is None else
-                f"ask the owner of {shell_word(folder)} (uid {owner}) to move it aside (you cannot write in that folder)")
+        if owner is not None:
+            return f"ask the owner of {shell_word(folder)} (uid {owner}) to move it aside (you cannot write in that folder)"
+        cure = folder_cure(folder)
+        return (f"make the folder writable (chmod u+w {shell_word(folder)}), then remove it"
+                if cure == "make the folder writable" else f"{cure}, then remove it")
     return "remove it"
 
 

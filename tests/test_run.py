@@ -870,6 +870,29 @@ def test_a_resume_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, c
     assert fake.chat_bodies == []
 
 
+@pytest.mark.parametrize("mode, cure", [
+    (0o755, "its mode (755) lets you write in it, so it is locked: an immutable or append-only folder? (lsattr -d runs "
+            "shows which; chattr -i -a undoes both, run by an administrator (root): ask one), then remove it"),
+    (0o555, "make the folder writable (chmod u+w runs), then remove it")])
+def test_out_taken_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, cli, fake, monkeypatch, mode, cure):
+    """130th round: run --out at a file in the way, in a folder of one's own made immutable (chattr +i, its mode 755
+    still), said "make the folder writable (chmod u+w runs), then remove it", and chmod changes nothing there. Where
+    the mode already lets its owner write, lsattr is pointed to; a folder whose mode forbids it keeps chmod's cure.
+    (This process seen as user 1000, the folder its, made unwritable to os.access, as chattr +i makes it.)"""
+    os.makedirs("runs", exist_ok=True)
+    Path("runs/mine.json").write_text("{}", encoding="utf-8")
+    os.chmod("runs", mode)
+    os.chown("runs", 1000, 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and how == os.W_OK else real_access(path, how, **kw))
+    code, out, err = cli("run", "--split", "dev", "--out", "runs/mine.json", "--host", fake.url)
+    assert code == 2 and err.endswith(f"runs/mine.json exists, and eval.py never overwrites a run; {cure}, or give "
+                                      "another --out (without --out, the next free name is used)\n"), err
+    assert fake.chat_bodies == []
+
+
 def test_resume_tolerates_a_torn_last_line(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     with open("runs/dev-v3.json.journal", "a") as f:
