@@ -338,6 +338,27 @@ def test_a_save_held_on_the_way_never_lands_after_a_restart_or_from_another_page
         evalpy.Review(path).save({"key": "c1#1", "text": "newer", "was": "old"})
 
 
+def test_a_save_whose_text_a_later_save_put_on_file_changes_nothing(project):
+    """130th round: a save whose text was on file already (a copy of a save that reached the review twice, landing
+    late; another tab saving the text a first tab had saved since it showed its note) was written again as a new
+    revision, with a new time: the next save of the page that had made that text's save, naming the revision it was
+    answered, was refused ("'X' was saved again ... this one was held on the way"), though nothing had changed. It is
+    taken and changes nothing; the same text named from the revision on file (A, X held, A again) is still written
+    anew, so the held X is refused when it lands."""
+    path = write_run("runs/r.json", make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
+    review = evalpy.Review(path)
+    first = review.save({"key": "c1#1", "text": "A", "was": ""})["annotation"]
+    x = review.save({"key": "c1#1", "text": "X", "was": "A", "was_rev": first["rev"]})["annotation"]
+    on_file = Path(path + ".annotations.json").read_bytes()
+    for late in ({"key": "c1#1", "text": "X", "was": "A", "was_rev": first["rev"]},   # the copy held on the way
+                 {"key": "c1#1", "text": " X ", "was": "A"},   # a client that names no revision, alike as stored
+                 {"key": "c2#1", "text": "", "was": ""}):   # a removal of a note never saved
+        answer = evalpy.Review(path).save(late)
+        assert answer["annotation"] == (x if late["key"] == "c1#1" else None)
+        assert Path(path + ".annotations.json").read_bytes() == on_file
+    assert review.save({"key": "c1#1", "text": "Y", "was": "X", "was_rev": x["rev"]})["annotation"]["text"] == "Y"
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
