@@ -15625,7 +15625,7 @@ def load_run(path, stored_checks=True):
     older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
-        raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}")
+        raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; restore it from a copy, or run it again")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
@@ -21874,14 +21874,14 @@ def read_annotations(path, again="give the same command again"):
         why = (f" ({file_problem(e)})" if isinstance(e, (json.JSONDecodeError, UnicodeDecodeError)) else
                f" ({e})" if type(e) is ValueError and e.args else "")
         if not parsed and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
-            raise EvalError(f"{shell_word(path)}: empty, not an annotations file written by eval.py review; remove it, or "
+            raise EvalError(f"{shell_word(path)}: empty, not as eval.py review writes an annotations file; remove it, or "
                             "move it aside") from None
         # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
         held = not parsed or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
                                 if isinstance(data, dict) else   # misspelt holds them, "annotation"; true or [0] none)
                                 isinstance(data, list) and any(isinstance(x, (dict, list, str)) for x in data)
                                 or isinstance(data, str) and data.strip() != "")
-        raise EvalError(f"{shell_word(path)}: damaged{why}, not an annotations file written by eval.py review; "
+        raise EvalError(f"{shell_word(path)}: damaged{why}, not as eval.py review writes an annotations file; "
                         + ("mend it (a person's annotations are in it), or move it aside to start afresh" if held else
                            "it holds no annotation: move it aside, or remove it")) from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save

@@ -4384,7 +4384,7 @@ def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cl
                                                 {"id": "c2", "response": "hola", "checks": [check]}], labels=None, judge=judge))
     code, out, err = cli("report", path)
     assert code == 2 and err == ("error: runs/mix.json: not a valid run file: result c2: judges: vote 1 of judge on polite "
-                                 "is missing (config.judge asks 1 of each of its models)\n"), err   # (round 109: no run eval.py writes)
+                                 "is missing (config.judge asks 1 of each of its models); restore it from a copy, or run it again\n"), err   # (round 109: no run eval.py writes)
 
 
 def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(project, cli):

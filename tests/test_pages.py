@@ -700,7 +700,7 @@ def test_a_split_path_holding_half_a_character_does_not_break_the_page(project, 
     assert cli("report", v3, "--html", "odd.html")[0] in (0, 1)   # an earlier page: the guard looks only at existing files
     code, out, err = cli("report", "runs/odd.json", "--html", "odd.html", "--force")   # (73rd) a run file refused whole
     assert code == 2 and err == "error: runs/odd.json: not a valid run file: config.split_path is not a path (it holds " \
-                                "half a character)\n", err
+                                "half a character); restore it from a copy, or run it again\n", err
 
 
 def test_a_full_disk_as_a_page_is_written_names_the_page(project):

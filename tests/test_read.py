@@ -226,7 +226,7 @@ def test_a_labelled_result_without_its_label_check_is_refused(project, cli):
     for argv in (["report", "runs/edited.json"], ["report", "runs/edited.json", "--case", "dev-02"]):
         code, out, err = cli(*argv)
         assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result dev-02: no label check, which every "
-                                     "case of a set with labels has (the run file was edited)\n"), (argv, err)
+                                     "case of a set with labels has (the run file was edited); restore it from a copy, or run it again\n"), (argv, err)
     del run["results"][1]["checks"]
     write_run("runs/older.json", run)
     assert cli("report", "runs/older.json")[0] in (0, 1)
@@ -500,7 +500,7 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
     for argv in (("report", changed), ("compare", "runs/whole.json", changed), ("report", changed, "--case", "a2")):
         code, out, err = cli(*argv)
         assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result a2: transcript message 2: a tool message has a name, "
-                                     "a call_id (a string, or null), a content and matched\n"), (argv, err)
+                                     "a call_id (a string, or null), a content and matched; restore it from a copy, or run it again\n"), (argv, err)
 
 
 @pytest.mark.parametrize("name", [["helps"], {"a": 1}, ""])

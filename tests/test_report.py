@@ -1285,7 +1285,7 @@ def test_a_rag_answer_whose_passages_were_taken_out_is_refused(project, cli):
     del run["results"][4]["context"]
     code, out, err = cli("report", write_run("runs/edited.json", run))
     assert code == 2 and err == ("error: runs/edited.json: not a valid run file: result d5: check 'faithful' judges "
-                                 "against the case's passages, and the result holds none (it was edited)\n"), err
+                                 "against the case's passages, and the result holds none (it was edited); restore it from a copy, or run it again\n"), err
 
 
 def test_a_failing_case_without_a_faithful_check_is_unclear_not_called_faithful(project, cli):

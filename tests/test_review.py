@@ -430,7 +430,7 @@ def test_report_counts_the_annotations(server, runs, cli):
 def test_review_refuses_a_broken_sidecar_and_a_busy_port(runs, project, cli):
     (project / (runs[1] + ".annotations.json")).write_text("{not json")
     code, out, err = cli("review", runs[1], "--port", "0")
-    assert code == 2 and "not an annotations file written by eval.py review" in err
+    assert code == 2 and "not as eval.py review writes an annotations file" in err
     # (round 124's damaged files) saved by an editor in UTF-16: "damaged", "mend it (a person's annotations are in it)"
     sidecar = '{"format": "eval.py-annotations/1", "annotations": {}}'
     for data, said in ((b"\xff\xfe" + sidecar.encode("utf-16-le"), "its byte-order mark says so"),
@@ -477,7 +477,7 @@ def test_a_damaged_annotations_sidecar_is_one_line_in_report_and_an_answer_from_
     open(review.sidecar, "w", encoding="utf-8").write(json.dumps(sidecar))
     code, out, err = cli("report", runs[1])
     assert code == 2 and err.startswith(f"error: {runs[1]}.annotations.json: damaged") and err.endswith(
-        ", not an annotations file written by eval.py review; mend it (a person's annotations are in it), or move it "
+        ", not as eval.py review writes an annotations file; mend it (a person's annotations are in it), or move it "
         "aside to start afresh\n") and len(err) < 300, err
     data = requests.get(url + "/data", timeout=5)
     assert data.status_code == 500 and "damaged" in data.json()["error"]
@@ -520,7 +520,7 @@ def test_a_run_whose_prompt_text_is_not_text_is_refused_in_one_line(project, cli
     write_run("edited.json", run)
     for command in (["review", "edited.json", "--port", "0"], ["report", "edited.json"]):
         code, out, err = cli(*command)
-        assert code == 2 and err == "error: edited.json: not a valid run file: config.prompt_text must be text\n"
+        assert code == 2 and err == "error: edited.json: not a valid run file: config.prompt_text must be text; restore it from a copy, or run it again\n"
 
 
 def test_a_body_shorter_than_its_content_length_gets_an_answer(runs, monkeypatch):
@@ -688,13 +688,13 @@ def test_a_hostile_sidecar_of_another_version_is_named_inert(project, runs, cli)
     for others in ([], {"abc": []}, {"abc": {"dev-09#1": {"text": ""}}}, {"abc": {"dev-09#1": "t"}}):
         sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {}, "other_versions": others}))
         code, out, err = cli("report", runs[1])
-        assert code == 2 and "damaged" in err and "not an annotations file written by eval.py review" in err, others
+        assert code == 2 and "damaged" in err and "not as eval.py review writes an annotations file" in err, others
     # (twenty-seventh attack) one annotation without its text, among many, named only the file
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {
         "dev-01#1": {"text": "fine", "time": "t"}, "dev-09#1": {"text": 5, "time": "t"}}}))
     code, out, err = cli("report", runs[1])
-    assert code == 2 and err.endswith(": damaged (the annotation of dev-09#1 has a number as its text, not text), not an "
-                                      "annotations file written by eval.py review; mend it (a person's annotations are "
+    assert code == 2 and err.endswith(": damaged (the annotation of dev-09#1 has a number as its text, not text), not as "
+                                      "eval.py review writes an annotations file; mend it (a person's annotations are "
                                       "in it), or move it aside to start afresh\n"), err
     sidecar.write_text(json.dumps({"format": evalpy.ANNOTATIONS_FORMAT, "annotations": {"dev-09#1": {"time": "t"}}}))
     code, out, err = cli("report", runs[1])   # (57th round: a number was said to be no text at all)
@@ -808,7 +808,7 @@ def test_a_sidecar_whose_run_sha_is_not_text_is_damaged_in_every_view(server, ru
         {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": run_sha, "annotations": {"dev-05#1": {"text": "old", "time": None}}}))
     kind = "empty" if run_sha == "" else evalpy.json_kind(run_sha)   # (118th round: its field named, "damaged" alone)
     damaged = (f"error: {runs[1]}.annotations.json: damaged (its \"run_sha\" is {kind}, not the hash of a run file), not "
-               "an annotations file written by eval.py review")
+               "as eval.py review writes an annotations file")
     for argv in (("report", runs[1]), ("report", runs[1], "--json"), ("report", runs[1], "--case", "dev-05")):
         code, out, err = cli(*argv)
         assert code == 2 and err.startswith(damaged) and "old" not in out, (argv, err)
@@ -820,7 +820,7 @@ def test_report_case_refuses_a_damaged_sidecar_as_the_other_views_do(runs, proje
     (project / (runs[1] + ".annotations.json")).write_text("{not json")
     for argv in (("report", runs[1]), ("report", runs[1], "--case", "dev-05"), ("report", runs[1], "--case", "dev-05", "--json")):
         code, out, err = cli(*argv)
-        assert code == 2 and "not an annotations file written by eval.py review" in err, argv
+        assert code == 2 and "not as eval.py review writes an annotations file" in err, argv
     # (125th round) a folder there was "is a folder, not a sidecar file": eval.py's word, and no cure
     (project / (runs[1] + ".annotations.json")).unlink()
     (project / (runs[1] + ".annotations.json")).mkdir()
@@ -1524,8 +1524,8 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
                             (None, "its JSON is null, not an object", none)):   # (119th round: null read as unread)
         sidecar.write_text(json.dumps(data))
         code, out, err = cli("report", runs[1])
-        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged ({why}), not an annotations file "
-                                     f"written by eval.py review; {tail}\n"), err
+        assert code == 2 and err == (f"error: {runs[1]}.annotations.json: damaged ({why}), not as eval.py review "
+                                     f"writes an annotations file; {tail}\n"), err
     sidecar.write_text(json.dumps({"format": "eval.py-annotations/2", "run_sha": sha, "annotations": one}))
     code, out, err = cli("report", runs[1])
     assert code == 2 and err == (f"error: {runs[1]}.annotations.json: annotations in the format 'eval.py-annotations/2', "
@@ -1533,8 +1533,8 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
                                  "it with that version, or move it aside to start afresh\n"), err
     sidecar.write_text("")
     code, out, err = cli("report", runs[1])
-    assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not an annotations file written by eval.py "
-                                 "review; remove it, or move it aside\n"), err
+    assert code == 2 and err == (f"error: {runs[1]}.annotations.json: empty, not as eval.py review writes an annotations "
+                                 "file; remove it, or move it aside\n"), err
     # (round 123) an older eval.py's RUN.labels.json is told its own format: told the new one, it then had "no annotations"
     sidecar.unlink()
     older = project / (runs[1] + ".labels.json")

@@ -303,7 +303,7 @@ def test_a_trial_edited_to_ask_another_question_is_refused_not_scored_on_the_fir
         trial = edited["results"][at]["trial"]
         assert code == 2 and err == (f"error: edited.json: not a valid run file: result {edited['results'][at]['id']}, "
                                      f"trial {trial}: its {field} is not trial 1's (every trial of a case asks one "
-                                     "question)\n"), err
+                                     "question); restore it from a copy, or run it again\n"), err
 
 
 def test_a_truncated_run_file_gives_no_traceback_from_the_real_command(hand_run, project):
