@@ -3484,6 +3484,12 @@ SET_READ_OTHERWISE = {"nested set": "a '[' first in a set is the character '[' h
                       "set": "a doubled '-', '&', '~' or '|' in a set is two characters here, and an operation between "
                              "sets in a later Python; escape one of them, as \\-"}
 
+# re's words for a look-behind of no one width, which name neither what it means nor what to do
+LOOK_BEHIND_UNFIXED = "look-behind requires fixed-width pattern"
+LOOK_BEHIND_CURE = ("; a look-behind, (?<=...) or (?<!...), matches one number of characters: give each of its branches "
+                    "that same width, a var's value counted by its characters and no *, +, ? or {m,n} inside, or move "
+                    "the part that varies out of the look-behind")
+
 
 def regex_problem(pattern, written=True):
     """Why a check's pattern cannot be used (it does not compile), or None. A pattern that
@@ -3496,7 +3502,7 @@ def regex_problem(pattern, written=True):
             regex_parser.parse(pattern)
             re.compile(pattern)
     except (re.error, RecursionError, OverflowError) as e:
-        return f"bad regular expression: {e}"
+        return f"bad regular expression: {e}" + (LOOK_BEHIND_CURE if str(e) == LOOK_BEHIND_UNFIXED else "")
     futures = [str(w.message) for w in heard if issubclass(w.category, FutureWarning)]
     if written and futures:
         kind = "nested set" if futures[0].startswith("Possible nested set") else "set"
@@ -4862,29 +4868,51 @@ def parsed_as(pattern, stand_ins):
         return False
 
 
-def holds_text_of(parsed, marks):
-    """Whether a parsed pattern holds one of the characters `marks` outside a class (where a value's width is its own)."""
-    return any(op == regex_constants.LITERAL and chr(value) in marks
-               or op != regex_constants.IN and any(holds_text_of(sub, marks) for part in (
-                   value if isinstance(value, (tuple, list)) else [value])
-                   for sub in (part if isinstance(part, list) else [part]) if isinstance(sub, regex_parser.SubPattern))
-               for op, value in parsed)
-
-
-def unwidened_behind(parsed, marks, least):
-    """Whether a look-behind of a parsed pattern has no one width whatever values its placeholders (the characters
-    `marks` stand in for them) hold: its branches holding none differ, or vary, or one holding some is wider than they
-    are with each placeholder one character (least: it is; else those holding some are not weighed). Python's parse
-    lets each by: only its compile says "look-behind requires fixed-width pattern"."""
+def behind_width(parsed, weight):
+    """The width a parsed part of a look-behind has whatever values its placeholders hold, as (least, grows): grows, a
+    longer value widens it past least. `weight`: what each character standing in for a placeholder counts for (a value
+    is one character at least, and may be more). None where no values give it one width: a repeat of a varying count
+    ((?<={{x}}:\\s*), whatever x is), or a branch whose parts differ fixed (a|bc), or one wider than the fixed
+    (q|{{x}}{{y}}); a branch inside a branch too (re's parse takes a prefix both share out, Total: |Total {{x}}: )."""
+    least, grows = 0, False
     for op, value in parsed:
-        if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0:
-            body = value[1]
-            branches = body[0][1][1] if len(body.data) == 1 and body[0][0] == regex_constants.BRANCH else [body]
-            fixed = {branch.getwidth() for branch in branches if not holds_text_of(branch, marks)}
-            widest_least = max((branch.getwidth()[0] for branch in branches if holds_text_of(branch, marks)), default=0)
-            if len(fixed) > 1 or any(lo != hi for lo, hi in fixed) or least and fixed and widest_least > min(fixed)[0]:
-                return True
-        if any(unwidened_behind(sub, marks, least) for part in (value if isinstance(value, (tuple, list)) else [value])
+        if op == regex_constants.LITERAL and chr(value) in weight:
+            width = (weight[chr(value)], weight[chr(value)] > 0)
+        elif op in (regex_constants.SUBPATTERN, ATOMIC_GROUP):
+            width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight)
+        elif op in (regex_constants.BRANCH, regex_constants.GROUPREF_EXISTS):
+            widths = [behind_width(part or [], weight)
+                      for part in (value[1] if op == regex_constants.BRANCH else value[1:])]
+            if None in widths:
+                return None
+            fixed = {w for w, free in widths if not free}
+            if len(fixed) > 1 or fixed and max(w for w, _ in widths) > min(fixed):
+                return None
+            width = (min(fixed), False) if fixed else (max(w for w, _ in widths), True)
+        elif op in REPEATS:
+            width = behind_width(value[2], weight)
+            if width is None or value[0] != value[1] and width != (0, False):
+                return None
+            width = (value[0] * width[0], width[1] and value[0] > 0)
+        elif op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT):
+            width = (0, False)   # (one inside is weighed itself, by unwidened_behind)
+        else:
+            width = regex_parser.SubPattern(parsed.state, [(op, value)]).getwidth()
+            if width[0] != width[1]:
+                return None
+            width = (width[0], False)
+        least, grows = least + width[0], grows or width[1]
+    return least, grows
+
+
+def unwidened_behind(parsed, weight):
+    """Whether a look-behind of a parsed pattern has no one width whatever values its placeholders hold (weight: as
+    behind_width's). Python's parse lets each by: only its compile says "look-behind requires fixed-width pattern"."""
+    for op, value in parsed:
+        if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0 \
+                and behind_width(value[1], weight) is None:
+            return True
+        if any(unwidened_behind(sub, weight) for part in (value if isinstance(value, (tuple, list)) else [value])
                for sub in (part if isinstance(part, list) else [part]) if isinstance(sub, regex_parser.SubPattern)):
             return True
     return False
@@ -5018,7 +5046,8 @@ def placeholder_places(pattern, fills=None):
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
                                  frozenset(start for start in chosen if chosen[start] >= named_from[start]),
                                  frozenset(start for start in chosen if not chosen[start]) - read - in_class,
-                                 unwidened_behind(narrowest or tree, set(whose), narrowest is not None))
+                                 narrowest is not None and unwidened_behind(
+                                     narrowest, {mark[1]: 1 for mark in marks.values()}))
     return None
 
 

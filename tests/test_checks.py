@@ -575,8 +575,8 @@ def test_a_look_behind_of_a_placeholder_in_checks_json_is_judged_per_case(tmp_pa
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert str(e.value).startswith(f"{tmp_path}/s.jsonl:3: check 'regex (?<=ab|{{{{x}}}})z' (from checks.json") and str(
-        e.value).endswith("bad regular expression: look-behind requires fixed-width pattern (in the pattern as its vars "
-                          "fill it: '(?<=ab|g)z')"), str(e.value)
+        e.value).endswith(f"bad regular expression: look-behind requires fixed-width pattern{evalpy.LOOK_BEHIND_CURE} (in "
+                          "the pattern as its vars fill it: '(?<=ab|g)z')"), str(e.value)
     (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?<=a|bc){{x}}"}]))   # (no width mends it)
     with pytest.raises(evalpy.EvalError, match=re.escape("checks.json:1: check 1: bad regular expression: look-behind")):
         evalpy.load_split(str(tmp_path / "s.jsonl"))
@@ -707,6 +707,29 @@ def test_a_pattern_of_checks_json_no_value_mends_is_refused_at_its_line(tmp_path
         assert str(e.value).startswith(f"{tmp_path}/checks.json:1: check 1: ") and "s.jsonl" not in str(e.value), (
             written, str(e.value))
     for written in ("[a-{{a}}][{{b}}-9]", "(?<=abc|{{a}}{{b}})z", "(?<=ab|{{a}})z"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert "checks.json:1" not in str(e.value) and "s.jsonl:1" in str(e.value), (written, str(e.value))
+
+
+
+def test_a_look_behind_of_checks_json_varying_whatever_its_values_is_refused_at_its_line(tmp_path):
+    """130th round: checks.json's (?<={{label}}:\\s*)\\d+, (?<={{label}}: ?)\\d+, (?<=Total: |Total {{label}}: )\\d+ (re's
+    parse takes "Total" out of both branches, leaving a branch inside), (?<!bc|x?\\b{{label}}) and (?<=[{{label}}]+)x
+    loaded, then were refused on every case's line: a branch holding a placeholder was weighed by its least width alone,
+    never as varying by itself, and a branch inside one never. No value mends them: refused once, at the file's line, as
+    (?<=Total:\\s*)\\d+ is, saying what to do; one some values mend is still each case's."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"label": f"Total{i}"}}) + "\n" for i in "12"))
+    for written in ("(?<={{label}}:\\s*)\\d+", "(?<={{label}}: ?)\\d+", "(?<=Total: |Total {{label}}: )\\d+",
+                    "(?<!bc|x?\\b{{label}})", "(?<=[{{label}}]+)x", "(?<=Total:\\s*)\\d+"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: bad regular expression: look-behind requires "
+                                f"fixed-width pattern{evalpy.LOOK_BEHIND_CURE}"), (written, str(e.value))
+    for written in ("(?<=Total: |Total {{label}})\\d+", "(?<=Total: |{{label}}: )\\d+"):   # (a width of 6 mends them)
         (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
         with pytest.raises(evalpy.EvalError) as e:
             evalpy.load_split(str(tmp_path / "s.jsonl"))
