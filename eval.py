@@ -4971,14 +4971,11 @@ def placeholder_places(pattern, fills=None):
             held |= inner
         return held
 
-    def parsed(narrowest=False):
-        """The pattern parsed, each placeholder as its chosen stand-in (narrowest: one character of it, where it is
-        text); and where each stands in what was parsed."""
+    def parsed():
+        """The pattern parsed, each placeholder as its chosen stand-in; and where each stands in what was parsed."""
         pieces, at, length, where = [], 0, 0, {}
         for m in PLACEHOLDER.finditer(pattern):
             stand_in = stand_ins[m.start()][chosen[m.start()]] if m.start() in stand_ins else "x"
-            if narrowest and m.start() in stand_ins and chosen[m.start()] < named_from[m.start()]:
-                stand_in = stand_in[-1:]   # (a mark's second, or the text that reads, at a range's start: "\x00")
             pieces += [pattern[at:m.start()], stand_in]
             where[m.start()] = length = length + m.start() - at
             length, at = length + len(pieces[-1]), m.end()
@@ -5040,14 +5037,13 @@ def placeholder_places(pattern, fills=None):
             else:
                 chosen[start] = kept
         walk(tree)
-        # (a look-behind's width read with each placeholder one character, the least a value gives; where that does
-        # not parse, those of no placeholder alone are weighed)
-        narrowest = parsed(narrowest=True)[0]
+        # (a look-behind's width read on the parse that tells a placeholder's text from a class: each one character at
+        # least, its mark's second counted so, which a quantifier repeats ({{a}}{2}), and its first as nothing; with
+        # each placeholder one character, (?:{{a}}|{{b}}) was parsed as a class, [ab], of width 1 whatever they hold)
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
                                  frozenset(start for start in chosen if chosen[start] >= named_from[start]),
                                  frozenset(start for start in chosen if not chosen[start]) - read - in_class,
-                                 narrowest is not None and unwidened_behind(
-                                     narrowest, {mark[1]: 1 for mark in marks.values()}))
+                                 unwidened_behind(tree, {c: int(c == mark[1]) for mark in marks.values() for c in mark}))
     return None
 
 

@@ -736,6 +736,32 @@ def test_a_look_behind_of_checks_json_varying_whatever_its_values_is_refused_at_
         assert "checks.json:1" not in str(e.value) and "s.jsonl:1" in str(e.value), (written, str(e.value))
 
 
+def test_a_look_behind_of_checks_json_with_a_group_of_placeholders_is_judged_per_case(tmp_path):
+    """130th round: checks.json's (?<=Total: |(?:{{a}}|{{b}}) )\\d+ of cases whose a, b are Amount, Charge and Refund,
+    Credit was refused at the file's line ("look-behind requires fixed-width pattern"), though each case's fill
+    compiles: with each placeholder one character, (?:a|b) was parsed as a class, [ab], where no placeholder was
+    looked for, and the branch was taken for one of width 2 beside 7. A look-behind is weighed on the parse that
+    tells a placeholder's text from a class; so are (?i)(?<=order #|(?:{{a}}|{{b}}) #)\\d+ and (?<=(?:{{a}}|{{b}})|xyz)\\d."""
+    def lines(*pairs):
+        return "".join(json.dumps({"id": str(n), "input": "x", "difficulty": "easy", "note": "n",
+                                   "vars": {"a": a, "b": b}}) + "\n" for n, (a, b) in enumerate(pairs))
+    for written, pairs, answer, passes in (
+            ("(?<=Total: |(?:{{a}}|{{b}}) )\\d+", (("Amount", "Charge"), ("Refund", "Credit")), "Charge 12", [True, False]),
+            ("(?i)(?<=order #|(?:{{a}}|{{b}}) #)\\d+", (("Quote", "Claim"), ("Draft", "Bills")), "draft #7", [False, True]),
+            ("(?<=(?:{{a}}|{{b}})|xyz)\\d", (("abc", "def"), ("ghi", "jkl")), "xyz1", [True, True]),
+            ("(?<=(?:{{a}}|{{b}})|xyz)\\d", (("abc", "def"), ("ghi", "jkl")), "def1", [True, False])):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        (tmp_path / "s.jsonl").write_text(lines(*pairs))
+        cases = evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+        assert [evalpy.CHECK_TYPES["regex"].evaluate(case["checks"][0], result(answer), graded())
+                for case in cases] == passes, (written, answer)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?<=Total: |(?:{{a}}|{{b}}) )\\d+"}]))
+    (tmp_path / "s.jsonl").write_text(lines(("Amount", "Charge"), ("Refund", "Fee")))
+    with pytest.raises(evalpy.EvalError) as e:   # (a case whose values give two widths: its own line)
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "checks.json:1" not in str(e.value), str(e.value)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
