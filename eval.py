@@ -5728,8 +5728,8 @@ def load_default_checks(path, older=None):
                               else f"check {check['name']!r}: {PLACEHOLDER_IN_ESCAPE}" if ESCAPE_SPLIT.search(check["value"])
                               else placeholder_named_problem(check, placeholder_places(check["value"]))
                               if placeholder_names(check["value"]) else None]
-            tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None)
-                     for fill in ("x", "\\x00", "\\U0010ffff")]
+            fills = ("x", "\\x00", "\\U0010ffff")
+            tried = [regex_problem(PLACEHOLDER.sub(lambda _: fill, check["value"]), written=older is None) for fill in fills]
             # (every placeholder filled alike is no case's fill: [a-{{x}}][{{y}}-9] of x = z, y = 0 compiles, as does
             # (?<=abc|{{x}}{{y}})z of x = c, y = de; a fault values may mend is judged per case, by the case's own
             # line: where no fill alike compiles, one the parse reading where they stand got past, some stand-in at
@@ -5745,8 +5745,13 @@ def load_default_checks(path, older=None):
             if check_problems == [tried[0]] and " position " in tried[0] and placeholder_names(check["value"]):
                 check_problems = [p + f" (in the pattern with each placeholder as x: "
                                       f"'{on_one_line(PLACEHOLDER.sub('x', check['value']), 120)}')" for p in check_problems]
-            if not check_problems and older is None and not placeholder_names(check["value"]):   # (filled, each case's)
-                check_problems = [f"{check['name']!r}: {p}" for p in filled_check_problems(check, None, {})
+            # one found in every answer is so whatever its values, as one fill that compiles says: a value is never
+            # empty, and the empty match that finds it passes by them ((?:{{title}}\. )?, {{a}}|: left to each case,
+            # blamed on every line of the split)
+            compiled = next((fill for fill, problem in zip(fills, tried) if not problem), None)
+            if not check_problems and older is None and compiled is not None:
+                check_problems = [f"{check['name']!r}: {p}" for p in filled_check_problems(
+                    dict(check, value=PLACEHOLDER.sub(lambda _: compiled, check["value"])), None, {})
                                   if p.startswith(ALWAYS_FOUND)]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]

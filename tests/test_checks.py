@@ -762,6 +762,22 @@ def test_a_look_behind_of_checks_json_with_a_group_of_placeholders_is_judged_per
     assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "checks.json:1" not in str(e.value), str(e.value)
 
 
+def test_a_pattern_of_checks_json_found_in_every_answer_whatever_its_values_is_refused_at_its_line(tmp_path):
+    """130th round: checks.json's (?:{{title}}\\. )?, {{title}}?, {{title}}| and (?:{{title}})* were refused on every
+    case's line ("4 lines: ... its pattern is found in every answer, even an empty one"), where a? is refused once at
+    the file's: a value is never empty, so the empty match that finds them in any answer passes by it whatever it is.
+    Refused once, at the file's line; \\b{{title}}?\\b, not found in an empty answer, still loads."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"title": "Dr"}}) + "\n" for i in "1234"))
+    for written in ("(?:{{title}}\\. )?", "{{title}}?", "{{title}}|", "(?:{{title}})*"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: {'regex ' + written!r}: {evalpy.ALWAYS_FOUND} "
+                                "(|, ^, a*), so the check can never fail"), (written, str(e.value))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "\\b{{title}}?\\b"}]))
+    assert len(evalpy.load_split(str(tmp_path / "s.jsonl"))[0]) == 4
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
