@@ -2485,6 +2485,8 @@ class GradedTrial(TypedDict):
     unfinished: bool        # still thinking when it stopped: no answer, every check failed
     sent_chars: NotRequired[int]  # where a window is known (sent_size()): the characters its request sent, weighed,
     sent_other: NotRequired[int]  # how many of them are of scripts whose weight is not known (weighed one),
+    sent_digits: NotRequired[int]  # how many of them are digits,
+    sent_turns: NotRequired[list]  # each turn's (characters, others, digits) of them, from the first,
     turns: NotRequired[int]       # and in how many turns, system prompt aside,
     sent_system: NotRequired[int]  # and how many of them the system prompt's, weighed
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
@@ -16080,17 +16082,18 @@ DENSE_SCRIPT = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff
 
 def weighed_chars(text):
     """(A text's characters, each of CJK or kana (DENSE_SCRIPT) weighed NON_LATIN_WEIGHT and any other past the Latin
-    scripts (LATIN_END) weighed one, and how many of those others there are)."""
+    scripts (LATIN_END) weighed one, how many of those others there are, and how many digits)."""
     text = str(text or "")
+    digits = len(A_DIGIT.findall(text))
     if text.isascii():
-        return len(text), 0
+        return len(text), 0, digits
     dense = len(DENSE_SCRIPT.findall(text))
-    return len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense
+    return len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense, digits
 
 
 def sent_size(result, system):
-    """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, turns, and the system
-    prompt's characters, weighed) of a case's
+    """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, how many digits, turns,
+    the system prompt's characters, weighed, and each turn's weighed_chars()) of a case's
     request, for the window flags: an agent's last request, its calls and their results in it. The system prompt is
     counted as filled: its {{context}} passages and {{vars}} may be most of it (counted as written, an answer of one turn
     read 5 tokens a character, and conversations that fit were flagged)."""
@@ -16104,7 +16107,8 @@ def sent_size(result, system):
     texts = ([render(system, prompt_values(result)) if "{{" in system else system] + [m.get("content") for m in turns]
              + [part for call in calls for part in (call.get("name"), json.dumps(call.get("arguments"), ensure_ascii=False))])
     weighed = [weighed_chars(text) for text in texts]
-    return sum(chars for chars, _ in weighed), sum(other for _, other in weighed), len(turns), weighed[0][0]
+    return (sum(chars for chars, _, _ in weighed), sum(other for _, other, _ in weighed),
+            sum(digits for _, _, digits in weighed), len(turns), weighed[0][0], weighed[1:len(turns) + 1])
 
 
 def votes_on(votes, checks):
@@ -16169,8 +16173,9 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  # turns (two turns of 1 token read as 2 past a limit of 1, "which the server ignored")
                  **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
-        if system is not None:   # two keys more cost a trial nothing: its dict has room for them
-            trial["sent_chars"], trial["sent_other"], trial["turns"], trial["sent_system"] = sent_size(r, system)
+        if system is not None:   # these keys cost a trial nothing: its dict has room for them
+            (trial["sent_chars"], trial["sent_other"], trial["sent_digits"], trial["turns"], trial["sent_system"],
+             trial["sent_turns"]) = sent_size(r, system)
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
@@ -17055,6 +17060,11 @@ def window_flags(config, cases):
                                        OTHER_WEIGHTS} if lowest and not why and highest < LEAST_TOKENS_A_CHAR else {},
               "denser conversations": {weight: rate for weight in OTHER_WEIGHTS if lowest and not why and (
                   rate := talks_rate(cases, window, weight)) * WINDOW_SHORT > per_char[weight, 0]}}
+    # and the rate of all but digits, each digit a token (as qwen's tokenizer reads them): a chat pasting log lines,
+    # 0.5 a character there under English questions' 0.26, lost its first turn at 171% of the window and read 0.27,
+    # passed unsaid where no such chat fit to show their rate (denser conversations)
+    digit_rate = {weight: tokens_per_char(cases, window, weight, digits=True)
+                  for weight in OTHER_WEIGHTS} if lowest and not why else {}
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -17071,7 +17081,8 @@ def window_flags(config, cases):
             if high <= window:   # (at a higher rate it may not fit: its count cannot tell)
                 if above := next((why for why, rates in higher.items() if max(
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
-                        default=0) > window), None):
+                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate)
+                                                         and "denser in digits"):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
             if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
@@ -17082,6 +17093,27 @@ def window_flags(config, cases):
                 unchecked.append({"id": c["id"], "trial": t["trial"],
                                   "why": "near the window" if low > window else "rate range"})
     return cut, dropped, unchecked
+
+
+def digits_past(t, window, per_char, digit_rate):
+    """Whether a trial read with each digit a token, the rest at the run's `digit_rate` (window_flags()), passes the
+    window where it reads past its estimate at the run's rate by more than texts of one set vary (WINDOW_SHORT): of
+    another make than the texts the rate is read from, as logs, code and tables are under prose (an English chat of a
+    few digits is not, and near the window it would be said not checked for them); and its count is no more than the
+    turns Ollama would then have kept take (a log of one turn before two short ones, counted whole, fit)."""
+    def dense(chars, other, digits):
+        return (chars + (weight - 1) * other - digits) * rate + digits
+    for weight, rate in digit_rate.items():
+        kept = template_tokens(t) + dense(t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0))
+        if kept <= window or (kept - template_tokens(t)) * WINDOW_SHORT <= weighed_at(t, weight) * per_char[weight, 0]:
+            continue
+        for turn in t.get("sent_turns", ())[:-1]:   # (dropped from the front till it fits, the last kept)
+            if kept <= window:
+                break
+            kept -= TEMPLATE_TOKENS + dense(*turn)
+        if t["prompt_tokens"] * WINDOW_SHORT <= kept:
+            return True
+    return False
 
 
 def no_rate(cases, window):
@@ -17146,6 +17178,10 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                            "conversations here count more tokens a character than the answers of one "
                                            "turn the run's rate is read from (as pasted logs or code may: their digits "
                                            "and symbols take more tokens than prose), and its count cannot tell",
+                   "denser in digits": "its characters may come to more tokens than the window holds, or fewer: it "
+                                       "holds far more digits than the answers of one turn the run's rate is read from "
+                                       "(as pasted logs, code or tables do), and read as some tokenizers read them, a "
+                                       "token each, it passes the window; its count cannot tell",
                    "system prompt unseen": "its characters may come to more tokens than the window holds, or "
                                            f"fewer: the counts come to under {LEAST_TOKENS_A_CHAR} tokens a character, "
                                            "less than a tokenizer reads a text at, as a prompt cache that held the "
@@ -17215,17 +17251,20 @@ def filled_by_answer(t, limit, window, api, held=0):
 RATE_CHARS_A_MESSAGE = 60
 
 
-def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False):
+def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits=False):
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
     tokens of each count taken as its template's besides TEMPLATE_TOKENS a message; `unseen`, the system prompt and its
-    template's tokens left out of each, as a prompt cache that held it counts), over
+    template's tokens left out of each, as a prompt cache that held it counts; `digits`, each digit taken as a token,
+    the most a tokenizer reads one at, and left out of each with its token: the rate of the rest), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
     conversation. None without any."""
     step = max(1, len(cases) // 2000)
     left = (lambda t: t.get("sent_system", 0)) if unseen else (lambda t: 0)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * unseen - spent, 0)
-                / max(weighed_at(t, other_weight) - left(t), 1), (t.get("turns") or 1) > 1, weighed_at(t, OTHER_WEIGHTS[-1]))
+    apart = (lambda t: t.get("sent_digits", 0)) if digits else (lambda t: 0)
+    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * unseen - spent - apart(t), 0)
+                / max(weighed_at(t, other_weight) - left(t) - apart(t), 1), (t.get("turns") or 1) > 1,
+                weighed_at(t, OTHER_WEIGHTS[-1]))
                for c in cases[::step] for t in c["trials"] if carries_rate(t) and t["prompt_tokens"] < window / 2]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could

@@ -2656,6 +2656,15 @@ def test_a_prompt_cache_that_hides_a_short_system_prompt_leaves_no_dropped_turns
     assert [x["id"] for x in s["turns_may_be_dropped"] + s["turns_unchecked"]] == ["en-dropped"], s
 
 
+LOG_LINE = "2024-03-12 14:22:{0:02d}.{0:03d} ERROR [req 8f3a2c{0:02d}] export job 48{0:03d} failed status=500 rows=40211\n"
+
+
+def log_talk(lines):
+    """A support chat pasting `lines` log lines twice (its digits a token each on some tokenizers, qwen's among them)."""
+    log = "Here is the log from the last run:\n" + "".join(LOG_LINE.format(i) for i in range(lines))
+    return talk(f"log{lines}", log, "Thanks, let me look at that.", log, "Got it.", "So is this a bug, billing or other?")
+
+
 def test_conversations_denser_than_the_questions_leave_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): support chats with pasted log lines, on a tokenizer that reads a digit as a token
     (about 0.5 tokens a character, where the English questions read 0.26), lost their first turn at 124% to 148% of
@@ -2663,11 +2672,7 @@ def test_conversations_denser_than_the_questions_leave_no_dropped_turns_unsaid(p
     estimate, at the questions' rate, and fit. The conversations' own counts (those that fit: 0.5 a character) say the
     questions' rate does not hold for them: at theirs, the dropped ones could pass the window, and are said not to
     have been checked."""
-    line = "2024-03-12 14:22:{0:02d}.{0:03d} ERROR [req 8f3a2c{0:02d}] export job 48{0:03d} failed status=500 rows=40211\n"
-    def log(lines):
-        return "Here is the log from the last run:\n" + "".join(line.format(i) for i in range(lines))
-    cases = questions_and(EN_QUESTIONS) + [talk(f"log{n}", log(n), "Thanks, let me look at that.", log(n), "Got it.",
-                                                "So is this a bug, billing or other?") for n in (5, 10, 15, 25, 30)]
+    cases = questions_and(EN_QUESTIONS) + [log_talk(n) for n in (5, 10, 15, 25, 30)]
     count = scripted_count(digit=1)
     counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
     whole = {c["id"]: count([{"content": LABEL_IT}] + c.get("messages", [{"content": c.get("input")}])) for c in cases}
@@ -2675,6 +2680,26 @@ def test_conversations_denser_than_the_questions_leave_no_dropped_turns_unsaid(p
     assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
         ("log25", "denser conversations"), ("log30", "denser conversations")], s
     assert "Earlier turns not checked against num_ctx=2048" in out, out
+
+
+def test_a_conversation_of_digits_past_the_window_is_not_passed_unsaid_where_none_fits(project, cli, fake):
+    """130th round: a support chat pasting log lines (a digit a token, about 0.5 tokens a character) lost its first
+    turn at 171% of num_ctx 2048 and passed unsaid, as did three at 128-171%: shortened, each read about 0.27 a
+    character, like the English questions' 0.26, so its estimate fit, and the "denser conversations" check needed one
+    such chat that fit to show their rate. Where a conversation holds far more digits than the questions, it is read
+    with each digit a token too, and where that passes the window it is said not to have been checked; an English chat
+    of a few digits that fits is not."""
+    chat = "I am on the Pro plan since 2021, Chrome 120 on Windows 11, and the report of 40,000 rows fails every time. "
+    cases = questions_and(EN_QUESTIONS, ("en", chat * 4, 10)) + [log_talk(n) for n in (20, 25, 30)]
+    count = scripted_count(digit=1)
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    whole = {c["id"]: count([{"content": LABEL_IT}] + c.get("messages", [{"content": c.get("input")}])) for c in cases}
+    assert [i for i in whole if whole[i] > 2048] == ["log20", "log25", "log30"], whole
+    assert counts["log30"] < 2048 and 1200 < counts["en"] < 2048, counts   # (log30 lost its first turn; en fit whole)
+    assert s["turns_may_be_dropped"] == [] and [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [
+        ("log20", "denser in digits"), ("log25", "denser in digits"), ("log30", "denser in digits")], s
+    line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked against num_ctx=2048"))
+    assert "(log20, log25, log30)" in line and "a token each" in line, line
 
 
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
