@@ -17188,11 +17188,13 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                            "system prompt counts (ollama/ollama#16428), and read without it the rate is "
                                            "higher; its count cannot tell",
                    # (its estimate's, not its characters': a template's tokens a request past REQUEST_TOKENS raise
-                   # the lowest one, and conversations that fit at 93% of the window were said to pass it)
+                   # the lowest one, and conversations that fit at 93% of the window were said to pass it; and no
+                   # share of it: one of the lowest estimate, a text read at 0.25 tokens a character where that reads
+                   # 0.2, was said "up to about 25%" where 34% had been dropped)
                    "near the window": "its estimate, even at its lowest, comes to more tokens than the window holds, "
-                                      "but its count fits by less than the estimate's margin of error: up to about "
-                                      f"{1 - WINDOW_SHORT:.0%} of it (a few turns, or a short question before a long "
-                                      "tool result) may have been dropped, or none"}
+                                      "but its count fits by less than the estimate's margin of error: turns from its "
+                                      "front may have been dropped (its count cannot tell how many, a short question "
+                                      "before a long tool result or more), or none"}
 
 
 # The tokens a chat template wraps each message in (qwen's <|im_start|>user ... <|im_end|>, llama3's and mistral's

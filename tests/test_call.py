@@ -2764,8 +2764,8 @@ def test_a_conversation_near_a_trained_window_is_told_its_share_and_the_windows_
     margin was said not checked, "a turn that small (a short question before a long tool result) may have been
     dropped, or none", where three turns of about 310 tokens (19% of it) were; and its cure, "a larger num_ctx
     (--option num_ctx=N) would hold it whole", was given where num_ctx=8192 had been sent and the model's trained
-    window (4,096) capped it. It says up to about a quarter may have been dropped, and the window's cure
-    (window_cure())."""
+    window (4,096) capped it. It says turns may have been dropped, not how many (130th round: its "up to about 25%"
+    did not hold), and the window's cure (window_cure())."""
     fake.train_context = {model: 4096 for model in fake.models}
     counts, out, s = run_older_ollama(cli, fake, questions_and([q + " " + EN_TURN * 20 for q in EN_QUESTIONS],
                                                                ("near", EN_TURN * 11, 16)),
@@ -2773,9 +2773,23 @@ def test_a_conversation_near_a_trained_window_is_told_its_share_and_the_windows_
     assert counts["near"] < 4096 < scripted_count()([{"content": EN_TURN * 11}] * 16), counts   # (turns dropped)
     assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("near", "near the window")], s
     line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked"))
-    assert "up to about 25% of it" in line and "would hold it whole" not in line, line
+    assert "its count cannot tell how many" in line and "would hold it whole" not in line, line
     assert line.endswith("Ollama lowered num_ctx=8192 to the context the model was trained on, so raising it cannot "
                          "help: shorten the prompt, or pick a model trained on a longer context"), line
+
+
+def test_a_conversation_near_the_window_is_told_no_share_the_check_cannot_hold_to(project, cli, fake):
+    """130th round: a conversation past the window at every rate whose count fit within the estimate's margin was said
+    not checked, "up to about 25% of it (a few turns, or a short question before a long tool result) may have been
+    dropped, or none", where 34% had been (a chat of 2,984 tokens counted 1,967 of num_ctx 2048): the 25% is of its
+    lowest estimate, which reads 0.2 tokens a character where the text reads 0.25. It names no share."""
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS, ("near", EN_TURN * 7, 16)), LABEL_IT, 2048,
+                                      count=scripted_count())
+    whole = scripted_count()([{"content": LABEL_IT}] + questions_and((), ("near", EN_TURN * 7, 16))[0]["messages"])
+    assert counts["near"] < 0.75 * whole, (counts, whole)   # (over a quarter of it dropped)
+    assert [(x["id"], x["why"]) for x in s["turns_unchecked"]] == [("near", "near the window")], s
+    line = next(line for line in out.splitlines() if line.startswith("Earlier turns not checked"))
+    assert "25%" not in line and "a few turns" not in line and "its count cannot tell how many" in line, line
 
 
 def test_each_reason_a_conversation_was_not_checked_names_its_own(project, cli, fake):
