@@ -25617,15 +25617,6 @@ class Review:
             raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as)
-        saved = lambda: {"saved": key, "annotation": annotations.get(key),
-                         "counts": annotation_counts(self.of_this_run(annotations)),
-                         "annotations": self.shown_of(annotations), **read_as}
-        if annotation_as_stored(stored) == annotation_as_stored(text) and (was_rev is None or was_rev != now_rev):
-            # on file already, by a later save: nothing changes, its revision and time kept (written again as a new
-            # revision, a save that reached the review twice refused the next save of every page holding the one
-            # before, the page that sent it too). Named from the revision on file (A, X held, A again), it is written
-            # as a new one: saves this page sent before it and gave up on are refused when they land
-            return saved()
         revision = next_revision(read)
         if text:
             annotations[key] = {**annotations.get(key, {}), "text": text,
@@ -25637,7 +25628,8 @@ class Review:
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
-        return saved()
+        return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
+                "annotations": self.shown_of(annotations), **read_as}
 
     def shown_of(self, annotations):
         """Every annotation of this run's answers as the file holds them now, sent with each save's answer: the page

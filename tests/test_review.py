@@ -338,25 +338,25 @@ def test_a_save_held_on_the_way_never_lands_after_a_restart_or_from_another_page
         evalpy.Review(path).save({"key": "c1#1", "text": "newer", "was": "old"})
 
 
-def test_a_save_whose_text_a_later_save_put_on_file_changes_nothing(project):
-    """130th round: a save whose text was on file already (a copy of a save that reached the review twice, landing
-    late; another tab saving the text a first tab had saved since it showed its note) was written again as a new
-    revision, with a new time: the next save of the page that had made that text's save, naming the revision it was
-    answered, was refused ("'X' was saved again ... this one was held on the way"), though nothing had changed. It is
-    taken and changes nothing; the same text named from the revision on file (A, X held, A again) is still written
-    anew, so the held X is refused when it lands."""
+def test_a_save_of_the_text_on_file_is_a_new_revision_so_a_held_save_is_refused(project):
+    """130th round: a save of the text already on file, answered "saved" without a write (its revision kept, so that a
+    late copy of a page's own save would not refuse that page's next one), let a save another page had sent before it,
+    naming that revision and held on the way, land over it: "X" saved by a page that showed no note, then a removal
+    held since before it landed, and the file held none. Every save that is taken is written as a new revision, so a
+    save sent before it is refused when it lands (a late copy of a page's own save refuses that page's next save once:
+    saved again, it goes through)."""
     path = write_run("runs/r.json", make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
-    review = evalpy.Review(path)
-    first = review.save({"key": "c1#1", "text": "A", "was": ""})["annotation"]
-    x = review.save({"key": "c1#1", "text": "X", "was": "A", "was_rev": first["rev"]})["annotation"]
-    on_file = Path(path + ".annotations.json").read_bytes()
-    for late in ({"key": "c1#1", "text": "X", "was": "A", "was_rev": first["rev"]},   # the copy held on the way
-                 {"key": "c1#1", "text": " X ", "was": "A"},   # a client that names no revision, alike as stored
-                 {"key": "c2#1", "text": "", "was": ""}):   # a removal of a note never saved
-        answer = evalpy.Review(path).save(late)
-        assert answer["annotation"] == (x if late["key"] == "c1#1" else None)
-        assert Path(path + ".annotations.json").read_bytes() == on_file
-    assert review.save({"key": "c1#1", "text": "Y", "was": "X", "was_rev": x["rev"]})["annotation"]["text"] == "Y"
+    x = evalpy.Review(path).save({"key": "c1#1", "text": "X", "was": ""})["annotation"]
+    held = {"key": "c1#1", "text": "", "was": "X", "was_rev": x["rev"]}   # sent, and held on the way
+    for same in ({"key": "c1#1", "text": "X", "was": ""},   # another page, that showed no note
+                 {"key": "c1#1", "text": "X", "was": "A", "was_rev": x["rev"] - 1}):   # one that showed an older one
+        saved = evalpy.Review(path).save(same)["annotation"]
+        assert saved["text"] == "X" and saved["rev"] > x["rev"]
+        with pytest.raises(evalpy.AnnotationChanged):
+            evalpy.Review(path).save(held)
+        assert evalpy.Review(path).annotations()[0]["c1#1"] == saved
+        x = saved
+        held = dict(held, was_rev=x["rev"])
 
 
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
