@@ -2417,8 +2417,9 @@ class JudgeConfig(TypedDict, total=False):
     runner: dict         # Ollama's load-time options for the judge
     schema: bool         # --judge-schema
     digests: list        # one per model: its digest (over a /v1 that names none, its entry's), null where none
-    details: list        # one per model where no digest was named: what its /api/tags said (judge_details), else null;
-    #                      absent where none was said (and in runs of before it was kept: no check but the digests)
+    details: list        # one per model: what its /api/tags said (judge_details), null where nothing; absent where none
+    #                      was said (and in runs of before it was kept: no check but the digests). Before the 130th
+    #                      round, kept only where no digest was named
 
 
 class RunConfig(TypedDict, total=False):
@@ -3024,12 +3025,19 @@ def details_told(then, now):
 
 def judge_details(identity):
     """judge.details' entry for one judge model: what Ollama's /api/tags said of it (those of its family, size and
-    quantization it said) where it named no digest (over its /v1, an entry naming no weights stood for one), as the
-    run's model_family... stand for the model's; None where a digest was named, or nothing said. Kept apart from
-    judge.digests: a server's digest may itself begin "details:"."""
-    if identity.get("model_digest") or identity.get("model_entry") and not names_no_weights(identity["model_entry"]):
-        return None
+    quantization it said), as the run's model_family... stand for the model's; None where nothing was said. Kept where
+    a digest is named too: a judging (or a comparison) begun where none was, gone on with where one is, is told by them
+    (recorded of none but a judge naming no digest, gemma's then passed for the qwen2 naming one now). A digest, where
+    one was named, is what tells two judges apart first. Kept apart from judge.digests: a server's digest may itself
+    begin "details:"."""
     return {k: identity[k] for k in IDENTITY_FIELDS[1:] if identity.get(k)} or None
+
+
+def details_stand(digest):
+    """Whether a judge's recorded judge.details entry stands for its digest (recorded `digest`): none was named, or a
+    /v1 entry's (Ollama's /v1 names no weights; what its /api/tags said tells the model). A digest of Ollama's API tells
+    it first."""
+    return not digest or type(digest) is str and digest.startswith("entry:")
 
 
 def details_recorded(details, models):
@@ -11607,7 +11615,7 @@ def prepare_judge(client, api, judge, kind, pin=True):
             if was and not new:   # (as the judged model's: said, never passed over as checked)
                 warn(f"note: {unread_words(client.host, model, was, None, 'its votes')}: the votes asked now cannot be told "
                      "to be the same model's")
-            if then and not any(client.identities.get(model, {}).get(k) for k in IDENTITY_FIELDS[1:]):
+            if then and details_stand(was) and not any(client.identities.get(model, {}).get(k) for k in IDENTITY_FIELDS[1:]):
                 warn(f"note: {unread_words(client.host, model, was, None, 'its votes', then)}: the votes asked now "
                      "cannot be told to be the same model's")
             if not was and new:   # (begun where none was named: as the judged model's, said)
@@ -14776,7 +14784,8 @@ def models_replaced(client, config, judge_only=False, said=True, unasked=None):
     pinned = [] if judge_only else [(config["model"], began, "the model", config if by_details and began == by_details
                                      else None)]
     models = judge.get("models") or ()
-    pinned += [(model, details_told(then, then)[0] if then else was, "the judge", then) for model, was, then in zip(
+    pinned += [(model, details_told(then, then)[0] if then and details_stand(was) else was, "the judge",
+                then if details_stand(was) else None) for model, was, then in zip(
         models, judge.get("digests") or [None] * len(models), judge.get("details") or [None] * len(models))]
     replaced = []
     for model, was, who, then in pinned:
@@ -23397,13 +23406,15 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             unnamed = [(m, d, now, was_said) for m, d, now, was_said, said in zip(
                 judge["models"], then.get("digests") or [""] * n, judge.get("digests") or [None] * n,
                 then.get("details") or [None] * n, judge.get("details") or [None] * n)
-                if (details_told(was_said, said or {})[0] is None if was_said else digest_unread(d, now) if d else d is None)]
+                if (details_told(was_said, said or {})[0] is None if was_said and details_stand(d) else digest_unread(d, now)
+                    if d else d is None)]
             settle_comparison(sidecar, key, [], checked=not unnamed)
             if unnamed and stored:
                 model, was, now, said = unnamed[0]
                 # (what its /api/tags said stood for a digest: unread now where it says nothing, or names a digest)
                 unsaid = not any(client.identities.get(model, {}).get(k) for k in IDENTITY_FIELDS[1:])
-                return shown_unchecked(unread_words(config["host"], model, was, now, "the verdicts", unsaid and said))
+                return shown_unchecked(unread_words(config["host"], model, was, now, "the verdicts",
+                                                    unsaid and details_stand(was) and said))
             return held(0)
         if used:
             limits = ", ".join(map(str, raised["limits"]))

@@ -4063,7 +4063,7 @@ def test_a_run_is_not_resumed_on_a_judge_model_replaced_since_it_began(project, 
     assert code == 0 and "no longer says which digest the judge llama3.1:8b is (its votes began with " in err, err
     os.unlink("runs/answers-dev-v1.json")
     del fake.digests["llama3.1:8b"]
-    old = dict(run["config"], judge={k: v for k, v in run["config"]["judge"].items() if k != "digests"})
+    old = dict(run["config"], judge={k: v for k, v in run["config"]["judge"].items() if k not in ("digests", "details")})
     journal(old)   # a run begun before judge digests were recorded
     code, out, err = cli("run", "--resume", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 0, err
@@ -4163,6 +4163,67 @@ def test_a_judging_begun_with_no_record_of_its_judge_records_none_of_the_judge_n
     code, out, err = cli("run", "--resume", "runs/r.json")
     assert code == 0 and "note: the run began with no record of which model each judge (llama3.1:8b) was" in err, err
     assert "details" not in load_json("runs/r.json")["config"]["judge"]
+
+
+GEMMA = {"family": "gemma", "parameter_size": "2B", "quantization_level": "Q4_K_M"}
+GEMMA_RECORDED = {"model_family": "gemma", "parameter_size": "2B", "quantization": "Q4_K_M"}   # (judge.details')
+
+
+def judge_tags(fake, digest, details):
+    """/api/tags as a server lists qwen2.5:7b and, as `details` says, the judge llama3.1:8b, with `digest` or none."""
+    fake.listings["/api/tags"] = {"models": [
+        {"name": "qwen2.5:7b", "model": "qwen2.5:7b", "size": 1, "digest": fake.digest("qwen2.5:7b"),
+         "details": {"family": "qwen2", "parameter_size": "7.6B", "quantization_level": "Q4_K_M"}},
+        {"name": "llama3.1:8b", "model": "llama3.1:8b", "size": 1, **({"digest": digest} if digest else {}),
+         "details": details}]}
+
+
+def stopped_judging(cli, fake, out):
+    """A judging of runs/plain.json by llama3.1:8b into `out`, stopped after 3 votes (its journal left)."""
+    fake.faults = [None] * 3 + ["drop"] * 100
+    code, _, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--retries", "0", "--jobs", "1",
+                       "--out", out)
+    assert code == 2 and os.path.exists(out + ".judging"), err
+    fake.faults = []
+
+
+def test_a_judging_begun_where_no_digest_was_named_is_checked_by_its_details_once_one_is(project, judged_split, cli,
+                                                                                           fake):
+    """130th round: a judging whose judge's server named no digest (what its /api/tags said recorded: gemma 2B), stopped,
+    then gone on with where the server names a digest of another model under its name (qwen2 72B), went on ("6 of 27
+    votes kept"), exit 0, two models' votes mixed: a judge naming a digest recorded no details, so those recorded
+    before were compared with none. Refused, as run --resume refuses it; the same model naming a digest goes on."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, None, GEMMA)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    stopped_judging(cli, fake, "j.json")
+    begun = json.loads(Path("j.json.judging").read_text().splitlines()[0])["config"]["judge"]
+    assert begun["details"] == [GEMMA_RECORDED] and "digests" not in begun, begun
+    judge_tags(fake, "f" * 64, {"family": "qwen2", "parameter_size": "72B", "quantization_level": "Q8_0"})
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 2 and "the judge llama3.1:8b said by its /api/tags to be gemma 2B Q4_K_M there, qwen2 72B Q8_0 " \
+                         "now" in err, err
+    assert not os.path.exists("j.json")
+    judge_tags(fake, "d" * 64, GEMMA)   # the same model, a digest named now
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and "going on with the judging" in err, err
+    assert load_json("j.json")["config"]["judge"]["details"] == [GEMMA_RECORDED]
+
+
+def test_a_run_judged_again_by_another_model_naming_a_digest_is_told_apart_by_compare(project, judged_split, cli, fake):
+    """130th round: a run judged where the judge named no digest (its /api/tags' gemma 2B recorded), judged again by
+    another model under its name that names a digest (qwen2 72B): compare said "Changed: nothing in the configuration",
+    what /api/tags said of a judge naming a digest unrecorded. Both recorded, compare names the judge changed."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, None, GEMMA)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b", "--out",
+               "runs/r.json")[0] == 0
+    judge_tags(fake, "f" * 64, {"family": "qwen2", "parameter_size": "72B", "quantization_level": "Q8_0"})
+    assert cli("judge", "runs/r.json", "--judge-model", "llama3.1:8b", "--out", "j.json")[0] == 0
+    code, out, err = cli("compare", "runs/r.json", "j.json")
+    assert "Changed: nothing" not in out and "details=gemma 2B Q4_K_M" in out and "qwen2 72B Q8_0" in out, out
 
 
 def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(project, judged_split, cli, fake):

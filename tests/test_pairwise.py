@@ -1011,6 +1011,57 @@ def test_a_pairwise_judge_swapped_where_no_digest_is_given_is_caught(project, cl
     assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
 
 
+def test_stored_verdicts_of_a_judge_that_named_no_digest_are_checked_once_it_names_one(project, cli, fake):
+    """130th round: verdicts stored where the judge named no digest (its /api/tags' qwen2 recorded), the judge another
+    model since that names a digest (gemma): "stored where ... named no digest of it, so they cannot be checked against
+    the judge now; ... shown as they are, unchecked": a judge naming a digest recorded nothing of what its /api/tags
+    said, so none was compared. They are checked by it, as where none is named: another model, every pair asked anew."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    del fake.digests["qwen2.5:7b"]
+    fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
+    assert (f"note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 7.6B Q4_K_M, now "
+            f"gemma 7.6B Q4_K_M) since the verdicts stored in {cand}.pairwise.json; they are kept as they are, and every "
+            "pair is asked anew") in err, err
+
+
+def test_unconfirmed_verdicts_of_a_judge_that_named_no_digest_are_kept_apart_once_another_names_one(project, cli, fake):
+    """130th round: verdicts a compare stopped unconfirmed, where the judge named no digest (qwen2), the judge another
+    model since that names a digest (gemma): the next compare went on, exit 0, without a word, and stored one comparison
+    of both models' verdicts as the new digest's, what /api/tags said of the first and the unconfirmed mark gone. Kept
+    apart and never reused, as where the judge names no digest now."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    judged = fake.route
+
+    def unlisted_at_the_last_call(body):   # /api/tags answers no list after the last verdict: it stays unconfirmed
+        if len(fake.chat_bodies) == 4:
+            fake.listings["/api/tags"] = {"models": 5}
+        return judged(body)
+    fake.route = unlisted_at_the_last_call
+    cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert load_json(cand + ".pairwise.json")["comparisons"][0]["unconfirmed"] is True
+    fake.listings.clear()
+    fake.route = judged
+    del fake.digests["qwen2.5:7b"]
+    fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and ("note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 "
+                          "7.6B Q4_K_M, now gemma 7.6B Q4_K_M) since the verdicts stored in "
+                          f"{cand}.pairwise.json were asked, by a compare that never confirmed the judge after its last "
+                          "call: they may be two models', kept apart and never reused") in err, err
+    stored = load_json(cand + ".pairwise.json")["comparisons"]
+    assert [c["judge"].get("digests") for c in stored] == [None, [fake.digest("qwen2.5:7b")]], stored
+
+
 def test_stored_verdicts_of_a_judge_its_tags_no_longer_describe_are_said_unchecked_for_that(project, cli, fake):
     """129th round's hostile servers: verdicts stored where the judge named no digest, checked by what its /api/tags
     said of it (judge.details), were said "stored where ... named no digest of it, so they cannot be checked" once its
