@@ -11568,6 +11568,15 @@ def unrecorded_judge_note(what, models):
             "the votes asked now cannot be told to be the same models'")
 
 
+def judge_as_begun(judge, begun):
+    """A judge gone on with (a judging, a stored comparison), as recorded where it began (`begun`): its digests and
+    details then, none where none was recorded. What the server says now was checked against them; recorded as now, a
+    digest no longer named, or what /api/tags said of it at the start, was lost, and a judge of an older eval.py's
+    record (none) was recorded as the new judge's, the votes before it another model's maybe."""
+    return {**{k: v for k, v in judge.items() if k not in ("digests", "details")},
+            **{k: v for k, v in begun.items() if k in ("digests", "details")}}
+
+
 def same_names(a, b):
     """Whether two lists of model names name the same models to Ollama, which reads a name in any case and one
     without a tag as its :latest (Qwen2.5:7B is qwen2.5:7b)."""
@@ -22579,15 +22588,15 @@ def begin_judging(target, header, todo, judge):
             path, journal, lock = open_journal(path, None, exact, header, JUDGING_SUFFIX, judging_lock)
             return path, journal, lock, {}
         if state == "same":
-            # what the judge is now, where the judging began with no record of it (an older eval.py's), is never
-            # recorded as the whole judging's: said, and left out
+            # the judge as the judging's header records it (judging_state checked what the server says now against it),
+            # as run --resume keeps it; where that is none (an older eval.py's), said
             begun = (judging_config(judging) or {}).get("judge")
-            unrecorded = [k for k in ("digests", "details") if k in judge and k not in (begun or {})]
-            if type(begun) is dict and unrecorded:
-                if not {"digests", "details"} & set(begun):
+            if type(begun) is dict:
+                if not {"digests", "details"} & set(begun) and {"digests", "details"} & set(judge):
                     warn(unrecorded_judge_note("the judging", judge["models"]))
-                for key in unrecorded:
-                    del judge[key]
+                as_begun = judge_as_begun(judge, begun)
+                judge.clear()
+                judge.update(as_begun)
             lock = judging_lock(path)
             try:
                 votes = read_judging(judging, todo)
@@ -22678,13 +22687,20 @@ def judging_state(path, header, todo):
                          "no digest was named)"])
         if not differ:   # its judge alone is another: the one it began with is served no more, to finish it with
             return "replaced", "holds an interrupted judging by a judge served no longer: " + "; ".join(said)
-    if not said:   # (a digest the server no longer names: said, as a run's resume says it, never passed over as checked)
+    if not said:   # (a digest the server no longer names: said, as a run's resume says it, never passed over as checked;
+        # or, where none was named, what its /api/tags said then, of which it says nothing now)
         now = dict(zip(judge.get("models") or (), judge.get("digests") or ()))
         unnamed = [(m, d) for m, d in zip(their_judge.get("models") or (), their_judge.get("digests") or ())
                    if type(d) is str and d and type(m) is str and digest_unread(d, now.get(m))]
+        told, models = dict(zip(judge.get("models") or (), judge.get("details") or ())), their_judge.get("models") or ()
+        unsaid = [(m, then) for m, then, d in zip(models, their_judge.get("details") or (), their_judge.get("digests")
+                                                  or [None] * len(models))
+                  if type(then) is dict and details_stand(d) and details_told(then, told.get(m) or {})[0] is None]
         return "same", unnamed and (
             f"note: {unread_words(mine['host'], unnamed[0][0], unnamed[0][1], now.get(unnamed[0][0]), 'the votes')}: "
-            "the votes asked now cannot be told to be the same model's") or None
+            "the votes asked now cannot be told to be the same model's") or unsaid and (
+            f"note: {unread_words(mine['host'], unsaid[0][0], None, None, 'the votes', unsaid[0][1])}: the votes asked "
+            "now cannot be told to be the same model's") or None
     return "other", "holds an interrupted judging of other settings: " + "; ".join(said)
 
 

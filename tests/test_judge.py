@@ -4226,6 +4226,38 @@ def test_a_run_judged_again_by_another_model_naming_a_digest_is_told_apart_by_co
     assert "Changed: nothing" not in out and "details=gemma 2B Q4_K_M" in out and "qwen2 72B Q8_0" in out, out
 
 
+def test_a_judging_gone_on_with_keeps_its_judge_as_begun(project, judged_split, cli, fake):
+    """130th round: a judging gone on with recorded its judge as the server described it then, not as begun: begun
+    naming a digest, gone on with where none is named, the digest was dropped (said, but lost; run --resume keeps it);
+    begun where none was named, gone on with where /api/tags says nothing of the judge, or less of it (no quantization),
+    what it said at the start was dropped, or cut, without a word. The judge is kept as the judging's header records it,
+    what cannot be checked now said, as run --resume keeps and says it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, "d" * 64, GEMMA)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    stopped_judging(cli, fake, "k.json")
+    judge_tags(fake, None, GEMMA)
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "k.json")
+    judge = load_json("k.json")["config"]["judge"]
+    assert code == 0 and f"no longer says which digest the judge llama3.1:8b is" in err, err
+    assert judge["digests"] == ["d" * 64] and judge["details"] == [GEMMA_RECORDED], judge
+    # begun where no digest was named
+    stopped_judging(cli, fake, "j.json")
+    begun = Path("j.json.judging").read_text()
+    judge_tags(fake, None, {})
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and (f"note: could not ask {fake.url} again what the judge llama3.1:8b is now (its /api/tags no "
+                          "longer says what it is); the votes were asked where it said it was gemma 2B Q4_K_M: the votes "
+                          "asked now cannot be told to be the same model's") in err, err
+    assert load_json("j.json")["config"]["judge"]["details"] == [GEMMA_RECORDED]
+    os.unlink("j.json")
+    Path("j.json.judging").write_text(begun)
+    judge_tags(fake, None, {"family": "gemma", "parameter_size": "2B"})   # (its quantization unsaid)
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and load_json("j.json")["config"]["judge"]["details"] == [GEMMA_RECORDED], err
+
+
 def test_a_run_over_v1_is_not_resumed_on_a_judge_whose_models_entry_changed(project, judged_split, cli, fake):
     """Round 124's review: over a /v1 that names no digest, a judge was recorded with none, and a run (or a judging)
     stopped, then resumed on other weights served under the judge's name, mixed two judges' votes without a word (the
