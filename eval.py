@@ -11561,11 +11561,12 @@ def judge_config(args, kind, judged, api, configs, criterion=None):
             **({"schema": True} if args.judge_schema else {})}
 
 
-def unrecorded_judge_note(what, models):
-    """What a run or judging (`what`) an older eval.py began, its judges recorded by neither digest nor details, says
-    when gone on with where the server says which model each is now: nothing read now stands for the votes before."""
+def unrecorded_judge_note(what, models, asked="votes"):
+    """What a run, judging or comparison (`what`) an older eval.py began, its judges recorded by neither digest nor
+    details, says when gone on with where the server says which model each is now: nothing read now stands for the
+    `asked` (votes, verdicts) before."""
     return (f"note: {what} began with no record of which model each judge ({', '.join(map(on_one_line, models))}) was: "
-            "the votes asked now cannot be told to be the same models'")
+            f"the {asked} asked now cannot be told to be the same models'")
 
 
 def judge_as_begun(judge, begun):
@@ -22932,8 +22933,10 @@ def merged_comparison(comparisons, comparison):
     same = stored_comparison(comparisons, comparison)
     verdicts = merged_verdicts(same["verdicts"] if same else [], comparison["verdicts"])
     brought = {id(v) for v in comparison["verdicts"]}
-    # where and when the verdicts were asked: this compare's, unless it added none of its own
+    # where and when the verdicts were asked: this compare's, unless it added none of its own; its judge as stored
     stored = dict(comparison if same is None or any(id(v) in brought for v in verdicts) else same, verdicts=verdicts)
+    if same is not None:
+        stored["judge"] = judge_as_begun(comparison["judge"], same["judge"])
     return [c for c in comparisons if c is not same] + [stored], stored
 
 
@@ -23392,6 +23395,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                          f"; those stored of the judge as it is now (on {on_one_line(stored['date'])}) are used"))
             if recheck:
                 pairwise_writable(sidecar)
+        if stored and todo and not {"digests", "details"} & set(stored["judge"]) and {"digests", "details"} & set(judge):
+            # (an older eval.py's: what the judge is now is never recorded as the whole comparison's, merged_comparison)
+            warn(unrecorded_judge_note(f"the comparison stored in {shell_word(sidecar)}", judge["models"], "verdicts"))
         if stored and stored.get("unconfirmed") and type(stored.get("host")) is str and not same_server(stored["host"],
                                                                                                       config["host"]):
             # what that server's judge was when they were asked, this one cannot say: reused, another digest's were

@@ -1062,6 +1062,30 @@ def test_unconfirmed_verdicts_of_a_judge_that_named_no_digest_are_kept_apart_onc
     assert [c["judge"].get("digests") for c in stored] == [None, [fake.digest("qwen2.5:7b")]], stored
 
 
+def test_a_comparison_an_older_eval_py_began_records_no_judge_of_now_as_its(project, cli, fake):
+    """130th round: a comparison an older eval.py stored, its judge recorded by neither digest nor details, gone on with
+    once the judge was swapped (another family under its name): no word, and the comparison was stored with what
+    /api/tags says of the new judge as the whole comparison's, its first verdicts the other model's. Said, as run
+    --resume and judge say it, and nothing read now recorded as the comparison's."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    fake.digests["qwen2.5:7b"] = ""
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    sidecar = load_json(cand + ".pairwise.json")
+    comparison = sidecar["comparisons"][0]
+    comparison["judge"] = {k: v for k, v in comparison["judge"].items() if k not in ("digests", "details")}
+    comparison["verdicts"] = comparison["verdicts"][:2]   # (stopped after two)
+    Path(cand + ".pairwise.json").write_text(json.dumps(sidecar))
+    fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and ("note: the comparison stored in runs/cand.json.pairwise.json began with no record of which "
+                          "model each judge (qwen2.5:7b) was: the verdicts asked now cannot be told to be the same "
+                          "models'") in err, err
+    stored = load_json(cand + ".pairwise.json")["comparisons"]
+    assert len(stored) == 1 and len(stored[0]["verdicts"]) == 4 and "details" not in stored[0]["judge"], stored
+
+
 def test_stored_verdicts_of_a_judge_its_tags_no_longer_describe_are_said_unchecked_for_that(project, cli, fake):
     """129th round's hostile servers: verdicts stored where the judge named no digest, checked by what its /api/tags
     said of it (judge.details), were said "stored where ... named no digest of it, so they cannot be checked" once its
@@ -1628,7 +1652,9 @@ def test_verdicts_of_a_judge_pulled_again_are_kept_apart_never_mixed_with_new_on
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) == asked + 1 and "pulled again" not in err, err
-    assert [c["judge"]["digests"] for c in load_json(cand + ".pairwise.json")["comparisons"]] == [[old_digest]]
+    # (130th round) the judge kept as stored: a digest read now is never recorded as the whole comparison's, as judge
+    # and run --resume keep theirs
+    assert ["digests" in c["judge"] for c in load_json(cand + ".pairwise.json")["comparisons"]] == [False]
     # a damaged digest is named, never read as unknown
     damaged = dict(older, judge=dict(older["judge"], digests="junk"))
     Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1", "comparisons": [damaged]}))
