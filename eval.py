@@ -10743,7 +10743,9 @@ REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:/[ \t]*(?P<of>\d{1,9})|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?"
 SCORE_OF_AN_ANSWER = re.compile(NAMED_ANSWER.format("answer") + r"\s*[:=]\s*" + SCORE, re.IGNORECASE)   # "Answer A: 8/10"
 SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
-SCORES_APART = re.compile(r"[ \t]*(?:[;\n]|,(?!\d))[ \t]*")   # one text's scores: "A: 6/10, B: 9/10" (never 6,5)
+# one text's scores: "A: 6/10, B: 9/10" (never 6,5); the separator alone, each part stripped after: spaces about it in the
+# pattern were tried from each space of a run with no separator after it (a MiB after "A:" took minutes)
+SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 
 
 def scores_of(under, value):
@@ -10755,7 +10757,7 @@ def scores_of(under, value):
         return [(answer, Fraction(value), False)] if answer else None
     if not isinstance(value, str):
         return None
-    texts = SCORES_APART.split(value.strip())
+    texts = [text.strip(" \t") for text in SCORES_APART.split(value.strip())]
     found = [SCORE_OF_AN_ANSWER.fullmatch(text) for text in texts]
     if answer and len(texts) == 1 and found[0] is None:
         found = [SCORE_ALONE.fullmatch(texts[0])]

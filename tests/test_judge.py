@@ -5508,6 +5508,20 @@ def test_scores_of_both_answers_in_a_verdict_field_are_a_breakdown_only_where_th
     assert read_as_the_judge(reply) == human
 
 
+def test_a_run_of_spaces_among_a_verdict_field_s_scores_is_read_in_one_pass():
+    """130th round: the split of a verdict field's text into its scores ("A: 6/10, B: 9/10") took spaces on either side
+    of each separator into its pattern, and a run of them with no separator after it was tried from each space: a MiB
+    of them after "A:" took minutes (compare --pairwise hung on one vote). Read in a process of its own, so that a
+    hang fails the test (its generous wait no timing: a hang is for ever)."""
+    import subprocess
+    import sys
+    from conftest import ROOT
+    reader = ("import json, sys; sys.path.insert(0, sys.argv[1]); import eval; "
+              "print(eval.parse_winner(json.dumps({'winner': 'A', 'verdict': 'A:' + ' ' * 1_000_000 + '9'}))[0])")
+    done = subprocess.run([sys.executable, "-c", reader, str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout == "A\n", done.stderr[-2000:]
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"pass": true, "verdict": ["Accuracy: PASS", "Date: FAIL"], "reason": "x"}', None),
     ('{"pass": true, "verdict": {"accuracy": "pass", "date": "fail"}, "reason": "x"}', None),
