@@ -10623,7 +10623,13 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
 REASON_FIELDS = {"reason", "reasons", "reasoning", "rationale", "explanation", "explanations", "justification", "note",
                  "notes", "comment", "comments", "analysis", "feedback", "details", "razon", "razón", "motivo",
                  "explicacion", "explicación", "raó", "explicació"}
-WHOLE_FIELDS = {"overall", "final", "global", "general", "total"}   # (an overall's key or label: "Overall: FAIL")
+# words of a key or a label inside a verdict field that name a verdict of the whole, any of them in its name ("Overall:
+# FAIL", final_choice, best_answer, winner_after_swap): a verdict under any other key is a criterion's. ("result",
+# "decision" and "status" beside a verdict were taken for criteria, and their FAIL beside the JSON's pass passed over)
+WHOLE_WORDS = {"overall", "final", "global", "general", "total", "verdict", "winner", "result", "results", "decision",
+               "status", "grade", "label", "conclusion", "choice", "chosen", "preferred", "preference", "best",
+               "outcome", "judgment", "judgement", "after", "swap", "swapped", "corrected", "revised", "ruling",
+               "veredicto", "veredicte", "resultado", "resultat", "decisión", "decisió", "ganador", "guanyador"}
 LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
                 "peor"}
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
@@ -10653,9 +10659,12 @@ def rubric_items(value):
 
 def of_the_whole_field(name, fields):
     """Whether a key or an item's label inside a verdict field (`name`) names a verdict of the whole: a verdict field's
-    (`fields`), an overall's, the answer that lost's; never a criterion's (accuracy, tone, meets_criteria)."""
+    (`fields`), one with a word of the whole's (WHOLE_WORDS: overall, result, final_choice), the answer that lost's; never
+    a criterion's (accuracy, tone, meets_criteria)."""
     name = field_name(name)
-    return (name in fields or name in WHOLE_FIELDS or name in LOSER_FIELDS) and "criteri" not in name
+    words = set(name.split("_"))   # (never one denied or a reason's: not_preferred, reason_for_choice)
+    return (name in fields or words & WHOLE_WORDS and not words & (REASON_FIELDS | {"not", "non", "no"})
+            or name in LOSER_FIELDS) and "criteri" not in name
 
 
 def breakdown_agrees(whole, items, verdict):
@@ -10832,10 +10841,13 @@ def said_in_fields(verdict_object, loose, verdict):
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, item = stack.pop()
             if isinstance(item, dict):
-                stack += reversed([(k, whole and of_the_whole_field(k, fields), v) for k, v in item.items()
-                                   if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
+                # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}})
+                stack += reversed([(k, (whole or "criteri" in field_name(under)) and of_the_whole_field(k, fields), v)
+                                   for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
-                stack += ((under, whole and not isinstance(part, dict), part) for part in reversed(item))
+                # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
+                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), part)
+                          for part in reversed(item))
             else:
                 values.append((under, whole, item))
         if stack:   # (past what is read: its verdict may be the last; never a pass unread)

@@ -5710,6 +5710,41 @@ def test_a_breakdown_by_criteria_whose_overall_agrees_is_one_verdict(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"verdict": "PASS", "result": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "decision": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"pass": true, "status": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "grade": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"pass": true, "label": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "after_review": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"overall": "PASS", "final_result": "FAIL"}}', None),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "final_decision": "FAIL"}}', None),
+    ('{"pass": true, "verdict": ["Overall: PASS", "Result: FAIL"]}', None),
+    ('{"pass": true, "verdict": "Overall: PASS\\nFinal decision: FAIL"}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "final_choice": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "preferred_answer": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "best_answer": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "choice": "B"}}', None),
+    ('{"winner": "A", "verdict": {"verdict": "A", "result": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "conclusion": "B is better"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "winner_after_swap": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "criteria": {"overall": "B"}}}', None),
+    ('{"winner": "A", "verdict": ["Winner: A", "Final answer: B"]}', None),
+    # criteria named as such still weigh against an overall that agrees, and verdict-like keys that agree are one verdict
+    ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "result": "FAIL"}}', False),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "tone": "B", "final_choice": "A"}}', "A"),
+    ('{"winner": "A", "verdict": {"criteria": {"accuracy": "A", "tone": "B", "overall": "A"}, "winner": "A"}}', "A"),
+    ('{"pass": true, "verdict": {"verdict": "PASS", "status": "PASS", "label": "PASS"}}', True),
+])
+def test_a_verdict_under_a_key_of_no_criterion_against_the_overall_is_a_second_verdict(reply, human):
+    """130th round: once a verdict field said its overall verdict, every other key's verdict was taken for a criterion's
+    and passed over, even the opposite: {"verdict": "PASS", "result": "FAIL"} and {"winner": "A", "final_choice": "B"}
+    read as the JSON's (end to end 100% passed, and "Baseline wins" where the old reader left them to a person). A key
+    that names a verdict (result, decision, status, choice, best_answer, "Final answer:") speaks of the whole: against
+    the JSON's verdict, the reply is a person's."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "reason": "x", "verdict": {"A": 6, "B": 9}}', None),
     ('{"winner": "A", "reason": "x", "verdict": {"A": "6/10", "B": "9/10"}}', None),
     ('{"winner": "A", "reason": "x", "verdict": "A: 6/10, B: 9/10"}', None),
