@@ -10639,8 +10639,8 @@ FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, ob
 # dash, a colon or in brackets ("B (more complete)"); never a sentence ("No, the answer does not hallucinate; it passes.",
 # "A, while accurate, is verbose; B wins."). A verdict's own word (FAIL, no cumple) takes any reason VERDICT_WORD does
 SHORT_WORDS = {"a", "b"} | (YES_NO := {"yes", "no", "sí", "si", "true", "false", "cert", "fals", "verdadero", "falso"})
-# (a yes or a no, as a boolean, answers what its key asks: a verdict under a verdict's key alone, a check's flag under any
-# other, its sense unknown: "missing_info": false and "Hallucination: No" are good news)
+# (a yes or a no, as a boolean, answers what its key asks: a verdict under a verdict's key, a check's flag under any
+# other, its sense unknown: "missing_info": false and "Hallucination: No" are good news; yes_no_says)
 FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|[-–—:].*|\(.*|(?:{VERDICT_SYMBOL}).*"""
                         r"""|,?[ \t]+(?:because|since|as|given|due|porque|ya que|pues|debido|perquè|ja que)(?![^\W_]).*"""
                         r"""|,[ \t]+(?:(?:it[ \t]+)?(?:fails|passes|does[ \t]+not[ \t]+pass)|no[ \t]+(?:cumple|compleix)|cumple|"""
@@ -10650,6 +10650,25 @@ FIELD_REST = re.compile(rf"""[*_"'`”’»)\]]{{0,3}}[ \t]*(?:[.!;]?|[.!;]\s.*|
                         r"""[^\W\d_]{2,}[ \t]*[.!]?)""", re.IGNORECASE | re.DOTALL)
 # (a word, then a colon and its reason, "FAIL: missing date": what VERDICT_WORD leaves, a field reads)
 FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""")   # (never a list: "PASS: accuracy; FAIL: date")
+
+
+# a check's flag whose sense is known, a yes the check's pass: its no a fail ("correct": false, "Correct: No", a rubric's
+# "met": false beside a pass were dropped as flags of unknown sense), its yes no pass of the whole (accurate, yet failed)
+KNOWN_SENSE = {"correct", "accurate", "met", "pass", "passes", "passed", "success", "successful", "succeeded",
+               "acceptable", "valid", "satisfied", "satisfies", "meets", "approved", "compliant", "correcto", "correcta",
+               "correcte", "cumple", "compleix", "válido", "vàlid"}
+
+
+def yes_no_says(name, fields):
+    """The verdicts a yes or a no (YES_NO, a boolean) under a key or an item's label inside a verdict field (`name`) may
+    say: both under a verdict field's key (`fields`), a fail alone under a flag of known sense (KNOWN_SENSE: correct,
+    is_correct, isValid, meets_requirements, "passed?"), none under any other (missing_info, hallucination)."""
+    name = field_name(name)
+    if name in fields:
+        return {True, False}
+    words = re.findall(r"[^\W_]+", name)
+    words = words[1:] if words[:1] in (["is"], ["was"]) else words
+    return {False} if words and (len(words) == 1 and words[0] in KNOWN_SENSE or words[0] == "meets") else set()
 
 
 def rubric_items(value):
@@ -10796,12 +10815,12 @@ ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?
 def field_word_said(text, loose, words, answers):
     """The verdict a verdict field's text names as a word read as after a key ("FAIL - missing date", "**FAIL**", "No
     cumple con el criterio", "[[B]]") or as a phrase ("It fails.", "Not met"), or None; a yes or a no (YES_NO) only
-    where `answers`: under a verdict's key."""
+    as the verdicts `answers` (yes_no_says)."""
     word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
     said = words.get(verdict_said(word.group("word"))) if word else None
-    said = None if said is not None and not answers and verdict_said(word.group("word")) in YES_NO else said
+    said = None if said is not None and said not in answers and verdict_said(word.group("word")) in YES_NO else said
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
 
 
@@ -10809,21 +10828,24 @@ def field_text_said(text, loose, words, answers):
     """[(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None)]: past its
     own key restated ("Verdict: FAIL", "Winner: B" were read as the key's word, none, and the JSON's other verdict kept),
     its word or phrase (field_word_said), else what follows each line's item label (ITEM_LABEL: "Date: FAIL\\nTone:
-    PASS", a rubric's lines, each read), a yes or a no after it only where the label is a verdict's key ("Passed: No";
-    never "Hallucination: No"). answers: whether the text is under a verdict's key."""
+    PASS", a rubric's lines, each read), a yes or a no after it as its label says (yes_no_says: "Passed: No", "Correct:
+    No"; never "Hallucination: No"), read first where it names a flag ("Pass: No" is no PASS). answers: the verdicts a yes
+    or a no says under the text's key (yes_no_says)."""
     key = PHRASE_KEY.match(text)
     if key is not None and key.group("phrase") is not None:
         text = text[key.start("phrase"):]
     said = field_word_said(text, loose, words, answers)
-    if said is not None or not ITEM_LABEL.match(text):
-        return [(said, "verdict" if key is not None and key.group("phrase") is not None else None)]
+    label = ITEM_LABEL.match(text)
+    alone = [(said, "verdict" if key is not None and key.group("phrase") is not None else None)]
+    if label is None or said is not None and not yes_no_says(label.group("name"), FIELDS_OF_A_VERDICT[loose][0]):
+        return alone
     saids = []
     for line in text.split("\n"):
         label = ITEM_LABEL.match(line)
-        named = label and field_name(label.group("name")) in FIELDS_OF_A_VERDICT[loose][0]
+        named = yes_no_says(label.group("name"), FIELDS_OF_A_VERDICT[loose][0]) if label else set()
         saids.append((field_word_said(line[label.end():], loose, words, named), label.group("name")) if label
                      else (field_word_said(line, loose, words, answers), None))
-    return saids
+    return saids if said is None or any(line_said is not None for line_said, _ in saids) else alone
 
 
 def said_in_fields(verdict_object, loose, verdict):
@@ -10854,12 +10876,13 @@ def said_in_fields(verdict_object, loose, verdict):
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         scores, scored = [], {True: set(), False: set()}   # the answers' scores, and what their texts say as words
-        for under, whole, part in values:   # (a boolean, as a yes or a no, a verdict under a verdict's key alone: YES_NO)
-            answers, found = field_name(under) in fields, scores_of(under, part) if loose is LOOSE_WINNER else None
+        for under, whole, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
+            answers, found = yes_no_says(under, fields), scores_of(under, part) if loose is LOOSE_WINNER else None
             scores += found or []
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
-                                else [(part if isinstance(part, bool) and words is PASS_WORDS and answers else None, None)]):
+                                else [(part if isinstance(part, bool) and words is PASS_WORDS and part in answers
+                                       else None, None)]):
                 if said is None:
                     continue
                 said = {"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said

@@ -5668,6 +5668,29 @@ def test_a_checks_flag_or_yes_no_inside_a_verdict_field_is_no_verdict(reply, hum
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"correct": false}}', None),
+    ('{"pass": true, "verdict": {"is_correct": false}}', None),
+    ('{"pass": true, "verdict": {"passes": false}}', None),
+    ('{"pass": true, "verdict": {"success": false}}', None),
+    ('{"pass": true, "verdict": {"acceptable": "no"}}', None),
+    ('{"pass": true, "verdict": {"isValid": false}}', None),
+    ('{"pass": true, "verdict": "Correct: No"}', None),
+    ('{"pass": true, "verdict": {"criteria": [{"name": "date", "met": false}, {"name": "tone", "met": true}]}}', None),
+    # a flag of known sense that agrees, and one of unknown sense, as before
+    ('{"pass": true, "verdict": {"correct": true, "acceptable": "yes"}}', True),
+    ('{"pass": false, "verdict": {"criteria": [{"name": "date", "met": false}, {"name": "tone", "met": true}]}}', False),
+    ('{"pass": true, "verdict": {"label": "PASS", "missing_info": false}}', True),
+    ('{"pass": false, "verdict": "Pass: No"}', False),
+])
+def test_a_flag_of_known_sense_inside_a_verdict_field_is_read(reply, human):
+    """130th round: a false or a "no" inside a verdict field was dropped as a check's flag of unknown sense whatever its
+    key: {"correct": false}, {"success": false}, "Correct: No" and a rubric's failed "met" beside a pass read as passes
+    (end to end, 27 of 27 passed). Under a key whose sense is known (correct, met, passes, success, acceptable, valid) a
+    yes or a no is a verdict, as under a verdict's own key."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "B", "verdict": {"verdict": "B", "notes": "Response A: vague, misses the date"}}', "B"),
     ('{"winner": "B", "verdict": {"winner": "B", "explanation": "A: misses the date"}}', "B"),
     ('{"winner": "B", "verdict": {"winner": "B", "explanation": "Answer A - misses the date."}}', "B"),
