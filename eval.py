@@ -10848,6 +10848,26 @@ def field_text_said(text, loose, words, answers):
     return saids if said is None or any(line_said is not None for line_said, _ in saids) else alone
 
 
+def said_in_a_reason_field(text, loose, verdict, fields, words):
+    """Whether a reason's text inside a verdict field (under REASON_FIELDS: notes, reasoning, details) gives another
+    verdict than `verdict`, as the reply's reason does (said_in_reason: a line beginning with a verdict's key), after a
+    label of the whole that begins a line ("Overall: FAIL"), or as a verdict's word alone ("FAIL", "B"): never its words
+    on an answer ("Response A: vague" is no vote for A)."""
+    if said_in_reason({"reason": text}, loose, verdict):
+        return True
+    for line in text.split("\n"):
+        label = ITEM_LABEL.match(line)
+        if label and of_the_whole_field(label.group("name"), fields):
+            said = field_word_said(line[label.end():], loose, words, yes_no_says(label.group("name"), fields))
+            said = {"A": "B", "B": "A"}.get(said, said) if field_name(label.group("name")) in LOSER_FIELDS else said
+        else:
+            word = verdict_said(line.strip(" \t.!*_`\"'"))
+            said = words.get(word) if word not in YES_NO else None
+        if said is not None and said != verdict:
+            return True
+    return False
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
@@ -10859,10 +10879,11 @@ def said_in_fields(verdict_object, loose, verdict):
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
         # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
         # (and whether it speaks of the whole: under keys of the whole alone, never in a rubric's item, an object in a list)
-        values, stack = [], [(key, of_the_whole_field(key, fields), value)]
+        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), value)], []
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, item = stack.pop()
             if isinstance(item, dict):
+                reasons += [v for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}})
                 stack += reversed([(k, (whole or "criteri" in field_name(under)) and of_the_whole_field(k, fields), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
@@ -10872,7 +10893,8 @@ def said_in_fields(verdict_object, loose, verdict):
                           for part in reversed(item))
             else:
                 values.append((under, whole, item))
-        if stack:   # (past what is read: its verdict may be the last; never a pass unread)
+        if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words)
+                        for text in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         scores, scored = [], {True: set(), False: set()}   # the answers' scores, and what their texts say as words

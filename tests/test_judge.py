@@ -5711,6 +5711,26 @@ def test_a_reason_or_the_losing_answer_inside_a_verdict_field_is_no_vote_for_it(
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"label": "PASS", "reasoning": "Verdict: FAIL"}}', None),
+    ('{"pass": true, "verdict": {"label": "PASS", "notes": "Overall: FAIL"}}', None),
+    ('{"pass": true, "verdict": {"details": "FAIL"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "reasoning": "Winner: B"}}', None),
+    ('{"winner": "A", "verdict": {"details": "B"}}', None),
+    # a reason's words about an answer, or its verdict agreeing, are still no second verdict
+    ('{"winner": "B", "verdict": {"verdict": "B", "notes": "Response A: vague, misses the date"}}', "B"),
+    ('{"winner": "B", "verdict": {"winner": "B", "explanation": "A: misses the date"}}', "B"),
+    ('{"pass": true, "verdict": {"label": "PASS", "reasoning": "Gives the date.\\nVerdict: PASS"}}', True),
+    ('{"pass": true, "verdict": {"label": "PASS", "notes": "Correct."}}', True),
+])
+def test_a_verdict_in_a_reason_inside_a_verdict_field_is_read_as_a_reason_s(reply, human):
+    """130th round: text under reasoning, notes, details or explanation inside a verdict field was never read, a verdict
+    in it too: {"label": "PASS", "reasoning": "Verdict: FAIL"} and {"winner": "A", "details": "B"} read as the JSON's.
+    It is read as a reason of the whole reply is (a line beginning with a verdict's key), and a verdict's word alone in
+    it; a note on an answer ("Response A: vague") is still no vote."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "verdict": "FAIL"}, "reason": "x"}', False),
     ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "overall": "FAIL"}, "reason": "x"}', False),
     ('{"pass": false, "verdict": ["Accuracy: PASS", "Tone: FAIL", "Overall: FAIL"], "reason": "x"}', False),
