@@ -10776,13 +10776,26 @@ SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
 SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 
 
-def scores_of(under, value):
+# words of a key whose numbers are lower the better, a rank's or a count of faults ({"rank": {"A": 1, "B": 2}} and
+# {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it)
+LOWER_BETTER = {"rank", "ranks", "ranking", "rankings", "ranked", "position", "place", "error", "errors", "issue",
+                "issues", "mistake", "mistakes", "problem", "problems", "flaw", "flaws", "fault", "faults", "hallucination",
+                "hallucinations", "penalty", "penalties", "errores", "fallos", "problemas", "errades"}
+
+
+def lower_better(key):
+    """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found)."""
+    return not LOWER_BETTER.isdisjoint(field_name(key).split("_"))
+
+
+def scores_of(under, value, lower=False):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
     scale)], or None where it is none: a text of answers' scores (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a
-    number or a score under an answer's key ({"A": 6}, {"B": "9/10"})."""
+    number or a score under an answer's key ({"A": 6}, {"B": "9/10"}). lower: a rank's or a count's (lower_better), each
+    score negated, so that the highest is still the best."""
     answer = field_name(under).upper() if field_name(under) in ("a", "b") else None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [(answer, Fraction(value), False)] if answer else None
+        return [(answer, Fraction(-value if lower else value), False)] if answer else None
     if not isinstance(value, str):
         return None
     texts = [text.strip(" \t") for text in SCORES_APART.split(value.strip())]
@@ -10791,7 +10804,8 @@ def scores_of(under, value):
         found = [SCORE_ALONE.fullmatch(texts[0])]
     if not all(found) or any(int(score.group("of") or 1) == 0 for score in found):
         return None
-    return [((score.groupdict().get("answer") or answer).upper(), Fraction(score.group("score").replace(",", "."))
+    return [((score.groupdict().get("answer") or answer).upper(),
+             (-1 if lower else 1) * Fraction(score.group("score").replace(",", "."))
              / (100 if score.group("percent") else int(score.group("of") or 1)), bool(score.group("of") or score.group("percent")))
             for score in found]
 
@@ -10879,27 +10893,30 @@ def said_in_fields(verdict_object, loose, verdict):
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
         # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
         # (and whether it speaks of the whole: under keys of the whole alone, never in a rubric's item, an object in a list)
-        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), value)], []
+        # (and whether its numbers are lower the better: under a rank's or a count's key at any depth, LOWER_BETTER)
+        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lower_better(key), value)], []
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            under, whole, item = stack.pop()
+            under, whole, lower, item = stack.pop()
             if isinstance(item, dict):
                 reasons += [v for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}})
-                stack += reversed([(k, (whole or "criteri" in field_name(under)) and of_the_whole_field(k, fields), v)
+                stack += reversed([(k, (whole or "criteri" in field_name(under)) and of_the_whole_field(k, fields),
+                                    lower or lower_better(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
-                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), part)
+                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, part)
                           for part in reversed(item))
             else:
-                values.append((under, whole, item))
+                values.append((under, whole, lower, item))
         if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words)
                         for text in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         scores, scored = [], {True: set(), False: set()}   # the answers' scores, and what their texts say as words
-        for under, whole, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
-            answers, found = yes_no_says(under, fields), scores_of(under, part) if loose is LOOSE_WINNER else None
+        for under, whole, lower, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
+            answers = yes_no_says(under, fields)
+            found = scores_of(under, part, lower) if loose is LOOSE_WINNER else None
             scores += found or []
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)

@@ -5508,6 +5508,22 @@ def test_scores_of_both_answers_in_a_verdict_field_are_a_breakdown_only_where_th
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"rank": {"A": 1, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"errors": {"A": 0, "B": 3}}}', "A"),
+    ('{"winner": "A", "verdict": {"ranking": ["A: 1", "B: 2"]}}', "A"),
+    ('{"winner": "B", "verdict": {"issues_found": {"A": 4, "B": 1}}}', "B"),
+    # against the winner, still a second verdict
+    ('{"winner": "A", "verdict": {"rank": {"A": 2, "B": 1}}}', None),
+    ('{"winner": "A", "verdict": {"mistakes": {"A": 3, "B": 0}}}', None),
+])
+def test_ranks_and_counts_of_errors_in_a_verdict_field_are_lower_the_better(reply, human):
+    """130th round: numbers of both answers inside a verdict field were all "higher wins" scores: a rank of 1 to 2, or 0
+    errors to 3, beside the winner A was read as against it, the reply left to a person. Under a key where lower is
+    better (rank, errors, issues, mistakes) the lower number is the winner's."""
+    assert read_as_the_judge(reply) == human
+
+
 def test_a_run_of_spaces_among_a_verdict_field_s_scores_is_read_in_one_pass():
     """130th round: the split of a verdict field's text into its scores ("A: 6/10, B: 9/10") took spaces on either side
     of each separator into its pattern, and a run of them with no separator after it was tried from each space: a MiB
