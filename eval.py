@@ -10884,10 +10884,12 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
 
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
-    {"verdict": "Assistant A", "winner": "B"}): the judge said two things, left to a person."""
+    {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (LOSER_FIELDS: {"winner": "A", "loser": "A"}):
+    the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
     for key, value in verdict_object.items():
-        if field_name(key) not in fields:
+        # (and the answer that lost, beside the winner: {"winner": "A", "loser": "A"} was read as A)
+        if field_name(key) not in fields and not (loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS):
             continue
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were

@@ -5747,6 +5747,20 @@ def test_a_verdict_in_a_reason_inside_a_verdict_field_is_read_as_a_reason_s(repl
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "loser": "A"}', None),
+    ('{"winner": "A", "runner_up": "A", "reason": "x"}', None),
+    ('{"winner": "B", "worse": "Answer B"}', None),
+    ('{"winner": "A", "loser": "B"}', "A"),
+    ('{"winner": "A", "runner_up": "B", "reason": "x"}', "A"),
+])
+def test_a_loser_beside_the_winner_naming_the_same_answer_is_a_second_verdict(reply, human):
+    """130th round: the answer that lost, named beside the winner in the reply's JSON ({"winner": "A", "loser": "A"}), was
+    read only inside a verdict field: the same answer as both was read as the winner. It names the other answer than
+    the winner, or the judge said two things, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "verdict": "FAIL"}, "reason": "x"}', False),
     ('{"pass": false, "verdict": {"accuracy": "PASS", "tone": "FAIL", "overall": "FAIL"}, "reason": "x"}', False),
     ('{"pass": false, "verdict": ["Accuracy: PASS", "Tone: FAIL", "Overall: FAIL"], "reason": "x"}', False),
