@@ -10901,8 +10901,10 @@ def said_in_fields(verdict_object, loose, verdict):
             under, whole, lower, item = stack.pop()
             if isinstance(item, dict):
                 reasons += [v for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
-                # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}})
-                stack += reversed([(k, (whole or "criteri" in field_name(under)) and of_the_whole_field(k, fields),
+                # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
+                # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}})
+                stack += reversed([(k, (whole or "criteri" in field_name(under))
+                                    and (of_the_whole_field(k, fields) or field_name(k) in ("a", "b")),
                                     lower or lower_better(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
@@ -10915,11 +10917,12 @@ def said_in_fields(verdict_object, loose, verdict):
                         for text in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
-        scores, scored = [], {True: set(), False: set()}   # the answers' scores, and what their texts say as words
+        # the answers' scores of the whole and of criteria, and what their texts say as words
+        scores, scored = {True: [], False: []}, {True: set(), False: set()}
         for under, whole, lower, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
             found = scores_of(under, part, lower) if loose is LOOSE_WINNER else None
-            scores += found or []
+            scores[whole] += found or []
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
                                 else [(part if isinstance(part, bool) and words is PASS_WORDS and part in answers
@@ -10928,7 +10931,8 @@ def said_in_fields(verdict_object, loose, verdict):
                     continue
                 said = {"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
-        agree = scores_agree(scores, verdict) if scores else None
+        # (the whole's pair, where there is one, its criteria's a breakdown beside it)
+        agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None
         if agree is False:
             return True
         if agree is None:   # (no pair of scores: their texts' words read as any other's, "A: 9/10" alone a vote for A)

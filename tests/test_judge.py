@@ -5524,6 +5524,17 @@ def test_ranks_and_counts_of_errors_in_a_verdict_field_are_lower_the_better(repl
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "overall": {"A": 6, "B": 9}}}', None),
+    ('{"winner": "A", "verdict": {"accuracy": {"A": 6, "B": 9}, "overall": {"A": 9, "B": 6}}}', "A"),
+    ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "tone": {"A": 6, "B": 9}}}', "A"),
+])
+def test_overall_scores_beside_criteria_s_are_compared_with_the_winner(reply, human):
+    """130th round: scores of the answers overall beside scores by criterion, four in all, were compared with nothing:
+    A winning on an overall 6 to 9 read as A. The overall's pair is compared with the winner on its own."""
+    assert read_as_the_judge(reply) == human
+
+
 def test_a_run_of_spaces_among_a_verdict_field_s_scores_is_read_in_one_pass():
     """130th round: the split of a verdict field's text into its scores ("A: 6/10, B: 9/10") took spaces on either side
     of each separator into its pattern, and a run of them with no separator after it was tried from each space: a MiB
