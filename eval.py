@@ -12656,6 +12656,8 @@ def live_holder(run_path):
     try:
         with open_regular(run_path + ".lock", "rb") as f:
             held, said = os.fstat(f.fileno()), f.read(32).decode("ascii").strip()
+    except PermissionError:   # another user's lock, mode 600 (their umask 077): its holder is found by its inode all the same
+        return flock_holder(run_path + ".lock")
     except (OSError, UnicodeDecodeError):
         return None
     try:
@@ -20013,8 +20015,9 @@ def unfinished_listing(path):
     """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
     answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
     run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
-    if not os.access(path, os.R_OK) and others_stopped_run(run_path):   # (its owner's to make readable: whose, said)
-        raise EvalError(f"{shell_word(path)}: {others_stopped_run(run_path)}")
+    if not os.access(path, os.R_OK) and (live_holder(run_path) or others_stopped_run(run_path)):
+        # (its owner's to make readable, or to finish: whose, said; a live one's writer named first, as resume names it)
+        raise EvalError(f"{shell_word(path)}: {journal_in_the_way(run_path)}")
     config, done = read_journal(path, where=where, begun=begun)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     waiting = sum(b["answer"].get("error") is None and b["answer"].get("response") is not None for b in begun.values())
@@ -23171,15 +23174,28 @@ def baseline_from_here(comparison, candidate):
     return None
 
 
+def candidate_held(b_path, holder):
+    """What to say of a candidate run another eval.py holds (pid `holder`, or None where the system names none)."""
+    return (f"another eval.py{f' (pid {holder})' if holder else ''} holds {shell_word(b_path)} now (a compare --pairwise "
+            "asking the judge about its pairs, or a run --resume completing it); wait for it, then compare again "
+            "(the verdicts a compare of the same runs stores are reused)")
+
+
 def pairwise_journal_listing(path):
     """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
     compare stopped, or one asking now): how many, of which runs and judges; the next compare of
     that candidate stores them. A damaged one: the line at fault (journaled_comparisons)."""
     sidecar = path[:-len(JOURNAL_SUFFIX)]
-    held = journaled_comparisons(path)
+    candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
+    try:
+        held = journaled_comparisons(path)
+    except EvalError:   # (another user's, mode 600: a compare of theirs asking now is waited for, never copied)
+        holder = flock_holder(own_name(candidate)) if others_owner(path) is not None else None
+        if holder is None:
+            raise
+        raise EvalError(f"{shell_word(path)}: {candidate_held(candidate, holder)}") from None
     verdicts = sum(len(c["verdicts"]) for c in held)
     judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
-    candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
     # (its values are held to what eval.py writes by journaled_comparisons: an api of "ollama $(...)", pasted, ran)
     # (a baseline found nowhere from here: the command as that compare's folder opens it, said so, the candidate whole)
@@ -23315,14 +23331,10 @@ def pairwise_compare(args, a_path, a_run, b_path, b_run):
     verdicts by pair, the pairs, the unanswered ids, the judge and how many calls were made now.
     The candidate run is held from before its stored verdicts are read: a second compare that read
     them while the first asked would ask what the first had yet to store, paid twice."""
-    def refusal(holder):
-        return (f"another eval.py{f' (pid {holder})' if holder else ''} holds {shell_word(b_path)} now (a compare --pairwise "
-                "asking the judge about its pairs, or a run --resume completing it); wait for it, then compare again "
-                "(the verdicts a compare of the same runs stores are reused)")
     try:
-        held = hold_file(own_name(b_path), refusal(None))
+        held = hold_file(own_name(b_path), candidate_held(b_path, None))
     except EvalError:   # (the holder named where the system says who it is)
-        raise EvalError(refusal(flock_holder(own_name(b_path)))) from None
+        raise EvalError(candidate_held(b_path, flock_holder(own_name(b_path)))) from None
     try:
         return pairwise_held(args, a_path, a_run, b_path, b_run)
     finally:

@@ -1922,6 +1922,42 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner(project, cli, 
                         "readable, or copy both runs to a folder of yours and compare the copies\n"), err
 
 
+def test_another_users_live_compare_with_an_unreadable_journal_is_waited_for(project, cli, fake, monkeypatch):
+    """130th round's perm attack: `runs` of another user's compare --pairwise asking now, its journal mode 600 (their
+    umask 077), offered "ask its owner to go on with that compare ..., or copy both runs ... and compare the copies": the
+    copy asks again what that compare is paying for. The compare holding the candidate is named, to be waited for, as
+    compare itself names it. (Ownership is set with chown, this process seen as user 1000; reading it fails as the
+    system fails it, root reading every file.)"""
+    import subprocess
+    import sys
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal = cand + ".pairwise.json.journal"
+    os.chmod("runs", 0o1777)
+    os.chown(journal, 4321, 4321)
+    os.chmod(journal, 0o600)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_open = os.open
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) == os.path.abspath(journal):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+    live = subprocess.Popen([sys.executable, "-c", f"import fcntl, time\nf = open({cand!r}, 'rb')\n"
+                             "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout.readline() == "held\n"
+        code, out, err = cli("runs", "runs")
+    finally:
+        live.kill()
+        live.wait()
+    said = " ".join(out.split())
+    assert f"another eval.py (pid {live.pid}) holds {cand} now (a compare --pairwise asking" in said, said
+    assert "copy both runs" not in said, said
+
+
 def test_another_users_journal_in_a_sticky_folder_is_stored_and_said_in_the_way(project, cli, fake, monkeypatch):
     """129th round: another user's stopped compare left its journal in a sticky folder (as /tmp). The next compare stored
     its verdicts, then could not remove it, and said they were "kept in" it for the next compare to store, with "ask its

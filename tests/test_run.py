@@ -829,6 +829,38 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner_never_a_copy(p
     assert fake.chat_bodies == []
 
 
+def test_another_users_live_run_with_an_unreadable_lock_is_waited_for(project, cli, fake, monkeypatch):
+    """130th round's perm attack: another user's run begun with umask 077 (journal and lock mode 600), while it runs, was
+    said to be stopped by run --resume, run --out and runs ("which you cannot read (mode 600): ask its owner to finish its
+    run"): the lock was opened to be read, which failed, and so no holder was looked for. Its holder is found by the
+    lock's inode, as where it can be read. (Ownership is set with chown, this process seen as user 1000; reading them
+    fails as the system fails it.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o1777)
+    mine = {os.path.abspath(f"runs/dev-v3.json{suffix}") for suffix in (".journal", ".lock")}
+    with lock_held_by_another(project / "runs" / "dev-v3.json.lock") as live:
+        for name in mine:
+            os.chown(name, 4321, 4321)
+            os.chmod(name, 0o600)
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+        real_access, real_open = os.access, os.open
+        monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) in mine
+                            else real_access(path, mode, **kw))
+        def unreadable(path, flags, *a, **kw):
+            if os.path.abspath(path) in mine:
+                raise PermissionError(errno.EACCES, "Permission denied", path)
+            return real_open(path, flags, *a, **kw)
+        monkeypatch.setattr(os, "open", unreadable)
+        said = f"another eval.py (pid {live.pid}) is writing this run (runs/dev-v3.json.journal); wait for it"
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: {said}\n"), err
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+        assert code == 2 and err.endswith(f"error: --out runs/dev-v3.json: {said}, or give another --out\n"), err
+        code, out, err = cli("runs", "runs")
+        assert f"pid {live.pid}" in out and "cannot read" not in out, out
+    assert fake.chat_bodies == []
+
+
 def resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, mode):
     """run --resume of a stopped run whose folder runs/ (of `mode`, this process seen as user 1000, its owner) is
     unwritable to os.access (root writes every folder): (exit code, stdout, stderr)."""
