@@ -23779,8 +23779,14 @@ def judge_target(run_path, out):
                                 f"eval.py began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
     target = judged_path(run_path, out)
     judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
-    # the judging too: another user's in a sticky folder is appended to, then never removed once the run is written
-    for path in (target[0], judging):
+    # another user's judge at work on it is waited for before its folder is looked at: a copy of it pays again for votes
+    # asked now (one's own is refused by its lock, begin_judging)
+    live = others_owner(judging) is not None and live_holder(target[0]) is not None
+    if live and target[1]:
+        raise EvalError(f"--out {shell_word(target[0])}: {judging_in_the_way(target[0])}, or give another --out")
+    # the judging too: another user's in a sticky folder is appended to, then never removed once the run is written (a
+    # live one, without --out, is passed by for the next free name: begin_judging)
+    for path in (target[0],) if live else (target[0], judging):
         writable_beside(path, "the judged run could not be written there; give --out in a folder that can be written"
                         + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it "
                            "holds" if os.path.isfile(judging) else ""))

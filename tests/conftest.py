@@ -1,6 +1,7 @@
 """Shared fixtures: a fake Ollama on 127.0.0.1, a throw-away project folder, the CLI in-process,
 and run files built directly (make_run) for the stages that only read them back."""
 
+import contextlib
 import errno
 import functools
 import hashlib
@@ -406,6 +407,21 @@ def stopped_write(after, write_file=WRITE_FILE):
             write_file(path, pieces, replace)
         raise KeyboardInterrupt
     return write
+
+
+@contextlib.contextmanager
+def lock_held_by_another(path):
+    """Another process holding the lock file at path (its pid written in it), as a live eval.py does."""
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
+                               f"f = open({str(path)!r}, 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "f.truncate(0); f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def removal_refused(monkeypatch, suffix):

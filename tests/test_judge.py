@@ -18,8 +18,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, removal_refused, eval_cli, evalpy, load_json, make_run, printed_lines, stopped_write,
-                      write_run)
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, removal_refused, eval_cli, evalpy, load_json, lock_held_by_another, make_run,
+                      printed_lines, stopped_write, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -3443,6 +3443,31 @@ def test_a_stopped_judging_in_a_folder_that_cannot_be_written_is_named_with_the_
                                       "could not be written there; give --out in a folder that can be written, with "
                                       "shared/j.json.judging copied beside it (OUT.judging) to go on with the votes it "
                                       "holds\n"), err
+    assert len(fake.chat_bodies) == asked
+
+
+def others_judging_in_sticky(cli, fake, judged_split, monkeypatch):
+    """A stopped judging moved to shared/j.json.judging, another user's (uid 4321, by chown) in a sticky folder, this
+    process seen as user 1000."""
+    interrupted_judging(cli, fake, judged_split)
+    os.makedirs("shared")
+    os.rename("j.json.judging", "shared/j.json.judging")
+    os.chmod("shared", 0o1777)
+    os.chown("shared/j.json.judging", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+
+
+def test_another_users_live_judging_is_waited_for_never_copied(project, judged_split, cli, fake, monkeypatch):
+    """130th round's perm attack: judge --out at another user's judging that another eval.py is asking now, in a sticky
+    folder, said "give --out in a folder that can be written, with shared/j.json.judging copied beside it": the copy pays
+    again for votes being asked now (runs said "being judged now"). The live judge is named first, to be waited for."""
+    others_judging_in_sticky(cli, fake, judged_split, monkeypatch)
+    asked = len(fake.chat_bodies)
+    with lock_held_by_another(os.path.abspath("shared/j.json.lock")) as live:
+        os.chown("shared/j.json.lock", 4321, 4321)
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "shared/j.json")
+    assert code == 2 and err.endswith(f"error: --out shared/j.json: another eval.py (pid {live.pid}) is judging into this "
+                                      "name (shared/j.json.judging); wait for it, or give another --out\n"), err
     assert len(fake.chat_bodies) == asked
 
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, printed_lines, read_cases,
-                      removal_refused, stopped_write)
+from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
+                      printed_lines, read_cases, removal_refused, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -332,21 +332,6 @@ def wait_for_answers(journal, n, timeout=30):
             return
         time.sleep(0.02)
     raise AssertionError(f"{journal} never reached {n} answers")
-
-
-@contextlib.contextmanager
-def lock_held_by_another(path):
-    """Another process holding the lock file at path (its pid written in it), as a live eval.py does."""
-    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, os, sys, time\n"
-                               f"f = open({str(path)!r}, 'a+'); fcntl.flock(f, fcntl.LOCK_EX)\n"
-                               "f.truncate(0); f.write(str(os.getpid())); f.flush(); print('held', flush=True); time.sleep(60)"],
-                              stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "held\n"
-        yield holder
-    finally:
-        holder.kill()
-        holder.wait()
 
 
 def killed_run(project, fake, after):
