@@ -23399,6 +23399,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                             + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
     if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
+        if others_owner(sidecar + JOURNAL_SUFFIX) is not None:
+            # (another user's that could not be removed once stored: the sidecar made of them would be ours, which its
+            # owner's compare cannot write, and the journal would still say them unstored; one that cannot be read is
+            # said so first, its owner asked to make it readable)
+            journaled_comparisons(sidecar + JOURNAL_SUFFIX)
+            pairwise_writable(sidecar)
         try:
             store_comparisons(sidecar)
         except KeyboardInterrupt:   # (or SIGTERM): kept, in the journal or stored; "interrupted" alone named neither
