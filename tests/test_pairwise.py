@@ -2332,6 +2332,35 @@ def test_runs_in_another_users_folder_ask_its_owner_or_the_copy(project, cli, fa
     assert fake.chat_bodies == []
 
 
+def test_another_users_journal_in_their_folder_asks_its_owner_or_the_copy(project, cli, fake, monkeypatch):
+    """130th round's perm attack: compare --pairwise of runs in another user's folder (755) holding their stopped
+    compare's journal stored it first, and said "cannot write ...pairwise.json.lock (Permission denied): the judge
+    verdicts asked are kept in ...journal, and the next compare --pairwise stores them; fix that and compare again": none
+    was asked, and the folder is its owner's to fix. Refused before the journal is stored, nothing written, with the cure
+    said where it holds none. (Ownership is set with chown, this process seen as user 1000; the folder is made
+    unwritable to os.access: root writes every folder.)"""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal = cand + ".pairwise.json.journal"
+    held = Path(journal).read_bytes()
+    for name in ("runs", journal):
+        os.chown(name, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
+                                      "verdicts asked could not be stored, so nothing was asked: ask its owner (uid 4321) "
+                                      "to let you write in runs, or copy both runs to a folder that can be written and "
+                                      "compare the copies\n"), err
+    assert "kept in" not in err and len(fake.chat_bodies) == asked
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json.journal"]
+    assert Path(journal).read_bytes() == held
+
+
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
     """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
     run's are now: the compare is refused before any call, saying where to move them."""
