@@ -12604,6 +12604,20 @@ def judging_in_the_way(run_path):
             f"{option_word('--out', run_path)}, finishes it")
 
 
+def others_stopped_judging(run_path):
+    """What to say of a stopped judging that is another user's, and that this process cannot go on with (in a sticky
+    folder, or not writable: "the judge command that began it, given again, finishes it" was said, which judge_target
+    refuses): its owner asked, or it copied beside an --out of one's own; else None."""
+    judging = run_path + JUDGING_SUFFIX
+    owner = others_owner(judging)
+    if owner is None or others_in_sticky(judging) is None and os.access(judging, os.W_OK | os.R_OK):
+        return None
+    finish = "ask its owner to finish it (the judge command that began it, given again)"
+    return (f"{shell_word(judging)} holds an unfinished judging of another user's (uid {owner}): {finish}, or copy it "
+            f"beside an --out of yours (cp {shell_word(judging)} DIR/, then that judge command with --out "
+            f"{shell_word(os.path.join('DIR', os.path.basename(run_path)))})")
+
+
 def votes_held(entries):
     """How many votes a judging's lines hold: each call's last (one asked again after it failed
     replaces it), failed ones none."""
@@ -20132,8 +20146,9 @@ def judging_listing(path):
     unfit = None if holder or written else judged_run_changed(judged_from, header)
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
-              f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (unfit or
-              "the judge command that began it, given again, finishes it, on the judge it began with"))
+              f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (
+                  unfit or others_stopped_judging(run_path)   # (another user's: never offered as ours)
+                  or "the judge command that began it, given again, finishes it, on the judge it began with"))
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]

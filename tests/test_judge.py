@@ -3471,6 +3471,20 @@ def test_another_users_live_judging_is_waited_for_never_copied(project, judged_s
     assert len(fake.chat_bodies) == asked
 
 
+def test_runs_offers_another_users_stopped_judging_as_its_owners(project, judged_split, cli, fake, monkeypatch):
+    """130th round's perm attack: runs offered another user's stopped judging in a sticky folder as the viewer's own:
+    "the judge command that began it, given again, finishes it", which the judge refuses (their file, in a folder where
+    each user replaces only their own). Its owner is asked, or it is copied beside an --out of one's own, as runs says of
+    another user's run."""
+    others_judging_in_sticky(cli, fake, judged_split, monkeypatch)
+    code, out, err = cli("runs", "shared")
+    said = " ".join(out.split())
+    assert ("shared/j.json.judging holds an unfinished judging of another user's (uid 4321): ask its owner to finish it "
+            "(the judge command that began it, given again), or copy it beside an --out of yours (cp "
+            "shared/j.json.judging DIR/, then that judge command with --out DIR/j.json)") in said, said
+    assert "finishes it" not in said, said
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
