@@ -12607,12 +12607,20 @@ def judging_in_the_way(run_path):
 def others_stopped_judging(run_path):
     """What to say of a stopped judging that is another user's, and that this process cannot go on with (in a sticky
     folder, or not writable: "the judge command that began it, given again, finishes it" was said, which judge_target
-    refuses): its owner asked, or it copied beside an --out of one's own; else None."""
+    refuses): its owner asked, or it copied beside an --out of one's own (one that cannot be read: its owner asked to
+    finish it or make it readable, as others_stopped_run says of a journal); else None."""
     judging = run_path + JUDGING_SUFFIX
     owner = others_owner(judging)
     if owner is None or others_in_sticky(judging) is None and os.access(judging, os.W_OK | os.R_OK):
         return None
     finish = "ask its owner to finish it (the judge command that began it, given again)"
+    try:
+        open_regular(judging).close()
+    except PermissionError:
+        return (f"{shell_word(judging)} is another user's judging (uid {owner}), which you cannot read "
+                f"(mode {os.lstat(judging).st_mode & 0o7777:o}): {finish} or to make it readable")
+    except OSError:
+        pass   # (said as it is by whoever reads it)
     return (f"{shell_word(judging)} holds an unfinished judging of another user's (uid {owner}): {finish}, or copy it "
             f"beside an --out of yours (cp {shell_word(judging)} DIR/, then that judge command with --out "
             f"{shell_word(os.path.join('DIR', os.path.basename(run_path)))})")
@@ -20133,7 +20141,13 @@ def judging_listing(path):
     holds; the judge command that began it finishes it), left beside its run, being written now, or
     damaged (what judge would refuse: it is never offered as the way to finish it)."""
     run_path = path[:-len(JUDGING_SUFFIX)]
-    header, entries = judging_lines(path)   # (a damaged one: listed as such by run_listing)
+    try:
+        header, entries = judging_lines(path)   # (a damaged one: listed as such by run_listing)
+    except EvalError:   # (another user's that cannot be read: whose, said, and a live one's judge named first)
+        said = judging_in_the_way(run_path) if live_holder(run_path) else others_stopped_judging(run_path)
+        if said is None:
+            raise
+        raise EvalError(f"{shell_word(path)}: {said}") from None
     problem = judging_problem(path)
     if problem:
         raise EvalError(f"{problem}; {judging_fix(problem)}")

@@ -3485,6 +3485,31 @@ def test_runs_offers_another_users_stopped_judging_as_its_owners(project, judged
     assert "finishes it" not in said, said
 
 
+def test_runs_says_whose_judging_it_cannot_read(project, judged_split, cli, fake, monkeypatch):
+    """130th round's perm attack: runs showed another user's judging it cannot read (mode 600, their umask 077) as
+    "Permission denied", where such a journal is said to be another user's, its owner asked; a live one's judge is named
+    as live. (Reading it fails as the system fails it, root reading every file.)"""
+    others_judging_in_sticky(cli, fake, judged_split, monkeypatch)
+    judging = os.path.abspath("shared/j.json.judging")
+    os.chmod(judging, 0o600)
+    real_open = os.open
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) == judging:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+    said = ("shared/j.json.judging is another user's judging (uid 4321), which you cannot read (mode 600): ask its owner "
+            "to finish it (the judge command that began it, given again) or to make it readable")
+    code, out, err = cli("runs", "shared")
+    assert said in " ".join(out.split()) and "Permission denied" not in out, out
+    entry = json.loads(cli("runs", "shared", "--json")[1])[0]
+    assert entry["problem"] == f"shared/j.json.judging: {said}", entry
+    with lock_held_by_another(os.path.abspath("shared/j.json.lock")) as live:
+        code, out, err = cli("runs", "shared")
+    assert (f"another eval.py (pid {live.pid}) is judging into this name (shared/j.json.judging); wait for it"
+            in " ".join(out.split())), out
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge
