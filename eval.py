@@ -1843,6 +1843,17 @@ def unremoved_cure(left, error):
     return (f"{words}; then remove it" if error.errno == errno.EPERM else "remove it") + f" (rm {shell_word(left)})"
 
 
+def rm_cure(path, what="it"):
+    """removal_cure(path), with rm's words where that is "remove it": a folder whose mode lets one write may refuse rm
+    all the same, append-only or immutable (os.access passes an append-only one; "remove it" alone was said, and rm
+    failed), so lsattr and chattr are named."""
+    cure = removal_cure(path)
+    if cure != "remove it":
+        return cure
+    return (f"remove {what} (rm {shell_word(path)}; where that is refused, lsattr -d {shell_word(os.path.dirname(path) or '.')} "
+            f"shows an append-only or immutable folder, and {chattr_cure('-a -i', 'it')})")
+
+
 def os_hint(error):
     """': what to do' about an OSError whose errno OS_ERROR_HINTS knows, else ''."""
     if isinstance(error, ReadOnlyFile):   # (its own: "to read or write it, or to enter a folder" was said beside it;
@@ -15116,13 +15127,11 @@ def left_behind(path, suffix, what):
     it: left by a stop between the two, or by a folder that would not let it be removed (an append-only one: "a stop"
     alone was said, and its rm failed). Another user's in a sticky folder, or one in a folder this process cannot write, is
     removed by whoever may (removal_cure: lsattr and chattr were blamed for a sticky folder's refusal)."""
-    left, folder = path + suffix, os.path.dirname(path) or "."
+    left = path + suffix
     cure = removal_cure(left)
     return (f"{shell_word(path)} is a finished run, and {shell_word(left)} was left behind just after the run file was "
             f"written (by a stop, or a folder that would not let it be removed): every {what} is in {shell_word(path)}; "
-            + (f"remove the {suffix[1:]} (rm {shell_word(left)}; where that is refused, lsattr -d {shell_word(folder)} shows "
-               f"an append-only or immutable folder, and {chattr_cure('-a -i', 'it')})" if cure == "remove it" else
-               f"the {suffix[1:]}: {cure}"))
+            + (rm_cure(left, f"the {suffix[1:]}") if cure == "remove it" else f"the {suffix[1:]}: {cure}"))
 
 
 def unremoved_note(path, suffix, what, error):
@@ -20016,12 +20025,12 @@ def leftovers(folder):
         path, temp = os.path.join(folder, name), TEMP_NAME.fullmatch(name)
         if temp and not writer_alive(int(temp.group(3))):
             found.append((path, f"a temp file eval.py (process {temp.group(3)}, gone) left while writing "
-                                f"{shell_word(os.path.join(folder, temp.group(1)))}: {removal_cure(path)}"))
+                                f"{shell_word(os.path.join(folder, temp.group(1)))}: {rm_cure(path)}"))
         elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \
                 and not any(os.path.lexists(path[:-5] + suffix) for suffix in (JOURNAL_SUFFIX, JUDGING_SUFFIX)):
             # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume)
             found.append((path, "a lock no eval.py on this machine holds (left by a stopped one, or by a folder that "
-                                f"would not let it be removed): the next eval.py takes it; {removal_cure(path)} if none "
+                                f"would not let it be removed): the next eval.py takes it; {rm_cure(path)} if none "
                                 "runs on another machine"))
     return found
 

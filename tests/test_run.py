@@ -4897,6 +4897,27 @@ def test_a_lock_the_system_will_not_remove_is_named_never_blamed_on_a_stop(proje
             "removed): the next eval.py takes it") in out, out
 
 
+@pytest.mark.parametrize("euid, chattr", [(0, "chattr -a -i undoes it"),
+                                           (1000, "chattr -a -i undoes it, run by an administrator (root): ask one")])
+def test_runs_says_rms_refusal_of_files_left_in_an_append_only_folder(project, cli, monkeypatch, euid, chattr):
+    """130th round's perm attack: a lock and a temp file a run left in an append-only folder of one's own (chattr +a,
+    which lets files be made, never removed) were listed by `runs` with "remove it", and rm failed there (Operation not
+    permitted): os.access passes such a folder. rm's refusal is said, with lsattr and chattr, as for a journal left so;
+    root's alike. (The files are made by hand as those a stopped write left, this process seen as root or user 1000.)"""
+    os.makedirs("ap")
+    Path("ap/r.json.tmp-999999-1").write_text("{}")   # (no process 999999: its writer is gone)
+    Path("ap/r.json.lock").write_text("999999")
+    os.chown("ap", euid, euid)
+    monkeypatch.setattr(os, "geteuid", lambda: euid)
+    code, out, err = cli("runs", "ap")
+    said = " ".join(out.split())
+    assert code == 0 and ("a temp file eval.py (process 999999, gone) left while writing ap/r.json: remove it (rm "
+                          "ap/r.json.tmp-999999-1; where that is refused, lsattr -d ap shows an append-only or immutable "
+                          f"folder, and {chattr})") in said, (said, err)
+    assert ("the next eval.py takes it; remove it (rm ap/r.json.lock; where that is refused, lsattr -d ap shows an "
+            f"append-only or immutable folder, and {chattr}) if none runs on another machine") in said, said
+
+
 def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
     """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
     `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
