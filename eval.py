@@ -113,7 +113,7 @@ from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
 from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
-from stat import S_ISDIR, S_ISREG, S_IWUSR   # (stat() itself is a page's figure, §13)
+from stat import S_ISDIR, S_ISREG, S_IWGRP, S_IWOTH, S_IWUSR   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
 __version__ = "0.1.0"
@@ -1547,7 +1547,7 @@ def removal_cure(path):
         return writable_cure(path)
     if os.path.isdir(folder) and not os.access(folder, os.W_OK):
         owner = others_owner(folder)
-        if owner is not None:
+        if owner is not None and not mode_lets_write(os.stat(folder)):   # (one its mode lets you write in is locked)
             return f"ask the owner of {shell_word(folder)} (uid {owner}) to move it aside (you cannot write in that folder)"
         cure = folder_cure(folder)
         return (f"make the folder writable (chmod u+w {shell_word(folder)}), then remove it"
@@ -1557,20 +1557,47 @@ def removal_cure(path):
 
 def folder_cure(folder):
     """How a folder this process cannot write in is made so: chmod; another user's by its owner (chmod fails: they are
-    asked to let you write there, where "make the folder writable" and "fix the permissions" were said)."""
+    asked to let you write there, where "make the folder writable" and "fix the permissions" were said). One whose mode
+    lets you write already is locked (chattr +i), anyone's: "make the folder writable" was said, and chmod did nothing;
+    "ask its owner" of another's 777 one, whose chattr -i fails as yours does."""
     owner = others_owner(folder)
-    if owner is not None:
-        return f"ask its owner (uid {owner}) to let you write in {shell_word(folder)}"
-    try:   # (one whose mode lets its owner write, chattr +i: "make the folder writable" was said, and chmod did nothing)
-        mode, read_only = os.stat(folder).st_mode, os.statvfs(folder).f_flag & os.ST_RDONLY
+    asked = "make the folder writable" if owner is None else f"ask its owner (uid {owner}) to let you write in {shell_word(folder)}"
+    try:
+        info, read_only = os.stat(folder), os.statvfs(folder).f_flag & os.ST_RDONLY
     except (OSError, AttributeError):   # (no statvfs: Windows)
-        return "make the folder writable"
+        return asked
     if read_only:
         return "its file system is mounted read-only: use a folder on another"
-    if not mode & S_IWUSR and os.geteuid() != 0:
-        return "make the folder writable"
-    return (f"its mode ({mode & 0o7777:o}) lets you write in it, so it is locked: an immutable or append-only folder? "
-            f"(lsattr -d {shell_word(folder)} shows which; {chattr_cure('-i -a', 'both')})")
+    if not mode_lets_write(info):
+        return asked
+    return (f"its mode ({info.st_mode & 0o7777:o}) lets you write in it, so it is locked: an immutable or append-only "
+            f"folder? (lsattr -d {shell_word(folder)} shows which; {chattr_cure('-i -a', 'both')})")
+
+
+def refused_folder_cure(folder, error):
+    """folder_cure(folder), where the system's refusal (`error`) to make a file in it is the folder's: locked (EPERM),
+    on a read-only mount, or its mode denying you (EACCES); else None (root refused in /sys, whose mode lets root write:
+    no chmod or lsattr cures that)."""
+    try:
+        denied = error.errno == errno.EACCES and not mode_lets_write(os.stat(folder))
+    except OSError:
+        denied = False
+    return folder_cure(folder) if denied or error.errno in (errno.EPERM, errno.EROFS) else None
+
+
+def mode_lets_write(info):
+    """Whether the mode of a file (its os.stat) lets this process write it, as the system reads it but for chattr's
+    flags and a read-only mount: root always; its owner by u+w, its group by g+w, anyone else by o+w."""
+    if not hasattr(os, "geteuid"):   # (Windows: no users' bits)
+        return bool(info.st_mode & S_IWUSR)
+    euid = os.geteuid()
+    if euid == 0:
+        return True
+    if euid == info.st_uid:
+        return bool(info.st_mode & S_IWUSR)
+    if info.st_gid == os.getegid() or info.st_gid in os.getgroups():
+        return bool(info.st_mode & S_IWGRP)
+    return bool(info.st_mode & S_IWOTH)
 
 
 def others_owner(path):
@@ -12740,9 +12767,11 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
                 raise EvalError(f"--out {shell_word(run_path)}: {taker} took this name meanwhile "
                                 f"({shell_word(run_path + suffix)}); wait for it, or give another --out") from None
             continue   # another run took the name between our look and our open
-        except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system)
+        except OSError as e:   # a folder that cannot be written (Permission denied, Read-only file system; one locked,
+            # or another's: "fix that" was said)
+            cure = refused_folder_cure(folder, e) or remedy(e).lower()
             raise EvalError(f"cannot write {shell_word(run_path + suffix)} ({e.strerror}); no case was asked yet: "
-                            f"{remedy(e).lower()}, or give --out in a folder that can be written, and {what} again") from None
+                            f"{cure}, or give --out in a folder that can be written, and {what} again") from None
         journal, lock = fd, None   # (a stop before the try: the file stayed, empty, and the same --out was refused)
         try:
             journal = os.fdopen(fd, "ab")

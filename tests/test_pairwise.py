@@ -2361,6 +2361,28 @@ def test_another_users_journal_in_their_folder_asks_its_owner_or_the_copy(projec
     assert Path(journal).read_bytes() == held
 
 
+def test_runs_in_another_users_locked_folder_its_mode_lets_one_write_in_point_to_lsattr(project, cli, fake, monkeypatch):
+    """130th round's perm attack: compare --pairwise of runs in another user's folder whose mode lets all write (777),
+    made immutable (chattr +i), said "ask its owner (uid 1001) to let you write in oi": it lets all write already, and
+    their chattr -i fails. The folder is said locked, and an administrator's chattr pointed to. (Ownership is set with
+    chown, this process seen as user 1000; the folder is made unwritable to os.access, as chattr +i makes it.)"""
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    os.chmod("runs", 0o777)
+    os.chown("runs", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
+                                      "verdicts asked could not be stored, so nothing was asked: its mode (777) lets you "
+                                      "write in it, so it is locked: an immutable or append-only folder? (lsattr -d runs "
+                                      "shows which; chattr -i -a undoes both, run by an administrator (root): ask one), or "
+                                      "copy both runs to a folder that can be written and compare the copies\n"), err
+    assert fake.chat_bodies == []
+
+
 def test_verdicts_stored_beside_a_link_by_an_earlier_eval_py_are_never_asked_again_in_silence(project, cli, fake):
     """Verdicts an earlier eval.py stored through a link (latest.json.pairwise.json) are not where the
     run's are now: the compare is refused before any call, saying where to move them."""

@@ -4918,6 +4918,36 @@ def test_runs_says_rms_refusal_of_files_left_in_an_append_only_folder(project, c
             f"append-only or immutable folder, and {chattr}) if none runs on another machine") in said, said
 
 
+def test_a_run_in_another_users_locked_folder_its_mode_lets_one_write_in_points_to_lsattr(project, cli, fake, monkeypatch):
+    """130th round's perm attack: run --out in another user's folder whose mode lets all write (777), made immutable
+    (chattr +i), said "fix that", and folder_cure elsewhere "ask its owner (uid 1001) to let you write in oi", which
+    they cannot (their chattr -i fails, their chmod changes nothing). The folder is said locked, its mode letting one
+    write, and an administrator's chattr is pointed to. (Ownership is set with chown, this process seen as user 1000;
+    the folder is made unwritable to os.access, and its files to os.open, as chattr +i makes it.)"""
+    os.makedirs("oi")
+    os.chmod("oi", 0o777)
+    os.chown("oi", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access, real_open = os.access, os.open
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath("oi")
+                        and how == os.W_OK else real_access(path, how, **kw))
+    def immutable(path, flags, *a, **kw):
+        if os.path.dirname(os.path.abspath(path)) == os.path.abspath("oi") and flags & os.O_CREAT:
+            raise PermissionError(errno.EPERM, "Operation not permitted", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", immutable)
+    code, out, err = cli("run", "--split", "dev", "--out", "oi/new.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write oi/new.json.journal (Operation not permitted); no case was asked "
+                                      "yet: its mode (777) lets you write in it, so it is locked: an immutable or "
+                                      "append-only folder? (lsattr -d oi shows which; chattr -i -a undoes both, run by an "
+                                      "administrator (root): ask one), or give --out in a folder that can be written, and "
+                                      "run again\n"), err
+    assert fake.chat_bodies == []
+    assert evalpy.folder_cure("oi").startswith("its mode (777) lets you write in it, so it is locked")
+    os.chmod("oi", 0o755)   # (a mode that does not let one write: its owner's to change, and asked)
+    assert evalpy.folder_cure("oi") == "ask its owner (uid 4321) to let you write in oi"
+
+
 def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, fake):
     """Ninth attack on issue 28, item 10: with a link to nothing at the run's name beside its journal,
     `run --resume` asked every missing answer, then said the file "appeared while the run was writing"."""
