@@ -25449,13 +25449,14 @@ def write_page(path, text, force, inputs):
         onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
             path if isinstance(e, ReadOnlyFile) else None   # (the page itself read-only: never its folder's fault)
         folder_refused = e.errno in (errno.EACCES, errno.EPERM, errno.EROFS) and not onto
+        cure = folder_refused and refused_folder_cure(folder, e)   # ("fix the permissions": another's; "make it writable,
+        # or copy it" of one's own locked folder, which chmod leaves locked)
         raise EvalError((f"cannot write in {shell_word(folder)} ({e.strerror}): the page was not written; "
-                         f"{folder_cure(folder)}, or give --html a file in a folder that can be written"
-                         if folder_refused and others_owner(folder) is not None else   # ("fix the permissions": theirs)
+                         f"{cure}, or give --html a file in a folder that can be written" if cure else
                          f"cannot write in {shell_word(folder)} ({e.strerror}{os_hint(e)}): the page was not written; "
                          "give --html a file in a folder that can be written" if folder_refused else
                          f"cannot write {shell_word(path)} ({e.strerror}): " + (
-                             f"{locked_words(path)} or give --html another path"
+                             f"{locked_words(path).removesuffix(',')}, or give --html another path"
                              if e.errno == errno.EPERM else f"{e.cure}, or give --html another path"
                              if isinstance(e, ReadOnlyFile) else "make it writable, or give --html another path")
                          if e.errno in (errno.EPERM, errno.EACCES) else
@@ -25733,13 +25734,13 @@ class Review:
                 raise EvalError(f"cannot write in {shell_word(folder)} ({e.strerror}): the annotation was not saved; those "
                                 "saved before are kept: " + (
                                     f"an append-only or immutable folder? (lsattr -d {shell_word(folder)} shows which; "
-                                    f"{chattr_cure('-a -i', 'both')}) or {review_unwritable(self).split(', or ', 1)[1]}"
+                                    f"{chattr_cure('-a -i', 'both')}), or {review_unwritable(self).split(', or ', 1)[1]}"
                                     if e.errno == errno.EPERM else review_unwritable(self))) from None
             at_fault = onto or (lock if e.filename == lock else self.sidecar)
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)
                 raise EvalError(f"cannot write {shell_word(onto)} ({e.strerror}): the annotation was not saved; those saved "
-                                "before are kept: " + (f"{locked_words(onto)} " if e.errno == errno.EPERM
+                                "before are kept: " + (f"{locked_words(onto).removesuffix(',')}, " if e.errno == errno.EPERM
                                                        else f"{e.cure}, " if isinstance(e, ReadOnlyFile)
                                                        else "make it writable, ")
                                 + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None

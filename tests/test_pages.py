@@ -575,6 +575,25 @@ def test_a_page_in_another_users_folder_asks_its_owner(project, cli, monkeypatch
                                  "written\n"), err
 
 
+def test_a_page_refused_in_a_locked_folder_of_ones_own_points_to_lsattr(project, cli, monkeypatch):
+    """130th round's perm attack: --html im/p.html, im one's own folder made immutable (chattr +i, its mode 755 still),
+    said "...or one you do not own; make it writable, or copy it to a folder of yours and use it there": chmod changes
+    nothing there, and "copy it" was said of a folder. folder_cure's words are said: locked, lsattr, an administrator's
+    chattr. (This process seen as user 1000, the folder its; the write fails as the system fails it.)"""
+    write_two_runs()
+    os.makedirs("im")
+    os.chown("im", 1000, 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    def immutable(path, text, replace=False):
+        raise PermissionError(errno.EPERM, "Operation not permitted", f"{path}.tmp-1-1")
+    monkeypatch.setattr(evalpy, "write_file", immutable)
+    code, out, err = cli("report", "runs/dev-v2.json", "--html", "im/p.html")
+    assert code == 2 and err == ("error: cannot write in im (Operation not permitted): the page was not written; its mode "
+                                 "(755) lets you write in it, so it is locked: an immutable or append-only folder? (lsattr "
+                                 "-d im shows which; chattr -i -a undoes both, run by an administrator (root): ask one), or "
+                                 "give --html a file in a folder that can be written\n"), err
+
+
 def test_a_page_with_no_failing_or_changed_case_has_no_filter_box(project, cli):
     """From the Chromium test of the real runs: a filter box over a table that was not there made
     the page's script fail."""
@@ -743,7 +762,7 @@ def test_a_page_the_system_refused_names_the_folder_or_the_file_and_what_to_do(p
         patched.setattr(evalpy, "write_file", immutable)
         code, out, err = cli("compare", v2, v3, "--html", "page.html", "--force")
     assert code == 2 and err == ("error: cannot write page.html (Operation not permitted): an immutable or append-only "
-                                 "file or folder? (lsattr -d . page.html shows which; chattr -i -a undoes both) or give "
+                                 "file or folder? (lsattr -d . page.html shows which; chattr -i -a undoes both), or give "
                                  "--html another path\n"), err
     # (128th round's newcomer) a page eval.py wrote, made read-only: its folder was blamed, two cures run together
     os.chmod("page.html", 0o444)

@@ -1026,7 +1026,8 @@ def test_a_failed_write_through_an_annotations_link_names_its_target(project, ru
 def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cure(project, runs, monkeypatch):
     """127th round's newcomer: an immutable annotations file (chattr +i) refused the rename onto it, and the save said
     "cannot write in . (Operation not permitted): make the folder writable", a folder that could be written; the
-    file at fault, and its hint, were never said. (The rename is made to fail as chattr +i makes it.)"""
+    file at fault, and its hint, were never said. (The rename is made to fail as chattr +i makes it.) 130th round: the
+    lsattr words and the copy are two cures, a comma between them ("ask one) or copy the run" ran them together)."""
     evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "first"})
     sidecar = runs[1] + ".annotations.json"
     def immutable(tmp, path):
@@ -1036,7 +1037,7 @@ def test_a_save_the_system_refused_over_the_annotations_file_names_it_and_the_cu
         evalpy.Review(runs[1]).save({"key": "dev-09#1", "text": "second", "was": "first"})
     assert str(e.value) == (f"cannot write {sidecar} (Operation not permitted): the annotation was not saved; those "
                             f"saved before are kept: an immutable or append-only file or folder? (lsattr -d runs {sidecar} "
-                            "shows which; chattr -i -a undoes both) or copy the run "
+                            "shows which; chattr -i -a undoes both), or copy the run "
                             f"with its annotations ({runs[1]} {sidecar}) to a folder that can be written and review the "
                             "copy"), str(e.value)   # (its newcomer: "copy it and use it there" of a sidecar led nowhere)
     assert load_json(sidecar)["annotations"]["dev-09#1"]["text"] == "first"
@@ -1145,7 +1146,7 @@ def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypa
         evalpy.Review(runs[0]).save({"key": "dev-09#1", "text": "first"})
     assert str(e.value) == ("cannot write in runs (Operation not permitted): the annotation was not saved; those saved "
                             "before are kept: an append-only or immutable folder? (lsattr -d runs shows which; chattr -a -i "
-                            "undoes both) or copy the run to a folder that can be written and review the copy"), str(e.value)
+                            "undoes both), or copy the run to a folder that can be written and review the copy"), str(e.value)
     for name in os.listdir("runs"):
         if ".tmp-" in name:
             real_unlink(os.path.join("runs", name))
