@@ -12540,6 +12540,14 @@ def resumed_copy(run_path, where):
             f"{resume_command(os.path.join('DIR', os.path.basename(run_path)))})")
 
 
+def resume_elsewhere(run_path):
+    """The cure of one's own stopped run whose folder cannot be written (locked, or made read-only since): the folder
+    made so, or its journal copied and the copy resumed, as run --resume's refusal says (`runs` said "finish with: run
+    --resume" of it, which is refused)."""
+    folder = os.path.dirname(run_path) or "."
+    return f"{folder_cure(folder)}, or {resumed_copy(run_path, 'a folder that can be written')}"
+
+
 def journal_in_the_way(run_path):
     """What the journal at a run's name is: a live run's (its lock held, the holder named), an
     interrupted one's, with the command that finishes it, or None when it is no run's journal."""
@@ -14075,9 +14083,8 @@ def open_or_resume(args, held):
     if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that"; a live one's writer
         # named first: its journal copied and resumed paid its cases twice)
         raise EvalError(f"--resume {shell_word(run_path)}: {journal_in_the_way(run_path)}")
-    folder = os.path.dirname(run_path) or "."   # (made read-only since: every case left was asked, then not written)
-    writable_beside(run_path, "no case was asked",
-                    f"{folder_cure(folder)}, or {resumed_copy(run_path, 'a folder that can be written')}")
+    # (made read-only since: every case left was asked, then not written)
+    writable_beside(run_path, "no case was asked", resume_elsewhere(run_path))
     held.append(resume_lock(run_path, run_path + JOURNAL_SUFFIX, args.resume))
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
@@ -20100,10 +20107,13 @@ def unfinished_listing(path):
     if elsewhere:
         resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "
                   f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
+    # another user's is never offered as ours; nor a resume in a folder that cannot be written, which refuses it
+    here = os.access(os.path.dirname(run_path) or ".", os.W_OK)
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
-              + (others_stopped_run(run_path) or f"finish with: {resume}"))   # (another user's: never offered as ours)
+              + (others_stopped_run(run_path) or (f"finish with: {resume}" if here else
+                                                  f"its folder cannot be written: {resume_elsewhere(run_path)}")))
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
@@ -20174,6 +20184,13 @@ def judged_run_changed(judged_from, header):
             "(put the run back as it was to finish this one)")
 
 
+def judging_elsewhere(judging):
+    """Where a stopped judging goes on when its run's folder cannot be written: beside another --out, copied (given that
+    --out alone, judge asked again every vote it held; `runs` said "given again, finishes it", which is refused)."""
+    return (f"in a folder that can be written, with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on "
+            "with the votes it holds")
+
+
 def judging_listing(path):
     """`runs`: a judging, from its lines: unfinished (the run it judges, by whom, how many votes it
     holds; the judge command that began it finishes it), left beside its run, being written now, or
@@ -20196,11 +20213,15 @@ def judging_listing(path):
     written = os.path.lexists(run_path)
     judges = ", ".join(on_one_line(m, 40) for m in models)
     unfit = None if holder or written else judged_run_changed(judged_from, header)
+    folder = os.path.dirname(run_path) or "."   # (one that cannot be written: the judge command there is refused)
+    elsewhere = None if os.access(folder, os.W_OK) else (
+        f"its folder cannot be written: {folder_cure(folder)}, or give the judge command that began it (on the judge it began with) another --out "
+        f"{judging_elsewhere(path)}")
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (
                   unfit or others_stopped_judging(run_path)   # (another user's: never offered as ours)
-                  or "the judge command that began it, given again, finishes it, on the judge it began with"))
+                  or elsewhere or "the judge command that began it, given again, finishes it, on the judge it began with"))
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]
@@ -23860,9 +23881,8 @@ def judge_target(run_path, out):
     # the judging too: another user's in a sticky folder is appended to, then never removed once the run is written (a
     # live one, without --out, is passed by for the next free name: begin_judging)
     for path in (target[0],) if live else (target[0], judging):
-        writable_beside(path, "the judged run could not be written there; give --out in a folder that can be written"
-                        + (f", with {shell_word(judging)} copied beside it (OUT{JUDGING_SUFFIX}) to go on with the votes it "
-                           "holds" if os.path.isfile(judging) else ""))
+        writable_beside(path, "the judged run could not be written there; give --out "
+                        + (judging_elsewhere(judging) if os.path.isfile(judging) else "in a folder that can be written"))
     return run_path, run, target
 
 

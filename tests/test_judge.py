@@ -3510,6 +3510,28 @@ def test_runs_says_whose_judging_it_cannot_read(project, judged_split, cli, fake
             in " ".join(out.split())), out
 
 
+def test_runs_offers_the_copy_of_a_stopped_judging_whose_folder_cannot_be_written(project, judged_split, cli, fake,
+                                                                                  monkeypatch):
+    """130th round's perm attack: one's own stopped judging in a folder that cannot be written (chattr +i, or 555) was
+    listed by `runs` with "the judge command that began it, given again, finishes it", which is refused there (exit 2);
+    the cure that refusal says (the judging copied beside another --out) works. `runs` says it. (The folder is made
+    unwritable to os.access: root writes every folder.)"""
+    interrupted_judging(cli, fake, judged_split)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath(".")
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    code, out, err = cli("runs", ".")
+    said = " ".join(out.split())
+    assert code == 0 and ("votes; its folder cannot be written: its mode" in said and "(lsattr -d . shows which; chattr "
+                          "-i -a undoes both), or give the judge command that began it "
+                          "(on the judge it began with) another --out in a folder that can be written, with "
+                          "./j.json.judging copied beside it (OUT.judging) to go on with the votes it holds") in said, said
+    assert "given again, finishes it" not in said
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and err.endswith("give --out in a folder that can be written, with j.json.judging copied beside it "
+                                      "(OUT.judging) to go on with the votes it holds\n"), err
+
+
 def test_a_run_files_vote_given_twice_or_of_another_judge_is_refused_never_counted(project, judged_split, cli, fake):
     """Tenth attack on issue 28: a run file's vote given twice (a failed vote replaced by a copy of a
     false one) turned an undecided verdict into a failure; votes of a model or number the run's judge

@@ -888,6 +888,23 @@ def test_a_resume_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, c
 
 
 @pytest.mark.parametrize("mode, cure", [
+    (0o555, "make the folder writable"),
+    (0o755, "its mode (755) lets you write in it, so it is locked: an immutable or append-only folder? (lsattr -d runs "
+            "shows which; chattr -i -a undoes both, run by an administrator (root): ask one)")])
+def test_runs_offers_the_copy_of_a_stopped_run_whose_folder_cannot_be_written(project, cli, fake, monkeypatch, mode, cure):
+    """130th round's perm attack: one's own stopped run in a folder that cannot be written (chmod 555, or chattr +i)
+    was listed by `runs` with "finish with: run --resume", which is refused there (exit 2); the cure that refusal says
+    (the journal copied to a folder that can be written, the copy resumed) works. `runs` says it. (The folder is made
+    unwritable to os.access, this process seen as user 1000, its owner.)"""
+    assert resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, mode)[0] == 2
+    code, out, err = cli("runs", "runs")
+    said = " ".join(out.split())
+    assert code == 0 and (f"answers; its folder cannot be written: {cure}, or copy the journal to a folder that can be written and resume the copy (cp "
+                          "runs/dev-v3.json.journal DIR/, then python eval.py run --resume DIR/dev-v3.json)") in said, said
+    assert "finish with" not in said
+
+
+@pytest.mark.parametrize("mode, cure", [
     (0o755, "its mode (755) lets you write in it, so it is locked: an immutable or append-only folder? (lsattr -d runs "
             "shows which; chattr -i -a undoes both, run by an administrator (root): ask one), then remove it"),
     (0o555, "make the folder writable (chmod u+w runs), then remove it")])
