@@ -15373,12 +15373,26 @@ def answers_again(run_path, config):
     return resume_command(run_path)
 
 
+def others_lock(run_path):
+    """What to do about RUN.lock where it is another user's in a sticky folder (their stopped eval.py's), which this
+    process cannot write: its owner asked to move it aside (rm fails there, and "Fix that" was said); else None."""
+    lock = run_path + ".lock"
+    if others_in_sticky(lock) is None or os.access(lock, os.W_OK):
+        return None
+    return writable_cure(lock)
+
+
 def resume_lock(run_path, holding, resumed):
     """The lock on the run at run_path, taken before the file `holding` its answers (its journal, or
     the finished run) is read; `resumed` is the run the message says to resume."""
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal (or run) is as it was, every answer in it safe
+        theirs = others_lock(run_path) if e.errno in (errno.EACCES, errno.EPERM) else None   # ("Fix that": rm fails)
+        if theirs:
+            raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}): it is another user's lock (uid "
+                            f"{others_owner(run_path + '.lock')}); the answers in {shell_word(holding)} are safe.\n"
+                            f"{theirs[0].upper()}{theirs[1:]}, then: {resume_command(resumed)}") from None
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the answers in {shell_word(holding)} "
                         f"are safe.\n{remedy(e)}, then: {resume_command(resumed)}") from None
     lock.hold_too(holding, f"another eval.py holds {shell_word(holding)} now (finishing it under another of its names, "
@@ -20107,12 +20121,16 @@ def unfinished_listing(path):
     if elsewhere:
         resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "
                   f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
-    # another user's is never offered as ours; nor a resume in a folder that cannot be written, which refuses it
-    here = os.access(os.path.dirname(run_path) or ".", os.W_OK)
+    # another user's is never offered as ours; nor a resume in a folder that cannot be written, which refuses it, nor
+    # one another user's lock refuses
+    here, theirs = os.access(os.path.dirname(run_path) or ".", os.W_OK), others_lock(run_path)
+    finish = f"finish with: {resume}" if not theirs else (
+        f"{shell_word(run_path + '.lock')} is another user's lock (uid {others_owner(run_path + '.lock')}): {theirs}, "
+        f"then finish with: {resume}")
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
-              + (others_stopped_run(run_path) or (f"finish with: {resume}" if here else
+              + (others_stopped_run(run_path) or (finish if here else
                                                   f"its folder cannot be written: {resume_elsewhere(run_path)}")))
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]

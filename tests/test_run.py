@@ -991,6 +991,40 @@ def test_another_users_journal_left_beside_their_run_in_a_sticky_folder_asks_its
                 "where each user replaces only their own: runs, sticky)") in said and "lsattr" not in said, said
 
 
+def test_another_users_lock_in_the_way_of_ones_own_resume_asks_its_owner(project, cli, fake, monkeypatch):
+    """130th round's perm attack: one's own stopped run in a sticky folder (as /tmp), its RUN.lock another user's (mode
+    644, left by their stopped eval.py of that name): run --resume said "cannot write RUN.lock (Permission denied) ...
+    Fix that, then: run --resume", and rm fails there; `runs` still said "finish with". Its owner is asked to move it
+    aside. (Ownership is set with chown, this process seen as user 1000; the lock refused as the system refuses it.)"""
+    interrupted_journal(project, cli, fake, keep=5)
+    os.chmod("runs", 0o1777)
+    os.chown("runs/dev-v3.json.journal", 1000, 1000)
+    Path("runs/dev-v3.json.lock").write_text("99999")
+    os.chmod("runs/dev-v3.json.lock", 0o644)
+    os.chown("runs/dev-v3.json.lock", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    lock = os.path.abspath("runs/dev-v3.json.lock")
+    real_access, real_open = os.access, os.open
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == lock and how & os.W_OK
+                        else real_access(path, how, **kw))
+    def theirs(path, flags, *a, **kw):
+        if os.path.abspath(path) == lock and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", theirs)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json.lock (Permission denied): it is another user's "
+                                      "lock (uid 4321); the answers in runs/dev-v3.json.journal are safe.\nAsk its owner "
+                                      "(uid 4321) to move it aside (a folder where each user replaces only their own: runs, "
+                                      "sticky), then: python eval.py run --resume runs/dev-v3.json\n"), err
+    assert fake.chat_bodies == []
+    code, out, err = cli("runs", "runs")
+    said = " ".join(out.split())
+    assert ("5 of 28 answers; runs/dev-v3.json.lock is another user's lock (uid 4321): ask its owner (uid 4321) to move it "
+            "aside (a folder where each user replaces only their own: runs, sticky), then finish with: python eval.py run "
+            "--resume runs/dev-v3.json") in said, said
+
+
 def test_a_journal_beside_a_run_file_is_said_done_only_when_that_run_holds_its_answers(project, cli, fake):
     """Eighth attack on issue 28: a journal beside any file of its run's name was said to be left by a
     stop just after writing it ("every answer is in X; remove the journal"), a copy of another run too:
