@@ -4657,6 +4657,10 @@ def unreadable(path, what, error):
     if isinstance(error, NotRegularFile):   # (a link to one: said so, its target named as written)
         link = f"a link to {shell_word(os.readlink(path))}, " if os.path.islink(path) else ""
         return EvalError(f"{shell_word(path)}: {link}not a regular file (a pipe or a device), so not a {what}")
+    owner = others_owner(path) if error.errno == errno.EACCES and os.path.isfile(path) else None
+    if owner is not None:   # (another user's, 600: "fix the permissions" was said, their chmod, which fails)
+        return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}): it is another user's file (uid "
+                         f"{owner}, mode {os.stat(path).st_mode & 0o7777:o}): ask its owner to make it readable")
     return EvalError(f"{shell_word(path)}: cannot read {what} ({error.strerror}{os_hint(error)})")
 
 

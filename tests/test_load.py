@@ -1,5 +1,6 @@
 """Load: the split, its labels and the prompt, validated line by line and hashed before any model call."""
 
+import errno
 import hashlib
 import json
 import os
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FORGED, FORGED_SHOWN, LABELS, ROOT, eval_cli, evalpy, make_run, printed_lines, split_run, write_run
+from conftest import (FORGED, FORGED_SHOWN, LABELS, ROOT, eval_cli, evalpy, make_run, printed_lines, split_run, write_run,
+                      write_two_runs)
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
 
@@ -2246,3 +2248,26 @@ def test_a_golden_folder_that_is_a_link_to_nothing_is_named_for_a_split_name(pro
     os.symlink("golden", project / "golden")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
     assert code == 2 and err == "error: --split dev: golden is a link that leads back to itself (a loop); fix the link or remove it\n", err
+
+
+def test_another_users_run_file_of_mode_600_asks_its_owner(project, cli, monkeypatch):
+    """130th round's perm attack: another user's run file of mode 600 (a pairwise sidecar alike) was refused by report
+    and runs with "cannot read run file (Permission denied: ... fix the permissions, or use another path)": their
+    chmod, which fails. Whose it is is said, and its owner asked to make it readable. (Ownership is set with chown, this
+    process seen as user 1000; its reading refused as the system refuses it.)"""
+    write_two_runs()
+    os.chmod("runs/dev-v2.json", 0o600)
+    os.chown("runs/dev-v2.json", 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    theirs, real_open = os.path.abspath("runs/dev-v2.json"), os.open
+    def refused(path, flags, *a, **kw):
+        if os.path.abspath(path) == theirs:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", refused)
+    said = ("runs/dev-v2.json: cannot read run file (Permission denied): it is another user's file (uid 4321, mode 600): "
+            "ask its owner to make it readable")
+    code, out, err = cli("report", "runs/dev-v2.json")
+    assert code == 2 and err == f"error: {said}\n", err
+    code, out, err = cli("runs", "runs")
+    assert said.split(": ", 1)[1] in " ".join((out + err).split()) and "fix the permissions" not in out + err, (out, err)
