@@ -25618,7 +25618,12 @@ def review_unwritable(review):
     """What to do where review cannot write beside its run (it has no --out): at start, and at a save the system
     refused; a copy takes the notes saved with it (the run alone left them beside the first, split across two files)."""
     kept = os.path.lexists(review.sidecar)
-    return (f"{folder_cure(unwritable_folder(review.sidecar))}, or copy the run"
+    # (another user's, mode 600: cp cannot read them, and the copy said failed; their owner's to make readable)
+    unread = kept and others_owner(review.sidecar) is not None and not os.access(review.sidecar, os.R_OK)
+    return (f"{folder_cure(unwritable_folder(review.sidecar))}, or "
+            + (f"ask its owner to make {shell_word(review.sidecar)} readable (mode "
+               f"{os.lstat(review.sidecar).st_mode & 0o7777:o}: cp cannot read it), then " if unread else "")
+            + "copy the run"
             + (f" with its annotations ({shell_word(review.own)} {shell_word(review.sidecar)})" if kept else "")
             + " to a folder that can be written and review the copy")
 

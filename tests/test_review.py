@@ -1109,6 +1109,28 @@ def test_another_users_annotations_in_a_sticky_folder_or_a_read_only_one_say_wha
                             "can be written and review the copy"), str(e.value)
 
 
+def test_another_users_unreadable_annotations_never_offer_a_copy_cp_cannot_make(project, runs, monkeypatch):
+    """130th round's perm attack: review of a run in a sticky folder beside another user's annotations of mode 600
+    offered "copy the run with its annotations (...) to a folder that can be written and review the copy", and cp cannot
+    read them. Their owner is asked to make them readable first. (Ownership is set with chown, this process seen as user
+    1000; the file made unreadable to os.access: root reads every file.)"""
+    folder = os.path.dirname(runs[1])
+    sidecar = runs[1] + ".annotations.json"
+    Path(sidecar).write_text('{"annotations": {}}\n')
+    os.chmod(sidecar, 0o600)
+    os.chmod(folder, 0o1777)
+    os.chown(sidecar, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath(sidecar)
+                        else real_access(path, mode, **kw))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(runs[1])
+    assert str(e.value).endswith(f"ask its owner to move it aside, or ask its owner to make {sidecar} readable (mode 600: "
+                                 f"cp cannot read it), then copy the run with its annotations ({runs[1]} {sidecar}) to a "
+                                 "folder that can be written and review the copy"), str(e.value)
+
+
 def test_a_temp_file_the_system_will_not_remove_is_named(project, runs, monkeypatch, capsys):
     """Round 127 left it open: in an append-only folder (chattr +a) a save's temp file is made, the rename onto the
     annotations refused, and the temp file cannot be removed either: it stayed there unnamed, a stray file the user
