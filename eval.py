@@ -20237,8 +20237,8 @@ def judging_listing(path):
     unfit = None if holder or written else judged_run_changed(judged_from, header)
     folder = os.path.dirname(run_path) or "."   # (one that cannot be written: the judge command there is refused)
     elsewhere = None if os.access(folder, os.W_OK) else (
-        f"its folder cannot be written: {folder_cure(folder)}, or give the judge command that began it (on the judge it began with) another --out "
-        f"{judging_elsewhere(path)}")
+        f"its folder cannot be written: {folder_cure(folder)}, or give the judge command that began it (on the judge it "
+        f"began with) another --out {judging_elsewhere(path)}")
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (
