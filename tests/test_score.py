@@ -489,7 +489,8 @@ def test_a_server_version_that_is_not_text_is_one_line_in_every_view(hand_run, c
                  ("compare", hand_run, "odd/v.json")):
         code, out, err = cli(*argv)
         assert code == 2 and out == ("" if "--markdown" not in argv else "**eval.py report: not done.**\n\n~~~~\nodd/v.json: "
-                                     "not a valid run file: config.server_version must be text or null\n~~~~\n"), out
+                                     "not a valid run file: config.server_version must be text or null; restore it from a copy, or run it "
+                                     "again\n~~~~\n"), out
         assert len(err.strip().splitlines()) == 1, (argv, err)
         assert err.startswith("error: odd/v.json: not a valid run file: config.server_version must be text or null"), err
     code, out, err = cli("runs", "odd")
