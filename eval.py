@@ -4920,20 +4920,44 @@ def parsed_as(pattern, stand_ins):
         return False
 
 
-def behind_width(parsed, weight):
+def inner_patterns(value):
+    """The parsed sub-patterns one item of a parse holds (a group's, a branch's, a repeat's, a lookaround's)."""
+    for part in (value if isinstance(value, (tuple, list)) else [value]):
+        for sub in (part if isinstance(part, list) else [part]):
+            if isinstance(sub, regex_parser.SubPattern):
+                yield sub
+
+
+def group_contents(parsed):
+    """Each numbered group of a parsed pattern, at any depth, by number: what a backreference to it matches again."""
+    found = {}
+    for op, value in parsed:
+        if op == regex_constants.SUBPATTERN and value[0] is not None:
+            found[value[0]] = value[-1]
+        for sub in inner_patterns(value):
+            found.update(group_contents(sub))
+    return found
+
+
+def behind_width(parsed, weight, groups=None):
     """The width a parsed part of a look-behind has whatever values its placeholders hold, as (least, grows): grows, a
     longer value widens it past least. `weight`: what each character standing in for a placeholder counts for (a value
     is one character at least, and may be more). None where no values give it one width: a repeat of a varying count
     ((?<={{x}}:\\s*), whatever x is), or a branch whose parts differ fixed (a|bc), or one wider than the fixed
-    (q|{{x}}{{y}}); a branch inside a branch too (re's parse takes a prefix both share out, Total: |Total {{x}}: )."""
+    (q|{{x}}{{y}}); a branch inside a branch too (re's parse takes a prefix both share out, Total: |Total {{x}}: ).
+    groups: group_contents of the whole pattern, which a backreference is weighed by."""
     least, grows = 0, False
     for op, value in parsed:
         if op == regex_constants.LITERAL and chr(value) in weight:
             width = (weight[chr(value)], weight[chr(value)] > 0)
         elif op in (regex_constants.SUBPATTERN, ATOMIC_GROUP):
-            width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight)
+            width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight, groups)
+        elif op == regex_constants.GROUPREF and value in (groups or {}):
+            # (re weighs \1 by its group as parsed: a placeholder's two marks, fixed 2, where its value is a character
+            # or more; ({{a}})(?<=\1|abc)x of a = abc was refused whatever a held)
+            width = behind_width(groups[value], weight, groups)
         elif op in (regex_constants.BRANCH, regex_constants.GROUPREF_EXISTS):
-            widths = [behind_width(part or [], weight)
+            widths = [behind_width(part or [], weight, groups)
                       for part in (value[1] if op == regex_constants.BRANCH else value[1:])]
             if None in widths:
                 return None
@@ -4942,7 +4966,7 @@ def behind_width(parsed, weight):
                 return None
             width = (min(fixed), False) if fixed else (max(w for w, _ in widths), True)
         elif op in REPEATS:
-            width = behind_width(value[2], weight)
+            width = behind_width(value[2], weight, groups)
             if width is None or value[0] != value[1] and width != (0, False):
                 return None
             width = (value[0] * width[0], width[1] and value[0] > 0)
@@ -4953,19 +4977,21 @@ def behind_width(parsed, weight):
             if width[0] != width[1]:
                 return None
             width = (width[0], False)
+        if width is None:   # (a group's, (?<=(a|bc)): its unpacking was a traceback)
+            return None
         least, grows = least + width[0], grows or width[1]
     return least, grows
 
 
-def unwidened_behind(parsed, weight):
+def unwidened_behind(parsed, weight, groups=None):
     """Whether a look-behind of a parsed pattern has no one width whatever values its placeholders hold (weight: as
     behind_width's). Python's parse lets each by: only its compile says "look-behind requires fixed-width pattern"."""
+    groups = group_contents(parsed) if groups is None else groups
     for op, value in parsed:
         if op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT) and value[0] < 0 \
-                and behind_width(value[1], weight) is None:
+                and behind_width(value[1], weight, groups) is None:
             return True
-        if any(unwidened_behind(sub, weight) for part in (value if isinstance(value, (tuple, list)) else [value])
-               for sub in (part if isinstance(part, list) else [part]) if isinstance(sub, regex_parser.SubPattern)):
+        if any(unwidened_behind(sub, weight, groups) for sub in inner_patterns(value)):
             return True
     return False
 

@@ -762,6 +762,34 @@ def test_a_look_behind_of_checks_json_with_a_group_of_placeholders_is_judged_per
     assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "checks.json:1" not in str(e.value), str(e.value)
 
 
+def test_a_look_behind_of_checks_json_referring_back_to_a_placeholder_is_judged_per_case(tmp_path):
+    """130th round: checks.json's ({{a}})(?<=\\1|abc)x and ({{a}})(?<=-\\1|abcd)x of a = abc were refused at the file's
+    line ("look-behind requires fixed-width pattern"), though (abc)(?<=\\1|abc)x compiles and scores: \\1 was weighed
+    by re's width of its group as parsed, the placeholder's two marks (2, fixed), where it holds the value (a character
+    or more). It is weighed as its group is: each case is judged by its own fill; a group no value gives one width
+    ({{a}}+) is still refused at the file's line, as is (?<=(a|bc)){{a}}, whose group's weighing was a traceback."""
+    def lines(*values):
+        return "".join(json.dumps({"id": str(n), "input": "x", "difficulty": "easy", "note": "n",
+                                   "vars": {"a": a}}) + "\n" for n, a in enumerate(values))
+    for written, answer in (("({{a}})(?<=\\1|abc)x", "abcx"), ("({{a}})(?<=-\\1|abcd)x", "abc-abcx")):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        (tmp_path / "s.jsonl").write_text(lines("abc", "abc"))
+        cases = evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+        assert [evalpy.CHECK_TYPES["regex"].evaluate(case["checks"][0], result(answer), graded())
+                for case in cases] == [True, True], written
+        (tmp_path / "s.jsonl").write_text(lines("abc", "ab"))
+        with pytest.raises(evalpy.EvalError) as e:   # (a value of another width: its case's line)
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "checks.json:1" not in str(e.value), str(e.value)
+    (tmp_path / "s.jsonl").write_text(lines("abc", "abc"))
+    for written in ("({{a}}+)(?<=\\1|abc)x", "(?<=(a|bc)){{a}}"):   # (the second's group was a traceback)
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: bad regular expression: look-behind requires "
+                                f"fixed-width pattern{evalpy.LOOK_BEHIND_CURE}"), (written, str(e.value))
+
+
 def test_a_pattern_of_checks_json_found_in_every_answer_whatever_its_values_is_refused_at_its_line(tmp_path):
     """130th round: checks.json's (?:{{title}}\\. )?, {{title}}?, {{title}}| and (?:{{title}})* were refused on every
     case's line ("4 lines: ... its pattern is found in every answer, even an empty one"), where a? is refused once at
