@@ -4067,13 +4067,14 @@ def empty_ends(items, last=True, groups=None):
 def item_ends(op, value, last, groups):
     """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround, a backreference to one of
     `groups` (GroupsAlwaysIn), a conditional whose branch taken can be (GroupsAlwaysIn.branch_taken; both, where
-    either may be taken); nothing else can be nothing. What never
-    gives back what it took (a*+, (?>a*)) is nothing only at the pattern's end: x*+^ takes the x of "x" and fails."""
+    either may be taken); nothing else can be nothing. What never gives back what it took (a*+, (?>a*)) is nothing
+    as its plain form is where nothing follows it in the pattern, and else at the text's end alone, where it has nothing
+    to take: x*+^ takes the x of "x" and fails, where a?+$ is found in every answer."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
     owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
     if owned and not last:
-        return set()
+        return {ends | {"end"} for ends in item_ends(op, value, True, groups)}
     if op in REPEATS:   # none of it, or its own ways once: (a*)+; past once, each copy is followed by the next
         return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last and value[0] == 1, groups)
     if op == BRANCH:
@@ -4102,8 +4103,8 @@ def item_ends(op, value, last, groups):
 
 def only_characters(parsed):
     """Whether a parsed pattern holds nothing that matches a place rather than characters (\\b, ^, a lookaround, a
-    backreference), nor what never gives back (a*+, (?>...)), which empty_ends reads as never nothing: inside a
-    negative lookaround, that reading would make it hold where it does not."""
+    backreference), nor what never gives back (a*+, (?>...)), which empty_ends reads as nothing at the text's end alone
+    where more follows: inside a negative lookaround, that reading would make it hold where it does not."""
     if isinstance(parsed, (list, tuple, regex_parser.SubPattern)):
         return all(only_characters(p) for p in parsed)
     # by identity: the parser's opcodes are ints, and a literal's code may equal one ((?!\x06) was read as holding ^)

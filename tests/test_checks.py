@@ -806,6 +806,30 @@ def test_a_pattern_of_checks_json_found_in_every_answer_whatever_its_values_is_r
     (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "\\b{{title}}?\\b"}]))
     assert len(evalpy.load_split(str(tmp_path / "s.jsonl"))[0]) == 4
 
+def test_an_optional_part_that_never_gives_back_then_more_is_found_in_every_answer(tmp_path):
+    """130th round: checks.json's {{a}}?+$ of a = Dr loaded and passed every answer (100%), where {{a}}?$ is refused, as
+    did a?+$ with no word: what never gives back what it took (?+, *+, {0,n}+, (?>...)) followed by anything was read as
+    never nothing, where at the end of any text it has nothing to take, and is nothing there. It is read as its plain
+    form, at the text's end: refused at checks.json's line, and at a case's own; x*+^ and (?>a*)^ still can fail."""
+    for found in ("a*+x?", "a?+b?", "(?>a?)b?", "(?>a?)$", "a?+$", "a{0,3}+$", "(?:a?+)x?$"):
+        assert evalpy.matches_any_answer(found) is True, found
+    for fails in ("x*+^", "(?>a*)^", "a?+\\A", "a?+x"):
+        assert evalpy.matches_any_answer(fails) is False, fails
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": "Dr"}}) + "\n" for i in "12"))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "{{a}}?+$"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: 'regex {{{{a}}}}?+$': {evalpy.ALWAYS_FOUND} "
+                            "(|, ^, a*), so the check can never fail"), str(e.value)
+    (tmp_path / "checks.json").unlink()
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "1", "input": "x", "difficulty": "easy", "note": "n", "vars": {
+        "a": "Dr"}, "checks": [{"name": "n", "type": "regex", "value": "(?>{{a}}?)$"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:1: ") and evalpy.ALWAYS_FOUND in str(e.value), str(e.value)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
