@@ -89,6 +89,7 @@ import http.client
 import ipaddress
 import itertools
 import json
+import math
 import queue
 import random
 import re
@@ -4889,7 +4890,7 @@ class PlaceholderPlaces(NamedTuple):
     named: frozenset      # those where re reads a name, flags or a group's number, never text: refused at load
     unread: frozenset     # those in a comment, (?#...) or a verbose pattern's #: no escape reads on, no count is made
     unfixed_behind: bool  # a look-behind no values give one width, each a character or more ((?<=a|bc){{x}},
-    # (?<=q|{{x}}{{y}})): no value mends it
+    # (?<=q|{{x}}{{y}}), (?<={{x}}|{{x}}b)): no value mends it
 
 
 # what reads where a placeholder's marks do not: the lowest character (a range's start, [{{lo}}-9]) is text, tried
@@ -4941,16 +4942,17 @@ def group_contents(parsed):
 
 
 def behind_width(parsed, weight, groups=None):
-    """The width a parsed part of a look-behind has whatever values its placeholders hold, as (least, grows): grows, a
-    longer value widens it past least. `weight`: what each character standing in for a placeholder counts for (a value
-    is one character at least, and may be more). None where no values give it one width: a repeat of a varying count
-    ((?<={{x}}:\\s*), whatever x is), or a branch whose parts differ fixed (a|bc), or one wider than the fixed
-    (q|{{x}}{{y}}); a branch inside a branch too (re's parse takes a prefix both share out, Total: |Total {{x}}: ).
-    groups: group_contents of the whole pattern, which a backreference is weighed by."""
-    least, grows = 0, False
+    """The width a parsed part of a look-behind has whatever values its placeholders hold, as (fixed, counts): fixed
+    characters, and for each placeholder's name in counts that many times its value's width (a character or more; every
+    place of one name holds one value, and a count repeats it: {{x}}{2} is twice x's width). `weight`: the name each
+    character standing in for a placeholder counts for, or None for what counts as nothing. None where no values give
+    it one width: a repeat of a varying count ((?<={{x}}:\\s*), whatever x is), or a branch two parts of which no
+    values make alike (unlike_widths); a branch inside a branch too (re's parse takes a prefix both share out, Total:
+    |Total {{x}}: ). groups: group_contents of the whole pattern, which a backreference is weighed by."""
+    fixed, counts = 0, Counter()
     for op, value in parsed:
         if op == regex_constants.LITERAL and chr(value) in weight:
-            width = (weight[chr(value)], weight[chr(value)] > 0)
+            width = (0, Counter([weight[chr(value)]] if weight[chr(value)] is not None else []))
         elif op in (regex_constants.SUBPATTERN, ATOMIC_GROUP):
             width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight, groups)
         elif op == regex_constants.GROUPREF and value in (groups or {}):
@@ -4960,28 +4962,45 @@ def behind_width(parsed, weight, groups=None):
         elif op in (regex_constants.BRANCH, regex_constants.GROUPREF_EXISTS):
             widths = [behind_width(part or [], weight, groups)
                       for part in (value[1] if op == regex_constants.BRANCH else value[1:])]
-            if None in widths:
+            if None in widths or any(unlike_widths(*pair) for pair in itertools.combinations(widths, 2)):
                 return None
-            fixed = {w for w, free in widths if not free}
-            if len(fixed) > 1 or fixed and max(w for w, _ in widths) > min(fixed):
-                return None
-            width = (min(fixed), False) if fixed else (max(w for w, _ in widths), True)
+            # (the values that make the parts alike give each the width of any one: the one of fewest placeholders is
+            # weighed on, what is learnt of those values let go, which refuses nothing some values mend)
+            width = min(widths, key=lambda w: sum(w[1].values()))
         elif op in REPEATS:
             width = behind_width(value[2], weight, groups)
-            if width is None or value[0] != value[1] and width != (0, False):
+            if width is None or value[0] != value[1] and width != (0, Counter()):
                 return None
-            width = (value[0] * width[0], width[1] and value[0] > 0)
+            width = (value[0] * width[0], Counter({name: value[0] * n for name, n in width[1].items() if value[0]}))
         elif op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT):
-            width = (0, False)   # (one inside is weighed itself, by unwidened_behind)
+            width = (0, Counter())   # (one inside is weighed itself, by unwidened_behind)
         else:
             width = regex_parser.SubPattern(parsed.state, [(op, value)]).getwidth()
             if width[0] != width[1]:
                 return None
-            width = (width[0], False)
+            width = (width[0], Counter())
         if width is None:   # (a group's, (?<=(a|bc)): its unpacking was a traceback)
             return None
-        least, grows = least + width[0], grows or width[1]
-    return least, grows
+        fixed, counts = fixed + width[0], counts + width[1]
+    return fixed, counts
+
+
+def unlike_widths(one, other):
+    """Whether two behind_width widths differ whatever values (each a character or more) fill them, as is shown
+    cheaply: alike but for fixed characters ({{x}}: |{{x}}:), a difference no multiple of what the counts' differences
+    share ({{x}}{2}|Total: an even width beside 5), or one the wider whatever they hold (q|{{x}}{{y}}). Any other
+    difference some values may mend: it is left to each case's own fill."""
+    apart = {name: one[1][name] - other[1][name] for name in one[1].keys() | other[1].keys()}
+    apart, gap = {name: n for name, n in apart.items() if n}, other[0] - one[0]
+    if not apart:
+        return gap != 0
+    if gap % math.gcd(*apart.values()):
+        return True
+    if all(n > 0 for n in apart.values()):   # (each value a character at least: the least it adds is its count)
+        return gap < sum(apart.values())
+    if all(n < 0 for n in apart.values()):
+        return gap > sum(apart.values())
+    return False
 
 
 def unwidened_behind(parsed, weight, groups=None):
@@ -5116,13 +5135,16 @@ def placeholder_places(pattern, fills=None):
             else:
                 chosen[start] = kept
         walk(tree)
-        # (a look-behind's width read on the parse that tells a placeholder's text from a class: each one character at
-        # least, its mark's second counted so, which a quantifier repeats ({{a}}{2}), and its first as nothing; with
-        # each placeholder one character, (?:{{a}}|{{b}}) was parsed as a class, [ab], of width 1 whatever they hold)
+        # (a look-behind's width read on the parse that tells a placeholder's text from a class: its mark's second
+        # counted as its value, by its name (each place of one name holds one value: {{a}}: |{{a}}: differ whatever a
+        # is), which a quantifier repeats ({{a}}{2}), and its first as nothing; with each placeholder one character,
+        # (?:{{a}}|{{b}}) was parsed as a class, [ab], of width 1 whatever they hold)
         return PlaceholderPlaces(frozenset(repeated), frozenset(in_class),
                                  frozenset(start for start in chosen if chosen[start] >= named_from[start]),
                                  frozenset(start for start in chosen if not chosen[start]) - read - in_class,
-                                 unwidened_behind(tree, {c: int(c == mark[1]) for mark in marks.values() for c in mark}))
+                                 unwidened_behind(tree, {c: unicodedata.normalize("NFC", PLACEHOLDER.match(
+                                     pattern, start).group(1)) if c == mark[1] else None
+                                                         for start, mark in marks.items() for c in mark}))
     return None
 
 

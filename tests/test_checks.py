@@ -790,6 +790,31 @@ def test_a_look_behind_of_checks_json_referring_back_to_a_placeholder_is_judged_
                                 f"fixed-width pattern{evalpy.LOOK_BEHIND_CURE}"), (written, str(e.value))
 
 
+def test_a_look_behind_of_checks_json_whose_branches_share_a_placeholder_is_weighed_by_its_one_value(tmp_path):
+    """130th round: checks.json's (?<={{label}}: |{{label}}:)\\d+, whose branches differ by one character whatever
+    label holds, (?<={{w}}{2}|Total)\\d+ (an even width beside 5), (?<={{a}}|{{a}}b)x, (?<={{a}}{{a}}|abc)x and
+    (?<=(?:{{a}}\\.){2}|abcde)x were refused on every case's line: each occurrence of a placeholder was weighed as a
+    width of its own, and a count as making it any width. One placeholder holds one value, a count a multiple of its
+    width: no value mends these, refused once at the file's line; (?<={{a}}{2}|abcd)x and (?<={{a}}|{{b}}b)x, which
+    some values mend, are still each case's."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": v}) + "\n" for i, v in (
+        ("1", {"label": "Total", "w": "ab", "a": "ab", "b": "a"}), ("2", {"label": "Sum", "w": "abc", "a": "abc", "b": "x"}))))
+    for written in ("(?<={{label}}: |{{label}}:)\\d+", "(?<={{w}}{2}|Total)\\d+", "(?<={{a}}|{{a}}b)x",
+                    "(?<={{a}}{{a}}|abc)x", "(?<=(?:{{a}}\\.){2}|abcde)x", "(?<!(?:{{a}}|b){{a}}|{{a}}{{a}}c)x"):
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: bad regular expression: look-behind requires "
+                                f"fixed-width pattern{evalpy.LOOK_BEHIND_CURE}"), (written, str(e.value))
+    for written in ("(?<={{a}}{2}|abcd)x", "(?<={{a}}|{{b}}b)x"):   # (a = ab mends the first, b = a the second)
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "s.jsonl:1" not in str(e.value), (
+            written, str(e.value))
+
+
 def test_a_pattern_of_checks_json_found_in_every_answer_whatever_its_values_is_refused_at_its_line(tmp_path):
     """130th round: checks.json's (?:{{title}}\\. )?, {{title}}?, {{title}}| and (?:{{title}})* were refused on every
     case's line ("4 lines: ... its pattern is found in every answer, even an empty one"), where a? is refused once at
