@@ -3536,7 +3536,8 @@ SET_READ_OTHERWISE = {"nested set": "a '[' first in a set is the character '[' h
 # re's words for a look-behind of no one width, which name neither what it means nor what to do
 LOOK_BEHIND_UNFIXED = "look-behind requires fixed-width pattern"
 LOOK_BEHIND_CURE = ("; a look-behind, (?<=...) or (?<!...), matches one number of characters: give each of its branches "
-                    "that same width, a var's value counted by its characters and no *, +, ? or {m,n} inside, or move "
+                    "that same width, a var's value counted by its characters in NFC as it is filled (e and a combining "
+                    "accent are one, \u00e9; a few single letters are two), and no *, +, ? or {m,n} inside, or move "
                     "the part that varies out of the look-behind")
 
 

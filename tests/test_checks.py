@@ -815,6 +815,20 @@ def test_a_look_behind_of_checks_json_whose_branches_share_a_placeholder_is_weig
             written, str(e.value))
 
 
+def test_a_look_behind_cure_counts_a_value_as_it_is_filled(tmp_path):
+    """130th round: (?<={{a}}|ab)\\d of a = "e\\u0301" (two characters written, one once in NFC) and (?<={{a}}|x)\\d of
+    a = "\\u0958" (one written, two in NFC) were refused, each case's line saying "a var's value counted by its
+    characters": the writer counts 2 and 1, and the widths look alike. It says the value is counted in NFC, as filled."""
+    for value, written in (("e\u0301", "(?<={{a}}|ab)\\d"), ("\u0958", "(?<={{a}}|x)\\d")):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "1", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {"a": value}}) + "\n")
+        (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value).startswith(f"{tmp_path}/s.jsonl:1: ") and "counted by its characters in NFC" in str(
+            e.value), str(e.value)
+
+
 def test_a_pattern_of_checks_json_found_in_every_answer_whatever_its_values_is_refused_at_its_line(tmp_path):
     """130th round: checks.json's (?:{{title}}\\. )?, {{title}}?, {{title}}| and (?:{{title}})* were refused on every
     case's line ("4 lines: ... its pattern is found in every answer, even an empty one"), where a? is refused once at
