@@ -832,8 +832,9 @@ def test_the_breakers_count_cases_and_save_no_call_once_every_case_is_asked(proj
     the breaker, and 28 cases waited out theirs."""
     slow = {json.loads(line)["input"] for i, line in enumerate(open("golden/dev.jsonl", encoding="utf-8")) if i % 6 == 2}
     fake.answers = answer_key("golden/dev.jsonl")
-    fake.latency = lambda text: 1.5 if text in slow else 0.0
-    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "8", "--timeout", "0.4", "--retries", "0",
+    fake.latency = lambda text: 4.0 if text in slow else 0.0   # (a timeout of 1.5 s: under a loaded machine one of 0.4
+    # timed out an answer at once, and the five slow ones were no longer five in a row)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "8", "--timeout", "1.5", "--retries", "0",
                          "--out", "runs/slow.json")
     assert code == 2 and "stopped" not in err and "5 cases got no usable answer" in err, err
     # (round 124's review) the stop came with the last answer, nothing out: it stopped nothing, but its cure is said
