@@ -17319,7 +17319,7 @@ def window_flags(config, cases):
             if high <= window:   # (at a higher rate it may not fit: its count cannot tell)
                 if above := next((why for why, rates in higher.items() if max(
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
-                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate)
+                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate, low)
                                                          and "denser in digits"):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
@@ -17333,23 +17333,30 @@ def window_flags(config, cases):
     return cut, dropped, unchecked
 
 
-def digits_past(t, window, per_char, digit_rate):
+def digits_past(t, window, per_char, digit_rate, low):
     """Whether a trial read with each digit a token, the rest at the run's `digit_rate` (window_flags()), passes the
     window where it reads past its estimate at the run's rate by more than texts of one set vary (WINDOW_SHORT): of
     another make than the texts the rate is read from, as logs, code and tables are under prose (an English chat of a
     few digits is not, and near the window it would be said not checked for them); and its count is no more than the
-    turns Ollama would then have kept take (a log of one turn before two short ones, counted whole, fit)."""
+    turns Ollama would then have kept take (a log of one turn before two short ones, counted whole, fit), and with the
+    largest turn it would have dropped passes the window, as a count of turns dropped till the rest fit does (a table of
+    8 turns of 580 tokens at most counted 1,225 of 4,096: whole, on a tokenizer that reads digits as letters). A count
+    under what the whole takes at the run's rate (`low`, window_flags()'s lowest estimate) is of part of a prompt (a
+    prompt cache's), and rules nothing out."""
     def dense(chars, other, digits):
         return (chars + (weight - 1) * other - digits) * rate + digits
     for weight, rate in digit_rate.items():
         kept = template_tokens(t) + dense(t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0))
         if kept <= window or (kept - template_tokens(t)) * WINDOW_SHORT <= weighed_at(t, weight) * per_char[weight, 0]:
             continue
+        largest = 0
         for turn in t.get("sent_turns", ())[:-1]:   # (dropped from the front till it fits, the last kept)
             if kept <= window:
                 break
-            kept -= TEMPLATE_TOKENS + dense(*turn)
-        if t["prompt_tokens"] * WINDOW_SHORT <= kept:
+            kept -= (tokens := TEMPLATE_TOKENS + dense(*turn))
+            largest = max(largest, tokens)
+        count = t["prompt_tokens"]
+        if count * WINDOW_SHORT <= kept and (count < WINDOW_SHORT * low or count + largest > window):
             return True
     return False
 

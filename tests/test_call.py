@@ -2703,6 +2703,27 @@ def test_a_conversation_of_digits_past_the_window_is_not_passed_unsaid_where_non
     assert "(log20, log25, log30)" in line and "a token each" in line, line
 
 
+def table_turn(seed):
+    """A turn pasting a table of figures: 12 lines of six 7-digit numbers (575 characters, 504 of them digits)."""
+    return "\n".join(" ".join(str(1000000 + (seed * 7919 + i * 104729 + j * 15485863) % 9000000) for j in range(6))
+                     for i in range(12))
+
+
+def test_a_conversation_of_digits_whose_count_rules_a_drop_out_is_not_said_unchecked(project, cli, fake):
+    """130th round (second attack): on a tokenizer that reads digits as it reads letters, a support chat pasting a table
+    of figures (8 turns of 575 characters, most of them digits) counted 1,225 tokens of num_ctx 4096, nothing dropped,
+    and was said not checked, "denser in digits": read a token a digit it passes the window, but then Ollama would have
+    kept turns taking some 3,800 tokens, three times its count. A count far below what the turns kept would take rules
+    the reading out, and nothing is said."""
+    cases = questions_and(EN_QUESTIONS) + [talk("table", *[table_turn(n) for n in range(8)],
+                                                "So is this a bug, billing or other?")]
+    count = scripted_count()
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 4096, count=count)
+    assert counts["table"] == count([{"content": LABEL_IT}] + cases[-1]["messages"]) < 4096 * 0.4, counts   # (whole)
+    assert scripted_count(digit=1)([{"content": LABEL_IT}] + cases[-1]["messages"]) > 4096   # (a token a digit: past)
+    assert s["turns_may_be_dropped"] == s["turns_unchecked"] == [] and "Earlier turns" not in out, (s, out)
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
