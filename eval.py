@@ -17334,26 +17334,34 @@ def window_flags(config, cases):
 
 
 def digits_past(t, window, per_char, digit_rate, low):
-    """Whether a trial read with each digit a token, the rest at the run's `digit_rate` (window_flags()), passes the
-    window where it reads past its estimate at the run's rate by more than texts of one set vary (WINDOW_SHORT): of
-    another make than the texts the rate is read from, as logs, code and tables are under prose (an English chat of a
-    few digits is not, and near the window it would be said not checked for them); and its count is no more than the
-    turns Ollama would then have kept take (a log of one turn before two short ones, counted whole, fit), and with the
-    largest turn it would have dropped passes the window, as a count of turns dropped till the rest fit does (a table of
-    8 turns of 580 tokens at most counted 1,225 of 4,096: whole, on a tokenizer that reads digits as letters). A count
-    under what the whole takes at the run's rate (`low`, window_flags()'s lowest estimate) is of part of a prompt (a
-    prompt cache's), and rules nothing out."""
-    def dense(chars, other, digits):
-        return (chars + (weight - 1) * other - digits) * rate + digits
+    """Whether a trial passes the window read with each digit a token and the rest at the run's `digit_rate`
+    (window_flags()) in those of its turns (and the rest of its request, system prompt and calls, as one) that so read
+    past their estimate at the run's rate by more than texts of one set vary (WINDOW_SHORT), the others at their
+    estimate: turns of another make than the texts the rate is read from, as logs, code and tables are under prose (an
+    English chat of a few digits is not, and near the window it would be said not checked for them). Turn by turn, as
+    Ollama drops them: read whole, a log of 616 digits before five long turns of prose was 8% digits, inside that
+    margin, and its loss passed unsaid. And its count is no more than the turns Ollama would then have kept take (a log
+    of one turn before two short ones, counted whole, fit), and with the largest turn it would have dropped passes the
+    window, as a count of turns dropped till the rest fit does (a table of 8 turns of 580 tokens at most counted 1,225
+    of 4,096: whole, on a tokenizer that reads digits as letters). A count under what the whole takes at the run's rate
+    (`low`, window_flags()'s lowest estimate) is of part of a prompt (a prompt cache's), and rules nothing out."""
+    turns = t.get("sent_turns", ())
+    rest = [t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0)]
+    for turn in turns:
+        rest = [whole - part for whole, part in zip(rest, turn)]
     for weight, rate in digit_rate.items():
-        kept = template_tokens(t) + dense(t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0))
-        if kept <= window or (kept - template_tokens(t)) * WINDOW_SHORT <= weighed_at(t, weight) * per_char[weight, 0]:
+        def read(chars, other, digits):
+            estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
+            dense = (chars + (weight - 1) * other - digits) * rate + digits
+            return dense if dense * WINDOW_SHORT > estimate else estimate
+        kept = template_tokens(t) + read(*rest) + sum(read(*turn) for turn in turns)
+        if kept <= window:
             continue
         largest = 0
-        for turn in t.get("sent_turns", ())[:-1]:   # (dropped from the front till it fits, the last kept)
+        for turn in turns[:-1]:   # (dropped from the front till it fits, the last kept)
             if kept <= window:
                 break
-            kept -= (tokens := TEMPLATE_TOKENS + dense(*turn))
+            kept -= (tokens := TEMPLATE_TOKENS + read(*turn))
             largest = max(largest, tokens)
         count = t["prompt_tokens"]
         if count * WINDOW_SHORT <= kept and (count < WINDOW_SHORT * low or count + largest > window):

@@ -2724,6 +2724,24 @@ def test_a_conversation_of_digits_whose_count_rules_a_drop_out_is_not_said_unche
     assert s["turns_may_be_dropped"] == s["turns_unchecked"] == [] and "Earlier turns" not in out, (s, out)
 
 
+def test_a_short_turn_of_digits_dropped_before_long_prose_is_not_passed_unsaid(project, cli, fake):
+    """130th round (second attack): a chat that pasted a short log of figures (697 characters, 616 of them digits, a
+    token each on qwen's tokenizer), then five long turns of prose, lost its first turn at 117% of num_ctx 2048 and
+    passed unsaid: of the whole, 8% are digits, and read a token a digit it came past its estimate by less than texts
+    vary, so the reading was not taken. Its digits are in the turn the reading drops: each turn is read a token a digit
+    where that turn comes past its estimate by more than texts vary, and it is said not to have been checked."""
+    figures = " ".join(str(10000000 + (n * 7919 * 104729) % 90000000) for n in range(77))
+    prose = "Thanks, I checked again and the problem is still there, could you please have a look at it for me? " * 13
+    cases = questions_and(EN_QUESTIONS) + [talk("digfirst", "Log:\n" + figures, prose, prose, prose, prose, prose[:-100],
+                                                "So is this a bug, billing or other?")]
+    count = scripted_count(digit=1)
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    whole = count([{"content": LABEL_IT}] + cases[-1]["messages"])
+    assert counts["digfirst"] == count([{"content": LABEL_IT}] + cases[-1]["messages"][1:]) < 2048 < whole, counts
+    assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [
+        {"id": "digfirst", "trial": 1, "why": "denser in digits"}], s
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
