@@ -16318,15 +16318,20 @@ LATIN_END = "\u0250"   # past Latin Extended-B (IPA, Greek, Cyrillic, CJK, ...)
 DENSE_SCRIPT = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003ffff]")
 
 
+# ASCII's digits, for str.translate() to drop: what A_DIGIT finds in an ASCII text, counted without a list of them (a
+# list of every digit, findall's, took 7 s over 102,000 turns where the rest of weighed_chars() took 0.2)
+ASCII_DIGITS = str.maketrans("", "", string.digits)
+
+
 def weighed_chars(text):
     """(A text's characters, each of CJK or kana (DENSE_SCRIPT) weighed NON_LATIN_WEIGHT and any other past the Latin
     scripts (LATIN_END) weighed one, how many of those others there are, and how many digits)."""
     text = str(text or "")
-    digits = len(A_DIGIT.findall(text))
     if text.isascii():
-        return len(text), 0, digits
+        return len(text), 0, len(text) - len(text.translate(ASCII_DIGITS))
     dense = len(DENSE_SCRIPT.findall(text))
-    return len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense, digits
+    return (len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense,
+            len(text) - len(A_DIGIT.sub("", text)))   # (other scripts' digits too, as \d finds them)
 
 
 def sent_size(result, system):
