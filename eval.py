@@ -17328,8 +17328,15 @@ def window_flags(config, cases):
                                                          and "denser in digits"):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened
-                dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+            if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
+                # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
+                # tokenizer) set the questions' rate at 0.4 a character, and prose that fit whole read past the window
+                if tokens < WINDOW_SHORT * min(template_tokens(t) + digit_reading(
+                        t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0), weight, rate)
+                                               for weight, rate in digit_rate.items()):
+                    dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
+                else:
+                    unchecked.append({"id": c["id"], "trial": t["trial"], "why": "sparser in digits"})
             else:   # past the window at some weight, or at all, a turn smaller than the estimate's margin dropped (a
                 # question before a tool's long result), or none: its count cannot tell, and passed as fitting, an
                 # agent that lost its question was unsaid
@@ -17357,7 +17364,7 @@ def digits_past(t, window, per_char, digit_rate, low):
     for weight, rate in digit_rate.items():
         def read(chars, other, digits):
             estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
-            dense = (chars + (weight - 1) * other - digits) * rate + digits
+            dense = digit_reading(chars, other, digits, weight, rate)
             return dense if dense * WINDOW_SHORT > estimate else estimate
         kept = template_tokens(t) + read(*rest) + sum(read(*turn) for turn in turns)
         if kept <= window:
@@ -17372,6 +17379,13 @@ def digits_past(t, window, per_char, digit_rate, low):
         if count * WINDOW_SHORT <= kept and (count < WINDOW_SHORT * low or count + largest > window):
             return True
     return False
+
+
+def digit_reading(chars, other, digits, weight, rate):
+    """The tokens of `chars` characters (weighed_chars()), `other` of them of other scripts weighed `weight`, read with
+    each of their `digits` a token, the most a tokenizer reads one at, and the rest at `rate` (tokens_per_char(
+    digits=True))."""
+    return (chars + (weight - 1) * other - digits) * rate + digits
 
 
 def no_rate(cases, window):
@@ -17440,6 +17454,11 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                        "holds far more digits than the answers of one turn the run's rate is read from "
                                        "(as pasted logs, code or tables do), and read as some tokenizers read them, a "
                                        "token each, it passes the window; its count cannot tell",
+                   "sparser in digits": "its characters may come to more tokens than the window holds, or fewer: "
+                                        "the answers of one turn the run's rate is read from hold far more digits than "
+                                        "it does (as a system prompt of figures or prices does), and where a tokenizer "
+                                        "reads each digit as a token, as some do, they raise that rate past its own; "
+                                        "read so, it fits whole, and its count cannot tell",
                    "system prompt unseen": "its characters may come to more tokens than the window holds, or "
                                            f"fewer: the counts come to under {LEAST_TOKENS_A_CHAR} tokens a character, "
                                            "less than a tokenizer reads a text at, as a prompt cache that held the "

@@ -2742,6 +2742,23 @@ def test_a_short_turn_of_digits_dropped_before_long_prose_is_not_passed_unsaid(p
         {"id": "digfirst", "trial": 1, "why": "denser in digits"}], s
 
 
+def test_a_system_prompt_of_digits_does_not_make_a_prose_chat_that_fit_read_as_shortened(project, cli, fake):
+    """130th round (second attack): a system prompt holding a price list (60 lines, about 660 digits, a token each on
+    qwen's tokenizer) set the questions' rate at some 0.4 tokens a character, and a chat of prose that fit whole (1,687
+    tokens of num_ctx 2048) read far past the window at it: "Earlier turns may have been dropped". Its count is what
+    it takes read with each digit a token and the rest at the rate of all but digits: it is said not checked, not
+    shortened."""
+    prices = "".join(f"SKU {100000 + n * 7919 % 900000} {n * 37 % 999 + 1}.{n * 13 % 100:02d}\n" for n in range(60))
+    count = scripted_count(digit=1)
+    cases = questions_and(EN_QUESTIONS, ("prose", EN_TURN * 5, 8))
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT + "Price list:\n" + prices, 2048, count=count)
+    assert counts["prose"] == count([{"content": LABEL_IT + "Price list:\n" + prices}] + cases[-1]["messages"]), counts
+    assert 2048 * 0.7 < counts["prose"] < 2048, counts   # (whole)
+    assert s["turns_may_be_dropped"] == [] and s["turns_unchecked"] == [
+        {"id": "prose", "trial": 1, "why": "sparser in digits"}], s
+    assert "may have been dropped" not in out and "reads each digit as a token" in out, out
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
