@@ -4942,26 +4942,30 @@ def group_contents(parsed):
     return found
 
 
-def behind_width(parsed, weight, groups=None):
+def behind_width(parsed, weight, groups=None, known=None):
     """The width a parsed part of a look-behind has whatever values its placeholders hold, as (fixed, counts): fixed
     characters, and for each placeholder's name in counts that many times its value's width (a character or more; every
     place of one name holds one value, and a count repeats it: {{x}}{2} is twice x's width). `weight`: the name each
     character standing in for a placeholder counts for, or None for what counts as nothing. None where no values give
     it one width: a repeat of a varying count ((?<={{x}}:\\s*), whatever x is), or a branch two parts of which no
     values make alike (unlike_widths); a branch inside a branch too (re's parse takes a prefix both share out, Total:
-    |Total {{x}}: ). groups: group_contents of the whole pattern, which a backreference is weighed by."""
-    fixed, counts = 0, Counter()
+    |Total {{x}}: ). groups: group_contents of the whole pattern, which a backreference is weighed by; known: each
+    group's width once weighed, by number (its content was weighed again at each reference: (\\1\\1)(\\2\\2)...
+    (\\20\\20), each group holding two references to the one before, walked the first a million times, 53 s)."""
+    fixed, counts, known = 0, Counter(), {} if known is None else known
     for op, value in parsed:
         if op == regex_constants.LITERAL and chr(value) in weight:
             width = (0, Counter([weight[chr(value)]] if weight[chr(value)] is not None else []))
         elif op in (regex_constants.SUBPATTERN, ATOMIC_GROUP):
-            width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight, groups)
+            width = behind_width(value[-1] if op == regex_constants.SUBPATTERN else value, weight, groups, known)
         elif op == regex_constants.GROUPREF and value in (groups or {}):
             # (re weighs \1 by its group as parsed: a placeholder's two marks, fixed 2, where its value is a character
             # or more; ({{a}})(?<=\1|abc)x of a = abc was refused whatever a held)
-            width = behind_width(groups[value], weight, groups)
+            if value not in known:
+                known[value] = behind_width(groups[value], weight, groups, known)
+            width = known[value]
         elif op in (regex_constants.BRANCH, regex_constants.GROUPREF_EXISTS):
-            widths = [behind_width(part or [], weight, groups)
+            widths = [behind_width(part or [], weight, groups, known)
                       for part in (value[1] if op == regex_constants.BRANCH else value[1:])]
             if None in widths or any(unlike_widths(*pair) for pair in itertools.combinations(widths, 2)):
                 return None
@@ -4969,7 +4973,7 @@ def behind_width(parsed, weight, groups=None):
             # weighed on, what is learnt of those values let go, which refuses nothing some values mend)
             width = min(widths, key=lambda w: sum(w[1].values()))
         elif op in REPEATS:
-            width = behind_width(value[2], weight, groups)
+            width = behind_width(value[2], weight, groups, known)
             if width is None or value[0] != value[1] and width != (0, Counter()):
                 return None
             width = (value[0] * width[0], Counter({name: value[0] * n for name, n in width[1].items() if value[0]}))

@@ -815,6 +815,23 @@ def test_a_look_behind_of_checks_json_whose_branches_share_a_placeholder_is_weig
             written, str(e.value))
 
 
+def test_a_look_behind_of_checks_json_referring_back_down_a_chain_weighs_each_group_once(tmp_path, monkeypatch):
+    """130th round: checks.json's ({{a}})(\\1\\1)(\\2\\2)...(\\20\\20)(?<=\\21)x took 53 s to load: each \\N was
+    weighed by walking its group's content again, each of which holds two more, twice as many walks a group (18 groups,
+    19 s; 0.004 s before backreferences were weighed by their group). Each group is weighed once, whatever refers to it:
+    counted here by the weighings made, not timed."""
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "1", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "vars": {"a": "ab"}}) + "\n")
+    weighings = []
+    weigh = evalpy.behind_width
+    monkeypatch.setattr(evalpy, "behind_width", lambda *args: weighings.append(1) or weigh(*args))
+    written = "({{a}})" + "".join(f"(\\{n}\\{n})" for n in range(1, 15)) + "(?<=\\15)x"
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": written}]))
+    evalpy.placeholder_places.cache_clear()
+    assert len(evalpy.load_split(str(tmp_path / "s.jsonl"))[0]) == 1   # ((ab)(\1\1)...(?<=\15)x compiles)
+    assert 0 < len(weighings) < 200, len(weighings)   # (each group's content once; 32,000 weighings before)
+
+
 def test_a_look_behind_cure_counts_a_value_as_it_is_filled(tmp_path):
     """130th round: (?<={{a}}|ab)\\d of a = "e\\u0301" (two characters written, one once in NFC) and (?<={{a}}|x)\\d of
     a = "\\u0958" (one written, two in NFC) were refused, each case's line saying "a var's value counted by its
