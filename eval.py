@@ -4882,6 +4882,7 @@ def fills_of(pattern, named):
 
 MOST_MARKED = 0x10000   # placeholders of one pattern placeholder_places can tell apart: two marks each, planes 15-16
 MOST_PARSES = 300       # parses placeholder_places makes of one pattern, a stand-in tried each (65,536 group names hung)
+MOST_KINDS_PAIRED = 40  # a look-behind's kinds of branch compared two by two (780 pairs); past them, each with one
 
 
 class PlaceholderPlaces(NamedTuple):
@@ -4967,11 +4968,20 @@ def behind_width(parsed, weight, groups=None, known=None):
         elif op in (regex_constants.BRANCH, regex_constants.GROUPREF_EXISTS):
             widths = [behind_width(part or [], weight, groups, known)
                       for part in (value[1] if op == regex_constants.BRANCH else value[1:])]
-            if None in widths or any(unlike_widths(*pair) for pair in itertools.combinations(widths, 2)):
+            if None in widths:
+                return None
+            # (compared by kind, parts of one count of each placeholder one kind, alike only if of one fixed width:
+            # every two parts compared took 2.9 s for 2,000 words; many kinds each beside the one of fewest placeholders)
+            kinds = {}
+            if any(kinds.setdefault(frozenset(w[1].items()), w)[0] != w[0] for w in widths):
+                return None
+            kinds = sorted(kinds.values(), key=lambda w: sum(w[1].values()))
+            if any(unlike_widths(*pair) for pair in (itertools.combinations(kinds, 2) if len(kinds) <= MOST_KINDS_PAIRED
+                                                     else ((kinds[0], kind) for kind in kinds[1:]))):
                 return None
             # (the values that make the parts alike give each the width of any one: the one of fewest placeholders is
             # weighed on, what is learnt of those values let go, which refuses nothing some values mend)
-            width = min(widths, key=lambda w: sum(w[1].values()))
+            width = kinds[0]
         elif op in REPEATS:
             width = behind_width(value[2], weight, groups, known)
             if width is None or value[0] != value[1] and width != (0, Counter()):
@@ -4986,7 +4996,7 @@ def behind_width(parsed, weight, groups=None, known=None):
             width = (width[0], Counter())
         if width is None:   # (a group's, (?<=(a|bc)): its unpacking was a traceback)
             return None
-        fixed, counts = fixed + width[0], counts + width[1]
+        fixed, counts = fixed + width[0], counts + width[1] if width[1] else counts   # (most add no placeholder)
     return fixed, counts
 
 
