@@ -4008,7 +4008,7 @@ class GroupsAlwaysIn(dict):
 
     def __init__(self, items, whole=True):
         super().__init__()
-        self.known = {}
+        self.known, self.referred = {}, False   # referred: the pattern holds a backreference or conditional
         for op, value in items:
             if op == regex_constants.SUBPATTERN:
                 if value[0] is not None:
@@ -4022,6 +4022,7 @@ class GroupsAlwaysIn(dict):
                 for op, value in parsed:
                     if op == regex_constants.GROUPREF_EXISTS:
                         self.closed_before[id(value)] = frozenset(closed)
+                    self.referred |= op in (regex_constants.GROUPREF, regex_constants.GROUPREF_EXISTS)
                     looking = op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT)
                     was, inside[0] = inside[0], inside[0] or looking
                     for part in (value if isinstance(value, (tuple, list)) else [value]):
@@ -4056,13 +4057,16 @@ class GroupsAlwaysIn(dict):
 def empty_ends(items, last=True, groups=None):
     """The ways a parsed sequence can match nothing, each as the ends of the text ("start", "end") it must be at to:
     a set of at most four sets, empty if it cannot match nothing. Its items' ways combine: ^ then (a|$) can be
-    nothing at the start, or at both ends. last: nothing follows the sequence in the pattern."""
-    ways = {frozenset()}
-    for at, (op, value) in enumerate(items):
-        found = item_ends(op, value, last and at == len(items) - 1, {} if groups is None else groups)
+    nothing at the start, or at both ends. last: nothing that follows the sequence in the pattern can fail it, for
+    nothing follows or what does can be nothing anywhere (so what never gives back takes what it will: (a?+)\\d*)."""
+    ways, groups = {frozenset()}, {} if groups is None else groups
+    for at in reversed(range(len(items))):   # (from the end: what follows each item is known as it is read)
+        # (not where a backreference or conditional is: one may read again what an item before it took, ^(?>(a*))\\1)
+        free = at == len(items) - 1 or frozenset() in ways and not getattr(groups, "referred", False)
+        found = item_ends(*items[at], last and free, groups)
         if not found:
             return set()
-        ways = {a | b for a in ways for b in found}
+        ways = {a | b for a in found for b in ways}
     return ways
 
 
@@ -4070,8 +4074,9 @@ def item_ends(op, value, last, groups):
     """empty_ends of one parsed item: a repeat, a group, a branch, an anchor, a lookaround, a backreference to one of
     `groups` (GroupsAlwaysIn), a conditional whose branch taken can be (GroupsAlwaysIn.branch_taken; both, where
     either may be taken); nothing else can be nothing. What never gives back what it took (a*+, (?>a*)) is nothing
-    as its plain form is where nothing follows it in the pattern, and else at the text's end alone, where it has nothing
-    to take: x*+^ takes the x of "x" and fails, where a?+$ is found in every answer."""
+    as its plain form is where nothing after it can fail it (last: ^(?:a: )?+\\d* is found in every answer), and else
+    at the text's end alone, where it has nothing to take: x*+^ takes the x of "x" and fails, where a?+$ is found in
+    every answer."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
     owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT

@@ -912,6 +912,26 @@ def test_an_optional_part_that_never_gives_back_then_more_is_found_in_every_answ
     assert str(e.value).startswith(f"{tmp_path}/s.jsonl:1: ") and evalpy.ALWAYS_FOUND in str(e.value), str(e.value)
 
 
+def test_an_optional_part_that_never_gives_back_before_what_may_be_nothing_is_found_in_every_answer(tmp_path):
+    """130th round: checks.json's ^(?:{{a}}: )?+\\d* of a = Total loaded and passed every answer (100%), where
+    ^(?:{{a}}: )?\\d* is refused, as did ^\\s*+x?, ^(?>\\s*)x? and (?>^|a)b?: what never gives back (?+, *+, (?>...))
+    with more after it was read as nothing at the text's end alone, which after ^ is at both ends. Where what follows
+    it can be nothing anywhere, giving nothing back fails nothing: it is read as its plain form, refused at checks.json's
+    line; x*+^, (?>a*)^, a?+\\A, a?+(?=b) and a*+\\b still can fail, as can ^(?>(a*))\\1 (the group is read again)."""
+    for found in ("^\\s*+x?", "^(?>\\s*)x?", "\\A(?>\\s*)[b]?", "^a*+\\d?", "(?i)\\Ab*+.*", "(?>^|a)b?",
+                  "^(?:(?:a: )?+)\\d*", "^a?+b?+c?+"):
+        assert evalpy.matches_any_answer(found) is True, found
+    for fails in ("x*+^", "(?>a*)^", "a?+\\A", "a?+(?=b)", "a*+\\b", "^(?>(a*))\\1", "^((?>a*))\\1"):
+        assert evalpy.matches_any_answer(fails) is False, fails
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": "Total"}}) + "\n" for i in "12"))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "^(?:{{a}}: )?+\\d*"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: 'regex ^(?:{{{{a}}}}: )?+\\\\d*': {evalpy.ALWAYS_FOUND} "
+                            "(|, ^, a*), so the check can never fail"), str(e.value)
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
