@@ -858,6 +858,25 @@ def test_a_look_behind_of_many_branches_is_weighed_without_comparing_every_pair(
                                 f"fixed-width pattern{evalpy.LOOK_BEHIND_CURE}"), (written[:20], str(e.value))
 
 
+def test_a_look_behind_of_checks_json_referring_to_a_deeply_nested_group_is_judged_per_case(tmp_path):
+    """130th round: checks.json's 350 nested groups around {{a}} then (?<=\\1|abc)x, which (abc) so nested fills and
+    compiles, was refused at the file's line with the look-behind's cure (give each branch one width, which it has):
+    weighing the look-behind ran past Python's stack, and the RecursionError left where the placeholders stand unknown,
+    as if no value gave it one width. What is nested past weighing is left to each case's fill, whose compile says."""
+    def lines(*values):
+        return "".join(json.dumps({"id": str(n), "input": "x", "difficulty": "easy", "note": "n",
+                                   "vars": {"a": a}}) + "\n" for n, a in enumerate(values, 1))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(" * 350 + "{{a}}" + ")" * 350
+                                                       + "(?<=\\1|abc)x"}]))
+    (tmp_path / "s.jsonl").write_text(lines("abc", "xyz"))
+    assert len(evalpy.load_split(str(tmp_path / "s.jsonl"))[0]) == 2
+    (tmp_path / "s.jsonl").write_text(lines("abc", "ab"))
+    with pytest.raises(evalpy.EvalError) as e:   # (a value of another width: its case's line)
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value).startswith(f"{tmp_path}/s.jsonl:2: ") and "checks.json:1" not in str(e.value), str(e.value)
+    assert "look-behind requires fixed-width pattern" in str(e.value), str(e.value)
+
+
 def test_a_look_behind_cure_counts_a_value_as_it_is_filled(tmp_path):
     """130th round: (?<={{a}}|ab)\\d of a = "e\\u0301" (two characters written, one once in NFC) and (?<={{a}}|x)\\d of
     a = "\\u0958" (one written, two in NFC) were refused, each case's line saying "a var's value counted by its
