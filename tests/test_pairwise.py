@@ -1895,11 +1895,10 @@ def test_a_journal_of_another_comparison_is_stored_as_its_own_never_mixed_in(pro
     assert not os.path.exists(cand + ".pairwise.json.journal")
 
 
-def test_another_users_journal_that_cannot_be_read_asks_its_owner(project, cli, fake, monkeypatch):
-    """129th round's perm attack: another user's stopped compare left its journal mode 600 (their umask 077) in a sticky
-    folder (as /tmp): "Permission denied; it should hold compare --pairwise's verdicts: move it aside", which neither its
-    mover nor its reader can do. It is said to be another user's: its owner asked, or both runs copied. (Ownership is set
-    with chown, this process seen as user 1000; reading it fails as the system fails it, root reading every file.)"""
+def others_unreadable_journal(fake, monkeypatch):
+    """Two runs, the candidate's compare --pairwise stopped, its journal another user's (uid 4321) of mode 600 in a
+    sticky folder, this process seen as user 1000 (reading it fails as the system fails it, root reading every file):
+    (baseline, candidate, journal)."""
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
     stopped_compare(base, cand, fake, "SIGKILL", 7)
@@ -1914,6 +1913,15 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner(project, cli, 
             raise PermissionError(errno.EACCES, "Permission denied", path)
         return real_open(path, flags, *a, **kw)
     monkeypatch.setattr(os, "open", unreadable)
+    return base, cand, journal
+
+
+def test_another_users_journal_that_cannot_be_read_asks_its_owner(project, cli, fake, monkeypatch):
+    """129th round's perm attack: another user's stopped compare left its journal mode 600 (their umask 077) in a sticky
+    folder (as /tmp): "Permission denied; it should hold compare --pairwise's verdicts: move it aside", which neither its
+    mover nor its reader can do. It is said to be another user's: its owner asked, or both runs copied. (Ownership is set
+    with chown, this process seen as user 1000; reading it fails as the system fails it, root reading every file.)"""
+    base, cand, journal = others_unreadable_journal(fake, monkeypatch)
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
     assert code == 2 and len(fake.chat_bodies) == asked, err
@@ -1930,20 +1938,7 @@ def test_another_users_live_compare_with_an_unreadable_journal_is_waited_for(pro
     system fails it, root reading every file.)"""
     import subprocess
     import sys
-    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
-    scripted_judge(fake)
-    stopped_compare(base, cand, fake, "SIGKILL", 7)
-    journal = cand + ".pairwise.json.journal"
-    os.chmod("runs", 0o1777)
-    os.chown(journal, 4321, 4321)
-    os.chmod(journal, 0o600)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_open = os.open
-    def unreadable(path, flags, *a, **kw):
-        if os.path.abspath(path) == os.path.abspath(journal):
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", unreadable)
+    base, cand, journal = others_unreadable_journal(fake, monkeypatch)
     live = subprocess.Popen([sys.executable, "-c", f"import fcntl, time\nf = open({cand!r}, 'rb')\n"
                              "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)"],
                             stdout=subprocess.PIPE, text=True)
