@@ -424,6 +424,16 @@ def lock_held_by_another(path):
         holder.wait()
 
 
+def open_refused(monkeypatch, *paths):
+    """os.open of any of `paths` refused as the system refuses another user's file of mode 600 (root reads every file)."""
+    refused, real_open = {os.path.abspath(p) for p in paths}, os.open
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) in refused:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+
+
 def removal_refused(monkeypatch, suffix):
     """The removal of a file ending in `suffix` (a tuple: any of them) refused as an append-only folder (chattr +a) refuses it."""
     real_unlink = os.unlink

@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, removal_refused, eval_cli, evalpy, load_json, lock_held_by_another, make_run,
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, open_refused, removal_refused, eval_cli, evalpy, load_json, lock_held_by_another, make_run,
                       printed_lines, stopped_write, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
@@ -3492,12 +3492,7 @@ def test_runs_says_whose_judging_it_cannot_read(project, judged_split, cli, fake
     others_judging_in_sticky(cli, fake, judged_split, monkeypatch)
     judging = os.path.abspath("shared/j.json.judging")
     os.chmod(judging, 0o600)
-    real_open = os.open
-    def unreadable(path, flags, *a, **kw):
-        if os.path.abspath(path) == judging:
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", unreadable)
+    open_refused(monkeypatch, judging)
     said = ("shared/j.json.judging is another user's judging (uid 4321), which you cannot read (mode 600): ask its owner "
             "to finish it (the judge command that began it, given again) or to make it readable")
     code, out, err = cli("runs", "shared")

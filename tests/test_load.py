@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (FORGED, FORGED_SHOWN, LABELS, ROOT, eval_cli, evalpy, make_run, printed_lines, split_run, write_run,
+from conftest import (FORGED, FORGED_SHOWN, LABELS, ROOT, eval_cli, open_refused, evalpy, make_run, printed_lines, split_run, write_run,
                       write_two_runs)
 
 GOOD = {"id": "c1", "input": "No puedo entrar", "expected": "acceso", "difficulty": "easy", "note": "n"}
@@ -2259,12 +2259,7 @@ def test_another_users_run_file_of_mode_600_asks_its_owner(project, cli, monkeyp
     os.chmod("runs/dev-v2.json", 0o600)
     os.chown("runs/dev-v2.json", 4321, 4321)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    theirs, real_open = os.path.abspath("runs/dev-v2.json"), os.open
-    def refused(path, flags, *a, **kw):
-        if os.path.abspath(path) == theirs:
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", refused)
+    open_refused(monkeypatch, "runs/dev-v2.json")
     said = ("runs/dev-v2.json: cannot read run file (Permission denied): it is another user's file (uid 4321, mode 600): "
             "ask its owner to make it readable")
     code, out, err = cli("report", "runs/dev-v2.json")

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, write_run
+from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, open_refused, write_run
 from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
@@ -1907,12 +1907,7 @@ def others_unreadable_journal(fake, monkeypatch):
     os.chown(journal, 4321, 4321)
     os.chmod(journal, 0o600)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_open = os.open
-    def unreadable(path, flags, *a, **kw):
-        if os.path.abspath(path) == os.path.abspath(journal):
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", unreadable)
+    open_refused(monkeypatch, journal)
     return base, cand, journal
 
 

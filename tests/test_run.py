@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
-                      printed_lines, read_cases, removal_refused, stopped_write)
+                      printed_lines, read_cases, open_refused, removal_refused, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -795,14 +795,10 @@ def test_another_users_journal_that_cannot_be_read_asks_its_owner_never_a_copy(p
     os.chown(journal, 4321, 4321)
     os.chmod(journal, 0o600)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access, real_open = os.access, os.open
+    real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == journal
                         else real_access(path, mode, **kw))
-    def unreadable(path, flags, *a, **kw):
-        if os.path.abspath(path) == journal:
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", unreadable)
+    open_refused(monkeypatch, journal)
     said = ("runs/dev-v3.json.journal is another user's journal (uid 4321), which you cannot read (mode 600): ask its "
             "owner to finish its run (python eval.py run --resume runs/dev-v3.json) or to make the journal readable")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
@@ -828,14 +824,10 @@ def test_another_users_live_run_with_an_unreadable_lock_is_waited_for(project, c
             os.chown(name, 4321, 4321)
             os.chmod(name, 0o600)
         monkeypatch.setattr(os, "geteuid", lambda: 1000)
-        real_access, real_open = os.access, os.open
+        real_access = os.access
         monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) in mine
                             else real_access(path, mode, **kw))
-        def unreadable(path, flags, *a, **kw):
-            if os.path.abspath(path) in mine:
-                raise PermissionError(errno.EACCES, "Permission denied", path)
-            return real_open(path, flags, *a, **kw)
-        monkeypatch.setattr(os, "open", unreadable)
+        open_refused(monkeypatch, *mine)
         said = f"another eval.py (pid {live.pid}) is writing this run (runs/dev-v3.json.journal); wait for it"
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
         assert code == 2 and err.endswith(f"error: --resume runs/dev-v3.json: {said}\n"), err
