@@ -3072,11 +3072,13 @@ def judge_details(identity):
     return {k: identity[k] for k in IDENTITY_FIELDS[1:] if identity.get(k)} or None
 
 
-def details_stand(digest):
-    """Whether a judge's recorded judge.details entry stands for its digest (recorded `digest`): none was named, or a
-    /v1 entry's (Ollama's /v1 names no weights; what its /api/tags said tells the model). A digest of Ollama's API tells
-    it first."""
-    return not digest or type(digest) is str and digest.startswith("entry:")
+def details_stand(*digests):
+    """Whether a judge's recorded judge.details entries stand for its digests (recorded `digests`: one, or then and
+    now): on some side none was named, or a /v1 entry's (Ollama's /v1 names no weights; what its /api/tags said tells
+    the model). A digest of Ollama's API named on every side tells it alone: the same one is the same weights whatever
+    its /api/tags says of them (8.0B then, 8B now: a judging refused, paid votes asked again), two are told apart by
+    digests_apart."""
+    return any(not digest or type(digest) is str and digest.startswith("entry:") for digest in digests)
 
 
 def details_recorded(details, models):
@@ -3085,10 +3087,12 @@ def details_recorded(details, models):
         IDENTITY_FIELDS[1:]) and all(type(v) is str and v for v in d.values()) for d in details)
 
 
-def told_apart(was, now):
-    """Whether two recorded judge.details entries of one judge model name two models: both known, and another family,
-    size or quantization of those said both times (details_told): as digests_apart reads two digests."""
-    return type(was) is dict and type(now) is dict and details_told(was, now)[0] != details_told(was, now)[1]
+def told_apart(was, now, digests):
+    """Whether two recorded judge.details entries of one judge model name two models: both known, standing for its
+    `digests` then and now (details_stand), and another family, size or quantization of those said both times
+    (details_told): as digests_apart reads two digests."""
+    return type(was) is dict and type(now) is dict and details_stand(*digests) \
+        and details_told(was, now)[0] != details_told(was, now)[1]
 
 
 NOT_RECORDED = "(not recorded)"   # a nested value an older run's /v1/models entry was recorded without, as a table shows it
@@ -3147,10 +3151,13 @@ def same_judge(a, b, besides=()):
         return a == b
     def rest(judge):
         return {k: v for k, v in judge.items() if k not in ("digests", "details", *besides)}
-    def listed(judge, key):
-        return judge.get(key) if type(judge.get(key)) is list else []
+    def listed(judge, key, n=0):   # (one never recorded is as long as the other, of unknowns)
+        got = judge.get(key) if type(judge.get(key)) is list else []
+        return got + [None] * (n - len(got))
+    n = max(len(listed(j, k)) for j in (a, b) for k in ("digests", "details"))
     return rest(a) == rest(b) and not any(map(digests_apart, listed(a, "digests"), listed(b, "digests"))) \
-        and not any(map(told_apart, listed(a, "details"), listed(b, "details")))
+        and not any(map(told_apart, listed(a, "details", n), listed(b, "details", n),
+                        zip(listed(a, "digests", n), listed(b, "digests", n))))
 
 
 def digests_apart(was, now):
@@ -11798,9 +11805,10 @@ def prepare_judge(client, api, judge, kind, pin=True):
         digests = judge.get("digests") or [None] * len(judge["models"])
         now = [identity_digest(client.identities.get(m, {}), was) if was else new
                for m, was, new in zip(judge["models"], digests, now)]
-        # (where no digest was named, what its /api/tags said stands for one, as the judged model's on a resume)
-        said = [details_told(then, client.identities.get(m, {})) if then else (None, None)
-                for m, then in zip(judge["models"], judge.get("details") or [None] * len(judge["models"]))]
+        # (where no digest was named, then or now, what its /api/tags said stands for one, as the judged model's on a
+        # resume; the same digest named both times is the same judge, whatever it says of its size)
+        said = [details_told(then, client.identities.get(m, {})) if then and details_stand(was, new) else (None, None)
+                for m, then, was, new in zip(judge["models"], judge.get("details") or [None] * len(now), digests, now)]
         changed = next(((m, was, new, False) for m, was, new in zip(judge["models"], digests, now)
                         if was and new and was != new), None) or next(
             ((m, *told, True) for m, told in zip(judge["models"], said) if told[0] != told[1]), None)
@@ -22982,15 +22990,16 @@ def judging_state(path, header, todo):
         # (by model: a panel of other models, its digests by place, named another's "pulled again")
         then = dict(zip(their_judge.get("models") or (), their_judge.get("digests") or ()))
         told = dict(zip(their_judge.get("models") or (), their_judge.get("details") or ()))
+        named = dict(zip(judge.get("models") or (), judge.get("digests") or ()))
         said += [f"the judge {on_one_line(model, 40)} {changed_words(then[model], now, 'there')}"
                  for model, now in zip(judge.get("models") or (), judge.get("digests") or ())
                  if then.get(model) and now and then[model] != now] + [
             "the judge {} said by its /api/tags to be {} there, {} now".format(on_one_line(model, 40), *(
                 on_one_line(v.removeprefix(DETAILS)) for v in details_told(told[model], now)))
             for model, now in zip(judge.get("models") or (), judge.get("details") or ())
-            if told_apart(told.get(model), now)] or (
-                     [] if differ else ["the judge's digests (pulled again)" if not any(map(told_apart, their_judge.get(
-                         "details") or (), judge.get("details") or ())) else "the judge's details (another model, where "
+            if told_apart(told.get(model), now, (then.get(model), named.get(model)))] or (
+                     [] if differ else ["the judge's digests (pulled again)" if any(map(digests_apart, their_judge.get(
+                         "digests") or (), judge.get("digests") or ())) else "the judge's details (another model, where "
                          "no digest was named)"])
         if not differ:   # its judge alone is another: the one it began with is served no more, to finish it with
             return "replaced", "holds an interrupted judging by a judge served no longer: " + "; ".join(said)
@@ -23676,11 +23685,13 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             return shown_unchecked(f"could not ask {on_one_line(config['host'])} which digest the judge is now "
                                    f"({str(e).splitlines()[0].rstrip('.')})")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
-            # same_judge found two known digests that differ, or where none was named, two details
-            model, old, new = next(((m, a, b) for m, a, b in zip(judge["models"], stored["judge"].get("digests") or (),
-                                                                  judge.get("digests") or ()) if digests_apart(a, b)), None) \
-                or next((m, *details_told(a, b)) for m, a, b in zip(judge["models"], stored["judge"]["details"],
-                                                                     judge["details"]) if told_apart(a, b))
+            # same_judge found two known digests that differ, or where none was named (then, now), two details
+            pinned = list(zip(*(j.get("digests") or [None] * len(judge["models"]) for j in (stored["judge"], judge))))
+            model, old, new, digests = next(((m, *d, d) for m, d in zip(judge["models"], pinned) if digests_apart(*d)), None) \
+                or next((m, *details_told(a, b), d) for m, a, b, d in zip(judge["models"], stored["judge"]["details"],
+                                                                           judge["details"], pinned) if told_apart(a, b, d))
+            unnamed = ("named no digest" if all(map(details_stand, digests)) else "named no digest then"
+                       if details_stand(digests[0]) else "named a digest then, none now")   # (never of one it named)
             # another server's judge of that name is another judge, never a re-pull: the verdicts asked of that server
             # stay as they are, to be confirmed or kept apart when that server is next asked (keep_apart_elsewhere)
             was_asked, elsewhere = stored, stored.get("host") is not None and not same_server(str(stored["host"]), config["host"])
@@ -23702,7 +23713,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             else:
                 confirmed = "the judge" if old.startswith(DETAILS) else "its digest"
                 warn(f"note: the judge {on_one_line(model)} " + (
-                     "is another model (its /api/tags named no digest, and said {}, now {})".format(*(on_one_line(
+                     f"is another model (its /api/tags {unnamed}, and said {{}}, now {{}})".format(*(on_one_line(
                          v.removeprefix(DETAILS)) for v in (old, new))) if old.startswith(DETAILS) else
                      ("is served otherwise (its /v1/models entry {}, now {})" if old.startswith("entry:") else
                       "was pulled again (digest {}, now {})").format(*shorts_apart(old, new))) + " since the "

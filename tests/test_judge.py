@@ -4307,6 +4307,41 @@ def test_a_run_judged_again_by_another_model_naming_a_digest_is_told_apart_by_co
     assert "Changed: nothing" not in out and "details=gemma 2B Q4_K_M" in out and "qwen2 72B Q8_0" in out, out
 
 
+LLAMA_8 = {"family": "llama", "parameter_size": "8.0B", "quantization_level": "Q4_K_M"}
+
+
+def test_a_judge_naming_the_same_digest_is_the_same_judge_whatever_its_tags_say_of_its_size(project, judged_split, cli,
+                                                                                             fake):
+    """130th round: a judge naming the same digest throughout, its /api/tags' parameter_size spelled 8.0B, then 8B, was
+    another judge: judge refused to go on with its judging ("a judge served no longer: ... llama 8.0B Q4_K_M there,
+    llama 8B Q4_K_M now"), run --resume refused ("not the model the run began with"), judge of the run asked every vote
+    again, and compare named the judge changed. Details were compared where a digest was named on both sides; where
+    both name the same digest of Ollama's API, it tells the judge alone (details_stand), as it tells the judged model."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, "d" * 64, LLAMA_8)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    fake.faults = [None, "500"]   # its first vote failed: `judge RUN` asks that one alone of the same judge
+    assert "1 of 10 judge calls failed" in cli("run", "--split", judged_split, "--host", fake.url, "--judge-model",
+                                               "llama3.1:8b", "--retries", "0", "--jobs", "1", "--out", "runs/r.json")[2]
+    stopped_judging(cli, fake, "j.json")
+    fake.faults = [None] * 4 + ["drop"] * 100   # a run stopped among its votes, its journal left
+    code, _, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "llama3.1:8b", "--retries",
+                       "0", "--jobs", "1", "--out", "runs/s.json")
+    assert code == 2 and os.path.exists("runs/s.json.journal"), err
+    fake.faults = []
+    judge_tags(fake, "d" * 64, dict(LLAMA_8, parameter_size="8B"))   # the same digest, its size spelled otherwise
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and "going on with the judging" in err and "served no longer" not in err, err
+    code, out, err = cli("run", "--resume", "runs/s.json", "--host", fake.url)
+    assert code == 0 and "not the model the run began with" not in err, err
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/r.json", "--judge-model", "llama3.1:8b", "--out", "runs/again.json")
+    assert code in (0, 1) and len(fake.chat_bodies) == 1 and "the same judge as the run's" in err, err
+    code, out, err = cli("compare", "runs/r.json", "runs/s.json")
+    assert "judge:" not in out and "judge model under the same name" not in out + err, out
+
+
 def test_a_judging_gone_on_with_keeps_its_judge_as_begun(project, judged_split, cli, fake):
     """130th round: a judging gone on with recorded its judge as the server described it then, not as begun: begun
     naming a digest, gone on with where none is named, the digest was dropped (said, but lost; run --resume keeps it);

@@ -1011,6 +1011,22 @@ def test_a_pairwise_judge_swapped_where_no_digest_is_given_is_caught(project, cl
     assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
 
 
+def test_stored_verdicts_of_a_judge_naming_the_same_digest_stand_whatever_its_tags_say_now(project, cli, fake):
+    """130th round: verdicts stored where the judge named a digest, the same digest named since but its /api/tags
+    describing it otherwise (a size spelled 8.0B, then 8B): "the judge ... is another model (its /api/tags named no
+    digest, and said ...)", one was named, and every pair was asked anew. The same digest of Ollama's API is the same
+    judge (details_stand): its verdicts stand, nothing asked."""
+    import fake_ollama
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    asked = len(fake.chat_bodies)
+    fake.family = lambda m: "qwen2.5" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
+    assert code == 0 and len(fake.chat_bodies) == asked and not json.loads(out)["pairwise"].get("unchecked"), err
+    assert "another model" not in err and "named no digest" not in err, err
+
+
 def test_stored_verdicts_of_a_judge_that_named_no_digest_are_checked_once_it_names_one(project, cli, fake):
     """130th round: verdicts stored where the judge named no digest (its /api/tags' qwen2 recorded), the judge another
     model since that names a digest (gemma): "stored where ... named no digest of it, so they cannot be checked against
@@ -1026,7 +1042,7 @@ def test_stored_verdicts_of_a_judge_that_named_no_digest_are_checked_once_it_nam
     fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
     assert code == 0 and len(fake.chat_bodies) == asked + 4 and not json.loads(out)["pairwise"].get("unchecked"), err
-    assert (f"note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 7.6B Q4_K_M, now "
+    assert (f"note: the judge qwen2.5:7b is another model (its /api/tags named no digest then, and said qwen2 7.6B Q4_K_M, now "
             f"gemma 7.6B Q4_K_M) since the verdicts stored in {cand}.pairwise.json; they are kept as they are, and every "
             "pair is asked anew") in err, err
 
@@ -1054,7 +1070,7 @@ def test_unconfirmed_verdicts_of_a_judge_that_named_no_digest_are_kept_apart_onc
     del fake.digests["qwen2.5:7b"]
     fake.family = lambda m: "gemma" if m == "qwen2.5:7b" else fake_ollama.FakeOllama.family(m)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
-    assert code == 0 and ("note: the judge qwen2.5:7b is another model (its /api/tags named no digest, and said qwen2 "
+    assert code == 0 and ("note: the judge qwen2.5:7b is another model (its /api/tags named no digest then, and said qwen2 "
                           "7.6B Q4_K_M, now gemma 7.6B Q4_K_M) since the verdicts stored in "
                           f"{cand}.pairwise.json were asked, by a compare that never confirmed the judge after its last "
                           "call: they may be two models', kept apart and never reused") in err, err
