@@ -22663,12 +22663,6 @@ def judge_run(args, run, target):
     # the judged model as the run recorded it (its family, digest and entry: a judge of its weights under another name
     # is said as run says it); the judges' as the server says now
     judge_note(config["model"], config["judge"]["models"], judged_identities(client.identities, config))
-    header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
-    path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
-    if forced:   # a mark of the judged run, not a setting of its votes: a judging begun without it goes on
-        config["rerun_test"] = forced
-    # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
-    in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     # with a larger token limit (as report names it for cut votes) the votes cut at the smaller are asked again
     raised = raised_cap(run["config"].get("judge"), config["judge"])
     # a call that failed, or an answer without a verdict (not cut): what `judge RUN`, as report names it, is for
@@ -22677,6 +22671,17 @@ def judge_run(args, run, target):
                          for r in todo for v in r.get("judges") or [])
     # a larger limit is asked for the votes it cut: with none, every vote stands (one the server stopped stops alike)
     reused = bool((missing_before or args.checks or raised) and (raised or same_judge(run["config"].get("judge"), config["judge"])))
+    if reused and type(was) is dict and not {"digests", "details"} & set(was) and {"digests", "details"} & set(
+            config["judge"]):   # (an older eval.py's run: its votes kept beside the judge's now, which is never
+        # recorded as the whole judging's, as run --resume keeps it; before the judging's header records it)
+        warn(unrecorded_judge_note(f"the run {shell_word(args.run)}", config["judge"]["models"]))
+        config["judge"] = judge_as_begun(config["judge"], was)
+    header = {"format": JUDGING_FORMAT, "answers_sha": answers_sha(todo), "config": config}
+    path, journal, lock, kept = begin_judging(target, header, todo, config["judge"])
+    if forced:   # a mark of the judged run, not a setting of its votes: a judging begun without it goes on
+        config["rerun_test"] = forced
+    # what the judging holds, call by call (the run's own votes, reused below, are in the run, not in it)
+    in_judging = {(*key, *call): bool(v.get("error")) for key, by_call in kept.items() for call, v in by_call.items()}
     if reused:
         # the judge again, as the run's failed calls say to, or with --checks (a judge check added: report
         # --checks's gate names this command), on the judge checks asked as before (a check dropped, added or
@@ -22858,7 +22863,10 @@ def with_the_runs_own_votes(kept, todo, unchanged, raised, asked, was=None):
               + (" and " if stopped and reused > stopped else "")
               + (f"{plural(stopped, 'vote')} the server stopped short of it stand{'s' if stopped == 1 else ''} (its window "
                  f"full: asked again, {'it stops' if stopped == 1 else 'they stop'} alike)" if stopped else "") if raised else
-              f"the same judge as the run's: its {plural(reused, 'vote')} stand") + f"; asked now, only {asked}")
+              # (an older eval.py's run recorded no model of its judge: the same only by its name and settings)
+              ("the same judge as the run's" if type(was) is dict and {"digests", "details"} & set(was) else
+               "the run's judge by its name and settings") + f": its {plural(reused, 'vote')} stand")
+             + f"; asked now, only {asked}")
     return merged
 
 

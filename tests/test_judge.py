@@ -4342,6 +4342,30 @@ def test_a_judge_naming_the_same_digest_is_the_same_judge_whatever_its_tags_say_
     assert "judge:" not in out and "judge model under the same name" not in out + err, out
 
 
+def test_a_run_an_older_eval_py_judged_is_judged_again_with_its_judge_unrecorded_said(project, judged_split, cli, fake):
+    """130th round: `judge RUN` of a run an older eval.py judged (its judge recorded by neither digest nor details), the
+    judge another model since (qwen2, naming a digest): "the same judge as the run's: its votes stand; asked now, only
+    the calls that failed", exit 0, gemma's votes beside qwen2's, and the judged run recorded qwen2's digest and details
+    as its whole judge's. Said as run --resume says it (unrecorded_judge_note), never "the same judge", and the judge
+    recorded as the run recorded it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, None, GEMMA)
+    fake.faults = [None, "500"]   # its first vote failed: `judge RUN` asks that one again
+    assert "1 of 10 judge calls failed" in cli("run", "--split", judged_split, "--host", fake.url, "--judge-model",
+                                               "llama3.1:8b", "--retries", "0", "--jobs", "1", "--out", "runs/r.json")[2]
+    run = load_json("runs/r.json")
+    run["config"]["judge"] = {k: v for k, v in run["config"]["judge"].items() if k not in ("digests", "details")}
+    Path("runs/r.json").write_text(json.dumps(run))   # as an eval.py before judge identities were recorded wrote it
+    judge_tags(fake, "f" * 64, {"family": "qwen2", "parameter_size": "72B", "quantization_level": "Q8_0"})
+    fake.chat_bodies.clear()
+    code, out, err = cli("judge", "runs/r.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and len(fake.chat_bodies) == 1, err
+    assert "note: the run runs/r.json began with no record of which model each judge (llama3.1:8b) was: the votes asked " \
+           "now cannot be told to be the same models'" in err and "the same judge as the run's" not in err, err
+    assert not {"digests", "details"} & set(load_json("j.json")["config"]["judge"])
+
+
 def test_a_judging_gone_on_with_keeps_its_judge_as_begun(project, judged_split, cli, fake):
     """130th round: a judging gone on with recorded its judge as the server described it then, not as begun: begun
     naming a digest, gone on with where none is named, the digest was dropped (said, but lost; run --resume keeps it);
