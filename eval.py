@@ -12831,6 +12831,19 @@ def live_holder(run_path):
     return said
 
 
+def others_lock(run_path):
+    """What to do about RUN.lock where it is another user's that this process cannot open to write (mode 644 or 600,
+    their stopped eval.py's), which refuses every eval.py of that name ("Permission denied ... Fix that" was said, once
+    its calls were paid for by compare --pairwise, and `runs` said "the next eval.py takes it"): its owner asked to move
+    it aside where rm fails (a sticky folder), rm where the folder can be written, their live eval.py waited for; else
+    None."""
+    lock = run_path + ".lock"
+    if others_owner(lock) is None or not os.path.isfile(lock) or os.access(lock, os.W_OK):
+        return None
+    holder = live_holder(run_path)
+    return rm_cure(lock) if holder is None else f"wait for their eval.py (pid {holder}) to end"
+
+
 def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):
     """Create the journal exclusively (it reserves the run's name) and write its header: a run's
     ({"format", "config"}), or the one given (a judging's, with its suffix and lock). An exact name
@@ -15455,15 +15468,6 @@ def answers_again(run_path, config):
                 f"the completion with --checks {shell_word(str(config['checks_from']))} (which asks those checks' judge "
                 "of every answer again)")
     return resume_command(run_path)
-
-
-def others_lock(run_path):
-    """What to do about RUN.lock where it is another user's in a sticky folder (their stopped eval.py's), which this
-    process cannot write: its owner asked to move it aside (rm fails there, and "Fix that" was said); else None."""
-    lock = run_path + ".lock"
-    if others_in_sticky(lock) is None or os.access(lock, os.W_OK):
-        return None
-    return writable_cure(lock)
 
 
 def resume_lock(run_path, holding, resumed):
@@ -23929,9 +23933,15 @@ def pairwise_writable(sidecar):
     """Refused before a call is paid where compare --pairwise could not store what it asks: beside its candidate, or in
     the journal another user's stopped compare left there (in a sticky folder: stored, it could not be removed, and each
     verdict asked is journaled into it)."""
-    journal = sidecar + JOURNAL_SUFFIX
+    journal, otherwise = sidecar + JOURNAL_SUFFIX, "the verdicts asked could not be stored, so nothing was asked"
     for written in (sidecar, journal) if os.path.lexists(journal) else (sidecar,):
-        writable_beside(written, "the verdicts asked could not be stored, so nothing was asked", pairwise_unwritable(sidecar))
+        writable_beside(written, otherwise, pairwise_unwritable(sidecar))
+    for locked in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):   # (sidecar_lock's)
+        theirs = others_lock(locked)   # (taken after every call: "not stored", all of them paid for)
+        if theirs:
+            raise EvalError(f"cannot write {shell_word(locked + '.lock')}: it is another user's lock (uid "
+                            f"{others_owner(locked + '.lock')}), which you cannot write; {otherwise}: {theirs}, then "
+                            "compare again")
 
 
 def settle_comparison(sidecar, key, replaced, checked):

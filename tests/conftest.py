@@ -442,3 +442,21 @@ def removal_refused(monkeypatch, suffix):
             raise PermissionError(errno.EPERM, "Operation not permitted", path)
         return real_unlink(path, *a, **kw)
     monkeypatch.setattr(os, "unlink", append_only)
+
+
+def others_stale_lock(monkeypatch, path, uid=4321):
+    """Another user's (uid) stale lock at path, mode 644, as their stopped eval.py leaves it: this process seen as user
+    1000, the lock refused to it for writing as the system refuses it (it runs as root)."""
+    Path(path).write_text("99999")
+    os.chmod(path, 0o644)
+    os.chown(path, uid, uid)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    lock = os.path.abspath(path)
+    real_access, real_open = os.access, os.open
+    monkeypatch.setattr(os, "access", lambda p, how, **kw: False if os.path.abspath(p) == lock and how & os.W_OK
+                        else real_access(p, how, **kw))
+    def theirs(p, flags, *a, **kw):
+        if os.path.abspath(p) == lock and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(errno.EACCES, "Permission denied", p)
+        return real_open(p, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", theirs)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, open_refused, write_run
+from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, open_refused, others_stale_lock, write_run
 from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
@@ -2757,3 +2757,25 @@ def test_verdicts_an_append_only_folder_refuses_to_store_say_what_to_do(project,
         f"error: cannot write {cand}.pairwise.json (Operation not permitted): the judge verdicts asked are kept in "
         f"{cand}.pairwise.json.journal, and the next compare --pairwise stores them; an immutable or append-only file or "
         f"folder? (lsattr -d runs {cand}.pairwise.json shows which; chattr -i -a undoes both); undone, compare again\n"), err
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_another_users_stale_lock_of_the_sidecar_is_refused_before_any_call(project, cli, fake, monkeypatch, sticky):
+    """130th round's perm attack: the sidecar's .lock another user's (mode 644, their stopped eval.py's), in a sticky
+    folder (as /tmp) or a shared one: compare --pairwise asked every pair (54 calls), then "cannot write
+    CAND.pairwise.json.lock (Permission denied): the judge verdicts asked now are not stored": all paid for, none kept.
+    It is refused before any call, named another user's lock, with a cure that works: its owner asked to move it aside
+    where rm fails (sticky), rm where the folder can be written."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    if sticky:
+        os.chmod("runs", 0o1777)
+    lock = cand + ".pairwise.json.lock"
+    others_stale_lock(monkeypatch, lock)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 2 and fake.chat_bodies == [] and "asking" not in err, err
+    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: runs, sticky)"
+            if sticky else f"remove it (rm {lock};")
+    assert (f"\nerror: cannot write {lock}: it is another user's lock (uid 4321), which you cannot write; the verdicts "
+            f"asked could not be stored, so nothing was asked: {cure}") in err and err.endswith(", then compare again\n"), err
+    assert not os.path.lexists(cand + ".pairwise.json")
