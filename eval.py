@@ -12885,6 +12885,11 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             append_journal(journal, header or {"format": RUN_FORMAT, "config": config})
         except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
+            theirs = others_lock(run_path) if isinstance(e, OSError) and e.filename == run_path + ".lock" else None
+            if theirs:   # ("Fix that" was said, and rm fails in a sticky folder)
+                raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}): it is another user's lock (uid "
+                                f"{others_owner(e.filename)}); nothing was asked yet. {theirs[0].upper()}{theirs[1:]}, "
+                                f"then {what} again") from None
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
                                 f"was asked yet. {remedy(e)} and {what} again") from None
@@ -20205,10 +20210,13 @@ def leftovers(folder):
                                 f"{shell_word(os.path.join(folder, temp.group(1)))}: {rm_cure(path)}"))
         elif name.endswith(".lock") and os.path.isfile(path) and not os.path.islink(path) and live_holder(path[:-5]) is None \
                 and not any(os.path.lexists(path[:-5] + suffix) for suffix in (JOURNAL_SUFFIX, JUDGING_SUFFIX)):
-            # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume)
-            found.append((path, "a lock no eval.py on this machine holds (left by a stopped one, or by a folder that "
-                                f"would not let it be removed): the next eval.py takes it; {rm_cure(path)} if none "
-                                "runs on another machine"))
+            # (one beside an unfinished run or judging is that one's: listed by it, taken by its resume; another
+            # user's this process cannot write is taken by none of its eval.py)
+            theirs = others_lock(path[:-5])
+            found.append((path, "a lock no eval.py on this machine holds" + (
+                f" (left by a stopped one, or by a folder that would not let it be removed): the next eval.py takes it; "
+                f"{rm_cure(path)}" if theirs is None else f", another user's (uid {others_owner(path)}), which you cannot "
+                f"write, so it refuses every eval.py of that name: {theirs}") + " if none runs on another machine"))
     return found
 
 

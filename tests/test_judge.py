@@ -18,8 +18,8 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, open_refused, removal_refused, eval_cli, evalpy, load_json, lock_held_by_another, make_run,
-                      printed_lines, stopped_write, write_run)
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, open_refused, removal_refused, eval_cli, evalpy, load_json,
+                      lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -3503,6 +3503,28 @@ def test_runs_says_whose_judging_it_cannot_read(project, judged_split, cli, fake
         code, out, err = cli("runs", "shared")
     assert (f"another eval.py (pid {live.pid}) is judging into this name (shared/j.json.judging); wait for it"
             in " ".join(out.split())), out
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_judge_out_at_another_users_stale_lock_names_it_with_a_cure_that_works(project, judged_split, cli, fake,
+                                                                               monkeypatch, sticky):
+    """130th round's perm attack: judge --out where OUT.lock is another user's stale lock (mode 644, their stopped
+    eval.py's) said "cannot write j.json.lock (Permission denied); nothing was asked yet. Fix that", and `runs` that the
+    next eval.py takes it. It is named another user's lock: its owner asked to move it aside where rm fails (sticky), rm
+    where the folder can be written."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    os.makedirs("st")
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, "st/j.json.lock")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "st/j.json")
+    cure = ("Ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
+            if sticky else "Remove it (rm st/j.json.lock; where that is refused, lsattr -d st shows")
+    assert code == 2 and (f"error: cannot write st/j.json.lock (Permission denied): it is another user's lock (uid 4321); "
+                          f"nothing was asked yet. {cure}") in err and err.endswith(", then judge again\n"), err
+    assert len(fake.chat_bodies) == asked and os.listdir("st") == ["j.json.lock"]
 
 
 def test_runs_offers_the_copy_of_a_stopped_judging_whose_folder_cannot_be_written(project, judged_split, cli, fake,

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
-                      printed_lines, read_cases, open_refused, removal_refused, stopped_write)
+                      others_stale_lock, printed_lines, read_cases, open_refused, removal_refused, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -6159,3 +6159,46 @@ def test_a_temp_file_never_made_is_never_named(project, monkeypatch, capsys):
         patched.setattr(os, "unlink", shut)
         evalpy.write_file("page.html", "x")
     assert "temp file" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_another_users_stale_lock_refuses_run_out_and_runs_never_says_the_next_one_takes_it(project, cli, fake, monkeypatch,
+                                                                                          sticky):
+    """130th round's perm attack: another user's stale RUN.lock (mode 644, their stopped eval.py's) in a sticky folder (as
+    /tmp) or a shared one: `runs` said "the next eval.py takes it", and run --out of that name was refused "cannot write
+    RUN.lock (Permission denied); nothing was asked yet. Fix that". Both name it another user's lock, with a cure that
+    works: its owner asked to move it aside where rm fails (sticky), rm where the folder can be written."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    os.makedirs("st")
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, "st/r.json.lock")
+    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
+            if sticky else "remove it (rm st/r.json.lock; where that is refused, lsattr -d st shows")
+    code, out, err = cli("runs", "st")
+    said = " ".join(out.split())
+    assert "the next eval.py takes it" not in said and ("st/r.json.lock - - - - - - - a lock no eval.py on this machine "
+                                                        "holds, another user's (uid 4321), which you cannot write, so it "
+                                                        f"refuses every eval.py of that name: {cure}") in said, said
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "st/r.json")
+    assert code == 2 and fake.chat_bodies == [] and os.listdir("st") == ["r.json.lock"], err
+    assert (f"error: cannot write st/r.json.lock (Permission denied): it is another user's lock (uid 4321); nothing was "
+            f"asked yet. {cure[0].upper()}{cure[1:]}") in err and err.endswith(", then run again\n"), err
+
+
+def test_another_users_lock_in_a_shared_folder_in_the_way_of_ones_own_resume_is_removed(project, cli, fake, monkeypatch):
+    """130th round's perm attack: one's own stopped run in a shared folder (group-writable, not sticky), its RUN.lock
+    another user's (mode 644): `runs` said "finish with: run --resume", and the resume "cannot write RUN.lock (Permission
+    denied) ... Fix that". Both name it another user's lock; rm, which the folder allows, is the cure."""
+    interrupted_journal(project, cli, fake, keep=5)
+    others_stale_lock(monkeypatch, "runs/dev-v3.json.lock")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and ("error: cannot write runs/dev-v3.json.lock (Permission denied): it is another user's lock (uid "
+                          "4321); the answers in runs/dev-v3.json.journal are safe.\nRemove it (rm runs/dev-v3.json.lock; "
+                          "where that is refused,") in err and err.endswith(", then: python eval.py run --resume "
+                                                                            "runs/dev-v3.json\n"), err
+    assert fake.chat_bodies == []
+    code, out, err = cli("runs", "runs")
+    said = " ".join(out.split())
+    assert ("5 of 28 answers; runs/dev-v3.json.lock is another user's lock (uid 4321): remove it (rm runs/dev-v3.json.lock;"
+            in said) and "then finish with: python eval.py run --resume runs/dev-v3.json" in said, said
