@@ -24048,6 +24048,11 @@ def judge_target(run_path, out):
     live = others_owner(judging) is not None and live_holder(target[0]) is not None
     if live and target[1]:
         raise EvalError(f"--out {shell_word(target[0])}: {judging_in_the_way(target[0])}, or give another --out")
+    # another user's stopped one this process cannot go on with: said as `runs` says it (its copy beside "a folder that
+    # can be written" failed where it cannot be read, and its lock or itself was "Permission denied: fix the permissions")
+    theirs = None if live or not os.path.lexists(judging) else others_stopped_judging(target[0])
+    if theirs:
+        raise EvalError((f"--out {shell_word(target[0])}: " if target[1] else "") + theirs)
     # the judging too: another user's in a sticky folder is appended to, then never removed once the run is written (a
     # live one, without --out, is passed by for the next free name: begin_judging)
     for path in (target[0],) if live else (target[0], judging):

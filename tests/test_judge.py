@@ -3438,11 +3438,11 @@ def test_a_stopped_judging_in_a_folder_that_cannot_be_written_is_named_with_the_
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "shared/j.json")
-    assert code == 2 and err.endswith("error: cannot write shared/j.json.judging: it is another user's file (uid 4321) in a "
-                                      "folder where each user replaces only their own (shared, sticky); the judged run "
-                                      "could not be written there; give --out in a folder that can be written, with "
-                                      "shared/j.json.judging copied beside it (OUT.judging) to go on with the votes it "
-                                      "holds\n"), err
+    # (130th round's perm attack) said as `runs` says it: its owner asked, or it copied beside an --out of one's own
+    assert code == 2 and err.endswith("error: --out shared/j.json: shared/j.json.judging holds an unfinished judging of "
+                                      "another user's (uid 4321): ask its owner to finish it (the judge command that "
+                                      "began it, given again), or copy it beside an --out of yours (cp "
+                                      "shared/j.json.judging DIR/, then that judge command with --out DIR/j.json)\n"), err
     assert len(fake.chat_bodies) == asked
 
 
@@ -3525,6 +3525,56 @@ def test_judge_out_at_another_users_stale_lock_names_it_with_a_cure_that_works(p
     assert code == 2 and (f"error: cannot write st/j.json.lock (Permission denied): it is another user's lock (uid 4321); "
                           f"nothing was asked yet. {cure}") in err and err.endswith(", then judge again\n"), err
     assert len(fake.chat_bodies) == asked and os.listdir("st") == ["j.json.lock"]
+
+
+def test_judge_over_another_users_unreadable_stopped_judging_says_what_runs_says(project, judged_split, cli, fake,
+                                                                                 monkeypatch):
+    """130th round's perm attack: judge --out at another user's stopped judging it cannot read (mode 600) in a sticky
+    folder said "the judged run could not be written there; give --out ..., with shared/j.json.judging copied beside it":
+    the copy fails (600), and no write was tried. It says what runs says: its owner asked to finish it or make it
+    readable. (Reading it fails as the system fails it, root reading every file.)"""
+    others_judging_in_sticky(cli, fake, judged_split, monkeypatch)
+    judging = os.path.abspath("shared/j.json.judging")
+    os.chmod(judging, 0o600)
+    real_open = os.open
+    def unreadable(path, flags, *a, **kw):
+        if os.path.abspath(path) == judging:
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_open(path, flags, *a, **kw)
+    monkeypatch.setattr(os, "open", unreadable)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "shared/j.json")
+    assert code == 2 and err.endswith("error: --out shared/j.json: shared/j.json.judging is another user's judging (uid "
+                                      "4321), which you cannot read (mode 600): ask its owner to finish it (the judge "
+                                      "command that began it, given again) or to make it readable\n"), err
+    assert "could not be written" not in err and len(fake.chat_bodies) == asked
+
+
+def test_judge_over_another_users_stopped_judging_in_a_shared_folder_says_what_runs_says(project, judged_split, cli, fake,
+                                                                                        monkeypatch):
+    """130th round's perm attack: judge --out at another user's stopped judging (readable, mode 644) in a shared folder
+    (group-writable, not sticky), its lock theirs too: "k.json.lock: Permission denied: ...; fix the permissions, or use
+    another path", and with the lock removed the same of the judging. It says what runs says: its owner asked to finish
+    it, or the copy beside an --out of one's own. (Writing them is refused as the system refuses it.)"""
+    interrupted_judging(cli, fake, judged_split)
+    os.makedirs("shared")
+    os.rename("j.json.judging", "shared/j.json.judging")
+    os.chown("shared/j.json.judging", 4321, 4321)
+    others_stale_lock(monkeypatch, "shared/j.json.lock")
+    judging, real_access = os.path.abspath("shared/j.json.judging"), os.access
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == judging and how & os.W_OK
+                        else real_access(path, how, **kw))
+    said = ("shared/j.json.judging holds an unfinished judging of another user's (uid 4321): ask its owner to finish it "
+            "(the judge command that began it, given again), or copy it beside an --out of yours (cp "
+            "shared/j.json.judging DIR/, then that judge command with --out DIR/j.json)")
+    asked = len(fake.chat_bodies)
+    for _ in range(2):
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "shared/j.json")
+        assert code == 2 and err.endswith(f"error: --out shared/j.json: {said}\n"), err
+        assert len(fake.chat_bodies) == asked
+        if os.path.exists("shared/j.json.lock"):
+            os.unlink("shared/j.json.lock")
+    assert said in " ".join(cli("runs", "shared")[1].split())
 
 
 def test_runs_offers_the_copy_of_a_stopped_judging_whose_folder_cannot_be_written(project, judged_split, cli, fake,
