@@ -10744,13 +10744,18 @@ FIELDS_OF_A_VERDICT = {LOOSE_PASS: ({"verdict", "final_verdict", "passed", "meet
 REASON_FIELDS = {"reason", "reasons", "reasoning", "rationale", "explanation", "explanations", "justification", "note",
                  "notes", "comment", "comments", "analysis", "feedback", "details", "razon", "razón", "motivo",
                  "explicacion", "explicación", "raó", "explicació"}
-# words of a key or a label inside a verdict field that name a verdict of the whole, any of them in its name ("Overall:
-# FAIL", final_choice, best_answer, winner_after_swap): a verdict under any other key is a criterion's. ("result",
-# "decision" and "status" beside a verdict were taken for criteria, and their FAIL beside the JSON's pass passed over)
+# words of a key or a label inside a verdict field that name a verdict of the whole, all of its name of them or of
+# WHOLE_NOUNS ("Overall: FAIL", final_choice, best_answer, winner_after_swap): a verdict under any other key is a
+# criterion's. ("result", "decision" and "status" beside a verdict were taken for criteria, and their FAIL beside the
+# JSON's pass passed over; a criterion merely holding one, word_choice, best_practices, order_status_mentioned, was
+# taken for a second verdict of the whole)
 WHOLE_WORDS = {"overall", "final", "global", "general", "total", "verdict", "winner", "result", "results", "decision",
                "status", "grade", "label", "conclusion", "choice", "chosen", "preferred", "preference", "best",
                "outcome", "judgment", "judgement", "after", "swap", "swapped", "corrected", "revised", "ruling",
                "veredicto", "veredicte", "resultado", "resultat", "decisión", "decisió", "ganador", "guanyador"}
+# (what a word of the whole names in a name of the whole: best_answer, after_review, total_score; alone, no whole's)
+WHOLE_NOUNS = {"verdict", "answer", "response", "choice", "decision", "result", "pick", "review", "score", "scores",
+               "rating", "assessment", "evaluation", "my"}
 LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
                 "peor"}
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
@@ -10799,11 +10804,12 @@ def rubric_items(value):
 
 def of_the_whole_field(name, fields):
     """Whether a key or an item's label inside a verdict field (`name`) names a verdict of the whole: a verdict field's
-    (`fields`), one with a word of the whole's (WHOLE_WORDS: overall, result, final_choice), the answer that lost's; never
-    a criterion's (accuracy, tone, meets_criteria)."""
+    (`fields`), one of words of the whole's (WHOLE_WORDS: overall, result, final_choice), the answer that lost's; never
+    a criterion's (accuracy, tone, meets_criteria), one merely holding such a word too (word_choice, final_answer_accuracy,
+    not_preferred, reason_for_choice)."""
     name = field_name(name)
-    words = set(name.split("_"))   # (never one denied or a reason's: not_preferred, reason_for_choice)
-    return (name in fields or words & WHOLE_WORDS and not words & (REASON_FIELDS | {"not", "non", "no"})
+    words = set(name.split("_"))
+    return (name in fields or words & WHOLE_WORDS and words <= WHOLE_WORDS | WHOLE_NOUNS
             or name in LOSER_FIELDS) and "criteri" not in name
 
 

@@ -6041,6 +6041,35 @@ def test_a_verdict_under_a_key_of_no_criterion_against_the_overall_is_a_second_v
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"accuracy": "A", "completeness": "A", "word_choice": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "best_practices": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "final_answer_accuracy": "B"}}', "A"),
+    ('{"winner": "B", "verdict": {"order_status": "A", "refund_date": "B", "tone": "B"}}', "B"),
+    ('{"pass": false, "verdict": {"accuracy": "FAIL", "word_choice": "PASS"}}', False),
+    ('{"pass": false, "verdict": {"accuracy": "FAIL", "result_accuracy": "PASS"}}', False),
+    ('{"pass": false, "verdict": {"criteria": {"accuracy": "FAIL", "best_practices": "PASS"}}}', False),
+    ('{"pass": false, "verdict": {"order_status_mentioned": "PASS", "refund_policy": "FAIL"}}', False),
+    ('{"pass": false, "verdict": {"tracking_status": "PASS", "after_hours_info": "FAIL"}}', False),
+    ('{"pass": false, "verdict": {"general_knowledge": "PASS", "grade_level": "FAIL", "swap_handling": "PASS"}}', False),
+    ('{"pass": false, "verdict": "Order status: PASS\\nRefund date: FAIL"}', False),
+    ('{"pass": false, "verdict": "Accuracy: FAIL\\nWord choice: PASS"}', False),
+    ('{"pass": false, "verdict": ["Accuracy: FAIL", "Best practices: PASS"]}', False),
+    # a name that is a word of the whole, or one with its noun, is still the whole's
+    ('{"winner": "A", "verdict": {"winner": "A", "final_verdict_choice": "B"}}', None),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "final_answer": "B"}}', None),
+    ('{"pass": true, "verdict": {"accuracy": "PASS", "overall_decision": "FAIL"}}', None),
+    ('{"pass": true, "verdict": "Accuracy: PASS\\nFinal verdict: FAIL"}', None),
+])
+def test_a_criterion_whose_name_holds_a_word_of_the_whole_is_a_criterion(reply, human):
+    """130th round: a criterion whose name held any word of the whole's (word_choice, best_practices, result_accuracy,
+    order_status_mentioned, general_knowledge, swap_handling) was taken for a second verdict of the whole, and a
+    breakdown that agrees with the JSON's verdict left to a person (end to end, every pair of a judge scoring
+    word_choice unreadable). A name speaks of the whole only where all of it does (overall, result, final_choice,
+    best_answer, winner_after_swap); one that merely holds such a word is a criterion's."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "reason": "x", "verdict": {"A": 6, "B": 9}}', None),
     ('{"winner": "A", "reason": "x", "verdict": {"A": "6/10", "B": "9/10"}}', None),
     ('{"winner": "A", "reason": "x", "verdict": "A: 6/10, B: 9/10"}', None),
