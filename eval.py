@@ -10904,15 +10904,20 @@ SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 
 
 # words of a key whose numbers are lower the better, a rank's or a count of faults ({"rank": {"A": 1, "B": 2}} and
-# {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it)
+# {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it), all of its name of them or of
+# COUNT_WORDS (error_count, num_errors, issues_found): a criterion merely holding one (error_handling, problem_solving,
+# error_free, no_errors) is scored higher the better
 LOWER_BETTER = {"rank", "ranks", "ranking", "rankings", "ranked", "position", "place", "error", "errors", "issue",
                 "issues", "mistake", "mistakes", "problem", "problems", "flaw", "flaws", "fault", "faults", "hallucination",
                 "hallucinations", "penalty", "penalties", "errores", "fallos", "problemas", "errades"}
+COUNT_WORDS = {"count", "counts", "num", "number", "of", "found", "total", "overall"}
 
 
 def lower_better(key):
-    """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found)."""
-    return not LOWER_BETTER.isdisjoint(field_name(key).split("_"))
+    """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found;
+    never error_handling nor error_free)."""
+    words = set(field_name(key).split("_"))
+    return bool(words & LOWER_BETTER) and words <= LOWER_BETTER | COUNT_WORDS
 
 
 def scores_of(under, value, lower=False):

@@ -5737,6 +5737,28 @@ def test_ranks_and_counts_of_errors_in_a_verdict_field_are_lower_the_better(repl
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"error_handling": {"A": 9, "B": 5}}}', "A"),
+    ('{"winner": "A", "verdict": {"issue_resolution": {"A": 9, "B": 4}}}', "A"),
+    ('{"winner": "A", "verdict": {"problem_solving": "A: 9/10, B: 4/10"}}', "A"),
+    ('{"winner": "A", "verdict": {"error_free": {"A": 10, "B": 3}}}', "A"),
+    ('{"winner": "A", "verdict": {"hallucination_free": {"A": 10, "B": 3}}}', "A"),
+    ('{"winner": "A", "verdict": {"no_errors": {"A": 10, "B": 3}}}', "A"),
+    ('{"winner": "B", "verdict": {"error_handling": {"A": 9, "B": 5}}}', None),
+    ('{"winner": "B", "verdict": {"problem_solving": "A: 9/10, B: 4/10"}}', None),
+    # a count, however its name is spelled, is still lower the better
+    ('{"winner": "A", "verdict": {"error_count": {"A": 0, "B": 3}}}', "A"),
+    ('{"winner": "A", "verdict": {"num_errors": {"A": 0, "B": 3}}}', "A"),
+    ('{"winner": "A", "verdict": {"number_of_mistakes": {"A": 1, "B": 3}}}', "A"),
+])
+def test_a_criterion_whose_name_holds_a_fault_is_higher_the_better(reply, human):
+    """130th round: any word of a fault's in a key (error_handling, issue_resolution, problem_solving, error_free,
+    no_errors) made its numbers lower the better: A's 9 to B's 5 on error handling beside the winner A was left to a
+    person, and beside the winner B read as agreeing (end to end, "Baseline wins" counted where each reply scored its
+    winner 4 to 9). Only a rank or a count is lower the better (rank, errors, issues_found, num_errors, error_count)."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "overall": {"A": 6, "B": 9}}}', None),
     ('{"winner": "A", "verdict": {"accuracy": {"A": 6, "B": 9}, "overall": {"A": 9, "B": 6}}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "tone": {"A": 6, "B": 9}}}', "A"),
