@@ -10953,9 +10953,11 @@ def scores_agree(scores, winner):
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
-# an item's name and its colon or dash, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ", "Date - "
-ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?P<name>[^\W\d_][^:\n]{0,80}?)[*_]{0,2}"""
-                        r"""(?:[ \t]*:|[ \t]+[-–—])[ \t]*(?=\S)""")
+# an item's name and its colon or dash, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ", "Date - ".
+# The name ends on no space, and the spaces after it are read once for both marks: a name ending anywhere in a run of
+# spaces, each end read to the run's end twice, took seconds over a MiB of spaces after "PASS" in a verdict field's notes
+ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?P<name>[^\W\d_](?:[^:\n]{0,79}?[^\s:])?)"""
+                        r"""[*_]{0,2}[ \t]*+(?::|(?<=[ \t])[-–—])[ \t]*(?=\S)""")
 
 
 def field_word_said(text, loose, words, answers):
