@@ -10782,19 +10782,22 @@ FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""") 
 # "met": false beside a pass were dropped as flags of unknown sense), its yes no pass of the whole (accurate, yet failed)
 KNOWN_SENSE = {"correct", "accurate", "met", "pass", "passes", "passed", "success", "successful", "succeeded",
                "acceptable", "valid", "satisfied", "satisfies", "meets", "approved", "compliant", "correcto", "correcta",
-               "correcte", "cumple", "compleix", "válido", "vàlid"}
+               "correcte", "cumple", "compleix", "válido", "vàlid", "correctness"}
 
 
 def yes_no_says(name, fields):
     """The verdicts a yes or a no (YES_NO, a boolean) under a key or an item's label inside a verdict field (`name`) may
     say: both under a verdict field's key (`fields`), a fail alone under a flag of known sense (KNOWN_SENSE: correct,
-    is_correct, isValid, meets_requirements, "passed?"), none under any other (missing_info, hallucination)."""
+    is_correct, isValid, meets_requirements, "passed?", requirements_met, factually_correct), none under any other
+    (missing_info, hallucination, not_met)."""
     name = field_name(name)
     if name in fields:
         return {True, False}
     words = re.findall(r"[^\W_]+", name)
     words = words[1:] if words[:1] in (["is"], ["was"]) else words
-    return {False} if words and (len(words) == 1 and words[0] in KNOWN_SENSE or words[0] == "meets") else set()
+    # (its word last, after what it judges: requirements_met, answer_correct; never denied)
+    known = words and (words[-1] in KNOWN_SENSE and not {"not", "non", "no"} & set(words) or words[0] == "meets")
+    return {False} if known else set()
 
 
 def rubric_items(value):

@@ -5979,6 +5979,28 @@ def test_a_flag_of_known_sense_inside_a_verdict_field_is_read(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"accuracy": "PASS", "requirements_met": false}}', None),
+    ('{"pass": true, "verdict": {"criteria_met": false}}', None),
+    ('{"pass": true, "verdict": {"all_criteria_met": false}}', None),
+    ('{"pass": true, "verdict": {"factually_correct": false}}', None),
+    ('{"pass": true, "verdict": {"answer_correct": false}}', None),
+    ('{"pass": true, "verdict": {"correctness": false}}', None),
+    ('{"pass": true, "verdict": "Requirements met: No"}', None),
+    # as before: a flag that agrees, one denied, one of unknown sense
+    ('{"pass": false, "verdict": {"requirements_met": false, "tone_correct": true}}', False),
+    ('{"pass": true, "verdict": {"label": "PASS", "final_answer_correct": "yes"}}', True),
+    ('{"pass": true, "verdict": {"label": "PASS", "not_met": false}}', True),
+    ('{"pass": true, "verdict": {"label": "PASS", "hallucination_free": false}}', True),
+])
+def test_a_flag_of_known_sense_after_what_it_judges_is_read(reply, human):
+    """130th round: a flag of known sense was read only as a word alone (met, correct) or after "is" or "meets":
+    requirements_met, criteria_met, factually_correct, answer_correct and correctness false beside a pass read as a
+    pass. A name ending on a word of known sense (X_met, X_correct) is such a flag, as is correctness; one denied
+    (not_met) is not."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "B", "verdict": {"verdict": "B", "notes": "Response A: vague, misses the date"}}', "B"),
     ('{"winner": "B", "verdict": {"winner": "B", "explanation": "A: misses the date"}}', "B"),
     ('{"winner": "B", "verdict": {"winner": "B", "explanation": "Answer A - misses the date."}}', "B"),
