@@ -17360,9 +17360,14 @@ def window_flags(config, cases):
                   rate := talks_rate(cases, window, weight)) * WINDOW_SHORT > per_char[weight, 0]}}
     # and the rate of all but digits, each digit a token (as qwen's tokenizer reads them): a chat pasting log lines,
     # 0.5 a character there under English questions' 0.26, lost its first turn at 171% of the window and read 0.27,
-    # passed unsaid where no such chat fit to show their rate (denser conversations)
+    # passed unsaid where no such chat fit to show their rate (denser conversations). Under LEAST_TOKENS_A_CHAR (as
+    # `highest`, at the first weight) that reading does not hold for the run: on a tokenizer that reads digits as
+    # letters, questions quoting order numbers (a third of them digits) read 0 a character so, and prose that lost
+    # half its turns read as fitting whole
     digit_rate = {weight: tokens_per_char(cases, window, weight, digits=True)
                   for weight in OTHER_WEIGHTS} if lowest and not why else {}
+    if digit_rate.get(OTHER_WEIGHTS[0], 0) < LEAST_TOKENS_A_CHAR:
+        digit_rate = {}
     for c in cases:
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
@@ -17386,7 +17391,7 @@ def window_flags(config, cases):
             if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
                 # tokenizer) set the questions' rate at 0.4 a character, and prose that fit whole read past the window
-                if tokens < WINDOW_SHORT * min(template_tokens(t) + digit_reading(
+                if not digit_rate or tokens < WINDOW_SHORT * min(template_tokens(t) + digit_reading(
                         t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0), weight, rate)
                                                for weight, rate in digit_rate.items()):
                     dropped.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})

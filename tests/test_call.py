@@ -2759,6 +2759,25 @@ def test_a_system_prompt_of_digits_does_not_make_a_prose_chat_that_fit_read_as_s
     assert "may have been dropped" not in out and "reads each digit as a token" in out, out
 
 
+NUMBERED_QUESTIONS = [f"Order {48213907 + n * 7919} from {n + 3}/{n + 1}/2024 was charged twice, card ending {4821 + n}, "
+                      f"ref {5512093847 + n * 104729}" for n in range(6)]
+
+
+def test_questions_quoting_numbers_leave_no_dropped_prose_turns_said_to_fit(project, cli, fake):
+    """130th round (third attack): on a tokenizer that reads digits as it reads letters, support tickets quoting order
+    and card numbers (a third of their characters digits) read at no tokens a character with each digit taken as a
+    token, and a prose chat that lost half its turns (160% of num_ctx 2048) read at that rate fit whole: said not
+    checked, "sparser in digits ... read so, it fits whole", where it had been flagged. A rate of all but digits under
+    what a tokenizer reads a text at says the digit-a-token reading does not hold for the run: it is flagged."""
+    count = scripted_count()
+    cases = questions_and(NUMBERED_QUESTIONS, ("prose", EN_TURN * 16, 8))
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert counts["prose"] < 2048 < 1.5 * 2048 < count([{"content": LABEL_IT}] + cases[-1]["messages"]), counts
+    assert s["turns_unchecked"] == [] and s["turns_may_be_dropped"] == [
+        {"id": "prose", "trial": 1, "prompt_tokens": counts["prose"]}], s
+    assert "it fits whole" not in out, out
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
