@@ -17388,7 +17388,9 @@ def window_flags(config, cases):
                                                          and "denser in digits"):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
+            if tokens < WINDOW_SHORT * low and partial_count(t, window):
+                unchecked.append({"id": c["id"], "trial": t["trial"], "why": "partial count"})
+            elif tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
                 # tokenizer) set the questions' rate at 0.4 a character, and prose that fit whole read past the window
                 if not digit_rate or tokens < WINDOW_SHORT * min(template_tokens(t) + digit_reading(
@@ -17439,6 +17441,18 @@ def digits_past(t, window, per_char, digit_rate, low):
         if count * WINDOW_SHORT <= kept and (count < WINDOW_SHORT * low or count + largest > window):
             return True
     return False
+
+
+def partial_count(t, window):
+    """Whether a trial's count is of part of its prompt, as a prompt cache counts only the tokens it had not seen
+    (ollama/ollama#16428): under MIN_TOKENS_A_CHAR of its characters, and so few that with any turn Ollama could have
+    dropped (all but the last, each at a token a character, the most, weighed as the heaviest script) it still fits,
+    where turns dropped till the rest fit leave a count the last of them passes the window with (a chat that fit, its
+    third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened). A count of turns dropped from a
+    long chat may be as far under its characters' rate (1,800 tokens kept of 100,000 characters): that is no sign."""
+    largest = max((TEMPLATE_TOKENS + chars + (OTHER_WEIGHTS[-1] - 1) * other for chars, other, _ in
+                   t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
+    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"] and t["prompt_tokens"] + largest <= window
 
 
 def digit_reading(chars, other, digits, weight, rate):
@@ -17502,6 +17516,10 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                    "partial counts": "the counts come to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, less "
                                      "than any tokenizer reads, so they are not whole prompts (a prompt cache counting "
                                      "only the tokens it had not seen, ollama/ollama#16428)",
+                   "partial count": "its count comes to under " + str(MIN_TOKENS_A_CHAR) + " tokens a character, "
+                                    "less than any tokenizer reads, and too few for any turn it could have lost to "
+                                    "have been dropped: it is not a whole prompt's (a prompt cache counting only the "
+                                    "tokens it had not seen, ollama/ollama#16428), and it cannot tell",
                    "rate range": "its characters may come to more tokens than the window holds, or fewer: the "
                                  "run's tokens per character are not known closely enough (they are read from texts "
                                  "of another script than its own, or from texts short enough that a chat template's "

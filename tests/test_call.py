@@ -2778,6 +2778,26 @@ def test_questions_quoting_numbers_leave_no_dropped_prose_turns_said_to_fit(proj
     assert "it fits whole" not in out, out
 
 
+def test_a_conversation_a_prompt_cache_counted_in_part_is_not_said_to_have_lost_turns(project, cli, fake):
+    """130th round (third attack): a prompt cache that had seen all of a prose chat that fit (92% of num_ctx 2048) but
+    what it had not counted it at 1 token for 5,405 characters (its third trial of --repeat 3; the first two counted
+    1,880), and it was said "Earlier turns may have been dropped". A count under MIN_TOKENS_A_CHAR of its characters,
+    with which no turn it could have lost (at a token a character at most) passes the window, is not of a prompt
+    whole: it is said not checked, why "partial count", never shortened (as is one that lost turns: its count cannot
+    tell)."""
+    whole = scripted_count()
+    def count(messages):   # (a cache that held all of a conversation but its last turn)
+        return scripted_count(hidden=len(messages) - 1)(messages) if len(messages) > 2 else whole(messages)
+    cases = questions_and(EN_QUESTIONS, ("fits", EN_TURN * 9 + EN_TURN[:40], 8), ("lost", EN_TURN * 16, 8))
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert whole([{"content": LABEL_IT}] + cases[-2]["messages"]) < 2048 < whole([{"content": LABEL_IT}]
+                                                                                 + cases[-1]["messages"]), counts
+    assert counts["fits"] < 20 and counts["lost"] < 20, counts
+    assert s["turns_may_be_dropped"] == [] and s["turns_unchecked"] == [
+        {"id": "fits", "trial": 1, "why": "partial count"}, {"id": "lost", "trial": 1, "why": "partial count"}], s
+    assert "may have been dropped" not in out and "not a whole prompt's" in out, out
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
