@@ -17410,11 +17410,12 @@ def window_flags(config, cases):
 def digits_past(t, window, per_char, digit_rate, low):
     """Whether a trial passes the window read with each digit a token and the rest at the run's `digit_rate`
     (window_flags()) in those of its turns (and the rest of its request, system prompt and calls, as one) that so read
-    past their estimate at the run's rate by more than texts of one set vary (WINDOW_SHORT), the others at their
-    estimate: turns of another make than the texts the rate is read from, as logs, code and tables are under prose (an
-    English chat of a few digits is not, and near the window it would be said not checked for them). Turn by turn, as
-    Ollama drops them: read whole, a log of 616 digits before five long turns of prose was 8% digits, inside that
-    margin, and its loss passed unsaid. And its count is no more than the turns Ollama would then have kept take (a log
+    past their estimate at the run's rate, the others at their estimate: turns denser in digits than the texts the rate
+    is read from, as logs, code and tables are, and prose quoting figures (only past it by more than texts of one set
+    vary, WINDOW_SHORT, chats of 6-10% digits in every turn that lost turns at 113-120% of the window passed unsaid;
+    near the window an English chat quoting figures that fit is said not checked for them). Turn by turn, as Ollama
+    drops them: read whole, a log of 616 digits before five long turns of prose was 8% digits, and its loss passed
+    unsaid. And its count is no more than the turns Ollama would then have kept take (a log
     of one turn before two short ones, counted whole, fit), and with the largest turn it would have dropped passes the
     window, as a count of turns dropped till the rest fit does (a table of 8 turns of 580 tokens at most counted 1,225
     of 4,096: whole, on a tokenizer that reads digits as letters). A count under what the whole takes at the run's rate
@@ -17427,7 +17428,7 @@ def digits_past(t, window, per_char, digit_rate, low):
         def read(chars, other, digits):
             estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
             dense = digit_reading(chars, other, digits, weight, rate)
-            return dense if dense * WINDOW_SHORT > estimate else estimate
+            return max(dense, estimate)
         kept = template_tokens(t) + read(*rest) + sum(read(*turn) for turn in turns)
         if kept <= window:
             continue

@@ -2798,6 +2798,22 @@ def test_a_conversation_a_prompt_cache_counted_in_part_is_not_said_to_have_lost_
     assert "may have been dropped" not in out and "not a whole prompt's" in out, out
 
 
+def test_a_chat_with_a_few_digits_in_every_turn_that_lost_turns_is_not_passed_unsaid(project, cli, fake):
+    """130th round (third attack): on a tokenizer that reads a digit as a token, chats with 6% to 10% digits spread
+    through every turn lost one or two turns at 113% to 120% of num_ctx 2048 and were in no list: each turn read a token
+    a digit came past its estimate by less than texts vary (WINDOW_SHORT), so each was read at its estimate, and the
+    whole fit. A turn is read a token a digit wherever that comes to more than its estimate: it is said not checked."""
+    prose = "Thanks, I checked again and the problem is still there, could you please have a look at it for me? "
+    turn = "".join(prose + str(10000000000 + n * 7919) + " " for n in range(8))   # (10% digits)
+    cases = questions_and(EN_QUESTIONS, ("spread", turn, 8))
+    count = scripted_count(digit=1)
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    whole = count([{"content": LABEL_IT}] + cases[-1]["messages"])
+    assert counts["spread"] < 2048 < whole < 1.25 * 2048, (counts, whole)   # (a turn or two dropped)
+    assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [
+        {"id": "spread", "trial": 1, "why": "denser in digits"}], s
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
