@@ -17453,7 +17453,9 @@ def partial_count(t, window):
     long chat may be as far under its characters' rate (1,800 tokens kept of 100,000 characters): that is no sign."""
     largest = max((TEMPLATE_TOKENS + chars + (OTHER_WEIGHTS[-1] - 1) * other for chars, other, _ in
                    t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
-    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"] and t["prompt_tokens"] + largest <= window
+    # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
+    # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")
+    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and t["prompt_tokens"] + largest <= window
 
 
 def digit_reading(chars, other, digits, weight, rate):
