@@ -424,6 +424,19 @@ def lock_held_by_another(path):
         holder.wait()
 
 
+def folder_refused(monkeypatch, folder, owner=None, mode=None):
+    """`folder` unwritable to os.access, as a mode, a read-only mount or chattr +i makes it (root writes every folder);
+    given an owner (a uid), the folder made its (of `mode`, if given), this process seen as user 1000."""
+    if mode is not None:
+        os.chmod(folder, mode)
+    if owner is not None:
+        os.chown(folder, owner, owner)
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath(folder)
+                        and how == os.W_OK else real_access(path, how, **kw))
+
+
 def open_refused(monkeypatch, *paths):
     """os.open of any of `paths` refused as the system refuses another user's file of mode 600 (root reads every file)."""
     refused, real_open = {os.path.abspath(p) for p in paths}, os.open

@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, open_refused, removal_refused, eval_cli, evalpy, load_json,
+from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, folder_refused, open_refused, removal_refused, eval_cli, evalpy, load_json,
                       lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
@@ -3398,9 +3398,7 @@ def test_judge_into_a_folder_that_cannot_be_written_names_out_before_any_call(pr
     (The folder is made unwritable to os.access: a read-only mount needs privileges.)"""
     judge_replies(fake, lambda cid, model, seed: verdict(True))
     assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    folder_refused(monkeypatch, "runs")
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write runs/answers-dev-v1-judged.json: its folder runs cannot be "

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from scipy.stats import binomtest
 
-from conftest import MARKUP, evalpy, load_json, make_run, markdown_acted_on, open_refused, others_stale_lock, write_run
+from conftest import (MARKUP, evalpy, folder_refused, load_json, make_run, markdown_acted_on, open_refused,
+                      others_stale_lock, write_run)
 from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
@@ -2272,8 +2273,7 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    folder_refused(monkeypatch, "runs")
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked: its mode (755) lets "
@@ -2291,8 +2291,7 @@ def test_a_candidate_whose_folder_cannot_be_written_is_refused_before_any_call(p
     # were paid, kept in the journal, then the store failed naming the link)
     monkeypatch.setattr(os, "access", real_access)
     base, cand = sidecar_linked_to_shared(cli, fake)
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("shared")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    folder_refused(monkeypatch, "shared")
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", "Which answer is shorter?", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write shared/pw.json: its folder shared cannot be written; the "
@@ -2325,11 +2324,7 @@ def test_runs_in_another_users_folder_ask_its_owner_or_the_copy(project, cli, fa
     1000; the folder is made unwritable to os.access: root writes every folder.)"""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
-    os.chown("runs", 4321, 4321)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    folder_refused(monkeypatch, "runs", 4321)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked: ask its owner (uid 4321) "
@@ -2350,12 +2345,8 @@ def test_another_users_journal_in_their_folder_asks_its_owner_or_the_copy(projec
     stopped_compare(base, cand, fake, "SIGKILL", 7)
     journal = cand + ".pairwise.json.journal"
     held = Path(journal).read_bytes()
-    for name in ("runs", journal):
-        os.chown(name, 4321, 4321)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    os.chown(journal, 4321, 4321)
+    folder_refused(monkeypatch, "runs", 4321)
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
@@ -2374,12 +2365,7 @@ def test_runs_in_another_users_locked_folder_its_mode_lets_one_write_in_point_to
     chown, this process seen as user 1000; the folder is made unwritable to os.access, as chattr +i makes it.)"""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
-    os.chmod("runs", 0o777)
-    os.chown("runs", 4321, 4321)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and mode == os.W_OK else real_access(path, mode, **kw))
+    folder_refused(monkeypatch, "runs", 4321, 0o777)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 2 and err.endswith(f"error: cannot write {cand}.pairwise.json: its folder runs cannot be written; the "
                                       "verdicts asked could not be stored, so nothing was asked: its mode (777) lets you "

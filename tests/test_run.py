@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
-                      others_stale_lock, printed_lines, read_cases, open_refused, removal_refused, stopped_write)
+                      folder_refused, others_stale_lock, printed_lines, read_cases, open_refused, removal_refused, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -842,12 +842,7 @@ def resumed_where_runs_cannot_be_written(project, cli, fake, monkeypatch, mode):
     """run --resume of a stopped run whose folder runs/ (of `mode`, this process seen as user 1000, its owner) is
     unwritable to os.access (root writes every folder): (exit code, stdout, stderr)."""
     interrupted_journal(project, cli, fake, keep=5)
-    os.chmod("runs", mode)
-    os.chown("runs", 1000, 1000)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and how == os.W_OK else real_access(path, how, **kw))
+    folder_refused(monkeypatch, "runs", 1000, mode)
     return cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
 
 
@@ -907,12 +902,7 @@ def test_out_taken_in_an_immutable_folder_of_ones_own_points_to_lsattr(project, 
     (This process seen as user 1000, the folder its, made unwritable to os.access, as chattr +i makes it.)"""
     os.makedirs("runs", exist_ok=True)
     Path("runs/mine.json").write_text("{}", encoding="utf-8")
-    os.chmod("runs", mode)
-    os.chown("runs", 1000, 1000)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    real_access = os.access
-    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == os.path.abspath("runs")
-                        and how == os.W_OK else real_access(path, how, **kw))
+    folder_refused(monkeypatch, "runs", 1000, mode)
     code, out, err = cli("run", "--split", "dev", "--out", "runs/mine.json", "--host", fake.url)
     assert code == 2 and err.endswith(f"runs/mine.json exists, and eval.py never overwrites a run; {cure}, or give "
                                       "another --out (without --out, the next free name is used)\n"), err
