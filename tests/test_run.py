@@ -981,19 +981,7 @@ def test_another_users_lock_in_the_way_of_ones_own_resume_asks_its_owner(project
     interrupted_journal(project, cli, fake, keep=5)
     os.chmod("runs", 0o1777)
     os.chown("runs/dev-v3.json.journal", 1000, 1000)
-    Path("runs/dev-v3.json.lock").write_text("99999")
-    os.chmod("runs/dev-v3.json.lock", 0o644)
-    os.chown("runs/dev-v3.json.lock", 4321, 4321)
-    monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    lock = os.path.abspath("runs/dev-v3.json.lock")
-    real_access, real_open = os.access, os.open
-    monkeypatch.setattr(os, "access", lambda path, how, **kw: False if os.path.abspath(path) == lock and how & os.W_OK
-                        else real_access(path, how, **kw))
-    def theirs(path, flags, *a, **kw):
-        if os.path.abspath(path) == lock and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_open(path, flags, *a, **kw)
-    monkeypatch.setattr(os, "open", theirs)
+    others_stale_lock(monkeypatch, "runs/dev-v3.json.lock")
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and err.endswith("error: cannot write runs/dev-v3.json.lock (Permission denied): it is another user's "
                                       "lock (uid 4321); the answers in runs/dev-v3.json.journal are safe.\nAsk its owner "
