@@ -284,6 +284,7 @@ UNSURE_SHARE = 0.2   # answers whose votes split, above which a judge is called 
 
 REVIEW_READ_SECONDS = 10   # a page sends its small requests at once; one that promises more body than it sends waits no longer
 MAX_ANNOTATION = 200       # characters of one annotation: a name for a failure, not an essay
+MAX_SAVE_ID = 64           # characters of a save's id ("save_id"), kept with the note it writes: the page's are 32
 # seconds a review's save waits for the sidecar's lock: another save takes milliseconds; past this its holder is stopped
 # (a second review suspended with Ctrl-Z) and the page, waiting on the answer, is told so
 REVIEW_SAVE_WAIT = 10
@@ -2797,6 +2798,8 @@ class Annotation(TypedDict):
     text: str               # the person's words for what went wrong
     time: str               # when it was written, ISO 8601
     rev: NotRequired[int]   # the file's revision at its write (AnnotationsFile.revision): none in older files
+    save_id: NotRequired[str]   # the id of the save that wrote it (the page's, the same in each copy of that save):
+                                # none in older files, nor from a client that sends none
 
 
 class AnnotationsFile(TypedDict, total=False):
@@ -25923,13 +25926,15 @@ class Review:
         another run. The key's type first: a list or an object cannot be looked up in a set (a TypeError, a 500)."""
         if not isinstance(body, dict):
             return f"the body is {json_kind(body)}, not an object"
-        for field in ("key", "text", "was", "run_sha", "run"):
+        for field in ("key", "text", "was", "run_sha", "run", "save_id"):
             if field not in body and field in ("key", "text"):
                 return f'"{field}" is missing (a text)'
             if field in body and not isinstance(body[field], str):
                 return f'"{field}" is {json_kind(body[field])}, not a text'
         if body.get("was_rev") is not None and (type(body["was_rev"]) is not int or body["was_rev"] < 0):
             return f'"was_rev" is {json_kind(body["was_rev"])}, not a whole number of 0 or more (the "rev" of the note shown)'
+        if len(body.get("save_id", "")) > MAX_SAVE_ID:   # (kept in the file with the note it writes)
+            return f'"save_id" is {len(body["save_id"]):,} characters, past {MAX_SAVE_ID} (an id the page makes for each save)'
         if body.get("run_sha", self.run_sha) != self.run_sha or not self.same_file(body.get("run", self.path)):
             # a tab left open as review was started again on another run (a copy too: the same bytes, another file), by
             # --port one address: its note went beside that run, on an answer the page never showed
@@ -25957,12 +25962,12 @@ class Review:
         wrong = self.save_problem(body)
         if wrong:
             raise ValueError(f'{wrong}: send {{"key": "<case id>#<trial>", "text": "<what went wrong>", "was": "<the text '
-                             'shown before>", "was_rev": <its "rev">} for a case of this run')
+                             'shown before>", "was_rev": <its "rev">, "save_id": "<an id of this save>"} for a case of this run')
         text = annotation_as_stored(body["text"])
         if len(text) > MAX_ANNOTATION:
             raise ValueError(f"an annotation is at most {MAX_ANNOTATION} characters")
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
-            return self.write(body["key"], text, body.get("was"), body.get("was_rev"))
+            return self.write(body["key"], text, body.get("was"), body.get("was_rev"), body.get("save_id"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
             lock = self.sidecar + ".lock"
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
@@ -25989,10 +25994,11 @@ class Review:
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None
 
-    def write(self, key, text, was=None, was_rev=None):
+    def write(self, key, text, was=None, was_rev=None, save_id=None):
         """save(), once the request is read: the sidecar read, changed and written under its lock. was: the text the
         page showed ("" for none), None from a page that does not say; was_rev: the revision of the note it showed
-        (its "rev"), None for none, or from a client that does not say, or a note without one (an older file's)."""
+        (its "rev"), None for none, or from a client that does not say, or a note without one (an older file's);
+        save_id: the save's own id, the same in each copy of it, None from a client that sends none."""
         deadline = time.monotonic() + REVIEW_SAVE_WAIT
         # one wait for both turns, this page's other saves' and another process's (each its own wait: saves queued behind
         # a held lock were answered 10 s apart, the third after 30)
@@ -26021,11 +26027,11 @@ class Review:
                 for side in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):
                     if os.path.abspath(side) not in order:   # (a link made since: after the rest)
                         held.enter_context(FileLock(side + ".lock", wait=max(0.0, deadline - time.monotonic())))
-                return self.write_locked(sidecar, key, text, was, was_rev)
+                return self.write_locked(sidecar, key, text, was, was_rev, save_id)
         finally:
             self.lock.release()
 
-    def write_locked(self, sidecar, key, text, was, was_rev=None):
+    def write_locked(self, sidecar, key, text, was, was_rev=None, save_id=None):
         """write(), under the locks."""
         # (under the locks, just before the write: a save already waiting as the run went, checked before them, wrote)
         if not os.path.isfile(self.own):   # renamed (with its annotations, or not) or removed: a save made a new file
@@ -26043,6 +26049,11 @@ class Review:
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
         stored = annotations.get(key, {}).get("text", "")
+        if save_id is not None and annotations.get(key, {}).get("save_id") == save_id and annotation_as_stored(stored) == text:
+            # a copy of the save that wrote the note on file (a browser or a proxy sending it again, its answer lost or
+            # late): answered as that save was, nothing written. Written again as a newer note, it refused the next save
+            # of the page that sent it, which named the revision it had been answered
+            return self.saved(key, annotations, read_as)
         read = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
@@ -26067,9 +26078,10 @@ class Review:
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as)
         revision = next_revision(read)
-        if text:
-            annotations[key] = {**annotations.get(key, {}), "text": text,
-                                "time": datetime.now().astimezone().isoformat(timespec="seconds"), "rev": revision}
+        if text:   # (an id of the save before it, dropped: a copy of that save is held on the way now)
+            annotations[key] = {**{k: v for k, v in annotations.get(key, {}).items() if k != "save_id"}, "text": text,
+                                "time": datetime.now().astimezone().isoformat(timespec="seconds"), "rev": revision,
+                                **({"save_id": save_id} if save_id is not None else {})}
         else:
             annotations.pop(key, None)
         write_sidecar(sidecar, json_text({**read["kept"], "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
@@ -26077,6 +26089,10 @@ class Review:
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
+        return self.saved(key, annotations, read_as)
+
+    def saved(self, key, annotations, read_as):
+        """The answer to a save taken: the note of its answer as the file holds it now, with every other."""
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
                 "annotations": self.shown_of(annotations), **read_as}
 
@@ -26722,17 +26738,22 @@ async function send(it, text, asked) {
   // (one a hand edit left negative, or past what a number here holds exactly, is none: checked by its text)
   const wasRev = it.annotation && Number.isSafeInteger(it.annotation.rev) && it.annotation.rev >= 0
     && it.annotation.rev < Number.MAX_SAFE_INTEGER ? it.annotation.rev : null;
-  let response = null, answer, late = null;
+  // (and an id of its own, the same in each copy of it: one a browser or a proxy sends again, landing after this page
+  // was answered, is answered as this save, never written as a newer note that refused the next save here; the same
+  // text saved again after a save unanswered is that save once more)
+  let response = null, answer, late = null, saveId = null;
   try {   // (all of it: a step that throws, a browser lacking what it calls, is a save unanswered, never "saving…" for good)
+    saveId = it.unheard && it.unheard.get(asStored(text)) ||
+      Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
     late = waited();   // (its body's reading too)
     response = await fetch("/annotations", {method: "POST", headers: {"Content-Type": "application/json"}, signal: late,
-                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, was_rev: wasRev,
+                                            body: JSON.stringify({key: it.key, text: asStored(text), was: was, was_rev: wasRev, save_id: saveId,
                                                                   run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
-    (it.unheard = it.unheard || new Set()).add(asStored(text));
+    (it.unheard = it.unheard || new Map()).set(asStored(text), saveId);
     // (perhaps: "not saved" was said of a save the file held; a 200 whose body came cut is one the server took)
     const over = !!late && late.aborted;
     it.queued--; it.refused = (response && response.ok ? "perhaps saved: " : "perhaps not saved: ") + unanswered(response, over) +

@@ -359,6 +359,43 @@ def test_a_save_of_the_text_on_file_is_a_new_revision_so_a_held_save_is_refused(
         held = dict(held, was_rev=x["rev"])
 
 
+def test_a_late_copy_of_a_pages_own_save_is_answered_as_that_save_and_never_refuses_the_next(server, runs):
+    """131st round: a late copy of a page's own save (a browser or a proxy sending a POST again whose answer was lost)
+    was taken as a save of the text on file and written as a new revision, so the page's next save, naming the revision
+    it had been answered, was refused ("'X' was saved again ... this one was held on the way"): a false refusal. Each
+    save carries an id of its own ("save_id", the same in every copy of it) that the note it writes keeps; a copy
+    of the save that wrote the note on file is answered with that note, nothing written. A save held on the way under
+    another id is still refused, and a copy of a save whose note was replaced since is refused like any held save."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(**body):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", **body}, timeout=10)
+    first = save(text="A", was="", save_id="s1").json()["annotation"]
+    sent = {"text": "X", "was": "A", "was_rev": first["rev"], "save_id": "s2"}
+    x = save(**sent)
+    assert x.status_code == 200, x.text
+    on_file = Path(sidecar).read_bytes()
+    again = save(**sent)   # (the copy, landing after the page was answered)
+    assert again.status_code == 200 and again.json()["annotation"] == x.json()["annotation"], again.text
+    assert Path(sidecar).read_bytes() == on_file
+    y = save(text="Y", was="X", was_rev=x.json()["annotation"]["rev"], save_id="s3")   # (the page's next save)
+    assert y.status_code == 200 and y.json()["annotation"]["text"] == "Y", y.text
+    for held in ({"text": "", "was": "X", "was_rev": x.json()["annotation"]["rev"], "save_id": "s4"},   # another id
+                 sent):   # (a copy of a save whose note was replaced since)
+        late = save(**held)
+        assert late.status_code == 409 and late.json()["annotation"]["text"] == "Y", late.text
+    assert load_json(sidecar)["annotations"]["dev-05#1"]["text"] == "Y"
+    # an older file's note (no id), and a client that sends none: as before
+    stored = load_json(sidecar)
+    stored["annotations"]["dev-05#1"] = {"text": "old", "time": "t"}
+    Path(sidecar).write_text(json.dumps(stored))
+    assert save(text="new", was="old", save_id="s5").status_code == 200
+    assert save(text="newer", was="new").json()["annotation"]["text"] == "newer"
+    assert save(text="x", was="newer", save_id=5).json()["error"].startswith('"save_id" is a number, not a text')
+    assert save(text="x", was="newer", save_id="i" * 65).json()["error"].startswith('"save_id" is 65 characters, past 64')
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run

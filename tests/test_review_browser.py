@@ -1750,3 +1750,43 @@ def test_a_save_that_reached_the_review_twice_is_said_saved(page):
     page.fill("#annotationinput", "v2")
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+
+
+def test_a_late_copy_of_a_save_the_page_was_answered_never_refuses_its_next_save(page):
+    """131st round: a copy of a save landing after the page was answered (a browser or a proxy sending the POST again)
+    was written as a new revision, and the page's next save was refused ("'v1' was saved again for this answer since
+    this page showed it ..."), no other page there. Each save carries an id of its own, the same in every copy, that
+    the note it writes keeps: the copy is answered with the note on file, and the next save goes through."""
+    import json
+    import requests
+    from playwright.sync_api import expect
+    sent = []
+    page.route("**/annotations", lambda route: (sent.append(route.request.post_data), route.continue_()))
+    for text in ("v1", "v2"):   # (from no note, and from one)
+        page.keyboard.press("/")
+        page.fill("#annotationinput", text)
+        page.keyboard.press("Enter")
+        expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+        late = requests.post(page.url + "annotations", data=sent[-1], headers={"Content-Type": "application/json"},
+                             timeout=10)
+        assert late.status_code == 200 and late.json()["annotation"]["text"] == text, late.text
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    assert json.loads(open("runs/dev-v2.json.annotations.json").read())["annotations"]["dev-09#1"]["text"] == "v3"
+    assert len({json.loads(body)["save_id"] for body in sent}) == 3
+    # the same text saved again after a save whose answer was lost (written) is that save again: nothing written anew
+    page.unroute("**/annotations")
+    page.route("**/annotations", lambda route: (sent.append(route.request.post_data), route.fetch(), route.abort()))
+    page.keyboard.press("/")
+    page.fill("#annotationinput", "v4")
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^perhaps not saved"))
+    page.unroute("**/annotations")
+    page.route("**/annotations", lambda route: (sent.append(route.request.post_data), route.continue_()))
+    on_file = open("runs/dev-v2.json.annotations.json", "rb").read()
+    save_note(page)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
+    assert open("runs/dev-v2.json.annotations.json", "rb").read() == on_file
+    assert json.loads(sent[-1])["save_id"] == json.loads(sent[-2])["save_id"]
