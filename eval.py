@@ -12797,11 +12797,6 @@ def name_taken(path, held_by=NAME_HOLDERS):
     return any(os.path.lexists(path + suffix) for suffix in held_by)
 
 
-def free_run_path(path):
-    """The first of path, path-2, path-3 ... that no run file, journal, judging or annotations hold."""
-    return next(p for p in numbered_names(path) if not name_taken(p, NAME_HOLDERS + ANNOTATION_HOLDERS))
-
-
 def run_text(run):
     """The run file's text, piece by piece: the same as json.dumps(run, indent=1), without ever
     holding a second copy of a large run in memory as one string."""
@@ -12861,6 +12856,14 @@ def others_lock(run_path):
         return None
     holder = live_holder(run_path)
     return rm_cure(lock) if holder is None else f"wait for their eval.py (pid {holder}) to end"
+
+
+def free_run_path(path):
+    """The first of path, path-2, path-3 ... that no run file, journal, judging or annotations hold, nor another user's
+    lock this process cannot write (others_lock: it refuses every eval.py of that name, and a default name was refused
+    there, where it moves past every other name that is taken)."""
+    return next(p for p in numbered_names(path) if not name_taken(p, NAME_HOLDERS + ANNOTATION_HOLDERS)
+                and others_lock(p) is None)
 
 
 def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):

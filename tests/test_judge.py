@@ -3525,6 +3525,22 @@ def test_judge_out_at_another_users_stale_lock_names_it_with_a_cure_that_works(p
     assert len(fake.chat_bodies) == asked and os.listdir("st") == ["j.json.lock"]
 
 
+@pytest.mark.parametrize("sticky", [True, False])
+def test_judge_without_out_moves_past_another_users_stale_lock_as_past_any_taken_name(project, judged_split, cli, fake,
+                                                                                     monkeypatch, sticky):
+    """131st round: judge RUN without --out where RUN-judged.json.lock is another user's stale lock (mode 644, their
+    stopped eval.py's), in a sticky folder or a shared one, was refused ("cannot write ...lock"), where a default name
+    moves on past every name that is taken. It moves on to RUN-judged-2.json, the lock left as it is."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "st/answers.json")[0] == 0
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, "st/answers-judged.json.lock")
+    code, out, err = cli("judge", "st/answers.json", "--host", fake.url)
+    assert code == 0 and "wrote st/answers-judged-2.json" in err, err
+    assert sorted(os.listdir("st")) == ["answers-judged-2.json", "answers-judged.json.lock", "answers.json"]
+
+
 def test_judge_over_another_users_unreadable_stopped_judging_says_what_runs_says(project, judged_split, cli, fake,
                                                                                  monkeypatch):
     """130th round's perm attack: judge --out at another user's stopped judging it cannot read (mode 600) in a sticky
