@@ -12770,9 +12770,13 @@ def others_stopped_judging(run_path):
                 f"(mode {os.lstat(judging).st_mode & 0o7777:o}): {finish} or to make it readable")
     except OSError:
         pass   # (said as it is by whoever reads it)
-    return (f"{shell_word(judging)} holds an unfinished judging of another user's (uid {owner}): {finish}, or copy it "
-            f"beside an --out of yours (cp {shell_word(judging)} DIR/, then that judge command with --out "
-            f"{shell_word(os.path.join('DIR', os.path.basename(run_path)))})")
+    return f"{shell_word(judging)} holds an unfinished judging of another user's (uid {owner}): {finish}, or {judging_copy(run_path)}"
+
+
+def judging_copy(run_path, what="it"):
+    """The cure of a stopped judging that cannot be gone on with where it is: it copied beside an --out of one's own."""
+    return (f"copy {what} beside an --out of yours (cp {shell_word(run_path + JUDGING_SUFFIX)} DIR/, then that judge "
+            f"command with --out {shell_word(os.path.join('DIR', os.path.basename(run_path)))})")
 
 
 def votes_held(entries):
@@ -12858,6 +12862,17 @@ def others_lock(run_path):
     return rm_cure(lock) if holder is None else f"wait for their eval.py (pid {holder}) to end"
 
 
+def others_lock_refusal(run_path, error):
+    """(what was refused, what to do) where `error` is the system's refusal of RUN.lock as another user's lock that
+    refuses every eval.py of that name (others_lock): "Fix that" and "fix the permissions" were said, whose cure is
+    theirs; else None."""
+    lock = run_path + ".lock"
+    refused = isinstance(error, OSError) and error.filename == lock and error.errno in (errno.EACCES, errno.EPERM)
+    cure = others_lock(run_path) if refused else None
+    return cure and (f"cannot write {shell_word(lock)} ({error.strerror}): it is another user's lock (uid "
+                     f"{others_owner(lock)})", f"{cure[0].upper()}{cure[1:]}")
+
+
 def free_run_path(path):
     """The first of path, path-2, path-3 ... that no run file, journal, judging or annotations hold, nor another user's
     lock this process cannot write (others_lock: it refuses every eval.py of that name, and a default name was refused
@@ -12907,11 +12922,9 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
             append_journal(journal, header or {"format": RUN_FORMAT, "config": config})
         except BaseException as e:   # a full disk before the first answer (or a stop): leave nothing behind,
             abandon_journal(run_path, journal, lock, suffix)   # or the same --out is refused next time
-            theirs = others_lock(run_path) if isinstance(e, OSError) and e.filename == run_path + ".lock" else None
+            theirs = others_lock_refusal(run_path, e)
             if theirs:   # ("Fix that" was said, and rm fails in a sticky folder)
-                raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}): it is another user's lock (uid "
-                                f"{others_owner(e.filename)}); nothing was asked yet. {theirs[0].upper()}{theirs[1:]}, "
-                                f"then {what} again") from None
+                raise EvalError(f"{theirs[0]}; nothing was asked yet. {theirs[1]}, then {what} again") from None
             if isinstance(e, OSError):
                 raise EvalError(f"cannot write {shell_word(e.filename or run_path + suffix)} ({e.strerror}); nothing "
                                 f"was asked yet. {remedy(e)} and {what} again") from None
@@ -15503,11 +15516,10 @@ def resume_lock(run_path, holding, resumed):
     try:
         lock = run_lock(run_path)
     except OSError as e:   # a full disk: the journal (or run) is as it was, every answer in it safe
-        theirs = others_lock(run_path) if e.errno in (errno.EACCES, errno.EPERM) else None   # ("Fix that": rm fails)
+        theirs = others_lock_refusal(run_path, e)   # ("Fix that": rm fails)
         if theirs:
-            raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}): it is another user's lock (uid "
-                            f"{others_owner(run_path + '.lock')}); the answers in {shell_word(holding)} are safe.\n"
-                            f"{theirs[0].upper()}{theirs[1:]}, then: {resume_command(resumed)}") from None
+            raise EvalError(f"{theirs[0]}; the answers in {shell_word(holding)} are safe.\n{theirs[1]}, then: "
+                            f"{resume_command(resumed)}") from None
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the answers in {shell_word(holding)} "
                         f"are safe.\n{remedy(e)}, then: {resume_command(resumed)}") from None
     lock.hold_too(holding, f"another eval.py holds {shell_word(holding)} now (finishing it under another of its names, "
@@ -22980,7 +22992,14 @@ def begin_judging(target, header, todo, judge):
                 as_begun = judge_as_begun(judge, begun)
                 judge.clear()
                 judge.update(as_begun)
-            lock = judging_lock(path)
+            try:
+                lock = judging_lock(path)
+            except OSError as e:   # ("fix the permissions" was said of another user's lock, whose cure is theirs)
+                theirs = others_lock_refusal(path, e)
+                if theirs is None:
+                    raise
+                raise EvalError(f"{theirs[0]}; the votes in {shell_word(judging)} are safe.\n{theirs[1]}, then the same "
+                                f"judge command again, or {judging_copy(path, 'the judging')}") from None
             try:
                 votes = read_judging(judging, todo)
                 journal = reopen_journal(judging)

@@ -3541,6 +3541,32 @@ def test_judge_without_out_moves_past_another_users_stale_lock_as_past_any_taken
     assert sorted(os.listdir("st")) == ["answers-judged-2.json", "answers-judged.json.lock", "answers.json"]
 
 
+@pytest.mark.parametrize("sticky", [True, False])
+def test_ones_own_stopped_judging_behind_another_users_stale_lock_says_whose_with_a_cure(project, judged_split, cli, fake,
+                                                                                        monkeypatch, sticky):
+    """131st round's perm attack: one's own stopped judging whose lock is another user's stale one (mode 644, their
+    stopped eval.py's), in a sticky folder or a shared one: the same judge command said "j.json.lock: Permission denied:
+    ...; fix the permissions, or use another path", where run --resume names another user's lock with a cure that works.
+    It says the same: whose lock, the votes kept, its owner asked to move it aside (sticky) or rm, or the judging copied
+    beside an --out of one's own. (The judging is made this process's: it is seen as user 1000.)"""
+    interrupted_judging(cli, fake, judged_split)
+    os.makedirs("st")
+    os.rename("j.json.judging", "st/j.json.judging")
+    os.chown("st/j.json.judging", 1000, 1000)
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, "st/j.json.lock")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "st/j.json")
+    cure = ("Ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
+            if sticky else "Remove it (rm st/j.json.lock; where that is refused, lsattr -d st shows")
+    assert code == 2 and ("error: cannot write st/j.json.lock (Permission denied): it is another user's lock (uid 4321); "
+                          f"the votes in st/j.json.judging are safe.\n{cure}") in err and err.endswith(
+        ", then the same judge command again, or copy the judging beside an --out of yours (cp st/j.json.judging DIR/, "
+        "then that judge command with --out DIR/j.json)\n"), err
+    assert "fix the permissions" not in err and len(fake.chat_bodies) == asked
+
+
 def test_judge_over_another_users_unreadable_stopped_judging_says_what_runs_says(project, judged_split, cli, fake,
                                                                                  monkeypatch):
     """130th round's perm attack: judge --out at another user's stopped judging it cannot read (mode 600) in a sticky
