@@ -25991,7 +25991,10 @@ class Review:
         try:   # (was: as the page showed it, the stored text as it is: a hand-written one is spaced its own way)
             return self.write(body["key"], text, body.get("was"), body.get("was_rev"), body.get("save_id"))
         except OSError as e:   # a full disk, a read-only folder: the user's machine, not a bug in review
-            lock = self.sidecar + ".lock"
+            lock, theirs = self.sidecar + ".lock", others_lock_refusal(self.sidecar, e)
+            if theirs:   # another user's stale lock, whose cure is theirs ("fix the permissions" was said)
+                raise EvalError(f"{theirs[0]}; the annotation was not saved; those saved before are kept. {theirs[1]}, or "
+                                f"{review_unwritable(self).split(', or ', 1)[1]}") from None
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
             # folder blamed, which could be written)
             onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \

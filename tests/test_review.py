@@ -16,7 +16,8 @@ import pytest
 import requests
 from pathlib import Path
 
-from conftest import HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, split_run, write_run, write_two_runs
+from conftest import (HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, others_stale_lock, split_run, write_run,
+                      write_two_runs)
 
 
 @pytest.fixture
@@ -1144,6 +1145,23 @@ def test_another_users_annotations_in_a_sticky_folder_or_a_read_only_one_say_wha
                             f"replaces only their own ({folder}, sticky); no annotation could be saved there: ask its owner "
                             f"to move it aside, or copy the run with its annotations ({runs[1]} {sidecar}) to a folder that "
                             "can be written and review the copy"), str(e.value)
+
+
+def test_a_save_refused_by_another_users_stale_lock_names_whose_it_is_and_the_cure(runs, monkeypatch):
+    """131st round's perm attack: review of a run in a shared folder (group-writable) where another user's stale
+    RUN.annotations.json.lock sits (mode 644, their stopped eval.py's): a save was answered HTTP 500 "cannot write
+    ...lock (Permission denied: ...; fix the permissions, or use another path)", whose cure is theirs. It says whose lock
+    it is, and rm (which the folder allows), or the copy. (The lock is refused as the system refuses it: others_stale_lock.)"""
+    lock = runs[1] + ".annotations.json.lock"
+    others_stale_lock(monkeypatch, lock)
+    with serving(evalpy.Review(runs[1], against_path=runs[0])) as url:
+        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "mine", "was": ""}, timeout=10)
+    assert answer.status_code == 500 and answer.json()["error"] == (
+        f"cannot write {lock} (Permission denied): it is another user's lock (uid 4321); the annotation was not saved; "
+        f"those saved before are kept. Remove it (rm {lock}; where that is refused, lsattr -d runs shows an append-only or "
+        "immutable folder, and chattr -a -i undoes it, run by an administrator (root): ask one), or copy the run to a "
+        "folder that can be written and review the copy"), answer.text
+    assert not os.path.exists(runs[1] + ".annotations.json")
 
 
 def test_another_users_unreadable_annotations_never_offer_a_copy_cp_cannot_make(project, runs, monkeypatch):
