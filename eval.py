@@ -20430,11 +20430,15 @@ def judging_listing(path):
     elsewhere = None if os.access(folder, os.W_OK) else (
         f"its folder cannot be written: {folder_cure(folder)}, or give the judge command that began it (on the judge it "
         f"began with) another --out {judging_elsewhere(path)}")
+    finish, theirs = "the judge command that began it, given again, finishes it, on the judge it began with", others_lock(run_path)
+    if theirs:   # (one another user's lock refuses: "given again, finishes it" was said, and it was refused)
+        finish = (f"{shell_word(run_path + '.lock')} is another user's lock (uid {others_owner(run_path + '.lock')}): "
+                  f"{theirs}, then {finish}; or {judging_copy(run_path)}")
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (
                   unfit or others_stopped_judging(run_path)   # (another user's: never offered as ours)
-                  or elsewhere or "the judge command that began it, given again, finishes it, on the judge it began with"))
+                  or elsewhere or finish))
     model = config.get("model")
     row = [shell_word(path), "-", "-", on_one_line(model if type(model) is str else json_text(model), 40), "-", "-", "-", "-",
            figure]

@@ -3565,6 +3565,10 @@ def test_ones_own_stopped_judging_behind_another_users_stale_lock_says_whose_wit
         ", then the same judge command again, or copy the judging beside an --out of yours (cp st/j.json.judging DIR/, "
         "then that judge command with --out DIR/j.json)\n"), err
     assert "fix the permissions" not in err and len(fake.chat_bodies) == asked
+    said = " ".join(cli("runs", "st")[1].split())   # (it said "the judge command that began it, given again, finishes it")
+    assert (f"st/j.json.lock is another user's lock (uid 4321): {cure[0].lower()}{cure[1:]}" in said and "then the judge "
+            "command that began it, given again, finishes it, on the judge it began with; or copy it beside an --out of "
+            "yours (cp st/j.json.judging DIR/, then that judge command with --out DIR/j.json)" in said), said
 
 
 def test_judge_over_another_users_unreadable_stopped_judging_says_what_runs_says(project, judged_split, cli, fake,
