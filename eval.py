@@ -17477,7 +17477,13 @@ def partial_count(t, window):
                    t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
     # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
     # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")
-    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and t["prompt_tokens"] + largest <= window
+    return short_count(t) and MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and t["prompt_tokens"] + largest <= window
+
+
+def short_count(t):
+    """Whether a trial's count comes to under MIN_TOKENS_A_CHAR of its characters: less than any tokenizer reads them
+    at, of part of its prompt (a prompt cache's) or of a conversation shortened."""
+    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"]
 
 
 def digit_reading(chars, other, digits, weight, rate):
@@ -17636,18 +17642,26 @@ RATE_CHARS_A_MESSAGE = 60
 def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits=False):
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
     tokens of each count taken as its template's besides TEMPLATE_TOKENS a message; `unseen`, the system prompt and its
-    template's tokens left out of each, as a prompt cache that held it counts; `digits`, each digit taken as a token,
+    template's tokens left out of each, as a prompt cache that held it counts (and so anyway of one turn a cache
+    counted in part, short_count(), where another was counted whole); `digits`, each digit taken as a token,
     the most a tokenizer reads one at, and left out of each with its token: the rate of the rest), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
     conversation. None without any."""
     step = max(1, len(cases) // 2000)
-    left = (lambda t: t.get("sent_system", 0)) if unseen else (lambda t: 0)
+    trials = [t for c in cases[::step] for t in c["trials"] if carries_rate(t)]
+    # a count of one turn under MIN_TOKENS_A_CHAR of its characters, where another's is not, is of what a prompt cache
+    # had not seen, the system prompt it held (all a question's request shares with another's): read without it, as
+    # `unseen` reads all (2 of 8 questions so counted, the others past half the window, made the run's rate theirs,
+    # 0.004, and chats counted whole that lost turns at 168% of the window were said not checked, "partial counts")
+    held = any(not short_count(t) for t in trials if (t.get("turns") or 1) == 1)
+    def left(t):   # (1 where the system prompt is left out of its count, as TEMPLATE_TOKENS * left(t) its tokens)
+        return unseen or held and (t.get("turns") or 1) == 1 and short_count(t)
     apart = (lambda t: t.get("sent_digits", 0)) if digits else (lambda t: 0)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * unseen - spent - apart(t), 0)
-                / max(weighed_at(t, other_weight) - left(t) - apart(t), 1), (t.get("turns") or 1) > 1,
-                weighed_at(t, OTHER_WEIGHTS[-1]))
-               for c in cases[::step] for t in c["trials"] if carries_rate(t) and t["prompt_tokens"] < window / 2]
+    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * left(t) - spent - apart(t), 0)
+                / max(weighed_at(t, other_weight) - left(t) * t.get("sent_system", 0) - apart(t), 1),
+                (t.get("turns") or 1) > 1, weighed_at(t, OTHER_WEIGHTS[-1]))
+               for t in trials if t["prompt_tokens"] < window / 2]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
     # not pass the window (a token a character at most), else the largest rate (a shortened one's is below its own)

@@ -2802,6 +2802,31 @@ def test_a_conversation_a_prompt_cache_counted_in_part_is_not_said_to_have_lost_
     assert "not a whole prompt's" in out, out
 
 
+def test_two_questions_a_prompt_cache_counted_in_part_leave_the_rate_of_those_counted_whole(project, cli, fake):
+    """131st round: a prompt cache that held the system prompt (about 1,000 tokens) for 2 of 8 questions counted them
+    at 0.007 tokens a character; the other 6, counted whole, come past half of num_ctx 2048 and give no rate, so those
+    2 made the run's (0.004), and every chat was said not checked, "the counts come to under 0.12 tokens a character",
+    among them two counted whole that lost turns at 168% and 207% of the window (the round's SYSC set). A question's count under
+    MIN_TOKENS_A_CHAR of its characters where another's is whole is read as what the cache had not seen, all but its
+    system prompt: the chats that lost turns are flagged, and one the cache counted in part is said not checked."""
+    whole = scripted_count()
+    def count(messages):   # (the cache held the system prompt for the second and sixth questions and the first chat,
+        # counted once turns were dropped till the whole fit)
+        cached = messages[-1].get("content") == EN_QUESTIONS[1] or messages[-2].get("content") == "19: " + prose * 3
+        return whole(messages) - whole(messages[:1]) + 3 if cached and whole(messages) <= 2048 else whole(messages)
+    system = LABEL_IT + "Our product is a team calendar with shared boards, reminders and exports to several formats. " * 44
+    prose = "Thanks, I checked again and the problem is still there, could you please have a look at it for me? "
+    cases = questions_and(EN_QUESTIONS * 2) + [talk(f"many-{n}", *[f"{i}: " + prose * 3 for i in range(n)],
+                                                   "So is this a bug, billing or other?") for n in (20, 30, 40)]
+    counts, out, s = run_older_ollama(cli, fake, cases, system, 2048, count=count)
+    assert counts["q0"] > 1024 and counts["q1"] < 0.12 * len(system) and counts["many-20"] < 1024, counts
+    for c in cases[-2:]:   # (turns dropped, counted whole)
+        assert 0.12 * sum(len(m["content"]) for m in c["messages"]) < counts[c["id"]] < 2048 < 1.6 * 2048 < whole(
+            [{"content": system}] + c["messages"]), counts
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["many-30", "many-40"], s["turns_may_be_dropped"]
+    assert s["turns_unchecked"] == [{"id": "many-20", "trial": 1, "why": "partial count"}], s["turns_unchecked"]
+
+
 def test_a_chat_with_a_few_digits_in_every_turn_that_lost_turns_is_not_passed_unsaid(project, cli, fake):
     """130th round (third attack): on a tokenizer that reads a digit as a token, chats with 6% to 10% digits spread
     through every turn lost one or two turns at 113% to 120% of num_ctx 2048 and were in no list: each turn read a token
