@@ -3140,18 +3140,36 @@ def same_setting(key, a, b):
         return a.keys() == b.keys() and sorted(map(str, a["cases"])) == sorted(map(str, b["cases"]))
     if key == "judge" and isinstance(a, dict) and isinstance(b, dict):   # its models are models too
         models = [x.get("models") for x in (a, b)]
-        return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)
-                and [tagged(n) for n in models[0]] == [tagged(n) for n in models[1]] and same_judge(a, b, ("models",)))
+        return (all(isinstance(m, list) and all(isinstance(n, str) for n in m) for m in models)   # (in any order)
+                and sorted(map(tagged, models[0])) == sorted(map(tagged, models[1])) and same_judge(a, b, ("models",)))
     return a == b
 
 
+def panel_in_order(judge, order, key=tagged):
+    """judge (config.judge) with its models in `order`, where that names its panel in another order (each model as
+    `key` reads it), each model's digest and details moved with it (they are one per model, by place): a panel's
+    decision is order-free (judge_verdicts), so its judges named in another order are the same panel. Each model keeps
+    its own spelling; judge as it is where `order` is not its panel."""
+    models = judge.get("models") if type(judge) is dict else None
+    if not (type(models) is list and type(order) is list and all(type(m) is str for m in models + order)):
+        return judge
+    place = {key(m): i for i, m in enumerate(models)}
+    if len(place) != len(models) or sorted(place) != sorted(map(key, order)):
+        return judge
+    moved = [place[key(m)] for m in order]
+    return dict(judge, models=[models[i] for i in moved], **{
+        k: [judge[k][i] if i < len(judge[k]) else None for i in moved] for k in ("digests", "details")
+        if type(judge.get(k)) is list})
+
+
 def same_judge(a, b, besides=()):
-    """Two recorded judges (config.judge) that ask alike: every setting the same (but `besides`), and
-    no judge model with two known digests (judge.digests, one per model, null where the server gave
+    """Two recorded judges (config.judge) that ask alike: every setting the same (but `besides`), a panel in any
+    order, and no judge model with two known digests (judge.digests, one per model, null where the server gave
     none), nor, where none was named, two known details (judge.details, told apart as told_apart tells them):
     a digest or details one side never recorded (a judge of before they were) is no difference."""
     if type(a) is not dict or type(b) is not dict:
         return a == b
+    b = panel_in_order(b, a.get("models"))   # (each model's digests beside its own: by place they were another's)
     def rest(judge):
         return {k: v for k, v in judge.items() if k not in ("digests", "details", *besides)}
     def listed(judge, key, n=0):   # (one never recorded is as long as the other, of unknowns)
@@ -11796,15 +11814,15 @@ def judge_as_begun(judge, begun):
     details then, none where none was recorded. What the server says now was checked against them; recorded as now, a
     digest no longer named, or what /api/tags said of it at the start, was lost, and a judge of an older eval.py's
     record (none) was recorded as the new judge's, the votes before it another model's maybe."""
+    begun = panel_in_order(begun, judge.get("models"))   # (its panel begun in another order: each model's own)
     return {**{k: v for k, v in judge.items() if k not in ("digests", "details")},
             **{k: v for k, v in begun.items() if k in ("digests", "details")}}
 
 
 def same_names(a, b):
     """Whether two lists of model names name the same models to Ollama, which reads a name in any case and one
-    without a tag as its :latest (Qwen2.5:7B is qwen2.5:7b)."""
-    return len(a) == len(b) and all(type(x) is str and type(y) is str and tagged(x).casefold() == tagged(y).casefold()
-                                    for x, y in zip(a, b))
+    without a tag as its :latest (Qwen2.5:7B is qwen2.5:7b), in any order (a panel's: panel_in_order)."""
+    return all(type(x) is str for x in a + b) and sorted(map(same_model, a)) == sorted(map(same_model, b))
 
 
 def prepare_judge(client, api, judge, kind, pin=True):
@@ -13986,9 +14004,10 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             was, now = entries_told(earlier.get("model_entry"), config.get("model_entry"), ENTRY_STAMPED + ENTRY_WINDOW)
             differs += ["model_entry"] if was is not None and now is not None and was != now and "model" not in differs else []
             # (its judge re-pulled: another digest, or where none was named, other details)
-            judges = [{k: j.get(k) for k in ("digests", "details")} if type(j) is dict else {}
+            # (by model: its panel named in another order holds each digest in another place)
+            judges = [{k: j.get(k) for k in ("models", "digests", "details")} if type(j) is dict else {}
                       for j in (earlier.get("judge"), config.get("judge"))]
-            differs += ["judge_digest"] if "judge" not in differs and not same_judge(*judges) else []
+            differs += ["judge_digest"] if "judge" not in differs and not same_judge(*judges, ("models",)) else []
             differs += [] if same_bytes else ["split_sha"]
             if differs:
                 found.append({"path": path, "prompt": earlier.get("prompt"), "prompt_sha": earlier.get("prompt_sha"),
@@ -22750,7 +22769,8 @@ def judge_run(args, run, target):
         begun = judging_config(target[0] + JUDGING_SUFFIX)
         for spelled in ((begun or {}).get("judge"), run["config"].get("judge")):
             if type(spelled) is dict and type(spelled.get("models")) is list and same_names(spelled["models"], config["judge"]["models"]):
-                config["judge"]["models"] = list(spelled["models"])
+                config["judge"].update(panel_in_order(config["judge"], spelled["models"], same_model),
+                                       models=list(spelled["models"]))   # (and in its order, each digest its model's)
                 break
     # (spelled as the run's judge, and told by its digests: QWEN2.5:7B is no other judge)
     forced = guard_held_out_judging(args, run["config"], config)
@@ -22987,12 +23007,7 @@ def begin_judging(target, header, todo, judge):
         state, said = judging_state(judging, header, todo) if os.path.lexists(judging) else (None, None)
         if state == "reordered":   # the same panel named in another order: asked in the order it was begun with, as
             # the run's own panel is (judge_run), its votes kept (without --out, every one was asked again into a -2)
-            alike = named_alike(header["config"].get("api"))
-            for key in ("digests", "details"):   # (one per model: by model)
-                if key in judge:
-                    by_model = dict(zip(map(alike, judge["models"]), judge[key]))
-                    judge[key] = [by_model.get(alike(m)) for m in said]
-            judge["models"] = said
+            judge.update(panel_in_order(judge, said, named_alike(header["config"].get("api"))), models=said)
             state, said = judging_state(judging, header, todo)
         holder = live_holder(path) if state not in (None, "same") else None
         if holder:   # not "interrupted": another judge is at work on it (the same judging: the lock says so)
@@ -23706,7 +23721,7 @@ def spelled_as_stored(judge, comparisons, key, api):
     ours = [c for c in comparisons if c.get("api") == "ollama" and c["baseline_sha"] == key["baseline_sha"]
             and c["candidate_sha"] == key["candidate_sha"] and same_names(c["judge"]["models"], judge["models"])]
     if api == "ollama" and ours and not any(c["judge"]["models"] == judge["models"] for c in ours):
-        judge["models"] = list(ours[-1]["judge"]["models"])
+        judge.update(panel_in_order(judge, ours[-1]["judge"]["models"], same_model), models=list(ours[-1]["judge"]["models"]))
 
 
 def pairwise_held(args, a_path, a_run, b_path, b_run):

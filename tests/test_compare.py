@@ -1452,6 +1452,34 @@ def test_compare_names_a_judge_or_label_change_as_the_held_out_guard_does(projec
     assert set(evalpy.TUNED_CONFIG) <= set(evalpy.COMPARED_CONFIG)   # every setting the guard compares
 
 
+def test_a_panel_named_in_another_order_is_no_judge_change_and_its_digests_are_each_models(project, cli):
+    """131st round: runs judged by the panel qwen2.5:7b, llama3.2:3b and by llama3.2:3b, qwen2.5:7b (the same panel,
+    whose decision is order-free) were said to differ, "judge: qwen2.5:7b, llama3.2:3b ... -> llama3.2:3b, qwen2.5:7b",
+    and each judge's digest was read by its place: the other model's. The same set of judges is the same judge; one of
+    them re-pulled is still a change."""
+    cases = [("c1", "bug", "bug"), ("c2", "acceso", "bug")]
+    judge = {"models": ["qwen2.5:7b", "llama3.2:3b"], "votes": 1, "temperature": 0.0, "seed": 42, "prompt_sha": "a" * 64,
+             "digests": ["q" * 64, "l" * 64]}
+    a = write_run("runs/a.json", make_run(cases, judge=judge))
+    b = write_run("runs/b.json", make_run(cases, judge=dict(judge, models=judge["models"][::-1],
+                                                            digests=judge["digests"][::-1])))
+    assert json.loads(cli("compare", a, b, "--json")[1])["changed"] == {}
+    assert "  judge: " not in cli("compare", a, b)[1]
+    # (by its own model: llama3.2:3b pulled again is another judge, whichever place it is named in)
+    c = write_run("runs/c.json", make_run(cases, judge=dict(judge, models=judge["models"][::-1],
+                                                            digests=["m" * 64, "q" * 64])))
+    assert list(json.loads(cli("compare", a, c, "--json")[1])["changed"]) == ["judge"]
+    # (and the same panel with tags written out, or with another number of votes, as before)
+    d = write_run("runs/d.json", make_run(cases, judge=dict(judge, models=["llama3.2:3b", "qwen2.5:7b"], votes=3,
+                                                            digests=judge["digests"][::-1])))
+    assert list(json.loads(cli("compare", a, d, "--json")[1])["changed"]) == ["judge"]
+    # (a name without its tag is its :latest, in any place; the digests kept in the first order are each the other's)
+    tagless = dict(judge, models=["qwen2.5", "llama3.2:3b"])
+    assert evalpy.same_setting("judge", tagless, dict(judge, models=["llama3.2:3b", "qwen2.5:latest"],
+                                                      digests=judge["digests"][::-1]))
+    assert not evalpy.same_setting("judge", tagless, dict(judge, models=["llama3.2:3b", "qwen2.5:latest"]))
+
+
 def test_a_split_outside_golden_is_named_with_its_folder_and_told_apart_by_path(project, cli, fake):
     """Newcomer pass (issue 31): mine/dev.jsonl and ft/dev.jsonl were both split "dev", their runs
     runs/dev-v1.json, dev-v1-2.json among the golden set's, and compare called them "different

@@ -2833,6 +2833,28 @@ def test_a_panel_named_in_another_order_is_the_same_panel(project, judged_split,
     assert load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]["models"] == ["qwen2.5:7b", "llama3.2:3b"]
 
 
+def test_a_run_judged_again_by_its_panel_reordered_and_spelled_otherwise_keeps_its_votes(project, judged_split, cli,
+                                                                                         fake):
+    """131st round: the run's panel named in another order kept its votes only where each name was spelled as the run
+    recorded it: over Ollama, judge --judge-model LLAMA3.2:3B --judge-model qwen2.5:7b (the same two models, in
+    another order) asked all 20 votes again for the one whose call had failed. It is the run's panel, asked in its
+    order, each model's digest its own."""
+    fake.models.append("llama3.2:3b")
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--judge-model", "qwen2.5:7b",
+                         "--judge-model", "llama3.2:3b")
+    assert code == 0, err
+    run = load_json("runs/answers-dev-v1.json")
+    run["results"][1]["judges"][0].update({"pass": None, "reason": None, "raw": None, "error": "HTTP 500: boom"})
+    Path("runs/answers-dev-v1.json").write_text(json.dumps(run, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--judge-model", "LLAMA3.2:3B",
+                         "--judge-model", "qwen2.5:7b")
+    assert code == 0 and "its 19 votes stand" in err and len(judge_calls(fake)) - asked == 1, err
+    judge = load_json("runs/answers-dev-v1-judged.json")["config"]["judge"]
+    assert judge["models"] == ["qwen2.5:7b", "llama3.2:3b"] and judge["digests"] == run["config"]["judge"]["digests"]
+
+
 def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_differs(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split, "--judge-votes", "3")
     held = Path("j.json.judging").read_bytes()
