@@ -4015,15 +4015,18 @@ REPEATS = tuple(getattr(regex_constants, name) for name in ("MAX_REPEAT", "MIN_R
                 if hasattr(regex_constants, name))
 
 
-def matches_any_answer(pattern):
+def matches_any_answer(pattern, stand_ins=False):
     """Whether a pattern is found in every answer, read from its parse (Python's own, re._parser): it can match nothing
     anchored at most at one end of the text, so it matches there whatever the answer: |, ^, a*, [$]?, \\bfoo\\b| (its
     empty branch), (?:refund|)$, .*\\Z, (?=), (?!x) (which holds at the end of any text). A length cap
     (^[\\s\\S]{0,300}$, anchored at both ends) or a lookaround that needs something (^(?!.*secret), (?=a)) can fail, and
-    is left alone; so is any pattern this cannot read."""
+    is left alone; so is any pattern this cannot read. stand_ins: some of its characters stand in for placeholders'
+    values (a file's pattern weighed with one fill), so what holds by which characters it takes is not read."""
     try:
         tree = regex_parser.parse(pattern)
-        return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=GroupsAlwaysIn(list(tree))))
+        groups = GroupsAlwaysIn(list(tree))
+        groups.blind |= stand_ins or bool(tree.state.flags & re.IGNORECASE)   # ((?i) before all: no scoped group's)
+        return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=groups))
     except (RecursionError, re.error, OverflowError):   # (one nested past the stack, (?:b|(?:b|...)) 400 deep, is
         return False    # read in recursion: left alone, never stopping the load)
 
@@ -4037,6 +4040,7 @@ class GroupsAlwaysIn(dict):
     def __init__(self, items, whole=True):
         super().__init__()
         self.known, self.referred = {}, False   # referred: the pattern holds a backreference or conditional
+        self.blind = False   # its characters are not all as written: a part read in any case ((?i:...)), or stand-ins
         for op, value in items:
             if op == regex_constants.SUBPATTERN:
                 if value[0] is not None:
@@ -4051,6 +4055,7 @@ class GroupsAlwaysIn(dict):
                     if op == regex_constants.GROUPREF_EXISTS:
                         self.closed_before[id(value)] = frozenset(closed)
                     self.referred |= op in (regex_constants.GROUPREF, regex_constants.GROUPREF_EXISTS)
+                    self.blind |= op == regex_constants.SUBPATTERN and bool(value[1] & re.IGNORECASE)
                     looking = op in (regex_constants.ASSERT, regex_constants.ASSERT_NOT)
                     was, inside[0] = inside[0], inside[0] or looking
                     for part in (value if isinstance(value, (tuple, list)) else [value]):
@@ -4088,14 +4093,60 @@ def empty_ends(items, last=True, groups=None):
     nothing at the start, or at both ends. last: nothing that follows the sequence in the pattern can fail it, for
     nothing follows or what does can be nothing anywhere (so what never gives back takes what it will: (a?+)\\d*)."""
     ways, groups = {frozenset()}, {} if groups is None else groups
+    after = ways   # (the ways of what follows the item after the one read)
     for at in reversed(range(len(items))):   # (from the end: what follows each item is known as it is read)
         # (not where a backreference or conditional is: one may read again what an item before it took, ^(?>(a*))\\1)
         free = at == len(items) - 1 or frozenset() in ways and not getattr(groups, "referred", False)
         found = item_ends(*items[at], last and free, groups)
+        if found and not free and last and frozenset() in after and not getattr(groups, "referred", True) \
+                and kept_from_behind(items[at], items[at + 1], groups):
+            found = found | {frozenset(["start"])}
         if not found:
             return set()
-        ways = {a | b for a in found for b in ways}
+        ways, after = {a | b for a in found for b in ways}, ways
     return ways
+
+
+def kept_from_behind(item, follower, groups):
+    """Whether what never gives back (a*+, (?>...)) followed by a lookbehind that needs a character ((?<!x)) holds at
+    the text's start whatever it took there: what it took is all there is before the lookbehind, so one needing more
+    characters than it can take ((?:ab)?+(?<!xab)), or a character it never takes ([ab]*+(?<!x[ab])), holds. Nothing
+    else is read here (a class such as \\d; characters not as written, GroupsAlwaysIn.blind: a placeholder's value may
+    be the very one, {{a}}*+(?<!{{b}})): left to fail."""
+    op, value = follower
+    while op in REPEATS and value[0] >= 1 and len(value[2]) == 1:   # ((?<!x)++ holds where (?<!x) does)
+        op, value = value[2][0]
+    if getattr(groups, "blind", True) or op != regex_constants.ASSERT_NOT or value[0] != -1 \
+            or not only_characters(value[1]) or value[1].getwidth()[0] < 1 or item[0] != ATOMIC_GROUP \
+            and item[0] not in REPEATS:
+        return False
+    if regex_parser.SubPattern(value[1].state, [item]).getwidth()[1] < value[1].getwidth()[0]:
+        return True
+    chars = taken_characters([item])
+    return chars is not None and any(op in (regex_constants.LITERAL, regex_constants.IN)
+                                     and (needed := taken_characters([(op, arg)])) is not None and not needed & chars
+                                     for op, arg in value[1])
+
+
+def taken_characters(parsed):
+    """The characters a parsed pattern can take, as a set of their codes, where it names each (a, [ab], [a-f]); None
+    where it does not (., \\d, [^a], a backreference)."""
+    chars = set()
+    for op, value in parsed:
+        if op == regex_constants.LITERAL:
+            chars.add(value)
+        elif op == regex_constants.IN and all(o == regex_constants.LITERAL or o == regex_constants.RANGE
+                                               and v[1] - v[0] < 256 for o, v in value):
+            chars.update(c for o, v in value for c in ([v] if o == regex_constants.LITERAL else range(v[0], v[1] + 1)))
+        elif op not in (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT):   # (a lookaround, a
+            # place: none taken)
+            parts = (value[2:3] if op in REPEATS else [value[-1]] if op == regex_constants.SUBPATTERN else [value]
+                     if op == ATOMIC_GROUP else value[1] if op == regex_constants.BRANCH else [None])
+            found = [None if part is None else taken_characters(part) for part in parts]
+            if None in found:
+                return None
+            chars.update(*found)
+    return chars
 
 
 def item_ends(op, value, last, groups):
@@ -4108,6 +4159,10 @@ def item_ends(op, value, last, groups):
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
     owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
+    # what can take no character ((?!b)?+, (?>^|\b)*+) has none to keep from what follows: its plain form ((?!b)?+^ is
+    # found in every answer); but for the groups it takes, which a backreference may read again
+    owned = owned and ((value if op == ATOMIC_GROUP else value[2]).getwidth()[1] > 0
+                       or getattr(groups, "referred", False))
     if owned and not last:
         return {ends | {"end"} for ends in item_ends(op, value, True, groups)}
     if op in REPEATS:   # none of it, or its own ways once: (a*)+; past once, each copy is followed by the next
@@ -5902,9 +5957,12 @@ def load_default_checks(path, older=None):
             # blamed on every line of the split)
             compiled = next((fill for fill, problem in zip(fills, tried) if not problem), None)
             if not check_problems and older is None and compiled is not None:
+                # (by its fill, never what holds by the characters taken: x*+(?<!y) of {{a}}*+(?<!y) is found, y*+(?<!y)
+                # is not)
+                filled = PLACEHOLDER.sub(lambda _: compiled, check["value"])
                 check_problems = [f"{check['name']!r}: {p}" for p in filled_check_problems(
-                    dict(check, value=PLACEHOLDER.sub(lambda _: compiled, check["value"])), None, {})
-                                  if p.startswith(ALWAYS_FOUND)]
+                    dict(check, value=filled), None, {}) if p.startswith(ALWAYS_FOUND)
+                                  and matches_any_answer(filled, stand_ins=filled != check["value"])]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)

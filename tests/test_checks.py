@@ -951,6 +951,62 @@ def test_an_optional_part_that_never_gives_back_before_what_may_be_nothing_is_fo
                             "(|, ^, a*), so the check can never fail"), str(e.value)
 
 
+def test_what_never_gives_back_but_takes_no_character_is_found_as_its_plain_form(tmp_path):
+    """131st round: checks.json's (?!{{a}})?+^ of a = Total loaded and passed every answer, where (?!{{a}})?^ is
+    refused, as did (?=b)?+^, (?!x)*+\\A, (?<=x){0,2}+\\A.? and (?>(?=a)|\\b)?+^ (26 of 4,000 random possessive
+    patterns): what never gives back (?+, *+, {0,n}+, (?>...)) with more after it was read as nothing at the text's
+    end alone, but a part that can take no character (a lookaround, an anchor) has none to keep from what follows: it
+    is read as its plain form, refused at checks.json's line. (?=a)++^ and x*+^ still can fail, as can (?:(?=(a)))?+\\1."""
+    for found in ("(?!b)?+^", "(?=b)?+^", "(?!x)*+\\A", "(?<=x){0,2}+\\A.?", "(?>(?=a)|\\b)?+^", "(?:(?=ab)){0,2}+^",
+                  "(?<!a)*+\\A"):
+        assert evalpy.matches_any_answer(found) is True, found
+    for fails in ("(?=a)++^", "x*+^", "(?>a|(?=b))^", "(?:(?=(a)))?+\\1", "(?!b)?+^x"):
+        assert evalpy.matches_any_answer(fails) is False, fails
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": "Total"}}) + "\n" for i in "12"))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?!{{a}})?+^"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: 'regex (?!{{{{a}}}})?+^': {evalpy.ALWAYS_FOUND} "
+                            "(|, ^, a*), so the check can never fail"), str(e.value)
+
+
+def test_what_never_gives_back_before_a_lookbehind_it_cannot_fail_is_found_in_every_answer(tmp_path):
+    """131st round: checks.json's [ab]*+(?<!x[ab]) loaded and passed every answer, as did {{a}}*+(?<!x{{a}}) of a = b,
+    .?+(?<![ab]xb), a?+(?<!x)[ab]*+ and (?:ab)?+(?<!xab)++: what never gives back, followed by a lookbehind that needs a
+    character, was read as nothing at the text's end alone. At the text's start what it takes is all there is before
+    the lookbehind, which holds where it needs more characters than that can be, or one that is never taken. Left
+    to fail: x*+(?<!x), a?+(?<!a), \\d*+(?<!\\d) (the lookbehind can see what it took), (?i)a*+(?<!A)
+    (A is a), and (?>(a*))(?<!b)\\1."""
+    for found in ("[ab]*+(?<!x[ab])", ".?+(?<![ab]xb)", "a?+(?<!x)[ab]*+", "(?:ab)?+(?<!xab)++", "(?>a|b)?+(?<!x)\\d?",
+                  "b*+(?<!xb)", "(?>[a-c]*)(?<!d)"):
+        assert evalpy.matches_any_answer(found) is True, found
+    for fails in ("x*+(?<!x)", "a?+(?<!a)", "\\d*+(?<!\\d)", "(?i)a*+(?<!A)", "(?i:a*+)(?<!A)",
+                  "a*+(?<!x)b", "^(?>(a*))(?<!b)\\1", "a*+(?<=x)", "x?+(?<!x)"):
+        assert evalpy.matches_any_answer(fails) is False, fails
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"a": a}}) + "\n" for i, a in (("1", "b"), ("2", "x"))))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "[ab]*+(?<!x[ab])"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/checks.json:1: check 1: 'regex [ab]*+(?<!x[ab])': {evalpy.ALWAYS_FOUND} "
+                            "(|, ^, a*), so the check can never fail"), str(e.value)
+    # (with placeholders, by each case's values: b*+(?<!xb) is found in every answer, x*+(?<!xx) fails on "xx", so
+    # checks.json's pattern is no fault of its own, blamed on the line whose values make it one)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "{{a}}*+(?<!x{{a}})"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/s.jsonl:1: check 'regex {{{{a}}}}*+(?<!x{{{{a}}}})' (from checks.json, which "
+                            f"gives it to every case): {evalpy.ALWAYS_FOUND} (|, ^, a*), so the check can never fail")
+    # (x*+(?<!b), the pattern with x for its placeholder, is found in every answer, but b*+(?<!b) fails on "b": never
+    # blamed on checks.json's line, only on the case whose value makes it so)
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "{{a}}*+(?<!b)"}]))
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/s.jsonl:2: check 'regex {{{{a}}}}*+(?<!b)' (from checks.json, which gives it "
+                            f"to every case): {evalpy.ALWAYS_FOUND} (|, ^, a*), so the check can never fail")
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
