@@ -3051,18 +3051,36 @@ def identity_digest(identity, like=None):
 
 
 DETAILS = "details:"   # config.replaced's kind where Ollama named no digest, then or now: what its /api/tags said
+# A parameter_size's number and unit (format/format.go HumanNumber: "8.0B" of 8.03e9, "8B" where whole, as its older
+# Human rounded every size; "270M", "1K", a bare count)
+PARAMETER_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*([KMBT]?)\s*", re.I)
+PARAMETER_UNITS = {"": 1, "K": 10 ** 3, "M": 10 ** 6, "B": 10 ** 9, "T": 10 ** 12}
+
+
+def parameter_count(size):
+    """The count a parameter_size spells (8.0B and 8B, 270M and 0.27B: one), exactly; None for one that spells none."""
+    found = PARAMETER_SIZE.fullmatch(size) if isinstance(size, str) else None
+    return Fraction(found[1]) * PARAMETER_UNITS[found[2].upper()] if found else None
+
+
+def same_detail(key, a, b):
+    """Whether two values Ollama's /api/tags gave of one of a model's IDENTITY_FIELDS[1:] say the same of it: by more
+    than case (Q4_K_M and q4_k_m are one quantization, as a proxy may spell it), a size by the count it spells (8.0B
+    then, 8B now was "a judge served no longer": Ollama versions spell one size both ways)."""
+    counts = (parameter_count(a), parameter_count(b)) if key == "parameter_size" else (None, None)
+    return counts[0] == counts[1] if None not in counts else str(a).casefold() == str(b).casefold()
 
 
 def details_told(then, now):
     """What Ollama said of a model (its family, size and quantization: its /api/tags, under its own API or its /v1) at
     the start (the run's config) and now (an identity), as config.replaced's texts, of the fields said both times alone;
-    (None, None) where none was. What stands for its digest where it named none, then or now: told apart by more than
-    case (Q4_K_M and q4_k_m are one quantization, as a proxy may spell it), else the start's said twice."""
+    (None, None) where none was. What stands for its digest where it named none, then or now: told apart where a field
+    says another thing (same_detail), else the start's said twice."""
     said = [k for k in IDENTITY_FIELDS[1:] if then.get(k) and now.get(k)]
     if not said:
         return None, None
     texts = tuple(DETAILS + " ".join(str(side[k]) for k in said) for side in (then, now))
-    return (texts[0], texts[0]) if texts[0].casefold() == texts[1].casefold() else texts
+    return (texts[0], texts[0]) if all(same_detail(k, then[k], now[k]) for k in said) else texts
 
 
 def judge_details(identity):
@@ -3132,7 +3150,7 @@ def same_setting(key, a, b):
     if key == "model" and isinstance(a, str) and isinstance(b, str):
         return tagged(a) == tagged(b)
     if key in IDENTITY_FIELDS[1:] and isinstance(a, str) and isinstance(b, str):
-        return a.casefold() == b.casefold()   # (Q4_K_M and q4_k_m are one quantization: details_told)
+        return same_detail(key, a, b)
     if key == "context_length" and (a is None or b is None):
         return True   # a run made before it was read, or on a server that does not say (before v0.9.7)
     if key == "subset" and isinstance(a, dict) and isinstance(b, dict) and isinstance(a.get("cases"), list) \
@@ -15096,8 +15114,8 @@ def preflight_server(client, config, judge, inputs, resuming):
                  f"no longer says {on_one_line(', '.join(nested[0]), 120)}, which it said when the run began (another "
                  "server, or a router that has not loaded it now?)") + ": the answers asked now cannot be told to come from the same weights as those before")
         if not (was and now):   # (no digest then or now: what Ollama said of it, under its own API or its /v1)
-            said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]   # (of more than case: details_told)
-                    if config.get(k) and identity.get(k) and str(config[k]).casefold() != str(identity[k]).casefold()]
+            said = [(k, config.get(k), identity.get(k)) for k in IDENTITY_FIELDS[1:]
+                    if config.get(k) and identity.get(k) and not same_detail(k, config[k], identity[k])]
             if said:
                 raise EvalError(f"refusing to resume: {on_one_line(config['model'])} on {on_one_line(config['host'])} is "
                                 "not the model the run began with, as its /api/tags says (" + ", ".join(

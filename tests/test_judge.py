@@ -4480,6 +4480,31 @@ def test_a_judge_naming_the_same_digest_is_the_same_judge_whatever_its_tags_say_
     assert "judge:" not in out and "judge model under the same name" not in out + err, out
 
 
+def test_a_judge_naming_no_digest_is_the_same_judge_whatever_its_tags_spell_its_size(project, judged_split, cli, fake):
+    """131st round: a judge whose /api/tags names no digest (what it says of it stands for one), its parameter_size
+    8.0B, then 8B (as Ollama's format.HumanNumber and its older Human spell one size), was "a judge served no longer":
+    its judging, stopped, could not be gone on with (exit 2). A size is told by the number it spells, as a quantization
+    by more than case (details_told): 8.0B is 8B, 270M is 0.27B; 7.6B is another model still."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.models = ["qwen2.5:7b", "llama3.1:8b"]
+    judge_tags(fake, None, LLAMA_8)
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "runs/plain.json")[0] == 0
+    stopped_judging(cli, fake, "j.json")
+    judge_tags(fake, None, dict(LLAMA_8, parameter_size="8B"))
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
+    assert code == 0 and "going on with the judging" in err and "served no longer" not in err, err
+    assert load_json("j.json")["config"]["judge"]["details"] == [
+        {"model_family": "llama", "parameter_size": "8.0B", "quantization": "Q4_K_M"}]   # (as begun)
+    judge_tags(fake, None, dict(LLAMA_8, parameter_size="270M"))
+    stopped_judging(cli, fake, "k.json")
+    judge_tags(fake, None, dict(LLAMA_8, parameter_size="0.27b"))
+    assert cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "k.json")[0] == 0
+    stopped_judging(cli, fake, "m.json")
+    judge_tags(fake, None, dict(LLAMA_8, parameter_size="7.6B"))   # another size: another model
+    code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "m.json")
+    assert code == 2 and "said by its /api/tags to be llama 0.27b Q4_K_M there, llama 7.6B Q4_K_M now" in err, err
+
+
 def test_a_run_an_older_eval_py_judged_is_judged_again_with_its_judge_unrecorded_said(project, judged_split, cli, fake):
     """130th round: `judge RUN` of a run an older eval.py judged (its judge recorded by neither digest nor details), the
     judge another model since (qwen2, naming a digest): "the same judge as the run's: its votes stand; asked now, only

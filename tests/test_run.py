@@ -615,6 +615,24 @@ def test_a_run_begun_where_no_digest_was_given_is_resumed_by_what_the_server_sai
     assert code == 0 and "refusing" not in err and len(fake.chat_bodies) == 23, err
 
 
+def test_a_run_begun_where_no_digest_was_given_is_resumed_where_its_size_is_spelled_otherwise(project, cli, fake):
+    """131st round: a size told by its text alone (a judge's 8.0B then, 8B now was "served no longer"): a run begun with
+    no digest, its /api/tags' parameter_size 7.6B, was refused a resume where the server spelled it 7600M. A size is
+    told by the count it spells (same_detail); another size is refused still."""
+    fake.digests["qwen2.5:7b"] = ""
+    interrupted_journal(project, cli, fake, keep=5)
+    for size, code_wanted in (("7600M", 0), ("7B", 2)):
+        fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "size": 1, "details": {
+            "family": "qwen2", "parameter_size": size, "quantization_level": "Q4_K_M"}}]}
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+        assert code == code_wanted and ("(parameter_size 7.6B then, 7B now)" in err) == (size == "7B"), err
+        if code == 0:
+            assert len(fake.chat_bodies) == 23 and load_json("runs/dev-v3.json")["config"]["parameter_size"] == "7.6B"
+            os.remove("runs/dev-v3.json")
+            fake.listings.pop("/api/tags")
+            interrupted_journal(project, cli, fake, keep=5)
+
+
 def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(project, cli, fake):
     """115th round's kills: after a SIGKILL (nothing printed, no resume command seen), the same command again took the
     next free name (runs/dev-v3-2.json) and asked every case again, the journal's answers paid for twice, the
