@@ -311,6 +311,13 @@ NEGLIGIBLE = 46                 # a term e^46 (10^20) times smaller than the fir
 MAX_FAILURES = 1_000            # failures of one kind to see: a handful; a search step sums a term per failure
 MAX_POWER_ROWS = 10 ** 10       # power --rows: ten billion cases; past it Fisher's figures in floats drift (0.032 for 0.031)
 MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search at the tiniest rate still ends
+# Where the float sum of a failures tail (its logs err by about 1e-16 a term) comes within this share of the
+# chance aimed at, it is summed again exactly: an exact tie (3 rows at rate 0.5 give 2 failures with 1/2)
+# read 49.99999999999999% and cost a row (the float sums err by 3e-12 at most up to 1,000 failures). Only up to
+# EXACT_TAIL_BITS, rows x bits of the rate's fraction (10,000 rows at 0.5, 357 at 0.1: a millisecond; at a million
+# bits, seconds): a chance that is a float has at most 1,074 + 53 bits, which past them takes rare cancellation
+TAIL_NEAR = 1e-9
+EXACT_TAIL_BITS = 20_000
 MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
 # Fair coins (changed cases, decided pairs) up to which the sign test and the mid-p McNemar test are
 # counted in whole numbers, exactly: in floats their p came out a last bit above a power of two
@@ -18361,19 +18368,52 @@ def failures_at_least(failures, rows, rate):
     return min(1.0, sum_exp(terms_from(at, failures, rows, rate, 1)))
 
 
+def failures_at_least_exactly(failures, rows, rate):
+    """failures_at_least as an exact fraction of the float rate (a / d, summed in whole numbers over
+    d^rows: the smaller side's terms, each from the one before), or None where those numbers would
+    pass EXACT_TAIL_BITS."""
+    share = Fraction(rate)
+    if rows * share.denominator.bit_length() > EXACT_TAIL_BITS:
+        return None
+    if failures <= 0 or failures > rows:
+        return Fraction(failures <= 0)
+    a, d = share.numerator, share.denominator
+    low, high = (0, failures - 1) if failures - 1 < rows - failures + 1 else (failures, rows)
+    term = comb(rows, low) * a ** low * (d - a) ** (rows - low)
+    total = term
+    for i in range(low, high):
+        term = term * (rows - i) * a // ((i + 1) * (d - a))
+        total += term
+    side = Fraction(total, d ** rows)
+    return 1 - side if low == 0 else side
+
+
+def exact_near(chance, failures, rows, rate, line):
+    """The exact chance of at least `failures` failures where its float sum (chance) lies too near the
+    line to say which side it is on (TAIL_NEAR); None where it is clear of it or too large to sum exactly."""
+    return failures_at_least_exactly(failures, rows, rate) if abs(chance - line) <= TAIL_NEAR * line else None
+
+
+def reaches_chance(failures, rows, rate, prob):
+    """P(at least `failures` of `rows` fail) >= prob, an exact tie included."""
+    chance = failures_at_least(failures, rows, rate)
+    exactly = exact_near(chance, failures, rows, rate, prob)
+    return chance >= prob if exactly is None else exactly >= prob
+
+
 def rows_for_failures(rate, failures, prob, limit=MAX_SIZING_ROWS):
     """Fewest rows for P(at least `failures` failures) >= prob when each row fails at `rate`. The
     chance only grows with the rows: double until it is reached, then bisect (a hundred tails of
     O(failures) terms; stepping one row at a time took minutes at a rate of 1e-4). None when not
     even `limit` rows reach it."""
     short, enough = failures - 1, failures   # fewer rows than failures never show them all
-    while failures_at_least(failures, enough, rate) < prob:
+    while not reaches_chance(failures, enough, rate, prob):
         if enough >= limit:
             return None
         short, enough = enough, min(2 * enough, limit)
     while enough - short > 1:
         middle = (short + enough) // 2
-        short, enough = (short, middle) if failures_at_least(failures, middle, rate) >= prob else (middle, enough)
+        short, enough = (short, middle) if reaches_chance(failures, middle, rate, prob) else (middle, enough)
     return enough
 
 
@@ -18633,10 +18673,15 @@ def detectable_answer(rows, alpha):
                    "difference": changed / rows, "p": p, "by_discordant": shown}
 
 
-def seen_chance(failures, rows, rate):
+def seen_chance(failures, rows, rate, line=None):
     """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
-    1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%")."""
+    1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%").
+    Near a line it is read against, the exact chance, on the side of it that one is (an exact tie
+    printed as 49.99999999999999% beside 50%; one a hair under the line is a float under it)."""
     chance = failures_at_least(failures, rows, rate)
+    exactly = None if line is None else exact_near(chance, failures, rows, rate, line)
+    if exactly is not None:
+        chance = nextafter(line, 0.0) if exactly < line == float(exactly) else float(exactly)
     if chance >= 1 and 0 < failures and rate < 1:
         return nextafter(1.0, 0.0)
     if chance <= 0 < rate and failures <= rows:
@@ -18667,8 +18712,8 @@ def failures_answer(rate, rows, failures, prob):
                  f"point to tell apart: the count may be off by a few rows; failures ~ Binomial(rows, {given(rate)})). "
                  "Use more rows than that, not the expected count."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "approximate": True}
-    chance = seen_chance(failures, rows, rate)
-    before = seen_chance(failures, rows - 1, rate)
+    chance = seen_chance(failures, rows, rate, prob)
+    before = seen_chance(failures, rows - 1, rate, prob)
     lines = [f"{plural(rows, 'row')}: the fewest that give at least {plural(failures, 'failure')} with probability "
              f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
              f"(P = {percent(chance, prob)} at {plural(rows, 'row')}, {percent(before, prob)} at {rows - 1}; "

@@ -6,7 +6,7 @@ import json
 import random
 import warnings
 from fractions import Fraction
-from math import comb
+from math import comb, nextafter
 
 import pytest
 
@@ -472,6 +472,38 @@ def test_rows_for_failures_at_tiny_rates_is_the_fewest_by_scipy(rate, failures, 
     assert rows == failures or scipy_stats.binom.sf(failures - 1, rows - 1, rate) < prob
 
 
+def exact_chance(k, n, p):
+    """P(X >= k) as a Fraction: exact_tail before its rounding to a float."""
+    num, den = Fraction(p).as_integer_ratio()
+    return Fraction(sum(comb(n, i) * num ** i * (den - num) ** (n - i) for i in range(k, n + 1)), den ** n)
+
+
+def test_power_rate_reaches_a_chance_it_ties_exactly(cli):
+    """131st round: 3 rows at rate 0.5 give 2 failures with 4/8 exactly, yet `--failures 2 --prob 0.5` answered 4 rows,
+    "49.99999999999999% at 3" (the chance summed in logs, a last bit short), where `--rows 3` printed 50.0%; 66 of 441
+    exact ties were a row too many. Where the float sum is near the line the chance is summed again exactly. On a grid
+    of ties and near-ties the answer is the fewest rows by exact fractions, which scipy's binom.sf agrees with."""
+    code, out, _ = cli("power", "--rate", "0.5", "--failures", "2", "--prob", "0.5")
+    assert code == 0 and out.startswith("3 rows: the fewest") and "(P = 50% at 3 rows, 25% at 2;" in out, out
+    assert cli("power", "--rate", "0.5", "--failures", "2", "--rows", "3")[1].startswith("50.0%: the chance"), out
+    out = cli("power", "--rate", "0.5", "--failures", "5", "--prob", "0.03125")[1]
+    assert out.startswith("5 rows: the fewest") and "(P = 3.125% at 5 rows, 0% at 4;" in out, out
+    ties = 0
+    for rate in (0.5, 0.25, 0.75, 0.1, 0.3, 0.0625):
+        for failures in range(1, 8):
+            for n in range(failures, 30):
+                chance = exact_chance(failures, n, rate)
+                for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)} - {0.0, 1.0}:
+                    ties += prob == chance
+                    rows = evalpy.rows_for_failures(rate, failures, prob)
+                    assert exact_chance(failures, rows, rate) >= prob, (rate, failures, prob, rows)
+                    assert rows == failures or exact_chance(failures, rows - 1, rate) < prob, (rate, failures, prob, rows)
+                    for m in (rows - 1, rows):
+                        theirs = scipy_stats.binom.sf(failures - 1, m, rate)
+                        assert theirs == pytest.approx(float(exact_chance(failures, m, rate)), rel=1e-12, abs=1e-300)
+    assert ties > 300
+
+
 def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
     """116th round: at 10^14 rows the count printed was 6 rows short of the fewest (the exact tail, summed by mpmath,
     is 79.99999999999559% there), and its P printed as 80.0000000000003%: floats no longer tell one row from the next."""
@@ -733,9 +765,10 @@ def test_power_on_one_case_says_case(cli):
 
 def stepped_rows_for_failures(rate, failures, prob):
     """The search rows_for_failures once made: one row at a time from `failures` up (quadratic in
-    effect: `power --rate 0.0001 --failures 3` took minutes)."""
+    effect: `power --rate 0.0001 --failures 3` took minutes), with the comparison it makes now (an exact tie
+    reaches the chance: 131st round)."""
     rows = failures
-    while evalpy.failures_at_least(failures, rows, rate) < prob:
+    while not evalpy.reaches_chance(failures, rows, rate, prob):
         rows += 1
     return rows
 
