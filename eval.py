@@ -18665,7 +18665,8 @@ def detectable_answer(rows, alpha):
         lines.append("Changes both ways cancel out: the more cases change verdict, the larger a difference must be.")
     for s in shown:
         split = f"{s['split'][0]} one way, {s['split'][1]} the other, {p_is(s['p'], alpha)}"
-        lines.append(f"  if {100 * s['share']:g}% of the cases change verdict ({s['discordant']}): "
+        # the share the count is (1 of 5 is 20%): the share asked for rounds to it (10% of 5 to 1)
+        lines.append(f"  if {percent(s['discordant'] / rows)} of the cases change verdict ({s['discordant']}): "
                      + (f"no difference can be told from chance ({split})" if s["difference"] is None else
                         f"a difference must be at least {points_of(s['difference'])} to be told from chance "
                         f"({split})"))

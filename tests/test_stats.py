@@ -204,9 +204,9 @@ def test_the_seed_pass_k_example():
                        "(5 one way and none the other give p = 0.031; 4 give p = 0.062).",
                        "The exact McNemar test could never reach 0.05 on 5 cases: all 5 one way give p = 0.062."]),
     (["--rows", "28"], ["5 of 28 cases (17.9 points):", "(5 one way and none the other give p = 0.031;",
-                        "Changes both ways cancel out", "  if 10% of the cases change verdict (3): no difference",
-                        "  if 20% of the cases change verdict (6): a difference must be at least 21.4 points",
-                        "  if 40% of the cases change verdict (11): a difference must be at least 25 points to be told "
+                        "Changes both ways cancel out", "  if 11% of the cases change verdict (3): no difference",
+                        "  if 21% of the cases change verdict (6): a difference must be at least 21.4 points",
+                        "  if 39% of the cases change verdict (11): a difference must be at least 25 points to be told "
                         "from chance (9 one way, 2 the other, p = 0.039)"]),
     (["--rows", "1000", "--alpha", "0.001"], ["10 of 1000 cases (1 point): the fewest"]),   # (round 107) "1 points"
     # from the fifth attack on issue 28 (item 7): "at least 1 failures", "1 cases"
@@ -754,8 +754,19 @@ def test_power_on_few_cases_lists_each_number_of_changed_cases_once(cli):
     """From the newcomer pass on issue 26: on 5 cases 10% and 20% changing are both 1 case, listed twice."""
     lines = cli("power", "--rows", "5")[1].splitlines()
     shares = [l for l in lines if l.startswith("  if ")]
-    assert [l.split(":")[0] for l in shares] == ["  if 10% of the cases change verdict (1)",
+    assert [l.split(":")[0] for l in shares] == ["  if 20% of the cases change verdict (1)",
                                                  "  if 40% of the cases change verdict (2)"]
+
+
+def test_power_labels_each_line_with_the_share_of_the_cases_it_shows(cli):
+    """131st round: `power --rows 5` printed "if 10% of the cases change verdict (1)", where 1 of 5 is 20%, and dropped
+    the 20% line as the same count. Each line now gives the share its count is of the cases."""
+    import re
+    for rows in (3, 5, 7, 28, 40, 1000):
+        out = cli("power", "--rows", rows)[1]
+        for share, count in re.findall(r"  if ([0-9.]+)% of the cases change verdict \((\d+)\)", out):
+            assert share == evalpy.percent(int(count) / rows).rstrip("%"), (rows, out)
+    assert "  if 20% of the cases change verdict (1)" in cli("power", "--rows", "5")[1]
 
 
 def test_power_on_one_case_says_case(cli):
