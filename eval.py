@@ -11010,21 +11010,27 @@ SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
 SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 
 
-# words of a key whose numbers are lower the better, a rank's or a count of faults ({"rank": {"A": 1, "B": 2}} and
-# {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it), all of its name of them or of
-# COUNT_WORDS (error_count, num_errors, issues_found): a criterion merely holding one (error_handling, problem_solving,
-# error_free, no_errors) is scored higher the better
+# nouns of a key whose numbers are lower the better, a rank's or a count of faults ({"rank": {"A": 1, "B": 2}} and
+# {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it): its name's last noun past COUNT_WORDS
+# (error_count, num_errors, issues_found), qualified or not (factual_errors, final_rank, major_issues_count were read
+# higher the better); a criterion merely holding one before another noun (error_handling, problem_solving, error_free)
+# is scored higher the better, as is one whose words deny or deal with the fault (FAULT_DEALT: no_errors, avoids_errors)
 LOWER_BETTER = {"rank", "ranks", "ranking", "rankings", "ranked", "position", "place", "error", "errors", "issue",
                 "issues", "mistake", "mistakes", "problem", "problems", "flaw", "flaws", "fault", "faults", "hallucination",
                 "hallucinations", "penalty", "penalties", "errores", "fallos", "problemas", "errades"}
 COUNT_WORDS = {"count", "counts", "num", "number", "of", "found", "total", "overall"}
+FAULT_DEALT = {"no", "non", "not", "without", "zero", "free", "fewer", "less", "least", "minimal", "avoid", "avoids",
+               "avoiding", "avoided", "avoidance", "handle", "handles", "handling", "handled", "resolve", "resolves",
+               "resolving", "resolved", "solve", "solves", "solving", "solved", "fix", "fixes", "fixing", "fixed",
+               "detect", "detects", "detecting", "catch", "catches", "catching", "sin", "sense"}
 
 
 def lower_better(key):
-    """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found;
-    never error_handling nor error_free)."""
-    words = set(field_name(key).split("_"))
-    return bool(words & LOWER_BETTER) and words <= LOWER_BETTER | COUNT_WORDS
+    """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found,
+    factual_errors, final_rank; never error_handling, error_free nor avoids_errors)."""
+    words = field_name(key).split("_")
+    nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(words)))
+    return bool(nouns) and nouns[0] in LOWER_BETTER and not FAULT_DEALT & set(words)
 
 
 def scores_of(under, value, lower=False):

@@ -5850,6 +5850,29 @@ def test_a_criterion_whose_name_holds_a_fault_is_higher_the_better(reply, human)
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"factual_errors": {"A": 3, "B": 0}}}', None),
+    ('{"winner": "B", "verdict": {"factual_errors": {"A": 3, "B": 0}}}', "B"),
+    ('{"winner": "A", "verdict": {"final_rank": {"A": 2, "B": 1}}}', None),
+    ('{"winner": "A", "verdict": {"final_rank": {"A": 1, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"grammar_mistakes": "A: 4, B: 1"}}', None),
+    ('{"winner": "A", "verdict": {"major_issues_count": {"A": 2, "B": 0}}}', None),
+    ('{"winner": "A", "verdict": {"overall_position": {"A": 2, "B": 1}}}', None),
+    ('{"winner": "A", "verdict": {"number_of_factual_errors": {"A": 0, "B": 2}}}', "A"),
+    # a criterion of avoiding or handling faults is still scored higher the better
+    ('{"winner": "A", "verdict": {"avoids_errors": {"A": 9, "B": 5}}}', "A"),
+    ('{"winner": "A", "verdict": {"handles_errors": {"A": 9, "B": 5}}}', "A"),
+    ('{"winner": "A", "verdict": {"without_factual_errors": {"A": 9, "B": 5}}}', "A"),
+])
+def test_a_rank_or_a_count_of_faults_named_with_a_qualifier_is_lower_the_better(reply, human):
+    """131st round: since a key was lower the better only where all of its name was a rank's or a count's, a fault or
+    a rank qualified by a word before it (factual_errors, final_rank, grammar_mistakes, major_issues_count) was read as
+    a score higher the better: 3 factual errors to 0 beside the winner A agreed with it, where "errors" alone was seen
+    against it. The name's last noun (past count words) says what it holds: a fault's or a rank's is lower the better,
+    unless a word before it denies or handles it (avoids_errors, handles_errors, without_factual_errors)."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "overall": {"A": 6, "B": 9}}}', None),
     ('{"winner": "A", "verdict": {"accuracy": {"A": 6, "B": 9}, "overall": {"A": 9, "B": 6}}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "tone": {"A": 6, "B": 9}}}', "A"),
