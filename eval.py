@@ -10920,6 +10920,19 @@ def of_the_whole_field(name, fields):
             or name in LOSER_FIELDS) and "criteri" not in name
 
 
+# a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
+WHOLE_ALONE = {"overall", "final", "global"}
+
+
+def a_verdict_beside(key, fields):
+    """Whether a key beside a verdict object's verdict names a second verdict of the whole: a name of the whole
+    (of_the_whole_field) of two words or more (final_result, overall_decision, final_choice) or of WHOLE_ALONE
+    (overall); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own JSON may
+    hold (result, decision, status: "decision": "no" of a refund declined)."""
+    words = field_name(key).split("_")
+    return of_the_whole_field(key, fields) and (len(words) > 1 or words[0] in WHOLE_ALONE)
+
+
 def breakdown_agrees(whole, items, verdict):
     """Whether what a verdict field says of the whole (`whole`) and of its criteria (`items`) is one verdict, the JSON's
     `verdict`: its overall, if said, that verdict (whatever each criterion got); else criteria passed and failed beside a
@@ -11136,7 +11149,8 @@ def said_in_fields(verdict_object, loose, verdict):
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
     for key, value in verdict_object.items():
         # (and the answer that lost, beside the winner: {"winner": "A", "loser": "A"} was read as A)
-        if field_name(key) not in fields and not (loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS):
+        if field_name(key) not in fields and not (loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS) \
+                and not a_verdict_beside(key, fields):
             continue
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were

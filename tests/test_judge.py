@@ -6226,6 +6226,28 @@ def test_a_verdict_under_a_key_of_no_criterion_against_the_overall_is_a_second_v
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "final_result": "FAIL"}', None),
+    ('{"pass": true, "reason": "ok", "overall_decision": "FAIL"}', None),
+    ('{"pass": false, "final_grade": "PASS"}', None),
+    ('{"winner": "A", "final_choice": "B"}', None),
+    ('{"winner": "A", "overall": "B"}', None),
+    # agreeing, one verdict; a word the answer's own JSON may hold alone, or a yes or a no under no verdict's key, none
+    ('{"pass": true, "final_result": "PASS"}', True),
+    ('{"winner": "A", "final_choice": "A"}', "A"),
+    ('{"pass": true, "result": "FAIL"}', True),
+    ('{"pass": true, "final_result": "false"}', True),
+    ('{"pass": false, "reason": "x", "accuracy": "PASS", "tone": "FAIL"}', False),
+])
+def test_a_second_verdict_of_the_whole_beside_the_verdict_s_key_is_read(reply, human):
+    """131st round: beside the verdict's key, only keys named as verdict fields were read: {"pass": true,
+    "final_result": "FAIL"} and {"winner": "A", "final_choice": "B"} were read as the pass and A, their second verdict
+    hidden, where {"pass": true, "overall_verdict": "FAIL"} was left to a person. A key naming a verdict of the whole
+    with a qualifier (final_result, overall_decision) or standing for the whole alone (overall) is a verdict field; a
+    bare result, decision or status may be the answer's own, and is not."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": "A", "completeness": "A", "word_choice": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "best_practices": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "final_answer_accuracy": "B"}}', "A"),
