@@ -10855,11 +10855,12 @@ REASON_FIELDS = {"reason", "reasons", "reasoning", "rationale", "explanation", "
 # taken for a second verdict of the whole)
 WHOLE_WORDS = {"overall", "final", "global", "general", "total", "verdict", "winner", "result", "results", "decision",
                "status", "grade", "label", "conclusion", "choice", "chosen", "preferred", "preference", "best",
-               "outcome", "judgment", "judgement", "after", "swap", "swapped", "corrected", "revised", "ruling",
+               "outcome", "judgment", "judgement", "after", "swap", "swapped", "corrected", "revised", "ruling", "better",
                "veredicto", "veredicte", "resultado", "resultat", "decisión", "decisió", "ganador", "guanyador"}
-# (what a word of the whole names in a name of the whole: best_answer, after_review, total_score; alone, no whole's)
+# (what a word of the whole names in a name of the whole: best_answer, after_review, total_score, and the answer that
+# won's, winner_id, preferred_model, best_output, read as criteria; alone, no whole's)
 WHOLE_NOUNS = {"verdict", "answer", "response", "choice", "decision", "result", "pick", "review", "score", "scores",
-               "rating", "assessment", "evaluation", "my"}
+               "rating", "assessment", "evaluation", "my", "output", "model", "id"}
 LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
                 "peor"}
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
@@ -10921,14 +10922,15 @@ def of_the_whole_field(name, fields):
 
 
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
-WHOLE_ALONE = {"overall", "final", "global"}
+# (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A)
+WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference"}
 
 
 def a_verdict_beside(key, fields):
     """Whether a key beside a verdict object's verdict names a second verdict of the whole: a name of the whole
     (of_the_whole_field) of two words or more (final_result, overall_decision, final_choice) or of WHOLE_ALONE
-    (overall); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own JSON may
-    hold (result, decision, status: "decision": "no" of a refund declined)."""
+    (overall, choice); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own
+    JSON may hold (result, decision, status: "decision": "no" of a refund declined)."""
     words = field_name(key).split("_")
     return of_the_whole_field(key, fields) and (len(words) > 1 or words[0] in WHOLE_ALONE)
 

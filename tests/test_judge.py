@@ -6248,6 +6248,28 @@ def test_a_second_verdict_of_the_whole_beside_the_verdict_s_key_is_read(reply, h
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preferred_model": "B"}', None),
+    ('{"winner": "A", "winner_id": "B"}', None),
+    ('{"winner": "A", "best_output": "B"}', None),
+    ('{"winner": "A", "better_response": "B"}', None),
+    ('{"winner": "A", "preferred": "B"}', None),
+    ('{"winner": "A", "choice": "B"}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "preferred_model": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "better_response": "B"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "winner_id": "B"}}', None),
+    # the same pick twice is one verdict; a criterion holding such a word is still a criterion's
+    ('{"winner": "B", "preferred_model": "B", "best_output": "B"}', "B"),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "model_choice_quality": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "output_format": "B"}}', "A"),
+])
+def test_a_second_key_naming_the_answer_that_won_is_a_second_verdict(reply, human):
+    """131st round: keys that say which answer won, winner_id, preferred_model, best_output, better_response, were read
+    as criteria (or beside the winner not read at all), and their B against the winner A hidden: the reply read as A.
+    They name the whole's pick, as final_choice does: against the winner, two verdicts, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": "A", "completeness": "A", "word_choice": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "best_practices": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "final_answer_accuracy": "B"}}', "A"),
