@@ -10825,7 +10825,8 @@ def aspect_title(raw, at):
     return False
 
 
-def field_name(key):
+@functools.lru_cache(maxsize=64)   # (asked of each key beside a verdict several times over: a MiB of keys took
+def field_name(key):                # twice as long)
     """A JSON key as FIELDS_OF_A_VERDICT spells it: case, spaces, hyphens, underscores and camelCase folded alike ("Final
     Verdict", "finalVerdict", "final-verdict", "finalverdict" and "winner " were never read as the verdict fields they
     are)."""
@@ -10922,17 +10923,16 @@ def of_the_whole_field(name, fields):
 
 
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
-# (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A)
-WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference"}
+# (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A; the answers' scores, {"scores": {"A": 2, "B": 9}})
+WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings"}
 
 
 def a_verdict_beside(key, fields):
     """Whether a key beside a verdict object's verdict names a second verdict of the whole: a name of the whole
     (of_the_whole_field) of two words or more (final_result, overall_decision, final_choice) or of WHOLE_ALONE
-    (overall, choice); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own
+    (overall, choice, scores); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own
     JSON may hold (result, decision, status: "decision": "no" of a refund declined)."""
-    words = field_name(key).split("_")
-    return of_the_whole_field(key, fields) and (len(words) > 1 or words[0] in WHOLE_ALONE)
+    return "_" in field_name(key) and of_the_whole_field(key, fields) or field_name(key) in WHOLE_ALONE
 
 
 def breakdown_agrees(whole, items, verdict):
@@ -11048,12 +11048,25 @@ def lower_better(key):
     return bool(nouns) and nouns[0] in LOWER_BETTER and not FAULT_DEALT & set(words)
 
 
+# what else names an answer's score beside words of the whole's: score_for_A, Assistant A
+SIDE_WORDS = {"assistant", "candidate", "for", "of"}
+
+
+def side_named(key):
+    """The answer, "A" or "B", a key inside a verdict field or beside it names as the one it scores, or None: its letter
+    alone ({"A": 6}), or before or after words of the whole's (score_A, final_score_B, "Response A", scoreB, A_rating),
+    never a criterion's (accuracy_A)."""
+    words = field_name(key).split("_")
+    side, rest = (words[-1], words[:-1]) if words[-1] in ("a", "b") else (words[0], words[1:])
+    return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS else None
+
+
 def scores_of(under, value, lower=False):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
     scale)], or None where it is none: a text of answers' scores (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a
     number or a score under an answer's key ({"A": 6}, {"B": "9/10"}). lower: a rank's or a count's (lower_better), each
     score negated, so that the highest is still the best."""
-    answer = field_name(under).upper() if field_name(under) in ("a", "b") else None
+    answer = side_named(under)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return [(answer, Fraction(-value if lower else value), False)] if answer else None
     if not isinstance(value, str):
@@ -11144,16 +11157,28 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
     return False
 
 
+def verdict_fields(verdict_object, loose, fields):
+    """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
+    lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside); then
+    the answers' scores each under a key of its own (score_A and score_B, "Response A"), together as the whole's,
+    ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was compared with nothing. One pass over its keys."""
+    sides = {}
+    for key, value in verdict_object.items():
+        if field_name(key) in fields or loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS \
+                or a_verdict_beside(key, fields):
+            yield key, value
+        elif loose is LOOSE_WINNER and side_named(key) and scores_of(key, value):
+            sides[key] = value
+    if sides:
+        yield "overall", sides
+
+
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
     {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (LOSER_FIELDS: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
-    for key, value in verdict_object.items():
-        # (and the answer that lost, beside the winner: {"winner": "A", "loser": "A"} was read as A)
-        if field_name(key) not in fields and not (loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS) \
-                and not a_verdict_beside(key, fields):
-            continue
+    for key, value in verdict_fields(verdict_object, loose, fields):
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
         # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
@@ -11167,7 +11192,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}})
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
-                                    and (of_the_whole_field(k, fields) or field_name(k) in ("a", "b")),
+                                    and (of_the_whole_field(k, fields) or side_named(k) is not None),
                                     lower or lower_better(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):

@@ -6317,6 +6317,28 @@ def test_scores_as_an_object_or_one_text_are_compared_with_the_winner_as_a_list_
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "final_score_A": 2, "final_score_B": 9}', None),
+    ('{"winner": "A", "score_A": 2, "score_B": 9}', None),
+    ('{"winner": "A", "Response A": 3, "Response B": 8}', None),
+    ('{"winner": "A", "scoreA": "3/10", "scoreB": "8/10"}', None),
+    ('{"winner": "A", "scores": {"A": 2, "B": 9}}', None),
+    ('{"winner": "A", "verdict": {"score_A": 2, "score_B": 9}}', None),
+    ('{"winner": "A", "verdict": {"Response A": "3/10", "Response B": "8/10"}}', None),
+    # agreeing with the winner, a breakdown; a tie's equal; a text under an answer's key no score
+    ('{"winner": "B", "final_score_A": 2, "final_score_B": 9}', "B"),
+    ('{"winner": "tie", "Response A": 7, "Response B": 7}', "tie"),
+    ('{"winner": "B", "scores": {"A": 2, "B": 9}}', "B"),
+    ('{"winner": "B", "verdict": {"score_A": 2, "score_B": 9}}', "B"),
+    ('{"winner": "A", "Response A": "clear, but long", "Response B": "vague"}', "A"),
+])
+def test_each_answer_s_score_under_a_key_of_its_own_is_compared_with_the_winner(reply, human):
+    """131st round: scores of the answers each under a key naming its answer (final_score_A and final_score_B, score_A,
+    "Response A"), or beside the winner under "scores", were compared with nothing: A winning on 2 to 9 was read as A.
+    They are the answers' scores, as {"A": 2, "B": 9} in a verdict field is: against the winner, a second verdict."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
