@@ -18682,7 +18682,8 @@ def discordant_split(rows, share, alpha):
     discordant = max(1, floor(share * rows + 0.5))
     rarer, below = mid_p_cutoff(discordant, alpha)
     p = mcnemar_mid_p(discordant, 0) if rarer < 0 else mid_p_at(rarer, discordant, below)
-    return {"share": share, "discordant": discordant, "difference": None if rarer < 0 else (discordant - 2 * rarer) / rows,
+    # the share the count is (1 of 5 is 20%), not the one asked for, which rounds to it (10% of 5 to 1)
+    return {"share": discordant / rows, "discordant": discordant, "difference": None if rarer < 0 else (discordant - 2 * rarer) / rows,
             "split": [discordant - max(0, rarer), max(0, rarer)], "p": p}
 
 
@@ -18712,8 +18713,7 @@ def detectable_answer(rows, alpha):
         lines.append("Changes both ways cancel out: the more cases change verdict, the larger a difference must be.")
     for s in shown:
         split = f"{s['split'][0]} one way, {s['split'][1]} the other, {p_is(s['p'], alpha)}"
-        # the share the count is (1 of 5 is 20%): the share asked for rounds to it (10% of 5 to 1)
-        lines.append(f"  if {percent(s['discordant'] / rows)} of the cases change verdict ({s['discordant']}): "
+        lines.append(f"  if {percent(s['share'])} of the cases change verdict ({s['discordant']}): "
                      + (f"no difference can be told from chance ({split})" if s["difference"] is None else
                         f"a difference must be at least {points_of(s['difference'])} to be told from chance "
                         f"({split})"))

@@ -760,13 +760,16 @@ def test_power_on_few_cases_lists_each_number_of_changed_cases_once(cli):
 
 def test_power_labels_each_line_with_the_share_of_the_cases_it_shows(cli):
     """131st round: `power --rows 5` printed "if 10% of the cases change verdict (1)", where 1 of 5 is 20%, and dropped
-    the 20% line as the same count. Each line now gives the share its count is of the cases."""
+    the 20% line as the same count. Each line now gives the share its count is of the cases, in the text and in --json."""
     import re
     for rows in (3, 5, 7, 28, 40, 1000):
         out = cli("power", "--rows", rows)[1]
         for share, count in re.findall(r"  if ([0-9.]+)% of the cases change verdict \((\d+)\)", out):
             assert share == evalpy.percent(int(count) / rows).rstrip("%"), (rows, out)
     assert "  if 20% of the cases change verdict (1)" in cli("power", "--rows", "5")[1]
+    import json
+    shown = json.loads(cli("power", "--rows", "5", "--json")[1])["by_discordant"]
+    assert [(s["share"], s["discordant"]) for s in shown] == [(0.2, 1), (0.4, 2)]   # --json says what the text does
 
 
 def test_power_on_one_case_says_case(cli):
