@@ -17618,12 +17618,15 @@ def digits_past(t, window, per_char, digit_rate, low):
 def partial_count(t, window):
     """Whether a trial's count is of part of its prompt, as a prompt cache counts only the tokens it had not seen
     (ollama/ollama#16428): under MIN_TOKENS_A_CHAR of its characters, and so few that with any turn Ollama could have
-    dropped (all but the last, each at a token a character, the most, weighed as the heaviest script) it still fits,
-    where turns dropped till the rest fit leave a count the last of them passes the window with (a chat that fit, its
-    third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened). A count of turns dropped from a
-    long chat may be as far under its characters' rate (1,800 tokens kept of 100,000 characters): that is no sign."""
-    largest = max((TEMPLATE_TOKENS + chars + (OTHER_WEIGHTS[-1] - 1) * other for chars, other, _ in
-                   t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
+    dropped (all but the last, each read at the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, and each digit a
+    token, weighed as the heaviest script) it still fits, where turns dropped till the rest fit leave a count the last
+    of them passes the window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was
+    said shortened). A count of turns dropped from a long chat may be as far under its characters' rate (1,800 tokens
+    kept of 100,000 characters): that is no sign."""
+    # (read at a token a character, a turn of 2,043 characters, some 500 tokens, passed num_ctx 2048 with a cache's
+    # count of 16: two chats sharing a history of such turns fit at 99%, and the second was said shortened)
+    largest = max((TEMPLATE_TOKENS + digit_reading(*turn, OTHER_WEIGHTS[-1], MOST_TOKENS_A_CHAR)
+                   for turn in t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
     # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
     # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")
     return short_count(t) and MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and t["prompt_tokens"] + largest <= window
@@ -17638,7 +17641,7 @@ def short_count(t):
 def digit_reading(chars, other, digits, weight, rate):
     """The tokens of `chars` characters (weighed_chars()), `other` of them of other scripts weighed `weight`, read with
     each of their `digits` a token, the most a tokenizer reads one at, and the rest at `rate` (tokens_per_char(
-    digits=True))."""
+    digits=True), or MOST_TOKENS_A_CHAR for the most they may take)."""
     return (chars + (weight - 1) * other - digits) * rate + digits
 
 
@@ -17678,6 +17681,12 @@ def weighed_at(t, weight):
 # nothing, whatever was dropped. At 0.05, a cache that held only a short system prompt (half of each question's
 # request: 0.10) passed a conversation that lost turns as fitting, unsaid.
 MIN_TOKENS_A_CHAR = 0.12
+
+# The most tokens a (weighed) character a tokenizer reads a text at, its digits apart (a token each at most): English
+# about 0.22-0.25, code, JSON and logs about 0.3-0.4, CJK weighed about 0.25-0.4, other scripts weighed as CJK less.
+# The most a turn may take (partial_count()); random strings (keys, base64) read more, to some 0.7, and a long turn of
+# them that was dropped may be said not checked, "partial count".
+MOST_TOKENS_A_CHAR = 0.5
 
 # A conversation counted at under this share of what its characters take (at the lowest of the run's median tokens
 # per character, window_flags()) was shortened: tokens per character vary between texts of one set by less than that.

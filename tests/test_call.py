@@ -2827,6 +2827,43 @@ def test_two_questions_a_prompt_cache_counted_in_part_leave_the_rate_of_those_co
     assert s["turns_unchecked"] == [{"id": "many-20", "trial": 1, "why": "partial count"}], s["turns_unchecked"]
 
 
+def test_a_chat_a_prompt_cache_counted_in_part_is_not_said_shortened_for_one_long_turn(project, cli, fake):
+    """131st round: two chats sharing a history of 2 or 3 long user turns (2,600 to 3,900 characters) and differing in
+    their last question fit whole (99% of num_ctx 2048); a prompt cache that had seen the first counted the second 16
+    tokens, and it was said "Earlier turns may have been dropped". partial_count() read each turn it could have lost at
+    a token a character, and a turn of 2,043 characters or more (some 500 tokens) with that count passed the window. A
+    turn is read at the most a tokenizer reads a text at (MOST_TOKENS_A_CHAR), each digit a token: the second is said
+    not checked, "partial count". A chat whose first turn alone passes the window, its count the rest's, is still
+    flagged (each of a pair, counted whole and by the cache)."""
+    whole = scripted_count()
+    def fitted(messages, window):   # (Ollama fits the whole prompt, whatever its cache counts)
+        for i in range(len(messages)):
+            kept = [m for m in messages[:i] if m.get("role") == "system"] + messages[i:]
+            if whole(kept) <= window or i == len(messages) - 1:
+                return kept
+        return messages
+    seen = []
+    def count(messages):   # (a prompt cache: the tokens past the longest prefix of 3 messages or more it had seen)
+        held = max((whole(messages[:n]) - 3 for n in range(3, len(messages)) for p in seen if p[:n] == messages[:n]),
+                   default=0)
+        seen.append(list(messages))
+        return max(whole(messages) - held, 1)
+    fake.fitted_turns = fitted
+    pairs = {f"{pieces}-turns": [x for _ in range(pieces) for x in ((EN_TURN * 80)[:(7930 - 60) // pieces - 8], "Go on.")]
+             for pieces in (2, 3)}
+    pairs["lost"] = [EN_TURN * 84, "Go on."]   # (its first turn, some 2,100 tokens, alone past the window)
+    cases = questions_and(EN_QUESTIONS) + [talk(f"{name}-{n}", *history, question) for name, history in pairs.items()
+                                           for n, question in enumerate(["So is this a bug, billing or other?",
+                                                                         "And when will it be fixed, roughly?"])]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    for c in cases[-6:-2]:
+        assert 0.95 * 2048 < whole([{"content": LABEL_IT}] + c["messages"]) <= 2048, c["id"]   # (whole)
+    assert counts["2-turns-1"] < 20 and counts["3-turns-1"] < 20 and counts["lost-1"] < 100, counts
+    assert [x["id"] for x in s["turns_may_be_dropped"]] == ["lost-0", "lost-1"], s["turns_may_be_dropped"]
+    assert {x["id"]: x["why"] for x in s["turns_unchecked"] if x["id"].endswith("-1")} == {
+        "2-turns-1": "partial count", "3-turns-1": "partial count"}, s["turns_unchecked"]
+
+
 def test_a_chat_with_a_few_digits_in_every_turn_that_lost_turns_is_not_passed_unsaid(project, cli, fake):
     """130th round (third attack): on a tokenizer that reads a digit as a token, chats with 6% to 10% digits spread
     through every turn lost one or two turns at 113% to 120% of num_ctx 2048 and were in no list: each turn read a token
