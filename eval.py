@@ -13116,6 +13116,10 @@ JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # 
 # fault may be an earlier one (a turn edited to end the conversation is told by the turn after it)
 JOURNAL_MEND = ("; mend it as it was, or remove every line of that case and trial (what they held is asked again), "
                 "then resume")
+# What to do of a journal header holding a wrong value (config_problem's, resumed_problem's): the resume reads every
+# answer under it by that value, so it is mended as it was, or the run made again, each answer asked again
+JOURNAL_HEADER_MEND = ("mend it as it was (from the command that began the run, or a copy of the journal), or move the "
+                       "journal aside and run again (the answers in it are then asked again)")
 
 
 def read_journal(path, turns=None, where=None, begun=None):
@@ -13149,7 +13153,7 @@ def read_journal(path, turns=None, where=None, begun=None):
                         f"another's file, or a journal whose header was taken out; {lost}") from None
     problem = resumed_problem(config) or labels_problem(config["labels"])
     if problem:
-        raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}")
+        raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}; {JOURNAL_HEADER_MEND}")
     config.setdefault("repeat", 1)
     done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     renewable = set()   # whole answers holding a failed judge call, which a resume asks again (renewed)
@@ -14280,6 +14284,19 @@ def guard_held_out(config, inputs, folders, forced):
     return {"forced": True, "earlier": [e["path"] for e in earlier]}
 
 
+def journal_host(journal, config):
+    """The server a journal's header names, read as --host is: a run records the host it read so, and one refused, or
+    none (read as 127.0.0.1:11434, "the address the run recorded"), was edited in. --host asks another, and records it."""
+    try:
+        if config["host"].strip():
+            return resolve_host(config["host"])
+        problem = "config.host is empty"
+    except EvalError as e:
+        problem = f"config.host: {e}"
+    raise EvalError(f"{shell_word(journal)}:1: damaged journal header: {problem}; give --host where the server listens, "
+                    f"or {JOURNAL_HEADER_MEND}")
+
+
 def open_or_resume(args, held):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
     complete or None, {(case id, trial): its first journal line}, answers kept with only some of their
@@ -14377,7 +14394,7 @@ def open_or_resume(args, held):
     turns, where, begun = {}, {}, {}
     config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun)
     refuse_judged_with_checks(run_path, config)   # a completion begun by an eval.py that did not refuse it
-    config["host"] = resolve_host(args.host if args.host is not None else config["host"])   # as above
+    config["host"] = resolve_host(args.host) if args.host is not None else journal_host(run_path + JOURNAL_SUFFIX, config)
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # and so are the judge calls that failed of an answer kept whole (a breaker's stop among its votes: the resume
     # kept them failed, where an uninterrupted run asks them), its answer and other votes kept as a stop among its

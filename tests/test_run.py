@@ -1458,6 +1458,57 @@ def test_a_damaged_journal_header_is_refused(project, cli, fake):
         assert code == 2 and f"damaged journal header: {message}" in err, (edit, err)
 
 
+def test_every_damaged_journal_header_value_says_what_to_do(project, cli, fake):
+    """131st round: a journal header holding a wrong value (prompt_sha '0'*63+'g', prompt_text edited, repeat "3",
+    model 3, temperature "hot") said what was wrong ("damaged journal header: config.prompt_sha must be a sha256 ...")
+    and nothing to do, in run --resume and in `runs`, where a header that is no JSON says to move the journal aside.
+    Every config field's problem, reached through a journal header, now ends with the cure."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    header = json.loads(lines[0])
+    judge = {"models": ["qwen2.5:7b"], "votes": 1, "seed": 1, "temperature": 0}
+    bad = {"model": [3, None], "temperature": ["hot", -1], "seed": ["x", 1.5], "repeat": ["3", 0, True],
+           "options": [[], {"temperature": 1}, {"seed": 1}], "format": ["x"], "think": ["yes"],
+           "prompt": [3, "\ud800"], "split": [3], "split_path": [None, "\ud800"], "api": ["x", 3], "host": [3],
+           "subset": ["x", {"limit": 0}], "rerun_test": ["x"], "replaced": ["x", [{"who": "the model"}]],
+           "judge": ["x", {"models": []}, dict(judge, votes=0), dict(judge, seed=None), dict(judge, prompt_sha="x"),
+                     dict(judge, models=["a", "a"]), dict(judge, digests=[1]), dict(judge, num_predict=0),
+                     dict(judge, runner="x"), dict(judge, details="x"), {"models": ["qwen2.5:7b"]}],
+           "response_format": ["xml"], "prompt_text": [3, "edited"], "prompt_sha": ["0" * 63 + "g", 3],
+           "split_sha": ["x"], "context_path": [3, "\ud800"], "context_sha": [3, "x"], "labels": ["bug", [], ["a", "Invalid"]],
+           "cases": [-1, "5", None], "date": ["9999-99-99"], "server": [3], "server_version": [3], "eval_version": [3],
+           "placeholders": [3], "judged_from": ["", 3], "completed_from": [3], "model_digest": [3], "model_family": [3],
+           "parameter_size": [3], "quantization": [3], "model_entry": ["x"], "model_load": ["x", {"ms": -1}],
+           "context_length": [0, "x"], "max_turns": [0], "trial_seeds": [False]}
+    assert set(bad) >= set(evalpy.RunConfig.__annotations__) - {"held_out"}   # (held_out: only `is True` is read)
+    for key, values in bad.items():
+        for value in values:
+            edited = json.loads(json.dumps(header))
+            edited["config"][key] = value
+            open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(edited)] + lines[1:]) + "\n")
+            code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+            assert code == 2 and err.startswith("error: runs/dev-v3.json.journal:1: damaged journal header: config") \
+                and err.rstrip().endswith(evalpy.JOURNAL_HEADER_MEND) and len(err.splitlines()) == 1, (key, value, err)
+            code, out, err = cli("runs")
+            row = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json.journal"])
+            assert code == 0 and row.endswith(evalpy.JOURNAL_HEADER_MEND), (key, value, row)
+    # a host no server is at (a run records the one it read): no --host given, the recorded one is refused so too, with
+    # --host as a cure of its own (was "host '::::': '::::' is not an IPv6 address", and "" asked 127.0.0.1:11434)
+    for value in ("::::", "ftp://x", " "):
+        edited = json.loads(json.dumps(header))
+        edited["config"]["host"] = value
+        open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(edited)] + lines[1:]) + "\n")
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and err.startswith("error: runs/dev-v3.json.journal:1: damaged journal header: config.host") \
+            and "give --host where the server listens, or mend it" in err \
+            and err.rstrip().endswith(evalpy.JOURNAL_HEADER_MEND), (value, err)
+    assert fake.chat_bodies == []
+    # a wrong value with its cure: mended as it was, the run resumes with the answers it holds
+    open("runs/dev-v3.json.journal", "w").write("\n".join(lines) + "\n")
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 25, err
+
+
 def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     lines = open("runs/dev-v3.json.journal").read().splitlines()
