@@ -7396,18 +7396,27 @@ def status_hint(status, hint):
         status == 429 or status >= 500) else hint
 
 
+# llama-cpp-python's server sends every exception as a 500 of str(exc) alone, type "internal_server_error", code null
+# (llama_cpp/server/errors.py:150-160): a crash and a request it cannot read look alike but for the words. Those of
+# Python's own int() and float() on a text that is no number (ValueError: "invalid literal for int() with base 10:
+# 'x'", "could not convert string to float: 'abc'") are the interpreter's, not the server's: a value read from the
+# request (a logit_bias key, taken by types.py as any string and read int(k) at llama.py:1322), alike every time
+PYTHON_NOT_A_NUMBER = r"(?:invalid literal for int\(\) with base \d+|could not convert string to float): "
+
+
 def refused_as_sent(error):
     """Whether a failed call's error refuses the request itself, which fails alike every time it is sent: a 400 or a 422
     (Ollama's 'invalid think value', '"m" does not support chat'; but a /v1 server's window, which a restart with a
     larger one widens), or a 500 that says so: Ollama's for an option of the wrong type (api/types.go FromMap: 'must
     be of type array'), llama-cpp-python's for a body it cannot validate (llama_cpp/server/errors.py: any exception
-    but a few is a 500 of its words, pydantic's '1 validation error: ...')."""
+    but a few is a 500 of its words, pydantic's '1 validation error: ...'), or for a value it then cannot read as a
+    number (PYTHON_NOT_A_NUMBER)."""
     said = error or ""
     if WINDOW_TOO_SMALL_V1 in said:   # a server's window: restarted with a larger one, the same request fits
         return False
     return bool(re.match(r"(?:turn \d+: )?HTTP (?:400|413|422)\b", said)   # (413: the body past a proxy's limit)
-                or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|.*" + re.escape(UNRETRIED_500) + ")",
-                            said, re.DOTALL))
+                or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|" + PYTHON_NOT_A_NUMBER + "|.*"
+                            + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
 
 
 def failing_alike(errors):

@@ -120,6 +120,7 @@ class FakeOllama:
         self.early_hints = 0
         self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
+        self.int_bias_keys = False    # /v1 reads logit_bias's keys as token ids, as llama-cpp-python's server does
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
@@ -581,6 +582,15 @@ class FakeOllama:
                         "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': '" + str(kind) +
                         "', 'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"llama_cpp/server/app.py\", "
                         "line 376, in create_chat_completion\n    POST /v1/chat/completions"), openai)
+                    return
+                if openai and fake.int_bias_keys and not all(
+                        str(k).strip().lstrip("+-").isdigit() for k in body.get("logit_bias") or {}):
+                    # byte for byte what llama-cpp-python 0.3.36's server answers a key that is no token id: int(k) in
+                    # llama.py:1322 raises ValueError, wrapped by server/errors.py:155 as any exception is
+                    key = next(k for k in body["logit_bias"] if not str(k).strip().lstrip("+-").isdigit())
+                    self.send_raw(500, ('{"error":{"message":"invalid literal for int() with base 10: ' + repr(key) +
+                                        '","type":"internal_server_error","param":null,"code":null}}').encode(),
+                                  "application/json")
                     return
                 if openai and (fake.openai_rules is True or body.get("model") in (fake.openai_rules or ())) and (
                         refused := openai_refusal(body)):

@@ -3314,6 +3314,9 @@ def test_which_errors_refuse_the_request_as_it_was_sent():
     assert not said(f"HTTP 400: This model's maximum context length is 2048 tokens: {evalpy.WINDOW_TOO_SMALL_V1}; ...")
     assert not said("HTTP 404: model 'x' not found (run `ollama pull x`)") and not said("HTTP 500: llama runner crashed")
     assert not said("HTTP 500: the runner said: 2 validation errors") and not said(None)
+    # (131st round) llama-cpp-python's 500 of Python's own words for a value it read as a number, as sent
+    assert said("HTTP 500: invalid literal for int() with base 10: 'x'") and said("HTTP 500: could not convert string to float: 'a'")
+    assert not said("HTTP 500: the runner said: invalid literal for int() with base 10: 'x'")
 
 
 def test_think_max_on_an_older_ollama_is_refused_before_any_case(project, cli, fake):

@@ -869,6 +869,29 @@ def test_a_fault_during_the_probe_is_retried_never_taken_for_a_refusal(project, 
     assert all(b["response_format"]["type"] == "json_schema" for b in fake.chat_bodies[-4:])
 
 
+def test_a_500_of_a_value_the_server_cannot_read_as_a_number_is_asked_once_and_said_to_be_fixed(project, cli, fake,
+                                                                                                   monkeypatch):
+    """131st round: llama-cpp-python's server (0.3.36, against SmolLM2-135M) answers --option 'logit_bias={"x":1}' with
+    a 500, {"error":{"message":"invalid literal for int() with base 10: 'x'","type":"internal_server_error",...}}: its
+    types.py takes the keys as any string, llama.py:1322 reads them int(k), and server/errors.py:155-160 turns every
+    exception into a 500 of str(exc), "internal_server_error", no code, a crash's alike. eval.py asked it 4 times,
+    called it the infrastructure's and said to --resume, which fails alike. The message is the interpreter's own for a
+    text that is no number: the request refused as sent, asked once, said to be fixed."""
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.01)
+    monkeypatch.setattr(evalpy, "RETRY_BASE_SECONDS", 0.001)
+    fake.native_api, fake.int_bias_keys = False, True   # a /v1 server alone, as llama-cpp-python's
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", "1",
+                         "--option", 'logit_bias={"x":1}', "--option", "num_predict=4", "--out", "runs/lb2.json")
+    (r,) = load_json("runs/lb2.json")["results"]
+    assert r["error"] == "HTTP 500: invalid literal for int() with base 10: 'x'", r["error"]
+    assert code == 2 and len(fake.chat_bodies) == 1, (len(fake.chat_bodies), err)
+    assert "1 of them the server refused as sent" in err and "fix it and run again" in err, err
+    assert "Ask them again" not in err and "infrastructure" not in out, out + err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", "1",
+                         "--option", 'logit_bias={"42":1}', "--out", "runs/lb3.json")
+    assert code == 0 and not load_json("runs/lb3.json")["results"][0].get("error"), err   # a token id it reads: answered
+
+
 def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
     fake.refused_formats = {"json_schema"}
     fake.latency = lambda text: 0.05
