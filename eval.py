@@ -26328,19 +26328,29 @@ class Review:
         # a save of X held on the way, or sent from a page since reloaded, came with was=A and undid the last A)
         # (a note without one, written by hand or by an older eval.py since, by its text alone: "café" edited by hand
         # into its decomposed form is still the note shown)
+        # (a page, which sends an id, names none where it showed no note with one: a note with one on file is newer)
         now_rev = note_revision(annotations.get(key, {}))
-        rev_changed = was_rev is not None and now_rev is not None and now_rev != was_rev
+        rev_changed = (was_rev is not None or save_id is not None) and now_rev is not None and now_rev != was_rev
+        # the text on file sent again from a note older than it: a copy of a save that reached the review twice, taken
+        # where the client sends no id (written anew: a save sent before it and held is refused); with an id, a copy is
+        # known by it (above), so one named from an older revision is a save held on the way (or from a page that has not
+        # seen the note since): refused, nothing written. Written as a newer note, a held save of the page's refused its
+        # next save. (Alike a note without a revision, one a hand edit left, it is taken: nothing tells it older)
+        same = annotation_as_stored(stored) == annotation_as_stored(text)
         if (rev_changed or was is not None and annotation_as_stored(stored) != annotation_as_stored(was)) \
-                and annotation_as_stored(stored) != annotation_as_stored(text):
+                and (not same or rev_changed and save_id is not None):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
             done = (f"'{on_one_line(stored, 80)}' was saved again for this answer since this page showed it (by another "
                     "page, or by this one in a later save: this one was held on the way)"
                     if stored and annotation_as_stored(stored) == annotation_as_stored(was or "") else
+                    f"'{on_one_line(stored, 80)}' was saved for this answer since this page {showed} (by another page, "
+                    "or by this one in a later save: this one was held on the way)" if stored and same else
                     f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
-            raise AnnotationChanged(f"{done}; nothing was saved: save again to " + ("replace it" if stored else "save yours"),
+            cure = ("the note on file is the text sent" if stored else "none is stored, as this save asked") if same else "save again to " + ("replace it" if stored else "save yours")
+            raise AnnotationChanged(f"{done}; nothing was saved: {cure}",
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as)
         revision = next_revision(read)

@@ -397,6 +397,35 @@ def test_a_late_copy_of_a_pages_own_save_is_answered_as_that_save_and_never_refu
     assert save(text="x", was="newer", save_id="i" * 65).json()["error"].startswith('"save_id" is 65 characters, past 64')
 
 
+def test_a_held_save_of_the_text_a_later_save_put_on_file_is_refused_and_never_refuses_the_next(server, runs):
+    """131st round: a page's save of "A" held on the way (id s1, showing no note), then "B" and "A" again saved from
+    it (a new id, rev 2); the held copy landed and was taken, its text being on file, written as rev 3 under s1: the
+    page's next save, naming rev 2, was refused ("'A' was saved again ... held on the way"), a false refusal. A save
+    that carries an id, named from a note (or none) older than the one on file, is held on the way, or from a page
+    that has not seen the note: refused, nothing written, whatever its text, and the page's next save goes through.
+    A client that sends no id is taken as before."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(**body):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", **body}, timeout=10)
+    held = {"text": "A", "was": "", "was_rev": None, "save_id": "s1"}   # (sent, and held on the way)
+    b = save(text="B", was="", was_rev=None, save_id="s2").json()["annotation"]
+    a = save(text="A", was="B", was_rev=b["rev"], save_id="s3").json()["annotation"]
+    on_file = Path(sidecar).read_bytes()
+    late = save(**held)
+    assert late.status_code == 409 and late.json()["annotation"] == a, late.text
+    assert late.json()["error"] == ("'A' was saved for this answer since this page showed none (by another page, or by "
+                                    "this one in a later save: this one was held on the way); nothing was saved: the "
+                                    "note on file is the text sent"), late.text
+    assert Path(sidecar).read_bytes() == on_file
+    c = save(text="C", was="A", was_rev=a["rev"], save_id="s4")   # (the page's next save)
+    assert c.status_code == 200 and c.json()["annotation"]["text"] == "C", c.text
+    # named from an older note alike; a client that sends no id: taken, a new revision, as before
+    assert save(text="C", was="A", was_rev=a["rev"], save_id="s5").status_code == 409
+    assert save(text="C", was="A", was_rev=a["rev"]).json()["annotation"]["rev"] > c.json()["annotation"]["rev"]
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run

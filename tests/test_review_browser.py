@@ -1790,3 +1790,33 @@ def test_a_late_copy_of_a_save_the_page_was_answered_never_refuses_its_next_save
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved"))
     assert open("runs/dev-v2.json.annotations.json", "rb").read() == on_file
     assert json.loads(sent[-1])["save_id"] == json.loads(sent[-2])["save_id"]
+
+
+def test_a_held_save_of_a_text_saved_again_since_never_refuses_the_next(project, chromium, monkeypatch):
+    """131st round: "A" held by a proxy, "B" then "A" saved; the held "A" landed and was written as a newer note under
+    its own id, and the page's next save was refused ("'A' was saved again ... held on the way"), untrue. The held
+    save is refused, the note on file kept, and the next save goes through."""
+    import json
+    import requests
+    from playwright.sync_api import expect
+    monkeypatch.setattr(evalpy, "REVIEW_ANSWER_WAIT", 0.5)
+    notes = "runs/dev-v2.json.annotations.json"
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
+            as tab:
+        def typed(text, said="^saved"):
+            tab.keyboard.press("/")
+            tab.fill("#annotationinput", text)
+            tab.keyboard.press("Enter")
+            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        held = []
+        tab.route("**/annotations", lambda route: held.append(route.request))
+        typed("A", "^perhaps not saved: no answer came")
+        tab.unroute("**/annotations")
+        typed("B")
+        typed("A")
+        on_file = json.loads(open(notes).read())["annotations"]["dev-09#1"]
+        late = requests.post(tab.url + "annotations", data=held[0].post_data,
+                             headers={"Content-Type": "application/json"}, timeout=10)
+        assert late.status_code == 409 and late.json()["annotation"] == on_file, late.text
+        typed("C")
+        assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "C"
