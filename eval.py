@@ -583,9 +583,10 @@ class AnnotationChanged(Exception):
     """A review page's save of an annotation another page changed since this one showed it (HTTP 409), with what is
     stored now: a tab left open must not undo, or empty, another tab's annotation unseen."""
 
-    def __init__(self, message, annotation, counts, annotations, read_as):
+    def __init__(self, message, annotation, counts, annotations, read_as, removed):
         super().__init__(message)
         self.annotation, self.counts, self.annotations, self.read_as = annotation, counts, annotations, read_as
+        self.removed = removed   # (Review.removed_revs: the page names one where it shows no note)
 
 
 def warn(message):
@@ -2819,6 +2820,16 @@ class AnnotationsFile(TypedDict, total=False):
     other_versions: dict    # {run_sha: {answer_key(): Annotation}}: those written on other versions of the
                             # run file (one made again under its name), kept by review's saves, never shown as its own
     revision: int           # counts review's writes of the file (next_revision): a note's rev is the one that wrote it
+    removed: dict           # {answer_key(): Removal}: the last removal of each answer's note, of the run file whose hash
+                            # is run_sha (none in older files): never a note, never counted
+
+
+class Removal(TypedDict):
+    """An answer's note removed in review, kept so that a save sent before the removal, held on the way, is refused where
+    it lands (written, the note removed came back): the page names its rev where it shows no note."""
+    rev: int                # the file's revision at the removal
+    time: str               # when it was removed, ISO 8601
+    save_id: NotRequired[str]   # the id of the save that removed it: a copy of that save is answered as it
 
 
 class Inputs(NamedTuple):
@@ -22543,7 +22554,7 @@ def read_annotations(path, again="give the same command again"):
     may be on a share not mounted, and review's next save would replace the link. again: what to do once mended (a
     review's page saves again)."""
     if not os.path.lexists(path):
-        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}, "revision": 0}
+        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}, "revision": 0, "removed": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
@@ -22586,6 +22597,8 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
+        if not isinstance(data.get("removed", {}), dict):
+            raise ValueError(f'its "removed" is {json_kind(data["removed"])}, not an object')
         if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
             raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
                              + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
@@ -22607,9 +22620,13 @@ def read_annotations(path, again="give the same command again"):
                            "it holds no annotation: move it aside, or remove it")) from None
     # what a person added by hand (a key of their own) is the file's too: kept through every save
     kept = {k: v for k, v in data.items()
-            if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision")}
+            if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision",
+                         "removed")}
+    # (a removal a hand edit left without a revision that counts guards nothing: a save is checked by its text)
+    removed = {key: entry for key, entry in data.get("removed", {}).items()
+               if isinstance(entry, dict) and note_revision(entry) is not None and key not in annotations}
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
-            "revision": data.get("revision", 0)}
+            "revision": data.get("revision", 0), "removed": removed}
 
 
 REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)
@@ -22628,7 +22645,7 @@ def next_revision(sidecar):
     note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note kept a revision it had:
     a save held on the way that named it was written over a later one; a removed note's number, kept nowhere, may come
     again once the count is gone)."""
-    revs = [note_revision(note) for notes in [sidecar["annotations"], *sidecar["other_versions"].values()]
+    revs = [note_revision(note) for notes in [sidecar["annotations"], sidecar["removed"], *sidecar["other_versions"].values()]
             for note in notes.values() if note_revision(note) is not None]
     return min(max([sidecar["revision"], *revs]) + 1, REVISION_PAST)   # (at the bound: a note checked by its text)
 
@@ -22675,6 +22692,13 @@ def annotations_by_version(sidecar, run_sha):
     versions[main] = {**versions.get(main, {}), **sidecar["annotations"]}
     current = versions.pop(run_sha, {})
     return current, {sha: written for sha, written in versions.items() if written}
+
+
+def removals_of(sidecar, run_sha):
+    """The removals (Removal) a sidecar keeps of the notes of the run file whose hash is run_sha: none of another
+    version's (its notes are kept apart, and a page of it has its saves refused as another run's)."""
+    main = run_sha if sidecar["run_sha"] is None else sha_now(sidecar["run_sha"])
+    return sidecar["removed"] if main == run_sha else {}
 
 
 def run_annotations(run_path):
@@ -26111,6 +26135,7 @@ class Review:
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.longest_read = 0   # the longest annotation this review read, to take back as what a page showed
+        self.removed = {}   # the removals (Removal) of this run's notes as last read with them (annotations())
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
         self.answering, self.posts = threading.Condition(), 0   # POSTs being answered (a stop waits for them)
@@ -26132,7 +26157,9 @@ class Review:
         # the file written, once there, else the older ones
         read_from = sidecar or self.sidecar
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
-        found = annotations_by_version(read_annotations(read_from, *["save again"] if sidecar else []), self.run_sha)
+        read = read_annotations(read_from, *["save again"] if sidecar else [])
+        found = annotations_by_version(read, self.run_sha)
+        self.removed = removals_of(read, self.run_sha)   # (as read with them: sent to a page with them)
         # (each read may be sent to a page, which sends its text back as what it showed)
         self.longest_read = max([self.longest_read] + [len(a["text"]) for a in found[0].values()
                                                       if isinstance(a.get("text"), str)])
@@ -26182,7 +26209,12 @@ class Review:
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(self.of_this_run(annotations))}
+                "counts": annotation_counts(self.of_this_run(annotations)), "removed": self.removed_revs(self.removed)}
+
+    def removed_revs(self, removed):
+        """{answer key: the revision of its note's last removal} of this run's answers, from their Removal records: a page
+        that shows no note names it in its save, so that one sent before the removal, held on the way, is refused."""
+        return {k: v["rev"] for k, v in removed.items() if k in self.keys}
 
     def save_problem(self, body):
         """What is wrong with a save's body (the field at fault, and what it holds), or None; RunReplaced for a page of
@@ -26314,13 +26346,16 @@ class Review:
         annotations, other_versions = self.annotations(sidecar)
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
+        read = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))
+        removed = removals_of(read, self.run_sha)
         stored = annotations.get(key, {}).get("text", "")
-        if save_id is not None and annotations.get(key, {}).get("save_id") == save_id and annotation_as_stored(stored) == text:
+        # the key's last write: its note, or where none is on file, its removal (a save named from before it is held)
+        last = annotations.get(key) or removed.get(key, {})
+        if save_id is not None and last.get("save_id") == save_id and annotation_as_stored(stored) == text:
             # a copy of the save that wrote the note on file (a browser or a proxy sending it again, its answer lost or
             # late): answered as that save was, nothing written. Written again as a newer note, it refused the next save
             # of the page that sent it, which named the revision it had been answered
-            return self.saved(key, annotations, read_as)
-        read = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))
+            return self.saved(key, annotations, removed, read_as)
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
         # no other note: a save that reached the review twice, the first written, is taken)
@@ -26328,8 +26363,10 @@ class Review:
         # a save of X held on the way, or sent from a page since reloaded, came with was=A and undid the last A)
         # (a note without one, written by hand or by an older eval.py since, by its text alone: "café" edited by hand
         # into its decomposed form is still the note shown)
-        # (a page, which sends an id, names none where it showed no note with one: a note with one on file is newer)
-        now_rev = note_revision(annotations.get(key, {}))
+        # (a page, which sends an id, names none where it showed no note nor removal with one: a note with one on file
+        # is newer, and so is a removal: a save sent before a note was saved and removed since, held on the way, was
+        # written, the removed note back)
+        now_rev = note_revision(last)
         rev_changed = (was_rev is not None or save_id is not None) and now_rev is not None and now_rev != was_rev
         # the text on file sent again from a note older than it: a copy of a save that reached the review twice, taken
         # where the client sends no id (written anew: a save sent before it and held is refused); with an id, a copy is
@@ -26347,30 +26384,37 @@ class Review:
                     f"'{on_one_line(stored, 80)}' was saved for this answer since this page {showed} (by another page, "
                     "or by this one in a later save: this one was held on the way)" if stored and same else
                     f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
+                    else "an annotation of this answer was saved and removed since this page showed none (by another page, "
+                    "or by this one in later saves: this one was held on the way)" if key in removed and not was
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
             cure = ("the note on file is the text sent" if stored else "none is stored, as this save asked") if same else "save again to " + ("replace it" if stored else "save yours")
             raise AnnotationChanged(f"{done}; nothing was saved: {cure}",
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
-                                    self.shown_of(annotations), read_as)
+                                    self.shown_of(annotations), read_as, self.removed_revs(removed))
         revision = next_revision(read)
+        now = datetime.now().astimezone().isoformat(timespec="seconds")
+        own_id = {"save_id": save_id} if save_id is not None else {}
+        removed = {k: v for k, v in removed.items() if k != key}
         if text:   # (an id of the save before it, dropped: a copy of that save is held on the way now)
             annotations[key] = {**{k: v for k, v in annotations.get(key, {}).items() if k != "save_id"}, "text": text,
-                                "time": datetime.now().astimezone().isoformat(timespec="seconds"), "rev": revision,
-                                **({"save_id": save_id} if save_id is not None else {})}
-        else:
+                                "time": now, "rev": revision, **own_id}
+        else:   # (its revision kept: a save sent before it, named from no note or an older one, is refused where it lands)
             annotations.pop(key, None)
+            removed[key] = {"rev": revision, "time": now, **own_id}
         write_sidecar(sidecar, json_text({**read["kept"], "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                            "run_sha": self.run_sha, "revision": revision, "annotations": annotations,
+                                           **({"removed": removed} if removed else {}),
                                            **({"other_versions": other_versions} if other_versions else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
-        return self.saved(key, annotations, read_as)
+        return self.saved(key, annotations, removed, read_as)
 
-    def saved(self, key, annotations, read_as):
-        """The answer to a save taken: the note of its answer as the file holds it now, with every other."""
+    def saved(self, key, annotations, removed, read_as):
+        """The answer to a save taken: the note of its answer as the file holds it now, with every other, and the
+        removals a page names where it shows no note."""
         return {"saved": key, "annotation": annotations.get(key), "counts": annotation_counts(self.of_this_run(annotations)),
-                "annotations": self.shown_of(annotations), **read_as}
+                "annotations": self.shown_of(annotations), "removed": self.removed_revs(removed), **read_as}
 
     def shown_of(self, annotations):
         """Every annotation of this run's answers as the file holds them now, sent with each save's answer: the page
@@ -26433,7 +26477,7 @@ def review_handler(review, nonce):
                     self.refuse(400, str(e))
                 except AnnotationChanged as e:
                     self.refuse(409, str(e), {"annotation": e.annotation, "counts": e.counts, "annotations": e.annotations,
-                                              **e.read_as})
+                                              "removed": e.removed, **e.read_as})
                 except RunReplaced as e:   # (a refusal the page explains: a 500 logged itself as a server's failure;
                     self.refuse(412, str(e))   # not 409, which the page reads as another page's save)
                 except EvalError as e:
@@ -27012,7 +27056,9 @@ async function send(it, text, asked) {
   // (and its revision, which every write changes: a save given up on, held on the way, that lands after a later one (or
   // after this page was reloaded and saved again) is refused, though the text it names be on file again)
   // (one a hand edit left negative, or past what a number here holds exactly, is none: checked by its text)
-  const wasRev = it.annotation && Number.isSafeInteger(it.annotation.rev) && it.annotation.rev >= 0
+  // (where it shows none, that of the note's last removal: a save sent before it, held, landed and brought the note back)
+  const wasRev = !it.annotation ? (it.removedRev === undefined ? null : it.removedRev)
+    : Number.isSafeInteger(it.annotation.rev) && it.annotation.rev >= 0
     && it.annotation.rev < Number.MAX_SAFE_INTEGER ? it.annotation.rev : null;
   // (and an id of its own, the same in each copy of it: one a browser or a proxy sends again, landing after this page
   // was answered, is answered as this save, never written as a newer note that refused the next save here; the same
@@ -27027,6 +27073,7 @@ async function send(it, text, asked) {
                                                                   run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
+    removals(answer.removed);
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Map()).set(asStored(text), saveId);
@@ -27078,6 +27125,15 @@ async function send(it, text, asked) {
   redrawEntry(it);
   if (now) others(it, answer.annotations);
   say(it);
+}
+// the revision of each answer's last removal ({key: rev}, from the page's data and each save's answer), named by a save
+// where the page shows no note: the newest heard (revisions only grow; an answer heard late never takes one back)
+function removals(removed) {
+  if (!removed || typeof removed !== "object") return;
+  for (const it of data.items) {
+    const rev = removed[it.key];
+    if (Number.isSafeInteger(rev) && rev >= 0 && rev < Number.MAX_SAFE_INTEGER && !(it.removedRev >= rev)) it.removedRev = rev;
+  }
 }
 // the other answers' annotations as the file holds them now, from a save's answer: one removed or edited by hand (or
 // saved by another page) was still shown "saved" as this page last knew it. Left as shown: an answer with a draft, a
@@ -27142,6 +27198,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
+  removals(data.removed);
   applied = typeof data.read_as === "number" ? data.read_as : 0; served = data.served;
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");

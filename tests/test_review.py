@@ -426,6 +426,43 @@ def test_a_held_save_of_the_text_a_later_save_put_on_file_is_refused_and_never_r
     assert save(text="C", was="A", was_rev=a["rev"]).json()["annotation"]["rev"] > c.json()["annotation"]["rev"]
 
 
+def test_a_save_held_from_before_a_removal_never_brings_the_note_back(server, runs):
+    """131st round: a page's save of "A" held on the way (showing no note), "A" saved again from it (rev 1), then
+    removed: the held save landed, named from no note where none was on file, and was written: the removed note came
+    back (report counted it). A removal leaves its revision in the file ("removed": {key: {"rev", "time", "save_id"}}),
+    sent to the page, which names it where it shows no note: a save sent before the removal is refused where it lands,
+    the page's next save goes through, and report counts no removed note. A copy of the removal is answered as it."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(**body):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", **body}, timeout=10)
+    held = {"text": "A", "was": "", "was_rev": None, "save_id": "s1"}   # (sent, and held on the way)
+    a = save(**held).json()["annotation"]   # (the page saves "A" again: the same id, its first unanswered)
+    removal = {"text": "", "was": "A", "was_rev": a["rev"], "save_id": "s2"}
+    gone = save(**removal)
+    assert gone.status_code == 200 and gone.json()["annotation"] is None, gone.text
+    rev = gone.json()["removed"]["dev-05#1"]
+    assert rev > a["rev"] and load_json(sidecar)["removed"]["dev-05#1"]["rev"] == rev
+    assert requests.get(url + "/data", timeout=10).json()["removed"] == {"dev-05#1": rev}
+    assert save(**removal).status_code == 200   # (a copy of the removal)
+    on_file = Path(sidecar).read_bytes()
+    late = save(**held)
+    assert late.status_code == 409 and late.json()["annotation"] is None, late.text
+    assert late.json()["error"] == ("an annotation of this answer was saved and removed since this page showed none (by "
+                                    "another page, or by this one in later saves: this one was held on the way); nothing "
+                                    "was saved: save again to save yours"), late.text
+    assert late.json()["removed"] == {"dev-05#1": rev}
+    assert Path(sidecar).read_bytes() == on_file
+    assert "dev-05#1" not in evalpy.run_annotations(runs[1])[0]   # (what report and compare count)
+    b = save(text="B", was="", was_rev=rev, save_id="s3")   # (the page's next save, naming the removal)
+    assert b.status_code == 200 and b.json()["annotation"]["text"] == "B" and b.json()["removed"] == {}, b.text
+    assert "removed" not in load_json(sidecar)
+    # a client that sends neither a revision nor an id: by text, as before
+    save(text="", was="B")
+    assert save(text="C", was="").json()["annotation"]["text"] == "C"
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run

@@ -1792,6 +1792,41 @@ def test_a_late_copy_of_a_save_the_page_was_answered_never_refuses_its_next_save
     assert json.loads(sent[-1])["save_id"] == json.loads(sent[-2])["save_id"]
 
 
+def test_a_save_held_from_before_a_removal_never_brings_the_note_back(project, chromium, monkeypatch):
+    """131st round: "A" held by a proxy ("perhaps not saved"), "A" saved again, then removed: the held "A" landed,
+    named from no note where none was on file, and was written, the removed note back. A removal keeps its revision in
+    the file, sent to the page, which names it where it shows no note: the held save is refused, and the page's next
+    save goes through, from this page and from one loaded after the removal."""
+    import json
+    import requests
+    from playwright.sync_api import expect
+    monkeypatch.setattr(evalpy, "REVIEW_ANSWER_WAIT", 0.5)
+    notes = "runs/dev-v2.json.annotations.json"
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
+            as tab:
+        def typed(text, said="^saved"):
+            tab.keyboard.press("/")
+            tab.fill("#annotationinput", text)
+            tab.keyboard.press("Enter")
+            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        held = []
+        tab.route("**/annotations", lambda route: held.append(route.request))   # (never sent on: the proxy holds it)
+        typed("A", "^perhaps not saved: no answer came")
+        tab.unroute("**/annotations")
+        typed("A")
+        typed("", "removed")
+        late = requests.post(tab.url + "annotations", data=held[0].post_data,   # (the proxy lets it go at last)
+                             headers={"Content-Type": "application/json"}, timeout=10)
+        assert late.status_code == 409 and late.json()["annotation"] is None, late.text
+        assert "dev-09#1" not in json.loads(open(notes).read())["annotations"]
+        typed("B")
+        typed("", "removed")
+        tab.reload()
+        tab.wait_for_selector("#case h2")
+        typed("C")
+        assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "C"
+
+
 def test_a_held_save_of_a_text_saved_again_since_never_refuses_the_next(project, chromium, monkeypatch):
     """131st round: "A" held by a proxy, "B" then "A" saved; the held "A" landed and was written as a newer note under
     its own id, and the page's next save was refused ("'A' was saved again ... held on the way"), untrue. The held
