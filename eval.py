@@ -24038,9 +24038,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                    f"({str(e).splitlines()[0].rstrip('.')})")
         if stored and stored_comparison(comparisons, key) is not stored:   # its verdicts are another model's
             # same_judge found two known digests that differ, or where none was named (then, now), two details
-            pinned = list(zip(*(j.get("digests") or [None] * len(judge["models"]) for j in (stored["judge"], judge))))
+            # (each of its own model: a panel stored in another order holds another model's in that place, over /v1 too)
+            then = panel_in_order(stored["judge"], judge["models"], named_alike(config["api"]))
+            pinned = list(zip(*(j.get("digests") or [None] * len(judge["models"]) for j in (then, judge))))
             model, old, new, digests = next(((m, *d, d) for m, d in zip(judge["models"], pinned) if digests_apart(*d)), None) \
-                or next((m, *details_told(a, b), d) for m, a, b, d in zip(judge["models"], stored["judge"]["details"],
+                or next((m, *details_told(a, b), d) for m, a, b, d in zip(judge["models"], then["details"],
                                                                            judge["details"], pinned) if told_apart(a, b, d))
             unnamed = ("named no digest" if all(map(details_stand, digests)) else "named no digest then"
                        if details_stand(digests[0]) else "named a digest then, none now")   # (never of one it named)

@@ -1679,6 +1679,44 @@ def test_verdicts_of_a_judge_pulled_again_are_kept_apart_never_mixed_with_new_on
     assert code == 2 and "damaged pairwise file (a comparison whose judge digests are not one text or null per judge model)" in err
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_panel_named_in_another_order_says_which_of_its_judges_was_pulled_again(project, cli, fake, api):
+    """131st round: over --api openai, a panel named in another order (--judge-model llama3.1:8b --judge-model
+    qwen2.5:7b of verdicts stored by qwen2.5:7b, llama3.1:8b) had its stored digests read by place: qwen2.5:7b pulled
+    again was said "the judge llama3.1:8b was pulled again (digest <qwen's old>, now <llama's own>)", and verdicts
+    left unconfirmed were kept apart as replaced by that wrong model and digests. Each digest is its own model's."""
+    fake.models.append("llama3.1:8b")
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    judged, host = fake.route, fake.url + ("/v1" if api == "openai" else "")
+
+    def compare(*models, criterion=CRITERION):
+        return cli("compare", base, cand, "--pairwise", criterion, "--api", api, "--host", host,
+                   *(w for m in models for w in ("--judge-model", m)))
+    assert compare("qwen2.5:7b", "llama3.1:8b")[0] == 0
+    asked = len(fake.chat_bodies)
+    assert compare("llama3.1:8b", "qwen2.5:7b")[0] == 0 and len(fake.chat_bodies) == asked   # (the same panel)
+    llama = fake.digest("llama3.1:8b")
+    fake.digests["llama3.1:8b"] = "c3" * 32
+    code, out, err = compare("llama3.1:8b", "qwen2.5:7b")
+    assert code == 0 and (f"note: the judge llama3.1:8b was pulled again (digest {llama[:8]}, now c3c3c3c3) since the "
+                          f"verdicts stored in {cand}.pairwise.json; they are kept as they are") in err, err
+    # (a compare that stopped before its last check: its verdicts kept apart, the judge pulled again named as it is)
+    answered = itertools.count(1)   # /api/tags answers no list from the eighth answer on: the last check never runs
+    fake.route = lambda body: (fake.listings.update({"/api/tags": {"models": 5}}) if next(answered) == 8 else None) or judged(body)
+    assert "stay unconfirmed" in compare("qwen2.5:7b", "llama3.1:8b", criterion="Which is kinder?")[2]
+    fake.listings.clear()
+    fake.route = judged
+    qwen = fake.digest("qwen2.5:7b")
+    fake.digests["qwen2.5:7b"] = "d4" * 32
+    code, out, err = compare("llama3.1:8b", "qwen2.5:7b", criterion="Which is kinder?")
+    assert code == 0 and (f"note: the judge qwen2.5:7b was pulled again (digest {qwen[:8]}, now d4d4d4d4) since the "
+                          f"verdicts stored in {cand}.pairwise.json were asked, by a compare that never confirmed") in err, err
+    kept = [c for c in load_json(cand + ".pairwise.json")["comparisons"] if c.get("replaced")]
+    assert [r for c in kept for r in c["replaced"]] == [
+        {"who": "the judge", "model": "qwen2.5:7b", "was": qwen, "now": "d4" * 32, "seen": "later"}], kept
+
+
 def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     """compare --pairwise of one judge with 2 votes (4 calls a pair, one call at a time) stopped by
     `stop` once the judge has received `calls` calls more: the last of them still unanswered, so the
