@@ -17623,33 +17623,51 @@ def digits_past(t, window, per_char, digit_rate, low):
     of one turn before two short ones, counted whole, fit), and with the largest turn it would have dropped passes the
     window, as a count of turns dropped till the rest fit does (a table of 8 turns of 580 tokens at most counted 1,225
     of 4,096: whole, on a tokenizer that reads digits as letters), and no more than all but its first turn take (Ollama
-    drops that one first). A count under what the whole takes at the run's rate
+    drops that one first). Those readings take the turns past their estimate by more than texts vary with their other
+    characters at the most a tokenizer reads a text at (MOST_TOKENS_A_CHAR), their codes no words: at the run's rate,
+    chats that pasted a log ("ERR SYNC 4821") or a hex dump ("DEAD BEEF") and lost their first turn read as counted
+    whole, or as fitting. A count under what the whole takes at the run's rate
     (`low`, window_flags()'s lowest estimate) is of part of a prompt (a prompt cache's), and rules nothing out."""
     turns = t.get("sent_turns", ())
     rest = [t["sent_chars"], t.get("sent_other", 0), t.get("sent_digits", 0)]
     for turn in turns:
         rest = [whole - part for whole, part in zip(rest, turn)]
     for weight, rate in digit_rate.items():
-        def read(chars, other, digits):
+        def read(chars, other, digits, most=False):
             estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
             dense = digit_reading(chars, other, digits, weight, rate)
+            # (`most`: a turn past its estimate so by more than texts vary is no prose like the questions, whose rate
+            # says nothing of the codes in it, read denser than words by a tokenizer that reads capitals apart)
+            if most and dense * WINDOW_SHORT > estimate:
+                return digit_reading(chars, other, digits, weight, MOST_TOKENS_A_CHAR)
             return max(dense, estimate)
-        whole = template_tokens(t) + read(*rest) + sum(read(*turn) for turn in turns)
+        def reading(most):   # (the request's tokens, and each turn's with its template's, from the first)
+            each = [TEMPLATE_TOKENS + read(*turn, most) for turn in turns]
+            return template_tokens(t) - TEMPLATE_TOKENS * len(turns) + read(*rest, most) + sum(each), each
+        (at_rate, each_at_rate), (whole, each) = reading(False), reading(True)
         if whole <= window:
             continue
-        kept, largest = whole, 0
-        for turn in turns[:-1]:   # (dropped from the front till it fits, the last kept)
-            if kept <= window:
-                break
-            kept -= (tokens := TEMPLATE_TOKENS + read(*turn))
-            largest = max(largest, tokens)
+        # (kept: the turns left once those read at the rate are dropped, where a dump's turn read at the most alone may
+        # pass the window, and none would be left; the largest of those read at the most drops, as many as Ollama may)
+        kept = whole - sum(each[:front_dropped(at_rate, each_at_rate, window)])
+        largest = max(each[:front_dropped(whole, each, window)], default=0)
         count = t["prompt_tokens"]
         # (a drop takes the first turn: a count past what all the rest take read so is of the whole, as of English chats
         # quoting a few figures, 2-3% digits, that fit at 94-100% of the window and were said not checked)
-        if (count <= whole - (TEMPLATE_TOKENS + read(*turns[0]) if turns[:-1] else 0) and count * WINDOW_SHORT <= kept
+        if (count <= whole - (each[0] if turns[:-1] else 0) and count * WINDOW_SHORT <= kept
                 and (count < WINDOW_SHORT * low or count + largest > window)):
             return True
     return False
+
+
+def front_dropped(whole, turns, window):
+    """How many of a prompt's `turns` (their tokens, from the first) Ollama drops from the front, all but the last
+    if need be, till what is left of its `whole` tokens fits the window."""
+    dropped = 0
+    while dropped < len(turns) - 1 and whole > window:
+        whole -= turns[dropped]
+        dropped += 1
+    return dropped
 
 
 def partial_count(t, window):
@@ -17757,7 +17775,8 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                    "denser in digits": "its characters may come to more tokens than the window holds, or fewer: it "
                                        "holds far more digits than the answers of one turn the run's rate is read from "
                                        "(as pasted logs, code or tables do), and read as some tokenizers read them, a "
-                                       "token each, it passes the window; its count cannot tell",
+                                       "token each, the codes beside them (\"ERR\", \"DEAD BEEF\") as densely as "
+                                       "a tokenizer reads any text, it passes the window; its count cannot tell",
                    "sparser in digits": "its characters may come to more tokens than the window holds, or fewer: "
                                         "the answers of one turn the run's rate is read from hold far more digits than "
                                         "it does (as a system prompt of figures or prices does), and where a tokenizer "
