@@ -12860,7 +12860,7 @@ def stopped_run_of(default, config, inputs, judge):
     # at the default's numbered names, or any name in its folder a run of this split was begun at (its split named
     # otherwise by an older eval.py: support/test.jsonl was support-test, its journal asked again whole)
     folder = os.path.dirname(default)
-    names = [*itertools.takewhile(name_taken, itertools.islice(numbered_names(default), 50)),
+    names = [*itertools.takewhile(name_passed_over, itertools.islice(numbered_names(default), 50)),
              *(os.path.join(folder, f[:-len(JOURNAL_SUFFIX)]) for f in sorted(listed_names(folder or "."))
                if f.endswith(JOURNAL_SUFFIX))]
     stopped = []
@@ -13041,12 +13041,17 @@ def others_lock_refusal(run_path, error):
                      f"{others_owner(lock)})", f"{cure[0].upper()}{cure[1:]}")
 
 
+def name_passed_over(path):
+    """A default name moves past path: a run file, journal, judging or annotations hold it, or another user's lock this
+    process cannot write (others_lock: it refuses every eval.py of that name, and a default name was refused there).
+    One rule for where a new run, completion or judging goes and for how far a search for one stopped looks: told
+    apart, a judging stopped at the -2 such a lock moved it to was never found, and all its votes asked again into a -3."""
+    return name_taken(path, NAME_HOLDERS + ANNOTATION_HOLDERS) or others_lock(path) is not None
+
+
 def free_run_path(path):
-    """The first of path, path-2, path-3 ... that no run file, journal, judging or annotations hold, nor another user's
-    lock this process cannot write (others_lock: it refuses every eval.py of that name, and a default name was refused
-    there, where it moves past every other name that is taken)."""
-    return next(p for p in numbered_names(path) if not name_taken(p, NAME_HOLDERS + ANNOTATION_HOLDERS)
-                and others_lock(p) is None)
+    """The first of path, path-2, path-3 ... that a default name does not move past (name_passed_over)."""
+    return next(p for p in numbered_names(path) if not name_passed_over(p))
 
 
 def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFFIX, lock_for=run_lock):
@@ -14615,7 +14620,7 @@ def completions_of(finished, config):
     unfinished = done = None
     def ours(other):
         return other is not None and "completed_from" in other and same_except(other, config, ("host", "completed_from"))
-    for path in (p for name in names_of(finished) for p in itertools.takewhile(name_taken, completion_names(name))):
+    for path in (p for name in names_of(finished) for p in itertools.takewhile(name_passed_over, completion_names(name))):
         written = None
         if os.path.isfile(path):
             with contextlib.suppress(EvalError):
@@ -23261,6 +23266,8 @@ def begin_judging(target, header, todo, judge):
             state, said = "live", f"is being written now by eval.py (pid {holder})"
         if os.path.lexists(path) and state == "same":   # done, or a file in its way: never asked again into a -2
             raise EvalError(left_judging(path))
+        if state is None and not exact and name_passed_over(path):   # a name open_journal moves past, passed here too:
+            continue   # a judging stopped at the name it moved to is found there (it stopped at another user's lock)
         if name_taken(path, ("", JOURNAL_SUFFIX) + ANNOTATION_HOLDERS) and not exact:
             continue
         if state is None:
@@ -24389,8 +24396,8 @@ def judge_target(run_path, out):
     given, run_path = run_path, through_link(run_path, "that run is the one judged")
     run = load_run(run_path)
     if given != run_path and out is None:   # the link's default names an earlier eval.py judged into: its votes stand
-        # RUN-judged.json, then -2, -3 ... while a name is held (the first free one ends them, as free_run_path's)
-        for beside in itertools.takewhile(name_taken, numbered_names(os.path.splitext(given)[0] + "-judged.json")):
+        # RUN-judged.json, then -2, -3 ... while a default name moves past it (the first free one ends them)
+        for beside in itertools.takewhile(name_passed_over, numbered_names(os.path.splitext(given)[0] + "-judged.json")):
             if os.path.lexists(beside + JUDGING_SUFFIX):
                 raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier "
                                 f"eval.py began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")

@@ -3563,6 +3563,36 @@ def test_judge_without_out_moves_past_another_users_stale_lock_as_past_any_taken
     assert sorted(os.listdir("st")) == ["answers-judged-2.json", "answers-judged.json.lock", "answers.json"]
 
 
+def test_a_judging_stopped_at_the_name_moved_to_past_another_users_stale_lock_is_gone_on_with(project, judged_split, cli,
+                                                                                                fake, monkeypatch):
+    """131st round's perm2 attack: judge RUN without --out past another user's stale RUN-judged.json.lock (mode 644) judged
+    into RUN-judged-2.json; stopped there after 3 votes, `runs` said the judge command that began it finishes it, but
+    given again it stopped its search for a stopped judging at the locked name, and free_run_path moved past that and
+    -2 too: all 10 votes were asked again into RUN-judged-3.json, -2's judging left behind. One rule passes a default
+    name over (name_passed_over), for a new judging and the search for a stopped one alike."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--out", "st/answers.json")[0] == 0
+    others_stale_lock(monkeypatch, "st/answers-judged.json.lock")
+    real, calls = evalpy.ask_judge, []
+    def stopping(*a, **k):
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(evalpy, "ask_judge", stopping)
+    code, out, err = cli("judge", "st/answers.json", "--host", fake.url, "--jobs", "1")
+    monkeypatch.setattr(evalpy, "ask_judge", real)
+    assert code == 2 and "interrupted: 3 votes kept in st/answers-judged-2.json.judging" in err, err
+    code, out, err = cli("runs", "st")
+    assert code == 0 and "answers-judged-2.json.judging" in out, out
+    asked = len(judge_calls(fake))
+    code, out, err = cli("judge", "st/answers.json", "--host", fake.url)
+    assert code == 0 and ("going on with the judging interrupted in st/answers-judged-2.json.judging: 3 of 10 votes "
+                          "kept") in err and "wrote st/answers-judged-2.json (" in err, err
+    assert len(judge_calls(fake)) - asked == 7                        # only the rest
+    assert sorted(os.listdir("st")) == ["answers-judged-2.json", "answers-judged.json.lock", "answers.json"]
+
+
 @pytest.mark.parametrize("sticky", [True, False])
 def test_ones_own_stopped_judging_behind_another_users_stale_lock_says_whose_with_a_cure(project, judged_split, cli, fake,
                                                                                         monkeypatch, sticky):

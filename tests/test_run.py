@@ -4578,6 +4578,28 @@ def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(pr
     assert len(fake.chat_bodies) == 3 and sorted(os.listdir("runs")) == ["dev-v3-completed.json", "dev-v3.json"]
 
 
+def test_a_completion_stopped_at_the_name_moved_to_past_another_users_stale_lock_is_gone_on_with(project, cli, fake,
+                                                                                                  monkeypatch):
+    """131st round's perm2 attack, in run --resume's completions: where R-completed.json.lock is another user's stale lock
+    (mode 644) the completion moves to R-completed-2.json (free_run_path), but completions_of looked only as far as the
+    first name nothing held: stopped there, the same command asked every error again into a -3, and once written, -2
+    was never named. Both follow one rule (name_passed_over)."""
+    run_with_errors(project, cli, fake)
+    others_stale_lock(monkeypatch, "runs/dev-v3-completed.json.lock")
+    with monkeypatch.context() as patched:   # stopped as it writes its file: every answer paid is in its journal
+        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and Path("runs/dev-v3-completed-2.json.journal").exists() and len(fake.chat_bodies) == 3, err
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and ("going on with the completion of runs/dev-v3.json interrupted in "
+                          "runs/dev-v3-completed-2.json.journal") in err, err
+    assert len(fake.chat_bodies) == 3 and "wrote runs/dev-v3-completed-2.json" in err   # nothing asked twice
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and err == ("error: runs/dev-v3.json was completed in runs/dev-v3-completed-2.json, which has no "
+                                 "error; use that run\n"), err
+    assert sorted(os.listdir("runs")) == ["dev-v3-completed-2.json", "dev-v3-completed.json.lock", "dev-v3.json"]
+
+
 def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_errors(project, cli, fake, monkeypatch):
     """Issue 28, seventeenth attack: a completion copies the answers it keeps into its journal first; one
     killed in that copy left a journal holding a few of them, and the next `run --resume` asked all the
