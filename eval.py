@@ -1671,17 +1671,18 @@ def sidecar_lock(path, wait=None):
                 yield
 
 
-def writable_beside(path, otherwise, cure=None):
+def writable_beside(path, otherwise, cures=None):
     """Refused before anything is asked (EvalError) when the folder of a sidecar to write cannot be
     written: a read-only mount, another's folder (a run given through a link, whose sidecars go beside
     its file, or a sidecar's link to a shared file), another's file in a sticky folder such as /tmp
     (written whole, a file is put in place by a rename, which there replaces only one's own). `otherwise`:
-    what would have happened; cure: what to do about a folder that cannot be written, where no --out can be given."""
+    what would have happened; cures: (the folder's, the one elsewhere), what to do about a folder that cannot be
+    written, where no --out can be given."""
     for written in dict.fromkeys((path, own_name(path) if os.path.isfile(path) else path)):   # a link: its target's too
         folder = os.path.dirname(written) or "."
         if os.path.isdir(folder) and not os.access(folder, os.W_OK):
             raise EvalError(f"cannot write {shell_word(written)}: its folder {shell_word(folder)} cannot be written; "
-                            f"{otherwise}" + (f": {cure}" if cure else ""))
+                            f"{otherwise}" + (f": {', or '.join(cures)}" if cures else ""))
         room_for_name(written, TEMP_ROOM, f"{otherwise}; give the run a shorter name (mv)")
         if os.path.isfile(written) and not os.stat(written).st_mode & 0o222:   # (write_file never replaces it)
             # ("or copy it aside" left it in the way, read-only still)
@@ -1691,8 +1692,7 @@ def writable_beside(path, otherwise, cure=None):
         if owner is not None:   # (what to do: its owner's, or a copy of one's own; never "make the folder writable")
             raise EvalError(f"cannot write {shell_word(written)}: it is another user's file (uid {owner}) in a folder "
                             f"where each user replaces only their own ({shell_word(folder)}, sticky); {otherwise}" + (
-                                f": ask its owner to move it aside, or {cure.split(', or ', 1)[1]}" if cure and ", or " in cure
-                                else ""))
+                                f": ask its owner to move it aside, or {cures[1]}" if cures else ""))
 
 
 def unwritable_folder(path):
@@ -12812,11 +12812,11 @@ def resumed_copy(run_path, where):
 
 
 def resume_elsewhere(run_path):
-    """The cure of one's own stopped run whose folder cannot be written (locked, or made read-only since): the folder
-    made so, or its journal copied and the copy resumed, as run --resume's refusal says (`runs` said "finish with: run
-    --resume" of it, which is refused)."""
+    """(the folder's cure, the one elsewhere) of one's own stopped run whose folder cannot be written (locked, or made
+    read-only since): the folder made so, or its journal copied and the copy resumed, as run --resume's refusal says
+    (`runs` said "finish with: run --resume" of it, which is refused)."""
     folder = os.path.dirname(run_path) or "."
-    return f"{folder_cure(folder)}, or {resumed_copy(run_path, 'a folder that can be written')}"
+    return folder_cure(folder), resumed_copy(run_path, "a folder that can be written")
 
 
 def journal_in_the_way(run_path):
@@ -20602,7 +20602,7 @@ def unfinished_listing(path):
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
               + (others_stopped_run(run_path) or (finish if here else
-                                                  f"its folder cannot be written: {resume_elsewhere(run_path)}")))
+                                                  f"its folder cannot be written: {', or '.join(resume_elsewhere(run_path))}")))
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
@@ -24290,10 +24290,10 @@ def judge_as_stored(judge, stored):
 
 
 def pairwise_unwritable(sidecar):
-    """What to do where compare --pairwise cannot write beside its candidate: the copy takes the verdicts kept there, never
-    paid for again (a file named that is not there made the cure's cp fail)."""
-    return (f"{folder_cure(unwritable_folder(sidecar))}, or copy both runs"
-            + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar) else "")
+    """(the folder's cure, the copy's) where compare --pairwise cannot write beside its candidate: the copy takes the
+    verdicts kept there, never paid for again (a file named that is not there made the cure's cp fail)."""
+    return (folder_cure(unwritable_folder(sidecar)),
+            "copy both runs" + (f" (and {shell_word(sidecar)})" if os.path.lexists(sidecar) else "")
             + " to a folder that can be written and compare the copies")
 
 
@@ -26128,14 +26128,15 @@ def passages_beside(case, trial):
 
 
 def review_unwritable(review):
-    """What to do where review cannot write beside its run (it has no --out): at start, and at a save the system
-    refused; a copy takes the notes saved with it (the run alone left them beside the first, split across two files)."""
+    """(the folder's cure, the copy's) where review cannot write beside its run (it has no --out): at start, and at a
+    save the system refused; a copy takes the notes saved with it (the run alone left them beside the first, split
+    across two files). Parts, joined where both are said: a folder's path may hold ", or " itself."""
     kept = os.path.lexists(review.sidecar)
     # (another user's, mode 600: cp cannot read them, and the copy said failed; their owner's to make readable)
     unread = kept and others_owner(review.sidecar) is not None and not os.access(review.sidecar, os.R_OK)
-    return (f"{folder_cure(unwritable_folder(review.sidecar))}, or "
-            + (f"ask its owner to make {shell_word(review.sidecar)} readable (mode "
-               f"{os.lstat(review.sidecar).st_mode & 0o7777:o}: cp cannot read it), then " if unread else "")
+    return (folder_cure(unwritable_folder(review.sidecar)),
+            (f"ask its owner to make {shell_word(review.sidecar)} readable (mode "
+             f"{os.lstat(review.sidecar).st_mode & 0o7777:o}: cp cannot read it), then " if unread else "")
             + "copy the run"
             + (f" with its annotations ({shell_word(review.own)} {shell_word(review.sidecar)})" if kept else "")
             + " to a folder that can be written and review the copy")
@@ -26295,7 +26296,7 @@ class Review:
             lock, theirs = self.sidecar + ".lock", others_lock_refusal(self.sidecar, e)
             if theirs:   # another user's stale lock, whose cure is theirs ("fix the permissions" was said)
                 raise EvalError(f"{theirs[0]}; the annotation was not saved; those saved before are kept. {theirs[1]}, or "
-                                f"{review_unwritable(self).split(', or ', 1)[1]}") from None
+                                f"{review_unwritable(self)[1]}") from None
             # the file the temp one was to replace, there: its fault (an immutable sidecar was "cannot write in .", its
             # folder blamed, which could be written)
             onto = e.filename2 if isinstance(e.filename2, str) and os.path.lexists(e.filename2) else \
@@ -26307,8 +26308,8 @@ class Review:
                 raise EvalError(f"cannot write in {shell_word(folder)} ({e.strerror}): the annotation was not saved; those "
                                 "saved before are kept: " + (
                                     f"an append-only or immutable folder? (lsattr -d {shell_word(folder)} shows which; "
-                                    f"{chattr_cure('-a -i', 'both')}), or {review_unwritable(self).split(', or ', 1)[1]}"
-                                    if e.errno == errno.EPERM else review_unwritable(self))) from None
+                                    f"{chattr_cure('-a -i', 'both')}), or {review_unwritable(self)[1]}"
+                                    if e.errno == errno.EPERM else ", or ".join(review_unwritable(self)))) from None
             at_fault = onto or (lock if e.filename == lock else self.sidecar)
             if onto and e.errno in (errno.EPERM, errno.EACCES):   # (os_hint's "copy it ... and use it there" of a
                 # sidecar: review of the copy is refused, an annotations file no run)
@@ -26316,7 +26317,7 @@ class Review:
                                 "before are kept: " + (f"{locked_words(onto).removesuffix(',')}, " if e.errno == errno.EPERM
                                                        else f"{e.cure}, " if isinstance(e, ReadOnlyFile)
                                                        else "make it writable, ")
-                                + f"or {review_unwritable(self).split(', or ', 1)[1]}") from None
+                                + f"or {review_unwritable(self)[1]}") from None
             raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}{os_hint(e)}): the annotation was not "
                             "saved; those saved before are kept") from None
 

@@ -1230,6 +1230,48 @@ def test_a_save_refused_by_another_users_stale_lock_names_whose_it_is_and_the_cu
     assert not os.path.exists(runs[1] + ".annotations.json")
 
 
+def test_a_refused_save_in_a_folder_whose_name_holds_or_says_its_cure_whole(runs, monkeypatch):
+    """131st round's perm2 attack: review's cure after "or" (a copy of the run) was review_unwritable's text cut at its
+    first ", or ", which a folder named "q, or z" holds before it: another user's stale lock there was answered "..., or
+    z' to let you write in ..." (and alike its sticky folder's file of another user, and a replace refused). The cures
+    are built from their parts, never read back out of a message."""
+    os.makedirs("q, or z")
+    run = shutil.copy(runs[1], "q, or z/dev-v3.json")
+    lock, sidecar = run + ".annotations.json.lock", run + ".annotations.json"
+    copy = "copy the run to a folder that can be written and review the copy"
+    with monkeypatch.context() as patched:
+        others_stale_lock(patched, lock)
+        with serving(evalpy.Review(run)) as url:
+            answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "mine", "was": ""}, timeout=10)
+        assert answer.status_code == 500 and answer.json()["error"] == (
+            "cannot write 'q, or z/dev-v3.json.annotations.json.lock' (Permission denied): it is another user's lock (uid "
+            "4321); the annotation was not saved; those saved before are kept. Remove it (rm 'q, or z/dev-v3.json."
+            "annotations.json.lock'; where that is refused, lsattr -d 'q, or z' shows an append-only or immutable folder, "
+            f"and chattr -a -i undoes it, run by an administrator (root): ask one), or {copy}"), answer.text
+    os.unlink(lock)
+    review = evalpy.Review(run)
+    review.save({"key": "dev-09#1", "text": "first"})
+    os.chmod("q, or z", 0o1777)
+    os.chown(sidecar, 4321, 4321)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    copy = (f"copy the run with its annotations ('{run}' '{sidecar}') to a folder that can be written and review the "
+            "copy")
+    def refused(tmp, path):
+        raise PermissionError(errno.EPERM, "Operation not permitted", tmp, None, path)
+    with monkeypatch.context() as patched, pytest.raises(evalpy.EvalError) as e:
+        patched.setattr(os, "replace", refused)
+        review.save({"key": "dev-09#1", "text": "second", "was": "first"})
+    assert str(e.value) == (f"cannot write '{sidecar}' (Operation not permitted): the annotation was not saved; those "
+                            "saved before are kept: it is another user's file (uid 4321) in a folder where each user "
+                            f"replaces only their own ('q, or z', sticky): ask its owner to move it aside, or {copy}"), \
+        str(e.value)
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review(run)
+    assert str(e.value) == (f"cannot write '{sidecar}': it is another user's file (uid 4321) in a folder where each user "
+                            "replaces only their own ('q, or z', sticky); no annotation could be saved there: ask its "
+                            f"owner to move it aside, or {copy}"), str(e.value)
+
+
 def test_another_users_unreadable_annotations_never_offer_a_copy_cp_cannot_make(project, runs, monkeypatch):
     """130th round's perm attack: review of a run in a sticky folder beside another user's annotations of mode 600
     offered "copy the run with its annotations (...) to a folder that can be written and review the copy", and cp cannot
