@@ -11177,15 +11177,33 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
     return False
 
 
+# the last words of a key beside the verdict that may name what the answer gave, its output echoed where a key of the
+# answer's is beside it (answer_echoed): {"pass": true, "expected_output": "FAIL", "final_output": "FAIL"} is a pass
+ANSWER_OUTPUT = {"output", "outputs", "result", "results"}
+
+
+def answer_echoed(key, verdict_object, echoes):
+    """Whether a key beside the verdict ending in an output or a result (ANSWER_OUTPUT: final_output, final_result) holds
+    the answer's own, an expected_* key or another *_output beside it; `echoes`, a list, keeps those keys once found (a
+    MiB of keys is read once)."""
+    if field_name(key).split("_")[-1] not in ANSWER_OUTPUT:
+        return False
+    if not echoes:
+        echoes += [k for k in verdict_object if field_name(k).startswith("expected_")
+                   or field_name(k).endswith(("_output", "_outputs"))] or [None]
+    return any(k is not None and k != key for k in echoes)
+
+
 def verdict_fields(verdict_object, loose, fields):
     """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
-    lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside); then
-    the answers' scores each under a key of its own (score_A and score_B, "Response A"), together as the whole's,
-    ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was compared with nothing. One pass over its keys."""
-    sides = {}
+    lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
+    the answer's output echoed (answer_echoed); then the answers' scores each under a key of its own (score_A and
+    score_B, "Response A"), together as the whole's, ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was
+    compared with nothing. One pass over its keys."""
+    sides, echoes = {}, []
     for key, value in verdict_object.items():
         if field_name(key) in fields or loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS \
-                or a_verdict_beside(key, fields):
+                or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes):
             yield key, value
         elif loose is LOOSE_WINNER and side_named(key) and scores_of(key, value):
             sides[key] = value

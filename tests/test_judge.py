@@ -6300,6 +6300,23 @@ def test_a_second_key_naming_the_answer_that_won_is_a_second_verdict(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "expected_output": "FAIL", "final_output": "FAIL"}', True),
+    ('{"pass": true, "expected_result": "FAIL", "final_result": "FAIL"}', True),
+    ('{"pass": false, "expected_output": "FAIL", "final_output": "PASS"}', False),
+    ('{"pass": true, "actual_output": "x", "final_output": "FAIL"}', True),
+    # with nothing of the answer's beside it, a qualified result is still a second verdict
+    ('{"pass": true, "final_result": "FAIL"}', None),
+    ('{"pass": true, "expected_output": "FAIL", "overall_verdict": "FAIL"}', None),
+])
+def test_the_answer_s_own_output_beside_what_was_expected_is_no_verdict(reply, human):
+    """131st round: since a qualified key naming the whole beside the verdict was read as a second verdict, the answer's
+    own output echoed beside what was expected ({"pass": true, "expected_output": "FAIL", "final_output": "FAIL"}, a
+    final_result beside an expected_result) was left to a person. Beside an expected_* key or another *_output, an
+    output or a result is the answer's."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": "A", "completeness": "A", "word_choice": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "best_practices": "B"}}', "A"),
     ('{"winner": "A", "verdict": {"accuracy": "A", "final_answer_accuracy": "B"}}', "A"),
