@@ -11049,23 +11049,43 @@ SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 # {"errors": {"A": 0, "B": 3}} beside the winner A were read as scores against it): its name's last noun past COUNT_WORDS
 # (error_count, num_errors, issues_found), qualified or not (factual_errors, final_rank, major_issues_count were read
 # higher the better); a criterion merely holding one before another noun (error_handling, problem_solving, error_free)
-# is scored higher the better, as is one whose words deny or deal with the fault (FAULT_DEALT: no_errors, avoids_errors)
+# is scored higher the better, as is one whose words deny or deal with the fault (FAULT_DEALT: no_errors, avoids_errors,
+# detected_errors, faults found), one joining it to another (accuracy_and_errors) and one whose head is before of, to or
+# from (absence_of_errors, understanding_of_the_problem; a count's aside: number_of_errors)
 LOWER_BETTER = {"rank", "ranks", "ranking", "rankings", "ranked", "position", "place", "error", "errors", "issue",
                 "issues", "mistake", "mistakes", "problem", "problems", "flaw", "flaws", "fault", "faults", "hallucination",
                 "hallucinations", "penalty", "penalties", "errores", "fallos", "problemas", "errades"}
+# (nouns of LOWER_BETTER that may name a topic or a standing, qualified by a word of none of FAULT_KINDS: math_problems,
+# social_issues, market_position)
+TOPIC_NOUNS = {"position", "place", "issue", "issues", "problem", "problems", "problemas"}
+FAULT_KINDS = {"major", "minor", "critical", "serious", "severe", "significant", "small", "big", "main", "key", "remaining",
+               "unresolved", "outstanding", "open", "known", "factual", "logical", "logic", "grammar", "grammatical",
+               "spelling", "formatting", "format", "style", "safety", "security", "accuracy", "reasoning", "quality"}
 COUNT_WORDS = {"count", "counts", "num", "number", "of", "found", "total", "overall"}
 FAULT_DEALT = {"no", "non", "not", "without", "zero", "free", "fewer", "less", "least", "minimal", "avoid", "avoids",
                "avoiding", "avoided", "avoidance", "handle", "handles", "handling", "handled", "resolve", "resolves",
                "resolving", "resolved", "solve", "solves", "solving", "solved", "fix", "fixes", "fixing", "fixed",
-               "detect", "detects", "detecting", "catch", "catches", "catching", "sin", "sense"}
+               "detect", "detects", "detecting", "detected", "detection", "catch", "catches", "catching", "caught",
+               "minimize", "minimizes", "minimizing", "minimized", "prevent", "prevents", "preventing", "prevented",
+               "prevention", "reduce", "reduces", "reducing", "reduced", "reduction", "mitigate", "mitigates",
+               "mitigated", "mitigation", "address", "addresses", "addressing", "addressed", "identify", "identifies",
+               "identifying", "identified", "identification", "correct", "corrects", "correcting", "corrected",
+               "correction", "flag", "flags", "flagging", "flagged", "spot", "spots", "spotting", "spotted", "sin",
+               "sense"}
+JOINING = {"and", "&", "/", "+", "or", "y"}
+PREPOSITIONS = {"of", "to", "from"}
 
 
 def lower_better(key):
     """Whether a key inside a verdict field holds numbers lower the better (LOWER_BETTER: rank, errors, issues_found,
-    factual_errors, final_rank; never error_handling, error_free nor avoids_errors)."""
+    factual_errors, final_rank, number_of_errors; never error_handling, error_free, avoids_errors, absence_of_errors,
+    accuracy_and_errors nor math_problems)."""
     words = field_name(key).split("_")
-    nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(words)))
-    return bool(nouns) and nouns[0] in LOWER_BETTER and not FAULT_DEALT & set(words)
+    head = next((words[:at] for at, word in enumerate(words) if word in PREPOSITIONS and not set(words[:at]) <= COUNT_WORDS),
+                words)
+    nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(head)))
+    return bool(nouns) and nouns[0] in LOWER_BETTER and not FAULT_DEALT & set(words) and not JOINING & set(nouns[1:2]) \
+        and (nouns[0] not in TOPIC_NOUNS or set(nouns[1:]) <= COUNT_WORDS | WHOLE_WORDS | FAULT_KINDS)
 
 
 # what else names an answer's score beside words of the whole's: score_for_A, Assistant A
@@ -11088,7 +11108,8 @@ def scores_of(under, value, lower=False):
     score negated, so that the highest is still the best."""
     answer = side_named(under)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [(answer, Fraction(-value if lower else value), False)] if answer else None
+        # (a negative one under a penalty's key is a deduction already: "length_penalty": {"A": 0, "B": -2} favours A)
+        return [(answer, Fraction(-value if lower and value >= 0 else value), False)] if answer else None
     if not isinstance(value, str):
         return None
     texts = [text.strip(" \t") for text in SCORES_APART.split(value.strip())]

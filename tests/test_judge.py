@@ -5902,6 +5902,49 @@ def test_a_rank_or_a_count_of_faults_named_with_a_qualifier_is_lower_the_better(
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("key", [
+    # the head noun before of, to or from is the criterion's
+    "absence_of_errors", "lack_of_errors", "freedom_from_hallucinations", "robustness_to_errors", "explanation_of_errors",
+    "coverage_of_issues", "understanding_of_problem", "Understanding of the problem", "relevance_to_problem",
+    # a word dealing with the fault
+    "minimizes_errors", "prevents_errors", "reduces_mistakes", "addresses_user_problem",
+    # a criterion combined with the fault
+    "accuracy_and_errors", "Accuracy & errors", "Factual accuracy / errors",
+    # a topic, not a count
+    "math_problems", "word_problems", "social_issues", "market_position",
+])
+def test_a_criterion_ending_in_a_fault_s_noun_it_is_not_about_is_higher_the_better(key):
+    """131st round: since a key's last noun said whether it was lower the better, criteria ending in a fault's or a rank's
+    noun they do not count (absence_of_errors, understanding_of_problem, minimizes_errors, accuracy_and_errors,
+    math_problems, market_position) were read lower the better: A's 9 to B's 5 beside the winner A, left to a person."""
+    assert read_as_the_judge(json.dumps({"winner": "A", "verdict": {key: {"A": 9, "B": 5}}})) == "A"
+
+
+@pytest.mark.parametrize("reply, human", [
+    # faults found, more the better
+    ('{"winner": "A", "verdict": {"identified_issues": {"A": 5, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"detected_errors": {"A": 5, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"caught_errors": {"A": 5, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"corrected_errors": {"A": 5, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"addressed_issues": {"A": 5, "B": 2}}}', "A"),
+    ('{"winner": "A", "verdict": {"flagged_issues": {"A": 5, "B": 2}}}', "A"),
+    # a penalty given as a deduction, A none
+    ('{"winner": "A", "verdict": {"length_penalty": {"A": 0, "B": -2}}}', "A"),
+    ('{"winner": "A", "verdict": {"length_penalty": {"A": 0, "B": 2}}}', "A"),
+    ('{"winner": "B", "verdict": {"length_penalty": {"A": 0, "B": -2}}}', None),
+    # still counts: of faults, a rank, a count of them
+    ('{"winner": "A", "verdict": {"number_of_errors": {"A": 3, "B": 0}}}', None),
+    ('{"winner": "A", "verdict": {"count_of_major_issues": {"A": 3, "B": 0}}}', None),
+    ('{"winner": "A", "verdict": {"major_issues": {"A": 3, "B": 0}}}', None),
+    ('{"winner": "A", "verdict": {"open_problems": {"A": 3, "B": 0}}}', None),
+])
+def test_faults_found_and_penalties_deducted_are_higher_the_better(reply, human):
+    """131st round: faults an answer found (identified_issues, detected_errors, corrected_errors) and a penalty written
+    as a deduction (A 0, B -2) were read lower the better since their last noun was read: A winning on them was left
+    to a person. A count of faults (number_of_errors, major_issues) is still lower the better."""
+    assert read_as_the_judge(reply) == human
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": {"accuracy": {"A": 9, "B": 6}, "overall": {"A": 6, "B": 9}}}', None),
     ('{"winner": "A", "verdict": {"accuracy": {"A": 6, "B": 9}, "overall": {"A": 9, "B": 6}}}', "A"),
