@@ -11090,6 +11090,9 @@ def lower_better(key):
 
 # what else names an answer's score beside words of the whole's: score_for_A, Assistant A
 SIDE_WORDS = {"assistant", "candidate", "for", "of"}
+# words of a key naming an answer that say it holds the answer's score (score_A, A_rating, points_B): under any other
+# (answer_A, "Answer A", output_A, model_id_A) is the answer's own value, 42 or "1/2", no score
+SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point", "grade", "grades", "mark", "marks"}
 
 
 def side_named(key):
@@ -11098,29 +11101,38 @@ def side_named(key):
     never a criterion's (accuracy_A)."""
     words = field_name(key).split("_")
     side, rest = (words[-1], words[:-1]) if words[-1] in ("a", "b") else (words[0], words[1:])
-    return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS else None
+    return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS | SCORE_WORDS \
+        else None
 
 
 def scores_of(under, value, lower=False):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
-    scale)], or None where it is none: a text of answers' scores (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a
-    number or a score under an answer's key ({"A": 6}, {"B": "9/10"}). lower: a rank's or a count's (lower_better), each
-    score negated, so that the highest is still the best."""
+    scale, or that scale where the key says no score)], or None where it is none: a text of answers' scores
+    (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a number or a score under an answer's key saying a score ({"A":
+    6}, {"B": "9/10"}, score_A; SCORE_WORDS), or one out of a scale under another naming an answer ("Response A":
+    "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
+    answers' own). lower: a rank's or a count's (lower_better), each score negated, so that the highest is still the
+    best."""
     answer = side_named(under)
+    scored = answer and (field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_")))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # (a negative one under a penalty's key is a deduction already: "length_penalty": {"A": 0, "B": -2} favours A)
-        return [(answer, Fraction(-value if lower and value >= 0 else value), False)] if answer else None
+        return [(answer, Fraction(-value if lower and value >= 0 else value), False)] if scored else None
     if not isinstance(value, str):
         return None
     texts = [text.strip(" \t") for text in SCORES_APART.split(value.strip())]
     found = [SCORE_OF_AN_ANSWER.fullmatch(text) for text in texts]
     if answer and len(texts) == 1 and found[0] is None:
         found = [SCORE_ALONE.fullmatch(texts[0])]
+        if not (scored or found[0] and found[0].group("of")):
+            return None
     if not all(found) or any(int(score.group("of") or 1) == 0 for score in found):
         return None
     return [((score.groupdict().get("answer") or answer).upper(),
              (-1 if lower else 1) * Fraction(score.group("score").replace(",", "."))
-             / (100 if score.group("percent") else int(score.group("of") or 1)), bool(score.group("of") or score.group("percent")))
+             / (100 if score.group("percent") else int(score.group("of") or 1)),
+             bool(score.group("of") or score.group("percent")) if scored or score.groupdict().get("answer")
+             else int(score.group("of")))
             for score in found]
 
 
@@ -11226,7 +11238,7 @@ def verdict_fields(verdict_object, loose, fields):
         if field_name(key) in fields or loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes):
             yield key, value
-        elif loose is LOOSE_WINNER and side_named(key) and scores_of(key, value):
+        elif loose is LOOSE_WINNER and side_named(key) and field_name(key) not in ("a", "b") and scores_of(key, value):
             sides[key] = value
     if sides:
         yield "overall", sides

@@ -6409,7 +6409,6 @@ def test_scores_as_an_object_or_one_text_are_compared_with_the_winner_as_a_list_
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "final_score_A": 2, "final_score_B": 9}', None),
     ('{"winner": "A", "score_A": 2, "score_B": 9}', None),
-    ('{"winner": "A", "Response A": 3, "Response B": 8}', None),
     ('{"winner": "A", "scoreA": "3/10", "scoreB": "8/10"}', None),
     ('{"winner": "A", "scores": {"A": 2, "B": 9}}', None),
     ('{"winner": "A", "verdict": {"score_A": 2, "score_B": 9}}', None),
@@ -6425,6 +6424,38 @@ def test_each_answer_s_score_under_a_key_of_its_own_is_compared_with_the_winner(
     """131st round: scores of the answers each under a key naming its answer (final_score_A and final_score_B, score_A,
     "Response A"), or beside the winner under "scores", were compared with nothing: A winning on 2 to 9 was read as A.
     They are the answers' scores, as {"A": 2, "B": 9} in a verdict field is: against the winner, a second verdict."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "reference_answer": "42", "answer_A": 48, "answer_B": 42}', "B"),
+    ('{"winner": "A", "expected": "42", "Answer A": "42", "Answer B": "48"}', "A"),
+    ('{"winner": "A", "answer_A": 42, "answer_B": 48}', "A"),
+    ('{"winner": "tie", "answer_A": 42, "answer_B": 48}', "tie"),
+    ('{"winner": "A", "final_answer_A": 12, "final_answer_B": 15}', "A"),
+    ('{"winner": "A", "Response A": "30%", "Response B": "60%"}', "A"),
+    ('{"winner": "A", "Response A": 3, "Response B": 8}', "A"),
+    ('{"winner": "A", "answer_A": "1/2", "answer_B": "3/4"}', "A"),
+    ('{"winner": "A", "output_A": 12, "output_B": 15}', "A"),
+    ('{"winner": "A", "A_result": 12, "B_result": 15}', "A"),
+    ('{"winner": "A", "reason": "A\'s 1/2 is right", "A": "1/2", "B": "3/4"}', "A"),
+    ('{"winner": "A", "answer_id_A": 17, "answer_id_B": 42}', "A"),
+    ('{"winner": "A", "model_id_A": 3, "model_id_B": 4}', "A"),
+    ('{"winner": "A", "verdict": {"answer_A": 42, "answer_B": 48}}', "A"),
+    # a full reply to eval.py's own pairwise prompt, which labels the answers "Answer A:" and "Answer B:"
+    ('Answer A computes 6 x 7 = 42. Answer B says 48, an arithmetic slip.\n\n'
+     '{"reason": "A is correct, B miscalculates", "Answer A": 42, "Answer B": 48, "winner": "A"}', "A"),
+    # a key saying a score, or a value on one scale stated for both, is still a score
+    ('{"winner": "A", "points_A": 2, "points_B": 9}', None),
+    ('{"winner": "A", "A_rating": 2, "B_rating": 9}', None),
+    ('{"winner": "A", "Answer A": "3/10", "Answer B": "8/10"}', None),
+    ('{"winner": "A", "Answer A": "8/10", "Answer B": "3/10"}', "A"),
+])
+def test_an_answer_s_own_value_under_a_key_naming_it_is_no_score(reply, human):
+    """131st round: since a key naming an answer by its letter was read as that answer's score, the answer's own value
+    under it (answer_A: 48 beside the winner B, "Answer A": 42 in a reply to eval.py's own pairwise prompt, output_A, a
+    fraction, an id) was compared with the winner, and a clear verdict left to a person. Only a key saying a score
+    (score, rating, points, grade), or a value on a scale stated alike for both answers ("3/10"), scores an answer."""
     assert read_as_the_judge(reply) == human
 
 
