@@ -11088,6 +11088,19 @@ def lower_better(key):
         and (nouns[0] not in TOPIC_NOUNS or set(nouns[1:]) <= COUNT_WORDS | WHOLE_WORDS | FAULT_KINDS)
 
 
+# a scale beside the verdict saying its lowest is the best ("scale": "1-5 where 1 is best", "rank, 1 best", "lower is
+# better"): the answers' scores beside it are lower the better, as a rank's are (never "1-5 where 5 is best")
+LOWEST_BEST = re.compile(r"\b(?:1|lowest|lower(?:[ \t]+scores?)?)[ \t]*(?:is|=|:|being|means)?[ \t]*(?:the[ \t]+)?"
+                         r"(?:best|better)\b|\blower[ \t]+(?:the|is)[ \t]+better\b|\brank", re.IGNORECASE)
+SCALE_KEYS = ("scale", "Scale", "score_scale", "scoring_scale")
+
+
+def scale_lowest_best(verdict_object):
+    """Whether a verdict object's scale (under SCALE_KEYS) says its lowest score is the best (LOWEST_BEST)."""
+    return any(isinstance(verdict_object.get(key), str) and LOWEST_BEST.search(verdict_object[key][:200])
+               for key in SCALE_KEYS)
+
+
 # what else names an answer's score beside words of the whole's: score_for_A, Assistant A
 SIDE_WORDS = {"assistant", "candidate", "for", "of"}
 # words of a key naming an answer that say it holds the answer's score (score_A, A_rating, points_B): under any other
@@ -11232,15 +11245,18 @@ def verdict_fields(verdict_object, loose, fields):
     lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
     the answer's output echoed (answer_echoed); then the answers' scores each under a key of its own (score_A and
     score_B, "Response A"), together as the whole's, ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was
-    compared with nothing. One pass over its keys."""
+    compared with nothing; never where the object names one criterion they are the scores of ("criteria": "style"
+    beside "scores": {"A": 6, "B": 9} and the winner A). One pass over its keys."""
     sides, echoes = {}, []
+    one_criterion = any(isinstance(verdict_object.get(key), str) for key in ("criteria", "criterion", "Criterion"))
     for key, value in verdict_object.items():
         if field_name(key) in fields or loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS \
-                or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes):
+                or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
+                and not (one_criterion and field_name(key) in SCORE_WORDS):
             yield key, value
         elif loose is LOOSE_WINNER and side_named(key) and field_name(key) not in ("a", "b") and scores_of(key, value):
             sides[key] = value
-    if sides:
+    if sides and not one_criterion:
         yield "overall", sides
 
 
@@ -11249,13 +11265,15 @@ def said_in_fields(verdict_object, loose, verdict):
     {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (LOSER_FIELDS: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
+    lowest_best = loose is LOOSE_WINNER and scale_lowest_best(verdict_object)
     for key, value in verdict_fields(verdict_object, loose, fields):
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
         # passes, read as {"verdict": {"pass": false}} was); each value with the key it is under, a list's its list's
         # (and whether it speaks of the whole: under keys of the whole alone, never in a rubric's item, an object in a list)
-        # (and whether its numbers are lower the better: under a rank's or a count's key at any depth, LOWER_BETTER)
-        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lower_better(key), value)], []
+        # (and whether its numbers are lower the better: under a rank's or a count's key at any depth, LOWER_BETTER, or
+        # on a scale said lowest best)
+        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), value)], []
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, item = stack.pop()
             if isinstance(item, dict):

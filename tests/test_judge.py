@@ -6460,6 +6460,24 @@ def test_an_answer_s_own_value_under_a_key_naming_it_is_no_score(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "score_A": 2, "score_B": 5, "scale": "1-5 where 1 is best"}', "A"),
+    ('{"winner": "A", "score_A": 1, "score_B": 3, "scale": "rank, 1 best"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 5}, "scale": "lower is better"}', "A"),
+    ('{"winner": "B", "score_A": 2, "score_B": 5, "scale": "1-5 where 1 is best"}', None),
+    ('{"winner": "A", "score_A": 2, "score_B": 5, "scale": "1-5 where 5 is best"}', None),
+    # one criterion's scores are no verdict of the whole
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "style"}', "A"),
+    ('{"winner": "A", "score_A": 6, "score_B": 9, "criterion": "style"}', "A"),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": ["style", "accuracy"]}', None),
+])
+def test_scores_on_a_scale_lowest_best_or_of_one_criterion_agree_with_the_winner(reply, human):
+    """131st round: since the answers' scores beside the winner were read as the whole's, higher the better, a scale
+    the reply said was lowest best ("1-5 where 1 is best", "rank, 1 best") and the scores of the one criterion it named
+    ("criteria": "style") were set against the winner A, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
