@@ -10909,21 +10909,44 @@ FIELD_COLON = re.compile(r"""[*_"'`”’»)\]]{0,3}[ \t]*:[ \t](?=[^:]*\Z)""") 
 KNOWN_SENSE = {"correct", "accurate", "met", "pass", "passes", "passed", "success", "successful", "succeeded",
                "acceptable", "valid", "satisfied", "satisfies", "meets", "approved", "compliant", "correcto", "correcta",
                "correcte", "cumple", "compleix", "válido", "vàlid", "correctness"}
+# ...and what denies it, a word of its own or a prefix (not_met, never_met, incorrect, invalid, unmet, noncompliant,
+# incumple): a yes of such a flag is the fail, its no no pass of the whole ("requirements_not_met": true and
+# "incorrect": true beside a pass were read as passes, their flag of unknown sense)
+DENIALS = {"not", "non", "no", "never"}
+DENIED_SENSE = {prefix + word for prefix in ("non", "un", "in") for word in KNOWN_SENSE}
+
+
+def flag_sense(word):
+    """1 where a word of a flag's name is one of known sense (KNOWN_SENSE: correct, met, valid), -1 where it is one
+    denied by its prefix (DENIED_SENSE: incorrect, unmet, invalid, incumple), else 0."""
+    return 1 if word in KNOWN_SENSE else -1 if word in DENIED_SENSE else 0
 
 
 def yes_no_says(name, fields):
-    """The verdicts a yes or a no (YES_NO, a boolean) under a key or an item's label inside a verdict field (`name`) may
-    say: both under a verdict field's key (`fields`), a fail alone under a flag of known sense (KNOWN_SENSE: correct,
-    is_correct, isValid, meets_requirements, "passed?", requirements_met, factually_correct), none under any other
-    (missing_info, hallucination, not_met)."""
+    """{a yes or a no (YES_NO, a boolean, as the verdict its word names): the verdict it says} under a key or an item's
+    label inside a verdict field (`name`): both as they are under a verdict field's key (`fields`); under a flag of
+    known sense, its no a fail (correct, is_correct, isValid, requirements_met, "passed?", factually_correct, and its
+    word before its noun: correct_answer, valid_json, meets_requirements), or, denied, its yes a fail (incorrect,
+    format_invalid, requirements_not_met, is_not_correct); none under any other (missing_info, hallucination,
+    not_incorrect: its sense unsure)."""
     name = field_name(name)
-    if name in fields:
-        return {True, False}
+    return {True: True, False: False} if name in fields else flag_says(name)
+
+
+@functools.lru_cache(maxsize=64)   # (asked of each line's label of a reason: a MiB of "Overall: PASS" took twice as long)
+def flag_says(name):
+    """What a yes or a no says under a flag (`name`, as field_name spells it) that names no verdict field: yes_no_says.
+    (One mapping for each name, never changed by its readers.)"""
     words = re.findall(r"[^\W_]+", name)
     words = words[1:] if words[:1] in (["is"], ["was"]) else words
-    # (its word last, after what it judges: requirements_met, answer_correct; never denied)
-    known = words and (words[-1] in KNOWN_SENSE and not {"not", "non", "no"} & set(words) or words[0] == "meets")
-    return {False} if known else set()
+    denied = sum(word in DENIALS for word in words)
+    words = [word for word in words if word not in DENIALS]
+    # (its word last, after what it judges: requirements_met, answer_correct; or first, before it: correct_answer,
+    # never before a fault's noun: correctness_issues false is good news)
+    sense = words and (flag_sense(words[-1]) or not set(words) & LOWER_BETTER and flag_sense(words[0]))
+    if not sense or denied + (sense < 0) > 1:
+        return {}
+    return {False: False} if sense > 0 and not denied else {True: False}
 
 
 def rubric_items(value):
@@ -11175,7 +11198,7 @@ def field_word_said(text, loose, words, answers):
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
     said = words.get(verdict_said(word.group("word"))) if word else None
-    said = None if said is not None and said not in answers and verdict_said(word.group("word")) in YES_NO else said
+    said = answers.get(said) if said is not None and verdict_said(word.group("word")) in YES_NO else said
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
 
 
@@ -11197,7 +11220,7 @@ def field_text_said(text, loose, words, answers):
     saids = []
     for line in text.split("\n"):
         label = ITEM_LABEL.match(line)
-        named = yes_no_says(label.group("name"), FIELDS_OF_A_VERDICT[loose][0]) if label else set()
+        named = yes_no_says(label.group("name"), FIELDS_OF_A_VERDICT[loose][0]) if label else {}
         saids.append((field_word_said(line[label.end():], loose, words, named), label.group("name")) if label
                      else (field_word_said(line, loose, words, answers), None))
     return saids if said is None or any(line_said is not None for line_said, _ in saids) else alone
@@ -11302,7 +11325,7 @@ def said_in_fields(verdict_object, loose, verdict):
             scores[whole] += found or []
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
-                                else [(part if isinstance(part, bool) and words is PASS_WORDS and part in answers
+                                else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS
                                        else None, None)]):
                 if said is None:
                     continue

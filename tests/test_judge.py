@@ -6478,6 +6478,39 @@ def test_scores_on_a_scale_lowest_best_or_of_one_criterion_agree_with_the_winner
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"pass": true, "verdict": {"correct_answer": false}}', None),
+    ('{"pass": true, "verdict": {"accurate_response": false}}', None),
+    ('{"pass": true, "verdict": {"valid_json": false}}', None),
+    ('{"pass": true, "verdict": {"is_valid_json": false}}', None),
+    ('{"pass": true, "verdict": {"valid_format": false}}', None),
+    ('{"pass": true, "verdict": {"passed_check": false}}', None),
+    ('{"pass": true, "verdict": {"satisfies_criteria": false}}', None),
+    ('{"pass": true, "verdict": "Valid JSON: No"}', None),
+    # denied, a yes is the fail
+    ('{"pass": true, "verdict": {"requirements_not_met": true}}', None),
+    ('{"pass": true, "verdict": {"incorrect": true}}', None),
+    ('{"pass": true, "verdict": {"format_invalid": true}}', None),
+    ('{"pass": true, "verdict": {"unmet": true}}', None),
+    ('{"pass": true, "verdict": {"is_not_correct": true}}', None),
+    ('{"pass": true, "verdict": "Incorrect: Yes"}', None),
+    # and its no no pass of the whole, as a yes of one not denied is none
+    ('{"pass": true, "verdict": {"never_met": false}}', True),
+    ('{"pass": false, "verdict": {"incorrect": false}}', False),
+    ('{"pass": false, "verdict": {"incorrect": true, "valid_json": false}}', False),
+    ('{"pass": true, "verdict": {"correct_answer": true, "valid_json": true}}', True),
+    # a fault's count after the word is no flag of its sense
+    ('{"pass": true, "verdict": {"label": "PASS", "correctness_issues": false}}', True),
+])
+def test_a_flag_of_known_sense_before_its_noun_or_denied_is_read(reply, human):
+    """131st round: a flag of known sense was read only where its word came last (requirements_met) or was "meets":
+    correct_answer, accurate_response, valid_json, is_valid_json, passed_check, satisfies_criteria false beside a pass
+    read as a pass; and one denied was no flag at all, so requirements_not_met, incorrect, format_invalid and unmet true
+    beside a pass read as a pass too. A word of known sense before its noun is such a flag; one denied (not, never, a
+    prefix: incorrect, invalid, unmet) says a fail by its yes, and its no, as a yes of one not denied, no pass."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
