@@ -10882,8 +10882,20 @@ WHOLE_WORDS = {"overall", "final", "global", "general", "total", "verdict", "win
 # won's, winner_id, preferred_model, best_output, read as criteria; alone, no whole's)
 WHOLE_NOUNS = {"verdict", "answer", "response", "choice", "decision", "result", "pick", "review", "score", "scores",
                "rating", "assessment", "evaluation", "my", "output", "model", "id"}
-LOSER_FIELDS = {"runner_up", "loser", "losing", "worse", "worse_answer", "second", "second_place", "perdedor", "pitjor",
-                "peor"}
+# what names the answer that lost, alone or before a noun of the whole's (worse_response, losing_answer, runnerup,
+# second_best, weaker_model: where only a list of whole names was read, worse_response naming the winner hid a second
+# verdict); "second" alone, never before a noun (second_answer may be the one shown second)
+LOSER_WORDS = {"runnerup", "loser", "losing", "worse", "worst", "weaker", "weakest", "perdedor", "pitjor", "peor"}
+LOSER_PAIRS = (["runner", "up"], ["second", "best"], ["second", "place"])
+
+
+def names_the_loser(key):
+    """Whether a key names the answer that lost (LOSER_WORDS: loser, worse_answer, runner_up, second_best_response)."""
+    words = field_name(key).split("_")
+    lead = 2 if words[:2] in LOSER_PAIRS else 1 if words[0] in LOSER_WORDS else 0
+    return words == ["second"] or bool(lead) and set(words[lead:]) <= WHOLE_NOUNS
+
+
 FIELD_VALUES_READ = 200   # values of one verdict field read at most (a list, objects inside it): past them, a person's
 
 
@@ -10962,7 +10974,7 @@ def of_the_whole_field(name, fields):
     name = field_name(name)
     words = set(name.split("_"))
     return (name in fields or words & WHOLE_WORDS and words <= WHOLE_WORDS | WHOLE_NOUNS
-            or name in LOSER_FIELDS) and "criteri" not in name
+            or names_the_loser(name)) and "criteri" not in name
 
 
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
@@ -11237,7 +11249,7 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
         label = ITEM_LABEL.match(line)
         if label and of_the_whole_field(label.group("name"), fields):
             said = field_word_said(line[label.end():], loose, words, yes_no_says(label.group("name"), fields))
-            said = {"A": "B", "B": "A"}.get(said, said) if field_name(label.group("name")) in LOSER_FIELDS else said
+            said = {"A": "B", "B": "A"}.get(said, said) if names_the_loser(label.group("name")) else said
         else:
             word = verdict_said(line.strip(" \t.!*_`\"'"))
             said = words.get(word) if word not in YES_NO else None
@@ -11273,7 +11285,7 @@ def verdict_fields(verdict_object, loose, fields):
     sides, echoes = {}, []
     one_criterion = any(isinstance(verdict_object.get(key), str) for key in ("criteria", "criterion", "Criterion"))
     for key, value in verdict_object.items():
-        if field_name(key) in fields or loose is LOOSE_WINNER and field_name(key) in LOSER_FIELDS \
+        if field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
                 and not (one_criterion and field_name(key) in SCORE_WORDS):
             yield key, value
@@ -11285,7 +11297,7 @@ def verdict_fields(verdict_object, loose, fields):
 
 def said_in_fields(verdict_object, loose, verdict):
     """Whether another field of the verdict object names the other verdict ({"verdict": "FAIL", "pass": true},
-    {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (LOSER_FIELDS: {"winner": "A", "loser": "A"}):
+    {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (names_the_loser: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
     lowest_best = loose is LOOSE_WINNER and scale_lowest_best(verdict_object)
@@ -11329,7 +11341,7 @@ def said_in_fields(verdict_object, loose, verdict):
                                        else None, None)]):
                 if said is None:
                     continue
-                said = {"A": "B", "B": "A"}.get(said, said) if field_name(under) in LOSER_FIELDS else said
+                said = {"A": "B", "B": "A"}.get(said, said) if names_the_loser(under) else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         # (the whole's pair, where there is one, its criteria's a breakdown beside it)
         agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None

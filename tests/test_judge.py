@@ -6511,6 +6511,29 @@ def test_a_flag_of_known_sense_before_its_noun_or_denied_is_read(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "worse_response": "A"}', None),
+    ('{"winner": "A", "worst": "A"}', None),
+    ('{"winner": "A", "losing_answer": "A"}', None),
+    ('{"winner": "A", "runnerup": "A"}', None),
+    ('{"winner": "A", "runner_up": "A"}', None),
+    ('{"winner": "A", "weaker_response": "A"}', None),
+    ('{"winner": "A", "second_best": "A"}', None),
+    ('{"winner": "A", "verdict": {"choice": "A", "worse_response": "A"}}', None),
+    ('{"winner": "A", "verdict": {"winner": "A", "notes": "Weaker response: A"}}', None),
+    # the answer that lost named as the other is the same vote; a criterion on which one is worse is a criterion's
+    ('{"winner": "A", "worse_response": "B", "losing_model": "B"}', "A"),
+    ('{"winner": "A", "verdict": {"winner": "A", "second_best": "B"}}', "A"),
+    ('{"winner": "A", "verdict": {"accuracy": "A", "worse_on_tone": "A"}}', "A"),
+])
+def test_the_answer_that_lost_named_under_other_words_is_read_as_the_loser(reply, human):
+    """131st round: only keys spelled as LOSER_FIELDS named the answer that lost: worse_response, worst, losing_answer,
+    runnerup, weaker_response and second_best naming the winner A (beside it or inside a verdict field) read as A. A key
+    of a loser's word (worse, worst, losing, weaker, runner up, second best) alone or before a noun of the whole's names
+    the answer that lost: the winner named so is two verdicts, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
