@@ -10882,6 +10882,9 @@ WHOLE_WORDS = {"overall", "final", "global", "general", "total", "verdict", "win
 # won's, winner_id, preferred_model, best_output, read as criteria; alone, no whole's)
 WHOLE_NOUNS = {"verdict", "answer", "response", "choice", "decision", "result", "pick", "review", "score", "scores",
                "rating", "assessment", "evaluation", "my", "output", "model", "id"}
+# a ranking's words: its numbers lower the better, its list the answers best first, a ranking of the whole's alone or
+# qualified by words of the whole's (final_ranking; a criterion's, accuracy_rank, is its own)
+RANKS = {"rank", "ranks", "ranking", "rankings", "ranked"}
 # what names the answer that lost, alone or before a noun of the whole's (worse_response, losing_answer, runnerup,
 # second_best, weaker_model: where only a list of whole names was read, worse_response naming the winner hid a second
 # verdict); "second" alone, never before a noun (second_answer may be the one shown second)
@@ -10973,13 +10976,14 @@ def of_the_whole_field(name, fields):
     not_preferred, reason_for_choice)."""
     name = field_name(name)
     words = set(name.split("_"))
-    return (name in fields or words & WHOLE_WORDS and words <= WHOLE_WORDS | WHOLE_NOUNS
+    return (name in fields or words & (WHOLE_WORDS | RANKS) and words <= WHOLE_WORDS | WHOLE_NOUNS | RANKS
             or names_the_loser(name)) and "criteri" not in name
 
 
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
 # (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A; the answers' scores, {"scores": {"A": 2, "B": 9}})
-WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings"}
+WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings",
+               "ranking", "rankings"}
 
 
 def a_verdict_beside(key, fields):
@@ -11087,9 +11091,9 @@ SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 # is scored higher the better, as is one whose words deny or deal with the fault (FAULT_DEALT: no_errors, avoids_errors,
 # detected_errors, faults found), one joining it to another (accuracy_and_errors) and one whose head is before of, to or
 # from (absence_of_errors, understanding_of_the_problem; a count's aside: number_of_errors)
-LOWER_BETTER = {"rank", "ranks", "ranking", "rankings", "ranked", "position", "place", "error", "errors", "issue",
-                "issues", "mistake", "mistakes", "problem", "problems", "flaw", "flaws", "fault", "faults", "hallucination",
-                "hallucinations", "penalty", "penalties", "errores", "fallos", "problemas", "errades"}
+LOWER_BETTER = RANKS | {"position", "place", "error", "errors", "issue", "issues", "mistake", "mistakes", "problem",
+                        "problems", "flaw", "flaws", "fault", "faults", "hallucination", "hallucinations", "penalty",
+                        "penalties", "errores", "fallos", "problemas", "errades"}
 # (nouns of LOWER_BETTER that may name a topic or a standing, qualified by a word of none of FAULT_KINDS: math_problems,
 # social_issues, market_position)
 TOPIC_NOUNS = {"position", "place", "issue", "issues", "problem", "problems", "problemas"}
@@ -11153,16 +11157,16 @@ def side_named(key):
         else None
 
 
-def scores_of(under, value, lower=False):
+def scores_of(under, value, lower=False, side=None):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
     scale, or that scale where the key says no score)], or None where it is none: a text of answers' scores
     (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a number or a score under an answer's key saying a score ({"A":
     6}, {"B": "9/10"}, score_A; SCORE_WORDS), or one out of a scale under another naming an answer ("Response A":
     "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
-    answers' own). lower: a rank's or a count's (lower_better), each score negated, so that the highest is still the
-    best."""
-    answer = side_named(under)
-    scored = answer and (field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_")))
+    answers' own), or any in an answer's object (`side`: {"A": {"score": 6}}). lower: a rank's or a count's
+    (lower_better), each score negated, so that the highest is still the best."""
+    answer = side_named(under) or side
+    scored = answer and (side or field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_")))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # (a negative one under a penalty's key is a deduction already: "length_penalty": {"A": 0, "B": -2} favours A)
         return [(answer, Fraction(-value if lower and value >= 0 else value), False)] if scored else None
@@ -11195,11 +11199,21 @@ def scores_agree(scores, winner):
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
-# an item's name and its colon or dash, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ", "Date - ".
-# The name ends on no space, and the spaces after it are read once for both marks: a name ending anywhere in a run of
-# spaces, each end read to the run's end twice, took seconds over a MiB of spaces after "PASS" in a verdict field's notes
+def ranked_first(under, items):
+    """The item a ranking's list of the two answers (under a key of RANKS: ranking, final_ranking) names first, the one
+    it ranks best ("ranking": ["A", "B"] beside the winner B was never read), or None where it is no such list."""
+    if len(items) != 2 or not RANKS & set(field_name(under).split("_")):
+        return None
+    answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
+    return items[0] if set(answers) == {"A", "B"} else None
+
+
+# an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",
+# "Date - ", "Result = " (read as no label, its FAIL beside a pass was kept). The name ends on no space, and the spaces
+# after it are read once for all marks: a name ending anywhere in a run of spaces, each end read to the run's end twice,
+# took seconds over a MiB of spaces after "PASS" in a verdict field's notes
 ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?P<name>[^\W\d_](?:[^:\n]{0,79}?[^\s:])?)"""
-                        r"""[*_]{0,2}[ \t]*+(?::|(?<=[ \t])[-–—])[ \t]*(?=\S)""")
+                        r"""[*_]{0,2}[ \t]*+(?::|==?|(?<=[ \t])[-–—])[ \t]*(?=\S)""")
 
 
 def field_word_said(text, loose, words, answers):
@@ -11308,32 +11322,38 @@ def said_in_fields(verdict_object, loose, verdict):
         # (and whether it speaks of the whole: under keys of the whole alone, never in a rubric's item, an object in a list)
         # (and whether its numbers are lower the better: under a rank's or a count's key at any depth, LOWER_BETTER, or
         # on a scale said lowest best)
-        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), value)], []
+        # (and the answer it is of, under an answer's object: {"A": {"score": 4}, "B": {"score": 9}} was compared with
+        # nothing)
+        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), None, value)], []
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            under, whole, lower, item = stack.pop()
+            under, whole, lower, side, item = stack.pop()
             if isinstance(item, dict):
                 reasons += [v for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
+                side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
-                # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}})
+                # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
-                                    and (of_the_whole_field(k, fields) or side_named(k) is not None),
-                                    lower or lower_better(k), v)
+                                    and (of_the_whole_field(k, fields) or side_named(k) is not None
+                                         or side is not None and field_name(k) in WHOLE_ALONE),
+                                    lower or lower_better(k), side, v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
+            elif isinstance(item, list) and loose is LOOSE_WINNER and (first := ranked_first(under, item)):
+                values.append((under, whole, lower, side, first))
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
-                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, part)
+                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side, part)
                           for part in reversed(item))
             else:
-                values.append((under, whole, lower, item))
+                values.append((under, whole, lower, side, item))
         if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words)
                         for text in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         # the answers' scores of the whole and of criteria, and what their texts say as words
         scores, scored = {True: [], False: []}, {True: set(), False: set()}
-        for under, whole, lower, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
+        for under, whole, lower, side, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
-            found = scores_of(under, part, lower) if loose is LOOSE_WINNER else None
+            found = scores_of(under, part, lower, side) if loose is LOOSE_WINNER else None
             scores[whole] += found or []
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)

@@ -6534,6 +6534,29 @@ def test_the_answer_that_lost_named_under_other_words_is_read_as_the_loser(reply
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "verdict": {"A": {"score": 4}, "B": {"score": 9}}}', None),
+    ('{"winner": "A", "verdict": {"Response A": {"score": "4/10"}, "Response B": {"score": "9/10"}}}', None),
+    ('{"winner": "A", "verdict": {"A": {"accuracy": 9, "score": 4}, "B": {"accuracy": 3, "score": 9}}}', None),
+    ('{"winner": "B", "ranking": ["A", "B"]}', None),
+    ('{"winner": "B", "verdict": {"winner": "B", "ranking": ["Response A", "Response B"]}}', None),
+    ('{"pass": true, "verdict": {"label": "PASS", "reasoning": "Result = FAIL"}}', None),
+    # agreeing, a breakdown
+    ('{"winner": "B", "verdict": {"A": {"score": 4}, "B": {"score": 9}}}', "B"),
+    ('{"winner": "A", "verdict": {"A": {"rank": 1}, "B": {"rank": 2}}}', "A"),
+    ('{"winner": "A", "ranking": ["A", "B"]}', "A"),
+    ('{"winner": "B", "verdict": {"winner": "B", "final_ranking": ["B", "A"]}}', "B"),
+    ('{"pass": true, "verdict": {"label": "PASS", "reasoning": "Result = PASS"}}', True),
+])
+def test_scores_in_each_answer_s_object_a_ranking_and_a_result_after_equals_are_read(reply, human):
+    """131st round: each answer's score inside an object of its own ({"A": {"score": 4}, "B": {"score": 9}}) was
+    compared with nothing, a ranking of the answers, best first, was never read beside the winner ("ranking": ["A", "B"]
+    beside B read as B), and "Result = FAIL" in a verdict field's reasoning was no label, where "Result: FAIL" was. An
+    answer's object scores that answer, a ranking's first is its pick of the whole, "=" marks a label as ":" does:
+    against the verdict, a second verdict, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
