@@ -2694,6 +2694,8 @@ class CompareResult(CompareAdds):
     reading: str            # the result in words (change_reading())
     majority_vote: bool     # either run had trials: fixed and regressions are by each case's majority vote
     trajectory: list        # agents: trajectory_changes(), {id, changes, calls, trials: whose calls} of each case whose calls or verdict changed
+    details: dict           # compare_details(), on the cases both decided: {cases, per_label (labels) or per_check,
+                            # per_difficulty}, each {name: {baseline, candidate, change}}: the page's per-run tables
     subset: list | None     # [baseline's, candidate's] config.subset (None: the whole split): only part of the split was compared
     shared: dict | None     # {cases, held: [baseline's, candidate's]}: the runs held different cases, and
                             # only those both hold were compared (cases_both_hold()); None when they held the same
@@ -19133,7 +19135,8 @@ def bounds_detail(b):
 
 # How each kind of figure is written, the same in every view (a page writes it escaped).
 FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, "tokens_per_s": speed,
-               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: fmt(x, 3), "points": points,
+               "ids": ids_text, "fixed2": fmt, "fixed3": lambda x: fmt(x, 3),
+               "points": lambda d: points(None if d is None else 100 * d),   # a change as a fraction, as the JSON holds it
                "percent": percent, "interval": interval, "points_ci": difference_text, "size": size_text,
                "bounds": bounds_text, "number": lambda v: "-" if v is None else f"{v:g}"}   # a median of whole numbers: 3, 2.5
 
@@ -21320,7 +21323,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                   ("candidate", b_cfg, a_cfg, b_cases.values(), a_cases), ("baseline", a_cfg, b_cfg, a_cases, b_cases.values()))
                   if "completed_from" in cfg and cfg.get("date") == other.get("date") and holds_answers_of(mine, theirs)),
                   None),
-              "trajectory": trajectory_changes(a_cases, b_cases)}
+              "trajectory": trajectory_changes(a_cases, b_cases),
+              "details": compare_details(a_cfg, a_cases, b_cfg, b_cases)}
     retrieval = retrieval_change(a_cases, b_cases, alpha)
     if retrieval:
         result["retrieval"] = retrieval
@@ -21957,7 +21961,34 @@ def compare_rows(c, baseline_path, candidate_path):
             {"key": "speed", "rows": speed_pair_rows(c["speed"]),
              "scope": f" (the {plural(c['shared']['cases'], 'case')} both runs hold)" if c["shared"] else ""},
             {"key": "trajectory", "cases": c["trajectory"], "heading": trajectory_heading(c["trajectory"], c["trials"])},
+            *detail_rows(c["details"], c["majority_vote"]),
             *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
+
+
+def detail_rows(d, majority):
+    """compare's details (compare_details()) as rows: each run's figure and the change, per label (or check) and per
+    difficulty; majority: with trials a slice counts each case by its majority vote, where the headline is the mean
+    pass rate, which the views say."""
+    cases = figure("count", d["cases"], ["details", "cases"])
+    def side(at, r, keys):   # (a difficulty the candidate lacks: no share, "-")
+        return figure("share", None, count=None, of=None) if r is None else share(r[keys[0]], r[keys[1]], at, keys)
+    if "per_label" in d:
+        first = {"key": "per_label", "rows": [
+            {"name": label, "figures": [f for k in ("precision", "recall") for f in (
+                *(figure("fixed2", r[s][k], ["details", "per_label", label, s, k]) for s in ("baseline", "candidate")),
+                figure("points", r["change"][k], ["details", "per_label", label, "change", k]))]}
+            for label, r in d["per_label"].items()]}
+    else:
+        first = {"key": "per_check", "rows": [
+            {"name": name, "figures": [*(side(["details", "per_check", name, s], r[s], ("passed", "total", "rate"))
+                                         for s in ("baseline", "candidate")),
+                                       figure("points", r["change"], ["details", "per_check", name, "change"])]}
+            for name, r in d["per_check"].items()]}
+    return [{**first, "cases": cases, "majority": majority}, {"key": "per_difficulty", "cases": cases, "majority": majority, "rows": [
+        {"name": name, "figures": [*(side(["details", "per_difficulty", name, s], r[s], ("correct", "total", "accuracy"))
+                                     for s in ("baseline", "candidate")),
+                                   figure("points", r["change"], ["details", "per_difficulty", name, "change"])]}
+        for name, r in d["per_difficulty"].items()]}]
 
 
 def rows_diagnosis_change(d):
@@ -22318,12 +22349,12 @@ def named_as_in(cases, others):
     return renamed
 
 
-def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
+def compare_details(a_cfg, a_cases, b_cfg, b_by_id):
     """Each run's own figures per label (per check in a free-text set) and per difficulty, with
-    the change in points: what a compare page shows beside the comparison. On the cases both runs
-    hold and decided, as the headline's are: a case one run got no usable answer for (or no verdict on) left in the
-    other's slice made its change a change of cases as much as of answers."""
-    a_cases, b_by_id, _ = cases_both_hold(a_cfg, a_cases, b_cfg, b_cases)
+    the change (a fraction, as the headline's difference): compare's "details", beside the comparison. On the cases
+    both runs hold (a_cases, b_by_id: cases_both_hold()'s) and decided, as the headline's are: a case one run got no
+    usable answer for (or no verdict on) left in the other's slice made its change a change of cases as much as of
+    answers. A side without a figure is None (a label one run never saw, a difficulty the candidate lacks)."""
     # (a run of an eval.py before round 111 names a check as its vars filled it: named as the other run writes it, or
     # the page's per-check table matched none, and was empty)
     a_cases = named_as_in(a_cases, b_by_id)
@@ -22331,40 +22362,27 @@ def compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases):
     a_by_id = {c["id"]: c for c in a_cases}
     decided = decided_by_all([c["id"] for c in a_cases], [a_by_id, b_by_id])
     sa, sb = score(a_cfg, [a_by_id[i] for i in decided]), score(b_cfg, [b_by_id[i] for i in decided])
+
+    def change(a, b):
+        return None if a is None or b is None else b - a
     if "per_label" in sa and "per_label" in sb:
         # (a label one run never saw, among more than MANY_LABELS, is none of its rows: no figure there)
         none = {"precision": None, "recall": None}
         both = [label for label in dict.fromkeys([*sa["per_label"], *sb["per_label"]])
                 if label in sa["per_label"] and label in sb["per_label"] or sa.get("labels_unseen") or sb.get("labels_unseen")]
-        first = {"key": "per_label", "rows": [
-            {"name": label, "figures": [*pair_figures("fixed2", a["precision"], b["precision"]),
-                                        *pair_figures("fixed2", a["recall"], b["recall"])]}
-            for label in both for a, b in [(sa["per_label"].get(label, none), sb["per_label"].get(label, none))]]}
+        sides = {label: [{k: s["per_label"].get(label, none)[k] for k in none} for s in (sa, sb)] for label in both}
+        first = {"per_label": {label: {"baseline": a, "candidate": b, "change": {k: change(a[k], b[k]) for k in none}}
+                               for label, (a, b) in sides.items()}}
     else:
         b_checks = {x["name"]: x for x in sb["checks"]}
-        first = {"key": "per_check", "rows": [
-            {"name": x["name"], "figures": share_pair(x["passed"], x["total"], b_checks[x["name"]]["passed"],
-                                                      b_checks[x["name"]]["total"])}
-            for x in sa["checks"] if x["name"] in b_checks]}
+        first = {"per_check": {x["name"]: {"baseline": a, "candidate": b, "change": change(a["rate"], b["rate"])}
+                               for x in sa["checks"] if x["name"] in b_checks
+                               for a, b in [[{"passed": y["passed"], "total": y["total"], "rate": rate(y["passed"], y["total"])}
+                                             for y in (x, b_checks[x["name"]])]]}}
     b_groups = sb["by_difficulty"]
-    # with trials a slice counts each case by its majority vote, where the headline is the mean pass rate: said
-    majority = sa["repeat"] > 1 or sb["repeat"] > 1
-    first.update(decided=len(decided), majority=majority)
-    return [first, {"key": "per_difficulty", "decided": len(decided), "majority": majority, "rows": [
-        {"name": d, "figures": share_pair(g["correct"], g["total"], *((b_groups[d]["correct"], b_groups[d]["total"])
-                                                                      if d in b_groups else (None, None)))}
-        for d, g in sa["by_difficulty"].items()]}]
-
-
-def pair_figures(kind, a, b):
-    """A figure of each run and the change between them in points (None when either lacks it)."""
-    return [figure(kind, a), figure(kind, b), figure("points", None if a is None or b is None else 100 * (b - a))]
-
-
-def share_pair(a_count, a_of, b_count, b_of):
-    """Each run's share and the change in points; a share the candidate lacks is None."""
-    b = share(b_count, b_of) if b_of is not None else figure("share", None, count=None, of=None)
-    return [share(a_count, a_of), b, pair_figures("share", rate(a_count, a_of), b["value"])[2]]
+    return {"cases": len(decided), **first, "per_difficulty": {
+        d: {"baseline": g, "candidate": b_groups.get(d), "change": change(g["accuracy"], (b_groups.get(d) or {}).get("accuracy"))}
+        for d, g in sa["by_difficulty"].items()}}
 
 
 def gate_outcome(outcomes, again=""):
@@ -25732,16 +25750,16 @@ DETAIL_HEADERS = {"per_label": ("Per label", ["label", "precision: baseline", "c
 
 
 def detail_sections(rows):
-    """Each run's figures on the cases both decided, beside the change, as compare_detail_rows worked them out."""
+    """Each run's figures on the cases both decided, beside the change, as detail_rows() holds them."""
     def cell(f):
         return (figure_text(f), f["value"]) if f["kind"] == "points" else figure_text(f)
     # (a check's row counts their answers, trial by trial, as the report's does: "each case by its majority" was
     # said of 4/7 on 6 cases)
     how = {"per_difficulty": ", each case by its majority of trials", "per_check": ", each answer of their trials"}
-    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['decided'], 'case')} both runs decided"
+    return [section(f"{DETAIL_HEADERS[sec['key']][0]} (on the {plural(sec['cases']['value'], 'case')} both runs decided"
                     + (how.get(sec["key"], "") if sec["majority"] else "") + ")", html_table(
         DETAIL_HEADERS[sec["key"]][1], [[r["name"], *(cell(f) for f in r["figures"])] for r in sec["rows"]],
-        numeric_from=1)) for sec in rows]
+        numeric_from=1)) for sec in rows if sec["key"] in DETAIL_HEADERS]
 
 
 def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), fell=()):
@@ -25833,7 +25851,7 @@ def compare_page(paths, runs, graded, c):
                                + (f" · pass rate rose on {figure_text(row_of(outcome, 'rose')['count'])}, fell on "
                                   f"{figure_text(row_of(outcome, 'fell')['count'])} cases" if figures["majority_vote"] else "")),
                      ident="changes")]
-    parts += detail_sections(compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases))
+    parts += detail_sections(rows)
     # with trials, each case whose pass rate moved, its majority turned or not (the paired test reads them all)
     moved = [i for i in c.get("rose", []) + c.get("fell", []) if i not in fixed and i not in broken] \
         if figures["majority_vote"] else []

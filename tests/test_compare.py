@@ -1735,9 +1735,10 @@ def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(p
     write_run("runs/b.json", b)
     (a_cfg, a_cases), (b_cfg, b_cases) = evalpy.read_graded("runs/a.json"), evalpy.read_graded("runs/b.json")
     rows = {sec["key"]: {r["name"]: r["figures"] for r in sec["rows"]}
-            for sec in evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)}
+            for sec in evalpy.compare_rows(evalpy.compare_runs(a_cfg, a_cases, b_cfg, b_cases), "a", "b")
+            if sec["key"] in evalpy.DETAIL_HEADERS}
     easy = rows["per_difficulty"]["easy"]
-    assert [(f["count"], f["of"]) for f in easy[:2]] == [(2, 2), (1, 2)] and easy[2]["value"] == pytest.approx(-50)
+    assert [(f["count"], f["of"]) for f in easy[:2]] == [(2, 2), (1, 2)] and easy[2]["value"] == pytest.approx(-0.5)
     assert rows["per_label"]["bug"][3]["value"] == 1.0   # bug recall of the baseline: 2 of the 2 both decided
     code, out, err = cli("compare", "runs/a.json", "runs/b.json", "--html", "runs/c.html", "--force")
     page = open("runs/c.html", encoding="utf-8").read()

@@ -1,5 +1,5 @@
 """The views agree: report and compare work out every figure once (report_rows, compare_rows,
-compare_detail_rows, compare_many_rows), and text, markdown, the HTML page and --json only show
+compare_many_rows), and text, markdown, the HTML page and --json only show
 those rows. For every figure of the rows of a few runs (the shipped examples and runs built here:
 trials, weighted checks, errors, a conversation), each view that shows it must show it written
 the one way (figure_text), and --json must hold the same unrounded value where the figure says."""
@@ -19,7 +19,7 @@ EXAMPLES = ROOT / "runs" / "example"
 # What a view leaves out on purpose (a place: section key, row, field; see places()); every other
 # figure must be in every view. A place leaves out all below it. A markdown comment is short: no per-label table, no slices, no
 # trials table; a page draws each trial only as a bar; text and markdown have no intervals of a
-# compare, and no per-run detail (the page's alone).
+# compare, and no per-run detail (per label or check, per difficulty: the page's and --json's).
 LEFT_OUT = {
     "markdown": {"headline.trial.figure", "headline.trial.figure.ci", "headline.trial.invalid", "headline.invalid.of",
                  "problems.open", "problems.requests", "labels.row.figures", "checks.row.open",
@@ -28,9 +28,10 @@ LEFT_OUT = {
                  "many.cases", "many.shared_cases", "many.all_cases", "many.comparisons",
                  "many.left_out", "many.row.not_scored", "failures.row", "retrieval.row", "retrieval.labelled", "retrieval_change.changes",
                  "diagnosis_change.row.which", "diagnosis_change.generation.which", "speed.without_prompt_count",
-                 "speed.two_pass", "speed.with_load", "agent.cases", "agent.tools", "agent.turns", "agent.out_ids"},
+                 "speed.two_pass", "speed.with_load", "agent.cases", "agent.tools", "agent.turns", "agent.out_ids",
+                 "per_label", "per_check", "per_difficulty"},
     "text": {"headline.pass_hat.figure", "speed.with_load",
-             "headline.invalid.of"},
+             "headline.invalid.of", "per_label", "per_check", "per_difficulty"},
     "html": {"headline.trial.figure", "trials.trials.row", "headline.trial.invalid", "headline.pass_hat.figure", "problems.requests",
              "speed.calls", "annotations", "headline.invalid.of"},
 }
@@ -239,9 +240,51 @@ def test_every_figure_of_a_compare_agrees_in_every_view(project, cli, tmp_path, 
     c = evalpy.compare_runs(a_cfg, a_cases, b_cfg, b_cases)
     views, doc = views_of(cli, ("compare", a_path, b_path), tmp_path)
     check_agree(evalpy.compare_rows(c, a_path, b_path), views, doc)
-    # each run's own figures and the change: the page's alone, each in it
-    for place, f, row, _ in places(evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)):
-        assert html.escape(evalpy.figure_text(f)) in views["html"], (place, row["name"])
+
+
+DETAIL_TABLE = re.compile(r"<h2>(Per \w+) \(on the (\d+) cases? both runs decided[^<]*\)</h2><table[^>]*>.*?<tbody>(.*?)</tbody>")
+
+
+def detail_cells(key, row):
+    """A row of --json's "details" as the page's table must write it: each run's figure, then the change."""
+    def share_of(side, count, of, value):
+        return "-" if side is None else evalpy.share_text({"count": side[count], "of": side[of], "value": side[value]})
+    if key == "per_label":
+        return [text for k in ("precision", "recall") for text in (
+            evalpy.fmt(row["baseline"][k]) if row["baseline"][k] is not None else "-",
+            evalpy.fmt(row["candidate"][k]) if row["candidate"][k] is not None else "-",
+            evalpy.points(None if row["change"][k] is None else 100 * row["change"][k]))]
+    parts = ("correct", "total", "accuracy") if key == "per_difficulty" else ("passed", "total", "rate")
+    return [share_of(row["baseline"], *parts), share_of(row["candidate"], *parts),
+            evalpy.points(None if row["change"] is None else 100 * row["change"])]
+
+
+@pytest.mark.parametrize("a, b", [("v1", "v2"), ("support-dev-v1-judged", "support-dev-v2-judged"), ("trials", "trials-b")])
+def test_every_figure_of_a_compare_pages_tables_is_in_its_json(project, cli, tmp_path, a, b):
+    """131st round: compare --html's "Per label" (precision and recall of each run, and the change) and "Per
+    difficulty" tables were worked out by the page alone (compare_detail_rows): --json, text and markdown held none of
+    their figures. Every cell of those tables is now --json's "details", unrounded, as the page writes it."""
+    built = {**dict(zip(("v1", "v2", "v3"), write_dev_runs())), **built_runs(project)}
+    trials = json.loads(Path(built["trials"]).read_text(encoding="utf-8"))
+    for r in trials["results"]:   # another run of the trials: t3 answered wrong once more
+        r["response"] = "unsafe" if (r["id"], r["trial"]) == ("t3", 2) else r["response"]
+    trials["config"]["date"] = "2026-01-03T10:00:00"
+    built["trials-b"] = write_run(project / "trials-b.json", trials)
+    paths = run_path(a, built), run_path(b, built)
+    page = tmp_path / "page.html"
+    code, out, err = cli("compare", *paths, "--json", "--html", page)
+    assert code == 0, err
+    details = json.loads(out)["details"]
+    tables = DETAIL_TABLE.findall(page.read_text(encoding="utf-8"))
+    assert [t[0] for t in tables] == ["Per label" if "per_label" in details else "Per check", "Per difficulty"], tables
+    for title, cases, body in tables:
+        key = title.lower().replace(" ", "_")
+        assert int(cases) == details["cases"]
+        rows = [[html.unescape(re.sub(r"<[^>]*>", "", c)) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+                for tr in re.findall(r"<tr>(.*?)</tr>", body)]
+        assert [r[0] for r in rows] == list(details[key]), (title, rows)
+        for name, *cells in rows:
+            assert cells == detail_cells(key, details[key][name]), (title, name)
 
 
 def rag_pair(folder):
@@ -301,7 +344,7 @@ SENTINEL = {"count": {"value": 97531}, "share": {"count": 97531, "of": 97532, "v
             "p": {"value": 0.0000123}, "ms": {"value": 97531.0}, "tokens_per_s": {"value": 975.3},
             "fixed2": {"value": 0.9753}, "fixed3": {"value": 0.97531}, "percent": {"value": 0.97531}, "ids": {"value": ["zz-sentinel"]},
             "points_ci": {"value": {"estimate": 0.97531, "low": 0.86421, "high": 0.99753, "method": "m", "level": 0.95}},
-            "size": {"value": 0.97531},
+            "size": {"value": 0.97531}, "points": {"value": 0.97531},
             "bounds": {"value": {"low": 0.0123, "high": 0.9753, "low_count": 975, "high_count": 97531, "of": 97533,
                                  "undecided_cases": 96556, "undecided_answers": 96556}}}
 
@@ -456,8 +499,6 @@ def test_figures_near_the_ends_never_read_as_the_end_in_any_view(project, cli, t
     for view in ("text", "markdown", "html"):
         assert not re.search(r"[+−]0\.0(?!\d)", views[view]), view
     assert "+0.02 points (95% CI −0.02 to +0.1)" in views["text"], views["text"]   # half a case in 2100: 0.024 points
-    for place, f, _, _ in places(evalpy.compare_detail_rows(a_cfg, a_cases, b_cfg, b_cases)):
-        assert html.escape(evalpy.figure_text(f)) in views["html"], place
 
 
 def test_points_near_the_ends_keep_the_digits_that_tell_them_from_the_end():
