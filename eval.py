@@ -1004,8 +1004,14 @@ def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
 
 
 def level_text(level):
-    """A confidence level as a percent, with the digits it needs never to read 100 ('95',
-    '99.9999999' at alpha 1e-9, which .3g printed as a 100% interval)."""
+    """A confidence level as a percent: 1 - alpha with the digits alpha was given with ('62.500001' at --alpha
+    0.37499999, which .3g printed '62.5' beside a p of 0.375), else (a level worked out: Bonferroni's '98.3') with the
+    digits it needs never to read 100 ('99.9999999' at alpha 1e-9, which .3g printed as a 100% interval)."""
+    from decimal import Decimal
+    # the shortest alpha whose 1 - alpha is the level (1 - level is 0.37499999000000004), of the few digits one types
+    typed = next((t for d in range(1, 11) for t in [f"{1 - level:.{d}g}"] if 1 - float(t) == level), None)
+    if typed is not None:   # (0.05 / 3, Bonferroni's, is none)
+        return f"{(100 - 100 * Decimal(typed)).normalize():f}"
     for digits in range(3, 18):
         text = f"{100 * level:.{digits}g}"
         if float(text) < 100:
@@ -21519,7 +21525,7 @@ def change_reading(d, p, alpha, called, p_said="p", test=None,
     clear = d["low"] is not None and (d["low"] > 0 or d["high"] < 0)
     if d["estimate"] and (clear or p <= alpha):
         return (f"{said}: borderline, not called (the test and the interval disagree: p is "
-                f"{'under' if p < alpha else 'at' if p == alpha else 'over'} {alpha:g}, the interval {'clear of' if clear else 'reaches'} zero)")
+                f"{'under' if p < alpha else 'at' if p == alpha else 'over'} {given(alpha)}, the interval {'clear of' if clear else 'reaches'} zero)")
     if d["low"] is None:
         return f"{said}: could be chance"
     return f"{said}: could be chance (any change in the interval fits these cases)"
@@ -21732,7 +21738,7 @@ def many_notes(sec):
               + (f"the {sec['comparisons']['value']} comparisons at once (Bonferroni)." if sec["comparisons"]["value"] > 1
                  else "its one comparison."),
               f"p: {tests} against the reference; Holm p: adjusted for "
-              f"{plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha {sec['alpha']:g}).",
+              f"{plural(sec['comparisons']['value'], 'comparison')} (read this one, at alpha {given(sec['alpha'])}).",
               "The reference is the run listed first, not the best: testing against a winner picked from the same "
               "data finds differences that are not there."]
     # (a row with no interval said why, as a compare of two says it: the legend promised one)
@@ -21863,7 +21869,7 @@ def pairwise_lines(w):
     if w["input_may_be_cut"]:
         out.append(f"  Judge prompts that filled its window (num_ctx={w['num_ctx']}), so the answers it read may have "
                    f"been cut ({len(w['input_may_be_cut'])}): {ids(w['input_may_be_cut'])}")
-    out += [f"  Sign test (exact, ties set aside, alpha {w['alpha']:g}): {w['reading']}",
+    out += [f"  Sign test (exact, ties set aside, alpha {given(w['alpha'])}): {w['reading']}",
             f"  {pairwise_cost(w)}; verdicts in {w['sidecar']}" + (" · trial 1 of each case" if w["trial_one"] else "")]
     return out
 
@@ -22167,7 +22173,7 @@ def format_compare(c, baseline_path, candidate_path):
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
             *[f"{words}: {invalid_text(row_of(figures, name))} ({why})" for name, (words, why) in STOPS.items()
               if row_of(figures, name)],
-            f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}):",
+            f"Difference, candidate − baseline ({diff['method']}; alpha {given(diff['alpha'])}):",
             f"  {diff['reading']}",
             *([detectable_text(row_of(figures, "detectable"))] if row_of(figures, "detectable") else []),
             *([fisher_text(row_of(figures, "fisher"))] if row_of(figures, "fisher") else []),
@@ -22299,7 +22305,7 @@ def markdown_compare(c, baseline_path, candidate_path):
             for name, (words, _) in STOPS.items() if row_of(figures, name)]
     out += [f"| {SPEED_WORDS[r['name']][1]}{section_of(rows, 'speed')['scope']} | {figure_text(r['figures'][0])} | "
             f"{figure_text(r['figures'][1])} |" for r in section_of(rows, "speed")["rows"]]
-    out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {diff['alpha']:g})."]
+    out += ["", f"**Difference, candidate − baseline:** {diff['reading']} ({diff['method']}; alpha {given(diff['alpha'])})."]
     out += ["", md_text(runs["trials"])] if runs["trials"] else []   # (a paragraph of its own, not the difference's)
     vote = " by majority vote" if figures["majority_vote"] else ""
     for name in ("fixed", "regressions"):
@@ -25905,7 +25911,7 @@ def compare_headline(runs, outcome, figures):
     fixed, broken = (row_of(outcome, k)["count"] for k in ("fixed", "regressions"))
     bars = [{"name": "Baseline", "value": base["figure"]["value"], "ci": base["figure"]["ci"], "kind": "baseline"},
             {"name": "Candidate", "value": cand["figure"]["value"], "ci": cand["figure"]["ci"], "kind": "main"}]
-    readings = [f"Difference, candidate − baseline ({diff['method']}; alpha {diff['alpha']:g}): {diff['reading']}.",
+    readings = [f"Difference, candidate − baseline ({diff['method']}; alpha {given(diff['alpha'])}): {diff['reading']}.",
                 *([runs["trials"]] if runs["trials"] else []),
                 *([detectable_text(row_of(figures, "detectable")) + "."] if row_of(figures, "detectable") else []),
                 *([fisher_text(row_of(figures, "fisher")) + "."] if row_of(figures, "fisher") else []),

@@ -863,6 +863,34 @@ def test_a_tiny_alpha_gives_its_interval_at_its_level(project, cli):
     assert "(99.9999999% CI " in c["reading"], c["reading"]   # (1e-16, past floats: test_call's bad values)
 
 
+def test_alpha_and_the_level_are_shown_with_the_digits_that_tell_them_from_p(project, cli, tmp_path):
+    """131st round: --alpha 0.37499999 was written 0.375 (:g) in compare's reading, its header and the gate line, beside
+    a mid-p of exactly 0.375 (1 fixed, 3 broken): "p = 0.38 ... p is over 0.375", and its interval was a "62.5% CI" of
+    62.500001%. alpha is now written as given (given()), p beside it with the digits that keep it over it, and the level
+    with alpha's digits, in every view."""
+    ids = [f"c{i}" for i in range(10)]
+    a = write_run("runs/a.json", make_run([(i, "bug", "bug" if i in ids[1:4] else "no sé") for i in ids]))
+    b = write_run("runs/b.json", make_run([(i, "bug", "bug" if i == ids[0] else "no sé") for i in ids],
+                                          prompt="prompts/v2.txt"))
+    args = ("compare", a, b, "--fail-if-worse", "--alpha", "0.37499999")
+    c = json.loads(cli(*args, "--json")[1])
+    assert c["test"]["p"] == 0.375 and c["difference"]["estimate"] < 0
+    code, out, err = cli(*args)
+    assert "(Newcombe's paired interval; alpha 0.37499999):" in out, out
+    assert "(62.500001% CI " in out and "p = 0.38 (mid-p McNemar)" in out and "p is over 0.37499999," in out, out
+    assert "0.375)" not in out + err and "62.5% CI" not in out + err and "p is over 0.37499999," in err, err
+    md = cli(*args, "--markdown")[1]
+    assert "alpha 0.37499999)" in md and "(62.500001% CI " in md and "p is over 0.37499999," in md, md
+    page = tmp_path / "c.html"
+    cli(*args, "--html", page)
+    text = page.read_text(encoding="utf-8")
+    assert "alpha 0.37499999)" in text and "62.500001% CI " in text and "p is over 0.37499999," in text
+    assert "0.375)" not in text and "62.5% CI" not in text
+    # a level worked out (Bonferroni's, three comparisons) keeps three digits; one the user's alpha sets, its own
+    assert [evalpy.level_text(1 - x) for x in (0.05, 0.05 / 3, 1e-9, 0.37499999, 0.0125)] == \
+        ["95", "98.3", "99.9999999", "62.500001", "98.75"]
+
+
 def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
     """At temperature 0 every trial of a case agrees; the t-test on rates of 0 and 1 called four
     cases broken in every trial 'worse' (p = 0.043) where the same cases with one trial were not
