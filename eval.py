@@ -26561,6 +26561,10 @@ class Review:
                     f"'{on_one_line(stored, 80)}' was saved for this answer since this page {showed} (by another page, "
                     "or by this one in a later save: this one was held on the way)" if stored and same else
                     f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
+                    # (a removal older than the one the page names: the file's revisions went back, never a later save)
+                    else "the annotations file holds an older removal of this answer's note than the one this page was told "
+                    "of (was the file moved aside, or an older copy put back?)" if key in removed and not was
+                    and was_rev is not None and now_rev < was_rev
                     else "an annotation of this answer was saved and removed since this page showed none (by another page, "
                     "or by this one in later saves: this one was held on the way)" if key in removed and not was
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
@@ -27250,7 +27254,6 @@ async function send(it, text, asked) {
                                                                   run_sha: data.run_sha, run: data.run})});
     answer = await response.json();
     if (!reviewsAnswer(response, answer, it.key)) throw new Error("not the review server's answer");
-    removals(answer.removed);
   } catch (e) {   // (no answer read: it may have been written all the same, its answer lost on the way back, or cut,
     // or a proxy's page in its place; each such text kept till an answer is heard)
     (it.unheard = it.unheard || new Map()).set(asStored(text), saveId);
@@ -27264,6 +27267,7 @@ async function send(it, text, asked) {
   // (whether it is newer, asked before the save is counted answered: meanwhile, "saving…" is still true, and the answer
   // in use; let go, j and k drew the note from before the save as saved, and its next edit replaced the save unseen)
   const fresher = await fresh(answer), now = fresher === true;
+  if (now) removals(answer.removed, data.items);
   // (its own answer, where which review is newer is unknown: what it says of this note is the newest the page knows;
   // the note heard before it kept beside it, a label typed back to that one was "saved" and never sent)
   if (fresher === "own") { delete it.onFile; countsUnknown(); }
@@ -27281,6 +27285,7 @@ async function send(it, text, asked) {
     // (a late refusal naming a note since replaced or removed, heard meanwhile: the newest is the one said, and the next
     // Enter replaces it; said from the refusal's, the next was refused again, "save again to replace it" untrue)
     if (!now && "onFile" in it && !agrees(it, answer)) answer.error = conflictWords(it.onFile, was);
+    if (!now && !("onFile" in it)) removals(answer.removed, [it]);   // (its removal too, as its note)
     it.annotation = !now && "onFile" in it ? it.onFile : answer.annotation; delete it.onFile; it.conflict = true;
     it.refusedBefore = it.asked; if (!drafts.has(it.key)) drafts.set(it.key, text); if (now) counts(answer.counts); redrawEntry(it); if (now) others(it, answer.annotations);
   }
@@ -27295,6 +27300,7 @@ async function send(it, text, asked) {
   // (a late answer never replaces a newer note heard meanwhile: it said "saved" of a text the file no longer held; what
   // it saved is what the page showed last, the newest heard kept beside it, said so, its next save refused once; one
   // alike the newest heard is that one, with its time: a time set by hand meanwhile was shown as the save's)
+  if (!now && !agrees(it, answer)) removals(answer.removed, [it]);   // (its removal too, as its note)
   it.annotation = !now && agrees(it, answer) ? it.onFile : answer.annotation;
   if (now || agrees(it, answer)) delete it.onFile;
   it.removed = !answer.annotation && was !== "";   // (nothing was on file: nothing removed)
@@ -27303,13 +27309,14 @@ async function send(it, text, asked) {
   if (now) others(it, answer.annotations);
   say(it);
 }
-// the revision of each answer's last removal ({key: rev}, from the page's data and each save's answer), named by a save
-// where the page shows no note: the newest heard (revisions only grow; an answer heard late never takes one back)
-function removals(removed) {
-  if (!removed || typeof removed !== "object") return;
-  for (const it of data.items) {
-    const rev = removed[it.key];
-    if (Number.isSafeInteger(rev) && rev >= 0 && rev < Number.MAX_SAFE_INTEGER && !(it.removedRev >= rev)) it.removedRev = rev;
+// the revision of each answer's last removal ({key: rev}), named by a save where the page shows no note: the file's,
+// from the page's data and each save's answer taken as its notes are (an answer heard late says none of the others).
+// Lower than one heard before too, or none: the file's revisions went back (moved aside, an older copy put back), and
+// the higher one kept had each save refused for good
+function removals(removed, items) {
+  for (const it of items) {
+    const rev = removed && typeof removed === "object" ? removed[it.key] : undefined;
+    if (Number.isSafeInteger(rev) && rev >= 0 && rev < Number.MAX_SAFE_INTEGER) it.removedRev = rev; else delete it.removedRev;
   }
 }
 // the other answers' annotations as the file holds them now, from a save's answer: one removed or edited by hand (or
@@ -27375,7 +27382,7 @@ async function start() {
   let response = null;
   try { response = await fetch("/data"); data = await response.json(); } catch (e) { return cannotShow(unanswered(response)); }
   if (!response.ok) return cannotShow(data.error);
-  removals(data.removed);
+  removals(data.removed, data.items);
   applied = typeof data.read_as === "number" ? data.read_as : 0; served = data.served;
   $("run").textContent = unseen(visible(oneLine(data.run + " · " + data.config.model + " · " + data.config.prompt + (data.against ? " · against " + data.against : ""))));
   if (data.gone) notes.push("The run file is no longer there (renamed or removed) since this review started: what you see is the run as it was loaded, and no annotation is saved until it is back under its name.");

@@ -463,6 +463,37 @@ def test_a_save_held_from_before_a_removal_never_brings_the_note_back(server, ru
     assert save(text="C", was="").json()["annotation"]["text"] == "C"
 
 
+def test_a_page_told_of_a_removal_the_file_no_longer_holds_has_its_next_save_taken(server, runs):
+    """131st round: a page told of a removal at rev 4, its annotations file then moved aside (or an older copy put back:
+    revisions start lower), had each save refused "an annotation of this answer was saved and removed since this page
+    showed none", untrue, and for ever: it kept the higher revision. The refusal says the file holds an older removal
+    than the page was told of, and sends the file's; named, the next save goes through."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(**body):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", **body}, timeout=10)
+    rev = None
+    for n, text in enumerate(["A", "", "A2", ""]):   # (saved and removed twice: the removal at rev 4)
+        answer = save(text=text, was="" if text else ["A", "A2"][n // 2], was_rev=rev, save_id=f"s{n}").json()
+        rev = answer["annotation"]["rev"] if text else answer["removed"]["dev-05#1"]
+    assert rev == 4
+    os.rename(sidecar, sidecar + ".old")   # (the annotations started over)
+    b = save(text="B", was="", was_rev=rev, save_id="s5")
+    assert b.status_code == 200, b.text
+    gone = save(text="", was="B", was_rev=b.json()["annotation"]["rev"], save_id="s6")
+    assert gone.json()["removed"] == {"dev-05#1": 2}, gone.text
+    on_file = Path(sidecar).read_bytes()
+    c = save(text="C", was="", was_rev=rev, save_id="s7")   # (named from the removal the page was told of first)
+    assert c.status_code == 409 and c.json()["removed"] == {"dev-05#1": 2}, c.text
+    assert c.json()["error"] == ("the annotations file holds an older removal of this answer's note than the one this page "
+                                 "was told of (was the file moved aside, or an older copy put back?); nothing was saved: "
+                                 "save again to save yours"), c.text
+    assert Path(sidecar).read_bytes() == on_file
+    c = save(text="C", was="", was_rev=c.json()["removed"]["dev-05#1"], save_id="s8")
+    assert c.status_code == 200 and c.json()["annotation"]["text"] == "C", c.text
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run

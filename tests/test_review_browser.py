@@ -1827,6 +1827,42 @@ def test_a_save_held_from_before_a_removal_never_brings_the_note_back(project, c
         assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "C"
 
 
+def test_a_page_told_of_a_removal_the_file_no_longer_holds_saves_again(project, chromium):
+    """131st round: a page told of a removal at rev 4 kept the highest it heard ("revisions only grow"), so once its
+    annotations file was moved aside (or an older copy put back: revisions start lower) each save named 4 against the
+    file's 2 and was refused, for ever. The file's removals, as an answer taken whole says them, are the page's: lower
+    ones too, so a save after the file started over goes through, and after an older copy is put back, the one save
+    refused gives the page the file's, and the next goes through."""
+    import json
+    import shutil
+    from playwright.sync_api import expect
+    notes = "runs/dev-v2.json.annotations.json"
+    with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
+            as tab:
+        def typed(text, said="^saved"):
+            tab.keyboard.press("/")
+            tab.fill("#annotationinput", text)
+            tab.keyboard.press("Enter")
+            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        typed("A")
+        typed("", "removed")
+        shutil.copy(notes, notes + ".old")   # (its removal at rev 2)
+        typed("A2")
+        typed("", "removed")
+        os.rename(notes, notes + ".moved")   # (the annotations started over)
+        typed("B")
+        typed("", "removed")
+        typed("C")
+        assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "C"
+        typed("", "removed")
+        typed("D")
+        typed("", "removed")   # (rev 4)
+        shutil.copy(notes + ".old", notes)   # (an older copy put back)
+        typed("E", "^not saved: the annotations file holds an older removal")
+        typed("E")
+        assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "E"
+
+
 def test_a_held_save_of_a_text_saved_again_since_never_refuses_the_next(project, chromium, monkeypatch):
     """131st round: "A" held by a proxy, "B" then "A" saved; the held "A" landed and was written as a newer note under
     its own id, and the page's next save was refused ("'A' was saved again ... held on the way"), untrue. The held
