@@ -26573,6 +26573,9 @@ class Review:
             raise AnnotationChanged(f"{done}; nothing was saved: {cure}",
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as, self.removed_revs(removed))
+        if not text and key not in annotations:   # removing nothing: answered as done, nothing written (a removal kept
+            # of a note never on file refused another page's first save, "saved and removed since this page showed none")
+            return self.saved(key, annotations, removed, read_as)
         revision = next_revision(read)
         now = datetime.now().astimezone().isoformat(timespec="seconds")
         own_id = {"save_id": save_id} if save_id is not None else {}

@@ -494,6 +494,24 @@ def test_a_page_told_of_a_removal_the_file_no_longer_holds_has_its_next_save_tak
     assert c.status_code == 200 and c.json()["annotation"]["text"] == "C", c.text
 
 
+def test_removing_a_note_where_none_is_on_file_writes_nothing(server, runs):
+    """131st round: an empty save where no note was ever on file (a page that showed its save refused, then cleared the
+    field) was written as a removal, and another page's first save was refused ("an annotation of this answer was saved
+    and removed since this page showed none"), untrue. Removing nothing is answered as done, nothing written."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(**body):
+        return requests.post(url + "/annotations", json=body, timeout=10)
+    assert save(key="dev-11#1", text="X", was="", was_rev=None, save_id="o1").status_code == 200
+    on_file = Path(sidecar).read_bytes()
+    nothing = save(key="dev-05#1", text="", was="", was_rev=None, save_id="e1")
+    assert nothing.status_code == 200 and nothing.json()["annotation"] is None, nothing.text
+    assert nothing.json()["removed"] == {} and Path(sidecar).read_bytes() == on_file
+    b = save(key="dev-05#1", text="B", was="", was_rev=None, save_id="p2")   # (another page's first save)
+    assert b.status_code == 200 and b.json()["annotation"]["text"] == "B", b.text
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
