@@ -26312,7 +26312,6 @@ class Review:
         # for a new one in silence (write)
         self.began_with = self.sidecar if os.path.lexists(self.sidecar) else None
         self.longest_read = 0   # the longest annotation this review read, to take back as what a page showed
-        self.removed = {}   # the removals (Removal) of this run's notes as last read with them (annotations())
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
         self.answering, self.posts = threading.Condition(), 0   # POSTs being answered (a stop waits for them)
@@ -26327,20 +26326,24 @@ class Review:
         name of the run linked while review is open, whose own review saved first, has the file (kept_beside)."""
         return kept_beside(self.own, ANNOTATIONS_SUFFIX, say=False)
 
-    def annotations(self, sidecar=None):
-        """(this version's annotations, those of other versions of the run file by hash): the sidecar
-        (the one given, under its lock, to save in: a damage said with "save again" as its last step) as it is now, read
-        against the run as it was loaded."""
+    def read(self, sidecar=None):
+        """The sidecar (the one given, under its lock, to save in: a damage said with "save again" as its last step) as it
+        is now (read_annotations()), and (this version's annotations, those of other versions of the run file by hash),
+        read against the run as it was loaded. One read for the notes and the removals sent with them: kept apart, the
+        removals last read, by another thread's save meanwhile, went to a page with notes of an older file."""
         # the file written, once there, else the older ones
         read_from = sidecar or self.sidecar
         read_from = read_from if os.path.exists(read_from) else annotations_file(self.path, self.own)   # (as it does)
         read = read_annotations(read_from, *["save again"] if sidecar else [])
         found = annotations_by_version(read, self.run_sha)
-        self.removed = removals_of(read, self.run_sha)   # (as read with them: sent to a page with them)
         # (each read may be sent to a page, which sends its text back as what it showed)
         self.longest_read = max([self.longest_read] + [len(a["text"]) for a in found[0].values()
                                                       if isinstance(a.get("text"), str)])
-        return found
+        return read, found
+
+    def annotations(self, sidecar=None):
+        """(this version's annotations, those of other versions of the run file by hash), as read() reads them."""
+        return self.read(sidecar)[1]
 
     def longest_stored(self):
         """The characters of the longest annotation stored now, or read before by this review (one written by hand may
@@ -26371,7 +26374,7 @@ class Review:
 
     def data(self):
         shown = self.sidecar   # (the file the page now shows: one a save must never leave for a new one in silence)
-        annotations, other_versions = self.annotations()
+        read, (annotations, other_versions) = self.read()
         if os.path.lexists(shown):
             self.began_with = shown
         try:
@@ -26386,7 +26389,7 @@ class Review:
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(self.of_this_run(annotations)), "removed": self.removed_revs(self.removed)}
+                "counts": annotation_counts(self.of_this_run(annotations)), "removed": self.removed_revs(removals_of(read, self.run_sha))}
 
     def removed_revs(self, removed):
         """{answer key: the revision of its note's last removal} of this run's answers, from their Removal records: a page
@@ -26520,10 +26523,9 @@ class Review:
                             "now, or the page's run by the name it has now")
         # this version's annotations only: those of another version of the run file (one made
         # again under its name) are kept under their hash, never adopted as these, never dropped
-        annotations, other_versions = self.annotations(sidecar)
+        read, (annotations, other_versions) = self.read(sidecar)
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
-        read = read_annotations(sidecar if os.path.exists(sidecar) else annotations_file(self.path, self.own))
         removed = removals_of(read, self.run_sha)
         stored = annotations.get(key, {}).get("text", "")
         # the key's last write: its note, or where none is on file, its removal (a save named from before it is held)

@@ -512,6 +512,28 @@ def test_removing_a_note_where_none_is_on_file_writes_nothing(server, runs):
     assert b.status_code == 200 and b.json()["annotation"]["text"] == "B", b.text
 
 
+def test_the_pages_data_sends_the_removals_read_with_its_notes(server, runs, monkeypatch):
+    """131st round: the page's data sent its notes from one read of the annotations file and the removals from whatever
+    read was last, another thread's (a save's, answered meanwhile): notes of one file and removals of another. Both
+    come from one read. (The saves are made where data() is between its read and its answer.)"""
+    url, review = server
+
+    def save(**body):
+        return requests.post(url + "/annotations", json={"key": "dev-05#1", **body}, timeout=10)
+    a = save(text="A", was="", was_rev=None, save_id="s1").json()["annotation"]
+    rev = save(text="", was="A", was_rev=a["rev"], save_id="s2").json()["removed"]["dev-05#1"]
+    notes_note = review.versions_note
+
+    def saves_meanwhile(other_versions):   # (another page's saves, answered by the server's threads)
+        b = save(text="B", was="", was_rev=rev, save_id="p1").json()["annotation"]
+        save(text="", was="B", was_rev=b["rev"], save_id="p2")   # (its read the last: B on file, no removal)
+        return notes_note(other_versions)
+    monkeypatch.setattr(review, "versions_note", saves_meanwhile)
+    data = review.data()
+    assert next(item for item in data["items"] if item["key"] == "dev-05#1")["annotation"] is None
+    assert data["removed"] == {"dev-05#1": rev}
+
+
 @pytest.mark.parametrize("case_id", ["漢" * 1400, "id\udfff", "x" * 5000], ids=["4200-bytes", "lone-surrogate", "5000-ascii"])
 def test_any_case_the_page_shows_can_be_annotated(project, case_id):
     """Fifty-second round on issue 28: a case of a long id (over 4 KB in UTF-8), or one holding a lone surrogate (a run
