@@ -113,7 +113,7 @@ from collections import Counter, deque
 from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
+from math import atanh, ceil, comb, exp, expm1, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
 from stat import S_ISDIR, S_ISREG, S_IWGRP, S_IWOTH, S_IWUSR   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
@@ -18602,7 +18602,9 @@ def failures_at_least(failures, rows, rate):
     """P(at least `failures` of `rows` fail) when each fails at `rate`, in O(failures) terms: those
     below `failures`, each from the one before, starting from P(none) (no lgamma of a huge row
     count: 10^10 rows at a rate of 1e-9 keep their digits). When the tail above is the smaller
-    side it is summed instead, as far as its terms count, so that a tiny chance keeps its digits."""
+    side it is summed instead, as far as its terms count, so that a tiny chance keeps its digits. Below the
+    mean, 1 - P(none) is -expm1 of its log: 1 less a float near 1 keeps only 1's digits where rows x rate is
+    tiny (1 row at 1e-12 read 0.99998e-12, far past TAIL_NEAR, so no exact sum set it right)."""
     if failures <= 0:
         return 1.0
     if failures > rows:
@@ -18612,7 +18614,7 @@ def failures_at_least(failures, rows, rate):
     for i in range(1, failures):
         below.append(below[-1] + log((rows - i + 1) / i) + odds)
     if failures - 1 < rows * rate:
-        return max(0.0, 1.0 - sum_exp(below))
+        return max(0.0, -expm1(below[0]) - sum_exp(below[1:]))
     at = below[-1] + log((rows - failures + 1) / failures) + odds
     return min(1.0, sum_exp(terms_from(at, failures, rows, rate, 1)))
 

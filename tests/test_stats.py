@@ -504,6 +504,29 @@ def test_power_rate_reaches_a_chance_it_ties_exactly(cli):
     assert ties > 300
 
 
+def test_power_rate_one_failure_at_tiny_rates_keeps_the_digits_of_its_chance(cli):
+    """131st round: the chance of at least one failure was 1 - P(none), which keeps only the digits 1 has where
+    rows x rate is tiny (1 row at 1e-12 read 0.99998e-12), far past TAIL_NEAR, so the exact sum never ran:
+    `--rate 1e-12 --failures 1 --prob 4.99999999999e-12` answered 5 rows (6 by exact fractions),
+    `--rate 1e-9 --prob 1e-9` 2 rows, "0.000000099999997% at 1" (1 row gives 1e-9 exactly), `--rate 1e-20 --prob
+    1e-10` 9999995277 rows (10000000001: 1e10 rows give 1e-10 - 5e-21); 20 of 77 small rates were wrong. On a grid
+    of tiny rates, at each chance and its neighbours, the answer is the fewest rows by exact fractions."""
+    for rate, prob, rows in ((1e-12, 4.99999999999e-12, 6), (1e-9, 1e-9, 1), (1e-20, 1e-10, 10000000001)):
+        doc = json.loads(cli("power", "--rate", rate, "--failures", "1", "--prob", prob, "--json")[1])
+        assert doc["rows"] == rows, (rate, prob, doc)
+    assert exact_chance(1, 6, 1e-12) >= 4.99999999999e-12 > exact_chance(1, 5, 1e-12) and exact_chance(1, 1, 1e-9) == 1e-9
+    assert scipy_stats.binom.sf(0, 10000000001, 1e-20) >= 1e-10 > scipy_stats.binom.sf(0, 10000000000, 1e-20)
+    code, out, _ = cli("power", "--rate", "1e-9", "--failures", "1", "--prob", "1e-9")
+    assert code == 0 and out.startswith("1 row: the fewest") and "(P = 0.000000100% at 1 row" in out, out
+    for rate in (1e-4, 1e-6, 1e-9, 1e-12, 3e-7, 7e-9):
+        for n in (1, 2, 3, 5, 10, 50, 100):
+            chance = exact_chance(1, n, rate)
+            for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)}:
+                rows = evalpy.rows_for_failures(rate, 1, prob)
+                assert exact_chance(1, rows, rate) >= prob > exact_chance(1, rows - 1, rate), (rate, prob, rows)
+            assert evalpy.failures_at_least(1, n, rate) == pytest.approx(float(chance), rel=1e-15), (rate, n)
+
+
 def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
     """116th round: at 10^14 rows the count printed was 6 rows short of the fewest (the exact tail, summed by mpmath,
     is 79.99999999999559% there), and its P printed as 80.0000000000003%: floats no longer tell one row from the next."""
