@@ -13279,13 +13279,29 @@ JOURNAL_HEADER_MEND = ("mend it as it was (from the command that began the run, 
                        "journal aside and run again (the answers in it are then asked again)")
 
 
-def read_journal(path, turns=None, where=None, begun=None):
+def journal_host(journal, config):
+    """The server a journal's header names, read as --host is: a run records the host it read so, and one refused, or
+    none (read as 127.0.0.1:11434, "the address the run recorded"), was edited in. --host asks another, and records it.
+    read_journal's, so `runs` lists the damage the resume refuses (it offered a resume that refused), with no call made."""
+    try:
+        if config["host"].strip():
+            return resolve_host(config["host"])
+        problem = "config.host is empty"
+    except EvalError as e:
+        problem = f"config.host: {e}"
+    raise EvalError(f"{shell_word(journal)}:1: damaged journal header: {problem}; give --host where the server listens, "
+                    f"or {JOURNAL_HEADER_MEND}")
+
+
+def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
     """Returns (config, {(case id, trial): call result}). A torn last line (killed mid-write) is dropped.
     An agent's turns, journaled as each ended, go into `turns` ({(case id, trial): [turn, ...]}) when given;
     an answer journaled before its judges' votes, with the votes journaled since, into `begun`
     ({(case id, trial): {"answer": ..., "votes": {(check, model, vote): vote}}}), unless its result is whole;
     `where`, when given, gets the line each answer or turn of a (case id, trial) is first on, for a
-    message that names a line of a case the split lacks (refuse_changed)."""
+    message that names a line of a case the split lacks (refuse_changed). recorded_host: the header's host is the one
+    asked (a resume without --host, and the one `runs` offers), so one no resume reads is its damage (journal_host),
+    and config.host is it as asked; a resume given --host asks that instead, whatever is recorded."""
     # Each line is decoded on its own, strictly: bytes that are not UTF-8 were edited in (a kill tears only
     # the last line, perhaps inside a character), and U+FFFD in their place would be stored in the run for good.
     lines = read_bytes(path, "journal").split(b"\n")
@@ -13311,6 +13327,8 @@ def read_journal(path, turns=None, where=None, begun=None):
     problem = resumed_problem(config) or labels_problem(config["labels"])
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}; {JOURNAL_HEADER_MEND}")
+    if recorded_host:
+        config["host"] = journal_host(path, config)
     config.setdefault("repeat", 1)
     done, placed, voting = {}, {}, {}   # placed: {(case id, trial): {turn: (line, entry)}}, to hold each turn to the others
     renewable = set()   # whole answers holding a failed judge call, which a resume asks again (renewed)
@@ -14441,19 +14459,6 @@ def guard_held_out(config, inputs, folders, forced):
     return {"forced": True, "earlier": [e["path"] for e in earlier]}
 
 
-def journal_host(journal, config):
-    """The server a journal's header names, read as --host is: a run records the host it read so, and one refused, or
-    none (read as 127.0.0.1:11434, "the address the run recorded"), was edited in. --host asks another, and records it."""
-    try:
-        if config["host"].strip():
-            return resolve_host(config["host"])
-        problem = "config.host is empty"
-    except EvalError as e:
-        problem = f"config.host: {e}"
-    raise EvalError(f"{shell_word(journal)}:1: damaged journal header: {problem}; give --host where the server listens, "
-                    f"or {JOURNAL_HEADER_MEND}")
-
-
 def open_or_resume(args, held):
     """(config, answers kept, agents' turns kept, journal path to resume or None, finished run to
     complete or None, {(case id, trial): its first journal line}, answers kept with only some of their
@@ -14539,7 +14544,7 @@ def open_or_resume(args, held):
     # permissions")
     if journal_config(run_path + JOURNAL_SUFFIX) is None and (
             os.access(run_path + JOURNAL_SUFFIX, os.R_OK) or others_stopped_run(run_path) is None):
-        read_journal(run_path + JOURNAL_SUFFIX)
+        read_journal(run_path + JOURNAL_SUFFIX, recorded_host=args.host is None)
     if others_stopped_run(run_path):   # (its lock theirs: "cannot write RUN.lock ... Fix that"; a live one's writer
         # named first: its journal copied and resumed paid its cases twice)
         raise EvalError(f"--resume {shell_word(run_path)}: {journal_in_the_way(run_path)}")
@@ -14549,9 +14554,10 @@ def open_or_resume(args, held):
     if not os.path.exists(run_path + JOURNAL_SUFFIX):   # finished as we waited for the lock
         raise EvalError(f"{shell_word(run_path)} was finished by another eval.py meanwhile; there is nothing to resume")
     turns, where, begun = {}, {}, {}
-    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun)
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, turns, where, begun, recorded_host=args.host is None)
     refuse_judged_with_checks(run_path, config)   # a completion begun by an eval.py that did not refuse it
-    config["host"] = resolve_host(args.host) if args.host is not None else journal_host(run_path + JOURNAL_SUFFIX, config)
+    if args.host is not None:
+        config["host"] = resolve_host(args.host)
     done = {k: v for k, v in done.items() if v.get("error") is None}   # errors are asked again
     # and so are the judge calls that failed of an answer kept whole (a breaker's stop among its votes: the resume
     # kept them failed, where an uninterrupted run asks them), its answer and other votes kept as a stop among its
@@ -15591,7 +15597,7 @@ def journal_written(run_path):
     it and removing the journal): its config the journal's, and every answer in the journal in it. A
     file put there meanwhile (a copy, another run) is not: told to remove the journal, the answers
     paid for would go with it. A journal that cannot be read raises its EvalError: it is at fault."""
-    config, done = read_journal(run_path + JOURNAL_SUFFIX)
+    config, done = read_journal(run_path + JOURNAL_SUFFIX, recorded_host=False)   # (its host not compared, below)
     try:
         run = load_run(run_path, stored_checks=False)   # its answers alone are read here
     except EvalError:

@@ -1509,6 +1509,35 @@ def test_every_damaged_journal_header_value_says_what_to_do(project, cli, fake):
     assert code == 0 and len(fake.chat_bodies) == 25, err
 
 
+def host_recorded(lines, value):
+    """The journal of interrupted_journal's `lines` with its header's host edited to `value`."""
+    header = json.loads(lines[0])
+    header["config"]["host"] = value
+    open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+
+
+def test_runs_lists_a_journal_whose_recorded_host_the_resume_refuses_as_damaged(project, cli, fake):
+    """131st round: `runs` said "finish with: ... run --resume" of a journal whose recorded host the resume refuses
+    (unix:///x, "h t t p", 127.0.0.1:99999, http://u:p@127.0.0.1:1, a line break): the host was checked only as the
+    resume asked it, after read_journal, which `runs` reads. read_journal checks it now, so `runs` lists the same
+    damaged header, its cure --host first, and reads nothing over the network; the resume given --host goes on."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    for value in ("unix:///x", "h t t p", "127.0.0.1:99999", "http://u:p@127.0.0.1:1", "\n", "::::", "ftp://x", " "):
+        host_recorded(lines, value)
+        code, out, err = cli("runs")
+        row = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json.journal"])
+        assert code == 0 and "damaged journal header: config.host" in row and "give --host where the server listens" \
+            in row and row.endswith(evalpy.JOURNAL_HEADER_MEND) and "finish with" not in row, (value, row)
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and err.startswith("error: runs/dev-v3.json.journal:1: damaged journal header: config.host") \
+            and err.rstrip().endswith(evalpy.JOURNAL_HEADER_MEND), (value, err)
+    assert fake.chat_bodies == []
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 25, err
+    assert load_json("runs/dev-v3.json")["config"]["host"] == fake.url
+
+
 def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     lines = open("runs/dev-v3.json.journal").read().splitlines()
