@@ -13280,13 +13280,18 @@ JOURNAL_HEADER_MEND = ("mend it as it was (from the command that began the run, 
 
 
 def journal_host(journal, config):
-    """The server a journal's header names, read as --host is: a run records the host it read so, and one refused, or
-    none (read as 127.0.0.1:11434, "the address the run recorded"), was edited in. --host asks another, and records it.
-    read_journal's, so `runs` lists the damage the resume refuses (it offered a resume that refused), with no call made."""
+    """The server a journal's header names: a run records the host as it read it (resolve_host), so one refused, or
+    one that reading changes, was edited in: none, ":" or "http://" read so is 127.0.0.1:11434 or :80, defaults filled
+    in and then called "the address the run recorded". --host asks another, and records it. read_journal's, so `runs`
+    lists the damage the resume refuses (it offered a resume that refused), with no call made."""
+    recorded = config["host"]
     try:
-        if config["host"].strip():
-            return resolve_host(config["host"])
-        problem = "config.host is empty"
+        host = resolve_host(recorded) if recorded.strip() else None
+        if host == recorded:
+            return host
+        problem = "config.host is empty" if host is None else (
+            f"config.host {on_one_line(recorded, 80)!r} is not a server's address as a run records it (read as --host "
+            f"it would be {host}: a scheme, name or port filled in, or text dropped, that the run never recorded)")
     except EvalError as e:
         problem = f"config.host: {e}"
     raise EvalError(f"{shell_word(journal)}:1: damaged journal header: {problem}; give --host where the server listens, "

@@ -1538,6 +1538,35 @@ def test_runs_lists_a_journal_whose_recorded_host_the_resume_refuses_as_damaged(
     assert load_json("runs/dev-v3.json")["config"]["host"] == fake.url
 
 
+def test_a_recorded_host_not_as_a_run_records_it_is_a_damaged_header(project, cli, fake):
+    """131st round: a journal header's host that names no server was read as --host is, its defaults filled in, and
+    called the address the run recorded: ":" was "cannot reach the model server at http://127.0.0.1:11434 ... this is
+    the address runs/dev-v3.json recorded", "http://" asked 127.0.0.1:80; "https://", "[::1]:", "0" alike (c97ca5a
+    caught an empty one alone). A run records the host as resolve_host reads it, so one that reading changes was
+    edited in: resumed without --host, and in `runs`, a damaged header with its cure; with --host, the run goes on."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    port = fake.url.rpartition(":")[2]
+    asked = (fake.url + "/", fake.url.removeprefix("http://"), f"http://:{port}", f" {fake.url}", "http://", "https://")
+    for value in asked + (":", "0", "[::1]:", "[::1]", "localhost"):
+        host_recorded(lines, value)
+        code, out, err = cli("runs")
+        row = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dev-v3.json.journal"])
+        assert code == 0 and "damaged journal header: config.host" in row and "not a server's address as a run " \
+            "records it" in row and row.endswith(evalpy.JOURNAL_HEADER_MEND) and "finish with" not in row, (value, row)
+    for value in asked:   # (those that fill in 127.0.0.1:11434 are never asked here: a real Ollama may listen there)
+        host_recorded(lines, value)
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--retries", "0")
+        assert code == 2 and err == (f"error: runs/dev-v3.json.journal:1: damaged journal header: config.host {value!r} is "
+                                     f"not a server's address as a run records it (read as --host it would be "
+                                     f"{evalpy.resolve_host(value)}: a scheme, name or port filled in, or text dropped, "
+                                     "that the run never recorded); give --host where the server listens, or "
+                                     f"{evalpy.JOURNAL_HEADER_MEND}\n"), (value, err)
+    assert fake.chat_bodies == []
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) == 25, err
+
+
 def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     lines = open("runs/dev-v3.json.journal").read().splitlines()
