@@ -11171,10 +11171,12 @@ def scores_of(under, value, lower=False, side=None):
     (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a number or a score under an answer's key saying a score ({"A":
     6}, {"B": "9/10"}, score_A; SCORE_WORDS), or one out of a scale under another naming an answer ("Response A":
     "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
-    answers' own), or any in an answer's object (`side`: {"A": {"score": 6}}). lower: a rank's or a count's
-    (lower_better), each score negated, so that the highest is still the best."""
+    answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
+    {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score). lower: a rank's or a
+    count's (lower_better), each score negated, so that the highest is still the best."""
     answer = side_named(under) or side
-    scored = answer and (side or field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_")))
+    scored = answer and (field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_"))
+                         or side and (field_name(under) in WHOLE_WORDS or lower))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # (a negative one under a penalty's key is a deduction already: "length_penalty": {"A": 0, "B": -2} favours A)
         return [(answer, Fraction(-value if lower and value >= 0 else value), False)] if scored else None
@@ -11297,6 +11299,23 @@ def answer_echoed(key, verdict_object, echoes):
     return any(k is not None and k != key for k in echoes)
 
 
+# one criterion's name, as "criteria" or "criterion" beside scores may give it ("style", "factual accuracy"); a list of
+# them ("accuracy, completeness and tone"), a question ("Which answer is better overall?") or the whole names none
+ONE_CRITERION = re.compile(r"\w+(?:[ _-]\w+){0,2}")
+JOINING_WORDS = {"and", "or", "y", "o", "i", "plus"}
+
+
+def names_one_criterion(verdict_object):
+    """Whether the verdict object names the one criterion its scores are of ({"criteria": "style"} beside the scores A 6,
+    B 9 and the winner A is no second verdict), never a list of them, a question or the whole ("overall")."""
+    for key in ("criteria", "criterion", "Criterion"):
+        named = verdict_object.get(key)
+        if isinstance(named, str) and ONE_CRITERION.fullmatch(named.strip()):
+            words = set(field_name(named).split("_"))
+            return not words & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE)
+    return False
+
+
 def verdict_fields(verdict_object, loose, fields):
     """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
     lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
@@ -11305,7 +11324,7 @@ def verdict_fields(verdict_object, loose, fields):
     compared with nothing; never where the object names one criterion they are the scores of ("criteria": "style"
     beside "scores": {"A": 6, "B": 9} and the winner A). One pass over its keys."""
     sides, echoes = {}, []
-    one_criterion = any(isinstance(verdict_object.get(key), str) for key in ("criteria", "criterion", "Criterion"))
+    one_criterion = names_one_criterion(verdict_object)
     for key, value in verdict_object.items():
         if field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
@@ -11313,7 +11332,10 @@ def verdict_fields(verdict_object, loose, fields):
             yield key, value
         elif loose is LOOSE_WINNER and side_named(key) and field_name(key) not in ("a", "b") and scores_of(key, value):
             sides[key] = value
-    if sides and not one_criterion:
+    # (beside one criterion named, only those whose key says they are the whole's: overall_score_A)
+    sides = {key: value for key, value in sides.items()
+             if not one_criterion or WHOLE_WORDS & set(field_name(key).split("_"))}
+    if sides:
         yield "overall", sides
 
 

@@ -6557,6 +6557,32 @@ def test_scores_in_each_answer_s_object_a_ranking_and_a_result_after_equals_are_
 
 
 @pytest.mark.parametrize("reply, human", [
+    # in an answer's object, its own figures are no scores
+    ('{"winner": "B", "verdict": {"A": {"word_count": 300}, "B": {"word_count": 120}}}', "B"),
+    ('{"winner": "B", "verdict": {"A": {"answer": 48}, "B": {"answer": 42}}, "reference": 42}', "B"),
+    ('{"winner": "B", "final_verdict": {"winner": "B", "A": {"final_answer": 48}, "B": {"final_answer": 42}}}', "B"),
+    ('{"winner": "B", "overall": {"A": {"length": 300}, "B": {"length": 120}}}', "B"),
+    ('{"winner": "B", "verdict": {"A": {"confidence": 0.9}, "B": {"confidence": 0.6}}}', "B"),
+    ('{"winner": "A", "verdict": {"A": {"overall": 4}, "B": {"overall": 9}}}', None),
+    # criteria that name several, a question or the whole name no one criterion the scores are of
+    ('{"winner": "A", "criteria": "accuracy, completeness and tone", "scores": {"A": 4, "B": 9}}', None),
+    ('{"winner": "A", "criteria": "helpfulness, accuracy, clarity", "score_A": 3, "score_B": 8}', None),
+    ('{"winner": "A", "criteria": "overall", "score_A": 3, "score_B": 8}', None),
+    ('{"winner": "A", "criterion": "Which answer is better overall?", "scores": {"A": 3, "B": 8}}', None),
+    ('{"winner": "A", "criteria": "accuracy", "overall_score_A": 3, "overall_score_B": 8}', None),
+    ('{"reasoning": "A is vague, B complete.", "criteria": "accuracy, completeness", "scores": {"A": 9, "B": 3}, '
+     '"winner": "B"}', None),
+    ('{"winner": "A", "criteria": "factual accuracy", "scores": {"A": 6, "B": 9}}', "A"),
+])
+def test_an_answer_s_object_scores_by_its_score_keys_and_criteria_name_one_only_alone(reply, human):
+    """131st round, the review of the merged verdict commits: any number in an answer's object was its score (a
+    word_count of 300 to 120, the answers' own 48 and 42, beside the winner B: left to a person), and any text under
+    "criteria" named the one criterion the scores were of, so scores of "accuracy, completeness and tone", of "overall"
+    or under a question, 4 to 9 against the winner A, were read as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
