@@ -7351,7 +7351,9 @@ def resolve_host(value):
         raise EvalError(f"host {shown!r}: {host!r} is not a host name or an IP address")
     if CONTROL_CHARS.search(path) or re.search(r"\s", path):   # no URL holds one; kept, every message naming
         raise EvalError(f"host {shown!r}: a URL's path holds no space, line break or control character")   # the server would break its line
-    path = path.rstrip("/")
+    # (quotes and slashes at the end in any order, "http://h/v1'/": the quote once left in, the address a run recorded
+    # read again as another, and its journal refused)
+    path = path.rstrip("/\"'")
     return f"{scheme}://{host}:{port}" + (f"/{path}" if path else "")
 
 

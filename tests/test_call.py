@@ -43,6 +43,17 @@ def test_host_is_read_as_the_ollama_cli_reads_it(value, url):
     assert evalpy.resolve_host(value) == url
 
 
+@pytest.mark.parametrize("value", ["http://h:1/ollama'/", "http://h:1/v1'/", 'http://h:1/v1"/', "127.0.0.1:19690/'/",
+                                   "http://h:1/'\"'/", "localhost", "[::1]", "https://example.com/v1/", ":1234",
+                                   "'http://h:1/a/b/'"])
+def test_a_host_as_read_is_read_again_as_itself(value):
+    """131st round: a host whose path ended in a quote before the slash (http://h/ollama'/) was recorded as
+    http://h/ollama', which read again is http://h/ollama: the run's journal was refused as damaged, 'not a server's
+    address as a run records it', and completing the run asked another URL than it recorded."""
+    once = evalpy.resolve_host(value)
+    assert evalpy.resolve_host(once) == once
+
+
 def test_a_file_named_otherwise_than_it_is_read_says_what_to_give(project, cli):
     """Fifty-third round on issue 28: `--split dev.jsonl` said only "no such split file", though golden/dev.jsonl is it;
     `report runs` only that it is a folder."""
