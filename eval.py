@@ -17822,8 +17822,10 @@ def digits_past(t, window, per_char, digit_rate, low):
         # (kept: the turns left once those read at the rate are dropped, where a dump's turn read at the most alone may
         # pass the window, and none would be left; the largest of those read at the most drops, as many as Ollama may)
         kept = whole - sum(each[:front_dropped(at_rate, each_at_rate, window)])
-        largest = max(each[:front_dropped(whole, each, window)], default=0)
         count = t["prompt_tokens"]
+        # (only turns before the first the count shows kept may have dropped: a dump read at the most passes the window
+        # alone, and taken for droppable, chats of a short turn before one that fit at 85-95% were said not checked)
+        largest = max(each[:min(front_dropped(whole, each, window), first_kept(count, whole, each))], default=0)
         # (a drop takes the first turn: a count past what all the rest take read so is of the whole, as of English chats
         # quoting a few figures, 2-3% digits, that fit at 94-100% of the window and were said not checked)
         if (count <= whole - (each[0] if turns[:-1] else 0) and count * WINDOW_SHORT <= kept
@@ -17840,6 +17842,18 @@ def front_dropped(whole, turns, window):
         whole -= turns[dropped]
         dropped += 1
     return dropped
+
+
+def first_kept(count, whole, turns):
+    """The first of a prompt's `turns` (their tokens read at the most, from the first) its `count` shows was kept: the
+    first that, dropped with all before it, leaves less of its `whole` than the count by more than texts vary
+    (WINDOW_SHORT), as 30 tokens left by a dump's drop under a count of 1,950; past the last where none does."""
+    left = whole
+    for kept, tokens in enumerate(turns):
+        left -= tokens
+        if count * WINDOW_SHORT > left:
+            return kept
+    return len(turns)
 
 
 def partial_count(t, window):

@@ -2946,6 +2946,30 @@ def test_a_chat_pasting_codes_in_capitals_that_lost_its_first_turn_is_not_passed
             name, paragraphs, lines, s)
 
 
+def test_a_chat_with_a_short_first_turn_before_codes_in_capitals_that_fit_is_not_said_denser_in_digits(project, cli,
+                                                                                                     fake):
+    """131st round (attack on the rule above): chats of a short first turn ("Here it is."), then a pasted log or hex
+    dump, that fit and were counted whole were said not checked, "denser in digits", down to 85% of num_ctx 2048: the
+    dump read at MOST_TOKENS_A_CHAR alone passes the window, so it was taken for a turn Ollama may have dropped, and the
+    count with it always passed the window. Its count tells: dropped, the dump would have left some 30 tokens, not
+    1,950, so only the turns before it may have been dropped, and the count with the largest of those fits. Runs of the
+    attack: a log on a tokenizer that reads a digit as a token and a capital letter as half of one (95%), and a hex dump
+    on one that reads a digit as a third of a token (85%)."""
+    dumps = {"log": ("2024-05-01 12:00:01 ERR SYNC 4821 FAIL 503 ", 64, 1), "hex": (
+        "0x7F3A DEAD BEEF 9C1B CAFE 4E2D ABCD EF01 ", 96, 0.34)}
+    for name, (dump, lines, digit) in dumps.items():
+        def count(messages):   # (4 ASCII characters a token, a capital letter half a token)
+            return 3 + math.ceil(sum(5 + sum(digit if ch.isdigit() else 0.5 if ch.isupper() else 0.25
+                                             for ch in m["content"]) for m in messages))
+        chat = talk("chat", "Here it is.", "Please paste the dump.", dump * lines, "Got it.",
+                    "So is this a bug, billing or other?")
+        counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, name,
+                                          count=count)
+        whole = count([{"content": LABEL_IT}] + chat["messages"])
+        assert counts["chat"] == whole and 0.84 * 2048 < whole < 0.96 * 2048, (name, counts, whole)
+        assert s["turns_may_be_dropped"] == s["turns_unchecked"] == [], (name, s)
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
