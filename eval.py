@@ -17760,8 +17760,9 @@ def window_flags(config, cases):
             if high <= window:   # (at a higher rate it may not fit: its count cannot tell)
                 if above := next((why for why, rates in higher.items() if max(
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
-                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate, low)
-                                                         and "denser in digits"):
+                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate, low) and (
+                            # (a cache's count of 17 for a log that fit was said to be of digits: it is no prompt's)
+                            "partial count" if partial_count(t, window) else "denser in digits")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
             if tokens < WINDOW_SHORT * low and partial_count(t, window):

@@ -2970,6 +2970,31 @@ def test_a_chat_with_a_short_first_turn_before_codes_in_capitals_that_fit_is_not
         assert s["turns_may_be_dropped"] == s["turns_unchecked"] == [], (name, s)
 
 
+def test_a_chat_pasting_codes_a_prompt_cache_counted_in_part_is_said_a_partial_count(project, cli, fake):
+    """131st round (attack on d971c78): two chats of a short first turn, then a pasted log, differing in their last
+    question, fit whole (92% of num_ctx 2048) on a tokenizer that reads a digit as a token and a capital letter as half
+    of one; a prompt cache that had seen the first counted the second 17 tokens, and it was said not checked, "denser
+    in digits", for a count that was no whole prompt's. With no turn it could have lost that count passes the window
+    (partial_count()): it is said not checked, "partial count", as other chats a cache counted in part are."""
+    def whole(messages):   # (4 ASCII characters a token, a digit a token, a capital letter half a token)
+        return 3 + math.ceil(sum(5 + sum(1 if ch.isdigit() else 0.5 if ch.isupper() else 0.25 for ch in m["content"])
+                                 for m in messages))
+    seen = []
+    def count(messages):   # (a prompt cache: the tokens past the longest prefix of 3 messages or more it had seen)
+        held = max((whole(messages[:n]) - 3 for n in range(3, len(messages)) for p in seen if p[:n] == messages[:n]),
+                   default=0)
+        seen.append(list(messages))
+        return max(whole(messages) - held, 1)
+    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
+    history = ["Here it is.", "Please paste the dump.", "2024-05-01 12:00:01 ERR SYNC 4821 FAIL 503 " * 62, "Got it."]
+    cases = questions_and(EN_QUESTIONS) + [talk(f"log-{n}", *history, question) for n, question in enumerate(
+        ["So is this a bug, billing or other?", "And when will it be fixed, roughly?"])]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048 and counts["log-1"] < 20, counts
+    assert s["turns_may_be_dropped"] == [] and s["turns_unchecked"] == [{"id": "log-1", "trial": 1,
+                                                                         "why": "partial count"}], s
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
