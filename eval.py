@@ -19005,7 +19005,9 @@ def failures_answer(rate, rows, failures, prob):
         return lines, {"rows": rows, "rate": rate, "failures": failures, "probability": chance}
     rows = rows_for_failures(rate, failures, prob)
     if rows is None:
-        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}")
+        raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}: "
+                        "failures this rare are not seen in a set of rows one can run; ask for a lower --prob or fewer "
+                        "--failures, or size for a higher --rate")
     if rows > MAX_POWER_ROWS:   # (the chance at one row and the next differ by less than floats tell apart: the
         # count 6 rows short of the fewest at 10^14, and P printed as 80.0000000000003% where it is 79.99999999999559%)
         lines = [f"about {rows} rows: the fewest that give at least {plural(failures, 'failure')} with probability "

@@ -795,6 +795,14 @@ def test_power_labels_each_line_with_the_share_of_the_cases_it_shows(cli):
     assert [(s["share"], s["discordant"]) for s in shown] == [(0.2, 1), (0.4, 2)]   # --json says what the text does
 
 
+def test_power_past_any_set_of_rows_says_what_to_ask_instead(cli):
+    """131st round: `power --rate 1e-15 --failures 1 --prob 0.8` said only that no set of up to 10^15 rows reaches 80%,
+    true (about 1.6e15 are needed), with nothing to do."""
+    code, out, err = cli("power", "--rate", "1e-15", "--failures", "1", "--prob", "0.8")
+    assert code == 2 and "no set of up to 1,000,000,000,000,000 rows reaches 80% at rate 1e-15" in err, err
+    assert err.rstrip().endswith("ask for a lower --prob or fewer --failures, or size for a higher --rate"), err
+
+
 def test_power_on_one_case_says_case(cli):
     code, out, err = cli("power", "--rows", "1")
     assert code == 2 and err.startswith("error: on 1 case no change can be told from chance")
