@@ -1,6 +1,7 @@
 """The review page in real headless Chromium: hostile answers stay text, filters, keys, annotations kept."""
 
 import contextlib
+import functools
 import os
 import re
 
@@ -73,6 +74,15 @@ def save_note(page, typed=""):
     if typed:
         page.keyboard.type(typed)
     page.keyboard.press("Enter")
+
+
+def replace_note(page, text, said="^saved"):
+    """The annotation's text replaced by `text` and saved with Enter, the page then saying `said` of the save."""
+    from playwright.sync_api import expect
+    page.keyboard.press("/")
+    page.fill("#annotationinput", text)
+    page.keyboard.press("Enter")
+    expect(page.locator("#savestatus")).to_have_text(re.compile(said))
 
 
 @pytest.fixture
@@ -1804,11 +1814,7 @@ def test_a_save_held_from_before_a_removal_never_brings_the_note_back(project, c
     notes = "runs/dev-v2.json.annotations.json"
     with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
             as tab:
-        def typed(text, said="^saved"):
-            tab.keyboard.press("/")
-            tab.fill("#annotationinput", text)
-            tab.keyboard.press("Enter")
-            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        typed = functools.partial(replace_note, tab)
         held = []
         tab.route("**/annotations", lambda route: held.append(route.request))   # (never sent on: the proxy holds it)
         typed("A", "^perhaps not saved: no answer came")
@@ -1839,11 +1845,7 @@ def test_a_page_told_of_a_removal_the_file_no_longer_holds_saves_again(project, 
     notes = "runs/dev-v2.json.annotations.json"
     with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
             as tab:
-        def typed(text, said="^saved"):
-            tab.keyboard.press("/")
-            tab.fill("#annotationinput", text)
-            tab.keyboard.press("Enter")
-            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        typed = functools.partial(replace_note, tab)
         typed("A")
         typed("", "removed")
         shutil.copy(notes, notes + ".old")   # (its removal at rev 2)
@@ -1874,11 +1876,7 @@ def test_a_held_save_of_a_text_saved_again_since_never_refuses_the_next(project,
     notes = "runs/dev-v2.json.annotations.json"
     with review_tab(chromium, write_run("runs/dev-v2.json", split_run("dev", V2_HOSTILE_MISSES, prompt="prompts/v2.txt"))) \
             as tab:
-        def typed(text, said="^saved"):
-            tab.keyboard.press("/")
-            tab.fill("#annotationinput", text)
-            tab.keyboard.press("Enter")
-            expect(tab.locator("#savestatus")).to_have_text(re.compile(said))
+        typed = functools.partial(replace_note, tab)
         held = []
         tab.route("**/annotations", lambda route: held.append(route.request))
         typed("A", "^perhaps not saved: no answer came")
