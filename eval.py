@@ -26344,6 +26344,20 @@ def review_unwritable(review):
             + " to a folder that can be written and review the copy")
 
 
+def went_back_words(stored, was):
+    """A refused save's words where the annotations file's revision for its answer is lower than the one the save
+    names (its note, or its removal: stored is ""): the file went back (moved aside, or an older copy put back), no
+    save since. was: the text the page showed, "" for none, None from a client that does not say."""
+    held = (f"an older note of this answer ('{on_one_line(stored, 80)}')" if stored
+            else "an older removal of this answer's note")
+    named = ("the revision this save named" if was is None
+             else "the later save of it this page showed"
+             if was and annotation_as_stored(was) == annotation_as_stored(stored)
+             else f"the note this page showed ('{on_one_line(was, 80)}')" if was
+             else "the removal this page was told of" if stored else "the one this page was told of")
+    return f"the annotations file holds {held} than {named} (was the file moved aside, or an older copy put back?)"
+
+
 class Review:
     """The state behind the page: the run as loaded, and the sidecar of annotations (saved at once)."""
 
@@ -26611,16 +26625,15 @@ class Review:
                 and (not same or rev_changed and save_id is not None):
             showed = f"showed '{on_one_line(was, 80)}'" if was else "showed none"
             # (none stored need not be a removal: nothing may ever have been saved, or the file was changed by hand)
-            done = (f"'{on_one_line(stored, 80)}' was saved again for this answer since this page showed it (by another "
+            # (a note or removal older than the one the page names: the file's revisions went back, never a later save;
+            # said as another page's, "since this page showed" was untrue of a note saved before it)
+            done = (went_back_words(stored, was) if None not in (was_rev, now_rev) and now_rev < was_rev else
+                    f"'{on_one_line(stored, 80)}' was saved again for this answer since this page showed it (by another "
                     "page, or by this one in a later save: this one was held on the way)"
                     if stored and annotation_as_stored(stored) == annotation_as_stored(was or "") else
                     f"'{on_one_line(stored, 80)}' was saved for this answer since this page {showed} (by another page, "
                     "or by this one in a later save: this one was held on the way)" if stored and same else
                     f"another page saved '{on_one_line(stored, 80)}' for this answer since this page {showed}" if stored
-                    # (a removal older than the one the page names: the file's revisions went back, never a later save)
-                    else "the annotations file holds an older removal of this answer's note than the one this page was told "
-                    "of (was the file moved aside, or an older copy put back?)" if key in removed and not was
-                    and was_rev is not None and now_rev < was_rev
                     else "an annotation of this answer was saved and removed since this page showed none (by another page, "
                     "or by this one in later saves: this one was held on the way)" if key in removed and not was
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "

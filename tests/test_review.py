@@ -494,6 +494,57 @@ def test_a_page_told_of_a_removal_the_file_no_longer_holds_has_its_next_save_tak
     assert c.status_code == 200 and c.json()["annotation"]["text"] == "C", c.text
 
 
+def test_a_note_older_than_the_one_the_page_named_is_said_older(server, runs):
+    """131st round: an older copy of the annotations file put back, a save named from a later revision than the file's
+    for its answer was refused as a later save's doing: 'B' saved, the file copied, removed (rev 2), the copy put back,
+    a save named from that removal was "another page saved 'B' for this answer since this page showed none"; 'A', 'B',
+    the file copied, 'X', the copy put back, a save named from 'X' was "another page saved 'B' ... since this page
+    showed 'X'", untrue: 'B' was saved before. The refusal says the file holds an older note (or removal) than the
+    page named, sends the file's, and the save named from it, as the cure says, goes through."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(key, text, was, was_rev, save_id):
+        return requests.post(url + "/annotations", timeout=10, json={"key": key, "text": text, "was": was,
+                                                                     "was_rev": was_rev, "save_id": save_id})
+    older = " (was the file moved aside, or an older copy put back?); nothing was saved: "
+    cases = [   # (its saves before the copy, after it, the save then refused, its refusal's words)
+        ("dev-05#1", ["B"], [""], ("D", ""),
+         "the annotations file holds an older note of this answer ('B') than the removal this page was told of" + older
+         + "save again to replace it"),
+        ("dev-06#1", ["A", "B"], ["X"], ("Y", "X"),
+         "the annotations file holds an older note of this answer ('B') than the note this page showed ('X')" + older
+         + "save again to replace it"),
+        ("dev-07#1", ["A", ""], ["X"], ("Y", "X"),
+         "the annotations file holds an older removal of this answer's note than the note this page showed ('X')" + older
+         + "save again to save yours"),
+        ("dev-08#1", ["B"], ["X"], ("B", "X"),
+         "the annotations file holds an older note of this answer ('B') than the note this page showed ('X')" + older
+         + "the note on file is the text sent"),
+        ("dev-09#1", ["B"], ["X", "B"], ("Y", "B"),
+         "the annotations file holds an older note of this answer ('B') than the later save of it this page showed" + older
+         + "save again to replace it")]
+    for key, before, after, (text, was), error in cases:
+        shown, rev = "", None
+        for n, note in enumerate(before + ["copy"] + after):
+            if note == "copy":
+                shutil.copy(sidecar, sidecar + ".old")
+                continue
+            answer = save(key, note, shown, rev, f"{key}-{n}").json()
+            shown, rev = note, answer["annotation"]["rev"] if note else answer["removed"][key]
+        assert shown == was
+        shutil.copy(sidecar + ".old", sidecar)   # (an older copy put back)
+        on_file = Path(sidecar).read_bytes()
+        refused = save(key, text, was, rev, f"{key}-late")
+        assert refused.status_code == 409 and refused.json()["error"] == error, refused.text
+        assert Path(sidecar).read_bytes() == on_file
+        # (the cure followed: the page takes the file's note, or its removal, and saves again from it)
+        note = refused.json()["annotation"]
+        again = save(key, "Z", note["text"] if note else "", note["rev"] if note else refused.json()["removed"][key],
+                     f"{key}-again")
+        assert again.status_code == 200 and again.json()["annotation"]["text"] == "Z", again.text
+
+
 def test_removing_a_note_where_none_is_on_file_writes_nothing(server, runs):
     """131st round: an empty save where no note was ever on file (a page that showed its save refused, then cleared the
     field) was written as a removal, and another page's first save was refused ("an annotation of this answer was saved
