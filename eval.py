@@ -10900,6 +10900,8 @@ RANKS = {"rank", "ranks", "ranking", "rankings", "ranked"}
 # verdict); "second" alone, never before a noun (second_answer may be the one shown second)
 LOSER_WORDS = {"runnerup", "loser", "losing", "worse", "worst", "weaker", "weakest", "perdedor", "pitjor", "peor"}
 LOSER_PAIRS = (["runner", "up"], ["second", "best"], ["second", "place"])
+# (what a loser's answer says of the winner: the other; a tie, a pass or a fail as it is)
+THE_OTHER_ANSWER = {"A": "B", "B": "A"}
 
 
 def names_the_loser(key):
@@ -11275,7 +11277,7 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
         label = ITEM_LABEL.match(line)
         if label and of_the_whole_field(label.group("name"), fields):
             said = field_word_said(line[label.end():], loose, words, yes_no_says(label.group("name"), fields))
-            said = {"A": "B", "B": "A"}.get(said, said) if names_the_loser(label.group("name")) else said
+            said = THE_OTHER_ANSWER.get(said, said) if names_the_loser(label.group("name")) else said
         else:
             word = verdict_said(line.strip(" \t.!*_`\"'"))
             said = words.get(word) if word not in YES_NO else None
@@ -11356,34 +11358,39 @@ def said_in_fields(verdict_object, loose, verdict):
         # on a scale said lowest best)
         # (and the answer it is of, under an answer's object: {"A": {"score": 4}, "B": {"score": 9}} was compared with
         # nothing)
-        values, stack, reasons = [], [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), None, value)], []
+        # (and whether it names the answer that lost, under a loser's key at any depth: {"loser": {"answer": "B"}}
+        # beside the winner A was read as a vote for B)
+        values, reasons = [], []
+        stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), None, names_the_loser(key), value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            under, whole, lower, side, item = stack.pop()
+            under, whole, lower, side, loser, item = stack.pop()
             if isinstance(item, dict):
-                reasons += [v for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
+                reasons += [(v, loser) for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),
-                                    lower or lower_better(k), side, v)
+                                    lower or lower_better(k), side, loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list) and loose is LOOSE_WINNER and (first := ranked_first(under, item)):
-                values.append((under, whole, lower, side, first))
+                values.append((under, whole, lower, side, loser, first))
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
-                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side, part)
-                          for part in reversed(item))
+                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side, loser,
+                           part) for part in reversed(item))
             else:
-                values.append((under, whole, lower, side, item))
-        if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words)
-                        for text in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
+                values.append((under, whole, lower, side, loser, item))
+        # (a loser's reason read against the answer that lost: its "B" beside the winner A names B as the loser)
+        if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, THE_OTHER_ANSWER.get(verdict, verdict)
+                                               if loser else verdict, fields, words)
+                        for text, loser in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         # the answers' scores of the whole and of criteria, and what their texts say as words
         scores, scored = {True: [], False: []}, {True: set(), False: set()}
-        for under, whole, lower, side, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
+        for under, whole, lower, side, loser, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
             found = scores_of(under, part, lower, side) if loose is LOOSE_WINNER else None
             scores[whole] += found or []
@@ -11393,7 +11400,7 @@ def said_in_fields(verdict_object, loose, verdict):
                                        else None, None)]):
                 if said is None:
                     continue
-                said = {"A": "B", "B": "A"}.get(said, said) if names_the_loser(under) else said
+                said = THE_OTHER_ANSWER.get(said, said) if loser else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         # (the whole's pair, where there is one, its criteria's a breakdown beside it)
         agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None

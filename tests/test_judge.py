@@ -6583,6 +6583,29 @@ def test_an_answer_s_object_scores_by_its_score_keys_and_criteria_name_one_only_
 
 
 @pytest.mark.parametrize("reply, human", [
+    # the answer named inside the loser's object, by any key, is the one that lost
+    ('{"winner": "A", "worse_response": {"id": "B", "why": "vague"}}', "A"),
+    ('{"winner": "A", "worse_response": {"id": "A", "why": "vague"}}', None),
+    ('{"winner": "A", "loser": {"answer": "B", "reason": "vague"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "A", "reason": "vague"}}', None),
+    ('{"winner": "B", "loser": {"response": "B"}}', None),
+    ('{"winner": "A", "loser": [{"answer": "B"}]}', "A"),
+    ('{"winner": "A", "loser": [{"answer": "A"}]}', None),
+    # its reason's verdict word too names the loser
+    ('{"winner": "A", "loser": {"answer": "B", "reason": "B"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "A", "reason": "A"}}', None),
+    # a loser's text directly under its key, as before
+    ('{"winner": "A", "loser": "B"}', "A"),
+    ('{"winner": "A", "loser": ["A"]}', None),
+])
+def test_a_value_anywhere_under_a_loser_s_key_names_the_answer_that_lost(reply, human):
+    """131st round, the review of the loser's words: only a text directly under a loser's key was read as naming the
+    answer that lost; inside its object ({"worse_response": {"id": "B"}}, {"loser": {"answer": "A"}}) the answer was read
+    as a vote for it, so the loser B beside the winner A was left to a person and the loser A beside it read as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
