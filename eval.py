@@ -11320,13 +11320,22 @@ def names_one_criterion(verdict_object):
     return False
 
 
+def scored_inside(key, value):
+    """Whether an answer's object (under `key` naming it: "A", "Response A") scores it under a key saying a score, the
+    whole or a rank ({"score": 6}, {"rank": 2}; scores_of), never by its own figures alone ({"word_count": 300}). Its
+    first FIELD_VALUES_READ keys, as many as are read of it."""
+    return isinstance(value, dict) and any(scores_of(k, v, lower_better(k), side_named(key))
+                                           for k, v in itertools.islice(value.items(), FIELD_VALUES_READ))
+
+
 def verdict_fields(verdict_object, loose, fields):
     """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
     lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
     the answer's output echoed (answer_echoed); then the answers' scores each under a key of its own (score_A and
     score_B, "Response A"), together as the whole's, ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was
-    compared with nothing; never where the object names one criterion they are the scores of ("criteria": "style"
-    beside "scores": {"A": 6, "B": 9} and the winner A). One pass over its keys."""
+    compared with nothing; an answer's object scoring it ({"A": {"score": 6}}, "Response A": {"rank": 2}: scored_inside)
+    alike; never where the object names one criterion they are the scores of ("criteria": "style" beside "scores":
+    {"A": 6, "B": 9} and the winner A). One pass over its keys."""
     sides, echoes = {}, []
     one_criterion = names_one_criterion(verdict_object)
     for key, value in verdict_object.items():
@@ -11334,7 +11343,8 @@ def verdict_fields(verdict_object, loose, fields):
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
                 and not (one_criterion and field_name(key) in SCORE_WORDS):
             yield key, value
-        elif loose is LOOSE_WINNER and side_named(key) and field_name(key) not in ("a", "b") and scores_of(key, value):
+        elif loose is LOOSE_WINNER and side_named(key) and (field_name(key) not in ("a", "b") and scores_of(key, value)
+                                                            or scored_inside(key, value)):
             sides[key] = value
     # (beside one criterion named, only those whose key says they are the whole's: overall_score_A)
     sides = {key: value for key, value in sides.items()

@@ -6606,6 +6606,27 @@ def test_a_value_anywhere_under_a_loser_s_key_names_the_answer_that_lost(reply, 
 
 
 @pytest.mark.parametrize("reply, human", [
+    # each answer's object beside the winner, scored under a score, the whole's or a rank's key, as score_A is
+    ('{"winner": "A", "A": {"score": 6}, "B": {"score": 9}}', None),
+    ('{"winner": "A", "Response A": {"score": 3}, "Response B": {"score": 8}}', None),
+    ('{"winner": "A", "A": {"rank": 2}, "B": {"rank": 1}}', None),
+    ('{"winner": "A", "answer_A": {"overall": 4, "notes": "vague"}, "answer_B": {"overall": 9, "notes": "clear"}}', None),
+    ('{"winner": "B", "A": {"score": 6}, "B": {"score": 9}}', "B"),
+    ('{"winner": "B", "Response A": {"score": 3, "comment": "vague"}, "Response B": {"score": 8}}', "B"),
+    ('{"winner": "B", "A": {"rank": 2}, "B": {"rank": 1}}', "B"),
+    # an answer's own figures in its object are no scores, nor scores of the one criterion named
+    ('{"winner": "B", "A": {"word_count": 300}, "B": {"word_count": 120}}', "B"),
+    ('{"winner": "B", "answer_A": {"answer": 48}, "answer_B": {"answer": 42}, "reference": 42}', "B"),
+    ('{"winner": "A", "criteria": "style", "Response A": {"score": 6}, "Response B": {"score": 9}}', "A"),
+])
+def test_answers_objects_beside_the_winner_are_compared_by_their_score_keys(reply, human):
+    """131st round, the review of the answers' scores: an answer's object beside the winner was never read, so A winning
+    on {"A": {"score": 6}, "B": {"score": 9}} or "Response A": {"score": 3} to 8 was read as A, where score_A and score_B,
+    or the same objects under "scores", are compared and left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
