@@ -2837,6 +2837,19 @@ def test_two_questions_a_prompt_cache_counted_in_part_leave_the_rate_of_those_co
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["many-30", "many-40"], s["turns_may_be_dropped"]
     assert s["turns_unchecked"] == [{"id": "many-20", "trial": 1, "why": "partial count"}], s["turns_unchecked"]
 
+def prefix_cache(whole):
+    """A prompt cache's count of a prompt whose tokens `whole` counts: the tokens past the longest prefix of 3 messages
+    or more it had seen (at least 1), as a server's cache counts only what it had not seen."""
+    seen = []
+
+    def count(messages):
+        held = max((whole(messages[:n]) - 3 for n in range(3, len(messages)) for p in seen if p[:n] == messages[:n]),
+                   default=0)
+        seen.append(list(messages))
+        return max(whole(messages) - held, 1)
+    return count
+
+
 
 def test_a_chat_a_prompt_cache_counted_in_part_is_not_said_shortened_for_one_long_turn(project, cli, fake):
     """131st round: two chats sharing a history of 2 or 3 long user turns (2,600 to 3,900 characters) and differing in
@@ -2853,12 +2866,7 @@ def test_a_chat_a_prompt_cache_counted_in_part_is_not_said_shortened_for_one_lon
             if whole(kept) <= window or i == len(messages) - 1:
                 return kept
         return messages
-    seen = []
-    def count(messages):   # (a prompt cache: the tokens past the longest prefix of 3 messages or more it had seen)
-        held = max((whole(messages[:n]) - 3 for n in range(3, len(messages)) for p in seen if p[:n] == messages[:n]),
-                   default=0)
-        seen.append(list(messages))
-        return max(whole(messages) - held, 1)
+    count = prefix_cache(whole)
     fake.fitted_turns = fitted
     pairs = {f"{pieces}-turns": [x for _ in range(pieces) for x in ((EN_TURN * 80)[:(7930 - 60) // pieces - 8], "Go on.")]
              for pieces in (2, 3)}
@@ -2979,12 +2987,7 @@ def test_a_chat_pasting_codes_a_prompt_cache_counted_in_part_is_said_a_partial_c
     def whole(messages):   # (4 ASCII characters a token, a digit a token, a capital letter half a token)
         return 3 + math.ceil(sum(5 + sum(1 if ch.isdigit() else 0.5 if ch.isupper() else 0.25 for ch in m["content"])
                                  for m in messages))
-    seen = []
-    def count(messages):   # (a prompt cache: the tokens past the longest prefix of 3 messages or more it had seen)
-        held = max((whole(messages[:n]) - 3 for n in range(3, len(messages)) for p in seen if p[:n] == messages[:n]),
-                   default=0)
-        seen.append(list(messages))
-        return max(whole(messages) - held, 1)
+    count = prefix_cache(whole)
     fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
     history = ["Here it is.", "Please paste the dump.", "2024-05-01 12:00:01 ERR SYNC 4821 FAIL 503 " * 62, "Got it."]
     cases = questions_and(EN_QUESTIONS) + [talk(f"log-{n}", *history, question) for n, question in enumerate(
