@@ -2837,6 +2837,7 @@ def test_two_questions_a_prompt_cache_counted_in_part_leave_the_rate_of_those_co
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["many-30", "many-40"], s["turns_may_be_dropped"]
     assert s["turns_unchecked"] == [{"id": "many-20", "trial": 1, "why": "partial count"}], s["turns_unchecked"]
 
+
 def prefix_cache(whole):
     """A prompt cache's count of a prompt whose tokens `whole` counts: the tokens past the longest prefix of 3 messages
     or more it had seen (at least 1), as a server's cache counts only what it had not seen."""
