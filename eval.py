@@ -22853,9 +22853,10 @@ def read_annotations(path, again="give the same command again"):
         if not parsed and isinstance(e, json.JSONDecodeError) and not e.doc.strip():   # (no annotation is in it to mend)
             raise EvalError(f"{shell_word(path)}: empty, not as eval.py review writes an annotations file; remove it, or "
                             "move it aside") from None
-        # (one that holds no annotation, [] or {}, was to be mended, "a person's annotations are in it")
-        held = not parsed or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha"))   # (a key
-                                if isinstance(data, dict) else   # misspelt holds them, "annotation"; true or [0] none)
+        # (one that holds no annotation, [] or {}, or only review's removal records and count, was to be mended, "a
+        # person's annotations are in it"; a key misspelt holds them, "annotation"; true or [0] none)
+        held = not parsed or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha", "revision", "removed"))
+                                if isinstance(data, dict) else
                                 isinstance(data, list) and any(isinstance(x, (dict, list, str)) for x in data)
                                 or isinstance(data, str) and data.strip() != "")
         raise EvalError(f"{shell_word(path)}: damaged{why}, not as eval.py review writes an annotations file; "

@@ -1851,6 +1851,37 @@ def test_a_damaged_annotations_sidecar_names_its_field_at_fault(runs, project, c
     assert code == 2 and "its \"format\" is 'zzz', not 'eval.py-labels/1'" in err, err
 
 
+def test_a_damaged_sidecar_holding_only_removals_says_it_holds_no_annotation(server, runs, cli):
+    """132nd round: a damaged annotations file holding no note, only review's removal records or its revision count,
+    was to be mended, "a person's annotations are in it", in report, in review's /data and in its saves; it holds none
+    (a removal is no note), as {"annotations": {}} alone is told. A note beside them, or a key of a person's own, is
+    still to be mended."""
+    url, review = server
+    sidecar = Path(review.sidecar)
+    base = {"run": "dev-v3.json", "run_sha": review.run_sha}
+    none = "it holds no annotation: move it aside, or remove it"
+    mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
+    kind = "its \"format\" is a number, not 'eval.py-annotations/1'"
+    for data, why, tail in (
+            ({"format": 3, **base, "annotations": {}, "removed": {"dev-01#1": {"rev": 2, "time": "t"}}}, kind, none),
+            ({"format": 3, **base, "revision": 7, "annotations": {}}, kind, none),
+            ({"format": evalpy.ANNOTATIONS_FORMAT, **base, "revision": 2, "annotations": {}, "removed": ["dev-01#1"]},
+             'its "removed" is a list, not an object', none),
+            ({"format": 3, **base, "annotations": {"dev-09#1": {"text": "t"}}, "removed": {"dev-01#1": {"rev": 2}}},
+             kind, mend),
+            ({"format": 3, **base, "revision": 2, "annotations": {}, "by": "alice"}, kind, mend)):
+        sidecar.write_text(json.dumps(data))
+        code, out, err = cli("report", runs[1])
+        said = (f"{runs[1]}.annotations.json: damaged ({why}), not as eval.py review writes an annotations file; "
+                f"{tail}")
+        assert code == 2 and err == f"error: {said}\n", err
+        answer = requests.get(url + "/data", timeout=10)
+        assert answer.status_code == 500 and answer.json()["error"].endswith(tail), answer.text
+        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
+        assert answer.status_code == 500 and answer.json()["error"].endswith(tail), answer.text
+        assert json.loads(sidecar.read_text()) == data   # (never rewritten)
+
+
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
     """121st round: the run file replaced under review, a save was refused with the right words but as HTTP 500, which
     the browser logs as the server's failure; it is 412 (not 409: the page reads that as another page's save)."""
