@@ -26621,6 +26621,11 @@ class Review:
             # late): answered as that save was, nothing written. Written again as a newer note, it refused the next save
             # of the page that sent it, which named the revision it had been answered
             return self.saved(key, annotations, removed, read_as)
+        if not text and key not in annotations:   # removing nothing: answered as done, nothing written, whatever the
+            # page showed: writing nothing, it neither brings back nor loses a note (a late copy of an older removal too).
+            # A removal kept of a note never on file refused another page's first save ("saved and removed since this
+            # page showed none"); a note another page removed since was refused, "none is stored, as this save asked"
+            return self.saved(key, annotations, removed, read_as)
         # another page saved since this one showed it (as it is stored, or as a save of it is: a page that said so)
         # (alike as stored: "cafe\u0301" edited by hand under a page that showed "café", or one alike the text saved, is
         # no other note: a save that reached the review twice, the first written, is taken)
@@ -26656,13 +26661,10 @@ class Review:
                     "or by this one in later saves: this one was held on the way)" if key in removed and not was
                     else f"no annotation is stored for this answer, though this page {showed} (another page removed it, "
                          "or its annotations file was changed)")
-            cure = ("the note on file is the text sent" if stored else "none is stored, as this save asked") if same else "save again to " + ("replace it" if stored else "save yours")
+            cure = "the note on file is the text sent" if same else "save again to " + ("replace it" if stored else "save yours")
             raise AnnotationChanged(f"{done}; nothing was saved: {cure}",
                                     annotations.get(key), annotation_counts(self.of_this_run(annotations)),
                                     self.shown_of(annotations), read_as, self.removed_revs(removed))
-        if not text and key not in annotations:   # removing nothing: answered as done, nothing written (a removal kept
-            # of a note never on file refused another page's first save, "saved and removed since this page showed none")
-            return self.saved(key, annotations, removed, read_as)
         revision = next_revision(read)
         now = datetime.now().astimezone().isoformat(timespec="seconds")
         own_id = {"save_id": save_id} if save_id is not None else {}

@@ -563,6 +563,45 @@ def test_removing_a_note_where_none_is_on_file_writes_nothing(server, runs):
     assert b.status_code == 200 and b.json()["annotation"]["text"] == "B", b.text
 
 
+def test_removing_a_note_another_page_removed_is_answered_as_done(server, runs):
+    """132nd round: two pages showed the note X; one removed it, then the other removed it too and was refused, 409 "no
+    annotation is stored for this answer, though this page showed 'X' ...; nothing was saved: none is stored, as this
+    save asked", where the same save after a removal by hand (no removal record) was answered "removed", as README says
+    of an empty save where no note is on file. It writes nothing, so it can neither bring back nor lose a note (a late
+    copy of an older removal alike): answered as done, with the file's removal, which the page's next save names."""
+    url, review = server
+    sidecar = runs[1] + ".annotations.json"
+
+    def save(key, text, was, was_rev, save_id):
+        return requests.post(url + "/annotations", timeout=10, json={"key": key, "text": text, "was": was,
+                                                                     "was_rev": was_rev, "save_id": save_id})
+    x = save("dev-05#1", "X", "", None, "p1").json()["annotation"]
+    gone = save("dev-05#1", "", "X", x["rev"], "p2")   # (another page removes it)
+    rev = gone.json()["removed"]["dev-05#1"]
+    on_file = Path(sidecar).read_bytes()
+    again = save("dev-05#1", "", "X", x["rev"], "p3")   # (this page removes it too)
+    assert again.status_code == 200 and again.json()["annotation"] is None, again.text
+    assert again.json()["removed"] == {"dev-05#1": rev} and Path(sidecar).read_bytes() == on_file
+    b = save("dev-05#1", "B", "", rev, "p4")   # (the page's next save, naming the removal it was sent)
+    assert b.status_code == 200 and b.json()["annotation"]["text"] == "B", b.text
+    # a late copy of the first removal, the note saved and removed again since: nothing written, the later removal kept
+    later = save("dev-05#1", "", "B", b.json()["annotation"]["rev"], "p5").json()["removed"]["dev-05#1"]
+    on_file = Path(sidecar).read_bytes()
+    late = save("dev-05#1", "", "X", x["rev"], "p2")
+    assert late.status_code == 200 and late.json()["removed"] == {"dev-05#1": later}, late.text
+    assert Path(sidecar).read_bytes() == on_file
+    # an older copy of the file put back, holding an older removal than the note the page shows: nothing to lose
+    y = save("dev-06#1", "Y", "", None, "q1").json()["annotation"]
+    gone = save("dev-06#1", "", "Y", y["rev"], "q2").json()["removed"]["dev-06#1"]
+    shutil.copy(sidecar, sidecar + ".old")
+    y = save("dev-06#1", "Y2", "", gone, "q3").json()["annotation"]
+    shutil.copy(sidecar + ".old", sidecar)
+    on_file = Path(sidecar).read_bytes()
+    removed = save("dev-06#1", "", "Y2", y["rev"], "q4")
+    assert removed.status_code == 200 and removed.json()["annotation"] is None, removed.text
+    assert Path(sidecar).read_bytes() == on_file
+
+
 def test_the_pages_data_sends_the_removals_read_with_its_notes(server, runs, monkeypatch):
     """131st round: the page's data sent its notes from one read of the annotations file and the removals from whatever
     read was last, another thread's (a save's, answered meanwhile): notes of one file and removals of another. Both

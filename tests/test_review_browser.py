@@ -1865,6 +1865,27 @@ def test_a_page_told_of_a_removal_the_file_no_longer_holds_saves_again(project, 
         assert json.loads(open(notes).read())["annotations"]["dev-09#1"]["text"] == "E"
 
 
+def test_removing_a_note_another_page_removed_says_removed_and_the_next_save_goes_through(page):
+    """132nd round, in Chromium: two tabs showed the note X; one removed it, and the other's removal was "not saved: no
+    annotation is stored for this answer ... none is stored, as this save asked", where the same after a removal by
+    hand was "removed". Removing a note no longer on file is done, nothing written; the page takes the file's removal,
+    and its next save goes through."""
+    import json
+    import requests
+    notes = "runs/dev-v2.json.annotations.json"
+    key = page.text_content("#case h2") + "#1"
+    replace_note(page, "X")
+    rev = json.loads(open(notes).read())["annotations"][key]["rev"]
+    other = requests.post(page.url + "annotations", json={"key": key, "text": "", "was": "X", "was_rev": rev,
+                                                          "save_id": "another tab"}, timeout=10)   # (another tab's removal)
+    assert other.status_code == 200 and other.json()["removed"] == {key: rev + 1}, other.text
+    on_file = open(notes, "rb").read()
+    replace_note(page, "", "^annotation removed")
+    assert open(notes, "rb").read() == on_file
+    replace_note(page, "B")
+    assert json.loads(open(notes).read())["annotations"][key]["text"] == "B"
+
+
 def test_a_held_save_of_a_text_saved_again_since_never_refuses_the_next(project, chromium, monkeypatch):
     """131st round: "A" held by a proxy, "B" then "A" saved; the held "A" landed and was written as a newer note under
     its own id, and the page's next save was refused ("'A' was saved again ... held on the way"), untrue. The held
