@@ -4154,15 +4154,17 @@ def empty_ends(items, last=True, groups=None):
 def kept_from_behind(item, follower, groups):
     """Whether what never gives back (a*+, (?>...)) followed by a lookbehind that needs a character ((?<!x)) holds at
     the text's start whatever it took there: what it took is all there is before the lookbehind, so one needing more
-    characters than it can take ((?:ab)?+(?<!xab)), or a character it never takes ([ab]*+(?<!x[ab])), holds. Nothing
-    else is read here (a class such as \\d; characters not as written, GroupsAlwaysIn.blind: a placeholder's value may
-    be the very one, {{a}}*+(?<!{{b}})): left to fail."""
+    characters than it can take ((?:ab)?+(?<!xab)), or a character it never takes ([ab]*+(?<!x[ab])), holds. Only
+    where the part itself can match at the start of any text: (?>$), (?>b*\\Z) or (?!a)+ match there in an empty text
+    alone (or one of b), so (?>$)(?<!\\.) fails on "Hola.". Nothing else is read here (a class such as \\d; characters
+    not as written, GroupsAlwaysIn.blind: a placeholder's value may be the very one, {{a}}*+(?<!{{b}})): left to
+    fail."""
     op, value = follower
     while op in REPEATS and value[0] >= 1 and len(value[2]) == 1:   # ((?<!x)++ holds where (?<!x) does)
         op, value = value[2][0]
     if getattr(groups, "blind", True) or op != regex_constants.ASSERT_NOT or value[0] != -1 \
             or not only_characters(value[1]) or value[1].getwidth()[0] < 1 or item[0] != ATOMIC_GROUP \
-            and item[0] not in REPEATS:
+            and item[0] not in REPEATS or all("end" in ends for ends in item_ends(*item, True, groups)):
         return False
     if regex_parser.SubPattern(value[1].state, [item]).getwidth()[1] < value[1].getwidth()[0]:
         return True

@@ -1007,6 +1007,34 @@ def test_what_never_gives_back_before_a_lookbehind_it_cannot_fail_is_found_in_ev
                             f"to every case): {evalpy.ALWAYS_FOUND} (|, ^, a*), so the check can never fail")
 
 
+@pytest.mark.parametrize("pattern, text", [
+    ("(?>$)(?<!\\.)", "Hola."), ("(?>$)(?<![.!?])", "Hola!"), ("(?m)(?>$)(?<!\\.)", "a."), ("(?>(?!.))(?<!\\.)", "a."),
+    ("(?>$|a)(?<!\\.)", "."), ("(?:(?=$))++(?<![.!?])", "a."), ("(?>\\Z)(?<!\\n)", "a\n"), ("(?:$)+(?<!\\.)", "a."),
+    ("(?=\\Z)+(?<!x)", "x"), ("(?!a)+(?<!a)", "a"), ("(?>b*\\Z)(?<!a)", "a"), ("(?>[ab]*\\Z)(?<!x[ab])", "xa"),
+    ("((?=\\Z){1,2}+)+(?<!a)", "a")])
+def test_a_part_found_only_at_the_end_before_a_lookbehind_is_no_pattern_found_everywhere(pattern, text, tmp_path):
+    """132nd round: (?>$)(?<!\\.), "no final period", was refused at load as found in every answer, though it fails
+    on "Hola.", as were (?>\\Z)(?<!\\n), (?!a)+(?<!a), (?>b*\\Z)(?<!a) and checks.json's (?>$)(?<!{{end}}) (since
+    56761b4): a part that never gives back, or any repeat, before a lookbehind needing more characters than it can
+    take was read as found at the text's start, though it may match there only at the end ($, \\Z, (?!.)) or where a
+    lookahead holds. It is read so only where the part itself can match at the start."""
+    assert re.search(pattern, text) is None
+    assert evalpy.matches_any_answer(pattern) is False, pattern
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "1", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "checks": [{"type": "regex", "value": pattern}]}) + "\n")
+    evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
+def test_a_placeholder_lookbehind_after_the_end_loads_from_checks_json(tmp_path):
+    """132nd round: checks.json's (?>$)(?<!{{end}}) of end = . was refused on each case's line as found in every
+    answer, though (?>$)(?<!\\.) fails on "Hola." (see the test above)."""
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps({"id": i, "input": "x", "difficulty": "easy", "note": "n",
+                                                          "vars": {"end": e}}) + "\n" for i, e in (("1", "."), ("2", "!"))))
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": "(?>$)(?<!{{end}})"}]))
+    cases, _, _ = evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert [c["id"] for c in cases] == ["1", "2"]
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
