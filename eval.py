@@ -4204,7 +4204,8 @@ def item_ends(op, value, last, groups):
     every answer."""
     AT, ASSERT, ASSERT_NOT, BRANCH = (regex_constants.AT, regex_constants.ASSERT, regex_constants.ASSERT_NOT,
                                       regex_constants.BRANCH)
-    owned = op == ATOMIC_GROUP or op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
+    possessive = op in REPEATS and op != regex_constants.MAX_REPEAT and op != regex_constants.MIN_REPEAT
+    owned = op == ATOMIC_GROUP or possessive
     # what can take no character ((?!b)?+, (?>^|\b)*+) has none to keep from what follows: its plain form ((?!b)?+^ is
     # found in every answer); but for the groups it takes, which a backreference may read again
     owned = owned and ((value if op == ATOMIC_GROUP else value[2]).getwidth()[1] > 0
@@ -4212,7 +4213,15 @@ def item_ends(op, value, last, groups):
     if owned and not last:
         return {ends | {"end"} for ends in item_ends(op, value, True, groups)}
     if op in REPEATS:   # none of it, or its own ways once: (a*)+; past once, each copy is followed by the next
-        return {frozenset()} if value[0] == 0 else empty_ends(list(value[2]), last and value[0] == 1, groups)
+        if value[0] == 0:
+            return {frozenset()}
+        ways = empty_ends(list(value[2]), last and value[0] == 1, groups)
+        if possessive and value[0] > 1 and value[2].getwidth()[1] > 0:
+            # it stops at a pass of nothing, but never gives back one that took something: at the start of "a",
+            # (?:a|\A){2}+ takes the a and finds no second pass, so a count over what is nothing at the start alone
+            # may not be reached (where it is nothing anywhere, or at the end, its pass there is one of nothing)
+            ways = {ends for ends in ways if "start" not in ends or "end" in ends}
+        return ways
     if op == BRANCH:
         return set().union(*(empty_ends(list(a), last, groups) for a in value[1]))
     if op == regex_constants.SUBPATTERN:

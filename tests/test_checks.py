@@ -1035,6 +1035,24 @@ def test_a_placeholder_lookbehind_after_the_end_loads_from_checks_json(tmp_path)
     assert [c["id"] for c in cases] == ["1", "2"]
 
 
+def test_a_possessive_count_over_a_part_empty_at_the_start_alone_can_fail(tmp_path):
+    """132nd round: (?:a|\\A){2}+ was refused at load as found in every answer, though it fails on "a", as does
+    (\\w++|\\A){2}+: a possessive repeat never gives back a pass that took something, so at the start of "a" its
+    first pass takes the a and the second finds neither a nor the start; an exact or least count of 2 or more over a
+    part that can be nothing at the start alone may not be reached. One that can be nothing anywhere, or at the end,
+    stops at its empty pass there and is still found in every answer ((?:a?){2}+, (?:a|$){2}+), as is one count."""
+    for fails, text in (("(?:a|\\A){2}+", "a"), ("(\\w++|\\A){2}+", "a"), ("(?:a|\\A){2,}+", "a"),
+                        ("(?:a|\\A){2,3}+", "a"), ("(?:b|(?:a|\\A){2}+)", "a")):
+        assert re.search(fails, text) is None, fails
+        assert evalpy.matches_any_answer(fails) is False, fails
+    for found in ("(?:a?){2}+", "(?:){2}+", "(?:a|){3}+", "(?:a|$){2}+", "(?:a|\\A){1}+", "(?:a|\\A)++",
+                  "(?:a|\\A){0,2}+", "(?:a|\\A){2}"):
+        assert evalpy.matches_any_answer(found) is True, found
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "1", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "checks": [{"type": "regex", "value": "(?:a|\\A){2}+"}]}) + "\n")
+    evalpy.load_split(str(tmp_path / "s.jsonl"))
+
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
