@@ -7530,6 +7530,17 @@ def listed_models(listing, key, where, hint, clean=str):
     return [entry for entry in models if isinstance(entry, dict)]
 
 
+def unnamed_note(models, names_one, keys, clean=str):
+    """The entries of a model list (as it came, before listed_models) that name no model, said beside the names read
+    from it: ' (and 2 entries of its list with no id text, read as no model: the first, {"id": 5})', or "". names_one:
+    whether an object names one, as its reader takes names (keys: the fields it reads). Left out unsaid, the model
+    listed under a list or a number was "it serves: none" (/v1/models: id) or "not pulled ... pick one it has: none"
+    (/api/tags: name and model, the fields of Ollama's api/types.go ListModelResponse)."""
+    odd = [e for e in models if type(e) is not dict or not names_one(e)] if isinstance(models, list) else []
+    return (f" (and {len(odd)} {'entry' if len(odd) == 1 else 'entries'} of its list with no {keys} text, read as no "
+            f"model: the first, {json_preview(odd[0], clean=clean)})" if odd else "")
+
+
 def retry_after(headers):
     """The seconds a server asks to be left alone: Retry-After's number, or its HTTP date counted from now (RFC 9110
     10.2.3 allows either; a date was read as none, and the backoff retried at once); None for neither."""
@@ -8961,6 +8972,12 @@ def tags_identity(entry, scrub):
     return {k: scrub(v)[:ENTRY_TEXT] if isinstance(v, str) and v.strip() else None for k, v in zip(IDENTITY_FIELDS, found)}
 
 
+def tags_names(entry):
+    """The names an /api/tags entry gives its model, by api/types.go ListModelResponse's name and model: a number or a
+    list names none to ask for."""
+    return [entry[k] for k in ("name", "model") if entry.get(k) and type(entry[k]) is str]
+
+
 def details_apart(model, host, alike, digested=False):
     """Refused: a name Ollama lists more than once, not each with a digest (alike: what /api/tags says of each entry;
     digested: one of them names one), as two models by their family, size or quantization (a field one leaves unsaid:
@@ -9029,13 +9046,12 @@ class OllamaClient(ChatClient):
         names, entries, listed, named, told = set(), {}, [], [], []
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             named.append(([], entry.get("digest")))
-            for k in ("name", "model"):
-                if entry.get(k) and type(entry[k]) is str:   # a number or a list names no model to ask for
-                    names.add(entry[k])
-                    entries.setdefault(entry[k], entry)
-                    listed.append((tagged(entry[k]), entry.get("digest")))
-                    told.append((tagged(entry[k]), len(named), self.identity(entry)))
-                    named[-1][0].append(entry[k])
+            for name in tags_names(entry):
+                names.add(name)
+                entries.setdefault(name, entry)
+                listed.append((tagged(name), entry.get("digest")))
+                told.append((tagged(name), len(named), self.identity(entry)))
+                named[-1][0].append(name)
         wanted = tagged(model)
         case_twins_refused(model, named, self.host, self.scrub)
         if model not in names and wanted not in names:
@@ -9046,7 +9062,8 @@ class OllamaClient(ChatClient):
                 self.names[model] = wanted
         if model not in names and wanted not in names:
             raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}.")
+                            f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}"
+                            + unnamed_note(tags.get("models"), tags_names, "name or model", self.scrub) + ".")
         entry = entries.get(model) or entries.get(wanted)
         # one name listed twice with two digests (a proxy joining two servers; m and m:latest): either may answer, and
         # the run would record one of them; compare then called the other's run a model replaced under its name
@@ -9435,12 +9452,8 @@ class OpenAIClient(ChatClient):
                                     f" ({tagged(model)!r}, another model on a server but Ollama's, is asked by that name)"
                                     if tagged(model) in ids else "")
                                 + ". Try again once the server lists its models to the end, or check the model's name")
-            # (entries of no id text, left out, are said: a list of three, one of them the text "m", was "serves: none")
-            odd = [e for e in listing["data"] if type(e) is not dict or type(e.get("id")) is not str] \
-                if isinstance(listing.get("data"), list) else []
             raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}"
-                            + (f" (and {len(odd)} {'entry' if len(odd) == 1 else 'entries'} of its list with no id text, read as no "
-                               f"model: the first, {json_preview(odd[0], clean=self.scrub)})" if odd else ""))
+                            + unnamed_note(listing["data"], lambda e: type(e.get("id")) is str, "id", self.scrub))
         # the name asked, where listed: m and m:latest are two models on a server but Ollama's (which lists the tag alone)
         entry = next((m for m in served if m["id"] == model), None) or next(m for m in served if m["id"] == tagged(model))
         # one name listed twice, told apart by what its entries say (a router joining servers): either may answer, and

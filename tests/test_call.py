@@ -3323,7 +3323,23 @@ def test_a_listed_model_whose_name_is_no_text_is_not_taken_for_one(project, cli,
     """A name that is a number or a list names no model the run could ask for."""
     fake.listings["/api/tags"] = {"models": [{"name": 5}, {"name": ["qwen2.5:7b"], "model": {"x": 1}}]}
     code, out, err = cli("run", "--split", "dev", "--host", fake.url)
-    assert code == 2 and "is not pulled" in err and "pick one it has: none." in err, err
+    assert code == 2 and "is not pulled" in err and "pick one it has: none (and 2 entries" in err, err
+
+
+def test_a_model_lists_entries_of_no_name_are_said_beside_the_names_it_has(project, cli, fake):
+    """132nd round: entries of /api/tags naming no model by a text were left out unsaid, and the model, listed among them
+    as a list, was "not pulled ... pick one it has: none."; they are said as /v1/models' are (113th round)."""
+    fake.listings["/api/tags"] = {"models": [{"name": ["qwen2.5:7b"], "model": {"a": 1}}, {"foo": 1},
+                                             {"name": 5, "model": 5}, "qwen2.5:7b", {"name": "m:1b"}, {"name": ""}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err.endswith(
+        "Run `ollama pull qwen2.5:7b`, or pick one it has: m:1b (and 5 entries of its list with no name or model text, "
+        'read as no model: the first, {"name": ["qwen2.5:7b"], "model": {"a": 1}}).\n'), err
+    fake.listings["/api/tags"] = {"models": [{"foo": 1}]}
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url)
+    assert code == 2 and err.endswith('pick one it has: none (and 1 entry of its list with no name or model text, read '
+                                      'as no model: the first, {"foo": 1}).\n'), err
+    assert fake.chat_bodies == []
 
 
 def test_a_model_list_nested_too_deep_to_print_is_still_one_line():
