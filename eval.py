@@ -7491,8 +7491,8 @@ def error_text(body, reason="", clean=str, headers=None):
             message = message.get("message")
         if message and isinstance(message, str) and not INVISIBLE_CHARS.sub("", message).strip():   # shown as nothing: quoted
             return json.dumps(message[:100])
-        if message:
-            return inert(clean(str(message)[:ERROR_WINDOW])[:300])
+        if message:   # (words of no text quoted as the JSON sent, not Python's: [1, {'message': 3}])
+            return inert(clean((message if isinstance(message, str) else json_text(message))[:ERROR_WINDOW])[:300])
     except (ValueError, RecursionError):
         pass
     return inert(clean((body_text(body, headers) or reason or "").strip())[:200])

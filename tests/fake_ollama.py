@@ -119,6 +119,7 @@ class FakeOllama:
         # them), which a client reads past (RFC 9110 15.2: "A client MUST be able to parse one or more 1xx responses")
         self.early_hints = 0
         self.custom_error = ""        # the message of a "custom" fault (HTTP 500)
+        self.custom_body = None       # the whole JSON body of a "custom" fault in place of its API's error shape
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.int_bias_keys = False    # /v1 reads logit_bias's keys as token ids, as llama-cpp-python's server does
         self.retry_after = 1          # seconds, sent with a 429
@@ -776,6 +777,8 @@ class FakeOllama:
                                                    "type": "BadRequestError", "param": None, "code": 400}})
                 elif fault in ("max_tokens_422", "max_tokens_500"):   # OpenAI's words for the old cap, in another status
                     self.send_json(int(fault[-3:]), {"error": openai_refusal({"max_tokens": 1})})
+                elif fault == "custom" and fake.custom_body is not None:
+                    self.send_json(500, fake.custom_body)
                 elif fault == "custom":
                     self.send_error_json(500, fake.custom_error, openai)
                 elif fault == "401":

@@ -992,6 +992,21 @@ def test_terminal_control_sequences_from_a_server_are_shown_inert(project, cli, 
     assert "\u202e" not in report and "gub\\u202e" in report   # a right-to-left override is shown, not obeyed
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_errors_words_that_are_no_text_are_quoted_as_json(project, cli, fake, api):
+    """132nd round: an HTTP error whose "error" (or its message) was a list or a number was stored in Python's
+    words, "HTTP 500: [1, {'message': 3}]"; it is quoted as the JSON the server sent."""
+    for body, said in (({"error": [1, {"message": 3}]}, '[1, {"message": 3}]'), ({"error": 7.5}, "7.5"),
+                       ({"error": {"message": [None, True]}}, "[null, true]"),
+                       ({"detail": [{"loc": ["body"]}]}, '[{"loc": ["body"]}]')):
+        fake.faults = ["custom"] * 2
+        fake.custom_body = body
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--limit", "1",
+                             *(("--api", "openai") if api == "openai" else ()))
+        assert code == 2 and load_json("runs/dev-v3.json")["results"][0]["error"] == f"HTTP 500: {said}", err
+        os.remove("runs/dev-v3.json")
+
+
 def test_behind_a_proxy_an_unasked_answer_is_never_credited_either(project, cli, fake, monkeypatch):
     """The proxy path (and so HTTPS) goes through requests, whose pool would reuse the connection."""
     host = through_the_fake_as_a_proxy(monkeypatch, fake)
