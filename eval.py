@@ -7307,6 +7307,14 @@ def one_sided(a_ids, b_ids):
 # 6. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, through
 #    one requests.Session, with a time limit on each whole request and bounded retries.
 
+def host_shown(value):
+    """A host as every message shows it: what comes before an @ (a user name and password, whatever it holds: a / or a ?
+    of a password ended the part masked) and a query or fragment (it may hold a key) never printed, whatever is wrong."""
+    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2])
+    return (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group() * ("@" in value) \
+        + "…@" * ("@" in value) + shown
+
+
 def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
 
@@ -7314,11 +7322,7 @@ def resolve_host(value):
     means 80 or 443; quotes, spaces and trailing slashes are ignored. A host that is neither a
     name nor an address, or a port that is not one, is refused: never another port in silence."""
     value = (value or "").strip().strip("\"'").strip()
-    # as every message shows it: what comes before an @ (a user name and password, whatever it holds: a / or a ? of a
-    # password ended the part masked) and a query or fragment (it may hold a key) never printed, whatever is wrong
-    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2])
-    shown = (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group() * ("@" in value) \
-        + "…@" * ("@" in value) + shown
+    shown = host_shown(value)
     if "@" in value:   # user:password@host (or http:/u:pw@h, read as a host "http"): refused as what it is, never printed
         raise EvalError(f"host {shown!r}: a user name or password in the host is not sent (it would be written in "
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
@@ -16424,7 +16428,23 @@ def head_problem(run):
 def run_config_problem(config):
     """What must hold of a run's config (a run file's, or the one a judging will write), or None."""
     return config_problem(config, ("model", "prompt", "prompt_sha", "split", "split_sha", "labels")) or labels_problem(
-        config["labels"])
+        config["labels"]) or recorded_host_problem(config.get("host"))
+
+
+def recorded_host_problem(host):
+    """What is wrong with a run's config.host, which run records as resolve_host reads it, or None. One that reading
+    refuses was edited in (or written elsewhere), and a user name and password in it, or a query, were printed by
+    every view naming the server (report's server row, --json), where run refuses them unprinted."""
+    if type(host) is not str:   # (config_problem's: absent, or refused as no text)
+        return None
+    if "@" in host:
+        return (f"config.host {host_shown(host)!r} holds a user name or password (before its @), which run never "
+                "records (it refuses such a --host): edited in, or written by another tool")
+    try:
+        resolve_host(host)
+    except EvalError as e:
+        return f"config.host: {e}"   # (as journal_host says it)
+    return None
 
 
 def labels_problem(labels):

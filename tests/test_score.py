@@ -462,6 +462,32 @@ def test_every_number_of_a_run_is_finite_or_refused_in_one_line(hand_run, cli, w
         assert code == 2 and says in err and len(err.strip().splitlines()) == 1, err
 
 
+@pytest.mark.parametrize("host, said", [
+    ("http://u:sk-secret@h:1", "config.host 'http://…@h:1' holds a user name or password (before its @), which run never "
+                               "records (it refuses such a --host): edited in, or written by another tool"),
+    ("sk-secret@h", "config.host '…@h' holds a user name or password"),
+    ("http://h:1/?key=sk-secret", "config.host: host 'http://h:1/?…': a query (?…) or fragment (#…) is no part of a "
+                                  "server's address")])
+def test_a_run_whose_host_holds_a_password_is_refused_unprinted(hand_run, cli, host, said):
+    """132nd round: a run file whose config.host held a user name and password (hand-edited, or from elsewhere) was
+    read, and report --html's server row and report --json printed the password, which run refuses unprinted. It is
+    refused as damaged, the host shown as run's refusal shows it (a query too: it may hold a key)."""
+    run = load_json(hand_run)
+    run["config"]["host"] = host
+    Path("odd").mkdir(exist_ok=True)
+    Path("odd/h.json").write_text(json.dumps(run))
+    for argv in (("report", "odd/h.json"), ("report", "odd/h.json", "--json"), ("report", "odd/h.json", "--markdown"),
+                 ("report", "odd/h.json", "--html", "odd/h.html"), ("compare", hand_run, "odd/h.json"),
+                 ("compare", "odd/h.json", hand_run, "--json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "sk-secret" not in out + err and len(err.strip().splitlines()) == 1, (argv, err)
+        assert err.startswith(f"error: odd/h.json: not a valid run file: {said}") \
+            and err.endswith("; restore it from a copy, or run it again\n"), err
+    assert not os.path.exists("odd/h.html")
+    code, out, err = cli("runs", "odd")
+    assert code == 0 and "odd/h.json" in out and "sk-secret" not in out + err, out + err
+
+
 def test_a_vote_holding_both_a_verdict_and_an_error_is_refused(hand_run, cli):
     """Round 123: a vote edited to hold pass false beside an error was scored as failing, and counted a failed call
     too ("27 judge calls (1 failed)"): a failed call has no verdict."""
