@@ -11294,11 +11294,12 @@ def field_text_said(text, loose, words, answers):
     return saids if said is None or any(line_said is not None for line_said, _ in saids) else alone
 
 
-def said_in_a_reason_field(text, loose, verdict, fields, words):
+def said_in_a_reason_field(text, loose, verdict, fields, words, loser=False):
     """Whether a reason's text inside a verdict field (under REASON_FIELDS: notes, reasoning, details) gives another
     verdict than `verdict`, as the reply's reason does (said_in_reason: a line beginning with a verdict's key), after a
     label of the whole that begins a line ("Overall: FAIL"), or as a verdict's word alone ("FAIL", "B"): never its words
-    on an answer ("Response A: vague" is no vote for A)."""
+    on an answer ("Response A: vague" is no vote for A). loser: under a loser's key, where a word alone names the answer
+    that lost ("B" beside the winner A agrees); a key or a label still says who won ("Winner: B" there is B's)."""
     if said_in_reason({"reason": text}, loose, verdict):
         return True
     for line in text.split("\n"):
@@ -11309,6 +11310,7 @@ def said_in_a_reason_field(text, loose, verdict, fields, words):
         else:
             word = verdict_said(line.strip(" \t.!*_`\"'"))
             said = words.get(word) if word not in YES_NO else None
+            said = THE_OTHER_ANSWER.get(said, said) if loser else said
         if said is not None and said != verdict:
             return True
     return False
@@ -11413,6 +11415,8 @@ def said_in_fields(verdict_object, loose, verdict):
                                     lower or lower_better(k), side, loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list) and loose is LOOSE_WINNER and (first := ranked_first(under, item)):
+                if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)
+                    return True
                 values.append((under, whole, lower, side, loser, first))
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
@@ -11420,9 +11424,8 @@ def said_in_fields(verdict_object, loose, verdict):
                            part) for part in reversed(item))
             else:
                 values.append((under, whole, lower, side, loser, item))
-        # (a loser's reason read against the answer that lost: its "B" beside the winner A names B as the loser)
-        if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, THE_OTHER_ANSWER.get(verdict, verdict)
-                                               if loser else verdict, fields, words)
+        # (a loser's reason: its "B" alone beside the winner A names B as the loser)
+        if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words, loser)
                         for text, loser in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
             return True
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
@@ -11438,7 +11441,9 @@ def said_in_fields(verdict_object, loose, verdict):
                                        else None, None)]):
                 if said is None:
                     continue
-                said = THE_OTHER_ANSWER.get(said, said) if loser else said
+                # (under a loser's key only an answer's name alone names the loser: "Winner: B", "B wins" say who won)
+                said = THE_OTHER_ANSWER.get(said, said) if loser and isinstance(part, str) \
+                    and VERDICT_WORD.match(part.translate(SPACE_LIKE)) else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         # (the whole's pair, where there is one, its criteria's a breakdown beside it)
         agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None

@@ -6606,6 +6606,34 @@ def test_a_value_anywhere_under_a_loser_s_key_names_the_answer_that_lost(reply, 
 
 
 @pytest.mark.parametrize("reply, human", [
+    # a text saying who won keeps its meaning under the loser's key, in its reason or its own
+    ('{"winner": "A", "loser": {"answer": "B", "reason": "Winner: B"}}', None),
+    ('{"winner": "A", "loser": {"answer": "B", "reason": "Winner: A"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "B", "reason": "Verdict: B"}}', None),
+    ('{"winner": "A", "loser": {"answer": "B", "notes": "Overall: B"}}', None),
+    ('{"winner": "A", "loser": {"answer": "B", "notes": "Overall: A"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "B", "verdict": "Winner: B"}}', None),
+    ('{"winner": "A", "loser": {"answer": "B", "verdict": "Winner: A"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "B", "verdict": "B wins"}}', None),
+    ('{"winner": "A", "loser": "B wins"}', None),
+    ('{"winner": "A", "loser": "Winner: B"}', None),
+    ('{"winner": "A", "loser": "Winner: A"}', "A"),
+    # a ranking there says who won and, where it is, who lost: a person's
+    ('{"winner": "A", "loser": {"ranking": ["A", "B"]}}', None),
+    ('{"winner": "B", "loser": {"ranking": ["A", "B"]}}', None),
+    # a bare answer's name there names the loser, as before
+    ('{"winner": "A", "loser": {"answer": "Response B", "reason": "B"}}', "A"),
+    ('{"winner": "A", "loser": {"answer": "A"}}', None),
+    ('{"winner": "A", "loser": "Response B"}', "A"),
+])
+def test_a_text_saying_who_won_keeps_its_meaning_under_a_loser_s_key(reply, human):
+    """132nd round, the review of the loser's words: every text under a loser's key was read as naming the answer that
+    lost, so {"loser": {"answer": "B", "reason": "Winner: B"}} beside the winner A was read as A and "Winner: A" there
+    left to a person. Only a bare answer's name there names the loser; "Winner: B", "Overall: B", "B wins" say who won."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's object beside the winner, scored under a score, the whole's or a rank's key, as score_A is
     ('{"winner": "A", "A": {"score": 6}, "B": {"score": 9}}', None),
     ('{"winner": "A", "Response A": {"score": 3}, "Response B": {"score": 8}}', None),
