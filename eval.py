@@ -10968,6 +10968,10 @@ KNOWN_SENSE = {"correct", "accurate", "met", "pass", "passes", "passed", "succes
 # incumple): a yes of such a flag is the fail, its no no pass of the whole ("requirements_not_met": true and
 # "incorrect": true beside a pass were read as passes, their flag of unknown sense)
 DENIALS = {"not", "non", "no", "never"}
+# ...or a word after it that reports its want or a fault (correct_answer_missing, valid_citation_omitted, required_steps
+# skipped: their yes the fault, read by "correct" first their false beside a pass was left to a person, their true a pass)
+FAULT_REPORTED = {"missing", "omitted", "lacking", "absent", "violated", "broken", "wrong", "failing", "missed",
+                  "hallucinated", "unsupported", "skipped"}
 DENIED_SENSE = {prefix + word for prefix in ("non", "un", "in") for word in KNOWN_SENSE}
 
 
@@ -10994,7 +10998,9 @@ def flag_says(name):
     (One mapping for each name, never changed by its readers.)"""
     words = re.findall(r"[^\W_]+", name)
     words = words[1:] if words[:1] in (["is"], ["was"]) else words
-    denied = sum(word in DENIALS for word in words)
+    reported = bool(words) and words[-1] in FAULT_REPORTED   # (a fault said after its word denies it, as "not" does)
+    words = words[:-1] if reported else words
+    denied = sum(word in DENIALS for word in words) + reported
     words = [word for word in words if word not in DENIALS]
     # (its word last, after what it judges: requirements_met, answer_correct; or first, before it: correct_answer,
     # never before a fault's noun: correctness_issues false is good news)

@@ -6511,6 +6511,26 @@ def test_a_flag_of_known_sense_before_its_noun_or_denied_is_read(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    # a flag ending in a word that reports a fault says the sense of its first word reversed
+    ('{"pass": true, "verdict": {"correct_answer_missing": false}}', True),
+    ('{"pass": true, "verdict": {"correct_answer_missing": true}}', None),
+    ('{"pass": true, "verdict": {"correctAnswerMissing": true}}', None),
+    ('{"pass": true, "verdict": {"valid_citation_omitted": true}}', None),
+    ('{"pass": true, "verdict": {"accurate_facts_wrong": true}}', None),
+    ('{"pass": false, "verdict": {"correct_answer_missing": true}}', False),
+    ('{"pass": true, "verdict": {"required_steps_skipped": false}}', True),
+    ('{"pass": true, "verdict": {"date_missing": false}}', True),
+    ('{"pass": true, "verdict": {"requirements_met_violated": false}}', True),
+])
+def test_a_flag_ending_in_a_fault_is_never_read_by_its_first_word(reply, human):
+    """132nd round, the review of flags of known sense: a flag was read by its first word where a later word reverses
+    it, so {"correct_answer_missing": false} beside a pass (good news) was left to a person and its true (the fault)
+    beside a pass read as a pass. A name ending in a word reporting a fault (missing, omitted, wrong, skipped) says the
+    sense of its word reversed, its yes a fail."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "worse_response": "A"}', None),
     ('{"winner": "A", "worst": "A"}', None),
     ('{"winner": "A", "losing_answer": "A"}', None),
