@@ -11236,15 +11236,24 @@ def scores_of(under, value, lower=False, side=None):
             for score in found]
 
 
-def scores_agree(scores, winner):
-    """Whether a verdict field's scores (scores_of) agree with the `winner`: its own the highest, a tie's equal; None
-    where they are no one score of each answer on one scale (8 beside 4/5 compares nothing alike), compared with nothing.
-    A breakdown, where they agree, no verdict of the whole; scores against it (A winning on 6/10 to 9/10) are a second
-    verdict."""
+def one_score_each_agrees(scores, winner):
+    """scores_agree of one score of each answer (scores_of's), or None where they are not."""
     given = {answer: score for answer, score, _ in scores}
     if len(given) != 2 or len(scores) != 2 or len({scaled for *_, scaled in scores}) != 1:
         return None
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
+
+
+def scores_agree(scores, winner):
+    """Whether a verdict field's scores ([(the words of the key each is under but its answer's letter, *scores_of's)])
+    agree with the `winner`: its own the highest, a tie's equal; None where they are no one score of each answer on one
+    scale (8 beside 4/5 compares nothing alike), compared with nothing. A breakdown, where they agree, no verdict of the
+    whole; scores against it (A winning on 6/10 to 9/10) are a second verdict. More than two, each kind compared apart
+    ({"A": {"score": 3, "rank": 2}}, score_A beside final_score_A were four scores, compared with nothing): any against
+    the winner is a second verdict."""
+    kinds = [scores] + ([[s for s in scores if s[0] == kind] for kind in {s[0] for s in scores}] if len(scores) > 2 else [])
+    agreed = {one_score_each_agrees([s[1:] for s in group], winner) for group in kinds} - {None}
+    return False if False in agreed else True if agreed else None
 
 
 def ranked_first(under, items):
@@ -11440,7 +11449,7 @@ def said_in_fields(verdict_object, loose, verdict):
         for under, whole, lower, side, loser, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
             found = scores_of(under, part, lower, side) if loose is LOOSE_WINNER else None
-            scores[whole] += found or []
+            scores[whole] += [(frozenset(field_name(under).split("_")) - {"a", "b"}, *score) for score in found or []]
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
                                 else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS

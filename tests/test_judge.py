@@ -6675,6 +6675,24 @@ def test_answers_objects_beside_the_winner_are_compared_by_their_score_keys(repl
 
 
 @pytest.mark.parametrize("reply, human", [
+    # two kinds of score of each answer: each kind compared with the winner, any against it a person's
+    ('{"winner": "A", "A": {"score": 3, "rank": 2}, "B": {"score": 9, "rank": 1}}', None),
+    ('{"winner": "A", "A": {"score": 3, "overall": 3}, "B": {"score": 9, "overall": 9}}', None),
+    ('{"winner": "A", "score_A": 3, "final_score_A": 3, "score_B": 9, "final_score_B": 9}', None),
+    ('{"winner": "A", "A": {"score": 9, "rank": 2}, "B": {"score": 3, "rank": 1}}', None),
+    ('{"winner": "B", "A": {"score": 3, "rank": 2}, "B": {"score": 9, "rank": 1}}', "B"),
+    ('{"winner": "B", "score_A": 3, "final_score_A": 3, "score_B": 9, "final_score_B": 9}', "B"),
+    # one score of each, under keys of their own, compared as before
+    ('{"winner": "A", "A": {"score": 3}, "B": {"rating": 9}}', None),
+])
+def test_each_kind_of_score_of_the_answers_is_compared_with_the_winner(reply, human):
+    """132nd round, the review of the answers' scores: two scores of each answer (a score and a rank in its object,
+    score_A beside final_score_A) were four, no one score of each, so none was compared and A winning on 3 to 9 was
+    read as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
