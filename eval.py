@@ -11028,8 +11028,7 @@ def of_the_whole_field(name, fields):
 
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
 # (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A; the answers' scores, {"scores": {"A": 2, "B": 9}})
-WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings",
-               "ranking", "rankings"}
+WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings"} | RANKS
 
 
 def a_verdict_beside(key, fields):
@@ -11166,6 +11165,7 @@ def lower_better(key):
     factual_errors, final_rank, number_of_errors; never error_handling, error_free, avoids_errors, absence_of_errors,
     accuracy_and_errors nor math_problems)."""
     words = field_name(key).split("_")
+    words = words[1:] if words[0] in ("a", "b") else words[:-1] if words[-1] in ("a", "b") else words   # (rank_A, A_rank)
     head = next((words[:at] for at, word in enumerate(words) if word in PREPOSITIONS and not set(words[:at]) <= COUNT_WORDS),
                 words)
     nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(head)))
@@ -11191,6 +11191,8 @@ SIDE_WORDS = {"assistant", "candidate", "for", "of"}
 # words of a key naming an answer that say it holds the answer's score (score_A, A_rating, points_B): under any other
 # (answer_A, "Answer A", output_A, model_id_A) is the answer's own value, 42 or "1/2", no score
 SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point", "grade", "grades", "mark", "marks"}
+# ...and its place, lower the better (rank_A, A_rank, position_B: beside the winner never read)
+PLACE_WORDS = RANKS | {"position", "place"}
 
 
 def side_named(key):
@@ -11199,7 +11201,7 @@ def side_named(key):
     never a criterion's (accuracy_A)."""
     words = field_name(key).split("_")
     side, rest = (words[-1], words[:-1]) if words[-1] in ("a", "b") else (words[0], words[1:])
-    return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS | SCORE_WORDS \
+    return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS | SCORE_WORDS | PLACE_WORDS \
         else None
 
 
@@ -11213,7 +11215,7 @@ def scores_of(under, value, lower=False, side=None):
     {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score). lower: a rank's or a
     count's (lower_better), each score negated, so that the highest is still the best."""
     answer = side_named(under) or side
-    scored = answer and (field_name(under) in ("a", "b") or SCORE_WORDS & set(field_name(under).split("_"))
+    scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
                          or side and (field_name(under) in WHOLE_WORDS or lower))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # (a negative one under a penalty's key is a deduction already: "length_penalty": {"A": 0, "B": -2} favours A)
@@ -11388,7 +11390,8 @@ def verdict_fields(verdict_object, loose, fields):
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
                 and not (one_criterion and field_name(key) in SCORE_WORDS):
             yield key, value
-        elif loose is LOOSE_WINNER and side_named(key) and (field_name(key) not in ("a", "b") and scores_of(key, value)
+        elif loose is LOOSE_WINNER and side_named(key) and (field_name(key) not in ("a", "b")
+                                                            and scores_of(key, value, lower_better(key))
                                                             or scored_inside(key, value)):
             sides[key] = value
     # (beside one criterion named, only those whose key says they are the whole's: overall_score_A)

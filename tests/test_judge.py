@@ -6693,6 +6693,26 @@ def test_each_kind_of_score_of_the_answers_is_compared_with_the_winner(reply, hu
 
 
 @pytest.mark.parametrize("reply, human", [
+    # each answer's rank or position beside the winner, under a key of its own or together, as "rankings" is read
+    ('{"winner": "A", "rank_A": 2, "rank_B": 1}', None),
+    ('{"winner": "A", "A_rank": 2, "B_rank": 1}', None),
+    ('{"winner": "A", "position_A": 2, "position_B": 1}', None),
+    ('{"winner": "A", "rank": {"A": 2, "B": 1}}', None),
+    ('{"winner": "A", "ranked": ["B", "A"]}', None),
+    ('{"winner": "B", "rank_A": 2, "rank_B": 1}', "B"),
+    ('{"winner": "B", "A_rank": 2, "B_rank": 1}', "B"),
+    ('{"winner": "B", "position_A": 2, "position_B": 1}', "B"),
+    ('{"winner": "B", "rank": {"A": 2, "B": 1}}', "B"),
+    ('{"winner": "B", "ranked": ["B", "A"]}', "B"),
+])
+def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
+    """132nd round, the review of the answers' ranks: rank_A and rank_B, A_rank, position_A, "rank": {"A": 2, "B": 1}
+    and "ranked": ["B", "A"] beside the winner A were never read, so A ranked second was read as A, where "rankings" and
+    {"A": {"rank": 2}} are compared and left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
