@@ -11175,15 +11175,16 @@ def lower_better(key):
 
 # a scale beside the verdict saying its lowest is the best ("scale": "1-5 where 1 is best", "rank, 1 best", "lower is
 # better"): the answers' scores beside it are lower the better, as a rank's are (never "1-5 where 5 is best")
-LOWEST_BEST = re.compile(r"\b(?:1|lowest|lower(?:[ \t]+scores?)?)[ \t]*(?:is|=|:|being|means)?[ \t]*(?:the[ \t]+)?"
-                         r"(?:best|better)\b|\blower[ \t]+(?:the|is)[ \t]+better\b|\brank", re.IGNORECASE)
-SCALE_KEYS = ("scale", "Scale", "score_scale", "scoring_scale")
+LOWEST_BEST = re.compile(r"\b(?:1|lowest|lower|smallest|smaller)(?:[ \t]+(?:scores?|numbers?|values?))?[ \t]*"
+                         r"(?:is|are|=|:|being|means|\()?[ \t]*(?:the[ \t]+)?(?:best|better)\b"
+                         r"|\blower[ \t]+(?:the|is)[ \t]+better\b|(?<!higher[ \t])\brank\b", re.IGNORECASE)
+SCALE_KEYS = {"scale", "score_scale", "scoring_scale", "rating_scale"}   # (as field_name spells them: scoreScale, SCALE)
 
 
 def scale_lowest_best(verdict_object):
     """Whether a verdict object's scale (under SCALE_KEYS) says its lowest score is the best (LOWEST_BEST)."""
-    return any(isinstance(verdict_object.get(key), str) and LOWEST_BEST.search(verdict_object[key][:200])
-               for key in SCALE_KEYS)
+    return any(isinstance(value, str) and field_name(key) in SCALE_KEYS and LOWEST_BEST.search(value[:200])
+               for key, value in verdict_object.items())
 
 
 # what else names an answer's score beside words of the whole's: score_for_A, Assistant A
@@ -11427,6 +11428,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
+                lower = lower or scale_lowest_best(item)   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),

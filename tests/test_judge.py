@@ -6713,6 +6713,30 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    # its key in any case or spelling, a rating's scale too
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scoreScale": "1-10, 1 is best"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "SCALE": "1-10, 1 is best"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "Score Scale": "1-10, 1 is best"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "rating_scale": "1-10, 1 is best"}', "A"),
+    # its phrasings
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1 (best) to 10"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1-10, lower scores are better"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1-10, smaller is better"}', "A"),
+    # inside the scores it speaks of
+    ('{"winner": "A", "scores": {"A": 2, "B": 7, "scale": "1-10, 1 is best"}}', "A"),
+    # higher ranks better is highest best
+    ('{"winner": "A", "scores": {"A": 7, "B": 2}, "scale": "1-10, higher ranks better"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1-10, higher ranks better"}', None),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1 (worst) to 10 (best)"}', None),
+])
+def test_a_scale_lowest_best_is_read_under_any_spelling_of_its_key_and_inside_the_scores(reply, human):
+    """132nd round, the review of scales: only "scale", "Scale", "score_scale" and "scoring_scale" were read (never
+    scoreScale, SCALE, "Score Scale", rating_scale, nor a scale inside "scores"), nor "1 (best)", "lower scores are better"
+    or "smaller is better"; and "higher ranks better" was read lowest best ("rank" in "ranks"), A on 2 to 7 read as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
