@@ -6737,6 +6737,18 @@ def test_a_scale_lowest_best_is_read_under_any_spelling_of_its_key_and_inside_th
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', None),
+    ('{"winner": "A", "overall_score_A": 3, "overall_score_B": 9, "criteria": "style"}', None),
+    ('{"winner": "B", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', "B"),
+    ('{"winner": "A", "A": {"score": 3}, "B": {"score": 9}, "criteria": "style"}', "A"),
+])
+def test_an_answer_s_score_of_the_whole_in_its_object_is_compared_beside_one_criterion(reply, human):
+    """132nd round, the review of one criterion named: beside it only an answer's key saying the whole was compared
+    (overall_score_A), never its object's ({"A": {"overall_score": 3}} to 9 beside the winner A was read as A)."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
