@@ -11360,8 +11360,10 @@ JOINING_WORDS = {"and", "or", "y", "o", "i", "plus"}
 def names_one_criterion(verdict_object):
     """Whether the verdict object names the one criterion its scores are of ({"criteria": "style"} beside the scores A 6,
     B 9 and the winner A is no second verdict), never a list of them, a question or the whole ("overall")."""
-    for key in ("criteria", "criterion", "Criterion"):
-        named = verdict_object.get(key)
+    for key, named in verdict_object.items():
+        if field_name(key) not in ("criteria", "criterion"):
+            continue
+        named = named[0] if isinstance(named, list) and len(named) == 1 else named   # (a list of one: ["style"])
         if isinstance(named, str) and ONE_CRITERION.fullmatch(named.strip()):
             words = set(field_name(named).split("_"))
             return not words & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE)

@@ -6749,6 +6749,22 @@ def test_an_answer_s_score_of_the_whole_in_its_object_is_compared_beside_one_cri
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "A": {"score": 3}, "B": {"score": 9}, "Criteria": "style"}', "A"),
+    ('{"winner": "A", "scores": {"A": 3, "B": 9}, "Criteria": "style"}', "A"),
+    ('{"winner": "A", "scores": {"A": 3, "B": 9}, "CRITERION": "style"}', "A"),
+    ('{"winner": "A", "scores": {"A": 3, "B": 9}, "criteria": ["style"]}', "A"),
+    # a list of two, or a list written out, names no one criterion
+    ('{"winner": "A", "scores": {"A": 3, "B": 9}, "criteria": ["style", "tone"]}', None),
+    ('{"winner": "A", "scores": {"A": 3, "B": 9}, "criteria": "style and tone"}', None),
+])
+def test_one_criterion_named_under_its_key_in_any_case_or_as_a_list_of_one(reply, human):
+    """132nd round, the review of one criterion named: only "criteria", "criterion" and "Criterion" holding a text were
+    read, so "Criteria": "style" and "criteria": ["style"] beside the scores A 3, B 9 and the winner A were left to a
+    person, as if the scores were of the whole."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
