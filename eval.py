@@ -4155,10 +4155,10 @@ def kept_from_behind(item, follower, groups):
     """Whether what never gives back (a*+, (?>...)) followed by a lookbehind that needs a character ((?<!x)) holds at
     the text's start whatever it took there: what it took is all there is before the lookbehind, so one needing more
     characters than it can take ((?:ab)?+(?<!xab)), or a character it never takes ([ab]*+(?<!x[ab])), holds. Only
-    where the part itself can match at the start of any text: (?>$), (?>b*\\Z) or (?!a)+ match there in an empty text
-    alone (or one of b), so (?>$)(?<!\\.) fails on "Hola.". Nothing else is read here (a class such as \\d; characters
-    not as written, GroupsAlwaysIn.blind: a placeholder's value may be the very one, {{a}}*+(?<!{{b}})): left to
-    fail."""
+    where the part itself can match at the start of any text: (?>$) or (?>b*\\Z) match there in an empty text alone (or
+    one of b), (?!a)+ in one not beginning with a, so (?>$)(?<!\\.) fails on "Hola.". Nothing else is read here (a
+    class such as \\d; characters not as written, GroupsAlwaysIn.blind: a placeholder's value may be the very one,
+    {{a}}*+(?<!{{b}})): left to fail."""
     op, value = follower
     while op in REPEATS and value[0] >= 1 and len(value[2]) == 1:   # ((?<!x)++ holds where (?<!x) does)
         op, value = value[2][0]
