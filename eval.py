@@ -314,7 +314,7 @@ MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search 
 # Where the float sum of a failures tail (its logs err by about 1e-16 a term) comes within this share of the
 # chance aimed at, it is summed again exactly: an exact tie (3 rows at rate 0.5 give 2 failures with 1/2)
 # read 49.99999999999999% and cost a row (the float sums err by 3e-12 at most up to 1,000 failures). Only up to
-# EXACT_TAIL_BITS, rows x bits of the rate's fraction (10,000 rows at 0.5, 357 at 0.1: a millisecond; at a million
+# EXACT_TAIL_BITS, rows x bits of the rate's fraction (10,000 rows at 0.5, 5,000 at 0.1: a millisecond; at a million
 # bits, seconds): a chance that is a float has at most 1,074 + 53 bits, which past them takes rare cancellation
 TAIL_NEAR = 1e-9
 EXACT_TAIL_BITS = 20_000
@@ -18760,10 +18760,11 @@ def failures_at_least(failures, rows, rate):
 
 
 def failures_at_least_exactly(failures, rows, rate):
-    """failures_at_least as an exact fraction of the float rate (a / d, summed in whole numbers over
+    """failures_at_least as an exact fraction of the rate as written (a / d, summed in whole numbers over
     d^rows: the smaller side's terms, each from the one before), or None where those numbers would
-    pass EXACT_TAIL_BITS."""
-    share = Fraction(rate)
+    pass EXACT_TAIL_BITS. Written, not the float's binary value: 0.1 a hair above a tenth made 3 rows'
+    1 - 0.9^3 a hair below the 0.271 that `--rows 3` prints, and cost a row."""
+    share = exact(rate)
     if rows * share.denominator.bit_length() > EXACT_TAIL_BITS:
         return None
     if failures <= 0 or failures > rows:
@@ -18786,10 +18787,10 @@ def exact_near(chance, failures, rows, rate, line):
 
 
 def reaches_chance(failures, rows, rate, prob):
-    """P(at least `failures` of `rows` fail) >= prob, an exact tie included."""
+    """P(at least `failures` of `rows` fail) >= prob, an exact tie included (prob as written, as the rate)."""
     chance = failures_at_least(failures, rows, rate)
     exactly = exact_near(chance, failures, rows, rate, prob)
-    return chance >= prob if exactly is None else exactly >= prob
+    return chance >= prob if exactly is None else exactly >= exact(prob)
 
 
 def rows_for_failures(rate, failures, prob, limit=MAX_SIZING_ROWS):
@@ -19069,11 +19070,14 @@ def seen_chance(failures, rows, rate, line=None):
     """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
     1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%").
     Near a line it is read against, the exact chance, on the side of it that one is (an exact tie
-    printed as 49.99999999999999% beside 50%; one a hair under the line is a float under it)."""
+    printed as 49.99999999999999% beside 50%; one a hair under the line is a float under it), the line read
+    as written, as reaches_chance reads it (1 row at 1e-9 gives the decimal 1e-9, below the float's value)."""
     chance = failures_at_least(failures, rows, rate)
     exactly = None if line is None else exact_near(chance, failures, rows, rate, line)
     if exactly is not None:
-        chance = nextafter(line, 0.0) if exactly < line == float(exactly) else float(exactly)
+        side, chance = (exactly > exact(line)) - (exactly < exact(line)), float(exactly)
+        if (chance > line) - (chance < line) != side:
+            chance = line if side == 0 else nextafter(line, 1.0 if side > 0 else 0.0)
     if chance >= 1 and 0 < failures and rate < 1:
         return nextafter(1.0, 0.0)
     if chance <= 0 < rate and failures <= rows:

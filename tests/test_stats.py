@@ -472,10 +472,23 @@ def test_rows_for_failures_at_tiny_rates_is_the_fewest_by_scipy(rate, failures, 
     assert rows == failures or scipy_stats.binom.sf(failures - 1, rows - 1, rate) < prob
 
 
+def written(x):
+    """A rate or chance as power reads it: the decimal a float writes (0.1 a tenth, not its binary value)."""
+    return Fraction(repr(x)) if isinstance(x, float) else Fraction(x)
+
+
 def exact_chance(k, n, p):
-    """P(X >= k) as a Fraction: exact_tail before its rounding to a float."""
-    num, den = Fraction(p).as_integer_ratio()
+    """P(X >= k) as a Fraction, the rate read as written: exact_tail before its rounding to a float."""
+    num, den = written(p).as_integer_ratio()
     return Fraction(sum(comb(n, i) * num ** i * (den - num) ** (n - i) for i in range(k, n + 1)), den ** n)
+
+
+def fewest_rows(rate, failures, prob):
+    """The fewest rows whose chance of at least `failures` failures reaches prob, every figure an exact fraction."""
+    rows = failures
+    while exact_chance(failures, rows, rate) < prob:
+        rows += 1
+    return rows
 
 
 def test_power_rate_reaches_a_chance_it_ties_exactly(cli):
@@ -494,10 +507,9 @@ def test_power_rate_reaches_a_chance_it_ties_exactly(cli):
             for n in range(failures, 30):
                 chance = exact_chance(failures, n, rate)
                 for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)} - {0.0, 1.0}:
-                    ties += prob == chance
+                    ties += written(prob) == chance
                     rows = evalpy.rows_for_failures(rate, failures, prob)
-                    assert exact_chance(failures, rows, rate) >= prob, (rate, failures, prob, rows)
-                    assert rows == failures or exact_chance(failures, rows - 1, rate) < prob, (rate, failures, prob, rows)
+                    assert rows == fewest_rows(rate, failures, written(prob)), (rate, failures, prob, rows)
                     for m in (rows - 1, rows):
                         theirs = scipy_stats.binom.sf(failures - 1, m, rate)
                         assert theirs == pytest.approx(float(exact_chance(failures, m, rate)), rel=1e-12, abs=1e-300)
@@ -511,10 +523,12 @@ def test_power_rate_one_failure_at_tiny_rates_keeps_the_digits_of_its_chance(cli
     `--rate 1e-9 --prob 1e-9` 2 rows, "0.000000099999997% at 1" (1 row gives 1e-9 exactly), `--rate 1e-20 --prob
     1e-10` 9999995277 rows (10000000001: 1e10 rows give 1e-10 - 5e-21); 20 of 77 small rates were wrong. On a grid
     of tiny rates, at each chance and its neighbours, the answer is the fewest rows by exact fractions."""
-    for rate, prob, rows in ((1e-12, 4.99999999999e-12, 6), (1e-9, 1e-9, 1), (1e-20, 1e-10, 10000000001)):
+    # (since the 132nd round a rate is read as written: 5 rows at a decimal 1e-12 give 4.99999999999e-12 and 1e-35 more)
+    for rate, prob, rows in ((1e-12, 4.999999999990001e-12, 6), (1e-9, 1e-9, 1), (1e-20, 1e-10, 10000000001)):
         doc = json.loads(cli("power", "--rate", rate, "--failures", "1", "--prob", prob, "--json")[1])
         assert doc["rows"] == rows, (rate, prob, doc)
-    assert exact_chance(1, 6, 1e-12) >= 4.99999999999e-12 > exact_chance(1, 5, 1e-12) and exact_chance(1, 1, 1e-9) == 1e-9
+    assert exact_chance(1, 6, 1e-12) >= written(4.999999999990001e-12) > exact_chance(1, 5, 1e-12)
+    assert exact_chance(1, 1, 1e-9) == written(1e-9)
     assert scipy_stats.binom.sf(0, 10000000001, 1e-20) >= 1e-10 > scipy_stats.binom.sf(0, 10000000000, 1e-20)
     code, out, _ = cli("power", "--rate", "1e-9", "--failures", "1", "--prob", "1e-9")
     assert code == 0 and out.startswith("1 row: the fewest") and "(P = 0.000000100% at 1 row" in out, out
@@ -523,8 +537,32 @@ def test_power_rate_one_failure_at_tiny_rates_keeps_the_digits_of_its_chance(cli
             chance = exact_chance(1, n, rate)
             for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)}:
                 rows = evalpy.rows_for_failures(rate, 1, prob)
-                assert exact_chance(1, rows, rate) >= prob > exact_chance(1, rows - 1, rate), (rate, prob, rows)
+                assert exact_chance(1, rows, rate) >= written(prob) > exact_chance(1, rows - 1, rate), (rate, prob, rows)
             assert evalpy.failures_at_least(1, n, rate) == pytest.approx(float(chance), rel=1e-15), (rate, n)
+
+
+def test_power_rate_reads_the_rate_and_the_chance_as_the_decimals_written(cli):
+    """132nd round: `--rate 0.1 --failures 1 --prob 0.271` answered 4 rows, while 3 rows give 1 - 0.9^3 = 0.271
+    exactly and `--rate 0.1 --rows 3` says so: the exact sum took the rate as its binary float (a hair above 0.1) and
+    compared with the float prob, so a tie written in decimals was a row too many (6 of 8 such ties). The rate and the
+    chance are read as the decimals typed; on a grid of decimal rates, at each chance a float writes exactly and at
+    its neighbours, the answer is the fewest rows by exact decimal fractions."""
+    for rate, failures, prob, rows in (("0.1", 1, "0.271", 3), ("0.3", 2, "0.09", 2), ("0.3", 2, "0.216", 3),
+                                       ("0.7", 1, "0.91", 2), ("0.9", 2, "0.81", 2), ("0.01", 1, "0.0199", 2),
+                                       ("10%", 1, "27.1%", 3), ("0.1", 1, "0.19", 2), ("0.2", 1, "0.36", 2)):
+        doc = json.loads(cli("power", "--rate", rate, "--failures", str(failures), "--prob", prob, "--json")[1])
+        assert doc["rows"] == rows, (rate, failures, prob, doc)
+    assert json.loads(cli("power", "--rate", "0.1", "--rows", "3", "--failures", "1", "--json")[1])["probability"] == 0.271
+    ties = 0
+    for rate in map(Fraction, ("0.1", "0.3", "0.7", "0.9", "0.01", "0.2", "0.05", "0.15", "0.001")):
+        for failures in range(1, 5):
+            for n in range(failures, 25):
+                chance = exact_chance(failures, n, rate)
+                for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)} - {0.0, 1.0}:
+                    ties += written(prob) == chance
+                    rows = evalpy.rows_for_failures(float(rate), failures, prob)
+                    assert rows == fewest_rows(rate, failures, written(prob)), (rate, failures, prob, rows)
+    assert ties > 100
 
 
 def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
@@ -855,7 +893,8 @@ def test_a_chance_aimed_close_to_one_prints_apart_from_its_line(cli, prob):
     line = re.search(r"probability >= ([0-9.]+)%", out).group(1)
     assert Fraction(line) / 100 == Fraction(prob), out
     (at, rows), before = re.search(r"([0-9.]+)% at (\d+) rows", out).groups(), re.search(r"([0-9.]+)% at \d+;", out).group(1)
-    assert evalpy.failures_at_least(10, int(rows), 0.5) >= float(prob) > evalpy.failures_at_least(10, int(rows) - 1, 0.5)
+    # (as written: since the 132nd round 0.9999999999999999 is that decimal, which 93 rows miss by 1e-17, not the float)
+    assert exact_chance(10, int(rows), 0.5) >= Fraction(prob) > exact_chance(10, int(rows) - 1, 0.5)
     assert Fraction(before) / 100 < Fraction(prob) and Fraction(before) < 100, out
     assert Fraction(at) / 100 >= Fraction(prob) and (Fraction(at) < 100 or evalpy.failures_at_least(10, int(rows), 0.5) == 1), out
 
