@@ -923,10 +923,11 @@ def exact(number):
 
 class ExactShare(float):
     """A share as the float every view shows, holding the exact fraction it rounds: a gate reads that one
-    (18/23 and a minimum of 0.782608695652174 are one float, and the run, below its minimum, passed)."""
+    (18/23 and a minimum of 0.782608695652174 are one float, and the run, below its minimum, passed). as_float: the
+    float it stands as where the nearest says more than the fraction (power's chance 1 - 10^-17 is 1.0: certain)."""
 
-    def __new__(cls, exactly):
-        share = super().__new__(cls, float(exactly))
+    def __new__(cls, exactly, as_float=None):
+        share = super().__new__(cls, float(exactly) if as_float is None else as_float)
         share.exactly = Fraction(exactly)
         return share
 
@@ -19069,20 +19070,19 @@ def detectable_answer(rows, alpha):
 def seen_chance(failures, rows, rate, line=None):
     """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
     1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%").
-    Near a line it is read against, the exact chance, on the side of it that one is (an exact tie
-    printed as 49.99999999999999% beside 50%; one a hair under the line is a float under it), the line read
-    as written, as reaches_chance reads it (1 row at 1e-9 gives the decimal 1e-9, below the float's value)."""
+    Near a line it is read against, the exact chance (ExactShare), read against the line as written, as
+    reaches_chance reads it, and printed from its exact digits: as a float an exact tie printed as
+    49.99999999999999% beside 50%, 2 rows at 0.2 as 36.000000000000004% beside 36%, and 1 - 0.3^27 took its
+    digits from the float beside it (99.99999999999925%, where it is 99.999999999999237%)."""
     chance = failures_at_least(failures, rows, rate)
     exactly = None if line is None else exact_near(chance, failures, rows, rate, line)
     if exactly is not None:
-        side, chance = (exactly > exact(line)) - (exactly < exact(line)), float(exactly)
-        if (chance > line) - (chance < line) != side:
-            chance = line if side == 0 else nextafter(line, 1.0 if side > 0 else 0.0)
+        chance = float(exactly)
     if chance >= 1 and 0 < failures and rate < 1:
-        return nextafter(1.0, 0.0)
-    if chance <= 0 < rate and failures <= rows:
-        return nextafter(0.0, 1.0)
-    return chance
+        chance = nextafter(1.0, 0.0)
+    elif chance <= 0 < rate and failures <= rows:
+        chance = nextafter(0.0, 1.0)
+    return chance if exactly is None else ExactShare(exactly, chance)
 
 
 def failures_answer(rate, rows, failures, prob):

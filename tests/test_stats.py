@@ -6,7 +6,7 @@ import json
 import random
 import warnings
 from fractions import Fraction
-from math import comb, nextafter
+from math import comb, floor, nextafter
 
 import pytest
 
@@ -563,6 +563,36 @@ def test_power_rate_reads_the_rate_and_the_chance_as_the_decimals_written(cli):
                     rows = evalpy.rows_for_failures(float(rate), failures, prob)
                     assert rows == fewest_rows(rate, failures, written(prob)), (rate, failures, prob, rows)
     assert ties > 100
+
+
+def test_power_rate_prints_each_chance_beside_its_line_from_its_exact_value(cli):
+    """132nd round: the chances beside the line printed float leftovers: `--rate 0.2 --failures 1 --prob 0.36` "P =
+    36.000000000000004% at 2 rows", (0.3, 2, 0.09) "8.999999999999998% at 2", (0.01, 1, 0.0199) "1.9899999999999998%";
+    and a chance a hair from the line took its digits from a float beside it (1 - 0.3^27 against 0.9999999999999923
+    printed 99.99999999999925%; it is 99.9999999999992374...%). Each is the exact chance with the fewest digits that
+    keep it on its side of the line as written (a tie prints as the line), rounded from the exact value, never 100%."""
+    import re
+    for rate, failures, prob, says in (("0.2", 1, "0.36", "(P = 36% at 2 rows, 20% at 1;"),
+                                       ("0.3", 2, "0.09", "(P = 9% at 2 rows, 0% at 1;"),
+                                       ("0.01", 1, "0.0199", "(P = 1.99% at 2 rows, 1% at 1;"),
+                                       ("0.7", 1, "0.9999999999999923", "(P = 99.99999999999924% at 27 rows,"),
+                                       ("0.9", 1, "0.9999999999999999", "(P = 99.99999999999999% at 16 rows,")):
+        out = cli("power", "--rate", rate, "--failures", str(failures), "--prob", prob)[1]
+        assert says in out, out
+    for rate in map(Fraction, ("0.7", "0.9", "0.3", "0.1", "0.15")):
+        for failures in (1, 2):
+            for n in range(failures + 1, 29):
+                chance = exact_chance(failures, n, rate)
+                for prob in {float(chance), nextafter(float(chance), 1), nextafter(float(chance), 0)} - {1.0}:
+                    out = cli("power", "--rate", str(float(rate)), "--failures", str(failures), "--prob", repr(prob))[1]
+                    (at, rows), before = re.search(r"P = ([0-9.]+)% at (\d+) rows?, ([0-9.]+)%", out).groups()[:2], \
+                        re.search(r", ([0-9.]+)% at \d+;", out).group(1)
+                    for shown, m in ((at, int(rows)), (before, int(rows) - 1)):
+                        exactly, line = exact_chance(failures, m, rate), written(prob)
+                        digits = len(shown.partition(".")[2])
+                        half_up = Fraction(floor(exactly * 100 * 10 ** digits + Fraction(1, 2)), 10 ** digits)
+                        assert Fraction(shown) == half_up or exactly == line, (out, m)
+                        assert (Fraction(shown) / 100 > line) == (exactly > line) and Fraction(shown) < 100, (out, m)
 
 
 def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
