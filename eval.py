@@ -2173,6 +2173,12 @@ def rate(part, whole):
     return part / whole if whole else None
 
 
+def exact_rate(part, whole):
+    """rate() holding its fraction (ExactShare): a difference of two is then exact, rounded once (1/2 - 1/3 in
+    floats is 0.16666666666666669)."""
+    return ExactShare(Fraction(part, whole)) if whole else None
+
+
 def agreeing_share(readable, asked):
     """A verdict's certainty: the share of the votes asked that give its most common answer. A vote
     without a verdict (unreadable, cut, or a failed call) counts against it as a dissenting one does:
@@ -17200,7 +17206,7 @@ def f1_score(precision, recall):
 
 def rate_figures(correct, total):
     """The rate of passing cases with its Wilson 95% interval, and whether it is too thin to read."""
-    return {"correct": correct, "total": total, "accuracy": rate(correct, total),
+    return {"correct": correct, "total": total, "accuracy": exact_rate(correct, total),
             "ci": list(wilson(correct, total)), "thin": total < SMALL_SLICE}
 
 
@@ -18270,8 +18276,8 @@ def label_figures(outcomes, labels, counts, scored):
     per_label = {}
     for label in shown:
         tp = confusion[label][label]
-        precision = rate(tp, predicted[label])
-        recall = rate(tp, sum(confusion[label].values()))
+        precision = exact_rate(tp, predicted[label])
+        recall = exact_rate(tp, sum(confusion[label].values()))
         per_label[label] = {"precision": precision, "recall": recall,
                             "f1": f1_score(precision, recall), "support": sum(confusion[label].values())}
     baseline = rate_figures(scored.get(majority_label, 0), sum(scored.values()))
@@ -18476,7 +18482,7 @@ def paired_difference(both, fixed, broken, neither, z=Z95):
     cross = both * neither - broken * fixed
     corrected = cross - n / 2 if cross > n / 2 else cross if cross < 0 else 0
     phi = corrected / sqrt(margins) if margins else 0.0
-    d = p_b - p_a
+    d = (fixed - broken) / n   # (exact, rounded once: 20/25 - 15/25 in floats is 0.20000000000000007)
     low = d - sqrt(max(0.0, (p_b - l_b) ** 2 - 2 * phi * (p_b - l_b) * (u_a - p_a) + (u_a - p_a) ** 2))
     high = d + sqrt(max(0.0, (u_b - p_b) ** 2 - 2 * phi * (u_b - p_b) * (p_a - l_a) + (p_a - l_a) ** 2))
     return d, max(-1.0, low), min(1.0, high)
@@ -22517,8 +22523,8 @@ def compare_details(a_cfg, a_cases, b_cfg, b_by_id):
     decided = decided_by_all([c["id"] for c in a_cases], [a_by_id, b_by_id])
     sa, sb = score(a_cfg, [a_by_id[i] for i in decided]), score(b_cfg, [b_by_id[i] for i in decided])
 
-    def change(a, b):
-        return None if a is None or b is None else b - a
+    def change(a, b):   # (each an exact_rate: its difference exact, rounded once)
+        return None if a is None or b is None else float(exactly(b) - exactly(a))
     if "per_label" in sa and "per_label" in sb:
         # (a label one run never saw, among more than MANY_LABELS, is none of its rows: no figure there)
         none = {"precision": None, "recall": None}
@@ -22531,7 +22537,7 @@ def compare_details(a_cfg, a_cases, b_cfg, b_by_id):
         b_checks = {x["name"]: x for x in sb["checks"]}
         first = {"per_check": {x["name"]: {"baseline": a, "candidate": b, "change": change(a["rate"], b["rate"])}
                                for x in sa["checks"] if x["name"] in b_checks
-                               for a, b in [[{"passed": y["passed"], "total": y["total"], "rate": rate(y["passed"], y["total"])}
+                               for a, b in [[{"passed": y["passed"], "total": y["total"], "rate": exact_rate(y["passed"], y["total"])}
                                              for y in (x, b_checks[x["name"]])]]}}
     b_groups = sb["by_difficulty"]
     return {"cases": len(decided), **first, "per_difficulty": {

@@ -1747,6 +1747,26 @@ def test_compare_markdown_cuts_each_list_of_ids_as_report_cuts_its_failures(proj
     assert fixed == "**Fixed (3):** `a  b`, `" + odd[1] + "`, `x|y`", fixed
 
 
+def test_compare_json_differences_are_the_exact_differences_rounded_once(project, cli):
+    """132nd round: compare --json subtracted floats: details.per_label.acceso.change.precision read 0.16666666666666669
+    for 1/2 - 1/3, and the difference 0.20000000000000007 for 20/25 - 15/25 (runs[1].difference.estimate too, with
+    three runs). Each is the exact difference of the counts, rounded once, as the views print it."""
+    from fractions import Fraction
+    specs = [(f"c{i:02d}", "bug" if i < 20 else "acceso") for i in range(25)]
+    a = write_run("runs/a.json", make_run([(i, e, "acceso" if 10 <= int(i[1:]) < 20 else e) for i, e in specs]))
+    b = write_run("runs/b.json", make_run([(i, e, "acceso" if 15 <= int(i[1:]) < 20 else e) for i, e in specs],
+                                          prompt="prompts/v2.txt"))
+    doc = json.loads(cli("compare", a, b, "--json")[1])
+    assert doc["difference"]["estimate"] == float(Fraction(5, 25)) == 0.2, doc["difference"]
+    per_label = doc["details"]["per_label"]
+    assert per_label["acceso"]["change"] == {"precision": float(Fraction(1, 2) - Fraction(1, 3)), "recall": 0.0}
+    assert per_label["bug"]["change"] == {"precision": 0.0, "recall": float(Fraction(15, 20) - Fraction(10, 20))}
+    assert doc["details"]["per_difficulty"]["easy"]["change"] == float(Fraction(20, 25) - Fraction(15, 25))
+    c = write_run("runs/c.json", make_run([(i, e, e) for i, e in specs], prompt="prompts/v1.txt"))
+    doc = json.loads(cli("compare", a, b, c, "--json")[1])
+    assert [r["difference"]["estimate"] for r in doc["runs"][1:]] == [0.2, 0.4], doc["runs"]
+
+
 def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(project, cli):
     """Fifty-sixth attack on issue 28: the page's per-difficulty and per-label figures kept, for the baseline, the
     cases the candidate got no usable answer for: easy 16/19 against 12/17, "-14 pts", where the headline compared the 26
