@@ -13278,12 +13278,24 @@ def others_lock_refusal(run_path, error):
                      f"{others_owner(lock)})", f"{cure[0].upper()}{cure[1:]}")
 
 
+def name_holder(path):
+    """What holds path, so that a default name moves past it, as a note says it: a run file, journal, judging or
+    annotations, or another user's lock this process cannot write (others_lock: it refuses every eval.py of that name,
+    and a default name was refused there); else None. One home for the rule and for its words: the note looked for a
+    file alone, and a name moved past such a lock was a StopIteration."""
+    taken = next((path + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(path + suffix)), None)
+    if taken:
+        return f"{shell_word(taken)} exists"
+    cure = others_lock(path)
+    return cure and (f"{shell_word(path + '.lock')}, another user's lock (uid {others_owner(path + '.lock')}) that you "
+                     f"cannot write, holds that name (to free it: {cure})")
+
+
 def name_passed_over(path):
-    """A default name moves past path: a run file, journal, judging or annotations hold it, or another user's lock this
-    process cannot write (others_lock: it refuses every eval.py of that name, and a default name was refused there).
-    One rule for where a new run, completion or judging goes and for how far a search for one stopped looks: told
-    apart, a judging stopped at the -2 such a lock moved it to was never found, and all its votes asked again into a -3."""
-    return name_taken(path, NAME_HOLDERS + ANNOTATION_HOLDERS) or others_lock(path) is not None
+    """A default name moves past path (name_holder). One rule for where a new run, completion or judging goes and for
+    how far a search for one stopped looks: told apart, a judging stopped at the -2 such a lock moved it to was never
+    found, and all its votes asked again into a -3."""
+    return name_holder(path) is not None
 
 
 def free_run_path(path):
@@ -15245,8 +15257,8 @@ def run_held(args, held):
                 run_path, journal, lock = open_journal(wanted, config, exact)
         held.append(lock)
         if run_path != wanted:
-            holder = next(wanted + suffix for suffix in NAME_HOLDERS + ANNOTATION_HOLDERS if os.path.lexists(wanted + suffix))
-            warn(f"{shell_word(holder)} exists; writing {shell_word(run_path)} instead")
+            # (its holder may have gone since open_journal moved past it: another run's, ended)
+            warn(f"{name_holder(wanted) or shell_word(wanted) + ' was taken'}; writing {shell_word(run_path)} instead")
     try:
         errors = ask_remaining(args, config, inputs, done, client, run_path, journal, turns, begun)
     except KeyboardInterrupt:   # (or SIGTERM) just before its first call or after its last, where it says nothing: a

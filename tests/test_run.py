@@ -6313,6 +6313,26 @@ def test_another_users_stale_lock_refuses_run_out_and_runs_never_says_the_next_o
             f"asked yet. {cure[0].upper()}{cure[1:]}") in err and err.endswith(", then run again\n"), err
 
 
+@pytest.mark.parametrize("sticky", [True, False])
+def test_a_default_name_held_only_by_another_users_stale_lock_moves_on_saying_whose(project, cli, fake, monkeypatch, sticky):
+    """132nd round: run without --out, or --out FOLDER/, where the default name was held only by another user's stale
+    RUN.lock (mode 644) failed with StopIteration after its journal's header was written: the note naming what held
+    the name looked for a run file, journal, judging or annotations only, where the name moved past the lock
+    (name_passed_over). It writes RUN-2.json, the note naming the lock, whose it is and how it is freed."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    os.makedirs("st")
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, "st/dev-v3.json.lock")
+    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
+            if sticky else "remove it (rm st/dev-v3.json.lock; where that is refused, lsattr -d st shows")
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "st/", "--limit", "2")
+    assert code == 0 and "Traceback" not in err, err
+    assert (f"st/dev-v3.json.lock, another user's lock (uid 4321) that you cannot write, holds that name (to free it: "
+            f"{cure}") in " ".join(err.split()) and "; writing st/dev-v3-2.json instead" in err, err
+    assert sorted(os.listdir("st")) == ["dev-v3-2.json", "dev-v3.json.lock"]
+
+
 def test_another_users_lock_in_a_shared_folder_in_the_way_of_ones_own_resume_is_removed(project, cli, fake, monkeypatch):
     """130th round's perm attack: one's own stopped run in a shared folder (group-writable, not sticky), its RUN.lock
     another user's (mode 644): `runs` said "finish with: run --resume", and the resume "cannot write RUN.lock (Permission
