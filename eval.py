@@ -1663,6 +1663,11 @@ def write_file(path, pieces, replace=False):
                 warn(unremoved_left("the temp file", tmp, e))
 
 
+def sidecar_lock_names(path):
+    """The names whose .lock sidecar_lock takes: the sidecar's, and its target's where it is a link."""
+    return list(dict.fromkeys((path, own_name(path) if os.path.isfile(path) else path)))
+
+
 @contextlib.contextmanager
 def sidecar_lock(path, wait=None):
     """The lock on a sidecar while it is read, changed and written (PATH.lock, which its journal's
@@ -13267,6 +13272,13 @@ def others_lock(run_path):
     return rm_cure(lock) if holder is None else f"wait for their eval.py (pid {holder}) to end"
 
 
+def others_lock_words(run_path):
+    """`runs`: RUN.lock named another user's lock with its cure (others_lock), where it refuses what a row offers (a
+    resume, a judge command, a compare going on with its journal); else None."""
+    cure = others_lock(run_path)
+    return cure and f"{shell_word(run_path + '.lock')} is another user's lock (uid {others_owner(run_path + '.lock')}): {cure}"
+
+
 def others_lock_refusal(run_path, error):
     """(what was refused, what to do) where `error` is the system's refusal of RUN.lock as another user's lock that
     refuses every eval.py of that name (others_lock): "Fix that" and "fix the permissions" were said, whose cure is
@@ -20894,9 +20906,7 @@ def unfinished_listing(path):
     # another user's is never offered as ours; nor a resume in a folder that cannot be written, which refuses it, nor
     # one another user's lock refuses
     here, theirs = os.access(os.path.dirname(run_path) or ".", os.W_OK), others_lock(run_path)
-    finish = f"finish with: {resume}" if not theirs else (
-        f"{shell_word(run_path + '.lock')} is another user's lock (uid {others_owner(run_path + '.lock')}): {theirs}, "
-        f"then finish with: {resume}")
+    finish = f"finish with: {resume}" if not theirs else f"{others_lock_words(run_path)}, then finish with: {resume}"
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
@@ -21007,8 +21017,7 @@ def judging_listing(path):
         f"began with) another --out {judging_elsewhere(path)}")
     finish, theirs = "the judge command that began it, given again, finishes it, on the judge it began with", others_lock(run_path)
     if theirs:   # (one another user's lock refuses: "given again, finishes it" was said, and it was refused)
-        finish = (f"{shell_word(run_path + '.lock')} is another user's lock (uid {others_owner(run_path + '.lock')}): "
-                  f"{theirs}, then {finish}; or {judging_copy(run_path)}")
+        finish = f"{others_lock_words(run_path)}, then {finish}; or {judging_copy(run_path)}"
     figure = (f"being judged now by eval.py (pid {holder}): {plural(votes, 'vote')} so far" if holder else
               left_judging(run_path) if written else
               f"unfinished judging of {shell_word(judged_from)} by {judges}: {plural(votes, 'vote')}; " + (
@@ -23984,6 +23993,11 @@ def store_comparisons(path, brought=()):
                 if os.path.isfile(journal) and os.path.getsize(journal) else
                 "the judge verdicts asked now are not stored (those stored before are kept)")
         at_fault = e.filename if e.filename in (lock, journal) else path
+        # (another user's stale lock, the sidecar's or its target's: "fix that" named neither whose it is nor the cure,
+        # theirs in a sticky folder)
+        theirs = others_lock_refusal(e.filename[:-len(".lock")], e) if str(e.filename).endswith(".lock") else None
+        if theirs:
+            raise EvalError(f"{theirs[0]}; {kept}.\n{theirs[1]}, then compare again") from None
         raise EvalError(f"cannot write {shell_word(at_fault)} ({e.strerror}): {kept}; " + (
             f"{locked_words(at_fault)} then compare again" if e.errno == errno.EPERM and locked_words(at_fault).endswith(",")
             else f"{locked_words(at_fault)}; undone, compare again" if e.errno == errno.EPERM   # (an append-only folder:
@@ -24133,9 +24147,11 @@ def pairwise_journal_listing(path):
         figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} by another user's compare "
                   f"--pairwise (uid {owner}), stopped or asking now: its owner's next compare --pairwise of "
                   f"{shell_word(candidate)} stores them" + (f"; ask its owner to go on with{goes_on[-1]}" if goes_on else ""))
-    else:
+    else:   # (another user's lock refuses the compare offered: it was offered all the same, the lock never named)
+        locked = next(filter(None, map(others_lock_words, sidecar_lock_names(sidecar))), None)
         figure = (f"{plural(verdicts, 'pairwise verdict')} not yet stored in {shell_word(sidecar)} (a compare --pairwise "
-                  f"stopped, or asking now); the next compare --pairwise of {shell_word(candidate)} stores them"
+                  f"stopped, or asking now); " + (f"{locked}, then " if locked else "")
+                  + f"the next compare --pairwise of {shell_word(candidate)} stores them"
                   + (f"; go on with{goes_on[-1]}" if goes_on else ""))
     row = [shell_word(path), "-", "-", judges or "-", "-", "-", "-", "-", figure]
     return row, {"file": path, "unstored_pairwise": True, "sidecar": sidecar, "verdicts": verdicts,
@@ -24619,7 +24635,7 @@ def pairwise_writable(sidecar):
     journal, otherwise = sidecar + JOURNAL_SUFFIX, "the verdicts asked could not be stored, so nothing was asked"
     for written in (sidecar, journal) if os.path.lexists(journal) else (sidecar,):
         writable_beside(written, otherwise, pairwise_unwritable(sidecar))
-    for locked in dict.fromkeys((sidecar, own_name(sidecar) if os.path.isfile(sidecar) else sidecar)):   # (sidecar_lock's)
+    for locked in sidecar_lock_names(sidecar):
         theirs = others_lock(locked)   # (taken after every call: "not stored", all of them paid for)
         if theirs:
             raise EvalError(f"cannot write {shell_word(locked + '.lock')}: it is another user's lock (uid "

@@ -2803,3 +2803,32 @@ def test_another_users_stale_lock_of_the_sidecar_is_refused_before_any_call(proj
     assert (f"\nerror: cannot write {lock}: it is another user's lock (uid 4321), which you cannot write; the verdicts "
             f"asked could not be stored, so nothing was asked: {cure}") in err and err.endswith(", then compare again\n"), err
     assert not os.path.lexists(cand + ".pairwise.json")
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_a_stopped_compare_behind_another_users_stale_lock_names_it_whose_and_the_cure(project, cli, fake, monkeypatch,
+                                                                                     sticky):
+    """132nd round: a compare --pairwise killed (its verdicts in its journal, ours), the sidecar's .lock then another
+    user's stale lock (mode 644): the same compare said "cannot write ...lock (Permission denied): the judge verdicts
+    asked are kept in ...journal ...; fix that and compare again", naming no owner nor cure (rm fails in a sticky
+    folder), and `runs` offered "go on with: compare --pairwise", which the lock refuses, naming no lock. Both name it
+    another user's lock, with the cure of its owner's (or rm, where the folder allows it); the journal is kept."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal, lock = cand + ".pairwise.json.journal", cand + ".pairwise.json.lock"
+    kept = Path(journal).read_bytes()
+    if sticky:
+        os.chmod("runs", 0o1777)
+    os.chown(journal, 1000, 1000)   # ours: this process is seen as user 1000 (others_stale_lock)
+    others_stale_lock(monkeypatch, lock)
+    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: runs, sticky)"
+            if sticky else f"remove it (rm {lock};")
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    assert code == 2 and len(fake.chat_bodies) == asked and Path(journal).read_bytes() == kept, err
+    assert (f"error: cannot write {lock} (Permission denied): it is another user's lock (uid 4321); the judge verdicts "
+            f"asked are kept in {journal}, and the next compare --pairwise stores them.\n{cure[0].upper()}{cure[1:]}") \
+        in err and err.endswith(", then compare again\n"), err
+    said = " ".join(cli("runs", "runs")[1].split())
+    assert (f"{lock} is another user's lock (uid 4321): {cure}") in said and "; go on with: python eval.py compare" in said, said
