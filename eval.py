@@ -16355,6 +16355,51 @@ def not_a_run_but(path):
     return ""
 
 
+def stopped_run_read(path):
+    """A stopped run's journal read as `runs` lists it and report names it: (config, {(case id, trial): call result},
+    answers begun {(case id, trial): ...}, how many answers it asks (None where its split is not the one it ran), the
+    command that resumes it). What its resume refuses (a damaged header or line, a line of a case its split lacks,
+    another user's journal that cannot be read) is raised as the resume says it: report looked at the header's form
+    alone, and offered the resume."""
+    run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
+    if not os.access(path, os.R_OK) and (live_holder(run_path) or others_stopped_run(run_path)):
+        # (its owner's to make readable, or to finish: whose, said; a live one's writer named first, as resume names it)
+        raise EvalError(f"{shell_word(path)}: {journal_in_the_way(run_path)}")
+    config, done = read_journal(path, where=where, begun=begun)
+    # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
+    # command failed, "no such prompt file", and its count was unknown)
+    base = made_where(run_path, config)
+    elsewhere = base != "."
+    split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
+    try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
+        cases, _, split_sha = load_split(split_path)
+        asked = (subset_of(cases, config.get("subset"), split_path)   # the file read again only if it differs
+                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(split_path) else None)
+    except EvalError:
+        asked = None
+    expected = None if asked is None else len(asked) * config["repeat"]
+    edited = asked is not None and stray_journal_line(config, {c["id"] for c in asked}, where, path)
+    if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
+        raise edited
+    resume = resume_command(run_path)
+    if elsewhere:
+        resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "
+                  f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
+    return config, done, begun, expected, resume
+
+
+def stopped_run_next(run_path, resume):
+    """What to do of one's stopped run (its journal, not live, not written whole), `runs`' and report's: resume it (the
+    command `resume`), but never another user's as ours, nor where its folder cannot be written or another user's lock
+    refuses the resume (report offered it all the same)."""
+    if others_stopped_run(run_path):
+        return others_stopped_run(run_path)
+    if not os.access(os.path.dirname(run_path) or ".", os.W_OK):
+        return f"its folder cannot be written: {', or '.join(resume_elsewhere(run_path))}"
+    theirs = others_lock_words(run_path)
+    return f"{theirs + ', then ' if theirs else ''}finish with: {resume}"
+
+
 def load_run(path, stored_checks=True):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it. stored_checks=False: it is scored with a split's checks (report --checks),
@@ -16391,10 +16436,11 @@ def load_run(path, stored_checks=True):
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX) and live_holder(path):
         raise EvalError(f"{shell_word(path)} is being made now by eval.py (pid {live_holder(path)}); wait for it")
     if not os.path.exists(path) and os.path.exists(path + JOURNAL_SUFFIX):
-        if journal_config(path + JOURNAL_SUFFIX) is None:   # (a folder, a header damaged or gone: what --resume says)
-            read_journal(path + JOURNAL_SUFFIX)
-        raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}.\n"
-                        f"Finish it with: {resume_command(path)}")
+        # read as `runs` reads it: a header or line the resume refuses is said so (report looked at the header's form
+        # alone, and offered the resume), and the resume from the folder the run was made in
+        resume = stopped_run_read(path + JOURNAL_SUFFIX)[-1]
+        raise EvalError(f"{shell_word(path)}: this run did not finish; its answers are in {shell_word(path + JOURNAL_SUFFIX)}; "
+                        f"{stopped_run_next(path, resume)}")
     try:
         with open_regular(path, "r", encoding="utf-8") as f:
             text = f.read()   # read once, as json.load would: a 100,000-case run is large
@@ -20877,41 +20923,15 @@ def shown_date(date):
 def unfinished_listing(path):
     """`runs`: an unfinished run, from its journal: its row and its JSON entry, saying how many
     answers it has of how many (when its split is still the one it ran) and the command that finishes it."""
-    run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
-    if not os.access(path, os.R_OK) and (live_holder(run_path) or others_stopped_run(run_path)):
-        # (its owner's to make readable, or to finish: whose, said; a live one's writer named first, as resume names it)
-        raise EvalError(f"{shell_word(path)}: {journal_in_the_way(run_path)}")
-    config, done = read_journal(path, where=where, begun=begun)
+    run_path = path[:-len(JOURNAL_SUFFIX)]
+    config, done, begun, expected, resume = stopped_run_read(path)
     answers = sum(e.get("error") is None and e.get("response") is not None for e in done.values())
     waiting = sum(b["answer"].get("error") is None and b["answer"].get("response") is not None for b in begun.values())
-    # its paths from the folder it was made in, where that is another than here that holds them (listed from there, its
-    # command failed, "no such prompt file", and its count was unknown)
-    base = made_where(run_path, config)
-    elsewhere = base != "."
-    split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
-    try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
-        cases, _, split_sha = load_split(split_path)
-        asked = (subset_of(cases, config.get("subset"), split_path)   # the file read again only if it differs
-                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(split_path) else None)
-    except EvalError:
-        asked = None
-    expected = None if asked is None else len(asked) * config["repeat"]
-    edited = asked is not None and stray_journal_line(config, {c["id"] for c in asked}, where, path)
-    if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
-        raise edited
-    resume, holder, written = resume_command(run_path), live_holder(run_path), os.path.lexists(run_path)
-    if elsewhere:
-        resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "
-                  f"{shell_word(os.path.relpath(os.path.abspath(run_path), base))}")
-    # another user's is never offered as ours; nor a resume in a folder that cannot be written, which refuses it, nor
-    # one another user's lock refuses
-    here, theirs = os.access(os.path.dirname(run_path) or ".", os.W_OK), others_lock(run_path)
-    finish = f"finish with: {resume}" if not theirs else f"{others_lock_words(run_path)}, then finish with: {resume}"
+    holder, written = live_holder(run_path), os.path.lexists(run_path)
     figure = (f"being made now by eval.py (pid {holder}): {plural(answers, 'answer')} so far" if holder else
               left_journal(run_path) if written else   # (resume says the same)
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
-              + (others_stopped_run(run_path) or (finish if here else
-                                                  f"its folder cannot be written: {', or '.join(resume_elsewhere(run_path))}")))
+              + stopped_run_next(run_path, resume))
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
            asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),

@@ -1567,6 +1567,31 @@ def test_a_recorded_host_not_as_a_run_records_it_is_a_damaged_header(project, cl
     assert code == 0 and len(fake.chat_bodies) == 25, err
 
 
+def test_report_of_a_stopped_run_says_what_its_resume_and_runs_say(project, cli, fake, monkeypatch):
+    """132nd round: report of a stopped run whose journal header was damaged (config.host "unix:///x", config.repeat
+    "3") offered "Finish it with: python eval.py run --resume", which refuses it as a damaged journal header: report
+    looked at the header's form alone (journal_config), never read it as the resume does. Behind another user's stale
+    lock it offered the resume the lock refuses. It says what the resume and `runs` say: the damage, or the lock, whose
+    it is and its cure, then the resume."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal").read().splitlines()
+    for field, value in (("host", "unix:///x"), ("repeat", "3")):
+        header = json.loads(lines[0])
+        header["config"][field] = value
+        open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+        resumed = cli("run", "--resume", "runs/dev-v3.json")
+        assert resumed[0] == 2 and f"damaged journal header: config.{field}" in resumed[2], resumed
+        assert cli("report", "runs/dev-v3.json") == resumed
+    assert fake.chat_bodies == []
+    open("runs/dev-v3.json.journal", "w").write("\n".join(lines) + "\n")
+    os.chown("runs/dev-v3.json.journal", 1000, 1000)   # ours: this process is seen as user 1000 (others_stale_lock)
+    others_stale_lock(monkeypatch, "runs/dev-v3.json.lock")
+    code, out, err = cli("report", "runs/dev-v3.json")
+    said = " ".join(err.split())
+    assert code == 2 and ("runs/dev-v3.json.lock is another user's lock (uid 4321): remove it (rm runs/dev-v3.json.lock;"
+                          in said) and said.endswith(", then finish with: python eval.py run --resume runs/dev-v3.json"), err
+
+
 def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli, fake):
     interrupted_journal(project, cli, fake, keep=5)
     lines = open("runs/dev-v3.json.journal").read().splitlines()
