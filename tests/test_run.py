@@ -1598,6 +1598,7 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     header = json.loads(lines[0])
     header["config"]["labels"] = None   # as if the split had been free text when the run began
     open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    os.utime("golden/labels.txt")   # made since, as its time says (one older than the run: the header's edit, 132nd round)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "refusing to resume: the labels beside golden/dev.jsonl changed since the run started" in err
     # (129th round) with its cure, as every other file's refusal says it
@@ -6270,6 +6271,31 @@ def test_a_journal_header_whose_case_count_was_edited_is_refused_before_anything
         + f"; write {limit or 28} there as it was, then resume"), err
     assert len(fake.chat_bodies) == asked and Path("runs/dev-v3.json.journal").read_bytes() == kept
     assert not os.path.exists("runs/dev-v3.json")
+
+
+def test_a_journal_header_whose_labels_or_case_count_was_edited_is_named_so_by_runs_and_the_resume(project, cli, fake):
+    """132nd round: a classification run's journal header edited to labels: null was resumed into "the labels beside
+    golden/dev.jsonl changed since the run started (None then, [...] now) ... put labels.txt back as it was", blaming
+    a file unchanged since before the run began; config.cases 3 was refused by the resume as a damaged header, but
+    `runs` still offered the resume. Both are named a damaged journal header, by the resume and `runs` (report too)."""
+    interrupted_journal(project, cli, fake, keep=3)
+    lines = open("runs/dev-v3.json.journal", encoding="utf-8").read().splitlines()
+    said = {"labels": "damaged journal header: config.labels is null, and golden/labels.txt, "
+                      "unchanged since before the run began, holds facturación, bug, acceso, petición; write them there "
+                      "as the file holds them",
+            "cases": "damaged journal header: config.cases is 3, and the run asks 28 cases of golden/dev.jsonl; write 28 "
+                     "there as it was, then resume"}
+    os.utime("golden/labels.txt", (0, 0))   # (made before the run began, as a checkout long ago leaves it)
+    for field, value in (("labels", None), ("cases", 3)):
+        header = json.loads(lines[0])
+        header["config"][field] = value
+        open("runs/dev-v3.json.journal", "w", encoding="utf-8").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and f"error: runs/dev-v3.json.journal:1: {said[field]}" in err and "changed since the run" not in err, err
+        listed = " ".join(cli("runs", "runs")[1].split())
+        assert said[field] in listed and "finish with" not in listed, listed
+        assert cli("report", "runs/dev-v3.json")[2] == err
+    assert fake.chat_bodies == []
 
 
 def test_a_stop_just_after_the_run_file_is_written_says_it_is_whole(project, cli, fake):
