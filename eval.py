@@ -12297,11 +12297,30 @@ def prepare_judge(client, api, judge, kind, pin=True):
                                                                           for m, f in forms.items())))
 
 
+def example_copied(vote):
+    """Why a judge answer that came held no verdict where its last object is its prompt's example copied
+    (copied_vote), in the words of a vote's "unread" ("it ..."), or None. Found in its raw as report reads it, never
+    stored: an older run's votes are told alike. "no verdict" alone sent a person to --judge-schema, which does not
+    mend a copy (the judge wrote valid JSON)."""
+    if vote.get("error") or cut_vote(vote) or looped_vote(vote) or not copied_vote(vote):
+        return None
+    said = answer_of(vote["raw"])
+    found = EXAMPLE_VALUE.search(said, *final_object(said)[2])   # (the placeholder as the judge wrote it)
+    return ("it copied its prompt's example" + (f', "{on_one_line(found.group().strip(), 40)}" where its own words go'
+                                                 if found else "") + ": read as no verdict")
+
+
+def vote_unread(vote):
+    """Why no verdict was read from a judge answer that came, in a vote's "unread" words, or None: as kept when it was
+    asked (too large, a tool called, stopped looping), or its prompt's example copied (example_copied)."""
+    return vote["unread"] if isinstance(vote.get("unread"), str) else LOOPED if looped_vote(vote) else example_copied(vote)
+
+
 def unread_why(votes):
     """Why a judge's answer among `votes` came and was not read, in report's and compare's words, or None: too large
-    to search, or a tool called instead (both kept in a vote's "unread"; the call was said to be "too large")."""
-    said = next((v["unread"] if isinstance(v.get("unread"), str) else LOOPED for v in votes
-                 if isinstance(v.get("unread"), str) or looped_vote(v)), None)
+    to search, a tool called instead (both kept in a vote's "unread"; the call was said to be "too large"), or its
+    prompt's example copied (vote_unread)."""
+    said = next(filter(None, map(vote_unread, votes)), None)
     return (None if said is None else "the judge's answer was too large to read a verdict from"
             if said.startswith("the judge's answer is") else "the judge " + said.removeprefix("it "))   # (it called a
     # tool; was stopped for repeating itself)
@@ -12360,11 +12379,24 @@ def votes_settled(trial, judge):
         for name in open_checks)
 
 
-def otherwise_words(config):
+def copied_counts(votes):
+    """(how many of the votes copied their prompt's example, example_copied; how many answers that came whole held no
+    verdict, those among them): what otherwise_words weighs --judge-schema by."""
+    without = [v for v in votes if v.get("pass") is None and not v.get("error") and not cut_vote(v)]
+    return sum(1 for v in without if example_copied(v)), len(without)
+
+
+def otherwise_words(config, copied=0, without=0):
     """How to ask a judge otherwise than a run's (for answers its votes leave open, asked alike): another model, and
-    --judge-schema where the run's judge was not asked with it (suggested to a run judged with it, it was no advice)."""
+    --judge-schema where the run's judge was not asked with it (suggested to a run judged with it, it was no advice),
+    for votes without a verdict but those that copied the prompt's example (copied_counts: its JSON was valid, and
+    "--judge-schema for votes without a verdict" was all a run of them was told)."""
     schema = type(config.get("judge")) is dict and config["judge"].get("schema")
-    return "another --judge-model" + ("" if schema else "; --judge-schema for votes without a verdict")
+    return ("another --judge-model"
+            + (f": {copied} of the judge's answers copied its prompt's example, read as no verdict, which "
+               "--judge-schema does not mend" if copied else "")
+            + ("" if schema or copied and copied >= without else
+               f"; --judge-schema for {'the other ' if copied else ''}votes without a verdict"))
 
 
 def judge_call_failed(trial):
@@ -12415,8 +12447,15 @@ def judge_summary(config, cases):
     return {"config": config.get("judge"), "calls": len(votes),
             "failed_calls": sum(1 for v in votes if v.get("error")),
             **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(judge, votes))),
+            **dict(zip(("copied_calls", "no_verdict_calls"), copied_counts(votes))),
             "reread_calls": sum(t.get("reread", 0) for case in cases for t in case["trials"]),
             **tokens_counted(votes), "doubtful": doubtful}
+
+
+def copied_of(s):
+    """A report summary's copied_counts, as judge_summary keeps them (none where no judge was asked)."""
+    j = s.get("judge") or {}
+    return j.get("copied_calls", 0), j.get("no_verdict_calls", 0)
 
 
 def tokens_counted(calls):
@@ -12577,7 +12616,7 @@ def judge_call_warnings(results, config, path):
     """What stderr says at the end of a run or a judge command about its judge calls, which the
     report alone would leave in `report --case`: how many failed and the first reason (their
     verdicts are left open), and when no judge answer held a readable verdict, that a small judge
-    may need --judge-schema (unless it had it)."""
+    may need --judge-schema (unless it had it), or, where it copied its prompt's example, another judge."""
     judge = config.get("judge") or {}
     votes = [v for r in results for v in r.get("judges") or []]
     failed = failed_judge_calls(results)
@@ -12603,9 +12642,16 @@ def judge_call_warnings(results, config, path):
                      f"of the judge's token limit, before {'its' if stopped == 1 else 'their'} verdict: "
                      f"{server_stop_words(answered, judge)} (a larger --judge-max-tokens does not help)")
     if answered and capped + stopped < len(answered) and all(v.get("pass") is None for v in answered):
+        # (a judge that copied its prompt's example wrote valid JSON: a schema does not mend that, another judge does)
+        copied = [words for v in answered if (words := example_copied(v))]
+        every = copied and len(copied) == len(answered) - capped - stopped
         lines.append(f"no verdict could be read from any of the {plural(len(answered), 'judge answer')}"
-                     + ("" if judge.get("schema") else
-                        "; a small judge may not write the verdict's JSON unaided: try --judge-schema"))
+                     + (f"; {'each ' if every and len(copied) > 1 else 'it ' if len(answered) == 1 else f'{len(copied)} of them '}"
+                        f"{copied[0].removeprefix('it ')} (a judge that copies its example judged nothing: ask another "
+                        "--judge-model, or let a person decide, with review)" if copied else "")
+                     + ("" if judge.get("schema") or every else
+                        "; a small judge may not write the verdict's JSON unaided: try --judge-schema"
+                        + (" for the others" if copied else "")))
     return lines
 
 
@@ -20302,7 +20348,7 @@ def format_report(config, s, run_path="RUN"):
                      else f"{settled} of the {figure_text(problems['open'])}")
             out.append(f"Undecided: {count} answer{'' if settled == 1 == undecided else 's'} whose verdict waits on "
                        "judges' votes that tie, split or hold none, each asked as it would be again: the same judge answers alike, so "
-                       f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)}); not scored")
+                       f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config, *copied_of(s))}); not scored")
     out += stopped_short_lines(problems)
     out += ["", "Run: " + run["config"],
             f"Scored with {plural(len(run['checks']), 'check')} ("
@@ -20630,6 +20676,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          "weighted": [ExactShare(x) for x in t["weighted"]] if t["weighted"] else None,   # (its side of the threshold exact)
          "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass", "reason", "error", "unread", "done_reason",
                                               "raw", "thinking")},
+                     "unread": vote_unread(v),   # (its prompt's example copied, too: "no verdict" alone said nothing)
                      # cut at the judge's cap (a larger one helps) or stopped by the server short of it (it does not)
                      "cut": ("cap" if cut_at_cap(v, run["config"].get("judge")) else "early"
                              if short_of_the_window([v], run["config"].get("judge")) else "unknown"
@@ -21119,7 +21166,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     settled = sum(o["settled"] for o in s["open"])   # asked again alike, they split alike
     if settled:
         left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: "
-                f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {})})")
+                f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {}, *copied_of(s))})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
     known = sorted({tag_key(t) for c in cases for t in c["tags"]})   # (as the by-tag table shows them: once each)
     # a tag given twice is one gate, said once; as splits now hold it (NFC, no space at its ends: a run an older
@@ -22632,11 +22679,12 @@ def open_verdicts_advice(runs):
         return [t for case in cases for t in case["trials"] if t["correct"] is None]
     def settled(config, cases):
         return all(votes_settled(t, config.get("judge")) for t in open_answers(cases))
+    def votes_of(cases):
+        return [v for case in cases for t in case["trials"] for v in t["votes"] or []]
     again = ["".join((command, f" ({why})" if why else "")) for command, why in
-             (judge_again(path, config, None, *cut_counts(config.get("judge"), [v for case in cases for t in case["trials"]
-                                                                                  for v in t["votes"] or []]))
+             (judge_again(path, config, None, *cut_counts(config.get("judge"), votes_of(cases)))
               for path, config, cases in runs if open_answers(cases) and not settled(config, cases))]
-    left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config)})"
+    left = [f"{shell_word(path)}: {PERSON_READS}, or a judge asked otherwise ({otherwise_words(config, *copied_counts(votes_of(cases)))})"
             for path, config, cases in runs if open_answers(cases) and settled(config, cases)]
     return ("; ".join(([f"judge them again: {'; '.join(again)}"] if again else [])
                       + (["asked again, their votes would come back alike: " + "; ".join(left)] if left else []))
@@ -26452,7 +26500,7 @@ def review_items(run, against=None):
                 "judges": [{**{k: v.get(k) for k in ("check", "model", "vote", "pass")},
                             # as graded (a cut or copied vote read as none, as report reads it); why none was read: its
                             # call's error, or what it answered and thought instead (as report --case says it)
-                            "reason": "; ".join(filter(None, (v.get("reason") or v.get("error") or v.get("unread"),
+                            "reason": "; ".join(filter(None, (v.get("reason") or v.get("error") or vote_unread(v),
                                                               None if v.get("error") else vote_said(v)))) or None,
                             # (an older eval.py asked it of an agent's words that are no answer: shown, never counted)
                             "counted": not out_of_answers(t)}

@@ -233,6 +233,37 @@ def test_every_verdict_unreadable_suggests_the_judge_schema(judged_split, cli, f
     assert "no verdict could be read from any of the 10 judge answers" in err and "try --judge-schema" not in err
 
 
+def test_a_judge_that_copies_its_prompts_example_is_told_so_and_sent_to_another_judge(judged_split, cli, fake):
+    """132nd round on issue 28 (a real llama-cpp-python server, SmolLM2-135M judging): a judge answering its prompt's
+    example, {"reason": "<your reasoning>", "pass": true}, is read as no verdict on purpose, but nothing said why:
+    stderr "no verdict could be read ...: try --judge-schema" (it wrote valid JSON: a schema does not mend a copy),
+    report --case "no verdict; it answered: ...", the summary "another --judge-model; --judge-schema for votes
+    without a verdict". Each names the copy now, and a cure that fits it: another judge, or a person."""
+    copy = '{ "reason": "<your reasoning>", "pass": true }'
+    judge_replies(fake, lambda cid, model, seed: copy)
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    said = next(line for line in err.splitlines() if "no verdict could be read from any of the 10 judge answers" in line)
+    assert 'each copied its prompt\'s example, "<your reasoning>" where its own words go: read as no verdict' in said, err
+    assert "--judge-schema" not in err and "another --judge-model" in said and "review" in said, said
+    code, out, err = cli("report", "runs/answers-dev-v1.json", "--case", "j01")
+    line = next(line for line in out.splitlines() if line.startswith("  judge "))
+    assert line.startswith("  judge qwen2.5:7b on 'answers': no verdict (it copied its prompt's example, \"<your "
+                           "reasoning>\" where its own words go: read as no verdict); it answered: {"), line
+    code, out, err = cli("report", "runs/answers-dev-v1.json")
+    assert "--judge-schema for" not in out, out
+    assert ("(another --judge-model: 10 of the judge's answers copied its prompt's example, read as no verdict, which "
+            "--judge-schema does not mend); not scored") in out, out
+    # beside answers in words, a schema is still offered, for those
+    judge_replies(fake, lambda cid, model, seed: copy if cid < "j06" else "Creo que aprueba.")
+    os.remove("runs/answers-dev-v1.json")
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url)
+    said = next(line for line in err.splitlines() if "no verdict could be read from any of the 10 judge answers" in line)
+    assert "5 of them copied its prompt's example" in said and "try --judge-schema for the others" in said, said
+    code, out, err = cli("report", "runs/answers-dev-v1.json")
+    assert ("(another --judge-model: 5 of the judge's answers copied its prompt's example, read as no verdict, which "
+            "--judge-schema does not mend; --judge-schema for the other votes without a verdict)") in out, out
+
+
 def test_judge_votes_have_a_token_cap_recorded_overridable_and_named_when_it_cuts(judged_split, cli, fake):
     """Issue 31, item 4: judge votes had no token limit; a small judge that did not stop generated 7,872
     tokens a vote until the window filled. The cap is sent (num_predict), recorded in the judge's config,
@@ -2200,7 +2231,10 @@ def test_a_claims_list_copied_from_the_judges_example_leaves_the_answer_undecide
     assert code == 0, err
     s = json.loads(cli("report", "runs/ragtest-dev-v1.json", "--json")[1])
     assert s["open"] == [{"id": "r2", "trial": 1, "settled": True}]
-    assert "<the claim>" not in cli("report", "runs/ragtest-dev-v1.json")[1]
+    # (132nd) named only as the example it copied, the cause of its want of a verdict, never as a claim
+    said = [line for line in cli("report", "runs/ragtest-dev-v1.json")[1].splitlines() if "<the claim>" in line]
+    assert said == ['  r2 · faithful: no verdict (the judge copied its prompt\'s example, "<the claim>" where its own '
+                    'words go: read as no verdict)'], said
 
 
 def test_a_faithful_check_on_a_case_without_passages_is_refused_before_any_call(rag_split, cli, fake):
