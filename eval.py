@@ -18034,8 +18034,9 @@ def digits_past(t, window, per_char, digit_rate, low):
     of one turn before two short ones, counted whole, fit), and with the largest turn it would have dropped passes the
     window, as a count of turns dropped till the rest fit does (a table of 8 turns of 580 tokens at most counted 1,225
     of 4,096: whole, on a tokenizer that reads digits as letters), and no more than all but its first turn take (Ollama
-    drops that one first). Those readings take the turns past their estimate by more than texts vary with their other
-    characters at the most a tokenizer reads a text at (MOST_TOKENS_A_CHAR), their codes no words: at the run's rate,
+    drops that one first; within their margin, WINDOW_SHORT, where it is far under `low`). Those readings take the
+    turns past their estimate by more than texts vary with their other characters at the most a tokenizer reads a text
+    at (MOST_TOKENS_A_CHAR), their codes no words: at the run's rate,
     chats that pasted a log ("ERR SYNC 4821") or a hex dump ("DEAD BEEF") and lost their first turn read as counted
     whole, or as fitting. A count under what the whole takes at the run's rate
     (`low`, window_flags()'s lowest estimate) is of part of a prompt (a prompt cache's), and rules nothing out."""
@@ -18066,9 +18067,12 @@ def digits_past(t, window, per_char, digit_rate, low):
         # alone, and taken for droppable, chats of a short turn before one that fit at 85-95% were said not checked)
         largest = max(each[:min(front_dropped(whole, each, window), first_kept(count, whole, each))], default=0)
         # (a drop takes the first turn: a count past what all the rest take read so is of the whole, as of English chats
-        # quoting a few figures, 2-3% digits, that fit at 94-100% of the window and were said not checked)
-        if (count <= whole - (each[0] if turns[:-1] else 0) and count * WINDOW_SHORT <= kept
-                and (count < WINDOW_SHORT * low or count + largest > window)):
+        # quoting a few figures, 2-3% digits, that fit at 94-100% of the window and were said not checked; but one of
+        # part of a prompt, far under `low`, is the rest's within their margin: a chat that lost 6,396 characters of
+        # pasted code counted 61, past the rest's 58, and passed unsaid)
+        but_first, part = whole - (each[0] if turns[:-1] else 0), count < WINDOW_SHORT * low
+        if ((count <= but_first or part and count * WINDOW_SHORT <= but_first) and count * WINDOW_SHORT <= kept
+                and (part or count + largest > window)):
             return True
     return False
 

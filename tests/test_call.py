@@ -3014,6 +3014,23 @@ def test_a_chat_pasting_codes_a_prompt_cache_counted_in_part_is_said_a_partial_c
                                                                          "why": "partial count"}], s
 
 
+def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(project, cli, fake):
+    """132nd round (attack on ef53a86): on a tokenizer that reads each symbol of code as a token, a chat that pasted
+    78 lines of code (6,396 characters) lost that first turn at 167% of num_ctx 2048 and was in no list, where before
+    ef53a86 it was said not checked: its count (61) came a few tokens past what all but the first turn take read at the
+    run's rate (58), and was taken for the whole chat's. A count about what all but the first turn take (within
+    WINDOW_SHORT of it) is read as that turn's drop: it is said not checked, "denser in digits", again."""
+    code = "def f(x):\n    return {'a': [x[0], x[1]], 'b': (x or {}).get('k', None)}  # map it\n" * 78
+    def count(messages):   # (4 letters, digits or spaces a token, each symbol a token)
+        return 3 + math.ceil(sum(5 + sum(0.25 if ch.isalnum() or ch.isspace() else 1 for ch in m["content"])
+                                 for m in messages))
+    chat = talk("code", code, "Let me look.", "So is this a bug, billing or other?")
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, count=count)
+    assert counts["code"] == count([{"content": LABEL_IT}] + chat["messages"][1:]) < 100, counts   # (the code dropped)
+    assert 1.6 * 2048 < count([{"content": LABEL_IT}] + chat["messages"]), counts
+    assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [{"id": "code", "trial": 1, "why": "denser in digits"}], s
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
