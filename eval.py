@@ -18000,10 +18000,10 @@ def window_flags(config, cases):
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
                         default=0) > window), None) or (digits_past(t, window, per_char, digit_rate, low) and (
                             # (a cache's count of 17 for a log that fit was said to be of digits: it is no prompt's)
-                            "partial count" if partial_count(t, window) else "denser in digits")):
+                            "partial count" if partial_count(t, window, per_char, digit_rate) else "denser in digits")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if tokens < WINDOW_SHORT * low and partial_count(t, window):
+            if tokens < WINDOW_SHORT * low and partial_count(t, window, per_char, digit_rate):
                 unchecked.append({"id": c["id"], "trial": t["trial"], "why": "partial count"})
             elif tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
@@ -18045,17 +18045,10 @@ def digits_past(t, window, per_char, digit_rate, low):
     for turn in turns:
         rest = [whole - part for whole, part in zip(rest, turn)]
     for weight, rate in digit_rate.items():
-        def read(chars, other, digits, most=False):
-            estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
-            dense = digit_reading(chars, other, digits, weight, rate)
-            # (`most`: a turn past its estimate so by more than texts vary is no prose like the questions, whose rate
-            # says nothing of the codes in it, read denser than words by a tokenizer that reads capitals apart)
-            if most and dense * WINDOW_SHORT > estimate:
-                return digit_reading(chars, other, digits, weight, MOST_TOKENS_A_CHAR)
-            return max(dense, estimate)
         def reading(most):   # (the request's tokens, and each turn's with its template's, from the first)
-            each = [TEMPLATE_TOKENS + read(*turn, most) for turn in turns]
-            return template_tokens(t) - TEMPLATE_TOKENS * len(turns) + read(*rest, most) + sum(each), each
+            each = [TEMPLATE_TOKENS + turn_tokens(turn, weight, per_char, rate, most) for turn in turns]
+            return (template_tokens(t) - TEMPLATE_TOKENS * len(turns) + turn_tokens(rest, weight, per_char, rate, most)
+                    + sum(each), each)
         (at_rate, each_at_rate), (whole, each) = reading(False), reading(True)
         if whole <= window:
             continue
@@ -18099,17 +18092,21 @@ def first_kept(count, whole, turns):
     return len(turns)
 
 
-def partial_count(t, window):
+def partial_count(t, window, per_char, digit_rate):
     """Whether a trial's count is of part of its prompt, as a prompt cache counts only the tokens it had not seen
     (ollama/ollama#16428): under MIN_TOKENS_A_CHAR of its characters, and so few that with any turn Ollama could have
-    dropped (all but the last, each read at the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, and each digit a
-    token, weighed as the heaviest script) it still fits, where turns dropped till the rest fit leave a count the last
-    of them passes the window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was
-    said shortened). A count of turns dropped from a long chat may be as far under its characters' rate (1,800 tokens
-    kept of 100,000 characters): that is no sign."""
+    dropped (all but the last, each read as digits_past() reads it, turn_tokens(), at either weight, and past that by as
+    much as texts vary, WINDOW_SHORT, but no more than the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, each
+    digit a token) it still fits, where turns dropped till the rest fit leave a count the last of them passes the
+    window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened). A
+    count of turns dropped from a long chat may be as far under its characters' rate (1,800 tokens kept of 100,000
+    characters): that is no sign."""
     # (read at a token a character, a turn of 2,043 characters, some 500 tokens, passed num_ctx 2048 with a cache's
-    # count of 16: two chats sharing a history of such turns fit at 99%, and the second was said shortened)
-    largest = max((TEMPLATE_TOKENS + digit_reading(*turn, OTHER_WEIGHTS[-1], MOST_TOKENS_A_CHAR)
+    # count of 16; read at the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, one of prose of 4,050: two chats
+    # sharing a history of such turns fit at 91-99%, and the second was said shortened)
+    largest = max((TEMPLATE_TOKENS + max(min(turn_tokens(turn, weight, per_char, digit_rate.get(weight), most=True)
+                                             / WINDOW_SHORT, digit_reading(*turn, weight, MOST_TOKENS_A_CHAR))
+                                         for weight in OTHER_WEIGHTS)
                    for turn in t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
     # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
     # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")
@@ -18120,6 +18117,21 @@ def short_count(t):
     """Whether a trial's count comes to under MIN_TOKENS_A_CHAR of its characters: less than any tokenizer reads them
     at, of part of its prompt (a prompt cache's) or of a conversation shortened."""
     return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"]
+
+
+def turn_tokens(turn, weight, per_char, rate, most=False):
+    """The tokens of a turn's characters (chars, other, digits: weighed_chars()), its other scripts' weighed `weight`:
+    the more of its estimate at the run's rate (`per_char`, window_flags()) and its reading with each digit a token,
+    the rest at `rate` (window_flags()'s digit_rate; None where that reading does not hold for the run). `most`: a turn
+    past its estimate so by more than texts vary (WINDOW_SHORT) is no prose like the questions, whose rate says nothing
+    of the codes in it (read denser than words by a tokenizer that reads capitals apart): it is read at the most a
+    tokenizer reads a text at (MOST_TOKENS_A_CHAR)."""
+    chars, other, digits = turn
+    estimate = (chars + (weight - 1) * other) * per_char[weight, 0]
+    dense = digit_reading(chars, other, digits, weight, rate) if rate else estimate
+    if most and dense * WINDOW_SHORT > estimate:
+        return digit_reading(chars, other, digits, weight, MOST_TOKENS_A_CHAR)
+    return max(dense, estimate)
 
 
 def digit_reading(chars, other, digits, weight, rate):
@@ -18168,8 +18180,9 @@ MIN_TOKENS_A_CHAR = 0.12
 
 # The most tokens a (weighed) character a tokenizer reads a text at, its digits apart (a token each at most): English
 # about 0.22-0.25, code, JSON and logs about 0.3-0.4, CJK weighed about 0.25-0.4, other scripts weighed as CJK less.
-# The most a turn may take (partial_count()); random strings (keys, base64) read more, to some 0.7, and a long turn of
-# them that was dropped may be said not checked, "partial count".
+# The most a turn far denser in digits than the texts the run's rate is read from may take (turn_tokens()); random
+# strings (keys, base64) read more, to some 0.7, and a long turn of them that was dropped may be said not checked,
+# "partial count".
 MOST_TOKENS_A_CHAR = 0.5
 
 # A conversation counted at under this share of what its characters take (at the lowest of the run's median tokens

@@ -3014,6 +3014,28 @@ def test_a_chat_pasting_codes_a_prompt_cache_counted_in_part_is_said_a_partial_c
                                                                          "why": "partial count"}], s
 
 
+def test_a_chat_of_long_prose_turns_a_prompt_cache_counted_in_part_is_not_said_shortened(project, cli, fake):
+    """132nd round (attack on c3a0ab8): on a tokenizer that reads English at 0.2 tokens a character, two chats sharing
+    a history of two prose turns of 4,500 characters, differing in their last question, fit whole (91% of num_ctx
+    2048); a prompt cache that had seen the first counted the second 19 tokens, and it was said "Earlier turns may
+    have been dropped ... its count fits". partial_count() read each turn it could have lost at the most a tokenizer
+    reads a text at (MOST_TOKENS_A_CHAR), and one of prose past some 4,050 characters passed the window with that
+    count. A turn is read as digits_past() reads it, at the run's rate where it is no denser in digits than the texts
+    that rate is read from: the second is said not checked, "partial count"."""
+    def whole(messages):   # (5 characters a token)
+        return 3 + math.ceil(sum(5 + 0.2 * len(m["content"]) for m in messages))
+    count = prefix_cache(whole)
+    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
+    history = [EN_TURN * 45, "Noted.", EN_TURN.replace("nightly", "weekly") * 45, "Noted."]
+    cases = questions_and(EN_QUESTIONS) + [talk(f"prose-{n}", *history, question) for n, question in enumerate(
+        ["So is this a bug, billing or other?", "So is this a bug, billing or other? Please answer quickly."])]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048 and counts["prose-1"] < 20, counts
+    assert s["turns_may_be_dropped"] == [] and "may have been dropped" not in out, s
+    assert [x for x in s["turns_unchecked"] if x["id"] == "prose-1"] == [{"id": "prose-1", "trial": 1,
+                                                                         "why": "partial count"}], s
+
+
 def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(project, cli, fake):
     """132nd round (attack on ef53a86): on a tokenizer that reads each symbol of code as a token, a chat that pasted
     78 lines of code (6,396 characters) lost that first turn at 167% of num_ctx 2048 and was in no list, where before
