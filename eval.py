@@ -17989,23 +17989,29 @@ def window_flags(config, cases):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
             if not (older and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window):
                 continue
+            passable = template_tokens(t) + weighed_at(t, OTHER_WEIGHTS[-1]) > window   # (a token a character at most)
             if why:
-                if template_tokens(t) + weighed_at(t, OTHER_WEIGHTS[-1]) > window:
+                if passable:
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": why})
                 continue
             low = min(template_tokens(t) + weighed_at(t, weight) * lowest[weight] for weight in OTHER_WEIGHTS)
             high = max(template_tokens(t) + weighed_at(t, weight) * per_char[weight, 0] for weight in OTHER_WEIGHTS)
-            if high <= window:   # (at a higher rate it may not fit: its count cannot tell)
+            short = tokens < WINDOW_SHORT * low   # (below what its characters take at any weight: no whole prompt's)
+            if high <= window:   # (at a higher rate it may not fit: its count cannot tell; and a count so short, of one
+                # that could pass the window, may be of a drop there too: a chat that lost a first turn of emoji, 2
+                # tokens each, counted 53, unsaid; one far under the window, a cache's, tells nothing)
+                denser = digits_past(t, window, per_char, digit_rate, low)
                 if above := next((why for why, rates in higher.items() if max(
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
-                        default=0) > window), None) or (digits_past(t, window, per_char, digit_rate, low) and (
+                        default=0) > window), None) or ((denser or short and passable) and (
                             # (a cache's count of 17 for a log that fit was said to be of digits: it is no prompt's)
-                            "partial count" if partial_count(t, window, per_char, digit_rate) else "denser in digits")):
+                            "partial count" if partial_count(t, window, per_char, digit_rate)
+                            else "denser in digits" if denser else "short count")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if tokens < WINDOW_SHORT * low and partial_count(t, window, per_char, digit_rate):
+            if short and partial_count(t, window, per_char, digit_rate):
                 unchecked.append({"id": c["id"], "trial": t["trial"], "why": "partial count"})
-            elif tokens < WINDOW_SHORT * low:   # below what its characters take at any weight: shortened, where not
+            elif short:   # shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
                 # tokenizer) set the questions' rate at 0.4 a character, and prose that fit whole read past the window
                 if not digit_rate or tokens < WINDOW_SHORT * min(template_tokens(t) + digit_reading(
@@ -18219,6 +18225,11 @@ TURNS_UNCHECKED = {"no rate": "no answer of one turn and no conversation here gi
                                        "(as pasted logs, code or tables do), and read as some tokenizers read them, a "
                                        "token each, the codes beside them (\"ERR\", \"DEAD BEEF\") as densely as "
                                        "a tokenizer reads any text, it passes the window; its count cannot tell",
+                   "short count": "its count comes to far under what its characters take at the run's tokens per "
+                                  "character, at which they fit the window: its characters may take far more tokens "
+                                  "than the texts that rate is read from (as emoji, symbols or code may), and turns "
+                                  "from its front were dropped, or the count is not a whole prompt's (a prompt cache "
+                                  "counting only the tokens it had not seen, ollama/ollama#16428); it cannot tell",
                    "sparser in digits": "its characters may come to more tokens than the window holds, or fewer: "
                                         "the answers of one turn the run's rate is read from hold far more digits than "
                                         "it does (as a system prompt of figures or prices does), and where a tokenizer "
