@@ -318,6 +318,10 @@ MAX_SIZING_ROWS = 10 ** 15      # more rows than any test will have: the search 
 # bits, seconds): a chance that is a float has at most 1,074 + 53 bits, which past them takes rare cancellation
 TAIL_NEAR = 1e-9
 EXACT_TAIL_BITS = 20_000
+# Past EXACT_TAIL_BITS such a sum is done again in decimals of this many digits past the line's leading zeros: a
+# float sum's error (1e-16) put 29,918 rows at rate 0.001 on the aim 1 - 1e-13 when they are 6.4e-17 short of it
+# (and 1,000 failures 4 rows short); a row moves such a chance by about 1e-17, and 60 digits tell far finer apart
+TAIL_DIGITS = 60
 MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the splits are worked out: a quarter second
 # Fair coins (changed cases, decided pairs) up to which the sign test and the mid-p McNemar test are
 # counted in whole numbers, exactly: in floats their p came out a last bit above a power of two
@@ -18956,17 +18960,50 @@ def failures_at_least_exactly(failures, rows, rate):
     return 1 - side if low == 0 else side
 
 
+def failures_at_least_in_decimals(failures, rows, rate, line):
+    """failures_at_least in decimals of TAIL_DIGITS digits past the zeros that lead the line (a chance near 1e-300 is
+    1 less a sum near 1, which cancels 300 of them), where the exact sum is too large: (chance, error), the sum as a
+    Fraction and a bound of its error. 1 - the terms below `failures`, from P(none) = (1 - rate)^rows, each from the
+    one before: O(failures) steps at any row count. 1 - rate is kept whole (rounded, 1 - 1e-300 was 1); each term
+    carries a rounding per step (four: the odds' own, then three) and the sum one per term, each at most a unit in
+    the last digit of a share at most 1: under 6 x failures units in all."""
+    from decimal import MAX_EMAX, MIN_EMIN, localcontext
+    if failures <= 0 or failures > rows:
+        return Fraction(failures <= 0), Fraction(0)
+    share = exact(rate)
+    fail, keep = (Decimal(decimal_digits(x)) for x in (share, 1 - share))
+    with localcontext() as digits:   # (no exponent limit: 0.5^10^15 is no underflow to 0)
+        digits.prec, digits.Emin, digits.Emax = TAIL_DIGITS + max(0, -Decimal(repr(line)).adjusted()), MIN_EMIN, MAX_EMAX
+        term = keep ** rows
+        odds, below = fail / keep, term
+        for i in range(failures - 1):
+            term = term * (rows - i) / (i + 1) * odds
+            below += term
+        chance = 1 - below
+    return Fraction(chance), 6 * failures * Fraction(10) ** (1 - digits.prec)
+
+
 def exact_near(chance, failures, rows, rate, line):
-    """The exact chance of at least `failures` failures where its float sum (chance) lies too near the
-    line to say which side it is on (TAIL_NEAR); None where it is clear of it or too large to sum exactly."""
-    return failures_at_least_exactly(failures, rows, rate) if abs(chance - line) <= TAIL_NEAR * line else None
+    """(chance, error): the chance of at least `failures` failures summed again where its float sum (chance) lies too
+    near the line to say which side it is on (TAIL_NEAR): exactly (an error of 0), or past EXACT_TAIL_BITS in decimals
+    (failures_at_least_in_decimals); None where it is clear of the line."""
+    if abs(chance - line) > TAIL_NEAR * line:
+        return None
+    exactly = failures_at_least_exactly(failures, rows, rate)
+    return failures_at_least_in_decimals(failures, rows, rate, line) if exactly is None else (exactly, Fraction(0))
 
 
 def reaches_chance(failures, rows, rate, prob):
     """P(at least `failures` of `rows` fail) >= prob, an exact tie included (prob as written, as the rate)."""
     chance = failures_at_least(failures, rows, rate)
-    exactly = exact_near(chance, failures, rows, rate, prob)
-    return chance >= prob if exactly is None else exactly >= exact(prob)
+    near = exact_near(chance, failures, rows, rate, prob)
+    return chance >= prob if near is None else near[0] >= exact(prob)
+
+
+def tie_unsettled(failures, rows, rate, line):
+    """Whether the chance at `rows` lies nearer the line than even its decimal sum tells apart (within its error)."""
+    near = exact_near(failures_at_least(failures, rows, rate), failures, rows, rate, line)
+    return near is not None and abs(near[0] - exact(line)) < near[1]
 
 
 def rows_for_failures(rate, failures, prob, limit=MAX_SIZING_ROWS):
@@ -19245,12 +19282,13 @@ def detectable_answer(rows, alpha):
 def seen_chance(failures, rows, rate, line=None):
     """failures_at_least, kept off 1 and 0 where the true chance is: past 1 - 2^-53 the sum reads
     1.0, while at a rate below 1 none failing stays possible (a chance of 1.0 printed "100.0%").
-    Near a line it is read against, the exact chance (ExactShare), read against the line as written, as
-    reaches_chance reads it, and printed from its exact digits: as a float an exact tie printed as
+    Near a line it is read against, the exact chance (ExactShare; past EXACT_TAIL_BITS its decimal sum), read
+    against the line as written, as reaches_chance reads it, and printed from its exact digits: as a float an exact tie printed as
     49.99999999999999% beside 50%, 2 rows at 0.2 as 36.000000000000004% beside 36%, and 1 - 0.3^27 took its
     digits from the float beside it (99.99999999999925%, where it is 99.999999999999237%)."""
     chance = failures_at_least(failures, rows, rate)
-    exactly = None if line is None else exact_near(chance, failures, rows, rate, line)
+    near = None if line is None else exact_near(chance, failures, rows, rate, line)
+    exactly = None if near is None else near[0]
     if exactly is not None:
         chance = float(exactly)
     if chance >= 1 and 0 < failures and rate < 1:
@@ -19277,13 +19315,18 @@ def failures_answer(rate, rows, failures, prob):
         raise EvalError(f"no set of up to {MAX_SIZING_ROWS:,} rows reaches {percent_line(prob)} at rate {given(rate)}: "
                         "failures this rare are not seen in a set of rows one can run; ask for a lower --prob or fewer "
                         "--failures, or size for a higher --rate")
-    if rows > MAX_POWER_ROWS:   # (the chance at one row and the next differ by less than floats tell apart: the
-        # count 6 rows short of the fewest at 10^14, and P printed as 80.0000000000003% where it is 79.99999999999559%)
+    # (past MAX_POWER_ROWS the chance at one row and the next differ by less than floats tell apart: the count 6 rows
+    # short of the fewest at 10^14, and P printed as 80.0000000000003% where it is 79.99999999999559%)
+    unsettled = None if rows > MAX_POWER_ROWS else next(
+        (n for n in (rows, rows - 1) if tie_unsettled(failures, n, rate, prob)), None)
+    if rows > MAX_POWER_ROWS or unsettled is not None:
+        why = (f"past {MAX_POWER_ROWS:,} rows the chances at one row count and the next are too close for floating "
+               "point to tell apart: the count may be off by a few rows" if unsettled is None else
+               f"the chance at {plural(unsettled, 'row')} is nearer the aim than {TAIL_DIGITS} digits tell apart: "
+               "the count may be off by a row")
         lines = [f"about {rows} rows: the fewest that give at least {plural(failures, 'failure')} with probability "
                  f">= {percent_line(prob)} when each row fails with probability {given(rate)}",
-                 f"(past {MAX_POWER_ROWS:,} rows the chances at one row count and the next are too close for floating "
-                 f"point to tell apart: the count may be off by a few rows; failures ~ Binomial(rows, {given(rate)})). "
-                 "Use more rows than that, not the expected count."]
+                 f"({why}; failures ~ Binomial(rows, {given(rate)})). Use more rows than that, not the expected count."]
         return lines, {"rows": rows, "rate": rate, "failures": failures, "prob": prob, "approximate": True}
     chance = seen_chance(failures, rows, rate, prob)
     before = seen_chance(failures, rows - 1, rate, prob)

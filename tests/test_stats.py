@@ -595,11 +595,38 @@ def test_power_rate_prints_each_chance_beside_its_line_from_its_exact_value(cli)
                         assert (Fraction(shown) / 100 > line) == (exactly > line) and Fraction(shown) < 100, (out, m)
 
 
+def test_power_rate_decides_a_near_tie_past_the_exact_sums_reach(cli):
+    """132nd round: `--rate 0.001 --failures 1 --prob 0.9999999999999` answered 29918 rows, "P = 99.99999999999% at
+    29918" and --json probability equal to prob, where 1 - 0.999^29918 is 6.4e-17 below the aim: the float sum was
+    within TAIL_NEAR of it but 29918 rows of a rate of 10 bits are past EXACT_TAIL_BITS, so no exact sum ran and two
+    equal floats were compared. --failures 2 answered 33457 (33458), and 6, 50, 300, 1000 failures 1 to 4 rows short
+    (mpmath at 80 digits: 44188, 120751, 445398, 1250225). Such a tie is summed again in decimals; P is printed from
+    that sum, below the aim where it is below."""
+    import re
+    for failures, rows in ((1, 29919), (2, 33458), (6, 44188), (50, 120751), (300, 445398), (1000, 1250225)):
+        doc = json.loads(cli("power", "--rate", "0.001", "--failures", str(failures), "--prob", "0.9999999999999",
+                             "--json")[1])
+        assert doc["rows"] == rows and doc["probability"] >= doc["prob"] and "approximate" not in doc, (failures, doc)
+    rate, prob = Fraction("0.001"), Fraction("0.9999999999999")
+    chance = lambda k, n: 1 - sum(comb(n, i) * rate ** i * (1 - rate) ** (n - i) for i in range(k))   # the few below
+    for failures, rows in ((1, 29919), (2, 33458)):   # exact fractions where they are cheap
+        assert chance(failures, rows) >= prob > chance(failures, rows - 1)
+        out = cli("power", "--rate", "0.001", "--failures", str(failures), "--prob", "0.9999999999999")[1]
+        at, before = re.search(r"P = ([0-9.]+)% at \d+ rows, ([0-9.]+)% at", out).groups()
+        assert Fraction(at) / 100 >= prob > Fraction(before) / 100, out
+    # 10^10 rows at 1e-300 fall short of 1e-290 by a share of 5e-291 of it: past 60 digits, said so, not decided
+    code, out, _ = cli("power", "--rate", "1e-300", "--failures", "1", "--prob", "1e-290")
+    assert code == 0 and out.startswith("about 10000000000 rows: the fewest") and "P = " not in out, out
+    assert "(the chance at 10000000000 rows is nearer the aim than 60 digits tell apart: the count may be off by a " \
+           "row;" in out, out
+
+
 def test_power_rate_past_ten_billion_rows_says_its_count_is_about_that_many(cli):
     """116th round: at 10^14 rows the count printed was 6 rows short of the fewest (the exact tail, summed by mpmath,
     is 79.99999999999559% there), and its P printed as 80.0000000000003%: floats no longer tell one row from the next."""
     code, out, _ = cli("power", "--rate", "1e-11", "--failures", "1000")
-    assert code == 0 and out.startswith("about 102651253592926 rows: the fewest that give at least 1000 failures"), out
+    # (since the 132nd round near ties are summed in decimals: 102651253592932 is the fewest, mpmath's too)
+    assert code == 0 and out.startswith("about 102651253592932 rows: the fewest that give at least 1000 failures"), out
     assert "P = " not in out and "the count may be off by a few rows" in out, out
     doc = json.loads(cli("power", "--rate", "1e-11", "--failures", "1000", "--json")[1])
     assert doc["approximate"] is True and "probability" not in doc, doc
