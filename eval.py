@@ -27908,11 +27908,18 @@ def parse_rate(text):
         return None
 
 
-def probability(text):
-    """A probability strictly between 0 and 1."""
+def probability(text, what="probability"):
+    """A probability strictly between 0 and 1, written with no more digits than its float keeps: past them it is another
+    number once read (--alpha 0.03124999999999999999 is 0.03125, and p = 1/32 was read as within it; --prob
+    0.99999237060546875, 131071/131072, asked a row more), said, not rounded in silence."""
     value = parse_rate(text)
     if value is None or not 0 < value < 1:
         raise argparse.ArgumentTypeError(rate_refused(text, "a probability between 0 and 1, exclusive, like 0.05 or 5%"))
+    written = ascii_digits(text)
+    with contextlib.suppress(ValueError, ZeroDivisionError):
+        if (Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written)) != Fraction(repr(value)):
+            raise argparse.ArgumentTypeError(f"{text!r} has more digits than a {what} is read with (it would be read as "
+                                             f"{value!r}); write {value!r}, or the {what} with fewer digits")
     return value
 
 
@@ -27927,15 +27934,7 @@ def significance(text):
     if (value is not None and 0 < value < LEAST_ALPHA) or (value is None and tiny_past_reading(text)):
         raise argparse.ArgumentTypeError(f"{text!r}: give a significance level from {LEAST_ALPHA:g} to below 1, like 0.05 "
                                          f"or 5% (a smaller one is past what the intervals can be computed for)")
-    alpha = probability(text)
-    # a level written past a float's digits is another level once read (0.03124999999999999999 is 0.03125, and p = 1/32
-    # was read as within it): said, not rounded in silence
-    written = ascii_digits(text)
-    with contextlib.suppress(ValueError, ZeroDivisionError):
-        if (Fraction(written[:-1]) / 100 if written.endswith("%") else Fraction(written)) != Fraction(repr(alpha)):
-            raise argparse.ArgumentTypeError(f"{text!r} has more digits than a level is read with (it would be read as "
-                                             f"{alpha!r}); write {alpha!r}, or the level with fewer digits")
-    return alpha
+    return probability(text, "level")
 
 
 def difference_in_rate(text):

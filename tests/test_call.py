@@ -215,6 +215,13 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "0.03124999999999999999"], "argument --alpha: "
      "'0.03124999999999999999' has more digits than a level is read with (it would be read as 0.03125); write 0.03125, "
      "or the level with fewer digits (see"),
+    # 132nd round: --prob past a float's digits was read as its float in silence (131071/131072, one row more), as
+    # --alpha no longer was; so was --rate
+    (["power", "--rate", "0.001", "--prob", "0.99999237060546875"], "argument --prob: '0.99999237060546875' has more "
+     "digits than a probability is read with (it would be read as 0.9999923706054688); write 0.9999923706054688, or the "
+     "probability with fewer digits (see"),
+    (["power", "--rate", "0.10000000000000000001"], "argument --rate: '0.10000000000000000001' has more digits than a "
+     "probability is read with (it would be read as 0.1); write 0.1, or the probability with fewer digits (see"),
 ])
 def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, argv, why):
     """Not eight lines of usage before the one that matters; never a traceback (--port 99999 was
