@@ -7326,7 +7326,7 @@ def one_sided(a_ids, b_ids):
 def host_shown(value):
     """A host as every message shows it: what comes before an @ (a user name and password, whatever it holds: a / or a ?
     of a password ended the part masked) and a query or fragment (it may hold a key) never printed, whatever is wrong."""
-    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2])
+    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2], flags=re.S)   # (past a line break)
     return (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group() * ("@" in value) \
         + "…@" * ("@" in value) + shown
 

@@ -125,6 +125,24 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     assert code == 2 and "SECRET" not in err and "host 'https://h?…': a query" in err, err
 
 
+# (132nd round) a secret in a query or fragment that a line break cuts
+SECRET_HOSTS = [
+    ("http://127.0.0.1:1/?k=Zq7\nXw9", "a query (?…) or fragment (#…) is no part of a server's address"),
+    ("http://127.0.0.1:1/#Zq7\r\nXw9", "a query (?…) or fragment (#…) is no part of a server's address"),
+]
+
+
+@pytest.mark.parametrize("value, said", SECRET_HOSTS)
+def test_no_letter_of_a_query_or_a_password_in_a_host_is_ever_printed(project, cli, monkeypatch, value, said):
+    """132nd round: a line break in a host's query ended the part host_shown masked, so the rest of the query was
+    printed, on a line of its own ('?…\\ncret'). Nothing after a ? or # is printed, to the end."""
+    for argv in (["--host", value], []):
+        monkeypatch.setenv("OLLAMA_HOST", value)
+        code, out, err = cli("run", "--split", "dev", *argv)
+        assert code == 2 and said in err and len(err.splitlines()) == 1, (argv, err)
+        assert "Zq7" not in out + err and "Xw9" not in out + err, (argv, err)
+
+
 @pytest.mark.parametrize("argv, says", [
     (["report", "runs/x.json", "--api-key", "sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-key …"),
     (["run", "--split", "dev", "--api-kye=sk-SECRETSECRETSECRET"], "unrecognized arguments: --api-kye=…"),

@@ -488,6 +488,25 @@ def test_a_run_whose_host_holds_a_password_is_refused_unprinted(hand_run, cli, h
     assert code == 0 and "odd/h.json" in out and "sk-secret" not in out + err, out + err
 
 
+@pytest.mark.parametrize("host, said", [
+    ("http://127.0.0.1:1/?k=Zq7\nXw9", "config.host: host 'http://127.0.0.1:1/?…': a query (?…) or fragment (#…)"),
+    ("http://127.0.0.1:1/#Zq7\r\nXw9", "config.host: host 'http://127.0.0.1:1/#…': a query (?…) or fragment (#…)"),
+])
+def test_no_letter_of_a_query_or_a_password_in_a_run_files_host_is_ever_printed(hand_run, cli, host, said):
+    """132nd round: a line break in a run file's config.host, in its query, ended the part masked, and the rest of the
+    query was printed on a line of its own. Nothing after a ? or # is printed, to the end."""
+    run = load_json(hand_run)
+    run["config"]["host"] = host
+    Path("odd").mkdir(exist_ok=True)
+    Path("odd/h.json").write_text(json.dumps(run))
+    for argv in (("report", "odd/h.json"), ("report", "odd/h.json", "--json"), ("runs", "odd")):
+        code, out, err = cli(*argv)
+        assert "Zq7" not in out + err and "Xw9" not in out + err, (argv, out, err)
+        if argv[0] == "report":
+            assert code == 2 and err.startswith(f"error: odd/h.json: not a valid run file: {said}") \
+                and len(err.splitlines()) == 1, (argv, err)
+
+
 def test_a_vote_holding_both_a_verdict_and_an_error_is_refused(hand_run, cli):
     """Round 123: a vote edited to hold pass false beside an error was scored as failing, and counted a failed call
     too ("27 judge calls (1 failed)"): a failed call has no verdict."""
