@@ -7323,12 +7323,23 @@ def one_sided(a_ids, b_ids):
 # 6. Model clients: Ollama's /api/chat and the OpenAI-compatible /v1/chat/completions, through
 #    one requests.Session, with a time limit on each whole request and bounded retries.
 
+def host_parts(value):
+    """A host as typed, in four: its scheme (http:/ too), a user name and password with their @ (to the last @ before
+    any ? or #: a password may hold a / or an @; an @ after them is the query's), the address, and a query or fragment
+    (from the first ? or # to the end, line breaks and all); each '' where there is none."""
+    scheme = (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group()
+    address, query = re.fullmatch(r"([^?#]*)(.*)", value[len(scheme):], re.S).groups()
+    userinfo, at, address = address.rpartition("@")
+    return scheme, userinfo + at, address, query
+
+
 def host_shown(value):
-    """A host as every message shows it: what comes before an @ (a user name and password, whatever it holds: a / or a ?
-    of a password ended the part masked) and a query or fragment (it may hold a key) never printed, whatever is wrong."""
-    shown = re.sub(r"[?#].*", lambda m: m.group()[0] + "…", value.rpartition("@")[2], flags=re.S)   # (past a line break)
-    return (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group() * ("@" in value) \
-        + "…@" * ("@" in value) + shown
+    """A host as every message shows it: a user name and password, and a query or fragment (it may hold a key), never
+    printed, whatever is wrong."""
+    scheme, userinfo, address, query = host_parts(value)
+    if "@" in query:   # what comes before the ? or # may be a password holding one (http://u:pw?x@h): not shown either
+        return scheme + "…" + query[0] + "…"
+    return scheme + "…@" * bool(userinfo) + address + (query[:1] + "…") * bool(query)
 
 
 def resolve_host(value):
@@ -7339,7 +7350,7 @@ def resolve_host(value):
     name nor an address, or a port that is not one, is refused: never another port in silence."""
     value = (value or "").strip().strip("\"'").strip()
     shown = host_shown(value)
-    if "@" in value:   # user:password@host (or http:/u:pw@h, read as a host "http"): refused as what it is, never printed
+    if host_parts(value)[1]:   # user:password@host (or http:/u:pw@h, read as a host "http"): refused as such, unprinted
         raise EvalError(f"host {shown!r}: a user name or password in the host is not sent (it would be written in "
                         "the run file); give a key to an OpenAI-compatible server with --api-key")
     scheme, sep, rest = value.partition("://")
@@ -16618,7 +16629,7 @@ def recorded_host_problem(host):
     every view naming the server (report's server row, --json), where run refuses them unprinted."""
     if type(host) is not str:   # (config_problem's: absent, or refused as no text)
         return None
-    if "@" in host:
+    if host_parts(host)[1]:
         return (f"config.host {host_shown(host)!r} holds a user name or password (before its @), which run never "
                 "records (it refuses such a --host): edited in, or written by another tool")
     try:

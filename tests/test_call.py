@@ -117,29 +117,46 @@ def test_a_host_with_credentials_is_refused_as_such_never_echoing_the_password(p
     # (round 104) a host wrong in another way too (a fragment, a scheme) printed it whole: every message masks it
     # (its review) a password holding a / ? or #, a scheme missing a slash (http:/u:pw@h was read as a host "http"),
     # a key in a query: never printed, each host with an @ refused as holding credentials
+    # (a password holding a / and then a ?: test_no_letter_of_a_query_or_a_password_in_a_host_is_ever_printed)
     for wrong in (value.replace("127.0.0.1:9", "127.0.0.1:9/v1#x", 1), "ftp://" + value.split("://")[-1], value + "?",
-                  value.replace("pw-SECRET", "pw/SECRET?#", 1), "http:/" + value.split("://")[-1], "//" + value.split("://")[-1]):
+                  "http:/" + value.split("://")[-1], "//" + value.split("://")[-1]):
         code, out, err = cli("run", "--split", "dev", "--host", wrong)
         assert code == 2 and "SECRET" not in err + out and "…@" in err and "user name or password" in err, (wrong, err)
     code, out, err = cli("run", "--split", "dev", "--host", "https://h?key=sk-SECRETSECRETSECRET1")
     assert code == 2 and "SECRET" not in err and "host 'https://h?…': a query" in err, err
 
 
-# (132nd round) a secret in a query or fragment that a line break cuts
+QUERY_SAID = "a query (?…) or fragment (#…) is no part of a server's address"
+# (132nd round) a secret in a query or fragment (one holding an @, or cut by a line break), or in a password holding
+# a ? # / @ or a line break
 SECRET_HOSTS = [
-    ("http://127.0.0.1:1/?k=Zq7\nXw9", "a query (?…) or fragment (#…) is no part of a server's address"),
-    ("http://127.0.0.1:1/#Zq7\r\nXw9", "a query (?…) or fragment (#…) is no part of a server's address"),
+    ("http://127.0.0.1:1/?k=Zq7\nXw9", "'http://127.0.0.1:1/?…': QUERY"),
+    ("http://127.0.0.1:1/#Zq7\r\nXw9", "'http://127.0.0.1:1/#…': QUERY"),
+    ("http://127.0.0.1:1/?k=a@Zq7Xw9", "'http://…?…': QUERY"),
+    ("http://127.0.0.1:1/#a@Zq7Xw9", "'http://…#…': QUERY"),
+    ("http://127.0.0.1:1/?k=Zq7\n@Xw9", "'http://…?…': QUERY"),
+    ("http://u:Zq7?Xw9@127.0.0.1:1", "'http://…?…': QUERY"),
+    ("http://u:Zq7#Xw9@127.0.0.1:1", "'http://…#…': QUERY"),
+    ("http://u:Zq7/Xw9?Xw9@127.0.0.1:1", "'http://…?…': QUERY"),
+    ("http://a:b@u:Zq7/Xw9?#@127.0.0.1:1", "'http://…?…': CREDENTIALS"),
+    ("http://u:Zq7@Xw9@127.0.0.1:1/?k=Xw9", "'http://…@127.0.0.1:1/?…': CREDENTIALS"),
+    ("http://u:Zq7/Xw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
+    ("http://u:Zq7\nXw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
 ]
 
 
 @pytest.mark.parametrize("value, said", SECRET_HOSTS)
 def test_no_letter_of_a_query_or_a_password_in_a_host_is_ever_printed(project, cli, monkeypatch, value, said):
     """132nd round: a line break in a host's query ended the part host_shown masked, so the rest of the query was
-    printed, on a line of its own ('?…\\ncret'). Nothing after a ? or # is printed, to the end."""
+    printed, on a line of its own ('?…\\ncret'); and host_shown took what followed a host's last @ for its address, so a
+    query holding an @ ('http://h:1/?k=a@s3cret') was shown 'http://…@s3cret', said to hold a user name or password.
+    Nothing after a ? or # is printed, to the end (nor before it where an @ follows: a password may hold a ? or #), and
+    a host holds a user name and password only where an @ comes before them; else it is refused as holding a query."""
+    said = said.replace("QUERY", QUERY_SAID).replace("CREDENTIALS", "a user name or password in the host is not sent")
     for argv in (["--host", value], []):
         monkeypatch.setenv("OLLAMA_HOST", value)
         code, out, err = cli("run", "--split", "dev", *argv)
-        assert code == 2 and said in err and len(err.splitlines()) == 1, (argv, err)
+        assert code == 2 and f"host {said}" in err and len(err.splitlines()) == 1, (argv, err)
         assert "Zq7" not in out + err and "Xw9" not in out + err, (argv, err)
 
 

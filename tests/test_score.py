@@ -491,10 +491,18 @@ def test_a_run_whose_host_holds_a_password_is_refused_unprinted(hand_run, cli, h
 @pytest.mark.parametrize("host, said", [
     ("http://127.0.0.1:1/?k=Zq7\nXw9", "config.host: host 'http://127.0.0.1:1/?…': a query (?…) or fragment (#…)"),
     ("http://127.0.0.1:1/#Zq7\r\nXw9", "config.host: host 'http://127.0.0.1:1/#…': a query (?…) or fragment (#…)"),
+    ("http://127.0.0.1:1/?k=a@Zq7Xw9", "config.host: host 'http://…?…': a query (?…) or fragment (#…)"),
+    ("http://127.0.0.1:1/?k=Zq7\n@Xw9", "config.host: host 'http://…?…': a query (?…) or fragment (#…)"),
+    ("http://u:Zq7#Xw9@127.0.0.1:1", "config.host: host 'http://…#…': a query (?…) or fragment (#…)"),
+    ("http://u:Zq7/Xw9?Xw9@127.0.0.1:1", "config.host: host 'http://…?…': a query (?…) or fragment (#…)"),
+    ("http://u:Zq7@Xw9@127.0.0.1:1/?k=Xw9", "config.host 'http://…@127.0.0.1:1/?…' holds a user name or password"),
+    ("http://u:Zq7\nXw9@127.0.0.1:1", "config.host 'http://…@127.0.0.1:1' holds a user name or password"),
 ])
 def test_no_letter_of_a_query_or_a_password_in_a_run_files_host_is_ever_printed(hand_run, cli, host, said):
     """132nd round: a line break in a run file's config.host, in its query, ended the part masked, and the rest of the
-    query was printed on a line of its own. Nothing after a ? or # is printed, to the end."""
+    query was printed on a line of its own; and a query holding an @ (http://h:1/?k=a@s3cret) was shown 'http://…@s3cret',
+    said to hold a user name or password. Nothing after a ? or # is printed, to the end (nor before it where an @
+    follows: a password may hold a ? or #); only an @ before them is a user name's and password's."""
     run = load_json(hand_run)
     run["config"]["host"] = host
     Path("odd").mkdir(exist_ok=True)
