@@ -11303,16 +11303,32 @@ ITEM_LABEL = re.compile(r"""[ \t]*(?:(?:\d{1,3}[.)]|[-*+•])[ \t]+)?[*_]{0,2}(?
                         r"""[*_]{0,2}[ \t]*+(?::|==?|(?<=[ \t])[-–—])[ \t]*(?=\S)""")
 
 
+def answer_word_leads(text):
+    """The match of a verdict's word that begins a verdict field's text, alone or before its reason ("B", "FAIL - no
+    date", "B: vague"; VERDICT_WORD, or a word and its colon), or None (a phrase: "B wins")."""
+    return VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
+
+
 def field_word_said(text, loose, words, answers):
     """The verdict a verdict field's text names as a word read as after a key ("FAIL - missing date", "**FAIL**", "No
     cumple con el criterio", "[[B]]") or as a phrase ("It fails.", "Not met"), or None; a yes or a no (YES_NO) only
     as the verdicts `answers` (yes_no_says)."""
-    word = VERDICT_WORD.match(text) or (bare := WORD_BEFORE_LIST.match(text)) and FIELD_COLON.match(text, bare.end()) and bare
+    word = answer_word_leads(text)
     word = word if word and (verdict_said(word.group("word")) not in SHORT_WORDS
                              or FIELD_REST.fullmatch(text, word.end("word"))) else None
     said = words.get(verdict_said(word.group("word"))) if word else None
     said = answers.get(said) if said is not None and verdict_said(word.group("word")) in YES_NO else said
     return phrase_verdict(text, loose) if said is None and loose in (LOOSE_PASS, LOOSE_WINNER) else said
+
+
+def names_who_lost(text, named, loser, fields):
+    """Whether a verdict field's text (`text`, its answer's name said under the label `named` or under none) names the
+    answer that lost: under a label naming it ("Loser: B", "Worse: B"), or under a loser's key (`loser`) an answer's
+    name that begins it ("B", "B: vague", "Response B: misses the date") or under a label naming no verdict ("Answer:
+    B", "id: B"). A label or a phrase of who won ("Winner: B", "Overall: B", "B wins") says who won, there too."""
+    if named is not None:
+        return names_the_loser(named) or loser and not of_the_whole_field(named, fields)
+    return loser and bool(answer_word_leads(text))
 
 
 def field_text_said(text, loose, words, answers):
@@ -11492,9 +11508,8 @@ def said_in_fields(verdict_object, loose, verdict):
                                        else None, None)]):
                 if said is None:
                     continue
-                # (under a loser's key only an answer's name alone names the loser: "Winner: B", "B wins" say who won)
-                said = THE_OTHER_ANSWER.get(said, said) if loser and isinstance(part, str) \
-                    and VERDICT_WORD.match(part.translate(SPACE_LIKE)) else said
+                said = THE_OTHER_ANSWER.get(said, said) if isinstance(part, str) \
+                    and names_who_lost(part.translate(SPACE_LIKE), named, loser, fields) else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         # (the whole's pair, where there is one, its criteria's a breakdown beside it)
         agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None

@@ -6688,6 +6688,30 @@ def test_a_text_saying_who_won_keeps_its_meaning_under_a_loser_s_key(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    # a label naming the loser, an answer's own label with a comment, a key naming the answer: each names the loser
+    ('{"winner": "A", "loser": "Loser: A"}', None),
+    ('{"winner": "A", "loser": "Worse: A"}', None),
+    ('{"winner": "A", "loser": "Losing answer: A"}', None),
+    ('{"winner": "A", "loser": "A: vague"}', None),
+    ('{"winner": "A", "loser": "Answer: A"}', None),
+    ('{"winner": "A", "loser": "Loser: B"}', "A"),
+    ('{"winner": "A", "loser": "B: vague"}', "A"),
+    ('{"winner": "A", "loser": "Response B: it misses the date"}', "A"),
+    ('{"winner": "A", "loser": "Answer: B"}', "A"),
+    ('{"winner": "A", "loser": "id: B"}', "A"),
+    # a label of who won keeps its meaning there
+    ('{"winner": "A", "loser": "Overall: B"}', None),
+    ('{"winner": "A", "loser": "Overall: A"}', "A"),
+])
+def test_a_label_of_the_loser_or_of_the_answer_under_a_loser_s_key_names_the_loser(reply, human):
+    """132nd round, the review of 8205df3: only a bare answer's name under a loser's key was read as naming the loser, so
+    "Loser: A", "A: vague" and "Answer: A" there beside the winner A were read as A, and "Loser: B", "B: vague" and
+    "Answer: B" left to a person. A label naming the loser, an answer's own label with a comment and a key naming the
+    answer name the loser; only a label or a phrase of who won ("Winner:", "Overall:", "B wins") says who won."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's object beside the winner, scored under a score, the whole's or a rank's key, as score_A is
     ('{"winner": "A", "A": {"score": 6}, "B": {"score": 9}}', None),
     ('{"winner": "A", "Response A": {"score": 3}, "Response B": {"score": 8}}', None),
