@@ -11193,6 +11193,8 @@ def lower_better(key):
     accuracy_and_errors nor math_problems)."""
     words = field_name(key).split("_")
     words = words[1:] if words[0] in ("a", "b") else words[:-1] if words[-1] in ("a", "b") else words   # (rank_A, A_rank)
+    # (and the word naming it an answer's: rank_for_A, place_of_B read past "for" were scores higher the better)
+    words = list(itertools.dropwhile(lambda word: word in SIDE_WORDS, reversed(words)))[::-1] or words
     head = next((words[:at] for at, word in enumerate(words) if word in PREPOSITIONS and not set(words[:at]) <= COUNT_WORDS),
                 words)
     nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(head)))
@@ -11219,7 +11221,10 @@ SIDE_WORDS = {"assistant", "candidate", "for", "of"}
 # words of a key naming an answer that say it holds the answer's score (score_A, A_rating, points_B): under any other
 # (answer_A, "Answer A", output_A, model_id_A) is the answer's own value, 42 or "1/2", no score
 SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point", "grade", "grades", "mark", "marks"}
-# ...and its place, lower the better (rank_A, A_rank, position_B: beside the winner never read)
+# ...and its place, lower the better (rank_A, A_rank, position_B: beside the winner never read). position_A is read as a
+# rank, never as the order the answers were shown in: A is always shown first, so position_A 1 and position_B 2 as that
+# order say the same in every reply; read as a rank against the winner B they leave it to a person, a look lost, where
+# unread a rank against the winner would be a verdict invented
 PLACE_WORDS = RANKS | {"position", "place"}
 
 

@@ -6771,6 +6771,21 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
+    ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
+    ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
+    ('{"winner": "A", "rank_of_A": 1, "rank_of_B": 2}', "A"),
+    ('{"winner": "B", "rank_for_A": 1, "rank_for_B": 2}', None),
+    ('{"winner": "A", "rank_for_A": 2, "rank_for_B": 1}', None),
+])
+def test_an_answer_s_rank_for_it_is_lower_the_better(reply, human):
+    """132nd round, the review of 289cbcb: rank_for_A, position_for_A and place_for_A were read as scores higher the
+    better (the key's last word past the letter, "for", was no rank's), so A ranked 1 to 2 beside the winner A was left
+    to a person and B ranked 2 beside the winner B read as B. They are ranks, as rank_of_A and rank_A are."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # its key in any case or spelling, a rating's scale too
     ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scoreScale": "1-10, 1 is best"}', "A"),
     ('{"winner": "A", "scores": {"A": 2, "B": 7}, "SCALE": "1-10, 1 is best"}', "A"),
