@@ -11210,9 +11210,30 @@ LOWEST_BEST = re.compile(r"\b(?:1|lowest|lower|smallest|smaller)(?:[ \t]+(?:scor
 SCALE_KEYS = {"scale", "score_scale", "scoring_scale", "rating_scale"}   # (as field_name spells them: scoreScale, SCALE)
 
 
+# a scale's numbers named best or worst ("1 (best)", "1 = best", "10 is worst") and its range ("0-1", "1 to 10")
+NAMED_END = re.compile(r"(\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:is|=|:|being|means|\()?[ \t]*(?:the[ \t]+)?(best|worst)\b",
+                       re.IGNORECASE)
+SCALE_RANGE = re.compile(r"(\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:-|–|to)[ \t]*(\d{1,9}(?:[.,]\d{1,9})?)")
+
+
+def says_lowest_best(scale):
+    """Whether a scale's text says its lowest score is the best (LOWEST_BEST), never where it names a number best that is
+    higher than one it names worst or is its range's top ("0 (worst) to 1 (best)", "0-1 (1 = best)": its "1 (best)" no
+    lowest's)."""
+    if not LOWEST_BEST.search(scale):
+        return False
+    number = lambda text: Fraction(text.replace(",", "."))
+    named = {"best": [], "worst": []}
+    for figure, word in NAMED_END.findall(scale):
+        named[word.casefold()].append(number(figure))
+    ends = sorted(map(number, ends.groups())) if (ends := SCALE_RANGE.search(scale)) else []
+    top = ends[-1] if ends and ends[0] != ends[-1] else None
+    return not any(best > worst for best in named["best"] for worst in named["worst"]) and top not in named["best"]
+
+
 def scale_lowest_best(verdict_object):
-    """Whether a verdict object's scale (under SCALE_KEYS) says its lowest score is the best (LOWEST_BEST)."""
-    return any(isinstance(value, str) and field_name(key) in SCALE_KEYS and LOWEST_BEST.search(value[:200])
+    """Whether a verdict object's scale (under SCALE_KEYS) says its lowest score is the best (says_lowest_best)."""
+    return any(isinstance(value, str) and field_name(key) in SCALE_KEYS and says_lowest_best(value[:200])
                for key, value in verdict_object.items())
 
 

@@ -6810,6 +6810,23 @@ def test_a_scale_lowest_best_is_read_under_any_spelling_of_its_key_and_inside_th
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": {"A": 0.9, "B": 0.4}, "scale": "0 (worst) to 1 (best)"}', "A"),
+    ('{"winner": "A", "scores": {"A": 0.4, "B": 0.9}, "scale": "0 (worst) to 1 (best)"}', None),
+    ('{"winner": "A", "score_A": 0.9, "score_B": 0.4, "score_scale": "0 (worst) to 1 (best)"}', "A"),
+    ('{"winner": "A", "scores": {"A": 0.9, "B": 0.4}, "scale": "0-1 (1 = best)"}', "A"),
+    ('{"winner": "A", "scores": {"A": 0.4, "B": 0.9}, "scale": "0-1 (1 = best)"}', None),
+    # a lower number named best, or a higher worst, is lowest best as before
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1 (best) to 10 (worst)"}', "A"),
+    ('{"winner": "A", "scores": {"A": 2, "B": 7}, "scale": "1-10 (1 = best)"}', "A"),
+])
+def test_a_scale_naming_its_top_or_a_higher_number_best_is_no_lowest_best(reply, human):
+    """132nd round, the review of 75c1438: "0 (worst) to 1 (best)" and "0-1 (1 = best)" were read as lowest best ("1
+    (best)"), so A winning on 0.9 to 0.4 was left to a person and on 0.4 to 0.9 read as A. A scale naming a higher number
+    than its worst, or its top, as best is highest best."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', None),
     ('{"winner": "A", "overall_score_A": 3, "overall_score_B": 9, "criteria": "style"}', None),
     ('{"winner": "B", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', "B"),
