@@ -11231,10 +11231,21 @@ def says_lowest_best(scale):
     return not any(best > worst for best in named["best"] for worst in named["worst"]) and top not in named["best"]
 
 
-def scale_lowest_best(verdict_object):
-    """Whether a verdict object's scale (under SCALE_KEYS) says its lowest score is the best (says_lowest_best)."""
-    return any(isinstance(value, str) and field_name(key) in SCALE_KEYS and says_lowest_best(value[:200])
-               for key, value in verdict_object.items())
+SCALE_OF = re.compile(r"[ \t]*([^\W\d_][\w \t-]{0,40}?)[ \t]*:")   # (the field a scale names: "rank: 1 is best")
+
+
+def scale_lowers(verdict_object):
+    """What a verdict object's scales (under SCALE_KEYS) say lowest best (says_lowest_best): its scores (None), or only a
+    field it names that the object holds or that is lower the better already ("rank: 1 is best", "errors: lower is
+    better" beside "score": 9 speak of rank and errors, never of the score), as field_name spells it."""
+    keys = None
+    lowered = set()
+    for key, value in verdict_object.items():
+        if isinstance(value, str) and field_name(key) in SCALE_KEYS and says_lowest_best(value[:200]):
+            keys = keys if keys is not None else {field_name(k) for k in verdict_object} - SCALE_KEYS
+            named = (label := SCALE_OF.match(value)) and field_name(label.group(1))
+            lowered.add(named if named and (named in keys or lower_better(named)) else None)
+    return lowered
 
 
 # what else names an answer's score beside words of the whole's: score_for_A, Assistant A
@@ -11480,7 +11491,8 @@ def said_in_fields(verdict_object, loose, verdict):
     {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (names_the_loser: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
-    lowest_best = loose is LOOSE_WINNER and scale_lowest_best(verdict_object)
+    lowered = scale_lowers(verdict_object) if loose is LOOSE_WINNER else set()
+    lowest_best = None in lowered
     for key, value in verdict_fields(verdict_object, loose, fields):
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
         # on something; {"verdict": ["FAIL"]}, {"verdict": {"verdict": "FAIL"}} and {"verdict": {"result": "FAIL"}} were
@@ -11493,7 +11505,8 @@ def said_in_fields(verdict_object, loose, verdict):
         # (and whether it names the answer that lost, under a loser's key at any depth: {"loser": {"answer": "B"}}
         # beside the winner A was read as a vote for B)
         values, reasons = [], []
-        stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key), None, names_the_loser(key), value)]
+        stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key) or field_name(key) in lowered, None,
+                  names_the_loser(key), value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, side, loser, item = stack.pop()
             if isinstance(item, dict):
@@ -11501,11 +11514,13 @@ def said_in_fields(verdict_object, loose, verdict):
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
-                lower = lower or scale_lowest_best(item)   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
+                inside = scale_lowers(item)
+                lower = lower or None in inside   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),
-                                    lower or lower_better(k), side, loser or names_the_loser(k), v)
+                                    lower or lower_better(k) or field_name(k) in inside, side,
+                                    loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list) and loose is LOOSE_WINNER and (first := ranked_first(under, item)):
                 if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)

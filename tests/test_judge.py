@@ -6827,6 +6827,27 @@ def test_a_scale_naming_its_top_or_a_higher_number_best_is_no_lowest_best(reply,
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "A": {"score": 9, "rank": 1, "scale": "rank: 1 is best"}, '
+     '"B": {"score": 6, "rank": 2, "scale": "rank: 1 is best"}}', "A"),
+    ('{"winner": "A", "A": {"score": 9, "errors": 1, "scale": "errors: lower is better"}, '
+     '"B": {"score": 6, "errors": 3, "scale": "errors: lower is better"}}', "A"),
+    ('{"winner": "A", "scores": {"A": 9, "B": 6}, "scale": "rank: 1 is best"}', "A"),
+    # the field it names is lowered, where it was not
+    ('{"winner": "A", "A": {"score": 9, "rating": 2, "scale": "rating: 1 is best"}, '
+     '"B": {"score": 6, "rating": 5, "scale": "rating: 1 is best"}}', "A"),
+    ('{"winner": "A", "A": {"score": 9, "rating": 5, "scale": "rating: 1 is best"}, '
+     '"B": {"score": 6, "rating": 2, "scale": "rating: 1 is best"}}', None),
+    # a scale naming no field lowers the object's scores, as before
+    ('{"winner": "A", "A": {"score": 2, "scale": "1 is best"}, "B": {"score": 6, "scale": "1 is best"}}', "A"),
+])
+def test_a_scale_naming_a_field_lowers_that_field_alone(reply, human):
+    """132nd round, the review of 75c1438: a scale in an answer's object speaking of another field ("rank: 1 is best",
+    "errors: lower is better") lowered the object's score too, so A winning on 9 to 6 was left to a person. A scale
+    naming a field speaks of that field alone."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', None),
     ('{"winner": "A", "overall_score_A": 3, "overall_score_B": 9, "criteria": "style"}', None),
     ('{"winner": "B", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', "B"),
