@@ -11477,11 +11477,14 @@ def verdict_fields(verdict_object, loose, fields):
                                                             and scores_of(key, value, lower_better(key))
                                                             or scored_inside(key, value)):
             sides[key] = value
-    # (beside one criterion named, only those whose key says they are the whole's: overall_score_A, or a key of its
-    # object scoring it: {"A": {"overall_score": 3}})
+    # (beside one criterion named, only those whose key says they are the whole's: overall_score_A, or the keys of its
+    # object scoring it so, {"A": {"overall_score": 3}}, its criterion's "score" beside them left out)
     whole = lambda key: WHOLE_WORDS & set(field_name(key).split("_"))
-    sides = {key: value for key, value in sides.items() if not one_criterion or whole(key) or isinstance(value, dict)
-             and scored_inside(key, {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if whole(k)})}
+    if one_criterion:
+        sides = {key: value if whole(key) or not isinstance(value, dict)
+                 else {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if whole(k)}
+                 for key, value in sides.items()}
+        sides = {key: value for key, value in sides.items() if whole(key) or scored_inside(key, value)}
     if sides:
         yield "overall", sides
 

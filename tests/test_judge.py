@@ -6860,6 +6860,19 @@ def test_an_answer_s_score_of_the_whole_in_its_object_is_compared_beside_one_cri
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "criteria": "style", "A": {"score": 3, "overall_score": 9}, "B": {"score": 9, "overall_score": 6}}', "A"),
+    ('{"winner": "A", "criteria": "style", "A": {"score": 3, "overall": 9}, "B": {"score": 9, "overall": 6}}', "A"),
+    ('{"winner": "A", "criteria": "style", "A": {"score": 3, "total": 9}, "B": {"score": 9, "total": 6}}', "A"),
+    ('{"winner": "A", "criteria": "style", "A": {"score": 9, "overall_score": 3}, "B": {"score": 6, "overall_score": 9}}', None),
+])
+def test_only_an_answer_s_scores_of_the_whole_in_its_object_are_compared_beside_one_criterion(reply, human):
+    """132nd round, the review of 74c9f47: beside one criterion an answer's object holding a score of the whole was read
+    whole, its criterion's score too, so A winning on the whole 9 to 6 but on style 3 to 9 was left to a person. Only
+    the object's scores of the whole are compared there."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"score": 3}, "B": {"score": 9}, "Criteria": "style"}', "A"),
     ('{"winner": "A", "scores": {"A": 3, "B": 9}, "Criteria": "style"}', "A"),
     ('{"winner": "A", "scores": {"A": 3, "B": 9}, "CRITERION": "style"}', "A"),
