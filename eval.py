@@ -11435,6 +11435,9 @@ def answer_echoed(key, verdict_object, echoes):
 # them ("accuracy, completeness and tone"), a question ("Which answer is better overall?") or the whole names none
 ONE_CRITERION = re.compile(r"\w+(?:[ _-]\w+){0,2}")
 JOINING_WORDS = {"and", "or", "y", "o", "i", "plus"}
+# ...nor words naming several or all ("all criteria", "both", "every criterion", "the criteria above", "multiple")
+MANY_WORDS = {"all", "both", "every", "each", "criteria", "above", "multiple", "several", "various", "these", "those",
+              "todos", "todas", "ambos", "tots", "totes"}
 
 
 def names_one_criterion(verdict_object):
@@ -11446,7 +11449,7 @@ def names_one_criterion(verdict_object):
         named = named[0] if isinstance(named, list) and len(named) == 1 else named   # (a list of one: ["style"])
         if isinstance(named, str) and ONE_CRITERION.fullmatch(named.strip()):
             words = set(field_name(named).split("_"))
-            return not words & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE)
+            return not words & (JOINING_WORDS | MANY_WORDS | WHOLE_WORDS | WHOLE_ALONE)
     return False
 
 

@@ -6889,6 +6889,22 @@ def test_one_criterion_named_under_its_key_in_any_case_or_as_a_list_of_one(reply
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": ["all criteria"]}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": ["both"]}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "Criteria": "every criterion"}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "Criteria": "all"}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "the criteria above"}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "multiple"}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "style criterion"}', "A"),
+])
+def test_words_naming_all_criteria_name_no_one_criterion(reply, human):
+    """132nd round, the review of 3e757bc: "criteria": "all", ["both"], "every criterion", "the criteria above" and
+    "multiple" were taken for one criterion named, so the scores A 6, B 9 beside the winner A were read as that
+    criterion's and A kept. Such words name no single criterion: the scores are the whole's, a second verdict."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
