@@ -11311,14 +11311,19 @@ def one_score_each_agrees(scores, winner):
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
-def scores_agree(scores, winner):
+def scores_agree(scores, winner, whole=True):
     """Whether a verdict field's scores ([(the words of the key each is under but its answer's letter, *scores_of's)])
     agree with the `winner`: its own the highest, a tie's equal; None where they are no one score of each answer on one
     scale (8 beside 4/5 compares nothing alike), compared with nothing. A breakdown, where they agree, no verdict of the
     whole; scores against it (A winning on 6/10 to 9/10) are a second verdict. More than two, each kind compared apart
-    ({"A": {"score": 3, "rank": 2}}, score_A beside final_score_A were four scores, compared with nothing): any against
-    the winner is a second verdict."""
+    ({"A": {"score": 3, "rank": 2}}, score_A beside final_score_A were four scores, compared with nothing), and one kind
+    given twice, where they are the whole's (`whole`), paired in the order given (score_A and score_B beside A_score and
+    B_score, an answer's object beside score_A): any against the winner is a second verdict. (Criteria's are never
+    paired: {"accuracy": {"A": 9, "B": 6}, "tone": {"A": 6, "B": 9}} is a breakdown, one kind under two names.)"""
     kinds = [scores] + ([[s for s in scores if s[0] == kind] for kind in {s[0] for s in scores}] if len(scores) > 2 else [])
+    # (a kind of more than one score of each answer: its first of A with its first of B, and on)
+    kinds = [pair for group in kinds for pair in ([group] if len(group) <= 2 or not whole else
+                                                   zip(*([s for s in group if s[1] == answer] for answer in ("A", "B"))))]
     agreed = {one_score_each_agrees([s[1:] for s in group], winner) for group in kinds} - {None}
     return False if False in agreed else True if agreed else None
 
@@ -11559,7 +11564,8 @@ def said_in_fields(verdict_object, loose, verdict):
                     and names_who_lost(part.translate(SPACE_LIKE), named, loser, fields) else said
                 (scored if found else saids)[whole if named is None else of_the_whole_field(named, fields)].add(said)
         # (the whole's pair, where there is one, its criteria's a breakdown beside it)
-        agree = scores_agree(scores[bool(scores[True])], verdict) if scores[True] or scores[False] else None
+        agree = scores_agree(scores[bool(scores[True])], verdict, bool(scores[True])) if scores[True] or scores[False] \
+            else None
         if agree is False:
             return True
         if agree is None:   # (no pair of scores: their texts' words read as any other's, "A: 9/10" alone a vote for A)

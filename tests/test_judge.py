@@ -6751,6 +6751,23 @@ def test_each_kind_of_score_of_the_answers_is_compared_with_the_winner(reply, hu
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "score_A": 2, "score_B": 9, "A_score": 2, "B_score": 9}', None),
+    ('{"winner": "A", "score_A": 9, "score_B": 6, "A_score": 3, "B_score": 9}', None),
+    ('{"winner": "A", "score_A": 9, "score_B": 6, "Score A": 3, "Score B": 9}', None),
+    ('{"winner": "A", "A": {"score": 9}, "B": {"score": 6}, "score_A": 3, "score_B": 9}', None),
+    # each pair agreeing with the winner: a breakdown
+    ('{"winner": "A", "score_A": 9, "score_B": 6, "A_score": 9, "B_score": 6}', "A"),
+    ('{"winner": "A", "A": {"score": 9}, "B": {"score": 6}, "score_A": 8, "score_B": 5}', "A"),
+])
+def test_one_kind_of_score_spelt_twice_is_compared_pair_by_pair(reply, human):
+    """132nd round, the review of the answers' scores: one kind of score given twice for each answer (score_A beside
+    A_score or "Score A", an answer's object beside score_A) was one kind of four scores, no one of each, compared with
+    nothing, so A winning on 2 to 9 was read as A. Each answer's scores of that kind are paired in the order given, and
+    any pair against the winner is a second verdict."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's rank or position beside the winner, under a key of its own or together, as "rankings" is read
     ('{"winner": "A", "rank_A": 2, "rank_B": 1}', None),
     ('{"winner": "A", "A_rank": 2, "B_rank": 1}', None),
