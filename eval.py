@@ -15136,29 +15136,38 @@ def changed_unread(config):
             "make a new run with the set as it is now") if changed else ""
 
 
-def header_edited(journal, config, labels, labels_path, cases):
-    """What a journal's header holds that its run never wrote, said as its damage, where the run's files tell (`labels`
-    read from labels_path now, `cases` the number it asks); else None. The resume's and `runs`' alike (runs offered the
-    resume that refused config.cases). config.labels unlike a labels.txt unchanged since before the run began was
-    blamed on the file: "changed since the run started ... put labels.txt back"."""
+def header_edited(journal, config, cases):
+    """What a journal's header holds that its run never wrote, said as its damage, where the run's files tell (`cases`
+    the number it asks); else None. The resume's and `runs`' alike (runs offered the resume that refused config.cases).
+    Its labels unlike labels.txt's are no such damage: the file may have changed with its time kept (cp -p, rsync -a, a
+    link switched), and mending the header to the file's resumed one run under two label sets (refuse_changed says it)."""
     if type(config.get("cases")) is int and config["cases"] != cases:
         # (written so, the run file held more cases than it says: every view refused it, and the journal was gone)
         return EvalError(f"{shell_word(journal)}:1: damaged journal header: config.cases is {config['cases']}, and the run "
                          f"asks {plural(cases, 'case')} of {shell_word(config['split_path'])}"
                          + (f" ({subset_words(config['subset'])})" if isinstance(config.get("subset"), dict) else "")
                          + f"; write {cases} there as it was, then resume")
-    began = run_instant(config.get("date"))
-    try:   # (a labels.txt made or copied since, its time kept, cp -p, passes for an edit: said in the cure)
-        older = began is not None and labels is not None and os.stat(labels_path).st_mtime < began
-    except OSError:
-        older = False
-    if config["labels"] != labels and older:
-        return EvalError(f"{shell_word(journal)}:1: damaged journal header: config.labels is "
-                         f"{on_one_line(json_text(config['labels']))}, and {shell_word(labels_path)}, unchanged since before "
-                         f"the run began, holds {on_one_line(', '.join(labels))}; write them there as the file holds them "
-                         f"({on_one_line(json_text(labels))}), then resume (had the file been copied in since with its "
-                         "old time kept, cp -p: move it aside to resume instead)")
     return None
+
+
+def labels_changed(config, labels, journal):
+    """A resume's refusal of labels beside the split (`labels` read now) other than the run's, or None. Said as the
+    split's lacking a labels.txt, or having one, where either side has none (it said "None then")."""
+    then, split_path = config["labels"], config["split_path"]
+    if then == labels:
+        return None
+    path = os.path.join(os.path.dirname(split_path), LABELS_FILE)
+    if labels is None:
+        said, cure = (f"the split {shell_word(split_path)} has no {LABELS_FILE}; this run began with labels "
+                      f"{named_labels(then)}", f"put {LABELS_FILE} back as it was")
+    elif then is None:
+        said, cure = (f"this run began as free text, with no {LABELS_FILE} beside {shell_word(split_path)}; "
+                      f"{shell_word(path)} holds labels {named_labels(labels)} now", f"move {LABELS_FILE} aside")
+    else:
+        said, cure = (f"the labels beside {shell_word(split_path)} changed since the run started ({named_labels(then)} "
+                      f"then, {named_labels(labels)} now)", f"put {LABELS_FILE} back as it was")
+    return EvalError(f"refusing to resume: {said}{changed_here(config, path, journal)}: {cure} to resume, or make a new "
+                     "run with the labels as they are now")
 
 
 def refuse_changed(config, inputs, done, where=None, journal=None):
@@ -15179,15 +15188,9 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                             + (f": only its line ends differ, {ends} now" if what == "prompt" and (ends := ends_alone(
                                 inputs.prompt_text, then)) else "") + f"){changed_here(config, path, journal)}"
                             f": put it back as it was to resume, or make a new run with the {what} as it is now")
-    damage = journal and header_edited(journal, config, inputs.labels, os.path.join(os.path.dirname(config["split_path"]),
-                                                                              LABELS_FILE), len(inputs.cases))
-    if damage:
-        raise damage
-    if config["labels"] != inputs.labels:
-        raise EvalError(f"refusing to resume: the labels beside {shell_word(config['split_path'])} changed since the run "
-                        f"started ({on_one_line(config['labels'])} then, {on_one_line(inputs.labels)} now)"
-                        + changed_here(config, os.path.join(os.path.dirname(config["split_path"]), LABELS_FILE), journal)
-                        + f": put {LABELS_FILE} back as it was to resume, or make a new run with the labels as they are now")
+    refused = journal and header_edited(journal, config, len(inputs.cases)) or labels_changed(config, inputs.labels, journal)
+    if refused:
+        raise refused
     ids = {case["id"] for case in inputs.cases}
     edited = stray_journal_line(config, ids, where or {}, journal)
     if edited:
@@ -16524,14 +16527,14 @@ def stopped_run_read(path):
     elsewhere = base != "."
     split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
     try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
-        cases, labels, split_sha = load_split(split_path)
+        cases, _, split_sha = load_split(split_path)
         asked = (subset_of(cases, config.get("subset"), split_path)   # the file read again only if it differs
                  if split_sha == config["split_sha"] or config["split_sha"] in split_shas(split_path) else None)
     except EvalError:
         asked = None
     expected = None if asked is None else len(asked) * config["repeat"]
     edited = asked is not None and (
-        header_edited(path, config, labels, os.path.join(os.path.dirname(split_path), LABELS_FILE), len(asked))
+        header_edited(path, config, len(asked))
         or stray_journal_line(config, {c["id"] for c in asked}, where, path))
     if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
         raise edited

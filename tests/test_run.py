@@ -1598,12 +1598,13 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     header = json.loads(lines[0])
     header["config"]["labels"] = None   # as if the split had been free text when the run began
     open("runs/dev-v3.json.journal", "w").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
-    os.utime("golden/labels.txt")   # made since, as its time says (one older than the run: the header's edit, 132nd round)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 2 and "refusing to resume: the labels beside golden/dev.jsonl changed since the run started" in err
+    # (132nd round) said as begun with no labels.txt, where it said "None then"; whatever the file's time says (its
+    # time kept, cp -p, told an edited header from an edited file no better)
+    assert code == 2 and "refusing to resume: this run began as free text, with no labels.txt beside golden/dev.jsonl; " \
+        "golden/labels.txt holds labels facturación, bug, acceso, petición now" in err, err
     # (129th round) with its cure, as every other file's refusal says it
-    assert err.rstrip().endswith(": put labels.txt back as it was to resume, or make a new run with the labels as they "
-                                 "are now"), err
+    assert err.rstrip().endswith(": move labels.txt aside to resume, or make a new run with the labels as they are now"), err
     # and a split or labels.txt that no longer loads says the run began with it as it was (labels.txt removed was told
     # to add checks, which a resume then refuses; a split cut short, its bad line alone)
     open("runs/dev-v3.json.journal", "w").write("\n".join(lines) + "\n")
@@ -6277,24 +6278,68 @@ def test_a_journal_header_whose_labels_or_case_count_was_edited_is_named_so_by_r
     """132nd round: a classification run's journal header edited to labels: null was resumed into "the labels beside
     golden/dev.jsonl changed since the run started (None then, [...] now) ... put labels.txt back as it was", blaming
     a file unchanged since before the run began; config.cases 3 was refused by the resume as a damaged header, but
-    `runs` still offered the resume. Both are named a damaged journal header, by the resume and `runs` (report too)."""
+    `runs` still offered the resume. config.cases is named a damaged journal header, by the resume and `runs` (report
+    too). Labels are refused as labels.txt unlike the run's, said as the run began with none, whatever the file's time:
+    an edited header cannot be told from a file changed with its time kept (cp -p), whose cure resumed under two."""
     interrupted_journal(project, cli, fake, keep=3)
     lines = open("runs/dev-v3.json.journal", encoding="utf-8").read().splitlines()
-    said = {"labels": "damaged journal header: config.labels is null, and golden/labels.txt, "
-                      "unchanged since before the run began, holds facturación, bug, acceso, petición; write them there "
-                      "as the file holds them",
+    said = {"labels": "refusing to resume: this run began as free text, with no labels.txt beside golden/dev.jsonl; "
+                      "golden/labels.txt holds labels facturación, bug, acceso, petición now",
             "cases": "damaged journal header: config.cases is 3, and the run asks 28 cases of golden/dev.jsonl; write 28 "
                      "there as it was, then resume"}
+    where = {"labels": "", "cases": "runs/dev-v3.json.journal:1: "}   # (`runs` names the journal in a column of its own)
     os.utime("golden/labels.txt", (0, 0))   # (made before the run began, as a checkout long ago leaves it)
     for field, value in (("labels", None), ("cases", 3)):
         header = json.loads(lines[0])
         header["config"][field] = value
         open("runs/dev-v3.json.journal", "w", encoding="utf-8").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
         code, out, err = cli("run", "--resume", "runs/dev-v3.json")
-        assert code == 2 and f"error: runs/dev-v3.json.journal:1: {said[field]}" in err and "changed since the run" not in err, err
-        listed = " ".join(cli("runs", "runs")[1].split())
-        assert said[field] in listed and "finish with" not in listed, listed
-        assert cli("report", "runs/dev-v3.json")[2] == err
+        assert code == 2 and f"error: {where[field]}{said[field]}" in err and "unchanged since" not in err, err
+        if field == "cases":
+            listed = " ".join(cli("runs", "runs")[1].split())
+            assert said[field] in listed and "finish with" not in listed, listed
+            assert cli("report", "runs/dev-v3.json")[2] == err
+    assert fake.chat_bodies == []
+
+
+def test_labels_txt_changed_with_its_old_time_kept_is_refused_never_called_a_damaged_header(project, cli, fake):
+    """132nd round: a labels.txt that really changed but kept an older time than the run's (cp -p, mv, rsync -a, tar x,
+    a symlink switched to a file made before) was called "damaged journal header: config.labels ... and
+    golden/labels.txt, unchanged since before the run began, holds ...; write them there as the file holds them": that
+    cure resumed one run under two label sets (a 4-label enum asked, then a 5-label one). A file's time cannot tell an
+    edited header from an edited file: labels unlike the file's are refused, with the cure of putting the file back. A
+    free-text run's header edited to labels, its split without a labels.txt, says so (it said "None now")."""
+    interrupted_journal(project, cli, fake, keep=3)
+    kept = open("golden/labels.txt", encoding="utf-8").read()
+    os.rename("golden/labels.txt", "labels.was")
+    for how in ("copied", "linked"):
+        open("golden/labels-v2.txt", "w", encoding="utf-8").write(kept + "otro\n")
+        os.utime("golden/labels-v2.txt", (0, 0))   # made long before the run began
+        if how == "copied":
+            shutil.copy2("golden/labels-v2.txt", "golden/labels.txt")   # its time kept, as cp -p keeps it
+        else:
+            os.symlink("labels-v2.txt", "golden/labels.txt")
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and err.startswith("error: refusing to resume: the labels beside golden/dev.jsonl changed since "
+                                            "the run started (facturación, bug, acceso, petición then, facturación, bug, "
+                                            "acceso, petición, otro now)") and err.endswith(
+            ": put labels.txt back as it was to resume, or make a new run with the labels as they are now\n"), (how, err)
+        os.unlink("golden/labels.txt")
+    assert fake.chat_bodies == []
+    case = {"input": "hola", "difficulty": "easy", "note": "n", "checks": [{"type": "contains", "value": "bug"}]}
+    Path("free").mkdir()
+    Path("free/dev.jsonl").write_text("".join(json.dumps({"id": i, **case, "input": f"hola {i}"}) + "\n" for i in "abcd"))
+    assert cli("run", "--split", "free/dev.jsonl", "--host", fake.url, "--out", "runs/free.json")[0] == 0
+    run = load_json("runs/free.json")
+    os.unlink("runs/free.json")
+    Path("runs/free.json.journal").write_text("".join(json.dumps(line) + "\n" for line in [
+        {"format": evalpy.RUN_FORMAT, "config": dict(run["config"], labels=["bug", "acceso"])}] +
+        [{k: r[k] for k in ("id",) + evalpy.CALL_FIELDS} for r in run["results"][:2]]), encoding="utf-8")
+    fake.chat_bodies.clear()
+    code, out, err = cli("run", "--resume", "runs/free.json")
+    assert code == 2 and err.startswith("error: refusing to resume: the split free/dev.jsonl has no labels.txt; this run "
+                                        "began with labels bug, acceso") and err.endswith(
+        ": put labels.txt back as it was to resume, or make a new run with the labels as they are now\n"), err
     assert fake.chat_bodies == []
 
 
