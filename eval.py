@@ -16512,10 +16512,10 @@ def not_a_run_but(path):
 
 def stopped_run_read(path):
     """A stopped run's journal read as `runs` lists it and report names it: (config, {(case id, trial): call result},
-    answers begun {(case id, trial): ...}, how many answers it asks (None where its split is not the one it ran), the
-    command that resumes it). What its resume refuses (a damaged header or line, a line of a case its split lacks,
-    another user's journal that cannot be read) is raised as the resume says it: report looked at the header's form
-    alone, and offered the resume."""
+    answers begun {(case id, trial): ...}, how many answers it asks (None where its files cannot be read), the command
+    that resumes it). What its resume refuses (a damaged header or line, a line of a case its split lacks, a split,
+    prompt or labels.txt changed since it began, another user's journal that cannot be read) is raised as the resume
+    says it: report looked at the header's form alone, and offered the resume."""
     run_path, where, begun = path[:-len(JOURNAL_SUFFIX)], {}, {}
     if not os.access(path, os.R_OK) and (live_holder(run_path) or others_stopped_run(run_path)):
         # (its owner's to make readable, or to finish: whose, said; a live one's writer named first, as resume names it)
@@ -16525,19 +16525,17 @@ def stopped_run_read(path):
     # command failed, "no such prompt file", and its count was unknown)
     base = made_where(run_path, config)
     elsewhere = base != "."
-    split_path = os.path.join(base, config["split_path"]) if elsewhere else config["split_path"]
-    try:   # how many it asks: its split as it ran; an edited split is not its own (resume says so)
-        cases, _, split_sha = load_split(split_path)
-        asked = (subset_of(cases, config.get("subset"), split_path)   # the file read again only if it differs
-                 if split_sha == config["split_sha"] or config["split_sha"] in split_shas(split_path) else None)
-    except EvalError:
-        asked = None
-    expected = None if asked is None else len(asked) * config["repeat"]
-    edited = asked is not None and (
-        header_edited(path, config, len(asked))
-        or stray_journal_line(config, {c["id"] for c in asked}, where, path))
-    if edited:   # resume refuses it: said as a damaged journal, never with a command that fails
-        raise edited
+    # its files read as its resume reads them there, and what that refuses (a damaged header or line, a file changed
+    # since it began) said as it says it: runs and report offered the resume that refused a changed labels.txt or prompt
+    ran = dict(config, **{key: os.path.join(base, config[key]) for key in ("split_path", "prompt", "context_path")
+                          if type(config.get(key)) is str}) if elsewhere else config
+    try:
+        inputs = load_inputs(ran, notes=False, as_begun=True)
+    except EvalError:   # (its resume says why they cannot be read; how many it asks is unknown)
+        inputs = None
+    if inputs:
+        refuse_changed(ran, inputs, done, where, path)
+    expected = None if inputs is None else len(inputs.cases) * config["repeat"]
     resume = resume_command(run_path)
     if elsewhere:
         resume = (f"cd {shell_word(os.path.relpath(base))} && {program(anywhere=True)} run --resume "

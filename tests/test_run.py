@@ -6280,14 +6280,16 @@ def test_a_journal_header_whose_labels_or_case_count_was_edited_is_named_so_by_r
     a file unchanged since before the run began; config.cases 3 was refused by the resume as a damaged header, but
     `runs` still offered the resume. config.cases is named a damaged journal header, by the resume and `runs` (report
     too). Labels are refused as labels.txt unlike the run's, said as the run began with none, whatever the file's time:
-    an edited header cannot be told from a file changed with its time kept (cp -p), whose cure resumed under two."""
+    an edited header cannot be told from a file changed with its time kept (cp -p), whose cure resumed under two; `runs`
+    and report say so too (they offered the resume)."""
     interrupted_journal(project, cli, fake, keep=3)
     lines = open("runs/dev-v3.json.journal", encoding="utf-8").read().splitlines()
-    said = {"labels": "refusing to resume: this run began as free text, with no labels.txt beside golden/dev.jsonl; "
-                      "golden/labels.txt holds labels facturación, bug, acceso, petición now",
+    said = {"labels": "this run began as free text, with no labels.txt beside golden/dev.jsonl; golden/labels.txt holds "
+                      "labels facturación, bug, acceso, petición now",
             "cases": "damaged journal header: config.cases is 3, and the run asks 28 cases of golden/dev.jsonl; write 28 "
                      "there as it was, then resume"}
-    where = {"labels": "", "cases": "runs/dev-v3.json.journal:1: "}   # (`runs` names the journal in a column of its own)
+    # (`runs` names the journal in a column of its own, its problem after)
+    where = {"labels": "refusing to resume: ", "cases": "runs/dev-v3.json.journal:1: "}
     os.utime("golden/labels.txt", (0, 0))   # (made before the run began, as a checkout long ago leaves it)
     for field, value in (("labels", None), ("cases", 3)):
         header = json.loads(lines[0])
@@ -6295,10 +6297,9 @@ def test_a_journal_header_whose_labels_or_case_count_was_edited_is_named_so_by_r
         open("runs/dev-v3.json.journal", "w", encoding="utf-8").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
         code, out, err = cli("run", "--resume", "runs/dev-v3.json")
         assert code == 2 and f"error: {where[field]}{said[field]}" in err and "unchanged since" not in err, err
-        if field == "cases":
-            listed = " ".join(cli("runs", "runs")[1].split())
-            assert said[field] in listed and "finish with" not in listed, listed
-            assert cli("report", "runs/dev-v3.json")[2] == err
+        listed = " ".join(cli("runs", "runs")[1].split())
+        assert said[field] in listed and "finish with" not in listed, listed
+        assert cli("report", "runs/dev-v3.json")[2] == err
     assert fake.chat_bodies == []
 
 
@@ -6341,6 +6342,30 @@ def test_labels_txt_changed_with_its_old_time_kept_is_refused_never_called_a_dam
                                         "began with labels bug, acceso") and err.endswith(
         ": put labels.txt back as it was to resume, or make a new run with the labels as they are now\n"), err
     assert fake.chat_bodies == []
+
+
+def test_runs_and_report_of_a_stopped_run_whose_files_changed_say_the_resumes_refusal(project, cli, fake):
+    """132nd round: `runs` and report offered "finish with: run --resume" for a stopped run whose labels.txt, prompt or
+    split changed since it began, which the resume refuses. They read it as the resume does (refuse_changed), and say
+    its refusal and cure; the run as it was is offered again."""
+    interrupted_journal(project, cli, fake, keep=3)
+    added = json.dumps(dict(json.loads(open("golden/dev.jsonl", encoding="utf-8").readline()), id="dev-99")) + "\n"
+    for path, more, said, what in (
+            ("golden/labels.txt", "otro\n", "the labels beside golden/dev.jsonl changed since the run", "labels as they are"),
+            ("prompts/v3.txt", "Be brief.\n", "the prompt prompts/v3.txt changed since the run", "prompt as it is"),
+            ("golden/dev.jsonl", added, "the split golden/dev.jsonl (or a checks.json or tools.json beside it, made, edited "
+                                        "or removed since) changed since the run", "split as it is")):
+        kept = open(path, encoding="utf-8").read()
+        open(path, "a", encoding="utf-8").write(more)
+        code, out, err = cli("run", "--resume", "runs/dev-v3.json")
+        assert code == 2 and err.startswith(f"error: refusing to resume: {said}") and err.endswith(f"{what} now\n"), err
+        listed = " ".join(cli("runs", "runs")[1].split())   # (its problem in the last column, after the journal's name)
+        assert said in listed and listed.endswith(f"to resume, or make a new run with the {what} now"), listed
+        assert cli("report", "runs/dev-v3.json")[2] == err
+        open(path, "w", encoding="utf-8").write(kept)
+    assert fake.chat_bodies == []
+    listed = " ".join(cli("runs", "runs")[1].split())
+    assert "finish with: python eval.py run --resume runs/dev-v3.json" in listed, listed
 
 
 def test_a_stop_just_after_the_run_file_is_written_says_it_is_whole(project, cli, fake):
