@@ -1379,14 +1379,26 @@ def json_line(obj):
 
 def same_json(a, b):
     """a and b are equal as JSON values are: Python's == takes true for 1 and false for 0, also
-    inside lists and objects, where JSON (and JSON Schema's enum) tells them apart; 1.0 is still 1."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a is b
-    if isinstance(a, list):
-        return isinstance(b, list) and len(a) == len(b) and all(map(same_json, a, b))
-    if isinstance(a, dict):
-        return isinstance(b, dict) and a.keys() == b.keys() and all(same_json(v, b[k]) for k, v in a.items())
-    return a == b
+    inside lists and objects, where JSON (and JSON Schema's enum) tells them apart; 1.0 is still 1. By a stack, as
+    deep as an answer is read (by recursion, two frames a level, arguments 330 levels deep ended compare in a
+    RecursionError)."""
+    pairs = [(a, b)]
+    while pairs:
+        a, b = pairs.pop()
+        if isinstance(a, bool) or isinstance(b, bool):
+            if a is not b:
+                return False
+        elif isinstance(a, list):
+            if not (isinstance(b, list) and len(a) == len(b)):
+                return False
+            pairs.extend(zip(a, b))
+        elif isinstance(a, dict):
+            if not (isinstance(b, dict) and a.keys() == b.keys()):
+                return False
+            pairs.extend((v, b[k]) for k, v in a.items())
+        elif a != b:
+            return False
+    return True
 
 
 BRACE_OR_QUOTE = re.compile(r'[{}"]')
@@ -9372,11 +9384,8 @@ def same_call(function, legacy):
             return json.loads(value) if isinstance(value, str) else value
         except (ValueError, RecursionError):   # (unread: never one call with another, never a traceback)
             return value
-    try:
-        return isinstance(function, dict) and function.get("name") == legacy.get("name") \
-            and same_json(arguments(function.get("arguments")), arguments(legacy.get("arguments")))
-    except RecursionError:   # (arguments nested past what is compared: another call, said so on the case)
-        return False
+    return isinstance(function, dict) and function.get("name") == legacy.get("name") \
+        and same_json(arguments(function.get("arguments")), arguments(legacy.get("arguments")))
 
 
 class OpenAIClient(ChatClient):

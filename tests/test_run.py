@@ -3581,6 +3581,48 @@ def test_tool_arguments_nested_deep_are_read_or_refused_never_a_traceback(projec
         assert code == 0 and "Traceback" not in err, (view, err)
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_tool_arguments_nested_as_deep_as_an_answer_is_read_pass_every_later_stage(project, cli, fake, api):
+    """132nd round: two runs whose tool call arguments were nested some 330 to 495 levels deep (an answer is read to
+    MAX_ANSWER_NESTING, 500) ended compare, and run --compare, in a RecursionError traceback: same_json recursed two
+    frames a level. Every stage that reads such a run finishes: compare (text, --json, --html), run --compare,
+    report's views, review's data and judge."""
+    import requests
+    case = dict(AGENT_CASE, checks=AGENT_CASE["checks"] + [{"type": "judge", "value": "Dice dónde está el pedido."}])
+    split = agent_split(project, case)
+    fake.route = lambda body: (json.dumps({"reason": "r", "pass": True})
+                               if body["messages"][0]["content"] == evalpy.JUDGE_PROMPT else None)
+    # the deepest arguments an answer over Ollama's API holds (its envelope, message, tool_calls, the call and its
+    # function, are 5 levels): one level more is refused; over OpenAI, a text, they are kept as sent either way
+    for depth, out in ((evalpy.MAX_ANSWER_NESTING - 4, "runs/past.json"), (evalpy.MAX_ANSWER_NESTING - 5, "runs/a.json")):
+        deep = "x"
+        for _ in range(depth - 1):
+            deep = [deep]
+        fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1", "extra": deep})], "Está enviado."]
+        code, _, err = cli("run", "--split", split, "--host", fake.url, "--api", api, "--retries", "0", "--out", out)
+        refused = load_json(out)["results"][0]["error"]
+        assert (code, bool(refused)) == ((2, True) if api == "ollama" and out == "runs/past.json" else (0, False)), err
+    code, _, err = cli("run", "--split", split, "--host", fake.url, "--api", api, "--retries", "0", "--out", "runs/b.json",
+                       "--compare", "runs/a.json")
+    assert code == 0 and "Identical raw answers: 1 of 1" in err + _, err
+    for argv in (["compare", "runs/a.json", "runs/b.json"], ["compare", "runs/a.json", "runs/b.json", "--json"],
+                 ["compare", "runs/a.json", "runs/b.json", "--html", "c.html"],
+                 ["report", "runs/b.json"], ["report", "runs/b.json", "--case", "a1"], ["report", "runs/b.json", "--json"],
+                 ["report", "runs/b.json", "--html", "r.html"],
+                 ["judge", "runs/a.json", "--host", fake.url, "--out", "runs/judged.json"]):
+        code, out, err = cli(*argv)
+        assert code == 0 and "Traceback" not in err, (argv, err)
+    review = evalpy.Review("runs/b.json", against_path="runs/a.json")
+    httpd = evalpy.serve_review(review, 0)
+    threading.Thread(target=httpd.serve_forever, args=(0.02,), daemon=True).start()
+    try:
+        data = requests.get(f"http://127.0.0.1:{httpd.server_address[1]}/data", timeout=10)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert data.status_code == 200, data.text
+
+
 def bodies_for(fake, text):
     return [b for b in fake.chat_bodies if any(m.get("content") == text for m in b["messages"])]
 
