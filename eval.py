@@ -23440,8 +23440,9 @@ def read_human_verdicts(path, trials_of=lambda: 1):
         except UnicodeDecodeError as e:
             problems.append(f"{shell_word(path)}:{number}: not valid UTF-8 (byte {e.start + 1})")
             continue
-        except ValueError as e:
-            problems.append(f"{shell_word(path)}:{number}: {json_problem(e)}")
+        except ValueError as e:   # (lines ended by a carriage return alone said as a split's are: "Extra data")
+            problems.append(f"{shell_word(path)}:{number}: " + (CR_ALONE if cr_ended(raw.removesuffix(b"\r"))
+                                                                 else json_problem(e)))
             continue
         unknown = sorted(set(obj) - VERDICT_FIELDS) if isinstance(obj, dict) else []
         if unknown:   # a typo ("trail": 2) was read as trial 1, paired with another trial's judge verdict

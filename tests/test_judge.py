@@ -933,6 +933,10 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     (b'{"id": 1, "check": "answers", "pass": true}', 'bad.jsonl:2: "id" is a number, not a text'),
     (b'{"id": "j01", "pass": true}', 'bad.jsonl:2: "check" is missing (a text)'),
     (b'[1, 2]', 'bad.jsonl:2: a verdict is a JSON object ({"id": "...", "check": "...", "pass": true or false}), not a list'),
+    # (132nd round) lines ended by a carriage return alone were "bad JSON: Extra data (column 50)", where a split's
+    # are said to be so
+    (b'{"id": "j01", "check": "answers", "pass": true}\r{"id": "j03", "check": "answers", "pass": false}\r',
+     f"bad.jsonl:2: {evalpy.CR_ALONE}"),
 ])
 def test_calibrate_reads_a_persons_verdicts_as_strictly_as_every_file_people_write(calibration, project, cli, line, why):
     """From the fifth attack on issue 28, item 5: the verdicts file went through plain json.loads and
