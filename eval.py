@@ -25077,10 +25077,15 @@ def calibration(human, cases, human_path, run_path, lines, config):
         said = [f"{shell_word(human_path)}:{number}: id {on_one_line(repr(key[0]))}, trial {key[1]}, check "
                 f"{on_one_line(repr(key[2]))}: " + (f"check {on_one_line(repr(key[2]))} is not a judge check of "
                                                    f"{shell_word(run_path)} ({checks})" if key[2] in stray
-                                                   else unmatched_why(key, cases)) for number, key in unknown]
+                                                   else unmatched_why(key, cases, run_path)) for number, key in unknown]
+        # (a case, trial or check the run lacks: a typo, or verdicts written for another run; each said, no cure)
+        elsewhere = any(k[2] in stray or not any(c["id"] == k[0] and any(t["trial"] == k[1] for t in c["trials"])
+                                                 for c in cases) for _, k in unknown)
         raise EvalError(capped([f"{shell_word(human_path)}: {plural(len(unknown), 'verdict')} "
                                 f"{'matches' if len(unknown) == 1 else 'match'} no judge verdict in {shell_word(run_path)}:"]
-                               + said, 21))
+                               + said, 21) + ("\nWhere a line names a case, trial or check the run does not have: correct "
+                                              "or remove it, or give calibrate the run the verdicts were written for"
+                                              if elsewhere else ""))
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
@@ -25092,8 +25097,8 @@ def calibration(human, cases, human_path, run_path, lines, config):
     return report
 
 
-def unmatched_why(key, cases):
-    """Why a person's verdict on (id, trial, check) has no judge verdict of the run to stand beside."""
+def unmatched_why(key, cases, run_path):
+    """Why a person's verdict on (id, trial, check) has no judge verdict of the run at run_path to stand beside."""
     case = next((c for c in cases if c["id"] == key[0]), None)
     trial = next((t for t in case["trials"] if t["trial"] == key[1]), None) if case else None
     if case is None:
@@ -25101,7 +25106,9 @@ def unmatched_why(key, cases):
     if trial is None:
         return f"the run has {plural(len(case['trials']), 'trial')} of that case"
     if trial["error"] is not None:
-        return f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read"
+        return (f"its call failed ({on_one_line(trial['error'], 80)}): there is no answer the judge read; ask it again "
+                f"({resume_command(run_path)}: the run it writes holds the new answer, judged) and calibrate on that "
+                "run, your verdict given on that answer")
     if trial.get("unfinished"):
         return "it has no answer (still thinking when it stopped): there is none the judge read"
     if out_of_answers(trial):

@@ -879,7 +879,9 @@ def test_calibrate_input_errors(calibration, project, cli):
 def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, judged_split, cli, fake):
     """Round 101: verdicts that matched no judge verdict were counted and only the first named, with no line; one on an
     answer whose call had failed was told only "matches no judge verdict"; answers the judge left undecided were
-    counted, never named; and `calibrate h.jsonl h.jsonl` called the verdicts file a split."""
+    counted, never named; and `calibrate h.jsonl h.jsonl` called the verdicts file a split. 132nd round: they named
+    no cure: a case or trial the run lacks is corrected or removed, or the verdicts given the run they were written
+    for; a failed call is asked again by run --resume, which judges its answer."""
     judge_replies(fake, lambda cid, model, seed: "Creo que sí." if cid == "j04" else verdict(True))
     fake.faults_for["pregunta 3"] = ["500"]
     assert cli("run", "--split", judged_split, "--host", fake.url, "--retries", "0")[0] == 2
@@ -892,10 +894,20 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
     assert code == 2 and err.splitlines() == [
         f"error: h.jsonl: 3 verdicts match no judge verdict in {run}:",
         "h.jsonl:2: id 'j03', trial 1, check 'answers': its call failed (HTTP 500: llama runner process has terminated: exit status 2): "
-        "there is no answer "
-        "the judge read",
+        "there is no answer the judge read; ask it again (python eval.py run --resume runs/answers-dev-v1.json: the run "
+        "it writes holds the new answer, judged) and calibrate on that run, your verdict given on that answer",
         "h.jsonl:3: id 'j02', trial 2, check 'answers': the run has 1 trial of that case",
-        "h.jsonl:4: id 'j77', trial 1, check 'answers': the run has no such case"], err
+        "h.jsonl:4: id 'j77', trial 1, check 'answers': the run has no such case",
+        "Where a line names a case, trial or check the run does not have: correct or remove it, or give calibrate the run "
+        "the verdicts were written for"], err
+    (project / "failed.jsonl").write_text('{"id": "j03", "check": "answers", "pass": false}\n')
+    code, out, err = cli("calibrate", "failed.jsonl", run)
+    assert code == 2 and "correct or remove it" not in err, err   # (the run has that answer: only its call failed)
+    shutil.copy(run, "runs/resumed.json")   # (the cure said, taken: the answer asked again is judged)
+    code, out, err = cli("run", "--resume", "runs/resumed.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/resumed-completed.json" in err, err
+    code, out, err = cli("calibrate", "failed.jsonl", "runs/resumed-completed.json")
+    assert code == 0, err
     (project / "h.jsonl").write_text("".join(json.dumps({"id": f"j{i:02d}", "check": "answers", "pass": i != 5}) + "\n"
                                              for i in (1, 2, 4, 5, 6)))
     code, out, err = cli("calibrate", "h.jsonl", run)
@@ -989,7 +1001,7 @@ def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibra
     assert code == 0 and "Check 'answers': 1 answer judged by a person and by the judge" in out, err
     (project / "stray.jsonl").write_text('{"id": "j99\\nerror: forged", "check": "answers", "pass": true, "trial": 2}\n')
     code, out, err = cli("calibrate", "stray.jsonl", calibration[1])
-    assert code == 2 and len(err.splitlines()) == 2 and "1 verdict matches no judge verdict" in err, err   # (and its line)
+    assert code == 2 and len(err.splitlines()) == 3 and "1 verdict matches no judge verdict" in err, err   # (its line, the cure)
     assert "stray.jsonl:1: id 'j99\\nerror: forged', trial 2" in err, err
 
 
@@ -2352,7 +2364,8 @@ def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_o
     from the person's verdicts with its line breaks raw, a forged line of their own."""
     (project / "human.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     code, out, err = eval_cli(project, "calibrate", *calibration)
-    assert code == 2 and says in err and len(printed_lines(err)) == 1 + ("trial 1" in says), err   # (unmatched: named below)
+    # (unmatched: named below, and its cure after)
+    assert code == 2 and says in err and len(printed_lines(err)) == 1 + 2 * ("trial 1" in says), err
 
 
 def test_an_answer_whose_judge_check_was_taken_away_keeps_no_old_votes(project, judged_split, cli, fake):
