@@ -16564,6 +16564,10 @@ def stopped_run_next(run_path, resume):
     return f"{theirs + ', then ' if theirs else ''}finish with: {resume}"
 
 
+# the cure of a run file no longer as eval.py wrote it (cut short, or edited): nothing in it can be mended safely
+RESTORE_RUN = "restore it from a copy, or run it again"
+
+
 def load_run(path, stored_checks=True):
     """A run file, read whole and checked, result by result. Raises EvalError, in one line, for
     anything wrong with it. stored_checks=False: it is scored with a split's checks (report --checks),
@@ -16635,13 +16639,14 @@ def load_run(path, stored_checks=True):
                         "again in another encoding (Latin-1?); save it as UTF-8, or restore it from a copy") from None
     except ValueError as e:   # what JSON has no room for: a key given twice (json.load would read its last value),
         # NaN, 1e999 or a 5,000-digit integer, nesting past Python's stack. No kill leaves that: it was edited in.
-        raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e})") from None
+        raise EvalError(f"{shell_word(path)}: not a readable run file, damaged ({e}); eval.py never writes that: "
+                        f"{RESTORE_RUN}") from None
     if path.endswith(".jsonl") and not (isinstance(run, dict) and "format" in run):   # one line of a split or of verdicts
         raise EvalError(jsonl_given_as_run(path, text))
     older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
-        raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; restore it from a copy, or run it again")
+        raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; {RESTORE_RUN}")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
@@ -16657,7 +16662,7 @@ def load_run(path, stored_checks=True):
 
 def damaged(path, where=""):
     return EvalError(f"{shell_word(path)}: not a readable run file, damaged or cut short{where}; eval.py writes a run "
-                     "whole, at once: restore it from a copy, or run it again")
+                     f"whole, at once: {RESTORE_RUN}")
 
 
 def read_run_config(path, leniently=False):

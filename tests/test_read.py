@@ -345,7 +345,8 @@ def judged_twice_run():
 def test_a_key_given_twice_in_a_run_file_is_refused_never_read_as_its_last_value(project, cli, old, new, key):
     """Thirteenth attack on issue 28, item 2: run files were read with plain json.load, so a response
     given twice was scored as its last ("WRONG"), and "pass": true, "pass": false in a vote counted a
-    fail. Journals and sidecars refuse a key twice; so does a run file, naming the file and the key."""
+    fail. Journals and sidecars refuse a key twice; so does a run file, naming the file and the key. 132nd round: with
+    no next step, where one cut short is restored from a copy or run again: so is this one (NaN and 1e999 alike)."""
     good = write_run("runs/good.json", judged_twice_run())
     text = open(good, encoding="utf-8").read()
     assert old in text
@@ -355,12 +356,18 @@ def test_a_key_given_twice_in_a_run_file_is_refused_never_read_as_its_last_value
                  ["compare", "runs/good.json", "runs/dup.json"]):
         code, out, err = cli(*argv)
         assert code == 2 and out == "" and err == (f"error: runs/dup.json: not a readable run file, damaged (key {key!r} "
-                                                   "is given twice)\n"), (argv, err)
+                                                   "is given twice); eval.py never writes that: restore it from a copy, "
+                                                   "or run it again\n"), (argv, err)
     code, out, err = cli("runs")
     line = next(l for l in out.splitlines() if l.split()[:1] == ["runs/dup.json"])
     assert code == 0 and "not a readable run file" in line and "Traceback" not in err, out
     listed = {e["file"]: e for e in json.loads(cli("runs", "--json")[1])}
-    assert listed["runs/dup.json"]["problem"].endswith(f"(key {key!r} is given twice)"), listed
+    assert f"(key {key!r} is given twice); " in listed["runs/dup.json"]["problem"], listed
+    for value in ("NaN", "1e999"):
+        with open("runs/nan.json", "w", encoding="utf-8") as f:
+            f.write(text.replace('"pass": true', f'"pass": true, "n": {value}', 1))
+        err = cli("report", "runs/nan.json")[2]
+        assert err.endswith("; eval.py never writes that: restore it from a copy, or run it again\n"), err
 
 
 def test_a_number_json_has_no_room_for_in_a_run_file_is_named_without_pythons_advice(tmp_path):
@@ -371,7 +378,8 @@ def test_a_number_json_has_no_room_for_in_a_run_file_is_named_without_pythons_ad
     with pytest.raises(evalpy.EvalError) as caught:
         read(tmp_path / "r.json")
     assert str(caught.value) == (f"{tmp_path}/r.json: not a readable run file, damaged "
-                                 "(999999999999…9999 (5000 digits) is too large a number)"), caught.value
+                                 "(999999999999…9999 (5000 digits) is too large a number); eval.py never writes that: "
+                                 "restore it from a copy, or run it again"), caught.value
 
 
 def test_a_run_file_saved_with_a_bom_says_so_in_words(tmp_path):
