@@ -6451,6 +6451,16 @@ def test_a_temp_file_never_made_is_never_named(project, monkeypatch, capsys):
     assert "temp file" not in capsys.readouterr().err
 
 
+def others_stale_lock_in_st(monkeypatch, sticky, name):
+    """Another user's stale lock `name` in a folder st, sticky (as /tmp) or shared: the cure eval.py gives for it."""
+    os.makedirs("st")
+    if sticky:
+        os.chmod("st", 0o1777)
+    others_stale_lock(monkeypatch, f"st/{name}")
+    return ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
+            if sticky else f"remove it (rm st/{name}; where that is refused, lsattr -d st shows")
+
+
 @pytest.mark.parametrize("sticky", [True, False])
 def test_another_users_stale_lock_refuses_run_out_and_runs_never_says_the_next_one_takes_it(project, cli, fake, monkeypatch,
                                                                                           sticky):
@@ -6459,12 +6469,7 @@ def test_another_users_stale_lock_refuses_run_out_and_runs_never_says_the_next_o
     RUN.lock (Permission denied); nothing was asked yet. Fix that". Both name it another user's lock, with a cure that
     works: its owner asked to move it aside where rm fails (sticky), rm where the folder can be written."""
     fake.answers = answer_key("golden/dev.jsonl")
-    os.makedirs("st")
-    if sticky:
-        os.chmod("st", 0o1777)
-    others_stale_lock(monkeypatch, "st/r.json.lock")
-    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
-            if sticky else "remove it (rm st/r.json.lock; where that is refused, lsattr -d st shows")
+    cure = others_stale_lock_in_st(monkeypatch, sticky, "r.json.lock")
     code, out, err = cli("runs", "st")
     said = " ".join(out.split())
     assert "the next eval.py takes it" not in said and ("st/r.json.lock - - - - - - - a lock no eval.py on this machine "
@@ -6483,12 +6488,7 @@ def test_a_default_name_held_only_by_another_users_stale_lock_moves_on_saying_wh
     the name looked for a run file, journal, judging or annotations only, where the name moved past the lock
     (name_passed_over). It writes RUN-2.json, the note naming the lock, whose it is and how it is freed."""
     fake.answers = answer_key("golden/dev.jsonl")
-    os.makedirs("st")
-    if sticky:
-        os.chmod("st", 0o1777)
-    others_stale_lock(monkeypatch, "st/dev-v3.json.lock")
-    cure = ("ask its owner (uid 4321) to move it aside (a folder where each user replaces only their own: st, sticky)"
-            if sticky else "remove it (rm st/dev-v3.json.lock; where that is refused, lsattr -d st shows")
+    cure = others_stale_lock_in_st(monkeypatch, sticky, "dev-v3.json.lock")
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "st/", "--limit", "2")
     assert code == 0 and "Traceback" not in err, err
     assert (f"st/dev-v3.json.lock, another user's lock (uid 4321) that you cannot write, holds that name (to free it: "
