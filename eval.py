@@ -18103,7 +18103,7 @@ def window_flags(config, cases):
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
                         default=0) > window), None) or ((denser or short and passable) and (
                             # (a cache's count of 17 for a log that fit was said to be of digits: it is no prompt's)
-                            "partial count" if partial_count(t, window, per_char, digit_rate)
+                            "partial count" if partial_count(t, window, per_char, digit_rate, most=True)
                             else "denser in digits" if denser else "short count")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
@@ -18196,7 +18196,7 @@ def first_kept(count, whole, turns):
     return len(turns)
 
 
-def partial_count(t, window, per_char, digit_rate):
+def partial_count(t, window, per_char, digit_rate, most=False):
     """Whether a trial's count is of part of its prompt, as a prompt cache counts only the tokens it had not seen
     (ollama/ollama#16428): under MIN_TOKENS_A_CHAR of its characters, and so few that with any turn Ollama could have
     dropped (all but the last, each read as digits_past() reads it, turn_tokens(), at either weight, and past that by as
@@ -18204,13 +18204,18 @@ def partial_count(t, window, per_char, digit_rate):
     digit a token) it still fits, where turns dropped till the rest fit leave a count the last of them passes the
     window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened). A
     count of turns dropped from a long chat may be as far under its characters' rate (1,800 tokens kept of 100,000
-    characters): that is no sign."""
+    characters): that is no sign. `most`: each turn read at no less than the most a tokenizer reads a text at, where
+    the chat reads as fitting and what the count is not is only said, never flagged (window_flags())."""
     # (read at a token a character, a turn of 2,043 characters, some 500 tokens, passed num_ctx 2048 with a cache's
     # count of 16; read at the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, one of prose of 4,050: two chats
-    # sharing a history of such turns fit at 91-99%, and the second was said shortened)
-    largest = max((TEMPLATE_TOKENS + max(min(turn_tokens(turn, weight, per_char, digit_rate.get(weight), most=True)
-                                             / WINDOW_SHORT, digit_reading(*turn, weight, MOST_TOKENS_A_CHAR))
-                                         for weight in OTHER_WEIGHTS)
+    # sharing a history of such turns fit at 91-99%, and the second was said shortened; but to say no turn it could
+    # have lost was dropped takes the most: code of symbols reads some 0.52 a character, and a chat that lost 4,428
+    # characters of it at 117% of num_ctx 2048, counted 61, was said not checked, "too few for any turn ...")
+    def reading(turn, weight):
+        read = turn_tokens(turn, weight, per_char, digit_rate.get(weight), most=True)
+        at_most = digit_reading(*turn, weight, MOST_TOKENS_A_CHAR)
+        return max(read, at_most) if most else min(read / WINDOW_SHORT, at_most)
+    largest = max((TEMPLATE_TOKENS + max(reading(turn, weight) for weight in OTHER_WEIGHTS)
                    for turn in t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
     # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
     # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")

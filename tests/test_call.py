@@ -3115,6 +3115,27 @@ def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(pro
                                                                    "why": "denser in digits"}], s
 
 
+def test_a_chat_that_lost_a_shorter_first_turn_of_code_is_not_said_a_partial_count(project, cli, fake):
+    """132nd round (attack on cbd5529): on a tokenizer that reads each symbol of code as a token, a chat that pasted
+    54 lines of code (4,428 characters) lost that first turn at 117% of num_ctx 2048, no prompt cache, and was said not
+    checked, "partial count": "too few for any turn it could have lost to have been dropped", which was false.
+    partial_count() read the code at the run's rate past it by WINDOW_SHORT (some 1,830 tokens), and with the count
+    (61) that fit; code of symbols reads some 0.52 tokens a character. Where a chat reads as fitting, a count is only
+    said too few where even the most a tokenizer reads a turn at (MOST_TOKENS_A_CHAR) could not pass the window with
+    it: the chat is said not checked, "short count" (its characters may take far more tokens than the run's rate says,
+    as code may, and turns were dropped)."""
+    code = "def f(x):\n    return {'a': [x[0], x[1]], 'b': (x or {}).get('k', None)}  # map it\n" * 54
+    def count(messages):   # (4 letters, digits or spaces a token, each symbol a token)
+        return 3 + math.ceil(sum(5 + sum(0.25 if ch.isalnum() or ch.isspace() else 1 for ch in m["content"])
+                                 for m in messages))
+    chat = talk("code", code, "Let me look.", "So is this a bug, billing or other?")
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, count=count)
+    assert counts["code"] == count([{"content": LABEL_IT}] + chat["messages"][1:]) < 100, counts   # (the code dropped)
+    assert 1.1 * 2048 < count([{"content": LABEL_IT}] + chat["messages"]) < 1.2 * 2048, counts
+    assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [{"id": "code", "trial": 1, "why": "short count"}], s
+    assert "too few for any turn" not in out and "its count comes to far under what its characters take" in out, out
+
+
 def test_a_prompt_cache_under_a_shorter_system_prompt_leaves_no_dropped_turns_unsaid(project, cli, fake):
     """129th round (third attack): a prompt cache that held a short system prompt (72 characters, under questions of
     about 190) counted the questions at 0.17 tokens a character, over MIN_TOKENS_A_CHAR's 0.12, and a conversation
