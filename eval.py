@@ -18103,11 +18103,11 @@ def window_flags(config, cases):
                         (template_tokens(t) + weighed_at(t, weight) * rate for weight, rate in rates.items()),
                         default=0) > window), None) or ((denser or short and passable) and (
                             # (a cache's count of 17 for a log that fit was said to be of digits: it is no prompt's)
-                            "partial count" if partial_count(t, window, per_char, digit_rate, most=True)
+                            "partial count" if partial_count(t, window, per_char, digit_rate, lowest, most=True)
                             else "denser in digits" if denser else "short count")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if short and partial_count(t, window, per_char, digit_rate):
+            if short and partial_count(t, window, per_char, digit_rate, lowest):
                 unchecked.append({"id": c["id"], "trial": t["trial"], "why": "partial count"})
             elif short:   # shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's
@@ -18196,13 +18196,15 @@ def first_kept(count, whole, turns):
     return len(turns)
 
 
-def partial_count(t, window, per_char, digit_rate, most=False):
+def partial_count(t, window, per_char, digit_rate, lowest, most=False):
     """Whether a trial's count is of part of its prompt, as a prompt cache counts only the tokens it had not seen
     (ollama/ollama#16428): under MIN_TOKENS_A_CHAR of its characters, and so few that with any turn Ollama could have
     dropped (all but the last, each read as digits_past() reads it, turn_tokens(), at either weight, and past that by as
     much as texts vary, WINDOW_SHORT, but no more than the most a tokenizer reads a text at, MOST_TOKENS_A_CHAR, each
     digit a token) it still fits, where turns dropped till the rest fit leave a count the last of them passes the
-    window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened). A
+    window with (a chat that fit, its third trial of --repeat 3 counted 1 for 5,405 characters, was said shortened), or
+    so few that it is far under (WINDOW_SHORT) what the system prompt and the last turn, which every drop keeps, take at
+    the run's `lowest` rates (window_flags()). A
     count of turns dropped from a long chat may be as far under its characters' rate (1,800 tokens kept of 100,000
     characters): that is no sign. `most`: each turn read at no less than the most a tokenizer reads a text at, where
     the chat reads as fitting and what the count is not is only said, never flagged (window_flags())."""
@@ -18219,7 +18221,14 @@ def partial_count(t, window, per_char, digit_rate, most=False):
                    for turn in t.get("sent_turns", ())[:-1]), default=window)   # (a record without its turns: no telling)
     # (characters that at the least rate come to more than the window lost turns, whatever their count: a chat of 234%
     # counted 15 by a cache was said not checked, "too few for any turn it could have lost to have been dropped")
-    return short_count(t) and MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and t["prompt_tokens"] + largest <= window
+    # (and a drop keeps the system prompt and the last turn: a count far under what even they take, at the lowest rate,
+    # is no drop's, whatever a turn may take: a chat of JSON lines, a fifth digits, that fit at 95% of num_ctx 2048,
+    # counted 22 by a cache, read a token a digit past the window with it and was said shortened)
+    turns = t.get("sent_turns", ())
+    kept = min(2 * TEMPLATE_TOKENS + (t.get("sent_system", 0) + turns[-1][0] + (weight - 1) * turns[-1][1]) * rate
+               for weight, rate in lowest.items()) if turns else 0
+    return short_count(t) and MIN_TOKENS_A_CHAR * t["sent_chars"] <= window and (
+        t["prompt_tokens"] + largest <= window or t["prompt_tokens"] < WINDOW_SHORT * kept)
 
 
 def short_count(t):

@@ -3097,6 +3097,29 @@ def test_a_chat_of_long_prose_turns_a_prompt_cache_counted_in_part_is_not_said_s
                                                                          "why": "partial count"}], s
 
 
+def test_a_chat_of_json_lines_a_prompt_cache_counted_in_part_is_not_said_shortened(project, cli, fake):
+    """132nd round (review of cbd5529): two chats sharing a first turn of 84 JSON lines (7,560 characters, a fifth of
+    them digits), differing in their last question, fit whole (95% of num_ctx 2048); a prompt cache that had seen the
+    first counted the second 22 tokens, and it was said "Earlier turns may have been dropped ... its count fits".
+    Read each digit a token, the JSON turn passed the window with that count, so partial_count() took the count for a
+    drop's. But a drop keeps the system prompt and the last turn, and 22 is far under what even they take: the second
+    is said not checked, "partial count"."""
+    def whole(messages):   # (4 characters a token, digits too)
+        return 3 + math.ceil(sum(5 + 0.25 * len(m["content"]) for m in messages))
+    count = prefix_cache(whole)
+    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
+    lines = '{"id": "a1b2", "ts": 1714564801, "vals": [0.12, 3.4, 56], "ok": true, "tags": ["x", "y"]}\n' * 84
+    cases = questions_and(EN_QUESTIONS) + [talk(f"json-{n}", lines, "Let me look.", question) for n, question in
+                                           enumerate(["So is this a bug, billing or other?",
+                                                      "So is this a bug, billing or other? Please answer quickly."])]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048, counts   # (both fit)
+    assert counts["json-1"] < 25, counts
+    assert s["turns_may_be_dropped"] == [] and "may have been dropped" not in out, s
+    assert [x for x in s["turns_unchecked"] if x["id"] == "json-1"] == [{"id": "json-1", "trial": 1,
+                                                                        "why": "partial count"}], s
+
+
 def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(project, cli, fake):
     """132nd round (attack on ef53a86): on a tokenizer that reads each symbol of code as a token, a chat that pasted
     78 lines of code (6,396 characters) lost that first turn at 167% of num_ctx 2048 and was in no list, where before
