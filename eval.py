@@ -23412,7 +23412,8 @@ def verdict_field_problem(obj):
         if field not in obj:
             return f'"{field}" is missing ({words})'
         if not isinstance(obj[field], kind):
-            held = shown_value(obj[field]) if isinstance(obj[field], str) else json_kind(obj[field])
+            # (the text "false" is named a text: "is 'false', not true or false" read as a contradiction)
+            held = f"the text {shown_value(obj[field])}" if isinstance(obj[field], str) else json_kind(obj[field])
             return f'"{field}" is {held}, not {words}'
     return None
 

@@ -852,7 +852,7 @@ def test_calibrate_says_the_persons_failures_fell_on_undecided_answers(project, 
 def test_calibrate_input_errors(calibration, project, cli):
     (project / "bad.jsonl").write_text('{"id": "j01", "check": "answers", "pass": "yes"}\n')
     code, out, err = cli("calibrate", "bad.jsonl", calibration[1])
-    assert code == 2 and "bad.jsonl:1: \"pass\" is 'yes', not true or false" in err
+    assert code == 2 and "bad.jsonl:1: \"pass\" is the text 'yes', not true or false" in err
     (project / "other.jsonl").write_text('{"id": "j01", "check": "tone", "pass": true}\n')
     code, out, err = cli("calibrate", "other.jsonl", calibration[1])
     assert code == 2 and "check 'tone' is not a judge check of runs/answers-dev-v1.json" in err
@@ -939,7 +939,9 @@ def test_calibrate_names_each_verdict_that_matches_no_answer_and_why(project, ju
      "bad.jsonl:2: unknown field 'trail' (a verdict has check, id, note, pass, trial)"),
     (b'{"id": "j01", "check": "answers", "pass": true, "passs": false}', "bad.jsonl:2: unknown field 'passs'"),
     # (round 104) which field is wrong, and what it holds: one line said only what a verdict looks like
-    (b'{"id": "j01", "check": "answers", "pass": "yes"}', 'bad.jsonl:2: "pass" is \'yes\', not true or false'),
+    (b'{"id": "j01", "check": "answers", "pass": "yes"}', 'bad.jsonl:2: "pass" is the text \'yes\', not true or false'),
+    # (132nd round, the calibrate attack) the text "false" was "is 'false', not true or false", which reads as nonsense
+    (b'{"id": "j01", "check": "answers", "pass": "false"}', 'bad.jsonl:2: "pass" is the text \'false\', not true or false'),
     (b'{"id": "j01", "check": "answers", "pass": null}', 'bad.jsonl:2: "pass" is null, not true or false'),
     (b'{"id": "j01", "check": "answers"}', 'bad.jsonl:2: "pass" is missing (true or false)'),
     (b'{"id": 1, "check": "answers", "pass": true}', 'bad.jsonl:2: "id" is a number, not a text'),
