@@ -25204,8 +25204,9 @@ def rate_with_interval(count, total, ci, line=None):
 
 def kappa_text(a):
     """Kappa with its interval, said to be a large-sample one, and rough below KAPPA_FEW answers."""
-    if a["kappa"] is None:
-        return "-"
+    if a["kappa"] is None:   # (undefined: both raters in one category throughout, a lone answer alike; or no answer)
+        return ("- (none: the person and the judge gave every answer the same one verdict, so all their agreement is "
+                "what chance gives)") if a["pairs"] else "-"
     if a["kappa_ci"] is None:
         t = a["table"]
         one_sided = not (t["human_fail"]["judge_fail"] + t["human_fail"]["judge_pass"]) or not (

@@ -792,6 +792,10 @@ def test_kappa_is_called_rough_on_few_answers_and_has_no_interval_without_a_disa
             "some disagreement)") in cli("calibrate", *calibrated_table(5, 0, 0, 5))[1]
     a = json.loads(cli("calibrate", *calibrated_table(5, 0, 0, 0), "--json")[1])["checks"]["answers"]
     assert a["kappa"] is None and a["kappa_ci"] is None and a["pass_retention_ci"] is None
+    # (132nd round, the calibrate attack) "Cohen's kappa: -" was said with no reason, of one answer too
+    for table in ((5, 0, 0, 0), (1, 0, 0, 0)):
+        assert ("  Cohen's kappa:     - (none: the person and the judge gave every answer the same one verdict, so all "
+                "their agreement is what chance gives)\n") in cli("calibrate", *calibrated_table(*table))[1]
     # from the newcomer pass on issue 26: a person who passed every answer printed kappa 0.00 with an
     # interval of no width, '95% CI -0.00 to 0.00'; kappa has nothing to measure there
     a = json.loads(cli("calibrate", *calibrated_table(0, 0, 3, 30), "--json")[1])["checks"]["answers"]
