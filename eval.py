@@ -11243,17 +11243,22 @@ def says_lowest_best(scale):
 SCALE_OF = re.compile(r"[ \t]*([^\W\d_][\w \t-]{0,40}?)[ \t]*:")   # (the field a scale names: "rank: 1 is best")
 
 
-def scale_lowers(verdict_object):
+def fields_held(reply):
+    """The keys of a reply's objects at any depth (parts_of's), as field_name spells them, but its scales'."""
+    return {field_name(key) for part in parts_of(reply)[0] for key in part} - SCALE_KEYS
+
+
+def scale_lowers(verdict_object, held):
     """What a verdict object's scales (under SCALE_KEYS) say lowest best (says_lowest_best): its scores (None), or only a
-    field it names that the object holds or that is lower the better already ("rank: 1 is best", "errors: lower is
-    better" beside "score": 9 speak of rank and errors, never of the score), as field_name spells it."""
-    keys = None
+    field it names that the reply holds at any depth (`held`, fields_held's, asked only of a scale naming one): "rank: 1
+    is best", "errors: lower is better" beside "score": 9 and a rank or errors speak of those, never of the score; where
+    the reply holds no such field they speak of its scores (B on 1 to 3 beside "Rank: 1 is best" read highest best was
+    a verdict invented), as field_name spells it."""
     lowered = set()
     for key, value in verdict_object.items():
         if isinstance(value, str) and field_name(key) in SCALE_KEYS and says_lowest_best(value[:200]):
-            keys = keys if keys is not None else {field_name(k) for k in verdict_object} - SCALE_KEYS
             named = (label := SCALE_OF.match(value)) and field_name(label.group(1))
-            lowered.add(named if named and (named in keys or lower_better(named)) else None)
+            lowered.add(named if named and named in held() else None)
     return lowered
 
 
@@ -11511,7 +11516,8 @@ def said_in_fields(verdict_object, loose, verdict):
     {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (names_the_loser: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
-    lowered = scale_lowers(verdict_object) if loose is LOOSE_WINNER else set()
+    held = functools.cache(lambda: fields_held(verdict_object))   # (walked once, where a scale names a field)
+    lowered = scale_lowers(verdict_object, held) if loose is LOOSE_WINNER else set()
     lowest_best = None in lowered
     for key, value in verdict_fields(verdict_object, loose, fields):
         # (a verdict of its own inside it, at any depth: a list's items, an object's values, each a verdict of the judge's
@@ -11534,7 +11540,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
-                inside = scale_lowers(item)
+                inside = scale_lowers(item, held)
                 lower = lower or None in inside   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None

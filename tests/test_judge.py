@@ -6871,7 +6871,8 @@ def test_a_scale_naming_its_top_or_a_higher_number_best_is_no_lowest_best(reply,
      '"B": {"score": 6, "rank": 2, "scale": "rank: 1 is best"}}', "A"),
     ('{"winner": "A", "A": {"score": 9, "errors": 1, "scale": "errors: lower is better"}, '
      '"B": {"score": 6, "errors": 3, "scale": "errors: lower is better"}}', "A"),
-    ('{"winner": "A", "scores": {"A": 9, "B": 6}, "scale": "rank: 1 is best"}', "A"),
+    # (a field the reply lacks: the scale speaks of the scores, test_a_scale_naming_a_field_the_reply_lacks_...)
+    ('{"winner": "A", "scores": {"A": 9, "B": 6}, "scale": "rank: 1 is best"}', None),
     # the field it names is lowered, where it was not
     ('{"winner": "A", "A": {"score": 9, "rating": 2, "scale": "rating: 1 is best"}, '
      '"B": {"score": 6, "rating": 5, "scale": "rating: 1 is best"}}', "A"),
@@ -6884,6 +6885,27 @@ def test_a_scale_naming_a_field_lowers_that_field_alone(reply, human):
     """132nd round, the review of 75c1438: a scale in an answer's object speaking of another field ("rank: 1 is best",
     "errors: lower is better") lowered the object's score too, so A winning on 9 to 6 was left to a person. A scale
     naming a field speaks of that field alone."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "score_A": 1, "score_B": 3, "scale": "Rank: 1 is best"}', None),
+    ('{"winner": "B", "scores": {"A": 1, "B": 3}, "scale": "rank: 1 is best"}', None),
+    ('{"winner": "B", "A": {"score": 1}, "B": {"score": 3}, "scale": "Rank: 1 is best"}', None),
+    ('{"winner": "B", "A": {"score": 1, "scale": "rank: 1 is best"}, "B": {"score": 3, "scale": "rank: 1 is best"}}', None),
+    ('{"winner": "B", "score_A": 1, "score_B": 3, "scale": "Position: 1 = best"}', None),
+    ('{"winner": "B", "score_A": 1, "score_B": 3, "scale": "errors: lower is better"}', None),
+    ('{"winner": "A", "A": {"score": 9}, "B": {"score": 6}, "scale": "Rank: 1 is best"}', None),
+    ('{"winner": "A", "score_A": 1, "score_B": 3, "scale": "Rank: 1 is best"}', "A"),
+    ('{"winner": "A", "scores": {"A": 1, "B": 3}, "scale": "Ranking: 1 is best"}', "A"),
+    # the field it names held anywhere in the reply: that field alone is lowered, as before
+    ('{"winner": "A", "A": {"score": 9, "rank": 1}, "B": {"score": 6, "rank": 2}, "scale": "rank: 1 is best"}', "A"),
+])
+def test_a_scale_naming_a_field_the_reply_lacks_speaks_of_the_scores(reply, human):
+    """132nd round, the review of 6f78895: a scale naming a field lower the better ("Rank: 1 is best", "Position: 1 =
+    best", "errors: lower is better") was taken to speak of that field alone though the reply holds none, so the scores
+    beside it were read highest best: B on 1 to 3 was read as B, A on 1 to 3 left to a person. It speaks of its field
+    only where the reply holds that field, at any depth; else of the scores."""
     assert read_as_the_judge(reply) == human
 
 
