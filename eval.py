@@ -11454,9 +11454,11 @@ def answer_echoed(key, verdict_object, echoes):
 # them ("accuracy, completeness and tone"), a question ("Which answer is better overall?") or the whole names none
 ONE_CRITERION = re.compile(r"\w+(?:[ _-]\w+){0,2}")
 JOINING_WORDS = {"and", "or", "y", "o", "i", "plus"}
-# ...nor words naming several or all ("all criteria", "both", "every criterion", "the criteria above", "multiple")
+# ...nor a name of words naming several or all alone ("all criteria", "both", "every criterion", "the criteria above",
+# "multiple"), its articles and "criterion" aside; among others they name one ("each step explained", "criteria 2")
 MANY_WORDS = {"all", "both", "every", "each", "criteria", "above", "multiple", "several", "various", "these", "those",
               "todos", "todas", "ambos", "tots", "totes"}
+MANY_ASIDE = {"the", "a", "an", "criterion", "los", "las", "els", "les"}
 
 
 def names_one_criterion(verdict_object):
@@ -11468,7 +11470,7 @@ def names_one_criterion(verdict_object):
         named = named[0] if isinstance(named, list) and len(named) == 1 else named   # (a list of one: ["style"])
         if isinstance(named, str) and ONE_CRITERION.fullmatch(named.strip()):
             words = set(field_name(named).split("_"))
-            return not words & (JOINING_WORDS | MANY_WORDS | WHOLE_WORDS | WHOLE_ALONE)
+            return not words & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE) and not words - MANY_ASIDE <= MANY_WORDS
     return False
 
 

@@ -6967,6 +6967,24 @@ def test_words_naming_all_criteria_name_no_one_criterion(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "all facts cited"}', "A"),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "each step explained"}', "A"),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "every claim sourced"}', "A"),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "above-average detail"}', "A"),
+    ('{"winner": "B", "scores": {"A": 9, "B": 6}, "criteria": "each answer tone"}', "B"),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "criteria 2"}', "A"),
+    # those words alone (and an article, "criterion") still name several
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "these"}', None),
+    ('{"winner": "A", "scores": {"A": 6, "B": 9}, "criteria": "all the criteria"}', None),
+])
+def test_a_word_naming_several_inside_one_criterion_s_name_names_that_criterion(reply, human):
+    """132nd round, the review of bd27375: any word of MANY_WORDS in a criterion's name made it several ("all facts
+    cited", "each step explained", "every claim sourced", "above-average detail", "criteria 2"), so the scores A 6, B 9
+    beside the winner A, that criterion's, were left to a person. Only a name of those words alone names several."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 85%", "B: 70%"]}', "A"),
