@@ -11381,10 +11381,14 @@ def names_who_lost(text, named, loser, fields):
     """Whether a verdict field's text (`text`, its answer's name said under the label `named` or under none) names the
     answer that lost: under a label naming it ("Loser: B", "Worse: B"), or under a loser's key (`loser`) an answer's
     name that begins it ("B", "B: vague", "Response B: misses the date") or under a label naming no verdict ("Answer:
-    B", "id: B"). A label or a phrase of who won ("Winner: B", "Overall: B", "B wins") says who won, there too."""
-    if named is not None:
-        return names_the_loser(named) or loser and not of_the_whole_field(named, fields)
-    return loser and bool(answer_word_leads(text))
+    B", "id: B"). A label or a phrase of who won ("Winner: B", "Overall: B", "B wins", "Reason: B is better") says who
+    won, there too."""
+    if named is not None and (names_the_loser(named) or not loser or of_the_whole_field(named, fields)):
+        return names_the_loser(named)
+    # (after a label naming no verdict, as with none: an answer's name beginning it, never a phrase of who won)
+    rests = [text] if named is None else [line[label.end():] for line in text.split("\n")
+                                          if (label := ITEM_LABEL.match(line)) and label.group("name") == named]
+    return loser and any(answer_word_leads(rest) for rest in rests)
 
 
 def field_text_said(text, loose, words, answers):

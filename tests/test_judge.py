@@ -6735,6 +6735,26 @@ def test_a_label_of_the_loser_or_of_the_answer_under_a_loser_s_key_names_the_los
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "loser": "Reason: A is better"}', "A"),
+    ('{"winner": "A", "loser": "Note: A wins"}', "A"),
+    ('{"winner": "A", "loser": "Answer: A wins"}', "A"),
+    ('{"winner": "A", "loser": "Explanation: A is more complete"}', "A"),
+    ('{"winner": "A", "worse": "Reason: A is better"}', "A"),
+    ('{"winner": "B", "loser": "Reason: B is better"}', "B"),
+    ('{"winner": "A", "loser": "Reason: B is better"}', None),
+    # an answer's name alone after such a label still names the loser
+    ('{"winner": "A", "loser": "Answer: B"}', "A"),
+    ('{"winner": "A", "loser": "Answer: A"}', None),
+])
+def test_a_phrase_of_who_won_after_a_label_under_a_loser_s_key_says_who_won(reply, human):
+    """132nd round, the review of 8e2aec0: under a loser's key a label naming no verdict then a phrase of who won
+    ("Reason: A is better", "Note: A wins", "Answer: A wins") was taken as naming the loser, so beside the winner A it
+    was left to a person. A phrase saying who won says so after any label; only an answer's name alone there names the
+    loser."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's object beside the winner, scored under a score, the whole's or a rank's key, as score_A is
     ('{"winner": "A", "A": {"score": 6}, "B": {"score": 9}}', None),
     ('{"winner": "A", "Response A": {"score": 3}, "Response B": {"score": 8}}', None),
