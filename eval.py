@@ -11325,16 +11325,25 @@ def one_score_each_agrees(scores, winner):
     return winner == ("tie" if given["A"] == given["B"] else max(given, key=given.get))
 
 
+def score_kind(under):
+    """The kind of score a key holds, for scores_agree: its words but its answer's letter, and where that letter stands
+    (score_A and "Score B" one shape, A_score and B_score another, an answer's object's "score" a third)."""
+    words = field_name(under).split("_")
+    shape = "_a" if words[-1] in ("a", "b") else "a_" if words[0] in ("a", "b") else ""
+    return frozenset(words) - {"a", "b"} | {shape}
+
+
 def scores_agree(scores, winner, whole=True):
-    """Whether a verdict field's scores ([(the words of the key each is under but its answer's letter, *scores_of's)])
+    """Whether a verdict field's scores ([(the kind of the key each is under, score_kind's, *scores_of's)])
     agree with the `winner`: its own the highest, a tie's equal; None where they are no one score of each answer on one
     scale (8 beside 4/5 compares nothing alike), compared with nothing. A breakdown, where they agree, no verdict of the
     whole; scores against it (A winning on 6/10 to 9/10) are a second verdict. More than two, each kind compared apart
     ({"A": {"score": 3, "rank": 2}}, score_A beside final_score_A were four scores, compared with nothing), and one kind
-    given twice, where they are the whole's (`whole`), paired in the order given (score_A and score_B beside A_score and
-    B_score, an answer's object beside score_A): any against the winner is a second verdict. (Criteria's are never
-    paired: {"accuracy": {"A": 9, "B": 6}, "tone": {"A": 6, "B": 9}} is a breakdown, one kind under two names.)"""
-    kinds = [scores] + ([[s for s in scores if s[0] == kind] for kind in {s[0] for s in scores}] if len(scores) > 2 else [])
+    given twice, where they are the whole's (`whole`), paired by the shape of their keys (score_A with score_B, A_score
+    with B_score, an answer's object with the other's; in the order given, never across shapes: score_A 9 beside B_score
+    6 is no pair): any against the winner is a second verdict. (Criteria's are never paired: {"accuracy": {"A": 9, "B":
+    6}, "tone": {"A": 6, "B": 9}} is a breakdown, one kind under two names.)"""
+    kinds = [scores] if len(scores) <= 2 else [[s for s in scores if s[0] == kind] for kind in {s[0] for s in scores}]
     # (a kind of more than one score of each answer: its first of A with its first of B, and on)
     kinds = [pair for group in kinds for pair in ([group] if len(group) <= 2 or not whole else
                                                    zip(*([s for s in group if s[1] == answer] for answer in ("A", "B"))))]
@@ -11574,7 +11583,7 @@ def said_in_fields(verdict_object, loose, verdict):
         for under, whole, lower, side, loser, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
             found = scores_of(under, part, lower, side) if loose is LOOSE_WINNER else None
-            scores[whole] += [(frozenset(field_name(under).split("_")) - {"a", "b"}, *score) for score in found or []]
+            scores[whole] += [(score_kind(under), *score) for score in found or []]
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
                                 else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS

@@ -6811,6 +6811,20 @@ def test_one_kind_of_score_spelt_twice_is_compared_pair_by_pair(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "score_A": 9, "B_score": 6, "A_score": 5, "score_B": 4}', None),
+    ('{"winner": "A", "A": {"score": 9}, "score_B": 6, "score_A": 5, "B": {"score": 4}}', None),
+    ('{"winner": "A", "score_A": 9, "B_score": 3, "A_score": 5, "score_B": 6}', "A"),
+    ('{"winner": "A", "B": {"score": 3}, "score_A": 9, "A": {"score": 5}, "score_B": 6}', "A"),
+])
+def test_one_kind_of_score_spelt_twice_is_paired_by_the_shape_of_its_keys(reply, human):
+    """132nd round, the review of c847397: one kind of score given twice was paired in the order given, so score_A 9
+    with B_score 6 and A_score 5 with score_B 4 agreed with the winner A, where score_A to score_B is 9 to 4 and A_score
+    to B_score 5 to 6; and A winning both pairs, given in another order, was left to a person. Each answer's score is
+    paired with the other's under a key of its shape: score_A with score_B, A_score with B_score, object with object."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's rank or position beside the winner, under a key of its own or together, as "rankings" is read
     ('{"winner": "A", "rank_A": 2, "rank_B": 1}', None),
     ('{"winner": "A", "A_rank": 2, "B_rank": 1}', None),
