@@ -3074,6 +3074,22 @@ def test_a_chat_that_lost_a_first_turn_of_emoji_counted_far_under_its_estimate_i
     assert "its count comes to far under what its characters take" in out, out
 
 
+def the_second_of_two_cached_chats_is_unchecked(cli, fake, whole, history, name, most):
+    """Two chats of `history` differing in their last question, both fitting whole (90% to 100% of num_ctx 2048, read
+    by `whole`), on a prompt cache that had seen the first: the second, counted under `most` tokens, is said not
+    checked, "partial count", never to have lost turns."""
+    count = prefix_cache(whole)
+    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
+    cases = questions_and(EN_QUESTIONS) + [talk(f"{name}-{n}", *history, question) for n, question in enumerate(
+        ["So is this a bug, billing or other?", "So is this a bug, billing or other? Please answer quickly."])]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
+    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048, counts   # (both fit)
+    assert counts[f"{name}-1"] < most, counts
+    assert s["turns_may_be_dropped"] == [] and "may have been dropped" not in out, s
+    assert [x for x in s["turns_unchecked"] if x["id"] == f"{name}-1"] == [{"id": f"{name}-1", "trial": 1,
+                                                                           "why": "partial count"}], s
+
+
 def test_a_chat_of_long_prose_turns_a_prompt_cache_counted_in_part_is_not_said_shortened(project, cli, fake):
     """132nd round (attack on c3a0ab8): on a tokenizer that reads English at 0.2 tokens a character, two chats sharing
     a history of two prose turns of 4,500 characters, differing in their last question, fit whole (91% of num_ctx
@@ -3084,17 +3100,8 @@ def test_a_chat_of_long_prose_turns_a_prompt_cache_counted_in_part_is_not_said_s
     that rate is read from: the second is said not checked, "partial count"."""
     def whole(messages):   # (5 characters a token)
         return 3 + math.ceil(sum(5 + 0.2 * len(m["content"]) for m in messages))
-    count = prefix_cache(whole)
-    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
     history = [EN_TURN * 45, "Noted.", EN_TURN.replace("nightly", "weekly") * 45, "Noted."]
-    cases = questions_and(EN_QUESTIONS) + [talk(f"prose-{n}", *history, question) for n, question in enumerate(
-        ["So is this a bug, billing or other?", "So is this a bug, billing or other? Please answer quickly."])]
-    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
-    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048, counts   # (both fit)
-    assert counts["prose-1"] < 20, counts
-    assert s["turns_may_be_dropped"] == [] and "may have been dropped" not in out, s
-    assert [x for x in s["turns_unchecked"] if x["id"] == "prose-1"] == [{"id": "prose-1", "trial": 1,
-                                                                         "why": "partial count"}], s
+    the_second_of_two_cached_chats_is_unchecked(cli, fake, whole, history, "prose", 20)
 
 
 def test_a_chat_of_json_lines_a_prompt_cache_counted_in_part_is_not_said_shortened(project, cli, fake):
@@ -3106,18 +3113,8 @@ def test_a_chat_of_json_lines_a_prompt_cache_counted_in_part_is_not_said_shorten
     is said not checked, "partial count"."""
     def whole(messages):   # (4 characters a token, digits too)
         return 3 + math.ceil(sum(5 + 0.25 * len(m["content"]) for m in messages))
-    count = prefix_cache(whole)
-    fake.fitted_turns = lambda messages, window: messages   # (both fit: no count of a drop to fill the cache)
     lines = '{"id": "a1b2", "ts": 1714564801, "vals": [0.12, 3.4, 56], "ok": true, "tags": ["x", "y"]}\n' * 84
-    cases = questions_and(EN_QUESTIONS) + [talk(f"json-{n}", lines, "Let me look.", question) for n, question in
-                                           enumerate(["So is this a bug, billing or other?",
-                                                      "So is this a bug, billing or other? Please answer quickly."])]
-    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count)
-    assert 0.9 * 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]) <= 2048, counts   # (both fit)
-    assert counts["json-1"] < 25, counts
-    assert s["turns_may_be_dropped"] == [] and "may have been dropped" not in out, s
-    assert [x for x in s["turns_unchecked"] if x["id"] == "json-1"] == [{"id": "json-1", "trial": 1,
-                                                                        "why": "partial count"}], s
+    the_second_of_two_cached_chats_is_unchecked(cli, fake, whole, [lines, "Let me look."], "json", 25)
 
 
 def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(project, cli, fake):
