@@ -11495,6 +11495,40 @@ def scored_inside(key, value):
                                            for k, v in itertools.islice(value.items(), FIELD_VALUES_READ))
 
 
+def answer_scored(key, value):
+    """Whether a key beside a verdict names an answer and holds its score: under a key saying a score (score_A,
+    "Response B": "9/10"; never a bare {"A": 42}, an answer's own value) or in its object (scored_inside)."""
+    return bool(side_named(key)) and bool(field_name(key) not in ("a", "b") and scores_of(key, value, lower_better(key))
+                                          or scored_inside(key, value))
+
+
+# keys beside a verdict, naming no criterion, that may hold the answers' objects one level down ({"evaluation": {"A":
+# {"score": 3}, "B": {"score": 9}}}, "answers", "assessment", "details": A winning on 3 to 9 was read as A): only the
+# answers' keys in them are read (answer_scored), so a verdict's key there ({"detail": {"winner": "A"}}) is still none
+ANSWERS_HOLDERS = WHOLE_WORDS | WHOLE_NOUNS | {"evaluations", "assessments", "answers", "responses", "outputs", "models",
+                                               "candidates", "reviews", "comparison", "analysis", "detail", "details"}
+
+
+def answers_held(key, value):
+    """The answers' scored entries (answer_scored) of an object one level down under a key of ANSWERS_HOLDERS, its
+    first FIELD_VALUES_READ keys, or {} (a criterion's, {"accuracy": {"A": 3, "B": 9}}, is a breakdown, never read)."""
+    if not isinstance(value, dict) or not set(field_name(key).split("_")) <= ANSWERS_HOLDERS \
+            or "criteri" in field_name(key):
+        return {}
+    return {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if answer_scored(k, v)}
+
+
+def whole_of_one_criterion(sides):
+    """Of the answers' entries beside one criterion named, only those whose key says they are the whole's
+    (overall_score_A), or the keys of its object scoring it so ({"A": {"overall_score": 3}}), its criterion's "score"
+    beside them left out."""
+    whole = lambda key: WHOLE_WORDS & set(field_name(key).split("_"))
+    sides = {key: value if whole(key) or not isinstance(value, dict)
+             else {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if whole(k)}
+             for key, value in sides.items()}
+    return {key: value for key, value in sides.items() if whole(key) or scored_inside(key, value)}
+
+
 def verdict_fields(verdict_object, loose, fields):
     """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
     lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
@@ -11502,28 +11536,24 @@ def verdict_fields(verdict_object, loose, fields):
     score_B, "Response A"), together as the whole's, ("overall", {"score_A": 2, "score_B": 9}): A winning on 2 to 9 was
     compared with nothing; an answer's object scoring it ({"A": {"score": 6}}, "Response A": {"rank": 2}: scored_inside)
     alike; never where the object names one criterion they are the scores of ("criteria": "style" beside "scores":
-    {"A": 6, "B": 9} and the winner A). One pass over its keys."""
-    sides, echoes = {}, []
+    {"A": 6, "B": 9} and the winner A); and those one level down under a key holding the answers' (answers_held:
+    "evaluation": {"A": {"score": 3}, "B": {"score": 9}}), each such key's together, apart from the others'. One pass
+    over its keys."""
+    sides, echoes, held = {}, [], []
     one_criterion = names_one_criterion(verdict_object)
     for key, value in verdict_object.items():
         if field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
                 and not (one_criterion and field_name(key) in SCORE_WORDS):
             yield key, value
-        elif loose is LOOSE_WINNER and side_named(key) and (field_name(key) not in ("a", "b")
-                                                            and scores_of(key, value, lower_better(key))
-                                                            or scored_inside(key, value)):
+        elif loose is LOOSE_WINNER and answer_scored(key, value):
             sides[key] = value
-    # (beside one criterion named, only those whose key says they are the whole's: overall_score_A, or the keys of its
-    # object scoring it so, {"A": {"overall_score": 3}}, its criterion's "score" beside them left out)
-    whole = lambda key: WHOLE_WORDS & set(field_name(key).split("_"))
-    if one_criterion:
-        sides = {key: value if whole(key) or not isinstance(value, dict)
-                 else {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if whole(k)}
-                 for key, value in sides.items()}
-        sides = {key: value for key, value in sides.items() if whole(key) or scored_inside(key, value)}
-    if sides:
-        yield "overall", sides
+        elif loose is LOOSE_WINNER and (inside := answers_held(key, value)):
+            held.append(inside)
+    for sides in [sides] + held:
+        sides = whole_of_one_criterion(sides) if one_criterion else sides
+        if sides:
+            yield "overall", sides
 
 
 def said_in_fields(verdict_object, loose, verdict):

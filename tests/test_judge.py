@@ -6776,6 +6776,29 @@ def test_answers_objects_beside_the_winner_are_compared_by_their_score_keys(repl
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "evaluation": {"A": {"score": 3}, "B": {"score": 9}}}', None),
+    ('{"winner": "A", "answers": {"A": {"score": 3}, "B": {"score": 9}}}', None),
+    ('{"winner": "A", "analysis": {"Response A": {"rating": 3}, "Response B": {"rating": 9}}}', None),
+    ('{"winner": "A", "assessment": {"score_A": 3, "score_B": 9}}', None),
+    ('{"winner": "A", "evaluation": {"A": {"score": 9}, "B": {"score": 9}}}', None),
+    ('{"winner": "A", "ratings": {"A": {"score": 3}, "B": {"score": 9}}}', None),
+    # agreeing, or a tie on equal scores: read as the judge said
+    ('{"winner": "B", "evaluation": {"A": {"score": 3}, "B": {"score": 9}}}', "B"),
+    ('{"winner": "B", "answers": {"A": {"score": 3, "text": "x"}, "B": {"score": 9}}}', "B"),
+    ('{"winner": "tie", "evaluation": {"A": {"score": 9}, "B": {"score": 9}}}', "tie"),
+    # one level down, a criterion's scores are a breakdown, an answer's own figures no scores, a verdict's key no verdict
+    ('{"winner": "A", "accuracy": {"A": {"score": 3}, "B": {"score": 9}}}', "A"),
+    ('{"winner": "B", "answers": {"A": 48, "B": 42}}', "B"),
+    ('{"winner": "A", "detail": {"winner": "B"}}', "A"),
+])
+def test_answers_objects_one_level_down_are_compared_with_the_winner(reply, human):
+    """133rd round: the answers' objects one level down, under a key naming no criterion ("evaluation", "answers",
+    "analysis": {"A": {"score": 3}, "B": {"score": 9}}), were never read, so A winning on 3 to 9 was counted as A, where
+    the same objects beside the winner or under "scores" are compared and left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # two kinds of score of each answer: each kind compared with the winner, any against it a person's
     ('{"winner": "A", "A": {"score": 3, "rank": 2}, "B": {"score": 9, "rank": 1}}', None),
     ('{"winner": "A", "A": {"score": 3, "overall": 3}, "B": {"score": 9, "overall": 9}}', None),
