@@ -11502,6 +11502,25 @@ def answer_scored(key, value):
                                           or scored_inside(key, value))
 
 
+# keys of an answer's object in a list that name the answer it is of ({"answer": "A", "score": 3}, "id", "name", "label")
+ANSWER_NAME_KEYS = {"answer", "id", "name", "label", "response", "candidate", "model", "option"}
+
+
+def answer_object(part):
+    """(the answer, the rest of the object) of an object in a list naming the answer it scores by one key of
+    ANSWER_NAME_KEYS ({"answer": "A", "score": 3}, {"id": "Response B", "rating": 9}: A winning on 3 to 9 was read as A,
+    the names two votes of a breakdown), where the rest scores it (scored_inside); else None (a rubric's item, {"name":
+    "accuracy", "score": 3}, or the loser named, {"answer": "B"}, stay as they are read)."""
+    if not isinstance(part, dict):
+        return None
+    named = [(k, side_named(v)) for k, v in itertools.islice(part.items(), FIELD_VALUES_READ)
+             if field_name(k) in ANSWER_NAME_KEYS and isinstance(v, str) and len(v) <= 40]
+    if len(named) != 1 or named[0][1] is None:
+        return None
+    rest = {k: v for k, v in itertools.islice(part.items(), FIELD_VALUES_READ) if k != named[0][0]}
+    return (named[0][1], rest) if scored_inside(named[0][1], rest) else None
+
+
 # keys beside a verdict, naming no criterion, that may hold the answers' objects one level down ({"evaluation": {"A":
 # {"score": 3}, "B": {"score": 9}}}, "answers", "assessment", "details": A winning on 3 to 9 was read as A): only the
 # answers' keys in them are read (answer_scored), so a verdict's key there ({"detail": {"winner": "A"}}) is still none
@@ -11511,9 +11530,15 @@ ANSWERS_HOLDERS = WHOLE_WORDS | WHOLE_NOUNS | {"evaluations", "assessments", "an
 
 def answers_held(key, value):
     """The answers' scored entries (answer_scored) of an object one level down under a key of ANSWERS_HOLDERS, its
-    first FIELD_VALUES_READ keys, or {} (a criterion's, {"accuracy": {"A": 3, "B": 9}}, is a breakdown, never read)."""
-    if not isinstance(value, dict) or not set(field_name(key).split("_")) <= ANSWERS_HOLDERS \
-            or "criteri" in field_name(key):
+    first FIELD_VALUES_READ keys, or of a list there of the answers' objects naming each its answer (answer_object:
+    "evaluations": [{"answer": "A", "score": 3}, ...], once each), or {} (a criterion's, {"accuracy": {"A": 3, "B": 9}},
+    is a breakdown, never read)."""
+    if not set(field_name(key).split("_")) <= ANSWERS_HOLDERS or "criteri" in field_name(key):
+        return {}
+    if isinstance(value, list):
+        named = [answer_object(part) for part in value[:FIELD_VALUES_READ]]
+        return dict(found) if (found := [n for n in named if n]) and len(dict(found)) == len(found) else {}
+    if not isinstance(value, dict):
         return {}
     return {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if answer_scored(k, v)}
 
@@ -11598,9 +11623,13 @@ def said_in_fields(verdict_object, loose, verdict):
                     return True
                 values.append((under, whole, lower, side, loser, first))
             elif isinstance(item, list):
-                # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false})
-                stack += (("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side, loser,
-                           part) for part in reversed(item))
+                # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false};
+                # one naming the answer it scores, that answer's object, its name no vote: answer_object)
+                named = [(answer_object(part) if loose is LOOSE_WINNER and not loser else None, part)
+                         for part in reversed(item)]
+                stack += ((of[0], whole, lower, side, loser, of[1]) if of else
+                          ("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side,
+                           loser, part) for of, part in named)
             else:
                 values.append((under, whole, lower, side, loser, item))
         # (a loser's reason: its "B" alone beside the winner A names B as the loser)

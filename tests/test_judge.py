@@ -6799,6 +6799,28 @@ def test_answers_objects_one_level_down_are_compared_with_the_winner(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}', None),
+    ('{"winner": "A", "scores": [{"id": "A", "score": 3}, {"id": "B", "score": 9}]}', None),
+    ('{"winner": "A", "scores": [{"name": "Response A", "score": "3/10"}, {"name": "Response B", "score": "9/10"}]}', None),
+    ('{"winner": "A", "ratings": [{"label": "A", "rating": 3}, {"label": "B", "rating": 9}]}', None),
+    ('{"winner": "A", "evaluations": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}', None),
+    ('{"winner": "A", "ranking": [{"answer": "A", "rank": 2}, {"answer": "B", "rank": 1}]}', None),
+    # agreeing, or a tie on equal scores: read as the judge said
+    ('{"winner": "B", "scores": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}', "B"),
+    ('{"winner": "B", "evaluations": [{"id": "A", "score": 3}, {"id": "B", "score": 9}]}', "B"),
+    ('{"winner": "tie", "scores": [{"answer": "A", "score": 9}, {"answer": "B", "score": 9}]}', "tie"),
+    # a rubric's items are criteria's, and the loser named in a list still names the loser
+    ('{"winner": "A", "criteria": [{"name": "accuracy", "score": 3}, {"name": "tone", "score": 9}]}', "A"),
+    ('{"winner": "A", "loser": [{"answer": "B"}]}', "A"),
+])
+def test_a_list_of_the_answers_objects_naming_each_its_answer_is_compared_with_the_winner(reply, human):
+    """133rd round: a list of the answers' objects, each naming its answer under "answer", "id", "name" or "label"
+    ({"scores": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}), was read as two votes, A and B, a
+    breakdown, so A winning on 3 to 9 was counted as A. Each object is its answer's, compared as {"A": {"score": 3}} is."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # two kinds of score of each answer: each kind compared with the winner, any against it a person's
     ('{"winner": "A", "A": {"score": 3, "rank": 2}, "B": {"score": 9, "rank": 1}}', None),
     ('{"winner": "A", "A": {"score": 3, "overall": 3}, "B": {"score": 9, "overall": 9}}', None),
