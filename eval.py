@@ -11351,10 +11351,45 @@ def scores_agree(scores, winner, whole=True):
     return False if False in agreed else True if agreed else None
 
 
+# a ranking's places as keys ({"1": "B", "2": "A"}, "1st", "#2", "first") and a ranking's text's separators ("B, A",
+# "B > A", "B then A"); an order written so is a ranking, under "order" alone only with ">" (an order of the two
+# answers, "A, B", may be the order they were shown in)
+PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
+RANKED_APART = re.compile(r">{1,2}|[,;→]|\bthen\b")   # (each part stripped after: no run of spaces read twice)
+ORDER_WORDS = {"order", "ordering"}
+
+
+def a_ranking(under, items):
+    """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
+    final_ranking) or of ORDER_WORDS qualified (preference_order), an object of its places ("ranking": {"1": "B", "2":
+    "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with ">"); else None."""
+    words = set(field_name(under).split("_"))
+    compared = isinstance(items, str) and ">" in items
+    if not (RANKS & words or ORDER_WORDS & words and (words - ORDER_WORDS or compared)):
+        return None
+    if isinstance(items, str):
+        return [part.strip() for part in RANKED_APART.split(items, maxsplit=2)]
+    if isinstance(items, dict) and len(items) == 2:
+        places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
+        if all(places.values()):
+            place = lambda key: int(places[key].group(1) or {"first": 1, "second": 2}[places[key].group(2)])
+            return [items[key] for key in sorted(items, key=place)] if len(set(map(place, items))) == 2 else None
+    return items if isinstance(items, list) else None
+
+
+def names_an_order(key, value):
+    """Whether a key beside a verdict gives the answers' order of preference (a_ranking: "order": "B > A",
+    "preference_order": ["B", "A"]), read as a ranking is."""
+    return bool(ORDER_WORDS & set(field_name(key).split("_"))) \
+        and set(field_name(key).split("_")) <= ORDER_WORDS | WHOLE_WORDS | RANKS and a_ranking(key, value) is not None
+
+
 def ranked_first(under, items):
-    """The item a ranking's list of the two answers (under a key of RANKS: ranking, final_ranking) names first, the one
-    it ranks best ("ranking": ["A", "B"] beside the winner B was never read), or None where it is no such list."""
-    if len(items) != 2 or not RANKS & set(field_name(under).split("_")):
+    """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
+    beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
+    None where it is no such ranking."""
+    items = a_ranking(under, items)
+    if items is None or len(items) != 2:
         return None
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
     return items[0] if set(answers) == {"A", "B"} else None
@@ -11569,7 +11604,8 @@ def verdict_fields(verdict_object, loose, fields):
     for key, value in verdict_object.items():
         if field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
-                and not (one_criterion and field_name(key) in SCORE_WORDS):
+                and not (one_criterion and field_name(key) in SCORE_WORDS) \
+                or loose is LOOSE_WINNER and names_an_order(key, value):
             yield key, value
         elif loose is LOOSE_WINNER and answer_scored(key, value):
             sides[key] = value
@@ -11605,7 +11641,11 @@ def said_in_fields(verdict_object, loose, verdict):
                   names_the_loser(key), value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, side, loser, item = stack.pop()
-            if isinstance(item, dict):
+            if loose is LOOSE_WINNER and (first := ranked_first(under, item)):
+                if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)
+                    return True
+                values.append((under, whole, lower, side, loser, first))
+            elif isinstance(item, dict):
                 reasons += [(v, loser) for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
@@ -11618,10 +11658,6 @@ def said_in_fields(verdict_object, loose, verdict):
                                     lower or lower_better(k) or field_name(k) in inside, side,
                                     loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
-            elif isinstance(item, list) and loose is LOOSE_WINNER and (first := ranked_first(under, item)):
-                if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)
-                    return True
-                values.append((under, whole, lower, side, loser, first))
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false};
                 # one naming the answer it scores, that answer's object, its name no vote: answer_object)

@@ -6890,6 +6890,28 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
+    ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
+    ('{"winner": "A", "ranking": "B, A"}', None),
+    ('{"winner": "A", "ranking": ["B", "A"]}', None),
+    ('{"winner": "A", "order": "B > A"}', None),
+    ('{"winner": "A", "preference_order": ["B", "A"]}', None),
+    ('{"winner": "B", "ranking": {"1": "B", "2": "A"}}', "B"),
+    ('{"winner": "B", "ranking": "B, A"}', "B"),
+    ('{"winner": "B", "order": "B > A"}', "B"),
+    ('{"winner": "B", "preference_order": ["B", "A"]}', "B"),
+    # an order of the two under "order" alone, never compared, may be the order they were shown in: no ranking
+    ('{"winner": "B", "order": ["A", "B"]}', "B"),
+    ('{"winner": "B", "order": "A, B"}', "B"),
+])
+def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as_a_ranking_is(reply, human):
+    """133rd round: a ranking given as its places ({"1": "B", "2": "A"}) or as a text ("B, A"), and an order of
+    preference ("order": "B > A", "preference_order") beside the winner A were read as two votes, a breakdown, or never
+    read, so A ranked second was counted as A, where "ranking": ["B", "A"] is left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
     ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
     ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
