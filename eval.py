@@ -11589,6 +11589,39 @@ def whole_of_one_criterion(sides):
     return {key: value for key, value in sides.items() if whole(key) or scored_inside(key, value)}
 
 
+# words of a key flagging whether an answer won, with "is" and the answer's letter (is_winner in an answer's object,
+# A_wins, B_is_better, winner_B): true names it the winner, false not
+WIN_FLAG_WORDS = {"win", "wins", "won", "winner", "winning", "better", "best", "preferred", "chosen"}
+
+
+def win_flag(key):
+    """The answer a key of WIN_FLAG_WORDS flags ("A_wins": "A"), "" where it names none (is_winner, its answer the
+    object's it is in), or None where it is no such flag."""
+    words = field_name(key).split("_")
+    sides, rest = [w for w in words if w in ("a", "b")], set(words) - {"a", "b", "is"}
+    return (sides[0].upper() if sides else "") if rest and rest <= WIN_FLAG_WORDS and len(sides) <= 1 else None
+
+
+def win_flags_against(verdict_object, verdict):
+    """Whether an answer's flag of winning says otherwise than the `verdict` ({"winner": "A", "A": {"is_winner":
+    false}, "B": {"is_winner": true}}, "A_wins": false, "B_wins": true were counted as A): a true flag of another
+    answer, or a false one of the winner (two true flags, or one false beside a tie, are read so too: a tie is neither's
+    win). Flags beside the verdict, in an answer's object, or one level down under a key of ANSWERS_HOLDERS; booleans
+    alone (a flag's text is read as any field's)."""
+    stack = [(verdict_object, "", 0)]
+    while stack:
+        item, side, depth = stack.pop()
+        for key, value in itertools.islice(item.items(), FIELD_VALUES_READ):
+            named = win_flag(key)
+            if isinstance(value, bool) and named is not None and (answer := named or side):
+                if value is (verdict != answer):
+                    return True
+            elif isinstance(value, dict) and depth < 2 and (side_named(key) or set(field_name(key).split("_"))
+                                                           <= ANSWERS_HOLDERS):
+                stack.append((value, side_named(key) or side, depth + 1))
+    return False
+
+
 def verdict_fields(verdict_object, loose, fields):
     """(key, value) of each field of a verdict object that says a verdict: a verdict field's (`fields`), the answer that
     lost's beside the winner ({"winner": "A", "loser": "A"} was read as A), one naming the whole (a_verdict_beside), not
@@ -11622,6 +11655,8 @@ def said_in_fields(verdict_object, loose, verdict):
     {"verdict": "Assistant A", "winner": "B"}), or its loser the winner (names_the_loser: {"winner": "A", "loser": "A"}):
     the judge said two things, left to a person."""
     fields, words = FIELDS_OF_A_VERDICT.get(loose, ((), {}))
+    if loose is LOOSE_WINNER and win_flags_against(verdict_object, verdict):
+        return True
     held = functools.cache(lambda: fields_held(verdict_object))   # (walked once, where a scale names a field)
     lowered = scale_lowers(verdict_object, held) if loose is LOOSE_WINNER else set()
     lowest_best = None in lowered

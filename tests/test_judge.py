@@ -6821,6 +6821,26 @@ def test_a_list_of_the_answers_objects_naming_each_its_answer_is_compared_with_t
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "A": {"is_winner": false}, "B": {"is_winner": true}}', None),
+    ('{"winner": "A", "A_wins": false, "B_wins": true}', None),
+    ('{"winner": "A", "B_is_better": true}', None),
+    ('{"winner": "A", "evaluation": {"A": {"is_winner": false}, "B": {"is_winner": true}}}', None),
+    ('{"winner": "A", "A_wins": true, "B_wins": true}', None),
+    ('{"winner": "tie", "A_wins": true, "B_wins": false}', None),
+    # agreeing, and a tie neither's win: read as the judge said
+    ('{"winner": "B", "A": {"is_winner": false}, "B": {"is_winner": true}}', "B"),
+    ('{"winner": "B", "A_wins": false, "B_wins": true}', "B"),
+    ('{"winner": "A", "Response A": {"is_winner": true, "score": 9}, "Response B": {"is_winner": false, "score": 3}}', "A"),
+    ('{"winner": "tie", "A_wins": false, "B_wins": false}', "tie"),
+])
+def test_an_answer_s_flag_of_winning_is_compared_with_the_winner(reply, human):
+    """133rd round: an answer's flag of winning ({"A": {"is_winner": false}, "B": {"is_winner": true}}, "A_wins": false
+    beside "B_wins": true) was never read, so the winner A its own flags deny was counted as A. A true flag of another
+    answer, or a false one of the winner, is a second verdict, left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # two kinds of score of each answer: each kind compared with the winner, any against it a person's
     ('{"winner": "A", "A": {"score": 3, "rank": 2}, "B": {"score": 9, "rank": 1}}', None),
     ('{"winner": "A", "A": {"score": 3, "overall": 3}, "B": {"score": 9, "overall": 9}}', None),
