@@ -11347,6 +11347,16 @@ def scores_agree(scores, winner, whole=True):
     # (a kind of more than one score of each answer: its first of A with its first of B, and on)
     kinds = [pair for group in kinds for pair in ([group] if len(group) <= 2 or not whole else
                                                    zip(*([s for s in group if s[1] == answer] for answer in ("A", "B"))))]
+    # a score whose kind holds no score of the other answer (A_score beside score_A and score_B) has no partner of its
+    # shape: it is paired only with the other answer's one such score of the same words, whatever its shape, as two
+    # scores alone are ({"score_A": 3, "B_score": 9, "A_rating": 8}: 3 to 9, the rating compared with nothing); else
+    # with nothing: the lone A_score 8 says nothing against score_A 3 to score_B 9 (pairing it with score_B would be a
+    # guess), and that pair against the winner A is a second verdict as it is
+    if len(scores) > 2:
+        lone = [s for s in scores if not any(o[0] == s[0] and o[1] != s[1] for o in scores)]
+        words = lambda score: score[0] - {"_a", "a_", ""}
+        kinds += [group for group in ([s for s in lone if words(s) == kind] for kind in {words(s) for s in lone})
+                  if len(group) == 2]
     agreed = {one_score_each_agrees([s[1:] for s in group], winner) for group in kinds} - {None}
     return False if False in agreed else True if agreed else None
 

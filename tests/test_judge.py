@@ -6890,6 +6890,27 @@ def test_one_kind_of_score_spelt_twice_is_paired_by_the_shape_of_its_keys(reply,
 
 
 @pytest.mark.parametrize("reply, human", [
+    # a score of no partner's shape is compared with nothing: its kind's pair decides
+    ('{"winner": "A", "score_A": 3, "score_B": 9, "A_score": 8}', None),
+    ('{"winner": "B", "score_A": 3, "score_B": 9, "A_score": 8}', "B"),
+    ('{"winner": "B", "score_A": 8, "score_B": 9, "A_score": 10}', "B"),
+    ('{"winner": "A", "score_A": 9, "score_B": 3, "B_score": 10}', "A"),
+    # ...or paired with the other answer's one lone score of the same words, as two scores alone are
+    ('{"winner": "A", "score_A": 3, "B_score": 9}', None),
+    ('{"winner": "A", "score_A": 3, "B_score": 9, "A_rating": 8}', None),
+    ('{"winner": "B", "score_A": 3, "B_score": 9, "A_rating": 8}', "B"),
+    ('{"winner": "A", "A": {"score": 3}, "score_B": 9, "A_rating": 8}', None),
+])
+def test_a_score_of_no_partner_s_shape_is_paired_with_the_other_s_lone_score_of_its_words_or_with_nothing(reply, human):
+    """133rd round, the review of 5f5c5c8: scores are paired by the shape of their keys, so a score of a shape the
+    other answer's scores lack was compared with nothing, and one such beside two scores alone hid them: score_A 3 to
+    B_score 9 beside the winner A was left to a person, but with A_rating 8 beside them counted as A. A lone score is
+    paired with the other answer's one lone score of the same words; any other lone one (A_score 8 beside score_A 3 and
+    score_B 9) is compared with nothing, the pair of its words deciding."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's rank or position beside the winner, under a key of its own or together, as "rankings" is read
     ('{"winner": "A", "rank_A": 2, "rank_B": 1}', None),
     ('{"winner": "A", "A_rank": 2, "B_rank": 1}', None),
