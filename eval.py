@@ -11513,10 +11513,30 @@ def answer_echoed(key, verdict_object, echoes):
 ONE_CRITERION = re.compile(r"\w+(?:[ _-]\w+){0,2}")
 JOINING_WORDS = {"and", "or", "y", "o", "i", "plus"}
 # ...nor a name of words naming several or all alone ("all criteria", "both", "every criterion", "the criteria above",
-# "multiple"), its articles and "criterion" aside; among others they name one ("each step explained", "criteria 2")
+# "multiple"), its articles, words pointing at them ("all of them", "all listed", "each one"), nouns naming criteria in
+# general ("all aspects", "todos los criterios", "all rubric items") and a count before its noun ("all 3 criteria",
+# "all three criteria") aside; among others they name one ("each step explained", "every claim sourced"), as a number
+# after a noun does ("criteria 2": the second)
 MANY_WORDS = {"all", "both", "every", "each", "criteria", "above", "multiple", "several", "various", "these", "those",
               "todos", "todas", "ambos", "tots", "totes"}
-MANY_ASIDE = {"the", "a", "an", "criterion", "los", "las", "els", "les"}
+MANY_ASIDE = {"the", "a", "an", "los", "las", "els", "les", "of", "them", "it", "ones", "listed", "given", "below",
+              "de", "ellos", "ellas", "ells", "elles"}
+CRITERIA_NOUNS = {"criterion", "criteria", "criterio", "criterios", "criteri", "criteris", "aspect", "aspects", "aspecto",
+                  "aspectos", "aspecte", "aspectes", "dimension", "dimensions", "dimensiones", "item", "items", "metric",
+                  "metrics", "category", "categories", "rubric", "rubrics", "factor", "factors", "requirement",
+                  "requirements", "point", "points"}
+COUNT_NAMES = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "dos", "tres", "cuatro",
+               "cinco", "quatre", "cinc"}
+
+
+def names_several(words):
+    """Whether a name's words (field_name's, in order) name several criteria or all: MANY_WORDS, MANY_ASIDE and
+    CRITERIA_NOUNS alone, a count among them never after a noun nor alone ("all 3 criteria", "each one"; "criteria 2"
+    and "2" name the second)."""
+    counts = [at for at, word in enumerate(words) if word.isdigit() or word in COUNT_NAMES]
+    named = [word for at, word in enumerate(words) if at not in counts and word not in MANY_ASIDE]
+    return all(len(words) > 1 and (at == 0 or words[at - 1] not in CRITERIA_NOUNS) for at in counts) \
+        and set(named) <= MANY_WORDS | CRITERIA_NOUNS
 
 
 def names_one_criterion(verdict_object):
@@ -11527,8 +11547,8 @@ def names_one_criterion(verdict_object):
             continue
         named = named[0] if isinstance(named, list) and len(named) == 1 else named   # (a list of one: ["style"])
         if isinstance(named, str) and ONE_CRITERION.fullmatch(named.strip()):
-            words = set(field_name(named).split("_"))
-            return not words & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE) and not words - MANY_ASIDE <= MANY_WORDS
+            words = field_name(named).split("_")
+            return not set(words) & (JOINING_WORDS | WHOLE_WORDS | WHOLE_ALONE) and not names_several(words)
     return False
 
 

@@ -7126,6 +7126,20 @@ def test_a_word_naming_several_inside_one_criterion_s_name_names_that_criterion(
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("name", ["all aspects", "todos los criterios", "tots els criteris", "all three criteria",
+                                  "all 3 criteria", "the 3 criteria", "every aspect", "all dimensions", "all of them",
+                                  "all listed", "each one", "all rubric items", "both aspects", "all categories",
+                                  "all metrics", "all of it", "all given criteria", "all criteria listed"])
+@pytest.mark.parametrize("key", ["criteria", "criterion"])
+def test_a_name_of_all_criteria_in_other_words_names_no_one_criterion(name, key):
+    """133rd round, the review of 1d1436b: a name of all the criteria in words other than MANY_WORDS' ("all aspects",
+    "todos los criterios", "all three criteria", "all of them", "each one") was taken for one criterion's, so the scores
+    A 6, B 9 beside the winner A were read as that criterion's and A kept. Words of all or each, numbers before a noun,
+    "of the them listed" and nouns naming criteria in general name several: the scores are the whole's."""
+    assert read_as_the_judge(json.dumps({"winner": "A", "scores": {"A": 6, "B": 9}, key: name})) is None
+    assert read_as_the_judge(json.dumps({"winner": "B", "scores": {"A": 6, "B": 9}, key: name})) == "B"
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "verdict": ["Answer A: 8/10", "Answer B: 6/10"]}', "A"),
     ('{"winner": "A", "verdict": ["A: 8/10 - clearer", "B: 6/10 - wordier"]}', "A"),
