@@ -11715,12 +11715,12 @@ def said_in_fields(verdict_object, loose, verdict):
                 side = side_named(under) or side
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
-                inside = scale_lowers(item, held)
+                inside = scale_lowers(item, held)   # (and the field a scale beside the verdict names, at any depth)
                 lower = lower or None in inside   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),
-                                    lower or lower_better(k) or field_name(k) in inside, side,
+                                    lower or lower_better(k) or field_name(k) in inside | lowered, side,
                                     loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):

@@ -7052,6 +7052,20 @@ def test_a_scale_naming_a_field_the_reply_lacks_speaks_of_the_scores(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "A": {"score": 1}, "B": {"score": 3}, "scale": "score: 1 is best"}', None),
+    ('{"winner": "B", "A": {"rating": 1}, "B": {"rating": 3}, "scale": "Rating: 1 is best"}', None),
+    ('{"winner": "B", "A": {"rating": 1}, "B": {"rating": 3}, "scale": "rating: 1 = best, 5 = worst"}', None),
+    ('{"winner": "A", "A": {"score": 1}, "B": {"score": 3}, "scale": "score: 1 is best"}', "A"),
+    ('{"winner": "A", "A": {"rating": 1}, "B": {"rating": 3}, "scale": "rating: 1 = best, 5 = worst"}', "A"),
+])
+def test_a_scale_naming_a_field_held_in_the_answers_objects_lowers_it_there(reply, human):
+    """133rd round, the review of 844ef73: a scale beside the verdict naming a field held only inside the answers'
+    objects ("score: 1 is best" beside {"A": {"score": 1}, "B": {"score": 3}}) lowered that field nowhere, so B was read
+    where the scale says A is best, and A left to a person. It lowers its field at any depth."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', None),
     ('{"winner": "A", "overall_score_A": 3, "overall_score_B": 9, "criteria": "style"}', None),
     ('{"winner": "B", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', "B"),
