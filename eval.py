@@ -11243,9 +11243,18 @@ def says_lowest_best(scale):
 SCALE_OF = re.compile(r"[ \t]*([^\W\d_][\w \t-]{0,40}?)[ \t]*:")   # (the field a scale names: "rank: 1 is best")
 
 
+def scale_field(key):
+    """The field a key holds as a scale names it: field_name's, its answer's letter and a plural's "s" dropped (rank_A,
+    A_rank, "Rank B" and "ranks" are the field "rank: 1 is best" names; unmatched, the scale fell to the scores)."""
+    words = field_name(key).split("_")
+    words = words[:-1] if len(words) > 1 and words[-1] in ("a", "b") else words[1:] if len(words) > 1 \
+        and words[0] in ("a", "b") else words
+    return re.sub(r"(?<=\w\w)s$", "", "_".join(words))
+
+
 def fields_held(reply):
-    """The keys of a reply's objects at any depth (parts_of's), as field_name spells them, but its scales'."""
-    return {field_name(key) for part in parts_of(reply)[0] for key in part} - SCALE_KEYS
+    """The keys of a reply's objects at any depth (parts_of's), as scale_field spells them, but its scales'."""
+    return {scale_field(key) for part in parts_of(reply)[0] for key in part if field_name(key) not in SCALE_KEYS}
 
 
 def scale_lowers(verdict_object, held):
@@ -11253,11 +11262,11 @@ def scale_lowers(verdict_object, held):
     field it names that the reply holds at any depth (`held`, fields_held's, asked only of a scale naming one): "rank: 1
     is best", "errors: lower is better" beside "score": 9 and a rank or errors speak of those, never of the score; where
     the reply holds no such field they speak of its scores (B on 1 to 3 beside "Rank: 1 is best" read highest best was
-    a verdict invented), as field_name spells it."""
+    a verdict invented), as scale_field spells it."""
     lowered = set()
     for key, value in verdict_object.items():
         if isinstance(value, str) and field_name(key) in SCALE_KEYS and says_lowest_best(value[:200]):
-            named = (label := SCALE_OF.match(value)) and field_name(label.group(1))
+            named = (label := SCALE_OF.match(value)) and scale_field(label.group(1))
             lowered.add(named if named and named in held() else None)
     return lowered
 
@@ -11702,7 +11711,7 @@ def said_in_fields(verdict_object, loose, verdict):
         # (and whether it names the answer that lost, under a loser's key at any depth: {"loser": {"answer": "B"}}
         # beside the winner A was read as a vote for B)
         values, reasons = [], []
-        stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key) or field_name(key) in lowered, None,
+        stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key) or scale_field(key) in lowered, None,
                   names_the_loser(key), value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, side, loser, item = stack.pop()
@@ -11720,7 +11729,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),
-                                    lower or lower_better(k) or field_name(k) in inside | lowered, side,
+                                    lower or lower_better(k) or scale_field(k) in inside | lowered, side,
                                     loser or names_the_loser(k), v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):

@@ -7065,6 +7065,24 @@ def test_a_scale_naming_a_field_held_in_the_answers_objects_lowers_it_there(repl
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("ranks, scale", [
+    ({"rank_A": 2, "rank_B": 1}, "rank: 1 is best"), ({"A_rank": 2, "B_rank": 1}, "Rank: 1 is best"),
+    ({"Rank A": 2, "Rank B": 1}, "rank: 1 is best"), ({"ranks": {"A": 2, "B": 1}}, "rank: 1 is best"),
+    ({"position_A": 2, "position_B": 1}, "Position: 1 = best"), ({"errors_A": 2, "errors_B": 1}, "errors: lower is better"),
+])
+def test_a_scale_naming_a_rank_keyed_by_its_answer_speaks_of_that_rank(ranks, scale):
+    """133rd round, the review of 844ef73: a scale naming a rank held only as rank_A, A_rank, "ranks": {"A": ...},
+    position_A or errors_A was taken to speak of the scores (field_name's rank_a was no "rank"), so score_A 9 to 6 beside
+    them was read lowest best: B, on ranks its scores contradict, read as B, and A, clear on both, left to a person. The
+    field a scale names is matched to keys of its shape, the answer's letter and a plural aside."""
+    for winner, human in (("B", None), ("A", "A")):
+        flipped = {key: ({"A": 1, "B": 2} if isinstance(value, dict) else 3 - value) for key, value in ranks.items()}
+        reply = {"winner": winner, "score_A": 9, "score_B": 6, **(ranks if winner == "B" else flipped), "scale": scale}
+        assert read_as_the_judge(json.dumps(reply)) == human, reply
+    reply = {"winner": "A", "A": {"score": 9, "ranks": 1}, "B": {"score": 6, "ranks": 2}, "scale": "Rank: 1 is best"}
+    assert read_as_the_judge(json.dumps(reply)) == "A"
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"overall_score": 3}, "B": {"overall_score": 9}, "criteria": "style"}', None),
     ('{"winner": "A", "overall_score_A": 3, "overall_score_B": 9, "criteria": "style"}', None),
