@@ -11326,6 +11326,29 @@ def scores_of(under, value, lower=False, side=None):
             for score in found]
 
 
+def answer_spelled(key):
+    """A key naming an answer (side_named's) as it is spelt, its answer's letter blanked: score_A and score_B one
+    spelling, "Score A" and "Score B" another, "A" and "B" a third, so that a shape spelt two ways pairs by spelling."""
+    at = re.search(r"[AaBb](?=[\W_]*\Z)", key) if field_name(key).split("_")[-1] in ("a", "b") \
+        else re.match(r"[\W_]*([AaBb])", key)
+    return key if at is None else key[:at.start(at.lastindex or 0)] + "?" + key[at.end(at.lastindex or 0):]
+
+
+def paired_by_spelling(group):
+    """A kind's scores, more than one of each answer (scores_agree's), in pairs: each answer's with the other's under
+    the same spelling (answer_spelled: score_A with score_B, "Score A" with "Score B", in the order given); those left,
+    whose spellings pair with none, in the order given ({"score_A": 7, "Score A": 5, "Score B": 6, "score_B": 1} paired
+    by order alone was 7 to 6 and 5 to 1, A winning both, where "Score A" to "Score B" is 5 to 6)."""
+    pairs, left = [], {"A": [], "B": []}
+    for spelling in dict.fromkeys(s[1] for s in group):
+        mine = {answer: [s for s in group if s[1] == spelling and s[2] == answer] for answer in ("A", "B")}
+        both = min(map(len, mine.values()))
+        pairs += zip(mine["A"][:both], mine["B"][:both])
+        for answer in left:
+            left[answer] += mine[answer][both:]
+    return pairs + list(zip(left["A"], left["B"]))
+
+
 def one_score_each_agrees(scores, winner):
     """scores_agree of one score of each answer (scores_of's), or None where they are not."""
     given = {answer: score for answer, score, _ in scores}
@@ -11343,7 +11366,8 @@ def score_kind(under):
 
 
 def scores_agree(scores, winner, whole=True):
-    """Whether a verdict field's scores ([(the kind of the key each is under, score_kind's, *scores_of's)])
+    """Whether a verdict field's scores ([(the kind of the key each is under, score_kind's, the spelling of the key naming
+    its answer, answer_spelled's, *scores_of's)])
     agree with the `winner`: its own the highest, a tie's equal; None where they are no one score of each answer on one
     scale (8 beside 4/5 compares nothing alike), compared with nothing. A breakdown, where they agree, no verdict of the
     whole; scores against it (A winning on 6/10 to 9/10) are a second verdict. More than two, each kind compared apart
@@ -11353,20 +11377,19 @@ def scores_agree(scores, winner, whole=True):
     6 is no pair): any against the winner is a second verdict. (Criteria's are never paired: {"accuracy": {"A": 9, "B":
     6}, "tone": {"A": 6, "B": 9}} is a breakdown, one kind under two names.)"""
     kinds = [scores] if len(scores) <= 2 else [[s for s in scores if s[0] == kind] for kind in {s[0] for s in scores}]
-    # (a kind of more than one score of each answer: its first of A with its first of B, and on)
-    kinds = [pair for group in kinds for pair in ([group] if len(group) <= 2 or not whole else
-                                                   zip(*([s for s in group if s[1] == answer] for answer in ("A", "B"))))]
+    # (a kind of more than one score of each answer: each paired by its key's spelling, paired_by_spelling)
+    kinds = [pair for group in kinds for pair in ([group] if len(group) <= 2 or not whole else paired_by_spelling(group))]
     # a score whose kind holds no score of the other answer (A_score beside score_A and score_B) has no partner of its
     # shape: it is paired only with the other answer's one such score of the same words, whatever its shape, as two
     # scores alone are ({"score_A": 3, "B_score": 9, "A_rating": 8}: 3 to 9, the rating compared with nothing); else
     # with nothing: the lone A_score 8 says nothing against score_A 3 to score_B 9 (pairing it with score_B would be a
     # guess), and that pair against the winner A is a second verdict as it is
     if len(scores) > 2:
-        lone = [s for s in scores if not any(o[0] == s[0] and o[1] != s[1] for o in scores)]
+        lone = [s for s in scores if not any(o[0] == s[0] and o[2] != s[2] for o in scores)]
         words = lambda score: score[0] - {"_a", "a_", ""}
         kinds += [group for group in ([s for s in lone if words(s) == kind] for kind in {words(s) for s in lone})
                   if len(group) == 2]
-    agreed = {one_score_each_agrees([s[1:] for s in group], winner) for group in kinds} - {None}
+    agreed = {one_score_each_agrees([s[2:] for s in group], winner) for group in kinds} - {None}
     return False if False in agreed else True if agreed else None
 
 
@@ -11721,7 +11744,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 values.append((under, whole, lower, side, loser, first))
             elif isinstance(item, dict):
                 reasons += [(v, loser) for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
-                side = side_named(under) or side
+                side = under if side_named(under) else side   # (the key naming its answer, as it is spelt)
                 # (a key of the whole under a list of criteria too: {"criteria": {"overall": "B"}}; an answer's score
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
                 inside = scale_lowers(item, held)   # (and the field a scale beside the verdict names, at any depth)
@@ -11751,8 +11774,9 @@ def said_in_fields(verdict_object, loose, verdict):
         scores, scored = {True: [], False: []}, {True: set(), False: set()}
         for under, whole, lower, side, loser, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
-            found = scores_of(under, part, lower, side) if loose is LOOSE_WINNER else None
-            scores[whole] += [(score_kind(under), *score) for score in found or []]
+            found = scores_of(under, part, lower, side and side_named(side)) if loose is LOOSE_WINNER else None
+            spelled = answer_spelled(under if side_named(under) else side or under)
+            scores[whole] += [(score_kind(under), spelled, *score) for score in found or []]
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
             for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
                                 else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS

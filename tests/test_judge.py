@@ -6911,6 +6911,22 @@ def test_a_score_of_no_partner_s_shape_is_paired_with_the_other_s_lone_score_of_
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "score_A": 7, "Score A": 5, "Score B": 6, "score_B": 1}', None),
+    ('{"winner": "A", "A": {"score": 5}, "Response A": {"score": 9}, "Response B": {"score": 4}, "B": {"score": 6}}', None),
+    ('{"winner": "A", "score_A": 9, "scoreA": 5, "scoreB": 6, "score_B": 4}', None),
+    # each spelling's pair agreeing with the winner, in crossed order: a breakdown
+    ('{"winner": "B", "score_A": 1, "Score A": 5, "Score B": 6, "score_B": 7}', "B"),
+    ('{"winner": "A", "A": {"score": 6}, "Response A": {"score": 9}, "Response B": {"score": 4}, "B": {"score": 5}}', "A"),
+])
+def test_one_shape_of_score_spelt_two_ways_is_paired_by_its_spelling(reply, human):
+    """133rd round, the review of 5f5c5c8: one shape of key spelt two ways in crossed order (score_A, "Score A", "Score
+    B", score_B; "A" and "Response A" objects) was paired in the order given, so score_A 7 with "Score B" 6 and "Score
+    A" 5 with score_B 1 agreed with the winner A, where "Score A" to "Score B" is 5 to 6. Each answer's score is paired
+    with the other's under the same spelling, by order only where spellings pair with none."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     # each answer's rank or position beside the winner, under a key of its own or together, as "rankings" is read
     ('{"winner": "A", "rank_A": 2, "rank_B": 1}', None),
     ('{"winner": "A", "A_rank": 2, "B_rank": 1}', None),
