@@ -11477,6 +11477,37 @@ def names_who_lost(text, named, loser, fields):
     return loser and any(answer_word_leads(rest) for rest in rests)
 
 
+# a phrase under a loser's key saying who lost: "B is worse", "B loses", "The loser is B", "I pick B as the loser", or,
+# where it says nothing else (lost_in_a_phrase), an answer's name leading it before a clause ("Option B", "B, which
+# misses the date"); never one of who won ("B is better": WINS_PHRASE's, read as a winner's, adc122d)
+LOST_ANSWER = r"""(?:(?:la[ \t]+)?(?:answer|response|respuesta|resposta|assistant|asistente|option|opción|opció|model|"""\
+              r"""output|candidate)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?(?![^\W_])"""
+LOST_PHRASE = re.compile(r"""(?:the[ \t]+)?(?:loser|losing[ \t]+(?:answer|response|one)|worse[ \t]+(?:answer|response|one))"""
+                         r"""[ \t]+(?:is|was)[ \t]+""" + LOST_ANSWER.format("named")
+                         + r"""|(?:i[ \t]+)?(?:pick|choose|name|select)[ \t]+""" + LOST_ANSWER.format("picked")
+                         + r"""[ \t]+as[ \t]+(?:the[ \t]+)?(?:loser|worse(?:[ \t]+one)?)"""
+                         + "|" + LOST_ANSWER.format("first") + r"""[ \t]+(?:(?:is|was)[ \t]+(?:the[ \t]+)?(?:worse|worst|"""
+                         r"""weaker|weakest|loser|inferior|not[ \t]+as[ \t]+good|less[ \t]+(?:accurate|complete|correct|"""
+                         r"""helpful|relevant|useful|clear|detailed|informative|thorough|precise))|loses|lost|falls[ \t]+short)"""
+                         r"""(?![^\W_])"""
+                         + "|" + LOST_ANSWER.format("leading") + r"""[ \t]*(?:[,;:(.!]|[ \t][-–—]|\Z)""", re.IGNORECASE)
+
+
+def lost_in_a_phrase(text, fields):
+    """The answers a loser's text (under a loser's key, naming no verdict read otherwise) names as the one that lost in a
+    phrase (LOST_PHRASE), on each line or after its label naming no verdict of the whole ("Reason: B is weaker", "Note:
+    B loses", "Answer: Option B"): {"winner": "B", "loser": "B is worse"} was read as B, the loser's field unread."""
+    lost = set()
+    for line in text.split("\n"):
+        label = ITEM_LABEL.match(line)
+        if label and of_the_whole_field(label.group("name"), fields) and not names_the_loser(label.group("name")):
+            continue
+        said = LOST_PHRASE.match((line[label.end():] if label else line).strip(" \t*_\"'`"))
+        lost |= {next(said.group(g) for g in ("named", "picked", "first", "leading") if said.group(g)).upper()} if said \
+            else set()
+    return lost
+
+
 def field_text_said(text, loose, words, answers):
     """[(the verdict a text of a verdict field names, or None; the name it is said under in the text, or None)]: past its
     own key restated ("Verdict: FAIL", "Winner: B" were read as the key's word, none, and the JSON's other verdict kept),
@@ -11778,9 +11809,11 @@ def said_in_fields(verdict_object, loose, verdict):
             spelled = answer_spelled(under if side_named(under) else side or under)
             scores[whole] += [(score_kind(under), spelled, *score) for score in found or []]
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)
-            for said, named in (field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str)
-                                else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS
-                                       else None, None)]):
+            lines = field_text_said(part.translate(SPACE_LIKE), loose, words, answers) if isinstance(part, str) \
+                else [(answers.get(part) if isinstance(part, bool) and words is PASS_WORDS else None, None)]
+            if loser and isinstance(part, str) and all(said is None for said, _ in lines):   # ("B is worse": A won)
+                saids[whole] |= {THE_OTHER_ANSWER[lost] for lost in lost_in_a_phrase(part.translate(SPACE_LIKE), fields)}
+            for said, named in lines:
                 if said is None:
                     continue
                 said = THE_OTHER_ANSWER.get(said, said) if isinstance(part, str) \

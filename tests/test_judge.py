@@ -6754,6 +6754,18 @@ def test_a_phrase_of_who_won_after_a_label_under_a_loser_s_key_says_who_won(repl
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("key", ["loser", "worse", "worse_answer", "weaker_response"])
+@pytest.mark.parametrize("phrase", ["{} is worse", "The loser is {}", "Reason: {} is weaker", "Answer: Option {}",
+                                    "Answer: {}, which misses the date", "Note: {} loses", "Assistant {} is worse",
+                                    "{} is less accurate", "I pick {} as the loser"])
+def test_a_phrase_of_who_lost_under_a_loser_s_key_names_the_loser(key, phrase):
+    """133rd round, the review of adc122d: under a loser's key a phrase saying who lost ("B is worse", "The loser is B",
+    "Reason: B is weaker", "Answer: Option B", "Note: B loses") was read as nothing, so beside the winner B the judge's
+    contradiction went unseen and B was kept. It names the loser: beside the winner B a second verdict, beside A none."""
+    assert read_as_the_judge(json.dumps({"winner": "B", key: phrase.format("B")})) is None
+    assert read_as_the_judge(json.dumps({"winner": "A", key: phrase.format("B")})) == "A"
+
+
 @pytest.mark.parametrize("reply, human", [
     # each answer's object beside the winner, scored under a score, the whole's or a rank's key, as score_A is
     ('{"winner": "A", "A": {"score": 6}, "B": {"score": 9}}', None),
