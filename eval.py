@@ -1008,12 +1008,16 @@ def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
     return f"{sign}{'>' if abs(x) > 0.5 else '<'}{whole - step if abs(x) > 0.5 else step}{'%' if text.endswith('%') else ''}"
 
 
-def level_text(level):
+def level_text(level, alpha=None):
     """A confidence level as a percent: 1 - alpha with the digits alpha was given with ('62.500001' at --alpha
     0.37499999, which .3g printed '62.5' beside a p of 0.375), else (a level worked out: Bonferroni's '98.3') with the
     digits it needs never to read 100 ('99.9999999' at alpha 1e-9, which .3g printed as a 100% interval)."""
     from decimal import Decimal
-    # the shortest alpha whose 1 - alpha is the level (1 - level is 0.37499999000000004), of the few digits one types
+    if alpha is not None and 1 - alpha == level:   # the user's own alpha: all its digits, up to a float's 17
+        # (repr, the shortest that reads back: --alpha 0.37499999999 is 62.50000000001, never 62.5 beside a p of 0.375)
+        return f"{(100 - 100 * Decimal(repr(alpha))).normalize():f}"
+    # the shortest alpha whose 1 - alpha is the level (1 - level is 0.37499999000000004), of the few digits one types;
+    # more would read a worked-out level's own float digits back (0.05 / 3 at 15), so the alpha given reads its own
     typed = next((t for d in range(1, 11) for t in [f"{1 - level:.{d}g}"] if 1 - float(t) == level), None)
     if typed is not None:   # (0.05 / 3, Bonferroni's, is none)
         return f"{(100 - 100 * Decimal(typed)).normalize():f}"
@@ -19824,11 +19828,12 @@ def signed_points(d, digits=1):
     return "-" if d is None else near_the_ends(d, lambda n: signed(rounded(d, n, 100)), least=digits).replace("-", "−")
 
 
-def difference_text(d):
-    """'+17.9 points (95% CI +1.6 to +34.7)': the interval at its level (98.3% for three comparisons)."""
+def difference_text(d, alpha=None):
+    """'+17.9 points (95% CI +1.6 to +34.7)': the interval at its level (98.3% for three comparisons; at alpha's own
+    digits where alpha, the one the user gave, set it)."""
     if d["estimate"] is None:
         return "-"
-    ci = (f" ({level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
+    ci = (f" ({level_text(d['level'], alpha)}% CI {signed_points(d['low'])} to {signed_points(d['high'])})"
           if d["low"] is not None else f" (no interval: {d['no_interval']})" if d.get("no_interval") else "")
     return f"{signed_points(d['estimate'])} points{ci}"
 
@@ -19871,6 +19876,8 @@ FIGURE_TEXT = {"share": share_text, "count": str, "p": p_value, "ms": duration, 
 def figure_text(f):
     if f["kind"] == "p" and f.get("alpha") is not None:   # a p-value read against alpha keeps its side of it
         return p_value(f["value"], f["alpha"])
+    if f["kind"] == "points_ci":   # its level with the digits of the alpha given (where it has one)
+        return difference_text(f["value"], f.get("alpha"))
     return FIGURE_TEXT[f["kind"]](f["value"] if f["kind"] != "share" else f)
 
 
@@ -22211,8 +22218,8 @@ def change_reading(d, p, alpha, called, p_said="p", test=None,
     if d["estimate"] is None:
         return "no case has a verdict in both runs"
     if p is None:
-        return f"{difference_text(d)}: too few cases to tell (a t interval needs two cases that differ)"
-    said = f"{difference_text(d)}, {p_is(p, alpha, p_said)}" + (f" ({test})" if test else "")
+        return f"{difference_text(d, alpha)}: too few cases to tell (a t interval needs two cases that differ)"
+    said = f"{difference_text(d, alpha)}, {p_is(p, alpha, p_said)}" + (f" ({test})" if test else "")
     if called:
         return f"{said}: {verdict[0] if d['estimate'] > 0 else verdict[1]} beyond chance"
     clear = d["low"] is not None and (d["low"] > 0 or d["high"] < 0)
@@ -22345,7 +22352,7 @@ def compare_many_rows(m):
                "length_stops": figure("count", r["length_stops"], [*at, "length_stops"]),
                "repeat_stops": figure("count", r["repeat_stops"], [*at, "repeat_stops"])}
         if not r.get("reference"):
-            row.update(difference=figure("points_ci", r["difference"], [*at, "difference"]),
+            row.update(difference=figure("points_ci", r["difference"], [*at, "difference"], alpha=m["alpha"]),
                        p=figure("p", r["p"], [*at, "p"], alpha=m["alpha"]),
                        holm_p=figure("p", r["holm_p"], [*at, "holm_p"], alpha=m["alpha"]), test=r["test"])
         rows.append(row)
@@ -22427,7 +22434,7 @@ def many_notes(sec):
     tests = (tested[0]["test"] if len({r["test"] for r in tested}) == 1 else
              "by run, " + "; ".join(f"{r['name']}: {r['test']}" for r in tested) + ",")
     level = sec["rows"][1]["difference"]["value"]["level"]
-    notes += [f"vs reference: this run minus the first, with its {level_text(level)}% interval, wide enough for "
+    notes += [f"vs reference: this run minus the first, with its {level_text(level, sec['alpha'])}% interval, wide enough for "
               + (f"the {sec['comparisons']['value']} comparisons at once (Bonferroni)." if sec["comparisons"]["value"] > 1
                  else "its one comparison."),
               f"p: {tests} against the reference; Holm p: adjusted for "
@@ -22645,7 +22652,7 @@ def compare_rows(c, baseline_path, candidate_path):
             {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"],
              "cases": c["baseline"]["scored"], "undecided_answers": c["undecided_answers"], "rows": [
                 {"name": side, "figure": side_figure(c[side], [side])} for side in ("baseline", "candidate")] + invalid_rows(c) + [
-                {"name": "difference", "figure": figure("points_ci", d, ["difference"]), "method": d["method"],
+                {"name": "difference", "figure": figure("points_ci", d, ["difference"], alpha=c["alpha"]), "method": d["method"],
                  "test": test["name"], "p": figure("p", test["p"], ["test", "p"], alpha=c["alpha"]),
                  "alpha": c["alpha"], "reading": c["reading"]},
                 *([{"name": "detectable", "figure": figure("size", c["detectable"], ["detectable"]),
@@ -22661,7 +22668,7 @@ def compare_rows(c, baseline_path, candidate_path):
              "scope": f" (the {plural(c['shared']['cases'], 'case')} both runs hold)" if c["shared"] else ""},
             {"key": "trajectory", "cases": c["trajectory"], "heading": trajectory_heading(c["trajectory"], c["trials"])},
             *detail_rows(c["details"], c["majority_vote"]),
-            *filter(None, [rows_retrieval_change(c.get("retrieval")), rows_diagnosis_change(c.get("diagnosis"))])]
+            *filter(None, [rows_retrieval_change(c.get("retrieval"), c["alpha"]), rows_diagnosis_change(c.get("diagnosis"))])]
 
 
 def detail_rows(d, majority):
@@ -22715,14 +22722,14 @@ def diagnosis_change_lines(sec):
         f"  ({inert(figure_text(r['which'][0]))} -> {inert(figure_text(r['which'][1]))})" for r in sec["rows"]]
 
 
-def rows_retrieval_change(r):
+def rows_retrieval_change(r, alpha):
     """RAG: the two retrievers' figures and the cases that gained or lost a relevant passage."""
     if not r:
         return None
     at = ["retrieval"]
     return {"key": "retrieval_change", "cases": figure("count", r["cases"], [*at, "cases"]),
             "rows": [{"name": key, "figures": [figure("percent", r[key][i], [*at, key, i]) for i in (0, 1)],
-                      "difference": figure("points_ci", r[key + "_difference"], [*at, key + "_difference"])}
+                      "difference": figure("points_ci", r[key + "_difference"], [*at, key + "_difference"], alpha=alpha)}
                      for key in ("precision", "recall")],
             "gained": figure("ids", r["gained"], [*at, "gained"]), "lost": figure("ids", r["lost"], [*at, "lost"]),
             "changes": [{"name": ch["id"], **{k: figure("ids", ch[k], [*at, "changes", i, k]) for k in ("gained", "lost")}}
@@ -26641,7 +26648,7 @@ def compare_headline(runs, outcome, figures):
     stats = (stat("Baseline", figure_text(base["figure"]), ci_detail(base["figure"]["ci"]))
              + stat("Candidate", figure_text(cand["figure"]), ci_detail(cand["figure"]["ci"]))
              + stat("Difference", f"{signed_points(d['estimate'])} pts",
-                    f"{level_text(d['level'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
+                    f"{level_text(d['level'], diff['alpha'])}% CI {signed_points(d['low'])} to {signed_points(d['high'])}"
                     if d["low"] is not None else "")
              + stat("Fixed · broken" + vote, f"{figure_text(fixed)} · {figure_text(broken)}")
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else "")

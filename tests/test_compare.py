@@ -863,15 +863,21 @@ def test_a_tiny_alpha_gives_its_interval_at_its_level(project, cli):
     assert "(99.9999999% CI " in c["reading"], c["reading"]   # (1e-16, past floats: test_call's bad values)
 
 
+def runs_of_a_mid_p_of_three_eighths():
+    """Two runs of ten cases, 1 fixed and 3 broken: a mid-p McNemar of exactly 0.375."""
+    ids = [f"c{i}" for i in range(10)]
+    a = write_run("runs/a.json", make_run([(i, "bug", "bug" if i in ids[1:4] else "no sé") for i in ids]))
+    b = write_run("runs/b.json", make_run([(i, "bug", "bug" if i == ids[0] else "no sé") for i in ids],
+                                          prompt="prompts/v2.txt"))
+    return a, b
+
+
 def test_alpha_and_the_level_are_shown_with_the_digits_that_tell_them_from_p(project, cli, tmp_path):
     """131st round: --alpha 0.37499999 was written 0.375 (:g) in compare's reading, its header and the gate line, beside
     a mid-p of exactly 0.375 (1 fixed, 3 broken): "p = 0.38 ... p is over 0.375", and its interval was a "62.5% CI" of
     62.500001%. alpha is now written as given (given()), p beside it with the digits that keep it over it, and the level
     with alpha's digits, in every view."""
-    ids = [f"c{i}" for i in range(10)]
-    a = write_run("runs/a.json", make_run([(i, "bug", "bug" if i in ids[1:4] else "no sé") for i in ids]))
-    b = write_run("runs/b.json", make_run([(i, "bug", "bug" if i == ids[0] else "no sé") for i in ids],
-                                          prompt="prompts/v2.txt"))
+    a, b = runs_of_a_mid_p_of_three_eighths()
     args = ("compare", a, b, "--fail-if-worse", "--alpha", "0.37499999")
     c = json.loads(cli(*args, "--json")[1])
     assert c["test"]["p"] == 0.375 and c["difference"]["estimate"] < 0
@@ -889,6 +895,24 @@ def test_alpha_and_the_level_are_shown_with_the_digits_that_tell_them_from_p(pro
     # a level worked out (Bonferroni's, three comparisons) keeps three digits; one the user's alpha sets, its own
     assert [evalpy.level_text(1 - x) for x in (0.05, 0.05 / 3, 1e-9, 0.37499999, 0.0125)] == \
         ["95", "98.3", "99.9999999", "62.500001", "98.75"]
+
+
+def test_the_level_keeps_every_digit_of_an_alpha_of_eleven_and_more(project, cli, tmp_path):
+    """133rd round: the level kept alpha's digits only for alphas of up to 10 significant digits, so --alpha
+    0.37499999999 printed a "62.5% CI" beside a p of 0.375. The level now takes every digit of the alpha given (up to
+    a float's 17), in every view; a level worked out from it (Bonferroni's) keeps its few."""
+    a, b = runs_of_a_mid_p_of_three_eighths()
+    for alpha, level in (("0.37499999999", "62.500000001"), ("0.37499999999999994", "62.500000000000006")):
+        args = ("compare", a, b, "--alpha", alpha)
+        out = cli(*args)[1]
+        assert f"({level}% CI " in out and "62.5% CI" not in out, out
+        md = cli(*args, "--markdown")[1]
+        assert f"({level}% CI " in md and "62.5% CI" not in md, md
+        page = tmp_path / f"{alpha}.html"
+        cli(*args, "--html", page)
+        text = page.read_text(encoding="utf-8")
+        assert f"{level}% CI " in text and "62.5% CI" not in text
+    assert evalpy.level_text(1 - 0.05 / 3, 0.05) == "98.3"
 
 
 def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
