@@ -2254,13 +2254,20 @@ def shows_nothing(text):
     return not any(not ch.isspace() and unicodedata.category(ch) != "Cf" for ch in seen)
 
 
+def in_quotes(name):
+    """A name in double quotes, its quotes and backslashes escaped as JSON writes them, its controls left to
+    on_one_line, which shows them as every view does (\\x1b, as README has it): JSON's own \\u001b named "a\\u001bb" in
+    the tool table and first failures the tool --case and compare named a\\x1bb."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def name_cell(name, width=50):
     """A name a model or a person made up (a tool's, a check's), as a table's cell or an entry of a list: on one line,
     cut short at width (5,000 characters widened every row), and quoted where it would look like another or like none
     ("cancel ", ""), or like two ("tone, no refund date" listed beside "no refund date" read as both failing)."""
     plain = (name and name == name.strip() and not name.startswith('"') and ", " not in name and not INVISIBLE_CHARS.search(name)
              and without_unseen(name) == name and on_one_line(name) == name)   # ("line\nbreak" beside "line\\nbreak")
-    quoted = INVISIBLE_CHARS.sub(lambda m: code_shown(m.group()), json.dumps(name, ensure_ascii=False))   # cancel\u200b
+    quoted = INVISIBLE_CHARS.sub(lambda m: code_shown(m.group()), in_quotes(name))   # cancel\u200b
     return on_one_line(name if plain else quoted, width) if plain or width is None else closed_quote(quoted, width)
 
 
@@ -17579,7 +17586,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
             return {"turn": call["turn"], "call": call["text"], "check": next(
                         (name for name, c in failed.items() if c["type"] == "tool_args_valid"), None),
                     "what": "called a tool the case does not have ({})".format(   # (cut inside its quotes: closed)
-                        closed_quote(json_text(call["name"]), 60))}
+                        closed_quote(in_quotes(call["name"]), 60))}
         for c in failed.values():
             what = (c["type"] == "tool_not_called" and call["name"] == c["value"] and "called a tool it must not call"
                     or c["type"] == "tool_args_valid" and call["problem"] and f"arguments do not fit the tool: {call['problem']}"

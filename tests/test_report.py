@@ -1501,7 +1501,7 @@ def test_a_tool_name_or_case_id_with_a_line_break_stays_on_its_line_in_every_tex
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
     fake.agents[ASK] = ["Hecho."]
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/b.json")[0] == 0
-    shown, quoted = "lookup_order\\n  Accuracy: 100%\\x1b[31m", '"lookup_order\\n  Accuracy: 100%\\u001b[31m"'
+    shown, quoted = "lookup_order\\n  Accuracy: 100%\\x1b[31m", '"lookup_order\\n  Accuracy: 100%\\x1b[31m"'
     for argv in (("report", "runs/a.json"), ("report", "runs/a.json", "--case", case_id),
                  ("compare", "runs/a.json", "runs/b.json"), ("compare", "runs/a.json", "runs/b.json", "--markdown")):
         code, out, err = cli(*argv)
@@ -1513,6 +1513,22 @@ def test_a_tool_name_or_case_id_with_a_line_break_stays_on_its_line_in_every_tex
     first = report.split("First failure of each failing case", 1)[1].splitlines()[2]
     assert first.startswith('  a1\\nFORGED id  1     "lookup_order\\n  Accuracy'), first   # escaped, not collapsed
     assert f"    calls {shown}({{\"order_id\": \"A-1\"}})" in cli("report", "runs/a.json", "--case", case_id)[1]
+
+
+def test_a_tool_name_with_a_control_character_is_escaped_alike_in_the_tool_table_and_the_failures(project, cli, fake):
+    r"""133rd round: a tool name "a\x1bb" showed as "a\u001bb" (JSON's escape) in report's agent table and first
+    failures, but as a\x1bb in --case and compare, where README says text from a server shows its controls as
+    \x1b. Every view now writes the one escape."""
+    from test_run import AGENT_CASE, ASK, agent_split
+    split = agent_split(project, AGENT_CASE)
+    fake.agents[ASK] = [[("a\x1bb", {"order_id": "A-1"})], "Hecho."]
+    assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
+    code, out, err = cli("report", "runs/a.json")
+    assert code == 0 and "\\u001b" not in out + err and "\x1b" not in out, out
+    assert '\n  "a\\x1bb"  1      1      1' in out and '  a1  1     "a\\x1bb"({"order_id": "A-1"})' in out, out
+    assert 'called a tool the case does not have ("a\\x1bb")' in out, out
+    # (as --case names the call; the tool's own answer, JSON the model was sent, is shown as it is)
+    assert '    calls a\\x1bb({"order_id": "A-1"})' in cli("report", "runs/a.json", "--case", AGENT_CASE["id"])[1]
 
 
 def test_a_case_id_with_a_line_break_stays_on_its_line_in_flaky_cases_and_gate_verdicts(project, cli):
