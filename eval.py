@@ -7348,17 +7348,18 @@ def one_sided(a_ids, b_ids):
 
 def host_parts(value):
     """A host as typed, in four: its scheme (http:/ too), a user name and password with their @ (to the last @ before
-    any ? or #: a password may hold a / or an @; an @ after them is the query's), the address, and a query or fragment
-    (from the first ? or # to the end, line breaks and all); each '' where there is none."""
+    any ? # or ;: a password may hold a / or an @; an @ after them is the query's), the address, and a query, fragment
+    or path parameter (from the first ? # or ; to the end, line breaks and all: /;token=s3cret may hold a key as a
+    query does); each '' where there is none."""
     scheme = (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group()
-    address, query = re.fullmatch(r"([^?#]*)(.*)", value[len(scheme):], re.S).groups()
+    address, query = re.fullmatch(r"([^?#;]*)(.*)", value[len(scheme):], re.S).groups()
     userinfo, at, address = address.rpartition("@")
     return scheme, userinfo + at, address, query
 
 
 def host_shown(value):
-    """A host as every message shows it: a user name and password, and a query or fragment (it may hold a key), never
-    printed, whatever is wrong."""
+    """A host as every message shows it: a user name and password, and a query, fragment or path parameter (it may
+    hold a key), never printed, whatever is wrong."""
     scheme, userinfo, address, query = host_parts(value)
     if "@" in query:   # what comes before the ? or # may be a password holding one (http://u:pw?x@h): not shown either
         return scheme + "…" + query[0] + "…"
@@ -7387,6 +7388,9 @@ def resolve_host(value):
     elif scheme not in ("http", "https"):
         raise EvalError(f"host {shown!r}: only http:// and https:// are supported")
     hostport, _, path = rest.partition("/")
+    if host_parts(value)[3].startswith(";"):   # (;token=...: sent to the server, and recorded, as a query would be)
+        raise EvalError(f"host {shown!r}: a path parameter (;…) is no part of a server's address; give the scheme, "
+                        "host, port and path only")
     if "?" in rest or "#" in rest:   # joined to /api/chat, it would ask another URL, or the server would drop it
         raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")

@@ -142,6 +142,10 @@ SECRET_HOSTS = [
     ("http://u:Zq7@Xw9@127.0.0.1:1/?k=Xw9", "'http://…@127.0.0.1:1/?…': CREDENTIALS"),
     ("http://u:Zq7/Xw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
     ("http://u:Zq7\nXw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
+    # (133rd round) a path parameter may hold a key as a query does: refused, never printed
+    ("http://127.0.0.1:1/;token=Zq7Xw9", "'http://127.0.0.1:1/;…': PARAMETER"),
+    ("127.0.0.1:1/v1;token=Zq7Xw9?k=Xw9", "'127.0.0.1:1/v1;…': PARAMETER"),
+    ("http://127.0.0.1:1/;token=a@Zq7Xw9", "'http://…;…': PARAMETER"),
 ]
 
 
@@ -153,6 +157,7 @@ def test_no_letter_of_a_query_or_a_password_in_a_host_is_ever_printed(project, c
     Nothing after a ? or # is printed, to the end (nor before it where an @ follows: a password may hold a ? or #), and
     a host holds a user name and password only where an @ comes before them; else it is refused as holding a query."""
     said = said.replace("QUERY", QUERY_SAID).replace("CREDENTIALS", "a user name or password in the host is not sent")
+    said = said.replace("PARAMETER", "a path parameter (;…) is no part of a server's address")
     for argv in (["--host", value], []):
         monkeypatch.setenv("OLLAMA_HOST", value)
         code, out, err = cli("run", "--split", "dev", *argv)

@@ -497,6 +497,8 @@ def test_a_run_whose_host_holds_a_password_is_refused_unprinted(hand_run, cli, h
     ("http://u:Zq7/Xw9?Xw9@127.0.0.1:1", "config.host: host 'http://…?…': a query (?…) or fragment (#…)"),
     ("http://u:Zq7@Xw9@127.0.0.1:1/?k=Xw9", "config.host 'http://…@127.0.0.1:1/?…' holds a user name or password"),
     ("http://u:Zq7\nXw9@127.0.0.1:1", "config.host 'http://…@127.0.0.1:1' holds a user name or password"),
+    # (133rd round) a path parameter may hold a key as a query does: shown whole by report, runs and --json
+    ("http://127.0.0.1:1/;token=Zq7Xw9", "config.host: host 'http://127.0.0.1:1/;…': a path parameter (;…) is no part"),
 ])
 def test_no_letter_of_a_query_or_a_password_in_a_run_files_host_is_ever_printed(hand_run, cli, host, said):
     """132nd round: a line break in a run file's config.host, in its query, ended the part masked, and the rest of the
