@@ -15616,16 +15616,23 @@ def votes_named_as_written(cases, done, begun):
                              for (check, model, number), v in held["votes"].items()}
 
 
+def unloaded_resume(error, config, run_path):
+    """A resume's refusal of its run's split, prompt or context file that cannot be read (`error`, load_inputs'), as
+    the resume and `runs` and report of its stopped run say it: where a file is gone, that a resume from another folder
+    reads the run's relative paths from this one; else that the run began with it as it was."""
+    missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
+    return EvalError(f"{error}{read_from_here(missing, run_path) if missing else ''}"
+                     + ("" if missing else changed_unread(config)))
+
+
 def run_held(args, held):
     """run_split with its locks in `held`."""
     config, done, turns, run_path, completes, where, begun = open_or_resume(args, held)
     resuming = bool(run_path or completes)
     try:
         inputs = load_inputs(config, as_begun=resuming)
-    except EvalError as e:   # a resume from another folder reads the run's relative paths from this one
-        missing = [p for p in (config["split_path"], config["prompt"], config.get("context_path")) if p and not os.path.lexists(p)]
-        raise EvalError(f"{e}{read_from_here(missing, run_path or completes) if resuming and missing else ''}"
-                        + (changed_unread(config) if resuming and not missing else "")) from None
+    except EvalError as e:
+        raise (unloaded_resume(e, config, run_path or completes) if resuming else e) from None
     rerun = guarded = None
     mismatch = None if resuming else label_mismatch(inputs.labels, config["split_path"], inputs.prompt_text,
                                                     config["prompt"])
@@ -16800,10 +16807,12 @@ def stopped_run_read(path):
     # since it began) said as it says it: runs and report offered the resume that refused a changed labels.txt or prompt
     ran = dict(config, **{key: os.path.join(base, config[key]) for key in ("split_path", "prompt", "context_path")
                           if type(config.get(key)) is str}) if elsewhere else config
+    # a split, prompt or labels.txt that cannot be read (gone, a folder, not text) is raised as its resume raises it:
+    # taken for a count unknown, runs and report offered the resume that refuses it
     try:
         inputs = load_inputs(ran, notes=False, as_begun=True)
-    except EvalError:   # (its resume says why they cannot be read; how many it asks is unknown)
-        inputs = None
+    except EvalError as e:
+        raise unloaded_resume(e, ran, run_path) from None
     if inputs:
         refuse_changed(ran, inputs, done, where, path)
     expected = None if inputs is None else len(inputs.cases) * config["repeat"]
@@ -21308,8 +21317,11 @@ def run_listing(folder):
                 continue
             config, cases = read_graded(path)
         except EvalError as e:
-            # the problem without the file's name the row begins with, its line kept ("6: damaged journal line (...")
-            said = str(e).split(": ", 1)[-1] if not str(e).startswith(shell_word(path) + ":") else str(e)[len(shell_word(path)) + 1:].lstrip()
+            # the problem without the file's name the row begins with (or its run's), its line kept ("6: damaged journal
+            # line (..."); another file's name kept: a stopped run's split that cannot be read, "golden/dev.jsonl: ..."
+            own = (shell_word(path), shell_word(path.removesuffix(JOURNAL_SUFFIX)))
+            said = (str(e)[len(shell_word(path)) + 1:].lstrip() if str(e).startswith(shell_word(path) + ":") else
+                    str(e).split(": ", 1)[-1] if str(e).split(": ", 1)[0] in own else str(e))
             rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", on_one_line(said)])   # whole: the last column
             listing.append({"file": path, "problem": str(e)})
             continue

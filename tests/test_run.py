@@ -6512,3 +6512,26 @@ def test_another_users_lock_in_a_shared_folder_in_the_way_of_ones_own_resume_is_
     said = " ".join(out.split())
     assert ("5 of 28 answers; runs/dev-v3.json.lock is another user's lock (uid 4321): remove it (rm runs/dev-v3.json.lock;"
             in said) and "then finish with: python eval.py run --resume runs/dev-v3.json" in said, said
+
+
+@pytest.mark.parametrize("damage", ["folder", "garbage", "gone"])
+def test_a_stopped_run_whose_split_cannot_be_read_is_never_offered_its_resume(project, cli, fake, damage):
+    """133rd round: `runs` and report of a stopped run offered "finish with: python eval.py run --resume ..." where its
+    split could not be read at all (a folder in its place, binary garbage, gone), which that resume refuses. They now say
+    what the resume says, and offer it only where it would go on."""
+    interrupted_journal(project, cli, fake, keep=5)
+    split = project / "golden" / "dev.jsonl"
+    split.unlink()
+    if damage == "folder":
+        split.mkdir()
+    elif damage == "garbage":
+        split.write_bytes(bytes(range(256)) * 4)
+    resumed = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert resumed[0] == 2 and resumed[2].startswith("error: "), resumed
+    said = resumed[2].strip().splitlines()[-1].removeprefix("error: ")
+    code, out, err = cli("runs", "runs")
+    row = " ".join(next(l for l in out.splitlines() if l.startswith("  runs/dev-v3.json.journal")).split())
+    assert code == 0 and "finish with" not in row and " ".join(said.split()) in row, (said, row)
+    code, out, err = cli("report", "runs/dev-v3.json")
+    assert code == 2 and "finish with" not in err and said in err, (said, err)
+    assert fake.chat_bodies == []
