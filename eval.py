@@ -18508,6 +18508,12 @@ def short_count(t):
     return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * t["sent_chars"]
 
 
+def counted_past_system(t):
+    """Whether a trial's count comes to under MIN_TOKENS_A_CHAR of its characters past its system prompt: a prompt
+    cache that held more than the system prompt counted it (short_count() even read without that prompt)."""
+    return t["prompt_tokens"] < MIN_TOKENS_A_CHAR * (t["sent_chars"] - t.get("sent_system", 0))
+
+
 def turn_tokens(turn, weight, per_char, rate, most=False):
     """The tokens of a turn's characters (chars, other, digits: weighed_chars()), its other scripts' weighed `weight`:
     the more of its estimate at the run's rate (`per_char`, window_flags()) and its reading with each digit a token,
@@ -18693,7 +18699,8 @@ def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
     tokens of each count taken as its template's besides TEMPLATE_TOKENS a message; `unseen`, the system prompt and its
     template's tokens left out of each, as a prompt cache that held it counts (and so anyway of one turn a cache
-    counted in part, short_count(), where another was counted whole); `digits`, each digit taken as a token,
+    counted in part, short_count(), where another was counted whole, and leaving out one so short without it too,
+    counted_past_system()); `digits`, each digit taken as a token,
     the most a tokenizer reads one at, and left out of each with its token: the rate of the rest), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
@@ -18705,6 +18712,11 @@ def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits
     # `unseen` reads all (2 of 8 questions so counted, the others past half the window, made the run's rate theirs,
     # 0.004, and chats counted whole that lost turns at 168% of the window were said not checked, "partial counts")
     held = any(not short_count(t) for t in trials if (t.get("turns") or 1) == 1)
+    # and one still under it without the system prompt, of a prompt the cache held past it (one it had seen, counted 1:
+    # Ollama's runner evaluates its last token again), carries no rate where another was counted whole: read as one
+    # (with --repeat 3, two trials of three so counted made the run's rate 0, and a chat whose first trial, counted
+    # whole, showed its lost turns was said not checked, "partial counts")
+    trials = [t for t in trials if not (held and (t.get("turns") or 1) == 1 and counted_past_system(t))]
     def left(t):   # (1 where the system prompt is left out of its count, as TEMPLATE_TOKENS * left(t) its tokens)
         return unseen or held and (t.get("turns") or 1) == 1 and short_count(t)
     apart = (lambda t: t.get("sent_digits", 0)) if digits else (lambda t: 0)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -2557,9 +2558,9 @@ def templated_count(messages):
                    for m in messages if isinstance(m, dict))
 
 
-def run_older_ollama(cli, fake, cases, system, num_ctx, name="set", count=templated_count):
-    """The run of a set of cases on Ollama 0.12.5 (turns dropped unasked) counting as `count`: its prompt counts by id,
-    its output and its report's JSON."""
+def run_older_ollama(cli, fake, cases, system, num_ctx, name="set", count=templated_count, repeat=1):
+    """The run of a set of cases on Ollama 0.12.5 (turns dropped unasked) counting as `count`, each asked `repeat`
+    times: its prompt counts by id (the last trial's), its output and its report's JSON."""
     fake.version, fake.honours_truncate, fake.prompt_count = "0.12.5", False, count
     Path(name).mkdir()
     Path(f"{name}/dev.jsonl").write_text("".join(json.dumps({"difficulty": "easy", "note": "n", **c}, ensure_ascii=False)
@@ -2567,7 +2568,7 @@ def run_older_ollama(cli, fake, cases, system, num_ctx, name="set", count=templa
     Path(f"prompts/{name}").mkdir()
     Path(f"prompts/{name}/v1.txt").write_text(system, encoding="utf-8")
     code, out, err = cli("run", "--split", f"{name}/dev.jsonl", "--prompt", f"prompts/{name}/v1.txt", "--option",
-                         f"num_ctx={num_ctx}", "--host", fake.url, "--out", f"runs/{name}.json")
+                         f"num_ctx={num_ctx}", "--host", fake.url, "--out", f"runs/{name}.json", "--repeat", str(repeat))
     assert code == 0, err
     counts = {r["id"]: r["prompt_tokens"] for r in load_json(f"runs/{name}.json")["results"]}
     return counts, out, json.loads(cli("report", f"runs/{name}.json", "--json")[1])
@@ -2898,6 +2899,30 @@ def test_two_questions_a_prompt_cache_counted_in_part_leave_the_rate_of_those_co
             [{"content": system}] + c["messages"]), counts
     assert [x["id"] for x in s["turns_may_be_dropped"]] == ["many-30", "many-40"], s["turns_may_be_dropped"]
     assert s["turns_unchecked"] == [{"id": "many-20", "trial": 1, "why": "partial count"}], s["turns_unchecked"]
+
+
+def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_counted_its_later_trials_as_1(project, cli, fake):
+    """133rd round: with --repeat 3 on Ollama 0.12.5, whose prompt cache counted a prompt it had seen 1 (its runner
+    evaluates the last token again), each question counted 60 on its first trial and 1 on the next two, and that median
+    of every one-turn trial (0) made the run's rate: a chat whose first turn was dropped (counted 1,201 of 2,400 on its
+    first trial) was said not checked, "the counts come to under 0.12 tokens a character", false of every first trial.
+    A question's count a cache held past its system prompt sets no rate where another's is whole: the first trial's
+    drop is flagged, the later ones said not checked, "partial count"."""
+    whole, seen = scripted_count(), []
+    def count(messages):   # (1 for a prompt it had counted before)
+        counted = 1 if messages in seen else whole(messages)
+        seen.append(messages)
+        return counted
+    # (turns dropped as the whole prompt is counted: the cache counts only the prompt kept)
+    fake.fitted_turns = lambda messages, window: type(fake).fitted_turns(types.SimpleNamespace(prompt_count=whole),
+                                                                         messages, window)
+    cases = questions_and(EN_QUESTIONS) + [talk("lost", EN_TURN * 45, "Noted.", EN_TURN * 45, "Noted.",
+                                                "So is this a bug, billing or other?")]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count, repeat=3)
+    assert counts["q0"] == counts["lost"] == 1 < 2048 < whole([{"content": LABEL_IT}] + cases[-1]["messages"]), counts
+    assert s["turns_may_be_dropped"] == [{"id": "lost", "trial": 1, "prompt_tokens": 1201}], s["turns_may_be_dropped"]
+    assert s["turns_unchecked"] == [{"id": "lost", "trial": n, "why": "partial count"} for n in (2, 3)], s
+    assert "Earlier turns may have been dropped to fit num_ctx=2048: 1 (lost trial 1)" in out, out
 
 
 def prefix_cache(whole):
