@@ -3517,8 +3517,17 @@ def thinking_cut(r):
     stopped before any answer. Ollama bounds the whole generation by num_predict
     (llm/llama_server.go, NPredict) and splits the thinking off it afterwards, so a small limit is
     spent on the reasoning first. Or that its server stopped looping (REPEAT_STOP: Ollama's, vLLM's
-    "repetition"): no answer either, as the same loop inline is (its "" passed a not_regex, and was judged)."""
-    return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking"))
+    "repetition"): no answer either, as the same loop inline is (its "" passed a not_regex, and was judged). Never of
+    an agent's turn cut as it called tools (cut_calling()): its reasoning had finished, it went on to call them (read
+    as thinking cut, it was counted "Thinking never finished" beside cut as it called)."""
+    return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking")) and not cut_calling(r)
+
+
+def cut_calling(r):
+    """Whether an agent's answer ended in a turn the token limit cut as it called tools (its calls never run,
+    calls_run): it reached no answer, and fails as one out of turns does."""
+    transcript = r.get("transcript") or ()
+    return bool(transcript) and bool(transcript[-1].get("tool_calls")) and not r.get("out_of_turns")
 
 
 def given_answer(r):
@@ -3717,13 +3726,6 @@ def tool_calls_of(r):
     """Every tool call of an answer that was run, in the order they were made: never those of a turn the token limit
     cut (calls_run)."""
     return [call for m in calls_run(r.get("transcript") or ()) for call in m.get("tool_calls") or ()]
-
-
-def cut_calling(r):
-    """Whether an agent's answer ended in a turn the token limit cut as it called tools (its calls never run,
-    calls_run): it reached no answer, and fails as one out of turns does."""
-    transcript = r.get("transcript") or ()
-    return bool(transcript) and bool(transcript[-1].get("tool_calls")) and not r.get("out_of_turns")
 
 
 def judged_answer(r):

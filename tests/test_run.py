@@ -3660,6 +3660,14 @@ def test_an_agent_case_runs_the_tool_loop_and_stores_its_transcript(project, cli
     assert cli("report", "runs/a.json", "--json")[0] == 0
 
 
+def cut_calling_turn(api, arguments, **more):
+    """An agent's turn the token limit cut as it called lookup_order with `arguments`, as `api` sends it (`more` beside)."""
+    call = {**({"id": "c1", "type": "function"} if api == "openai" else {}),
+            "function": {"name": "lookup_order", "arguments": arguments}}
+    return {"role": "assistant", "content": None if api == "openai" else "", "tool_calls": [call],
+            "done_reason": "length", **more}
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(project, cli, fake, api):
     """Round 110: a turn whose tool call the token limit cut mid-arguments (vLLM sends what it had, finish_reason
@@ -3667,10 +3675,7 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     arguments and said nothing of the cut (the answer's done_reason was the last turn's "stop"). A cut turn ends the
     loop: its calls kept as sent, never run, the answer a cut one."""
     arguments = '{"order_id": "A-' if api == "openai" else {"order_id": "A-"}
-    call = {**({"id": "c1", "type": "function"} if api == "openai" else {}),
-            "function": {"name": "lookup_order", "arguments": arguments}}
-    fake.agents[ASK] = [{"role": "assistant", "content": None if api == "openai" else "", "tool_calls": [call],
-                         "done_reason": "length"}, "Su pedido A-1 está enviado."]
+    fake.agents[ASK] = [cut_calling_turn(api, arguments), "Su pedido A-1 está enviado."]
     code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
     r = load_json("runs/a.json")["results"][0]
     assert len(bodies_for(fake, ASK)) == 1, err   # never asked again with the cut call's "no result"
@@ -3725,6 +3730,28 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert [t["completion_tokens"] for t in r["per_turn"]] == [1, 1] and r["done_reason"] == "length", r["per_turn"]
     out = cli("report", "runs/a.json")[1]
     assert "Cut off by the token limit" in out and "ignored" not in out and "short of every limit" not in out, out
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_agent_turn_cut_as_it_called_tools_after_reasoning_apart_is_not_unfinished_thinking(project, cli, fake, api):
+    """133rd round: a turn the token limit cut as it called a tool, its reasoning sent apart (Ollama's message.thinking,
+    /v1's reasoning_content), was counted "Thinking never finished" and its answer none "still thinking when it
+    stopped", beside "cut by the token limit as it called tools" in its failure: two causes, one false. It had
+    finished reasoning (it went on to call a tool): it is said cut as it called tools, as the same turn without
+    reasoning is."""
+    fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"},
+                                         thinking="x"), "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    assert code == 0 and load_json("runs/a.json")["results"][0]["thinking"] == "x", err
+    s = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert s["unfinished_thinking"] == [], s["unfinished_thinking"]
+    case = evalpy.grade_run(load_json("runs/a.json"))[0]
+    assert evalpy.failed_words(evalpy.failure(case)).endswith(
+        "cut by the token limit as it called tools (turn 1: its calls never run)"), evalpy.failure(case)
+    out = cli("report", "runs/a.json")[1]
+    assert "Thinking never finished" not in out and "still thinking" not in out, out
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert "still thinking" not in shown and "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
