@@ -21068,20 +21068,33 @@ def transcript_turns(result, checks, passed):
 
 
 def turn_lines(turns, out_of_turns=False):
-    """report --case: the transcript turn by turn, as text."""
+    """report --case: the transcript turn by turn, as text, each turn's reasoning inline told apart from what it said
+    (split_thinking(), as the answer's is scored and shown: "<think>cancel? no</think>It is in transit." was printed
+    as sent)."""
     lines = []
     for t in turns:
+        inline, said = split_thinking(t["content"]) if t["content"] else (None, t["content"])
         lines.append(f"  turn {t['turn']}" + (" (cut at the token limit: its calls were never run):" if t.get("cut") else
-                                               ":" if t["content"] or not t["calls"] else " (calls tools):"))
+                                               ":" if said or said is None and inline or not t["calls"] else
+                                               " (calls tools):"))
         if t.get("thinking"):
             lines += ["    thinking (sent apart; not scored):"] + [f"      {line}" for line in inert(t["thinking"]).splitlines()]
-        lines += [f"    {line}" for line in inert(t["content"] or "").splitlines()]
+        if inline is not None:
+            lines += inline_thinking_lines(inline, said, "    ")
+        lines += [f"    {line}" for line in inert(said or "").splitlines()]
         for c in t["calls"]:
             lines.append(f"    calls {on_one_line(c['call'])}" + (f"   <- fails {', '.join(map(repr, c['failed']))}" if c["failed"] else ""))
             if not t.get("cut"):
                 lines.append(f"      returned {inert(one_line(c['result'] or '-', 200))}"
                              + ("" if c["matched"] is not False else f"   {c['why_no_result']}"))
     return lines + (["  (ran out of turns: still calling tools at the last one)"] if out_of_turns else [])
+
+
+def inline_thinking_lines(inline, said, indent):
+    """report --case: reasoning a response held inline (split_thinking()'s `inline`; `said` None where it never closed),
+    under its heading, at `indent`."""
+    return ([f"{indent}thinking (inline, " + ("before </think>" if said is not None else "never closed by a </think>")
+             + "; not scored):"] + [f"{indent}  {line}" for line in inert(inline).splitlines()])
 
 
 def vote_said(vote):
@@ -21193,8 +21206,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
             if t.get("unfinished"):   # (its last turn shown as sent; said, as every other view says it)
                 lines += ["  answer: none (still thinking when it stopped: its last turn never closed its thinking)"]
         elif inline is not None:   # reasoning in the answer's text (<think>...</think>): told apart, as the score reads it
-            lines += ["  thinking (inline, " + ("before </think>" if said is not None else "never closed by a </think>")
-                      + "; not scored):"] + [f"    {line}" for line in inert(inline).splitlines()]
+            lines += inline_thinking_lines(inline, said, "  ")
             lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
             lines += [f"    {line}" for line in inert(said or "").splitlines()]
         elif t.get("unfinished"):   # its thinking sent apart, cut before a word of the answer: no answer, not ""

@@ -733,6 +733,23 @@ def test_report_gives_the_final_result_and_the_trajectory_apart_with_first_failu
     assert "| Agents: ran out of turns | 1 | |" in markdown
 
 
+def test_an_agents_inline_reasoning_is_told_apart_under_each_turn(project, cli):
+    """133rd round: report --case printed an agent's turns as sent, "<think>cancel? no</think>It is in transit.", where
+    a case of one turn, and an agent's turns with reasoning sent apart, show the reasoning apart from what was said
+    (and scored). Each turn's inline reasoning is shown as the answer's is: "thinking (inline, ...; not scored)"."""
+    from conftest import agent_spec
+    case = agent_spec("t1", [("lookup_order", {"order_id": "A-1"}, True)],
+                      final="<think>cancel? no</think>Su pedido está enviado.")
+    case["transcript"][0]["content"] = "<think>I could cancel it</think>"
+    shown = cli("report", write_run("runs/think.json", make_run([case], labels=None, split="agent-dev", max_turns=3)),
+                "--case", "t1")[1]
+    assert ("  turn 1 (calls tools):\n    thinking (inline, before </think>; not scored):\n      I could cancel it\n"
+            "    calls lookup_order(") in shown, shown
+    assert ("  turn 2:\n    thinking (inline, before </think>; not scored):\n      cancel? no\n"
+            "    Su pedido está enviado.\n") in shown, shown
+    assert "<think>" not in shown, shown
+
+
 def test_an_agents_final_result_reads_its_weighted_checks_against_the_threshold(project, cli):
     """Round 105: the final result counted an agent case that failed its pass_threshold as passing (its blocking
     checks alone were read), beside a weighted score of 0.33 and the case under Failures. A level is read as a case
