@@ -24596,10 +24596,33 @@ def journal_verdict(sidecar, comparison, verdict):
     verdicts), flushed and fsync'd before the next call. Under the sidecar's lock: lines of two
     compares never interleave, and none is written into a journal a store is taking away. A line a
     kill tore is cut off first (the next would be glued to it); one a full disk cut is taken back."""
+    try:
+        append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": verdict}))
+    except OSError as e:
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the verdicts before this one are kept. "
+                        f"{remedy(e)}, then compare again to ask only the rest") from None
+
+
+def journal_room(sidecar, comparison):
+    """Before a compare's first call: its lock taken and a line of its comparison written to the journal, fsync'd, then
+    taken back (the journal removed if it was not there), as run and judge write their journal's header first. A disk
+    that cannot hold them refuses here, nothing asked; the first verdict's line failed after --jobs calls were paid for,
+    each lost. (The journal has no header: its line is cut before its closing brace and line break, so that one a kill
+    left is a torn line, which every reader leaves out and the next line cuts off, never a verdict.)"""
+    try:
+        append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": None})[:-2], keep=False)
+    except OSError as e:
+        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); nothing was asked yet. {remedy(e)}, "
+                        "then compare again") from None
+
+
+def append_verdict_line(sidecar, line, keep=True):
+    """journal_verdict's write (keep=False: journal_room's, the line taken back once it is on the disk). OSError names the
+    lock or the journal."""
     path, lock = sidecar + JOURNAL_SUFFIX, sidecar + ".lock"
-    line = json_line({"comparison": comparison, "verdict": verdict})
     try:
         with FileLock(lock):
+            made = not os.path.lexists(path)   # (journal_room's to take away: another compare's stays, if empty)
             fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0), 0o644)
             with os.fdopen(fd, "r+b", buffering=0) as f:   # unbuffered: a write cut short is seen here, not on close
                 if not S_ISREG(os.fstat(fd).st_mode):   # a pipe, a device: never written into
@@ -24621,15 +24644,18 @@ def journal_verdict(sidecar, comparison, verdict):
                     while left:
                         left = left[f.write(left):]
                     os.fsync(fd)
+                    if not keep:
+                        f.truncate(end)
                 except OSError:
                     with contextlib.suppress(OSError):
                         f.truncate(end)
                     if not end:   # its first line: nothing left behind
                         remove_quietly(path)
                     raise
+                if not keep and made:
+                    remove_quietly(path)
     except OSError as e:
-        raise EvalError(f"cannot write {shell_word(e.filename if e.filename == lock else path)} ({e.strerror}); the "
-                        f"verdicts before this one are kept. {remedy(e)}, then compare again to ask only the rest") from None
+        raise OSError(e.errno, e.strerror, lock if e.filename == lock else path) from None
 
 
 def journaled_comparisons(path):
@@ -25076,14 +25102,15 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             judged = [next((c for c in judged if c.get("model_digest") in digests), judged[0])]
         for config_judged in judged:
             judge_note(config_judged["model"], judge["models"], judged_identities(client.identities, config_judged))
+        asking = {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
+                  "date": datetime.now().astimezone().isoformat(timespec="seconds"), "eval_version": __version__}
+        journal_room(sidecar, asking)   # before the first call is paid: a full disk refuses here, nothing asked
         calls = sum(len(missing(p)) for p in todo)
         warn(f"asking {on_one_line(judge['models'][0]) if len(judge['models']) == 1 else 'a panel'} about {len(todo)} pair(s) "
              f"({plural(calls, 'call')}, " + ("both orders in all" if calls == len(todo) * len(wanted) else
                                               "those their stored verdicts lack") +
              f"; {len(pairs) - len(todo)} pair(s) stored already)")
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
-        asking = {"baseline": a_path, **key, "api": config["api"], "host": config["host"],
-                  "date": datetime.now().astimezone().isoformat(timespec="seconds"), "eval_version": __version__}
         stopped = False
 
         def journaled(vote):   # in a worker: a verdict is paid for the moment it comes

@@ -390,6 +390,19 @@ def eval_cli(cwd, *argv):
     return done.returncode, done.stdout, done.stderr
 
 
+def run_with_file_size_limit(project, fake, limit, *argv):
+    """eval.py with writes past `limit` bytes refused (EFBIG), as a full disk refuses them (ENOSPC)."""
+    import resource
+
+    def limit_writes():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, capture_output=True,
+                          text=True, timeout=60, preexec_fn=limit_writes,
+                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
+
+
 def printed_lines(text):
     """The lines a terminal shows: broken at a line break, U+2028 and U+2029."""
     return re.split("[\n\u2028\u2029]", text.rstrip("\n")) if text else []

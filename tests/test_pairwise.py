@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import binomtest
 
 from conftest import (MARKUP, evalpy, folder_refused, load_json, make_run, markdown_acted_on, open_refused,
-                      others_stale_lock, write_run)
+                      others_stale_lock, run_with_file_size_limit, write_run)
 from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
@@ -1420,7 +1420,7 @@ def test_a_compare_that_waits_for_the_verdicts_lock_says_whose_it_is_and_goes_on
     import time
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
-    holder = held_by_4242(cand + ".pairwise.json.lock")
+    holder = held_once_asked(fake, cand + ".pairwise.json.lock")
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
                              CRITERION, "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -1484,30 +1484,35 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
 
 
 @pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json.journal")])
-def test_a_full_disk_at_the_save_names_the_sidecar_and_what_is_lost(project, fake, limit, fails):
+def test_a_full_disk_refuses_a_pairwise_compare_before_any_call(project, fake, limit, fails):
     """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
-    "error: <lock>: File too large", and one that could not write the sidecar named its temp file.
-    Writes past `limit` bytes refused (EFBIG), as a full disk refuses them."""
-    import resource
-    import signal
-    import subprocess
-    import sys
-    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    "error: <lock>: File too large", and one that could not write the sidecar named its temp file. Round 133: the lock
+    and the journal were first written with the first verdict, once --jobs calls were paid for (8 on a full disk), each
+    lost; they are proved writable before the first call, as run's and judge's are, and nothing is left behind.
+    Writes past `limit` bytes refused (EFBIG), as a full disk refuses them (0: not even the lock's pid; 16: the lock,
+    not the journal's line)."""
+    base, cand = two_runs(IDS[:8], candidate_better=IDS[:8], baseline_better=())
     scripted_judge(fake)
-
-    def full_disk():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    done = subprocess.run([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", CRITERION,
-                           "--host", fake.url], capture_output=True, text=True, preexec_fn=full_disk, timeout=60)
-    # (round 109: the first verdict's journal line refused, nothing came to store: said of the journal, where it was)
-    said = ("the judge verdicts asked now are not stored (those stored before are kept); raise the file-size limit "
-            "(ulimit -f) or free some space and compare again" if fails.endswith(".lock") else
-            "the verdicts before this one are kept. Raise the file-size limit (ulimit -f) or free some space, then compare "
-            "again to ask only the rest")
+    done = run_with_file_size_limit(project, fake, limit, "compare", base, cand, "--pairwise", CRITERION, "--host",
+                                    fake.url, "--jobs", "4")
     assert done.returncode == 2 and done.stderr.endswith(
-        f"error: cannot write {cand}{fails} (File too large){':' if fails.endswith('.lock') else ';'} {said}\n"), done.stderr
-    assert sorted(os.listdir("runs")) == ["base.json", "cand.json"]
+        f"error: cannot write {cand}{fails} (File too large); nothing was asked yet. Raise the file-size limit (ulimit -f) "
+        "or free some space, then compare again\n"), done.stderr
+    assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["base.json", "cand.json"]
+
+
+def test_a_pairwise_compare_with_nothing_to_ask_shows_its_verdicts_on_a_full_disk(project, cli, fake):
+    """Round 133's check before the first call is made only where a call is to be made: a compare with every verdict
+    stored and confirmed asks nothing and writes nothing, so a full disk still shows them."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    code, shown, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    asked, stored = len(fake.chat_bodies), (Path(cand + ".pairwise.json")).read_bytes()
+    done = run_with_file_size_limit(project, fake, 0, "compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert code == 0 and done.returncode == 0 and len(fake.chat_bodies) == asked == 8, done.stderr
+    assert done.stdout == shown.replace("(8 made now", "(0 made now") and "(8 made now" in shown
+    assert Path(cand + ".pairwise.json").read_bytes() == stored
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"]
 
 
 def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_merged(project, cli, fake):
@@ -2653,7 +2658,7 @@ def test_a_held_lock_is_said_once_whatever_the_jobs(project, cli, fake):
     import time
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
-    holder = held_by_4242(cand + ".pairwise.json.lock")
+    holder = held_once_asked(fake, cand + ".pairwise.json.lock")
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise",
                              CRITERION, "--jobs", "2", "--host", fake.url], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
@@ -2677,6 +2682,25 @@ def held_by_4242(path):
     holder.write("4242")
     holder.flush()
     return holder
+
+
+def held_once_asked(fake, path):
+    """The lock at path held by process 4242 from the judge's first call on (the fake takes it before it answers), once
+    the compare has checked before any call that it can journal: its verdicts then wait on it. Let go when closed."""
+    import threading
+    taken, route, lock = [], fake.route, threading.Lock()
+
+    def first_takes(body):
+        with lock:
+            taken or taken.append(held_by_4242(path))
+        return route(body)
+    fake.route = first_takes
+
+    class Holder:
+        def close(self):
+            with lock:
+                taken and taken[0].close()
+    return Holder()
 
 
 def test_a_later_wait_on_a_held_lock_is_said_again(project, capsys):

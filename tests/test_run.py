@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
-                      folder_refused, others_stale_lock, printed_lines, read_cases, open_refused, removal_refused, stopped_write)
+                      folder_refused, others_stale_lock, printed_lines, read_cases, open_refused, removal_refused,
+                      run_with_file_size_limit, stopped_write)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -2017,19 +2018,6 @@ def test_journal_lines_are_held_to_the_rules_of_a_run_file(project, cli, fake, e
                                  "remove every line of that case and trial (what they held is asked again), then resume"), err
     code, out, err = cli("runs", "runs")
     assert code == 0 and "runs/dev-v3.json.journal" in out, err
-
-
-def run_with_file_size_limit(project, fake, limit, *argv):
-    """eval.py with writes past `limit` bytes refused (EFBIG), as a full disk refuses them (ENOSPC)."""
-    import resource
-
-    def limit_writes():
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    return subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, capture_output=True,
-                          text=True, timeout=60, preexec_fn=limit_writes,
-                          env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
 
 
 def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project, cli, fake):
