@@ -4300,6 +4300,105 @@ def only_characters(parsed):
 
 
 ALWAYS_FOUND = "its pattern is found in every answer, even an empty one"
+NEVER_FOUND = "its pattern can match no text at all ((?!), a^, $a, \\b\\B, [^\\s\\S])"
+
+
+def matches_no_text(pattern, stand_ins=False):
+    """Whether a pattern can match no text, proven from its parse (re._parser), where matches_any_answer reads the
+    opposite: a regex check of it could never pass, a not_regex one never fail. Only what is certain: a part every match
+    goes through that never holds (never_holds). Whether a pattern matches anything is hard in general: anything else,
+    and anything this cannot read, is taken as able to match. stand_ins: some of its characters stand in for
+    placeholders' values, so only what holds by width is read there (a value is never empty)."""
+    try:
+        tree = regex_parser.parse(pattern)
+        return never_holds(list(tree), tree.state, tree.state.flags, stand_ins)
+    except (RecursionError, re.error, OverflowError):
+        return False
+
+
+def never_holds(items, state, flags, blind):
+    """Whether a parsed sequence holds at no place of any text: one of its parts never holds (part_never_holds), or
+    an anchor stands beside what it forbids: ^ (\\A) after what takes a character, ^ under MULTILINE after one that
+    is no line end (a^), \\Z before what takes one, $ before a character that is no line end or two characters
+    ($a), \\b beside \\B, a lookahead whose first character the next is not ((?=a)b). blind: characters are not as
+    written (stand-ins), so no rule reads which character a part is."""
+    AT, LITERAL = regex_constants.AT, regex_constants.LITERAL
+    widths = [regex_parser.SubPattern(state, [item]).getwidth()[0] for item in items]
+    multiline = bool(flags & re.MULTILINE)
+    for i, (op, value) in enumerate(items):
+        before, after = sum(widths[:i]), sum(widths[i + 1:])
+        last, next_ = (items[i - 1] if i else None), (items[i + 1] if i + 1 < len(items) else None)
+        if part_never_holds(op, value, state, flags, blind):
+            return True
+        if op == AT and (value == regex_constants.AT_BEGINNING_STRING or value == regex_constants.AT_BEGINNING
+                         and not multiline) and before > 0:
+            return True
+        if op == AT and value == regex_constants.AT_BEGINNING and multiline and not blind and last \
+                and never_a_line_end(*last, flags):
+            return True
+        if op == AT and value == regex_constants.AT_END_STRING and after > 0:
+            return True
+        if op == AT and value == regex_constants.AT_END and (not multiline and after > 1 or not blind and next_
+                                                             and never_a_line_end(*next_, flags)):
+            return True
+        if op == AT and next_ and next_[0] == AT and {value, next_[1]} == {regex_constants.AT_BOUNDARY,
+                                                                            regex_constants.AT_NON_BOUNDARY}:
+            return True
+        if op == regex_constants.ASSERT and value[0] == 1 and not blind and not flags & re.IGNORECASE and next_ \
+                and next_[0] == LITERAL and len(value[1]) and value[1][0][0] == LITERAL and value[1][0][1] != next_[1]:
+            return True
+    return False
+
+
+def never_a_line_end(op, value, flags):
+    """Whether one parsed item takes a character that is never \\n: a letter (a), [^\\n], . without DOTALL."""
+    return (op == regex_constants.LITERAL and value != 10 or op == regex_constants.NOT_LITERAL and value == 10
+            or op == regex_constants.ANY and not flags & re.DOTALL)
+
+
+def part_never_holds(op, value, state, flags, blind):
+    """Whether one parsed item holds nowhere: a class of no character ([^\\s\\S]: a category beside its opposite,
+    negated), a negative lookaround of what matches at every place ((?!), (?!x?), (?<!)), or a group, a branch whose
+    every way, a repeat needed once or more, or a positive lookaround of what never holds."""
+    if op == regex_constants.IN:
+        cats = {v for o, v in value if o == regex_constants.CATEGORY}
+        opposite = ((regex_constants.CATEGORY_SPACE, regex_constants.CATEGORY_NOT_SPACE),
+                    (regex_constants.CATEGORY_DIGIT, regex_constants.CATEGORY_NOT_DIGIT),
+                    (regex_constants.CATEGORY_WORD, regex_constants.CATEGORY_NOT_WORD))
+        return bool(value) and value[0][0] == regex_constants.NEGATE and any(a in cats and b in cats for a, b in opposite)
+    if op == regex_constants.ASSERT_NOT:
+        return matches_everywhere(list(value[1]))
+    if op == regex_constants.ASSERT:
+        return never_holds(list(value[1]), state, flags, blind)
+    if op == regex_constants.SUBPATTERN:
+        return never_holds(list(value[-1]), state, (flags | value[1]) & ~value[2], blind)
+    if op == ATOMIC_GROUP:
+        return never_holds(list(value), state, flags, blind)
+    if op in REPEATS:
+        return value[0] >= 1 and never_holds(list(value[2]), state, flags, blind)
+    if op == regex_constants.BRANCH:
+        return all(never_holds(list(way), state, flags, blind) for way in value[1])
+    if op == regex_constants.GROUPREF_EXISTS:
+        return all(way is not None and never_holds(list(way), state, flags, blind) for way in value[1:])
+    return False
+
+
+def matches_everywhere(items):
+    """Whether a parsed sequence matches at every place of any text: each part a repeat that may be none (x*, x?), or a
+    group or branch of such parts; nothing (an anchor, a lookaround, a backreference) that could fail."""
+    for op, value in items:
+        if op in REPEATS:
+            if value[0] != 0:
+                return False
+        elif op == regex_constants.SUBPATTERN or op == ATOMIC_GROUP:
+            if not matches_everywhere(list(value[-1] if op == regex_constants.SUBPATTERN else value)):
+                return False
+        elif op == regex_constants.BRANCH:
+            if not any(matches_everywhere(list(way)) for way in value[1]):
+                return False
+        else:
+            return False
+    return True
 
 
 def unreachable_arguments(arguments, tool, written=True):
@@ -4356,6 +4455,8 @@ def filled_check_problems(check, labels, case=None, written=True):
     if kind.pattern and case is not None and not problems[0] and matches_any_answer(check["value"]):
         problems.append(ALWAYS_FOUND + " (|, ^, a*), so the check can never "
                         + ("fail" if check["type"] == "regex" else "pass"))
+    elif kind.pattern and case is not None and not problems[0] and matches_no_text(check["value"]):
+        problems.append(NEVER_FOUND + ", so the check can never " + ("pass" if check["type"] == "regex" else "fail"))
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
@@ -6058,7 +6159,8 @@ def load_default_checks(path, older=None):
                 filled = PLACEHOLDER.sub(lambda _: compiled, check["value"])
                 check_problems = [f"{check['name']!r}: {p}" for p in filled_check_problems(
                     dict(check, value=filled), None, {}) if p.startswith(ALWAYS_FOUND)
-                                  and matches_any_answer(filled, stand_ins=filled != check["value"])]
+                                  and matches_any_answer(filled, stand_ins=filled != check["value"])
+                                  or p.startswith(NEVER_FOUND) and matches_no_text(filled, filled != check["value"])]
         where = f"{shell_word(path)}:{lines[number - 1]}" if len(lines) == len(written) else f"{shell_word(path)}"
         problems += [f"{where}: check {number}: {p}" for p in check_problems]
         checks.append(check)

@@ -1597,7 +1597,7 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
                   # (73rd) a lookahead that needs something, or anchors the other end, can fail
                   "(?=a)", "^(?=$)", "(?<=x)", "(?>a)",
                   # what never gives back what it took can fail before an anchor: a*+ takes the a of "a"
-                  "a*+\\A", "(?>a*)^", "(?!(?>a|))", "(?:^a?+){2}", "(?:^(?>a*)){2}",
+                  "a*+\\A", "(?>a*)^", "(?:^a?+){2}", "(?:^(?>a*)){2}",
                   # (round 105) a backreference or conditional that needs something
                   "(a)?\\1", "(x?)(?(1)x|)", "(\\w+) \\1", "^(a?)\\1$",
                   # (round 106) a conditional whose branch taken needs something: in brackets or to the line's end
@@ -1611,6 +1611,40 @@ def test_a_pattern_placeholder_that_would_find_anything_or_an_escape_is_refused(
         Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
         code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
         assert "found in every answer" not in err and "cannot reach the model server" in err, (value, err)
+
+
+def with_first_checks(checks, cli):
+    """Runs golden/orders/dev.jsonl with its first case's checks replaced by `checks`, against no server (load alone
+    decides); returns (code, err)."""
+    lines = Path("golden/orders/dev.jsonl").read_text(encoding="utf-8").splitlines()
+    own = dict(json.loads(lines[0]), checks=checks)
+    Path("golden/orders/dev.jsonl").write_text("\n".join([json.dumps(own)] + lines[1:]) + "\n", encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    return code, err
+
+
+def test_a_pattern_that_can_match_no_text_is_refused(free_text, project, cli):
+    """133rd round: a not_regex (?!) passed every answer and a regex a^ failed every one, both loaded without a word
+    (as \\b\\B, $a, [^\\s\\S]). What is proven to match no text is refused by its line, as one found in every answer
+    is; where a doubt remains, or one way matches, it runs."""
+    for kind, value, never in (("not_regex", "(?!)", "fail"), ("regex", "a^", "pass"), ("regex", "\\b\\B", "pass"),
+                               ("not_regex", "$a", "fail"), ("regex", "[^\\s\\S]", "pass"), ("regex", "x(?!)", "pass"),
+                               ("regex", "(?m)a^", "pass"), ("not_regex", "(?=a)b", "fail"), ("regex", "\\Za", "pass"),
+                               ("regex", "(?:x\\A|(?!y?))", "pass"), ("not_regex", "(refund^)+", "fail")):
+        code, err = with_first_checks([{"name": "n", "type": kind, "value": value}], cli)
+        assert code == 2 and err.startswith("error: golden/orders/dev.jsonl:1: ") and (
+            f"check 'n': its pattern can match no text at all ((?!), a^, $a, \\b\\B, [^\\s\\S]), so the check can "
+            f"never {never}") in err, (value, err)
+    for value in ("$\\n", "(?m)\\n^", "(?!)|x", "(?=a)a", "(?i)(?=a)A", "(?s)$.", "\\b\\w\\B", "x^|y", "(a^)*b",
+                  "[^\\s]", "(?!x)x", "a|\\Zb"):
+        code, err = with_first_checks([{"name": "n", "type": "regex", "value": value}], cli)
+        assert "can match no text" not in err and "cannot reach the model server" in err, (value, err)
+    # one in checks.json is named there, once
+    Path("golden/orders/checks.json").write_text(json.dumps([{"name": "never", "type": "not_regex", "value": "(?!)"}]),
+                                                 encoding="utf-8")
+    code, out, err = cli("run", "--split", "golden/orders/dev.jsonl", "--host", "127.0.0.1:9")
+    assert code == 2 and err.startswith("error: golden/orders/checks.json:1: check 1: 'never': its pattern can match no "
+                                        "text at all") and "dev.jsonl" not in err, err
 
 
 def test_a_shared_pattern_found_in_every_answer_is_named_at_checks_json(free_text, project, cli):
