@@ -3605,7 +3605,23 @@ def schema_problems(schema, where="schema", annotations=False):
                 problems += schema_problems(sub, f"{where}.properties.{on_one_line(name)}", annotations)
     if "items" in schema:
         problems += schema_problems(schema["items"], f"{where}.items", annotations)
-    return problems
+    return problems or enum_problems(schema, where)
+
+
+def enum_problems(schema, where):
+    """An enum no value can pass: empty, or none of its values what the rest of the schema takes ({"type": "string",
+    "enum": [1]}), since a value passes only as one of them. Read once the schema is well formed (schema_errors
+    reads it)."""
+    options = schema.get("enum")
+    if not isinstance(options, list):
+        return []
+    if not options:
+        return [f"{where}.enum is empty, so no answer can pass it; list the values an answer may be"]
+    errors = [schema_errors(option, schema) for option in options]
+    if all(errors):
+        return [f"{where}.enum holds no value the rest of the schema takes ({on_one_line(json_text(options[0]), 40)}: "
+                f"{errors[0][0]}), so no answer can pass it; give values that fit it, or change the schema"]
+    return []
 
 
 def schema_errors(value, schema, where="$"):

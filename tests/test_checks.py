@@ -128,6 +128,14 @@ def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, m
     ({"type": "contains"}, "needs a non-empty string value"),
     ({"type": "json", "schema": {"type": "object", "pattern": "x"}}, "keyword 'pattern' is not supported"),
     ({"type": "json", "schema": {"type": "strin"}}, "schema.type must be one of"),
+    # (133rd round) an enum no value passes: empty, or none of its values of the schema's type
+    ({"type": "json", "schema": {"enum": []}}, "check 'json': schema.enum is empty, so no answer can pass it; list the "
+                                               "values an answer may be"),
+    ({"type": "json", "schema": {"type": "string", "enum": [1]}},
+     "check 'json': schema.enum holds no value the rest of the schema takes (1: $ is not string), so no answer can "
+     "pass it; give values that fit it, or change the schema"),
+    ({"type": "json", "schema": {"properties": {"label": {"type": "boolean", "enum": [1, 0]}}}},
+     "schema.properties.label.enum holds no value the rest of the schema takes (1: $ is not boolean)"),
     ({"type": "contains", "value": "x", "blocking": "no"}, "blocking must be true or false"),
     ({"type": "label", "value": "x"}, "takes no value"),
     ({"type": "max_latency_ms", "value": -3}, "positive number of milliseconds"),
@@ -148,6 +156,16 @@ def test_bad_checks_are_found_at_load_with_their_line(tmp_path, written, message
     with pytest.raises(evalpy.EvalError) as e:
         evalpy.load_split(str(tmp_path / "s.jsonl"))
     assert f"{tmp_path}/s.jsonl:2: " in str(e.value) and message in str(e.value)
+
+
+def test_an_enum_with_a_value_that_fits_is_kept():
+    """133rd round's near-misses: an enum is refused only where none of its values fits its schema."""
+    for schema in ({"type": "integer", "enum": [1.0, "x"]}, {"type": ["string", "null"], "enum": [None]},
+                   {"enum": [1, "a"]}, {"type": "object", "required": ["a"], "enum": [{}, {"a": 1}]}):
+        assert evalpy.schema_problems(schema) == [], schema
+    assert evalpy.schema_problems({"type": "object", "required": ["a"], "enum": [{"b": 1}]}) == [
+        "schema.enum holds no value the rest of the schema takes ({\"b\": 1}: $.a is missing), so no answer can pass it; "
+        "give values that fit it, or change the schema"]
 
 
 def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
