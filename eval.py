@@ -6435,9 +6435,26 @@ def wide_encoding(data, begins="{"):
         # prompt are not), and it reads better so than as UTF-8 (UTF-16 of Russian is UTF-8 of control characters;
         # a stray NUL in Greek UTF-8 leaves its UTF-8 reading printable)
         if text.lstrip().startswith(tuple(begins)) if begins else \
-                printable_share(text) >= 0.9 and printable_share(head.decode("utf-8", "replace")) < 0.9:
+                printable_share(text) >= 0.9 and printable_share(head.decode("utf-8", "replace")) < 0.9 and (
+                    width == 4 or not utf8_apart_from_nuls(head) or utf16_laid_out(head, whole=len(data) == len(head))):
             return name, "its zero bytes say so"
     return None
+
+
+def utf8_apart_from_nuls(data):
+    """Whether bytes holding zero bytes read as UTF-8 text apart from them: printable, without them, as UTF-8. So are
+    UTF-16 of ASCII, of Cyrillic or of some CJK (all bytes under 0x80), and a UTF-8 text with a stray NUL: which one,
+    utf16_laid_out says."""
+    return printable_share(data.replace(b"\x00", b"").decode("utf-8", "replace")) >= 0.9
+
+
+def utf16_laid_out(data, whole):
+    """Whether bytes that read as UTF-8 apart from their zero bytes are laid out as UTF-16 is, not called so on a guess:
+    two zero bytes or more, all at even places or all at odd ones (the high byte of each character of one range), and,
+    where `data` is the whole file, an even length. A short UTF-8 prompt with one stray NUL (Say\\x00 bug\\n, 9 bytes)
+    was called UTF-16, whose reading was printable CJK, and told to be saved as the UTF-8 it was."""
+    places = {i % 2 for i, byte in enumerate(data) if byte == 0}
+    return data.count(b"\x00") >= 2 and len(places) == 1 and not (whole and len(data) % 2)
 
 
 def printable_share(text):

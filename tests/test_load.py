@@ -1867,6 +1867,22 @@ def test_a_context_file_or_verdicts_in_utf16_are_said_so_in_one_line(tmp_path):
         assert str(e.value) == f"{path}: is UTF-16 ({how}); save it as UTF-8", e.value
 
 
+def test_a_short_utf8_prompt_with_a_stray_nul_is_never_called_utf16(tmp_path):
+    """133rd round: Say\\x00 bug\\n (9 bytes) was "the prompt is UTF-16 (its zero bytes say so); save it as UTF-8", a
+    cure that cured nothing, where a longer one was said to hold a NUL byte. A file that reads as UTF-8 apart from its
+    zero bytes is UTF-16 only where they are laid out as UTF-16's are."""
+    prompt = tmp_path / "p.txt"
+    for data in (b"Say\x00 bug\n", b"Sa\x00 bug\n", b"Hi\x00\n", b"No\x00\x00 refund\n"):
+        prompt.write_bytes(data)
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_prompt(str(prompt))
+        assert "UTF-16" not in str(e.value) and "the prompt holds a NUL byte (\\x00)" in str(e.value), (data, e.value)
+    for text in ("Hi\n", "正常\n紧急\n"):   # (as short, in UTF-16: named so still)
+        prompt.write_bytes(text.encode("utf-16-le"))
+        with pytest.raises(evalpy.EvalError, match="the prompt is UTF-16 "):
+            evalpy.load_prompt(str(prompt))
+
+
 def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_list_is_a_prompt(tmp_path, project, cli, fake):
     """Round 106's review: ASCII saved as UTF-16 without a byte-order mark is valid UTF-8, so a prompt went to the model
     with a zero byte after every letter, and labels were 'control characters'; and a few-shot prompt beginning with a
