@@ -5032,6 +5032,14 @@ LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a l
 CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
 
 
+def cr_alone_line(text):
+    """The number of the first line a carriage return alone ends (old Mac line ends), or None: a CRLF's is no such
+    end. A JSON file so saved reads as the same JSON, but its bytes, which its hash reads, are not an LF or CRLF
+    copy's."""
+    alone = text.replace("\r\n", "  ").find("\r")
+    return None if alone < 0 else text[:alone].count("\n") + 1
+
+
 def parse_labels(path):
     """The closed label set beside a split: one label a line; '#' starts a comment at the start of a
     line or after a space (`bug  # the product`), so that C# or F# can be labels."""
@@ -5041,9 +5049,8 @@ def parse_labels(path):
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e)) from None
-    if "\r" in text.replace("\r\n", ""):   # old Mac line ends: one line, which a "# header" made a comment whole
-        raise EvalError(f"{shell_word(path)}:{text[:text.replace(chr(13) + chr(10), '  ').index(chr(13))].count(chr(10)) + 1}: "
-                        f"{CR_ALONE}")
+    if cr_alone_line(text):   # old Mac line ends: one line, which a "# header" made a comment whole
+        raise EvalError(f"{shell_word(path)}:{cr_alone_line(text)}: {CR_ALONE}")
     labels, seen = [], {}
     # a line ends at a line feed alone: str.splitlines also breaks at NEL, U+2028, a form feed..., which made a
     # comment's tail a label, or one label two
@@ -6099,9 +6106,12 @@ def read_json_file(path, what):
     refuse_wide(path, data, "{[")   # (UTF-16 "[]" is valid UTF-8: a JSON fault of its zero bytes)
     try:
         text = data.decode("utf-8-sig")
-        return data, text, strict_json(text)
     except UnicodeDecodeError as e:
         raise EvalError(not_utf8(path, data, e, "{[")) from None
+    if cr_alone_line(text):   # (read as the same JSON, the file's hash was a new version's: refused as the split is)
+        raise EvalError(f"{shell_word(path)}:{cr_alone_line(text)}: {CR_ALONE}")
+    try:
+        return data, text, strict_json(text)
     except ValueError as e:   # a file of many lines: its line too (column alone named no place in it)
         line = f":{e.lineno}" if isinstance(e, json.JSONDecodeError) else ""
         raise EvalError(f"{shell_word(path)}{line}: {json_problem(e)}") from None

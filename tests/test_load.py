@@ -1538,6 +1538,23 @@ def test_a_label_holding_a_hash_is_a_label_and_a_comment_after_a_space_is_a_comm
     assert evalpy.parse_labels(str(tmp_path / "labels.txt")) == ["C#", "F#", "Java"]
 
 
+def test_checks_json_with_a_carriage_return_alone_is_refused_as_labels_are(tmp_path):
+    """133rd round: checks.json saved with old Mac line ends read as the same checks, but hashed as another file (a new
+    split version to the held-out rule), where LF, CRLF and a BOM hash alike; the split and labels.txt refuse it. So
+    do checks.json and tools.json now, by the line; CRLF is read as LF."""
+    checks = json.dumps([{"name": "n", "type": "contains", "value": "x"}], indent=1)
+    path = tmp_path / "checks.json"
+    path.write_bytes(checks.replace("\n", "\r\n").encode())
+    assert [c["name"] for c in evalpy.load_default_checks(str(path))[0]] == ["n"]
+    for name, load in (("checks.json", evalpy.load_default_checks), ("tools.json", evalpy.load_split_tools)):
+        path = tmp_path / name
+        path.write_bytes(checks.replace("\n", "\r").encode() if name == "checks.json" else b'{"tools": [],\r\n\r "tool_results": {}}')
+        with pytest.raises(evalpy.EvalError) as e:
+            load(str(path))
+        assert str(e.value) == (f"{path}:{1 if name == 'checks.json' else 2}: a line ends in a carriage return alone (CR, "
+                                "old Mac line ends); save it with LF or CRLF line ends"), e.value
+
+
 def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
     """Fifty-sixth attack on issue 28: lines were split by str.splitlines, so a NEL (U+0085, what a cp1252 ellipsis
     becomes, misread) or U+2028 in a comment made the rest of the comment a label, and a form feed in a label split it
