@@ -23664,8 +23664,7 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
-        if not isinstance(data.get("removed", {}), dict):
-            raise ValueError(f'its "removed" is {json_kind(data["removed"])}, not an object')
+        removal_entries(data.get("removed", {}))
         if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
             raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
                              + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
@@ -23690,9 +23689,9 @@ def read_annotations(path, again="give the same command again"):
     kept = {k: v for k, v in data.items()
             if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision",
                          "removed")}
-    # (a removal a hand edit left without a revision that counts guards nothing: a save is checked by its text)
-    removed = {key: entry for key, entry in data.get("removed", {}).items()
-               if isinstance(entry, dict) and note_revision(entry) is not None and key not in annotations}
+    # (a removal of an answer a note was written for since, by hand, is that note's past: the note is the key's last write,
+    # and the next save of the key writes its own record over the removal)
+    removed = {key: entry for key, entry in data.get("removed", {}).items() if key not in annotations}
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
             "revision": data.get("revision", 0), "removed": removed}
 
@@ -23748,6 +23747,27 @@ def annotation_entries(written, text_key, what):
     # one that shows nothing (a lone accent an older review saved) is none, as review's save reads it: never counted
     return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
             for key, entry in written.items() if reads_as_something(entry[text_key])}
+
+
+def removal_entries(written):
+    """Check an annotations file's "removed" ({answer key: Removal}) as review writes it; ValueError naming the removal at
+    fault. Each is review's record, never read past: one a hand edit left malformed (a list, a rev of text or past
+    REVISION_PAST, no time) was read as none and dropped from the file at the next save, unsaid."""
+    if not isinstance(written, dict):
+        raise ValueError(f'its "removed" is {json_kind(written)}, not an object')
+    for key, entry in written.items():
+        where = f'the removal of {on_one_line(key, 60)} in its "removed"'
+        if not isinstance(entry, dict):
+            raise ValueError(f'{where} is {json_kind(entry)}, not an object {{"rev": ..., "time": ...}}')
+        for field in ("rev", "time"):
+            if field not in entry:
+                raise ValueError(f'{where} has no "{field}"')
+        if note_revision(entry) is None:
+            raise ValueError(f'{where} has {json_kind(entry["rev"])} as its "rev", not a whole number of 0 or more below '
+                             f"{REVISION_PAST:,}")
+        for field in ("time", "save_id"):
+            if field in entry and not isinstance(entry[field], str):
+                raise ValueError(f'{where} has {json_kind(entry[field])} as its "{field}", not text')
 
 
 def annotations_by_version(sidecar, run_sha):

@@ -1896,7 +1896,6 @@ def test_a_damaged_sidecar_holding_only_removals_says_it_holds_no_annotation(ser
     (a removal is no note), as {"annotations": {}} alone is told. A note beside them, or a key of a person's own, is
     still to be mended."""
     url, review = server
-    sidecar = Path(review.sidecar)
     base = {"run": "dev-v3.json", "run_sha": review.run_sha}
     none = "it holds no annotation: move it aside, or remove it"
     mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
@@ -1909,16 +1908,47 @@ def test_a_damaged_sidecar_holding_only_removals_says_it_holds_no_annotation(ser
             ({"format": 3, **base, "annotations": {"dev-09#1": {"text": "t"}}, "removed": {"dev-01#1": {"rev": 2}}},
              kind, mend),
             ({"format": 3, **base, "revision": 2, "annotations": {}, "by": "alice"}, kind, mend)):
-        sidecar.write_text(json.dumps(data))
-        code, out, err = cli("report", runs[1])
-        said = (f"{runs[1]}.annotations.json: damaged ({why}), not as eval.py review writes an annotations file; "
-                f"{tail}")
-        assert code == 2 and err == f"error: {said}\n", err
-        answer = requests.get(url + "/data", timeout=10)
-        assert answer.status_code == 500 and answer.json()["error"].endswith(tail), answer.text
-        answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
-        assert answer.status_code == 500 and answer.json()["error"].endswith(tail), answer.text
-        assert json.loads(sidecar.read_text()) == data   # (never rewritten)
+        assert_damaged_everywhere(url, cli, runs[1], data, why, tail)
+
+
+def assert_damaged_everywhere(url, cli, run, data, why, tail):
+    """RUN.annotations.json written as data is refused as damaged (why, then its cure, tail) by report, by review's /data
+    and by its saves, and never rewritten."""
+    sidecar = Path(run + ".annotations.json")
+    sidecar.write_text(json.dumps(data))
+    code, out, err = cli("report", run)
+    said = f"{run}.annotations.json: damaged ({why}), not as eval.py review writes an annotations file; {tail}"
+    assert code == 2 and err == f"error: {said}\n", err
+    answer = requests.get(url + "/data", timeout=10)
+    assert answer.status_code == 500 and answer.json()["error"] == said, answer.text
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
+    assert answer.status_code == 500 and answer.json()["error"].endswith(tail), answer.text
+    assert json.loads(sidecar.read_text()) == data   # (never rewritten)
+
+
+def test_a_removal_a_hand_edit_left_malformed_is_named_never_dropped_by_a_save(server, runs, cli):
+    """133rd round: a removal record ("removed": {key: {"rev", "time"}}) a hand edit left malformed (a list, no rev, a rev
+    of text or negative, a time of a number) was read as none, and the page's next save wrote the file without it,
+    unsaid. The file is refused as damaged, the removal at fault named, as a note at fault is; one well formed is kept."""
+    url, review = server
+    base = {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "revision": 4,
+            "annotations": {"dev-09#1": {"text": "t", "time": "x", "rev": 1}}}
+    mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
+    at = 'the removal of dev-01#1 in its "removed"'
+    whole = 'not a whole number of 0 or more below 9,007,199,254,740,991'
+    for removal, why in ((["rev", 2], f'{at} is a list, not an object {{"rev": ..., "time": ...}}'),
+                         ("judge was right", f'{at} is text, not an object {{"rev": ..., "time": ...}}'),
+                         ({"time": "t"}, f'{at} has no "rev"'), ({"rev": 2}, f'{at} has no "time"'),
+                         ({"rev": "2", "time": "t"}, f'{at} has text as its "rev", {whole}'),
+                         ({"rev": -5, "time": "t"}, f'{at} has a number as its "rev", {whole}'),
+                         ({"rev": 2, "time": 7}, f'{at} has a number as its "time", not text'),
+                         ({"rev": 2, "time": "t", "save_id": ["s"]}, f'{at} has a list as its "save_id", not text')):
+        assert_damaged_everywhere(url, cli, runs[1], {**base, "removed": {"dev-01#1": removal}}, why, mend)
+    kept = {"dev-01#1": {"rev": 2, "time": "t", "by": "alice"}}
+    Path(runs[1] + ".annotations.json").write_text(json.dumps({**base, "removed": kept}))
+    answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
+    assert answer.status_code == 200 and answer.json()["removed"] == {"dev-01#1": 2}, answer.text
+    assert load_json(runs[1] + ".annotations.json")["removed"] == kept
 
 
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
