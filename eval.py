@@ -17771,7 +17771,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
                             f"called {call['name']}, never with {one_line(json_text(wrong['arguments']), 60)}"}
         if call["matched"] is False:   # (a tool the set gives no result at all: no argument of it was at fault)
             return {"turn": call["turn"], "call": call["text"], "check": None,
-                    "what": f"the set gives {one_line(json_text(call['name']), 60)} no result ({TOOLS_FILE} nor the "
+                    "what": f"the set gives {closed_quote(in_quotes(call['name']), 60)} no result ({TOOLS_FILE} nor the "
                             "case's tool_results): every call to it gets none" if call.get("no_result") else
                             f"no tool result can match arguments that are not a JSON object: {call['unread']}"
                             if call.get("unread") else "no tool result matched these arguments (a wrong or missing argument)"}

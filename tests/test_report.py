@@ -1548,6 +1548,27 @@ def test_a_tool_name_with_a_control_character_is_escaped_alike_in_the_tool_table
     assert '    calls a\\x1bb({"order_id": "A-1"})' in cli("report", "runs/a.json", "--case", AGENT_CASE["id"])[1]
 
 
+def test_a_check_name_with_a_control_character_is_escaped_alike_in_every_view(project, cli):
+    r"""133rd round: a check named "\x1b[31mred" (checks.json) showed as "\u001b[31mred" (JSON's escape) in report's text
+    and its page, but as \x1b[31mred in --markdown and compare's page, where README shows a file's text as \x1b. Its
+    name goes the way fc77639 gave tool names (name_cell: in_quotes, its controls to on_one_line) in every view."""
+    from conftest import AGENT_CHECKS, agent_spec
+    check = {"name": "\x1b[31mred", "type": "tool_called", "value": "lookup_order", "blocking": True}
+    paths = [write_run(f"runs/{name}.json", make_run([agent_spec("n1", calls, checks=[check, AGENT_CHECKS[3]])], labels=None,
+                                                     split="agent-dev", max_turns=3))
+             for name, calls in (("a", [("lookup_order", {"order_id": "A-1"}, True)]), ("b", []))]
+    shown = []
+    for argv in (("report", paths[1]), ("report", paths[1], "--markdown"), ("report", paths[1], "--case", "n1")):
+        code, out, err = cli(*argv)
+        assert code == 0 and "\\x1b[31mred" in out, (argv, out, err)
+        shown.append(out)
+    for argv in (("report", paths[1]), ("compare", *paths)):
+        assert cli(*argv, "--html", f"{argv[0]}.html")[0] == 0
+        shown.append(Path(f"{argv[0]}.html").read_text(encoding="utf-8"))
+        assert "\\x1b[31mred" in shown[-1], shown[-1]
+    assert not [out for out in shown if "\\u001b" in out or "\x1b" in out]
+
+
 def test_a_case_id_with_a_line_break_stays_on_its_line_in_flaky_cases_and_gate_verdicts(project, cli):
     """Issue 28 (fourth attack), item 4, the same class: the flaky cases of a run with trials and a
     gate's verdict ("GATE FAILED: 1 regression(s): ...", on stderr and closing the markdown) named a
