@@ -22732,9 +22732,9 @@ def pairwise_figures(asked, alpha):
 UNANSWERED_BY = {"only_baseline": "only the baseline", "only_candidate": "only the candidate", "neither": "neither run"}
 
 
-def pairwise_lines(w):
-    """compare --pairwise, as text."""
-    ids = ids_text
+def pairwise_lines(w, ids=ids_text):
+    """compare --pairwise, as text. ids: how a list of case ids is written (the page's own escaping, where a shell
+    word's $'...' is no command to paste)."""
     j = w["judge"]
     out = ["", f"Pairwise (judge {on_one_line(', '.join(j['models']))}"
                + (f", {j['votes']} votes" if j["votes"] > 1 else "") + f"; both orders; criterion: {one_line(inert(w['criterion']), 60)}):",
@@ -26212,6 +26212,12 @@ def case_link(case_id, anchors):
     return Markup(f'<a href="#{anchors[case_id]}">{esc(case_id)}</a>') if case_id in anchors else esc(case_id)
 
 
+def ids_shown(ids):
+    """Case ids listed in a line of the page, each as esc shows an id (a case_link's: its controls as \\x1b), never as
+    the text view's shell words ($'...', for a command to paste): one page named one case two ways."""
+    return ", ".join(map(on_one_line, ids)) or "-"
+
+
 def config_rows(config, path):
     """The head of a page: everything that produced the run, hashes whole."""
     digest = config.get("model_digest")
@@ -26845,7 +26851,7 @@ def compare_page(paths, runs, graded, c):
             ["case", "what changed", "baseline calls", "candidate calls"],
             [[r["id"], "; ".join(r["changes"]), *r["calls"]] for r in trajectory]), ident="trajectory"))
     if c.get("pairwise"):
-        lines = [line.strip() for line in pairwise_lines(c["pairwise"]) if line.strip()]
+        lines = [line.strip() for line in pairwise_lines(c["pairwise"], ids_shown) if line.strip()]
         parts.append(section("Pairwise judge", paragraph(lines[0]), bullet_list(lines[1:])))
     if section_of(rows, "retrieval_change"):
         lines = [line.strip() for line in retrieval_change_lines(section_of(rows, "retrieval_change"))]

@@ -2856,3 +2856,16 @@ def test_a_stopped_compare_behind_another_users_stale_lock_names_it_whose_and_th
         in err and err.endswith(", then compare again\n"), err
     said = " ".join(cli("runs", "runs")[1].split())
     assert (f"{lock} is another user's lock (uid 4321): {cure}") in said and "; go on with: python eval.py compare" in said, said
+
+
+def test_the_pages_pairwise_lists_show_an_id_as_its_fixed_list_does_never_as_a_shell_word(project, cli, fake):
+    r"""133rd round: compare --pairwise --html listed its wins and ties as the text view does, shell-quoted
+    ($'c\x1bz'), where the Fixed list and case links on the same page show c\x1bz: shell quoting is for a command to
+    paste, and the page has one escaping for an id (esc)."""
+    ids = ["c\x1bz", "c\u202ey", "c01"]
+    base, cand = two_runs(ids, candidate_better=ids[:2], baseline_better=())
+    scripted_judge(fake)
+    assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--html", "p.html")[0] == 0
+    page = Path("p.html").read_text(encoding="utf-8")
+    assert "<li>Candidate wins (2): c\\x1bz, c\\u202ey</li>" in page, page   # (as esc shows an id: its case_link's)
+    assert "$&#x27;" not in page and "\x1b" not in page, page
