@@ -28784,6 +28784,13 @@ GIVEN_VALUES = "_given_values"
 UNPRINTED = ("api_key", "host")
 
 
+def joined_once(action, first, second):
+    """How to give both values of an option that takes a list joined by commas (--cases ID,ID): ', both joined by a
+    comma: --cases a,b'. `--cases a --cases b` was told only to give it once, never how to ask for two cases."""
+    return f", both joined by a comma: {option_word(action.option_strings[0], f'{first},{second}')}" \
+        if "," in (action.metavar or "") else ""
+
+
 class GivenOnce(argparse.Action):
     """An option of one value given twice with two values is refused: argparse keeps the last in silence
     (`--min-accuracy 0.9 ... --min-accuracy 0.5` gated at 0.5, the first never seen). The same value twice
@@ -28798,7 +28805,7 @@ class GivenOnce(argparse.Action):
         elif self.dest in given and given[self.dest] != values:
             raise argparse.ArgumentError(self, "given twice, with two values: give it once" if self.dest in UNPRINTED else
                                          f"given twice, as {shell_word(str(given[self.dest]))} and {shell_word(str(values))}: "
-                                         "give it once")
+                                         "give it once" + joined_once(self, given[self.dest], values))
         given[self.dest] = values
         setattr(namespace, self.dest, values)
 

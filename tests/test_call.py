@@ -229,6 +229,9 @@ def test_a_key_or_password_on_a_command_line_argparse_refuses_is_never_printed(p
     (["report", "runs/x.json", "--min-accuracy", "0.9", "--min-accuracy", "50%"],
      "argument --min-accuracy: given twice, as 0.9 and 0.5: give it once"),
     (["run", "--split", "dev", "--api", "openai", "--api", "ollama"], "argument --api: given twice, as openai and ollama"),
+    # (round 133) --cases given twice was told to give it once, never that its ids are joined by a comma
+    (["run", "--split", "dev", "--cases", "dev-01", "--cases", "dev-02"], "argument --cases: given twice, as dev-01 and "
+     "dev-02: give it once, both joined by a comma: --cases dev-01,dev-02 (see"),
     # attack 44: a power of ten of 10^8 digits written out before it was read (a hang)
     (["report", "runs/x.json", "--min-accuracy", "1e-99999999%"], "argument --min-accuracy: '1e-99999999%': give an accuracy"),
     (["compare", "runs/a.json", "runs/b.json", "--alpha", "1e+99999999%"], "argument --alpha: '1e+99999999%': give a probability"),
