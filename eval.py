@@ -21259,6 +21259,11 @@ def case_meant(config, ids, case_id):
     outside = case_id if case_id in split else next((i for i in split if id_spelt(i) == id_spelt(case_id)), None)
     if outside is not None and outside not in ids:
         return f": the run asked only part of its split ({part_asked(subset)}), which {id_word(outside)} is not in"
+    # ids joined by commas, as run --cases takes them: "did you mean dev-11?" dropped dev-10 without a word
+    parts = [part.strip() for part in case_id.split(",")]
+    if len(parts) > 1 and all(part in ids for part in parts):
+        return (f": --case shows one case; give each in a report of its own, --case {id_word(parts[0])}, then "
+                + ", then ".join(f"--case {id_word(part)}" for part in parts[1:]))
     return id_meant(case_id, ids)
 
 

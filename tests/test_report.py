@@ -269,6 +269,10 @@ def test_report_case_shows_one_case_in_full(project, cli):
     assert [t["response"] for t in s["trials"]] == ["bug", long] and s["correct"] is False
     code, out, err = cli("report", path, "--case", "c3")
     assert code == 2 and "error: no case 'c3' in runs/t.json" in err
+    # (round 133) ids joined by commas, as run --cases takes them: "did you mean c2?" dropped c1 without a word
+    code, out, err = cli("report", path, "--case", "c1,c2")
+    assert code == 2 and err == ("error: no case 'c1,c2' in runs/t.json: --case shows one case; give each in a report "
+                                 "of its own, --case c1, then --case c2\n")
 
 
 def test_runs_lists_every_run_file_newest_first(project, cli):
