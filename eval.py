@@ -4883,6 +4883,13 @@ def of_kind(path, what):
             "verdicts file": {"check", "pass"} <= keys, "context file": keys == {"id", "context"}}.get(what, False)
 
 
+def names_split(word):
+    """Whether a word alone names a split file: golden/WORD.jsonl, or a path ending in .jsonl (a hint: never fails a
+    command). `run dev`, the split given without --split, was told only "unrecognized arguments: dev"."""
+    return any(os.path.isfile(path) and of_kind(path, "split file") for path in
+               ([word] if word.endswith(".jsonl") else [os.path.join(GOLDEN_DIR, word + ".jsonl")]))
+
+
 def errors_held(path):
     """Whether a finished run holds a result whose call failed (run --resume completes it), or cannot be told (a hint
     names the resume then: a run with errors was offered its report, "nothing to resume")."""
@@ -28658,6 +28665,9 @@ class CommandLine(argparse.ArgumentParser):
             spelled, elsewhere = option_elsewhere(option, getattr(command, "commands", {}), not shortened)
             # an option of the command given before it (`eval.py --json runs`): where it goes, not itself as a spelling
             stray = [w for w in extra if not w.startswith("-")]
+            # a split given without --split (`run dev`), as a misspelt option gets a did-you-mean
+            split_meant = next((w for w in stray if names_split(w)), None) if getattr(known, "command", None) == "run" \
+                and known.split is None and known.resume is None else None
             if getattr(known, "command", None) == "compare" and known.pairwise is not None and stray == extra:
                 # `compare A B --pairwise be polite`: the criterion's second word, or a third run, which it does not take
                 hint = ("; --pairwise compares two runs, no more" if all(w.endswith(".json") for w in stray) else
@@ -28674,7 +28684,8 @@ class CommandLine(argparse.ArgumentParser):
                     + (f" (did you mean {close[0]}?)" if (close := difflib.get_close_matches(
                         option, list(command._option_string_actions), n=1, cutoff=0.8)) else "")
                     if elsewhere and getattr(known, "command", None) and known.command not in elsewhere
-                    else f"; did you mean {near[0]}?" if near else "")
+                    else f"; did you mean {near[0]}?" if near
+                    else f"; did you mean {option_word('--split', split_meant)}?" if split_meant else "")
             command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
         return known
 

@@ -1872,6 +1872,12 @@ def test_an_option_is_never_taken_for_a_longer_one_it_begins(project, cli, capsy
      "report --help)"),
     (["report", "--pair=x"], "error: --pair=… (--pairwise) is an option of compare, not of report, which needs run (see "
      "eval.py report --help)"),
+    # (round 133) a split given without --split: a misspelt option got a did-you-mean, the split word none
+    (["run", "dev"], "error: unrecognized arguments: dev; did you mean --split dev? (see eval.py run --help)"),
+    (["run", "--prompt", "prompts/v2.txt", "golden/support/dev.jsonl"], "error: unrecognized arguments: "
+     "golden/support/dev.jsonl; did you mean --split golden/support/dev.jsonl? (see eval.py run --help)"),
+    (["run", "--split", "dev", "test"], "error: unrecognized arguments: test (see eval.py run --help)"),   # (one given)
+    (["run", "dve"], "error: unrecognized arguments: dve (see eval.py run --help)"),   # (no split of that name)
 ])
 def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, capsys, argv, says):
     """Fifty-third round on issue 28: the top-level help was named, and no spelling offered."""
