@@ -4657,8 +4657,8 @@ def resolve_split(value, flag="--split"):
     name is its path inside golden/ without .jsonl, with - for / (golden/support/dev.jsonl: support-dev);
     outside golden/, its path from the current folder (mine/dev.jsonl: mine-dev; mine/rag/dev.jsonl: mine-rag-dev,
     where its folder's name alone was the shipped rag-dev's, its runs numbered among them), or from outside it its
-    folder's name and its own (../x/dev.jsonl: x-dev), and where golden/ has a split of its path, the current
-    folder's name before it (dev.jsonl, rag/dev.jsonl run from P: P-dev, P-rag-dev), so that the runs of two sets'
+    folder's name and its own (../x/dev.jsonl: x-dev), and where the current folder's golden/ has a split of its path,
+    the current folder's name before it (dev.jsonl, rag/dev.jsonl run from P: P-dev, P-rag-dev), so that the runs of two sets'
     dev.jsonl are not all "dev", named runs/dev-v1.json among the golden set's.
     flag: the option that gave it, which a refusal names (report takes a split as --checks)."""
     if value.endswith(".jsonl"):

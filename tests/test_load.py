@@ -2011,6 +2011,11 @@ def test_a_split_beside_this_projects_of_its_path_is_named_apart_and_its_runs_na
         assert [evalpy.resolve_split(p)[1] for p in ("test.jsonl", "rag/dev.jsonl")] == ["test", "rag-dev"]
     finally:
         os.chdir(project)
+    os.chdir("rag")   # (round 133, as README says) the current folder's golden/ is read: rag/ has none, dev.jsonl is dev
+    try:
+        assert evalpy.resolve_split("dev.jsonl")[1] == "dev"
+    finally:
+        os.chdir(project)
     os.makedirs(project.parent / "x", exist_ok=True)
     shutil.copy("golden/labels.txt", project.parent / "x" / "labels.txt")
     (project.parent / "x" / "dev.jsonl").write_text("".join(Path("golden/dev.jsonl").read_text(encoding="utf-8")
