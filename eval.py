@@ -8550,6 +8550,28 @@ SERVER_SILENT = ("a server busy with a long answer (one a run that timed out or 
                  "try again), stuck (restart it), or not a model server at all")
 
 
+def externally_managed():
+    """Whether this Python's pip refuses to install into it (PEP 668: an EXTERNALLY-MANAGED file in its standard
+    library, outside a venv; Debian's and Ubuntu's own python3): `python3 -m pip install -r requirements.txt`, the cure
+    of a missing requests, failed there with "externally-managed-environment"."""
+    import sysconfig   # (here: only a command without requests asks)
+    return sys.prefix == sys.base_prefix and os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+
+
+def requests_cure():
+    """How to install requests for eval.py, as commands that work from here: this Python's pip, or where that refuses
+    (externally_managed), a venv beside eval.py and its Python to run eval.py with."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    there = "" if os.path.realpath(folder) == os.path.realpath(".") else f"cd {shell_word(folder)} && "
+    python = shlex.quote(sys.executable)
+    if not externally_managed():
+        return f"install it with `{there}{python} -m pip install -r requirements.txt`, or run eval.py with the Python that has it"
+    venv_python = shell_word(os.path.join(folder, ".venv", "bin", "python")) if there else ".venv/bin/python"
+    return (f"{python}'s pip installs nothing outside a venv (it is externally managed), so make one beside eval.py: "
+            f"`{there}{python} -m venv .venv && .venv/bin/pip install -r requirements.txt`, then run eval.py with "
+            f"{venv_python} (or `python` after `. .venv/bin/activate`)")
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -8577,8 +8599,7 @@ class ChatClient:
             import requests   # imported here so report and compare start without it
         except ImportError as e:   # a Python other than the one it was installed for (a CI job's system python3)
             raise EvalError(f"this command needs the Python package requests, and {sys.executable} cannot import it "
-                            f"({e}): install it with `{shlex.quote(sys.executable)} -m pip install -r requirements.txt` "
-                            "beside eval.py, or run eval.py with the Python that has it") from None
+                            f"({e}): {requests_cure()}") from None
         import http.cookiejar
         self.requests = requests
         self.host = host

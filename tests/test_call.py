@@ -9,6 +9,7 @@ import re
 import socket
 import subprocess
 import sys
+import sysconfig
 import threading
 import time
 import types
@@ -342,6 +343,35 @@ def test_a_python_without_requests_is_told_what_to_install_never_a_traceback(pro
     assert f"{sys.executable} cannot import it" in done.stderr and "-m pip install -r requirements.txt" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in project.rglob("*")) == before   # no journal, lock or run begun
+
+
+def externally_managed_home(folder):
+    """A Python home as Debian's and Ubuntu's python3 are (PEP 668), for PYTHONHOME: this Python's standard library with
+    an EXTERNALLY-MANAGED file in it, and no site-packages (so no requests); its pip would refuse to install."""
+    stdlib = sysconfig.get_path("stdlib")
+    lib = folder / os.path.relpath(stdlib, sys.base_prefix)
+    lib.mkdir(parents=True)
+    for name in os.listdir(stdlib):
+        if name != "site-packages":
+            (lib / name).symlink_to(os.path.join(stdlib, name))
+    (lib / "EXTERNALLY-MANAGED").write_text("[externally-managed]\nError=use a venv\n")
+    return folder
+
+
+def test_a_python_whose_pip_refuses_to_install_is_sent_to_a_venv(project, tmp_path):
+    """Round 133: on Debian's python3 the cure of a missing requests, `python3 -m pip install -r requirements.txt`, fails
+    "externally-managed-environment" as README's `pip install` does. It names a venv beside eval.py and its Python."""
+    python = os.path.realpath(sys.executable)   # (the base Python, where the tests run in a venv)
+    env = {**os.environ, "PYTHONHOME": str(externally_managed_home(tmp_path / "home"))}
+    done = subprocess.run([python, str(ROOT / "eval.py"), "run", "--split", "dev"], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr == (f"error: this command needs the Python package requests, and {python} cannot import it (No "
+                           f"module named 'requests'): {python}'s pip installs nothing outside a venv (it is externally "
+                           f"managed), so make one beside eval.py: `cd {ROOT} && {python} -m venv .venv && .venv/bin/pip "
+                           f"install -r requirements.txt`, then run eval.py with {ROOT}/.venv/bin/python (or `python` after "
+                           "`. .venv/bin/activate`)\n")
+    assert not (project / "runs").exists()
 
 
 def test_a_server_gone_from_the_address_a_run_recorded_sends_the_user_to_host(project, cli, fake, monkeypatch):
