@@ -11978,10 +11978,13 @@ def said_in_fields(verdict_object, loose, verdict):
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false};
-                # one naming the answer it scores, that answer's object, its name no vote: answer_object)
+                # one naming the answer it scores, that answer's object, its name no vote: answer_object. Its fields
+                # keep their own sense, a score higher the better, never the list's key's: "ranking": [{"answer": "A",
+                # "score": 9}, ...] read lowest best put B first beside the winner A; a scale's still holds)
                 named = [(answer_object(part) if loose is LOOSE_WINNER and not loser else None, part)
                          for part in reversed(item)]
-                stack += ((of[0], whole, lower, side, loser, of[1]) if of else
+                kept = lowest_best or lower and not lower_better(under)
+                stack += ((of[0], whole, kept, side, loser, of[1]) if of else
                           ("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side,
                            loser, part) for of, part in named)
             else:

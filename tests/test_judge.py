@@ -6833,6 +6833,23 @@ def test_a_list_of_the_answers_objects_naming_each_its_answer_is_compared_with_t
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": [{"answer": "A", "score": 9}, {"answer": "B", "score": 3}]}', "A"),
+    ('{"winner": "B", "ranking": [{"answer": "B", "score": 9}, {"answer": "A", "score": 3}]}', "B"),
+    ('{"winner": "A", "rankings": [{"id": "A", "score": 9}, {"id": "B", "score": 3}]}', "A"),
+    ('{"winner": "A", "final_ranking": [{"model": "A", "rating": 9}, {"model": "B", "rating": 3}]}', "A"),
+    ('{"winner": "A", "ranking": [{"answer": "A", "score": "9/10"}, {"answer": "B", "score": "3/10"}]}', "A"),
+    # its scores against the winner, and its ranks (lower the better), are still compared
+    ('{"winner": "B", "ranking": [{"answer": "A", "score": 9}, {"answer": "B", "score": 3}]}', None),
+    ('{"winner": "A", "ranking": [{"answer": "A", "rank": 1}, {"answer": "B", "rank": 2}]}', "A"),
+])
+def test_an_answer_s_object_in_a_ranking_s_list_keeps_its_fields_sense(reply, human):
+    """133rd round, the review of a2e4cc1: the answers' objects in a ranking's list took the ranking's sense, lower the
+    better, so their scores were read lowest best and A, scored 9 to 3 and ranked first beside the winner A, was left to
+    a person. Each object's fields keep their own sense: a score higher the better, a rank lower."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"is_winner": false}, "B": {"is_winner": true}}', None),
     ('{"winner": "A", "A_wins": false, "B_wins": true}', None),
     ('{"winner": "A", "B_is_better": true}', None),
