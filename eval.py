@@ -11471,6 +11471,9 @@ SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point
 # order say the same in every reply; read as a rank against the winner B they leave it to a person, a look lost, where
 # unread a rank against the winner would be a verdict invented
 PLACE_WORDS = RANKS | {"position", "place"}
+# words of a key in an answer's object giving the scale it was scored on (max_score, min_score, score_scale,
+# points_possible, out_of): never a score to compare (10 to 10 beside 9 to 3 read as a tie against the winner A)
+SCALE_BOUND_WORDS = {"max", "maximum", "min", "minimum", "possible", "scale", "out", "range"}
 
 
 def side_named(key):
@@ -11491,7 +11494,10 @@ def scores_of(under, value, lower=False, side=None):
     "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
     answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
     {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score). lower: a rank's or a
-    count's (lower_better), each score negated, so that the highest is still the best."""
+    count's (lower_better), each score negated, so that the highest is still the best. A key naming a scale
+    (SCALE_BOUND_WORDS: max_score, points_possible) holds none."""
+    if SCALE_BOUND_WORDS & set(field_name(under).split("_")):
+        return None
     answer = side_named(under) or side
     scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
                          or side and (field_name(under) in WHOLE_WORDS or lower))

@@ -6850,6 +6850,31 @@ def test_an_answer_s_object_in_a_ranking_s_list_keeps_its_fields_sense(reply, hu
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": [{"answer": "A", "score": 9, "max_score": 10}, {"answer": "B", "score": 3, "max_score": 10}]}',
+     "A"),
+    ('{"winner": "B", "scores": [{"answer": "A", "score": 3, "max_score": 10}, {"answer": "B", "score": 9, "max_score": 10}]}',
+     "B"),
+    ('{"winner": "A", "scores": [{"answer": "A", "score": 9, "min_score": 1}, {"answer": "B", "score": 3, "min_score": 1}]}',
+     "A"),
+    ('{"winner": "A", "scores": [{"answer": "A", "score": 9, "score_scale": 10}, {"answer": "B", "score": 3, '
+     '"score_scale": 10}]}', "A"),
+    ('{"winner": "A", "scores": [{"answer": "A", "points": 9, "points_possible": 10}, {"answer": "B", "points": 3, '
+     '"points_possible": 10}]}', "A"),
+    ('{"winner": "A", "evaluation": {"A": {"points": 9, "points_possible": 10}, "B": {"points": 3, "points_possible": 10}}}',
+     "A"),
+    ('{"winner": "A", "A": {"points": 9, "points_possible": 10}, "B": {"points": 3, "points_possible": 10}}', "A"),
+    # the scores beside the scale against the winner are still a second verdict
+    ('{"winner": "A", "scores": [{"answer": "A", "score": 3, "max_score": 10}, {"answer": "B", "score": 9, "max_score": 10}]}',
+     None),
+])
+def test_an_answer_s_scale_in_its_object_is_no_score_to_compare(reply, human):
+    """133rd round, the review of a2e4cc1: an answer's scale in its object (max_score, min_score, score_scale,
+    points_possible) was compared as a score, 10 to 10 a tie against the winner, so A winning on 9 to 3 under "scores"
+    was left to a person, where under "evaluations" it was read as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"is_winner": false}, "B": {"is_winner": true}}', None),
     ('{"winner": "A", "A_wins": false, "B_wins": true}', None),
     ('{"winner": "A", "B_is_better": true}', None),
