@@ -11471,6 +11471,20 @@ SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point
 # order say the same in every reply; read as a rank against the winner B they leave it to a person, a look lost, where
 # unread a rank against the winner would be a verdict invented
 PLACE_WORDS = RANKS | {"position", "place"}
+# words of a key naming an answer's own value, what it said (answer, value, final_answer, output, final, result): a
+# text there, "1/4", is its content, never its score, in its object ({"A": {"answer": "1/4"}}) or one level down
+# ("answers": {"answer_A": "1/4"}); beside the verdict "Answer A": "3/10" is still a score, the label eval.py's own
+# pairwise prompt gives the answers
+OWN_VALUE_WORDS = {"answer", "answers", "value", "values", "output", "outputs", "final", "result", "results", "solution",
+                   "content", "text", "prediction"}
+
+
+def own_value(key):
+    """Whether a key, its answer's letter aside, names an answer's own value (OWN_VALUE_WORDS: final_answer, output_A)."""
+    words = set(field_name(key).split("_")) - {"a", "b"}
+    return bool(words) and words <= OWN_VALUE_WORDS
+
+
 # words of a key in an answer's object giving the scale it was scored on (max_score, min_score, score_scale,
 # points_possible, out_of): never a score to compare (10 to 10 beside 9 to 3 read as a tie against the winner A)
 SCALE_BOUND_WORDS = {"max", "maximum", "min", "minimum", "possible", "scale", "out", "range"}
@@ -11493,10 +11507,12 @@ def scores_of(under, value, lower=False, side=None):
     6}, {"B": "9/10"}, score_A; SCORE_WORDS), or one out of a scale under another naming an answer ("Response A":
     "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
     answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
-    {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score). lower: a rank's or a
-    count's (lower_better), each score negated, so that the highest is still the best. A key naming a scale
-    (SCALE_BOUND_WORDS: max_score, points_possible) holds none."""
-    if SCALE_BOUND_WORDS & set(field_name(under).split("_")):
+    {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score, nor a text under a key of
+    its own value, "answer": "1/4": own_value). lower: a rank's or a count's (lower_better), each score negated, so
+    that the highest is still the best. A key naming a scale (SCALE_BOUND_WORDS: max_score, points_possible) holds
+    none."""
+    if SCALE_BOUND_WORDS & set(field_name(under).split("_")) \
+            or isinstance(value, str) and side and not side_named(under) and own_value(under):
         return None
     answer = side_named(under) or side
     scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
@@ -11856,7 +11872,8 @@ def answers_held(key, value):
     """The answers' scored entries (answer_scored) of an object one level down under a key of ANSWERS_HOLDERS, its
     first FIELD_VALUES_READ keys, or of a list there of the answers' objects naming each its answer (answer_object:
     "evaluations": [{"answer": "A", "score": 3}, ...], once each), or {} (a criterion's, {"accuracy": {"A": 3, "B": 9}},
-    is a breakdown, never read)."""
+    is a breakdown, never read); a text under a key of an answer's own value there ("answers": {"answer_A": "1/4"}) is
+    its content (own_value), no score."""
     if not set(field_name(key).split("_")) <= ANSWERS_HOLDERS or "criteri" in field_name(key):
         return {}
     if isinstance(value, list):
@@ -11864,7 +11881,8 @@ def answers_held(key, value):
         return dict(found) if (found := [n for n in named if n]) and len(dict(found)) == len(found) else {}
     if not isinstance(value, dict):
         return {}
-    return {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if answer_scored(k, v)}
+    return {k: v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ)
+            if answer_scored(k, v) and not (isinstance(v, str) and own_value(k))}
 
 
 def whole_of_one_criterion(sides):

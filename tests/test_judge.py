@@ -6811,6 +6811,25 @@ def test_answers_objects_one_level_down_are_compared_with_the_winner(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "answers": {"A": {"answer": "1/4"}, "B": {"answer": "3/4"}}}', "A"),
+    ('{"winner": "A", "answers": {"A": {"value": "1/4"}, "B": {"value": "3/4"}}}', "A"),
+    ('{"winner": "A", "answers": {"A": {"final_answer": "1/4"}, "B": {"final_answer": "3/4"}}}', "A"),
+    ('{"winner": "A", "answers": {"answer_A": "1/4", "answer_B": "3/4"}}', "A"),
+    ('{"winner": "A", "outputs": {"output_A": "2/5", "output_B": "4/5"}}', "A"),
+    ('{"winner": "A", "answers": [{"label": "A", "final": "1/4"}, {"label": "B", "final": "3/4"}]}', "A"),
+    ('{"winner": "A", "A": {"final_answer": "1/4"}, "B": {"final_answer": "3/4"}}', "A"),
+    # beside them a score is still compared, and a key naming an answer beside the winner still scores it
+    ('{"winner": "A", "answers": {"A": {"answer": "1/4", "score": 3}, "B": {"answer": "3/4", "score": 9}}}', None),
+    ('{"winner": "A", "Answer A": "3/10", "Answer B": "8/10"}', None),
+])
+def test_the_answers_own_values_in_their_objects_or_one_level_down_are_no_scores(reply, human):
+    """133rd round, the review of the answers' objects one level down: an answer's own value, a fraction ("answers":
+    {"A": {"answer": "1/4"}, ...}, "answer_A": "1/4" under "answers", "output_A" under "outputs", "final" in an answer's
+    object in a list), was read as its score on a scale of 4 or 5, so A, whose answer was 1/4, was left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}', None),
     ('{"winner": "A", "scores": [{"id": "A", "score": 3}, {"id": "B", "score": 9}]}', None),
     ('{"winner": "A", "scores": [{"name": "Response A", "score": "3/10"}, {"name": "Response B", "score": "9/10"}]}', None),
