@@ -11611,15 +11611,21 @@ def scores_agree(scores, winner, whole=True):
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 RANKED_APART = re.compile(r">{1,2}|[,;→]|\bthen\b")   # (each part stripped after: no run of spaces read twice)
 ORDER_WORDS = {"order", "ordering"}
+# ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
+# any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
+# display_order, order_presented, input_order, swapped_order, order_after_swap), never a ranking, inside a field too
+ORDER_NAMES = (WHOLE_WORDS | RANKS | {"of", "by"}) - {"after", "swap", "swapped"}
 
 
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
-    final_ranking) or of ORDER_WORDS qualified (preference_order), an object of its places ("ranking": {"1": "B", "2":
-    "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with ">"); else None."""
+    final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
+    ("ranking": {"1": "B", "2": "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with
+    ">"); else None."""
     words = set(field_name(under).split("_"))
     compared = isinstance(items, str) and ">" in items
-    if not (RANKS & words or ORDER_WORDS & words and (words - ORDER_WORDS or compared)):
+    named = words - ORDER_WORDS
+    if not (RANKS & words or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
     if isinstance(items, str):
         return [part.strip() for part in RANKED_APART.split(items, maxsplit=2)]
@@ -11634,8 +11640,7 @@ def a_ranking(under, items):
 def names_an_order(key, value):
     """Whether a key beside a verdict gives the answers' order of preference (a_ranking: "order": "B > A",
     "preference_order": ["B", "A"]), read as a ranking is."""
-    return bool(ORDER_WORDS & set(field_name(key).split("_"))) \
-        and set(field_name(key).split("_")) <= ORDER_WORDS | WHOLE_WORDS | RANKS and a_ranking(key, value) is not None
+    return bool(ORDER_WORDS & set(field_name(key).split("_"))) and a_ranking(key, value) is not None
 
 
 def ranked_first(under, items):

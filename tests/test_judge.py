@@ -7042,6 +7042,27 @@ def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
+    ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "input_order": ["B", "A"]}}', "A"),
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "sort_order": "B, A"}}', "A"),
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "order_of_responses": ["B", "A"]}}', "A"),
+    ('{"winner": "A", "swapped_order": ["B", "A"]}', "A"),
+    ('{"winner": "A", "order_after_swap": ["B", "A"]}', "A"),
+    # an order named as a ranking or a preference is one, inside a field too
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "preference_order": ["B", "A"]}}', None),
+    ('{"winner": "A", "scores": {"A": 9, "B": 3, "final_order": "B > A"}}', None),
+])
+def test_an_order_of_presentation_inside_a_field_or_after_a_swap_is_no_ranking(reply, human):
+    """133rd round, the review of 51afda2: an order the answers were shown in, inside a walked field
+    ("presentation_order", "display_order", "order_presented") or beside the verdict after a swap ("swapped_order"),
+    was read as a ranking, so A, scored 9 to 3 beside the winner A, was left to a person. Only an order named as a
+    ranking or a preference is one, there as beside the verdict."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
     ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
     ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
