@@ -11610,6 +11610,8 @@ def scores_agree(scores, winner, whole=True):
 # answers, "A, B", may be the order they were shown in)
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 RANKED_APART = re.compile(r">{1,2}|[,;→]|\bthen\b")   # (each part stripped after: no run of spaces read twice)
+# a ranking's text saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither first, it says a tie
+RANKED_TIED = re.compile(r"\b(?:tie|tied|ties|equal|equally|draw|same)\b", re.IGNORECASE)
 ORDER_WORDS = {"order", "ordering"}
 # ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
 # any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
@@ -11646,12 +11648,15 @@ def names_an_order(key, value):
 def ranked_first(under, items):
     """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
-    None where it is no such ranking."""
-    items = a_ranking(under, items)
+    "tie" where its text says they are tied (RANKED_TIED: "A, B (tie)" beside a tie was read as A first), or None where
+    it is no such ranking."""
+    text, items = items, a_ranking(under, items)
     if items is None or len(items) != 2:
         return None
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
-    return items[0] if set(answers) == {"A", "B"} else None
+    if set(answers) != {"A", "B"}:
+        return None
+    return "tie" if isinstance(text, str) and RANKED_TIED.search(text) else items[0]
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

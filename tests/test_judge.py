@@ -7063,6 +7063,18 @@ def test_an_order_of_presentation_inside_a_field_or_after_a_swap_is_no_ranking(r
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "tie", "ranking": "A, B (tie)"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (equal)"}', "tie"),
+    ('{"winner": "A", "ranking": "A, B (tie)"}', None),
+    ('{"winner": "tie", "ranking": "A, B"}', None),
+])
+def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human):
+    """133rd round, the review of 51afda2: a ranking's text saying the two are tied ("A, B (tie)") beside a tie was read
+    as A first, a second verdict, so a consistent tie was left to a person. It ranks neither first: it says a tie."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
     ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
     ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
