@@ -11609,7 +11609,11 @@ def scores_agree(scores, winner, whole=True):
 # "B > A", "B then A"); an order written so is a ranking, under "order" alone only with ">" (an order of the two
 # answers, "A, B", may be the order they were shown in)
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
-RANKED_APART = re.compile(r">{1,2}|[,;→]|\bthen\b")   # (each part stripped after: no run of spaces read twice)
+# (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
+RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
+# a part's place said before or after it ("1st: B", "#2 A", "B first"): no part of the answer's name
+PLACE_BEFORE = re.compile(r"(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second)\b(?:[ \t]*[:.)=–-])?[ \t]*(?=\S)", re.IGNORECASE)
+PLACE_AFTER = {"first", "second", "1st", "2nd", "last"}
 # a ranking's text saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither first, it says a tie
 RANKED_TIED = re.compile(r"\b(?:tie|tied|ties|equal|equally|draw|same)\b", re.IGNORECASE)
 ORDER_WORDS = {"order", "ordering"}
@@ -11630,13 +11634,21 @@ def a_ranking(under, items):
     if not (RANKS & words or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
     if isinstance(items, str):
-        return [part.strip() for part in RANKED_APART.split(items, maxsplit=2)]
+        return [unplaced(part.strip()) for part in RANKED_APART.split(items, maxsplit=2)]
     if isinstance(items, dict) and len(items) == 2:
         places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
         if all(places.values()):
             place = lambda key: int(places[key].group(1) or {"first": 1, "second": 2}[places[key].group(2)])
             return [items[key] for key in sorted(items, key=place)] if len(set(map(place, items))) == 2 else None
     return items if isinstance(items, list) else None
+
+
+def unplaced(part):
+    """A ranking's text's part without the place said of it (PLACE_BEFORE, PLACE_AFTER: "1st: B" and "B first" are
+    "B"), its last word split off, never searched for (a MiB of spaces is read once)."""
+    part = part[place.end():] if (place := PLACE_BEFORE.match(part)) else part
+    words = part.rsplit(None, 1)
+    return words[0] if len(words) == 2 and words[1].casefold() in PLACE_AFTER else part
 
 
 def names_an_order(key, value):

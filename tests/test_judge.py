@@ -7075,6 +7075,22 @@ def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "B, then A"}', None),
+    ('{"winner": "A", "ranking": "B first, then A"}', None),
+    ('{"winner": "A", "ranking": "1st: B, 2nd: A"}', None),
+    ('{"winner": "A", "ranking": "#1 B; #2 A"}', None),
+    ('{"winner": "B", "ranking": "B, then A"}', "B"),
+    ('{"winner": "B", "ranking": "B first, then A"}', "B"),
+    ('{"winner": "B", "ranking": "1st: B, 2nd: A"}', "B"),
+])
+def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human):
+    """133rd round, the review of 51afda2: a ranking's text joined by ", then" or labelled by its places ("B, then A",
+    "B first, then A", "1st: B, 2nd: A") was split in three, or its parts read as no answer, and never read, so A ranked
+    second beside the winner A was counted as A."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
     ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
     ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
