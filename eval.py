@@ -7502,13 +7502,16 @@ def one_sided(a_ids, b_ids):
 
 def host_parts(value):
     """A host as typed, in four: its scheme (http:/ too), a user name and password with their @ (to the last @ before
-    any ? # or ;: a password may hold a / or an @; an @ after them is the query's), the address, and a query, fragment
-    or path parameter (from the first ? # or ; to the end, line breaks and all: /;token=s3cret may hold a key as a
+    any ? or #, or a ; after a /: a password may hold a / an @ or a ; (RFC 3986's userinfo does, as urlsplit reads it);
+    an @ after them is the query's or the parameter's), the address, and a query, fragment or path parameter (from the
+    first ? # or ; after the user name and password to the end, line breaks and all: /;token=s3cret may hold a key as a
     query does); each '' where there is none."""
     scheme = (re.match(r"[A-Za-z][\w+.-]*:/+", value) or re.match("", value)).group()
-    address, query = re.fullmatch(r"([^?#;]*)(.*)", value[len(scheme):], re.S).groups()
+    # the user name and password first (http://u:p;s3cret@h is a password, not h's parameter), then the parameter
+    address, query = re.fullmatch(r"([^?#/]*(?:/[^?#;]*)?)(.*)", value[len(scheme):], re.S).groups()
     userinfo, at, address = address.rpartition("@")
-    return scheme, userinfo + at, address, query
+    address, parameter = re.fullmatch(r"([^;]*)(.*)", address, re.S).groups()
+    return scheme, userinfo + at, address, parameter + query
 
 
 def host_shown(value):

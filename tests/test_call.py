@@ -148,6 +148,10 @@ SECRET_HOSTS = [
     ("http://127.0.0.1:1/;token=Zq7Xw9", "'http://127.0.0.1:1/;…': PARAMETER"),
     ("127.0.0.1:1/v1;token=Zq7Xw9?k=Xw9", "'127.0.0.1:1/v1;…': PARAMETER"),
     ("http://127.0.0.1:1/;token=a@Zq7Xw9", "'http://…;…': PARAMETER"),
+    # (133rd round) a ; before the @ is the password's (RFC 3986, urlsplit): refused as such, its server named
+    ("http://u:p;Zq7Xw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
+    ("http://u;Zq7:Xw9@127.0.0.1:1", "'http://…@127.0.0.1:1': CREDENTIALS"),
+    ("http://u:p;Zq7@127.0.0.1:1/;t=Xw9", "'http://…@127.0.0.1:1/;…': CREDENTIALS"),
 ]
 
 
