@@ -1011,19 +1011,20 @@ def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
 def level_text(level, alpha=None):
     """A confidence level as a percent: 1 - alpha with the digits alpha was given with ('62.500001' at --alpha
     0.37499999, which .3g printed '62.5' beside a p of 0.375), else (a level worked out: Bonferroni's '98.3') with the
-    digits it needs never to read 100 ('99.9999999' at alpha 1e-9, which .3g printed as a 100% interval)."""
-    from decimal import Decimal
+    fewest digits, from three, that never read 100, rounded as percents are ('99.99999997' at alpha 1e-9 over three
+    comparisons, which .3g printed as a 100% interval)."""
+    from decimal import Decimal, ROUND_HALF_UP
+    if alpha is None:   # (a level known without its alpha) the shortest alpha of the few digits one types that makes it
+        alpha = next((float(t) for d in range(1, 11) for t in [f"{1 - level:.{d}g}"] if 1 - float(t) == level), None)
     if alpha is not None and 1 - alpha == level:   # the user's own alpha: all its digits, up to a float's 17
         # (repr, the shortest that reads back: --alpha 0.37499999999 is 62.50000000001, never 62.5 beside a p of 0.375)
         return f"{(100 - 100 * Decimal(repr(alpha))).normalize():f}"
-    # the shortest alpha whose 1 - alpha is the level (1 - level is 0.37499999000000004), of the few digits one types;
-    # more would read a worked-out level's own float digits back (0.05 / 3 at 15), so the alpha given reads its own
-    typed = next((t for d in range(1, 11) for t in [f"{1 - level:.{d}g}"] if 1 - float(t) == level), None)
-    if typed is not None:   # (0.05 / 3, Bonferroni's, is none)
-        return f"{(100 - 100 * Decimal(typed)).normalize():f}"
+    # worked out from the alpha given, never read as one typed: near 1 a float cannot tell them apart (1 - 1e-9 / 3 was
+    # read as 1 - 3.333334e-10 and printed 99.99999996666666, its last digit wrong); the level as its float reads back
+    exact = 100 * Decimal(repr(level))
     for digits in range(3, 18):
-        text = f"{100 * level:.{digits}g}"
-        if float(text) < 100:
+        text = f"{exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), ROUND_HALF_UP).normalize():f}"
+        if Decimal(text) < 100:
             return text
     return text
 
