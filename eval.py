@@ -15617,19 +15617,30 @@ def changed_here(config, path, journal):
     return read_from_here([path], run_path, other) if other != "." else read_from_here([path])
 
 
+def prompt_sha_now(path):
+    """The sha of the prompt file at `path` as load_prompt hashes it (its bytes), or None where it cannot be read."""
+    try:
+        return sha256_bytes(read_bytes(path, "prompt file"))
+    except (EvalError, OSError):
+        return None
+
+
 def changed_unread(config):
-    """What a resume's refusal of a split or labels.txt that no longer loads adds: that the run began with it as it was,
-    and to put it back (its own words alone said how to mend it, or to add checks, which a resume then refuses as a
-    split changed)."""
+    """What a resume's refusal of a split, labels.txt, prompt or context file that no longer loads adds: that the run
+    began with it as it was, and to put it back (its own words alone said how to mend it, or to add checks, or to give
+    another prompt's path, or to save it as UTF-8, which a resume then refuses as a file changed)."""
     labels_path = os.path.join(os.path.dirname(config["split_path"]) or ".", LABELS_FILE)
     try:   # (removed, no longer read, or read as other labels: a label taken out, given twice, the file emptied)
         labels_now = parse_labels(labels_path) if os.path.lexists(labels_path) else None
     except EvalError:
         labels_now = None
+    context = config.get("context_path")   # (run --context FILE: pinned by context_sha as the split by split_sha)
     changed = ([f"{shell_word(config['split_path'])} (or a {CHECKS_FILE} or {TOOLS_FILE} beside it)"]
                if config["split_sha"] not in split_shas(config["split_path"]) else []) \
         + ([f"{shell_word(labels_path)} (it held {named_labels(config['labels'])})"]
-           if type(config.get("labels")) is list and labels_now != config["labels"] else [])
+           if type(config.get("labels")) is list and labels_now != config["labels"] else []) \
+        + ([shell_word(config["prompt"])] if prompt_sha_now(config["prompt"]) != config["prompt_sha"] else []) \
+        + ([shell_word(context)] if context and config.get("context_sha") not in context_shas(context) else [])
     return (f"\nThis run began with {' and '.join(changed)} as {'they were' if len(changed) > 1 else 'it was'}: put "
             f"{'them' if len(changed) > 1 else 'it'} back as {'they were' if len(changed) > 1 else 'it was'} to resume, or "
             "make a new run with the set as it is now") if changed else ""

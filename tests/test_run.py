@@ -561,14 +561,16 @@ def test_a_signal_during_the_model_load_ends_the_run_plainly(project, fake, sig)
     assert not runs.exists() or not any(runs.iterdir())   # no run, no journal, no lock left behind
 
 
-def interrupted_journal(project, cli, fake, keep, extra=()):
-    """A journal as a killed run leaves it: the header and the first `keep` answers (of a run given `extra` too)."""
-    assert cli("run", "--split", "dev", "--host", fake.url, *extra)[0] == 0
-    run = load_json("runs/dev-v3.json")
-    os.unlink("runs/dev-v3.json")
+def interrupted_journal(project, cli, fake, keep, extra=(), split="dev", out=None):
+    """A journal as a killed run leaves it: the header and the first `keep` answers (of a run given `extra` too; of
+    another split, at `out`)."""
+    assert cli("run", "--split", split, "--host", fake.url, *extra, *(("--out", out) if out else ()))[0] == 0
+    out = out or "runs/dev-v3.json"
+    run = load_json(out)
+    os.unlink(out)
     lines = [json.dumps({"format": evalpy.RUN_FORMAT, "config": run["config"]})]
     lines += [json.dumps({k: r[k] for k in ("id",) + evalpy.CALL_FIELDS}) for r in run["results"][:keep]]
-    (project / "runs" / "dev-v3.json.journal").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (project / (out + ".journal")).write_text("\n".join(lines) + "\n", encoding="utf-8")
     fake.chat_bodies.clear()
 
 
@@ -1635,6 +1637,46 @@ def test_resume_refuses_changed_labels_and_answers_to_unknown_cases(project, cli
     # (31st round) `runs` counted that line as an answer and printed the resume that refuses it
     code, out, err = cli("runs", "runs")
     assert "damaged journal line" in out and "finish with" not in out, out
+
+
+def damaged(path, damage):
+    """The file at `path` made unreadable as `damage` says: a folder in its place, garbage bytes, or emptied."""
+    os.unlink(path)
+    if damage == "folder":
+        os.mkdir(path)
+    else:
+        open(path, "wb").write(bytes(range(128, 256)) if damage == "garbage" else b"")
+
+
+def said_began_with(cli, fake, run_path, path):
+    """Whether the resume of the stopped run at `run_path`, its report and `runs` each refuse it, saying it began
+    with the file at `path` as it was, to be put back."""
+    for argv in (("run", "--resume", run_path, "--host", fake.url), ("report", run_path), ("runs", "runs")):
+        code, out, err = cli(*argv)
+        said = " ".join((out + err).split())
+        assert f"This run began with {path} as it was: put it back as it was to resume" in said, (argv, out, err)
+        assert "finish with" not in said, (argv, out)
+    assert fake.chat_bodies == []
+
+
+@pytest.mark.parametrize("damage", ["folder", "garbage", "empty"])
+def test_a_stopped_run_whose_prompt_cannot_be_read_says_it_began_with_it(project, cli, fake, damage):
+    """133rd round: a stopped run whose prompt no longer loads (a folder in its place, garbage bytes, emptied) was told
+    the load's cure alone by run --resume, report and runs: "give a prompt file's path" (refused with --resume), "save
+    it as UTF-8" (then refused as a prompt changed), or nothing. As a split or labels.txt, each now says the run began
+    with it as it was (its sha in the journal): put it back; a --context file's alike."""
+    interrupted_journal(project, cli, fake, keep=5)
+    damaged("prompts/v3.txt", damage)
+    said_began_with(cli, fake, "runs/dev-v3.json", "prompts/v3.txt")
+
+
+@pytest.mark.parametrize("damage", ["folder", "garbage", "empty"])
+def test_a_stopped_run_whose_context_file_cannot_be_read_says_it_began_with_it(project, cli, fake, damage):
+    """(133rd round, as its prompt) a stopped run of --context FILE whose file no longer loads."""
+    interrupted_journal(project, cli, fake, keep=1, split="golden/rag/dev.jsonl", out="runs/rag.json",
+                        extra=("--context", "golden/rag/retriever-b.ndjson"))
+    damaged("golden/rag/retriever-b.ndjson", damage)
+    said_began_with(cli, fake, "runs/rag.json", "golden/rag/retriever-b.ndjson")
 
 
 def test_a_journal_line_of_a_case_of_the_split_outside_the_runs_cases_is_named_so(project, cli, fake):
