@@ -3524,6 +3524,14 @@ def thinking_cut(r):
     return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking")) and not cut_calling(r)
 
 
+def called_last(r):
+    """Whether an agent's answer ended in a turn that called tools: cut as it called them (cut_calling()) or out of
+    turns. Its reasoning, sent apart or inline, had ended: it went on to call them (one cut with "<think>I will look
+    it up" never closed was counted "Thinking never finished")."""
+    last = next((m for m in reversed(r.get("transcript") or ()) if m.get("role") == "assistant"), None)
+    return bool(last and last.get("tool_calls"))
+
+
 def cut_calling(r):
     """Whether an agent's answer ended in a turn the token limit cut as it called tools (its calls never run,
     calls_run): it reached no answer, and fails as one out of turns does."""
@@ -3533,11 +3541,13 @@ def cut_calling(r):
 
 def given_answer(r):
     """What a result's model answered, as it is scored, judged and compared: its text past any reasoning inline;
-    None where no answer came (an error, reasoning inline never closed, or thinking sent apart that the token limit
+    None where no answer came (an error, reasoning inline never closed in a turn that called no tools, or thinking sent apart that the token limit
     cut before a word of the answer: a judge was asked of that "" and its pass shown beside "no answer")."""
     if r.get("response") is None:
         return None
     said = answer_of(r["response"])
+    if said is None and called_last(r):   # (reasoning inline never closed before its calls: it had ended, and such a
+        return ""                         # turn gives no answer, as ever: its checks fail as out of turns or cut)
     return None if said is None or ((not said or said.isspace()) and thinking_cut(r)) else said
 
 

@@ -3768,6 +3768,21 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert "Cut off by the token limit" in out and "ignored" not in out and "short of every limit" not in out, out
 
 
+def said_failed_not_thinking(project, cli, fake, api, *more):
+    """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
+    summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json",
+                         *more)
+    assert code == 0, err
+    s = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert s["unfinished_thinking"] == [], s["unfinished_thinking"]
+    out = cli("report", "runs/a.json")[1]
+    assert "Thinking never finished" not in out and "still thinking" not in out, out
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert "still thinking" not in shown, shown
+    return evalpy.failed_words(evalpy.failure(evalpy.grade_run(load_json("runs/a.json"))[0])), shown
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_an_agent_turn_cut_as_it_called_tools_after_reasoning_apart_is_not_unfinished_thinking(project, cli, fake, api):
     """133rd round: a turn the token limit cut as it called a tool, its reasoning sent apart (Ollama's message.thinking,
@@ -3777,17 +3792,23 @@ def test_an_agent_turn_cut_as_it_called_tools_after_reasoning_apart_is_not_unfin
     reasoning is."""
     fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"},
                                          thinking="x"), "Su pedido A-1 está enviado."]
-    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
-    assert code == 0 and load_json("runs/a.json")["results"][0]["thinking"] == "x", err
-    s = json.loads(cli("report", "runs/a.json", "--json")[1])
-    assert s["unfinished_thinking"] == [], s["unfinished_thinking"]
-    case = evalpy.grade_run(load_json("runs/a.json"))[0]
-    assert evalpy.failed_words(evalpy.failure(case)).endswith(
-        "cut by the token limit as it called tools (turn 1: its calls never run)"), evalpy.failure(case)
-    out = cli("report", "runs/a.json")[1]
-    assert "Thinking never finished" not in out and "still thinking" not in out, out
-    shown = cli("report", "runs/a.json", "--case", "a1")[1]
-    assert "still thinking" not in shown and "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
+    failed, shown = said_failed_not_thinking(project, cli, fake, api)
+    assert load_json("runs/a.json")["results"][0]["thinking"] == "x"
+    assert failed.endswith("cut by the token limit as it called tools (turn 1: its calls never run)"), failed
+    assert "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_agent_turn_cut_as_it_called_tools_after_inline_reasoning_never_closed_is_not_unfinished_thinking(
+        project, cli, fake, api):
+    """133rd round: the same turn with its reasoning inline and never closed ("<think>I will look it up" beside its
+    call) was still counted "Thinking never finished" (answer_of read no answer before the cut was asked about),
+    though README says such a turn's reasoning, sent apart or inline, had ended."""
+    fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"},
+                                         content="<think>I will look it up"), "Su pedido A-1 está enviado."]
+    failed, shown = said_failed_not_thinking(project, cli, fake, api)
+    assert failed.endswith("cut by the token limit as it called tools (turn 1: its calls never run)"), failed
+    assert "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
