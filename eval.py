@@ -3520,14 +3520,16 @@ def thinking_cut(r):
     spent on the reasoning first. Or that its server stopped looping (REPEAT_STOP: Ollama's, vLLM's
     "repetition"): no answer either, as the same loop inline is (its "" passed a not_regex, and was judged). Never of
     an agent's turn cut as it called tools (cut_calling()): its reasoning had finished, it went on to call them (read
-    as thinking cut, it was counted "Thinking never finished" beside cut as it called)."""
-    return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking")) and not cut_calling(r)
+    as thinking cut, it was counted "Thinking never finished" beside cut as it called), nor of one whose last turn
+    called tools at --max-turns, whatever stopped it (called_last())."""
+    return r.get("done_reason") in ("length", REPEAT_STOP) and bool(r.get("thinking")) and not called_last(r)
 
 
 def called_last(r):
     """Whether an agent's answer ended in a turn that called tools: cut as it called them (cut_calling()) or out of
-    turns. Its reasoning, sent apart or inline, had ended: it went on to call them (one cut with "<think>I will look
-    it up" never closed was counted "Thinking never finished")."""
+    turns, whatever stopped it (the token limit, its server stopping it looping). Its reasoning, sent apart or inline,
+    had ended: it went on to call them (the last allowed turn stopped for repetition as it called, and one cut with
+    "<think>I will look it up" never closed, were counted "Thinking never finished")."""
     last = next((m for m in reversed(r.get("transcript") or ()) if m.get("role") == "assistant"), None)
     return bool(last and last.get("tool_calls"))
 

@@ -3812,6 +3812,19 @@ def test_an_agent_turn_cut_as_it_called_tools_after_inline_reasoning_never_close
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_the_last_allowed_turn_stopped_for_repetition_as_it_called_tools_is_out_of_turns_not_unfinished_thinking(
+        project, cli, fake, api):
+    """133rd round: the last turn --max-turns allowed, its reasoning sent apart and a call made, that its server
+    stopped for repeating itself (Ollama's "repeat", vLLM's "repetition") was counted "Thinking never finished" beside
+    "ran out of turns": a turn that called tools had finished reasoning, whatever stopped it."""
+    fake.agents[ASK] = [dict(cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else
+                                              {"order_id": "A-1"}, thinking="x"),
+                             done_reason="repetition" if api == "openai" else "repeat")]
+    failed, _ = said_failed_not_thinking(project, cli, fake, api, "--max-turns", "1")
+    assert failed.endswith("ran out of turns (1)"), failed
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_two_calls_of_one_id_go_back_each_answered_by_an_id_of_its_own(project, cli, fake, api):
     """Round 104 (left open since round 98): a server that gave two calls of one turn the same id (a model that writes
     its ids, as Mistral's templates let it) had both results sent back answering that one id, so the server could not
