@@ -18950,7 +18950,8 @@ def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits
     """The run's median prompt tokens per character sent (other scripts' weighed `other_weight`, weighed_at(); `spent`
     tokens of each count taken as its template's besides TEMPLATE_TOKENS a message; `unseen`, the system prompt and its
     template's tokens left out of each, as a prompt cache that held it counts (and so anyway of one turn a cache
-    counted in part, short_count(), where another was counted whole, and leaving out one so short without it too,
+    counted in part, short_count(), or under the highest one-turn count by more than texts vary, where another was
+    counted whole, and leaving out one so short without it too,
     counted_past_system()); `digits`, each digit taken as a token,
     the most a tokenizer reads one at, and left out of each with its token: the rate of the rest), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
@@ -18968,12 +18969,21 @@ def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits
     # (with --repeat 3, two trials of three so counted made the run's rate 0, and a chat whose first trial, counted
     # whole, showed its lost turns was said not checked, "partial counts")
     trials = [t for t in trials if not (held and (t.get("turns") or 1) == 1 and counted_past_system(t))]
-    def left(t):   # (1 where the system prompt is left out of its count, as TEMPLATE_TOKENS * left(t) its tokens)
-        return unseen or held and (t.get("turns") or 1) == 1 and short_count(t)
     apart = (lambda t: t.get("sent_digits", 0)) if digits else (lambda t: 0)
-    counted = [(max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * left(t) - spent - apart(t), 0)
-                / max(weighed_at(t, other_weight) - left(t) * t.get("sent_system", 0) - apart(t), 1),
-                (t.get("turns") or 1) > 1, weighed_at(t, OTHER_WEIGHTS[-1]))
+    def rate(t, left):   # (left: 1 where the system prompt is left out of its count, as TEMPLATE_TOKENS * left its tokens)
+        return (max(t["prompt_tokens"] - template_tokens(t) + TEMPLATE_TOKENS * left - spent - apart(t), 0)
+                / max(weighed_at(t, other_weight) - left * t.get("sent_system", 0) - apart(t), 1))
+    # and one whose count, read whole, is under the highest one-turn count's by more than texts vary (WINDOW_SHORT),
+    # where read without the system prompt it is not over it by more: a cache that held the system prompt (all a
+    # question's request shares with another's) counts it so, and the whole counts are the highest (a short system
+    # prompt's questions so counted, 31 tokens for 193 characters, read 0.109 with its characters, not short, and made
+    # the rate theirs: a chat that lost a turn was said not checked, "partial counts")
+    ones = [t for t in trials if (t.get("turns") or 1) == 1 and t["prompt_tokens"] < window / 2]
+    top = max((rate(t, False) for t in ones), default=0) if held and not unseen else 0
+    def left(t):
+        return unseen or held and (t.get("turns") or 1) == 1 and (short_count(t) or (
+            rate(t, False) < WINDOW_SHORT * top and rate(t, True) * WINDOW_SHORT <= top))
+    counted = [(rate(t, left(t)), (t.get("turns") or 1) > 1, weighed_at(t, OTHER_WEIGHTS[-1]))
                for t in trials if t["prompt_tokens"] < window / 2]
     # a conversation shortened is counted at its own tiny rate, and where most were, their median was "normal" (40
     # tokens for 40,000 characters flagged nothing): answers of one turn, else conversations whose characters could
