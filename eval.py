@@ -18956,9 +18956,14 @@ def tokens_per_char(cases, window, other_weight=1, spent=0, unseen=False, digits
     the most a tokenizer reads one at, and left out of each with its token: the rate of the rest), over
     answers well inside the window that carry one (carries_rate()), from at most about 2,000 cases: of answers of one
     turn; without any, of conversations too short to have been shortened; without those, the largest rate of a
-    conversation. None without any."""
+    conversation; of a case's trials (--repeat), the one counted highest alone. None without any."""
     step = max(1, len(cases) // 2000)
-    trials = [t for c in cases[::step] for t in c["trials"] if carries_rate(t)]
+    # of a case's trials, one prompt asked again (--repeat), the count a cache made no smaller: the highest (a cache
+    # that counted a prompt it had seen 1, or half, with --repeat 3 made the rate of chats alone 0, and with questions
+    # dragged it under MIN_TOKENS_A_CHAR: chats whose first trial, counted whole, showed their lost turns were said not
+    # checked, "partial counts")
+    trials = [max(rated, key=lambda t: t["prompt_tokens"]) for c in cases[::step]
+              if (rated := [t for t in c["trials"] if carries_rate(t)])]
     # a count of one turn under MIN_TOKENS_A_CHAR of its characters, where another's is not, is of what a prompt cache
     # had not seen, the system prompt it held (all a question's request shares with another's): read without it, as
     # `unseen` reads all (2 of 8 questions so counted, the others past half the window, made the run's rate theirs,

@@ -4626,3 +4626,31 @@ def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_held_a_short_sys
     assert [(x["id"], x["trial"]) for x in s["turns_may_be_dropped"]] == [("lost", 1)], s["turns_may_be_dropped"]
     assert s["turns_unchecked"] == [], s["turns_unchecked"]
 
+
+def test_chats_alone_flag_a_first_trial_that_lost_turns_where_a_prompt_cache_counted_the_later_ones_1(project, cli, fake):
+    """133rd round: a run of chats and no one-turn questions, --repeat 3, a prompt cache counting a prompt it had seen 1:
+    the rate of chats too short to have been shortened took every trial, the later ones counted 1, and came to 0: the
+    chat whose first trial, counted whole, showed its lost turn was said not checked, "partial counts", as one that fit.
+    Of a case's trials the highest count, the one no cache made smaller, gives its rate: the drop is flagged, the chat
+    that fit is not."""
+    whole, count = prompt_cache(fake, counted_1)
+    cases = [talk("s0", EN_TURN * 2, "Noted.", "So is this a bug, billing or other?"), LOST_TALK,
+             talk("fit", EN_TURN * 30, "Noted.", "So is this a bug, billing or other?")]
+    counts, out, s = run_older_ollama(cli, fake, cases, LABEL_IT, 2048, count=count, repeat=3)
+    assert counts["lost"] == 1 < 2048 < whole([{"content": LABEL_IT}] + LOST_TALK["messages"]), counts
+    assert s["turns_may_be_dropped"] == [{"id": "lost", "trial": 1, "prompt_tokens": 1201}], s["turns_may_be_dropped"]
+    assert all(x["id"] != "fit" for x in s["turns_may_be_dropped"]), s
+    assert {(x["id"], x["why"]) for x in s["turns_unchecked"]} <= {("lost", "partial count"), ("fit", "partial count")}, s
+
+
+def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_counted_its_later_trials_in_half(project, cli, fake):
+    """133rd round: a prompt cache counting half of a prompt it had seen, --repeat 3: questions counted 60, 30, 30 and
+    the later halves, read with the template taken off, fell under MIN_TOKENS_A_CHAR and set the run's rate there: a
+    chat whose first trial (1,201) showed its lost turn was said not checked, "partial counts", in every trial. Of a
+    case's trials the highest count gives its rate: the drop is flagged."""
+    whole, count = prompt_cache(fake, lambda messages, whole, seen: whole(messages) // (2 if messages in seen else 1))
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [LOST_TALK], LABEL_IT, 2048,
+                                      count=count, repeat=3)
+    assert counts["lost"] == 600, counts
+    assert {"id": "lost", "trial": 1, "prompt_tokens": 1201} in s["turns_may_be_dropped"], s["turns_may_be_dropped"]
+    assert all(x["why"] != "partial counts" for x in s["turns_unchecked"]), s["turns_unchecked"]
