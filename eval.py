@@ -18603,6 +18603,9 @@ def window_flags(config, cases):
     if digit_rate.get(OTHER_WEIGHTS[0], 0) < LEAST_TOKENS_A_CHAR:
         digit_rate = {}
     for c in cases:
+        # (its trials ask one prompt: one counted under another is a prompt cache's part of it, no drop's sign; a fitting
+        # chat's later trials, a cache counting half of a prompt it had seen, were said shortened)
+        whole = max((t["prompt_tokens"] for t in c["trials"] if is_amount(t["prompt_tokens"])), default=0)
         for t in c["trials"]:
             tokens = t["prompt_tokens"]
             if filled_window(tokens, window, keep):
@@ -18629,7 +18632,7 @@ def window_flags(config, cases):
                             else "denser in digits" if denser else "short count")):
                     unchecked.append({"id": c["id"], "trial": t["trial"], "why": above})
                 continue
-            if short and partial_count(t, window, per_char, digit_rate, lowest):
+            if short and (tokens < whole or partial_count(t, window, per_char, digit_rate, lowest)):
                 unchecked.append({"id": c["id"], "trial": t["trial"], "why": "partial count"})
             elif short:   # shortened, where not
                 # about what they take read a token a digit: a system prompt of prices (a token a digit on qwen's

@@ -4649,8 +4649,11 @@ def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_counted_its_late
     chat whose first trial (1,201) showed its lost turn was said not checked, "partial counts", in every trial. Of a
     case's trials the highest count gives its rate: the drop is flagged."""
     whole, count = prompt_cache(fake, lambda messages, whole, seen: whole(messages) // (2 if messages in seen else 1))
-    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [LOST_TALK], LABEL_IT, 2048,
+    fit = talk("fit", EN_TURN * 30, "Noted.", "So is this a bug, billing or other?")
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [LOST_TALK, fit], LABEL_IT, 2048,
                                       count=count, repeat=3)
     assert counts["lost"] == 600, counts
+    # (a chat that fit, its later trials counted half: a cache's part of the prompt its first trial counted whole)
+    assert all(x["id"] != "fit" for x in s["turns_may_be_dropped"]), s["turns_may_be_dropped"]
     assert {"id": "lost", "trial": 1, "prompt_tokens": 1201} in s["turns_may_be_dropped"], s["turns_may_be_dropped"]
     assert all(x["why"] != "partial counts" for x in s["turns_unchecked"]), s["turns_unchecked"]
