@@ -4248,7 +4248,7 @@ def test_a_tool_name_a_model_makes_up_reaches_no_terminal(project, cli, fake):
         shown = cli(*argv)
         assert shown[0] == 0, shown[2]
         assert "\x1b" not in shown[1] + shown[2], argv
-    assert '"\\u001b[2Jwipe"' in cli("report", "runs/a.json")[1]   # (quoted, as the tool table quotes it)
+    assert '"\\x1b[2Jwipe"' in cli("report", "runs/a.json")[1]   # (quoted, as the tool table quotes it: one escaping)
     assert "stopped calling \\x1b[2Jwipe" in cli("compare", "runs/a.json", "runs/b.json")[1]
 
 
