@@ -1010,10 +1010,11 @@ def near_the_ends(x, text_of, least=0, whole=100, most=PERCENT_DIGITS):
 
 def level_text(level, alpha=None):
     """A confidence level as a percent: 1 - alpha with the digits alpha was given with ('62.500001' at --alpha
-    0.37499999, which .3g printed '62.5' beside a p of 0.375), else (a level worked out: Bonferroni's '98.3') with the
-    fewest digits, from three, that never read 100, rounded as percents are ('99.99999997' at alpha 1e-9 over three
-    comparisons, which .3g printed as a 100% interval)."""
-    from decimal import Decimal, ROUND_HALF_UP
+    0.37499999, which .3g printed '62.5' beside a p of 0.375), else (a level worked out: Bonferroni's '98.3') in full
+    where it is five digits or fewer ('98.75', never rounded up to '98.8'), else cut to the fewest digits, from three,
+    that rounded would not read 100 ('99.99999996' at alpha 1e-9 over three comparisons, which .3g printed as a 100%
+    interval): never rounded up, so that its label claims no more than the interval has."""
+    from decimal import Decimal, ROUND_DOWN, ROUND_HALF_UP
     if alpha is None:   # (a level known without its alpha) the shortest alpha of the few digits one types that makes it
         alpha = next((float(t) for d in range(1, 11) for t in [f"{1 - level:.{d}g}"] if 1 - float(t) == level), None)
     if alpha is not None and 1 - alpha == level:   # the user's own alpha: all its digits, up to a float's 17
@@ -1022,11 +1023,13 @@ def level_text(level, alpha=None):
     # worked out from the alpha given, never read as one typed: near 1 a float cannot tell them apart (1 - 1e-9 / 3 was
     # read as 1 - 3.333334e-10 and printed 99.99999996666666, its last digit wrong); the level as its float reads back
     exact = 100 * Decimal(repr(level))
-    for digits in range(3, 18):
-        text = f"{exact.quantize(Decimal(1).scaleb(exact.adjusted() - digits + 1), ROUND_HALF_UP).normalize():f}"
-        if Decimal(text) < 100:
-            return text
-    return text
+    if len(exact.normalize().as_tuple().digits) <= 5:   # a level short in full is shown in full: 1 - 0.05 / 4 rounded
+        return f"{exact.normalize():f}"                # to three read 98.8, more than the 98.75 its interval has
+    for digits in range(3, 18):   # (cut, never rounded up: a label claims no more coverage than its interval has)
+        step = Decimal(1).scaleb(exact.adjusted() - digits + 1)
+        if exact.quantize(step, ROUND_HALF_UP) < 100:
+            return f"{exact.quantize(step, ROUND_DOWN).normalize():f}"
+    return f"{exact.normalize():f}"
 
 
 def percent_line(line):

@@ -915,17 +915,20 @@ def test_the_level_keeps_every_digit_of_an_alpha_of_eleven_and_more(project, cli
     assert evalpy.level_text(1 - 0.05 / 3, 0.05) == "98.3"
 
 
-def test_a_level_worked_out_from_a_tiny_alpha_is_rounded_to_the_digits_it_needs(project, cli):
+def test_a_level_worked_out_from_a_tiny_alpha_is_cut_to_the_digits_it_needs(project, cli):
     """133rd round: a Bonferroni level at a tiny alpha (compare of 4 runs, --alpha 1e-9: 1 - 1e-9 / 3) was read as the
     level of an alpha typed (3.333334e-10: near 1 a float cannot tell them apart) and printed 99.99999996666666, 16
     digits, the last wrong. level_text knows the alpha given: a level not 1 - alpha is worked out, and takes the fewest
-    digits that never read 100, rounded (99.99999997), in the rows and the note alike."""
-    assert evalpy.level_text(1 - 1e-9 / 3, 1e-9) == "99.99999997"
-    assert [evalpy.level_text(1 - a / 3, a) for a in (1e-6, 1e-4)] == ["99.99997", "99.997"]
+    digits that would not read 100 (99.99999996), in the rows and the note alike. Its review: rounded, 1 - 0.05 / 4 read
+    98.8, more than the 98.75 its interval has; a level short in full is shown in full, any other cut, never rounded up."""
+    assert evalpy.level_text(1 - 1e-9 / 3, 1e-9) == "99.99999996"
+    assert [evalpy.level_text(1 - a / 3, a) for a in (1e-6, 1e-4)] == ["99.99996", "99.996"]
+    assert [evalpy.level_text(1 - a / m, a) for a, m in ((0.05, 4), (0.01, 4), (0.001, 4), (0.05, 3), (0.05, 6))] == \
+        ["98.75", "99.75", "99.975", "98.3", "99.1"]
     for view in ((), ("--markdown",)):
         out = cli("compare", *four_runs(), "--alpha", "1e-9", *view)[1]
-        assert out.count("(99.99999997% CI ") >= 3 and "99.9999999666" not in out, out
-    assert "with its 99.99999997% interval" in cli("compare", *four_runs(), "--alpha", "1e-9")[1]
+        assert out.count("(99.99999996% CI ") >= 3 and "99.9999999666" not in out, out
+    assert "with its 99.99999996% interval" in cli("compare", *four_runs(), "--alpha", "1e-9")[1]
 
 
 def test_trials_that_always_agree_are_read_as_one_verdict_a_case(project, cli):
