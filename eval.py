@@ -14566,7 +14566,8 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     would be paid for and never kept. An exception of a type in `stops` from on_answer (a breaker) waits
     for the work already taken, paid for: on_stop(the exception, how many) first (which stops its calls from
     going further: StopAsking), then each answer to on_answer (whatever of `stops` it raises again), then the
-    exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first.
+    exception goes on (with --jobs 4, four answers were lost so); a worker's own error (a full disk) goes first, but
+    one of a type in `stops` (compare's verdict it could not journal) is a breaker too, the calls out counted.
     No more than `jobs` items are ever taken and not yet received: fast failures ran ahead of the main thread
     journaling them, and a stop with --jobs 1 waited for three calls made past the breaker (then for one: an item is
     received once on_answer is through)."""
@@ -14605,10 +14606,17 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
     try:
         for _ in range(len(work)):
             case, trial, result = next_answer()
-            if isinstance(result, BaseException):
+            if isinstance(result, BaseException) and not isinstance(result, (StopAsking, *stops)):
                 raise result
             try:
+                if isinstance(result, BaseException):   # a worker's breaker (a verdict compare could not journal), or a
+                    raise result   # call it stopped before making, the breaker's answer not here yet: as on_answer's
                 on_answer(case, trial, result)
+            except StopAsking:
+                with take:
+                    received += 1
+                    take.notify()
+                continue
             except stops:
                 with take:
                     received += 1
@@ -14619,7 +14627,7 @@ def ask_all(work, jobs, ask, on_answer, on_wait=None, stops=(), on_stop=None):
                     closed, out = True, handed - received
                     take.notify_all()
                 on_stop(sys.exc_info()[1], out)   # (none out: told all the same, for what is said at the end)
-                missed = False
+                missed = isinstance(result, BaseException)   # (a worker's: the rest of its item never asked)
                 for _ in range(out):
                     case, trial, result = next_answer()
                     if isinstance(result, StopAsking):   # (what it had journaled is kept)
@@ -24886,6 +24894,15 @@ def store_comparisons(path, brought=()):
 PAIRWISE_JOURNAL_FIELDS = frozenset(PairwiseComparison.__annotations__) - {"verdicts", "replaced", "unconfirmed"}
 
 
+class VerdictUnjournaled(EvalError):
+    """journal_verdict's failure (a disk filled as the compare asked): the compare stops asking at once, waits for the
+    calls out, and says how many verdicts came and were lost, and how many are kept (`what`: the write and why; `cure`)."""
+
+    def __init__(self, what, cure):
+        super().__init__(what)
+        self.what, self.cure = what, cure
+
+
 def journal_verdict(sidecar, comparison, verdict):
     """Append one verdict, as it came, to the sidecar's journal with its comparison (without
     verdicts), flushed and fsync'd before the next call. Under the sidecar's lock: lines of two
@@ -24894,18 +24911,41 @@ def journal_verdict(sidecar, comparison, verdict):
     try:
         append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": verdict}))
     except OSError as e:
-        raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); the verdicts before this one are kept. "
-                        f"{remedy(e)}, then compare again to ask only the rest") from None
+        raise VerdictUnjournaled(f"cannot write {shell_word(e.filename)} ({e.strerror})", remedy(e)) from None
+
+
+def unjournaled_words(why, unjournaled, kept, sidecar):
+    """What a compare a full disk stopped says (`why`: the first VerdictUnjournaled): the verdicts that came and could
+    not be journaled (a failed call among `unjournaled` is none: it is asked again), lost; `kept`, those asked now and
+    stored; that no call more was made; the cure."""
+    lost = sum(1 for v in unjournaled if not v.get("error"))
+    return (f"{why.what}: " + (f"{plural(lost, 'judge verdict')} that came could not be kept (paid for, and lost), and "
+                               if lost else "") +
+            "no call more was made; " + (f"{plural(kept, 'verdict')} asked now {'is' if kept == 1 else 'are'} stored in "
+                                         f"{shell_word(sidecar)}" if kept else "none asked now was stored") +
+            f". {why.cure}, then compare again to ask only the rest")
+
+
+# journal_room's line is as long as a verdict's is likely to be: its comparison and a verdict whose answer (raw, and the
+# reason read from it) took the judge's whole token limit, a few bytes a token. One shorter proved too little: a disk with
+# room for it and not for the first verdict's ~1 KB passed, and --jobs calls were paid for and lost. (Bounded: a limit
+# of 2**31 tokens asks no gigabytes of the check.)
+LIKELY_TOKEN_BYTES = 4
+LIKELY_REPLY_TOKENS_AT_MOST = 16384
 
 
 def journal_room(sidecar, comparison):
     """Before a compare's first call: its lock taken and a line of its comparison written to the journal, fsync'd, then
     taken back (the journal removed if it was not there), as run and judge write their journal's header first. A disk
     that cannot hold them refuses here, nothing asked; the first verdict's line failed after --jobs calls were paid for,
-    each lost. (The journal has no header: its line is cut before its closing brace and line break, so that one a kill
-    left is a torn line, which every reader leaves out and the next line cuts off, never a verdict.)"""
+    each lost. The line is as long as a verdict's is likely to be (LIKELY_TOKEN_BYTES). (The journal has no header: its
+    line is cut before its closing brace and line break, so that one a kill left is a torn line, which every reader
+    leaves out and the next line cuts off, never a verdict.)"""
+    tokens = comparison["judge"].get("num_predict") or DEFAULT_JUDGE_TOKENS
+    reply = "x" * (min(tokens, LIKELY_REPLY_TOKENS_AT_MOST) * LIKELY_TOKEN_BYTES)
     try:
-        append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": None})[:-2], keep=False)
+        append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": {"raw": reply, "reason": reply}})[:-2],
+                            keep=False)
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(e.filename)} ({e.strerror}); nothing was asked yet. {remedy(e)}, "
                         "then compare again") from None
@@ -25408,10 +25448,21 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         progress, failed, interrupted = Progress(len(todo), 0), 0, False
         stopped = False
 
+        unjournaled, unjournaled_lock = [], threading.Lock()
+
         def journaled(vote):   # in a worker: a verdict is paid for the moment it comes
             # journaled even once the compare has stored what it has (the sidecar's lock orders the two):
             # one that came during the store is in the journal the next compare stores
-            journal_verdict(sidecar, asking, vote)
+            try:
+                journal_verdict(sidecar, asking, vote)
+            except VerdictUnjournaled as e:   # a disk filled: no call more is made (each would be paid for and lost
+                with unjournaled_lock:   # alike), the calls out are waited for (ask_all), and what was lost is counted
+                    unjournaled.append((vote, e))
+                    first = len(unjournaled) == 1
+                client.stopping.set()
+                if first:
+                    raise
+                raise StopAsking from None
             if stopped:   # stopped: the rest of this pair's calls would be paid for and never kept
                 raise StopAsking
 
@@ -25445,7 +25496,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
                         awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
                                 lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}), journaled)),
-                        on_votes, progress.tick, (ServerGone,), stopping)
+                        on_votes, progress.tick, (ServerGone, VerdictUnjournaled),
+                        lambda stop, out: None if isinstance(stop, VerdictUnjournaled) else stopping(stop, out))
             progress.update(len(todo), failed, final=True)
             if stopped_by:   # a breaker once every pair was asked: as judge's
                 warn(f"{whole_anyway(stopped_why(stopped_by[0]), stopped_by[0])} (every pair had been asked: its failed "
@@ -25486,6 +25538,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             came = [v for v in saved["verdicts"] if not v.get("error") and json_text(
                 {k: x for k, x in v.items() if k != "unconfirmed"}, sort_keys=True) not in had] or [
                 v for v in brought if not v.get("error")]
+            if unjournaled:   # a disk filled as it asked: what came, kept and lost, said once (never "no verdict came")
+                raise EvalError(unjournaled_words(unjournaled[0][1], [v for v, _ in unjournaled], len(came), sidecar)
+                                ) from None
             warn((f"stored the verdicts in {shell_word(sidecar)}" if came else
                   f"no verdict came{' before it stopped' if interrupted else ''} ({plural(len(brought), 'failed call')} stored in "
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else

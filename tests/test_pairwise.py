@@ -1483,14 +1483,16 @@ def test_the_markdown_of_a_pairwise_compare_cuts_its_lists_of_ids():
     assert len(text) < 6000 and text.count("and 2980 more") == 1 + len(evalpy.UNANSWERED_BY), text
 
 
-@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json.journal")])
+@pytest.mark.parametrize("limit, fails", [(0, ".pairwise.json.lock"), (16, ".pairwise.json.journal"),
+                                          (1000, ".pairwise.json.journal")])
 def test_a_full_disk_refuses_a_pairwise_compare_before_any_call(project, fake, limit, fails):
     """From the attack on issue 28, items 6 and 16: a save that could not write the lock said only
     "error: <lock>: File too large", and one that could not write the sidecar named its temp file. Round 133: the lock
     and the journal were first written with the first verdict, once --jobs calls were paid for (8 on a full disk), each
     lost; they are proved writable before the first call, as run's and judge's are, and nothing is left behind.
     Writes past `limit` bytes refused (EFBIG), as a full disk refuses them (0: not even the lock's pid; 16: the lock,
-    not the journal's line)."""
+    not the journal's line; 1000: its line of 770 bytes, shorter than a verdict's, was written, and 4 calls paid for and
+    lost: it is as long as a verdict's is likely to be)."""
     base, cand = two_runs(IDS[:8], candidate_better=IDS[:8], baseline_better=())
     scripted_judge(fake)
     done = run_with_file_size_limit(project, fake, limit, "compare", base, cand, "--pairwise", CRITERION, "--host",
@@ -1499,6 +1501,27 @@ def test_a_full_disk_refuses_a_pairwise_compare_before_any_call(project, fake, l
         f"error: cannot write {cand}{fails} (File too large); nothing was asked yet. Raise the file-size limit (ulimit -f) "
         "or free some space, then compare again\n"), done.stderr
     assert fake.chat_bodies == [] and sorted(os.listdir("runs")) == ["base.json", "cand.json"]
+
+
+def test_a_disk_that_fills_as_a_pairwise_compare_asks_stops_it_and_counts_the_verdicts_lost(project, fake):
+    """Round 133's review, F1: a disk that held the check line and some verdicts, then no more, lost up to --jobs
+    verdicts that came, paid for, and said "the verdicts before this one are kept" (or, none kept, "no verdict came
+    before it stopped"); it stops asking at the first verdict it cannot journal, waits for the calls out, and counts
+    the verdicts that came and were lost, and those stored."""
+    base, cand = two_runs(IDS[:12], candidate_better=IDS[:12], baseline_better=())
+    scripted_judge(fake)
+    done = run_with_file_size_limit(project, fake, 12000, "compare", base, cand, "--pairwise", CRITERION, "--host",
+                                    fake.url, "--jobs", "4")
+    stored = len(load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"])
+    lost = len(fake.chat_bodies) - stored
+    assert done.returncode == 2 and 1 <= lost <= 4 and stored < 24, (stored, lost, done.stderr)
+    assert done.stderr.endswith(
+        f"error: cannot write {cand}.pairwise.json.journal (File too large): {lost} judge verdict{'s' * (lost > 1)} that "
+        f"came could not be kept (paid for, and lost), and no call more was made; {stored} verdicts asked now are "
+        f"stored in {cand}.pairwise.json. Raise the file-size limit (ulimit -f) or free some space, then compare again "
+        "to ask only the rest\n"), done.stderr
+    assert "no verdict came" not in done.stderr and "Traceback" not in done.stderr
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"]
 
 
 def test_a_pairwise_compare_with_nothing_to_ask_shows_its_verdicts_on_a_full_disk(project, cli, fake):
