@@ -24870,7 +24870,7 @@ def store_comparisons(path, brought=()):
                          f"be removed ({e.strerror}): {unremoved_cure(journal, e)}")
     except OSError as e:   # a full disk: the sidecar as it was is kept, and the journal with it
         kept = (f"the judge verdicts asked are kept in {shell_word(journal)}, and the next compare --pairwise stores them"
-                if os.path.isfile(journal) and os.path.getsize(journal) else
+                if journal_holds_verdicts(journal) else
                 "the judge verdicts asked now are not stored (those stored before are kept)")
         at_fault = e.filename if e.filename in (lock, journal) else path
         # (another user's stale lock, the sidecar's or its target's: "fix that" named neither whose it is nor the cure,
@@ -25033,6 +25033,18 @@ def journaled_comparisons(path):
             for entries in held.values()]
 
 
+def journal_holds_verdicts(path):
+    """Whether a pairwise journal holds a verdict line: one a kill left in journal_room's check (a torn line, or
+    nothing) holds none, and neither keeps nor is owed anything (its size said "verdicts kept in it" and "0 pairwise
+    verdicts not yet stored"). One that cannot be read, or is damaged, may: it is said so where it is read."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        return bool(journaled_comparisons(path))
+    except EvalError:
+        return True
+
+
 def baseline_from_here(comparison, candidate):
     """A stored comparison's baseline run by a path that opens it from here, or None: as its compare was given it
     (from the folder that compare ran in), or that path from the candidate's folder or any folder above it (the
@@ -25069,6 +25081,11 @@ def pairwise_journal_listing(path):
         if holder is None:
             raise
         raise EvalError(f"{shell_word(path)}: {candidate_held(candidate, holder)}") from None
+    if not held:   # a kill's leftover in journal_room's check (a torn line, or nothing): no verdict owed, none to store
+        return [shell_word(path), "-", "-", "-", "-", "-", "-", "-",
+                f"no pairwise verdict in it (what a compare --pairwise of {shell_word(candidate)} stopped before its first "
+                "verdict left, or one starting now); the next compare --pairwise of it removes it"], {
+            "file": path, "unstored_pairwise": False, "sidecar": sidecar, "verdicts": 0, "comparisons": []}
     verdicts = sum(len(c["verdicts"]) for c in held)
     judges = ", ".join(dict.fromkeys(on_one_line(m, 40) for c in held for m in c["judge"]["models"]))
     # the compare that goes on with it, as a stop by SIGTERM prints it (a SIGKILL printed nothing: which criterion?)
@@ -25275,7 +25292,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                                                 else ", once that one is moved aside,")
                             + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
-    if os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
+    if os.path.lexists(sidecar + JOURNAL_SUFFIX) and not journal_holds_verdicts(sidecar + JOURNAL_SUFFIX):
+        # a kill's leftover in journal_room's check, no verdict in it: removed under the lock where it can be, and a disk
+        # that cannot take the lock still shows the verdicts stored (it refused them, "kept in" a journal of none)
+        with contextlib.suppress(EvalError):
+            store_comparisons(sidecar)
+    elif os.path.lexists(sidecar + JOURNAL_SUFFIX):   # verdicts a stopped compare journaled: stored first, then read
         if others_owner(sidecar + JOURNAL_SUFFIX) is not None:
             # (another user's that could not be removed once stored: the sidecar made of them would be ours, which its
             # owner's compare cannot write, and the journal would still say them unstored; one that cannot be read is

@@ -1524,18 +1524,34 @@ def test_a_disk_that_fills_as_a_pairwise_compare_asks_stops_it_and_counts_the_ve
     assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"]
 
 
-def test_a_pairwise_compare_with_nothing_to_ask_shows_its_verdicts_on_a_full_disk(project, cli, fake):
+@pytest.mark.parametrize("leftover", [None, b"", b'{"comparison": {"baseline": "runs/base.json"}, "verdict": {"raw"'])
+def test_a_pairwise_compare_with_nothing_to_ask_shows_its_verdicts_on_a_full_disk(project, cli, fake, leftover):
     """Round 133's check before the first call is made only where a call is to be made: a compare with every verdict
-    stored and confirmed asks nothing and writes nothing, so a full disk still shows them."""
+    stored and confirmed asks nothing and writes nothing, so a full disk still shows them. Its review, F2: a kill in that
+    check left a journal of a torn line, or empty; `runs` listed it as "0 pairwise verdicts not yet stored", and the
+    full disk refused the compare, "the judge verdicts asked are kept in" it: a journal holding no verdict line is none
+    (`leftover`)."""
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
     code, shown, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     asked, stored = len(fake.chat_bodies), (Path(cand + ".pairwise.json")).read_bytes()
+    if leftover is not None:
+        Path(cand + ".pairwise.json.journal").write_bytes(leftover)
+        listed = cli("runs")[1]
+        assert "not yet stored" not in listed and f"no pairwise verdict in it (what a compare --pairwise of {cand} " \
+            "stopped before its first verdict left, or one starting now); the next compare --pairwise of it removes it" \
+            in " ".join(listed.split()), listed
+        assert not json.loads(cli("runs", "--json")[1])[-1]["unstored_pairwise"]
     done = run_with_file_size_limit(project, fake, 0, "compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     assert code == 0 and done.returncode == 0 and len(fake.chat_bodies) == asked == 8, done.stderr
     assert done.stdout == shown.replace("(8 made now", "(0 made now") and "(8 made now" in shown
     assert Path(cand + ".pairwise.json").read_bytes() == stored
-    assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"]
+    assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"] + (
+        [] if leftover is None else ["cand.json.pairwise.json.journal"])
+    if leftover is not None:   # where the lock can be taken, the leftover is removed, the sidecar as it was
+        assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+        assert sorted(os.listdir("runs")) == ["base.json", "cand.json", "cand.json.pairwise.json"]
+        assert Path(cand + ".pairwise.json").read_bytes() == stored
 
 
 def test_a_call_that_fails_again_is_stored_as_its_latest_failure_and_nothing_is_merged(project, cli, fake):
