@@ -1835,6 +1835,16 @@ def process_alive(pid):
     return True
 
 
+def process_stopped(pid):
+    """Whether the process `pid` is stopped (Ctrl-Z, SIGSTOP: state T, or t under a debugger, in Linux's /proc/PID/stat):
+    it holds what it holds until it goes on, and "wait for it" waited for ever. False where it cannot be known."""
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as f:
+            return f.read().rpartition(b")")[2].split()[:1] in ([b"T"], [b"t"])   # (its name, in brackets, may hold any byte)
+    except (OSError, ValueError, TypeError):
+        return False
+
+
 def writer_alive(pid):
     """Whether the process that named a temp file by its pid may still be writing it: alive, and, where /proc says what
     it runs, a Python (after a reboot or the pids wrapping round, its pid was another program's, and the temp file a
@@ -25062,7 +25072,13 @@ def baseline_from_here(comparison, candidate):
 
 
 def candidate_held(b_path, holder):
-    """What to say of a candidate run another eval.py holds (pid `holder`, or None where the system names none)."""
+    """What to say of a candidate run another eval.py holds (pid `holder`, or None where the system names none); one
+    stopped with Ctrl-Z is said so, with the cure, as FileLock's wait says it ("wait for it" waited for ever)."""
+    if holder and process_stopped(holder):
+        return (f"another eval.py (pid {holder}) holds {shell_word(b_path)} and is stopped (Ctrl-Z, or a SIGSTOP): it holds "
+                f"it until it goes on. Bring it back with `fg` in its terminal (or kill -CONT {holder}) and let it finish, "
+                "or stop it there with Ctrl-C (what it asked is kept), then compare again (the verdicts a compare of the "
+                "same runs stores are reused)")
     return (f"another eval.py{f' (pid {holder})' if holder else ''} holds {shell_word(b_path)} now (a compare --pairwise "
             "asking the judge about its pairs, or a run --resume completing it); wait for it, then compare again "
             "(the verdicts a compare of the same runs stores are reused)")

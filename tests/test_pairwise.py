@@ -2047,6 +2047,35 @@ def test_another_users_live_compare_with_an_unreadable_journal_is_waited_for(pro
     assert "copy both runs" not in said, said
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/locks"), reason="the holder's pid and state are read in /proc")
+def test_a_compare_stopped_with_ctrl_z_holding_the_candidate_is_said_stopped_with_its_cure(project, cli, fake):
+    """Round 133's review, F3: a compare stopped with Ctrl-Z holding the candidate refused another with "wait for it",
+    which waited for ever; it is said stopped, with the cure (`fg` it, or stop it there), as the lock's wait says it."""
+    import signal
+    import subprocess
+    import sys
+    base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
+    scripted_judge(fake)
+    live = subprocess.Popen([sys.executable, "-c", f"import fcntl, time\nf = open({cand!r}, 'rb')\n"
+                             "fcntl.flock(f, fcntl.LOCK_EX)\nprint('held', flush=True)\ntime.sleep(60)"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert live.stdout.readline() == "held\n"
+        live.send_signal(signal.SIGSTOP)
+        while Path(f"/proc/{live.pid}/stat").read_text().rpartition(")")[2].split()[0] != "T":   # (delivered as the
+            # kernel schedules it)
+            time.sleep(0.01)
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    finally:
+        live.kill()
+        live.wait()
+    assert code == 2 and fake.chat_bodies == [] and err.endswith(
+        f"error: another eval.py (pid {live.pid}) holds {cand} and is stopped (Ctrl-Z, or a SIGSTOP): it holds it until "
+        f"it goes on. Bring it back with `fg` in its terminal (or kill -CONT {live.pid}) and let it finish, or stop it "
+        "there with Ctrl-C (what it asked is kept), then compare again (the verdicts a compare of the same runs stores "
+        "are reused)\n"), err
+
+
 def test_another_users_journal_in_a_sticky_folder_is_said_in_the_way_and_never_stored(project, cli, fake, monkeypatch):
     """129th round: another user's stopped compare left its journal in a sticky folder (as /tmp). The next compare stored
     its verdicts, then could not remove it, and said they were "kept in" it for the next compare to store, with "ask its
