@@ -2957,6 +2957,11 @@ def counted_1(messages, whole, seen):
     return 1 if messages in seen else whole(messages)
 
 
+def counted_half(messages, whole, seen):
+    """A cache's count that is half of a prompt it had counted before."""
+    return whole(messages) // (2 if messages in seen else 1)
+
+
 # a chat that loses its first turn at num_ctx 2048 (counted 1,201 whole)
 LOST_TALK = talk("lost", EN_TURN * 45, "Noted.", EN_TURN * 45, "Noted.", "So is this a bug, billing or other?")
 
@@ -4648,7 +4653,7 @@ def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_counted_its_late
     the later halves, read with the template taken off, fell under MIN_TOKENS_A_CHAR and set the run's rate there: a
     chat whose first trial (1,201) showed its lost turn was said not checked, "partial counts", in every trial. Of a
     case's trials the highest count gives its rate: the drop is flagged."""
-    whole, count = prompt_cache(fake, lambda messages, whole, seen: whole(messages) // (2 if messages in seen else 1))
+    whole, count = prompt_cache(fake, counted_half)
     fit = talk("fit", EN_TURN * 30, "Noted.", "So is this a bug, billing or other?")
     counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [LOST_TALK, fit], LABEL_IT, 2048,
                                       count=count, repeat=3)
@@ -4657,3 +4662,21 @@ def test_a_chat_that_lost_turns_is_flagged_where_a_prompt_cache_counted_its_late
     assert all(x["id"] != "fit" for x in s["turns_may_be_dropped"]), s["turns_may_be_dropped"]
     assert {"id": "lost", "trial": 1, "prompt_tokens": 1201} in s["turns_may_be_dropped"], s["turns_may_be_dropped"]
     assert all(x["why"] != "partial counts" for x in s["turns_unchecked"]), s["turns_unchecked"]
+
+
+def test_a_chat_that_fit_near_the_window_is_not_flagged_where_a_prompt_cache_counted_its_later_trials_in_half(
+        project, cli, fake):
+    """133rd round: a prompt cache counting half of a prompt it had seen, --repeat 3: a chat that fit near the window
+    (8,023 characters counted 2,039 of 2,048: past it at the run's highest rate, within it at its lowest) counted 1,019
+    on its later trials, under what its characters take at any rate the run reads, and those trials were said "Earlier
+    turns may have been dropped" (2 to 4 of 40 random chats). A trial counted under another of its case, one prompt
+    asked again, is a cache's part of it: said not checked, "partial count"; the chat that lost a turn still flagged."""
+    whole, count = prompt_cache(fake, counted_half)
+    fit = talk("fit", EN_TURN * 39, "Noted.", EN_TURN * 39, "Noted.", "So is this a bug, billing or other?")
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [LOST_TALK, fit], LABEL_IT, 2048,
+                                      count=count, repeat=3)
+    assert counts["fit"] == whole([{"content": LABEL_IT}] + fit["messages"]) // 2 == 2039 // 2, counts
+    assert [x for x in s["turns_may_be_dropped"] if x["id"] == "fit"] == [], s["turns_may_be_dropped"]
+    assert {(x["trial"], x["why"]) for x in s["turns_unchecked"] if x["id"] == "fit"} >= {(2, "partial count"),
+                                                                                          (3, "partial count")}, s
+    assert {"id": "lost", "trial": 1, "prompt_tokens": 1201} in s["turns_may_be_dropped"], s["turns_may_be_dropped"]
