@@ -3631,16 +3631,21 @@ def schema_problems(schema, where="schema", annotations=False):
                 problems += schema_problems(sub, f"{where}.properties.{on_one_line(name)}", annotations)
     if "items" in schema:
         problems += schema_problems(schema["items"], f"{where}.items", annotations)
-    return problems or enum_problems(schema, where)
+    return problems
 
 
-def enum_problems(schema, where):
+def enum_problems(schema, where="schema"):
     """An enum no value can pass: empty, or none of its values what the rest of the schema takes ({"type": "string",
-    "enum": [1]}), since a value passes only as one of them. Read once the schema is well formed (schema_errors
-    reads it)."""
+    "enum": [1]}), since a value passes only as one of them. Read of a well-formed schema (schema_errors reads it), and
+    only of one written (a split's, checks.json's, tools.json's), as a pattern that can match no text is: a run an older
+    eval.py made with one is read as it was made (a copy of it holds the same)."""
+    if not isinstance(schema, dict):
+        return []
     options = schema.get("enum")
     if not isinstance(options, list):
-        return []
+        return [p for name, sub in (schema.get("properties") or {}).items()
+                for p in enum_problems(sub, f"{where}.properties.{on_one_line(name)}")] + (
+            enum_problems(schema["items"], f"{where}.items") if "items" in schema else [])
     if not options:
         return [f"{where}.enum is empty, so no answer can pass it; list the values an answer may be"]
     errors = [schema_errors(option, schema) for option in options]
@@ -4499,6 +4504,8 @@ def filled_check_problems(check, labels, case=None, written=True):
                         + ("fail" if check["type"] == "regex" else "pass"))
     elif kind.pattern and case is not None and not problems[0] and matches_no_text(check["value"]):
         problems.append(NEVER_FOUND + ", so the check can never " + ("pass" if check["type"] == "regex" else "fail"))
+    if "schema" in check and case is not None:   # (a stored run's is read as it was made, as a pattern's above)
+        problems += enum_problems(check["schema"])
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
                         else "a label check needs config.labels")
@@ -5736,6 +5743,7 @@ def tool_problems(tool, where, names, written=True):
         # giving the declared name, failed its valid-arguments check
         # (written: a split's; a run an older eval.py stored with one is read as it was asked)
         problems += list(required_written_otherwise(parameters, f"{where}.function.parameters")) if written else []
+        problems += enum_problems(parameters, f"{where}.function.parameters") if written and not problems else []
     return problems
 
 
@@ -6173,6 +6181,8 @@ def load_default_checks(path, older=None):
     checks, lines, named = [], item_lines(text), {}
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj, older)
+        # an enum no answer can pass is this file's, said once here (each case said it, of the split's lines)
+        check_problems = check_problems or [f"check {check['name']!r}: {p}" for p in enum_problems(check.get("schema"))]
         # two of one name are this file's fault, said once here (each case said it, of the split's lines); a name
         # filled from a case's vars may be each case's own
         if check and not check_problems and not PLACEHOLDER.search(check["name"]):

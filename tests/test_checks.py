@@ -162,10 +162,30 @@ def test_an_enum_with_a_value_that_fits_is_kept():
     """133rd round's near-misses: an enum is refused only where none of its values fits its schema."""
     for schema in ({"type": "integer", "enum": [1.0, "x"]}, {"type": ["string", "null"], "enum": [None]},
                    {"enum": [1, "a"]}, {"type": "object", "required": ["a"], "enum": [{}, {"a": 1}]}):
-        assert evalpy.schema_problems(schema) == [], schema
-    assert evalpy.schema_problems({"type": "object", "required": ["a"], "enum": [{"b": 1}]}) == [
+        assert evalpy.schema_problems(schema) == [] and evalpy.enum_problems(schema) == [], schema
+    assert evalpy.enum_problems({"type": "object", "required": ["a"], "enum": [{"b": 1}]}) == [
         "schema.enum holds no value the rest of the schema takes ({\"b\": 1}: $.a is missing), so no answer can pass it; "
         "give values that fit it, or change the schema"]
+
+
+def test_a_run_stored_with_an_impossible_enum_is_read_as_it_was_made(project, cli):
+    """133rd round's review: a run an older eval.py made with a json check of an impossible enum ({"enum": []},
+    {"type": "string", "enum": [1]}) was "not a valid run file" to report and runs, its cure ("restore it from a copy")
+    no cure: every copy holds the check. As a pattern that can match no text, it is refused in a split, never in a
+    run: the run is read, its answers failing the check as they did."""
+    for schema in ({"enum": []}, {"type": "string", "enum": [1]}):
+        run = write_run("runs/e.json", make_run([{"id": "a", "response": "1", "checks": [
+            {"name": "j", "type": "json", "blocking": True, "schema": schema}]}], labels=None))
+        code, out, err = cli("report", run)
+        assert code == 0 and "not a valid run file" not in err and "Pass rate: 0/1" in out, (schema, out, err)
+        code, out, err = cli("runs")
+        assert code == 0 and "not a valid run file" not in out + err, (out, err)
+    # checks.json's is still refused, named there once
+    Path("c").mkdir()
+    Path("c/s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n"}) + "\n")
+    Path("c/checks.json").write_text(json.dumps([{"name": "j", "type": "json", "schema": {"enum": []}}]))
+    with pytest.raises(evalpy.EvalError, match=r"^c/checks.json:1: check 1: check 'j': schema.enum is empty"):
+        evalpy.load_split("c/s.jsonl")
 
 
 def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
