@@ -3635,17 +3635,23 @@ def schema_problems(schema, where="schema", annotations=False):
 
 
 def enum_problems(schema, where="schema"):
-    """An enum no value can pass: empty, or none of its values what the rest of the schema takes ({"type": "string",
-    "enum": [1]}), since a value passes only as one of them. Read of a well-formed schema (schema_errors reads it), and
-    only of one written (a split's, checks.json's, tools.json's), as a pattern that can match no text is: a run an older
-    eval.py made with one is read as it was made (a copy of it holds the same)."""
+    """An enum no value can pass, where every passing answer goes through it, so no answer can: empty, or none of its
+    values what the rest of the schema takes ({"type": "string", "enum": [1]}), since a value passes only as one of
+    them. Read of a well-formed schema (schema_errors reads it), and only of one written (a split's, checks.json's,
+    tools.json's), as a pattern that can match no text is: a run an older eval.py made with one is read as it was made
+    (a copy of it holds the same). Only at the top, or under a property required of every value (the schema takes
+    objects alone): an optional property's is met by leaving the key out ({"debug": {"enum": []}} is the one way to
+    say "no debug key"), an item's by [], a type beside "object" by a value of it, and is no fault."""
     if not isinstance(schema, dict):
         return []
     options = schema.get("enum")
     if not isinstance(options, list):
-        return [p for name, sub in (schema.get("properties") or {}).items()
-                for p in enum_problems(sub, f"{where}.properties.{on_one_line(name)}")] + (
-            enum_problems(schema["items"], f"{where}.items") if "items" in schema else [])
+        kinds = schema.get("type")
+        if not (kinds == "object" or isinstance(kinds, list) and kinds and all(k == "object" for k in kinds)):
+            return []   # (no type: any value passes, and a string is held to no "required")
+        properties = schema.get("properties") or {}
+        return next((found for name in schema.get("required") or [] if name in properties
+                     if (found := enum_problems(properties[name], f"{where}.properties.{on_one_line(name)}"))), [])
     if not options:
         return [f"{where}.enum is empty, so no answer can pass it; list the values an answer may be"]
     errors = [schema_errors(option, schema) for option in options]

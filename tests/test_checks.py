@@ -134,7 +134,8 @@ def test_a_schema_error_shows_json_values_on_one_line_cut_short(value, schema, m
     ({"type": "json", "schema": {"type": "string", "enum": [1]}},
      "check 'json': schema.enum holds no value the rest of the schema takes (1: $ is not string), so no answer can "
      "pass it; give values that fit it, or change the schema"),
-    ({"type": "json", "schema": {"properties": {"label": {"type": "boolean", "enum": [1, 0]}}}},
+    ({"type": "json", "schema": {"type": "object", "required": ["label"],
+                                 "properties": {"label": {"type": "boolean", "enum": [1, 0]}}}},
      "schema.properties.label.enum holds no value the rest of the schema takes (1: $ is not boolean)"),
     ({"type": "contains", "value": "x", "blocking": "no"}, "blocking must be true or false"),
     ({"type": "label", "value": "x"}, "takes no value"),
@@ -166,6 +167,29 @@ def test_an_enum_with_a_value_that_fits_is_kept():
     assert evalpy.enum_problems({"type": "object", "required": ["a"], "enum": [{"b": 1}]}) == [
         "schema.enum holds no value the rest of the schema takes ({\"b\": 1}: $.a is missing), so no answer can pass it; "
         "give values that fit it, or change the schema"]
+
+
+def test_an_enum_an_answer_need_never_meet_is_kept(tmp_path):
+    """133rd round's review: an impossible enum under an optional property ({"debug": {"enum": []}}, the one way to say
+    "no debug key"), under items, or beside a type that passes without it (null) was refused, "so no answer can pass
+    it", though answers pass it. Only an enum every passing answer goes through (at the top, or under a property
+    required of every object, the schema taking objects alone) makes a check impossible."""
+    for schema, passing in (({"type": "object", "properties": {"debug": {"enum": []}}}, "{}"),
+                            ({"type": "array", "items": {"enum": []}}, "[]"),
+                            ({"type": "object", "properties": {"a": {"type": "string", "enum": [1]}}}, '{"b": 2}'),
+                            ({"type": ["object", "null"], "required": ["a"], "properties": {"a": {"enum": []}}}, "null"),
+                            ({"required": ["a"], "properties": {"a": {"enum": []}}}, '"x"'),
+                            ({"type": "object", "required": ["a"], "properties": {
+                                "a": {"type": "object", "properties": {"b": {"enum": []}}}}}, '{"a": {}}')):
+        assert evalpy.passes_json(passing, schema), schema
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "checks": [{"type": "json", "schema": schema}]}) + "\n")
+        assert [c["id"] for c in evalpy.load_split(str(tmp_path / "s.jsonl"))[0]] == ["b"], schema
+    # a required property's, on every path (nested too), still can never pass
+    for schema, where in (({"type": "object", "required": ["a"], "properties": {"a": {"enum": []}}}, "schema.properties.a"),
+                          ({"type": "object", "required": ["a"], "properties": {"a": {"type": "object", "required": ["b"],
+                            "properties": {"b": {"type": "string", "enum": [1]}}}}}, "schema.properties.a.properties.b")):
+        assert evalpy.enum_problems(schema) and evalpy.enum_problems(schema)[0].startswith(where + ".enum "), schema
 
 
 def test_a_run_stored_with_an_impossible_enum_is_read_as_it_was_made(project, cli):
