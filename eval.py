@@ -6509,11 +6509,14 @@ def utf8_apart_from_nuls(data):
 
 def utf16_laid_out(data, whole):
     """Whether bytes that read as UTF-8 apart from their zero bytes are laid out as UTF-16 is, not called so on a guess:
-    two zero bytes or more, all at even places or all at odd ones (the high byte of each character of one range), and,
-    where `data` is the whole file, an even length. A short UTF-8 prompt with one stray NUL (Say\\x00 bug\\n, 9 bytes)
-    was called UTF-16, whose reading was printable CJK, and told to be saved as the UTF-8 it was."""
-    places = {i % 2 for i, byte in enumerate(data) if byte == 0}
-    return data.count(b"\x00") >= 2 and len(places) == 1 and not (whole and len(data) % 2)
+    two zero bytes or more at even places, or at odd ones (the high byte of each character of one range, ASCII's), more
+    than at the other (the low byte of a character such as 一 U+4E00 or Ā U+0100, which a text holds a few of: all at
+    one place called UTF-16 with such a character a NUL byte to remove, of a file of 34), and, where `data` is the whole
+    file, an even length. A short UTF-8 prompt with one stray NUL (Say\\x00 bug\\n, 9 bytes) was called UTF-16, whose
+    reading was printable CJK, and told to be saved as the UTF-8 it was."""
+    places = [i % 2 for i, byte in enumerate(data) if byte == 0]
+    most = max(places.count(0), places.count(1))
+    return most >= 2 and most > len(places) - most and not (whole and len(data) % 2)
 
 
 def printable_share(text):

@@ -1900,6 +1900,25 @@ def test_a_short_utf8_prompt_with_a_stray_nul_is_never_called_utf16(tmp_path):
             evalpy.load_prompt(str(prompt))
 
 
+def prompt_refusal(path, data):
+    """What load_prompt says of a prompt file of these bytes."""
+    path.write_bytes(data)
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_prompt(str(path))
+    return str(e.value)
+
+
+def test_utf16_holding_a_character_whose_low_byte_is_zero_is_still_utf16(tmp_path):
+    """133rd round's review: UTF-16 without a mark holding 一 (U+4E00), U+6000 or Ā (U+0100), whose zero byte is at the
+    other place from ASCII's, was "holds a NUL byte (\\x00) ...: remove it" (8ba92fb's layout took zero bytes at one
+    parity alone), though it holds 34 of them; it is UTF-16 again, and the short UTF-8 with one NUL is not."""
+    for text in ("Classify 一 ticket as bug or not.\n", "Say 一 word\n", "Hello 一\n", "Ā \u6000 price\n"):
+        for codec in ("utf-16-le", "utf-16-be"):
+            said = prompt_refusal(tmp_path / "p.txt", text.encode(codec))
+            assert "the prompt is UTF-16 (its zero bytes say so); save it as UTF-8" in said, (text, codec, said)
+    assert "the prompt holds a NUL byte (\\x00)" in prompt_refusal(tmp_path / "p.txt", b"Say\x00 bug\n")
+
+
 def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_list_is_a_prompt(tmp_path, project, cli, fake):
     """Round 106's review: ASCII saved as UTF-16 without a byte-order mark is valid UTF-8, so a prompt went to the model
     with a zero byte after every letter, and labels were 'control characters'; and a few-shot prompt beginning with a
