@@ -6488,7 +6488,9 @@ def wide_encoding(data, begins="{"):
     for name, codec, width in (("UTF-32", "utf-32-le", 4), ("UTF-32", "utf-32-be", 4), ("UTF-16", "utf-16-le", 2),
                                ("UTF-16", "utf-16-be", 2)):
         text = head[:len(head) - len(head) % width].decode(codec, "replace")
-        if "\x00" in text or "\ufffd" in text:
+        # (fewer than two characters say nothing of a layout: a\x00\n, no UTF-32 character, read as "", all printable,
+        # and 2-byte UTF-16 were called UTF-32, saved "as UTF-8" to no end; such a file gets the NUL message)
+        if "\x00" in text or "\ufffd" in text or len(text) < 2:
             continue
         # a text file: nearly all it says in that encoding can be printed (a zero-width space or a form feed in a
         # prompt are not), and it reads better so than as UTF-8 (UTF-16 of Russian is UTF-8 of control characters;

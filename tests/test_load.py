@@ -1919,6 +1919,16 @@ def test_utf16_holding_a_character_whose_low_byte_is_zero_is_still_utf16(tmp_pat
     assert "the prompt holds a NUL byte (\\x00)" in prompt_refusal(tmp_path / "p.txt", b"Say\x00 bug\n")
 
 
+def test_a_file_of_a_character_or_two_with_a_nul_is_never_called_utf32(tmp_path):
+    """133rd round's review: a\\x00\\n (3 bytes: no UTF-32 character, read as "", all of it printable) was "the prompt is
+    UTF-32 (its zero bytes say so); save it as UTF-8", as were 2-byte UTF-16 files and oj\\x00\\x00 (one UTF-32
+    character): a cure that cured nothing, guessed of so few bytes. A reading of fewer than two characters names no
+    encoding: these get the NUL message."""
+    for data in (b"a\x00\n", b"\x00", b"A\x00", b"\x00N", b"oj\x00\x00", b"T\x00\x00\x00m"):
+        said = prompt_refusal(tmp_path / "p.txt", data)
+        assert "UTF-32" not in said and "the prompt holds a NUL byte (\\x00)" in said, (data, said)
+
+
 def test_a_prompt_or_labels_in_utf16_without_a_mark_is_said_so_and_a_few_shot_list_is_a_prompt(tmp_path, project, cli, fake):
     """Round 106's review: ASCII saved as UTF-16 without a byte-order mark is valid UTF-8, so a prompt went to the model
     with a zero byte after every letter, and labels were 'control characters'; and a few-shot prompt beginning with a
