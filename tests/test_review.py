@@ -1935,7 +1935,7 @@ def test_a_removal_a_hand_edit_left_malformed_is_named_never_dropped_by_a_save(s
             "annotations": {"dev-09#1": {"text": "t", "time": "x", "rev": 1}}}
     mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
     at = 'the removal of dev-01#1 in its "removed"'
-    whole = 'not a whole number of 0 or more below 9,007,199,254,740,991'
+    whole = 'not a whole number of 0 or more up to 9,007,199,254,740,991'
     for removal, why in ((["rev", 2], f'{at} is a list, not an object {{"rev": ..., "time": ...}}'),
                          ("judge was right", f'{at} is text, not an object {{"rev": ..., "time": ...}}'),
                          ({"time": "t"}, f'{at} has no "rev"'), ({"rev": 2}, f'{at} has no "time"'),
@@ -1949,6 +1949,41 @@ def test_a_removal_a_hand_edit_left_malformed_is_named_never_dropped_by_a_save(s
     answer = requests.post(url + "/annotations", json={"key": "dev-05#1", "text": "x", "was": ""}, timeout=10)
     assert answer.status_code == 200 and answer.json()["removed"] == {"dev-01#1": 2}, answer.text
     assert load_json(runs[1] + ".annotations.json")["removed"] == kept
+
+
+def sidecar_of(review, runs, **fields):
+    """Writes the run's annotations file as a hand edit leaves it: this version's, its revision 4 unless given."""
+    Path(runs[1] + ".annotations.json").write_text(json.dumps(
+        {"format": evalpy.ANNOTATIONS_FORMAT, "run": "dev-v3.json", "run_sha": review.run_sha, "revision": 4, **fields}))
+
+
+def post_note(url, key, text, was=""):
+    return requests.post(url + "/annotations", json={"key": key, "text": text, "was": was}, timeout=10)
+
+
+def test_a_removal_review_writes_at_the_revision_cap_is_read_and_the_next_holds_too(server, runs, cli):
+    """133rd round: a note's rev at REVISION_PAST - 1 (a hand edit), a removal from the page was written with the capped
+    rev 9,007,199,254,740,991, which the reader refused: the file was "damaged" for good, and mended it was again at the
+    next removal. A removal at the cap is read (by its text, as a note at it is); one past it is still refused."""
+    url, review = server
+    cap = evalpy.REVISION_PAST
+    sidecar_of(review, runs, annotations={"dev-09#1": {"text": "keep", "time": "t", "rev": cap - 1},
+                                          "dev-05#1": {"text": "drop me", "time": "t", "rev": 2},
+                                          "dev-06#1": {"text": "me too", "time": "t", "rev": 3}})
+    for key, was in (("dev-05#1", "drop me"), ("dev-06#1", "me too")):
+        answer = post_note(url, key, "", was)
+        assert answer.status_code == 200 and answer.json()["removed"][key] == cap, answer.text
+        assert requests.get(url + "/data", timeout=10).status_code == 200
+        code, out, err = cli("report", runs[1])
+        assert code == 0, err
+    assert load_json(runs[1] + ".annotations.json")["removed"].keys() == {"dev-05#1", "dev-06#1"}
+    assert post_note(url, "dev-05#1", "back", "").status_code == 200   # (checked by its text: none shown, none on file)
+    past = {"dev-01#1": {"rev": cap + 1, "time": "t"}}
+    mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
+    assert_damaged_everywhere(url, cli, runs[1], {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha,
+                                                 "annotations": {"dev-09#1": {"text": "t"}}, "removed": past},
+                              'the removal of dev-01#1 in its "removed" has a number as its "rev", not a whole number of '
+                              '0 or more up to 9,007,199,254,740,991', mend)
 
 
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
