@@ -23858,11 +23858,11 @@ def read_annotations(path, again="give the same command again"):
     kept = {k: v for k, v in data.items()
             if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision",
                          "removed")}
-    # (a removal of an answer a note was written for since, by hand, is that note's past: the note is the key's last write,
-    # and the next save of the key writes its own record over the removal)
-    removed = {key: entry for key, entry in data.get("removed", {}).items() if key not in annotations}
+    # (a removal of an answer a note was written for since, by hand, is that note's past: the note is the key's last write
+    # (write_locked looks at the note first), and only the next save of the key writes its own record over the removal:
+    # left out here, a save of any other answer wrote the file without it, its fields with it)
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
-            "revision": data.get("revision", 0), "removed": removed}
+            "revision": data.get("revision", 0), "removed": data.get("removed", {})}
 
 
 REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)

@@ -1986,6 +1986,22 @@ def test_a_removal_review_writes_at_the_revision_cap_is_read_and_the_next_holds_
                               '0 or more up to 9,007,199,254,740,991', mend)
 
 
+def test_a_removal_of_an_answer_annotated_by_hand_since_is_kept_until_a_save_of_that_answer(server, runs):
+    """133rd round: a removal of an answer a note was written for by hand since was dropped, its own fields with it, at
+    the next save of any answer, though only a save of that answer writes over it (README: never dropped at the next
+    save). It is kept as written until then; the hand-written note is the one the page shows and replaces."""
+    url, review = server
+    removal = {"rev": 3, "time": "z", "by": "alice"}
+    sidecar_of(review, runs, annotations={"dev-09#1": {"text": "t", "time": "x", "rev": 1},
+                                          "dev-01#1": {"text": "written by hand", "time": "y", "by": "bob"}},
+               removed={"dev-01#1": removal})
+    assert post_note(url, "dev-05#1", "x").status_code == 200
+    assert load_json(runs[1] + ".annotations.json")["removed"] == {"dev-01#1": removal}
+    answer = post_note(url, "dev-01#1", "by the page", "written by hand")
+    assert answer.status_code == 200 and answer.json()["annotation"]["text"] == "by the page", answer.text
+    assert "removed" not in load_json(runs[1] + ".annotations.json")
+
+
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
     """121st round: the run file replaced under review, a save was refused with the right words but as HTTP 500, which
     the browser logs as the server's failure; it is 412 (not 409: the page reads that as another page's save)."""
