@@ -2883,6 +2883,7 @@ class AnnotationsFile(TypedDict, total=False):
     revision: int           # counts review's writes of the file (next_revision): a note's rev is the one that wrote it
     removed: dict           # {answer_key(): Removal}: the last removal of each answer's note, of the run file whose hash
                             # is run_sha (none in older files): never a note, never counted
+    other_versions_removed: dict   # {run_sha: {answer_key(): Removal}}: those of other versions, kept as their notes are
 
 
 class Removal(TypedDict):
@@ -23790,7 +23791,8 @@ def read_annotations(path, again="give the same command again"):
     may be on a share not mounted, and review's next save would replace the link. again: what to do once mended (a
     review's page saves again)."""
     if not os.path.lexists(path):
-        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}, "revision": 0, "removed": {}}
+        return {"annotations": {}, "run_sha": None, "other_versions": {}, "kept": {}, "revision": 0, "removed": {},
+                "other_removed": {}}
     if os.path.exists(path) and not os.path.isdir(path) and not os.path.isfile(path):   # a pipe would block the read for ever
         raise EvalError(f"{shell_word(path)}: not a regular file (a pipe or a device); move it aside")
     if os.path.isdir(path):   # ("is a folder, not a sidecar file": a word of eval.py's, and no cure)
@@ -23833,7 +23835,12 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
-        removal_entries(data.get("removed", {}))
+        removal_entries(data.get("removed", {}), 'its "removed"')
+        others_removed = data.get("other_versions_removed", {})
+        if not isinstance(others_removed, dict):
+            raise ValueError(f'its "other_versions_removed" is {json_kind(others_removed)}, not an object')
+        for sha, written in others_removed.items():
+            removal_entries(written, f'the version {on_one_line(sha, 20)!r} of its "other_versions_removed"')
         if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
             raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
                              + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
@@ -23847,7 +23854,8 @@ def read_annotations(path, again="give the same command again"):
                             "move it aside") from None
         # (one that holds no annotation, [] or {}, or only review's removal records and count, was to be mended, "a
         # person's annotations are in it"; a key misspelt holds them, "annotation"; true or [0] none)
-        held = not parsed or (any(v for k, v in data.items() if k not in ("format", "run", "run_sha", "revision", "removed"))
+        held = not parsed or (any(v for k, v in data.items()
+                                  if k not in ("format", "run", "run_sha", "revision", "removed", "other_versions_removed"))
                                 if isinstance(data, dict) else
                                 isinstance(data, list) and any(isinstance(x, (dict, list, str)) for x in data)
                                 or isinstance(data, str) and data.strip() != "")
@@ -23857,12 +23865,13 @@ def read_annotations(path, again="give the same command again"):
     # what a person added by hand (a key of their own) is the file's too: kept through every save
     kept = {k: v for k, v in data.items()
             if k not in ("format", "run", "run_sha", "labels" if older else "annotations", "other_versions", "revision",
-                         "removed")}
+                         "removed", "other_versions_removed")}
     # (a removal of an answer a note was written for since, by hand, is that note's past: the note is the key's last write
     # (write_locked looks at the note first), and only the next save of the key writes its own record over the removal:
     # left out here, a save of any other answer wrote the file without it, its fields with it)
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
-            "revision": data.get("revision", 0), "removed": data.get("removed", {})}
+            "revision": data.get("revision", 0), "removed": data.get("removed", {}),
+            "other_removed": data.get("other_versions_removed", {})}
 
 
 REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)
@@ -23881,7 +23890,8 @@ def next_revision(sidecar):
     note's (a count removed by hand, or a file an older eval.py wrote since, never gives a note kept a revision it had:
     a save held on the way that named it was written over a later one; a removed note's number, kept nowhere, may come
     again once the count is gone)."""
-    revs = [note_revision(note) for notes in [sidecar["annotations"], sidecar["removed"], *sidecar["other_versions"].values()]
+    revs = [note_revision(note) for notes in [sidecar["annotations"], sidecar["removed"], *sidecar["other_versions"].values(),
+                                              *sidecar["other_removed"].values()]
             for note in notes.values() if note_revision(note) is not None]
     return min(max([sidecar["revision"], *revs]) + 1, REVISION_PAST)   # (at the bound: a note checked by its text)
 
@@ -23918,14 +23928,14 @@ def annotation_entries(written, text_key, what):
             for key, entry in written.items() if reads_as_something(entry[text_key])}
 
 
-def removal_entries(written):
-    """Check an annotations file's "removed" ({answer key: Removal}) as review writes it; ValueError naming the removal at
-    fault. Each is review's record, never read past: one a hand edit left malformed (a list, a rev of text or past
+def removal_entries(written, what):
+    """Check one version's removals in an annotations file ({answer key: Removal}, `what` names them) as review writes
+    them; ValueError naming the removal at fault. Each is review's record, never read past: one a hand edit left malformed (a list, a rev of text or past
     REVISION_PAST, no time) was read as none and dropped from the file at the next save, unsaid."""
     if not isinstance(written, dict):
-        raise ValueError(f'its "removed" is {json_kind(written)}, not an object')
+        raise ValueError(f'{what} is {json_kind(written)}, not an object')
     for key, entry in written.items():
-        where = f'the removal of {on_one_line(key, 60)} in its "removed"'
+        where = f'the removal of {on_one_line(key, 60)} in {what}'
         if not isinstance(entry, dict):
             raise ValueError(f'{where} is {json_kind(entry)}, not an object {{"rev": ..., "time": ...}}')
         for field in ("rev", "time"):
@@ -23953,11 +23963,17 @@ def annotations_by_version(sidecar, run_sha):
     return current, {sha: written for sha, written in versions.items() if written}
 
 
-def removals_of(sidecar, run_sha):
-    """The removals (Removal) a sidecar keeps of the notes of the run file whose hash is run_sha: none of another
-    version's (its notes are kept apart, and a page of it has its saves refused as another run's)."""
+def removals_by_version(sidecar, run_sha):
+    """(the removals (Removal) a sidecar keeps of the notes of the run file whose hash is run_sha, those of its other
+    versions by hash), as annotations_by_version keeps their notes: another version's are never this one's (a page of it
+    has its saves refused as another run's), and are kept with its notes, never dropped at a save of this one."""
+    versions = {}
+    for sha, written in sidecar["other_removed"].items():
+        versions[sha_now(sha)] = {**versions.get(sha_now(sha), {}), **written}
     main = run_sha if sidecar["run_sha"] is None else sha_now(sidecar["run_sha"])
-    return sidecar["removed"] if main == run_sha else {}
+    versions[main] = {**versions.get(main, {}), **sidecar["removed"]}
+    current = versions.pop(run_sha, {})
+    return current, {sha: written for sha, written in versions.items() if written}
 
 
 def run_annotations(run_path):
@@ -27615,7 +27631,7 @@ class Review:
                 "replaced": config.get("replaced") and replaced_warning(config["replaced"]),
                 "config": {k: config.get(k) for k in ("model", "prompt", "split", "repeat", "labels")},
                 "items": [dict(item, annotation=annotations.get(item["key"])) for item in self.items],
-                "counts": annotation_counts(self.of_this_run(annotations)), "removed": self.removed_revs(removals_of(read, self.run_sha))}
+                "counts": annotation_counts(self.of_this_run(annotations)), "removed": self.removed_revs(removals_by_version(read, self.run_sha)[0])}
 
     def removed_revs(self, removed):
         """{answer key: the revision of its note's last removal} of this run's answers, from their Removal records: a page
@@ -27752,7 +27768,7 @@ class Review:
         read, (annotations, other_versions) = self.read(sidecar)
         self.read_as += 1   # (under the lock: a refusal's answer is the file as read now, newer than a write before it)
         read_as = {"read_as": self.read_as, "served": self.served}
-        removed = removals_of(read, self.run_sha)
+        removed, other_removed = removals_by_version(read, self.run_sha)
         stored = annotations.get(key, {}).get("text", "")
         # the key's last write: its note, or where none is on file, its removal (a save named from before it is held)
         last = annotations.get(key) or removed.get(key, {})
@@ -27818,7 +27834,8 @@ class Review:
         write_sidecar(sidecar, json_text({**read["kept"], "format": ANNOTATIONS_FORMAT, "run": os.path.basename(self.own),
                                            "run_sha": self.run_sha, "revision": revision, "annotations": annotations,
                                            **({"removed": removed} if removed else {}),
-                                           **({"other_versions": other_versions} if other_versions else {})},
+                                           **({"other_versions": other_versions} if other_versions else {}),
+                                           **({"other_versions_removed": other_removed} if other_removed else {})},
                                           indent=1) + "\n")
         self.began_with = sidecar   # (its review: a page that began with none has one now, never left for another)
         return self.saved(key, annotations, removed, read_as)

@@ -2002,6 +2002,26 @@ def test_a_removal_of_an_answer_annotated_by_hand_since_is_kept_until_a_save_of_
     assert "removed" not in load_json(runs[1] + ".annotations.json")
 
 
+def test_an_older_run_versions_removals_are_kept_with_its_notes_through_saves(server, runs, cli):
+    """133rd round: the annotations file of another version of the run (made again under its name), a save of this
+    version's page kept that version's notes under "other_versions" and dropped its "removed", fields and all. They are
+    kept under "other_versions_removed" by its hash, never this version's; one malformed there is named, as in "removed"."""
+    url, review = server
+    old = "0" * 64
+    removal = {"rev": 3, "time": "z", "by": "alice"}
+    sidecar_of(review, runs, run_sha=old, annotations={"dev-09#1": {"text": "old", "time": "x", "rev": 1}},
+               removed={"dev-01#1": removal})
+    for text in ("x", "y"):
+        answer = post_note(url, "dev-05#1", text, "x" if text == "y" else "")
+        assert answer.status_code == 200 and answer.json()["removed"] == {}, answer.text
+        written = load_json(runs[1] + ".annotations.json")
+        assert written["other_versions_removed"] == {old: {"dev-01#1": removal}} and "removed" not in written, written
+        assert written["other_versions"] == {old: {"dev-09#1": {"text": "old", "time": "x", "rev": 1}}}
+    assert_damaged_everywhere(url, cli, runs[1], {**written, "other_versions_removed": {old: {"dev-01#1": {"rev": 3}}}},
+                              f'the removal of dev-01#1 in the version {old[:19] + "…"!r} of its "other_versions_removed" '
+                              'has no "time"', "mend it (a person's annotations are in it), or move it aside to start afresh")
+
+
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
     """121st round: the run file replaced under review, a save was refused with the right words but as HTTP 500, which
     the browser logs as the server's failure; it is 412 (not 409: the page reads that as another page's save)."""
