@@ -2865,7 +2865,7 @@ class PairwiseFile(TypedDict):
 class Annotation(TypedDict):
     """One answer's annotation, written in review: what went wrong, in a person's words."""
     text: str               # the person's words for what went wrong
-    time: str               # when it was written, ISO 8601
+    time: NotRequired[str]  # when it was written, ISO 8601: review writes it, a note written by hand may have none
     rev: NotRequired[int]   # the file's revision at its write (AnnotationsFile.revision): none in older files
     save_id: NotRequired[str]   # the id of the save that wrote it (the page's, the same in each copy of that save):
                                 # none in older files, nor from a client that sends none
@@ -23923,8 +23923,10 @@ def annotation_entries(written, text_key, what):
                 f"has no {text_key}, or an empty one" if held in (None, "") else
                 f"has {json_kind(held)} as its {text_key}, not text"))
     # each as written, any field of a person's own ("by": "alice") with it: a save in review kept only text and time;
-    # one that shows nothing (a lone accent an older review saved) is none, as review's save reads it: never counted
-    return {key: {**{k: v for k, v in entry.items() if k != text_key}, "text": entry[text_key], "time": entry.get("time")}
+    # one that shows nothing (a lone accent an older review saved) is none, as review's save reads it: never counted.
+    # No field added (one written by hand without "time" was written back with "time": null), none moved; an older
+    # file's "label" is its "text"
+    return {key: {("text" if k == text_key else k): v for k, v in entry.items() if k == text_key or k != "text"}
             for key, entry in written.items() if reads_as_something(entry[text_key])}
 
 

@@ -1833,8 +1833,9 @@ def test_a_sidecar_damaged_by_a_stray_comma_names_its_line_and_says_to_mend_it(p
         review.save({"key": key, "text": "misread the rule"})
     path = Path(runs[1] + ".annotations.json")
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('"misread the rule"', '"misread the rule",', 1), encoding="utf-8")
-    line = text[:text.index('"misread the rule"')].count("\n") + 1
+    # (after the first note's last field, whichever it is: a save writes a note's fields back in their order)
+    path.write_text(text.replace("\n  }", ",\n  }", 1), encoding="utf-8")
+    line = text[:text.index("\n  }")].count("\n") + 1
     code, out, err = cli("report", runs[1])
     assert code == 2 and f"damaged (bad JSON: " in err and f"(line {line + 1}, column" in err, err
     assert "mend it (a person's annotations are in it)" in err, err
@@ -2020,6 +2021,21 @@ def test_an_older_run_versions_removals_are_kept_with_its_notes_through_saves(se
     assert_damaged_everywhere(url, cli, runs[1], {**written, "other_versions_removed": {old: {"dev-01#1": {"rev": 3}}}},
                               f'the removal of dev-01#1 in the version {old[:19] + "…"!r} of its "other_versions_removed" '
                               'has no "time"', "mend it (a person's annotations are in it), or move it aside to start afresh")
+
+
+def test_a_note_written_by_hand_is_written_back_as_it_was_by_a_save_of_another_answer(server, runs):
+    """133rd round: a note written by hand without "time" ({"text": "no time here"}) came back from a save of another
+    answer as {"text": "no time here", "time": null}, in "other_versions" too: a field the person never wrote. Each is
+    written back as it was, its fields in their order; the page's own save of it writes its time."""
+    url, review = server
+    notes = {"dev-09#1": {"text": "no time here"}, "dev-06#1": {"by": "bob", "text": "by first", "rev": 1}}
+    sidecar_of(review, runs, annotations=notes, other_versions={"f" * 64: {"dev-01#1": {"text": "old", "x": 1}}})
+    assert post_note(url, "dev-05#1", "x").status_code == 200
+    written = load_json(runs[1] + ".annotations.json")
+    assert {k: list(written["annotations"][k].items()) for k in notes} == {k: list(v.items()) for k, v in notes.items()}
+    assert written["other_versions"] == {"f" * 64: {"dev-01#1": {"text": "old", "x": 1}}}
+    answer = post_note(url, "dev-09#1", "now timed", "no time here")
+    assert answer.status_code == 200 and isinstance(answer.json()["annotation"]["time"], str), answer.text
 
 
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
