@@ -23768,6 +23768,15 @@ def answer_key_parts(key):
     return case_id, trial
 
 
+def key_named(key):
+    """An annotations key as a message names it: escaped, on one line, whole up to 240 characters; a longer one by its
+    first and last 100 and its length. (Cut at 60, two keys alike in their first 60 characters, "...-refund-A#1" and
+    "...-refund-B#1", were one name: which to mend was not said.)"""
+    if len(key) <= 240:
+        return on_one_line(key)
+    return f"{on_one_line(key[:100])}…{on_one_line(key[-100:])} ({len(key):,} characters)"
+
+
 def annotations_file(run_path, own=None):
     """The sidecar of a run that review writes and report reads: RUN.annotations.json beside the run
     file (own_name: a link to a run shows the annotations of the run), or while none stands there,
@@ -23918,7 +23927,7 @@ def annotation_entries(written, text_key, what):
     for key, entry in written.items():
         if not (isinstance(entry, dict) and isinstance(entry.get(text_key), str) and entry[text_key]):
             held = entry.get(text_key) if isinstance(entry, dict) else None
-            raise ValueError(f"the annotation of {on_one_line(key, 60)} " + (
+            raise ValueError(f"the annotation of {key_named(key)} " + (
                 f"is {json_kind(entry)}, not an object {{\"{text_key}\": ..., \"time\": ...}}" if not isinstance(entry, dict) else
                 f"has no {text_key}, or an empty one" if held in (None, "") else
                 f"has {json_kind(held)} as its {text_key}, not text"))
@@ -23937,7 +23946,7 @@ def removal_entries(written, what):
     if not isinstance(written, dict):
         raise ValueError(f'{what} is {json_kind(written)}, not an object')
     for key, entry in written.items():
-        where = f'the removal of {on_one_line(key, 60)} in {what}'
+        where = f'the removal of {key_named(key)} in {what}'
         if not isinstance(entry, dict):
             raise ValueError(f'{where} is {json_kind(entry)}, not an object {{"rev": ..., "time": ...}}')
         for field in ("rev", "time"):

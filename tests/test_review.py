@@ -2038,6 +2038,25 @@ def test_a_note_written_by_hand_is_written_back_as_it_was_by_a_save_of_another_a
     assert answer.status_code == 200 and isinstance(answer.json()["annotation"]["time"], str), answer.text
 
 
+def test_a_note_or_removal_at_fault_is_named_by_its_whole_key_never_one_cut_alike_another(server, runs, cli):
+    """133rd round: a removal (or a note) at fault was named by its key cut to 60 characters: of two long keys alike but
+    for their end, both named the same, the one to mend was not said. It is named whole (escaped); a key past 240
+    characters by both its ends and its length."""
+    url, review = server
+    long = "support-ticket-" + "billing-refund-" * 6
+    mend = "mend it (a person's annotations are in it), or move it aside to start afresh"
+    for removed, notes, why in (
+            ({long + "A#1": {"rev": 2, "time": "t"}, long + "B#1": {"rev": "2", "time": "t"}}, {"dev-09#1": {"text": "t"}},
+             f'the removal of {long}B#1 in its "removed" has text as its "rev", not a whole number of 0 or more up to '
+             '9,007,199,254,740,991'),
+            ({}, {long + "A#1": {"text": "t"}, long + "B#1": {"text": ""}}, f"the annotation of {long}B#1 has no text, "
+                                                                              "or an empty one"),
+            ({}, {"a" * 150 + "b" * 150 + "#1": [1]}, f"the annotation of {'a' * 100}…{'b' * 98}#1 (302 characters) is a "
+                                                      'list, not an object {"text": ..., "time": ...}')):
+        assert_damaged_everywhere(url, cli, runs[1], {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha,
+                                                      "annotations": notes, "removed": removed}, why, mend)
+
+
 def test_a_save_refused_for_a_run_replaced_is_a_refusal_never_a_server_failure(server, runs):
     """121st round: the run file replaced under review, a save was refused with the right words but as HTTP 500, which
     the browser logs as the server's failure; it is 412 (not 409: the page reads that as another page's save)."""
