@@ -11541,6 +11541,15 @@ def own_value(key):
 SCALE_BOUND_WORDS = {"max", "maximum", "min", "minimum", "possible", "scale", "out", "range"}
 
 
+def names_a_bound(key):
+    """Whether a key names the scale's bound itself (SCALE_BOUND_WORDS: max_score, score_max, points_possible, out_of),
+    no score; a score's key saying the scale it is out of (score_out_of_10, rating_out_of_5) holds that score: read as
+    the scale, B winning on 3 to 9 out of 10 was counted as B."""
+    words = field_name(key).split("_")
+    bound = SCALE_BOUND_WORDS & set(words)
+    return bool(bound) and not (bound == {"out"} and SCORE_WORDS & set(words[:words.index("out")]))
+
+
 def side_named(key):
     """The answer, "A" or "B", a key inside a verdict field or beside it names as the one it scores, or None: its letter
     alone ({"A": 6}), or before or after words of the whole's (score_A, final_score_B, "Response A", scoreB, A_rating),
@@ -11560,9 +11569,9 @@ def scores_of(under, value, lower=False, side=None):
     answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
     {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score, nor a text under a key of
     its own value, "answer": "1/4": own_value). lower: a rank's or a count's (lower_better), each score negated, so
-    that the highest is still the best. A key naming a scale (SCALE_BOUND_WORDS: max_score, points_possible) holds
-    none."""
-    if SCALE_BOUND_WORDS & set(field_name(under).split("_")) \
+    that the highest is still the best. A key naming a scale's bound (names_a_bound: max_score, points_possible)
+    holds none, a score's out of it (score_out_of_10) its score."""
+    if names_a_bound(under) \
             or isinstance(value, str) and side and not side_named(under) and own_value(under):
         return None
     answer = side_named(under) or side

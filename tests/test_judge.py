@@ -6894,6 +6894,24 @@ def test_an_answer_s_scale_in_its_object_is_no_score_to_compare(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "A": {"score_out_of_10": 9}, "B": {"score_out_of_10": 3}}', None),
+    ('{"winner": "B", "scores": {"A": {"rating_out_of_5": 5}, "B": {"rating_out_of_5": 2}}}', None),
+    ('{"winner": "B", "evaluations": [{"answer": "A", "points_out_of_100": 90}, {"answer": "B", "points_out_of_100": 30}]}',
+     None),
+    ('{"winner": "A", "A": {"score_out_of_10": 9}, "B": {"score_out_of_10": 3}}', "A"),
+    # a key naming the bound alone is still the scale
+    ('{"winner": "A", "A": {"score": 9, "out_of": 10}, "B": {"score": 3, "out_of": 10}}', "A"),
+    ('{"winner": "A", "A": {"score": 9, "score_max": 10}, "B": {"score": 3, "score_max": 10}}', "A"),
+    ('{"winner": "A", "A": {"score": 9, "score_range": "1-10"}, "B": {"score": 3, "score_range": "1-10"}}', "A"),
+])
+def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, human):
+    """133rd round, the review of 28d7172: a key naming a score and its scale (score_out_of_10, rating_out_of_5,
+    points_out_of_100) was read as the scale, no score, so B winning on 3 to 9 was counted as B. Only a key naming the
+    bound itself (max_score, score_max, out_of, points_possible, score_range) holds no score."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"is_winner": false}, "B": {"is_winner": true}}', None),
     ('{"winner": "A", "A_wins": false, "B_wins": true}', None),
     ('{"winner": "A", "B_is_better": true}', None),
