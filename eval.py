@@ -11560,7 +11560,7 @@ def side_named(key):
         else None
 
 
-def scores_of(under, value, lower=False, side=None):
+def scores_of(under, value, lower=False, side=None, in_scores=False):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
     scale, or that scale where the key says no score)], or None where it is none: a text of answers' scores
     (SCORE_OF_AN_ANSWER: "A: 6/10", "A: 6/10, B: 9/10"), a number or a score under an answer's key saying a score ({"A":
@@ -11568,11 +11568,12 @@ def scores_of(under, value, lower=False, side=None):
     "3/10"), its scale (10) said of it, as the other's must be alike ("answer_A": "1/2" beside "answer_B": "3/4" are the
     answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
     {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score, nor a text under a key of
-    its own value, "answer": "1/4": own_value). lower: a rank's or a count's (lower_better), each score negated, so
+    its own value, "answer": "1/4": own_value, but under a key saying scores, `in_scores`: "scores": {"A": {"result":
+    "9/10"}} is A's score). lower: a rank's or a count's (lower_better), each score negated, so
     that the highest is still the best. A key naming a scale's bound (names_a_bound: max_score, points_possible)
     holds none, a score's out of it (score_out_of_10) its score."""
     if names_a_bound(under) \
-            or isinstance(value, str) and side and not side_named(under) and own_value(under):
+            or isinstance(value, str) and side and not in_scores and not side_named(under) and own_value(under):
         return None
     answer = side_named(under) or side
     scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
@@ -12061,14 +12062,15 @@ def said_in_fields(verdict_object, loose, verdict):
         # (and whether it names the answer that lost, under a loser's key at any depth: {"loser": {"answer": "B"}}
         # beside the winner A was read as a vote for B)
         values, reasons = [], []
+        # (and whether it is under a key saying scores: {"scores": {"A": {"result": "9/10"}}} is A's score, no own value)
         stack = [(key, of_the_whole_field(key, fields), lowest_best or lower_better(key) or scale_field(key) in lowered, None,
-                  names_the_loser(key), value)]
+                  names_the_loser(key), False, value)]
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
-            under, whole, lower, side, loser, item = stack.pop()
+            under, whole, lower, side, loser, in_scores, item = stack.pop()
             if loose is LOOSE_WINNER and (first := ranked_first(under, item)):
                 if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)
                     return True
-                values.append((under, whole, lower, side, loser, first))
+                values.append((under, whole, lower, side, loser, in_scores, first))
             elif isinstance(item, dict):
                 reasons += [(v, loser) for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]
                 side = under if side_named(under) else side   # (the key naming its answer, as it is spelt)
@@ -12076,11 +12078,12 @@ def said_in_fields(verdict_object, loose, verdict):
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
                 inside = scale_lowers(item, held)   # (and the field a scale beside the verdict names, at any depth)
                 lower = lower or None in inside   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
+                in_scores = in_scores or bool(SCORE_WORDS & set(field_name(under).split("_")))
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),
                                     lower or lower_better(k) or scale_field(k) in inside | lowered, side,
-                                    loser or names_the_loser(k), v)
+                                    loser or names_the_loser(k), in_scores, v)
                                    for k, v in item.items() if not (field_name(k) in REASON_FIELDS and isinstance(v, str))])
             elif isinstance(item, list):
                 # (an object in a list an item of its own, under no key: a rubric's {"name": "date", "passed": false};
@@ -12090,11 +12093,11 @@ def said_in_fields(verdict_object, loose, verdict):
                 named = [(answer_object(part) if loose is LOOSE_WINNER and not loser else None, part)
                          for part in reversed(item)]
                 kept = lowest_best or lower and not lower_better(under)
-                stack += ((of[0], whole, kept, side, loser, of[1]) if of else
+                stack += ((of[0], whole, kept, side, loser, in_scores, of[1]) if of else
                           ("" if isinstance(part, dict) else under, whole and not isinstance(part, dict), lower, side,
-                           loser, part) for of, part in named)
+                           loser, in_scores, part) for of, part in named)
             else:
-                values.append((under, whole, lower, side, loser, item))
+                values.append((under, whole, lower, side, loser, in_scores, item))
         # (a loser's reason: its "B" alone beside the winner A names B as the loser)
         if stack or any(said_in_a_reason_field(text.translate(SPACE_LIKE), loose, verdict, fields, words, loser)
                         for text, loser in reasons):   # (past what is read: its verdict may be the last; never a pass unread)
@@ -12102,9 +12105,9 @@ def said_in_fields(verdict_object, loose, verdict):
         saids = {True: set(), False: set()}   # what it says of the whole, and of criteria
         # the answers' scores of the whole and of criteria, and what their texts say as words
         scores, scored = {True: [], False: []}, {True: set(), False: set()}
-        for under, whole, lower, side, loser, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
+        for under, whole, lower, side, loser, in_scores, part in values:   # (a boolean, as a yes or a no, as its key says: yes_no_says)
             answers = yes_no_says(under, fields)
-            found = scores_of(under, part, lower, side and side_named(side)) if loose is LOOSE_WINNER else None
+            found = scores_of(under, part, lower, side and side_named(side), in_scores) if loose is LOOSE_WINNER else None
             spelled = answer_spelled(under if side_named(under) else side or under)
             scores[whole] += [(score_kind(under), spelled, *score) for score in found or []]
             # (an item's label its name: "Overall: FAIL" of the whole, "Tone: FAIL" not)

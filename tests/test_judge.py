@@ -6830,6 +6830,21 @@ def test_the_answers_own_values_in_their_objects_or_one_level_down_are_no_scores
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "scores": {"A": {"result": "9/10"}, "B": {"result": "3/10"}}}', None),
+    ('{"winner": "B", "scores": {"A": {"final": "9/10"}, "B": {"final": "3/10"}}}', None),
+    ('{"winner": "B", "ratings": {"A": {"value": "9/10"}, "B": {"value": "3/10"}}}', None),
+    ('{"winner": "A", "scores": {"A": {"output": "9/10"}, "B": {"output": "3/10"}}}', "A"),
+    # outside a holder of scores an answer's own value is still its content
+    ('{"winner": "A", "answers": {"A": {"result": "1/4"}, "B": {"result": "3/4"}}}', "A"),
+])
+def test_an_answer_s_value_under_a_key_of_scores_is_its_score(reply, human):
+    """133rd round, the review of 7babe7c: under a key saying scores ("scores": {"A": {"result": "9/10"}, ...}, "final",
+    "value", "ratings") a text was read as the answer's own value, no score, so B winning on 3/10 to 9/10 was counted
+    as B. The holder says it is a score: an answer's own value is no score only outside one."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": [{"answer": "A", "score": 3}, {"answer": "B", "score": 9}]}', None),
     ('{"winner": "A", "scores": [{"id": "A", "score": 3}, {"id": "B", "score": 9}]}', None),
     ('{"winner": "A", "scores": [{"name": "Response A", "score": "3/10"}, {"name": "Response B", "score": "9/10"}]}', None),
