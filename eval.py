@@ -11675,8 +11675,9 @@ RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
 # a part's place said before or after it ("1st: B", "#2 A", "B first"): no part of the answer's name
 PLACE_BEFORE = re.compile(r"(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second)\b(?:[ \t]*[:.)=–-])?[ \t]*(?=\S)", re.IGNORECASE)
 PLACE_AFTER = {"first", "second", "1st", "2nd", "last"}
-# a ranking's text saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither first, it says a tie
-RANKED_TIED = re.compile(r"\b(?:tie|tied|ties|equal|equally|draw|same)\b", re.IGNORECASE)
+# a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
+# first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
+RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
 ORDER_WORDS = {"order", "ordering"}
 # ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
 # any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
@@ -11694,8 +11695,9 @@ def a_ranking(under, items):
     named = words - ORDER_WORDS
     if not (RANKS & words or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
-    if isinstance(items, str):
-        return [unplaced(part.strip()) for part in RANKED_APART.split(items, maxsplit=2)]
+    if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
+        parts = RANKED_APART.split(items, maxsplit=2)
+        return [unplaced(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)]
     if isinstance(items, dict) and len(items) == 2:
         places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
         if all(places.values()):
@@ -11721,7 +11723,7 @@ def names_an_order(key, value):
 def ranked_first(under, items):
     """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
-    "tie" where its text says they are tied (RANKED_TIED: "A, B (tie)" beside a tie was read as A first), or None where
+    "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first), or None where
     it is no such ranking."""
     text, items = items, a_ranking(under, items)
     if items is None or len(items) != 2:
@@ -11729,7 +11731,17 @@ def ranked_first(under, items):
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
     if set(answers) != {"A", "B"}:
         return None
-    return "tie" if isinstance(text, str) and RANKED_TIED.search(text) else items[0]
+    return "tie" if isinstance(text, str) and ranked_tied(text) else items[0]
+
+
+def ranked_tied(text):
+    """Whether a ranking's text says its two are tied: joined by "=" alone ("A = B") or its closing parenthesis a word
+    of a tie alone ("A, B (tie)": RANKED_TIED), never where ">" orders them; a tie's word anywhere else says nothing of
+    the order ("B > A (same length)", "A, B (A ties facts together)" were read as a tie). The closing parenthesis is
+    found from the end, never searched for."""
+    said = text.rstrip(" \t.!")
+    closing = said.endswith(")") and said[said.rfind("(") + 1:-1].strip(" \t").casefold() in RANKED_TIED
+    return ">" not in text and (closing or "=" in text and not RANKED_APART.search(text))
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

@@ -7108,6 +7108,26 @@ def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "tie", "ranking": "B > A (not the same)"}', None),
+    ('{"winner": "B", "ranking": "B > A (same length)"}', "B"),
+    ('{"winner": "A", "ranking": "A > B (B is equally long but wrong)"}', "A"),
+    ('{"winner": "A", "ranking": "A > B (A ties facts together)"}', "A"),
+    ('{"winner": "A", "ranking": "A, B (A ties facts together)"}', "A"),
+    ('{"winner": "tie", "ranking": "A > B (tie)"}', None),
+    # a tie said of the two still is one
+    ('{"winner": "tie", "ranking": "A = B"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (tied)"}', "tie"),
+    ('{"winner": "A", "ranking": "A = B"}', None),
+])
+def test_a_ranking_text_is_a_tie_only_where_it_says_the_two_are_tied(reply, human):
+    """133rd round, the review of 326ca1b: any "same", "equal" or "ties" in a ranking's text made it a tie ("B > A (same
+    length)" beside the winner B was left to a person, "B > A (not the same)" beside a tie counted as one). A tie is
+    read only where the text says the two are: joined by "=", or its tie word alone in its closing parenthesis with no
+    ">" ordering them; ">" is a strict order."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "B, then A"}', None),
     ('{"winner": "A", "ranking": "B first, then A"}', None),
     ('{"winner": "A", "ranking": "1st: B, 2nd: A"}', None),
