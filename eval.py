@@ -11672,9 +11672,11 @@ def scores_agree(scores, winner, whole=True):
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
 RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
-# a part's place said before or after it ("1st: B", "#2 A", "B first"): no part of the answer's name
-PLACE_BEFORE = re.compile(r"(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second)\b(?:[ \t]*[:.)=–-])?[ \t]*(?=\S)", re.IGNORECASE)
-PLACE_AFTER = {"first", "second", "1st", "2nd", "last"}
+# a part's place said before or after it ("1st: B", "#2 A", "B first"): no part of the answer's name, its number
+# where it orders the parts ("last" the last's)
+PLACE_BEFORE = re.compile(r"(?:#?(?P<number>\d{1,2})(?:st|nd|rd|th)?|(?P<word>first|second))\b(?:[ \t]*[:.)=–-])?[ \t]*(?=\S)",
+                          re.IGNORECASE)
+PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
@@ -11697,7 +11699,7 @@ def a_ranking(under, items):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
-        return [unplaced(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)]
+        return by_places([part_placed(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)])
     if isinstance(items, dict) and len(items) == 2:
         places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
         if all(places.values()):
@@ -11706,12 +11708,26 @@ def a_ranking(under, items):
     return items if isinstance(items, list) else None
 
 
-def unplaced(part):
-    """A ranking's text's part without the place said of it (PLACE_BEFORE, PLACE_AFTER: "1st: B" and "B first" are
-    "B"), its last word split off, never searched for (a MiB of spaces is read once)."""
-    part = part[place.end():] if (place := PLACE_BEFORE.match(part)) else part
+def part_placed(part):
+    """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
+    PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
+    is read once)."""
+    place = PLACE_BEFORE.match(part)
+    number = place and int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()])
+    part = part[place.end():] if place else part
     words = part.rsplit(None, 1)
-    return words[0] if len(words) == 2 and words[1].casefold() in PLACE_AFTER else part
+    if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
+        return number or PLACE_AFTER[words[1].casefold()] or "last", words[0]
+    return number, part
+
+
+def by_places(parts):
+    """A ranking's text's parts (part_placed's) in the order of their places, a part of none in its written place, "last"
+    the count of parts ("2nd: A, 1st: B" and "B last, A first" read in written order, their places dropped, ranked
+    second first), or None where two share a place ("A, B first", "1st: A, 1st: B": which is first is a guess)."""
+    places = [len(parts) if place == "last" else place or at for at, (place, _) in enumerate(parts, 1)]
+    return [parts[at][1] for at in sorted(range(len(parts)), key=places.__getitem__)] \
+        if len(set(places)) == len(places) else None
 
 
 def names_an_order(key, value):

@@ -7144,6 +7144,25 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "ranking": "2nd: A, 1st: B"}', "B"),
+    ('{"winner": "B", "ranking": "A second, B first"}', "B"),
+    ('{"winner": "B", "ranking": "#2 A; #1 B"}', "B"),
+    ('{"winner": "B", "ranking": "second: A, first: B"}', "B"),
+    ('{"winner": "A", "ranking": "B last, A first"}', "A"),
+    ('{"winner": "A", "ranking": "2nd: A, 1st: B"}', None),
+    # places that repeat, or disagree with the one unplaced part's position, are no ranking
+    ('{"winner": "A", "ranking": "1st: A, 1st: B"}', "A"),
+    ('{"winner": "B", "ranking": "A, B first"}', "B"),
+])
+def test_a_ranking_text_s_places_order_its_parts(reply, human):
+    """133rd round, the review of 7f9aa43: a ranking's text with its places written out of order ("2nd: A, 1st: B", "A
+    second, B first", "#2 A; #1 B") had its places stripped and was read in written order, so B placed first beside the
+    winner B was left to a person, and A placed second beside the winner A counted as A. Its parts are ordered by their
+    places; places that repeat or disagree are no ranking."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "rank_for_A": 1, "rank_for_B": 2}', "A"),
     ('{"winner": "A", "position_for_A": 1, "position_for_B": 2}', "A"),
     ('{"winner": "A", "place_for_A": 1, "place_for_B": 2}', "A"),
