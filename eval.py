@@ -4509,9 +4509,10 @@ def filled_check_problems(check, labels, case=None, written=True):
     if kind.pattern and case is not None and not problems[0] and matches_any_answer(check["value"]):
         problems.append(ALWAYS_FOUND + " (|, ^, a*), so the check can never "
                         + ("fail" if check["type"] == "regex" else "pass"))
-    elif kind.pattern and case is not None and not problems[0] and matches_no_text(check["value"]):
+    elif kind.pattern and case is not None and written and not problems[0] and matches_no_text(check["value"]):
         problems.append(NEVER_FOUND + ", so the check can never " + ("pass" if check["type"] == "regex" else "fail"))
-    if "schema" in check and case is not None:   # (a stored run's is read as it was made, as a pattern's above)
+    # (a stored run's, and a resume's, is read as it was made: refused since it began, it is resumed as it began)
+    if "schema" in check and case is not None and written:
         problems += enum_problems(check["schema"])
     if kind.needs == "labels" and labels is None:
         problems.append(f"a label check needs {LABELS_FILE} beside the split" if case is not None
@@ -6189,7 +6190,8 @@ def load_default_checks(path, older=None):
     for number, obj in enumerate(written, 1):
         check, check_problems = parse_check(obj, older)
         # an enum no answer can pass is this file's, said once here (each case said it, of the split's lines)
-        check_problems = check_problems or [f"check {check['name']!r}: {p}" for p in enum_problems(check.get("schema"))]
+        check_problems = check_problems or [f"check {check['name']!r}: {p}" for p in
+                                            ([] if older is not None else enum_problems(check.get("schema")))]
         # two of one name are this file's fault, said once here (each case said it, of the split's lines); a name
         # filled from a case's vars may be each case's own
         if check and not check_problems and not PLACEHOLDER.search(check["name"]):

@@ -212,6 +212,25 @@ def test_a_run_stored_with_an_impossible_enum_is_read_as_it_was_made(project, cl
         evalpy.load_split("c/s.jsonl")
 
 
+def test_a_split_begun_before_an_impossible_enum_or_a_pattern_of_no_text_was_refused_is_resumed_as_it_began(project):
+    """133rd round's review of cc853dd: a run an older eval.py began with a json check of an impossible enum, or a
+    pattern that can match no text, opened in report but its resume was refused ("schema.enum is empty"), and
+    mending the split as told was refused next as a split changed since the run began. A resume loads its split as it
+    began (as_begun), in a case's checks and in checks.json alike; a new run is still refused."""
+    Path("c").mkdir()
+    checks = [{"name": "j", "type": "json", "schema": {"enum": []}}, {"name": "r", "type": "not_regex", "value": "a^"}]
+    Path("c/s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n",
+                                             "checks": checks}) + "\n")
+    for written in (Path("c/s.jsonl"), Path("c/checks.json")):
+        if written.name == "checks.json":
+            Path("c/s.jsonl").write_text(json.dumps({"id": "b", "input": "x", "difficulty": "easy", "note": "n"}) + "\n")
+            written.write_text(json.dumps(checks[:1]))
+        assert [c["name"] for c in evalpy.load_split("c/s.jsonl", as_begun=True)[0][0]["checks"]] \
+            == ["j", "r"][:2 if written.name == "s.jsonl" else 1]
+        with pytest.raises(evalpy.EvalError, match="schema.enum is empty"):
+            evalpy.load_split("c/s.jsonl")
+
+
 def test_a_check_without_a_name_is_named_by_the_name_it_gets(tmp_path):
     """125th round's newcomer: three regex checks on one line, unnamed, and both errors said "check 'regex'": a check
     with no name is named as the README says it is, by its type and value."""
