@@ -11546,10 +11546,13 @@ SCALE_BOUND_WORDS = {"max", "maximum", "min", "minimum", "possible", "scale", "o
 def names_a_bound(key):
     """Whether a key names the scale's bound itself (SCALE_BOUND_WORDS: max_score, score_max, points_possible, out_of),
     no score; a score's key saying the scale it is out of (score_out_of_10, rating_out_of_5) holds that score: read as
-    the scale, B winning on 3 to 9 out of 10 was counted as B."""
+    the scale, B winning on 3 to 9 out of 10 was counted as B. Only the scale's number after "of" says so: with none
+    (score_out_of, points_out_of) the key names the bound, 10 to 20 read as scores against A's 7 to 3."""
     words = field_name(key).split("_")
     bound = SCALE_BOUND_WORDS & set(words)
-    return bool(bound) and not (bound == {"out"} and SCORE_WORDS & set(words[:words.index("out")]))
+    out = words.index("out") if "out" in words else 0
+    return bool(bound) and not (bound == {"out"} and SCORE_WORDS & set(words[:out])
+                                and re.fullmatch(r"of_?\d+", "_".join(words[out + 1:])))
 
 
 def side_named(key):

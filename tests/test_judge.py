@@ -6918,6 +6918,10 @@ def test_an_answer_s_scale_in_its_object_is_no_score_to_compare(reply, human):
     ('{"winner": "A", "A": {"score": 9, "out_of": 10}, "B": {"score": 3, "out_of": 10}}', "A"),
     ('{"winner": "A", "A": {"score": 9, "score_max": 10}, "B": {"score": 3, "score_max": 10}}', "A"),
     ('{"winner": "A", "A": {"score": 9, "score_range": "1-10"}, "B": {"score": 3, "score_range": "1-10"}}', "A"),
+    # (a score's word before "out_of" with no number after it: the bound, 10 to 20 no scores against 7 to 3)
+    ('{"winner": "A", "A": {"points": 7, "points_out_of": 10}, "B": {"points": 3, "points_out_of": 20}}', "A"),
+    ('{"winner": "A", "scores": {"A": {"score": 7, "score_out_of": 10}, "B": {"score": 3, "score_out_of": 20}}}', "A"),
+    ('{"winner": "B", "A": {"scoreOutOf10": 9}, "B": {"scoreOutOf10": 3}}', None),
 ])
 def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, human):
     """133rd round, the review of 28d7172: a key naming a score and its scale (score_out_of_10, rating_out_of_5,
