@@ -11677,10 +11677,11 @@ def scores_agree(scores, winner, whole=True):
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
 RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
-# a part's place said before or after it ("1st: B", "#2 A", "B first"): no part of the answer's name, its number
-# where it orders the parts ("last" the last's)
-PLACE_BEFORE = re.compile(r"(?:#?(?P<number>\d{1,2})(?:st|nd|rd|th)?|(?P<word>first|second))\b(?:[ \t]*[:.)=–-])?[ \t]*(?=\S)",
-                          re.IGNORECASE)
+# a part's place said before or after it ("1st: B", "#2 A", "1. B", "B first"): no part of the answer's name, its
+# number where it orders the parts ("last" the last's); a bare number before it ("9 B > 7 A", "9 - B") is stripped
+# too but is no place, a score as likely (read as places, 7 before 9 put A first)
+PLACE_BEFORE = re.compile(r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second))\b"
+                          r"(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
@@ -11704,7 +11705,9 @@ def a_ranking(under, items):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
-        return by_places([part_placed(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)])
+        placed = [part_placed(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)]
+        # (">" says the order itself: places never reorder it)
+        return [part for _, part in placed] if compared else by_places(placed)
     if isinstance(items, dict) and len(items) == 2:
         places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
         if all(places.values()):
@@ -11716,9 +11719,10 @@ def a_ranking(under, items):
 def part_placed(part):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
-    is read once)."""
+    is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B")."""
     place = PLACE_BEFORE.match(part)
-    number = place and int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()])
+    labelled = place and (any(place.group("hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
+    number = labelled and int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()])
     part = part[place.end():] if place else part
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:

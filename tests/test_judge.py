@@ -7157,6 +7157,12 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
     # places that repeat, or disagree with the one unplaced part's position, are no ranking
     ('{"winner": "A", "ranking": "1st: A, 1st: B"}', "A"),
     ('{"winner": "B", "ranking": "A, B first"}', "B"),
+    # a bare number before a part is no place, a score as likely; ">" says the order itself
+    ('{"winner": "A", "ranking": "9 B > 7 A"}', None),
+    ('{"winner": "B", "ranking": "9 B > 7 A"}', "B"),
+    ('{"winner": "A", "ranking": "95 B > 80 A"}', None),
+    ('{"winner": "B", "ranking": "9 - B, 7 - A"}', "B"),
+    ('{"winner": "B", "ranking": "2. A, 1. B"}', "B"),
 ])
 def test_a_ranking_text_s_places_order_its_parts(reply, human):
     """133rd round, the review of 7f9aa43: a ranking's text with its places written out of order ("2nd: A, 1st: B", "A
