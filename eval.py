@@ -11683,6 +11683,9 @@ RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
 PLACE_BEFORE = re.compile(r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second))\b"
                           r"(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
+# what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
+# winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
+PLACES_REPEAT = "places repeat"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
@@ -11697,7 +11700,7 @@ def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
     ("ranking": {"1": "B", "2": "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with
-    ">"); else None."""
+    ">"); PLACES_REPEAT where its places repeat; else None."""
     words = set(field_name(under).split("_"))
     compared = isinstance(items, str) and ">" in items
     named = words - ORDER_WORDS
@@ -11722,21 +11725,25 @@ def part_placed(part):
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B")."""
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
-    number = labelled and int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()])
+    number = int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()]) if labelled else None
     part = part[place.end():] if place else part
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
-        return number or PLACE_AFTER[words[1].casefold()] or "last", words[0]
+        after = PLACE_AFTER[words[1].casefold()]   # (0 a place too: "0: B" is B in place 0)
+        return number if number is not None else "last" if after is None else after, words[0]
     return number, part
 
 
 def by_places(parts):
-    """A ranking's text's parts (part_placed's) in the order of their places, a part of none in its written place, "last"
-    the count of parts ("2nd: A, 1st: B" and "B last, A first" read in written order, their places dropped, ranked
-    second first), or None where two share a place ("A, B first", "1st: A, 1st: B": which is first is a guess)."""
-    places = [len(parts) if place == "last" else place or at for at, (place, _) in enumerate(parts, 1)]
+    """A ranking's text's parts (part_placed's) in the order of their places, "last" the count of parts ("2nd: A, 1st:
+    B" and "B last, A first" read in written order, their places dropped, ranked second first), the parts of none in
+    the places left, in written order ("A last, B" and "2nd: A, B" are B first: in its written place B shared A's, the
+    ranking dropped), or PLACES_REPEAT where two say one place ("1st: A, 1st: B": which is first is a guess)."""
+    said = [len(parts) if place == "last" else place for place, _ in parts]
+    left = iter(sorted(set(range(1, len(parts) + 1)) - set(said)))
+    places = [next(left) if place is None else place for place in said]
     return [parts[at][1] for at in sorted(range(len(parts)), key=places.__getitem__)] \
-        if len(set(places)) == len(places) else None
+        if len(set(places)) == len(places) else PLACES_REPEAT
 
 
 def names_an_order(key, value):
@@ -11751,6 +11758,8 @@ def ranked_first(under, items):
     "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first), or None where
     it is no such ranking."""
     text, items = items, a_ranking(under, items)
+    if items is PLACES_REPEAT:
+        return items
     if items is None or len(items) != 2:
         return None
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
@@ -12105,7 +12114,9 @@ def said_in_fields(verdict_object, loose, verdict):
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, side, loser, in_scores, item = stack.pop()
             if loose is LOOSE_WINNER and (first := ranked_first(under, item)):
-                if loser:   # (a ranking says who won, and under a loser's key who lost: which it means is a person's)
+                # (a ranking says who won, and under a loser's key who lost: which it means is a person's; so is a
+                # ranking whose places repeat, its first a guess)
+                if loser or first is PLACES_REPEAT:
                     return True
                 values.append((under, whole, lower, side, loser, in_scores, first))
             elif isinstance(item, dict):

@@ -7154,9 +7154,15 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
     ('{"winner": "B", "ranking": "second: A, first: B"}', "B"),
     ('{"winner": "A", "ranking": "B last, A first"}', "A"),
     ('{"winner": "A", "ranking": "2nd: A, 1st: B"}', None),
-    # places that repeat, or disagree with the one unplaced part's position, are no ranking
-    ('{"winner": "A", "ranking": "1st: A, 1st: B"}', "A"),
+    # an unplaced part takes the place left ("A, B first" is B first); places that repeat are a guess: a person's
+    ('{"winner": "A", "ranking": "1st: A, 1st: B"}', None),
     ('{"winner": "B", "ranking": "A, B first"}', "B"),
+    ('{"winner": "tie", "ranking": "A last, B"}', None),
+    ('{"winner": "A", "ranking": "A last, B"}', None),
+    ('{"winner": "B", "ranking": "A last, B"}', "B"),
+    ('{"winner": "tie", "ranking": "2nd: A, B"}', None),
+    ('{"winner": "A", "ranking": "0: B, 1: A"}', None),
+    ('{"winner": "B", "ranking": "0: B, 1: A"}', "B"),
     # a bare number before a part is no place, a score as likely; ">" says the order itself
     ('{"winner": "A", "ranking": "9 B > 7 A"}', None),
     ('{"winner": "B", "ranking": "9 B > 7 A"}', "B"),
@@ -7168,7 +7174,8 @@ def test_a_ranking_text_s_places_order_its_parts(reply, human):
     """133rd round, the review of 7f9aa43: a ranking's text with its places written out of order ("2nd: A, 1st: B", "A
     second, B first", "#2 A; #1 B") had its places stripped and was read in written order, so B placed first beside the
     winner B was left to a person, and A placed second beside the winner A counted as A. Its parts are ordered by their
-    places; places that repeat or disagree are no ranking."""
+    places, an unplaced part in the place left; places that repeat leave the reply to a person (read as no ranking, "A
+    last, B" beside a tie and "0: B, 1: A" beside A were counted)."""
     assert read_as_the_judge(reply) == human
 
 
