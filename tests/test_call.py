@@ -3204,6 +3204,19 @@ def test_a_chat_of_json_lines_a_prompt_cache_counted_in_part_is_not_said_shorten
     the_second_of_two_cached_chats_is_unchecked(cli, fake, whole, [lines, "Let me look."], "json", 25)
 
 
+def a_chat_of_pasted_code_run(cli, fake, code):
+    """Runs the questions and a chat whose first turn pastes `code`, on a tokenizer that reads each symbol of code as a
+    token (an older Ollama that drops the first turns past num_ctx 2048); asserts the code was dropped. Returns the
+    counts, the output, the run's summary and what the whole chat takes in tokens."""
+    def count(messages):   # (4 letters, digits or spaces a token, each symbol a token)
+        return 3 + math.ceil(sum(5 + sum(0.25 if ch.isalnum() or ch.isspace() else 1 for ch in m["content"])
+                                 for m in messages))
+    chat = talk("code", code, "Let me look.", "So is this a bug, billing or other?")
+    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, count=count)
+    assert counts["code"] == count([{"content": LABEL_IT}] + chat["messages"][1:]) < 100, counts   # (the code dropped)
+    return counts, out, s, count([{"content": LABEL_IT}] + chat["messages"])
+
+
 def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(project, cli, fake):
     """132nd round (attack on ef53a86): on a tokenizer that reads each symbol of code as a token, a chat that pasted
     78 lines of code (6,396 characters) lost that first turn at 167% of num_ctx 2048 and was in no list, where before
@@ -3211,13 +3224,8 @@ def test_a_chat_that_lost_its_first_turn_of_pasted_code_is_not_passed_unsaid(pro
     run's rate (58), and was taken for the whole chat's. A count about what all but the first turn take (within
     WINDOW_SHORT of it) is read as that turn's drop: it is said not checked, "denser in digits", again."""
     code = "def f(x):\n    return {'a': [x[0], x[1]], 'b': (x or {}).get('k', None)}  # map it\n" * 78
-    def count(messages):   # (4 letters, digits or spaces a token, each symbol a token)
-        return 3 + math.ceil(sum(5 + sum(0.25 if ch.isalnum() or ch.isspace() else 1 for ch in m["content"])
-                                 for m in messages))
-    chat = talk("code", code, "Let me look.", "So is this a bug, billing or other?")
-    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, count=count)
-    assert counts["code"] == count([{"content": LABEL_IT}] + chat["messages"][1:]) < 100, counts   # (the code dropped)
-    assert 1.6 * 2048 < count([{"content": LABEL_IT}] + chat["messages"]), counts
+    counts, out, s, whole = a_chat_of_pasted_code_run(cli, fake, code)
+    assert 1.6 * 2048 < whole, counts
     assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [{"id": "code", "trial": 1,
                                                                    "why": "denser in digits"}], s
 
@@ -3232,13 +3240,8 @@ def test_a_chat_that_lost_a_shorter_first_turn_of_code_is_not_said_a_partial_cou
     it: the chat is said not checked, "short count" (its characters may take far more tokens than the run's rate says,
     as code may, and turns were dropped)."""
     code = "def f(x):\n    return {'a': [x[0], x[1]], 'b': (x or {}).get('k', None)}  # map it\n" * 54
-    def count(messages):   # (4 letters, digits or spaces a token, each symbol a token)
-        return 3 + math.ceil(sum(5 + sum(0.25 if ch.isalnum() or ch.isspace() else 1 for ch in m["content"])
-                                 for m in messages))
-    chat = talk("code", code, "Let me look.", "So is this a bug, billing or other?")
-    counts, out, s = run_older_ollama(cli, fake, questions_and(EN_QUESTIONS) + [chat], LABEL_IT, 2048, count=count)
-    assert counts["code"] == count([{"content": LABEL_IT}] + chat["messages"][1:]) < 100, counts   # (the code dropped)
-    assert 1.1 * 2048 < count([{"content": LABEL_IT}] + chat["messages"]) < 1.2 * 2048, counts
+    counts, out, s, whole = a_chat_of_pasted_code_run(cli, fake, code)
+    assert 1.1 * 2048 < whole < 1.2 * 2048, counts
     assert s["turns_may_be_dropped"] + s["turns_unchecked"] == [{"id": "code", "trial": 1, "why": "short count"}], s
     assert "too few for any turn" not in out and "its count comes to far under what its characters take" in out, out
 
