@@ -11689,9 +11689,6 @@ PLACES_REPEAT = "places repeat"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
-# ...and a tie's words said otherwise in a text with no ">" ("A, B (both equal)", "A, B - tie", "(tied for first)"): no
-# order to read, A first a guess (the winner A counted against a tie), so no ranking: the winner as it stands
-TIE_WORDS = {"tie", "tied", "ties", "equal", "equally", "same", "draw", "identical"}
 ORDER_WORDS = {"order", "ordering"}
 # ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
 # any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
@@ -11759,8 +11756,7 @@ def ranked_first(under, items):
     """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
     "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first), or None where
-    it is no such ranking, or its text with no ">" says a tie otherwise (TIE_WORDS: "A, B (both equal)"), or
-    PLACES_REPEAT."""
+    it is no such ranking."""
     text, items = items, a_ranking(under, items)
     if items is PLACES_REPEAT:
         return items
@@ -11769,10 +11765,7 @@ def ranked_first(under, items):
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
     if set(answers) != {"A", "B"}:
         return None
-    if isinstance(text, str) and ranked_tied(text):
-        return "tie"
-    said = isinstance(text, str) and ">" not in text and TIE_WORDS & set(re.findall(r"[a-z]+", text.casefold()))
-    return None if said else items[0]
+    return "tie" if isinstance(text, str) and ranked_tied(text) else items[0]
 
 
 def ranked_tied(text):

