@@ -11546,13 +11546,14 @@ SCALE_BOUND_WORDS = {"max", "maximum", "min", "minimum", "possible", "scale", "o
 def names_a_bound(key):
     """Whether a key names the scale's bound itself (SCALE_BOUND_WORDS: max_score, score_max, points_possible, out_of),
     no score; a score's key saying the scale it is out of (score_out_of_10, rating_out_of_5) holds that score: read as
-    the scale, B winning on 3 to 9 out of 10 was counted as B. Only the scale's number after "of" says so: with none
-    (score_out_of, points_out_of) the key names the bound, 10 to 20 read as scores against A's 7 to 3."""
+    the scale, B winning on 3 to 9 out of 10 was counted as B. Only the scale named after "out" says so, in digits or
+    words (score_out_of_ten, score_out_of_10_points, score_out_10): with none (score_out_of, points_out_of) the key
+    names the bound, 10 to 20 read as scores against A's 7 to 3."""
     words = field_name(key).split("_")
     bound = SCALE_BOUND_WORDS & set(words)
     out = words.index("out") if "out" in words else 0
     return bool(bound) and not (bound == {"out"} and SCORE_WORDS & set(words[:out])
-                                and re.fullmatch(r"of_?\d+", "_".join(words[out + 1:])))
+                                and "_".join(words[out + 1:]) not in ("", "of"))
 
 
 def side_named(key):
@@ -11738,12 +11739,13 @@ def by_places(parts):
     """A ranking's text's parts (part_placed's) in the order of their places, "last" the count of parts ("2nd: A, 1st:
     B" and "B last, A first" read in written order, their places dropped, ranked second first), the parts of none in
     the places left, in written order ("A last, B" and "2nd: A, B" are B first: in its written place B shared A's, the
-    ranking dropped), or PLACES_REPEAT where two say one place ("1st: A, 1st: B": which is first is a guess)."""
+    ranking dropped), or PLACES_REPEAT where the two say one place ("1st: A, 1st: B": tied, as said_in_fields reads it)."""
     said = [len(parts) if place == "last" else place for place, _ in parts]
     left = iter(sorted(set(range(1, len(parts) + 1)) - set(said)))
     places = [next(left) if place is None else place for place in said]
+    # (a repeat says something of two answers alone: "1st: B, 1st on tone, 2nd: A" is three parts, no ranking of two)
     return [parts[at][1] for at in sorted(range(len(parts)), key=places.__getitem__)] \
-        if len(set(places)) == len(places) else PLACES_REPEAT
+        if len(set(places)) == len(places) or len(parts) != 2 else PLACES_REPEAT
 
 
 def names_an_order(key, value):
@@ -12114,10 +12116,11 @@ def said_in_fields(verdict_object, loose, verdict):
         while stack and len(values) + len(stack) <= FIELD_VALUES_READ:
             under, whole, lower, side, loser, in_scores, item = stack.pop()
             if loose is LOOSE_WINNER and (first := ranked_first(under, item)):
-                # (a ranking says who won, and under a loser's key who lost: which it means is a person's; so is a
-                # ranking whose places repeat, its first a guess)
-                if loser or first is PLACES_REPEAT:
+                # (a ranking says who won, and under a loser's key who lost: which it means is a person's; two
+                # answers at one place are tied, "1st: A, 1st: B", against the winner A, agreeing with a tie)
+                if loser:
                     return True
+                first = "tie" if first is PLACES_REPEAT else first
                 values.append((under, whole, lower, side, loser, in_scores, first))
             elif isinstance(item, dict):
                 reasons += [(v, loser) for k, v in item.items() if field_name(k) in REASON_FIELDS and isinstance(v, str)]

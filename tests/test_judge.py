@@ -6922,6 +6922,11 @@ def test_an_answer_s_scale_in_its_object_is_no_score_to_compare(reply, human):
     ('{"winner": "A", "A": {"points": 7, "points_out_of": 10}, "B": {"points": 3, "points_out_of": 20}}', "A"),
     ('{"winner": "A", "scores": {"A": {"score": 7, "score_out_of": 10}, "B": {"score": 3, "score_out_of": 20}}}', "A"),
     ('{"winner": "B", "A": {"scoreOutOf10": 9}, "B": {"scoreOutOf10": 3}}', None),
+    # (its review: the scale in words, or a word after its number, names it too)
+    ('{"winner": "B", "A": {"score_out_of_ten": 9}, "B": {"score_out_of_ten": 3}}', None),
+    ('{"winner": "B", "A": {"rating_out_of_five": 5}, "B": {"rating_out_of_five": 2}}', None),
+    ('{"winner": "B", "scores": {"A": {"score_out_of_10_points": 9}, "B": {"score_out_of_10_points": 3}}}', None),
+    ('{"winner": "A", "A": {"score_out_of_ten": 9}, "B": {"score_out_of_ten": 3}}', "A"),
 ])
 def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, human):
     """133rd round, the review of 28d7172: a key naming a score and its scale (score_out_of_10, rating_out_of_5,
@@ -7154,8 +7159,13 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
     ('{"winner": "B", "ranking": "second: A, first: B"}', "B"),
     ('{"winner": "A", "ranking": "B last, A first"}', "A"),
     ('{"winner": "A", "ranking": "2nd: A, 1st: B"}', None),
-    # an unplaced part takes the place left ("A, B first" is B first); places that repeat are a guess: a person's
+    # an unplaced part takes the place left ("A, B first" is B first); two at one place are tied: against A, a person's
     ('{"winner": "A", "ranking": "1st: A, 1st: B"}', None),
+    # (its review: two at one place are tied, beside a tie too; a repeat among three parts ranks no two)
+    ('{"winner": "tie", "ranking": "1st: A, 1st: B"}', "tie"),
+    ('{"winner": "tie", "ranking": "A first, B first"}', "tie"),
+    ('{"winner": "B", "ranking": "1st: B, 1st on tone, 2nd: A"}', "B"),
+    ('{"winner": "B", "ranking": "B first, A second, first draft"}', "B"),
     ('{"winner": "B", "ranking": "A, B first"}', "B"),
     ('{"winner": "tie", "ranking": "A last, B"}', None),
     ('{"winner": "A", "ranking": "A last, B"}', None),
