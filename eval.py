@@ -2596,7 +2596,9 @@ class GradedTrial(TypedDict):
     sent_digits: NotRequired[int]  # how many of them are digits,
     sent_turns: NotRequired[list]  # each turn's (characters, others, digits) of them, from the first,
     turns: NotRequired[int]       # and in how many turns, system prompt aside,
-    sent_system: NotRequired[int]  # and how many of them the system prompt's, weighed
+    sent_system: NotRequired[int]  # and how many of them the system prompt's, weighed;
+    sent_sha: NotRequired[str]    # an agent's: the sha256 of the texts its last request sent, which its trials need not
+                                  # share (a chat's trials ask one prompt)
     prompt_tokens: int | None  # against num_ctx: a prompt that filled the window may have been cut
     completion_tokens: int | None  # against num_predict; both of the request that ended the answer (an agent's last turn)
     timing: tuple           # the answer's TIMING_FIELDS, in that order, and whether it thought then answered
@@ -17731,10 +17733,11 @@ def weighed_chars(text):
 
 def sent_size(result, system):
     """(characters sent, weighed as weighed_chars() does, how many of them are of other scripts, how many digits, turns,
-    the system prompt's characters, weighed, and each turn's weighed_chars()) of a case's
-    request, for the window flags: an agent's last request, its calls and their results in it. The system prompt is
-    counted as filled: its {{context}} passages and {{vars}} may be most of it (counted as written, an answer of one turn
-    read 5 tokens a character, and conversations that fit were flagged)."""
+    the system prompt's characters, weighed, each turn's weighed_chars(), and an agent's sha256 of the texts or None)
+    of a case's request, for the window flags: an agent's last request, its calls and their results in it. The system
+    prompt is counted as filled: its {{context}} passages and {{vars}} may be most of it (counted as written, an answer
+    of one turn read 5 tokens a character, and conversations that fit were flagged). An agent's last request is its
+    route's, which another trial's need not be: the sha tells whose counts are of one prompt (window_flags())."""
     turns = result.get("messages")
     turns = [m for m in turns if isinstance(m, dict)] if isinstance(turns, list) and turns else [
         {"content": result.get("input")}]
@@ -17746,7 +17749,8 @@ def sent_size(result, system):
              + [part for call in calls for part in (call.get("name"), json.dumps(call.get("arguments"), ensure_ascii=False))])
     weighed = [weighed_chars(text) for text in texts]
     return (sum(chars for chars, _, _ in weighed), sum(other for _, other, _ in weighed),
-            sum(digits for _, _, digits in weighed), len(turns), weighed[0][0], weighed[1:len(turns) + 1])
+            sum(digits for _, _, digits in weighed), len(turns), weighed[0][0], weighed[1:len(turns) + 1],
+            sha256_bytes(json_text(texts).encode()) if result.get("transcript") is not None else None)
 
 
 def votes_on(votes, checks):
@@ -17811,9 +17815,12 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                  # turns (two turns of 1 token read as 2 past a limit of 1, "which the server ignored")
                  **{k: (r["per_turn"][-1] if r.get("per_turn") else r).get(k) for k in ("prompt_tokens", "completion_tokens")},
                  "timing": (*map(r.get, TIMING_FIELDS), bool(r.get("thinking") and r.get("response")))}
-        if system is not None:   # these keys cost a trial nothing: its dict has room for them
+        if system is not None:   # these keys cost a trial nothing: its dict has room for them (an agent's sent_sha
+            # grows its dict by 368 bytes, less than its trace's calls keep)
             (trial["sent_chars"], trial["sent_other"], trial["sent_digits"], trial["turns"], trial["sent_system"],
-             trial["sent_turns"]) = sent_size(r, system)
+             trial["sent_turns"], sent) = sent_size(r, system)
+            if sent is not None:
+                trial["sent_sha"] = sent
         if error is not None or response is None:
             trial["error"] = error or "no answer"
         elif (said := given_answer(r)) is None:
@@ -18709,11 +18716,9 @@ def window_flags(config, cases):
     if digit_rate.get(OTHER_WEIGHTS[0], 0) < LEAST_TOKENS_A_CHAR:
         digit_rate = {}
     for c in cases:
-        # (its trials ask one prompt: one counted under another is a prompt cache's part of it, no drop's sign; a fitting
-        # chat's later trials, a cache counting half of a prompt it had seen, were said shortened)
-        whole = max((t["prompt_tokens"] for t in c["trials"] if is_amount(t["prompt_tokens"])), default=0)
+        wholes = counts_of_one_prompt(c["trials"])
         for t in c["trials"]:
-            tokens = t["prompt_tokens"]
+            tokens, whole = t["prompt_tokens"], wholes.get(t.get("sent_sha"), 0)
             if filled_window(tokens, window, keep):
                 cut.append({"id": c["id"], "trial": t["trial"], "prompt_tokens": tokens})
             if not (older and t.get("turns", 1) > 1 and is_amount(tokens) and tokens <= window):
@@ -18755,6 +18760,19 @@ def window_flags(config, cases):
                 unchecked.append({"id": c["id"], "trial": t["trial"],
                                   "why": "near the window" if low > window else "rate range"})
     return cut, dropped, unchecked
+
+
+def counts_of_one_prompt(trials):
+    """{the last request a case's trials sent (GradedTrial sent_sha; None: a chat's one prompt): the highest count of
+    it}. Of trials that sent one prompt, one counted under another is a prompt cache's part of it, no drop's sign (a
+    fitting chat's later trials, a cache counting half of a prompt it had seen, were said shortened); but an agent's
+    count is its last request's, and a trial that took a shorter route counted more than one whose question was
+    dropped: read beside it, that drop was said "partial count", not checked."""
+    wholes = {}
+    for t in trials:
+        if is_amount(t["prompt_tokens"]):
+            wholes[t.get("sent_sha")] = max(wholes.get(t.get("sent_sha"), 0), t["prompt_tokens"])
+    return wholes
 
 
 def digits_past(t, window, per_char, digit_rate, low):

@@ -176,6 +176,8 @@ class FakeOllama:
         # the last step it repeats it (a model that calls tools forever). Arguments given as a string are
         # sent as that string. A dict step is sent as the assistant message itself, as the server wrote it
         # (api/types.go Message: content and tool_calls side by side; a hostile or odd server's shapes).
+        # Keyed (the user's message, a seed), the steps of the requests asked with that seed alone: one trial's
+        # (eval.py asks trial t with seed + t - 1), where its trials are to take other routes.
         self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
         # (n, model, digest): after the n-th chat, /api/tags lists the model under that digest (pulled again mid-run)
@@ -324,7 +326,7 @@ class FakeOllama:
         arguments an object; docs/api.md "Chat request (With history, with tools)"), or as OpenAI does
         (an id per call, type "function", arguments a JSON string, content null, finish_reason "tool_calls")."""
         user, turn = self.agent_turn(body.get("messages") or [])
-        steps = self.agents.get(user)
+        steps = self.agents.get((user, (body.get("options") or {}).get("seed", body.get("seed")))) or self.agents.get(user)
         if not steps:
             return None
         step = steps[min(turn, len(steps) - 1)]

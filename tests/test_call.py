@@ -2707,6 +2707,34 @@ def test_an_agent_whose_short_question_a_long_tool_result_pushed_out_is_not_pass
     assert "Earlier turns not checked against num_ctx=2048: 1 (agent): " in out, out
 
 
+def test_an_agent_trial_that_lost_turns_is_flagged_beside_trials_of_its_case_that_took_another_route(project, cli, fake):
+    """134th round: with --repeat 3 on Ollama 0.12.5, an agent's first trial called lookup_order twice and its question
+    was dropped (counted 814 of num_ctx 1024), as every trial of a case asking the very same was, flagged; its two other
+    trials called it once, fit, and counted more: the first was said not checked, "partial count", as a prompt cache's
+    count of a prompt another trial counted whole. An agent's count is its last request's, and trials that took other
+    routes sent other ones: a trial's count is read beside those of trials that sent the same last request alone."""
+    tool = {"type": "function", "function": {"name": "lookup_order", "description": "Look an order up",
+                                             "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}
+    results = {"lookup_order": [{"arguments": {"order_id": f"A-{n}"}, "result": f"{n}: " + EN_TURN * 30} for n in (1, 2, 3)]}
+    cases = questions_and(EN_QUESTIONS)
+    for name in ("same", "other"):
+        question = f"Where are my orders A-1 and A-2? Asked for the {name} route. " + EN_TURN * 2
+        fake.agents[question] = [[("lookup_order", {"order_id": "A-1"})], [("lookup_order", {"order_id": "A-2"})], "Shipped."]
+        cases.append({"id": name, "input": question, "tools": [tool], "tool_results": results,
+                      "checks": [{"type": "tool_called", "value": "lookup_order"}]})
+    for seed in (43, 44):   # the other case's trials 2 and 3: one call, which fits
+        fake.agents[question, seed] = [[("lookup_order", {"order_id": "A-3"})], "Shipped."]
+    counts, out, s = run_older_ollama(cli, fake, cases, "You are a shop assistant. Use the tools, then answer briefly.\n",
+                                      1024, repeat=3)
+    turns = {(r["id"], r["trial"]): [t["prompt_tokens"] for t in r["per_turn"]]
+             for r in load_json("runs/set.json")["results"] if r.get("per_turn")}
+    assert turns["other", 1] == turns["same", 1] and turns["other", 1][-1] < turns["other", 2][-1] < 1024, turns
+    assert [(x["id"], x["trial"]) for x in s["turns_may_be_dropped"]] == [
+        ("same", 1), ("same", 2), ("same", 3), ("other", 1)], (s["turns_may_be_dropped"], s["turns_unchecked"])
+    assert "Earlier turns may have been dropped to fit num_ctx=1024: 4 (same trial 1, same trial 2, same trial 3, " \
+           "other trial 1)" in out, out
+
+
 def scripted_count(per_request=3, per_message=5, hidden=0, digit=0.25):
     """A count as the 129th round's second attack server gave it: `per_request` tokens a request and `per_message` a
     message for the template, 4 ASCII characters a token (`digit` tokens a digit: a token each in qwen's and llama3's
