@@ -10764,7 +10764,6 @@ VERDICT_COLUMN = re.compile(r"(?:final |overall )?(?:verdict|result|pass/fail|wi
                             r"ganador|guanyador|assessment|evaluation|outcome|judgement|judgment|evaluación|avaluació|"
                             r"valoración|valoració|cumple\??|compleix\??)",   # (never Value, Status: a record's)
                             re.IGNORECASE)   # (Assessment over its row of the whole, | Verdict | FAIL | ... |, read it)
-TABLE_RULE = re.compile(r"\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?")   # (|---|:--:|, under a header)
 
 
 ITEM_CELL = re.compile(r"(?:claim|criterion|criteria|item|aspect|point|requirement|check|rule|criterio|afirmación|"

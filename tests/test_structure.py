@@ -103,6 +103,18 @@ def test_alpha_is_one_constant():
         assert alpha.default == evalpy.ALPHA
 
 
+def test_no_name_of_eval_py_is_given_twice():
+    """A second def or constant of a name already given silently replaces the first for every caller: a helper named
+    whole_counts (134th round) broke load_run's, and a second TABLE_RULE had left the first unread since it came."""
+    tree = ast.parse((ROOT / "eval.py").read_text(encoding="utf-8"))
+    names = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    names += [target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+              if isinstance(target, ast.Name)]
+    given_twice = sorted({name for name in names if names.count(name) > 1})
+    assert given_twice == [], given_twice
+
+
 OLDER_PYTHON = next((p for p in (shutil.which("python3.10"), "/root/.pyenv/versions/3.10.13/bin/python")
                      if p and os.access(p, os.X_OK) and subprocess.run([p, "-c", "pass"], capture_output=True).returncode == 0),
                     None)
