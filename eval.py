@@ -11691,6 +11691,17 @@ PLACES_REPEAT = "places repeat"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
+# ...or its whole text the two answers and a remark saying they are tied, nothing else ("A, B (both equal)", "A, B - tie",
+# "A and B tied", "(tied for first)", "(equally good)", "(the same)": read as A first, the winner A counted): the
+# remark whole, so that a negation ("B, A (not a tie)") or a tie word in a phrase about one answer ("B, A (A ties facts
+# loosely)") is no tie, the text read as it was (its order against the winner, left to a person)
+TIED_ANSWER = r"(?:(?:answer|response|assistant|option|model|output|candidate)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"
+TIED_REMARK = (r"(?:(?:both|they|are|were|is|it's|it[ \t]+is)[ \t]++){0,3}(?:equal|equally[ \t]+\w+|tied?|a[ \t]+tie|"
+               r"the[ \t]+same|identical|equivalent|a[ \t]+draw|draw)(?:[ \t]+(?:for[ \t]+(?:first|1st|the[ \t]+top)|"
+               r"in[ \t]+quality|overall))?")
+TIED_IN_WORDS = re.compile(TIED_ANSWER.format("one") + r"[ \t]*+(?:[,;&/]|and(?=[ \t]))[ \t]*+" + TIED_ANSWER.format("other")
+                           + r"[ \t]*+(?:[-–—:,][ \t]*+)?(?:\([ \t]*+" + TIED_REMARK + r"[ \t]*+\)|" + TIED_REMARK
+                           + r")[ \t.!]*+", re.IGNORECASE)   # (each run of spaces read once: a MiB of them took seconds)
 ORDER_WORDS = {"order", "ordering"}
 # ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
 # any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
@@ -11758,17 +11769,26 @@ def names_an_order(key, value):
 def ranked_first(under, items):
     """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
-    "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first), or None where
-    it is no such ranking."""
+    "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first; or in words,
+    said_tied_in_words: "A, B (both equal)" beside the winner A was counted), or None where it is no such ranking."""
     text, items = items, a_ranking(under, items)
-    if items is PLACES_REPEAT:
+    if items is PLACES_REPEAT or items is None:
         return items
-    if items is None or len(items) != 2:
+    if isinstance(text, str) and said_tied_in_words(text):   # (it names both itself: "A and B tied" is one part)
+        return "tie"
+    if len(items) != 2:
         return None
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
     if set(answers) != {"A", "B"}:
         return None
     return "tie" if isinstance(text, str) and ranked_tied(text) else items[0]
+
+
+def said_tied_in_words(text):
+    """Whether a ranking's text is its two answers, A and B, and a remark saying they are tied (TIED_IN_WORDS: "A, B
+    (both equal)", "A and B tied"), nothing else."""
+    said = TIED_IN_WORDS.fullmatch(text.strip(" \t"))
+    return bool(said) and {said.group("one").casefold(), said.group("other").casefold()} == {"a", "b"}
 
 
 def ranked_tied(text):

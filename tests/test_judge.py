@@ -7127,12 +7127,37 @@ def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human
     ('{"winner": "tie", "ranking": "A = B"}', "tie"),
     ('{"winner": "tie", "ranking": "A, B (tied)"}', "tie"),
     ('{"winner": "A", "ranking": "A = B"}', None),
+    # 134th round: a tie said in words of the two, the text nothing else, is one: against A or B a second verdict
+    ('{"winner": "A", "ranking": "A, B (both equal)"}', None),
+    ('{"winner": "A", "ranking": "A, B - tie"}', None),
+    ('{"winner": "A", "ranking": "A and B tied"}', None),
+    ('{"winner": "A", "ranking": "A, B (tied for first)"}', None),
+    ('{"winner": "A", "ranking": "A, B (equally good)"}', None),
+    ('{"winner": "A", "ranking": "Response A, Response B (the same)"}', None),
+    ('{"winner": "B", "ranking": "A, B (both equal)"}', None),
+    ('{"winner": "tie", "ranking": "A, B (both equal)"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B - tie"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B: tie"}', "tie"),
+    ('{"winner": "tie", "ranking": "A and B tied"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (tied for first)"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (equally good)"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (the same)"}', "tie"),
+    # ...never a negated tie, nor a tie word in a phrase of one answer's: read as before (8bce58d, reverted in 698fe06)
+    ('{"winner": "A", "ranking": "B, A (not a tie)"}', None),
+    ('{"winner": "A", "ranking": "1st: B, 2nd: A (no tie)"}', None),
+    ('{"winner": "A", "ranking": "B, A (A ties facts loosely)"}', None),
+    ('{"winner": "A", "ranking": "A, B (not a tie)"}', "A"),
+    ('{"winner": "A", "ranking": "A, B (equal length)"}', "A"),
+    ('{"winner": "tie", "ranking": "A, B (not the same)"}', None),
+    ('{"winner": "tie", "ranking": "A, A (both equal)"}', "tie"),
 ])
 def test_a_ranking_text_is_a_tie_only_where_it_says_the_two_are_tied(reply, human):
     """133rd round, the review of 326ca1b: any "same", "equal" or "ties" in a ranking's text made it a tie ("B > A (same
     length)" beside the winner B was left to a person, "B > A (not the same)" beside a tie counted as one). A tie is
     read only where the text says the two are: joined by "=", or its tie word alone in its closing parenthesis with no
-    ">" ordering them; ">" is a strict order."""
+    ">" ordering them; ">" is a strict order. 134th round: a tie said otherwise ("A, B (both equal)", "A and B tied")
+    was read as A first, counted beside the winner A; a text that is the two answers and a remark saying they are
+    tied, nothing else, is a tie."""
     assert read_as_the_judge(reply) == human
 
 
