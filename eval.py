@@ -11688,6 +11688,10 @@ PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"
+# ...and what one gives whose places say another order than its ">" ("#2 A > #1 B", "2nd: A > 1st: B": read by its
+# ">", the winner A counted though its places put B first): the text contradicts itself, left to a person beside any
+# winner
+PLACES_AGAINST_ORDER = "places against its order"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
@@ -11713,7 +11717,8 @@ def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
     ("ranking": {"1": "B", "2": "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with
-    ">"); PLACES_REPEAT where its places repeat; else None."""
+    ">"); PLACES_REPEAT where its places repeat, PLACES_AGAINST_ORDER where they say another order than its ">"; else
+    None."""
     words = set(field_name(under).split("_"))
     compared = isinstance(items, str) and ">" in items
     named = words - ORDER_WORDS
@@ -11722,8 +11727,11 @@ def a_ranking(under, items):
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         placed = [part_placed(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)]
-        # (">" says the order itself: places never reorder it)
-        return [part for _, part in placed] if compared else by_places(placed)
+        # (">" says the order itself: places never reorder it, and any that say another order contradict it)
+        if compared:
+            written = [part for _, part in placed]
+            return written if by_places(placed) == written else PLACES_AGAINST_ORDER
+        return by_places(placed)
     if isinstance(items, dict) and len(items) == 2:
         places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
         if all(places.values()):
@@ -11770,9 +11778,10 @@ def ranked_first(under, items):
     """The item a ranking of the two answers (a_ranking's) names first, the one it ranks best ("ranking": ["A", "B"]
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
     "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first; or in words,
-    said_tied_in_words: "A, B (both equal)" beside the winner A was counted), or None where it is no such ranking."""
+    said_tied_in_words: "A, B (both equal)" beside the winner A was counted), or None where it is no such ranking; or
+    PLACES_REPEAT, PLACES_AGAINST_ORDER (a_ranking's)."""
     text, items = items, a_ranking(under, items)
-    if items is PLACES_REPEAT or items is None:
+    if items in (PLACES_REPEAT, PLACES_AGAINST_ORDER) or items is None:
         return items
     if isinstance(text, str) and said_tied_in_words(text):   # (it names both itself: "A and B tied" is one part)
         return "tie"
@@ -12138,8 +12147,9 @@ def said_in_fields(verdict_object, loose, verdict):
             under, whole, lower, side, loser, in_scores, item = stack.pop()
             if loose is LOOSE_WINNER and (first := ranked_first(under, item)):
                 # (a ranking says who won, and under a loser's key who lost: which it means is a person's; two
-                # answers at one place are tied, "1st: A, 1st: B", against the winner A, agreeing with a tie)
-                if loser:
+                # answers at one place are tied, "1st: A, 1st: B", against the winner A, agreeing with a tie; one
+                # whose places say another order than its ">" says two things itself, against any)
+                if loser or first is PLACES_AGAINST_ORDER:
                     return True
                 first = "tie" if first is PLACES_REPEAT else first
                 values.append((under, whole, lower, side, loser, in_scores, first))

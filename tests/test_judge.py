@@ -7204,13 +7204,23 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
     ('{"winner": "A", "ranking": "95 B > 80 A"}', None),
     ('{"winner": "B", "ranking": "9 - B, 7 - A"}', "B"),
     ('{"winner": "B", "ranking": "2. A, 1. B"}', "B"),
+    # 134th round: places against the ">" order contradict it, beside any winner; places agreeing with it are read
+    ('{"winner": "A", "ranking": "#2 A > #1 B"}', None),
+    ('{"winner": "A", "ranking": "2nd: A > 1st: B"}', None),
+    ('{"winner": "B", "ranking": "#2 A > #1 B"}', None),
+    ('{"winner": "tie", "ranking": "1st: A > 1st: B"}', None),
+    ('{"winner": "A", "ranking": "#1 A > #2 B"}', "A"),
+    ('{"winner": "B", "ranking": "1st: B > 2nd: A"}', "B"),
+    ('{"winner": "B", "ranking": "B > A last"}', "B"),
 ])
 def test_a_ranking_text_s_places_order_its_parts(reply, human):
     """133rd round, the review of 7f9aa43: a ranking's text with its places written out of order ("2nd: A, 1st: B", "A
     second, B first", "#2 A; #1 B") had its places stripped and was read in written order, so B placed first beside the
     winner B was left to a person, and A placed second beside the winner A counted as A. Its parts are ordered by their
     places, an unplaced part in the place left; places that repeat leave the reply to a person (read as no ranking, "A
-    last, B" beside a tie and "0: B, 1: A" beside A were counted)."""
+    last, B" beside a tie and "0: B, 1: A" beside A were counted). 134th round: places against a ">" ("#2 A > #1 B")
+    were dropped, the text read by its ">", the winner A counted: a text whose places and ">" disagree is left to a
+    person."""
     assert read_as_the_judge(reply) == human
 
 
