@@ -11583,6 +11583,9 @@ def scores_of(under, value, lower=False, side=None, in_scores=False):
             or isinstance(value, str) and side and not in_scores and not side_named(under) and own_value(under):
         return None
     answer = side_named(under) or side
+    # (a rank's place in words or with its suffix is its number: {"ranks": {"A": "2nd", "B": "1st"}} or "second" and
+    # "first" were read as no score, the winner A counted though B is ranked first)
+    value = place if lower and isinstance(value, str) and (place := place_of(value)) is not None else value
     scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
                          or side and (field_name(under) in WHOLE_WORDS or lower))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -11713,6 +11716,12 @@ ORDER_WORDS = {"order", "ordering"}
 ORDER_NAMES = (WHOLE_WORDS | RANKS | {"of", "by"}) - {"after", "swap", "swapped"}
 
 
+def place_of(text):
+    """The place a ranking's key or a rank's value names (PLACE_KEY: "1st", "#2", "first"), as its number, or None."""
+    said = PLACE_KEY.fullmatch(field_name(text))
+    return int(said.group(1) or {"first": 1, "second": 2}[said.group(2)]) if said else None
+
+
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
@@ -11733,10 +11742,9 @@ def a_ranking(under, items):
             return written if by_places(placed) == written else PLACES_AGAINST_ORDER
         return by_places(placed)
     if isinstance(items, dict) and len(items) == 2:
-        places = {key: PLACE_KEY.fullmatch(field_name(key)) for key in items}
-        if all(places.values()):
-            place = lambda key: int(places[key].group(1) or {"first": 1, "second": 2}[places[key].group(2)])
-            return [items[key] for key in sorted(items, key=place)] if len(set(map(place, items))) == 2 else None
+        places = {key: place_of(key) for key in items}
+        if None not in places.values():
+            return [items[key] for key in sorted(items, key=places.get)] if len(set(places.values())) == 2 else None
     return items if isinstance(items, list) else None
 
 

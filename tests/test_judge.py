@@ -7053,11 +7053,23 @@ def test_one_shape_of_score_spelt_two_ways_is_paired_by_its_spelling(reply, huma
     ('{"winner": "B", "position_A": 2, "position_B": 1}', "B"),
     ('{"winner": "B", "rank": {"A": 2, "B": 1}}', "B"),
     ('{"winner": "B", "ranked": ["B", "A"]}', "B"),
+    # 134th round: a rank given as a place in words or with its suffix is that place
+    ('{"winner": "A", "ranks": {"A": "2nd", "B": "1st"}}', None),
+    ('{"winner": "A", "ranks": {"A": "second", "B": "first"}}', None),
+    ('{"winner": "A", "ranks": {"A": "#2", "B": "#1"}}', None),
+    ('{"winner": "A", "rank_A": "2nd", "rank_B": "1st"}', None),
+    ('{"winner": "A", "A": {"rank": "2nd"}, "B": {"rank": "1st"}}', None),
+    ('{"winner": "B", "ranks": {"A": "2nd", "B": "1st"}}', "B"),
+    ('{"winner": "A", "ranks": {"A": "First", "B": "second"}}', "A"),
+    ('{"winner": "tie", "ranks": {"A": "1st", "B": "1st"}}', "tie"),
+    # (a place is read only as a rank: a score's text is none)
+    ('{"winner": "A", "scores": {"A": "2nd", "B": "1st"}}', "A"),
 ])
 def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     """132nd round, the review of the answers' ranks: rank_A and rank_B, A_rank, position_A, "rank": {"A": 2, "B": 1}
     and "ranked": ["B", "A"] beside the winner A were never read, so A ranked second was read as A, where "rankings" and
-    {"A": {"rank": 2}} are compared and left to a person."""
+    {"A": {"rank": 2}} are compared and left to a person. 134th round: a rank written as a place ("2nd", "second",
+    "#2") was read as none, the winner A counted though B was ranked first."""
     assert read_as_the_judge(reply) == human
 
 
