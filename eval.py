@@ -12068,13 +12068,24 @@ def whole_of_one_criterion(sides):
 # words of a key flagging whether an answer won, with "is" and the answer's letter (is_winner in an answer's object,
 # A_wins, B_is_better, winner_B): true names it the winner, false not
 WIN_FLAG_WORDS = {"win", "wins", "won", "winner", "winning", "better", "best", "preferred", "chosen"}
+# ...and of one comparing the two, the answer it flags first, the other last (B_better_than_A, b_beats_a,
+# A_preferred_over_B: true names the first the winner; read as no flag, B_better_than_A beside the winner A was counted).
+# Only so: "beats_B" in A's object flags A, never B, so these words flag nothing beside one answer's letter
+COMPARING_WORDS = {"than", "over", "beats", "beat", "outperforms"}
 
 
 def win_flag(key):
     """The answer a key of WIN_FLAG_WORDS flags ("A_wins": "A"), "" where it names none (is_winner, its answer the
-    object's it is in), or None where it is no such flag."""
+    object's it is in), or None where it is no such flag; of a key comparing the two, the first it names
+    (COMPARING_WORDS: "B_better_than_A": "B")."""
     words = field_name(key).split("_")
     sides, rest = [w for w in words if w in ("a", "b")], set(words) - {"a", "b", "is"}
+    if len(sides) == 2:
+        words = words[1:] if words[0] == "is" else words
+        between = set(words[1:-1])
+        compares = sides == [words[0], words[-1]] and sides[0] != sides[1] and between - {"than", "over"} \
+            and between <= WIN_FLAG_WORDS | COMPARING_WORDS
+        return sides[0].upper() if compares else None
     return (sides[0].upper() if sides else "") if rest and rest <= WIN_FLAG_WORDS and len(sides) <= 1 else None
 
 

@@ -6947,11 +6947,25 @@ def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, huma
     ('{"winner": "B", "A_wins": false, "B_wins": true}', "B"),
     ('{"winner": "A", "Response A": {"is_winner": true, "score": 9}, "Response B": {"is_winner": false, "score": 3}}', "A"),
     ('{"winner": "tie", "A_wins": false, "B_wins": false}', "tie"),
+    # 134th round: a key comparing the two flags the first it names
+    ('{"winner": "A", "B_better_than_A": true}', None),
+    ('{"winner": "A", "b_beats_a": true}', None),
+    ('{"winner": "A", "a_better": false}', None),
+    ('{"winner": "A", "is_A_better_than_B": false}', None),
+    ('{"winner": "tie", "A_preferred_over_B": true}', None),
+    ('{"winner": "B", "B_better_than_A": true}', "B"),
+    ('{"winner": "A", "A_better_than_B": true}', "A"),
+    ('{"winner": "A", "B_better_than_A": false}', "A"),
+    # (never a comparing word beside one letter, "beats_B" in A's object being A's flag, nor a key of no win word)
+    ('{"winner": "A", "A": {"beats_B": true}}', "A"),
+    ('{"winner": "A", "A_vs_B": true}', "A"),
+    ('{"winner": "A", "A_worse_than_B": false}', "A"),
 ])
 def test_an_answer_s_flag_of_winning_is_compared_with_the_winner(reply, human):
     """133rd round: an answer's flag of winning ({"A": {"is_winner": false}, "B": {"is_winner": true}}, "A_wins": false
     beside "B_wins": true) was never read, so the winner A its own flags deny was counted as A. A true flag of another
-    answer, or a false one of the winner, is a second verdict, left to a person."""
+    answer, or a false one of the winner, is a second verdict, left to a person. 134th round: a key comparing the two
+    (B_better_than_A, b_beats_a) was read as no flag, the winner A counted: it flags the first answer it names."""
     assert read_as_the_judge(reply) == human
 
 
