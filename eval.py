@@ -9147,6 +9147,19 @@ class ChatClient:
                  f"{figures} ({key}), as are any more like it")
         return None
 
+    def usage_object(self, sent, value, counts):
+        """A /v1 answer's usage (or its completion_tokens_details) as an object: {} where there is none (absent, null),
+        and where it is no object ("x", a list), said once as a count of the wrong type inside it is (no_count): the
+        counts it should hold kept out, never read as a server that sends none."""
+        if isinstance(value, dict) or value is None:
+            return value or {}
+        with self.noting:
+            said, self.counts_refused = sent in self.counts_refused, self.counts_refused | {sent}
+        if not said:
+            warn(f"note: {self.host} sent {sent} {on_one_line(self.scrub(as_sent(value)), 40)}, which is no object: its "
+                 f"counts kept out of the token figures ({', '.join(counts)}), as are any more like it")
+        return {}
+
     def more_than_the_whole(self, thinking, completion):
         """None for a count of thinking tokens past the answer's completion tokens, which OpenAI's usage counts them
         in and the report reads them as part of: kept out of the figures, and said once."""
@@ -9965,8 +9978,9 @@ class OpenAIClient(ChatClient):
                 raise TypeError   # content is null beside tool calls, and only there
         except (KeyError, IndexError, TypeError, AttributeError):
             raise CallFailed("the server's answer had no choices[0].message.content", retry=True) from None
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
-        details = usage.get("completion_tokens_details") if isinstance(usage.get("completion_tokens_details"), dict) else {}
+        usage = self.usage_object("usage", data.get("usage"), ("prompt_tokens", "completion_tokens", "thinking_tokens"))
+        details = self.usage_object("usage.completion_tokens_details", usage.get("completion_tokens_details"),
+                                    ("thinking_tokens",))
         reason = choice.get("finish_reason")
         if reason is None and data.get("system_fingerprint") == OLLAMA_V1_FINGERPRINT:
             reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself

@@ -1946,6 +1946,22 @@ def test_a_finish_reason_that_is_no_text_is_named_as_the_server_sent_it(project,
     assert "sent finish_reason 3, which is no text: kept out of the run file (done_reason)" in err, err
 
 
+@pytest.mark.parametrize("usage, sent, kept_out", [
+    ("x", 'usage "x"', "prompt_tokens, completion_tokens, thinking_tokens"),
+    ([40, 8], "usage [40, 8]", "prompt_tokens, completion_tokens, thinking_tokens"),
+    ({"prompt_tokens": 40, "completion_tokens": 8, "completion_tokens_details": "x"},
+     'usage.completion_tokens_details "x"', "thinking_tokens")])
+def test_a_usage_that_is_no_object_is_said_not_dropped_in_silence(project, cli, usage, sent, kept_out):
+    """134th round: a /v1 answer's "usage" of "x" or a list (or its completion_tokens_details of "x") was dropped without
+    a word, where a count of the wrong type inside it is said: the run read as one whose server sends no counts."""
+    code, out, err, run_file = run_served(cli, lambda body: (200, {}, json.dumps({"choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "bug"}}], "usage": usage}).encode()),
+        "--split", "dev", "--limit", 2)
+    assert code == 0 and json.loads(run_file)["results"][0]["thinking_tokens"] is None, err
+    assert err.count(f"sent {sent}, which is no object: its counts kept out of the token figures ({kept_out}), "
+                     "as are any more like it") == 1, err
+
+
 def test_an_answer_nested_too_deeply_is_named_so_not_called_no_json(project, cli):
     """Attack 41: a valid answer nested 100,000 levels deep was "the server's answer was not JSON"."""
     deep = b'{"choices": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
