@@ -21806,7 +21806,7 @@ def run_listing(folder):
             own = (shell_word(path), shell_word(path.removesuffix(JOURNAL_SUFFIX)))
             said = (str(e)[len(shell_word(path)) + 1:].lstrip() if str(e).startswith(shell_word(path) + ":") else
                     str(e).split(": ", 1)[-1] if str(e).split(": ", 1)[0] in own else str(e))
-            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", on_one_line(said)])   # whole: the last column
+            rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", lines_on_one(said)])   # whole: the last column
             listing.append({"file": path, "problem": str(e)})
             continue
         s = score(config, cases)
@@ -21923,6 +21923,12 @@ def leftovers(folder):
                 f"{rm_cure(path)}" if theirs is None else f", another user's (uid {others_owner(path)}), which you cannot "
                 f"write, so it refuses every eval.py of that name: {theirs}") + " if none runs on another machine"))
     return found
+
+
+def lines_on_one(text):
+    """A problem of several lines (a split's, one a line, then its cure) on one row of a table: its lines joined by " / ",
+    each inert; a literal "\\n" between them read as if a file or server had sent it so."""
+    return " / ".join(on_one_line(line) for line in text.split("\n") if line.strip())
 
 
 def shown_date(date):

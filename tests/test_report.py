@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import scipy.stats
 
-from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, load_json, make_run, markdown_acted_on, write_run
+from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, load_json, make_run, markdown_acted_on, small_split, write_run
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -273,6 +273,19 @@ def test_report_case_shows_one_case_in_full(project, cli):
     code, out, err = cli("report", path, "--case", "c1,c2")
     assert code == 2 and err == ("error: no case 'c1,c2' in runs/t.json: --case shows one case; give each in a report "
                                  "of its own, --case c1, then --case c2\n")
+
+
+def test_runs_shows_a_refusal_of_many_lines_on_one_without_escaped_line_breaks(project, cli):
+    """134th round: a stopped run whose split no longer loads was listed by `runs` with the problem's lines joined by a
+    literal "\\n" ("small/s.jsonl:1: missing field 'note'\\nsmall/s.jsonl:2: ..."), as if the server had sent it so."""
+    small_split(["bug", "acceso"], [("a", "nope")])
+    header = make_run([("a", "bug", "bug")], labels=["bug", "acceso"], split="s", split_path="small/s.jsonl")
+    Path("runs").mkdir()
+    Path("runs/s.json.journal").write_text(json.dumps({"format": header["format"], "config": header["config"]}) + "\n")
+    row = cli("runs")[1].splitlines()[1]
+    assert row.startswith("  runs/s.json.journal ") and "\\n" not in row, row
+    assert " / This run began with small/s.jsonl (or a checks.json or tools.json beside it) as it was: " in row, row
+    assert "small/s.jsonl:1: label 'nope' is not in labels.txt" in json.loads(cli("runs", "--json")[1])[0]["problem"]
 
 
 def test_runs_lists_every_run_file_newest_first(project, cli):
