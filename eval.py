@@ -7367,9 +7367,13 @@ def id_spelt(case_id):
 
 def id_meant(case_id, ids):
     """'; did you mean X?' of an id no case has: the one spelt alike but for its case and zeros (dev-9, DEV-09: dev-09,
-    where difflib's tie gave dev-19), else one a letter or so off; else which ids there are (a few, and how many)."""
+    where difflib's tie gave dev-19), else the nearest of those that begin as it was typed (c11 of c11 and 300 letters:
+    its ratio to a long id is low, and difflib offered c01, a near edit of a short one; what every id begins with, dev,
+    tells none apart), else one a letter or so off; else which ids there are (a few, and how many)."""
     ids = list(dict.fromkeys(ids))
-    near = [i for i in ids if id_spelt(i) == id_spelt(case_id)] or difflib.get_close_matches(case_id, ids, n=1)
+    begun = [i for i in ids if id_spelt(i).startswith(id_spelt(case_id))]
+    begun = difflib.get_close_matches(case_id, begun, n=1, cutoff=0) if 0 < len(begun) < len(ids) else []
+    near = [i for i in ids if id_spelt(i) == id_spelt(case_id)] or begun or difflib.get_close_matches(case_id, ids, n=1)
     return f"; did you mean {id_word(near[0])}?" if near else ids_listed(ids)
 
 

@@ -269,6 +269,10 @@ def test_report_case_shows_one_case_in_full(project, cli):
     assert [t["response"] for t in s["trials"]] == ["bug", long] and s["correct"] is False
     code, out, err = cli("report", path, "--case", "c3")
     assert code == 2 and "error: no case 'c3' in runs/t.json" in err
+    # (round 134) an id that begins as typed is the one meant, where a near edit of a short one was offered (c11: "c01?")
+    long = write_run("runs/long.json", make_run([("c01", "bug", "bug"), ("c02", "bug", "bug"), ("c11" + "A" * 300, "bug", "bug")]))
+    code, out, err = cli("report", long, "--case", "c11")
+    assert code == 2 and err.startswith("error: no case 'c11' in runs/long.json; did you mean c11AAA") and "c01" not in err, err
     # (round 133) ids joined by commas, as run --cases takes them: "did you mean c2?" dropped c1 without a word
     code, out, err = cli("report", path, "--case", "c1,c2")
     assert code == 2 and err == ("error: no case 'c1,c2' in runs/t.json: --case shows one case; give each in a report "
