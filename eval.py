@@ -23997,12 +23997,12 @@ def read_annotations(path, again="give the same command again"):
         if "run_sha" in data and not (isinstance(data["run_sha"], str) and data["run_sha"]):
             raise ValueError(f'its "run_sha" is {"empty" if data["run_sha"] == "" else json_kind(data["run_sha"])}, not the '
                              'hash of a run file')
-        removal_entries(data.get("removed", {}), 'its "removed"')
+        removed = removal_entries(data.get("removed", {}), 'its "removed"')
         others_removed = data.get("other_versions_removed", {})
         if not isinstance(others_removed, dict):
             raise ValueError(f'its "other_versions_removed" is {json_kind(others_removed)}, not an object')
-        for sha, written in others_removed.items():
-            removal_entries(written, f'the version {on_one_line(sha, 20)!r} of its "other_versions_removed"')
+        others_removed = {sha: removal_entries(written, f'the version {on_one_line(sha, 20)!r} of its "other_versions_removed"')
+                          for sha, written in others_removed.items()}
         if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
             raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
                              + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
@@ -24032,19 +24032,27 @@ def read_annotations(path, again="give the same command again"):
     # (write_locked looks at the note first), and only the next save of the key writes its own record over the removal:
     # left out here, a save of any other answer wrote the file without it, its fields with it)
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
-            "revision": data.get("revision", 0), "removed": data.get("removed", {}),
-            "other_removed": data.get("other_versions_removed", {})}
+            "revision": data.get("revision", 0), "removed": removed, "other_removed": others_removed}
 
 
 REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)
+
+
+def whole_rev(value):
+    """A "rev" as the whole number it is, a float that is one (2.0, as a hand edit or another tool's JSON writes it)
+    taken as its int; else None. The one reading of a note's rev and a removal's (a removal's 2.0 was refused as "not a
+    whole number" where a note's was read)."""
+    if type(value) is float and value.is_integer() and abs(value) <= REVISION_PAST:
+        return int(value)
+    return value if type(value) is int else None
 
 
 def note_revision(note):
     """A note's revision ("rev"), or None where it has none that counts: one a hand edit left no whole number, negative,
     or past REVISION_PAST (a page sent -5, refused for good, or 2**53+1 read as 2**53, every save "saved again") is
     checked by its text, as an older file's note is."""
-    rev = note.get("rev")
-    return rev if type(rev) is int and 0 <= rev < REVISION_PAST else None
+    rev = whole_rev(note.get("rev"))
+    return rev if rev is not None and 0 <= rev < REVISION_PAST else None
 
 
 def next_revision(sidecar):
@@ -24093,8 +24101,8 @@ def annotation_entries(written, text_key, what):
 
 
 def removal_entries(written, what):
-    """Check one version's removals in an annotations file ({answer key: Removal}, `what` names them) as review writes
-    them; ValueError naming the removal at fault. Each is review's record, never read past: one a hand edit left malformed (a list, a rev of text or past
+    """One version's removals in an annotations file ({answer key: Removal}, `what` names them) as review writes them,
+    each rev as its int (whole_rev); ValueError naming the removal at fault. Each is review's record, never read past: one a hand edit left malformed (a list, a rev of text or past
     REVISION_PAST, no time) was read as none and dropped from the file at the next save, unsaid."""
     if not isinstance(written, dict):
         raise ValueError(f'{what} is {json_kind(written)}, not an object')
@@ -24107,12 +24115,13 @@ def removal_entries(written, what):
                 raise ValueError(f'{where} has no "{field}"')
         # up to REVISION_PAST itself: next_revision writes it once the count is there (refused, review's own removal
         # stopped the file for good, a mended file at the next removal again), read as one without a revision
-        if not (type(entry["rev"]) is int and 0 <= entry["rev"] <= REVISION_PAST):
+        if not (whole_rev(entry["rev"]) is not None and 0 <= whole_rev(entry["rev"]) <= REVISION_PAST):
             raise ValueError(f'{where} has {json_kind(entry["rev"])} as its "rev", not a whole number of 0 or more up to '
                              f"{REVISION_PAST:,}")
         for field in ("time", "save_id"):
             if field in entry and not isinstance(entry[field], str):
                 raise ValueError(f'{where} has {json_kind(entry[field])} as its "{field}", not text')
+    return {key: {**entry, "rev": whole_rev(entry["rev"])} for key, entry in written.items()}
 
 
 def annotations_by_version(sidecar, run_sha):

@@ -1962,6 +1962,20 @@ def post_note(url, key, text, was=""):
     return requests.post(url + "/annotations", json={"key": key, "text": text, "was": was}, timeout=10)
 
 
+def test_a_whole_rev_written_as_a_float_is_its_number_in_a_note_and_in_a_removal(server, runs):
+    """134th round: a removal whose "rev" a hand edit (or another tool's JSON) left 2.0 was refused as "not a whole
+    number", the file damaged for review and report, where a note's 7.0 was read as no revision (checked by its text).
+    Both are the number they are: the note's counted in the next revision, the removal kept and named to the page by it."""
+    url, review = server
+    sidecar_of(review, runs, annotations={"dev-09#1": {"text": "t", "time": "x", "rev": 7.0}})
+    assert post_note(url, "dev-05#1", "x").json()["annotation"]["rev"] == 8
+    sidecar_of(review, runs, annotations={"dev-09#1": {"text": "t", "time": "x", "rev": 1}},
+               removed={"dev-01#1": {"rev": 2.0, "time": "t"}})
+    answer = post_note(url, "dev-05#1", "x")
+    assert answer.status_code == 200 and answer.json()["removed"] == {"dev-01#1": 2}, answer.text
+    assert load_json(runs[1] + ".annotations.json")["removed"] == {"dev-01#1": {"rev": 2, "time": "t"}}
+
+
 def test_a_removal_review_writes_at_the_revision_cap_is_read_and_the_next_holds_too(server, runs, cli):
     """133rd round: a note's rev at REVISION_PAST - 1 (a hand edit), a removal from the page was written with the capped
     rev 9,007,199,254,740,991, which the reader refused: the file was "damaged" for good, and mended it was again at the
