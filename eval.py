@@ -17344,6 +17344,11 @@ def load_run(path, stored_checks=True):
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; {RESTORE_RUN}")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
+    # (read where a case passes whatever its answer, the edit that passes a gate: the split's whole load on every report
+    # of 100,000 cases would cost more than the report's bound of 3 json.loads, tests/README.md's Performance)
+    edited = checks_edited(run) if stored_checks and unchecked else None
+    if edited:
+        raise EvalError(f"{shell_word(path)}: not a valid run file: {edited}: it was edited; {RESTORE_RUN}")
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
                             ("unchecked", unchecked, "have no check that blocks (nor a pass_threshold) and pass whatever "
@@ -17354,6 +17359,30 @@ def load_run(path, stored_checks=True):
             warn(f"note: {shell_word(path)}: {len(ids)} case(s) "
                  + says.format(", ".join(map(on_one_line, ids[:5])) + (", ..." if len(ids) > 5 else "")))
     return run
+
+
+def checks_edited(run):
+    """Where a run file's results hold other checks than the split gave its cases, what to say of the first, else None.
+    The run records its split by split_sha (its bytes and checks.json's, which the results cannot be hashed back to),
+    so the split is read where it is at hand as the run ran it (by that sha) and each case's check names are held to
+    its: a failing case's "checks" emptied by hand passed a gate at 10/10, said only to have no blocking check. Where
+    the split is gone or changed since, nothing can tell, and nothing is said (report --checks scores by it now)."""
+    config = run["config"]
+    where = config.get("split_path")
+    # (a run judged again with another split's checks, judge --checks, holds those, said as such: checks_from)
+    if "checks_from" in config or type(where) is not str or "\0" in where or config.get("split_sha") not in split_shas(where):
+        return None
+    try:   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
+        given = {c["id"]: sorted(k["name"] for k in c["checks"]) for c in load_split(where, as_begun=True, quiet=True)[0]}
+    except (EvalError, OSError):
+        return None
+    for r in run["results"]:
+        held = sorted(k["name"] for k in r["checks"])
+        if r["id"] in given and held != given[r["id"]]:
+            return (f"case {on_one_line(r['id'])}'s checks ({', '.join(map(on_one_line, held)) or 'none'}) are not those "
+                    f"{shell_word(where)} gives it ({', '.join(map(on_one_line, given[r['id']])) or 'none'}), as the run "
+                    f"recorded it (split sha {short(config['split_sha'])})")
+    return None
 
 
 def damaged(path, where=""):

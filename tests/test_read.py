@@ -553,3 +553,27 @@ def test_turns_the_run_s_turn_limit_contradicts_are_refused(project, cli):
         run["config"]["max_turns"] = limit
         code, out, err = cli("report", write_run(f"runs/m{limit}.json", run))
         assert code == 2 and said in err, err
+
+
+def test_a_run_whose_failing_cases_had_their_checks_emptied_is_refused_not_passed(project, cli):
+    """134th round: a run of a free-text split, 7 of 10 passing, its 3 failing results' "checks" set to [] by hand, passed
+    report --min-accuracy 0.75 at 10/10, said only to have 3 cases with no blocking check. The split it recorded (its
+    sha) is at hand: each case's checks are held to it, and the file is refused, the first case named."""
+    Path("free").mkdir()
+    Path("free/s.jsonl").write_text("".join(json.dumps({"id": f"c{i:02d}", "input": f"ticket {i}", "difficulty": "easy",
+                                                        "note": "n", "checks": [{"name": "says ok", "type": "contains",
+                                                                                 "value": "ok"}]}) + "\n"
+                                            for i in range(1, 11)))
+    run = split_run("free/s.jsonl", {f"c{i:02d}": "ok" if i <= 7 else "no" for i in range(1, 11)})
+    assert cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)[0] == 1   # as written: 7/10
+    for result in run["results"][7:]:
+        result["checks"] = []
+    code, out, err = cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)
+    assert code == 2 and err == ("error: runs/free.json: not a valid run file: case c08's checks (none) are not those "
+                                 "free/s.jsonl gives it (says ok), as the run recorded it (split sha "
+                                 f"{run['config']['split_sha'][:8]}): it was edited; restore it from a copy, or run it "
+                                 "again\n"), err
+    # the split gone (or edited since) tells nothing: read as before, its cases without a check said
+    Path("free/s.jsonl").rename("free/gone.jsonl")
+    code, out, err = cli("report", "runs/free.json")
+    assert code == 0 and "3 case(s) have no check that blocks" in err, err
