@@ -961,14 +961,49 @@ def test_stored_verdicts_over_ollamas_v1_whose_digest_is_unread_now_are_said_unc
     assert json.loads(out)["pairwise"]["judge"]["digests"] == [fake.digest("qwen2.5:7b")], out
 
 
-def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
-    """127th round's hostile servers: verdicts stored where the judge's server gave no digest (Ollama's API of a server
-    that names none) were reused silently, shown as the judge's, when another model answered to its name by then.
-    (129th round: where its /api/tags says what the judge is, that checks them; here it says nothing of it.)"""
+def compared_where_no_digest_is_named(cli, fake):
+    """Two runs compared once where the judge's server names no digest of it (its /api/tags says nothing of what the
+    judge is): a compare again shows the stored verdicts unchecked. Returns (baseline path, candidate path)."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     scripted_judge(fake)
     fake.listings["/api/tags"] = {"models": [{"name": "qwen2.5:7b", "model": "qwen2.5:7b", "size": 4683087332}]}
     assert cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)[0] == 0
+    return base, cand
+
+
+def said_of_a_comparison_stored_with(cli, fake, key, value):
+    """(exit code, stderr) of compare --pairwise again, shown unchecked, once the stored comparison's `key` is `value`
+    (... : taken out); the sidecar is checked unchanged."""
+    base, cand = compared_where_no_digest_is_named(cli, fake)
+    stored = load_json(cand + ".pairwise.json")
+    if value is ...:
+        del stored["comparisons"][0][key]
+    else:
+        stored["comparisons"][0][key] = value
+    damaged = json.dumps(stored)
+    Path(cand + ".pairwise.json").write_text(damaged)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
+    assert Path(cand + ".pairwise.json").read_text() == damaged and "Traceback" not in err, err
+    return code, err
+
+
+@pytest.mark.parametrize("date", [..., None, True, 0, [], {}])
+def test_a_stored_comparison_whose_date_is_missing_or_not_text_is_damaged(project, cli, fake, date):
+    """134th round: a comparison without its date, shown unchecked ("stored on <its date>"), was a traceback (KeyError:
+    'date'), exit 1, CI's "gate failed"; one of null, true, 0, [] or {} was shown as its date. eval.py writes one with
+    every comparison, from its first sidecar on: one of none is damage, named."""
+    code, err = said_of_a_comparison_stored_with(cli, fake, "date", date)
+    said = "without its date" if date is ... else "whose date is not text"
+    assert code == 2 and err.endswith(
+        f"error: runs/cand.json.pairwise.json: damaged pairwise file (a comparison {said}); mend it (the verdicts in it "
+        "are paid for), or move it aside to ask the judge again\n"), err
+
+
+def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
+    """127th round's hostile servers: verdicts stored where the judge's server gave no digest (Ollama's API of a server
+    that names none) were reused silently, shown as the judge's, when another model answered to its name by then.
+    (129th round: where its /api/tags says what the judge is, that checks them; here it says nothing of it.)"""
+    base, cand = compared_where_no_digest_is_named(cli, fake)
     asked = len(fake.chat_bodies)
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--json")
     assert code == 0 and len(fake.chat_bodies) == asked and json.loads(out)["pairwise"]["unchecked"].startswith(
@@ -1291,6 +1326,7 @@ def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, com
     """From the attack on issue 16: types the audit reads were not checked."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     stored = {"baseline": "x", "baseline_sha": "1", "candidate_sha": evalpy.sha256_bytes(Path(cand).read_bytes()),
+              "date": "2026-12-07T09:00:00+00:00",
               "judge": {"criterion": "c", "models": ["m"]}, "verdicts": [
                   {"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A"}]}
     Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1",
