@@ -24967,6 +24967,9 @@ def pairwise_problem(stored):
         if type(c.get("date")) is not str:   # (written with every comparison since the first sidecar: the verdicts shown
             # unchecked are "stored on" it, and one taken out was a traceback, null or true shown as a date)
             return "a comparison whose date is not text" if "date" in c else "a comparison without its date"
+        if type(c.get("host", "")) is not str:   # (none is read as a comparison that recorded none; true was read so too,
+            # and its verdicts, where no digest was named, reused without a word of being unchecked)
+            return "a comparison whose host is not text"
         # (as eval.py writes them: a seed of "1 $(id)" was stored, and read, as another comparison's)
         if any(k in judge and type(judge[k]) is not int for k in ("votes", "seed")) or judge.get("num_predict") is not None \
                 and type(judge["num_predict"]) is not int or "temperature" in judge and not is_number(judge["temperature"]):

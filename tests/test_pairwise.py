@@ -999,6 +999,17 @@ def test_a_stored_comparison_whose_date_is_missing_or_not_text_is_damaged(projec
         "are paid for), or move it aside to ask the judge again\n"), err
 
 
+@pytest.mark.parametrize("host", [True, 0, 1.5, [], {}, None])
+def test_a_stored_comparison_whose_host_is_not_text_is_damaged(project, cli, fake, host):
+    """134th round: a comparison whose host was true, 0, 1.5, [], {} or null was read as one of an older eval.py that
+    recorded none, and its verdicts, stored where no digest was named, reused without the "Unchecked" line, exit 0.
+    One without a host is read as before, as one that recorded none; one of no text is damage, named."""
+    code, err = said_of_a_comparison_stored_with(cli, fake, "host", host)
+    assert code == 2 and err.endswith(
+        "error: runs/cand.json.pairwise.json: damaged pairwise file (a comparison whose host is not text); mend it (the "
+        "verdicts in it are paid for), or move it aside to ask the judge again\n"), err
+
+
 def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
     """127th round's hostile servers: verdicts stored where the judge's server gave no digest (Ollama's API of a server
     that names none) were reused silently, shown as the judge's, when another model answered to its name by then.
