@@ -5111,7 +5111,9 @@ def parse_labels(path):
         if INVISIBLE_CHARS.search(label):   # bu\u200bg beside bug: two labels no one could tell apart, nor type
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds an invisible character "
                             f"(U+{ord(INVISIBLE_CHARS.search(label).group()):04X}), shown as nothing")
-        if CONTROL_CHARS.search(label) or re.search("[\r\x85\u2028\u2029]", label):
+        # (a TAB inside one, which CONTROL_CHARS leaves to text, too: "b<TAB>ug" was read, and the split blamed for its
+        # "bug", the TAB printed raw)
+        if CONTROL_CHARS.search(label) or re.search("[\t\r\x85\u2028\u2029]", label):
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
                             "write one label a line, in plain text")
         key = label_key(label)

@@ -1620,6 +1620,17 @@ def test_labels_are_lines_ended_by_a_line_feed_alone(tmp_path):
         assert "a line break or control character" in str(e.value), str(e.value)
 
 
+@pytest.mark.parametrize("inside", ["\t", "\x0b", "\x0c"])
+def test_a_tab_inside_a_label_is_refused_at_its_line_of_labels_txt(project, fake, inside):
+    """134th round: a TAB inside a label ("b<TAB>ug") got through labels.txt, and the split was blamed, the TAB printed
+    raw: "g/dev.jsonl:1: label 'bug' is not in labels.txt (labels: ..., b<TAB>ug, ...)". It is refused at its line of
+    labels.txt as an ESC is; a vertical tab and a form feed with it."""
+    split = forged_split(project, [("a", "bug")], labels=("feature", f"b{inside}ug"))
+    code, out, err = eval_cli(project, "run", "--split", split, "--host", fake.url, "--prompt", "prompts/v1.txt")
+    assert code == 2 and err == (f"error: mine/labels.txt:2: label {f'b{inside}ug'!r} holds a line break or control "
+                                 "character; write one label a line, in plain text\n"), err
+
+
 def test_a_huge_label_is_cut_in_the_warning_that_names_it(tmp_path):
     """Issue 28, seventeenth attack (minor): a 5 MB label the prompt did not name was printed whole (200 kB here)."""
     huge = "x" * 200_000
