@@ -7650,6 +7650,12 @@ class AnswerUndecodable(ValueError):
     installed, zstd; Transfer-Encoding: gzip): its bytes, read as text, were "not UTF-8" or "not JSON"."""
 
 
+class ChunkLengthUnread(ValueError):
+    """A chunked answer whose chunk length is a number below zero ("-5"): urllib3 reads it as a number (int(line, 16)),
+    and http.client, asked for -5 bytes, raises a bare ValueError ("read length must be non-negative or -1"), where a
+    length that is no number is urllib3's InvalidChunkLength. Something answered, in what is not HTTP (request_failed)."""
+
+
 UNDECODABLE = "the server's answer came in a coding eval.py cannot decode"   # (the run's breaker counts these too)
 
 
@@ -8550,6 +8556,8 @@ def request_failed(e):
     the answer came broken. "connection failed (ChunkedEncodingError)" said of a body that was never chunked; the
     breaker reads "connection failed" as the server gone, so a hang-up mid-answer keeps those words."""
     cause = failure_cause(e)
+    if isinstance(e, ChunkLengthUnread):   # (before the run "cannot reach ... (ValueError)", in a case Python's bare words)
+        return f"the server's answer could not be read as HTTP: {e}"
     if type(e).__name__ == "ContentDecodingError":
         named = re.search(r"content-encoding: (.{1,80}?), but failed", str(e))   # (gzip, identity: the whole header)
         return (f"the server's answer did not decode as its Content-Encoding header says"
@@ -8572,6 +8580,17 @@ def request_failed(e):
     why = {"IncompleteRead": ": the server hung up before the end of its answer",
            "InvalidChunkLength": ": a chunk of the answer had no length that could be read"}.get(type(cause).__name__, "")
     return f"connection failed mid-answer{why} ({type(cause).__name__})"
+
+
+def chunks_read(response):
+    """The body of a requests response read with stream=True, in pieces of 64 KiB; a chunk length below zero, which
+    urllib3 leaves to a bare ValueError, raised as ChunkLengthUnread."""
+    try:
+        yield from response.iter_content(1 << 16)
+    except ValueError:
+        if not response.raw.chunked:
+            raise
+        raise ChunkLengthUnread("a chunk of the answer had no length that could be read (a length below zero)") from None
 
 
 def is_loopback(host):
@@ -8894,7 +8913,7 @@ class ChatClient:
     def request(self, method, path, data, seconds):
         """One request within `seconds`, from the first byte sent to the last byte read:
         (status, reason, headers, body). Raises what requests raises, TimeoutError, or
-        ValueError for a body over MAX_BODY."""
+        ValueError for a body over MAX_BODY (AnswerTooLarge) or a chunk length below zero (ChunkLengthUnread)."""
         watched = self.deadlines.start(seconds)
         try:
             answer = self.exchange(method, path, data, seconds, watched)
@@ -8931,7 +8950,7 @@ class ChatClient:
                 r.raw.headers["Content-Encoding"] = ", ".join(kept)
             try:
                 chunks, size = [], 0
-                for chunk in r.iter_content(1 << 16):   # requests' own errors, where r.raw raises urllib3's
+                for chunk in chunks_read(r):   # requests' own errors, where r.raw raises urllib3's
                     chunks.append(chunk)
                     size += len(chunk)
                     if size > MAX_BODY:
@@ -8953,8 +8972,10 @@ class ChatClient:
             raise CallFailed(f"no answer within {seconds_given(self.timeout)} s {TIMED_OUT}", retry=True) from None
         except AnswerUndecodable as e:   # (asked again, it comes alike)
             raise CallFailed(self.scrub(str(e)), retry=False) from None
-        except (errors.RequestException, OSError) as e:   # (before ValueError: requests' InvalidHeader is one too, and
-            raise CallFailed(request_failed(e), retry=True) from None   # said "Content-Length contained multiple ..." alone)
+        # (before ValueError: requests' InvalidHeader is one too, and said "Content-Length contained multiple ..." alone;
+        # a chunk length below zero, Python's "read length must be non-negative or -1")
+        except (errors.RequestException, OSError, ChunkLengthUnread) as e:
+            raise CallFailed(request_failed(e), retry=True) from None
         except ValueError as e:   # AnswerTooLarge
             raise CallFailed(str(e), retry=True) from None
         if 300 <= status < 400:

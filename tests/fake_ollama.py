@@ -760,6 +760,10 @@ class FakeOllama:
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
                     self.wfile.flush()
                     self.close_connection = True
+                elif fault == "negative_chunk":   # a chunked body whose chunk length is a number below zero
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\n{}\r\n0\r\n\r\n")
+                    self.wfile.flush()
+                    self.close_connection = True
                 elif fault == "many_headers":   # a 200 past the 100 headers http.client reads
                     head = b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-Trace-%d: v\r\n" % i for i in range(150))
                     self.wfile.write(head + b"Content-Length: 2\r\n\r\n{}")

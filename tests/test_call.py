@@ -1253,6 +1253,31 @@ def test_a_body_too_big_or_broken_is_an_error_that_says_how(project, cli, fake, 
     assert load_json("runs/dev-v3.json")["results"][0]["error"] == error
 
 
+NEGATIVE_CHUNK_SAID = ("the server's answer could not be read as HTTP: a chunk of the answer had no length that could be "
+                      "read (a length below zero)")
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_chunk_length_below_zero_is_an_answer_not_http(project, cli, fake, api):
+    """134th round: a chunked answer whose chunk length was "-5" (urllib3 reads it as a number, and http.client's read
+    of -5 bytes raises a bare ValueError) was "cannot reach the model server ... (ValueError). Start it with `ollama
+    serve`" before the run, of a server that answered, and in a case Python's "read length must be non-negative or
+    -1". Both say the answer could not be read as HTTP, as a chunk length that is no number does."""
+    listener = socket_server(lambda: b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+                                     b'\r\n\r\n-5\r\n{"models":[]}\r\n0\r\n\r\n')
+    host = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    try:
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0, "--host", host)
+    finally:
+        listener.close()
+    assert code == 2 and err.startswith(f"error: {host}/") and f": {NEGATIVE_CHUNK_SAID}; is " in err, err
+    assert "cannot reach" not in err and "Start it" not in err and "ValueError" not in err, err
+    fake.faults = ["negative_chunk"]
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--retries", 0, "--limit", 1,
+                         "--out", "runs/chunk.json")
+    assert code == 2 and load_json("runs/chunk.json")["results"][0]["error"] == NEGATIVE_CHUNK_SAID, err
+
+
 def test_an_interim_response_before_the_answer_is_read_past(project, cli, fake):
     """115th round's hostile servers: a proxy's 103 Early Hints before the answer was taken for it: the case's error
     "HTTP 103: Early Hints" (never retried, the answer after it dropped) and, before a run, "answered HTTP 103; is
