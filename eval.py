@@ -101,6 +101,7 @@ except ImportError:   # pragma: no cover
     import sre_parse as regex_parser
 import secrets
 import shlex
+import shutil   # (argparse imports it anyway)
 import socket
 import string
 import threading
@@ -773,17 +774,35 @@ def printable_here(text):
     return True
 
 
+def python_word(anywhere=False):
+    """The Python a printed command starts with: `python` where the shell finds one (an active venv, a system with the
+    name), else the Python running eval.py, since a Debian or Ubuntu without python-is-python3 has no `python` outside
+    a venv, and `.venv/bin/python eval.py` or `/usr/bin/python3 eval.py` printed a cure that failed, "python: command
+    not found": by its path from here where it lies under this folder (.venv/bin/python), its whole path otherwise
+    or when anywhere (a command run after a cd). (Imported, as the tests do, it is `python`.)"""
+    if __name__ != "__main__" or not sys.executable or shutil.which("python"):
+        return "python"
+    try:
+        near = os.path.relpath(sys.executable)
+    except ValueError:   # (on another drive, Windows)
+        near = os.pardir
+    if anywhere or near == os.pardir or near.startswith(os.pardir + os.sep):
+        return shell_word(sys.executable)
+    return shell_word(near if os.sep in near else os.path.join(os.curdir, near))   # (a bare `python` is PATH's)
+
+
 def program(anywhere=False):
-    """How the commands eval.py prints call it: `python eval.py`, or by the path it was started by
+    """How the commands eval.py prints call it: `python eval.py` (python_word), or by the path it was started by
     from another folder (python3 ~/tools/eval.py ..., a link ~/bin/ev), so that a command pasted where
     it was printed runs; anywhere: by its whole path, for a command run after a cd. (Imported, as the tests do, it is
     `python eval.py`.)"""
     started = sys.argv[0] if __name__ == "__main__" and sys.argv and sys.argv[0] else "eval.py"
+    python = python_word(anywhere)
     if __name__ == "__main__" and anywhere:
-        return f"python {shell_word(os.path.abspath(started))}"
+        return f"{python} {shell_word(os.path.abspath(started))}"
     if os.path.abspath(started) == os.path.abspath("eval.py"):
-        return "python eval.py"
-    return f"python {shell_word(started)}"
+        return f"{python} eval.py"
+    return f"{python} {shell_word(started)}"
 
 
 def option_word(flag, value):

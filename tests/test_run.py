@@ -431,6 +431,38 @@ def test_ctrl_c_and_sigterm_keep_the_answers_and_say_how_to_resume(project, cli,
     assert code == 0 and out.startswith("Accuracy: 28/28 = 100%")
 
 
+def test_a_resume_said_where_the_shell_has_no_python_names_the_python_that_ran_it(project, fake, tmp_path):
+    """Round 134: every command eval.py prints began `python`, which a Debian without python-is-python3 lacks outside a
+    venv, so `.venv/bin/python eval.py run ...` stopped by Ctrl-C said "Resume with: python eval.py ...", and pasted:
+    "python: command not found". Where the shell has no `python`, the Python that ran eval.py begins it: by its path
+    from here under this folder, whole otherwise."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    fake.latency = 0.05
+    bare = tmp_path.parent / f"{tmp_path.name}-bin"   # a PATH with python3 alone, as Debian's outside a venv
+    bare.mkdir()
+    (bare / "python3").symlink_to(sys.executable)
+    venv_python = project / ".venv" / "bin" / "python"
+    venv_python.parent.mkdir(parents=True)
+    venv_python.symlink_to(sys.executable)
+    env = {**{k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"}, "PATH": str(bare)}
+    proc = subprocess.Popen([str(venv_python), str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wait_for_answers(project / "runs" / "dev-v3.json.journal", 3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    resume = re.search(r"Resume with: (.*)", err)
+    assert proc.returncode == 2 and resume, err
+    assert resume[1] == f".venv/bin/python {evalpy.shell_word(str(ROOT / 'eval.py'))} run --resume runs/dev-v3.json"
+    fake.latency = 0
+    pasted = subprocess.run(["/bin/sh", "-c", resume[1]], cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    assert pasted.returncode == 0 and pasted.stdout.startswith("Accuracy: 28/28 = 100%"), pasted.stderr
+    # a Python outside this folder, by its whole path; with a `python` on PATH, `python` as before
+    for path, python in ((bare, str(bare / "python3")), (f"{bare}{os.pathsep}{os.path.dirname(venv_python)}", "python")):
+        done = subprocess.run([str(bare / "python3"), str(ROOT / "eval.py"), "report", "runs/none.json"], cwd=project,
+                              env={**env, "PATH": str(path)}, capture_output=True, text=True, timeout=60)
+        assert f"`{evalpy.shell_word(python)} {evalpy.shell_word(str(ROOT / 'eval.py'))} runs runs`" in done.stderr, done.stderr
+
+
 def test_a_stop_after_the_command_is_done_ends_it_with_the_commands_code_never_a_traceback(project):
     """Fifteenth attack on issue 28, item 3: once a command ended, its SIGTERM handler was put back to
     the one set while the modules load, whose sys.exit during Python's shutdown (4 ms after "wrote")
