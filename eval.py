@@ -29113,6 +29113,26 @@ TAKEN_FROM_THE_RUN = {("judge", "--api"): "judge asks over the run's own API (it
                                           "server is now"}
 
 
+def second_value_hint(given, stray):
+    """The cure for words given after the one value of --prompt, --model or --option (`--prompt A B`, `--model A B`,
+    `--option num_ctx 4096`), which argparse leaves unrecognized, naming no cure: repeat the option (a grid), or
+    join --option's key to its value. "" when no stray word follows such a value."""
+    for at, word in enumerate(given):
+        flag, joined, value = word.partition("=")
+        if flag not in ("--prompt", "--model", "--option") or not joined and at + 1 >= len(given):
+            continue
+        value_at = at if joined else at + 1
+        value = value if joined else given[value_at]
+        more = list(itertools.takewhile(lambda w: w in stray, given[value_at + 1:]))
+        if not more or value.startswith("-") and not joined:   # (`--prompt --x`: argparse's own error)
+            continue
+        if flag != "--option":
+            return f"; to run several, repeat the option: {' '.join(option_word(flag, v) for v in [value, *more])}"
+        if "=" not in value:
+            return f"; write --option KEY=VALUE: {option_word(flag, f'{value}={more[0]}')}"
+    return ""
+
+
 class CommandLine(argparse.ArgumentParser):
     """argparse, saying what is wrong in one line and where the help is, instead of the usage first;
     never taking a prefix for an option (`--api` must not quietly become `--api-key`)."""
@@ -29186,7 +29206,8 @@ class CommandLine(argparse.ArgumentParser):
                         option, list(command._option_string_actions), n=1, cutoff=0.8)) else "")
                     if elsewhere and getattr(known, "command", None) and known.command not in elsewhere
                     else f"; did you mean {near[0]}?" if near
-                    else f"; did you mean {option_word('--split', split_meant)}?" if split_meant else "")
+                    else f"; did you mean {option_word('--split', split_meant)}?" if split_meant
+                    else second_value_hint(self.given, stray))
             command.error(f"unrecognized arguments: {' '.join(unprinted_values(extra))}{hint}")
         return known
 

@@ -1960,6 +1960,25 @@ def test_an_option_misspelt_is_named_with_the_commands_own_help(project, cli, ca
     assert e.value.code == 2 and capsys.readouterr().err == says + "\n"
 
 
+@pytest.mark.parametrize("given, cure", [
+    (["--prompt", "prompts/v2.txt", "prompts/v3.txt"],
+     "to run several, repeat the option: --prompt prompts/v2.txt --prompt prompts/v3.txt"),
+    (["--prompt=prompts/v2.txt", "prompts/v3.txt"], "to run several, repeat the option: --prompt prompts/v2.txt --prompt "
+                                                    "prompts/v3.txt"),
+    (["--model", "qwen2.5:7b", "llama3.2:3b"], "to run several, repeat the option: --model qwen2.5:7b --model llama3.2:3b"),
+    (["--option", "num_ctx", "4096"], "write --option KEY=VALUE: --option num_ctx=4096"),
+])
+def test_a_second_value_after_a_one_value_option_is_told_the_cure_that_runs(project, cli, capsys, two_models, given, cure):
+    """Round 134: `run --prompt A B` (and --model A B, --option num_ctx 4096) got only "unrecognized arguments: B"
+    where a grid, or KEY=VALUE, was meant. The cure is said, and runs pasted."""
+    with pytest.raises(SystemExit) as e:
+        cli("run", "--split", "dev", "--host", two_models.url, *given)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.endswith(f"; {cure} (see eval.py run --help)\n"), err
+    code, out, err = cli("run", "--split", "dev", "--host", two_models.url, *shlex.split(cure.rsplit(": ", 1)[1]))
+    assert code == 0 and (out.startswith("2 runs of dev") if "several" in cure else out.startswith("Accuracy: ")), err
+
+
 def test_a_criterion_left_unquoted_before_the_runs_is_told_to_be_quoted(project, cli):
     """Round 105's review: `compare --pairwise be polite A B` said "not 3 runs" of two runs and a word."""
     for argv in (["--pairwise", "be", "polite", "a.json", "b.json"], ["a.json", "--pairwise", "be", "polite", "b.json"]):
