@@ -17381,6 +17381,8 @@ def load_run(path, stored_checks=True):
                         f"{RESTORE_RUN}") from None
     if path.endswith(".jsonl") and not (isinstance(run, dict) and "format" in run):   # one line of a split or of verdicts
         raise EvalError(jsonl_given_as_run(path, text))
+    if other_kind(run):
+        raise EvalError(f"{shell_word(path)}: not a run file: {other_kind(run)}")
     older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:
@@ -17453,12 +17455,19 @@ def read_run_config(path, leniently=False):
     return config if isinstance(config, dict) else None
 
 
-def head_problem(run):
-    """What must hold of a run file's format and config before any result is read."""
+def other_kind(run):
+    """What a file eval.py writes beside a run (a review's annotations, compare --pairwise's verdicts) is, and what to
+    give in its place, or None. Whole and of its own kind, it needs no restoring: RESTORE_RUN, said of it as of a
+    damaged run, sent the user to a copy of a sound file."""
     if isinstance(run, dict) and run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
         return "this is the annotations file of a review, not a run: give the run it sits beside"
     if isinstance(run, dict) and run.get("format") == PAIRWISE_FORMAT:
         return "this holds compare --pairwise's verdicts, not a run: give the runs it compared"
+    return None
+
+
+def head_problem(run):
+    """What must hold of a run file's format and config before any result is read."""
     if not isinstance(run, dict) or run.get("format") != RUN_FORMAT:
         return f"no \"format\": \"{RUN_FORMAT}\" (was it written by eval.py?)"
     config = run.get("config")

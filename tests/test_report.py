@@ -255,6 +255,8 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
     (project / "notes.txt").write_text("requests>=2\n")
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
+    # (round 134) a sound file of another kind was told to be restored from a copy, as a damaged run is
+    assert evalpy.RESTORE_RUN not in err, err
 
 
 def test_report_case_shows_one_case_in_full(project, cli):
