@@ -15874,11 +15874,19 @@ def changed_unread(config):
             "make a new run with the set as it is now") if changed else ""
 
 
-def header_edited(journal, config, cases):
-    """What a journal's header holds that its run never wrote, said as its damage, where the run's files tell (`cases`
-    the number it asks); else None. The resume's and `runs`' alike (runs offered the resume that refused config.cases).
+def header_edited(journal, config, asked):
+    """What a journal's header holds that its run never wrote, said as its damage, where the run's files tell (`asked`
+    the cases it asks); else None. The resume's and `runs`' alike (runs offered the resume that refused config.cases).
     Its labels unlike labels.txt's are no such damage: the file may have changed with its time kept (cp -p, rsync -a, a
     link switched), and mending the header to the file's resumed one run under two label sets (refuse_changed says it)."""
+    cases = len(asked)
+    if config.get("judge") is None and has_judge_check(asked):
+        # a run of judge checks records its judge, always (run_held): resumed without one, no judge was asked of the
+        # cases left, and the run written held the journal's votes beside a null judge, which report and judge refuse
+        return EvalError(f"{shell_word(journal)}:1: damaged journal header: "
+                         + ("config.judge is null" if "judge" in config else "config has no 'judge'")
+                         + f", and {shell_word(config['split_path'])} has judge checks, whose judge a run records; "
+                         + JOURNAL_HEADER_MEND)
     if type(config.get("cases")) is int and config["cases"] != cases:
         # (written so, the run file held more cases than it says: every view refused it, and the journal was gone)
         return EvalError(f"{shell_word(journal)}:1: damaged journal header: config.cases is {config['cases']}, and the run "
@@ -15926,7 +15934,7 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                             + (f": only its line ends differ, {ends} now" if what == "prompt" and (ends := ends_alone(
                                 inputs.prompt_text, then)) else "") + f"){changed_here(config, path, journal)}"
                             f": put it back as it was to resume, or make a new run with the {what} as it is now")
-    refused = journal and header_edited(journal, config, len(inputs.cases)) or labels_changed(config, inputs.labels, journal)
+    refused = journal and header_edited(journal, config, inputs.cases) or labels_changed(config, inputs.labels, journal)
     if refused:
         raise refused
     ids = {case["id"] for case in inputs.cases}

@@ -6493,6 +6493,33 @@ def test_a_journal_header_whose_labels_or_case_count_was_edited_is_named_so_by_r
     assert fake.chat_bodies == []
 
 
+@pytest.mark.parametrize("edit", ["deleted", "null"])
+def test_a_journal_header_whose_judge_was_taken_out_is_refused_by_runs_and_the_resume(project, cli, fake, edit):
+    """134th round: a support run's journal header with config.judge deleted (or null) was listed by `runs` as an
+    ordinary unfinished run and resumed with exit 0, no judge asked of the cases left, into a run file holding
+    config.judge null beside the journaled votes, which report and judge refuse. A split with judge checks is run
+    with its judge recorded, always: the header is refused as damaged at line 1, before any call, by both."""
+    interrupted_journal(project, cli, fake, keep=8, split="golden/support/dev.jsonl", out="runs/sup.json")
+    lines = open("runs/sup.json.journal", encoding="utf-8").read().splitlines()
+    header = json.loads(lines[0])
+    assert header["config"]["judge"] and any(json.loads(line).get("judges") for line in lines[1:])
+    if edit == "deleted":
+        del header["config"]["judge"]
+    else:
+        header["config"]["judge"] = None
+    open("runs/sup.json.journal", "w", encoding="utf-8").write("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    kept = Path("runs/sup.json.journal").read_bytes()
+    said = ("1: damaged journal header: " + ("config has no 'judge'" if edit == "deleted" else "config.judge is null")
+            + ", and golden/support/dev.jsonl has judge checks, whose judge a run records")
+    code, out, err = cli("run", "--resume", "runs/sup.json", "--host", fake.url)
+    assert code == 2 and err.startswith(f"error: runs/sup.json.journal:{said}; mend it as it was") \
+        and err.count("\n") == 1, err
+    listed = " ".join(cli("runs", "runs")[1].split())   # (`runs` names the journal in a column of its own)
+    assert f"runs/sup.json.journal - - - - - - - {said}" in listed and "finish with" not in listed, listed
+    assert fake.chat_bodies == [] and Path("runs/sup.json.journal").read_bytes() == kept
+    assert not os.path.exists("runs/sup.json")
+
+
 def test_labels_txt_changed_with_its_old_time_kept_is_refused_never_called_a_damaged_header(project, cli, fake):
     """132nd round: a labels.txt that really changed but kept an older time than the run's (cp -p, mv, rsync -a, tar x,
     a symlink switched to a file made before) was called "damaged journal header: config.labels ... and
