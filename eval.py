@@ -3327,6 +3327,7 @@ def config_problem(config, text_keys):
     if labels is not None and not (isinstance(labels, list) and len(labels) >= 2
                                    and all(isinstance(l, str) and l for l in labels)):
         return "config.labels must be a list of at least two labels, or null for a free-text set"
+    formatted = "format" in config   # (absent from a run of before --format, f1cd14e: read as plain text)
     if config.setdefault("format", None) not in (None, "json", "schema"):
         return "config.format must be null, \"json\" or \"schema\""
     think = config.setdefault("think", THINK_DEFAULT)
@@ -3462,6 +3463,12 @@ def config_problem(config, text_keys):
         return f"config.max_turns must be a whole number from 1 to {MAX_TURNS}"
     if config.get("response_format") not in (None, *SCHEMA_FORMS):
         return f"config.response_format must be null or one of {', '.join(SCHEMA_FORMS)}"
+    if config.get("response_format") is not None and config["format"] != "schema":
+        # only a --format schema run records the form it sent (start_config), and a run of before --format sent none:
+        # read as that run, its JSON answers were read as text (18% read as 0%, in silence)
+        return (("config has no 'format'" if not formatted else f"config.format is {json_text(config['format'])}")
+                + f", and config.response_format {config['response_format']!r} is the form only a --format schema run "
+                "records")
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import agent_run, evalpy, split_run, write_run
+from conftest import ROOT, agent_run, evalpy, split_run, write_run
 from conftest import make_run as make_run_of
 
 CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": evalpy.sha256_bytes("Clasifica «el ticket».\n".encode()),
@@ -577,3 +577,27 @@ def test_a_run_whose_failing_cases_had_their_checks_emptied_is_refused_not_passe
     Path("free/s.jsonl").rename("free/gone.jsonl")
     code, out, err = cli("report", "runs/free.json")
     assert code == 0 and "3 case(s) have no check that blocks" in err, err
+
+
+@pytest.mark.parametrize("edit", ["deleted", "null", "json"])
+def test_a_response_format_recorded_beside_no_format_schema_is_refused(project, cli, edit):
+    """134th round: config.format deleted from a --format schema run (runs/example/dev-v3-schema.json) was read as a
+    run of before --format, its JSON answers as plain text: 5/28 = 18% became 0/28 in silence. Only a --format schema
+    run records the response_format it sent, so one recorded beside another format (or none) is refused as an edit; a
+    run of before --format, which records neither, is still read."""
+    run = json.loads((ROOT / "runs" / "example" / "dev-v3-schema.json").read_text(encoding="utf-8"))
+    assert "Accuracy: 5/28 = 18%" in cli("report", write_run("runs/as-made.json", run))[1]
+    if edit == "deleted":
+        del run["config"]["format"]
+    else:
+        run["config"]["format"] = None if edit == "null" else edit
+    said = ("runs/edited.json: not a valid run file: "
+            + ("config has no 'format'" if edit == "deleted" else f"config.format is {'null' if edit == 'null' else json.dumps(edit)}")
+            + ", and config.response_format 'json_object' is the form only a --format schema run records")
+    path = write_run("runs/edited.json", run)
+    for argv in (("report", path), ("compare", "runs/as-made.json", path)):
+        code, out, err = cli(*argv)
+        assert code == 2 and said in err and err.count("\n") == 1, (argv, err)
+    del run["config"]["response_format"]   # (a run of before --format: it records neither, and is read as plain text)
+    if edit == "deleted":
+        assert cli("report", write_run("runs/older.json", run))[0] == 0
