@@ -805,10 +805,11 @@ def program(anywhere=False):
     return f"{python} {shell_word(started)}"
 
 
-def option_word(flag, value):
+def option_word(flag, value, word=shell_word):
     """An option and its value as a command to paste: a value that begins with a dash is joined with =,
-    or the command line takes it for an option (--split=-x/dev.jsonl)."""
-    return f"{flag}{'=' if value.startswith('-') else ' '}{shell_word(value)}"
+    or the command line takes it for an option (--split=-x/dev.jsonl, --case=-a); word writes the value (id_word, a
+    case id)."""
+    return f"{flag}{'=' if str(value).startswith('-') else ' '}{word(value)}"
 
 
 def path_word(path):
@@ -7393,16 +7394,18 @@ def id_spelt(case_id):
     return re.sub(r"\d+", lambda m: m.group().lstrip("0") or "0", str(case_id)).casefold()
 
 
-def id_meant(case_id, ids):
+def id_meant(case_id, ids, flag):
     """'; did you mean X?' of an id no case has: the one spelt alike but for its case and zeros (dev-9, DEV-09: dev-09,
     where difflib's tie gave dev-19), else the nearest of those that begin as it was typed (c11 of c11 and 300 letters:
     its ratio to a long id is low, and difflib offered c01, a near edit of a short one; what every id begins with, dev,
-    tells none apart), else one a letter or so off; else which ids there are (a few, and how many)."""
+    tells none apart), else one a letter or so off; else which ids there are (a few, and how many). One that begins
+    with a dash is shown with flag as it is given ("-dash (--case=-dash)"): "--case -dash" is refused as no value."""
     ids = list(dict.fromkeys(ids))
     begun = [i for i in ids if id_spelt(i).startswith(id_spelt(case_id))]
     begun = difflib.get_close_matches(case_id, begun, n=1, cutoff=0) if 0 < len(begun) < len(ids) else []
     near = [i for i in ids if id_spelt(i) == id_spelt(case_id)] or begun or difflib.get_close_matches(case_id, ids, n=1)
-    return f"; did you mean {id_word(near[0])}?" if near else ids_listed(ids)
+    dashed = f" ({option_word(flag, near[0], id_word)})" if near and str(near[0]).startswith("-") else ""
+    return f"; did you mean {id_word(near[0])}{dashed}?" if near else ids_listed(ids)
 
 
 def ids_listed(ids):
@@ -7423,7 +7426,7 @@ def subset_of(cases, subset, split_path):
         if unknown:
             raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}"
                             + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else "")
-                            + (id_meant(unknown[0], [c["id"] for c in cases]) if len(unknown) == 1 else
+                            + (id_meant(unknown[0], [c["id"] for c in cases], "--cases") if len(unknown) == 1 else
                                ids_listed([c["id"] for c in cases])))
         return [c for c in cases if c["id"] in ids]
     return cases[:subset["limit"]]
@@ -15582,7 +15585,7 @@ def refuse_judged_with_checks(run_path, config):
         raise EvalError(f"{shell_word(run_path)} was judged with the checks of {shell_word(str(config['checks_from']))} "
                         f"(judge --checks), and a completion asks with its split's: complete the run it was judged "
                         f"from ({shell_word(str(config.get('judged_from')))}), then judge the completion with "
-                        f"--checks {shell_word(str(config['checks_from']))}")
+                        f"{option_word('--checks', str(config['checks_from']))}")
 
 
 def linked_journal(journal):
@@ -16075,7 +16078,7 @@ def read_from_here(paths, run_path=None, made_in=None):
     if made_in:
         return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in, "
                 f"{shell_word(os.path.relpath(made_in))}, which holds it: cd {shell_word(os.path.relpath(made_in))} && "
-                f"{program(anywhere=True)} run --resume {shell_word(os.path.relpath(os.path.abspath(run_path), made_in))})")
+                f"{program(anywhere=True)} run {option_word('--resume', os.path.relpath(os.path.abspath(run_path), made_in))})")
     return (f" (read from {shell_word(os.getcwd())}; the run recorded it relative to the folder it was made in: "
             "if that is another, resume from there)")
 
@@ -16883,7 +16886,7 @@ def answers_again(run_path, config):
     another split's checks (never completed: refuse_judged_with_checks), the run it was judged from."""
     if "checks_from" in config:
         return (f"complete the run it was judged from ({resume_command(str(config.get('judged_from')))}), then judge "
-                f"the completion with --checks {shell_word(str(config['checks_from']))} (which asks those checks' judge "
+                f"the completion with {option_word('--checks', str(config['checks_from']))} (which asks those checks' judge "
                 "of every answer again)")
     return resume_command(run_path)
 
@@ -17238,7 +17241,7 @@ def jsonl_given_as_run(path, text):
     if isinstance(first, dict) and {"check", "pass"} <= set(first) <= VERDICT_FIELDS:
         return (f"{shell_word(path)} holds a person's verdicts, not a run: calibrate takes the verdicts first, then the run "
                 "(calibrate VERDICTS RUN)")
-    return (f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run --split {shell_word(path)}`, "
+    return (f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run {option_word('--split', path)}`, "
             "then give the run file it writes (in runs/)")
 
 
@@ -17266,7 +17269,7 @@ def not_a_run_but(path):
     if os.path.basename(path) == LABELS_FILE:
         return f"; {LABELS_FILE} holds a split's labels, one a line, read beside the split"
     if in_prompts(path) and path.endswith(".txt"):
-        return f"; a prompt is given to run: {program()} run --split SPLIT --prompt {shell_word(path)}"
+        return f"; a prompt is given to run: {program()} run --split SPLIT {option_word('--prompt', path)}"
     return ""
 
 
@@ -21669,9 +21672,9 @@ def case_meant(config, ids, case_id):
     # ids joined by commas, as run --cases takes them: "did you mean dev-11?" dropped dev-10 without a word
     parts = [part.strip() for part in case_id.split(",")]
     if len(parts) > 1 and all(part in ids for part in parts):
-        return (f": --case shows one case; give each in a report of its own, --case {id_word(parts[0])}, then "
-                + ", then ".join(f"--case {id_word(part)}" for part in parts[1:]))
-    return id_meant(case_id, ids)
+        return (f": --case shows one case; give each in a report of its own, {option_word('--case', parts[0], id_word)}, then "
+                + ", then ".join(option_word("--case", part, id_word) for part in parts[1:]))
+    return id_meant(case_id, ids, "--case")
 
 
 def characters_seen(t):
@@ -26036,7 +26039,7 @@ def judge_target(run_path, out):
         for beside in itertools.takewhile(name_passed_over, numbered_names(os.path.splitext(given)[0] + "-judged.json")):
             if os.path.lexists(beside + JUDGING_SUFFIX):
                 raise EvalError(f"{shell_word(beside + JUDGING_SUFFIX)}, named after the link, holds a judging an earlier "
-                                f"eval.py began there; judge with --out {shell_word(beside)} to go on with it, or move it aside")
+                                f"eval.py began there; judge with {option_word('--out', beside)} to go on with it, or move it aside")
     target = judged_path(run_path, out)
     judging = target[0] + JUDGING_SUFFIX   # votes a stopped judge kept there: never paid again under another --out
     # another user's judge at work on it is waited for before its folder is looked at: a copy of it pays again for votes

@@ -281,6 +281,19 @@ def test_report_case_shows_one_case_in_full(project, cli):
                                  "of its own, --case c1, then --case c2\n")
 
 
+def test_report_case_suggests_a_command_that_runs_for_an_id_that_begins_with_a_dash(project, cli):
+    """134th round: --case=-a,b said "give each in a report of its own, --case -a, then --case b", and --case -a was
+    refused by the command line ("expected one argument"); "did you mean -dash?" was as little use. A value that begins
+    with a dash is joined with =, as option_word writes it."""
+    path = write_run("runs/d.json", make_run([("-a", "bug", "bug"), ("b", "bug", "bug"), ("-dash", "bug", "bug")]))
+    code, out, err = cli("report", path, "--case=-a,b")
+    assert code == 2 and err.endswith(": --case shows one case; give each in a report of its own, --case=-a, then --case b\n"), err
+    assert cli("report", path, "--case=-a")[0] == 0 and cli("report", path, "--case", "b")[0] == 0
+    code, out, err = cli("report", path, "--case", "dash")
+    assert code == 2 and err == "error: no case 'dash' in runs/d.json; did you mean -dash (--case=-dash)?\n", err
+    assert cli("report", path, "--case=-dash")[0] == 0
+
+
 def test_runs_shows_a_refusal_of_many_lines_on_one_without_escaped_line_breaks(project, cli):
     """134th round: a stopped run whose split no longer loads was listed by `runs` with the problem's lines joined by a
     literal "\\n" ("small/s.jsonl:1: missing field 'note'\\nsmall/s.jsonl:2: ..."), as if the server had sent it so."""
