@@ -294,6 +294,17 @@ def test_report_case_suggests_a_command_that_runs_for_an_id_that_begins_with_a_d
     assert cli("report", path, "--case=-dash")[0] == 0
 
 
+def test_the_text_report_names_as_many_failures_as_the_readme_says(project, cli):
+    """134th round: the text report names the first FAILURES_SHOWN failures, then "… and 2 more", where README said
+    "--json and the text view list them all"."""
+    path = write_run("runs/many.json", make_run([(f"c{i:03}", "bug", "acceso") for i in range(evalpy.FAILURES_SHOWN + 2)]))
+    out = cli("report", path)[1]
+    assert "\n  … and 2 more: report --json lists them all, review shows them one by one\n" in out, out[-500:]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"`report`'s names the first {evalpy.FAILURES_SHOWN} failures and how many more" in readme
+    assert "`--json` and the text view list them all" not in readme
+
+
 def test_runs_shows_a_refusal_of_many_lines_on_one_without_escaped_line_breaks(project, cli):
     """134th round: a stopped run whose split no longer loads was listed by `runs` with the problem's lines joined by a
     literal "\\n" ("small/s.jsonl:1: missing field 'note'\\nsmall/s.jsonl:2: ..."), as if the server had sent it so."""
