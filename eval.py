@@ -2313,6 +2313,20 @@ def closed_quote(quoted, width):
     return on_one_line(quoted[:-1], width - 1) + '"'
 
 
+# A backslash in an id that would read as the start of an escape shown beside it (\n, \x1b, \u200b) or of a doubled
+# one: "a\\nb", a backslash then an n, showed as a\nb in the failures, as the id "a\nb" with a line break did
+BACKSLASH_READ_AS_ESCAPE = re.compile(r"\\(?=[\\\n\u2028\u2029\t]|x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt]|"
+                                      + CONTROL_CHARS.pattern + ")")
+
+
+def id_shown(case_id):
+    """A case id as a table's cell, a code span or a page shows it (on_one_line escapes it there): each backslash that
+    would read as an escape doubled (a\\\\nb), no two ids alike; one that would not kept single (C:\\Users reads as
+    it is). on_one_line does not double them itself: it is applied to what it made (a table's cell), and paths in
+    messages stay as typed."""
+    return BACKSLASH_READ_AS_ESCAPE.sub(r"\\\\", str(case_id))
+
+
 def names_listed(names):
     """Names (a case's failed checks) as one list: each its name_cell, whole."""
     return ", ".join(name_cell(name, None) for name in names)
@@ -20947,7 +20961,7 @@ def agent_section(sec):
                             align_right_from=99)   # a name the model made up may hold escape sequences
     out += ["", "First failure of each failing case (the first wrong step; what follows is often its cascade):"]
     rows = [["id"] + ["trial"] * (sec["repeat"] > 1) + ["turn", "call", "check", "what went wrong"]]
-    rows += [[f["id"]] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), on_one_line(f["call"] or "-", 50),
+    rows += [[id_shown(f["id"])] + [str(f["trial"])] * (sec["repeat"] > 1) + [str(f["turn"] or "-"), on_one_line(f["call"] or "-", 50),
                                                                    f["check"] or "-", f["what"]]
              for f in sec["first_failures"][:FAILURES_SHOWN]]
     return out + (table(rows, align_right_from=99) if sec["first_failures"] else ["  -"])
@@ -21049,7 +21063,7 @@ def placed(score, threshold):
 
 def weighted_section(sec):
     rows = [["id", "verdict", "score", "threshold", "weighed checks failed"]]
-    rows += [[r["name"], r["verdict"], r["score_text"], r["threshold"], cut_to(names_listed(r["failed"]), 60)]
+    rows += [[id_shown(r["name"]), r["verdict"], r["score_text"], r["threshold"], cut_to(names_listed(r["failed"]), 60)]
              for r in sec["rows"][:FAILURES_SHOWN]]
     out = ["Weighted score per case (the share of the weighed checks' weight that passed" + (
         "; the mean of its trials', beside the verdict of their majority):" if sec["means"] else "):")]
@@ -21103,10 +21117,10 @@ def failure_section(sec):
         # an INVALID answer shown as written ("bug\nreport" read as the label "bug report"), and a label right but
         # another check failed said so ("expected bug, got bug" said nothing)
         rows = [["id", "difficulty", "expected", "got", "answer"]]
-        rows += [[f["id"], f["difficulty"], f["expected"], got_words(f), failure_answer(f, 70)] for f in shown]
+        rows += [[id_shown(f["id"]), f["difficulty"], f["expected"], got_words(f), failure_answer(f, 70)] for f in shown]
     else:
         rows = [["id", "difficulty", "failed checks", "answer"]]
-        rows += [[f["id"], f["difficulty"], failed_words(f), failure_answer(f, 60)] for f in shown]
+        rows += [[id_shown(f["id"]), f["difficulty"], failed_words(f), failure_answer(f, 60)] for f in shown]
     more = len(sec["rows"]) - len(shown)
     return out + table(rows, align_right_from=99) + (
         [f"  … and {more} more: report --json lists them all, review shows them one by one"] if more else [])
@@ -21514,7 +21528,7 @@ def markdown_ids(ids, empty="-", cell=False, command="compare"):
     its failures: 20,000 ids made a 200 kB comment, past a pull request's 65,536 characters."""
     more = len(ids) - MARKDOWN_FAILURES
     # (each a code span, exact: ids_text's shell quoting around one made '`a  b`' and showed \u0301 in it)
-    return ((", ".join(md_code(i, cell=cell) for i in ids[:MARKDOWN_FAILURES]) or empty)
+    return ((", ".join(md_code(id_shown(i), cell=cell) for i in ids[:MARKDOWN_FAILURES]) or empty)
             + (f", and {more} more ({command} --json or the text view lists them all)" if more > 0 else ""))
 
 
@@ -21563,7 +21577,7 @@ def got_words(f):
 
 def markdown_failures(sec):
     """'**Failures (3):** `dev-09` (hard: expected bug, got acceso), ...': a pull request names a few."""
-    failures = ", ".join(f"{md_code(f['id'])} ({md_text(f['difficulty'])}: "
+    failures = ", ".join(f"{md_code(id_shown(f['id']))} ({md_text(f['difficulty'])}: "
                          + (f"expected {md_text(f['expected'])}, got {md_text(got_words(f))})" if sec["labels"]
                             else f"failed {md_text(failed_words(f))})")
                          for f in sec["rows"][:MARKDOWN_FAILURES]) or "none"
@@ -26748,7 +26762,7 @@ def asked_html(result):
 def case_link(case_id, anchors):
     """A case's id, linking to its row on the page when it has one (anchors: id -> our own
     'case-N': never an id from the run, which may hold anything)."""
-    return Markup(f'<a href="#{anchors[case_id]}">{esc(case_id)}</a>') if case_id in anchors else esc(case_id)
+    return Markup(f'<a href="#{anchors[case_id]}">{esc(id_shown(case_id))}</a>') if case_id in anchors else esc(id_shown(case_id))
 
 
 def ids_shown(ids):
@@ -26980,7 +26994,7 @@ def report_page(path, run, cases, s, annotations):
                          if table_rows else paragraph("none"), ident="failures"))
     other = [c for c in cases if c["id"] in annotated and c["id"] not in failing]
     if other:
-        other_rows = [{"id": anchors[c["id"]], "cells": [c["id"], verdict_word(c["correct"], "no verdict"),
+        other_rows = [{"id": anchors[c["id"]], "cells": [id_shown(c["id"]), verdict_word(c["correct"], "no verdict"),
                                                           trial_answers(c, results), "; ".join(annotated[c["id"]])]}
                       for c in other]
         parts.append(section("Annotated cases that did not fail", html_table(

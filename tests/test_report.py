@@ -305,6 +305,21 @@ def test_the_text_report_names_as_many_failures_as_the_readme_says(project, cli)
     assert "`--json` and the text view list them all" not in readme
 
 
+def test_an_id_with_a_line_break_and_one_with_a_backslash_and_an_n_are_told_apart_in_every_view(project, cli):
+    """134th round: ids "a\\nb" (a line break) and "a\\\\nb" (a backslash, then n) both showed as a\\nb in the text
+    failures, --markdown and the page's failing cases. A backslash that would read as the start of an escape is doubled;
+    one that would not (C:\\Users) is kept as it is."""
+    path = write_run("runs/x.json", make_run([("a\nb", "bug", "acceso"), ("a\\nb", "bug", "acceso"),
+                                             ("C:\\Users", "bug", "acceso")]))
+    rows = cli("report", path)[1].split("Failures (3):\n")[1].splitlines()
+    assert [row.split()[0] for row in rows[1:]] == ["a\\nb", "a\\\\nb", "C:\\Users"], rows
+    markdown = cli("report", path, "--markdown")[1]
+    assert "`a\\nb` (easy" in markdown and "`a\\\\nb` (easy" in markdown and "`C:\\Users` (easy" in markdown, markdown
+    assert cli("report", path, "--html", "x.html")[0] == 0
+    page = Path("x.html").read_text(encoding="utf-8")
+    assert '">a\\nb</a>' in page and '">a\\\\nb</a>' in page and '">C:\\Users</a>' in page
+
+
 def test_runs_shows_a_refusal_of_many_lines_on_one_without_escaped_line_breaks(project, cli):
     """134th round: a stopped run whose split no longer loads was listed by `runs` with the problem's lines joined by a
     literal "\\n" ("small/s.jsonl:1: missing field 'note'\\nsmall/s.jsonl:2: ..."), as if the server had sent it so."""
