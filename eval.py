@@ -11779,6 +11779,11 @@ PLACES_REPEAT = "places repeat"
 # ">", the winner A counted though its places put B first): the text contradicts itself, left to a person beside any
 # winner
 PLACES_AGAINST_ORDER = "places against its order"
+# ...and one of more than two parts whose parts naming a verdict are other than A and B once each ("1st: B (overall),
+# 1st: A (tone), 2nd: A (overall)", "A, B, tie": read as no ranking, any winner beside it was counted): which order it
+# means is a guess, left to a person beside any winner. Its parts naming none ("1st on tone", "first draft", "2nd:
+# none") are dropped, the two answers ranked by their own places ("1st: B, 1st on tone, 2nd: A" is B first)
+PLACES_TANGLED = "places tangled among more parts"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
@@ -11810,8 +11815,8 @@ def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
     ("ranking": {"1": "B", "2": "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with
-    ">"); PLACES_REPEAT where its places repeat, PLACES_AGAINST_ORDER where they say another order than its ">"; else
-    None."""
+    ">"); PLACES_REPEAT where its places repeat, PLACES_AGAINST_ORDER where they say another order than its ">",
+    PLACES_TANGLED where more than two parts name other than A and B once each (the_answers_placed); else None."""
     words = set(field_name(under).split("_"))
     compared = isinstance(items, str) and ">" in items
     named = words - ORDER_WORDS
@@ -11819,7 +11824,10 @@ def a_ranking(under, items):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
-        placed = [part_placed(part.strip()) for part in (items.split("=", 2) if len(parts) == 1 else parts)]
+        placed = the_answers_placed([part_placed(part.strip())
+                                     for part in (items.split("=", 2) if len(parts) == 1 else parts)])
+        if placed is PLACES_TANGLED:
+            return placed
         # (">" says the order itself: places never reorder it, and any that say another order contradict it)
         if compared:
             written = [part for _, part in placed]
@@ -11847,15 +11855,34 @@ def part_placed(part):
     return number, part
 
 
-def by_places(parts):
-    """A ranking's text's parts (part_placed's) in the order of their places, "last" the count of parts ("2nd: A, 1st:
-    B" and "B last, A first" read in written order, their places dropped, ranked second first), the parts of none in
-    the places left, in written order ("A last, B" and "2nd: A, B" are B first: in its written place B shared A's, the
-    ranking dropped), or PLACES_REPEAT where the two say one place ("1st: A, 1st: B": tied, as said_in_fields reads it)."""
+def places_given(parts):
+    """A ranking's text's parts (part_placed's) each with its place as a number: "last" the count of parts, the parts
+    of none in the places left, in written order ("A last, B" and "2nd: A, B" are B first: in its written place B shared
+    A's, the ranking dropped)."""
     said = [len(parts) if place == "last" else place for place, _ in parts]
     left = iter(sorted(set(range(1, len(parts) + 1)) - set(said)))
-    places = [next(left) if place is None else place for place in said]
-    # (a repeat says something of two answers alone: "1st: B, 1st on tone, 2nd: A" is three parts, no ranking of two)
+    return [(next(left) if place is None else place, part) for place, (_, part) in zip(said, parts)]
+
+
+def the_answers_placed(parts):
+    """Of a ranking's text's parts (part_placed's), more than two, the two naming the answers with their places
+    (places_given: "1st: B, 1st on tone, 2nd: A" is B in place 1, A in 2, "on tone" dropped), or PLACES_TANGLED where
+    those naming a verdict are other than A and B once each; two, or none naming one, as they are."""
+    if len(parts) <= 2:
+        return parts
+    parts = places_given(parts)
+    named = [(field_word_said(part, LOOSE_WINNER, WINNER_WORDS, {}), (place, part)) for place, part in parts]
+    named = [(said, part) for said, part in named if said is not None]
+    return parts if not named else [part for _, part in named] if sorted(said for said, _ in named) == ["A", "B"] \
+        else PLACES_TANGLED
+
+
+def by_places(parts):
+    """A ranking's text's parts (part_placed's) in the order of their places (places_given: "2nd: A, 1st: B" and "B
+    last, A first" read in written order, their places dropped, ranked second first), or PLACES_REPEAT where the two
+    say one place ("1st: A, 1st: B": tied, as said_in_fields reads it)."""
+    places = [place for place, _ in places_given(parts)]
+    # (a repeat says something of two answers alone: more parts here name no answer, no ranking of two)
     return [parts[at][1] for at in sorted(range(len(parts)), key=places.__getitem__)] \
         if len(set(places)) == len(places) or len(parts) != 2 else PLACES_REPEAT
 
@@ -11871,9 +11898,9 @@ def ranked_first(under, items):
     beside the winner B was never read, nor {"1": "B", "2": "A"}, "B, A" nor "order": "B > A" beside the winner A), or
     "tie" where its text says they are tied (ranked_tied: "A, B (tie)" beside a tie was read as A first; or in words,
     said_tied_in_words: "A, B (both equal)" beside the winner A was counted), or None where it is no such ranking; or
-    PLACES_REPEAT, PLACES_AGAINST_ORDER (a_ranking's)."""
+    PLACES_REPEAT, PLACES_AGAINST_ORDER, PLACES_TANGLED (a_ranking's)."""
     text, items = items, a_ranking(under, items)
-    if items in (PLACES_REPEAT, PLACES_AGAINST_ORDER) or items is None:
+    if items in (PLACES_REPEAT, PLACES_AGAINST_ORDER, PLACES_TANGLED) or items is None:
         return items
     if isinstance(text, str) and said_tied_in_words(text):   # (it names both itself: "A and B tied" is one part)
         return "tie"
@@ -12252,7 +12279,7 @@ def said_in_fields(verdict_object, loose, verdict):
                 # (a ranking says who won, and under a loser's key who lost: which it means is a person's; two
                 # answers at one place are tied, "1st: A, 1st: B", against the winner A, agreeing with a tie; one
                 # whose places say another order than its ">" says two things itself, against any)
-                if loser or first is PLACES_AGAINST_ORDER:
+                if loser or first in (PLACES_AGAINST_ORDER, PLACES_TANGLED):
                     return True
                 first = "tie" if first is PLACES_REPEAT else first
                 values.append((under, whole, lower, side, loser, in_scores, first))

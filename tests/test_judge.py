@@ -7238,6 +7238,25 @@ def test_a_ranking_text_split_by_then_or_labelled_by_places_is_read(reply, human
     ('{"winner": "A", "ranking": "#1 A > #2 B"}', "A"),
     ('{"winner": "B", "ranking": "1st: B > 2nd: A"}', "B"),
     ('{"winner": "B", "ranking": "B > A last"}', "B"),
+    # its review: more than two parts are ranked by the two answers' places, those naming none dropped; where the parts
+    # naming a verdict are other than A and B once each, which order it means is a person's (read as no ranking, the
+    # winner counted)
+    ('{"winner": "A", "ranking": "1st: B, 1st on tone, 2nd: A"}', None),
+    ('{"winner": "tie", "ranking": "1st: B, 1st on tone, 2nd: A"}', None),
+    ('{"winner": "A", "ranking": "B first, A second, first draft"}', None),
+    ('{"winner": "A", "ranking": "1st: B, 2nd: A, 2nd on tone: B"}', None),
+    ('{"winner": "B", "ranking": "1st: B, 2nd: A, 2nd on tone: B"}', "B"),
+    ('{"winner": "A", "ranking": "1st: B (overall), 1st: A (tone), 2nd: A (overall)"}', None),
+    ('{"winner": "B", "ranking": "1st: B (overall), 1st: A (tone), 2nd: A (overall)"}', None),
+    ('{"winner": "A", "ranking": "1st: A, 1st: B, 2nd: none"}', None),
+    ('{"winner": "B", "ranking": "1st: A, 1st: B, 2nd: none"}', None),
+    ('{"winner": "tie", "ranking": "1st: A, 1st: B, 2nd: none"}', "tie"),
+    ('{"winner": "A", "ranking": "A, B, tie"}', None),
+    ('{"winner": "A", "ranking": "B > A > C"}', None),
+    ('{"winner": "B", "ranking": "B > A > C"}', "B"),
+    # ("==" a tie as "=" is: "A ==" was read as a label saying B)
+    ('{"winner": "B", "ranking": "A == B"}', None),
+    ('{"winner": "tie", "ranking": "A == B"}', "tie"),
 ])
 def test_a_ranking_text_s_places_order_its_parts(reply, human):
     """133rd round, the review of 7f9aa43: a ranking's text with its places written out of order ("2nd: A, 1st: B", "A
@@ -7246,7 +7265,8 @@ def test_a_ranking_text_s_places_order_its_parts(reply, human):
     places, an unplaced part in the place left; places that repeat leave the reply to a person (read as no ranking, "A
     last, B" beside a tie and "0: B, 1: A" beside A were counted). 134th round: places against a ">" ("#2 A > #1 B")
     were dropped, the text read by its ">", the winner A counted: a text whose places and ">" disagree is left to a
-    person."""
+    person. Its review: a place repeated among three parts ("1st: B, 1st on tone, 2nd: A") read as no ranking, so any
+    winner beside it was counted; the answers are ranked by their own places, a text naming them otherwise a person's."""
     assert read_as_the_judge(reply) == human
 
 
