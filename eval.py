@@ -11772,6 +11772,9 @@ RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
 PLACE_BEFORE = re.compile(r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second))\b"
                           r"(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
+# ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
+# as no place, "A: 2" was A in written order, first, the winner A counted); a score's text, "A: 9/10", is none
+RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<number>\d{1,2})")
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"
@@ -11837,13 +11840,20 @@ def a_ranking(under, items):
         places = {key: place_of(key) for key in items}
         if None not in places.values():
             return [items[key] for key in sorted(items, key=places.get)] if len(set(places.values())) == 2 else None
+    if isinstance(items, list) and items and all(isinstance(item, str) for item in items):
+        # (a list of texts is a text's parts, each with its place: ["A: 2", "B: 1"] was read in written order, A first)
+        placed = the_answers_placed([part_placed(item.strip()) for item in items[:FIELD_VALUES_READ]])
+        return placed if placed is PLACES_TANGLED else by_places(placed)
     return items if isinstance(items, list) else None
 
 
 def part_placed(part):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
-    is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B")."""
+    is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
+    the name and its colon (RANK_AFTER: "A: 2" is A in place 2)."""
+    if (rank := RANK_AFTER.fullmatch(part)) and not PLACE_BEFORE.match(part):
+        return int(rank.group("number")), rank.group("name")
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
     number = int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()]) if labelled else None

@@ -7078,12 +7078,27 @@ def test_one_shape_of_score_spelt_two_ways_is_paired_by_its_spelling(reply, huma
     ('{"winner": "tie", "ranks": {"A": "1st", "B": "1st"}}', "tie"),
     # (a place is read only as a rank: a score's text is none)
     ('{"winner": "A", "scores": {"A": "2nd", "B": "1st"}}', "A"),
+    # its review: a bare number after an answer's name and its colon in a ranking's text or list is its rank; a list's
+    # texts are placed as a text's parts are
+    ('{"winner": "A", "ranking": "A: 2, B: 1"}', None),
+    ('{"winner": "B", "ranking": "A: 2, B: 1"}', "B"),
+    ('{"winner": "A", "final_ranking": "A: 2, B: 1"}', None),
+    ('{"winner": "B", "preference_order": ["A: 2", "B: 1"]}', "B"),
+    ('{"winner": "A", "ranking": ["A: 2", "B: 1"]}', None),
+    ('{"winner": "A", "ranking": "Answer A: 1, Answer B: 2"}', "A"),
+    ('{"winner": "tie", "ranking": "A: 1, B: 1"}', "tie"),
+    ('{"winner": "A", "ranking": ["1st: B", "2nd: A"]}', None),
+    ('{"winner": "B", "ranking": ["2nd: A", "1st: B"]}', "B"),
+    ('{"winner": "A", "ranking": ["A", "B"]}', "A"),
+    # (a score's text is none: "A: 9/10" is no rank)
+    ('{"winner": "B", "ranking": "B: 9/10, A: 7/10"}', "B"),
 ])
 def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     """132nd round, the review of the answers' ranks: rank_A and rank_B, A_rank, position_A, "rank": {"A": 2, "B": 1}
     and "ranked": ["B", "A"] beside the winner A were never read, so A ranked second was read as A, where "rankings" and
     {"A": {"rank": 2}} are compared and left to a person. 134th round: a rank written as a place ("2nd", "second",
-    "#2") was read as none, the winner A counted though B was ranked first."""
+    "#2") was read as none, the winner A counted though B was ranked first. Its review: ranks after the answers' names
+    in a ranking's text or list ("A: 2, B: 1", ["A: 2", "B: 1"]) were read in written order, A first."""
     assert read_as_the_judge(reply) == human
 
 
