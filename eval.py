@@ -11660,7 +11660,7 @@ def scores_of(under, value, lower=False, side=None, in_scores=False):
     answers' own), or in an answer's object one under a key saying a score, the whole or a rank (`side`: {"A":
     {"score": 6}}, {"A": {"rank": 1}}; its word_count, answer or confidence there no score, nor a text under a key of
     its own value, "answer": "1/4": own_value, but under a key saying scores, `in_scores`: "scores": {"A": {"result":
-    "9/10"}} is A's score). lower: a rank's or a count's (lower_better), each score negated, so
+    "9/10"}} is A's score, where its object holds no score of its own: said_in_fields). lower: a rank's or a count's (lower_better), each score negated, so
     that the highest is still the best. A key naming a scale's bound (names_a_bound: max_score, points_possible)
     holds none, a score's out of it (score_out_of_10) its score."""
     if names_a_bound(under) \
@@ -12300,7 +12300,10 @@ def said_in_fields(verdict_object, loose, verdict):
                 # under a key of the whole is the whole's: {"overall": {"A": 6, "B": 9}}, as its score in its object is)
                 inside = scale_lowers(item, held)   # (and the field a scale beside the verdict names, at any depth)
                 lower = lower or None in inside   # (its scale inside it: {"A": 2, "B": 7, "scale": "1 is best"})
-                in_scores = in_scores or bool(SCORE_WORDS & set(field_name(under).split("_")))
+                # (...but an answer's object holding a score of its own keeps its own value apart: "scores": {"A":
+                # {"answer": "1/4", "score": 9}} read as two scores, 1/4 to B's 3/4 against the winner A)
+                in_scores = (in_scores or bool(SCORE_WORDS & set(field_name(under).split("_")))) \
+                    and not (side is not None and scored_inside(side, item))
                 stack += reversed([(k, (whole or "criteri" in field_name(under))
                                     and (of_the_whole_field(k, fields) or side_named(k) is not None
                                          or side is not None and field_name(k) in WHOLE_ALONE),

@@ -6836,11 +6836,21 @@ def test_the_answers_own_values_in_their_objects_or_one_level_down_are_no_scores
     ('{"winner": "A", "scores": {"A": {"output": "9/10"}, "B": {"output": "3/10"}}}', "A"),
     # outside a holder of scores an answer's own value is still its content
     ('{"winner": "A", "answers": {"A": {"result": "1/4"}, "B": {"result": "3/4"}}}', "A"),
+    # its review: nor beside a score of its own in the answer's object, there too (read as a second score, 1/4 to 3/4)
+    ('{"winner": "A", "scores": {"A": {"answer": "1/4", "score": 9}, "B": {"answer": "3/4", "score": 3}}}', "A"),
+    ('{"winner": "A", "scores": {"A": {"output": "1/4", "score": 9}, "B": {"output": "3/4", "score": 3}}}', "A"),
+    ('{"winner": "A", "scores": {"A": {"content": "1/4", "score": 9}, "B": {"content": "3/4", "score": 3}}}', "A"),
+    ('{"winner": "A", "scores": {"A": {"text": "1/4", "score": 9}, "B": {"text": "3/4", "score": 3}}}', "A"),
+    ('{"winner": "A", "ratings": {"A": {"final_answer": "1/4", "rating": 9}, "B": {"final_answer": "3/4", "rating": 3}}}',
+     "A"),
+    ('{"winner": "B", "scores": {"A": {"answer": "1/4", "score": 9}, "B": {"answer": "3/4", "score": 3}}}', None),
 ])
 def test_an_answer_s_value_under_a_key_of_scores_is_its_score(reply, human):
     """133rd round, the review of 7babe7c: under a key saying scores ("scores": {"A": {"result": "9/10"}, ...}, "final",
     "value", "ratings") a text was read as the answer's own value, no score, so B winning on 3/10 to 9/10 was counted
-    as B. The holder says it is a score: an answer's own value is no score only outside one."""
+    as B. The holder says it is a score: an answer's own value is no score only outside one, or beside the answer's
+    score in its object (its review: "scores": {"A": {"answer": "1/4", "score": 9}, ...} beside the winner A was left
+    to a person, 1/4 to 3/4 read as a second score)."""
     assert read_as_the_judge(reply) == human
 
 
