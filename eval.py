@@ -12153,9 +12153,32 @@ def answer_object(part):
 
 # keys beside a verdict, naming no criterion, that may hold the answers' objects one level down ({"evaluation": {"A":
 # {"score": 3}, "B": {"score": 9}}}, "answers", "assessment", "details": A winning on 3 to 9 was read as A): only the
-# answers' keys in them are read (answer_scored), so a verdict's key there ({"detail": {"winner": "A"}}) is still none
+# answers' keys in them are read (answer_scored), and a ranking or the answers' scores (held_rankings), so a verdict's
+# key there ({"detail": {"winner": "A"}}) is still none
 ANSWERS_HOLDERS = WHOLE_WORDS | WHOLE_NOUNS | {"evaluations", "assessments", "answers", "responses", "outputs", "models",
-                                               "candidates", "reviews", "comparison", "analysis", "detail", "details"}
+                                               "candidates", "reviews", "comparison", "analysis", "detail", "details",
+                                               "summary"}
+# ...and the keys there holding the answers' scores together ({"evaluation": {"scores": {"A": 3, "B": 9}}})
+SCORES_HELD = {"score", "scores", "rating", "ratings"}
+
+
+def holds_answers(key):
+    """Whether a key beside a verdict may hold the answers' entries one level down (ANSWERS_HOLDERS), naming no
+    criterion."""
+    return set(field_name(key).split("_")) <= ANSWERS_HOLDERS and "criteri" not in field_name(key)
+
+
+def held_rankings(key, value):
+    """(key, value) of each ranking (a_ranking's: "ranking": "B, A", "order": "B > A", "final_ranking": {"1": "B", ...})
+    or the answers' scores together (SCORES_HELD: "scores": {"A": 3, "B": 9}) in an object one level down under a key
+    of ANSWERS_HOLDERS ({"evaluation": {"ranking": "B, A"}} beside the winner A was counted as A), its first
+    FIELD_VALUES_READ keys, read as they are beside the verdict; never the scores of one criterion it names
+    (names_one_criterion: {"evaluation": {"criteria": "tone", "scores": ...}})."""
+    if not holds_answers(key) or not isinstance(value, dict):
+        return []
+    scores = not names_one_criterion(value)
+    return [(k, v) for k, v in itertools.islice(value.items(), FIELD_VALUES_READ)
+            if scores and field_name(k) in SCORES_HELD or a_ranking(k, v) is not None]
 
 
 def answers_held(key, value):
@@ -12164,7 +12187,7 @@ def answers_held(key, value):
     "evaluations": [{"answer": "A", "score": 3}, ...], once each), or {} (a criterion's, {"accuracy": {"A": 3, "B": 9}},
     is a breakdown, never read); a text under a key of an answer's own value there ("answers": {"answer_A": "1/4"}) is
     its content (own_value), no score."""
-    if not set(field_name(key).split("_")) <= ANSWERS_HOLDERS or "criteri" in field_name(key):
+    if not holds_answers(key):
         return {}
     if isinstance(value, list):
         named = [answer_object(part) for part in value[:FIELD_VALUES_READ]]
@@ -12238,8 +12261,8 @@ def verdict_fields(verdict_object, loose, fields):
     compared with nothing; an answer's object scoring it ({"A": {"score": 6}}, "Response A": {"rank": 2}: scored_inside)
     alike; never where the object names one criterion they are the scores of ("criteria": "style" beside "scores":
     {"A": 6, "B": 9} and the winner A); and those one level down under a key holding the answers' (answers_held:
-    "evaluation": {"A": {"score": 3}, "B": {"score": 9}}), each such key's together, apart from the others'. One pass
-    over its keys."""
+    "evaluation": {"A": {"score": 3}, "B": {"score": 9}}), each such key's together, apart from the others', and the
+    rankings and scores there (held_rankings: "evaluation": {"ranking": "B, A"}). One pass over its keys."""
     sides, echoes, held = {}, [], []
     one_criterion = names_one_criterion(verdict_object)
     for key, value in verdict_object.items():
@@ -12250,8 +12273,12 @@ def verdict_fields(verdict_object, loose, fields):
             yield key, value
         elif loose is LOOSE_WINNER and answer_scored(key, value):
             sides[key] = value
-        elif loose is LOOSE_WINNER and (inside := answers_held(key, value)):
-            held.append(inside)
+        elif loose is LOOSE_WINNER:
+            # (a ranking or the answers' scores there read as beside it; never the scores of the one criterion named)
+            yield from ((k, v) for k, v in held_rankings(key, value)
+                        if not (one_criterion and field_name(k) in SCORE_WORDS))
+            if inside := answers_held(key, value):
+                held.append(inside)
     for sides in [sides] + held:
         sides = whole_of_one_criterion(sides) if one_criterion else sides
         if sides:

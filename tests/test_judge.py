@@ -6802,11 +6802,28 @@ def test_answers_objects_beside_the_winner_are_compared_by_their_score_keys(repl
     ('{"winner": "A", "accuracy": {"A": {"score": 3}, "B": {"score": 9}}}', "A"),
     ('{"winner": "B", "answers": {"A": 48, "B": 42}}', "B"),
     ('{"winner": "A", "detail": {"winner": "B"}}', "A"),
+    # its review: a ranking or the answers' scores one level down are read as beside the winner
+    ('{"winner": "A", "evaluation": {"ranking": "B, A"}}', None),
+    ('{"winner": "A", "evaluation": {"scores": {"A": 3, "B": 9}}}', None),
+    ('{"winner": "A", "result": {"order": "B > A"}}', None),
+    ('{"winner": "A", "details": {"final_ranking": {"1": "B", "2": "A"}}}', None),
+    ('{"winner": "A", "analysis": {"ranking": "2nd: A, 1st: B"}}', None),
+    ('{"winner": "A", "summary": {"ratings": {"A": "3/10", "B": "9/10"}}}', None),
+    ('{"winner": "A", "verdict_details": {"ranking": ["B", "A"]}}', None),
+    ('{"winner": "B", "evaluation": {"ranking": "B, A"}}', "B"),
+    ('{"winner": "A", "comparison": {"ranking": "A, B"}}', "A"),
+    ('{"winner": "A", "judgment": {"scores": {"A": 9, "B": 3}}}', "A"),
+    ('{"winner": "tie", "assessment": {"scores": {"A": 5, "B": 5}}}', "tie"),
+    ('{"winner": "A", "evaluation": {"A": {"score": 9}, "B": {"score": 3}, "ranking": "A, B"}}', "A"),
+    # (never the scores of one criterion it names, nor the order they were shown in)
+    ('{"winner": "A", "evaluation": {"criteria": "tone", "scores": {"A": 3, "B": 9}}}', "A"),
+    ('{"winner": "A", "evaluation": {"presentation_order": ["B", "A"]}}', "A"),
 ])
 def test_answers_objects_one_level_down_are_compared_with_the_winner(reply, human):
     """133rd round: the answers' objects one level down, under a key naming no criterion ("evaluation", "answers",
     "analysis": {"A": {"score": 3}, "B": {"score": 9}}), were never read, so A winning on 3 to 9 was counted as A, where
-    the same objects beside the winner or under "scores" are compared and left to a person."""
+    the same objects beside the winner or under "scores" are compared and left to a person. Its review: a ranking or the
+    answers' scores there ("evaluation": {"ranking": "B, A"}, {"scores": {"A": 3, "B": 9}}) were never read either."""
     assert read_as_the_judge(reply) == human
 
 
