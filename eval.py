@@ -7773,6 +7773,18 @@ def refused_as_sent(error):
                             + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
 
 
+def past_window(error):
+    """Whether a failed call's error is a /v1 server's refusal of a conversation past its context window: asked again
+    alike it fails alike, until the server is started with a larger window or another model is asked."""
+    return WINDOW_TOO_SMALL_V1 in (error or "")
+
+
+def window_setting(error):
+    """Where the window of a call past_window is set, in the words its error gave ("a larger window is the server's own
+    setting (llama.cpp's --ctx-size, ...)"), without its fewer max_tokens: a judge's are its --judge-max-tokens."""
+    return error.partition(f"{WINDOW_TOO_SMALL_V1}; ")[2].partition(", or ask for fewer tokens")[0]
+
+
 def failing_alike(errors):
     """How many of a run's errors would come back alike if asked again: requests the server refused as sent, or
     conversations past num_ctx (which --resume keeps): what was sent is to change, in a new run."""
@@ -13338,7 +13350,7 @@ def judge_summary(config, cases):
                     doubtful.append({"id": case["id"], "trial": t["trial"], "check": name, "pass": j["pass"],
                                    "why": "; ".join(reasons), "models": j["models"]})
     return {"config": config.get("judge"), "calls": len(votes),
-            "failed_calls": sum(1 for v in votes if v.get("error")),
+            "failed_calls": sum(1 for v in votes if v.get("error")), "window_failed": failed_by_window(votes),
             **dict(zip(("cut_calls", "stopped_calls", "stopped_models"), cut_counts(judge, votes))),
             **dict(zip(("copied_calls", "no_verdict_calls"), copied_counts(votes))),
             "reread_calls": sum(t.get("reread", 0) for case in cases for t in case["trials"]),
@@ -13445,6 +13457,18 @@ def drawn_again(judge):
     return judge.get("temperature") == 0 or type(judge.get("seed")) is int and judge["seed"] >= 0
 
 
+def judges_in_place(config, models):
+    """(the panel's members kept, those replaced, their placeholders) where a run's judge `models` cannot be asked
+    again alike (their votes stopped, or refused, at the window): MODEL (MODEL1, MODEL2... for several) in their
+    place, the panel's others kept; a judge of one is replaced whole."""
+    members = ((config or {}).get("judge") or {}).get("models")
+    members = members if type(members) is list else []
+    gone = [m for m in members if str(m) in (models or ())]
+    new = ["MODEL"] if len(gone) < 2 else [f"MODEL{i}" for i in range(1, len(gone) + 1)]
+    kept = [m for m in members if m not in gone] if gone and len(members) > 1 else []
+    return kept, gone, new
+
+
 def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
     """(the command that asks a run's judge again, why it is that one or ""): the same judge (its votes
     with a verdict stand; judge_run), or with `cut` votes cut at the judge's own cap (cut_at_cap: a
@@ -13455,11 +13479,7 @@ def judge_again(path, config, checks=None, cut=0, stopped=0, stopped_models=()):
     members whose votes were stopped (stopped_models) are replaced: the panel stays a panel."""
     if not cut and stopped:
         were = "was" if stopped == 1 else "were"
-        members = ((config or {}).get("judge") or {}).get("models")
-        members = members if type(members) is list else []
-        gone = [m for m in members if str(m) in (stopped_models or ())]
-        new = ["MODEL"] if len(gone) < 2 else [f"MODEL{i}" for i in range(1, len(gone) + 1)]
-        kept = [m for m in members if m not in gone] if gone and len(members) > 1 else []
+        kept, gone, new = judges_in_place(config, stopped_models)
         return judge_command(path, config, checks, models=kept + new), (
             f"{plural(stopped, 'judge answer')} {were} stopped by the server short of the token limit (its window "
             f"full, or a limit of its own): asked again alike {'it stops' if stopped == 1 else 'they stop'} alike, so "
@@ -13501,8 +13521,28 @@ JUDGE_REFUSED_AS_SENT = "the server refuses it as it is, and would again"
 
 
 def judge_calls_fix(errors):
-    """What comes before `judge RUN` for failed judge calls: where every one was refused as sent, fixing what was sent."""
+    """What comes before `judge RUN` for failed judge calls: where every one was refused as sent, fixing what was sent;
+    where every one was past the server's window, widening it (the same judge asked alike is refused alike)."""
+    if errors and all(map(past_window, errors)):
+        return (f"the judge's prompt does not fit the server's context window, and asked alike never will "
+                f"({window_setting(errors[0])}): widen it, then ")
     return f"fix what was sent ({JUDGE_REFUSED_AS_SENT}), then " if errors and all(map(refused_as_sent, errors)) else ""
+
+
+def window_failed_cure(path, config, checks, failed):
+    """What asks the judge again of `failed` (votes whose call the server refused past its window, failed_by_window):
+    the same judge once the server's window is widened, or another judge in place of the one refused."""
+    kept, _, new = judges_in_place(config, failed["models"])
+    return (f"{judge_calls_fix([failed['error']])}{judge_command(path, config, checks)} asks the judge again, or "
+            f"{judge_command(path, config, checks, models=kept + new)} asks another judge that answers within it")
+
+
+def failed_by_window(votes):
+    """The votes whose call the server refused past its window (past_window): {"calls": how many, "models": their
+    judges, "error": the first's}, or None where none was."""
+    refused = [v for v in votes if past_window(v.get("error"))]
+    return refused and {"calls": len(refused), "models": sorted({str(v.get("model")) for v in refused}),
+                        "error": refused[0]["error"]} or None
 
 
 def judge_call_warnings(results, config, path):
@@ -13517,7 +13557,9 @@ def judge_call_warnings(results, config, path):
     if failed:
         errors = [v["error"] for v in failed]
         alike = sum(map(refused_as_sent, errors))
-        again = (f"{judge_calls_fix(errors)}{judge_command(path, config)} asks the judge again" if alike in (0, len(errors))
+        window = failed_by_window(failed)
+        again = (window_failed_cure(path, config, None, window) if window and window["calls"] == len(errors) else
+                 f"{judge_calls_fix(errors)}{judge_command(path, config)} asks the judge again" if alike in (0, len(errors))
                  else f"{alike} of them the server refused as sent, and would again: fix what was sent; "
                       f"{judge_command(path, config)} asks them all again, the other {len(errors) - alike} among them, "
                       "but never finishes the judging until it is")
@@ -21437,14 +21479,21 @@ def format_report(config, s, run_path="RUN"):
         out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
-        again, why = judge_again(run_path, config, None if run["checks_from"] == "the run file" else run["checks_from"],
+        checks = None if run["checks_from"] == "the run file" else run["checks_from"]
+        again, why = judge_again(run_path, config, checks,
                                  *map((s.get("judge") or {}).get, ("cut_calls", "stopped_calls", "stopped_models")))
         settled, undecided = problems["settled"], problems["open"]["value"]
+        failed, window = ((s.get("judge") or {}).get(k) for k in ("failed_calls", "window_failed"))
+        # (a vote asked and refused is no vote not yet asked: past the window, the same judge asked alike fails alike)
+        some = "" if not window or window["calls"] == failed else f", {window['calls']} of them"
+        asked = (f"{plural(failed, 'judge call')} failed" + (
+            f"{some}: {window_failed_cure(run_path, config, checks, window)}" if window else
+            f", or none was asked: {again} asks") if failed else f"none given, or not yet asked: {again} asks")
         if settled < undecided:
             # (answers whose verdict waits on a judge: one another check fails is scored, whatever its judges said,
             # though the check's row counts its vote open)
             out.append(f"Undecided: {plural(undecided - settled, 'answer')} whose verdict waits on a judge check with none "
-                       f"(none given, or not yet asked: {again} asks{'; ' + why if why else ''}; not scored"
+                       f"({asked}{'; ' + why if why else ''}; not scored"
                        + ("; see the doubtful verdicts below)" if problems["unsettled_listed"] else ")"))
         if settled:   # (the same panel asked again split again: "judge again" was a loop)
             count = (figure_text(problems["open"]) if settled == undecided
@@ -23865,7 +23914,9 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         judged = [(path, config, judge_errors(t for case in cases if case["id"] in failed for t in case["trials"]))
                   for path, config, cases in runs]
         fixed = f" once what was sent is fixed ({JUDGE_REFUSED_AS_SENT})"
-        judges = [f"ask its failed judge calls again{fixed if judge_calls_fix(said) else ''}: {judge_command(path, config)}"
+        widened = " once the server's context window is widened (the judge's prompt does not fit it)"
+        judges = [f"ask its failed judge calls again{(widened if past_window(said[0]) else fixed) if judge_calls_fix(said) else ''}: "
+                  f"{judge_command(path, config)}"
                   for path, config, said in judged if said]
         whose = errors_whose_words([e for _, _, some in errors + judged for e in some])
         again += judges

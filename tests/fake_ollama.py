@@ -781,6 +781,13 @@ class FakeOllama:
                                                    "8000. This model's maximum context length is 4096 tokens and your "
                                                    "request has 2778 input tokens (8000 > 4096 - 2778). None",
                                                    "type": "BadRequestError", "param": None, "code": 400}})
+                elif fault == "llama_window":   # llama-cpp-python's 400 for messages past its --n_ctx, word for word
+                    # as a real server (0.3, SmolLM2-135M, --n_ctx 2048) sent it
+                    self.send_json(400, {"error": {"message": "This model's maximum context length is 2048 tokens. "
+                                                   "However, you requested 2100 tokens (2092 in the messages, 8 in the "
+                                                   "completion). Please reduce the length of the messages or completion.",
+                                                   "type": "invalid_request_error", "param": "messages",
+                                                   "code": "context_length_exceeded"}})
                 elif fault in ("max_tokens_422", "max_tokens_500"):   # OpenAI's words for the old cap, in another status
                     self.send_json(int(fault[-3:]), {"error": openai_refusal({"max_tokens": 1})})
                 elif fault == "custom" and fake.custom_body is not None:

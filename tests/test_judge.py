@@ -213,6 +213,24 @@ def test_failed_judge_calls_are_said_at_the_end_of_run_and_judge(judged_split, c
     assert "9 of 30 judge calls failed; the first: HTTP 500: maximum context length is 2048 tokens" in err, err
 
 
+def test_a_judge_vote_past_the_servers_window_names_the_window_or_another_judge_never_judge_alone(judged_split, cli, fake):
+    """Round 134 (a real llama-cpp-python server): a judge vote refused for the server's context window was told "judge
+    RUN asks the judge again", its error cut before the window's setting, and that command failed alike, in a loop;
+    report called it "not yet asked". The window's setting, or another judge, is named; the vote said failed."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults_for = {judge_text(2): ["llama_window"]}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--retries", "0")
+    run = "runs/answers-dev-v1.json"
+    assert code == 2 and "1 of 10 judge calls failed; the first: HTTP 400: This model's maximum context length" in err, err
+    window = "llama-cpp-python's --n_ctx"
+    again = f"python eval.py judge {run}"
+    assert window in err and f"{again} --judge-model MODEL asks another judge" in err, err
+    assert err.index(window) < err.index(f"{again} "), err   # (the window first: asked alike, it fails alike)
+    code, out, err = cli("report", run)
+    assert "not yet asked" not in out and "1 judge call failed" in out and window in out, out
+    assert f"{again} --judge-model MODEL asks another judge" in out, out
+
+
 def test_a_grid_whose_judge_calls_failed_says_so_and_exits_2(project, judged_split, cli, fake):
     """Fifty-seventh round on issue 28: a grid (two prompts) said nothing of its failed judge calls and exited 0."""
     (project / "prompts" / "answers" / "v2.txt").write_text("Responde bien.\n")
