@@ -16867,6 +16867,14 @@ def answers_sha_problem(header):
         f"answers_sha must be a sha256 (64 hex digits), not {on_one_line(json_text(sha), 40)}"
 
 
+def judging_header_problem(header):
+    """What is wrong with a judging's first line (a dict whose config is a dict), or None: its config is that of the
+    judged run it will write, so judged_from must be there too (run_config_problem lets a run never judged, which
+    records none, by), and answers_sha the digest of the answers it was begun on."""
+    config = dict(header["config"], judged_from=header["config"].get("judged_from"))   # (a copy: defaults filled in)
+    return run_config_problem(config) or answers_sha_problem(header)
+
+
 def judging_lines(path):
     """(header, [(line number, entry)]) of a judging, its torn last line left out. Raises EvalError
     naming the file and line for anything `judge` would refuse of it without the run: a damaged
@@ -16880,13 +16888,12 @@ def judging_lines(path):
     try:
         header = exact_json(first.decode("utf-8"))
         judge = header["config"]["judge"]
-        if header["format"] != JUDGING_FORMAT or type(header["config"]["judged_from"]) is not str \
-                or type(judge["models"]) is not list or not all(type(m) is str for m in judge["models"]) \
+        if header["format"] != JUDGING_FORMAT or type(judge["models"]) is not list or not all(type(m) is str for m in judge["models"]) \
                 or type(judge["votes"]) is not int:
             raise TypeError
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
-    problem = run_config_problem(dict(header["config"])) or answers_sha_problem(header)   # (a copy: defaults filled in)
+    problem = judging_header_problem(header)
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
         raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
     entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
@@ -24992,11 +24999,10 @@ def judging_state(path, header, todo):
         # no line ended: no vote was ever written after it
         return ("broken", "has a damaged first line, so its votes cannot be matched to answers and a judge") if ended \
             else ("empty", "was left by a judge stopped before it asked anything, and holds no vote")
-    problem = run_config_problem(dict(held["config"]))
-    if problem:   # never "other settings" for what is damaged: a digest too many is no model pulled again
-        return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
-    problem = answers_sha_problem(held)
-    if problem:   # (read as "other answers", and runs told the user to put back a run never changed)
+    # never "other settings" for what is damaged: a digest too many is no model pulled again; nor "other answers" for
+    # an answers_sha of junk (runs told the user to put back a run never changed)
+    problem = judging_header_problem(held)
+    if problem:   # (judging_lines, which reads it on, holds it to the same)
         return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
     if held["answers_sha"] not in (header["answers_sha"], answers_sha(as_named_before(todo))):
         return "other", "holds an interrupted judging of other answers or checks"

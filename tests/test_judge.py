@@ -3018,6 +3018,27 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
                           "command that began it, given again, asks only the rest") in err
 
 
+def test_a_judging_header_without_judged_from_is_named_and_left_as_it_is(project, judged_split, cli, fake):
+    """134th round: a judging whose header lacked config.judged_from was refused with exit 2 as "damaged judging (its
+    first line)", no fault named, where one with judged_from 5 got the note and a judging made anew beside it. Missing
+    is the same damage as wrong: named, by runs too, and the judging left as it is."""
+    interrupted_judging(cli, fake, judged_split)
+    header, body = Path("j.json.judging").read_bytes().split(b"\n", 1)
+    damaged = json.loads(header)
+    del damaged["config"]["judged_from"]
+    held = json.dumps(damaged).encode() + b"\n" + body
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(held)
+    os.remove("j.json.judging")
+    fault = "config.judged_from must be the path of the run judged"
+    listed = next(e for e in json.loads(cli("runs", "runs", "--json")[1]) if e["file"].endswith(".judging"))
+    assert listed["problem"] == f"runs/answers-dev-v1-judged.json.judging:1: damaged judging header: {fault}", listed
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0 and (f"note: runs/answers-dev-v1-judged.json.judging has a damaged first line ({fault}), so its "
+                          "votes cannot be matched to answers and a judge; it is left as it is") in err, err
+    assert "wrote runs/answers-dev-v1-judged-2.json (" in err
+    assert Path("runs/answers-dev-v1-judged.json.judging").read_bytes() == held
+
+
 def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named_by_line(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split)
     lines = Path("j.json.judging").read_text().splitlines(keepends=True)
