@@ -25181,6 +25181,17 @@ def pairwise_problem(stored):
         if any(k in judge and type(judge[k]) is not int for k in ("votes", "seed")) or judge.get("num_predict") is not None \
                 and type(judge["num_predict"]) is not int or "temperature" in judge and not is_number(judge["temperature"]):
             return "a comparison whose judge's votes, seed, temperature or token limit is not a number"
+        # the rest of its judge as judge_config writes it (a prompt_sha of 0 was stored as another comparison's key,
+        # its verdicts never reused, and the audit counted it as a judge of its own)
+        if "prompt_sha" in judge and not (type(judge["prompt_sha"]) is str and SHA256_HEX.fullmatch(judge["prompt_sha"])):
+            return "a comparison whose judge's prompt_sha is not a sha256 (64 hex digits)"
+        if "num_ctx" in judge and not (type(judge["num_ctx"]) is int and 1 <= judge["num_ctx"] <= LARGEST_FIGURE):
+            return "a comparison whose judge's num_ctx is not a whole number, 1 or more"
+        if judge.get("schema", True) is not True:   # (true, or no such key: --judge-schema not given)
+            return "a comparison whose judge's schema is not true"
+        runner = judge.get("runner", {})
+        if not (type(runner) is dict and set(runner) <= set(RUNNER_OPTIONS) and runner_values_ok(runner)):
+            return f"a comparison whose judge's runner is not an object of Ollama's load-time options ({', '.join(RUNNER_OPTIONS)})"
         if c.get("api", "ollama") not in APIS:
             return "a comparison whose api is neither ollama nor openai"
         wrong = next((k for k in ("baseline_sha", "candidate_sha") if type(c[k]) is not str), None)
@@ -25248,6 +25259,8 @@ def verdict_problem(v, calls, judge, unconfirmed=False):
         return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
     if v.get("unconfirmed", True) is not True:   # (true, or no such key once confirmed)
         return f"a verdict on {name} whose unconfirmed is not true"
+    if v.get("copied", True) is not True:   # (true, or no such key: ask_judge writes no other)
+        return f"a verdict on {name} whose copied is not true"
     if v.get("unconfirmed") and not unconfirmed:   # (a comparison's verdicts are confirmed with it: never one alone)
         return f"a verdict on {name} unconfirmed in a comparison that is confirmed"
     votes = judge.get("votes") if type(judge.get("votes")) is int else None

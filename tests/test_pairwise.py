@@ -1986,6 +1986,14 @@ def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(proje
     assert code == 0 and "Pairwise" in out, err
 
 
+def line_edited(line, judge=(), verdict=()):
+    """A pairwise journal line (bytes) with its comparison's judge, and its verdict, given these values."""
+    entry = json.loads(line)
+    entry["comparison"]["judge"].update(judge)
+    entry["verdict"].update(verdict)
+    return json.dumps(entry).encode() + b"\n"
+
+
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):
     """Thirteenth attack, item 1: a line of the journal edited (or a file of another tool) is named
     file:line, and neither the sidecar nor the journal is touched; a line torn by a kill (the last,
@@ -2000,7 +2008,13 @@ def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake)
     for line, says in [(b'{"comparison": {}, "verdict": {}}\n', "a comparison without its runs' hashes"),
                        (lines[1][:-1] + b" 7\n", "Extra data"),
                        (lines[1].replace(b'"winner": "', b'"winner": "B", "winner": "'), "key 'winner' is given twice"),
-                       (lines[1].replace(b'"reason": "', b'"reason": "\xff'), "damaged pairwise journal line: not UTF-8")]:
+                       (lines[1].replace(b'"reason": "', b'"reason": "\xff'), "damaged pairwise journal line: not UTF-8"),
+                       # (134th round) a prompt_sha of 0 was stored as a comparison of its own, its verdict never reused
+                       (line_edited(lines[1], {"prompt_sha": 0}), "judge's prompt_sha is not a sha256 (64 hex digits)"),
+                       (line_edited(lines[1], {"num_ctx": "4096"}), "judge's num_ctx is not a whole number, 1 or more"),
+                       (line_edited(lines[1], {"schema": 1}), "judge's schema is not true"),
+                       (line_edited(lines[1], {"runner": {"num_gpu": "x"}}), "judge's runner is not an object of Ollama's"),
+                       (line_edited(lines[1], verdict={"copied": "yes"}), "whose copied is not true")]:
         journal.write_bytes(lines[0] + line + b"".join(lines[2:]))
         for argv in (("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url),
                      ("runs", "--json")):
