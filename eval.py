@@ -178,6 +178,9 @@ TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?(?:no answer within \S+ s " + re.e
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
                 "their own (calibrate)")
 REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
+# A result's done_reason where no limit stopped it (Ollama's and OpenAI's "stop"): the model's own end, or a stop string
+# (--option stop) it wrote; inside reasoning never closed, not the token limit, and raising it cures nothing
+OWN_STOP = "stop"
 # Every answer of Ollama's /v1 says it is Ollama's (openai/openai.go toChatCompletion: SystemFingerprint), and gives a
 # finish_reason but where the model was stopped for repeating itself (a reason "only if len(reason) > 0")
 OLLAMA_V1_FINGERPRINT = "fp_ollama"
@@ -2709,7 +2712,7 @@ class Score(ReportAdds):
     errors: list            # {id, trial, error}: no answer from the server, not scored
     errors_alike: int       # of them, those a resume meets alike (refused as sent, past num_ctx): what was sent is to fix
     open: list              # {id, trial}: a blocking check undecided
-    unfinished_thinking: list  # {id, trial}: answers still thinking when they stopped (failed)
+    unfinished_thinking: list  # {id, trial, done_reason}: answers still thinking when they stopped (failed)
     cut_off: list           # {id, trial}: answers the token limit stopped (done_reason "length"): num_predict
     window_full: list       # {id, trial, prompt_tokens, completion_tokens, num_predict (the run's, or None)}:
                             # those the window stopped, not num_predict (filled_by_answer)
@@ -18558,8 +18561,8 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         expected[c["expected"]] = expected.get(c["expected"], 0) + 1
         opened, labelled = 0, False
         for t in c["trials"]:
-            if t["unfinished"]:
-                unfinished.append({"id": c["id"], "trial": t["trial"]})
+            if t["unfinished"]:   # (what stopped it says which cure helps: stopped_short_lines())
+                unfinished.append({"id": c["id"], "trial": t["trial"], "done_reason": t["done_reason"]})
             if t["done_reason"] == REPEAT_STOP and t["error"] is None and not t["unfinished"]:   # (one still thinking is
                 repeating.append({"id": c["id"], "trial": t["trial"]})   # no answer: "scored as it stands" was untrue)
             if t["done_reason"] == "length" and t["error"] is None:
@@ -20702,6 +20705,10 @@ def rows_problems(s):
                                   option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
+        if row["name"] == "unfinished_thinking":   # those no limit stopped, named apart: their cure is not the limit's
+            ended = [u for u in s["unfinished_thinking"] if u.get("done_reason") == OWN_STOP]
+            row["ended"] = {"which": which(ended, s["repeat"]) if ended else "",
+                            "all": len(ended) == len(s["unfinished_thinking"])}
         if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's, and
             # each reason its conversations: joined unnamed, one's "may come to more tokens than the window holds, or
             # fewer" and another's "come to more" read as a contradiction)
@@ -21337,12 +21344,7 @@ def window_cure(sec):
 def stopped_short_lines(sec):
     """Answers that ended before they were done: not the prompt's fault, and not fixed by a better one."""
     unchecked = dict(next((r["why"] for r in sec["rows"] if r["name"] == "turns_unchecked"), ()))   # (rows_problems())
-    said = {"unfinished_thinking": ("Thinking never finished", "the reasoning had not closed when the answer stopped, "
-                                    "so there is no answer (scored as failed): the token limit fell inside it (raise "
-                                    f"{sec.get('limit_option', 'num_predict')}, --option "
-                                    f"{sec.get('limit_option', 'num_predict')}=N, or ask for less thinking), or its server "
-                                    "stopped it looping there (report --case says which; a temperature or a repetition "
-                                    "penalty may help)"),
+    said = {"unfinished_thinking": ("Thinking never finished", unfinished_words(sec)),
             "cut_off": ("Cut off by the token limit", f"raise {sec.get('limit_option', 'num_predict')} (--option "
                         f"{sec.get('limit_option', 'num_predict')}=N); a better prompt will not fix these"),
             "stopped_early": ("Stopped for length short of every limit", "the server said \"length\" for {example}, {limit}; "
@@ -21375,6 +21377,21 @@ def stopped_short_lines(sec):
             + (said[r["name"]][1].format(**(early_words if r["name"] == "stopped_early" else window_words)(r["example"]))
                if "example" in r else said[r["name"]][1])
             for r in sec["rows"]]
+
+
+def unfinished_words(sec):
+    """What stopped_short_lines says ended reasoning never closed: the token limit or a loop, and of those that ended
+    by a stop string or the model's own end (done_reason "stop", rows_problems()), that instead, by name ("the token
+    limit fell inside it" of an answer of 7 tokens of 2048 sent a user to raise a limit that cured nothing)."""
+    option = sec.get("limit_option", "num_predict")
+    row = next((r for r in sec["rows"] if r["name"] == "unfinished_thinking"), {})
+    ended = row.get("ended") or {"which": "", "all": False}
+    stopped = (f"a stop sequence (--option stop) or the model's own end came inside it, not the token limit (a stop "
+               f"string the reasoning writes ends it there; raising {option} will not help)")
+    cut = (f"the token limit fell inside it (raise {option}, --option {option}=N, or ask for less thinking), or its "
+           "server stopped it looping there (report --case says which; a temperature or a repetition penalty may help)")
+    return ("the reasoning had not closed when the answer stopped, so there is no answer (scored as failed): "
+            + (stopped if ended["all"] else f"{cut}; {ended['which']}: {stopped}" if ended["which"] else cut))
 
 
 def unset_text(e):
@@ -21823,6 +21840,16 @@ def characters_seen(t):
         not said.isprintable() or INVISIBLE_CHARS.search(said)) else None
 
 
+def thinking_stopped_by(done_reason):
+    """What stopped an answer still thinking, by its done_reason, as report --case says it: its server, for a loop; a
+    stop string or the model's own end ("stop": the inline branch named no cause, and the summary blamed the limit);
+    the token limit; or none sent (a run file without a done_reason)."""
+    return ("its server stopped it looping inside its thinking" if done_reason == REPEAT_STOP else
+            "a stop sequence (--option stop) or the model's own end came inside its thinking, not the token limit"
+            if done_reason == OWN_STOP else "the token limit fell inside its thinking" if done_reason in CUT_REASONS
+            else "its server said not what stopped it")
+
+
 def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"):
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
@@ -21904,12 +21931,11 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                 lines += ["  answer: none (still thinking when it stopped: its last turn never closed its thinking)"]
         elif inline is not None:   # reasoning in the answer's text (<think>...</think>): told apart, as the score reads it
             lines += inline_thinking_lines(inline, said, "  ")
-            lines += ["  answer:" if said is not None else "  answer: none (still thinking when it stopped)"]
+            lines += ["  answer:" if said is not None else f"  answer: none (still thinking when it stopped: "
+                                                             f"{thinking_stopped_by(t['done_reason'])})"]
             lines += [f"    {line}" for line in inert(said or "").splitlines()]
         elif t.get("unfinished"):   # its thinking sent apart, cut before a word of the answer: no answer, not ""
-            lines += ["  answer: none (still thinking when it stopped: " + (
-                "its server stopped it looping inside its thinking)" if t.get("done_reason") == REPEAT_STOP else
-                "the token limit fell inside its thinking)")]
+            lines += [f"  answer: none (still thinking when it stopped: {thinking_stopped_by(t['done_reason'])})"]
         else:
             lines += [f"  {line}" for line in inert(t["response"] or "").splitlines()]
         if t["every_character"]:

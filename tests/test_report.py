@@ -2015,6 +2015,30 @@ def test_thinking_sent_apart_that_its_server_stopped_looping_is_no_answer(projec
         Path("l.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.parametrize("api, limit", [("ollama", "num_predict"), ("openai", "max_tokens")])
+def test_inline_thinking_a_stop_sequence_ended_is_not_blamed_on_the_token_limit(project, cli, api, limit):
+    """134th round: reasoning inline a stop string ended (--option stop="\\n\\n" fired inside it: done_reason "stop",
+    7 tokens of num_predict 2048; over /v1 finish_reason "stop") was said "the token limit fell inside it (raise
+    num_predict...), or its server stopped it looping there (report --case says which...)", and report --case named
+    neither: both untrue, and raising the limit cured nothing. It is said as what ended it; a cut one keeps its cause."""
+    path = write_run("runs/s.json", make_run([
+        {"id": "c01", "expected": "bug", "response": "<think>\nOkay, the customer", "done_reason": "stop"},
+        {"id": "c02", "expected": "bug", "response": "<think>\nOkay, the", "done_reason": "length"}],
+        api=api, options={"stop": ["\n\n"], limit: 2048}))
+    out = cli("report", path)[1]
+    line = next(line for line in out.splitlines() if line.startswith("Thinking never finished: 2 (c01, c02)"))
+    assert ": the token limit fell inside it (raise " + limit in line and "; c01: a stop sequence (--option stop) " \
+        "or the model's own end came inside it, not the token limit" in line and "report --case says which" in line, line
+    said = {case: cli("report", path, "--case", case)[1] for case in ("c01", "c02")}
+    assert "answer: none (still thinking when it stopped: a stop sequence (--option stop) or the model's own end came " \
+           "inside its thinking" in said["c01"], said["c01"]
+    assert "answer: none (still thinking when it stopped: the token limit fell inside its thinking)" in said["c02"]
+    write_run(path, make_run([{"id": "c01", "expected": "bug", "response": "<think>\nOkay", "done_reason": "stop"}],
+                             api=api))
+    line = next(line for line in cli("report", path)[1].splitlines() if line.startswith("Thinking never finished"))
+    assert "token limit fell" not in line and "looping" not in line and "report --case says which" not in line, line
+
+
 def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake):
     """Round 105: `run --out runs/other` (no .json) stopped left runs/other.journal, which `runs` never listed ("no
     run files"), so its resume command was said nowhere. A journal or a judging of any name is listed."""
