@@ -1039,6 +1039,24 @@ def test_a_models_entry_with_nan_or_a_huge_field_keeps_the_run_file_json(project
     assert entry["id"] == "m" and "created" not in entry and len(entry["big"]) <= 200
 
 
+def test_reasoning_sent_apart_is_counted_once_in_completion_tokens(project, cli, fake):
+    """134th round's audit of the fake: its /v1 added the reasoning to usage.completion_tokens twice where Ollama's
+    /v1 answered (openai/openai.go ToUsage: CompletionTokens is the chat's eval_count, which holds it once), and left
+    it out of an answer cut short elsewhere. llama.cpp's server (usage_json_oaicompat: n_decoded) and vLLM
+    (serving_chat.py: len(output.token_ids)) count every token generated, the reasoning's once, as Ollama's chat does."""
+    fake.thinking["qwen2.5:7b"] = "apart"
+    fake.answers = answer_key("golden/dev.jsonl")
+    counts = {}
+    for server, api, native in (("chat", "ollama", True), ("ollama-v1", "openai", True), ("llama.cpp", "openai", False)):
+        fake.native_api = native
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--limit", 3,
+                             "--out", f"runs/{server}.json")
+        assert code == 0, err
+        counts[server] = [r["completion_tokens"] for r in load_json(f"runs/{server}.json")["results"]]
+    assert counts["ollama-v1"] == counts["chat"] == counts["llama.cpp"], counts
+    assert all(n > len(fake.reasoning) // 4 for n in counts["chat"]), counts
+
+
 @pytest.mark.parametrize("field", ["reasoning_content", "reasoning"])
 def test_reasoning_cut_by_the_token_limit_is_an_unfinished_answer_not_an_error(project, cli, field):
     """vLLM and llama.cpp send content null beside the reasoning when max_tokens falls inside it: an
