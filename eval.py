@@ -11790,6 +11790,14 @@ PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted); a score's text, "A: 9/10", is none
 RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<number>\d{1,2})")
+# ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
+# read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
+# or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
+# after it: "A (2nd draft)" and "B, A (rank is close)" say none
+PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
+               r"(?:[ \t]++place)?")
+PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
+                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"))", re.IGNORECASE)
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"
@@ -11866,18 +11874,27 @@ def part_placed(part):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
-    the name and its colon (RANK_AFTER: "A: 2" is A in place 2)."""
+    the name and its colon (RANK_AFTER: "A: 2" is A in place 2); a place in parentheses or after a dash, the remark's
+    whole (PLACE_REMARK: "A (2nd)", "A (2)", "A - 2nd place" are A in place 2)."""
     if (rank := RANK_AFTER.fullmatch(part)) and not PLACE_BEFORE.match(part):
         return int(rank.group("number")), rank.group("name")
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
     number = int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()]) if labelled else None
     part = part[place.end():] if place else part
+    if number is None and (remark := PLACE_REMARK.fullmatch(part)):
+        return remarked_place(remark.group("parenthesized") or remark.group("dashed")), remark.group("name")
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
         after = PLACE_AFTER[words[1].casefold()]   # (0 a place too: "0: B" is B in place 0)
         return number if number is not None else "last" if after is None else after, words[0]
     return number, part
+
+
+def remarked_place(said):
+    """The place a remark of PLACE_REMARK's names, as its number, or "last"."""
+    number = re.search(r"\d{1,2}|first|second|last", said, re.IGNORECASE).group().casefold()
+    return {"first": 1, "second": 2, "last": "last"}.get(number) or int(number)
 
 
 def places_given(parts):

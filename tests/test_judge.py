@@ -7182,11 +7182,31 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     # an order of the two under "order" alone, never compared, may be the order they were shown in: no ranking
     ('{"winner": "B", "order": ["A", "B"]}', "B"),
     ('{"winner": "B", "order": "A, B"}', "B"),
+    # 134th round, atk400a: a place in parentheses or after a dash is the part's place; the mirror, agreeing, is counted
+    ('{"winner": "A", "ranking": "A (2nd), B (1st)"}', None),
+    ('{"winner": "A", "ranking": "A (second), B (first)"}', None),
+    ('{"winner": "A", "ranking": "A (last), B (first)"}', None),
+    ('{"winner": "A", "ranking": "A (rank 2), B (rank 1)"}', None),
+    ('{"winner": "A", "ranking": "A (2), B (1)"}', None),
+    ('{"winner": "A", "ranking": "A - 2nd place, B - 1st place"}', None),
+    ('{"winner": "B", "ranking": "A (2nd), B (1st)"}', "B"),
+    ('{"winner": "B", "ranking": "A (last), B (first)"}', "B"),
+    ('{"winner": "B", "ranking": "A (rank 2), B (rank 1)"}', "B"),
+    ('{"winner": "B", "ranking": "A (2), B (1)"}', "B"),
+    ('{"winner": "B", "ranking": "A - 2nd place, B - 1st place"}', "B"),
+    ('{"winner": "tie", "ranking": "A (1st), B (1st)"}', "tie"),
+    ('{"winner": "A", "ranking": "B (2nd) > A (1st)"}', None),
+    # (a remark that is no place alone keeps the written order: "2nd draft", "(rank" in a reason, a score)
+    ('{"winner": "A", "ranking": "A (2nd draft), B"}', "A"),
+    ('{"winner": "B", "ranking": "B, A (rank is close)"}', "B"),
+    ('{"winner": "A", "ranking": "B, A (rank is close)"}', None),
+    ('{"winner": "A", "ranking": "A - 2nd draft, B"}', "A"),
 ])
 def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as_a_ranking_is(reply, human):
     """133rd round: a ranking given as its places ({"1": "B", "2": "A"}) or as a text ("B, A"), and an order of
     preference ("order": "B > A", "preference_order") beside the winner A were read as two votes, a breakdown, or never
-    read, so A ranked second was counted as A, where "ranking": ["B", "A"] is left to a person."""
+    read, so A ranked second was counted as A, where "ranking": ["B", "A"] is left to a person. 134th round: a place in
+    parentheses or after a dash ("A (2nd), B (1st)", "A - 2nd place") was read as none, A first in written order."""
     assert read_as_the_judge(reply) == human
 
 
