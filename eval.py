@@ -11784,8 +11784,11 @@ RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
 # a part's place said before or after it ("1st: B", "#2 A", "1. B", "B first"): no part of the answer's name, its
 # number where it orders the parts ("last" the last's); a bare number before it ("9 B > 7 A", "9 - B") is stripped
 # too but is no place, a score as likely (read as places, 7 before 9 put A first)
-PLACE_BEFORE = re.compile(r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second))\b"
-                          r"(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
+# ...a word naming it a place too, before or after it ("Rank 1: B", "No. 1: B", "1st place: B", "Last: A": read as no
+# place, "place: B" and "Last: A" named no answer, any winner beside them counted)
+PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)[ \t]*+)?"
+                          r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second|last))\b"
+                          r"(?:[ \t]++place\b)?(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted); a score's text, "A: 9/10", is none
@@ -11797,7 +11800,9 @@ RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<numbe
 PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
                r"(?:[ \t]++place)?")
 PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
-                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"))", re.IGNORECASE)
+                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r")"
+                          r"|[ \t]++(?:is|was)[ \t]++(?:(?:the|in)[ \t]++){0,2}(?P<said>" + PLACE_NAMED + r"))",
+                          re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place")
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"
@@ -11875,15 +11880,18 @@ def part_placed(part):
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
     the name and its colon (RANK_AFTER: "A: 2" is A in place 2); a place in parentheses or after a dash, the remark's
-    whole (PLACE_REMARK: "A (2nd)", "A (2)", "A - 2nd place" are A in place 2)."""
+    whole (PLACE_REMARK: "A (2nd)", "A (2)", "A - 2nd place", "A is #2" are A in place 2); a word naming the place
+    beside it ("Rank 2: A", "2nd place: A"), and bold about it ("**1st: B**"), are read past."""
+    part = part.strip("*_ \t")   # (in bold, "**1st: B**")
     if (rank := RANK_AFTER.fullmatch(part)) and not PLACE_BEFORE.match(part):
         return int(rank.group("number")), rank.group("name")
     place = PLACE_BEFORE.match(part)
-    labelled = place and (any(place.group("hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
-    number = int(place.group("number") or {"first": 1, "second": 2}[place.group("word").casefold()]) if labelled else None
-    part = part[place.end():] if place else part
+    labelled = place and (any(place.group("label", "hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
+    number = remarked_place(place.group("number") or place.group("word")) if labelled else None
+    part = part[place.end():].strip("*_ \t") if place else part   # ("**1st:** B")
     if number is None and (remark := PLACE_REMARK.fullmatch(part)):
-        return remarked_place(remark.group("parenthesized") or remark.group("dashed")), remark.group("name")
+        return remarked_place(remark.group("parenthesized") or remark.group("dashed") or remark.group("said")), \
+            remark.group("name")
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
         after = PLACE_AFTER[words[1].casefold()]   # (0 a place too: "0: B" is B in place 0)

@@ -7201,12 +7201,31 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     ('{"winner": "B", "ranking": "B, A (rank is close)"}', "B"),
     ('{"winner": "A", "ranking": "B, A (rank is close)"}', None),
     ('{"winner": "A", "ranking": "A - 2nd draft, B"}', "A"),
+    # its review: a word naming the place beside it, or bold about it, is read past
+    ('{"winner": "A", "ranking": "1st place: B, 2nd place: A"}', None),
+    ('{"winner": "A", "ranking": "Rank 1: B, Rank 2: A"}', None),
+    ('{"winner": "A", "ranking": "No. 1: B, No. 2: A"}', None),
+    ('{"winner": "A", "ranking": "B is #1, A is #2"}', None),
+    ('{"winner": "A", "ranking": "Last: A, First: B"}', None),
+    ('{"winner": "A", "ranking": "**1st: B**, 2nd: A"}', None),
+    ('{"winner": "A", "ranking": "**1st:** B, **2nd:** A"}', None),
+    ('{"winner": "B", "ranking": "2nd place: A, 1st place: B"}', "B"),
+    ('{"winner": "B", "ranking": "Rank 2: A, Rank 1: B"}', "B"),
+    ('{"winner": "B", "ranking": "A is #2, B is #1"}', "B"),
+    ('{"winner": "B", "ranking": "Last: A, First: B"}', "B"),
+    ('{"winner": "B", "ranking": "**1st: B**, 2nd: A"}', "B"),
+    ('{"winner": "A", "ranking": "A is in first place, B is in second place"}', "A"),
+    ('{"winner": "tie", "ranking": "Rank 1: A, Rank 1: B"}', "tie"),
+    # (none of these is a place: "No." before no number, "is" before no place)
+    ('{"winner": "A", "ranking": "A is better, B"}', "A"),
+    ('{"winner": "B", "ranking": "B, A is 2nd draft"}', "B"),
 ])
 def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as_a_ranking_is(reply, human):
     """133rd round: a ranking given as its places ({"1": "B", "2": "A"}) or as a text ("B, A"), and an order of
     preference ("order": "B > A", "preference_order") beside the winner A were read as two votes, a breakdown, or never
     read, so A ranked second was counted as A, where "ranking": ["B", "A"] is left to a person. 134th round: a place in
-    parentheses or after a dash ("A (2nd), B (1st)", "A - 2nd place") was read as none, A first in written order."""
+    parentheses or after a dash ("A (2nd), B (1st)", "A - 2nd place") was read as none, A first in written order; one
+    with a word naming it ("Rank 1: B", "1st place: B", "B is #1", "Last: A") or in bold was no ranking."""
     assert read_as_the_judge(reply) == human
 
 
