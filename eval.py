@@ -11789,6 +11789,8 @@ RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
 PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)[ \t]*+)?"
                           r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second|last))\b"
                           r"(?:[ \t]++place\b)?(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
+# ...or, where none parts it, its lines ("1. B\n2. A", "B\nA": read as one part, no ranking, the winner A counted)
+RANKED_LINES = re.compile(r"\n\s*")
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted); a score's text, "A: 9/10", is none
@@ -11842,12 +11844,20 @@ def place_of(text):
     return int(said.group(1) or {"first": 1, "second": 2}[said.group(2)]) if said else None
 
 
+def place_given(value):
+    """The place a value under an answer's name in a ranking gives it (2, "2nd", "second", "#2"), as its number, or
+    None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else place_of(value) \
+        if isinstance(value, str) else None
+
+
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
-    ("ranking": {"1": "B", "2": "A"}), a text ("ranking": "B, A", "order": "B > A"; under "order" alone only one with
-    ">"); PLACES_REPEAT where its places repeat, PLACES_AGAINST_ORDER where they say another order than its ">",
-    PLACES_TANGLED where more than two parts name other than A and B once each (the_answers_placed); else None."""
+    ("ranking": {"1": "B", "2": "A"}) or of the answers' places ({"B": 1, "A": 2}), a text ("ranking": "B, A", "order":
+    "B > A", "1. B\\n2. A"; under "order" alone only one with ">"); PLACES_REPEAT where its places repeat,
+    PLACES_AGAINST_ORDER where they say another order than its ">", PLACES_TANGLED where more than two parts name other
+    than A and B once each (the_answers_placed); else None."""
     words = set(field_name(under).split("_"))
     compared = isinstance(items, str) and ">" in items
     named = words - ORDER_WORDS
@@ -11855,6 +11865,7 @@ def a_ranking(under, items):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
+        parts = RANKED_LINES.split(items.strip(), maxsplit=2) if len(parts) == 1 else parts
         placed = the_answers_placed([part_placed(part.strip())
                                      for part in (items.split("=", 2) if len(parts) == 1 else parts)])
         if placed is PLACES_TANGLED:
@@ -11868,6 +11879,11 @@ def a_ranking(under, items):
         places = {key: place_of(key) for key in items}
         if None not in places.values():
             return [items[key] for key in sorted(items, key=places.get)] if len(set(places.values())) == 2 else None
+        # (or each answer's place under its name, {"B": 1, "A": 2}: under "preference_order" read as no ranking, the
+        # winner A counted beside it, where under "ranking" its numbers are read as ranks; one place the two's a tie)
+        places = {key: place_given(value) for key, value in items.items()}
+        if {side_named(key) for key in items} == {"A", "B"} and None not in places.values():
+            return sorted(items, key=places.get) if len(set(places.values())) == 2 else PLACES_REPEAT
     if isinstance(items, list) and items and all(isinstance(item, str) for item in items):
         # (a list of texts is a text's parts, each with its place: ["A: 2", "B: 1"] was read in written order, A first)
         placed = the_answers_placed([part_placed(item.strip()) for item in items[:FIELD_VALUES_READ]])

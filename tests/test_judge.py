@@ -7219,13 +7219,27 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     # (none of these is a place: "No." before no number, "is" before no place)
     ('{"winner": "A", "ranking": "A is better, B"}', "A"),
     ('{"winner": "B", "ranking": "B, A is 2nd draft"}', "B"),
+    # its review: one item a line, and an order of preference as the answers' places, as under "ranking"
+    ('{"winner": "A", "ranking": "1. B\\n2. A"}', None),
+    ('{"winner": "A", "ranking": "B\\nA"}', None),
+    ('{"winner": "A", "preference_order": {"B": 1, "A": 2}}', None),
+    ('{"winner": "A", "preference_order": {"B": "1st", "A": "2nd"}}', None),
+    ('{"winner": "B", "ranking": "1. B\\n2. A"}', "B"),
+    ('{"winner": "B", "ranking": "B\\n\\nA\\n"}', "B"),
+    ('{"winner": "B", "preference_order": {"B": 1, "A": 2}}', "B"),
+    ('{"winner": "tie", "preference_order": {"A": 1, "B": 1}}', "tie"),
+    # (a line that names no answer is no ranking's; a separator on a line parts it as before)
+    ('{"winner": "A", "ranking": "B\\n(A is shorter)"}', "A"),
+    ('{"winner": "A", "ranking": "A > B\\nB misses the date"}', "A"),
+    ('{"winner": "A", "preference_order": {"B": 9.5, "A": 2}}', "A"),
 ])
 def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as_a_ranking_is(reply, human):
     """133rd round: a ranking given as its places ({"1": "B", "2": "A"}) or as a text ("B, A"), and an order of
     preference ("order": "B > A", "preference_order") beside the winner A were read as two votes, a breakdown, or never
     read, so A ranked second was counted as A, where "ranking": ["B", "A"] is left to a person. 134th round: a place in
     parentheses or after a dash ("A (2nd), B (1st)", "A - 2nd place") was read as none, A first in written order; one
-    with a word naming it ("Rank 1: B", "1st place: B", "B is #1", "Last: A") or in bold was no ranking."""
+    with a word naming it ("Rank 1: B", "1st place: B", "B is #1", "Last: A") or in bold was no ranking; one item a line
+    ("1. B\\n2. A") and "preference_order": {"B": 1, "A": 2} were no ranking either."""
     assert read_as_the_judge(reply) == human
 
 
