@@ -11413,9 +11413,10 @@ WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "
 def a_verdict_beside(key, fields):
     """Whether a key beside a verdict object's verdict names a second verdict of the whole: a name of the whole
     (of_the_whole_field) of two words or more (final_result, overall_decision, final_choice) or of WHOLE_ALONE
-    (overall, choice, scores); {"pass": true, "final_result": "FAIL"} was read as a pass. Never a bare word an answer's own
-    JSON may hold (result, decision, status: "decision": "no" of a refund declined)."""
-    return "_" in field_name(key) and of_the_whole_field(key, fields) or field_name(key) in WHOLE_ALONE
+    (overall, choice, scores; its scale said after it, scores_out_of_10: scale_dropped); {"pass": true, "final_result":
+    "FAIL"} was read as a pass. Never a bare word an answer's own JSON may hold (result, decision, status: "decision":
+    "no" of a refund declined)."""
+    return "_" in field_name(key) and of_the_whole_field(key, fields) or scale_dropped(key) in WHOLE_ALONE
 
 
 def breakdown_agrees(whole, items, verdict):
@@ -11497,10 +11498,12 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
-# "6/10", "7.5", "85%"; a reason after it ("8/10 - clearer", "6/10 (vague)"); of nine digits at most: no judge's scale is
-# longer, and Python converts no integer of over 4,300 digits, its ValueError a traceback that lost compare's votes (a
-# longer one is compared with nothing, a person's)
-SCORE = r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:/[ \t]*(?P<of>\d{1,9})|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?"
+# "6/10", "7.5", "85%", its scale in words or its unit after it ("9 out of 10", "9/10 points": read as no score, B
+# winning on 3 to 9 out of 10 was counted); a reason after it ("8/10 - clearer", "6/10 (vague)"); of nine digits at most:
+# no judge's scale is longer, and Python converts no integer of over 4,300 digits, its ValueError a traceback that lost
+# compare's votes (a longer one is compared with nothing, a person's)
+SCORE = (r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:(?:/|(?i:out[ \t]+of)(?=[ \t]))[ \t]*(?P<of>\d{1,9})"
+         r"(?:[ \t]+(?i:points?|pts)\b)?|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?")
 SCORE_OF_AN_ANSWER = re.compile(NAMED_ANSWER.format("answer") + r"\s*[:=]\s*" + SCORE, re.IGNORECASE)   # "Answer A: 8/10"
 SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
 # one text's scores: "A: 6/10, B: 9/10" (never 6,5); the separator alone, each part stripped after: spaces about it in the
@@ -11656,11 +11659,19 @@ def names_a_bound(key):
                                 and "_".join(words[out + 1:]) not in ("", "of"))
 
 
+def scale_dropped(key):
+    """A key as field_name spells it, the scale a score's key says it is out of dropped (scores_out_of_10 is scores,
+    score_A_out_of_10 score_a: read as neither, B winning on 3 to 9 out of 10 was counted); a key naming the bound
+    itself (names_a_bound: score_out_of, max_score) as it is."""
+    words = field_name(key).split("_")
+    return "_".join(words[:words.index("out")]) if "out" in words[1:] and not names_a_bound(key) else field_name(key)
+
+
 def side_named(key):
     """The answer, "A" or "B", a key inside a verdict field or beside it names as the one it scores, or None: its letter
     alone ({"A": 6}), or before or after words of the whole's (score_A, final_score_B, "Response A", scoreB, A_rating),
     never a criterion's (accuracy_A)."""
-    words = field_name(key).split("_")
+    words = scale_dropped(key).split("_")   # (score_A_out_of_10 names A)
     side, rest = (words[-1], words[:-1]) if words[-1] in ("a", "b") else (words[0], words[1:])
     return side.upper() if side in ("a", "b") and set(rest) <= WHOLE_WORDS | WHOLE_NOUNS | SIDE_WORDS | SCORE_WORDS | PLACE_WORDS \
         else None

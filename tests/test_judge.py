@@ -6993,11 +6993,26 @@ def test_an_answer_s_scale_in_its_object_is_no_score_to_compare(reply, human):
     ('{"winner": "B", "A": {"rating_out_of_five": 5}, "B": {"rating_out_of_five": 2}}', None),
     ('{"winner": "B", "scores": {"A": {"score_out_of_10_points": 9}, "B": {"score_out_of_10_points": 3}}}', None),
     ('{"winner": "A", "A": {"score_out_of_ten": 9}, "B": {"score_out_of_ten": 3}}', "A"),
+    # 134th round, atk400a: the scale in a score's text in words or with its unit, and a key of the whole's or naming
+    # an answer with its scale after it
+    ('{"winner": "B", "A": {"score": "9 out of 10"}, "B": {"score": "3 out of 10"}}', None),
+    ('{"winner": "B", "A": {"score": "9/10 points"}, "B": {"score": "3/10 points"}}', None),
+    ('{"winner": "B", "scores": {"A": "9 out of 10 - clear", "B": "3 out of 10"}}', None),
+    ('{"winner": "B", "scores_out_of_10": {"A": 9, "B": 3}}', None),
+    ('{"winner": "B", "score_A_out_of_10": 9, "score_B_out_of_10": 3}', None),
+    ('{"winner": "A", "A": {"score": "9 out of 10"}, "B": {"score": "3 out of 10"}}', "A"),
+    ('{"winner": "A", "A": {"score": "9/10 points"}, "B": {"score": "3/10 points"}}', "A"),
+    ('{"winner": "A", "scores_out_of_10": {"A": 9, "B": 3}}', "A"),
+    ('{"winner": "A", "score_A_out_of_10": 9, "score_B_out_of_10": 3}', "A"),
+    # (a text past its scale that is no reason, and a key naming the bound, are still no score)
+    ('{"winner": "B", "A": {"score": "9 out of 10 cases"}, "B": {"score": "3 out of 10 cases"}}', "B"),
+    ('{"winner": "B", "score_out_of": 10, "A": {"score": 3}, "B": {"score": 9}}', "B"),
 ])
 def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, human):
     """133rd round, the review of 28d7172: a key naming a score and its scale (score_out_of_10, rating_out_of_5,
     points_out_of_100) was read as the scale, no score, so B winning on 3 to 9 was counted as B. Only a key naming the
-    bound itself (max_score, score_max, out_of, points_possible, score_range) holds no score."""
+    bound itself (max_score, score_max, out_of, points_possible, score_range) holds no score. 134th round: "9 out of 10",
+    "9/10 points", "scores_out_of_10": {...} and score_A_out_of_10 were read as no scores, B on 3 to 9 counted."""
     assert read_as_the_judge(reply) == human
 
 
