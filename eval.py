@@ -11804,7 +11804,8 @@ PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)
 RANKED_LINES = re.compile(r"\n\s*")
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
-# as no place, "A: 2" was A in written order, first, the winner A counted); a score's text, "A: 9/10", is none
+# as no place, "A: 2" was A in written order, first, the winner A counted), where its text's such numbers are a ranking's
+# places (parts_placed: "A: 8, B: 6" is none, read as places the lower-scored first); a score's text, "A: 9/10", is none
 RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<number>\d{1,2})")
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
@@ -11877,8 +11878,8 @@ def a_ranking(under, items):
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = RANKED_LINES.split(items.strip(), maxsplit=2) if len(parts) == 1 else parts
-        placed = the_answers_placed([part_placed(part.strip())
-                                     for part in (items.split("=", 2) if len(parts) == 1 else parts)])
+        placed = the_answers_placed(parts_placed([part.strip()
+                                                  for part in (items.split("=", 2) if len(parts) == 1 else parts)]))
         if placed is PLACES_TANGLED:
             return placed
         # (">" says the order itself: places never reorder it, and any that say another order contradict it)
@@ -11897,26 +11898,57 @@ def a_ranking(under, items):
             return sorted(items, key=places.get) if len(set(places.values())) == 2 else PLACES_REPEAT
     if isinstance(items, list) and items and all(isinstance(item, str) for item in items):
         # (a list of texts is a text's parts, each with its place: ["A: 2", "B: 1"] was read in written order, A first)
-        placed = the_answers_placed([part_placed(item.strip()) for item in items[:FIELD_VALUES_READ]])
+        placed = the_answers_placed(parts_placed([item.strip() for item in items[:FIELD_VALUES_READ]]))
         return placed if placed is PLACES_TANGLED else by_places(placed)
     return items if isinstance(items, list) else None
 
 
-def part_placed(part):
+def rank_after(part):
+    """The match of a number after a ranking's part's name and its colon (RANK_AFTER: "A: 2"), or None (one labelled
+    before it, "1st: B", is PLACE_BEFORE's); in bold or not."""
+    part = part.strip("*_ \t")
+    return RANK_AFTER.fullmatch(part) if not PLACE_BEFORE.match(part) else None
+
+
+def bare_remark(remark):
+    """Whether a PLACE_REMARK match is a bare number in parentheses ("A (9)"): a place only as a colon's is (parts_placed)."""
+    return bool(remark.group("parenthesized")) and remark.group("parenthesized").strip().isdigit()
+
+
+def bare_number(part):
+    """The bare number a ranking's part gives its name, after a colon ("A: 2") or alone in parentheses ("A (2)"), or
+    None: a place, or a score, as the text's others say (parts_placed)."""
+    if rank := rank_after(part):
+        return int(rank.group("number"))
+    remark = PLACE_REMARK.fullmatch(part.strip("*_ \t"))
+    return int(remark.group("parenthesized")) if remark and bare_remark(remark) else None
+
+
+def parts_placed(parts):
+    """part_placed of each of a ranking's text's parts or a list's texts: the numbers after their names (rank_after)
+    places only where they are a ranking's, their distinct numbers 1 to m ("A: 2, B: 1"; "A: 1, B: 1" tied), never
+    others ("A: 8, B: 6", "A: 1, B: 0", "A: 9, B": scores as likely as places, and read as places 6 put B first, the
+    winner B counted though the text lists A first and gives it more); those parts are then read as any text's part."""
+    numbers = {number for part in parts if (number := bare_number(part)) is not None}
+    return [part_placed(part, numbers == set(range(1, len(numbers) + 1))) for part in parts]
+
+
+def part_placed(part, ranked=True):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
-    the name and its colon (RANK_AFTER: "A: 2" is A in place 2); a place in parentheses or after a dash, the remark's
-    whole (PLACE_REMARK: "A (2nd)", "A (2)", "A - 2nd place", "A is #2" are A in place 2); a word naming the place
-    beside it ("Rank 2: A", "2nd place: A"), and bold about it ("**1st: B**"), are read past."""
+    the name and its colon where its text's are places (`ranked`, parts_placed; RANK_AFTER: "A: 2" is A in place 2); a
+    place in parentheses or after a dash, the remark's whole (PLACE_REMARK: "A (2nd)", "A - 2nd place", "A is #2" are A
+    in place 2; a bare number, "A (2)", as after a colon, where `ranked`); a word naming the place beside it ("Rank 2:
+    A", "2nd place: A"), and bold about it ("**1st: B**"), are read past."""
     part = part.strip("*_ \t")   # (in bold, "**1st: B**")
-    if (rank := RANK_AFTER.fullmatch(part)) and not PLACE_BEFORE.match(part):
+    if ranked and (rank := rank_after(part)):
         return int(rank.group("number")), rank.group("name")
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("label", "hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
     number = remarked_place(place.group("number") or place.group("word")) if labelled else None
     part = part[place.end():].strip("*_ \t") if place else part   # ("**1st:** B")
-    if number is None and (remark := PLACE_REMARK.fullmatch(part)):
+    if number is None and (remark := PLACE_REMARK.fullmatch(part)) and (ranked or not bare_remark(remark)):
         return remarked_place(remark.group("parenthesized") or remark.group("dashed") or remark.group("said")), \
             remark.group("name")
     words = part.rsplit(None, 1)

@@ -7173,13 +7173,33 @@ def test_one_shape_of_score_spelt_two_ways_is_paired_by_its_spelling(reply, huma
     ('{"winner": "A", "ranking": ["A", "B"]}', "A"),
     # (a score's text is none: "A: 9/10" is no rank)
     ('{"winner": "B", "ranking": "B: 9/10, A: 7/10"}', "B"),
+    # its review: numbers after the names are places only where they are a ranking's (1 to m); others are no places, the
+    # text read in its written order: A listed first and given more is against the winner B, never counted for it
+    ('{"winner": "B", "ranking": "A: 8, B: 6"}', None),
+    ('{"winner": "B", "ranking": ["A: 10", "B: 9"]}', None),
+    ('{"winner": "B", "ranking": "Answer A: 8, Answer B: 6"}', None),
+    ('{"winner": "B", "ranking": "A: 1, B: 0"}', None),
+    ('{"winner": "B", "ranking": "A: 9, B, 1st on tone"}', None),
+    ('{"winner": "B", "evaluation": {"ranking": "A: 9, B: 7"}}', None),
+    ('{"winner": "B", "ranking": "A: 2, B"}', None),
+    ('{"winner": "A", "ranking": "A: 8, B: 6"}', "A"),
+    ('{"winner": "A", "ranking": "A: 9 > B: 7"}', "A"),
+    ('{"winner": "A", "ranking": ["A: 10", "B: 9"]}', "A"),
+    ('{"winner": "A", "evaluation": {"ranking": "A: 9, B: 7"}}', "A"),
+    # (a bare number in parentheses alike, one in bold too: "A (9), B (7)" is no ranking's, "**A: 2**" is)
+    ('{"winner": "B", "ranking": "A (9), B (7)"}', None),
+    ('{"winner": "A", "ranking": "A (9), B (7)"}', "A"),
+    ('{"winner": "B", "ranking": "A (2), B (1)"}', "B"),
+    ('{"winner": "A", "ranking": "**A: 2**, **B: 1**"}', None),
+    ('{"winner": "B", "ranking": "**A: 2**, **B: 1**"}', "B"),
 ])
 def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     """132nd round, the review of the answers' ranks: rank_A and rank_B, A_rank, position_A, "rank": {"A": 2, "B": 1}
     and "ranked": ["B", "A"] beside the winner A were never read, so A ranked second was read as A, where "rankings" and
     {"A": {"rank": 2}} are compared and left to a person. 134th round: a rank written as a place ("2nd", "second",
     "#2") was read as none, the winner A counted though B was ranked first. Its review: ranks after the answers' names
-    in a ranking's text or list ("A: 2, B: 1", ["A: 2", "B: 1"]) were read in written order, A first."""
+    in a ranking's text or list ("A: 2, B: 1", ["A: 2", "B: 1"]) were read in written order, A first; its review: any
+    number there was read so, "A: 8, B: 6" counted for B though the text lists A first and gives it more."""
     assert read_as_the_judge(reply) == human
 
 
