@@ -11837,7 +11837,13 @@ RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
 # remark whole, so that a negation ("B, A (not a tie)") or a tie word in a phrase about one answer ("B, A (A ties facts
 # loosely)") is no tie, the text read as it was (its order against the winner, left to a person)
 TIED_ANSWER = r"(?:(?:answer|response|assistant|option|model|output|candidate)[ \t]+)?[(\[]?(?P<{}>[ab])[)\]]?"
-TIED_REMARK = (r"(?:(?:both|they|are|were|is|it's|it[ \t]+is)[ \t]++){0,3}(?:equal|equally[ \t]+\w+|tied?|a[ \t]+tie|"
+# (after "equally", only a word of how good: "equally long", "equally verbose" and "equally concise" remark on length or
+# style, no tie, as "same length" is none; read as one, "A, B (equally long)" beside a tie was counted against its order)
+EQUALLY_GOOD = ("good", "strong", "weak", "correct", "helpful", "accurate", "valid", "matched", "ranked", "rated",
+                "scored", "well", "useful", "effective", "acceptable", "competent", "preferred", "preferable", "poor",
+                "bad", "fine", "great", "excellent", "solid", "relevant", "appropriate")
+TIED_REMARK = (r"(?:(?:both|they|are|were|is|it's|it[ \t]+is)[ \t]++){0,3}(?:equal|equally[ \t]+(?:"
+               + "|".join(EQUALLY_GOOD) + r")\b|tied?|a[ \t]+tie|"
                r"the[ \t]+same|identical|equivalent|a[ \t]+draw|draw)(?:[ \t]+(?:for[ \t]+(?:first|1st|the[ \t]+top)|"
                r"in[ \t]+quality|overall))?")
 TIED_IN_WORDS = re.compile(TIED_ANSWER.format("one") + r"[ \t]*+(?:[,;&/]|and(?=[ \t]))[ \t]*+" + TIED_ANSWER.format("other")

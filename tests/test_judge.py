@@ -7345,6 +7345,16 @@ def test_a_ranking_text_saying_the_two_are_tied_ranks_neither_first(reply, human
     ('{"winner": "A", "ranking": "A, B (equal length)"}', "A"),
     ('{"winner": "tie", "ranking": "A, B (not the same)"}', None),
     ('{"winner": "tie", "ranking": "A, A (both equal)"}', "tie"),
+    # its review: "equally" before a word of length or style is no tie, the text read in its order; of how good, one
+    ('{"winner": "tie", "ranking": "A, B (equally long)"}', None),
+    ('{"winner": "tie", "ranking": "A, B - equally verbose"}', None),
+    ('{"winner": "tie", "ranking": "A, B: equally concise"}', None),
+    ('{"winner": "A", "ranking": "A, B (equally long)"}', "A"),
+    ('{"winner": "A", "ranking": "A; B (equally concise)"}', "A"),
+    ('{"winner": "A", "ranking": "A, B (equally goodish)"}', "A"),
+    ('{"winner": "tie", "ranking": "A, B (equally strong)"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (both equally helpful)"}', "tie"),
+    ('{"winner": "A", "ranking": "A, B (equally correct)"}', None),
 ])
 def test_a_ranking_text_is_a_tie_only_where_it_says_the_two_are_tied(reply, human):
     """133rd round, the review of 326ca1b: any "same", "equal" or "ties" in a ranking's text made it a tie ("B > A (same
@@ -7352,7 +7362,7 @@ def test_a_ranking_text_is_a_tie_only_where_it_says_the_two_are_tied(reply, huma
     read only where the text says the two are: joined by "=", or its tie word alone in its closing parenthesis with no
     ">" ordering them; ">" is a strict order. 134th round: a tie said otherwise ("A, B (both equal)", "A and B tied")
     was read as A first, counted beside the winner A; a text that is the two answers and a remark saying they are
-    tied, nothing else, is a tie."""
+    tied, nothing else, is a tie. Its review: "equally" before any word was a tie, "A, B (equally long)" too."""
     assert read_as_the_judge(reply) == human
 
 
