@@ -12273,8 +12273,16 @@ def holds_answers(key):
     return set(field_name(key).split("_")) <= ANSWERS_HOLDERS and "criteri" not in field_name(key)
 
 
-def held_rankings(key, value):
-    """(key, value) of each ranking (a_ranking's: "ranking": "B, A", "order": "B > A", "final_ranking": {"1": "B", ...})
+def ranking_beside(key, value, fields):
+    """Whether a key beside a verdict holds a ranking the verdict's reader takes as one: a name of the whole's
+    (a_verdict_beside: ranking, final_ranking) or an order of preference (names_an_order) holding a ranking
+    (a_ranking); never a key merely holding a rank's word (length_ranking, rank_reason, ranking_note), one level down
+    too (held_rankings)."""
+    return bool(a_verdict_beside(key, fields) or names_an_order(key, value)) and a_ranking(key, value) is not None
+
+
+def held_rankings(key, value, fields):
+    """(key, value) of each ranking (ranking_beside's: "ranking": "B, A", "order": "B > A", "final_ranking": {"1": "B", ...})
     or the answers' scores together (SCORES_HELD: "scores": {"A": 3, "B": 9}) in an object one level down under a key
     of ANSWERS_HOLDERS ({"evaluation": {"ranking": "B, A"}} beside the winner A was counted as A), its first
     FIELD_VALUES_READ keys, read as they are beside the verdict; never the scores of one criterion it names
@@ -12283,7 +12291,7 @@ def held_rankings(key, value):
         return []
     scores = not names_one_criterion(value)
     return [(k, v) for k, v in itertools.islice(value.items(), FIELD_VALUES_READ)
-            if scores and field_name(k) in SCORES_HELD or a_ranking(k, v) is not None]
+            if scores and field_name(k) in SCORES_HELD or ranking_beside(k, v, fields)]
 
 
 def answers_held(key, value):
@@ -12380,7 +12388,7 @@ def verdict_fields(verdict_object, loose, fields):
             sides[key] = value
         elif loose is LOOSE_WINNER:
             # (a ranking or the answers' scores there read as beside it; never the scores of the one criterion named)
-            yield from ((k, v) for k, v in held_rankings(key, value)
+            yield from ((k, v) for k, v in held_rankings(key, value, fields)
                         if not (one_criterion and field_name(k) in SCORE_WORDS))
             if inside := answers_held(key, value):
                 held.append(inside)

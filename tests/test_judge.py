@@ -6857,12 +6857,22 @@ def test_answers_objects_beside_the_winner_are_compared_by_their_score_keys(repl
     # (never the scores of one criterion it names, nor the order they were shown in)
     ('{"winner": "A", "evaluation": {"criteria": "tone", "scores": {"A": 3, "B": 9}}}', "A"),
     ('{"winner": "A", "evaluation": {"presentation_order": ["B", "A"]}}', "A"),
+    # (its review: only a key the verdict's side reads as a ranking, never one merely holding a rank's word)
+    ('{"winner": "A", "analysis": {"length_ranking": "B, A"}}', "A"),
+    ('{"winner": "A", "length_ranking": "B, A"}', "A"),
+    ('{"winner": "A", "evaluation": {"ranking_by_length": "B, A"}}', "A"),
+    ('{"winner": "A", "details": {"rank_reason": "B, A"}}', "A"),
+    ('{"winner": "A", "summary": {"ranking_note": "B, A"}}', "A"),
+    ('{"winner": "A", "result": {"ranking_rationale": "B, A"}}', "A"),
+    ('{"winner": "A", "analysis": {"preference_order": ["B", "A"]}}', None),
+    ('{"winner": "A", "analysis": {"final_ranking": "B, A"}}', None),
 ])
 def test_answers_objects_one_level_down_are_compared_with_the_winner(reply, human):
     """133rd round: the answers' objects one level down, under a key naming no criterion ("evaluation", "answers",
     "analysis": {"A": {"score": 3}, "B": {"score": 9}}), were never read, so A winning on 3 to 9 was counted as A, where
     the same objects beside the winner or under "scores" are compared and left to a person. Its review: a ranking or the
-    answers' scores there ("evaluation": {"ranking": "B, A"}, {"scores": {"A": 3, "B": 9}}) were never read either."""
+    answers' scores there ("evaluation": {"ranking": "B, A"}, {"scores": {"A": 3, "B": 9}}) were never read either;
+    then any key there with a rank's word was, "length_ranking" too, read past beside the winner."""
     assert read_as_the_judge(reply) == human
 
 
