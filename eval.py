@@ -11695,7 +11695,8 @@ def scores_of(under, value, lower=False, side=None, in_scores=False):
     answer = side_named(under) or side
     # (a rank's place in words or with its suffix is its number: {"ranks": {"A": "2nd", "B": "1st"}} or "second" and
     # "first" were read as no score, the winner A counted though B is ranked first)
-    value = place if lower and isinstance(value, str) and (place := place_of(value)) is not None else value
+    value = place if lower and isinstance(value, str) and not shown_position(under) \
+        and (place := place_of(value)) is not None else value
     scored = answer and (field_name(under) in ("a", "b") or (SCORE_WORDS | PLACE_WORDS) & set(field_name(under).split("_"))
                          or side and (field_name(under) in WHOLE_WORDS or lower))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -11867,6 +11868,15 @@ def place_given(value):
     None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else place_of(value) \
         if isinstance(value, str) else None
+
+
+def shown_position(key):
+    """Whether a key names the position an answer was shown in (position_A, "position", position_of_B), qualified as a
+    ranking by no word (ORDER_NAMES, as an order's: final_position, ranked_position): its place in words, "first" or
+    "second", is the order of presentation, no rank ({"winner": "B", "position_A": "first", "position_B": "second"}
+    was left to a person)."""
+    words = set(field_name(key).split("_")) - {"a", "b"} - SIDE_WORDS
+    return "position" in words and not (words - {"position"}) & (ORDER_NAMES - {"of", "by"})
 
 
 def a_ranking(under, items):

@@ -7169,6 +7169,11 @@ def test_one_shape_of_score_spelt_two_ways_is_paired_by_its_spelling(reply, huma
     ('{"winner": "tie", "ranks": {"A": "1st", "B": "1st"}}', "tie"),
     # (a place is read only as a rank: a score's text is none)
     ('{"winner": "A", "scores": {"A": "2nd", "B": "1st"}}', "A"),
+    # (its review: nor a position's in words, the order they were shown in, unless qualified as a ranking)
+    ('{"winner": "B", "position_A": "first", "position_B": "second"}', "B"),
+    ('{"winner": "B", "A": {"position": "first"}, "B": {"position": "second"}}', "B"),
+    ('{"winner": "B", "position_of_A": "first", "position_of_B": "second"}', "B"),
+    ('{"winner": "A", "final_position_A": "second", "final_position_B": "first"}', None),
     # its review: a bare number after an answer's name and its colon in a ranking's text or list is its rank; a list's
     # texts are placed as a text's parts are
     ('{"winner": "A", "ranking": "A: 2, B: 1"}', None),
