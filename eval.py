@@ -11803,6 +11803,9 @@ PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)
                           r"(?:[ \t]++place\b)?(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 # ...or, where none parts it, its lines ("1. B\n2. A", "B\nA": read as one part, no ranking, the winner A counted)
 RANKED_LINES = re.compile(r"\n\s*")
+# ...the list alone: its first two lines each an answer's name after its place or a bullet ("- B", "1. B"), never a line
+# of its reasons after them ("1. A\n2. B\nA is better": read as three parts, A twice, left to a person)
+LISTED_ANSWER = re.compile(r"[-•*]?[ \t]*+(?:(?:answer|response|option|respuesta|resposta)[ \t]++)?[AB]", re.IGNORECASE)
 PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted), where its text's such numbers are a ranking's
@@ -11879,6 +11882,14 @@ def shown_position(key):
     return "position" in words and not (words - {"position"}) & (ORDER_NAMES - {"of", "by"})
 
 
+def listed_lines(text):
+    """A ranking's text given one answer a line: its first two lines where each names an answer alone after its place or
+    a bullet (LISTED_ANSWER: "1. B\n2. A", "- B\n- A"), the lines after them its reasons; else the text as one part."""
+    lines = RANKED_LINES.split(text.strip(), maxsplit=2)[:2]
+    listed = len(lines) == 2 and all(LISTED_ANSWER.fullmatch(part_placed(line.strip())[1].strip()) for line in lines)
+    return [line.strip().lstrip("-•* \t") for line in lines] if listed else [text]
+
+
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
@@ -11893,7 +11904,7 @@ def a_ranking(under, items):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
-        parts = RANKED_LINES.split(items.strip(), maxsplit=2) if len(parts) == 1 else parts
+        parts = listed_lines(items) if len(parts) == 1 else parts
         placed = the_answers_placed(parts_placed([part.strip()
                                                   for part in (items.split("=", 2) if len(parts) == 1 else parts)]))
         if placed is PLACES_TANGLED:

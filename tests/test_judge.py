@@ -7282,6 +7282,14 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
     ('{"winner": "A", "ranking": "B\\n(A is shorter)"}', "A"),
     ('{"winner": "A", "ranking": "A > B\\nB misses the date"}', "A"),
     ('{"winner": "A", "preference_order": {"B": 9.5, "A": 2}}', "A"),
+    # its review: the list's lines alone, never a line of its reasons after them (read as a third part, A twice, tangled),
+    # and a bulleted list is one too
+    ('{"winner": "A", "ranking": "1. A\\n2. B\\nA is better"}', "A"),
+    ('{"winner": "A", "ranking": "A\\nB\\nA is more accurate"}', "A"),
+    ('{"winner": "B", "ranking": "1. A\\n2. B\\nA is better"}', None),
+    ('{"winner": "A", "ranking": "- B\\n- A"}', None),
+    ('{"winner": "A", "ranking": "- Answer B\\n- Answer A"}', None),
+    ('{"winner": "B", "ranking": "* B\\n* A"}', "B"),
 ])
 def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as_a_ranking_is(reply, human):
     """133rd round: a ranking given as its places ({"1": "B", "2": "A"}) or as a text ("B, A"), and an order of
