@@ -25319,9 +25319,12 @@ def pairwise_problem(stored):
         if type(c.get("date")) is not str:   # (written with every comparison since the first sidecar: the verdicts shown
             # unchecked are "stored on" it, and one taken out was a traceback, null or true shown as a date)
             return "a comparison whose date is not text" if "date" in c else "a comparison without its date"
-        if type(c.get("host", "")) is not str:   # (none is read as a comparison that recorded none; true was read so too,
-            # and its verdicts, where no digest was named, reused without a word of being unchecked)
-            return "a comparison whose host is not text"
+        if type(c.get("host")) is not str:   # (written with every comparison since the first sidecar, as a run's
+            # config.host is: one taken out, or true, was read as one that recorded none, and its verdicts, where no
+            # digest was named, reused without a word of being unchecked)
+            return "a comparison whose host is not text" if "host" in c else "a comparison without its host"
+        if not c["host"] or recorded_host_problem(c["host"]):   # ("" was shown as "stored where  named no digest")
+            return f"a comparison whose host is not a server's address: {on_one_line(repr(host_shown(c['host'])), 60)}"
         # (as eval.py writes them: a seed of "1 $(id)" was stored, and read, as another comparison's)
         if any(k in judge and type(judge[k]) is not int for k in ("votes", "seed")) or judge.get("num_predict") is not None \
                 and type(judge["num_predict"]) is not int or "temperature" in judge and not is_number(judge["temperature"]):

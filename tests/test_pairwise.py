@@ -999,15 +999,18 @@ def test_a_stored_comparison_whose_date_is_missing_or_not_text_is_damaged(projec
         "are paid for), or move it aside to ask the judge again\n"), err
 
 
-@pytest.mark.parametrize("host", [True, 0, 1.5, [], {}, None])
+@pytest.mark.parametrize("host", [True, 0, 1.5, [], {}, None, ..., "", "not a host"])
 def test_a_stored_comparison_whose_host_is_not_text_is_damaged(project, cli, fake, host):
     """134th round: a comparison whose host was true, 0, 1.5, [], {} or null was read as one of an older eval.py that
-    recorded none, and its verdicts, stored where no digest was named, reused without the "Unchecked" line, exit 0.
-    One without a host is read as before, as one that recorded none; one of no text is damage, named."""
+    recorded none, and its verdicts, stored where no digest was named, reused without the "Unchecked" line, exit 0;
+    so was one without a host, though every eval.py wrote one with every comparison (from its first sidecar on, a
+    server's address as a run's config.host is); "" and "not a host" were shown as "stored where  named no digest".
+    Each is damage, named."""
     code, err = said_of_a_comparison_stored_with(cli, fake, "host", host)
-    assert code == 2 and err.endswith(
-        "error: runs/cand.json.pairwise.json: damaged pairwise file (a comparison whose host is not text); mend it (the "
-        "verdicts in it are paid for), or move it aside to ask the judge again\n"), err
+    said = ("without its host" if host is ... else "whose host is not text" if type(host) is not str else
+            "whose host is not a server's address")
+    assert code == 2 and f"error: runs/cand.json.pairwise.json: damaged pairwise file (a comparison {said}" in err and \
+        err.endswith("); mend it (the verdicts in it are paid for), or move it aside to ask the judge again\n"), err
 
 
 def test_stored_verdicts_of_a_judge_that_named_no_digest_are_said_unchecked(project, cli, fake):
@@ -1337,7 +1340,7 @@ def test_an_audit_of_a_damaged_sidecar_is_an_error_not_a_crash(project, cli, com
     """From the attack on issue 16: types the audit reads were not checked."""
     base, cand = two_runs(IDS[:2], candidate_better=IDS[:2], baseline_better=())
     stored = {"baseline": "x", "baseline_sha": "1", "candidate_sha": evalpy.sha256_bytes(Path(cand).read_bytes()),
-              "date": "2026-12-07T09:00:00+00:00",
+              "date": "2026-12-07T09:00:00+00:00", "host": "http://127.0.0.1:11434",
               "judge": {"criterion": "c", "models": ["m"]}, "verdicts": [
                   {"id": "c01", "model": "m", "trial": 1, "vote": 1, "order": "baseline first", "winner": "A"}]}
     Path(cand + ".pairwise.json").write_text(json.dumps({"format": "eval.py-pairwise/1",
