@@ -25319,6 +25319,9 @@ def pairwise_problem(stored):
         if type(c.get("date")) is not str:   # (written with every comparison since the first sidecar: the verdicts shown
             # unchecked are "stored on" it, and one taken out was a traceback, null or true shown as a date)
             return "a comparison whose date is not text" if "date" in c else "a comparison without its date"
+        if run_instant(c["date"]) is None:   # (as a run's config.date: "" or "9999-99-99" was shown "stored ... on  are
+            # shown as they are", where eval.py writes the clock's ISO 8601)
+            return f"a comparison whose date is not a date: {on_one_line(repr(c['date']), 60)}"
         if type(c.get("host")) is not str:   # (written with every comparison since the first sidecar, as a run's
             # config.host is: one taken out, or true, was read as one that recorded none, and its verdicts, where no
             # digest was named, reused without a word of being unchecked)

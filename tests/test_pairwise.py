@@ -987,13 +987,15 @@ def said_of_a_comparison_stored_with(cli, fake, key, value):
     return code, err
 
 
-@pytest.mark.parametrize("date", [..., None, True, 0, [], {}])
+@pytest.mark.parametrize("date", [..., None, True, 0, [], {}, "", "garbage", "9999-99-99"])
 def test_a_stored_comparison_whose_date_is_missing_or_not_text_is_damaged(project, cli, fake, date):
     """134th round: a comparison without its date, shown unchecked ("stored on <its date>"), was a traceback (KeyError:
-    'date'), exit 1, CI's "gate failed"; one of null, true, 0, [] or {} was shown as its date. eval.py writes one with
-    every comparison, from its first sidecar on: one of none is damage, named."""
+    'date'), exit 1, CI's "gate failed"; one of null, true, 0, [] or {} was shown as its date; "", "garbage" or
+    "9999-99-99" were shown as "stored ... on  are shown as they are". eval.py writes one with every comparison, from its
+    first sidecar on, as a clock gives it: one of none is damage, named."""
     code, err = said_of_a_comparison_stored_with(cli, fake, "date", date)
-    said = "without its date" if date is ... else "whose date is not text"
+    said = ("without its date" if date is ... else f"whose date is not a date: {date!r}" if type(date) is str else
+            "whose date is not text")
     assert code == 2 and err.endswith(
         f"error: runs/cand.json.pairwise.json: damaged pairwise file (a comparison {said}); mend it (the verdicts in it "
         "are paid for), or move it aside to ask the judge again\n"), err
