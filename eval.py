@@ -8645,8 +8645,11 @@ def chunks_read(response):
     urllib3 leaves to a bare ValueError, raised as ChunkLengthUnread."""
     try:
         yield from response.iter_content(1 << 16)
-    except ValueError:
-        if not response.raw.chunked:
+    except Exception as e:
+        # (-1 raises no ValueError: http.client's read of -1 bytes reads to the end, and the chunk's CRLF missing after
+        # it was an IncompleteRead, "hung up before its end ... (restart it)"; urllib3 keeps the length it read)
+        below_zero = (getattr(response.raw, "chunk_left", None) or 0) < 0
+        if not response.raw.chunked or not (isinstance(e, ValueError) or below_zero):
             raise
         raise ChunkLengthUnread("a chunk of the answer had no length that could be read (a length below zero)") from None
 

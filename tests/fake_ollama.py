@@ -760,8 +760,10 @@ class FakeOllama:
                     self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n")
                     self.wfile.flush()
                     self.close_connection = True
-                elif fault == "negative_chunk":   # a chunked body whose chunk length is a number below zero
-                    self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n-5\r\n{}\r\n0\r\n\r\n")
+                elif str(fault).startswith("negative_chunk"):   # a chunked body whose chunk length is a number below zero:
+                    # -5, or the one named after it ("negative_chunk-1")
+                    length = fault.removeprefix("negative_chunk") or "-5"
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%s\r\n{}\r\n0\r\n\r\n" % length.encode())
                     self.wfile.flush()
                     self.close_connection = True
                 elif fault == "many_headers":   # a 200 past the 100 headers http.client reads

@@ -1257,14 +1257,16 @@ NEGATIVE_CHUNK_SAID = ("the server's answer could not be read as HTTP: a chunk o
                       "read (a length below zero)")
 
 
+@pytest.mark.parametrize("length", ["-5", "-1"])
 @pytest.mark.parametrize("api", ["ollama", "openai"])
-def test_a_chunk_length_below_zero_is_an_answer_not_http(project, cli, fake, api):
+def test_a_chunk_length_below_zero_is_an_answer_not_http(project, cli, fake, api, length):
     """134th round: a chunked answer whose chunk length was "-5" (urllib3 reads it as a number, and http.client's read
     of -5 bytes raises a bare ValueError) was "cannot reach the model server ... (ValueError). Start it with `ollama
     serve`" before the run, of a server that answered, and in a case Python's "read length must be non-negative or
-    -1". Both say the answer could not be read as HTTP, as a chunk length that is no number does."""
+    -1". Both say the answer could not be read as HTTP, as a chunk length that is no number does. "-1" (a read of -1
+    bytes reads to the end, raising no ValueError) was "hung up before its end (IncompleteRead) ... (restart it)"."""
     listener = socket_server(lambda: b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
-                                     b'\r\n\r\n-5\r\n{"models":[]}\r\n0\r\n\r\n')
+                                     b'\r\n\r\n%s\r\n{"models":[]}\r\n0\r\n\r\n' % length.encode())
     host = f"http://127.0.0.1:{listener.getsockname()[1]}"
     try:
         code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--retries", 0, "--host", host)
@@ -1272,7 +1274,7 @@ def test_a_chunk_length_below_zero_is_an_answer_not_http(project, cli, fake, api
         listener.close()
     assert code == 2 and err.startswith(f"error: {host}/") and f": {NEGATIVE_CHUNK_SAID}; is " in err, err
     assert "cannot reach" not in err and "Start it" not in err and "ValueError" not in err, err
-    fake.faults = ["negative_chunk"]
+    fake.faults = ["negative_chunk" + length]
     code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--retries", 0, "--limit", 1,
                          "--out", "runs/chunk.json")
     assert code == 2 and load_json("runs/chunk.json")["results"][0]["error"] == NEGATIVE_CHUNK_SAID, err
