@@ -29447,8 +29447,9 @@ TAKEN_FROM_THE_RUN = {("judge", "--api"): "judge asks over the run's own API (it
 
 def second_value_hint(given, stray):
     """The cure for words given after the one value of --prompt, --model or --option (`--prompt A B`, `--model A B`,
-    `--option num_ctx 4096`), which argparse leaves unrecognized, naming no cure: repeat the option (a grid), or
-    join --option's key to its value. "" when no stray word follows such a value."""
+    `--option num_ctx 4096`), which argparse leaves unrecognized, naming no cure: repeat the option (a grid) where the
+    stray words are prompt files (--prompt) or no file (--model), or join --option's key to its value; a split or a
+    file where a model was meant is named as what it is. "" when no stray word follows such a value, or no cure fits."""
     for at, word in enumerate(given):
         flag, joined, value = word.partition("=")
         if flag not in ("--prompt", "--model", "--option") or not joined and at + 1 >= len(given):
@@ -29457,6 +29458,18 @@ def second_value_hint(given, stray):
         value = value if joined else given[value_at]
         more = list(itertools.takewhile(lambda w: w in stray, given[value_at + 1:]))
         if not more or value.startswith("-") and not joined:   # (`--prompt --x`: argparse's own error)
+            continue
+        # (what the stray word names decides the cure: `--prompt A test`, a split's name, was told `--prompt test`, "no
+        # such prompt file" pasted; `--model m prompts/v3.txt` was told `--model prompts/v3.txt`, "ollama pull" it)
+        split = next((w for w in more if names_split(w)), None)
+        if split and flag != "--option":
+            return (f"; {shell_word(split)} names a split, not a {'prompt file' if flag == '--prompt' else 'model'}: a run "
+                    "reads one split, given with --split")
+        a_file = next((w for w in more if os.path.isfile(w)), None)
+        if flag == "--model" and a_file:
+            return (f"; {shell_word(a_file)} is a file, not a model: a prompt file is given with --prompt "
+                    f"({option_word('--prompt', a_file)})")
+        if flag == "--prompt" and not all(os.path.isfile(w) for w in more):   # (no prompt file: a cure that fails)
             continue
         if flag != "--option":
             return f"; to run several, repeat the option: {' '.join(option_word(flag, v) for v in [value, *more])}"

@@ -1979,6 +1979,26 @@ def test_a_second_value_after_a_one_value_option_is_told_the_cure_that_runs(proj
     assert code == 0 and (out.startswith("2 runs of dev") if "several" in cure else out.startswith("Accuracy: ")), err
 
 
+@pytest.mark.parametrize("given, said", [
+    (["--prompt", "prompts/v2.txt", "test"], "; test names a split, not a prompt file: a run reads one split, given with "
+                                             "--split"),
+    (["--prompt", "prompts/v2.txt", "golden/test.jsonl"], "; golden/test.jsonl names a split, not a prompt file: a run "
+                                                          "reads one split, given with --split"),
+    (["--model", "m", "test"], "; test names a split, not a model: a run reads one split, given with --split"),
+    (["--model", "m", "prompts/v3.txt"], "; prompts/v3.txt is a file, not a model: a prompt file is given with --prompt "
+                                         "(--prompt prompts/v3.txt)"),
+    (["--prompt", "prompts/v2.txt", "nosuch.txt"], ""),
+])
+def test_a_stray_word_after_a_one_value_option_is_told_what_it_is(project, cli, capsys, given, said):
+    """Round 134's review: the grid's cure was told of any stray word: `--prompt prompts/v2.txt test` (a split's name)
+    `--prompt test`, pasted "no such prompt file"; `--model m prompts/v3.txt` `--model prompts/v3.txt`, pasted "not
+    pulled ... ollama pull prompts/v3.txt". A split or a file is named as what it is; no prompt file, no cure."""
+    with pytest.raises(SystemExit) as e:
+        cli("run", "--split", "dev", *given)
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and err.endswith(f"unrecognized arguments: {given[-1]}{said} (see eval.py run --help)\n"), err
+
+
 def test_a_criterion_left_unquoted_before_the_runs_is_told_to_be_quoted(project, cli):
     """Round 105's review: `compare --pairwise be polite A B` said "not 3 runs" of two runs and a word."""
     for argv in (["--pairwise", "be", "polite", "a.json", "b.json"], ["a.json", "--pairwise", "be", "polite", "b.json"]):
