@@ -17731,10 +17731,14 @@ def read_run_config(path, leniently=False):
 def other_kind(run):
     """What a file eval.py writes beside a run (a review's annotations, compare --pairwise's verdicts) is, and what to
     give in its place, or None. Whole and of its own kind, it needs no restoring: RESTORE_RUN, said of it as of a
-    damaged run, sent the user to a copy of a sound file."""
-    if isinstance(run, dict) and run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT):
+    damaged run, sent the user to a copy of a sound file. Of that kind's shape alone: a run whose "format" alone was
+    edited to another kind's (its config and results whole, which neither kind holds) is a damaged run, to restore."""
+    if not isinstance(run, dict) or {"config", "results"} & run.keys():
+        return None
+    if run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT) and (
+            isinstance(run.get("annotations"), dict) or isinstance(run.get("labels"), dict)):   # (the older file's)
         return "this is the annotations file of a review, not a run: give the run it sits beside"
-    if isinstance(run, dict) and run.get("format") == PAIRWISE_FORMAT:
+    if run.get("format") == PAIRWISE_FORMAT and isinstance(run.get("comparisons"), list):
         return "this holds compare --pairwise's verdicts, not a run: give the runs it compared"
     return None
 

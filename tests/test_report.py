@@ -259,6 +259,17 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
     assert evalpy.RESTORE_RUN not in err, err
 
 
+@pytest.mark.parametrize("kind", ["PAIRWISE_FORMAT", "ANNOTATIONS_FORMAT", "OLD_ANNOTATIONS_FORMAT"])
+def test_a_run_whose_format_alone_names_another_kind_is_a_damaged_run(project, cli, kind):
+    """Round 134's review: a run whose "format" alone was edited to compare --pairwise's or a review's (its config and
+    results whole) was said to be that sound file, "give the runs it compared", and lost the cure to restore it."""
+    run = make_run([("c1", "bug", "bug")])
+    path = write_run("runs/edited.json", {**run, "format": getattr(evalpy, kind)})
+    code, out, err = cli("report", path)
+    assert code == 2 and "not a valid run file" in err and err.rstrip().endswith(evalpy.RESTORE_RUN), err
+    assert "pairwise" not in err.split("not a valid run file")[1] and "annotations file" not in err, err
+
+
 def test_report_case_shows_one_case_in_full(project, cli):
     long = "Categoría: facturación. " + "Más texto. " * 40
     run = make_run([("c1", "bug", ["bug", long]), ("c2", "acceso", ["acceso", "acceso"])])
