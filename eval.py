@@ -783,7 +783,8 @@ def python_word(anywhere=False):
     a venv, and `.venv/bin/python eval.py` or `/usr/bin/python3 eval.py` printed a cure that failed, "python: command
     not found": by its path from here where it lies under this folder (.venv/bin/python), its whole path otherwise
     or when anywhere (a command run after a cd). (Imported, as the tests do, it is `python`.)"""
-    if __name__ != "__main__" or not sys.executable or shutil.which("python"):
+    found = shutil.which("python")
+    if __name__ != "__main__" or not sys.executable or found and not another_python(found):
         return "python"
     try:
         near = os.path.relpath(sys.executable)
@@ -792,6 +793,20 @@ def python_word(anywhere=False):
     if anywhere or near == os.pardir or near.startswith(os.pardir + os.sep):
         return shell_word(sys.executable)
     return shell_word(near if os.sep in near else os.path.join(os.curdir, near))   # (a bare `python` is PATH's)
+
+
+def another_python(found):
+    """Whether the `python` the shell finds (found) is told to be another Python than the one running eval.py, without
+    running it (a printed command is said at Ctrl-C too): run from a venv, one outside that venv's folder is (a system's
+    python3 linked as `python`, which lacks the venv's requests: `.venv/bin/python eval.py` printed a cure that failed
+    pasted). A venv's python resolves to the interpreter it was made from, so its folder, not its realpath, tells
+    them apart. Outside a venv a pyenv shim of this same Python cannot be told from another: `python`, as before."""
+    if sys.prefix == sys.base_prefix:
+        return False
+    try:
+        return not os.path.samefile(os.path.dirname(os.path.dirname(os.path.abspath(found))), sys.prefix)
+    except (OSError, ValueError):   # (a folder gone since: nothing told)
+        return False
 
 
 def program(anywhere=False):

@@ -463,6 +463,23 @@ def test_a_resume_said_where_the_shell_has_no_python_names_the_python_that_ran_i
         assert f"`{evalpy.shell_word(python)} {evalpy.shell_word(str(ROOT / 'eval.py'))} runs runs`" in done.stderr, done.stderr
 
 
+def test_a_python_on_path_outside_the_venv_that_ran_eval_py_is_not_the_one_printed(project, tmp_path):
+    """Round 134's review: `.venv/bin/python eval.py` where PATH's `python` is a system's python3 (linked as python,
+    without the venv's requests) printed commands beginning `python`, which failed pasted. Run from a venv, `python`
+    begins them only where it is that venv's own."""
+    venv = project / ".venv"   # (its packages the base's, as a venv with requests installed)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)], check=True,
+                   timeout=120)
+    bare = tmp_path.parent / f"{tmp_path.name}-bin"   # a `python` on PATH that is not the venv's
+    bare.mkdir()
+    (bare / "python").symlink_to(sys.executable)
+    (project / "runs").mkdir()
+    for path, python in ((bare, ".venv/bin/python"), (f"{venv / 'bin'}{os.pathsep}{bare}", "python")):
+        done = subprocess.run([str(venv / "bin" / "python"), str(ROOT / "eval.py"), "report", "runs/none.json"],
+                              cwd=project, env={**os.environ, "PATH": str(path)}, capture_output=True, text=True, timeout=60)
+        assert f"`{python} {evalpy.shell_word(str(ROOT / 'eval.py'))} runs runs`" in done.stderr, done.stderr
+
+
 def test_a_stop_after_the_command_is_done_ends_it_with_the_commands_code_never_a_traceback(project):
     """Fifteenth attack on issue 28, item 3: once a command ended, its SIGTERM handler was put back to
     the one set while the modules load, whose sys.exit during Python's shutdown (4 ms after "wrote")
