@@ -24407,9 +24407,12 @@ def read_annotations(path, again="give the same command again"):
             raise ValueError(f'its "other_versions_removed" is {json_kind(others_removed)}, not an object')
         others_removed = {sha: removal_entries(written, f'the version {on_one_line(sha, 20)!r} of its "other_versions_removed"')
                           for sha, written in others_removed.items()}
-        if "revision" in data and not (type(data["revision"]) is int and 0 <= data["revision"] <= REVISION_PAST):
+        # (a count of 7.0, as a hand edit or another tool's JSON writes it, is 7, as a note's rev and a removal's are:
+        # it was refused, the file "damaged" for review and report)
+        revision = whole_rev(data.get("revision", 0))
+        if not (revision is not None and 0 <= revision <= REVISION_PAST):
             raise ValueError(f'its "revision" is {json_kind(data["revision"])}, not a whole number of 0 or more'
-                             + (f" up to {REVISION_PAST:,}" if type(data["revision"]) is int else ""))
+                             + (f" up to {REVISION_PAST:,}" if whole_rev(data["revision"]) is not None else ""))
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError, RecursionError) as e:
         # (annotation_entries names the one at fault; a JSON fault its line and column: a stray comma was said of
         # nowhere, with the advice to throw a person's annotations away)
@@ -24436,7 +24439,7 @@ def read_annotations(path, again="give the same command again"):
     # (write_locked looks at the note first), and only the next save of the key writes its own record over the removal:
     # left out here, a save of any other answer wrote the file without it, its fields with it)
     return {"annotations": annotations, "run_sha": data.get("run_sha"), "other_versions": other_versions, "kept": kept,
-            "revision": data.get("revision", 0), "removed": removed, "other_removed": others_removed}
+            "revision": revision, "removed": removed, "other_removed": others_removed}
 
 
 REVISION_PAST = 2 ** 53 - 1   # a note's revision stays below it, so the next one a page reads holds exactly (JavaScript)

@@ -1976,6 +1976,23 @@ def test_a_whole_rev_written_as_a_float_is_its_number_in_a_note_and_in_a_removal
     assert load_json(runs[1] + ".annotations.json")["removed"] == {"dev-01#1": {"rev": 2, "time": "t"}}
 
 
+def test_a_sidecars_revision_written_as_a_float_is_its_number(server, runs, cli):
+    """134th round: the sidecar's own "revision" a hand edit left 7.0 was still refused ("its "revision" is a number,
+    not a whole number of 0 or more"), the file damaged for review and report, where a note's rev 7.0 was read. It is
+    7: report reads the file, and the next save is revision 8; 7.5 is refused as before."""
+    url, review = server
+    sidecar_of(review, runs, revision=7.0, annotations={"dev-09#1": {"text": "t", "time": "x", "rev": 1}})
+    code, out, err = cli("report", runs[1])
+    assert code in (0, 1) and "damaged" not in err, err
+    answer = post_note(url, "dev-05#1", "x")
+    assert answer.status_code == 200 and answer.json()["annotation"]["rev"] == 8, answer.text
+    assert load_json(runs[1] + ".annotations.json")["revision"] == 8
+    sidecar_of(review, runs, revision=7.5, annotations={})
+    answer = post_note(url, "dev-05#1", "y")
+    assert answer.status_code == 500 and 'its "revision" is a number, not a whole number of 0 or more)' \
+        in answer.json()["error"], answer.text
+
+
 def test_a_removal_review_writes_at_the_revision_cap_is_read_and_the_next_holds_too(server, runs, cli):
     """133rd round: a note's rev at REVISION_PAST - 1 (a hand edit), a removal from the page was written with the capped
     rev 9,007,199,254,740,991, which the reader refused: the file was "damaged" for good, and mended it was again at the
