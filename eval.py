@@ -5136,6 +5136,7 @@ def decode_message(error):
 
 
 LABEL_COMMENT = re.compile(r"(?:^|\s)#")   # a comment in labels.txt: '#' at a line's start or after a space
+ODD_SPACE = re.compile(r"[^\S ]")   # a whitespace character but the plain space (U+00A0, U+3000, U+2003...)
 
 
 CR_ALONE = "a line ends in a carriage return alone (CR, old Mac line ends); save it with LF or CRLF line ends"
@@ -5175,6 +5176,11 @@ def parse_labels(path):
         if CONTROL_CHARS.search(label) or re.search("[\t\r\x85\u2028\u2029]", label):
             raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a line break or control character; "
                             "write one label a line, in plain text")
+        # (a no-break space, an ideographic or em space inside one: "b\xa0ug" was read, and a case's "b ug" blamed on
+        # the split, the odd space printed raw as a plain one)
+        if ODD_SPACE.search(label):
+            raise EvalError(f"{shell_word(path)}:{number}: label {label!r} holds a space other than the plain one "
+                            f"(U+{ord(ODD_SPACE.search(label).group()):04X}); write it with a plain space")
         key = label_key(label)
         if not id_as_shown(label):
             raise EvalError(f"{shell_word(path)}:{number}: label {ascii(label)} is shown as nothing (a grapheme joiner, tag "

@@ -1631,6 +1631,18 @@ def test_a_tab_inside_a_label_is_refused_at_its_line_of_labels_txt(project, fake
                                  "character; write one label a line, in plain text\n"), err
 
 
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2003", "\u1680"])
+def test_an_odd_space_inside_a_label_is_refused_at_its_line_of_labels_txt(project, fake, space):
+    """134th round: a space other than the plain one inside a label ("b<NBSP>ug", an ideographic or em space) got
+    through labels.txt, and a case's "b ug" was blamed on the split, the odd space printed raw as a plain one. It is
+    refused at its line of labels.txt, escaped, as a TAB is."""
+    split = forged_split(project, [("a", "b ug")], labels=("feature", f"b{space}ug"))
+    code, out, err = eval_cli(project, "run", "--split", split, "--host", fake.url, "--prompt", "prompts/v1.txt")
+    assert code == 2 and err == (f"error: mine/labels.txt:2: label {f'b{space}ug'!r} holds a space other than the plain "
+                                 f"one (U+{ord(space):04X}); write it with a plain space\n"), err
+    assert "\\u" in err or "\\x" in err, err
+
+
 def test_a_huge_label_is_cut_in_the_warning_that_names_it(tmp_path):
     """Issue 28, seventeenth attack (minor): a 5 MB label the prompt did not name was printed whole (200 kB here)."""
     huge = "x" * 200_000
