@@ -17700,26 +17700,49 @@ def load_run(path, stored_checks=True):
 
 
 def checks_edited(run):
-    """Where a run file's results hold other checks than the split gave its cases, what to say of the first, else None.
-    The run records its split by split_sha (its bytes and checks.json's, which the results cannot be hashed back to),
-    so the split is read where it is at hand as the run ran it (by that sha) and each case's check names are held to
-    its: a failing case's "checks" emptied by hand passed a gate at 10/10, said only to have no blocking check. Where
-    the split is gone or changed since, nothing can tell, and nothing is said (report --checks scores by it now)."""
+    """Where a run file's results hold other checks than the split gave its cases, or a case it does not hold, what to
+    say of the first, else None. The run records its split by split_sha (its bytes and checks.json's, which the results
+    cannot be hashed back to), so the split is read where it is at hand as the run ran it (by that sha) and each
+    result's checks are held to its whole, every field a result records of one: a failing case's "checks" emptied by
+    hand passed a gate at 10/10, and so, held by names alone, did its check made non-blocking or weighted, or emptied
+    under an id renamed. A run of --cases or --limit holds fewer of the split's ids, never others. Where the split is
+    gone or changed since, nothing can tell, and nothing is said (report --checks scores by it now)."""
     config = run["config"]
     where = config.get("split_path")
     # (a run judged again with another split's checks, judge --checks, holds those, said as such: checks_from)
     if "checks_from" in config or type(where) is not str or "\0" in where or config.get("split_sha") not in split_shas(where):
         return None
     try:   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
-        given = {c["id"]: sorted(k["name"] for k in c["checks"]) for c in load_split(where, as_begun=True, quiet=True)[0]}
+        given = {c["id"]: c["checks"] for c in load_split(where, as_begun=True, quiet=True)[0]}
     except (EvalError, OSError):
         return None
+    recorded = f"as the run recorded it (split sha {short(config['split_sha'])})"
     for r in run["results"]:
-        held = sorted(k["name"] for k in r["checks"])
-        if r["id"] in given and held != given[r["id"]]:
-            return (f"case {on_one_line(r['id'])}'s checks ({', '.join(map(on_one_line, held)) or 'none'}) are not those "
-                    f"{shell_word(where)} gives it ({', '.join(map(on_one_line, given[r['id']])) or 'none'}), as the run "
-                    f"recorded it (split sha {short(config['split_sha'])})")
+        if r["id"] not in given:
+            return f"case {on_one_line(r['id'])} is not one {shell_word(where)} holds, {recorded}"
+        differs = checks_difference(r["checks"], given[r["id"]], shell_word(where))
+        if differs:
+            return f"case {on_one_line(r['id'])}'s {differs}, {recorded}"
+    return None
+
+
+def checks_difference(held, given, split):
+    """How a result's checks (held) differ from those the split (named split) gives its case, a phrase; None where they
+    are the same, every field of each (type, value, blocking, weight...) as a run stores it."""
+    names = sorted(k["name"] for k in held), sorted(k["name"] for k in given)
+    if names[0] != names[1]:
+        return (f"checks ({', '.join(map(on_one_line, names[0])) or 'none'}) are not those {split} gives it "
+                f"({', '.join(map(on_one_line, names[1])) or 'none'})")
+    by_name = {k["name"]: k for k in given}
+    for check in held:
+        split_check = by_name[check["name"]]
+        field = next((f for f in dict.fromkeys([*check, *split_check])
+                      if (f in check) != (f in split_check) or check.get(f) != split_check.get(f)), None)
+        if field is not None:
+            said = {side: on_one_line(json_text(c[field]), 60) if field in c else "absent" for side, c in
+                    (("held", check), ("given", split_check))}
+            return (f"check {on_one_line(check['name'])}'s {on_one_line(field)} is {said['held']}, where {split} gives "
+                    f"{said['given']}")
     return None
 
 

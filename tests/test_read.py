@@ -555,10 +555,9 @@ def test_turns_the_run_s_turn_limit_contradicts_are_refused(project, cli):
         assert code == 2 and said in err, err
 
 
-def test_a_run_whose_failing_cases_had_their_checks_emptied_is_refused_not_passed(project, cli):
-    """134th round: a run of a free-text split, 7 of 10 passing, its 3 failing results' "checks" set to [] by hand, passed
-    report --min-accuracy 0.75 at 10/10, said only to have 3 cases with no blocking check. The split it recorded (its
-    sha) is at hand: each case's checks are held to it, and the file is refused, the first case named."""
+def free_text_run(cli):
+    """A run of free/s.jsonl, ten cases checked for "ok" (check "says ok"), c01-c07 answered ok and c08-c10 not, as
+    split_run builds it; its report --min-accuracy 0.75 as written fails the gate at 7/10."""
     Path("free").mkdir()
     Path("free/s.jsonl").write_text("".join(json.dumps({"id": f"c{i:02d}", "input": f"ticket {i}", "difficulty": "easy",
                                                         "note": "n", "checks": [{"name": "says ok", "type": "contains",
@@ -566,6 +565,14 @@ def test_a_run_whose_failing_cases_had_their_checks_emptied_is_refused_not_passe
                                             for i in range(1, 11)))
     run = split_run("free/s.jsonl", {f"c{i:02d}": "ok" if i <= 7 else "no" for i in range(1, 11)})
     assert cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)[0] == 1   # as written: 7/10
+    return run
+
+
+def test_a_run_whose_failing_cases_had_their_checks_emptied_is_refused_not_passed(project, cli):
+    """134th round: a run of a free-text split, 7 of 10 passing, its 3 failing results' "checks" set to [] by hand, passed
+    report --min-accuracy 0.75 at 10/10, said only to have 3 cases with no blocking check. The split it recorded (its
+    sha) is at hand: each case's checks are held to it, and the file is refused, the first case named."""
+    run = free_text_run(cli)
     for result in run["results"][7:]:
         result["checks"] = []
     code, out, err = cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)
@@ -601,3 +608,39 @@ def test_a_response_format_recorded_beside_no_format_schema_is_refused(project, 
     del run["config"]["response_format"]   # (a run of before --format: it records neither, and is read as plain text)
     if edit == "deleted":
         assert cli("report", write_run("runs/older.json", run))[0] == 0
+
+
+def non_blocking(result):
+    result["checks"][0]["blocking"] = False
+
+
+def weighed(result):
+    del result["checks"][0]["blocking"]
+    result["checks"][0]["weight"] = 1
+
+
+def renamed_emptied(result):
+    result.update(checks=[], id=result["id"] + "x")
+
+
+@pytest.mark.parametrize("edit, said", [
+    (non_blocking, "case c08's check says ok's blocking is false, where free/s.jsonl gives true"),
+    (weighed, "case c08's check says ok's weight is 1, where free/s.jsonl gives absent"),
+    (renamed_emptied, "case c08x is not one free/s.jsonl holds")])
+def test_near_forms_of_the_checks_edit_are_refused_too(project, cli, edit, said):
+    """134th round: held by check names alone, a failing case's check made non-blocking, or weighted in its blocking's
+    stead, or its checks emptied under an id the split lacks, passed report --min-accuracy 0.75 at 10/10, exit 0. Each
+    result's checks are held to the split's whole, every field, and an id the split lacks is an edit too; a run of
+    --limit 3 (fewer of its ids) is read as before."""
+    run = free_text_run(cli)
+    for result in run["results"][7:]:
+        edit(result)
+    code, out, err = cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)
+    assert code == 2 and err == (f"error: runs/free.json: not a valid run file: {said}, as the run recorded it (split "
+                                 f"sha {run['config']['split_sha'][:8]}): it was edited; restore it from a copy, or run "
+                                 "it again\n"), err
+    fewer = split_run("free/s.jsonl", subset={"limit": 3})
+    fewer["results"] = fewer["results"][:3]
+    assert evalpy.checks_edited(fewer) is None
+    fewer["results"][2]["id"] = "c11"
+    assert evalpy.checks_edited(fewer).startswith("case c11 is not one free/s.jsonl holds"), evalpy.checks_edited(fewer)
