@@ -3341,6 +3341,11 @@ def digests_apart(was, now):
         was.startswith("entry:") == now.startswith("entry:") and was != now
 
 
+# Keys every run records since eval.py versions after --format came (f1cd14e), which records "format" ever since:
+# "api" (ee51906, --api openai) and "think" (47955bf, run --think). A config holding one has a format, null or not.
+FORMAT_SINCE_KEYS = ("api", "think")
+
+
 def config_problem(config, text_keys):
     """What eval.py reads from a config it did not just build (a run file, a journal)."""
     for key in text_keys + ("temperature", "seed"):
@@ -3361,6 +3366,8 @@ def config_problem(config, text_keys):
                                    and all(isinstance(l, str) and l for l in labels)):
         return "config.labels must be a list of at least two labels, or null for a free-text set"
     formatted = "format" in config   # (absent from a run of before --format, f1cd14e: read as plain text)
+    # (before the setdefaults below: a key of a later eval.py beside no format betrays the format deleted)
+    later = next((k for k in FORMAT_SINCE_KEYS if k in config), None)
     if config.setdefault("format", None) not in (None, "json", "schema"):
         return "config.format must be null, \"json\" or \"schema\""
     think = config.setdefault("think", THINK_DEFAULT)
@@ -3502,6 +3509,11 @@ def config_problem(config, text_keys):
         return (("config has no 'format'" if not formatted else f"config.format is {json_text(config['format'])}")
                 + f", and config.response_format {config['response_format']!r} is the form only a --format schema run "
                 "records")
+    if not formatted and later:
+        # an Ollama --format schema run records no response_format: its format deleted, it was read as plain text
+        # (24/28 read as 0/28, exit 0). (A null format is what a run without --format records: nothing tells it.)
+        return (f"config has no 'format', which every run that records {later!r} records (null without --format), "
+                "so it was taken out")
     if config.get("format") == "schema" and config["api"] == "openai" and config.get("response_format") is None:
         config["response_format"] = "json_schema"   # runs made before the form was recorded sent this one
     return None

@@ -605,9 +605,27 @@ def test_a_response_format_recorded_beside_no_format_schema_is_refused(project, 
     for argv in (("report", path), ("compare", "runs/as-made.json", path)):
         code, out, err = cli(*argv)
         assert code == 2 and said in err and err.count("\n") == 1, (argv, err)
-    del run["config"]["response_format"]   # (a run of before --format: it records neither, and is read as plain text)
+    # (a run of before --format: it records neither, nor the api of a later eval.py, and is read as plain text)
+    del run["config"]["response_format"], run["config"]["api"]
     if edit == "deleted":
         assert cli("report", write_run("runs/older.json", run))[0] == 0
+
+
+@pytest.mark.parametrize("later", ["api", "think"])
+def test_an_ollama_schema_run_whose_format_was_deleted_is_refused(project, cli, later):
+    """134th round: config.format deleted from an Ollama --format schema run (24/28), which records no response_format,
+    was read as a run of before --format, its JSON answers as text: 0/28, exit 0. Every eval.py since --format records a
+    format (null without it), and the file holds a key only such a version records ("api", "think"): it is refused,
+    naming that key; a run of before --format, holding neither, is read as before."""
+    run = split_run("dev", format="schema", think="default")
+    del run["config"]["format"]
+    del run["config"][{"api": "think", "think": "api"}[later]]
+    code, out, err = cli("report", write_run("runs/nofmt.json", run))
+    assert code == 2 and err == (f"error: runs/nofmt.json: not a valid run file: config has no 'format', which every run "
+                                 f"that records {later!r} records (null without --format), so it was taken out; restore "
+                                 "it from a copy, or run it again\n"), err
+    del run["config"][later]
+    assert cli("report", write_run("runs/older.json", run))[0] == 0
 
 
 def non_blocking(result):
