@@ -13716,7 +13716,10 @@ def judge_call_warnings(results, config, path):
         errors = [v["error"] for v in failed]
         alike = sum(map(refused_as_sent, errors))
         window = failed_by_window(failed)
+        # (some past the window, some not: the window's cure for those, though each command asks the others too)
         again = (window_failed_cure(path, config, None, window) if window and window["calls"] == len(errors) else
+                 f"{window['calls']} of them: {window_failed_cure(path, config, None, window)}; either asks the other "
+                 f"{len(errors) - window['calls']} again as well" if window else
                  f"{judge_calls_fix(errors)}{judge_command(path, config)} asks the judge again" if alike in (0, len(errors))
                  else f"{alike} of them the server refused as sent, and would again: fix what was sent; "
                       f"{judge_command(path, config)} asks them all again, the other {len(errors) - alike} among them, "

@@ -231,6 +231,22 @@ def test_a_judge_vote_past_the_servers_window_names_the_window_or_another_judge_
     assert f"{again} --judge-model MODEL asks another judge" in out, out
 
 
+def test_window_refusals_mixed_with_other_failed_judge_calls_still_name_the_window(judged_split, cli, fake):
+    """Round 134: one vote refused for the server's window and one other failed call were told, at the end of run and
+    of judge, only "judge RUN asks the judge again", the window's setting cut off: the window vote failed alike, in a
+    loop. The window's cure is named for it, and the others are said to be asked again with it."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.custom_error = "boom"
+    run = "runs/answers-dev-v1.json"
+    for command in (["run", "--split", judged_split, "--api", "openai"], ["judge", run]):
+        fake.faults_for = {judge_text(2): ["llama_window"], judge_text(5): ["custom"]}
+        code, out, err = cli(*command, "--host", fake.url, "--retries", "0")
+        assert code == 2 and "2 of 10 judge calls failed" in err, err
+        assert "1 of them: the judge's prompt does not fit the server's context window" in err, err
+        assert "llama-cpp-python's --n_ctx" in err and "--judge-model MODEL asks another judge" in err, err
+        assert "either asks the other 1 again as well" in err, err
+
+
 def test_a_grid_whose_judge_calls_failed_says_so_and_exits_2(project, judged_split, cli, fake):
     """Fifty-seventh round on issue 28: a grid (two prompts) said nothing of its failed judge calls and exited 0."""
     (project / "prompts" / "answers" / "v2.txt").write_text("Responde bien.\n")
