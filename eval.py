@@ -191,6 +191,9 @@ UNFINISHED_VALUE = re.compile(r"\s*(?:-?\d*(?:\.\d*)?(?:[eE][+-]?\d*)?|t(?:r(?:u
 CUT_REASONS = ("length", "model_length")
 WINDOW_TOO_SMALL = "the conversation does not fit num_ctx"   # said of Ollama's 400 for a prompt past the window
 WINDOW_TOO_SMALL_V1 = "the conversation does not fit the server's context window"   # and of a /v1 server's
+# where Ollama's window is set, past its /v1: the per-run num_ctx is a run's alone (a judge takes no --option)
+OLLAMA_V1_WINDOW, OLLAMA_RUN_WINDOW = ("Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)",
+                                       ", or per run without --api openai (--option num_ctx=N)")
 PREFLIGHT_TIMEOUT = 10.0          # listing models is cheap; a server that takes longer is stuck
 MODEL_PAGES = 20                  # pages of /v1/models read past the first (has_more): 20 pages hold thousands
 SMALL_SLICE = 10                  # a slice with fewer cases than this is flagged as thin
@@ -7817,8 +7820,10 @@ def past_window(error):
 
 def window_setting(error):
     """Where the window of a call past_window is set, in the words its error gave ("a larger window is the server's own
-    setting (llama.cpp's --ctx-size, ...)"), without its fewer max_tokens: a judge's are its --judge-max-tokens."""
-    return error.partition(f"{WINDOW_TOO_SMALL_V1}; ")[2].partition(", or ask for fewer tokens")[0]
+    setting (llama.cpp's --ctx-size, ...)"), without its fewer max_tokens: a judge's are its --judge-max-tokens; nor
+    Ollama's num_ctx per run: judge takes no --option, and asks a /v1 server none."""
+    setting = error.partition(f"{WINDOW_TOO_SMALL_V1}; ")[2].partition(", or ask for fewer tokens")[0]
+    return setting.replace(OLLAMA_RUN_WINDOW, "")
 
 
 def failing_alike(errors):
@@ -9100,8 +9105,7 @@ class ChatClient:
                 sizes = sizes and [int(n) for n in sizes.groups() if n is not None]
                 ollama = re.search(rb"longer than the context length", data or b"")   # Ollama's words (llm/llama_server.go)
                 why += (f": {WINDOW_TOO_SMALL_V1}; " + (
-                    "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH), or per run without --api openai "
-                    "(--option num_ctx=N)" if ollama else
+                    OLLAMA_V1_WINDOW + OLLAMA_RUN_WINDOW if ollama else
                     "a larger window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len)")
                         + (", or ask for fewer tokens (max_tokens)" if sizes and sizes[1] < sizes[0] else ""))
             # (Ollama's words, server/routes.go: model 'x' not found; model "x" not found, try pulling it first: a

@@ -247,6 +247,16 @@ def test_window_refusals_mixed_with_other_failed_judge_calls_still_name_the_wind
         assert "either asks the other 1 again as well" in err, err
 
 
+def test_ollamas_own_v1_window_refusal_names_only_the_servers_setting_for_a_judge(judged_split, cli, fake):
+    """Round 134: Ollama's /v1 refusal of a judge's prompt past its window was cured "or per run without --api openai
+    (--option num_ctx=N)", but judge takes no --option and sends a /v1 server no num_ctx: OLLAMA_CONTEXT_LENGTH alone."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    fake.faults_for = {judge_text(2): ["no_context_shift"]}
+    code, out, err = cli("run", "--split", judged_split, "--host", fake.url, "--api", "openai", "--retries", "0")
+    assert code == 2 and "(Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)): widen it" in err, err
+    assert "--option" not in err, err
+
+
 def test_a_grid_whose_judge_calls_failed_says_so_and_exits_2(project, judged_split, cli, fake):
     """Fifty-seventh round on issue 28: a grid (two prompts) said nothing of its failed judge calls and exited 0."""
     (project / "prompts" / "answers" / "v2.txt").write_text("Responde bien.\n")
