@@ -24091,6 +24091,18 @@ def open_verdicts_advice(runs):
             or f"judge them again: {program()} judge RUN")
 
 
+def pairwise_again(first_error):
+    """What asks a compare's failed pairwise judge calls again, by the first one's error: compare again (the verdicts
+    given are stored), once what was sent is fixed where the server refused it as sent; where its prompt was past the
+    server's window, once that is widened, or another judge (asked alike, the same judge is refused alike)."""
+    again = "compare again to ask only those (the others are stored)"
+    if past_window(first_error):
+        return (f"the judge's prompt does not fit the server's context window, and asked alike never will "
+                f"({window_setting(first_error)}): widen it, then {again}, or compare with another --judge-model, one "
+                "that answers within it")
+    return f"fix what was sent ({JUDGE_REFUSED_AS_SENT}), then {again}" if refused_as_sent(first_error) else again
+
+
 def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), aside=("", None), advised=None):
     """(exit code, messages) of compare's gates. runs: (path, config, graded cases) of the two, so
     that a run left without verdicts is named with the judge command that asks its own judge again.
@@ -24107,9 +24119,8 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
         judge_failed = (f"{plural(w['failed_calls'], 'pairwise judge call')} failed (first: {one_line(w['first_error'], 160)}), "
                         f"{some}; this says nothing of either run")
         if not (fail_on_regression or fail_if_worse):
-            fix = ("Fix what was sent (the server refuses it as it is, and would again), then compare"
-                   if refused_as_sent(w["first_error"]) else "Compare")
-            return 2, [judge_failed + f". {fix} again to ask only those (the others are stored)"]
+            again = pairwise_again(w["first_error"])
+            return 2, [f"{judge_failed}. {again[0].upper()}{again[1:]}"]
     if not (fail_on_regression or fail_if_worse):
         return 0, []
     if c.get("replaced"):   # a run whose figures may be two models': no gate passes or fails it
@@ -24190,7 +24201,7 @@ def compare_gates(c, fail_on_regression=False, fail_if_worse=False, runs=(), asi
     if c["subset"]:   # the line a CI log keeps: gates over part of the split say so
         outcomes = [(ok, f"{verdict} (only part of the split: {subsets_words(c['subset'])})", *how) for ok, verdict, *how in outcomes]
     return gate_outcome(outcomes, "compare these two runs alone to judge it" if aside[1] else
-                        "compare again to ask only those (the others are stored)" if judge_failed else
+                        pairwise_again(w["first_error"]) if judge_failed else
                         "the Pairwise section says why each of those pairs has no verdict" if None in (ok for ok, *_ in outcomes) else "")
 
 

@@ -274,6 +274,20 @@ def test_failed_calls_are_infrastructure_and_only_they_are_asked_again(project, 
     assert "about 1 pair(s) (1 call, those their stored verdicts lack; 3 pair(s) stored already)" in err, err
 
 
+def test_a_pairwise_call_past_the_servers_window_names_the_window_or_another_judge(project, cli, fake):
+    """Round 134: a pairwise judge call a /v1 server refused past its window was told "compare again to ask only those",
+    its error cut before the window's setting: asked alike it was refused alike, in a loop. As judge's, the window's
+    setting or another judge is named, gated or not."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    for gate in (["--fail-if-worse"], []):
+        fake.faults = ["llama_window"]
+        code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url, "--api", "openai",
+                             "--retries", "0", *gate)
+        assert code == 2 and "judge's prompt does not fit the server's context window" in err, err
+        assert "llama-cpp-python's --n_ctx" in err and "or compare with another --judge-model" in err, err
+
+
 def test_the_gate_fails_when_the_judge_prefers_the_baseline(project, cli, fake):
     base, cand = two_runs(IDS, candidate_better=(), baseline_better=IDS)
     scripted_judge(fake)
