@@ -829,8 +829,13 @@ def program(anywhere=False):
 def option_word(flag, value, word=shell_word):
     """An option and its value as a command to paste: a value that begins with a dash is joined with =,
     or the command line takes it for an option (--split=-x/dev.jsonl, --case=-a); word writes the value (id_word, a
-    case id)."""
-    return f"{flag}{'=' if str(value).startswith('-') else ' '}{word(value)}"
+    case id). Where word leaves it as it is but the shell would not read it as one word (id_word's "--x y", plain in a
+    list), it is quoted: the whole option where joined with = ('--case=--x y'), else the value."""
+    text = str(value)
+    shown = word(text)
+    if shown == text and shell_word(text) != text:   # (pasted as shown: "--case=--x y" gave "unrecognized arguments: y")
+        return shell_word(f"{flag}={text}") if text.startswith("-") else f"{flag} {shell_word(text)}"
+    return f"{flag}{'=' if text.startswith('-') else ' '}{shown}"
 
 
 def path_word(path):

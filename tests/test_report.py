@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import re
+import shlex
 import unicodedata
 from pathlib import Path
 
@@ -303,6 +304,18 @@ def test_report_case_suggests_a_command_that_runs_for_an_id_that_begins_with_a_d
     code, out, err = cli("report", path, "--case", "dash")
     assert code == 2 and err == "error: no case 'dash' in runs/d.json; did you mean -dash (--case=-dash)?\n", err
     assert cli("report", path, "--case=-dash")[0] == 0
+
+
+def test_report_case_suggests_a_command_that_pastes_for_an_id_with_a_space(project, cli):
+    """Round 134: id "--x y" was suggested as "(--case=--x y)" and "give each ..., --case=--x y, then --case b", which
+    pasted gave "unrecognized arguments: y"; "a b" as "--case a b". The option is quoted where the shell would split it."""
+    path = write_run("runs/s.json", make_run([("--x y", "bug", "acceso"), ("a b", "bug", "bug"), ("b", "bug", "bug")]))
+    code, out, err = cli("report", path, "--case=--x  y")
+    assert code == 2 and err.endswith("did you mean --x y ('--case=--x y')?\n"), err
+    code, out, err = cli("report", path, "--case=--x y,a b")
+    assert err.endswith("give each in a report of its own, '--case=--x y', then --case 'a b'\n"), err
+    for pasted in ("'--case=--x y'", "--case 'a b'"):
+        assert cli("report", path, *shlex.split(pasted))[0] in (0, 1), pasted
 
 
 def test_the_text_report_names_as_many_failures_as_the_readme_says(project, cli):
