@@ -20761,8 +20761,12 @@ def size_text(d):
 
 def ids_text(ids, empty="-"):
     """'dev-09, dev-11'. An id holding a line break (a split may have one) is shown escaped: raw, the
-    rest of it printed as a line of its own after "Fixed (1):"."""
-    return ", ".join(map(id_word, ids)) or empty
+    rest of it printed as a line of its own after "Fixed (1):". One id_word leaves as it is shows as a table's cell
+    does (id_shown: x\\ty, a backslash then a t, as the failures and markdown show it, never as an escaped tab)."""
+    def listed(case_id):
+        word = id_word(case_id)
+        return on_one_line(id_shown(case_id)) if word == on_one_line(str(case_id)) else word
+    return ", ".join(map(listed, ids)) or empty
 
 
 def bounds_text(b):
@@ -21407,7 +21411,7 @@ def trial_section(sec):
 def flaky_line(f):
     """A case whose trials disagree: 'dev-07 (expected bug): bug | acceso "Es acceso."'."""
     expected = f" (expected {f['expected']})" if f["expected"] is not None else ""
-    return f"{on_one_line(f['id'])}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]],
+    return f"{on_one_line(id_shown(f['id']))}{expected}: " + trials_joined([(a["trial"], trial_answer(a)) for a in f["answers"]],
                                                                  f.get("trials"))
 
 
@@ -21514,7 +21518,7 @@ def annotation_section(sec):
 
 def which(answers, repeat):
     """dev-07, dev-11 trial 2, ...: the answers of a list, at most ten named."""
-    named = [on_one_line(trial_name(a["id"], a["trial"], repeat > 1)) for a in answers[:10]]   # an id's line break: no line of its own
+    named = [on_one_line(trial_name(id_shown(a["id"]), a["trial"], repeat > 1)) for a in answers[:10]]   # an id's line break: no line of its own
     return ", ".join(named) + (f", and {len(answers) - 10} more" if len(answers) > 10 else "")
 
 
@@ -21598,7 +21602,7 @@ def unset_text(e):
 
 def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
-    first = f" (the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))})" if e["more"] else ""
+    first = f" (the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['trial'] > 1))})" if e["more"] else ""
     return {"example": (f"an answer of {plural(e['completion_tokens'], 'token')}" if is_amount(e["completion_tokens"]) else
                         "an answer whose token count the server did not send") + first,
             "limit": (f"past the run's limit ({e['limit']}), which the server ignored, and " if e["limit"] and
@@ -21613,7 +21617,7 @@ def early_words(e):
 def window_words(e):
     """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
     window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
-    first = f"; the first, {on_one_line(trial_name(e['id'], e['trial'], e['trial'] > 1))}" if e["more"] else ""
+    first = f"; the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['trial'] > 1))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     ten = past and e["completion_tokens"] >= 10 * e["num_ctx"] - 1   # Ollama's bound on an open answer (boundedNumPredict)
     # over /v1 no window is reported: a stop short of every limit the run set is most likely it, never known to be
@@ -21694,7 +21698,7 @@ def format_report(config, s, run_path="RUN"):
     if problems["failed"]:
         out.append(f"Errors: {figure_text(problems['errors'])} of {figure_text(problems['requests'])} {problems['asked']} "
                    f"got no usable answer ({errors_whose(problems)}, not scored)")
-        out += [f"  {on_one_line(e['name'])}: {on_one_line(e['error'])}" for e in problems["failed"]]
+        out += [f"  {on_one_line(id_shown(e['name']))}: {on_one_line(e['error'])}" for e in problems["failed"]]
     run = section_of(rows, "run")
     if problems["open"]["value"]:   # a judge that gave none, or a judge check added since (report --checks): never asked
         checks = None if run["checks_from"] == "the run file" else run["checks_from"]
@@ -22089,7 +22093,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
         ": its trials without one could turn its majority" if case["correct"] is None and case["decided_trials"] else "")
     # The case's id, difficulty, expected text and check names come from the split: shown on one
     # line each, a line break in one would print a line of its own (a forged verdict or trial).
-    lines = [f"Case {on_one_line(case_id)} ({on_one_line(detail['difficulty'])}) {verdict}"
+    lines = [f"Case {on_one_line(id_shown(case_id))} ({on_one_line(detail['difficulty'])}) {verdict}"
              + (f"; expected {on_one_line(detail['expected'])}" if detail["expected"] is not None else ""),
              f"Note: {on_one_line(detail['note'])}",
              f"Scored with checks sha {short(detail['checks_sha'])} from {on_one_line(detail['checks_from'])}",
@@ -27338,7 +27342,7 @@ def report_page(path, run, cases, s, annotations):
     warnings += [judged_text(run_sec)] if run_sec["judged"] else []
     warnings += [f"{figure_text(problems['errors'])} of {figure_text(problems['requests'])} {problems['asked']} got no usable "
                  f"answer ({errors_whose(problems)}, not scored): "
-                 + ", ".join(f"{e['name']} ({e['error']})" for e in problems["failed"][:20])   # (the trial, as the text says)
+                 + ", ".join(f"{id_shown(e['name'])} ({e['error']})" for e in problems["failed"][:20])   # (the trial, as the text says)
                  + (f", and {len(problems['failed']) - 20} more" if len(problems["failed"]) > 20 else "")] if problems["failed"] else []
     warnings += [f"{plural(problems['open']['value'], 'answer')} whose verdict waits on their judge (not scored"
                  + (f"; {problems['settled']} of them tie, split or hold no verdict, each asked as it would be again: "
@@ -27504,7 +27508,7 @@ def trial_part(sec, anchors, name):
 
 def agent_part(sec, anchors, name):
     """Agents: the two levels with their intervals, turns, each tool, the first failure of each failing case."""
-    rows = [[f["id"]] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", cut_to(f["call"] or "-", 80), f["check"] or "-",
+    rows = [[id_shown(f["id"])] + [f["trial"]] * (sec["repeat"] > 1) + [f["turn"] or "-", cut_to(f["call"] or "-", 80), f["check"] or "-",
                                                               f["what"]] for f in sec["first_failures"]]
     return [section("Agent", interval_chart([{"name": r["name"], "value": r["figure"]["value"], "ci": r["figure"]["ci"]}
                                              for r in sec["rows"]], "Final result and trajectory, with their 95% intervals"),

@@ -344,6 +344,25 @@ def test_an_id_with_a_line_break_and_one_with_a_backslash_and_an_n_are_told_apar
     assert '">a\\nb</a>' in page and '">a\\\\nb</a>' in page and '">C:\\Users</a>' in page
 
 
+def test_ids_with_escapes_show_as_the_failures_show_them_in_the_flaky_errors_open_and_case_views(project, cli):
+    """Round 134: the flaky list (text and page), the Errors list, the "could turn it:" line and report --case's header
+    still showed "a\nb" (a line break) and "a\\nb" (a backslash, then n) alike, and "x\\ty" as an escaped tab, where
+    the failures and markdown show `x\\\\ty`. Every view shows an id through id_shown."""
+    path = write_run("runs/x.json", make_run([{"id": "a\nb", "expected": "bug", "response": ["acceso", "bug"]},
+                                               {"id": "a\\nb", "expected": "bug", "response": ["acceso", "bug"]},
+                                               {"id": "x\\ty", "expected": "bug", "response": [None, None], "error": "boom"}]))
+    out = cli("report", path)[1]
+    flaky = ["  a\\nb (expected bug): acceso | bug", "  a\\\\nb (expected bug): acceso | bug"]
+    assert out.split("Flaky cases (2, trials disagree):\n")[1].splitlines()[:2] == flaky, out
+    assert "x\\\\ty trial 1: boom" in out and "could turn it: x\\\\ty" in out, out
+    assert "`x\\\\ty" in cli("report", path, "--markdown")[1]
+    assert cli("report", path, "--case", "a\nb")[1].startswith("Case a\\nb (")
+    assert cli("report", path, "--case", "a\\nb")[1].startswith("Case a\\\\nb (")
+    assert cli("report", path, "--html", "x.html")[0] == 0
+    page = Path("x.html").read_text(encoding="utf-8").split("Flaky cases, whose trials disagree (2)")[1][:600]
+    assert "a\\nb (expected bug)" in page and "a\\\\nb (expected bug)" in page, page
+
+
 def test_runs_shows_a_refusal_of_many_lines_on_one_without_escaped_line_breaks(project, cli):
     """134th round: a stopped run whose split no longer loads was listed by `runs` with the problem's lines joined by a
     literal "\\n" ("small/s.jsonl:1: missing field 'note'\\nsmall/s.jsonl:2: ..."), as if the server had sent it so."""
