@@ -1442,8 +1442,19 @@ def test_an_answer_confirmed_after_a_newer_one_taken_alone_takes_no_page_back(pa
     page.unroute("**/served")
     page.route("**/served", lambda route: route.fulfill(status=200, content_type="application/json",
                                                          body=json.dumps({"served": "R4"})))
-    assert page.evaluate("(async () => await Promise.all([fresh({read_as: 4, served: 'R4'}), "
-                         "fresh({read_as: 6, served: 'R4'})]))()") == ["own", True]
+    # (the newer one's /served is answered after the older one is through: both ask meanwhile, but which answer the
+    # browser reads first was left to chance, and the newer taken first rightly drops the older as stale)
+    assert page.evaluate("""(async () => {
+        const real = window.fetch; let asked = 0, release; const gate = new Promise((r) => { release = r; });
+        window.fetch = async (url, options) => {
+            if (url !== "/served" || asked++ === 0) return real(url, options);
+            const response = await real(url, options); await gate; return response;
+        };
+        try {
+            const older = fresh({read_as: 4, served: 'R4'}), newer = fresh({read_as: 6, served: 'R4'});
+            const first = await older; release(); return [first, await newer, asked];
+        } finally { window.fetch = real; }
+    })()""") == ["own", True, 2]
     notice = page.text_content("#notice")
     assert "could not ask which review serves it" not in notice and "1 annotation was changed" in notice, notice
     page.unroute("**/served")
