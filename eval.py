@@ -24790,7 +24790,9 @@ def read_human_verdicts(path, trials_of=lambda: 1):
         if key in verdicts:   # (either naming no trial: two answers' verdicts, maybe, on a run of trials)
             (twice if "trial" not in obj or key in unnamed else problems).append(
                 f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
-                f"{f', trial {trial}' if trial > 1 else ''} (the first on line {lines[key]}); keep one of them")
+                # (the trial named where either line names one: on a run of trials, "j01 / answers" read as the case's)
+                f"{f', trial {trial}' if 'trial' in obj or key not in unnamed else ''} (the first on line {lines[key]}); "
+                "keep one of them")
         verdicts[key] = obj["pass"]
         if key not in lines and "trial" not in obj:
             unnamed.add(key)

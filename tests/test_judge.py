@@ -1034,6 +1034,18 @@ def test_a_verdict_on_a_run_of_trials_says_which_trial(project, judged_split, cl
     assert cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")[0] == 0
 
 
+def test_a_second_verdict_on_a_run_of_trials_names_its_trial(project, judged_split, cli, fake):
+    """135th round: in a run of 2 trials, two verdicts on trial 1 of one case were told "a second verdict for j01 /
+    answers (the first on line 1)", the trial they carry left out, as if the person had labelled the case, not one
+    of its answers."""
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url, "--repeat", 2)[0] == 0
+    (project / "human.jsonl").write_text('{"id": "j01", "check": "answers", "pass": true, "trial": 1}\n' * 2)
+    code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
+    assert code == 2 and err == ("error: human.jsonl:2: a second verdict for j01 / answers, trial 1 (the first on "
+                                 "line 1); keep one of them\n"), err
+
+
 @pytest.mark.parametrize("trial", ["true", "1.0", "0", "-1", '"1"', "null"])
 def test_a_verdicts_trial_is_a_whole_number_from_one(calibration, project, cli, trial):
     """Sixth attack on issue 28, item 4: "trial": true and "trial": 1.0 were matched to trial 1."""
