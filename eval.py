@@ -362,6 +362,8 @@ class Option(NamedTuple):
                                # or where the file goes, but nothing of a question
     seen_given: bool = False   # None until its command fills its default, so that one given is seen (power refuses a
                                # setting its question does not read)
+    speed_only: bool = False   # changes only how fast the calls go, nothing of the run's config: a command printed to
+                               # go on (run --resume, compare --pairwise again) gives it again as it was given
 
     @property
     def dest(self):
@@ -389,7 +391,7 @@ OPTIONS = (
     # how model calls are made
     Option(("--jobs",), CALLING, f"model calls in flight at once (default 1, at most {MAX_JOBS})", "jobs",
            1,   # one call at a time: what any server takes; more is faster only where the server runs calls in parallel
-           metavar="N", group="model calls", judge_call=True),
+           metavar="N", group="model calls", judge_call=True, speed_only=True),
     Option(("--timeout",), CALLING, f"the longest one call may take, first byte sent to last byte read "
                                     f"(default {DEFAULT_TIMEOUT:g}: a first model load is slow)", "seconds",
            DEFAULT_TIMEOUT, metavar="S", group="model calls", judge_call=True),
@@ -17159,11 +17161,14 @@ def resume_command(run_path):
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
     $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}" + (f" --api-key {KEY_PLACEHOLDER}" if KEY_BY_OPTION and asked_with_a_key(
-        run_path) else "")
+    return f"{program()} run {option_word('--resume', run_path)}" + "".join(f" {o}" for o in SPEED_GIVEN) + (
+        f" --api-key {KEY_PLACEHOLDER}" if KEY_BY_OPTION and asked_with_a_key(run_path) else "")
 
 
 KEY_BY_OPTION = False   # whether this command's API key came by --api-key (main): a resume needs it given again
+# This command line's speed_only options (--jobs 8) as words to paste (main): a command printed to go on without them
+# went on at one call at a time
+SPEED_GIVEN = []
 
 
 def asked_with_a_key(run_path):
@@ -25637,6 +25642,13 @@ def journal_verdict(sidecar, comparison, verdict):
         raise VerdictUnjournaled(f"cannot write {shell_word(e.filename)} ({e.strerror})", remedy(e)) from None
 
 
+def journal_awaits(sidecar, waiting):
+    """Whether a stopped compare's journal holds, or may yet hold, verdicts the next compare stores: it is there (one
+    came during the store), or a call is still out (InFlight `waiting`), which journals its verdict if it comes. With
+    neither, every verdict is stored and no journal is there to name."""
+    return os.path.lexists(sidecar + JOURNAL_SUFFIX) or waiting.oldest() is not None
+
+
 def unjournaled_words(why, unjournaled, kept, sidecar):
     """What a compare a full disk stopped says (`why`: the first VerdictUnjournaled): the verdicts that came and could
     not be journaled (a failed call among `unjournaled` is none: it is asked again), lost; `kept`, those asked now and
@@ -25974,7 +25986,7 @@ def pairwise_command(a_path, b_path, judge, api, host, keyed=False):
                f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']!r}", f"--seed {judge['seed']}",
                *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
-               *([option_word("--host", host)] if host else []),
+               *([option_word("--host", host)] if host else []), *SPEED_GIVEN,
                # (a key given by --api-key, given again: pasted without it, a /v1 server refused the compare, 401)
                *([f"--api-key {KEY_PLACEHOLDER}"] if KEY_BY_OPTION and keyed else [])]
     return f"{program()} compare " + " ".join(options) + f" -- {shell_word(a_path)} {shell_word(b_path)}"
@@ -26297,7 +26309,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else
                   "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
-                f"stores); compare again to ask only the calls still missing: "
+                f"stores)" * journal_awaits(sidecar, progress.waiting) + f"; compare again to ask only the calls still missing: "
                 f"{pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}" if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so
@@ -30507,13 +30519,15 @@ def main(argv=None):
     for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    global KEY_BY_OPTION
+    global KEY_BY_OPTION, SPEED_GIVEN
     # a set re reads otherwise later is refused in a split (regex_problem); in a run's stored check it is scored as it
     # was read, and re's warning, printed raw with a line of eval.py, told the user nothing they could act on
     warnings.filterwarnings("ignore", message="Possible (nested set|set )", category=FutureWarning)
     args = parser().parse_args(argv)
     vars(args).pop(GIVEN_VALUES, None)
     KEY_BY_OPTION = bool(getattr(args, "api_key", None))
+    SPEED_GIVEN = [option_word(o.flags[0], getattr(args, o.dest)) for o in options_of(args.command, speed_only=True)
+                   if getattr(args, o.dest, None) is not None]   # (before fill_defaults: given, not defaulted)
     if args.command == "run":   # what `run --resume` refuses is seen before the defaults fill it in
         args.config_given = given_options(args, options_of("run", run_config=True))
         fill_defaults(args, options_of("run"))

@@ -5,6 +5,7 @@ import errno
 import json
 import itertools
 import shlex
+import threading
 import os
 import random
 import time
@@ -695,6 +696,27 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     code, out, err = cli(*shlex.split(printed)[1:])   # the command printed, word for word
     assert code == 0 and "Candidate wins (12)" in out
     assert len(fake.chat_bodies) - asked == 24 - len(stored)        # only what was missing
+
+
+def test_a_stopped_compare_names_a_journal_only_where_there_is_one_and_goes_on_with_its_jobs(project, cli, fake):
+    """135th round: a compare --pairwise stopped with every verdict stored (its server gone: the calls out waited for,
+    each failure stored) was still told its answers "are kept in cand.json.pairwise.json.journal, which the next compare
+    stores", a file that was not there; and the command printed to go on left out the --jobs it was given."""
+    base, cand = two_runs(IDS, candidate_better=IDS, baseline_better=())
+    scripted_judge(fake)
+    judged, asked = fake.route, []
+
+    def gone_after_one(body):   # (then every call: connection failed, and the breaker stops the compare)
+        asked.append(body)
+        if len(asked) == 1:
+            threading.Thread(target=fake.stop).start()
+        return judged(body)
+    fake.route, host = gone_after_one, fake.url
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", host, "--retries", "0", "--jobs", "2")
+    assert code == 2 and "stopped answering" in err and not os.path.lexists(f"{cand}.pairwise.json.journal"), err
+    assert "journal" not in err, err
+    printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
+    assert shlex.split(printed)[-7:] == ["--host", host, "--jobs", "2", "--", base, cand], printed
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])

@@ -2792,6 +2792,17 @@ def test_a_server_that_goes_down_mid_run_stops_it_resumably(project, cli, fake, 
     assert code == 0 and [r["error"] for r in load_json("runs/dev-v3.json")["results"]] == [None] * 28
 
 
+def test_a_stopped_runs_resume_command_keeps_the_jobs_it_was_given(project, cli, fake):
+    """135th round: `run --jobs 4` stopped was told "Resume with: python eval.py run --resume runs/dev-v3.json", which,
+    pasted, went on one call at a time; --jobs changes only the speed (OPTIONS' speed_only), and is given again."""
+    fake.custom_error, fake.faults = "Jinja Exception: Conversation roles must alternate", ["custom"] * 400
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--jobs", "4")
+    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json --jobs 4\n" in err, err
+    fake.faults, fake.answers = [], answer_key("golden/dev.jsonl")
+    code, out, err = cli(*shlex.split(err.split("Resume with: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
+    assert code == 0 and "wrote runs/dev-v3.json" in err, err
+
+
 def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project, cli, fake):
     """Round 98, against a real llama-cpp-python server: an option it cannot parse (--option top_p=abc) is an HTTP
     500, the same words every time; each case waited out its retries (140 s for 28 cases) to store 28 errors.
