@@ -726,9 +726,9 @@ def every_character(text, width=None):
     return head[0] if head and head[1] else line(text)[0]
 
 
-# An escape inert, LINE_BREAKS or a tab's \\t made: a cut inside one would leave a lone backslash or "\x1", text
-# that is in neither the name nor its escaped form
-ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt])")
+# An escape inert, LINE_BREAKS or a tab's \\t made, or a backslash id_shown doubled: a cut inside one would leave a
+# lone backslash or "\x1", text that is in neither the name nor its escaped form (a\\nb cut to "a\…" read as a\nb's)
+ESCAPE_MADE = re.compile(r"\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[nt\\])")
 
 
 def cut_to(flat, width):
@@ -835,7 +835,9 @@ def option_word(flag, value, word=shell_word):
     list), it is quoted: the whole option where joined with = ('--case=--x y'), else the value."""
     text = str(value)
     shown = word(text)
-    if shown == text and shell_word(text) != text:   # (pasted as shown: "--case=--x y" gave "unrecognized arguments: y")
+    # (left unquoted by word, as it is or its backslashes doubled (id_word's a\\nb), but quoted by the shell's rules:
+    # pasted as shown, "--case=--x y" gave "unrecognized arguments: y")
+    if shell_word(text) != text and not shown.startswith(("'", "$'")):
         return shell_word(f"{flag}={text}") if text.startswith("-") else f"{flag} {shell_word(text)}"
     return f"{flag}{'=' if text.startswith('-') else ' '}{shown}"
 
@@ -2370,7 +2372,7 @@ def id_word(case_id):
         return bool(INVISIBLE_CHARS.match(c)) or unseen(c) or not c.isprintable() or not composed and not c.isascii()
     if not any(map(hidden, text)):   # (as it is unless it reads as another's quoted form: $'c\nF', 'a  b')
         plain = text and text == text.strip(" ") and "  " not in text and not text.startswith(("$'", "'"))
-        return on_one_line(text) if plain else shell_word(text)
+        return on_one_line(id_shown(text)) if plain else shell_word(text)   # (a\\nb: a backslash, then n, as views show it)
     def escaped(c):   # (bash's \xNN is a byte: past ASCII, \u00ad is the character)
         return {"\n": "\\n", "\t": "\\t"}.get(c) or (f"\\u{ord(c):04x}" if 0x80 <= ord(c) <= 0xff else char_escape(c))
     return "$'" + "".join("\\" + c if c in "\\'" else escaped(c) if hidden(c) else c for c in text) + "'"
@@ -4628,10 +4630,10 @@ def run_checks(checks, r, trial, threshold=None):
         try:
             passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
         except PatternTimeout:
-            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {on_one_line(r.get('id'))} "
+            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {on_one_line(id_shown(r.get('id')))} "
                             "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
         except PatternFault as e:
-            raise EvalError(f"check {c['name']!r}: Python's re failed searching the answer to {on_one_line(r.get('id'))} "
+            raise EvalError(f"check {c['name']!r}: Python's re failed searching the answer to {on_one_line(id_shown(r.get('id')))} "
                             f"({e}); rewrite the pattern (a possessive repeat of a group, ++ or *+, is one it fails "
                             "on), then report --checks") from None
     weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
@@ -7354,7 +7356,7 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         dev = os.path.join(os.path.dirname(config["split_path"]) or ".", "dev.jsonl")
         warn(f"warning: {plural(len(shared), 'case')} of the held-out split {'asks' if len(shared) == 1 else 'ask'} what a "
              f"case of {shell_word(dev)} asks, so {'it is' if len(shared) == 1 else 'they are'} not held out: "
-             + ", ".join(f"{on_one_line(t['id'], 40)} (line {t['line']}) as {on_one_line(d['id'], 40)} (line {d['line']})"
+             + ", ".join(f"{on_one_line(id_shown(t['id']), 40)} (line {t['line']}) as {on_one_line(id_shown(d['id']), 40)} (line {d['line']})"
                          for t, d in shared[:5]) + (f", and {len(shared) - 5} more" if len(shared) > 5 else "")
              + "; take each out of one split")
     if notes:
@@ -7562,12 +7564,12 @@ def same_questions(path, checks, results):
     for r in results:
         field = next((k for k in ASKED_FIELDS if r.get(k) != checks[r["id"]]["asked"][k]), None)
         if field:
-            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])} has another {field} there than "
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))} has another {field} there than "
                             "in the run; --checks brings a split's checks, never its questions or answers: run the split again")
         if any(isinstance(c, dict) and c.get("type") == "label" for c in r.get("checks") or ()) \
                 and not any(c["type"] == "label" for c in checks[r["id"]]["checks"]):
             # a labelled run's cases are scored on their labels: a split without labels.txt dropped that, silently
-            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])} is scored on its label in the run, "
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))} is scored on its label in the run, "
                             f"and there it has no label check (no {LABELS_FILE} beside the split): put the run's "
                             f"{LABELS_FILE} beside it")
 
@@ -7608,7 +7610,7 @@ def same_tools(path, checks, results):
         offered = r.get("tools") or []
         if offered != rule["tools"] and any(c["type"] in TRAJECTORY for c in rule["checks"]):
             names = [", ".join(on_one_line(t["function"]["name"]) for t in tools) or "none" for tools in (rule["tools"], offered)]
-            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its trajectory checks are written for the tools "
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))}: its trajectory checks are written for the tools "
                             f"{shell_word(path)} defines now ({names[0]}), but the run's model was offered "
                             f"{'other definitions of them' if names[0] == names[1] else 'other ones'} ({names[1]}); "
                             "run the split again to score its trajectory")
@@ -7621,7 +7623,7 @@ def same_passages(path, checks, results):
     for r in results:
         needs = next((c for c in checks[r["id"]]["checks"] if CHECK_TYPES[c["type"]].needs == "context"), None)
         if needs and "context" not in r:
-            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: check {on_one_line(needs['name'], 60)!r} "
+            raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))}: check {on_one_line(needs['name'], 60)!r} "
                             "judges against the case's passages, but the run's model was given none (the case has no "
                             "context): run the split again with its passages")
 
@@ -14651,7 +14653,7 @@ def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
                 answered_at[key] = number
             continue
         if key in answered_at and "vote" not in entry:   # a result, an answer or a turn after the answer: edited in
-            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(key[0], 60)}"
+            raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {on_one_line(id_shown(key[0]), 60)}"
                             f"{f' (trial {key[1]})' if config['repeat'] > 1 else ''} has its answer on line "
                             f"{answered_at[key]} already, and an answer kept is never asked again: it was edited{JOURNAL_MEND}")
         if where is not None:
@@ -14788,7 +14790,7 @@ def turn_conflict(entry, placed, number, repeat):
     {turn: (line, entry)}, which it joins), or None. Each turn is journaled once, in order (1, 2, 3...),
     and a turn that calls no tool ends the conversation: a turn journaled again with other content,
     out of order, or after such an answer was edited in."""
-    name = on_one_line(trial_name(entry["id"], entry.get("trial", 1), repeat > 1), 60)
+    name = on_one_line(trial_name(id_shown(entry["id"]), entry.get("trial", 1), repeat > 1), 60)
     turn = entry["turn"]
     if turn in placed:
         line, before = placed[turn]
@@ -16136,7 +16138,7 @@ def stray_journal_line(config, ids, where, journal):
         return None
     number, case_id = lines[0]
     subset = f", {subset_words(config['subset'])}" if config.get("subset") else ""
-    return EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(case_id, 60)} is not one of "
+    return EvalError(f"{shell_word(journal)}:{number}: damaged journal line: {on_one_line(id_shown(case_id), 60)} is not one of "
                      f"this run's cases (the split {shell_word(config['split_path'])}{subset}); it was edited; remove it and any "
                      "other line of that case, then resume")
 
@@ -16273,7 +16275,7 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                      f"(its judge asks {asks})" for name in names if per_check.get(name, 0) != asks]
             line = (where or {}).get((case_id, trial))
             raise EvalError(f"refusing to resume: {shell_word(journal or 'the journal')}"
-                            + (f":{line}" if line else "") + f": the answer of {on_one_line(case_id)}"
+                            + (f":{line}" if line else "") + f": the answer of {on_one_line(id_shown(case_id))}"
                             + (f" (trial {trial})" if config["repeat"] > 1 else "")
                             + f" is kept whole with {'; '.join(said)}: it was edited{JOURNAL_MEND}")
 
@@ -16551,11 +16553,11 @@ def refuse_other_checks(path, baseline, cases):
         if case["id"] in split and scored_checks(case) != scored_checks(split[case["id"]]):
             judged = (f" (it was judged with the checks of {shell_word(str(config['checks_from']))})"
                       if config.get("checks_from") else "")
-            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(case['id'])} scores with "
+            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(id_shown(case['id']))} scores with "
                             f"other checks than the split's{judged}; compare with a run scored by the split's checks, or "
                             f"judge this run with those checks afterwards (judge RUN --checks SPLIT) and compare then")
         if case["id"] in split and case.get("tool_results") != split[case["id"]].get("tool_results"):
-            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(case['id'])} answered its "
+            raise EvalError(f"refusing to compare with {shell_word(path)}: its case {on_one_line(id_shown(case['id']))} answered its "
                             "tool calls with other tool_results than the split's, as its vars fill them (an eval.py older "
                             "than this one sent their {{vars}} as written, or the run file was edited): compare with a "
                             "run of the split made by this eval.py")
@@ -17748,10 +17750,10 @@ def checks_edited(run):
     recorded = f"as the run recorded it (split sha {short(config['split_sha'])})"
     for r in run["results"]:
         if r["id"] not in given:
-            return f"case {on_one_line(r['id'])} is not one {shell_word(where)} holds, {recorded}"
+            return f"case {on_one_line(id_shown(r['id']))} is not one {shell_word(where)} holds, {recorded}"
         differs = checks_difference(r["checks"], given[r["id"]], shell_word(where))
         if differs:
-            return f"case {on_one_line(r['id'])}'s {differs}, {recorded}"
+            return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
     return None
 
 
@@ -17881,7 +17883,7 @@ def results_problem(results, config):
     for cid, held in trials.items():   # a trial moved to another case: the count stays, two cases' rates move
         if len(held) != config["repeat"]:
             missing = min(set(range(1, config["repeat"] + 1)) - held)
-            return (f"result {on_one_line(cid)} holds {len(held)} of its {config['repeat']} trials (no trial {missing}): "
+            return (f"result {on_one_line(id_shown(cid))} holds {len(held)} of its {config['repeat']} trials (no trial {missing}): "
                     "results were taken out, moved to another case or added")
     cases = config.get("cases")
     if type(cases) is int and len(trials) != cases:
@@ -17909,13 +17911,13 @@ def result_problem(r, i, config, labels, seen, checked=None):
     # which of a case's trials, where it has more than one (a trial that is no whole number says so itself)
     which = f", trial {r.get('trial', 1)}" if type(r.get("trial", 1)) is int and config.get("repeat") != 1 else ""
     if problems:   # named by its position while its id is in doubt
-        return (f"result {on_one_line(r['id']) + which if type(r.get('id')) is str and r['id'] else i}: "
+        return (f"result {on_one_line(id_shown(r['id'])) + which if type(r.get('id')) is str and r['id'] else i}: "
                 f"{problems[0]}")
     if "trial" not in r and config.get("repeat") != 1:   # (every eval.py wrote it where a run repeats)
-        return (f"result {on_one_line(r['id'])} has no trial: config.repeat is {on_one_line(json_text(config.get('repeat')), 20)}, "
+        return (f"result {on_one_line(id_shown(r['id']))} has no trial: config.repeat is {on_one_line(json_text(config.get('repeat')), 20)}, "
                 "and each result names its trial")
     trial = r.setdefault("trial", 1)
-    named = f"result {on_one_line(r['id'])}{which}"
+    named = f"result {on_one_line(id_shown(r['id']))}{which}"
     problem = recorded_answer_problem(r, config)
     if problem:
         return f"{named}: {problem}"
@@ -17947,7 +17949,7 @@ def result_problem(r, i, config, labels, seen, checked=None):
         return f"{named}: {problem}"
     key = (r["id"], trial)
     if key in seen:
-        return f"result {on_one_line(r['id'])}, trial {trial} appears twice"
+        return f"result {on_one_line(id_shown(r['id']))}, trial {trial} appears twice"
     seen.add(key)
     return None
 
@@ -17956,7 +17958,7 @@ def other_question(r, first):
     """What makes a trial's case other than its first trial's (grade reads the case from that one), or
     None: trials of one case ask one question, and a trial edited to hold another was scored on the first's."""
     field = next((f for f in CASE_FIELDS if r.get(f) != first.get(f)), None) if r is not first else None
-    return field and (f"result {on_one_line(r['id'])}, trial {r['trial']}: its {field} is not trial {first['trial']}'s "
+    return field and (f"result {on_one_line(id_shown(r['id']))}, trial {r['trial']}: its {field} is not trial {first['trial']}'s "
                       "(every trial of a case asks one question)")
 
 
@@ -21344,7 +21346,7 @@ def doubtful_line(r, repeat, width=None):
     def cut(text, most):
         return on_one_line(text, most) if width else text
     # (the id cut alone: cut with its "trial 2", two trials of a long id read alike)
-    return f"{trial_name(cut(r['id'], width), r['trial'], repeat > 1)} · {cut(r['check'], width)}: {cut(r['why'], 3 * (width or 0))}"
+    return f"{trial_name(cut(id_shown(r['id']), width), r['trial'], repeat > 1)} · {cut(r['check'], width)}: {cut(r['why'], 3 * (width or 0))}"
 
 
 def role(check):
@@ -22850,7 +22852,7 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
                               and case[f] != other[f]][:1]
         unfilled = [name for name, c in zip(names, (case, other)) if differs == ["input"] and as_filled(c) != c["input"]]
         if unfilled and as_filled(case) == as_filled(other):   # (an honest older run: never "edited", nor "a rerun")
-            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was asked its input with its {{{{vars}}}} "
+            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} was asked its input with its {{{{vars}}}} "
                             f"unfilled in {unfilled[0]} (an eval.py older than this one sent them as written), and filled "
                             f"in the other: two questions; run the older configuration again with this eval.py, then "
                             "compare those")
@@ -22860,19 +22862,19 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
         if not differs and mine != theirs:
             differs = ["checks" if mine[0] != theirs[0] else "pass_threshold"]
         if differs and differs[0] == "checks" and judged:
-            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} was scored with other checks in {names[0]} "
+            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} was scored with other checks in {names[0]} "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
                             "with the same checks (judge RUN --checks SPLIT)")
         if not differs and case.get("tool_results") != other.get("tool_results"):
             # (an eval.py before round 112 sent tool_results' {{vars}} as written, every such call "no result", the
             # split's hash the same: a compare read the filling's difference as a rerun's variation, +100 points)
-            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} answered its tool calls with other "
+            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} answered its tool calls with other "
                             f"tool_results in {names[0]} than in {names[1]}, though both ran split sha "
                             f"{short(a_cfg['split_sha'])}: an eval.py older than this one sent their {{{{vars}}}} as written "
                             "(or a run file was edited); run the older configuration again with this eval.py, then "
                             "compare those")
         if differs:
-            raise EvalError(f"refusing to compare: case {on_one_line(case['id'])} has "
+            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} has "
                             f"{'other checks' if differs[0] == 'checks' else 'another ' + differs[0]} in {names[0]} "
                             f"than in {names[1]}, though both ran split sha {short(a_cfg['split_sha'])}: a run file "
                             "was edited" + (", or an older eval.py stored its checks otherwise (run the split again to "
@@ -23160,7 +23162,7 @@ def retrieval_change(a_cases, b_by_id, alpha=ALPHA):
         if not all("context" in c and "relevant" in c for c in (a, b)):
             continue
         if sorted(a["relevant"]) != sorted(b["relevant"]):   # one split's labels (in any order: the figures take none): read with the candidate's, the baseline's figure moved
-            raise EvalError(f"refusing to compare: the runs label the relevant passages of {on_one_line(a['id'])} otherwise "
+            raise EvalError(f"refusing to compare: the runs label the relevant passages of {on_one_line(id_shown(a['id']))} otherwise "
                             f"({on_one_line(json_text(a['relevant']), 80)} vs {on_one_line(json_text(b['relevant']), 80)}), "
                             "though they ran the same version of the split: one of them was edited")
         relevant = b["relevant"]
@@ -23539,11 +23541,11 @@ def pairwise_lines(w, ids=ids_text):
         out.append("  Flip rate by judge: " + " · ".join(f"{on_one_line(m)} {percent(r)}" for m, r in w["flip_rate_by_model"].items()))
     if w["no_verdict"]:
         out.append(f"  No verdict ({len(w['no_verdict'])}, not counted): "
-                   + ", ".join(f"{on_one_line(n['id'])} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
+                   + ", ".join(f"{on_one_line(id_shown(n['id']))} ({on_one_line(n['why'])})" for n in w["no_verdict"]))
     if w["doubtful"]:
         out.append(f"  Doubtful verdicts ({len(w['doubtful'])}, counted; under certainty {LOW_CERTAINTY:g}, the share of "
                    "the votes asked that agree, a vote without a verdict counting against it): "
-                   + ", ".join(f"{on_one_line(d['id'])} ({d['certainty']:.2f})" for d in w["doubtful"]))
+                   + ", ".join(f"{on_one_line(id_shown(d['id']))} ({d['certainty']:.2f})" for d in w["doubtful"]))
     for key, label in UNANSWERED_BY.items():
         if w[key]:
             out.append(f"  Answered by {label}{' in trial 1' if w.get('trial_one') else ''} (not compared): {ids(w[key])}")
@@ -23887,7 +23889,7 @@ def trajectory_lines(sec):
     if not sec["cases"]:
         return []
     return ["", f"{sec['heading']}:"] + [
-        f"  {on_one_line(r['id'])}: {on_one_line('; '.join(r['changes']))}  "
+        f"  {on_one_line(id_shown(r['id']))}: {on_one_line('; '.join(r['changes']))}  "
         f"({on_one_line(r['calls'][0])} -> {on_one_line(r['calls'][1])})" for r in sec["cases"]]
 
 
@@ -24794,7 +24796,7 @@ def read_human_verdicts(path, trials_of=lambda: 1):
         key = (obj["id"], trial, obj["check"])
         if key in verdicts:   # (either naming no trial: two answers' verdicts, maybe, on a run of trials)
             (twice if "trial" not in obj or key in unnamed else problems).append(
-                f"{shell_word(path)}:{number}: a second verdict for {on_one_line(key[0])} / {on_one_line(key[2])}"
+                f"{shell_word(path)}:{number}: a second verdict for {on_one_line(id_shown(key[0]))} / {on_one_line(key[2])}"
                 # (the trial named where either line names one: on a run of trials, "j01 / answers" read as the case's)
                 f"{f', trial {trial}' if 'trial' in obj or key not in unnamed else ''} (the first on line {lines[key]}); "
                 "keep one of them")
@@ -25384,7 +25386,7 @@ def read_pairwise(path, candidate=None):
         problem = file_problem(e)
     if not problem and candidate:   # (the audit counted a flip on a case no run holds, which compare left out unsaid)
         sha, ids = candidate
-        problem = next((f"a verdict on {on_one_line(v['id'], 60)}, a case the run it was made on does not hold"
+        problem = next((f"a verdict on {on_one_line(id_shown(v['id']), 60)}, a case the run it was made on does not hold"
                         for c in stored["comparisons"] if sha_now(c["candidate_sha"]) == sha
                         for v in c["verdicts"] if v["id"] not in ids), None)
     if problem:
@@ -25476,18 +25478,18 @@ def pairwise_problem(stored):
                     v.get("id")) is str and type(v.get("model")) is str and "winner" in v and k in v and type(v[k]) is not kind), None)
                 # (the fields it lacks named: one without its trial was said to lack five others it had)
                 lacks = [k for k in ("id", "model", "trial", "vote", "winner") if k not in v] if isinstance(v, dict) else []
-                on = f" on {on_one_line(v['id'], 60)}" if isinstance(v, dict) and type(v.get("id")) is str else ""
-                return (f"a verdict on {on_one_line(v['id'], 60)} whose {wrong} is {on_one_line(json_text(v[wrong]), 40)}, "
+                on = f" on {on_one_line(id_shown(v['id']), 60)}" if isinstance(v, dict) and type(v.get("id")) is str else ""
+                return (f"a verdict on {on_one_line(id_shown(v['id']), 60)} whose {wrong} is {on_one_line(json_text(v[wrong]), 40)}, "
                         "not an integer (a whole number, written without a decimal point)" if wrong else
                         f"a verdict{on} without its {', '.join(PAIRWISE_FIELD_WORDS[k] for k in lacks)}" if lacks else
                         f"a verdict{on} whose case id or model is not a text" if isinstance(v, dict) else
                         f"a verdict that is {json_kind(v)}, not an object")
             if v.get("order") not in ORDERS or v.get("winner") not in (*WINNERS.values(), None):
                 field = "order" if v.get("order") not in ORDERS else "winner"
-                return (f"a verdict on {on_one_line(v['id'], 60)} whose {field} is "
+                return (f"a verdict on {on_one_line(id_shown(v['id']), 60)} whose {field} is "
                         f"{on_one_line(json_text(v.get(field)), 40)}, not " + (" or ".join(map(json_text, ORDERS))
                                                                                if field == "order" else "A, B, tie or null"))
-            problem = (answer_problem(v) and f"a verdict on {on_one_line(v['id'], 40)}: {answer_problem(v)}") \
+            problem = (answer_problem(v) and f"a verdict on {on_one_line(id_shown(v['id']), 40)}: {answer_problem(v)}") \
                 or verdict_problem(v, calls, judge, bool(c.get("unconfirmed")))
             if problem:
                 return problem
@@ -25504,7 +25506,7 @@ def verdict_problem(v, calls, judge, unconfirmed=False):
     a dict), and another for a call already reported may be a forged one. A field ask_judge never
     writes means the file was made by something else; a judge model, vote or trial its comparison never
     asked, a verdict the flip rate left out without a word."""
-    name = on_one_line(v["id"], 40)
+    name = on_one_line(id_shown(v["id"]), 40)
     extra = sorted(set(v) - PAIRWISE_VOTE_FIELDS)
     if extra:
         return f"a verdict on {name} has a field a verdict never has: {on_one_line(repr(extra[0]), 40)}"
@@ -25757,7 +25759,7 @@ def journaled_comparisons(path):
             call = (json_text([entry["comparison"][k] for k in COMPARISON_KEY]), pairwise_call(entry["verdict"]))
             first = decided.setdefault(call, number)
             problem = first != number and (f"a second verdict for the call line {first} holds the verdict of (case "
-                                           f"{on_one_line(entry['verdict']['id'], 40)}, vote {entry['verdict']['vote']}, "
+                                           f"{on_one_line(id_shown(entry['verdict']['id']), 40)}, vote {entry['verdict']['vote']}, "
                                            f"{entry['verdict']['order']})")
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
@@ -26674,7 +26676,7 @@ def format_calibration(report, repeat):
         detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
                                        a["failure_detection_ci"], LOW_CERTAINTY)
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
-        open_ = [on_one_line(o["id"], 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
+        open_ = [on_one_line(id_shown(o["id"]), 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
         # (the pairs: answers both judged; a person's verdicts beside no judge verdict are said apart, never "0 judged")
         out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person and by the judge"
                 + (f" ({a['undecided']} more the person judged where the judge gave no verdict: {', '.join(open_[:10])}"
@@ -30088,7 +30090,7 @@ def same_judge_checks(path, checks, run, run_path):
             asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
             if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
                     and c["name"] in voted:
-                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(r['id'])}: its judge check "
+                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))}: its judge check "
                                 f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
                                 f"ask the judge it: {judge_command(run_path, run['config'], path)}")
 

@@ -2430,6 +2430,16 @@ def test_an_id_or_check_name_from_the_verdicts_file_never_prints_a_line_of_its_o
     assert code == 2 and says in err and len(printed_lines(err)) == 1 + 2 * ("trial 1" in says), err
 
 
+def test_calibrates_messages_tell_an_ids_backslash_from_a_line_break(calibration, project):
+    """135th round: verdicts on "a\\nb" (a backslash, then n) and "a\nb" (a line break) given twice were both told "a
+    second verdict for a\\nb": the views double such a backslash (id_shown), and so do the messages."""
+    lines = [{"id": "a\\nb", "check": "answers", "pass": True}] * 2 + [{"id": "a\nb", "check": "answers", "pass": True}] * 2
+    (project / "human.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, out, err = eval_cli(project, "calibrate", *calibration)
+    assert code == 2 and "human.jsonl:2: a second verdict for a\\\\nb / answers (the first on line 1)" in err, err
+    assert "human.jsonl:4: a second verdict for a\\nb / answers (the first on line 3)" in err, err
+
+
 def test_an_answer_whose_judge_check_was_taken_away_keeps_no_old_votes(project, judged_split, cli, fake):
     """Eighth attack on issue 28: `judge --checks SPLIT` with a split whose judge check now covers some
     cases only kept the run's old votes (another judge's) on the others: the report counted calls never

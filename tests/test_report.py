@@ -318,6 +318,19 @@ def test_report_case_suggests_a_command_that_pastes_for_an_id_with_a_space(proje
         assert cli("report", path, *shlex.split(pasted))[0] in (0, 1), pasted
 
 
+def test_report_case_names_an_id_with_a_backslash_as_the_views_do(project, cli):
+    """135th round: messages showed an id's backslash single where the views double it: "a\\nb" (a backslash, then n)
+    was suggested as "did you mean a\\nb?", as a line break's escape reads; cut for a message, a\\\\nb could end in a
+    lone backslash ("a\\…"). A message shows it through id_shown, and cuts on whole escapes."""
+    path = write_run("runs/b.json", make_run([("a\\nb", "bug", "bug"), ("a\nb", "bug", "bug")]))
+    code, out, err = cli("report", path, "--case", "A\\NB")
+    assert code == 2 and err.endswith("; did you mean a\\\\nb?\n"), err
+    code, out, err = cli("report", path, "--case", "a\\nb,a\nb")
+    assert err.endswith("give each in a report of its own, --case 'a\\nb', then --case $'a\\nb'\n"), err
+    assert cli("report", path, "--case", "a\\nb")[0] == 0
+    assert evalpy.on_one_line(evalpy.id_shown("abc\\nd"), 5) == "abc…" and evalpy.one_line("abc\\\\d", 5) == "abc…"
+
+
 def test_the_text_report_names_as_many_failures_as_the_readme_says(project, cli):
     """134th round: the text report names the first FAILURES_SHOWN failures, then "… and 2 more", where README said
     "--json and the text view list them all"."""
