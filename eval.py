@@ -1518,7 +1518,8 @@ def as_hashed(data):
     compared. A file already so (LF, one line feed at its end) is hashed as its bytes, as before. CRs before a line
     feed are its end too: Windows Python writes "\r\n" in text mode as CR CR LF, and the split, read the same, was
     another version ("its cases, checks or tools" changed)."""
-    data = re.sub(rb"\r+\n", b"\n", data.removeprefix(BOM)).rstrip(b"\n")
+    data = data.removeprefix(BOM)
+    data = (re.sub(rb"\r+\n", b"\n", data) if b"\r" in data else data).rstrip(b"\n")   # (no CR: a large split's scan spared)
     return data + b"\n" if data else b""
 
 
@@ -17713,9 +17714,8 @@ def load_run(path, stored_checks=True):
     if problem:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; {RESTORE_RUN}")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
-    # (read where a case passes whatever its answer, the edit that passes a gate: the split's whole load on every report
-    # of 100,000 cases would cost more than the report's bound of 3 json.loads, tests/README.md's Performance)
-    edited = checks_edited(run) if stored_checks and unchecked else None
+    # (every case: a check loosened by hand (a value made what the answer holds) passes a gate as one made unable to fail)
+    edited = checks_edited(run, every_id=bool(unchecked)) if stored_checks else None
     if edited:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {edited}: it was edited; {RESTORE_RUN}")
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
@@ -17730,7 +17730,7 @@ def load_run(path, stored_checks=True):
     return run
 
 
-def checks_edited(run):
+def checks_edited(run, every_id=True):
     """Where a run file's results hold other checks than the split gave its cases, or a case it does not hold, what to
     say of the first, else None. The run records its split by split_sha (its bytes and checks.json's, which the results
     cannot be hashed back to), so the split is read where it is at hand as the run ran it (by that sha) and each
@@ -17741,25 +17741,68 @@ def checks_edited(run):
     config = run["config"]
     where = config.get("split_path")
     # (a run judged again with another split's checks, judge --checks, holds those, said as such: checks_from)
-    if "checks_from" in config or type(where) is not str or "\0" in where or config.get("split_sha") not in split_shas(where):
+    if "checks_from" in config or type(where) is not str or "\0" in where:
         return None
-    try:   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
-        given = {c["id"]: c["checks"] for c in load_split(where, as_begun=True, quiet=True)[0]}
-    except (EvalError, OSError):
+    given = recorded_checks(where, config.get("split_sha"))
+    if given is None:
         return None
     recorded = f"as the run recorded it (split sha {short(config['split_sha'])})"
     for r in run["results"]:
-        if r["id"] not in given:
+        # (an id renamed, its checks some case's, scores as that case: refused where some case cannot fail, as before)
+        if r["id"] not in given and (every_id or all(r["checks"] != checks for checks in given.values())):
             return f"case {on_one_line(id_shown(r['id']))} is not one {shell_word(where)} holds, {recorded}"
-        differs = checks_difference(r["checks"], given[r["id"]], shell_word(where))
+        # (== at C's speed first: a run's 100,000 results are each held, the split's field by field only where it differs)
+        differs = r["id"] in given and r["checks"] != given[r["id"]] and checks_difference(
+            r["checks"], given[r["id"]], shell_word(where), r.get("vars"))
         if differs:
             return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
     return None
 
 
-def checks_difference(held, given, split):
+def recorded_checks(path, sha):
+    """{case id: its checks} of the split at `path` where it is the one a run recorded by `sha`, else None
+    (gone, changed since, or no longer read as a split). load_split, every field of every case held to its rules, cost
+    some twenty json.loads of a 100,000-case split on each report, past report's bound (3 json.loads of the run,
+    tests/README.md's Performance); and the split was loaded whole when the run was made from it. So only each case's
+    checks are formed, by case_checks as load_split forms them, and once for each way a case writes its checks and
+    vars (a label set's 100,000 cases: once)."""
+    folder = os.path.dirname(path) or "."
+    older = []   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
+    try:
+        data = read_bytes(path, "split file")
+        labels_path = os.path.join(folder, LABELS_FILE)
+        labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
+        defaults, _, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
+        tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE), written=False)[2]
+        # (its sha as hashed now first: the earlier forms' hashes of a large split cost as much as reading it)
+        if split_sha_of(data, checks_data, tools_data) != sha and sha not in split_shas(path):
+            return None
+        cases = json.loads(b"[" + b",".join(line for line in as_hashed(data).split(b"\n") if line.strip()) + b"]")
+    except (EvalError, OSError, ValueError):
+        return None
+    formed, given = {}, {}
+    for case in cases:
+        if type(case) is not dict or type(case_id := case.get("id")) is not str or case_id in given:
+            return None   # (load_split refuses it: nothing can be told)
+        checks, variables = case.get("checks"), case.get("vars")
+        key = (None if checks is None else json.dumps(checks), None if variables is None else json.dumps(variables))
+        if key not in formed:
+            checks, problems = (case_checks(case, defaults, labels, older)
+                                if not case_problems(case, labels, begun=True) else (None, True))
+            formed[key] = None if problems else checks
+        if formed[key] is None:
+            return None
+        given[case_id] = formed[key]
+    return given
+
+
+def checks_difference(held, given, split, variables=None):
     """How a result's checks (held) differ from those the split (named split) gives its case, a phrase; None where they
-    are the same, every field of each (type, value, blocking, weight...) as a run stores it."""
+    are the same, every field of each (type, value, blocking, weight...) as a run stores it. An eval.py before round 111
+    stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"): the same check."""
+    if variables and isinstance(variables, dict):
+        filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
+        held = [dict(k, name=filled[k["name"]]) if k["name"] in filled else k for k in held]
     names = sorted(k["name"] for k in held), sorted(k["name"] for k in given)
     if names[0] != names[1]:
         return (f"checks ({', '.join(map(on_one_line, names[0])) or 'none'}) are not those {split} gives it "
@@ -18211,6 +18254,9 @@ NON_LATIN_WEIGHT = 4
 LATIN_END = "\u0250"   # past Latin Extended-B (IPA, Greek, Cyrillic, CJK, ...)
 # CJK's punctuation, kana, CJK, its fullwidth forms
 DENSE_SCRIPT = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003ffff]")
+# what is not past the Latin scripts, to drop: the rest's length counts those past them (a Python step a character, the
+# sum of ch >= LATIN_END over 100,000 answers in Spanish took half a json.load of their run in report)
+WITHIN_LATIN = re.compile(f"[^{LATIN_END}-\U0010ffff]+")
 
 
 # ASCII's digits, for str.translate() to drop: what A_DIGIT finds in an ASCII text, counted without a list of them (a
@@ -18225,7 +18271,7 @@ def weighed_chars(text):
     if text.isascii():
         return len(text), 0, len(text) - len(text.translate(ASCII_DIGITS))
     dense = len(DENSE_SCRIPT.findall(text))
-    return (len(text) + (NON_LATIN_WEIGHT - 1) * dense, sum(ch >= LATIN_END for ch in text) - dense,
+    return (len(text) + (NON_LATIN_WEIGHT - 1) * dense, len(WITHIN_LATIN.sub("", text)) - dense,
             len(text) - len(A_DIGIT.sub("", text)))   # (other scripts' digits too, as \d finds them)
 
 
