@@ -17752,7 +17752,9 @@ def checks_edited(run, every_id=True):
         if r["id"] not in given and (every_id or all(r["checks"] != checks for checks in given.values())):
             return f"case {on_one_line(id_shown(r['id']))} is not one {shell_word(where)} holds, {recorded}"
         # (== at C's speed first: a run's 100,000 results are each held, the split's field by field only where it differs)
-        differs = r["id"] in given and r["checks"] != given[r["id"]] and checks_difference(
+        # (and as JSON, where == takes 1 for true: only inside a list or an object, a top-level field is typed when read)
+        differs = r["id"] in given and (r["checks"] != given[r["id"]] or nested(given[r["id"]]) and not same_json(
+            r["checks"], given[r["id"]])) and checks_difference(
             r["checks"], given[r["id"]], shell_word(where), r.get("vars"))
         if differs:
             return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
@@ -17798,7 +17800,8 @@ def recorded_checks(path, sha):
 
 def checks_difference(held, given, split, variables=None):
     """How a result's checks (held) differ from those the split (named split) gives its case, a phrase; None where they
-    are the same, every field of each (type, value, blocking, weight...) as a run stores it. An eval.py before round 111
+    are the same, every field of each (type, value, blocking, weight...) as a run stores it, as JSON (same_json): true
+    is not 1, but 1.0 is 1, one number however written, scored alike. An eval.py before round 111
     stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"): the same check."""
     if variables and isinstance(variables, dict):
         filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
@@ -17811,13 +17814,19 @@ def checks_difference(held, given, split, variables=None):
     for check in held:
         split_check = by_name[check["name"]]
         field = next((f for f in dict.fromkeys([*check, *split_check])
-                      if (f in check) != (f in split_check) or check.get(f) != split_check.get(f)), None)
+                      if (f in check) != (f in split_check) or not same_json(check.get(f), split_check.get(f))), None)
         if field is not None:
             said = {side: on_one_line(json_text(c[field]), 60) if field in c else "absent" for side, c in
                     (("held", check), ("given", split_check))}
             return (f"check {on_one_line(check['name'])}'s {on_one_line(field)} is {said['held']}, where {split} gives "
                     f"{said['given']}")
     return None
+
+
+def nested(checks):
+    """Whether a check of these holds a list or an object (a schema, arguments, tool names), where Python's == takes
+    1 for true; a top-level field is typed as a run is read (blocking: 1 is refused)."""
+    return any(isinstance(v, (list, dict)) for check in checks for v in check.values())
 
 
 def damaged(path, where=""):

@@ -671,3 +671,22 @@ def test_near_forms_of_the_checks_edit_are_refused_too(project, cli, edit, said)
     assert evalpy.checks_edited(fewer) is None
     fewer["results"][2]["id"] = "c11"
     assert evalpy.checks_edited(fewer).startswith("case c11 is not one free/s.jsonl holds"), evalpy.checks_edited(fewer)
+
+
+
+def test_a_check_whose_true_was_edited_to_1_is_refused(project, cli):
+    """135th round: a json check's schema asking {"ok": true} (enum [true]), c08-c10 answering {"ok": 1}, 7/10, its enum
+    made [1] by hand in the failing results passed report --min-accuracy 0.75 at 10/10: Python's == takes 1 for true.
+    Held as JSON holds them (same_json), true is not 1, and the file is refused; 1.0 is still 1, one number however
+    written (a weight of 1.0 scores as 1), so nothing is said of it."""
+    schema = {"type": "object", "properties": {"ok": {"enum": [True]}}, "required": ["ok"]}
+    run = free_text_run(cli, {"name": "says ok", "type": "json", "schema": schema}, ('{"ok": true}', '{"ok": 1}'))
+    for result in run["results"][7:]:
+        result["checks"][0]["schema"]["properties"]["ok"]["enum"] = [1]
+    code, out, err = cli("report", write_run("runs/free.json", run), "--min-accuracy", 0.75)
+    assert code == 2 and ('case c08\'s check says ok\'s schema is {"type": "object", "properties": {"ok": {"enum": [1]}}, '
+                          '"re…, where free/s.jsonl gives {"type": "object", "properties": {"ok": {"enum": [true]}}, …, '
+                          'as the run recorded it') in err, err
+    assert evalpy.checks_difference([{"name": "a", "weight": 1.0}], [{"name": "a", "weight": 1}], "s") is None
+    assert evalpy.checks_difference([{"name": "a", "value": [1]}], [{"name": "a", "value": [True]}], "s") \
+        == "check a's value is [1], where s gives [true]"
