@@ -7121,6 +7121,21 @@ def newest_prompt(folder=PROMPTS_DIR):
     return os.path.join(folder, max(versions)[1])
 
 
+def printed_view(whole):
+    """Which command's --json printed a file's JSON (whole, as read), "report", "compare" or "runs", by its shape, or
+    None: saved to a file, it is given where a prompt (another_file_as_prompt) or a run (other_kind) goes. Never a run
+    file's: a run holds "format" and "results", which no view prints at its top."""
+    if isinstance(whole, dict) and not {"format", "results"} & whole.keys():
+        if isinstance(whole.get("config"), dict) and "split_sha" in whole["config"] and "measure" in whole:
+            return "report"
+        if {"baseline_run", "candidate_run"} <= whole.keys() or {"split_sha", "comparisons", "reference"} <= whole.keys():
+            return "compare"
+    if isinstance(whole, list) and whole and all(isinstance(r, dict) and (
+            {"file", "problem"} <= r.keys() or {"file", "split_sha", "measure", "date"} <= r.keys()) for r in whole):
+        return "runs"
+    return None
+
+
 def another_file_as_prompt(path, text):
     """Why a file given as a prompt is one of eval.py's own files or a split, by its JSON, or None: a run file given as
     --prompt was sent whole to the model as its instructions, and the run scored without a word."""
@@ -7137,12 +7152,7 @@ def another_file_as_prompt(path, text):
         return (f"{shell_word(path)} is {what}, not a prompt: a prompt is plain text, what the model is told"
                 + (f" (see it with `{program()} report {shell_word(path)}`)" if what == "an eval.py run file" else ""))
     # what report, compare or runs printed with --json, saved to a file: a run's figures and answers, as instructions
-    shown = ("report" if isinstance(whole, dict) and isinstance(whole.get("config"), dict) and "split_sha" in whole["config"]
-             and "measure" in whole else
-             "compare" if isinstance(whole, dict) and ({"baseline_run", "candidate_run"} <= whole.keys()
-                                                       or {"split_sha", "comparisons", "reference"} <= whole.keys()) else
-             "runs" if isinstance(whole, list) and whole and all(isinstance(r, dict) and ({"file", "problem"} <= r.keys() or {
-                 "file", "split_sha", "measure", "date"} <= r.keys()) for r in whole) else None)
+    shown = printed_view(whole)
     if shown:
         return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
@@ -17859,7 +17869,15 @@ def other_kind(run):
     """What a file eval.py writes beside a run (a review's annotations, compare --pairwise's verdicts) is, and what to
     give in its place, or None. Whole and of its own kind, it needs no restoring: RESTORE_RUN, said of it as of a
     damaged run, sent the user to a copy of a sound file. Of that kind's shape alone: a run whose "format" alone was
-    edited to another kind's (its config and results whole, which neither kind holds) is a damaged run, to restore."""
+    edited to another kind's (its config and results whole, which neither kind holds) is a damaged run, to restore.
+    What report, compare or runs printed with --json (printed_view), saved among the runs, is named so too, with the
+    runs it names to give instead."""
+    view = printed_view(run)
+    if view:
+        named = view_runs(view, run)
+        return (f"this is what `{program()} {view} --json` prints, not a run: give "
+                + {"report": "the run it reports", "compare": "the runs it compared", "runs": "a run it lists"}[view]
+                + (f" ({', '.join(map(shell_word, named[:3]))}{', ...' if len(named) > 3 else ''})" if named else ""))
     if not isinstance(run, dict) or {"config", "results"} & run.keys():
         return None
     if run.get("format") in (ANNOTATIONS_FORMAT, OLD_ANNOTATIONS_FORMAT) and (
@@ -17868,6 +17886,19 @@ def other_kind(run):
     if run.get("format") == PAIRWISE_FORMAT and isinstance(run.get("comparisons"), list):
         return "this holds compare --pairwise's verdicts, not a run: give the runs it compared"
     return None
+
+
+def view_runs(view, whole):
+    """The run files a report's, compare's or runs' --json (printed_view's `view`) names, as it names them: where it
+    was printed from, which may not be here."""
+    if view == "runs":   # (a file listed with its problem is no run to give)
+        named = [r.get("file") for r in whole if "problem" not in r]
+    elif view == "report":
+        named = [whole.get("run")]
+    else:   # compare of two runs, or of several (each row names its run)
+        named = ([whole.get("baseline_run"), whole.get("candidate_run")] if "baseline_run" in whole else
+                 [r.get("run") for r in whole.get("runs") or () if isinstance(r, dict)])
+    return [path for path in dict.fromkeys(p for p in named if type(p) is str) if path]
 
 
 def head_problem(run):

@@ -260,6 +260,37 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
     assert evalpy.RESTORE_RUN not in err, err
 
 
+def test_what_report_compare_or_runs_printed_as_json_given_as_a_run_names_the_run_not_a_copy(project, cli, fake):
+    """135th round: `report r.json --json > runs/r-report.json`, then `compare runs/r-report.json runs/s.json`, was "not
+    a valid run file: no "format" ... (was it written by eval.py?); restore it from a copy", of a sound file eval.py had
+    printed; so for compare's and runs' --json, in report, compare, judge and the `runs` listing. As --prompt it was
+    already named. It is named as such here too, with the run(s) it names to give instead."""
+    write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
+    write_run("runs/s.json", make_run([("c1", "bug", "acceso")]))
+    write_run("runs/t.json", make_run([("c1", "bug", "petición")]))
+    given = {"report": (["report", "runs/r.json"], "the run it reports (runs/r.json)"),
+             "compare": (["compare", "runs/r.json", "runs/s.json"], "the runs it compared (runs/r.json, runs/s.json)"),
+             "compare3": (["compare", "runs/r.json", "runs/s.json", "runs/t.json"],
+                          "the runs it compared (runs/r.json, runs/s.json, runs/t.json)"),
+             "runs": (["runs", "runs"], "a run it lists (")}
+    for name, (argv, names) in given.items():
+        code, out, err = cli(*argv, "--json")
+        assert code == 0, err
+        Path(f"runs/{name}-out.json").write_text(out, encoding="utf-8")
+    for name, (argv, names) in given.items():
+        said = (f"runs/{name}-out.json: not a run file: this is what `python eval.py {argv[0]} --json` prints, not a "
+                f"run: give {names}")
+        for command in (["report", f"runs/{name}-out.json"], ["compare", f"runs/{name}-out.json", "runs/s.json"],
+                        ["judge", f"runs/{name}-out.json", "--host", fake.url]):
+            code, out, err = cli(*command)
+            assert code == 2 and err.startswith(f"error: {said}") and evalpy.RESTORE_RUN not in err, (command, err)
+    listed = {row["file"]: row.get("problem") for row in json.loads(cli("runs", "runs", "--json")[1])}
+    for name, (argv, names) in given.items():
+        problem = listed[f"runs/{name}-out.json"]
+        assert f"`python eval.py {argv[0]} --json` prints, not a run" in problem and evalpy.RESTORE_RUN not in problem, problem
+    assert listed["runs/r.json"] is None and fake.chat_bodies == []   # (the runs themselves still listed as runs)
+
+
 @pytest.mark.parametrize("kind", ["PAIRWISE_FORMAT", "ANNOTATIONS_FORMAT", "OLD_ANNOTATIONS_FORMAT"])
 def test_a_run_whose_format_alone_names_another_kind_is_a_damaged_run(project, cli, kind):
     """Round 134's review: a run whose "format" alone was edited to compare --pairwise's or a review's (its config and
