@@ -7474,11 +7474,19 @@ def id_meant(case_id, ids, flag):
     tells none apart), else one a letter or so off; else which ids there are (a few, and how many). One that begins
     with a dash is shown with flag as it is given ("-dash (--case=-dash)"): "--case -dash" is refused as no value."""
     ids = list(dict.fromkeys(ids))
-    begun = [i for i in ids if id_spelt(i).startswith(id_spelt(case_id))]
-    begun = difflib.get_close_matches(case_id, begun, n=1, cutoff=0) if 0 < len(begun) < len(ids) else []
-    near = [i for i in ids if id_spelt(i) == id_spelt(case_id)] or begun or difflib.get_close_matches(case_id, ids, n=1)
-    dashed = f" ({option_word(flag, near[0], id_word)})" if near and str(near[0]).startswith("-") else ""
-    return f"; did you mean {id_word(near[0])}{dashed}?" if near else ids_listed(ids)
+    near = name_meant(case_id, ids)
+    dashed = f" ({option_word(flag, near, id_word)})" if near is not None and str(near).startswith("-") else ""
+    return f"; did you mean {id_word(near)}{dashed}?" if near is not None else ids_listed(ids)
+
+
+def name_meant(typed, names):
+    """The one of names (ids, a server's models) a person typing `typed` meant, or None: id_meant's order (its case and
+    zeros aside, then what begins as typed, then a letter or so off)."""
+    names = list(dict.fromkeys(names))
+    begun = [i for i in names if id_spelt(i).startswith(id_spelt(typed))]
+    begun = difflib.get_close_matches(typed, begun, n=1, cutoff=0) if 0 < len(begun) < len(names) else []
+    near = [i for i in names if id_spelt(i) == id_spelt(typed)] or begun or difflib.get_close_matches(typed, names, n=1)
+    return near[0] if near else None
 
 
 def ids_listed(ids):
@@ -9466,6 +9474,18 @@ def case_twins_refused(model, entries, host, scrub):
                         "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
 
 
+def not_pulled(model, host, names, clean=str):
+    """That a model is not among those a server lists (names), and the cure: the name meant where one listed is spelt
+    close to it (qwen2.5:7 of qwen2.5:7b), then pulling it as typed (no registry has a typo's tag to pull, and
+    `ollama pull qwen2.5:7` was the first cure offered), else pulling it; each followed by the names listed."""
+    near = name_meant(model, names)
+    if near is None:
+        return f"model {model!r} is not pulled on {host}.\nRun `ollama pull {shell_word(model)}`, or pick one it has: {names_text(names, clean)}"
+    return (f"model {model!r} is not pulled on {host}; did you mean {name_shown(clean(str(near)), NAME_SHOWN_CHARS)}?\n"
+            f"If {model!r} is the name you meant, run `ollama pull {shell_word(model)}`; or pick one it has: "
+            f"{names_text(names, clean)}")
+
+
 class OllamaClient(ChatClient):
     """Ollama's own API: /api/tags, /api/version, /api/chat."""
 
@@ -9507,8 +9527,7 @@ class OllamaClient(ChatClient):
             if wanted in names:
                 self.names[model] = wanted
         if model not in names and wanted not in names:
-            raise EvalError(f"model {model!r} is not pulled on {self.host}.\n"
-                            f"Run `ollama pull {shell_word(model)}`, or pick one it has: {names_text(sorted(names), self.scrub)}"
+            raise EvalError(not_pulled(model, self.host, sorted(names), self.scrub)
                             + unnamed_note(tags.get("models"), tags_names, "name or model", self.scrub) + ".")
         entry = entries.get(model) or entries.get(wanted)
         # one name listed twice with two digests (a proxy joining two servers; m and m:latest): either may answer, and

@@ -2232,6 +2232,24 @@ def test_think_on_a_model_that_does_not_think_stops_before_any_case(project, cli
     assert code == 2 and 'HTTP 400: "qwen2.5:7b" does not support thinking' in out + err
 
 
+def test_a_misspelt_model_is_offered_the_one_meant_before_pulling_the_typo(project, cli, fake):
+    """135th round: --model qwen2.5:7 (the server has qwen2.5:7b) and --judge-model lama3.1:8b were told "Run `ollama pull
+    qwen2.5:7`, or pick one it has: ...", the typo's pull first, where every other typo in eval.py is "did you mean X?"."""
+    fake.models = ["llama3.1:8b", "qwen2.5:7b", "qwen3:8b"]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "qwen2.5:7")
+    assert code == 2 and err == (f"error: model 'qwen2.5:7' is not pulled on {fake.url}; did you mean qwen2.5:7b?\n"
+                                 "If 'qwen2.5:7' is the name you meant, run `ollama pull qwen2.5:7`; or pick one it has: llama3.1:8b, "
+                                 "qwen2.5:7b, qwen3:8b.\n"), err
+    for typed, meant in (("lama3.1:8b", "llama3.1:8b"), ("llama3.1:8", "llama3.1:8b")):   # (support's checks: a judge's)
+        code, out, err = cli("run", "--split", "golden/support/dev.jsonl", "--judge-model", typed, "--host", fake.url)
+        assert code == 2 and f"model '{typed}' is not pulled on {fake.url}; did you mean {meant}?\n" in err, err
+        assert not err.split("did you mean")[0].count("ollama pull"), err
+    # nothing close: the pull leads, as before
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "mistral:7b")
+    assert code == 2 and "did you mean" not in err and "Run `ollama pull mistral:7b`, or pick one it has" in err, err
+    assert fake.chat_bodies == []
+
+
 def test_a_listed_model_that_cannot_be_loaded_stops_before_the_cases(project, cli, fake):
     """Issue 27, item 11: a model /api/tags lists whose files are gone answers the load with 404
     'model "x" not found, try pulling it first' (server/routes.go handleScheduleError, os.ErrNotExist);
