@@ -11871,14 +11871,24 @@ def scores_agree(scores, winner, whole=True):
 # answers, "A, B", may be the order they were shown in)
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
-RANKED_APART = re.compile(r"(?:>{1,2}|[,;→])(?:[ \t]*+then\b)?|\bthen\b")
+# an arrow before a place ending its part links the place to its name ("A → 1st, B → 2nd", "A => 1st": read as
+# separators, "1st, B" was a part, the text's places tangled), no separator, and no ">" ordering the text
+ARROW_LINK = r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)|first|second|last|best|worst)(?:[ \t]++place)?[ \t]*+(?:[,;\n]|\Z))"
+RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
+RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
+# a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
+# any winner beside it was counted), read past
+RANKING_LABEL = re.compile(r"[ \t]*(?:final[ \t]+)?(?:rank(?:ing)?s?|order|preference(?:[ \t]+order)?)[ \t]*:[ \t]*",
+                           re.IGNORECASE)
 # a part's place said before or after it ("1st: B", "#2 A", "1. B", "B first"): no part of the answer's name, its
 # number where it orders the parts ("last" the last's); a bare number before it ("9 B > 7 A", "9 - B") is stripped
 # too but is no place, a score as likely (read as places, 7 before 9 put A first)
 # ...a word naming it a place too, before or after it ("Rank 1: B", "No. 1: B", "1st place: B", "Last: A": read as no
-# place, "place: B" and "Last: A" named no answer, any winner beside them counted)
+# place, "place: B" and "Last: A" named no answer, any winner beside them counted), or a label of its place before a
+# colon ("Winner: B\nLoser: A", "Top: B", "Best: B": the winner A beside them was counted)
 PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)[ \t]*+)?"
-                          r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second|last))\b"
+                          r"(?:(?P<hash>#)?(?P<number>\d{1,2})(?P<suffix>st|nd|rd|th)?|(?P<word>first|second|last"
+                          r"|(?:winner|loser|top|bottom|best|worst)(?=[ \t]*+[:=]))\b)"
                           r"(?:[ \t]++place\b)?(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 # ...or, where none parts it, its lines ("1. B\n2. A", "B\nA": read as one part, no ranking, the winner A counted)
 RANKED_LINES = re.compile(r"\n\s*")
@@ -11894,12 +11904,22 @@ RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<numbe
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
 # after it: "A (2nd draft)" and "B, A (rank is close)" say none
-PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
+PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position|number|no\.)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
                r"(?:[ \t]++place)?")
-PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
+PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
                           + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r")"
-                          r"|[ \t]++(?:is|was)[ \t]++(?:(?:the|in)[ \t]++){0,2}(?P<said>" + PLACE_NAMED + r"))",
-                          re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place")
+                          r"|[ \t]++(?:(?:is|was)(?:[ \t]++(?:ranked|placed))?|ranked|placed)[ \t]++(?:(?:the|in|at)[ \t]++){0,2}"
+                          r"(?P<said>" + PLACE_NAMED + r")|[ \t]++(?P<hashed>#\d{1,2}))",
+                          re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place", "B ranked 1st", "B #1";
+# its name the shortest: "B is" and "ranked first" would be a name naming no answer)
+# ...or linked to it by a colon, "=" or an arrow ("A: 2nd, B: 1st", "A = first", "A → 1st", "B: worst\nA: best": read
+# as none, the name "A:" named no answer, any winner beside them counted); a place in words after a colon alone, best
+# or worst of the two
+PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<linked>" + PLACE_NAMED
+                          + r"|best|better|worst|worse)", re.IGNORECASE)
+# the place each word of a place names ("last" the last part's, whatever their count)
+PLACES_SAID = {"first": 1, "second": 2, "last": "last", "best": 1, "better": 1, "top": 1, "winner": 1, "worst": "last",
+               "worse": "last", "bottom": "last", "loser": "last"}
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"
@@ -11969,6 +11989,15 @@ def listed_lines(text):
     return [line.strip().lstrip("-•* \t") for line in lines] if listed else [text]
 
 
+def first_line_ranked(text):
+    """A ranking's text whose first line is parted (RANKED_APART: "A > B", "A, B", "A then B") as that line alone: the
+    lines after it are its reasons ("A > B\nA is better" was one part joined to its reason, no ranking, the winner B
+    counted); else the text."""
+    first, *rest = text.strip().split("\n", 1)
+    parts = RANKED_APART.split(first, maxsplit=1)
+    return first if rest and len(parts) == 2 and all(part.strip() for part in parts) else text
+
+
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
@@ -11977,7 +12006,9 @@ def a_ranking(under, items):
     PLACES_AGAINST_ORDER where they say another order than its ">", PLACES_TANGLED where more than two parts name other
     than A and B once each (the_answers_placed); else None."""
     words = set(field_name(under).split("_"))
-    compared = isinstance(items, str) and ">" in items
+    items = first_line_ranked(items[RANKING_LABEL.match(items).end() if RANKING_LABEL.match(items) else 0:]) \
+        if isinstance(items, str) else items
+    compared = isinstance(items, str) and bool(RANKED_COMPARED.search(items))
     named = words - ORDER_WORDS
     if not (RANKS & words or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
@@ -12055,8 +12086,10 @@ def part_placed(part, ranked=True):
     number = remarked_place(place.group("number") or place.group("word")) if labelled else None
     part = part[place.end():].strip("*_ \t") if place else part   # ("**1st:** B")
     if number is None and (remark := PLACE_REMARK.fullmatch(part)) and (ranked or not bare_remark(remark)):
-        return remarked_place(remark.group("parenthesized") or remark.group("dashed") or remark.group("said")), \
-            remark.group("name")
+        return remarked_place(remark.group("parenthesized") or remark.group("dashed") or remark.group("said")
+                              or remark.group("hashed")), remark.group("name")
+    if number is None and (linked := PLACE_LINKED.fullmatch(part)):
+        return remarked_place(linked.group("linked")), linked.group("name")
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
         after = PLACE_AFTER[words[1].casefold()]   # (0 a place too: "0: B" is B in place 0)
@@ -12066,8 +12099,8 @@ def part_placed(part, ranked=True):
 
 def remarked_place(said):
     """The place a remark of PLACE_REMARK's names, as its number, or "last"."""
-    number = re.search(r"\d{1,2}|first|second|last", said, re.IGNORECASE).group().casefold()
-    return {"first": 1, "second": 2, "last": "last"}.get(number) or int(number)
+    number = re.search(r"\d{1,2}|" + "|".join(PLACES_SAID), said, re.IGNORECASE).group().casefold()
+    return PLACES_SAID.get(number) or int(number)
 
 
 def places_given(parts):

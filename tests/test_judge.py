@@ -7350,6 +7350,50 @@ def test_a_ranking_by_places_or_as_a_text_and_an_order_of_preference_are_read_as
 
 
 @pytest.mark.parametrize("reply, human", [
+    # a place linked to its name by a colon, "=" or an arrow (the name "A:" named no answer; the arrow parted the text)
+    ('{"winner": "A", "ranking": "A: 2nd, B: 1st"}', None),
+    ('{"winner": "B", "ranking": "A: first, B: second"}', None),
+    ('{"winner": "B", "ranking": "A = 1st, B = 2nd"}', None),
+    ('{"winner": "B", "final_ranking": "B: 1st, A: 2nd"}', "B"),
+    ('{"winner": "A", "ranking": "A → 1st, B → 2nd"}', "A"),
+    ('{"winner": "A", "ranking": "A => 1st, B => 2nd"}', "A"),
+    ('{"winner": "B", "ranking": "A → 1st, B → 2nd"}', None),
+    ('{"winner": "A", "ranking": "B: worst\\nA: best"}', "A"),
+    ('{"winner": "B", "ranking": "B: worst\\nA: best"}', None),
+    # a place said after the name without "is", or as "ranked" or "number"; a label before the whole ranking
+    ('{"winner": "A", "ranking": "B #1, A #2"}', None),
+    ('{"winner": "A", "ranking": "B ranked 1st, A ranked 2nd"}', None),
+    ('{"winner": "A", "ranking": "B is ranked first, A is ranked second"}', None),
+    ('{"winner": "A", "ranking": "B is number 1, A is number 2"}', None),
+    ('{"winner": "B", "ranking": "B is ranked first, A is ranked second"}', "B"),
+    ('{"winner": "B", "ranking": "Ranking: A, B"}', None),
+    ('{"winner": "A", "ranking": "Ranking: A, B"}', "A"),
+    # one item a line under a label of its place
+    ('{"winner": "A", "ranking": "Winner: B\\nLoser: A"}', None),
+    ('{"winner": "A", "ranking": "Top: B\\nBottom: A"}', None),
+    ('{"winner": "B", "ranking": "Winner: B\\nLoser: A"}', "B"),
+    ('{"winner": "A", "ranking": "• B\\n• A"}', None),
+    # a ranking's first line, its reasons after it
+    ('{"winner": "B", "ranking": "A > B\\nA is better"}', None),
+    ('{"winner": "B", "ranking": "A, B\\nA is better"}', None),
+    ('{"winner": "B", "ranking": "A then B\\nNote: B is longer"}', None),
+    ('{"winner": "A", "ranking": "A then B\\nNote: B is longer"}', "A"),
+    # (remarks that are no places, and agreeing rankings, stay as they were)
+    ('{"winner": "A", "ranking": "A > B"}', "A"),
+    ('{"winner": "A", "ranking": "A (2 errors), B (0 errors)"}', "A"),
+    ('{"winner": "A", "ranking": "A (v2), B"}', "A"),
+    ('{"winner": "A", "ranking": "A: 8, B: 6"}', "A"),
+    ('{"winner": "B", "ranking": "B,\\nA"}', "B"),
+])
+def test_a_ranking_placed_by_a_colon_an_arrow_a_label_or_ranked_and_its_reasons_after_it_are_read(reply, human):
+    """135th round, atk419a: places after a colon, "=" or an arrow ("A: 2nd, B: 1st", "A → 1st"), said as "B #1", "B
+    ranked 1st" or "B is number 1", labels of places ("Winner: B\\nLoser: A"), a label before the ranking ("Ranking:
+    A, B") and a ranking's first line with its reasons after it ("A > B\\nA is better") were read as no ranking, any
+    winner beside them counted (arrows parted the text: "A → 1st" beside the winner A was left to a person)."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
