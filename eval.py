@@ -11944,7 +11944,8 @@ TIED_ANSWER = r"(?:(?:answer|response|assistant|option|model|output|candidate)[ 
 # style, no tie, as "same length" is none; read as one, "A, B (equally long)" beside a tie was counted against its order)
 EQUALLY_GOOD = ("good", "strong", "weak", "correct", "helpful", "accurate", "valid", "matched", "ranked", "rated",
                 "scored", "well", "useful", "effective", "acceptable", "competent", "preferred", "preferable", "poor",
-                "bad", "fine", "great", "excellent", "solid", "relevant", "appropriate")
+                "bad", "fine", "great", "excellent", "solid", "relevant", "appropriate", "wrong", "incorrect", "flawed",
+                "inaccurate", "unhelpful", "mediocre")
 TIED_REMARK = (r"(?:(?:both|they|are|were|is|it's|it[ \t]+is)[ \t]++){0,3}(?:equal|equally[ \t]+(?:"
                + "|".join(EQUALLY_GOOD) + r")\b|tied?|a[ \t]+tie|"
                r"the[ \t]+same|identical|equivalent|a[ \t]+draw|draw)(?:[ \t]+(?:for[ \t]+(?:first|1st|the[ \t]+top)|"

@@ -7394,6 +7394,19 @@ def test_a_ranking_placed_by_a_colon_an_arrow_a_label_or_ranked_and_its_reasons_
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A and B equally wrong"}', None),
+    ('{"winner": "A", "ranking": "A, B (equally incorrect)"}', None),
+    ('{"winner": "A", "ranking": "A and B equally flawed"}', None),
+    ('{"winner": "tie", "ranking": "A and B equally wrong"}', "tie"),
+    ('{"winner": "tie", "ranking": "A, B (equally long)"}', None),
+])
+def test_a_ranking_saying_both_answers_equally_wrong_is_a_tie(reply, human):
+    """135th round, atk419a: "A and B equally wrong" (incorrect, flawed) was no tie, where "equally weak" is one: the
+    winner A beside it was counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
