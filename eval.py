@@ -11597,12 +11597,12 @@ SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
 # is scored higher the better, as is one whose words deny or deal with the fault (FAULT_DEALT: no_errors, avoids_errors,
 # detected_errors, faults found), one joining it to another (accuracy_and_errors) and one whose head is before of, to or
 # from (absence_of_errors, understanding_of_the_problem; a count's aside: number_of_errors)
-LOWER_BETTER = RANKS | {"position", "place", "error", "errors", "issue", "issues", "mistake", "mistakes", "problem",
+LOWER_BETTER = RANKS | {"position", "place", "standing", "error", "errors", "issue", "issues", "mistake", "mistakes", "problem",
                         "problems", "flaw", "flaws", "fault", "faults", "hallucination", "hallucinations", "penalty",
                         "penalties", "errores", "fallos", "problemas", "errades"}
 # (nouns of LOWER_BETTER that may name a topic or a standing, qualified by a word of none of FAULT_KINDS: math_problems,
 # social_issues, market_position)
-TOPIC_NOUNS = {"position", "place", "issue", "issues", "problem", "problems", "problemas"}
+TOPIC_NOUNS = {"position", "place", "standing", "issue", "issues", "problem", "problems", "problemas"}
 FAULT_KINDS = {"major", "minor", "critical", "serious", "severe", "significant", "small", "big", "main", "key", "remaining",
                "unresolved", "outstanding", "open", "known", "factual", "logical", "logic", "grammar", "grammatical",
                "spelling", "formatting", "format", "style", "safety", "security", "accuracy", "reasoning", "quality"}
@@ -11633,7 +11633,7 @@ def lower_better(key):
                 words)
     nouns = list(itertools.dropwhile(lambda word: word in COUNT_WORDS, reversed(head)))
     return bool(nouns) and nouns[0] in LOWER_BETTER and not FAULT_DEALT & set(words) and not JOINING & set(nouns[1:2]) \
-        and (nouns[0] not in TOPIC_NOUNS or set(nouns[1:]) <= COUNT_WORDS | WHOLE_WORDS | FAULT_KINDS)
+        and (nouns[0] not in TOPIC_NOUNS or set(nouns[1:]) <= COUNT_WORDS | WHOLE_WORDS | FAULT_KINDS | RANKS)
 
 
 # a scale beside the verdict saying its lowest is the best ("scale": "1-5 where 1 is best", "rank, 1 best", "lower is
@@ -11705,7 +11705,7 @@ SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point
 # rank, never as the order the answers were shown in: A is always shown first, so position_A 1 and position_B 2 as that
 # order say the same in every reply; read as a rank against the winner B they leave it to a person, a look lost, where
 # unread a rank against the winner would be a verdict invented
-PLACE_WORDS = RANKS | {"position", "place"}
+PLACE_WORDS = RANKS | {"position", "place", "standing"}
 # words of a key naming an answer's own value, what it said (answer, value, final_answer, output, final, result): a
 # text there, "1/4", is its content, never its score, in its object ({"A": {"answer": "1/4"}}) or one level down
 # ("answers": {"answer_A": "1/4"}); beside the verdict "Answer A": "3/10" is still a score, the label eval.py's own

@@ -7267,6 +7267,22 @@ def test_answers_ranks_beside_the_winner_are_read_as_a_ranking_is(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "ranking_position_A": "first", "ranking_position_B": "second"}', None),
+    ('{"winner": "B", "rank_position_A": "1st", "rank_position_B": "2nd"}', None),
+    ('{"winner": "B", "standing_A": 1, "standing_B": 2}', None),
+    ('{"winner": "B", "A": {"standing": 1}, "B": {"standing": 2}}', None),
+    ('{"winner": "A", "ranking_position_A": "first", "ranking_position_B": "second"}', "A"),
+    ('{"winner": "A", "standing_A": 1, "standing_B": 2}', "A"),
+    # ("position" alone is still the order they were shown in)
+    ('{"winner": "B", "position_A": "first", "position_B": "second"}', "B"),
+])
+def test_a_ranks_position_or_standing_beside_the_winner_is_read_as_a_rank(reply, human):
+    """135th round, atk419a: ranking_position_A, rank_position_A and standing_A (in the answers' objects too) were read
+    as scores higher the better or no rank, the winner B ranked second counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
     ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
     ('{"winner": "A", "ranking": "B, A"}', None),
