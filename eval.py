@@ -11954,6 +11954,10 @@ TIED_IN_WORDS = re.compile(TIED_ANSWER.format("one") + r"[ \t]*+(?:[,;&/]|and(?=
                            + r"[ \t]*+(?:[-–—:,][ \t]*+)?(?:\([ \t]*+" + TIED_REMARK + r"[ \t]*+\)|" + TIED_REMARK
                            + r")[ \t.!]*+", re.IGNORECASE)   # (each run of spaces read once: a MiB of them took seconds)
 ORDER_WORDS = {"order", "ordering"}
+# ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
+# "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
+# beside them was counted
+LIST_WORDS = {"preferences", "list"}
 # ...qualified only as a ranking or a preference (preference_order, final_order, ranked_order, order_of_preference):
 # any other order of the two is the order they were shown in, or sorted or swapped in (presentation_order,
 # display_order, order_presented, input_order, swapped_order, order_after_swap), never a ranking, inside a field too
@@ -12011,7 +12015,8 @@ def a_ranking(under, items):
         if isinstance(items, str) else items
     compared = isinstance(items, str) and bool(RANKED_COMPARED.search(items))
     named = words - ORDER_WORDS
-    if not (RANKS & words or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
+    if not (RANKS & words or words == {"preferences"}
+            or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
@@ -12138,8 +12143,8 @@ def by_places(parts):
 
 def names_an_order(key, value):
     """Whether a key beside a verdict gives the answers' order of preference (a_ranking: "order": "B > A",
-    "preference_order": ["B", "A"]), read as a ranking is."""
-    return bool(ORDER_WORDS & set(field_name(key).split("_"))) and a_ranking(key, value) is not None
+    "preference_order": ["B", "A"], "preferences", "ranked_list": LIST_WORDS), read as a ranking is."""
+    return bool((ORDER_WORDS | LIST_WORDS) & set(field_name(key).split("_"))) and a_ranking(key, value) is not None
 
 
 def ranked_first(under, items):

@@ -7410,6 +7410,21 @@ def test_a_ranking_placed_by_a_colon_an_arrow_a_label_or_ranked_and_its_reasons_
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preferences": {"B": 1, "A": 2}}', None),
+    ('{"winner": "A", "preferences": "B > A"}', None),
+    ('{"winner": "A", "ranked_list": "B, A"}', None),
+    ('{"winner": "B", "preferences": {"B": 1, "A": 2}}', "B"),
+    ('{"winner": "B", "ranked_list": "B, A"}', "B"),
+    # (a preference that is no ranking is none)
+    ('{"winner": "A", "preferences": "concise answers"}', "A"),
+])
+def test_the_answers_preferences_and_a_ranked_list_beside_the_winner_are_read_as_a_ranking(reply, human):
+    """135th round, atk419a: "preferences": {"B": 1, "A": 2} or "B > A" and "ranked_list": "B, A" beside the winner A
+    were never read as a ranking, A counted though ranked second."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A and B equally wrong"}', None),
     ('{"winner": "A", "ranking": "A, B (equally incorrect)"}', None),
     ('{"winner": "A", "ranking": "A and B equally flawed"}', None),
