@@ -11487,6 +11487,9 @@ def of_the_whole_field(name, fields):
 # a name of the whole that is the judge's alone, one word: beside the verdict's key it speaks of the reply's verdict
 # (overall; a pick, choice: {"winner": "A", "choice": "B"} was read as A; the answers' scores, {"scores": {"A": 2, "B": 9}})
 WHOLE_ALONE = {"overall", "final", "global", "choice", "chosen", "preference", "score", "scores", "rating", "ratings"} | RANKS
+# ...and, its scale said after it, the answers' points, stars or marks ("points_out_of_10": {"A": 9, "B": 3},
+# "stars_out_of_5": read as none, the winner B on 3 to 9 was counted); alone, "points" may be a list of a reason's
+SCALED_ALONE = {"points", "stars", "marks"}
 
 
 def a_verdict_beside(key, fields):
@@ -11495,7 +11498,8 @@ def a_verdict_beside(key, fields):
     (overall, choice, scores; its scale said after it, scores_out_of_10: scale_dropped); {"pass": true, "final_result":
     "FAIL"} was read as a pass. Never a bare word an answer's own JSON may hold (result, decision, status: "decision":
     "no" of a refund declined)."""
-    return "_" in field_name(key) and of_the_whole_field(key, fields) or scale_dropped(key) in WHOLE_ALONE
+    return "_" in field_name(key) and of_the_whole_field(key, fields) or scale_dropped(key) in WHOLE_ALONE \
+        or scale_dropped(key) in SCALED_ALONE and scale_dropped(key) != field_name(key)
 
 
 def breakdown_agrees(whole, items, verdict):
@@ -11577,14 +11581,24 @@ REASON_KEY = re.compile(r"(?:[-*+>#(]{1,6}[ \t]{0,3})?[*_]{0,3}((?:(?:final|over
 REASON_SENTENCES = re.compile(r"[.!?;]+(?=\s|\Z)")
 
 
+SCALE_IN_WORDS = {"three": 3, "four": 4, "five": 5, "seven": 7, "ten": 10, "twenty": 20, "hundred": 100}
 # "6/10", "7.5", "85%", its scale in words or its unit after it ("9 out of 10", "9/10 points": read as no score, B
 # winning on 3 to 9 out of 10 was counted); a reason after it ("8/10 - clearer", "6/10 (vague)"); of nine digits at most:
 # no judge's scale is longer, and Python converts no integer of over 4,300 digits, its ValueError a traceback that lost
-# compare's votes (a longer one is compared with nothing, a person's)
-SCORE = (r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:(?:/|(?i:out[ \t]+of)(?=[ \t]))[ \t]*(?P<of>\d{1,9})"
+# compare's votes (a longer one is compared with nothing, a person's); its scale after "of", "over", "on" or "from", its
+# unit before it, and in words ("9 of 10", "9 points out of 10", "9 out of ten": read as no score, the winner B on 3 to 9
+# was counted)
+SCORE = (r"(?P<score>\d{1,9}(?:[.,]\d{1,9})?)[ \t]*(?:(?:(?i:points?|pts|marks?|stars?)[ \t]+)?"
+         r"(?:/|(?i:out[ \t]+of|of|over|on|from)(?=[ \t]))[ \t]*(?P<of>\d{1,9}|(?i:" + "|".join(SCALE_IN_WORDS) + r")\b)"
          r"(?:[ \t]+(?i:points?|pts)\b)?|(?P<percent>%))?(?:[ \t]+[-–—][ \t][^\n;]*|[ \t]*\([^\n;]*)?")
 SCORE_OF_AN_ANSWER = re.compile(NAMED_ANSWER.format("answer") + r"\s*[:=]\s*" + SCORE, re.IGNORECASE)   # "Answer A: 8/10"
 SCORE_ALONE = re.compile(SCORE)   # (under an answer's key: {"B": "9/10"})
+
+
+def out_of(score):
+    """The scale a SCORE match says it is out of, as its number (SCALE_IN_WORDS: "ten" 10), or 1 where it says none."""
+    said = score.group("of")
+    return (SCALE_IN_WORDS.get(said.casefold()) or int(said)) if said else 1
 # one text's scores: "A: 6/10, B: 9/10" (never 6,5); the separator alone, each part stripped after: spaces about it in the
 # pattern were tried from each space of a run with no separator after it (a MiB after "A:" took minutes)
 SCORES_APART = re.compile(r"[;\n]|,(?!\d)")
@@ -11700,7 +11714,8 @@ def scale_lowers(verdict_object, held):
 SIDE_WORDS = {"assistant", "candidate", "for", "of"}
 # words of a key naming an answer that say it holds the answer's score (score_A, A_rating, points_B): under any other
 # (answer_A, "Answer A", output_A, model_id_A) is the answer's own value, 42 or "1/2", no score
-SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point", "grade", "grades", "mark", "marks"}
+SCORE_WORDS = {"score", "scores", "rating", "ratings", "rated", "points", "point", "grade", "grades", "mark", "marks",
+               "stars"}
 # ...and its place, lower the better (rank_A, A_rank, position_B: beside the winner never read). position_A is read as a
 # rank, never as the order the answers were shown in: A is always shown first, so position_A 1 and position_B 2 as that
 # order say the same in every reply; read as a rank against the winner B they leave it to a person, a look lost, where
@@ -11740,10 +11755,15 @@ def names_a_bound(key):
 
 def scale_dropped(key):
     """A key as field_name spells it, the scale a score's key says it is out of dropped (scores_out_of_10 is scores,
-    score_A_out_of_10 score_a: read as neither, B winning on 3 to 9 out of 10 was counted); a key naming the bound
-    itself (names_a_bound: score_out_of, max_score) as it is."""
+    score_A_out_of_10 score_a: read as neither, B winning on 3 to 9 out of 10 was counted), or its range (scores_0_to_10,
+    SCALE_ENDING); a key naming the bound itself (names_a_bound: score_out_of, max_score) as it is."""
     words = field_name(key).split("_")
-    return "_".join(words[:words.index("out")]) if "out" in words[1:] and not names_a_bound(key) else field_name(key)
+    if "out" in words[1:] and not names_a_bound(key):
+        return "_".join(words[:words.index("out")])
+    return SCALE_ENDING.sub("", field_name(key))
+
+
+SCALE_ENDING = re.compile(r"(?<=[^\W\d_])_\d{1,9}_to_\d{1,9}\Z")   # (a range ending a word's key: scores_1_to_5)
 
 
 def side_named(key):
@@ -11789,13 +11809,13 @@ def scores_of(under, value, lower=False, side=None, in_scores=False):
         found = [SCORE_ALONE.fullmatch(texts[0])]
         if not (scored or found[0] and found[0].group("of")):
             return None
-    if not all(found) or any(int(score.group("of") or 1) == 0 for score in found):
+    if not all(found) or any(out_of(score) == 0 for score in found):
         return None
     return [((score.groupdict().get("answer") or answer).upper(),
              (-1 if lower else 1) * Fraction(score.group("score").replace(",", "."))
-             / (100 if score.group("percent") else int(score.group("of") or 1)),
+             / (100 if score.group("percent") else out_of(score)),
              bool(score.group("of") or score.group("percent")) if scored or score.groupdict().get("answer")
-             else int(score.group("of")))
+             else out_of(score))
             for score in found]
 
 

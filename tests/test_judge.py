@@ -7075,6 +7075,25 @@ def test_a_score_out_of_its_scale_in_an_answer_s_object_is_its_score(reply, huma
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "A": {"score": "9 of 10"}, "B": {"score": "3 of 10"}}', None),
+    ('{"winner": "B", "A": {"score": "9 points out of 10"}, "B": {"score": "3 points out of 10"}}', None),
+    ('{"winner": "B", "A": {"score": "9 out of ten"}, "B": {"score": "3 out of ten"}}', None),
+    ('{"winner": "B", "points_out_of_10": {"A": 9, "B": 3}}', None),
+    ('{"winner": "B", "stars_out_of_5": {"A": 4, "B": 2}}', None),
+    ('{"winner": "B", "scores_0_to_10": {"A": 9, "B": 3}}', None),
+    ('{"winner": "A", "A": {"score": "9 of 10"}, "B": {"score": "3 of 10"}}', "A"),
+    ('{"winner": "A", "points_out_of_10": {"A": 9, "B": 3}}', "A"),
+    # (a count out of a number is no score; a reason's points are no scores)
+    ('{"winner": "B", "A": {"score": "9 of 10 cases"}, "B": {"score": "3 of 10 cases"}}', "B"),
+    ('{"winner": "B", "points": ["A is wrong", "B is right"]}', "B"),
+])
+def test_a_score_whose_scale_is_written_otherwise_is_its_score(reply, human):
+    """135th round, atk419a: "9 of 10", "9 points out of 10", "9 out of ten" and the keys points_out_of_10,
+    stars_out_of_5 and scores_0_to_10 were read as no scores, the winner B on 3 to 9 counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "A": {"is_winner": false}, "B": {"is_winner": true}}', None),
     ('{"winner": "A", "A_wins": false, "B_wins": true}', None),
     ('{"winner": "A", "B_is_better": true}', None),
