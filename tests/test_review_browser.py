@@ -4,6 +4,7 @@ import contextlib
 import functools
 import os
 import re
+import time
 
 import pytest
 
@@ -49,11 +50,25 @@ class HeldAnswer:
         self.page.route("**/annotations", lambda route: route.continue_() if self.held else
                         self.held.append((route, route.fetch())))
 
+    def landed(self):
+        """Waits till the held save's answer came back from the server (route.fetch() returned: its note is on file),
+        however loaded the machine: a hand edit made before it found no file, or one the save then refused."""
+        until(self.page, lambda: self.held)
+
     def release(self):
         route, response = self.held.pop()
         route.fulfill(response=response)
         self.page.wait_for_timeout(300)
         self.page.unroute("**/annotations")
+
+
+def until(page, reached, seconds=30):
+    """Waits till reached() holds, however loaded the machine (at most `seconds`, then fails), Playwright's route
+    handlers let run meanwhile (a fixed wait guessed how long a save took)."""
+    deadline = time.monotonic() + seconds
+    while not reached():
+        assert time.monotonic() < deadline, f"not reached in {seconds} s"
+        page.wait_for_timeout(20)
 
 
 def note_by_hand(text, key="dev-09#1", time="2026-01-02T10:00:00+01:00"):
@@ -809,7 +824,7 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     answer = HeldAnswer(page)
     answer.hold()
     save_note(page, "own slow")
-    page.wait_for_timeout(300)
+    answer.landed()
     page.keyboard.press("j")
     save_note(page, "fast")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -825,7 +840,7 @@ def test_a_late_answer_that_agrees_an_older_reviews_answer_a_note_alike_as_store
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    answer.landed()
     page.keyboard.press("j")
     save_note(page, " again")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -882,7 +897,7 @@ def test_a_late_answer_never_shows_a_note_removed_or_replaced_since_and_notes_al
         answer.release()
     answer.hold()
     save_note(page, "B")
-    page.wait_for_timeout(300)
+    answer.landed()
     note_by_hand(None)
     elsewhere_then_release()   # (waited for: the held answer is read after its release, later under load)
     expect(page.locator("#savestatus")).to_have_text(re.compile("^the note was removed from the file since it was shown"))
@@ -891,7 +906,7 @@ def test_a_late_answer_never_shows_a_note_removed_or_replaced_since_and_notes_al
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    answer.landed()
     note_by_hand("B1 C")
     elsewhere_then_release()
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'B1 C' for this answer"))
@@ -931,14 +946,14 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
         page.keyboard.press("k")
     answer.hold()
     save_note(page, "x1")
-    page.wait_for_timeout(300)
+    answer.landed()
     note_by_hand("H")
     elsewhere_then_release()
     expect(page.locator("#notice")).to_contain_text("1 annotation was changed in the annotations file")
     assert page.input_value("#annotationinput") == "H"
     answer.hold()
     save_note(page, "2")
-    page.wait_for_timeout(300)
+    answer.landed()
     note_by_hand("H2", time="2020-05-05T05:05:05+00:00")
     elsewhere_then_release()
     expect(page.locator("#savestatus")).to_have_text("saved 2020-05-05T05:05:05+00:00")
@@ -947,7 +962,7 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     page.keyboard.press("/")
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    answer.landed()
     note_by_hand("H2", time="2020-05-05T05:05:05+00:00")
     elsewhere_then_release()
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: the note on file changed and changed back "
