@@ -83,6 +83,14 @@ def note_by_hand(text, key="dev-09#1", time="2026-01-02T10:00:00+01:00"):
     path.write_text(json.dumps(kept))
 
 
+def stored(key):
+    """The text of `key`'s note in the run's annotations file, None where there is none."""
+    import json
+    from pathlib import Path
+    path = Path("runs/dev-v2.json.annotations.json")
+    return json.loads(path.read_text()).get("annotations", {}).get(key, {}).get("text") if path.exists() else None
+
+
 def save_note(page, typed=""):
     """The README's keys: "/" to the annotation (its caret at the end), the text typed after what it holds, Enter."""
     page.keyboard.press("/")
@@ -1311,7 +1319,6 @@ def test_a_draft_stays_one_till_the_last_save_of_its_answer_lands(page):
     back to "a", the first's landing dropped the draft: the page said "saved" beside "a" while the file held "ab", and
     the next redraw lost the "a". Also: a text saved with a trailing space, touched again, was "not saved yet"; a text
     too long was "saving…" while an earlier save waited; an empty Enter where nothing was on file, "annotation removed"."""
-    import json
     from playwright.sync_api import expect
     key = page.text_content("#case h2") + "#1"
     held, holding = [], [True]
@@ -1324,7 +1331,7 @@ def test_a_draft_stays_one_till_the_last_save_of_its_answer_lands(page):
     page.keyboard.press("/")
     page.keyboard.type("a")
     page.keyboard.press("Enter")   # (held)
-    page.wait_for_timeout(200)
+    until(page, lambda: held)
     page.keyboard.press("/")
     page.keyboard.type("b")
     page.keyboard.press("Enter")   # (waits behind it)
@@ -1335,8 +1342,7 @@ def test_a_draft_stays_one_till_the_last_save_of_its_answer_lands(page):
     page.fill("#annotationinput", "a")
     holding[0] = False
     held.pop().continue_()
-    page.wait_for_timeout(500)
-    assert json.loads(open("runs/dev-v2.json.annotations.json", encoding="utf-8").read())["annotations"][key]["text"] == "ab"
+    until(page, lambda: stored(key) == "ab")   # (the "a" written, answered, then the "ab" sent after it and written)
     expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")
     assert page.input_value("#annotationinput") == "a"
     page.unroute("**/annotations")
