@@ -1789,11 +1789,12 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
 
         # (127th round) and its answer is sent: the handler a daemon thread, eval.py exited between the write and the
         # answer, and the page said "not saved" of a note the file held (a POST being answered is counted)
-        answered = threading.Event()
+        answered, counted = threading.Event(), threading.Event()
 
         def answering():
             with review.answering:
                 review.posts += 1
+            counted.set()
             with review.lock:   # (its save waits on the one under way)
                 pass
             time.sleep(0.3)     # (its answer being sent)
@@ -1803,6 +1804,7 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
                 review.answering.notify_all()
         answer = threading.Thread(target=answering)
         answer.start()
+        assert counted.wait(10)   # (the POST counted before the stop, however late the thread starts: 135th round)
 
         def interrupted(*args):
             raise KeyboardInterrupt
