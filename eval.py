@@ -28409,6 +28409,7 @@ class Review:
         self.annotations()   # a damaged sidecar is refused before the page is served
         self.lock = threading.Lock()
         self.answering, self.posts = threading.Condition(), 0   # POSTs being answered (a stop waits for them)
+        self.stopping = False   # set under answering as the stop begins: a POST not counted by then is refused
         # each save's number, in the order the file was read under its lock, sent with what the file held then (and this
         # review's own token: started again, its numbers begin anew): an answer that reaches the page after a later
         # one's (a threaded server answers in any order) is never taken over it (it took the page back to an older file)
@@ -28848,7 +28849,12 @@ def review_handler(review, nonce):
             except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
                 raise ValueError(f"the body is not one JSON object ({line_problem(e)})") from None
             with review.answering:   # counted once read whole: a stop waits for its save and answer (counted before, a
-                review.posts += 1    # body that never came held a stop 10 s in silence)
+                # body that never came held a stop 10 s in silence); one read as the stop began is refused, never saved
+                # (the stop, seeing none counted, went on: the save waited out the lock it took, or was written unanswered)
+                if review.stopping:
+                    raise EvalError("eval.py review was stopped as this save came: nothing was saved; start it again, "
+                                    "reload the page, then save again")
+                review.posts += 1
                 self.counted = True
             # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it),
             # and "was" compared with the text stored (one written by hand may hold one: refused, it could never change)
@@ -28905,6 +28911,7 @@ def serve_until_stopped(server, run_path, sidecar):
         # answered (its handler a daemon thread, eval.py exited between the write and the answer: the page said "not
         # saved" of a note on file, and its next save was refused as another page's)
         with server.review.answering:   # (first: one queued behind another's save is made and answered too)
+            server.review.stopping = True
             server.review.answering.wait_for(lambda: server.review.posts == 0, timeout=REVIEW_SAVE_WAIT)
         server.review.lock.acquire(timeout=REVIEW_SAVE_WAIT)
 

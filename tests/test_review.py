@@ -1817,6 +1817,46 @@ def test_a_stop_during_a_save_prints_no_traceback_and_waits_for_the_save(runs, c
         httpd.server_close()
 
 
+def test_a_save_read_whole_as_the_stop_came_is_refused_at_once_never_written_unanswered(runs, monkeypatch):
+    """135th round: a POST whose body was read but not yet counted as the stop came was not waited for: the stop took
+    the sidecar's lock and returned, and the save waited out its turn on it to be told "save again" of a review gone (or,
+    its lock taken before the stop's, was written as eval.py exited, unanswered). Once the stop has begun, a save not yet
+    counted is refused at once, nothing written, saying the review stopped."""
+    monkeypatch.setattr(evalpy, "REVIEW_SAVE_WAIT", 2.0)
+    review = evalpy.Review(runs[1])
+    httpd = evalpy.serve_review(review, 0)
+    read, go, answers = threading.Event(), threading.Event(), []
+    parse = evalpy.exact_json
+
+    def read_then_held(text):   # the body read whole, its handler held before it is counted
+        read.set()
+        assert go.wait(30)
+        return parse(text)
+    monkeypatch.setattr(evalpy, "exact_json", read_then_held)
+    serve = threading.Thread(target=httpd.serve_forever, args=(0.02,))
+    serve.start()
+    post = threading.Thread(target=lambda: answers.append(requests.post(
+        f"http://127.0.0.1:{httpd.server_address[1]}/annotations", json={"key": "dev-05#1", "text": "x", "was": ""},
+        timeout=30)))
+    post.start()
+    try:
+        assert read.wait(30)
+        httpd.shutdown()
+        serve.join()
+
+        def interrupted(*args):
+            raise KeyboardInterrupt
+        httpd.serve_forever = interrupted
+        evalpy.serve_until_stopped(httpd, runs[1], "x.annotations.json")
+    finally:
+        go.set()
+        post.join()
+        httpd.server_close()
+    assert answers[0].status_code == 500 and answers[0].json()["error"].startswith(
+        "eval.py review was stopped as this save came: nothing was saved"), answers[0].text
+    assert not os.path.exists(runs[1] + ".annotations.json")
+
+
 def test_a_change_read_by_the_majority_of_trials_says_so_beside_its_pill(project):
     """114th round: review --against a run of three trials marked a case "fixed" beside two passing answers (the
     other run's first trial passed; its failing second and third were never shown). The pill says by which trials."""
