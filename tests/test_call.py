@@ -311,12 +311,16 @@ def test_backoff_grows_with_jitter_and_honours_retry_after():
                                                                   time.gmtime(time.time() + 20))}) <= 21
 
 
+REFUSING = []   # (the sockets closed_port() keeps bound till the tests end)
+
+
 def closed_port():
+    """A port on 127.0.0.1 nothing answers on: bound, never listening, and kept bound, so a connection to it is refused
+    (closed at once, as before, another test's server or the other worker could take it: a real connection)."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    REFUSING.append(s)
+    return s.getsockname()[1]
 
 
 def test_unreachable_server_ends_the_run_before_any_file(project, cli):

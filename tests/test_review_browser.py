@@ -750,7 +750,7 @@ def test_a_late_answer_an_answer_in_use_and_a_time_by_hand_never_show_what_the_f
     page.route("**/annotations", hold)
     page.keyboard.press("k")
     save("x-new")
-    page.wait_for_timeout(300)
+    until(page, lambda: held)
     page.keyboard.press("j")
     save("y-new")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -1037,7 +1037,7 @@ def two_saves_the_first_held(page):
     page.route("**/annotations", lambda route: held.append(route) if not held else route.continue_())
     page.fill("#annotationinput", "AAA")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    until(page, lambda: held)   # (its request reached the route: held[0] is it)
     page.fill("#annotationinput", "BBB")
     page.keyboard.press("Enter")
     return key, held
@@ -1086,6 +1086,7 @@ def test_text_typed_on_after_a_refused_save_is_the_draft_kept(page):
     refused text: moving away and back showed it without what was typed after."""
     import json
     import urllib.request
+    from playwright.sync_api import expect
     key, held = two_saves_the_first_held(page)
     page.wait_for_timeout(300)
     page.focus("#annotationinput")
@@ -1095,7 +1096,7 @@ def test_text_typed_on_after_a_refused_save_is_the_draft_kept(page):
                                    data=json.dumps({"key": key, "text": "other tab", "was": ""}).encode())
     assert urllib.request.urlopen(other).status == 200
     held[0].continue_()
-    page.wait_for_timeout(800)
+    expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'other tab'"))   # (taken)
     assert page.input_value("#annotationinput") == "BBB and more typed"
     page.locator("body").click(position={"x": 1, "y": 1})
     page.keyboard.press("j")
