@@ -18596,7 +18596,8 @@ def agent_trace(r, checks, trial, threshold=None):
         deciding = [c for c in checks if c["blocking"] or short and "weight" in c]
         trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut,
                                                trial["unfinished"], cut_tools=[c["name"] for c in (
-                                                   r["transcript"][-1]["tool_calls"] if cut else ())], asked=checks)
+                                                   r["transcript"][-1]["tool_calls"] if cut else ())], asked=checks,
+                                               done_reason=trial["done_reason"])
     return trace
 
 
@@ -18611,13 +18612,28 @@ def transcript_path(transcript):
     return sha256_bytes(json_text(said, sort_keys=True).encode())
 
 
-def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None):
+def no_limit_ended(done_reason):
+    """Whether reasoning never closed was ended by no limit: a stop string it wrote, or the model's own end (done_reason
+    "stop"), which ends it there whatever the limit. The report's header and an agent's first failure pick their cure
+    by it alike (the first failure said "raise num_predict" of one the header said raising it will not help)."""
+    return done_reason == OWN_STOP
+
+
+def own_stop_words(option):
+    """What is said of reasoning never closed that no limit ended (no_limit_ended()), and why raising one cures nothing."""
+    return (f"a stop sequence (--option stop) or the model's own end came inside it, not the token limit (a stop "
+            f"string the reasoning writes ends it there; raising {option} will not help)")
+
+
+def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None,
+                  done_reason=None):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
     matched; else the first failed check that points at no call, or running out of turns.
     checks: those that decided the case; asked: every check of the case (default: those), whose tool_called ones
-    make a call no wrong step; cut_tools: the tools the turn the token limit cut called, never run.
+    make a call no wrong step; cut_tools: the tools the turn the token limit cut called, never run; done_reason: the
+    last turn's, whose cure an unfinished one is given by.
     {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
     failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
     for number, call in enumerate(calls, 1):
@@ -18663,9 +18679,11 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
             return {"turn": None, "call": None, "check": c["name"], "what": what}
     if out:   # before the answer's checks: there is no answer to check
         return {"turn": turns, "call": None, "check": None, "what": f"ran out of turns ({turns}) still calling tools"}
-    if unfinished:   # nor here: its last turn never finished thinking
+    if unfinished:   # nor here: its last turn never finished thinking; the cure by what ended it, as the header's
         return {"turn": turns, "call": None, "check": None,
-                "what": "still thinking when it stopped: no answer (raise num_predict, or the server's cap on an answer)"}
+                "what": "still thinking when it stopped: no answer" + (
+                    f"; {own_stop_words('num_predict')}" if no_limit_ended(done_reason) else
+                    " (raise num_predict, or the server's cap on an answer)")}
     return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
 
 
@@ -21075,7 +21093,7 @@ def rows_problems(s):
         if row["name"] == "stopped_early":
             row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
         if row["name"] == "unfinished_thinking":   # those no limit stopped, named apart: their cure is not the limit's
-            ended = [u for u in s["unfinished_thinking"] if u.get("done_reason") == OWN_STOP]
+            ended = [u for u in s["unfinished_thinking"] if no_limit_ended(u.get("done_reason"))]
             row["ended"] = {"which": which(ended, s["repeat"]) if ended else "",
                             "all": len(ended) == len(s["unfinished_thinking"])}
         if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's, and
@@ -21755,8 +21773,7 @@ def unfinished_words(sec):
     option = sec.get("limit_option", "num_predict")
     row = next((r for r in sec["rows"] if r["name"] == "unfinished_thinking"), {})
     ended = row.get("ended") or {"which": "", "all": False}
-    stopped = (f"a stop sequence (--option stop) or the model's own end came inside it, not the token limit (a stop "
-               f"string the reasoning writes ends it there; raising {option} will not help)")
+    stopped = own_stop_words(option)
     cut = (f"the token limit fell inside it (raise {option}, --option {option}=N, or ask for less thinking), or its "
            "server stopped it looping there (report --case says which; a temperature or a repetition penalty may help)")
     return ("the reasoning had not closed when the answer stopped, so there is no answer (scored as failed): "

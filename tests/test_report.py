@@ -1074,14 +1074,21 @@ def test_an_agents_call_whose_arguments_are_no_json_is_said_so_never_a_wrong_arg
                "character 19)")], doc["agent"]["first_failures"]
 
 
+def thinking_agent(case_id, done_reason, **spec):
+    """An agent_spec whose one call was made and matched, then whose last turn never closed its thinking, ended by
+    done_reason (the run's and its last turn's)."""
+    from conftest import agent_spec
+    case = agent_spec(case_id, [("lookup_order", {"order_id": "A-1"}, True)], final="<think>The customer wants", **spec)
+    return dict(case, done_reason=done_reason, per_turn=case["per_turn"][:-1] + [
+        dict(case["per_turn"][-1], done_reason=done_reason)])
+
+
 def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its_calls(project, cli):
     """113th round's hostile Ollama: an agent whose last turn never finished thinking passed its final result where it
     had only trajectory checks (it reached no answer), and failed every trajectory check, "the call never happened" of
     a call made and matched. Its final result fails; its trajectory is read from the calls it made."""
     from conftest import AGENT_CHECKS, agent_spec, make_run
-    look = ("lookup_order", {"order_id": "A-1"}, True)
-    cases = [agent_spec("t1", [look], final="<think>The customer wants"),
-             agent_spec("t2", [look], final="<think>The customer wants", checks=AGENT_CHECKS[:3])]
+    cases = [thinking_agent("t1", "length"), thinking_agent("t2", "length", checks=AGENT_CHECKS[:3])]
     doc = json.loads(cli("report", write_run("runs/t.json", make_run(cases, labels=None, split="agent-dev",
                                                                         max_turns=3)), "--json")[1])
     assert (doc["agent"]["final"]["correct"], doc["agent"]["final"]["total"]) == (0, 2), doc["agent"]["final"]
@@ -1096,6 +1103,30 @@ def test_an_agent_still_thinking_at_its_last_turn_reached_no_answer_but_made_its
     assert "no answer (still thinking when it stopped)" in row, row
     assert "no answer (still thinking when it stopped)" in cli("report", "runs/t.json", "--markdown")[1]
     assert "  answer: none (still thinking when it stopped" in cli("report", "runs/t.json", "--case", "t2")[1]
+
+
+def test_an_agents_thinking_a_stop_ended_is_given_the_headers_cure_never_the_limits(project, cli):
+    """135th round's agents attack: an agent whose last turn's reasoning a stop string or the model's own end ended
+    (done_reason "stop") was rightly "raising num_predict will not help" in the header, and its first failure said
+    "(raise num_predict, or the server's cap on an answer)" in the text, --json and the page. The cure is by cause,
+    as the header's: the token limit's for one it cut."""
+    from conftest import make_run
+    write_run("runs/s.json", make_run([thinking_agent("s1", "stop"), thinking_agent("l1", "length")], labels=None,
+                                      split="agent-dev", max_turns=3))
+    stopped = ("still thinking when it stopped: no answer; a stop sequence (--option stop) or the model's own end came "
+               "inside it, not the token limit (a stop string the reasoning writes ends it there; raising num_predict "
+               "will not help)")
+    cut = "still thinking when it stopped: no answer (raise num_predict, or the server's cap on an answer)"
+    doc = json.loads(cli("report", "runs/s.json", "--json")[1])
+    assert [(f["id"], f["what"]) for f in doc["agent"]["first_failures"]] == [("s1", stopped), ("l1", cut)], doc["agent"]
+    text = cli("report", "runs/s.json")[1]
+    header = next(line for line in text.splitlines() if line.startswith("Thinking never finished"))
+    assert "s1: a stop sequence (--option stop) or the model's own end came inside it" in header, header
+    rows = {line.split()[0]: line for line in text.split("\nFirst failure")[1].split("\n\n")[0].splitlines()
+            if "still thinking" in line}
+    assert rows["s1"].endswith(stopped) and rows["l1"].endswith(cut), rows
+    assert cli("report", "runs/s.json", "--html", "s.html")[0] == 0
+    assert "raising num_predict will not help)" in Path("s.html").read_text(encoding="utf-8").split("First failure")[-1]
 
 
 def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_why(project, cli):
