@@ -25566,10 +25566,7 @@ def read_pairwise(path, candidate=None):
     except (ValueError, UnicodeDecodeError) as e:
         problem = file_problem(e)
     if not problem and candidate:   # (the audit counted a flip on a case no run holds, which compare left out unsaid)
-        sha, ids = candidate
-        problem = next((f"a verdict on {on_one_line(id_shown(v['id']), 60)}, a case the run it was made on does not hold"
-                        for c in stored["comparisons"] if sha_now(c["candidate_sha"]) == sha
-                        for v in c["verdicts"] if v["id"] not in ids), None)
+        problem = next(filter(None, (stray_verdict(c, candidate) for c in stored["comparisons"])), None)
     if problem:
         raise EvalError(f"{shell_word(path)}: damaged pairwise file ({problem}); mend it (the verdicts in it are paid "
                         "for), or move it aside to ask the judge again")
@@ -25578,6 +25575,18 @@ def read_pairwise(path, candidate=None):
             whole_counts(v)
         c["baseline_sha"], c["candidate_sha"] = sha_now(c["baseline_sha"]), sha_now(c["candidate_sha"])
     return stored["comparisons"]
+
+
+def stray_verdict(comparison, candidate):
+    """What is wrong with a comparison made on the candidate run (its sha, the case ids it holds) that holds a verdict
+    on a case that run does not hold, or None (one made on another version of the run is not held to its cases). One
+    rule for the sidecar (read_pairwise) and each journal line (journaled_comparisons): a line it would refuse, stored
+    into it, made the whole sidecar refused, no line named."""
+    sha, ids = candidate
+    if sha_now(comparison["candidate_sha"]) != sha:
+        return None
+    return next((f"a verdict on {on_one_line(id_shown(v['id']), 60)}, a case the run it was made on does not hold"
+                 for v in comparison["verdicts"] if v["id"] not in ids), None)
 
 
 # a pairwise verdict's fields as a damaged file's message names the ones it lacks
@@ -25748,10 +25757,11 @@ def merged_comparison(comparisons, comparison):
     return [c for c in comparisons if c is not same] + [stored], stored
 
 
-def store_comparisons(path, brought=()):
+def store_comparisons(path, brought=(), candidate=None):
     """Store in the sidecar what the journal beside it holds (a compare's verdicts as they came:
     journal_verdict), then the comparisons `brought` (a compare's own, at its end), and remove the
-    journal. Under the lock, so two compares of the same runs and judge at once (each read the
+    journal; candidate: (its sha, case ids) of the run beside it, whose cases alone its lines may
+    name. Under the lock, so two compares of the same runs and judge at once (each read the
     sidecar before the other saved) keep every answer either paid for, and no verdict is journaled
     between the read and the removal. Atomic: a stop before the journal goes leaves it, and storing
     it again changes nothing. Returns the last comparison brought, as stored."""
@@ -25762,7 +25772,7 @@ def store_comparisons(path, brought=()):
             comparisons = read_pairwise(path)
             # a stopped compare's: its judge's digest never asked again, as the next compare does (settle_comparison)
             held = [dict(c, unconfirmed=True, verdicts=[dict(v, unconfirmed=True) for v in c["verdicts"]])
-                    for c in journaled_comparisons(journal)] if os.path.lexists(journal) else []
+                    for c in journaled_comparisons(journal, candidate)] if os.path.lexists(journal) else []
             for comparison in held + list(brought):
                 if not comparison["verdicts"]:   # a compare stopped before any answer came: nothing of its own to store
                     stored = stored_comparison(comparisons, comparison)
@@ -25911,10 +25921,11 @@ def append_verdict_line(sidecar, line, keep=True):
         raise OSError(e.errno, e.strerror, lock if e.filename == lock else path) from None
 
 
-def journaled_comparisons(path):
+def journaled_comparisons(path, candidate=None):
     """The comparisons a pairwise journal holds, each with its verdicts in the order they came (of
     its lines, the last one's where and when); a line a kill tore (the last, without its line
-    break, and not whole) left out. A damaged line is an error naming it, and nothing is stored."""
+    break, and not whole) left out. A damaged line is an error naming it, and nothing is stored.
+    candidate: (its sha, case ids) of the run beside it, held to as read_pairwise holds the sidecar."""
     try:
         with open_regular(path, "rb") as f:
             lines = [line.removeprefix(BOM) if at == 0 else line for at, line in enumerate(f)]   # (an editor's mark)
@@ -25934,6 +25945,8 @@ def journaled_comparisons(path):
             problem = pairwise_journal_problem(entry)
         except ValueError as e:   # (UnicodeDecodeError is one)
             problem = line_problem(e)
+        if not problem and candidate:   # (a bit flip in an id: stored, the whole sidecar was refused, no line named)
+            problem = stray_verdict(dict(entry["comparison"], verdicts=[entry["verdict"]]), candidate)
         if not problem and verdict_worth(entry["verdict"]) == 2:
             # a call is asked again only while it has no verdict (a failed or unreadable one): a second verdict for it
             # was written by something else, and which counted was the lines' order, the other dropped unsaid
@@ -26216,6 +26229,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                                                                 else ", once that one is moved aside,")
                             + " or aside, and compare again: its verdicts would be asked again")
     key = {"baseline_sha": file_sha(a_path), "candidate_sha": file_sha(b_path), "judge": judge}
+    candidate = (key["candidate_sha"], {r["id"] for r in b_run["results"]})   # whose cases alone its verdicts may name
     if os.path.lexists(sidecar + JOURNAL_SUFFIX) and not journal_holds_verdicts(sidecar + JOURNAL_SUFFIX):
         # a kill's leftover in journal_room's check, no verdict in it: removed under the lock where it can be, and a disk
         # that cannot take the lock still shows the verdicts stored (it refused them, "kept in" a journal of none)
@@ -26226,17 +26240,17 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             # (another user's that could not be removed once stored: the sidecar made of them would be ours, which its
             # owner's compare cannot write, and the journal would still say them unstored; one that cannot be read is
             # said so first, its owner asked to make it readable)
-            journaled_comparisons(sidecar + JOURNAL_SUFFIX)
+            journaled_comparisons(sidecar + JOURNAL_SUFFIX, candidate)
             pairwise_writable(sidecar)
         try:
-            store_comparisons(sidecar)
+            store_comparisons(sidecar, candidate=candidate)
         except KeyboardInterrupt:   # (or SIGTERM): kept, in the journal or stored; "interrupted" alone named neither
             raise EvalError(f"interrupted while storing the verdicts {shell_word(sidecar + JOURNAL_SUFFIX)} holds in "
                             f"{shell_word(sidecar)}: each is kept in one or the other; the same compare stores them, "
                             "asking only for what is missing: " + pairwise_command(
                                 a_path, b_path, judge, args.api, args.host,
                                 (args.api or b_run["config"]["api"]) == "openai")) from None
-    comparisons = read_pairwise(sidecar, (key["candidate_sha"], {r["id"] for r in b_run["results"]}))
+    comparisons = read_pairwise(sidecar, candidate)
     api = args.api or b_run["config"]["api"]
     spelled_as_stored(judge, comparisons, key, api)
     if not args.judge_max_tokens_given:
@@ -26468,7 +26482,8 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             own = {id(v) for v in (stored or {}).get("verdicts", ())}
             brought = [v for v in mine if id(v) not in own]
             try:
-                saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)]) or {"verdicts": []}
+                saved = store_comparisons(sidecar, [dict(asking, verdicts=brought, unconfirmed=True)],
+                                          candidate) or {"verdicts": []}
             except KeyboardInterrupt:   # (or SIGTERM) as it stored them: every one is in the journal, or once it is
                 # removed, in the comparisons stored (said of a journal gone, in the last moment of the store)
                 kept_in = (f"every verdict that came is kept in {shell_word(sidecar + JOURNAL_SUFFIX)}; the same compare "

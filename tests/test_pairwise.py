@@ -2081,6 +2081,29 @@ def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake)
     assert not journal.exists() and len(load_json(cand + ".pairwise.json")["comparisons"]) == 2
 
 
+def test_a_journal_line_on_a_case_the_candidate_lacks_is_named_and_nothing_is_stored(project, cli, fake):
+    """135th round: a journal line whose case id a bit flip changed (one the candidate run lacks) was stored into the
+    sidecar and the journal removed; the same compare then refused the whole sidecar, naming no line, its cure ("move it
+    aside") throwing away every verdict paid for. The line is named, as any damaged one, and nothing is stored."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal, sidecar = Path(cand + ".pairwise.json.journal"), Path(cand + ".pairwise.json")
+    lines = journal.read_bytes().splitlines(keepends=True)
+    flipped = lines[0] + line_edited(lines[1], verdict={"id": IDS[5]}) + b"".join(lines[2:])
+    journal.write_bytes(flipped)
+    command = ("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    code, out, err = cli(*command)
+    assert code == 2 and f"{journal}:2: damaged pairwise journal line: a verdict on {IDS[5]}, a case the run it was " \
+        "made on does not hold; mend or remove that line" in err and "Traceback" not in err, err
+    assert not sidecar.exists() and journal.read_bytes() == flipped
+    journal.write_bytes(b"".join(lines))   # mended as it says: every verdict kept is stored, none asked again
+    received = len(fake.chat_bodies)
+    code, out, err = cli(*command)
+    assert code == 0 and "Candidate wins (4)" in out and len(fake.chat_bodies) - received == 16 - len(lines), err
+    assert not journal.exists() and len(load_json(sidecar)["comparisons"][0]["verdicts"]) == 16
+
+
 def test_a_journal_of_another_comparison_is_stored_as_its_own_never_mixed_in(project, cli, fake):
     """Thirteenth attack, item 1: the journal a killed compare of another criterion left is stored as
     that comparison (what its compare would have stored), and none of its verdicts stands for this one's."""
