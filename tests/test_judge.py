@@ -2616,11 +2616,21 @@ def judge_calls(fake):
     return [b for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
 
 
-def wait_for_calls(fake, count):
+def wait_for_calls(fake, count, judging=None):
+    """Till the fake has `count` judge calls, and where `judging` is given, till that file holds a vote past its header:
+    a judge stopped on the calls alone, on a loaded machine, could be stopped before its judging was begun."""
     import time
-    deadline = time.monotonic() + 20
-    while len(judge_calls(fake)) < count and time.monotonic() < deadline:
+    deadline = time.monotonic() + 60
+    while (len(judge_calls(fake)) < count or judging and not judging_voted(judging)) and time.monotonic() < deadline:
         time.sleep(0.02)
+    assert len(judge_calls(fake)) >= count and (not judging or judging_voted(judging)), "the judge never got that far"
+
+
+def judging_voted(path):
+    try:
+        return len([line for line in Path(path).read_bytes().splitlines(keepends=True) if line.endswith(b"\n")]) >= 2
+    except FileNotFoundError:
+        return False
 
 
 def interrupted_judging(cli, fake, split, *options, after=14):
@@ -2630,7 +2640,7 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     assert cli("run", "--split", split, "--host", fake.url)[0] == 0
     fake.latency = 0.2
     proc = judge_in_background("runs/answers-dev-v1.json", "--host", fake.url, *options, "--out", "j.json")
-    wait_for_calls(fake, after)
+    wait_for_calls(fake, after, judging="j.json.judging")
     proc.terminate()
     assert proc.communicate(timeout=20) and proc.returncode == 2
     fake.latency = 0
