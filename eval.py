@@ -14333,11 +14333,13 @@ def never_begun(path):
     return not first.endswith(b"\n") and first[:len(JOURNAL_OPENING)] == JOURNAL_OPENING[:len(first)]
 
 
-def stopped_run_of(default, config, inputs, judge):
+def stopped_run_of(default, config, inputs, judge, given=()):
     """The command that resumes a run of this configuration (its split and part of it, prompt, labels, context, model,
     every setting that changes what is asked, judge) stopped at one of a default name's numbered names, or at any name
     in its folder, not being written now nor written whole; else None. Run again after a kill, the same command took
-    the next free name and asked every case again, paying twice for the answers the journal held."""
+    the next free name and asked every case again, paying twice for the answers the journal held. It carries `given`
+    (resume_given's) and, where this command's server is not the one the journal records, --host: a resume without it
+    asks the recorded one (the server moved, the cure pasted failed "cannot reach the model server at" the old one)."""
     tools = any(case.get("tools") for case in inputs.cases)
     now = {**{k: config.get(k) for k in TUNED_CONFIG}, "judge": as_tuned("judge", judge), "prompt_sha": inputs.prompt_sha,
            "context_sha": inputs.context_sha, "labels": inputs.labels, "max_turns": config.get("max_turns") if tools else None,
@@ -14349,7 +14351,7 @@ def stopped_run_of(default, config, inputs, judge):
     names = [*itertools.takewhile(name_passed_over, itertools.islice(numbered_names(default), 50)),
              *(os.path.join(folder, f[:-len(JOURNAL_SUFFIX)]) for f in sorted(listed_names(folder or "."))
                if f.endswith(JOURNAL_SUFFIX))]
-    stopped = []
+    stopped, hosts = [], {}
     for path in dict.fromkeys(names):
         begun = journal_config(path + JOURNAL_SUFFIX)
         if begun is None or os.path.lexists(path) or live_holder(path) is not None:   # (a run file: written whole)
@@ -14361,6 +14363,7 @@ def stopped_run_of(default, config, inputs, judge):
         if same_split and same_prompt and "completed_from" not in begun and all(
                 as_tuned(k, begun.get(k)) == v for k, v in now.items()):
             stopped.append(path)
+            hosts[path] = begun.get("host")
     if not stopped:
         return None
     # the one holding the most answers: two stopped alike, the empty one was named, the answers of the other paid for
@@ -14368,7 +14371,8 @@ def stopped_run_of(default, config, inputs, judge):
     held = {path: journal_answers(path + JOURNAL_SUFFIX) for path in stopped}
     best = max(stopped, key=lambda path: held[path])
     others = [shell_word(path) for path in stopped if path != best]
-    return resume_command(best) + (f" (stopped alike too, holding as much or less: {', '.join(others)})" if others else "")
+    moved = [] if same_server(str(hosts[best]), config["host"]) else [option_word("--host", config["host"])]
+    return resume_command(best, [*moved, *given]) + (f" (stopped alike too, holding as much or less: {', '.join(others)})" if others else "")
 
 
 def same_path(recorded, given):
@@ -16524,7 +16528,7 @@ def run_held(args, held):
                                                                    config["model"] if by_model else None))
         if not exact and not by_model:
             wanted = named_for_its_model(wanted, config["model"])
-        again = None if exact else stopped_run_of(wanted, config, inputs, judge)
+        again = None if exact else stopped_run_of(wanted, config, inputs, judge, resume_given(args))
         if again:   # (before any call: the journal's answers are paid for)
             raise EvalError(f"this run was begun before and stopped before it finished; its answers are kept: resume it, "
                             f"asking only the rest, with: {again} (or give "
@@ -17246,14 +17250,23 @@ def judging_line_problem(entry):
             or (type(vote["vote"]) is not int and "a vote of another check, judge or number"))
 
 
-def resume_command(run_path):
+def resume_command(run_path, given=()):
     """The command that finishes a run, to paste: the path shell-quoted (a space in it broke the
     command, and a $(...) in it ran when pasted) and on one line (a line break in --out printed a
     line of its own: a fake "Accuracy: 100%"). A path that begins with a dash is joined with =, or the
     command line takes it for an option (--out=-x.json). A tab, line break or ESC is written as bash's
-    $'\\t' (shell_word): the command names that file as printed."""
-    return f"{program()} run {option_word('--resume', run_path)}" + "".join(f" {o}" for o in SPEED_GIVEN) + (
+    $'\\t' (shell_word): the command names that file as printed. `given`: more options as words to paste."""
+    return f"{program()} run {option_word('--resume', run_path)}" + "".join(f" {o}" for o in [*given, *SPEED_GIVEN]) + (
         f" --api-key {KEY_PLACEHOLDER}" if KEY_BY_OPTION and asked_with_a_key(run_path) else "")
+
+
+def resume_given(args):
+    """The options a resume takes that this `run` gave, besides --jobs (SPEED_GIVEN), the key (a placeholder) and
+    --host (stopped_run_of: where the server moved), as words to paste: a resume printed without them went on at
+    the default --timeout and --retries, and compared with nothing. A value the default is left out (it is the same)."""
+    return [option_word(o.flags[0], getattr(args, o.dest)) for o in OPTIONS
+            if o.flags[0] in RESUME_TAKES and not o.speed_only and o.dest not in ("api_key", "host")
+            and getattr(args, o.dest, None) not in (None, o.default)]
 
 
 KEY_BY_OPTION = False   # whether this command's API key came by --api-key (main): a resume needs it given again

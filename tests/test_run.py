@@ -710,6 +710,29 @@ def test_the_same_run_command_after_a_kill_says_to_resume_and_asks_nothing(proje
     assert "stopped before it finished" not in err, err
 
 
+def test_the_same_run_command_on_a_moved_server_gives_a_resume_that_asks_it(project, cli, fake, monkeypatch):
+    """135th round's newcomer: the same run command given again with a new --host (the server moved) was told to resume
+    with `run --resume runs/dev-v3.json`, which asked the recorded server: pasted, "cannot reach the model server at"
+    the old one. The resume printed carries the --host given where the journal records another server ($OLLAMA_HOST
+    moved too), and --timeout, --retries and --jobs as given; pasted, it asks the rest there."""
+    from fake_ollama import FakeOllama
+    moved = FakeOllama().start()
+    try:
+        interrupted_journal(project, cli, moved, keep=5)
+        moved.stop()   # (the server the journal records is gone)
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "2", "--timeout", "60",
+                             "--retries", "0")
+        assert code == 2 and (f"with: python eval.py run --resume runs/dev-v3.json --host {fake.url} --timeout 60.0 "
+                              "--retries 0 --jobs 2 (or give --out NAME") in err, err
+        monkeypatch.setenv("OLLAMA_HOST", fake.url)   # moved by the environment: the same cure
+        code, out, err = cli("run", "--split", "dev")
+        assert code == 2 and f"with: python eval.py run --resume runs/dev-v3.json --host {fake.url} (or" in err, err
+        pasted = shlex.split(err.split("with: ")[1].split(" (or")[0])[2:]
+        assert fake.chat_bodies == [] and cli(*pasted)[0] == 0 and len(fake.chat_bodies) == 23
+    finally:
+        moved.stop()
+
+
 def test_the_same_run_command_finds_a_run_an_older_eval_py_began_under_another_name(project, cli, fake):
     """116th round: a split renamed since (support/test.jsonl beside golden/support/test.jsonl, support-test in an older
     eval.py, P-support-test now) had its stopped run looked for at the new name alone: the same command asked every
