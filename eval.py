@@ -26477,10 +26477,12 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                      "calls are stored, to ask again)")
         except (KeyboardInterrupt, ServerGone) as stop:
             interrupted = True
+            # the progress line ended first, as run's and judge's: a Ctrl-C on a terminal printed the stored verdicts'
+            # words on the line of the count ("ETA 9sstored the verdicts in ...")
+            progress.update(len(votes) - (len(pairs) - len(todo)), failed, final=True)
             breaker = breaker_of(stop) or next(iter(stopped_by), None)
             if breaker is None:
                 raise
-            progress.update(len(votes) - (len(pairs) - len(todo)), failed, final=True)
             raise EvalError(stopped_why(breaker)) from None
         finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
             stopped = True

@@ -5,6 +5,7 @@ import errno
 import json
 import itertools
 import shlex
+import sys
 import threading
 import os
 import random
@@ -2003,6 +2004,27 @@ def test_a_second_stop_before_any_answer_says_none_came_of_its_own(project, cli,
     code, err = stopped_compare(base, cand, fake, "SIGINT", 1)   # (the first call still out as it stops)
     said = next(line for line in err.splitlines() if line.startswith(("stored the", "no verdict")))
     assert said.startswith("no verdict came before it stopped"), err
+
+
+def test_ctrl_c_on_a_terminal_ends_the_progress_line_before_saying_what_was_stored(project, cli, fake, monkeypatch):
+    """135th round's newcomer: Ctrl-C during compare --pairwise on a terminal printed "stored the verdicts in ..." on
+    the progress line ("... ETA 9sstored the verdicts in ..."); run and judge end that line first. The stop comes
+    after the third verdict is journaled; stderr claims to be a terminal, so the line is redrawn in place."""
+    import signal
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    journaled, verdicts = evalpy.journal_verdict, []
+
+    def stopped_after_the_third(*args):
+        journaled(*args)
+        verdicts.append(args)
+        if len(verdicts) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+    monkeypatch.setattr(evalpy, "journal_verdict", stopped_after_the_third)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--jobs", "1", "--host", fake.url)
+    assert code == 2 and "\r\x1b[K[" in err, err   # (drawn as on a terminal)
+    assert any(line.startswith("stored the verdicts in") for line in err.split("\n")), err
 
 
 def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(project, cli, fake, monkeypatch):
