@@ -3070,9 +3070,18 @@ def is_count(value):
     return is_number(value) and 0 <= value <= LARGEST_FIGURE and value == int(value)
 
 
+OLLAMA_DEFAULTS = ("registry.ollama.ai/", "library/")   # Ollama's default registry and namespace (types/model/name.go)
+
+
 def tagged(model):
-    """A model name without a tag is its :latest, as Ollama reads it (through either API)."""
-    return model if ":" in model else model + ":latest"
+    """A model name as Ollama reads it (through either API) and lists it: without a tag, its :latest (a registry's port,
+    localhost:5000/m, is no tag); without its default registry and namespace, in any case, as /api/tags names every
+    model by its shortest name (server/routes.go ListHandler: n.DisplayShortest()): library/qwen2.5:7b is the
+    qwen2.5:7b listed, where it was refused as not pulled and `ollama pull library/qwen2.5:7b` changed nothing."""
+    for prefix in OLLAMA_DEFAULTS:
+        if model[:len(prefix)].casefold() == prefix:
+            model = model[len(prefix):]
+    return model if ":" in model.rsplit("/", 1)[-1] else model + ":latest"
 
 
 def ollama_same_name(answered, asked):
@@ -3080,9 +3089,8 @@ def ollama_same_name(answered, asked):
     ChatHandler), in any case, a name without a tag its :latest, and a cloud or local one without its :cloud, -cloud or
     :local (internal/modelref parseSourceSuffix), its default registry and namespace aside. qwen2.5:0.5b is not
     qwen2.5:72b, nor myorg/qwen2.5:7b qwen2.5:7b."""
-    def named(name):   # Ollama's registry and namespace are its default (registry.ollama.ai/library/qwen2.5:7b)
-        name = name.strip().casefold().removeprefix("registry.ollama.ai/").removeprefix("library/")
-        return name if ":" in name.rsplit("/", 1)[-1] else name + ":latest"   # (a registry's port is no tag)
+    def named(name):   # (registry.ollama.ai/library/qwen2.5:7b is qwen2.5:7b: tagged)
+        return tagged(name.strip()).casefold()
 
     def read(name):
         at = name.rfind(":")

@@ -85,6 +85,16 @@ def openai_refusal(body):
     return None
 
 
+def shortest(name):
+    """A model name as Ollama finds and lists it: types/model/name.go ParseName fills in the default registry and
+    namespace (registry.ollama.ai, library), and /api/tags names each model by its shortest name (server/routes.go
+    ListHandler: n.DisplayShortest(), which leaves them out, compared with strings.EqualFold)."""
+    for default in ("registry.ollama.ai/", "library/"):
+        if name[:len(default)].casefold() == default:
+            name = name[len(default):]
+    return name
+
+
 class FakeOllama:
     def __init__(self, models=("qwen2.5:7b",), version="0.12.6"):
         self.models = list(models)
@@ -480,7 +490,7 @@ class FakeOllama:
                 openai = self.path == "/v1/chat/completions"
                 if self.path == "/api/show" and fake.show_capabilities:
                     # api/types.go ShowResponse: a model's details, its capabilities among them
-                    name = (json.loads(raw or b"{}") or {}).get("model", "")
+                    name = shortest((json.loads(raw or b"{}") or {}).get("model", ""))
                     name = name if ":" in name else name + ":latest"
                     known = next((m for m in fake.models if m.casefold() == name.casefold()), None)
                     if known is None or known in fake.gone:
@@ -515,7 +525,7 @@ class FakeOllama:
                         fake.listings[fake.listed_after[1]] = fake.listed_after[2]
                     if fake.errors_after and len(fake.chat_bodies) >= fake.errors_after[0]:
                         fake.get_errors[fake.errors_after[1]] = fake.errors_after[2:]
-                model = body.get("model")
+                model = shortest(str(body.get("model")))
                 if ":" not in str(model):
                     model = f"{model}:latest"   # Ollama reads a bare name as its latest tag
                 if not openai or fake.native_api:

@@ -2254,6 +2254,20 @@ def test_a_misspelt_model_is_offered_the_one_meant_before_pulling_the_typo(proje
     assert fake.chat_bodies == []
 
 
+def test_a_model_named_with_ollamas_default_registry_and_namespace_is_the_one_listed(project, cli, fake):
+    """135th round's hostile servers: --model library/qwen2.5:7b or registry.ollama.ai/library/qwen2.5:7b, where
+    /api/tags lists qwen2.5:7b (server/routes.go ListHandler: n.DisplayShortest(), as the fake's shortest()), was
+    refused "not pulled, run `ollama pull library/qwen2.5:7b`", a pull after which the list says qwen2.5:7b still. The
+    name is matched as Ollama matches it, as the model that answered was already (ollama_same_name); another
+    namespace is another model."""
+    for model in ("library/qwen2.5:7b", "registry.ollama.ai/library/qwen2.5:7b", "Library/qwen2.5"):
+        fake.models = ["qwen2.5:7b", "qwen2.5:latest"]
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", model, "--limit", 2, "--out", "runs/")
+        assert code == 0 and "not pulled" not in err, (model, err)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", "myorg/qwen2.5:7b", "--limit", 2)
+    assert code == 2 and "model 'myorg/qwen2.5:7b' is not pulled on" in err, err
+
+
 def test_a_listed_model_that_cannot_be_loaded_stops_before_the_cases(project, cli, fake):
     """Issue 27, item 11: a model /api/tags lists whose files are gone answers the load with 404
     'model "x" not found, try pulling it first' (server/routes.go handleScheduleError, os.ErrNotExist);
