@@ -9482,14 +9482,21 @@ def case_twins_refused(model, entries, host, scrub):
                         "(`ollama rm`), or `ollama cp` one to a name of its own and ask for that")
 
 
+def model_meant(model, names, clean=str):
+    """'did you mean qwen2.5:7b?' where a name a server lists (names) is spelt close to the model asked (name_meant),
+    shown as names_text shows it; else None. Ollama's refusal and an OpenAI-compatible server's alike."""
+    near = name_meant(model, names)
+    return None if near is None else f"did you mean {name_shown(clean(str(near)), NAME_SHOWN_CHARS)}?"
+
+
 def not_pulled(model, host, names, clean=str):
     """That a model is not among those a server lists (names), and the cure: the name meant where one listed is spelt
     close to it (qwen2.5:7 of qwen2.5:7b), then pulling it as typed (no registry has a typo's tag to pull, and
     `ollama pull qwen2.5:7` was the first cure offered), else pulling it; each followed by the names listed."""
-    near = name_meant(model, names)
-    if near is None:
+    meant = model_meant(model, names, clean)
+    if not meant:
         return f"model {model!r} is not pulled on {host}.\nRun `ollama pull {shell_word(model)}`, or pick one it has: {names_text(names, clean)}"
-    return (f"model {model!r} is not pulled on {host}; did you mean {name_shown(clean(str(near)), NAME_SHOWN_CHARS)}?\n"
+    return (f"model {model!r} is not pulled on {host}; {meant}\n"
             f"If {model!r} is the name you meant, run `ollama pull {shell_word(model)}`; or pick one it has: "
             f"{names_text(names, clean)}")
 
@@ -9922,7 +9929,9 @@ class OpenAIClient(ChatClient):
                                     f" ({tagged(model)!r}, another model on a server but Ollama's, is asked by that name)"
                                     if tagged(model) in ids else "")
                                 + ". Try again once the server lists its models to the end, or check the model's name")
-            raise EvalError(f"model {model!r} is not served by {self.host}; it serves: {names_text(ids, self.scrub)}"
+            meant = model_meant(model, ids, self.scrub)
+            raise EvalError(f"model {model!r} is not served by {self.host}{f' ({meant})' if meant else ''}; it serves: "
+                            f"{names_text(ids, self.scrub)}"
                             + unnamed_note(listing["data"], lambda e: type(e.get("id")) is str, "id", self.scrub))
         # the name asked, where listed: m and m:latest are two models on a server but Ollama's (which lists the tag alone)
         entry = next((m for m in served if m["id"] == model), None) or next(m for m in served if m["id"] == tagged(model))

@@ -49,6 +49,17 @@ def test_a_bare_model_name_is_its_latest_tag_on_ollamas_v1(project, cli, fake):
     assert code == 2 and "model 'smollm:7b' is not served by" in err   # another tag is another model
 
 
+def test_a_misspelt_model_on_an_openai_server_is_offered_the_one_meant(project, cli, fake):
+    """135th round: over Ollama's API a misspelt model is asked "did you mean qwen2.5:7b?" (name_meant); an
+    OpenAI-compatible server's "is not served by HOST; it serves: ..." gave none. Both say it now; nothing close, none."""
+    fake.models = ["llama3.1:8b", "qwen2.5:7b", "qwen3:8b"]
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "qwen2.5:7")
+    assert code == 2 and err == (f"error: model 'qwen2.5:7' is not served by {fake.url}/v1 (did you mean qwen2.5:7b?); "
+                                 "it serves: llama3.1:8b, qwen2.5:7b, qwen3:8b\n"), err
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "gpt-9")
+    assert code == 2 and "did you mean" not in err and fake.chat_bodies == [], err
+
+
 def test_model_list_and_missing_host(project, cli, fake, monkeypatch):
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--model", "gpt-9")
     assert code == 2 and "model 'gpt-9' is not served by" in err and "it serves: qwen2.5:7b" in err
