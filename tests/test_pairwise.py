@@ -1866,9 +1866,12 @@ def stopped_compare(base, cand, fake, stop, calls, criterion=CRITERION):
     proc = subprocess.Popen([sys.executable, str(Path(evalpy.__file__)), "compare", base, cand, "--pairwise", criterion,
                              "--judge-votes", "2", "--jobs", "1", "--host", fake.url],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60   # (a loaded machine: stopped at 20 s before its call came, it said "interrupted" alone)
     while len(fake.chat_bodies) < calls and time.monotonic() < deadline:
         time.sleep(0.02)
+    if len(fake.chat_bodies) < calls:
+        proc.kill(); out.set(); fake.latency = 0
+        raise AssertionError(f"the compare never made its {calls}th call: {proc.communicate()[1]}")
     proc.send_signal(getattr(signal, stop))
     try:
         _, err = proc.communicate(timeout=20)
