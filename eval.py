@@ -11991,6 +11991,9 @@ TIED_IN_WORDS = re.compile(TIED_ANSWER.format("one") + r"[ \t]*+(?:[,;&/]|and(?=
                            + r"[ \t]*+(?:[-–—:,][ \t]*+)?(?:\([ \t]*+" + TIED_REMARK + r"[ \t]*+\)|" + TIED_REMARK
                            + r")[ \t.!]*+", re.IGNORECASE)   # (each run of spaces read once: a MiB of them took seconds)
 ORDER_WORDS = {"order", "ordering"}
+# a label before a line of a ranking's text after its first ("Final: B > A", "Correction: B > A", "No: B > A"): a line
+# ranking again, read past to its ranking
+LINE_LABEL = re.compile(r"[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
 # ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
 # "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
 # beside them was counted
@@ -12040,6 +12043,23 @@ def first_line_ranked(text):
     return first if rest and len(parts) == 2 and all(part.strip() for part in parts) else text
 
 
+def line_ranks_first(under, line):
+    """The answer a line after a ranking's first line ranks first where it ranks the two again (a_ranking's, as it is
+    or after its label: "B > A", "Final: B > A", "A: 2nd, B: 1st"), or places one of them ("B ranked 1st", "A: worst"),
+    or None where it ranks nothing (a reason: "A is better")."""
+    for text in (line, LINE_LABEL.sub("", line, count=1)):
+        ranked = a_ranking(under, text)
+        answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None
+                   for item in (ranked if isinstance(ranked, list) else [])]
+        if len(answers) == 2 and set(answers) == {"A", "B"}:
+            return answers[0]
+        place, name = part_placed(text.strip())
+        said = field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {}) if place in (1, 2, "last") else None
+        if said in ("A", "B"):
+            return said if place == 1 else {"A": "B", "B": "A"}[said]
+    return None
+
+
 def a_ranking(under, items):
     """The two items of the answers a ranking gives, best first, as a list: a list under a key of RANKS (ranking,
     final_ranking) or of ORDER_WORDS qualified as one (preference_order; ORDER_NAMES), an object of its places
@@ -12048,13 +12068,22 @@ def a_ranking(under, items):
     PLACES_AGAINST_ORDER where they say another order than its ">", PLACES_TANGLED where more than two parts name other
     than A and B once each (the_answers_placed); else None."""
     words = set(field_name(under).split("_"))
-    items = first_line_ranked(items[RANKING_LABEL.match(items).end() if RANKING_LABEL.match(items) else 0:]) \
-        if isinstance(items, str) else items
-    compared = isinstance(items, str) and bool(RANKED_COMPARED.search(items))
+    items = items[RANKING_LABEL.match(items).end() if RANKING_LABEL.match(items) else 0:] if isinstance(items, str) \
+        else items
+    first = first_line_ranked(items) if isinstance(items, str) else items
+    compared = isinstance(first, str) and bool(RANKED_COMPARED.search(first))
     named = words - ORDER_WORDS
     if not (RANKS & words or words == {"preferences"}
             or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
+    if first is not items:
+        # (its first line alone, where no later line ranks them again another way: "A > B\nFinal: B > A" contradicts
+        # itself, read as A first, the winner A counted; left to a person)
+        ranked = a_ranking(under, first)
+        again = {line_ranks_first(under, line) for line in items.strip().split("\n")[1:] if line.strip()} - {None}
+        said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
+            and isinstance(ranked[0], str) else None
+        return ranked if not again or again == {said} else PLACES_TANGLED
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts

@@ -7467,6 +7467,25 @@ def test_a_ranking_saying_both_answers_equally_wrong_is_a_tie(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A > B\\nFinal: B > A"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nCorrection: B > A"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nRanking: B, A"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nA: 2nd, B: 1st"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nB ranked 1st"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nB > A"}', None),
+    ('{"winner": "A", "final_ranking": "A, B\\n\\nFinal ranking: B, A"}', None),
+    # (a later line agreeing, or a reason, is read as before)
+    ('{"winner": "A", "ranking": "A > B\\nFinal: A > B"}', "A"),
+    ('{"winner": "B", "ranking": "A > B\\nFinal: A > B"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nA is better"}', "A"),
+])
+def test_a_ranking_whose_later_line_ranks_again_another_way_is_left_to_a_person(reply, human):
+    """135th round, atkRV: a ranking's first line "A > B" was read alone though a later line ranked them again ("A >
+    B\\nFinal: B > A", "A > B\\nB ranked 1st"): the winner A beside a text contradicting itself was counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
