@@ -11909,8 +11909,11 @@ def scores_agree(scores, winner, whole=True):
 PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
 # an arrow before a place ending its part links the place to its name ("A → 1st, B → 2nd", "A => 1st": read as
-# separators, "1st, B" was a part, the text's places tangled), no separator, and no ">" ordering the text
-ARROW_LINK = r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)|first|second|last|best|worst)(?:[ \t]++place)?[ \t]*+(?:[,;\n]|\Z))"
+# separators, "1st, B" was a part, the text's places tangled), no separator, and no ">" ordering the text; a place as
+# PLACE_LINKED and RANK_AFTER read one, a bare number and better/worse too ("A → 2\nB → 1", "A => better": parted
+# there, "A" and "2" were read as a ranked first line, B's line dropped, or as a ranking tangled)
+ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
+              r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -11936,7 +11939,8 @@ PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted), where its text's such numbers are a ranking's
 # places (parts_placed: "A: 8, B: 6" is none, read as places the lower-scored first); a score's text, "A: 9/10", is none
-RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+[:=][ \t]*+(?P<number>\d{1,2})")
+RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<number>\d{1,2})")   # (or an arrow's,
+# as PLACE_LINKED's: "A -> 2, B -> 1" was A first)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
@@ -12035,12 +12039,14 @@ def listed_lines(text):
 
 
 def first_line_ranked(text):
-    """A ranking's text whose first line is parted (RANKED_APART: "A > B", "A, B", "A then B") as that line alone: the
-    lines after it are its reasons ("A > B\nA is better" was one part joined to its reason, no ranking, the winner B
-    counted); else the text."""
+    """A ranking's text whose first line is parted (RANKED_APART: "A > B", "A, B", "A then B") in two naming an answer
+    each, A and B, as that line alone: the lines after it are its reasons ("A > B\nA is better" was one part joined to
+    its reason, no ranking, the winner B counted); else the text (a line parted where no answer is named, "A → 2" or "A
+    → 1 typo", dropped the other answer's line, "B → 1", and any winner beside it was counted)."""
     first, *rest = text.strip().split("\n", 1)
     parts = RANKED_APART.split(first, maxsplit=1)
-    return first if rest and len(parts) == 2 and all(part.strip() for part in parts) else text
+    answers = [field_word_said(part, LOOSE_WINNER, WINNER_WORDS, {}) for part in parts]
+    return first if rest and len(parts) == 2 and set(answers) == {"A", "B"} else text
 
 
 def line_ranks_first(under, line):

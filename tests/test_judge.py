@@ -7486,6 +7486,28 @@ def test_a_ranking_whose_later_line_ranks_again_another_way_is_left_to_a_person(
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A → 2\\nB → 1"}', None),
+    ('{"winner": "tie", "ranking": "A → 2\\nB → 1"}', None),
+    ('{"winner": "B", "ranking": "A → 2\\nB → 1"}', "B"),
+    ('{"winner": "A", "ranking": "A -> 2\\nB -> 1"}', None),
+    ('{"winner": "B", "ranking": "A -> 2\\nB -> 1"}', "B"),
+    ('{"winner": "A", "ranking": "A → worse\\nB → better"}', None),
+    ('{"winner": "A", "ranking": "A → 1 typo\\nB → 0 typos\\nB > A"}', None),
+    ('{"winner": "A", "ranking": "A > B on tone\\nB > A overall"}', None),
+    ('{"winner": "A", "ranking": "A > B?\\nNo: B > A"}', None),
+    # "=>" before better or worse links them too
+    ('{"winner": "A", "ranking": "A => better, B => worse"}', "A"),
+    ('{"winner": "B", "ranking": "A => worse; B => better"}', "B"),
+    ('{"winner": "B", "ranking": "A => better, B => worse"}', None),
+])
+def test_a_ranking_whose_first_line_is_parted_at_an_arrow_before_a_place_is_no_ranked_first_line(reply, human):
+    """135th round, atkRV: a first line parted at an arrow or ">" before a bare number or better/worse ("A → 2\\nB →
+    1", "A -> 2") was read as a ranked first line, B's line dropped, and any winner beside it counted; "A => better, B
+    => worse" beside the winner A, parted at its ">", was left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
