@@ -12252,7 +12252,14 @@ def ranked_tied(text):
     found from the end, never searched for."""
     said = text.rstrip(" \t.!")
     closing = said.endswith(")") and said[said.rfind("(") + 1:-1].strip(" \t").casefold() in RANKED_TIED
-    return ">" not in text and (closing or "=" in text and not RANKED_APART.search(text))
+    return ">" not in text and (closing or "=" in text and not RANKED_APART.search(text) and joined_as_equal(text))
+
+
+def joined_as_equal(text):
+    """Whether a ranking's text's "=" joins its answers as equal ("A = B", "A == B", "A = B = fine"), never a place to
+    each, a line of its text a place linked to a name ("A = 1st\nB = 2nd", "A = 1\nB = 2": one "=" a line, read as
+    the tie "A = B", a tie counted though A is ranked first)."""
+    return all(part_placed(line.strip())[0] is None for line in text.split("\n"))
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

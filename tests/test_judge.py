@@ -7508,6 +7508,21 @@ def test_a_ranking_whose_first_line_is_parted_at_an_arrow_before_a_place_is_no_r
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "tie", "ranking": "A = 1st\\nB = 2nd"}', None),
+    ('{"winner": "tie", "ranking": "A = better\\nB = worse"}', None),
+    ('{"winner": "tie", "ranking": "A = first\\nB = second"}', None),
+    ('{"winner": "A", "ranking": "A = 1st\\nB = 2nd"}', "A"),
+    ('{"winner": "tie", "ranking": "A = B"}', "tie"),
+    ('{"winner": "tie", "ranking": "A == B"}', "tie"),
+    ('{"winner": "tie", "ranking": "A = B = fine"}', "tie"),
+    ('{"winner": "A", "ranking": "A == B"}', None),
+])
+def test_a_place_after_an_equals_sign_one_a_line_is_no_tie(reply, human):
+    """135th round, atkRV: "A = 1st\\nB = 2nd", one "=" a line, was read as the tie "A = B": a tie beside it counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
