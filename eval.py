@@ -12109,6 +12109,10 @@ def a_ranking(under, items):
         # (or each answer's place under its name, {"B": 1, "A": 2}: under "preference_order" read as no ranking, the
         # winner A counted beside it, where under "ranking" its numbers are read as ranks; one place the two's a tie)
         places = {key: place_given(value) for key, value in items.items()}
+        # (under "preferences" or a list's key, places only where they are 1 to m, as its text's are, parts_placed:
+        # {"A": 70, "B": 30} are weights, read as places B was first; under a ranking's they are ranks)
+        places = places if not LIST_WORDS & words or set(places.values()) == set(range(1, len(set(places.values())) + 1)) \
+            else {key: None for key in items}
         if {side_named(key) for key in items} == {"A", "B"} and None not in places.values():
             return sorted(items, key=places.get) if len(set(places.values())) == 2 else PLACES_REPEAT
     if isinstance(items, list) and items and all(isinstance(item, str) for item in items):

@@ -7523,6 +7523,22 @@ def test_a_place_after_an_equals_sign_one_a_line_is_no_tie(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "preferences": {"A": 70, "B": 30}}', "B"),
+    ('{"winner": "A", "preferences": {"A": 70, "B": 30}}', "A"),
+    ('{"winner": "A", "preferences": {"A": 9, "B": 3}}', "A"),
+    ('{"winner": "A", "ranked_list": {"A": 1, "B": 0}}', "A"),
+    # (places 1 to m are still a ranking's)
+    ('{"winner": "A", "preferences": {"A": 2, "B": 1}}', None),
+    ('{"winner": "A", "ranked_list": {"B": 1, "A": 2}}', None),
+])
+def test_preferences_given_as_weights_are_no_places(reply, human):
+    """135th round, atkRV: "preferences": {"A": 70, "B": 30} (or 9 and 3, 1 and 0, under ranked_list too) was read as
+    places, B first: the winner A beside it was left to a person, the winner B counted. Only places 1 to m are read,
+    as a text's are; weights are no ranking."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
