@@ -11944,11 +11944,12 @@ RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=>?|→|->)[ \t
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
-# after it: "A (2nd draft)" and "B, A (rank is close)" say none
+# after it: "A (2nd draft)" and "B, A (rank is close)" say none; better or worse after a dash too ("A - worse, B -
+# better" was read as none, A first in written order)
 PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position|number|no\.)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
                r"(?:[ \t]++place)?")
 PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
-                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r")"
+                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"|better|worse)"
                           r"|[ \t]++(?:(?:is|was)(?:[ \t]++(?:ranked|placed))?|ranked|placed)[ \t]++(?:(?:the|in|at)[ \t]++){0,2}"
                           r"(?P<said>" + PLACE_NAMED + r")|[ \t]++(?P<hashed>#\d{1,2}))",
                           re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place", "B ranked 1st", "B #1";

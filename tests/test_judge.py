@@ -7539,6 +7539,21 @@ def test_preferences_given_as_weights_are_no_places(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preferences": "A -> 2, B -> 1"}', None),
+    ('{"winner": "B", "preferences": "A -> 2, B -> 1"}', "B"),
+    ('{"winner": "B", "ranked_list": "A - worse, B - better"}', "B"),
+    ('{"winner": "A", "ranked_list": "A - worse, B - better"}', None),
+    ('{"winner": "B", "ranked_list": "A — worse, B — better"}', "B"),
+    ('{"winner": "A", "ranking": "A -> 2, B -> 1"}', None),
+    ('{"winner": "A", "ranking": "A - worse, B - better"}', None),
+])
+def test_a_place_linked_by_an_arrow_or_a_dash_under_preferences_or_a_list_is_read(reply, human):
+    """135th round, atkRV: "A -> 2, B -> 1" and "A - worse, B - better" under preferences or ranked_list (and under
+    ranking) were read in written order, A first: the winner B beside them was left to a person, A counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
