@@ -25912,13 +25912,6 @@ def journal_verdict(sidecar, comparison, verdict):
         raise VerdictUnjournaled(f"cannot write {shell_word(e.filename)} ({e.strerror})", remedy(e)) from None
 
 
-def journal_awaits(sidecar, waiting):
-    """Whether a stopped compare's journal holds, or may yet hold, verdicts the next compare stores: it is there (one
-    came during the store), or a call is still out (InFlight `waiting`), which journals its verdict if it comes. With
-    neither, every verdict is stored and no journal is there to name."""
-    return os.path.lexists(sidecar + JOURNAL_SUFFIX) or waiting.oldest() is not None
-
-
 def unjournaled_words(why, unjournaled, kept, sidecar):
     """What a compare a full disk stopped says (`why`: the first VerdictUnjournaled): the verdicts that came and could
     not be journaled (a failed call among `unjournaled` is none: it is asked again), lost; `kept`, those asked now and
@@ -26486,20 +26479,27 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         stopped = False
 
         unjournaled, unjournaled_lock = [], threading.Lock()
+        # the journal is closed, under its lock, as the stop's words are chosen: they name it where it is there, and no
+        # call out writes one after them (dropped as eval.py exits, as README says; a call still out was taken for one
+        # that "may yet" write it, and a journal never left was named)
+        journal_lock, journal_closed = threading.Lock(), False
 
         def journaled(vote):   # in a worker: a verdict is paid for the moment it comes
             # journaled even once the compare has stored what it has (the sidecar's lock orders the two):
             # one that came during the store is in the journal the next compare stores
-            try:
-                journal_verdict(sidecar, asking, vote)
-            except VerdictUnjournaled as e:   # a disk filled: no call more is made (each would be paid for and lost
-                with unjournaled_lock:   # alike), the calls out are waited for (ask_all), and what was lost is counted
-                    unjournaled.append((vote, e))
-                    first = len(unjournaled) == 1
-                client.stopping.set()
-                if first:
-                    raise
-                raise StopAsking from None
+            with journal_lock:
+                if journal_closed:
+                    raise StopAsking
+                try:
+                    journal_verdict(sidecar, asking, vote)
+                except VerdictUnjournaled as e:   # a disk filled: no call more is made (each would be paid for and lost
+                    with unjournaled_lock:   # alike), the calls out are waited for (ask_all), and what was lost is counted
+                        unjournaled.append((vote, e))
+                        first = len(unjournaled) == 1
+                    client.stopping.set()
+                    if first:
+                        raise
+                    raise StopAsking from None
             if stopped:   # stopped: the rest of this pair's calls would be paid for and never kept
                 raise StopAsking
 
@@ -26571,7 +26571,11 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: {kept_in}, asking only "
                                 f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}"
                                 ) from None
-            # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it)
+            # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it, till
+            # the journal is closed here; one journaling now is waited for)
+            with journal_lock:
+                journal_closed = True
+                journal_left = os.path.lexists(sidecar + JOURNAL_SUFFIX)
             # (as stored: the calls out as it stopped are stored with them; failed calls too, asked again next time)
             had = {json_text({k: x for k, x in v.items() if k != "unconfirmed"}, sort_keys=True)
                    for v in (stored or {}).get("verdicts", ())}   # (stored before this compare, by an earlier one too)
@@ -26586,7 +26590,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                   f"{shell_word(sidecar)}, which the next compare asks again)" if brought else
                   "no verdict came before it stopped, so none was stored") + (
                 f" (any that came as it stopped are kept in {shell_word(sidecar + JOURNAL_SUFFIX)}, which the next compare "
-                f"stores)" * journal_awaits(sidecar, progress.waiting) + f"; compare again to ask only the calls still missing: "
+                f"stores)" * journal_left + f"; compare again to ask only the calls still missing: "
                 f"{pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}" if interrupted else ""))
         votes, asked_now = merged_votes(saved["verdicts"], mine, kept, pairs, wanted)
         # the judge replaced while it was asked (as a run's): its verdicts may be two models', and are stored so

@@ -680,8 +680,10 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     assert proc.returncode == 2 and "interrupted" in err and "Traceback" not in err
     # (round 95) with the command, its judge as asked: the same command with another judge would ask all again
     printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
-    # (round 108) a call out as it stopped may answer past the store: said where it goes, never "stored" alone
-    assert f"(any that came as it stopped are kept in {cand}.pairwise.json.journal, which the next compare stores)" in err
+    # (round 108) a call out as it stopped may answer past the store: said where it goes, never "stored" alone; (135th
+    # round) and named only where it is left (one out as eval.py exits is dropped)
+    assert (f"(any that came as it stopped are kept in {cand}.pairwise.json.journal, which the next compare stores)"
+            in err) == os.path.lexists(f"{cand}.pairwise.json.journal"), err
     assert shlex.split(printed)[1:] == ["compare", "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
                                         "--judge-votes", "1", "--judge-temperature", "0.0", "--seed", "42",
                                         "--judge-max-tokens", "1024", "--host", fake.url, "--", base, cand], printed
@@ -718,6 +720,17 @@ def test_a_stopped_compare_names_a_journal_only_where_there_is_one_and_goes_on_w
     assert "journal" not in err, err
     printed = re.search("compare again to ask only the calls still missing: python (.*)", err).group(1)
     assert shlex.split(printed)[-7:] == ["--host", host, "--jobs", "2", "--", base, cand], printed
+
+
+def test_a_stop_with_a_call_out_names_no_journal_that_call_never_writes(project, cli, fake):
+    """135th round (its review): a compare --pairwise stopped by SIGTERM with its call still out (held by the server till
+    eval.py is gone: dropped as it exits) said its answers "are kept in cand.json.pairwise.json.journal, which the next
+    compare stores", a call out taken for one that may yet write it; no journal was ever left."""
+    base, cand = two_runs(IDS[:3], candidate_better=IDS[:3], baseline_better=())
+    scripted_judge(fake)
+    code, err = stopped_compare(base, cand, fake, "SIGTERM", 3)   # two answered, the third out as it stops
+    assert code == 2 and "stored the verdicts in" in err and "Traceback" not in err, err
+    assert not os.path.lexists(f"{cand}.pairwise.json.journal") and "journal" not in err, err
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
