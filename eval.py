@@ -7129,15 +7129,32 @@ def newest_prompt(folder=PROMPTS_DIR):
     return os.path.join(folder, max(versions)[1])
 
 
+# what power --json prints, of every question (power_answer): a file holding these keys alone is its answer
+POWER_FIGURES = frozenset({"rows", "rate", "failures", "prob", "probability", "approximate", "alpha", "p", "test", "changed",
+                           "difference", "by_discordant", "discordant", "cases", "power", "connor_cases", "exact", "method"})
+
+
 def printed_view(whole):
-    """Which command's --json printed a file's JSON (whole, as read), "report", "compare" or "runs", by its shape, or
-    None: saved to a file, it is given where a prompt (another_file_as_prompt) or a run (other_kind) goes. Never a run
-    file's: a run holds "format" and "results", which no view prints at its top."""
+    """Which command's --json printed a file's JSON (whole, as read), "report", "report --case", "compare", "runs",
+    "calibrate", "judge --audit" or "power", by its shape, or None: saved to a file, it is given where a prompt
+    (another_file_as_prompt) or a run (other_kind) goes. Never a run file's: a run holds "format" and "results", which
+    no view prints at its top, and a config, which only report's view does (report --case's, with "id" and "input" at its
+    top, was "not a valid run file ... restore it from a copy", of a sound file eval.py had printed)."""
     if isinstance(whole, dict) and not {"format", "results"} & whole.keys():
         if isinstance(whole.get("config"), dict) and "split_sha" in whole["config"] and "measure" in whole:
             return "report"
         if {"baseline_run", "candidate_run"} <= whole.keys() or {"split_sha", "comparisons", "reference"} <= whole.keys():
             return "compare"
+        if "config" in whole:
+            return None
+        if {"id", "checks_from", "checks_sha", "trials"} <= whole.keys():
+            return "report --case"
+        if {"verdicts", "run", "checks"} <= whole.keys():
+            return "calibrate"
+        if {"run", "audit"} <= whole.keys():
+            return "judge --audit"
+        if whole and whole.keys() <= POWER_FIGURES and {"test", "failures"} & whole.keys():
+            return "power"
     if isinstance(whole, list) and whole and all(isinstance(r, dict) and (
             {"file", "problem"} <= r.keys() or {"file", "split_sha", "measure", "date"} <= r.keys()) for r in whole):
         return "runs"
@@ -18031,7 +18048,9 @@ def other_kind(run):
     if view:
         named = view_runs(view, run)
         return (f"this is what `{program()} {view} --json` prints, not a run: give "
-                + {"report": "the run it reports", "compare": "the runs it compared", "runs": "a run it lists"}[view]
+                + {"report": "the run it reports", "report --case": "the run whose case it shows (it names none)",
+                   "compare": "the runs it compared", "runs": "a run it lists", "calibrate": "the run it calibrates",
+                   "judge --audit": "the run it audits", "power": "a run (it answers a sizing question, of none)"}[view]
                 + (f" ({', '.join(map(shell_word, named[:3]))}{', ...' if len(named) > 3 else ''})" if named else ""))
     if not isinstance(run, dict) or {"config", "results"} & run.keys():
         return None
@@ -18048,8 +18067,10 @@ def view_runs(view, whole):
     was printed from, which may not be here."""
     if view == "runs":   # (a file listed with its problem is no run to give)
         named = [r.get("file") for r in whole if "problem" not in r]
-    elif view == "report":
+    elif view in ("report", "calibrate", "judge --audit"):
         named = [whole.get("run")]
+    elif view in ("report --case", "power"):   # (neither names its run)
+        named = []
     else:   # compare of two runs, or of several (each row names its run)
         named = ([whole.get("baseline_run"), whole.get("candidate_run")] if "baseline_run" in whole else
                  [r.get("run") for r in whole.get("runs") or () if isinstance(r, dict)])

@@ -734,6 +734,17 @@ def calibration(project, judged_split, cli, fake):
     return "human.jsonl", "runs/answers-dev-v1.json"
 
 
+def test_what_calibrate_or_the_audit_printed_as_json_given_as_a_run_names_its_run(calibration, cli):
+    """135th round (its review): calibrate's and judge --audit's --json, saved among the runs and given as one, were "not
+    a valid run file ... restore it from a copy", of a sound file eval.py had printed."""
+    for view, argv, verb in (("calibrate", ["calibrate", *calibration], "calibrates"),
+                             ("judge --audit", ["judge", calibration[1], "--audit"], "audits")):
+        Path("runs/view.json").write_text(cli(*argv, "--json")[1], encoding="utf-8")
+        code, out, err = cli("report", "runs/view.json")
+        assert code == 2 and f"this is what `python eval.py {view} --json` prints, not a run: give the run it {verb} " \
+            f"({calibration[1]})" in err, err
+
+
 def test_calibrate_on_a_hand_computed_table(calibration, cli):
     code, out, err = cli("calibrate", *calibration, "--json")
     assert code == 0, err

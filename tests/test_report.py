@@ -291,6 +291,22 @@ def test_what_report_compare_or_runs_printed_as_json_given_as_a_run_names_the_ru
     assert listed["runs/r.json"] is None and fake.chat_bodies == []   # (the runs themselves still listed as runs)
 
 
+def test_what_report_case_or_power_printed_as_json_given_as_a_run_is_named_so(project, cli):
+    """135th round (its review): `report runs/r.json --case c1 --json > runs/case.json`, then `report runs/case.json`, was
+    still "not a valid run file ... restore it from a copy" (printed_view knew report's, compare's and runs' --json
+    alone), and `runs` listed it so; power --json alike."""
+    write_run("runs/r.json", make_run([("c1", "bug", "bug")]))
+    given = {"report --case": ["report", "runs/r.json", "--case", "c1"], "power": ["power", "--rate", "0.1", "--rows", "50"],
+             "power ": ["power", "--rows", "200"]}
+    for n, (view, argv) in enumerate(given.items()):
+        Path(f"runs/v{n}.json").write_text(cli(*argv, "--json")[1], encoding="utf-8")
+        code, out, err = cli("report", f"runs/v{n}.json")
+        assert code == 2 and f"not a run file: this is what `python eval.py {view.strip()} --json` prints, not a run" in err \
+            and evalpy.RESTORE_RUN not in err, (argv, err)
+    listed = {row["file"]: row.get("problem") for row in json.loads(cli("runs", "runs", "--json")[1])}
+    assert all("--json` prints, not a run" in listed[f"runs/v{n}.json"] for n in range(len(given))), listed
+
+
 @pytest.mark.parametrize("kind", ["PAIRWISE_FORMAT", "ANNOTATIONS_FORMAT", "OLD_ANNOTATIONS_FORMAT"])
 def test_a_run_whose_format_alone_names_another_kind_is_a_damaged_run(project, cli, kind):
     """Round 134's review: a run whose "format" alone was edited to compare --pairwise's or a review's (its config and
