@@ -7530,7 +7530,7 @@ def subset_of(cases, subset, split_path):
         ids = set(subset["cases"])
         unknown = sorted(ids - {c["id"] for c in cases})
         if unknown:
-            raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(map(on_one_line, unknown[:5]))}"
+            raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(on_one_line(id_shown(i)) for i in unknown[:5])}"
                             + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else "")
                             + (id_meant(unknown[0], [c["id"] for c in cases], "--cases") if len(unknown) == 1 else
                                ids_listed([c["id"] for c in cases])))
@@ -7580,7 +7580,7 @@ def with_context_file(path, cases, split_ids):
     problems = summarised(path, problems)   # one fault of many lines, said once
     missing = [c["id"] for c in cases if c["id"] not in seen and c["id"] not in refused]
     if missing:
-        problems.append(f"{shell_word(path)}: no line for case {', '.join(map(on_one_line, missing[:5]))}" + (" …" if len(missing) > 5 else "")
+        problems.append(f"{shell_word(path)}: no line for case {', '.join(on_one_line(id_shown(i)) for i in missing[:5])}" + (" …" if len(missing) > 5 else "")
                         + " (every case asked needs one; write \"context\": [] where the retriever found nothing)")
     if problems:
         raise EvalError(capped(problems, MOST_PROBLEMS))
@@ -15132,7 +15132,7 @@ def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=N
     if begun:
         answer = dict(begun["answer"])
     else:
-        with waiting.request(f"case {case['id']}"):
+        with waiting.request(f"case {id_shown(case['id'])}"):   # (on its line, Progress)
             if case.get("tools"):
                 answer = ask_agent(client, config, prompt_text, case, kept, on_turn, trial)
             else:
@@ -15143,7 +15143,7 @@ def ask_case(client, config, prompt_text, case, kept=(), on_turn=None, waiting=N
         if not begun and has_judge_check([case]):
             on_turn({"answer": answer})
         judged = dict(case, transcript=answer["transcript"]) if case.get("tools") else case
-        with waiting.request(f"the judge on {case['id']}"):
+        with waiting.request(f"the judge on {id_shown(case['id'])}"):
             answer["judges"] = judge_answer(client, config["judge"], judged, said, (begun or {}).get("votes"),
                                             lambda vote: on_turn({"vote": vote})) or None
     return answer
@@ -17908,7 +17908,7 @@ def load_run(path, stored_checks=True):
         if ids and stored_checks and (what, os.path.realpath(path)) not in NOTED:   # said once, however often it is read
             NOTED.add((what, os.path.realpath(path)))
             warn(f"note: {shell_word(path)}: {len(ids)} case(s) "
-                 + says.format(", ".join(map(on_one_line, ids[:5])) + (", ..." if len(ids) > 5 else "")))
+                 + says.format(", ".join(on_one_line(id_shown(i)) for i in ids[:5]) + (", ..." if len(ids) > 5 else "")))
     return run
 
 
@@ -24073,7 +24073,8 @@ def change_rows(changed):
             # (two --cases of as many cases read alike, "10 chosen cases -> 10 chosen cases": each one's own named)
             own = [[c for c in mine if c not in set(theirs)] for mine, theirs in ((old["cases"], new["cases"]),
                                                                                    (new["cases"], old["cases"]))]
-            old_text, new_text = (f"{text} ({', '.join(map(on_one_line, ids[:5]))}{', ...' if len(ids) > 5 else ''} "
+            # (each id id_shown: a\\nb, a backslash then n, and a line break's a\nb were one)
+            old_text, new_text = (f"{text} ({', '.join(on_one_line(id_shown(i)) for i in ids[:5])}{', ...' if len(ids) > 5 else ''} "
                                   "not in the other)" for text, ids in zip((old_text, new_text), own))
         rows.append({"setting": config_label(key), "old": old_text, "new": new_text,
                      "note": ": the model was re-pulled or replaced under the same name"
@@ -24683,6 +24684,7 @@ def key_named(key):
     """An annotations key as a message names it: escaped, on one line, whole up to 240 characters; a longer one by its
     first and last 100 and its length. (Cut at 60, two keys alike in their first 60 characters, "...-refund-A#1" and
     "...-refund-B#1", were one name: which to mend was not said.)"""
+    key = id_shown(key)   # (ID#trial: a\\nb#1 and a line break's a\nb#1 read alike)
     if len(key) <= 240:
         return on_one_line(key)
     return f"{on_one_line(key[:100])}…{on_one_line(key[-100:])} ({len(key):,} characters)"
@@ -25350,7 +25352,7 @@ def ask_judges(args, client, judge, todo, kept, path, journal, held):
 
     try:
         with terminated_as_interrupted():
-            ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {r['id']}", ask), on_votes,
+            ask_all(work, args.jobs, awaited(progress.waiting, lambda r: f"the judge on {id_shown(r['id'])}", ask), on_votes,
                     progress.tick, (ServerGone,), stopping)
     except (KeyboardInterrupt, ServerGone) as stop:
         progress.update(len(votes), failed, final=True)
@@ -26552,7 +26554,7 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
         try:
             with terminated_as_interrupted():
                 ask_all([(p, p["trial"]) for p in todo], args.jobs,
-                        awaited(progress.waiting, lambda p: f"the pairwise judge on {p['id']}",
+                        awaited(progress.waiting, lambda p: f"the pairwise judge on {id_shown(p['id'])}",
                                 lambda p: pairwise_votes(client, judge, p, kept.get((p["id"], p["trial"]), {}), journaled)),
                         on_votes, progress.tick, (ServerGone, VerdictUnjournaled),
                         lambda stop, out: None if isinstance(stop, VerdictUnjournaled) else stopping(stop, out))

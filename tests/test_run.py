@@ -2988,6 +2988,27 @@ def test_a_rate_limit_to_the_end_stops_the_run_with_advice_to_wait(project, cli,
     assert "--retries 0" not in err
 
 
+def test_every_message_naming_a_case_tells_a_backslash_n_from_a_line_break(project, tmp_path):
+    """135th round (its review): the id a\\nb (a backslash, then n) and one holding a line break were both "a\\nb" in
+    run --cases' unknown id, the --context file's "no line for case", an annotation's key, and compare's "Changed" row
+    of two --cases sets (whose job is to tell them apart): README's "in every message that names a case" (id_shown)."""
+    ids = ("a\\nb", "a\nb")
+    (tmp_path / "ctx.jsonl").write_text('{"id": "plain", "context": []}\n', encoding="utf-8")
+
+    def refused(call):
+        with pytest.raises(evalpy.EvalError) as e:
+            call()
+        return str(e.value)
+    said = {"--cases": lambda i: refused(lambda: evalpy.subset_of([{"id": "plain"}], {"cases": [i]}, "s.jsonl")),
+            "--context": lambda i: refused(lambda: evalpy.with_context_file(str(tmp_path / "ctx.jsonl"),
+                                                                           [{"id": i}], {i, "plain"})),
+            "annotation": lambda i: evalpy.key_named(f"{i}#1"),
+            "Changed": lambda i: evalpy.change_rows({"subset": ({"cases": [i, "plain"]}, {"cases": ["b", "plain"]})})[0]["old"]}
+    for where, say in said.items():
+        shown = [say(i) for i in ids]
+        assert shown[0] != shown[1] and "a\\\\nb" in shown[0] and "\n" not in shown[1], (where, shown)
+
+
 def run_with_progress_every(seconds, *argv):
     """eval.py run as a process (stderr a pipe, as in a CI log), with its progress timer made short."""
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); import eval; eval.PROGRESS_EVERY = {seconds}; "
