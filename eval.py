@@ -5963,6 +5963,22 @@ def filled_tool_results(case, split_results, begun=False):
     return problems
 
 
+def tooled_checks(case, defaults, labels, split_tools, older=None):
+    """A case's checks as its split forms them, with the split's tools (tools.json) merged into the case's first, as its
+    trajectory checks need them, and its tool_results filled by its vars: one way for load_split and for a run's split
+    read back to hold its results to (recorded_checks; formed without the tools, an agent split's every trajectory check
+    "needs the case's tools", and no agent run was held: its checks loosened by hand passed a gate). Sets the case's
+    tools and tool_results; returns (the tool results' problems, checks, the checks' problems)."""
+    from_split = set(split_tools[1]) - set(case.get("tool_results") or ()) if isinstance(case.get("tool_results", {}), dict) else set()
+    merged_tools(case, split_tools)
+    tool_problems = []   # said with the checks' in one refusal (a var a rule and a check lack was said once each run)
+    if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
+        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False, written=older is None,
+                                               from_split=from_split)
+                         or filled_tool_results(case, split_tools[1], begun=older is not None))
+    return tool_problems, *case_checks(case, defaults, labels, older)
+
+
 def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {}), older=None) -> tuple[Case, list]:
     """Check one decoded line; return (case, problems). labels is None for a free-text set;
     default_threshold is checks.json's pass_threshold, which a case's own replaces; split_tools
@@ -6003,14 +6019,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
             return case, [f"field 'input' is empty once its vars fill it ({one_line(written, 60)}): give "
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
-    from_split = set(split_tools[1]) - set(case.get("tool_results") or ()) if isinstance(case.get("tool_results", {}), dict) else set()
-    merged_tools(case, split_tools)
-    tool_problems = []   # said with the checks' in one refusal (a var a rule and a check lack was said once each run)
-    if "tool_results" in case:   # (held to the tools' parameters as filled: a rule as this case's vars make it)
-        tool_problems = (tool_results_problems(case["tool_results"], case.get("tools"), filled=False, written=older is None,
-                                               from_split=from_split)
-                         or filled_tool_results(case, split_tools[1], begun=older is not None))
-    case["checks"], check_problems = case_checks(case, defaults, labels, older)
+    tool_problems, case["checks"], check_problems = tooled_checks(case, defaults, labels, split_tools, older)
     if tool_problems:
         return case, tool_problems + check_problems
     own = "pass_threshold" in case
@@ -17948,8 +17957,8 @@ def recorded_checks(path, sha):
     (gone, changed since, or no longer read as a split). load_split, every field of every case held to its rules, cost
     some twenty json.loads of a 100,000-case split on each report, past report's bound (3 json.loads of the run,
     tests/README.md's Performance); and the split was loaded whole when the run was made from it. So only each case's
-    checks are formed, by case_checks as load_split forms them, and once for each way a case writes its checks and
-    vars (a label set's 100,000 cases: once)."""
+    checks are formed, by tooled_checks as load_split forms them (the split's tools.json merged in), and once for each
+    way a case writes its checks, vars, tools and tool_results (a label set's 100,000 cases: once)."""
     folder = os.path.dirname(path) or "."
     older = []   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
     try:
@@ -17957,7 +17966,7 @@ def recorded_checks(path, sha):
         labels_path = os.path.join(folder, LABELS_FILE)
         labels = parse_labels(labels_path) if os.path.lexists(labels_path) else None
         defaults, _, checks_data = load_default_checks(os.path.join(folder, CHECKS_FILE), older)
-        tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE), written=False)[2]
+        *split_tools, tools_data = load_split_tools(os.path.join(folder, TOOLS_FILE), written=False)
         # (its sha as hashed now first: the earlier forms' hashes of a large split cost as much as reading it)
         if split_sha_of(data, checks_data, tools_data) != sha and sha not in split_shas(path):
             return None
@@ -17968,12 +17977,13 @@ def recorded_checks(path, sha):
     for case in cases:
         if type(case) is not dict or type(case_id := case.get("id")) is not str or case_id in given:
             return None   # (load_split refuses it: nothing can be told)
-        checks, variables = case.get("checks"), case.get("vars")
-        key = (None if checks is None else json.dumps(checks), None if variables is None else json.dumps(variables))
+        # (its own tools and tool_results too: a trajectory check is formed by them, as by its checks and vars)
+        key = tuple(json.dumps(case[field]) if field in case else None
+                    for field in ("checks", "vars", "tools", "tool_results"))
         if key not in formed:
-            checks, problems = (case_checks(case, defaults, labels, older)
-                                if not case_problems(case, labels, begun=True) else (None, True))
-            formed[key] = None if problems else checks
+            tool_problems, checks, problems = (tooled_checks(case, defaults, labels, split_tools, older)
+                                               if not case_problems(case, labels, begun=True) else ([], None, True))
+            formed[key] = None if problems or tool_problems else checks
         if formed[key] is None:
             return None
         given[case_id] = formed[key]

@@ -674,6 +674,22 @@ def test_near_forms_of_the_checks_edit_are_refused_too(project, cli, edit, said)
 
 
 
+def test_an_agent_runs_checks_loosened_by_hand_are_refused(project, cli):
+    """135th round's review: the split's checks were formed without its tools.json, so every trajectory check of an
+    agent split "needs the case's tools", nothing was held, and a run of golden/agent/dev.jsonl whose regex checks were
+    made '(?s).' (what any answer holds) passed report --min-accuracy 0.9 at 12/12. Formed as load_split forms them, the
+    split's tools merged in, the edit is refused; the run as made is read, held to the split."""
+    run = split_run("golden/agent/dev.jsonl")
+    assert evalpy.recorded_checks(run["config"]["split_path"], run["config"]["split_sha"]) is not None
+    assert evalpy.checks_edited(run) is None
+    for check in (c for r in run["results"] for c in r["checks"] if c["name"] in ("asks to confirm", "offers a return")):
+        check["value"] = "(?s)."
+    code, out, err = cli("report", write_run("runs/agent.json", run), "--min-accuracy", 0.9)
+    assert code == 2 and out == "" and err.startswith(
+        "error: runs/agent.json: not a valid run file: case agent-dev-03's check asks to confirm's value is \"(?s).\", "
+        "where golden/agent/dev.jsonl gives"), err
+
+
 def test_a_check_whose_true_was_edited_to_1_is_refused(project, cli):
     """135th round: a json check's schema asking {"ok": true} (enum [true]), c08-c10 answering {"ok": 1}, 7/10, its enum
     made [1] by hand in the failing results passed report --min-accuracy 0.75 at 10/10: Python's == takes 1 for true.
