@@ -17906,7 +17906,7 @@ def load_run(path, stored_checks=True):
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; {RESTORE_RUN}")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
     # (every case: a check loosened by hand (a value made what the answer holds) passes a gate as one made unable to fail)
-    edited = checks_edited(run, every_id=bool(unchecked)) if stored_checks else None
+    edited = checks_edited(run) if stored_checks else None
     if edited:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {edited}: it was edited; {RESTORE_RUN}")
     for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
@@ -17921,7 +17921,7 @@ def load_run(path, stored_checks=True):
     return run
 
 
-def checks_edited(run, every_id=True):
+def checks_edited(run):
     """Where a run file's results hold other checks than the split gave its cases, or a case it does not hold, what to
     say of the first, else None. The run records its split by split_sha (its bytes and checks.json's, which the results
     cannot be hashed back to), so the split is read where it is at hand as the run ran it (by that sha) and each
@@ -17939,12 +17939,14 @@ def checks_edited(run, every_id=True):
         return None
     recorded = f"as the run recorded it (split sha {short(config['split_sha'])})"
     for r in run["results"]:
-        # (an id renamed, its checks some case's, scores as that case: refused where some case cannot fail, as before)
-        if r["id"] not in given and (every_id or all(r["checks"] != checks for checks in given.values())):
+        # (the split at the sha the run records holds every id the run asked, so one it lacks was written by hand: a
+        # failing result renamed, a passing case's checks given it, passed a gate where none was refused for checks
+        # some case has; a result given twice, an id or a trial, is refused as the run is read: results_problem)
+        if r["id"] not in given:
             return f"case {on_one_line(id_shown(r['id']))} is not one {shell_word(where)} holds, {recorded}"
         # (== at C's speed first: a run's 100,000 results are each held, the split's field by field only where it differs)
         # (and as JSON, where == takes 1 for true: only inside a list or an object, a top-level field is typed when read)
-        differs = r["id"] in given and (r["checks"] != given[r["id"]] or nested(given[r["id"]]) and not same_json(
+        differs = (r["checks"] != given[r["id"]] or nested(given[r["id"]]) and not same_json(
             r["checks"], given[r["id"]])) and checks_difference(
             r["checks"], given[r["id"]], shell_word(where), r.get("vars"))
         if differs:

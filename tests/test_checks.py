@@ -2228,6 +2228,12 @@ def test_the_markdown_keeps_each_doubtful_verdicts_check_and_reason_and_a_judge_
     shutil.copy(ROOT / "runs" / "example" / "support-dev-v1-judged.json", "run.json")
     run = load_json("run.json")
     long_id = "L" * 400
+    # (renamed in the split too, and the run pointed at it: an id its split lacks is an edit, refused as read)
+    split = Path("golden/support/dev.jsonl")
+    split.write_text(split.read_text(encoding="utf-8").replace(json.dumps(run["results"][0]["id"]), json.dumps(long_id), 1),
+                     encoding="utf-8")
+    run["config"]["split_sha"] = evalpy.load_split(str(split))[2]
+    assert long_id in evalpy.recorded_checks(str(split), run["config"]["split_sha"])   # the run is held to it
     for r in run["results"]:
         if r["id"] == run["results"][0]["id"]:
             r["id"] = long_id

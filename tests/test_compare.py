@@ -141,6 +141,11 @@ def test_compare_refuses_runs_with_different_cases(two_runs, cli):
     run = load_json(two_runs[1])
     run["results"][0]["id"] = "dev-99"
     json.dump(run, open("edited.json", "w", encoding="utf-8"), ensure_ascii=False)
+    # (135th round) the split at hand as the runs recorded it holds every id they asked: one it lacks is refused as the
+    # run is read; compare's own word is of runs whose split is gone, which cannot tell
+    code, out, err = cli("compare", two_runs[0], "edited.json")
+    assert code == 2 and "edited.json: not a valid run file: case dev-99 is not one golden/dev.jsonl holds" in err, err
+    Path("golden/dev.jsonl").rename("golden/gone.jsonl")
     code, out, err = cli("compare", two_runs[0], "edited.json")
     assert code == 2 and (f"the runs hold different cases ({two_runs[0]} (the baseline) holds dev-01, which edited.json "
                           f"(the candidate) lacks; edited.json (the candidate) holds dev-99, which {two_runs[0]} (the "
@@ -217,21 +222,19 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     edited = load_json("runs/five.json")
     edited["results"][0]["id"] = "dev-99"   # a case the split does not have: an edited run, still refused
     write_run("runs/edited.json", edited)
-    code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
-    assert code == 2 and "different cases" in err
     # (117th round) beside another run of part of the split: the edited id was one the other part lacks, compared on
-    # the rest, "only part of the split"; the split read, a --limit 5 run holds its first 5 cases or is edited
-    code, out, err = cli("compare", "runs/five.json", "runs/edited.json")
-    assert code == 2 and ("runs/edited.json (the candidate) holds other cases than its part of the split (the first 5 "
-                          "cases, --limit 5)") in err, err
-    code, out, err = cli("compare", "runs/full.json", "runs/five.json", "runs/edited.json")
-    assert code == 2 and "runs/edited.json holds other cases than its part of the split" in err, err
+    # the rest, "only part of the split". (135th round) the split at hand as the run recorded it holds every id it
+    # asked: one it lacks is refused as the run is read, beside any run
+    lacked = "runs/edited.json: not a valid run file: case dev-99 is not one golden/dev.jsonl holds"
+    for runs in (("runs/full.json",), ("runs/five.json",), ("runs/full.json", "runs/five.json")):
+        code, out, err = cli("compare", *runs, "runs/edited.json")
+        assert code == 2 and lacked in err, (runs, err)
     edited["results"][0]["id"] = "dev-06"   # a case of the split, past the first five
     write_run("runs/edited.json", edited)
     code, out, err = cli("compare", "runs/full.json", "runs/edited.json")
     assert code == 2 and "holds other cases than its part of the split" in err, err
     # (its review) a --limit 6 run holding the first 5: said of the part it recorded; a --cases run naming an id the
-    # split has not, the id edited in both: refused, as the split says
+    # split has not, the id edited in both: refused, as the split says (135th round: as the run is read)
     edited["results"][0]["id"] = "dev-01"
     edited["config"]["subset"] = {"limit": 6}
     write_run("runs/edited.json", edited)
@@ -241,7 +244,7 @@ def test_two_runs_compare_on_the_cases_both_hold_when_one_ran_part_of_the_split(
     edited["config"]["subset"] = {"cases": [r["id"] for r in edited["results"]]}
     write_run("runs/edited.json", edited)
     code, out, err = cli("compare", "runs/five.json", "runs/edited.json")
-    assert code == 2 and "holds other cases than its part of the split (5 chosen cases, --cases)" in err, err
+    assert code == 2 and "runs/edited.json: not a valid run file: case dev-01" in err and "is not one golden/dev.jsonl" in err, err
 
 
 def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_without_any(project, cli, fake):

@@ -674,6 +674,30 @@ def test_near_forms_of_the_checks_edit_are_refused_too(project, cli, edit, said)
 
 
 
+def test_a_failing_result_renamed_with_a_passing_cases_checks_is_refused(project, cli):
+    """135th round's review: where every case could fail, a result whose id the split lacks was taken if its checks were
+    some case's: c01-c10 failing, renamed c01x-c10x and given c11's checks (not_contains ok, which their answers pass),
+    passed report --min-accuracy 0.9 at 11/11, for 1/11. At the sha the run records the split holds every id it asked,
+    so one it lacks is refused whatever the checks; a result given twice (an id, or a trial) is refused as read."""
+    Path("sw").mkdir()
+    checks = [{"name": "says bug", "type": "contains", "value": "bug"}] * 7 + [SAYS_OK] * 3 + [
+        {"name": "no ok", "type": "not_contains", "value": "ok"}]
+    Path("sw/s.jsonl").write_text("".join(json.dumps({"id": f"c{i:02d}", "input": f"ticket {i}", "difficulty": "easy",
+                                                      "note": "n", "checks": [check]}) + "\n"
+                                          for i, check in enumerate(checks, 1)), encoding="utf-8")
+    run = split_run("sw/s.jsonl", {f"c{i:02d}": "nada" for i in range(1, 12)})
+    assert "Pass rate: 1/11 = 9%" in cli("report", write_run("runs/sw.json", run))[1]
+    renamed = json.loads(json.dumps(run))
+    for result in renamed["results"][:10]:
+        result.update(id=result["id"] + "x", checks=renamed["results"][10]["checks"])
+    code, out, err = cli("report", write_run("runs/renamed.json", renamed), "--min-accuracy", 0.9)
+    assert code == 2 and out == "" and err.startswith("error: runs/renamed.json: not a valid run file: case c01x is not "
+                                                      "one sw/s.jsonl holds, as the run recorded it"), err
+    run["results"][9] = dict(run["results"][10])   # c10's result made a second c11
+    code, out, err = cli("report", write_run("runs/twice.json", run), "--min-accuracy", 0.9)
+    assert code == 2 and "result c11, trial 1 appears twice" in err, err
+
+
 def test_an_agent_runs_checks_loosened_by_hand_are_refused(project, cli):
     """135th round's review: the split's checks were formed without its tools.json, so every trajectory check of an
     agent split "needs the case's tools", nothing was held, and a run of golden/agent/dev.jsonl whose regex checks were
