@@ -1877,6 +1877,11 @@ def test_a_run_judged_with_other_checks_or_edited_under_another_version_is_never
     del lax["config"]["checks_from"]
     lax["config"]["eval_version"] = "0.0.1"
     write_run("runs/lax.json", lax)
+    # (135th round) the split at hand as the run recorded it, its checks edited are refused as it is read; compare's own
+    # word is of runs whose split is gone (or changed since), which cannot tell
+    code, out, err = cli("compare", "runs/base.json", "runs/lax.json", "--fail-on-regression")
+    assert code == 2 and "runs/lax.json: not a valid run file: case dev-01's checks (label, no zzz) are not those" in err, err
+    Path("golden/dev.jsonl").rename("golden/gone.jsonl")
     code, out, err = cli("compare", "runs/base.json", "runs/lax.json", "--fail-on-regression")
     assert code == 2 and "has other checks in runs/base.json (the baseline) than in runs/lax.json" in err, err
     # the same checks written by another eval.py (another version's run of one split) compare as before
@@ -1900,8 +1905,10 @@ def test_checks_that_score_alike_compare_and_a_baseline_with_other_checks_is_ref
         r["checks"] = [dict(c, weight=float(c["weight"])) if "weight" in c else c for c in reversed(r["checks"] + extra)]
     write_run("runs/base.json", base)
     write_run("runs/same.json", same)
+    Path("golden/dev.jsonl").rename("golden/gone.jsonl")   # (at hand, its checks are another's: refused as read, 135th)
     code, out, err = cli("compare", "runs/base.json", "runs/same.json")
     assert code == 0, err
+    Path("golden/gone.jsonl").rename("golden/dev.jsonl")
     lax = split_run("dev")
     for r in lax["results"]:
         r["checks"] = r["checks"] + extra[:1]
