@@ -17996,10 +17996,13 @@ def checks_difference(held, given, split, variables=None):
     """How a result's checks (held) differ from those the split (named split) gives its case, a phrase; None where they
     are the same, every field of each (type, value, blocking, weight...) as a run stores it, as JSON (same_json): true
     is not 1, but 1.0 is 1, one number however written, scored alike. An eval.py before round 111
-    stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"): the same check."""
+    stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"), and a tool_called
+    check's arguments as written ({"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}): the
+    same check (compare says it was stored otherwise), never "edited"."""
     if variables and isinstance(variables, dict):
         filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
         held = [dict(k, name=filled[k["name"]]) if k["name"] in filled else k for k in held]
+        held = [unfilled_as_given(k, given, variables) for k in held]
     names = sorted(k["name"] for k in held), sorted(k["name"] for k in given)
     if names[0] != names[1]:
         return (f"checks ({', '.join(map(on_one_line, names[0])) or 'none'}) are not those {split} gives it "
@@ -18015,6 +18018,22 @@ def checks_difference(held, given, split, variables=None):
             return (f"check {on_one_line(check['name'])}'s {on_one_line(field)} is {said['held']}, where {split} gives "
                     f"{said['given']}")
     return None
+
+
+def unfilled_as_given(check, given, variables):
+    """A result's check with the fields an older eval.py stored unfilled (a tool_called check's arguments, filled
+    since round 111) as the split gives them, where the case's vars fill them so; any other as it is held. Held to
+    the split's check of its name only where they differ: a filled value holding "{{b}}" (a var's value) is never
+    filled twice."""
+    split_check = next((k for k in given if k["name"] == check["name"]), None)
+    if split_check is None or "arguments" not in check or "arguments" not in split_check \
+            or same_json(check["arguments"], split_check["arguments"]):
+        return check
+    try:
+        filled = filled_arguments(check["arguments"], variables)
+    except ValueError:   # (two keys filled alike: no split's check, which would have been refused so)
+        return check
+    return dict(check, arguments=split_check["arguments"]) if same_json(filled, split_check["arguments"]) else check
 
 
 def nested(checks):
