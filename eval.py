@@ -11977,9 +11977,10 @@ PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position|number|no\.)[ \t]*+#?\d{1,2}|#
 PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
                           + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"|better|worse)"
                           r"|[ \t]++(?:(?:is|was)(?:[ \t]++(?:ranked|placed))?|ranked|placed)[ \t]++(?:(?:the|in|at)[ \t]++){0,2}"
-                          r"(?P<said>" + PLACE_NAMED + r")|[ \t]++(?P<hashed>#\d{1,2}))",
+                          r"(?P<said>" + PLACE_NAMED + r")|(?<![:=>→])[ \t]++(?P<hashed>#\d{1,2}))",
                           re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place", "B ranked 1st", "B #1";
-# its name the shortest: "B is" and "ranked first" would be a name naming no answer)
+# its name the shortest: "B is" and "ranked first" would be a name naming no answer); "#1" after a link mark is
+# PLACE_LINKED's ("A → #2", "A: #2": read here, the name "A →" named no answer, any winner beside it counted)
 # ...or linked to it by a colon, "=" or an arrow ("A: 2nd, B: 1st", "A = first", "A → 1st", "B: worst\nA: best": read
 # as none, the name "A:" named no answer, any winner beside them counted); a place in words after a colon alone, best
 # or worst of the two

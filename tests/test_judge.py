@@ -7565,6 +7565,25 @@ def test_a_place_linked_by_an_arrow_or_a_dash_under_preferences_or_a_list_is_rea
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
+    ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
+    ('{"winner": "B", "ranking": "A → #2, B → #1"}', "B"),
+    ('{"winner": "B", "ranking": "A → #1\\nB → #2"}', None),
+    ('{"winner": "A", "ranking": "A -> #2\\nB -> #1"}', None),
+    ('{"winner": "tie", "ranking": "A: #2, B: #1"}', None),
+    ('{"winner": "B", "ranking": "A: #1, B: #2"}', None),
+    ('{"winner": "A", "ranking": "A: #1, B: #2"}', "A"),
+    ('{"winner": "B", "ranking": "A => #2\\nB => #1"}', "B"),
+    # (a place said after the name alone is read as before)
+    ('{"winner": "A", "ranking": "A #2, B #1"}', None),
+])
+def test_a_hashed_place_after_an_arrow_or_a_colon_is_read(reply, human):
+    """135th round, atkRV2: "#2" after an arrow or a colon ("A → #2, B → #1", "A: #2, B: #1") was read as a place said
+    after the name, the link mark left in it ("A →"), which named no answer: any winner beside it was counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
