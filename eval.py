@@ -12184,13 +12184,14 @@ def part_placed(part, ranked=True):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
-    the name and its colon where its text's are places (`ranked`, parts_placed; RANK_AFTER: "A: 2" is A in place 2); a
+    the name and its colon where its text's are places (`ranked`, parts_placed; RANK_AFTER: "A: 2" is A in place 2;
+    else a score, no place, split off all the same: "A → 10" is A, as "A: 10" is); a
     place in parentheses or after a dash, the remark's whole (PLACE_REMARK: "A (2nd)", "A - 2nd place", "A is #2" are A
     in place 2; a bare number, "A (2)", as after a colon, where `ranked`); a word naming the place beside it ("Rank 2:
     A", "2nd place: A"), and bold about it ("**1st: B**"), are read past."""
     part = part.strip("*_ \t")   # (in bold, "**1st: B**")
-    if ranked and (rank := rank_after(part)):
-        return int(rank.group("number")), rank.group("name")
+    if rank := rank_after(part):   # (left in the name, "A → 10" named no answer: any winner beside it was counted)
+        return (int(rank.group("number")) if ranked else None), rank.group("name")
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("label", "hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))
     number = remarked_place(place.group("number") or place.group("word")) if labelled else None

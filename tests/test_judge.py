@@ -7584,6 +7584,22 @@ def test_a_hashed_place_after_an_arrow_or_a_colon_is_read(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "ranking": "A → 10, B → 3"}', None),
+    ('{"winner": "tie", "ranking": "A → 10, B → 3"}', None),
+    ('{"winner": "A", "ranking": "A → 10, B → 3"}', "A"),
+    ('{"winner": "B", "ranking": "A → 9\\nB → 7"}', None),
+    ('{"winner": "B", "ranking": "A → 10; B → 3"}', None),
+    # (as after a colon or "->")
+    ('{"winner": "B", "ranking": "A: 10, B: 3"}', None),
+    ('{"winner": "B", "ranking": "A -> 10, B -> 3"}', None),
+])
+def test_scores_after_an_arrow_list_the_answers_as_after_a_colon(reply, human):
+    """135th round, atkRV2: "A → 10, B → 3", numbers no places, was read as no ranking (its parts "A → 10" named no
+    answer), where "A: 10, B: 3" lists A first: B and a tie beside it were counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
