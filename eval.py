@@ -11938,8 +11938,11 @@ PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # separators, "1st, B" was a part, the text's places tangled), no separator, and no ">" ordering the text; a place as
 # PLACE_LINKED and RANK_AFTER read one, a bare number and better/worse too ("A → 2\nB → 1", "A => better": parted
 # there, "A" and "2" were read as a ranked first line, B's line dropped, or as a ranking tangled)
+# ...a remark in parentheses after the place too ("A → 2nd (close)\nB → 1st": parted at its first arrow, B's line lost
+# and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
+PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
 ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
-              r"[ \t]*+(?:[,;\n]|\Z))")
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -11965,8 +11968,9 @@ PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # ...or a bare number after its name and a colon ("A: 2, B: 1", ["A: 2", "B: 1"]): under a ranking's key, its rank (read
 # as no place, "A: 2" was A in written order, first, the winner A counted), where its text's such numbers are a ranking's
 # places (parts_placed: "A: 8, B: 6" is none, read as places the lower-scored first); a score's text, "A: 9/10", is none
-RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<number>\d{1,2})")   # (or an arrow's,
-# as PLACE_LINKED's: "A -> 2, B -> 1" was A first)
+RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=(?!>)|(?P<arrow>=>|→|->))[ \t]*+(?P<number>\d{1,2})"
+                        r"(?(arrow)" + PLACE_REMARKED + ")")   # (or an arrow's, as PLACE_LINKED's: "A -> 2, B -> 1" was A
+# first; a remark after an arrow's alone, its place: "A: 2 (errors), B: 1 (error)" counts, no place)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
@@ -11985,7 +11989,8 @@ PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<p
 # as none, the name "A:" named no answer, any winner beside them counted); a place in words after a colon alone, best
 # or worst of the two
 PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<linked>" + PLACE_NAMED
-                          + r"|best|better|worst|worse)", re.IGNORECASE)
+                          + r"|best|better|worst|worse)" + PLACE_REMARKED, re.IGNORECASE)   # (a remark after it read past:
+# "A → 2nd (close)")
 # the place each word of a place names ("last" the last part's, whatever their count)
 PLACES_SAID = {"first": 1, "second": 2, "last": "last", "best": 1, "better": 1, "top": 1, "winner": 1, "worst": "last",
                "worse": "last", "bottom": "last", "loser": "last"}

@@ -7600,6 +7600,28 @@ def test_scores_after_an_arrow_list_the_answers_as_after_a_colon(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
+    ('{"winner": "tie", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
+    ('{"winner": "B", "ranking": "A → 2nd (close)\\nB → 1st"}', "B"),
+    ('{"winner": "A", "ranking": "A → 2 (typo)\\nB → 1"}', None),
+    ('{"winner": "A", "ranking": "A -> 2nd (close)\\nB -> 1st"}', None),
+    ('{"winner": "A", "ranking": "A -> worse (slightly)\\nB -> better"}', None),
+    ('{"winner": "A", "ranking": "A => 2nd place (close)\\nB => 1st place"}', None),
+    ('{"winner": "A", "ranking": "A → 2nd (close), B → 1st"}', None),
+    # "=>" before a place and its remark links them too
+    ('{"winner": "B", "ranking": "A => 2 (close), B => 1"}', "B"),
+    ('{"winner": "A", "ranking": "A => 2 (close), B => 1"}', None),
+    # (after a colon a bare number and a remark are no place: counts, perhaps)
+    ('{"winner": "B", "ranking": "A: 2 (errors), B: 1 (error)"}', None),
+])
+def test_a_place_after_an_arrow_with_a_remark_after_it_is_read(reply, human):
+    """135th round, atkRV2: an arrow's place with a remark after it ("A → 2nd (close)\\nB → 1st") parted the text at its
+    first arrow, B's line lost: any winner beside it was counted; "A => 2 (close), B => 1" beside the winner B it
+    ranks first was left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
