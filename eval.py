@@ -12009,6 +12009,8 @@ PLACES_TANGLED = "places tangled among more parts"
 # a ranking's text's closing parenthesis saying the two are tied ("A, B (tie)", "A, B (equal)"): it ranks neither
 # first, it says a tie; the word alone there, never anywhere ("B > A (same length)" is B first)
 RANKED_TIED = {"tie", "tied", "a tie", "equal", "draw", "a draw", "same"}
+# ...or "=" joining them with a place the two share ("A = B = 1st", "1st = both"; joined_as_equal), named so
+SHARED_PLACE = {"both", "both answers", "both of them"}
 # ...or its whole text the two answers and a remark saying they are tied, nothing else ("A, B (both equal)", "A, B - tie",
 # "A and B tied", "(tied for first)", "(equally good)", "(the same)": read as A first, the winner A counted): the
 # remark whole, so that a negation ("B, A (not a tie)") or a tie word in a phrase about one answer ("B, A (A ties facts
@@ -12296,8 +12298,10 @@ def ranked_tied(text):
 def joined_as_equal(text):
     """Whether a ranking's text's "=" joins its answers as equal ("A = B", "A == B", "A = B = fine"), never a place to
     each, a line of its text a place linked to a name ("A = 1st\nB = 2nd", "A = 1\nB = 2": one "=" a line, read as
-    the tie "A = B", a tie counted though A is ranked first)."""
-    return all(part_placed(line.strip())[0] is None for line in text.split("\n"))
+    the tie "A = B", a tie counted though A is ranked first); a place the two share ("A = B = 1st", "A = B (1st)", "1st =
+    both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's."""
+    return all(place is None or "=" in name or name.strip().casefold() in SHARED_PLACE
+               for place, name in (part_placed(line.strip()) for line in text.split("\n")))
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

@@ -7534,6 +7534,22 @@ def test_a_place_after_an_equals_sign_one_a_line_is_no_tie(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A = B = 1st"}', None),
+    ('{"winner": "tie", "ranking": "A = B = 1st"}', "tie"),
+    ('{"winner": "A", "ranking": "A = B = best"}', None),
+    ('{"winner": "tie", "ranking": "A = B = #1"}', "tie"),
+    ('{"winner": "B", "ranking": "A = B (1st)"}', None),
+    ('{"winner": "tie", "ranking": "A = B (1st)"}', "tie"),
+    ('{"winner": "B", "ranking": "A = B\\n1st = both"}', None),
+    ('{"winner": "tie", "ranking": "A = B\\n1st = both"}', "tie"),
+])
+def test_a_place_the_two_share_after_an_equals_sign_is_a_tie(reply, human):
+    """135th round, atkRV2: "A = B = 1st", a tie for a place, was read as A's place, A first: the winner A beside it
+    was counted and a tie left to a person."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "B", "preferences": {"A": 70, "B": 30}}', "B"),
     ('{"winner": "A", "preferences": {"A": 70, "B": 30}}', "A"),
     ('{"winner": "A", "preferences": {"A": 9, "B": 3}}', "A"),
