@@ -12087,7 +12087,8 @@ def first_line_ranked(text):
 def line_ranks_first(under, line):
     """The answer a line after a ranking's first line ranks first where it ranks the two again (a_ranking's, as it is
     or after its label: "B > A", "Final: B > A", "A: 2nd, B: 1st"), or places one of them ("B ranked 1st", "A: worst"),
-    or None where it ranks nothing (a reason: "A is better")."""
+    or names one the winner ("Verdict: B", "B wins", "B is better": read as a reason, the first line's A counted beside
+    the winner A though the reply ends naming B), or None where it says nothing of the two (a reason: "B is shorter")."""
     for text in (line, LINE_LABEL.sub("", line, count=1)):
         ranked = a_ranking(under, text)
         answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None
@@ -12098,7 +12099,9 @@ def line_ranks_first(under, line):
         said = field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {}) if place in (1, 2, "last") else None
         if said in ("A", "B"):
             return said if place == 1 else {"A": "B", "B": "A"}[said]
-    return None
+    # (after its label alone: "B: best tone" remarks on B, names no winner)
+    said = field_word_said(LINE_LABEL.sub("", line, count=1), LOOSE_WINNER, WINNER_WORDS, {})
+    return said if said in ("A", "B") else None
 
 
 def a_ranking(under, items):

@@ -7497,6 +7497,22 @@ def test_a_ranking_whose_later_line_ranks_again_another_way_is_left_to_a_person(
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "Ranking: A > B\\nVerdict: B"}', None),
+    ('{"winner": "A", "ranking": "Ranking: A > B\\nB wins"}', None),
+    ('{"winner": "A", "ranking": "Ranking: A, B\\nFinal answer: B"}', None),
+    ('{"winner": "A", "ranking": "Ranking: A > B\\nB is better"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nVerdict: B"}', None),
+    # (a line naming the first line's answer, or neither, is a reason)
+    ('{"winner": "A", "ranking": "Ranking: A > B\\nVerdict: A"}', "A"),
+    ('{"winner": "A", "ranking": "Ranking: A > B\\nB is shorter"}', "A"),
+])
+def test_a_ranking_whose_later_line_names_the_other_winner_is_left_to_a_person(reply, human):
+    """135th round, atkRV2: "Ranking: A > B\\nVerdict: B" (or "B wins", "Final answer: B", "B is better") was read as A
+    first, its later line a reason: the winner A beside a reply ending naming B was counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "tie", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "B", "ranking": "A → 2\\nB → 1"}', "B"),
