@@ -25983,12 +25983,16 @@ def journal_verdict(sidecar, comparison, verdict):
 def unjournaled_words(why, unjournaled, kept, sidecar):
     """What a compare a full disk stopped says (`why`: the first VerdictUnjournaled): the verdicts that came and could
     not be journaled (a failed call among `unjournaled` is none: it is asked again), lost; `kept`, those asked now and
-    stored; that no call more was made; the cure."""
-    lost = sum(1 for v in unjournaled if not v.get("error"))
+    stored (None: the store failed too, and those journaled wait in the journal for the next compare); that no call more
+    was made; the cure."""
+    lost, journal = sum(1 for v in unjournaled if not v.get("error")), sidecar + JOURNAL_SUFFIX
     return (f"{why.what}: " + (f"{plural(lost, 'judge verdict')} that came could not be kept (paid for, and lost), and "
                                if lost else "") +
-            "no call more was made; " + (f"{plural(kept, 'verdict')} asked now {'is' if kept == 1 else 'are'} stored in "
-                                         f"{shell_word(sidecar)}" if kept else "none asked now was stored") +
+            "no call more was made; " + (
+                (f"the verdicts asked now before it are kept in {shell_word(journal)}, and the next compare --pairwise "
+                 "stores them" if journal_holds_verdicts(journal) else "none asked now was stored") if kept is None else
+                f"{plural(kept, 'verdict')} asked now {'is' if kept == 1 else 'are'} stored in {shell_word(sidecar)}"
+                if kept else "none asked now was stored") +
             f". {why.cure}, then compare again to ask only the rest")
 
 
@@ -26616,6 +26620,9 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
             if breaker is None:
                 raise
             raise EvalError(stopped_why(breaker)) from None
+        except VerdictUnjournaled:   # a disk filled: ended too, or its words were printed on the line of the count
+            progress.update(len(votes) - (len(pairs) - len(todo)), failed, final=True)
+            raise
         finally:   # interrupted too (Ctrl-C, SIGTERM, SIGHUP): every verdict paid for is stored, and reused next time
             stopped = True
             # a pair not asked again keeps what was stored of it; the calls of one half asked are in the journal
@@ -26639,6 +26646,10 @@ def pairwise_held(args, a_path, a_run, b_path, b_run):
                 raise EvalError(f"interrupted while storing the verdicts in {shell_word(sidecar)}: {kept_in}, asking only "
                                 f"for what is missing: {pairwise_command(a_path, b_path, judge, args.api, args.host, config['api'] == 'openai')}"
                                 ) from None
+            except EvalError:   # (the same full disk, as a rule) its "kept in the journal" would hide the verdicts lost
+                if not unjournaled:
+                    raise
+                raise EvalError(unjournaled_words(unjournaled[0][1], [v for v, _ in unjournaled], None, sidecar)) from None
             # (a call out as it stopped may still answer: journaled, past this store, as the next compare finds it, till
             # the journal is closed here; one journaling now is waited for)
             with journal_lock:

@@ -2043,6 +2043,35 @@ def test_ctrl_c_on_a_terminal_ends_the_progress_line_before_saying_what_was_stor
     assert any(line.startswith("stored the verdicts in") for line in err.split("\n")), err
 
 
+def test_a_disk_full_for_the_store_too_says_the_verdict_lost_on_its_own_line(project, cli, fake, monkeypatch):
+    """135th round's review, F1: a disk that filled as compare --pairwise asked (a verdict that came could not be
+    journaled) and refused the store after it said "the judge verdicts asked are kept in ...journal": the verdict lost,
+    paid for, went unsaid, and on a terminal the error was printed on the progress line. The fourth verdict's line, and
+    every write of the sidecar, meet a full disk; stderr claims to be a terminal."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    appended, lines = evalpy.append_verdict_line, []
+
+    def full_at_the_fourth(sidecar, line, keep=True):
+        lines.append(keep)
+        if lines.count(True) == 4:
+            raise OSError(errno.ENOSPC, "No space left on device", sidecar + evalpy.JOURNAL_SUFFIX)
+        appended(sidecar, line, keep)
+
+    def full(path, text):
+        raise OSError(errno.ENOSPC, "No space left on device", path)
+    monkeypatch.setattr(evalpy, "append_verdict_line", full_at_the_fourth)
+    monkeypatch.setattr(evalpy, "write_sidecar", full)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--jobs", "1", "--host", fake.url)
+    journal = cand + ".pairwise.json.journal"
+    assert code == 2 and len(fake.chat_bodies) == 4 and err.split("\nerror: ")[0].split("\n")[-1].startswith("\r\x1b[K["), err
+    assert f"\nerror: cannot write {journal} (No space left on device): 1 judge verdict that came could not be kept " \
+        f"(paid for, and lost), and no call more was made; the verdicts asked now before it are kept in {journal}, " \
+        "and the next compare --pairwise stores them. Free some space, then compare again to ask only the rest" in err, err
+    assert len(Path(journal).read_text().splitlines()) == 3 and not os.path.exists(cand + ".pairwise.json")
+
+
 def test_a_stopped_pairwise_compare_asked_with_a_key_says_to_give_it_again(project, cli, fake, monkeypatch):
     """120th round's review: a compare --pairwise given --api-key, stopped as it stored its verdicts, printed a command
     without the key, which the server refused (401) when pasted."""
