@@ -3070,17 +3070,24 @@ def is_count(value):
     return is_number(value) and 0 <= value <= LARGEST_FIGURE and value == int(value)
 
 
-OLLAMA_DEFAULTS = ("registry.ollama.ai/", "library/")   # Ollama's default registry and namespace (types/model/name.go)
+OLLAMA_DEFAULTS = ("registry.ollama.ai", "library")   # Ollama's default registry and namespace (types/model/name.go)
 
 
 def tagged(model):
     """A model name as Ollama reads it (through either API) and lists it: without a tag, its :latest (a registry's port,
     localhost:5000/m, is no tag); without its default registry and namespace, in any case, as /api/tags names every
     model by its shortest name (server/routes.go ListHandler: n.DisplayShortest()): library/qwen2.5:7b is the
-    qwen2.5:7b listed, where it was refused as not pulled and `ollama pull library/qwen2.5:7b` changed nothing."""
-    for prefix in OLLAMA_DEFAULTS:
-        if model[:len(prefix)].casefold() == prefix:
-            model = model[len(prefix):]
+    qwen2.5:7b listed, where it was refused as not pulled and `ollama pull library/qwen2.5:7b` changed nothing. Only
+    where Ollama reads them so (types/model/name.go ParseNameBare: the last part the model, the one before it the
+    namespace, the rest the host): library/foo/bar is the host library, and registry.ollama.ai/m the namespace
+    registry.ollama.ai, each another model, not foo/bar nor m."""
+    host, namespace = OLLAMA_DEFAULTS
+    parts = model.rsplit("/", 2)
+    if len(parts) == 3 and parts[0].split("://", 1)[-1].casefold() == host:
+        parts = parts[1:]
+    if len(parts) == 2 and parts[0].casefold() == namespace:
+        parts = parts[1:]
+    model = "/".join(parts)
     return model if ":" in model.rsplit("/", 1)[-1] else model + ":latest"
 
 

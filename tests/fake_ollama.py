@@ -86,13 +86,19 @@ def openai_refusal(body):
 
 
 def shortest(name):
-    """A model name as Ollama finds and lists it: types/model/name.go ParseName fills in the default registry and
-    namespace (registry.ollama.ai, library), and /api/tags names each model by its shortest name (server/routes.go
-    ListHandler: n.DisplayShortest(), which leaves them out, compared with strings.EqualFold)."""
-    for default in ("registry.ollama.ai/", "library/"):
-        if name[:len(default)].casefold() == default:
-            name = name[len(default):]
-    return name
+    """A model name as Ollama finds and lists it: types/model/name.go ParseNameBare (lines 146-176) cuts it at its last
+    "/" for the model (its tag after a ":" past that "/"), at the one before for the namespace, and takes the rest, a
+    scheme's "://" aside, for the host; ParseName fills in the default registry and namespace (registry.ollama.ai,
+    library), and /api/tags names each model by its shortest name (server/routes.go ListHandler: n.DisplayShortest(),
+    lines 231-249, which leaves out the host where it is the default, then the namespace where it is library, compared
+    with strings.EqualFold). So library/foo/bar is host library, and registry.ollama.ai/m the namespace
+    registry.ollama.ai: both kept whole."""
+    parts = name.rsplit("/", 2)
+    if len(parts) == 3 and parts[0].split("://", 1)[-1].casefold() == "registry.ollama.ai":
+        parts = parts[1:]
+    if len(parts) == 2 and parts[0].casefold() == "library":
+        parts = parts[1:]
+    return "/".join(parts)
 
 
 class FakeOllama:

@@ -2268,6 +2268,23 @@ def test_a_model_named_with_ollamas_default_registry_and_namespace_is_the_one_li
     assert code == 2 and "model 'myorg/qwen2.5:7b' is not pulled on" in err, err
 
 
+@pytest.mark.parametrize("model, listed", [("library/foo/bar", "foo/bar:latest"),
+                                           ("registry.ollama.ai/qwen2.5:7b", "qwen2.5:7b")])
+def test_a_default_registry_or_namespace_ollama_reads_otherwise_is_another_model(project, cli, fake, model, listed):
+    """135th round's review, F3: tagged() took "library/" and "registry.ollama.ai/" off any name, where Ollama's
+    ParseNameBare (types/model/name.go) reads library/foo/bar as the host library and registry.ollama.ai/qwen2.5:7b as
+    the namespace registry.ollama.ai: the preflight passed, and the load said the model "is listed on HOST but cannot
+    be loaded", to pull a name no registry holds. The default host goes only before a namespace, library only from
+    namespace/model, as Ollama's DisplayShortest leaves them out."""
+    fake.models = [listed]
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--model", model, "--limit", 2)
+    assert code == 2 and f"model '{model}' is not pulled on" in err and "cannot be loaded" not in err, err
+    assert fake.chat_bodies == [] and fake.loads == []
+    assert not evalpy.ollama_same_name(listed, model)
+    assert evalpy.ollama_same_name("myorg/x", "registry.ollama.ai/myorg/x:latest")
+    assert evalpy.ollama_same_name("x:7b", "REGISTRY.OLLAMA.AI/Library/x:7b")
+
+
 def test_a_listed_model_that_cannot_be_loaded_stops_before_the_cases(project, cli, fake):
     """Issue 27, item 11: a model /api/tags lists whose files are gone answers the load with 404
     'model "x" not found, try pulling it first' (server/routes.go handleScheduleError, os.ErrNotExist);
