@@ -18669,7 +18669,7 @@ def grade(config: RunConfig, results: list[Result], rules_by_id=None) -> list[Gr
                 trial["correct"], trial["weighted"] = False, weighted_score(case["checks"], trial["checks"])
                 trial["predicted"], trial["judged"] = INVALID if predict else None, NO_VERDICTS
         if r.get("transcript") is not None and trial["error"] is None:
-            trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"))
+            trial["agent"] = agent_trace(r, case["checks"], trial, case.get("pass_threshold"), limit_option(config))
         case["trials"].append(trial)
     for case in cases.values():
         trials = case["trials"]
@@ -18707,11 +18707,12 @@ def level_verdict(checks, passed, threshold=None, whole=None):
     return False if share[1] < t and whole[1] < t else None   # short, surely, of a case surely short; else open
 
 
-def agent_trace(r, checks, trial, threshold=None):
+def agent_trace(r, checks, trial, threshold=None, limit="num_predict"):
     """What the report reads of an agent's answer, at the two levels the method names: the final
     result (its checks on the answer, and reaching one within --max-turns) and the trajectory (its
     trajectory checks; None without any); each call, with its turn, whether its arguments fit its
-    tool and whether a result matched it; and, when it failed, its first failure (first_failure())."""
+    tool and whether a result matched it; and, when it failed, its first failure (first_failure()).
+    limit: the run's token limit option (limit_option()), the one its first failure tells to raise."""
     calls, pending, turn, run = [], [], 0, set(map(id, calls_run(r["transcript"])))
     for m in r["transcript"]:
         if m["role"] == "assistant":
@@ -18747,7 +18748,7 @@ def agent_trace(r, checks, trial, threshold=None):
         trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut,
                                                trial["unfinished"], cut_tools=[c["name"] for c in (
                                                    r["transcript"][-1]["tool_calls"] if cut else ())], asked=checks,
-                                               done_reason=trial["done_reason"])
+                                               done_reason=trial["done_reason"], limit=limit)
     return trace
 
 
@@ -18776,14 +18777,15 @@ def own_stop_words(option):
 
 
 def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None,
-                  done_reason=None):
+                  done_reason=None, limit="num_predict"):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
     matched; else the first failed check that points at no call, or running out of turns.
     checks: those that decided the case; asked: every check of the case (default: those), whose tool_called ones
     make a call no wrong step; cut_tools: the tools the turn the token limit cut called, never run; done_reason: the
-    last turn's, whose cure an unfinished one is given by.
+    last turn's, whose cure an unfinished one is given by; limit: the option that caps the answer (limit_option(), as
+    the header names it: over /v1 "raise num_predict" where max_tokens=64 stands cured nothing).
     {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
     failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
     for number, call in enumerate(calls, 1):
@@ -18822,7 +18824,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
                             if call.get("unread") else "no tool result matched these arguments (a wrong or missing argument)"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
-                "what": "the token limit cut its calls, never run (raise num_predict, or the server's cap)"}
+                "what": f"the token limit cut its calls, never run (raise {limit}, or the server's cap)"}
     for c in failed.values():
         what = {"tool_called": "the call never happened", "tool_order": "the calls did not come in this order"}.get(c["type"])
         if what:
@@ -18832,8 +18834,8 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
     if unfinished:   # nor here: its last turn never finished thinking; the cure by what ended it, as the header's
         return {"turn": turns, "call": None, "check": None,
                 "what": "still thinking when it stopped: no answer" + (
-                    f"; {own_stop_words('num_predict')}" if no_limit_ended(done_reason) else
-                    " (raise num_predict, or the server's cap on an answer)")}
+                    f"; {own_stop_words(limit)}" if no_limit_ended(done_reason) else
+                    f" (raise {limit}, or the server's cap on an answer)")}
     return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
 
 

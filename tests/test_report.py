@@ -1145,6 +1145,24 @@ def test_an_agents_thinking_a_stop_ended_is_given_the_headers_cure_never_the_lim
     assert "raising num_predict will not help)" in Path("s.html").read_text(encoding="utf-8").split("First failure")[-1]
 
 
+def test_an_agents_first_failure_over_v1_names_the_limit_the_header_names(project, cli):
+    """135th round's review, F2: an --api openai run with max_tokens 64, its agent's last turn cut inside its thinking,
+    was told "raise max_tokens" in the header and "raise num_predict" in its First failure row and --json (first_failure
+    named num_predict whatever the run): over /v1 the smallest cap stops the answer, and raising num_predict while
+    max_tokens=64 stands cured nothing."""
+    from conftest import make_run
+    run = make_run([thinking_agent("l1", "length"), thinking_agent("s1", "stop")], labels=None, split="agent-dev",
+                   max_turns=3)
+    run["config"].update(api="openai", options={**(run["config"].get("options") or {}), "max_tokens": 64})
+    write_run("runs/o.json", run)
+    doc = json.loads(cli("report", "runs/o.json", "--json")[1])
+    whats = [f["what"] for f in doc["agent"]["first_failures"]]
+    assert whats[0] == "still thinking when it stopped: no answer (raise max_tokens, or the server's cap on an answer)"
+    assert whats[1].endswith("raising max_tokens will not help)") and "num_predict" not in " ".join(whats), whats
+    text = cli("report", "runs/o.json")[1]
+    assert "raise max_tokens, --option max_tokens=N" in text and "raise num_predict" not in text, text
+
+
 def test_an_agent_that_reached_no_answer_is_no_veto_and_its_weighted_row_says_why(project, cli):
     """114th round's review: an agent still thinking at its last turn, its weighed checks the trajectory's (read from
     its calls), scored 1 against 0.8 and was listed "failed by a blocking check whatever the score", its row naming no

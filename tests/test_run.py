@@ -3865,7 +3865,9 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert re.search(r"\nStopped (for length short of every limit|at the context window): 1 \(a1\)", out), out
     assert "ran out of turns: 0" in out, out
     # (its review) a call the cap cut was never run: never the model's call, nor its bad arguments, in any figure
-    assert "  a1  1     -     -      the token limit cut its calls, never run (raise num_predict" in out, out
+    # (135th round's review, F2: over /v1 the limit the header names, max_tokens)
+    assert f"  a1  1     -     -      the token limit cut its calls, never run (raise {evalpy.limit_option({'api': api})}" \
+        in out, out
     assert "No answer called a tool" not in out and json.loads(cli("report", "runs/a.json", "--json")[1])["agent"]["tools"] == []
     shown = cli("report", "runs/a.json", "--case", "a1")[1]
     assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
