@@ -16695,7 +16695,7 @@ def run_held(args, held):
     except KeyboardInterrupt:   # (or SIGTERM) just before its first call or after its last, where it says nothing: a
         # bare "interrupted" left the journal holding every answer unnamed
         warn(f"interrupted: the answers that came are kept in {shell_word(run_path + JOURNAL_SUFFIX)}; resume with: "
-             f"{resume_command(run_path)}")
+             f"{resume_command(run_path, resume_given(args))}")
         return None
     if errors is None:
         return None   # interrupted: the answers are in the journal
@@ -16703,7 +16703,7 @@ def run_held(args, held):
         replaced = models_replaced(client, config)
     except KeyboardInterrupt:   # (or SIGTERM) as it asked which digest its model is: every answer came, said so
         warn(f"interrupted after the last answer: every answer is kept in {shell_word(run_path + JOURNAL_SUFFIX)}; "
-             f"resume with: {resume_command(run_path)}")
+             f"resume with: {resume_command(run_path, resume_given(args))}")
         return None
     if replaced:   # (a resumed run's own, of its first part, kept)
         config["replaced"] = merged_replaced(config.get("replaced") or [], replaced)
@@ -17641,7 +17641,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
                 append_journal(journal, entry)
         except OSError as e:   # a full disk: what is in the journal is safe, a torn last line aside
             raise EvalError(f"cannot write to {shell_word(run_path + JOURNAL_SUFFIX)} ({e.strerror}); the {plural(len(done), 'answer')} "
-                            f"before this one {'is' if len(done) == 1 else 'are'} safe in it.\n{remedy(e)}, then: {resume_command(run_path)}") from None
+                            f"before this one {'is' if len(done) == 1 else 'are'} safe in it.\n{remedy(e)}, then: {resume_command(run_path, resume_given(args))}") from None
 
     answered = set(begun or ())   # answers journaled whose votes are not all in (begun before, or now)
     turned = set()   # agents' answers with a turn journaled now: a stop keeps those turns, and the resume goes on from them
@@ -17688,7 +17688,7 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
         why = stopped(breaker) if breaker else "interrupted"
         warn(f"{why}: {len(done) - errors} of {plural(progress.total, 'answer')} kept in {shell_word(run_path + JOURNAL_SUFFIX)}"
              f"{awaiting_votes(len(answered - set(done)))}{begun_turns(len((set(turns or ()) | turned) - answered - set(done)))}"
-             f"\nResume with: {resume_command(run_path)}")
+             f"\nResume with: {resume_command(run_path, resume_given(args))}")
         return None
     except EvalError as e:   # a full disk as it waited for the calls out: said, and why it was stopping (a resume alone
         # would meet the same refusal)

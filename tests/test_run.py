@@ -2820,10 +2820,24 @@ def test_a_stopped_runs_resume_command_keeps_the_jobs_it_was_given(project, cli,
     pasted, went on one call at a time; --jobs changes only the speed (OPTIONS' speed_only), and is given again."""
     fake.custom_error, fake.faults = "Jinja Exception: Conversation roles must alternate", ["custom"] * 400
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--jobs", "4")
-    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json --jobs 4\n" in err, err
+    # (its --retries too, since round 135's review, F4: as the same command given again prints it)
+    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json --retries 1 --jobs 4\n" in err, err
     fake.faults, fake.answers = [], answer_key("golden/dev.jsonl")
     code, out, err = cli(*shlex.split(err.split("Resume with: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "wrote runs/dev-v3.json" in err, err
+
+
+def test_a_stopped_runs_resume_command_is_the_one_the_same_command_given_again_prints(project, cli, fake):
+    """135th round's review, F4: a run given --timeout and --retries, stopped, was told "Resume with: ... --resume
+    runs/dev-v3.json --jobs 2", which went on at the default --timeout and --retries, where the same command given
+    again (begun before) printed the resume with them: a stop's resume gives them again too (resume_given)."""
+    fake.custom_error, fake.faults = "Jinja Exception: Conversation roles must alternate", ["custom"] * 400
+    given = ("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--timeout", "60", "--jobs", "2")
+    code, out, err = cli(*given)
+    resume = "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 --jobs 2\n"
+    assert code == 2 and resume in err, err
+    code, out, err = cli(*given)
+    assert code == 2 and resume.split("Resume with: ")[1].strip() in err, err
 
 
 def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project, cli, fake):
