@@ -563,11 +563,11 @@ def test_a_run_stopped_with_its_key_in_api_key_says_to_give_it_again(project, cl
     fake.faults = ["drop"] * 20
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--api-key", SECRET, "--jobs", 1,
                          "--retries", 0)
-    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json --jobs 1 --api-key YOUR_KEY\n" in err, err
+    assert code == 2 and "Resume with: python eval.py run --resume runs/dev-v3.json --retries 0 --jobs 1 --api-key YOUR_KEY\n" in err, err
     assert SECRET not in err, err   # (its review: KEY alone, pasteable; a bracket after it was bash's syntax error)
     Path("runs/ollama.json.journal").write_text(json.dumps({"format": evalpy.RUN_FORMAT, "config": {"api": "ollama"}}) + "\n")
     monkeypatch.setattr(evalpy, "KEY_BY_OPTION", True)   # (never said of another run, an Ollama one, in the way)
-    monkeypatch.setattr(evalpy, "SPEED_GIVEN", [])   # (the --jobs 1 given above: said above, not the question here)
+    monkeypatch.setattr(evalpy, "SPEED_GIVEN", [])   # (the --retries 0 --jobs 1 given above: said above, not the question here)
     assert evalpy.resume_command("runs/ollama.json") == "python eval.py run --resume runs/ollama.json"
     assert evalpy.resume_command("runs/dev-v3.json").endswith(" --api-key YOUR_KEY")
     # (its review) pasted as printed, the placeholder is refused before anything is sent (it went as the key: a 401)
