@@ -5296,6 +5296,11 @@ def render(template, values):
                            else m.group(0), template)
 
 
+def placeholders_one_way(text):
+    """A text's {{ name }} placeholders written {{name}}, each name in NFC (as a var is looked up: by_name)."""
+    return PLACEHOLDER.sub(lambda m: "{{" + unicodedata.normalize("NFC", m.group(1)) + "}}", text)
+
+
 # a placeholder after an escape that reads on (\x, \u, \U, \N, \1, \0): its value's first characters would join it
 # (^\x{{h}}$ with h = "41" searched for an "A"); filled there, a value is a unit of its own (in a class, where no
 # group is, its first digit escaped), and \x(?:41) refused
@@ -5337,6 +5342,16 @@ def filled_pattern(pattern, values):
         return f"(?:{re.escape(value)})" if m.start() in repeated and len(value) > 1 or m.start() in joined \
             else re.escape(value)
     return PLACEHOLDER.sub(fill, pattern)
+
+
+def older_fillings(pattern, values):
+    """The values an older eval.py stored for a pattern check filled by a case's vars, each still read as stored
+    (checks_difference: never "edited"): every value escaped where it stands, never one unit before a quantifier
+    (before 7aca3a0 '^{{x}}{2}' of x "ab" was '^ab{2}'), in NFC (from ff27b7d) or as written (before it)."""
+    named = by_name(values)
+    return {PLACEHOLDER.sub(lambda m: re.escape(form(str(named[key])))
+                            if (key := unicodedata.normalize("NFC", m.group(1))) in named else m.group(0), pattern)
+            for form in (nfc, str)}
 
 
 def fills_of(pattern, named):
@@ -5746,6 +5761,24 @@ def named_as_written(votes, filled):
     return [dict(v, check=filled.get(v["check"], v["check"])) for v in votes]
 
 
+def name_as_formed(check):
+    """A check's name as its case's checks are formed: one of its type and value with its placeholders written one way
+    ("{{ order_id }}" and "{{order_id}}" of one rule in two cases were two rows of the report; an eval.py before
+    b32e63f stored them as written, still read: checks_difference), any other as written."""
+    if check["name"] != default_check_name(check["type"], check.get("value"), check.get("arguments")):
+        return check["name"]
+    return placeholders_one_way(check["name"])
+
+
+def older_pattern_values(case, defaults):
+    """{name: the values an older eval.py stored (older_fillings)} of a case's pattern checks its vars fill, by the
+    name its checks are formed with (case_checks), for a run it wrote to be read as the same checks (checks_edited)."""
+    written = [parse_check(obj)[0] for obj in case.get("checks", [])]
+    return {name_as_formed(c): older_fillings(c["value"], case.get("vars", {})) for c in [*defaults, *written]
+            if c and isinstance(c.get("value"), str) and CHECK_TYPES[c["type"]].pattern
+            and placeholder_names(c["value"])}
+
+
 def case_checks(case, defaults, labels, older=None):
     """The checks one case is scored with: the implied label check (classification sets), the
     split's default checks, then its own; placeholders filled from its vars. Returns (checks, problems).
@@ -5781,10 +5814,7 @@ def case_checks(case, defaults, labels, older=None):
         shared = any(check is d for d in defaults)
         fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
         check, template = dict(check), check.get("value") if isinstance(check.get("value"), str) else ""
-        if check["name"] == default_check_name(check["type"], check.get("value"), check.get("arguments")):
-            # (a name of its type and value: its placeholders written one way, "{{ order_id }}" and "{{order_id}}" of
-            # one rule in two cases were two rows of the report)
-            check["name"] = PLACEHOLDER.sub(lambda m: "{{" + unicodedata.normalize("NFC", m.group(1)) + "}}", check["name"])
+        check["name"] = name_as_formed(check)
         if isinstance(check.get("value"), str):
             # (a var's value in a pattern is text, put in NFC as the answer it is searched in is: "Jose\u0301" found no
             # "José", which contains {{name}} found)
@@ -17955,9 +17985,10 @@ def checks_edited(run):
     # (a run judged again with another split's checks, judge --checks, holds those, said as such: checks_from)
     if "checks_from" in config or type(where) is not str or "\0" in where:
         return None
-    given = recorded_checks(where, config.get("split_sha"))
-    if given is None:
+    formed = recorded_checks(where, config.get("split_sha"))
+    if formed is None:
         return None
+    given, stored_before = formed
     recorded = f"as the run recorded it (split sha {short(config['split_sha'])})"
     for r in run["results"]:
         # (the split at the sha the run records holds every id the run asked, so one it lacks was written by hand: a
@@ -17969,19 +18000,20 @@ def checks_edited(run):
         # (and as JSON, where == takes 1 for true: only inside a list or an object, a top-level field is typed when read)
         differs = (r["checks"] != given[r["id"]] or nested(given[r["id"]]) and not same_json(
             r["checks"], given[r["id"]])) and checks_difference(
-            r["checks"], given[r["id"]], shell_word(where), r.get("vars"))
+            r["checks"], given[r["id"]], shell_word(where), r.get("vars"), stored_before(r["id"]))
         if differs:
             return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
     return None
 
 
 def recorded_checks(path, sha):
-    """{case id: its checks} of the split at `path` where it is the one a run recorded by `sha`, else None
-    (gone, changed since, or no longer read as a split). load_split, every field of every case held to its rules, cost
-    some twenty json.loads of a 100,000-case split on each report, past report's bound (3 json.loads of the run,
-    tests/README.md's Performance); and the split was loaded whole when the run was made from it. So only each case's
-    checks are formed, by tooled_checks as load_split forms them (the split's tools.json merged in), and once for each
-    way a case writes its checks, vars, tools and tool_results (a label set's 100,000 cases: once)."""
+    """({case id: its checks}, a case id's older_pattern_values) of the split at `path` where it is the one a run
+    recorded by `sha`, else None (gone, changed since, or no longer read as a split). load_split, every field of every
+    case held to its rules, cost some twenty json.loads of a 100,000-case split on each report, past report's bound
+    (3 json.loads of the run, tests/README.md's Performance); and the split was loaded whole when the run was made from
+    it. So only each case's checks are formed, by tooled_checks as load_split forms them (the split's tools.json merged
+    in), and once for each way a case writes its checks, vars, tools and tool_results (a label set's 100,000 cases:
+    once)."""
     folder = os.path.dirname(path) or "."
     older = []   # (as a resume reads it: the rules that came since refuse nothing a run of an older eval.py asked)
     try:
@@ -17996,7 +18028,7 @@ def recorded_checks(path, sha):
         cases = json.loads(b"[" + b",".join(line for line in as_hashed(data).split(b"\n") if line.strip()) + b"]")
     except (EvalError, OSError, ValueError):
         return None
-    formed, given = {}, {}
+    formed, given, by_id = {}, {}, {}
     for case in cases:
         if type(case) is not dict or type(case_id := case.get("id")) is not str or case_id in given:
             return None   # (load_split refuses it: nothing can be told)
@@ -18009,21 +18041,33 @@ def recorded_checks(path, sha):
             formed[key] = None if problems or tool_problems else checks
         if formed[key] is None:
             return None
-        given[case_id] = formed[key]
-    return given
+        given[case_id], by_id[case_id] = formed[key], case
+
+    @functools.lru_cache(maxsize=None)   # (formed only for a case a result holds otherwise, once for all its trials:
+    def stored_before(case_id):          # it costs a fifth of forming its checks)
+        return older_pattern_values(by_id[case_id], defaults)
+    return given, stored_before
 
 
-def checks_difference(held, given, split, variables=None):
+def checks_difference(held, given, split, variables=None, stored_before=None):
     """How a result's checks (held) differ from those the split (named split) gives its case, a phrase; None where they
     are the same, every field of each (type, value, blocking, weight...) as a run stores it, as JSON (same_json): true
     is not 1, but 1.0 is 1, one number however written, scored alike. An eval.py before round 111
     stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"), and a tool_called
-    check's arguments as written ({"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}): the
-    same check (compare says it was stored otherwise), never "edited"."""
+    check's arguments as written ({"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}); one
+    before b32e63f its name's placeholders as written ("contains {{ order }}"), and one before 7aca3a0 a pattern's
+    vars filled otherwise (stored_before: {name: older_fillings} of the case's patterns): the same check (compare
+    says it was stored otherwise), never "edited"."""
+    named = {k["name"] for k in given}
+    held = [dict(k, name=placeholders_one_way(k["name"])) if isinstance(k["name"], str) and k["name"] not in named
+            and placeholders_one_way(k["name"]) in named else k for k in held]
     if variables and isinstance(variables, dict):
         filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
         held = [dict(k, name=filled[k["name"]]) if k["name"] in filled else k for k in held]
         held = [unfilled_as_given(k, given, variables) for k in held]
+    held = [dict(k, value=next(g["value"] for g in given if g["name"] == k["name"]))
+            if isinstance(k.get("value"), str) and k["value"] in (stored_before or {}).get(k["name"], ()) else k
+            for k in held]
     names = sorted(k["name"] for k in held), sorted(k["name"] for k in given)
     if names[0] != names[1]:
         return (f"checks ({', '.join(map(on_one_line, names[0])) or 'none'}) are not those {split} gives it "

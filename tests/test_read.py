@@ -714,6 +714,50 @@ def test_an_agent_runs_checks_loosened_by_hand_are_refused(project, cli):
         "where golden/agent/dev.jsonl gives"), err
 
 
+# a case whose checks an older eval.py stored otherwise: a default name's placeholders written with spaces, a var's
+# value in a pattern quantified ({{x}}{2}) and not in NFC (Jose + a combining accent)
+OLDER_CASE = {"id": "c1", "input": "ticket", "difficulty": "easy", "note": "n",
+              "vars": {"order": "A-1", "x": "ab", "name": "Jose\u0301"},
+              "checks": [{"type": "contains", "value": "{{ order }}"}, {"type": "regex", "value": "^{{x}}{2}"},
+                         {"type": "regex", "value": "(?i){{ name }}"}]}
+
+
+# the checks of OLDER_CASE as each older eval.py wrote them in its run file (each shape is what that commit's
+# `run` wrote of this case against tests/fake_ollama.py)
+OLDER_SHAPES = {
+    # 89c29c8 (before round 111): names filled with the vars; values filled as text, not in NFC
+    "before round 111": [("contains A-1", "A-1"), ("regex ^ab{2}", "^ab{2}"),
+                         ("regex (?i)Jose\u0301", "(?i)Jose\u0301")],
+    # b32e63f~1: names as written, their placeholders' spaces kept; values as text, not in NFC (before ff27b7d)
+    "before b32e63f": [("contains {{ order }}", "A-1"), ("regex ^{{x}}{2}", "^ab{2}"),
+                       ("regex (?i){{ name }}", "(?i)Jose\u0301")],
+    # 7aca3a0~1: names one way; a value in NFC, but no unit before a quantifier ("^ab{2}", now "^(?:ab){2}")
+    "before 7aca3a0": [("contains {{order}}", "A-1"), ("regex ^{{x}}{2}", "^ab{2}"),
+                       ("regex (?i){{name}}", "(?i)Jos\u00e9")],
+}
+
+
+@pytest.mark.parametrize("shape", OLDER_SHAPES)
+def test_a_run_an_older_eval_py_stored_its_checks_otherwise_is_read_an_edit_refused(project, cli, shape):
+    """136th round: held to the split's checks (checks_edited), an honest run of an older eval.py was refused as "it was
+    edited" where README says one stored otherwise is read: its check names' placeholders written "{{ order }}" (before
+    b32e63f), a var's value in a pattern filled as text with no unit before a quantifier (before 7aca3a0) or not in
+    NFC (before ff27b7d). Each is read and scored as stored, as that eval.py scored it ("^ab{2}" passes "abb", which
+    "^(?:ab){2}" fails); a value edited by hand is still refused."""
+    Path("free").mkdir()
+    Path("free/s.jsonl").write_text(json.dumps(OLDER_CASE) + "\n", encoding="utf-8")
+    run = split_run("free/s.jsonl", {"c1": "abb, pedido A-1"})
+    run["results"][0]["checks"] = [{"name": name, "type": name.split()[0], "blocking": True, "value": value}
+                                   for name, value in OLDER_SHAPES[shape]]
+    code, out, err = cli("report", write_run("runs/old.json", run), "--json")
+    assert code == 0 and "edited" not in err, err
+    assert [(c["passed"], c["total"]) for c in json.loads(out)["checks"]] == [(1, 1), (1, 1), (0, 1)], out
+    run["results"][0]["checks"][1]["value"] = "^a"   # (loosened by hand: what no eval.py stored of it)
+    code, out, err = cli("report", write_run("runs/old.json", run))
+    assert code == 2 and "'s value is \"^a\", where free/s.jsonl gives \"^(?:ab){2}\"" in err, err
+    assert "it was edited" in err, err
+
+
 def test_a_check_whose_true_was_edited_to_1_is_refused(project, cli):
     """135th round: a json check's schema asking {"ok": true} (enum [true]), c08-c10 answering {"ok": 1}, 7/10, its enum
     made [1] by hand in the failing results passed report --min-accuracy 0.75 at 10/10: Python's == takes 1 for true.
