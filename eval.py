@@ -11856,6 +11856,17 @@ def side_named(key):
         else None
 
 
+# a standing's words: its value out of a scale is a score, higher the better ("standing_A": "9 out of 10", "9/10", "90%":
+# read as a place, 3 out of 10 ranked above 9, the winner B counted beside A's higher score); a bare number or a place's
+# word, 2 or "2nd", is still its place, and a rank's "2 of 5" a rank among five
+SCORED_STANDING = {"standing"}
+
+
+def standing_scored(under, score):
+    """Whether a SCORE match under a key is a standing's score out of a scale (SCORED_STANDING), higher the better."""
+    return bool(SCORED_STANDING & set(field_name(under).split("_"))) and bool(score.group("of") or score.group("percent"))
+
+
 def scores_of(under, value, lower=False, side=None, in_scores=False):
     """The scores a value of a verdict field (under the key `under`) gives the answers, [(answer, score, whether out of a
     scale, or that scale where the key says no score)], or None where it is none: a text of answers' scores
@@ -11892,7 +11903,7 @@ def scores_of(under, value, lower=False, side=None, in_scores=False):
     if not all(found) or any(out_of(score) == 0 for score in found):
         return None
     return [((score.groupdict().get("answer") or answer).upper(),
-             (-1 if lower else 1) * Fraction(score.group("score").replace(",", "."))
+             (-1 if lower and not standing_scored(under, score) else 1) * Fraction(score.group("score").replace(",", "."))
              / (100 if score.group("percent") else out_of(score)),
              bool(score.group("of") or score.group("percent")) if scored or score.groupdict().get("answer")
              else out_of(score))

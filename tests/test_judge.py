@@ -7323,6 +7323,23 @@ def test_a_ranks_position_or_standing_beside_the_winner_is_read_as_a_rank(reply,
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "B", "standing_A": "9 out of 10", "standing_B": "3 out of 10"}', None),
+    ('{"winner": "A", "standing_A": "9 out of 10", "standing_B": "3 out of 10"}', "A"),
+    ('{"winner": "B", "standing_A": "9/10", "standing_B": "3/10"}', None),
+    ('{"winner": "tie", "A": {"standing": "90%"}, "B": {"standing": "30%"}}', None),
+    ('{"winner": "A", "A": {"standing": "90%"}, "B": {"standing": "30%"}}', "A"),
+    # (a bare number or a place's word is still its place, and a rank out of the ranked is a rank)
+    ('{"winner": "B", "standing_A": 1, "standing_B": 2}', None),
+    ('{"winner": "A", "standing_A": "2nd", "standing_B": "1st"}', None),
+    ('{"winner": "A", "rank_A": "2 of 5", "rank_B": "1 of 5"}', None),
+])
+def test_a_standing_out_of_a_scale_is_a_score(reply, human):
+    """136th round: "standing_A": "9 out of 10" beside "standing_B": "3 out of 10" was read as a place, lower the better,
+    B first: the winner B counted, the winner A left to a person, though A's score is the higher."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
     ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
     ('{"winner": "A", "ranking": "B, A"}', None),
