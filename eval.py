@@ -16751,7 +16751,7 @@ def run_held(args, held):
     run = assemble_run(config, inputs.cases, done)
     del done, inputs   # the run holds what is needed now; a 100k-case run is big
     try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
-        write_run(run, run_path)
+        write_run(run, run_path, args)
     except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
         warn(stopped_writing(run_path))
         return None
@@ -17747,8 +17747,9 @@ def ask_remaining(args, config, inputs, done, client, run_path, journal, turns=N
     return errors
 
 
-def write_run(run, run_path):
-    """The run file, written once and atomically; then its journal goes."""
+def write_run(run, run_path, args):
+    """The run file, written once and atomically; then its journal goes. args: the run's command line, whose
+    resume a failed write gives (resume_given)."""
     try:
         write_file(run_path, run_text(run))
         WRITTEN_WHOLE.append(run_path)
@@ -17757,7 +17758,7 @@ def write_run(run, run_path):
                         f"{shell_word(run_path + JOURNAL_SUFFIX)}") from None
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(run_path)} ({e.strerror}); every answer is kept in "
-                        f"{shell_word(run_path + JOURNAL_SUFFIX)}.\nFix the cause, then: {resume_command(run_path)}") from None
+                        f"{shell_word(run_path + JOURNAL_SUFFIX)}.\n{remedy(e)}, then: {resume_command(run_path, resume_given(args))}") from None
     try:
         os.unlink(run_path + JOURNAL_SUFFIX)
     except FileNotFoundError:   # removed by hand meanwhile: the run file holds every answer, which is what matters

@@ -2193,13 +2193,17 @@ def test_a_full_disk_while_journaling_says_which_file_and_how_to_resume(project,
 
 
 def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fake):
+    """(and round 136: its resume, "Fix the cause, then: ... --resume runs/dev-v3.json --jobs 2", went on at the default
+    --timeout and --retries, where every other stop's gives them again: resume_given)"""
     fake.answers = answer_key("golden/dev.jsonl")
-    done = run_with_file_size_limit(project, fake, 16000, "run", "--split", "dev", "--host", fake.url)
+    done = run_with_file_size_limit(project, fake, 16000, "run", "--split", "dev", "--host", fake.url,
+                                    "--timeout", "60", "--retries", "1", "--jobs", "2")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert ("cannot write runs/dev-v3.json (File too large); every answer is kept in runs/dev-v3.json.journal"
-            in done.stderr)
+    assert ("cannot write runs/dev-v3.json (File too large); every answer is kept in runs/dev-v3.json.journal.\n"
+            f"Raise the file-size limit (ulimit -f) or free some space, then: {STARTED} run --resume runs/dev-v3.json "
+            "--timeout 60.0 --retries 1 --jobs 2\n") in done.stderr, done.stderr
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json.journal"]
-    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    code, out, err = cli(*shlex.split(done.stderr.split(f"then: {STARTED} ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28
 
 
