@@ -24795,11 +24795,14 @@ def answer_key_parts(key):
 def key_named(key):
     """An annotations key as a message names it: escaped, on one line, whole up to 240 characters; a longer one by its
     first and last 100 and its length. (Cut at 60, two keys alike in their first 60 characters, "...-refund-A#1" and
-    "...-refund-B#1", were one name: which to mend was not said.)"""
-    key = id_shown(key)   # (ID#trial: a\\nb#1 and a line break's a\nb#1 read alike)
+    "...-refund-B#1", were one name: which to mend was not said.) Cut as the key is, each end then shown: cut as shown,
+    a doubled backslash split in two read as an escape (the key's backslash and n as a line break) and its length
+    counted each escape's characters."""
+    def shown(part):   # (ID#trial: a\\nb#1 and a line break's a\nb#1 read alike)
+        return on_one_line(id_shown(part))
     if len(key) <= 240:
-        return on_one_line(key)
-    return f"{on_one_line(key[:100])}…{on_one_line(key[-100:])} ({len(key):,} characters)"
+        return shown(key)
+    return f"{shown(key[:100])}…{shown(key[-100:])} ({len(key):,} characters)"
 
 
 def annotations_file(run_path, own=None):

@@ -2132,7 +2132,12 @@ def test_a_note_or_removal_at_fault_is_named_by_its_whole_key_never_one_cut_alik
             ({}, {long + "A#1": {"text": "t"}, long + "B#1": {"text": ""}}, f"the annotation of {long}B#1 has no text, "
                                                                               "or an empty one"),
             ({}, {"a" * 150 + "b" * 150 + "#1": [1]}, f"the annotation of {'a' * 100}…{'b' * 98}#1 (302 characters) is a "
-                                                      'list, not an object {"text": ..., "time": ...}')):
+                                                      'list, not an object {"text": ..., "time": ...}'),
+            # (round 136) cut as shown, its backslash and n doubled (a\\nb) was cut between the two backslashes: its
+            # last 100 began "\n", a line break's escape, and its length counted the doubling
+            ({}, {"a" * 150 + "\\n" + "b" * 96 + "#1": [1]},
+             f"the annotation of {'a' * 100}…\\\\n{'b' * 96}#1 (250 characters) is a list, not an object "
+             '{"text": ..., "time": ...}')):
         assert_damaged_everywhere(url, cli, runs[1], {"format": evalpy.ANNOTATIONS_FORMAT, "run_sha": review.run_sha,
                                                       "annotations": notes, "removed": removed}, why, mend)
 
