@@ -25274,6 +25274,17 @@ def judge_differs(was, now):
                                "entry; where none was named, another family, size or quantization)")
 
 
+def never_answered_cure(cut, limit):
+    """What to do of answers still thinking when they stopped, as the report's header and first_failure say it: the
+    run's own limit (limit: limit_option(), max_tokens over /v1) to raise, and of those a stop string or the model's
+    own end ended (no_limit_ended), that raising it will not help (judge said "raise num_predict" of both)."""
+    ended = sum(no_limit_ended(r.get("done_reason")) for r in cut)
+    raise_it = f"raise {limit}, or the server's cap on an answer"
+    return ("still thinking when it stopped: " + (raise_it if not ended else own_stop_words(limit) if ended == len(cut)
+                                                  else f"{len(cut) - ended} at a limit: {raise_it}; {ended}: "
+                                                       f"{own_stop_words(limit)}"))
+
+
 def judge_run(args, run, target):
     """Judge an existing run's answers again (another judge, more votes, a panel) into a run file of
     its own, each answer's votes journaled as they come (a judging: JUDGING_SUFFIX) so that an
@@ -25302,13 +25313,13 @@ def judge_run(args, run, target):
     todo = judged_answers(run["results"])
     checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
-        cut = sum(r.get("response") is not None and given_answer(r) is None for r in checked)
+        cut = [r for r in checked if r.get("response") is not None and given_answer(r) is None]
         out = sum(r.get("response") is not None and given_answer(r) is not None for r in checked)   # (out of turns)
+        limit = limit_option(run["config"])
         raise EvalError(f"{shell_word(args.run)}: no answer to judge: of the {plural(len(checked), 'result')} with a judge "
-                        f"check, {cut} never answered (still thinking when it stopped: raise num_predict, or the "
-                        f"server's cap on an answer)" + (f", {out} ran out of turns or were cut as they called tools "
-                                                         "(raise --max-turns or num_predict)" if out else "")
-                        + f" and {len(checked) - cut - out} failed; run them again")
+                        f"check, {len(cut)} never answered ({never_answered_cure(cut, limit)})"
+                        + (f", {out} ran out of turns or were cut as they called tools (raise --max-turns or {limit})"
+                           if out else "") + f" and {len(checked) - len(cut) - out} failed; run them again")
     if not todo:   # the command to paste asks the judge asked for now
         held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"

@@ -4978,6 +4978,26 @@ def test_an_answer_never_judged_is_not_sent_to_the_doubtful_verdicts(project, cl
                                  "is missing (config.judge asks 1 of each of its models); restore it from a copy, or run it again\n"), err   # (round 109: no run eval.py writes)
 
 
+def test_a_run_with_no_answer_to_judge_is_told_the_cure_of_its_own_limit(project, cli):
+    """Round 136: judge of a run over --api openai whose answers never closed their thinking said "raise num_predict",
+    where its limit is max_tokens, and said it of an answer its own end stopped (done_reason "stop"), which no limit
+    cures: the cure is the run's limit_option() and, by what ended each, as first_failure and the header give it."""
+    check = {"name": "polite", "type": "judge", "value": "The answer is polite.", "blocking": True}
+    cases = [{"id": f"c{i}", "response": "<think>still weighing it", "done_reason": why, "checks": [check]}
+             for i, why in enumerate(("length", "length", "stop"))]
+    for api, shown, options in (("openai", "max_tokens", {"max_tokens": 64}), ("ollama", "num_predict", {})):
+        path = write_run(f"runs/{api}.json", make_run(cases, labels=None, api=api, options=options))
+        code, out, err = cli("judge", path, "--host", "http://127.0.0.1:20961")
+        assert code == 2 and err.startswith(
+            f"error: {path}: no answer to judge: of the 3 results with a judge check, 3 never answered (still thinking "
+            f"when it stopped: 2 at a limit: raise {shown}, or the server's cap on an answer; 1: a stop sequence "
+            f"(--option stop) or the model's own end came inside it, not the token limit (a stop string the reasoning "
+            f"writes ends it there; raising {shown} will not help)) and 0 failed"), err
+    path = write_run("runs/own.json", make_run(cases[2:], labels=None))
+    err = cli("judge", path, "--host", "http://127.0.0.1:20961")[2]
+    assert "1 never answered (still thinking when it stopped: a stop sequence" in err and "raise num_predict," not in err, err
+
+
 def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(project, cli):
     """Round 106's review: thinking sent apart, cut by the token limit before a word of the answer, left "": report said
     no answer came, but the run asked the judge of that "" (and report --case showed its pass), and compare --pairwise
