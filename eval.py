@@ -26228,6 +26228,16 @@ def candidate_held(b_path, holder):
             "(the verdicts a compare of the same runs stores are reused)")
 
 
+def run_cases_held(path):
+    """(its sha, its case ids) of the run at path, whose cases alone a pairwise journal beside it may name, as compare
+    holds its lines to them (a line on a case it lacks was listed as verdicts "the next compare stores", which that
+    compare refuses); None where it cannot be read (its own row says why)."""
+    try:
+        return file_sha(path), {r["id"] for r in load_run(path)["results"]}
+    except EvalError:
+        return None
+
+
 def pairwise_journal_listing(path):
     """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
     compare stopped, or one asking now): how many, of which runs and judges; the next compare of
@@ -26235,7 +26245,7 @@ def pairwise_journal_listing(path):
     sidecar = path[:-len(JOURNAL_SUFFIX)]
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     try:
-        held = journaled_comparisons(path)
+        held = journaled_comparisons(path, run_cases_held(candidate))
     except EvalError:   # (another user's, mode 600: a compare of theirs asking now is waited for, never copied)
         holder = flock_holder(own_name(candidate)) if others_owner(path) is not None else None
         if holder is None:

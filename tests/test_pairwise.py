@@ -2164,6 +2164,11 @@ def test_a_journal_line_on_a_case_the_candidate_lacks_is_named_and_nothing_is_st
     assert code == 2 and f"{journal}:2: damaged pairwise journal line: a verdict on {IDS[5]}, a case the run it was " \
         "made on does not hold; mend or remove that line" in err and "Traceback" not in err, err
     assert not sidecar.exists() and journal.read_bytes() == flipped
+    # (round 136) and `runs` listed it as verdicts "not yet stored ...; the next compare --pairwise of it stores them",
+    # which that compare refuses: it names the line, as compare does
+    code, out, err = cli("runs", os.path.dirname(cand) or ".")
+    assert code == 0 and f"damaged pairwise journal line: a verdict on {IDS[5]}, a case the run it was made on" in out, out
+    assert "not yet stored" not in out, out
     journal.write_bytes(b"".join(lines))   # mended as it says: every verdict kept is stored, none asked again
     received = len(fake.chat_bodies)
     code, out, err = cli(*command)
