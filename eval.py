@@ -7894,6 +7894,11 @@ def status_hint(status, hint):
 # 'x'", "could not convert string to float: 'abc'") are the interpreter's, not the server's: a value read from the
 # request (a logit_bias key, taken by types.py as any string and read int(k) at llama.py:1322), alike every time
 PYTHON_NOT_A_NUMBER = r"(?:invalid literal for int\(\) with base \d+|could not convert string to float): "
+# and those it raises itself, word for word, for what the request names (llama-cpp-python 0.3.36): a tool_choice naming
+# no tool sent (llama_chat_format.py:4303 under chatml-function-calling; :710, :3078 and :3614 under the others), or
+# logprobs asked of a server started with --logits_all false (llama.py:1365). The same request raises them every time.
+LLAMA_CPP_REFUSED = (r"Tool with name '.*' not found in tools|Tool choice '.*' not found in tools\.|"
+                     r"logprobs is not supported for models created with logits_all=False")
 
 
 def refused_as_sent(error):
@@ -7901,13 +7906,15 @@ def refused_as_sent(error):
     (Ollama's 'invalid think value', '"m" does not support chat'; but a /v1 server's window, which a restart with a
     larger one widens), or a 500 that says so: Ollama's for an option of the wrong type (api/types.go FromMap: 'must
     be of type array'), llama-cpp-python's for a body it cannot validate (llama_cpp/server/errors.py: any exception
-    but a few is a 500 of its words, pydantic's '1 validation error: ...'), or for a value it then cannot read as a
-    number (PYTHON_NOT_A_NUMBER)."""
+    but a few is a 500 of its words, pydantic's '1 validation error: ...'), for a value it then cannot read as a
+    number (PYTHON_NOT_A_NUMBER), or for what the request names that it refuses (LLAMA_CPP_REFUSED: a tool_choice of
+    no tool sent)."""
     said = error or ""
     if WINDOW_TOO_SMALL_V1 in said:   # a server's window: restarted with a larger one, the same request fits
         return False
     return bool(re.match(r"(?:turn \d+: )?HTTP (?:400|413|422)\b", said)   # (413: the body past a proxy's limit)
-                or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|" + PYTHON_NOT_A_NUMBER + "|.*"
+                or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|" + PYTHON_NOT_A_NUMBER + "|"
+                            + LLAMA_CPP_REFUSED + "|.*"
                             + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
 
 

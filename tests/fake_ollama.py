@@ -138,6 +138,9 @@ class FakeOllama:
         self.custom_body = None       # the whole JSON body of a "custom" fault in place of its API's error shape
         self.refusal_preamble = ""    # text before the refusal's words, to push them far into the body
         self.int_bias_keys = False    # /v1 reads logit_bias's keys as token ids, as llama-cpp-python's server does
+        # /v1 refuses a tool_choice naming no tool sent, as llama-cpp-python's server does (0.3.36), in the words of its
+        # --chat_format's handler: "function-calling" (chatml-function-calling), "template" (any other); None: it does not
+        self.unknown_tool_choice = None
         self.retry_after = 1          # seconds, sent with a 429
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
@@ -610,6 +613,17 @@ class FakeOllama:
                     self.send_raw(500, ('{"error":{"message":"invalid literal for int() with base 10: ' + repr(key) +
                                         '","type":"internal_server_error","param":null,"code":null}}').encode(),
                                   "application/json")
+                    return
+                choice = body.get("tool_choice")
+                if openai and fake.unknown_tool_choice and body.get("tools") and isinstance(choice, dict) and (
+                        name := choice.get("function", {}).get("name")) not in [t["function"]["name"] for t in body["tools"]]:
+                    # llama_cpp/llama_chat_format.py raises ValueError for it (line 4303 under chatml-function-calling;
+                    # 710 in chat_formatter_to_chat_completion_handler, any other), which server/errors.py:155-160 sends
+                    # as a 500 of str(exc), "internal_server_error", no code
+                    self.send_json(500, {"error": {"message": f"Tool with name '{name}' not found in tools"
+                                                   if fake.unknown_tool_choice == "function-calling" else
+                                                   f"Tool choice '{name}' not found in tools.",
+                                                   "type": "internal_server_error", "param": None, "code": None}})
                     return
                 if openai and (fake.openai_rules is True or body.get("model") in (fake.openai_rules or ())) and (
                         refused := openai_refusal(body)):

@@ -3781,6 +3781,18 @@ def test_which_errors_refuse_the_request_as_it_was_sent():
     assert not said("HTTP 500: the runner said: invalid literal for int() with base 10: 'x'")
 
 
+def test_llama_cpp_pythons_500s_for_what_the_request_names_refuse_it_as_sent():
+    """136th round: llama-cpp-python 0.3.36 raises these itself for what the request names, and its server/errors.py
+    sends each as a 500 of its words: a tool_choice naming no tool sent (llama_chat_format.py:4303, 710, 3078, 3614),
+    logprobs of a server started with --logits_all false (llama.py:1365). Retried, each fails alike."""
+    said = evalpy.refused_as_sent
+    assert said("turn 1: HTTP 500: Tool with name 'nosuch' not found in tools")
+    assert said("HTTP 500: Tool choice 'no such' not found in tools.")
+    assert said("HTTP 500: logprobs is not supported for models created with logits_all=False")
+    assert not said("HTTP 500: llama_decode returned -1") and not said("HTTP 500: the runner said: Tool choice 'x' "
+                                                                        "not found in tools.")
+
+
 def test_think_max_on_an_older_ollama_is_refused_before_any_case(project, cli, fake):
     """Round 103 (audit against Ollama's source): "max" is a think value since v0.21.3 (commit c2ebb4d57); an older
     Ollama refuses it with a 400 on every case ('invalid think value'), and the run said to --resume."""

@@ -904,6 +904,29 @@ def test_a_500_of_a_value_the_server_cannot_read_as_a_number_is_asked_once_and_s
     assert code == 0 and not load_json("runs/lb3.json")["results"][0].get("error"), err   # a token id it reads: answered
 
 
+@pytest.mark.parametrize("chat_format", ["function-calling", "template"])
+def test_a_500_for_a_tool_choice_naming_no_tool_sent_is_asked_once_and_said_to_be_fixed(project, cli, fake, chat_format):
+    """136th round (against llama-cpp-python 0.3.36 and SmolLM2-135M): an agent run given --option 'tool_choice={...
+    "name": "nosuch"}' got a 500, "Tool with name 'nosuch' not found in tools" (llama_chat_format.py:4303; "Tool choice
+    'nosuch' not found in tools." under any other --chat_format, :710), on every request alike. eval.py asked each case
+    4 times and said "Ask them again with: run --resume", which keeps the option and fails alike for ever. It is the
+    request refused as sent: asked once, said to be fixed."""
+    fake.native_api, fake.unknown_tool_choice = False, chat_format   # a /v1 server alone, as llama-cpp-python's
+    code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--api", "openai", "--host", fake.url, "--limit", "2",
+                         "--max-turns", "2", "--option", 'tool_choice={"type": "function", "function": {"name": "nosuch"}}',
+                         "--out", "runs/tc.json")
+    words = ("Tool with name 'nosuch' not found in tools" if chat_format == "function-calling"
+             else "Tool choice 'nosuch' not found in tools.")
+    results = load_json("runs/tc.json")["results"]
+    assert [(r["error"], r["attempts"]) for r in results] == [(f"turn 1: HTTP 500: {words}", 1)] * 2, results
+    assert code == 2 and len(fake.chat_bodies) == 2, (len(fake.chat_bodies), err)
+    assert "2 of them the server refused as sent" in err and "Ask them again" not in err, err
+    code, out, err = cli("run", "--split", "golden/agent/dev.jsonl", "--api", "openai", "--host", fake.url, "--limit", "1",
+                         "--max-turns", "2", "--option", 'tool_choice={"type": "function", "function": {"name": '
+                         '"lookup_order"}}', "--out", "runs/tc2.json")
+    assert not load_json("runs/tc2.json")["results"][0].get("error"), err   # a tool it was sent: answered
+
+
 def test_a_resumed_run_keeps_the_schema_form_it_began_with(project, cli, fake):
     fake.refused_formats = {"json_schema"}
     fake.latency = lambda text: 0.05
