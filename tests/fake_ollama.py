@@ -906,9 +906,11 @@ class FakeOllama:
                             turns = fake.fitted_turns(turns, window)
                     prompt_tokens, completion_tokens = fake.prompt_count(turns), 1 + len(content) // 4
                     limit = body.get("max_tokens") if openai else options.get("num_predict")
-                    if openai and fake.openai_context and prompt_tokens > fake.openai_context:
+                    if openai and fake.openai_context and prompt_tokens >= fake.openai_context:
                         # llama_cpp/llama.py _create_completion raises "Requested tokens (N) exceed context window
-                        # of M", which llama_cpp/server/errors.py (context_length_exceeded) sends as this 400
+                        # of M" at a prompt of n_ctx tokens already (line 1344: len(prompt_tokens) >= self._n_ctx: no
+                        # room is left for a token of answer), which llama_cpp/server/errors.py (context_length_exceeded)
+                        # sends as this 400
                         self.send_json(400, {"error": {
                             "message": f"This model's maximum context length is {fake.openai_context} tokens. However, "
                                        f"you requested {prompt_tokens + (body.get('max_tokens') or 0)} tokens "

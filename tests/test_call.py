@@ -2435,6 +2435,23 @@ def test_a_conversation_past_a_v1_servers_window_is_said_never_to_fit_again(proj
            "Ask them again with: python eval.py run --resume runs/conv.json" in err, err
 
 
+def test_a_prompt_of_exactly_a_v1_servers_window_is_refused_as_llama_cpp_python_refuses_it(project, cli, fake):
+    """136th round: llama-cpp-python refuses a prompt of n_ctx tokens already (llama_cpp/llama.py:1344,
+    len(prompt_tokens) >= self._n_ctx: no room for a token of answer); the fake answered it, so a test at the boundary
+    passed where the real server gives the 400. At n_ctx the run is told the window; one token more, it is answered."""
+    argv = ("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", "1", "--retries", "0")
+    assert cli(*argv, "--out", "runs/w0.json")[0] == 0
+    fake.openai_context = fake.prompt_count(fake.chat_bodies[-1]["messages"])
+    code, out, err = cli(*argv, "--out", "runs/w1.json")
+    error = load_json("runs/w1.json")["results"][0]["error"]
+    assert code == 2 and f"maximum context length is {fake.openai_context} tokens" in error, error
+    assert evalpy.WINDOW_TOO_SMALL_V1 in error and not evalpy.refused_as_sent(error), error
+    fake.openai_context += 1
+    code, out, err = cli(*argv, "--out", "runs/w2.json")
+    (r,) = load_json("runs/w2.json")["results"]
+    assert code == 0 and r["error"] is None and r["completion_tokens"] == 1, (r, err)   # the one token of room
+
+
 def test_a_conversation_an_older_ollama_shortened_is_flagged(project, cli, fake):
     """Before v0.12.6 Ollama ignores "truncate" and drops the turns unasked: then only an estimate
     can tell, from the conversation's characters at the run's tokens per character, and the report
