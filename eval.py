@@ -860,10 +860,19 @@ def one_line(text, width=70):
 # tildes in it (a fence closes at a line of at least as many, indented up to 3 spaces). Each makes
 # one line of what it quotes but the fence, whose text keeps its lines.
 MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~#!&])")
+# GitHub links and notifies from the rendered text, where no backslash is left: a word with an @ (a
+# mention, @org/team, an email autolink), a bare URL (scheme://, www., mailto:, xmpp:) or an issue
+# reference (#12, GH-12, owner/repo#12: a timeline entry on another repository's issue) is acted on
+# however escaped. Only a code span is left alone, so md_text quotes such a word as code. (A commit
+# sha is linked too, but only to a commit, notifying no one, and ids look like shas: left as text.)
+MARKDOWN_LINKED = re.compile(r"@|://|www\.|mailto:|xmpp:|#\d|gh-\d", re.IGNORECASE)
 
 
 def md_text(text):
-    return MARKDOWN_ACTIVE.sub(r"\\\1", " ".join(str(text).splitlines()))
+    """text as escaped markdown, on one line, each word GitHub would link or mention quoted as code
+    (split at pipes too, which stay escaped text: in a table a pipe splits the cell even in code)."""
+    words = re.split(r"(\s+|\|)", " ".join(str(text).splitlines()))
+    return "".join(md_code(w) if MARKDOWN_LINKED.search(w) else MARKDOWN_ACTIVE.sub(r"\\\1", w) for w in words)
 
 
 def md_code(text, cell=False):

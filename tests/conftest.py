@@ -289,13 +289,16 @@ def tagged_run(project):
 # --- markdown, read as CommonMark reads it (a pull-request comment renders what eval.py prints)
 
 MARKUP = "# Heading ![x](http://evil.example/p.png) <img src=x> [l](http://evil.example) *b* _i_ |"
+# each of what GitHub acts on in rendered text: a mention, a team's, bare URLs, an email autolink, issue references
+LINKED = "@octocat @org/team https://evil.example/x www.evil.example a@evil.example mailto:b@evil.example #12 GH-7 o/r#3"
 
 
-def markdown_acted_on(md):
+def markdown_acted_on(md, rendered=False):
     """What of a markdown text a renderer would act on beyond our own markup: the lines outside
     fenced blocks, code spans and backslash escapes removed (CommonMark: a fence closes at a line
     of the same character at least as long, indented at most 3 spaces; a code span ends at a run of
-    exactly as many backticks)."""
+    exactly as many backticks). rendered: an escaped character kept, its backslash gone, as the text
+    GitHub then links and mentions from."""
     import re
     kept, fence = [], None
     for line in md.splitlines():
@@ -306,16 +309,27 @@ def markdown_acted_on(md):
             if re.fullmatch(r" {0,3}" + re.escape(fence[0]) + "{%d,}\\s*" % len(fence), line):
                 fence = None
         else:
-            kept.append(outside_code(line))
+            kept.append(outside_code(line, rendered))
     assert fence is None, "a fenced block is never closed"
     return kept
 
 
-def outside_code(line):
+# What GitHub links or notifies from in rendered text, outside code: a mention or an email autolink (@), a bare URL, an
+# issue reference (#12, GH-12, owner/repo#12)
+GITHUB_LINKED = re.compile(r"\S*(?:@|://|www\.|mailto:|xmpp:|#\d|gh-\d)\S*", re.IGNORECASE)
+
+
+def github_linked(md):
+    """The words of a markdown text that GitHub would turn into a mention, a link or a reference."""
+    return [w for line in markdown_acted_on(md, rendered=True) for w in GITHUB_LINKED.findall(line)]
+
+
+def outside_code(line, rendered=False):
     import re
     out, i = [], 0
     while i < len(line):
         if line[i] == "\\" and i + 1 < len(line):
+            out += [line[i + 1]] if rendered else []
             i += 2
             continue
         if line[i] == "`":

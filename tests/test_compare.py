@@ -12,7 +12,8 @@ import pytest
 import numpy as np
 import scipy.stats
 
-from conftest import MARKUP, ROOT, V3_MISSES, answer_key, evalpy, load_json, make_run, markdown_acted_on, split_run, write_run
+from conftest import (LINKED, MARKUP, ROOT, V3_MISSES, answer_key, evalpy, github_linked, load_json, make_run, markdown_acted_on,
+                      split_run, write_run)
 
 EXAMPLE = ROOT / "runs" / "example"
 
@@ -1062,11 +1063,12 @@ def test_a_p_equal_to_alpha_is_at_it_in_every_view_and_in_power(project, cli):
 
 def test_compare_markdown_quotes_what_the_runs_hold_as_code_or_escaped(project, cli):
     """Issue 28, item 9: the compare views for a pull request (two runs, many runs) showed a path,
-    an id, a changed setting or a run's name holding markdown as markdown."""
-    tick = "c`1 " + MARKUP
-    name = "runs/r` " + MARKUP.replace("/", "_")
-    base = make_run([(tick, "bug", "bug"), ("c2", "bug", "acceso")], model="m`` " + MARKUP)
-    cand = make_run([(tick, "bug", "acceso"), ("c2", "bug", "bug")], model="m " + MARKUP + "`")
+    an id, a changed setting or a run's name holding markdown as markdown. (Round 136) Nor does any of them mention,
+    link or reference on GitHub (LINKED), whose filters act on the rendered text, escapes and all."""
+    tick = "c`1 " + MARKUP + LINKED
+    name = "runs/r` " + (MARKUP + LINKED).replace("/", "_")
+    base = make_run([(tick, "bug", "bug"), ("c2", "bug", "acceso")], model="m`` " + MARKUP + LINKED)
+    cand = make_run([(tick, "bug", "acceso"), ("c2", "bug", "bug")], model="m " + MARKUP + LINKED + "`")
     again = dict(base, config=dict(base["config"], date="2026-01-03T09:30:00+01:00"))   # a rerun, not a copy
     paths = [write_run(f"{name}{i}.json", run) for i, run in enumerate((base, cand, again))]
     for argv in (paths[:2], paths):
@@ -1078,6 +1080,7 @@ def test_compare_markdown_quotes_what_the_runs_hold_as_code_or_escaped(project, 
         assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]]
         table = [line for line in md.splitlines() if line.startswith("|")]
         assert len({line.count("|") - line.count("\\|") for line in table}) == 1, table   # every row as many cells
+        assert github_linked(md) == [], md
 
 
 def test_compare_diffs_agents_trajectories_case_by_case(project, cli):
@@ -1302,7 +1305,7 @@ def test_compare_markdown_quotes_the_trajectory_changes(project, cli, fake):
     image, an HTML tag and bold, and a case id's line break started a heading of its own."""
     from test_run import AGENT_CASE, ASK, agent_split
     split = agent_split(project, dict(AGENT_CASE, id="a1\n# HEAD c`1 " + MARKUP))
-    fake.agents[ASK] = [[("![pwn](http://evil.example/t.png) <img src=x> **BOLD** `x` " + MARKUP, {"order_id": "A-1"})],
+    fake.agents[ASK] = [[("![pwn](http://evil.example/t.png) <img src=x> **BOLD** `x` " + MARKUP + LINKED, {"order_id": "A-1"})],
                         "Hecho."]
     assert cli("run", "--split", split, "--host", fake.url, "--out", "runs/a.json")[0] == 0
     fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Está enviado."]
@@ -1315,6 +1318,7 @@ def test_compare_markdown_quotes_the_trajectory_changes(project, cli, fake):
                and "_i_" not in line for line in acted), md
     assert [line for line in md.splitlines() if line.lstrip().startswith("#")] == [md.splitlines()[0]], md
     assert "a1\\n# HEAD" in md   # the id's line break shown escaped, in its own code span
+    assert github_linked(md) == [], md   # (round 136) a tool name "@octocat" mentioned, "https://..." linked
 
 
 def test_an_agents_answer_is_identical_only_if_its_transcript_is_too(project, cli):

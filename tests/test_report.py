@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import scipy.stats
 
-from conftest import MARKUP, ROOT, answer_key, evalpy, hand_cases, load_json, make_run, markdown_acted_on, small_split, write_run
+from conftest import (LINKED, MARKUP, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
+                      small_split, write_run)
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -1805,6 +1806,22 @@ def test_a_case_id_with_a_line_break_stays_on_its_line_in_flaky_cases_and_gate_v
         cand = write_run("runs/m2.json", make_run([{"id": mention, "expected": "bug", "response": "acceso"}]))
         out = cli("compare", base, cand, "--markdown", "--fail-on-regression")[1]
         assert out.rstrip().endswith(f"**GATE FAILED:** `1 regression(s): {mention}`"), out
+
+
+def test_markdown_never_mentions_or_links_a_difficulty_a_checks_name_or_a_doubtful_id(project, cli):
+    """Round 136: report --markdown gave a difficulty, a failed check's name and a doubtful verdict's case id as escaped
+    text, which GitHub renders and then acts on: "@octocat" mentioned a user, "https://..." was a live link, "#12"
+    referenced an issue. What md_text escapes, each word GitHub would link or mention is quoted as code."""
+    name = f"helps {LINKED}"
+    checks = [{"name": name, "type": "judge", "value": "c", "blocking": True}]
+    no_verdict = vote(name, None) | {"error": "HTTP 500: boom", "raw": None}
+    path = write_run("runs/l.json", make_run([
+        {"id": "c1", "response": "r", "difficulty": f"hard {LINKED}", "checks": checks, "judges": [vote(name, False)]},
+        {"id": f"c2 {LINKED}", "response": "r", "checks": checks, "judges": [no_verdict]}], labels=None))
+    md = cli("report", path, "--markdown")[1]
+    assert "**Failures (1):** `c1` (hard `@octocat` `@org/team` `https://evil.example/x` `www.evil.example`" in md, md
+    assert "Doubtful verdicts, for a person to check (1):** c2 `@octocat`" in md, md
+    assert github_linked(md) == [], md
 
 
 def test_report_markdown_quotes_the_ids_of_its_diagnosis_as_code(project, cli):
