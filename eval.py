@@ -7006,6 +7006,18 @@ def set_prompts_home(split_path):
     return mirror if os.path.isabs(split_path) else os.path.relpath(mirror)
 
 
+def in_the_way(path, folder):
+    """The nearest thing above path, under folder or beside it (a prompts/ of init's), that exists and is not a folder
+    (a file named prompts), or None: init would make a folder there. (Above folder, its own check and the OS's say it.)"""
+    there = os.path.dirname(path)
+    while there and not os.path.lexists(there):
+        there = os.path.dirname(there)
+    top = os.path.normpath(folder)
+    if not there or os.path.isdir(there) or top == os.path.normpath(there) or top.startswith(os.path.join(os.path.normpath(there), "")):
+        return None
+    return there
+
+
 def write_golden_set(folder):
     """init: the new set's files, each written whole, after making sure none of them exists (a
     half-made set beside a user's own labels.txt would be worse than none)."""
@@ -7027,6 +7039,10 @@ def write_golden_set(folder):
                             + f"; {FIX_LINK}")
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
+    for path in files:   # (DIR/prompts a file: "cannot write DIR/prompts/v1.txt (Not a directory)" named neither it nor a cure)
+        if blocker := in_the_way(path, folder):
+            raise EvalError(f"{shell_word(blocker)} exists and is not a folder, and init writes {shell_word(path)} in it; "
+                            "move or rename it, or pick a new folder; init wrote nothing")
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
         link = os.path.islink(taken[0]) and not os.path.exists(taken[0])

@@ -957,6 +957,19 @@ def test_init_never_overwrites_anything(project, cli):
         assert code == 2 and says in err and "prompt" not in err, err
 
 
+def test_init_names_a_file_where_it_would_make_a_folder_and_the_cure(project, cli):
+    """Round 136: DIR/prompts a file said "cannot write DIR/prompts/v1.txt (Not a directory)", naming neither the file in
+    the way nor a cure; so did a file where init makes golden/X's prompts/X/. Each is named, and nothing is written."""
+    for folder, blocker, prompt in (("p5", "p5/prompts", "p5/prompts/v1.txt"), ("golden/faq", "prompts/faq", "prompts/faq/v1.txt")):
+        os.makedirs(os.path.dirname(blocker), exist_ok=True)
+        Path(blocker).write_text("mine\n", encoding="utf-8")
+        code, out, err = cli("init", folder)
+        assert code == 2 and err == (f"error: {blocker} exists and is not a folder, and init writes {prompt} in it; move or "
+                                     "rename it, or pick a new folder; init wrote nothing\n"), err
+        assert Path(blocker).read_text(encoding="utf-8") == "mine\n" and not os.path.exists(os.path.join(folder, "GUIDE.md"))
+        os.replace(blocker, blocker + ".old")   # the cure given works
+        assert cli("init", folder)[0] == 0 and Path(prompt).is_file()
+
 def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
     """117th round's newcomer: --split suport, golden/suport/dev.jsonl, golden/agent/Dev.jsonl, --prompt v2.txt (from the
     project: prompts/v2.txt), --context retriever-c.ndjson and calibrate human (human.jsonl beside it) said only that the
