@@ -306,17 +306,18 @@ def scale(quick):
     server = FakeServer(0)
     try:
         with tempfile.TemporaryDirectory() as folder:
-            per_case = {}
+            per_case, peak = {}, {}
             for n in (small, large):
                 make_project(folder, n)
                 result = eval_run(folder, server.url, "--jobs", "8", out=f"runs/scale-{n}.json")
-                per_case[n] = result["seconds"] / n
+                per_case[n], peak[n] = result["seconds"] / n, result["rss_mb"]
                 if n == large:
                     ratio = per_case[large] / per_case[small]
                     row(f"time per case at {large:,} vs {small:,}", f"{per_case[large] * 1e6:.0f} vs "
                         f"{per_case[small] * 1e6:.0f} us", "<= 1.20x", ratio, ratio <= 1.20)
                     row(f"peak memory, {large:,} cases", f"{result['rss_mb']:.0f} MB", "< 400 MB",
                         result["rss_mb"] / 400, result["rss_mb"] < 400)
+                    memory_parts(peak, small, large)
             trials_cases, trials = (2000, 5) if quick else (20000, 5)
             make_project(folder, trials_cases)
             result = eval_run(folder, server.url, "--jobs", "8", "--repeat", str(trials), out="runs/trials.json")
@@ -326,6 +327,19 @@ def scale(quick):
             offline(folder, large)
     finally:
         server.close()
+
+
+def memory_parts(peak, small, large):
+    """What the run's peak is made of, so a reader sees which part moved: the fixed cost every eval.py
+    command pays at start (Python compiles the whole script each time; a script's bytecode is never cached),
+    as the peak of `runs` where runs/ is empty, and what the run keeps per case, the peak's growth from `small`
+    cases to `large`. Neither is bounded: the peak's bound above is the target."""
+    with tempfile.TemporaryDirectory() as empty:
+        os.mkdir(os.path.join(empty, "runs"))   # (no runs/ at all is refused)
+        fixed = run_measured([sys.executable, EVAL, "runs"], empty)["rss_mb"]
+    growth = (peak[large] - peak[small]) * 1024 / (large - small)
+    row("  of it: eval.py's fixed cost (peak of runs, none in runs/)", f"{fixed:.0f} MB", "-", None, True)
+    row(f"  of it: growth per case, {small:,} to {large:,} cases", f"{growth:.2f} KB a case", "-", None, True)
 
 
 def resume_after_kill(folder, server, cases):
