@@ -18017,10 +18017,14 @@ def load_run(path, stored_checks=True):
         raise EvalError(f"{shell_word(path)}: not a valid run file: {problem}; {RESTORE_RUN}")
     unchecked = sorted({r["id"] for r in run["results"] if not can_fail(r)})
     # (every case: a check loosened by hand (a value made what the answer holds) passes a gate as one made unable to fail)
-    edited = checks_edited(run) if stored_checks else None
+    refilled = set()
+    edited = checks_edited(run, refilled) if stored_checks else None
     if edited:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {edited}: it was edited; {RESTORE_RUN}")
-    for what, ids, says in (("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
+    split = shell_word(str(run["config"].get("split_path"))).replace("{", "{{").replace("}", "}}")   # (formatted below)
+    for what, ids, says in (("refilled", sorted(refilled), "hold a pattern check an older eval.py filled with the "
+                                                          f"case's vars otherwise ({{}}): scored as {split} fills it now"),
+                            ("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
                             ("unchecked", unchecked, "have no check that blocks (nor a pass_threshold) and pass whatever "
                                                      "the answer ({}); give them checks in the split, then report "
@@ -18032,13 +18036,16 @@ def load_run(path, stored_checks=True):
     return run
 
 
-def checks_edited(run):
+def checks_edited(run, refilled=None):
     """Where a run file's results hold other checks than the split gave its cases, or a case it does not hold, what to
-    say of the first, else None. The run records its split by split_sha (its bytes and checks.json's, which the results
-    cannot be hashed back to), so the split is read where it is at hand as the run ran it (by that sha) and each
-    result's checks are held to its whole, every field a result records of one: a failing case's "checks" emptied by
-    hand passed a gate at 10/10, and so, held by names alone, did its check made non-blocking or weighted, or emptied
-    under an id renamed. A run of --cases or --limit holds fewer of the split's ids, never others. Where the split is
+    say of the first, else None. refilled (a set): each pattern check an older eval.py filled otherwise (filled_before)
+    is made the split's check, scored as the split fills it now, and its case's id added (scored as stored, "^ab{2}"
+    for "^(?:ab){2}" kept the bug 7aca3a0 fixed, a pattern not in NFC found nothing in an answer read in NFC, and a
+    run edited into such a form, which nothing in it tells from an honest one, passed a gate at a higher score).
+    The run records its split by split_sha (its bytes and checks.json's, which the results cannot be hashed back to),
+    so the split is read where it is at hand as the run ran it (by that sha) and each result's checks are held to its
+    whole, every field a result records of one: a failing case's "checks" emptied by hand passed a gate at 10/10, and
+    so, held by names alone, did its check made non-blocking or weighted, or emptied under an id renamed. A run of --cases or --limit holds fewer of the split's ids, never others. Where the split is
     gone or changed since, nothing can tell, and nothing is said (report --checks scores by it now)."""
     config = run["config"]
     where = config.get("split_path")
@@ -18063,6 +18070,12 @@ def checks_edited(run):
             r["checks"], given[r["id"]], shell_word(where), r.get("vars"), stored_before(r["id"]))
         if differs:
             return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
+        if refilled is not None and differs is None:   # (held otherwise, read as the split's; False: the same)
+            named = named_as_given(r["checks"], given[r["id"]], r.get("vars"))
+            older = filled_before(named, given[r["id"]], stored_before(r["id"]))
+            split_check = {k["name"]: k for k in given[r["id"]]}
+            r["checks"] = [dict(split_check[named[i]["name"]]) if i in older else c for i, c in enumerate(r["checks"])]
+            refilled.update([r["id"]] if older else [])
     return None
 
 
@@ -18116,18 +18129,12 @@ def checks_difference(held, given, split, variables=None, stored_before=None):
     stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"), and a tool_called
     check's arguments as written ({"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}); one
     before b32e63f its name's placeholders as written ("contains {{ order }}"), and one before 7aca3a0 a pattern's
-    vars filled otherwise (stored_before: {name: older_fillings} of the case's patterns): the same check (compare
-    says it was stored otherwise), never "edited"."""
-    named = {k["name"] for k in given}
-    held = [dict(k, name=placeholders_one_way(k["name"])) if isinstance(k["name"], str) and k["name"] not in named
-            and placeholders_one_way(k["name"]) in named else k for k in held]
-    if variables and isinstance(variables, dict):
-        filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
-        held = [dict(k, name=filled[k["name"]]) if k["name"] in filled else k for k in held]
-        held = [unfilled_as_given(k, given, variables) for k in held]
-    held = [dict(k, value=next(g["value"] for g in given if g["name"] == k["name"]))
-            if isinstance(k.get("value"), str) and k["value"] in (stored_before or {}).get(k["name"], ()) else k
-            for k in held]
+    vars filled otherwise (stored_before: {name: older_fillings} of the case's patterns): the same check (the last
+    scored as the split fills it now: checks_edited), never "edited"."""
+    held = named_as_given(held, given, variables)
+    older = filled_before(held, given, stored_before)
+    held = [dict(k, value=next(g["value"] for g in given if g["name"] == k["name"])) if i in older else k
+            for i, k in enumerate(held)]
     names = sorted(k["name"] for k in held), sorted(k["name"] for k in given)
     if names[0] != names[1]:
         return (f"checks ({', '.join(map(on_one_line, names[0])) or 'none'}) are not those {split} gives it "
@@ -18143,6 +18150,29 @@ def checks_difference(held, given, split, variables=None, stored_before=None):
             return (f"check {on_one_line(check['name'])}'s {on_one_line(field)} is {said['held']}, where {split} gives "
                     f"{said['given']}")
     return None
+
+
+def named_as_given(held, given, variables):
+    """A result's checks with each name an older eval.py stored otherwise (its placeholders written "{{ order }}"
+    before b32e63f, filled with the case's vars before round 111) as the split names it, and a tool_called check's
+    arguments it stored unfilled as the split gives them (unfilled_as_given); any other as held. In their order."""
+    named = {k["name"] for k in given}
+    held = [dict(k, name=placeholders_one_way(k["name"])) if isinstance(k["name"], str) and k["name"] not in named
+            and placeholders_one_way(k["name"]) in named else k for k in held]
+    if variables and isinstance(variables, dict):
+        filled = {render(k["name"], variables): k["name"] for k in given if "{{" in k["name"]}
+        held = [dict(k, name=filled[k["name"]]) if k["name"] in filled else k for k in held]
+        held = [unfilled_as_given(k, given, variables) for k in held]
+    return held
+
+
+def filled_before(held, given, stored_before):
+    """The places, among a result's checks named as the split names them (named_as_given), of each pattern an older
+    eval.py filled otherwise than the split's check is filled now: one of its older_fillings (stored_before: {name:
+    older_fillings} of the case's patterns), "^ab{2}" of "^{{x}}{2}" where it is now "^(?:ab){2}"."""
+    now = {k["name"]: k.get("value") for k in given}
+    return {i for i, k in enumerate(held) if isinstance(k.get("value"), str) and k["name"] in now
+            and k["value"] != now[k["name"]] and k["value"] in (stored_before or {}).get(k["name"], ())}
 
 
 def unfilled_as_given(check, given, variables):

@@ -2163,3 +2163,21 @@ def test_a_p_too_small_for_a_float_is_shown_as_a_bound_never_as_zero(project, cl
     # (round 124's review) Fisher's line said "p = <1e-300"
     fisher = cli("compare", "runs/a.json", "runs/b.json", "--fisher")[1]
     assert "for a test set before the run): p < 1e-300" in fisher and "= <" not in fisher, fisher
+
+
+def test_a_run_whose_pattern_an_older_eval_py_filled_otherwise_is_compared_as_the_split_fills_it(project, cli):
+    """136th round: a run of an eval.py before 7aca3a0 stored "^{{x}}{2}" of x "ab" as "^ab{2}", which report now scores
+    as the split fills it ("^(?:ab){2}"), as this eval.py's run of it is: the same check, the same measure, compared
+    (compare refused it as "other checks ... or an older eval.py stored its checks otherwise"); a pattern edited by hand
+    into another is still refused."""
+    Path("free").mkdir()
+    Path("free/s.jsonl").write_text(json.dumps({"id": "c1", "input": "q", "difficulty": "easy", "note": "n", "vars": {
+        "x": "ab"}, "checks": [{"type": "regex", "value": "^{{x}}{2}"}]}) + "\n", encoding="utf-8")
+    newer = split_run("free/s.jsonl", {"c1": "abb id"}, date="2026-01-03T09:30:00+01:00")
+    older = split_run("free/s.jsonl", {"c1": "abab id"})
+    older["results"][0]["checks"][0]["value"] = "^ab{2}"
+    code, out, err = cli("compare", write_run("runs/older.json", older), write_run("runs/newer.json", newer), "--json")
+    assert code == 0 and json.loads(out)["regressions"] == ["c1"], (out, err)
+    older["results"][0]["checks"][0]["value"] = "^a"
+    code, out, err = cli("compare", write_run("runs/older.json", older), "runs/newer.json")
+    assert code == 2 and "it was edited" in err, err

@@ -737,21 +737,33 @@ OLDER_SHAPES = {
 }
 
 
+def free_split(*cases):
+    """free/s.jsonl holding these cases; returns its path."""
+    Path("free").mkdir()
+    Path("free/s.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    return "free/s.jsonl"
+
+
+def checks_of_report(cli, run, *options):
+    """(exit code, each check's (passed, total), stderr) of report --json of this run written as runs/r.json."""
+    code, out, err = cli("report", write_run("runs/r.json", run), "--json", *options)
+    return code, [(c["passed"], c["total"]) for c in json.loads(out)["checks"]] if out else None, err
+
+
 @pytest.mark.parametrize("shape", OLDER_SHAPES)
 def test_a_run_an_older_eval_py_stored_its_checks_otherwise_is_read_an_edit_refused(project, cli, shape):
     """136th round: held to the split's checks (checks_edited), an honest run of an older eval.py was refused as "it was
     edited" where README says one stored otherwise is read: its check names' placeholders written "{{ order }}" (before
     b32e63f), a var's value in a pattern filled as text with no unit before a quantifier (before 7aca3a0) or not in
-    NFC (before ff27b7d). Each is read and scored as stored, as that eval.py scored it ("^ab{2}" passes "abb", which
-    "^(?:ab){2}" fails); a value edited by hand is still refused."""
-    Path("free").mkdir()
-    Path("free/s.jsonl").write_text(json.dumps(OLDER_CASE) + "\n", encoding="utf-8")
-    run = split_run("free/s.jsonl", {"c1": "abb, pedido A-1"})
+    NFC (before ff27b7d). Each is read; a pattern an older eval.py filled otherwise is scored as the split
+    fills it now (as stored, "^ab{2}" passed "abb", which "^(?:ab){2}" fails: the bug 7aca3a0 fixed); a value edited by
+    hand is still refused."""
+    run = split_run(free_split(OLDER_CASE), {"c1": "abb, pedido A-1"})
     run["results"][0]["checks"] = [{"name": name, "type": name.split()[0], "blocking": True, "value": value}
                                    for name, value in OLDER_SHAPES[shape]]
     code, out, err = cli("report", write_run("runs/old.json", run), "--json")
     assert code == 0 and "edited" not in err, err
-    assert [(c["passed"], c["total"]) for c in json.loads(out)["checks"]] == [(1, 1), (1, 1), (0, 1)], out
+    assert [(c["passed"], c["total"]) for c in json.loads(out)["checks"]] == [(1, 1), (0, 1), (0, 1)], out
     run["results"][0]["checks"][1]["value"] = "^a"   # (loosened by hand: what no eval.py stored of it)
     code, out, err = cli("report", write_run("runs/old.json", run))
     assert code == 2 and "'s value is \"^a\", where free/s.jsonl gives \"^(?:ab){2}\"" in err, err
@@ -774,3 +786,34 @@ def test_a_check_whose_true_was_edited_to_1_is_refused(project, cli):
     assert evalpy.checks_difference([{"name": "a", "weight": 1.0}], [{"name": "a", "weight": 1}], "s") is None
     assert evalpy.checks_difference([{"name": "a", "value": [1]}], [{"name": "a", "value": [True]}], "s") \
         == "check a's value is [1], where s gives [true]"
+
+
+def test_a_pattern_an_older_eval_py_stored_not_in_nfc_is_scored_as_the_split_fills_it_now(project, cli):
+    """136th round's review (F1): a run of an eval.py before ff27b7d stored "(?i)hola {{name}}" of a name written with
+    a combining accent as "(?i)hola Jose\u0301", not in NFC; read as stored, it found nothing in the answers, read in
+    NFC, and report scored 0/2 what that eval.py scored 1/2 and this one's run of the split 2/2. Scored as the split
+    fills it now: 2/2, and a note says so once."""
+    case = {"input": "q", "difficulty": "easy", "note": "n", "vars": {"name": "Jose\u0301"},
+            "checks": [{"type": "regex", "value": "(?i)hola {{name}}"}]}
+    run = split_run(free_split(dict(case, id="c1"), dict(case, id="c2")),
+                    {"c1": "Hola Jose\u0301, tu pedido", "c2": "Hola Jos\u00e9, tu pedido"})
+    for result in run["results"]:
+        result["checks"][0]["value"] = "(?i)hola Jose\u0301"   # (what ff27b7d~1's run stored of both)
+    code, checks, err = checks_of_report(cli, run)
+    assert (code, checks) == (0, [(2, 2)]), err
+    assert err.count("2 case(s) hold a pattern check an older eval.py filled with the case's vars otherwise (c1, c2): "
+                     "scored as free/s.jsonl fills it now") == 1, err
+
+
+def test_a_run_edited_into_an_older_form_of_its_checks_scores_as_made(project, cli):
+    """136th round's review (F2): a run this eval.py made, its "^(?:ab){2}" edited by hand into "^ab{2}" (what an eval.py
+    before 7aca3a0 stored), was read as an older run and scored as edited: 2/2 where the run as made scored 1/2, and
+    report --min-accuracy 1 passed it. Nothing in a run tells the two apart; scored as the split fills it now, the edit
+    gains nothing: the same figures and exit as the run as made."""
+    case = {"input": "q", "difficulty": "easy", "note": "n", "checks": [{"type": "regex", "value": "^{{x}}{2}"}]}
+    run = split_run(free_split(dict(case, id="c1", vars={"x": "ab"}), dict(case, id="c2", vars={"x": "cd"})),
+                    {"c1": "abb id", "c2": "cdcd id"})
+    made = checks_of_report(cli, run, "--min-accuracy", 1)
+    assert made[:2] == (1, [(1, 2)]), made
+    run["results"][0]["checks"][0]["value"] = "^ab{2}"
+    assert checks_of_report(cli, run, "--min-accuracy", 1)[:2] == made[:2]
