@@ -11890,13 +11890,19 @@ def side_named(key):
 
 # a standing's words: its value out of a scale is a score, higher the better ("standing_A": "9 out of 10", "9/10", "90%":
 # read as a place, 3 out of 10 ranked above 9, the winner B counted beside A's higher score); a bare number or a place's
-# word, 2 or "2nd", is still its place, and a rank's "2 of 5" a rank among five
+# word, 2 or "2nd", is still its place, and a rank's or a standing's "2 of 5" a place among five
 SCORED_STANDING = {"standing"}
+# what between a standing's number and its bound says a scale: "out of" or "/" (SCORE's bare "of", "2 of 5", is a place
+# among five: read as the score 2/5, a judge's A second of five beside B first had the winner A counted)
+STANDING_SCALE = re.compile(r"/|out[ \t]+of", re.IGNORECASE)
 
 
 def standing_scored(under, score):
-    """Whether a SCORE match under a key is a standing's score out of a scale (SCORED_STANDING), higher the better."""
-    return bool(SCORED_STANDING & set(field_name(under).split("_"))) and bool(score.group("of") or score.group("percent"))
+    """Whether a SCORE match under a key is a standing's score out of a scale (SCORED_STANDING, STANDING_SCALE, or a
+    percent), higher the better."""
+    return bool(SCORED_STANDING & set(field_name(under).split("_"))) and bool(
+        score.group("percent")
+        or score.group("of") and STANDING_SCALE.search(score.string, score.end("score"), score.start("of")))
 
 
 def scores_of(under, value, lower=False, side=None, in_scores=False):

@@ -7360,6 +7360,19 @@ def test_a_standing_out_of_a_scale_is_a_score(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "standing_A": "2 of 5", "standing_B": "1 of 5"}', None),
+    ('{"winner": "B", "standing_A": "2 of 5", "standing_B": "1 of 5"}', "B"),
+    ('{"winner": "A", "standing_A": "1 of 5", "standing_B": "2 of 5"}', "A"),
+    ('{"winner": "A", "final_standing_A": "2 of 5", "final_standing_B": "1 of 5"}', None),
+    ('{"winner": "A", "standing_A": "2 of 2", "standing_B": "1 of 2"}', None),
+])
+def test_a_standings_n_of_m_is_a_place(reply, human):
+    """136th round: a standing's bare "of", "standing_A": "2 of 5" beside "standing_B": "1 of 5", was read as a score out
+    of five, higher the better: the winner A counted though B is placed first; only "out of", "/" or "%" say a scale."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
     ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
     ('{"winner": "A", "ranking": "B, A"}', None),
