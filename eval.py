@@ -16807,7 +16807,7 @@ def run_held(args, held):
     try:   # (a SIGTERM is a KeyboardInterrupt here: cmd_run and run_grid run this under terminated_as_interrupted)
         write_run(run, run_path, args)
     except KeyboardInterrupt:   # where the answers are depends on how far the write went: say which
-        warn(stopped_writing(run_path))
+        warn(stopped_writing(run_path, resume_given(args)))
         return None
     return run, run_path, baseline, errors
 
@@ -17832,13 +17832,14 @@ def refuse_pairwise_journal(path):
                         f"run; the next compare --pairwise of {shell_word(sidecar[:-len(PAIRWISE_SUFFIX)])} stores them")
 
 
-def stopped_writing(run_path):
+def stopped_writing(run_path, given=()):
     """What to say of a stop as a run file is written (as judge_run says of a judged one): not yet
-    written, the journal holds every answer; written, its journal left beside it; or all done."""
+    written, the journal holds every answer; written, its journal left beside it; or all done. `given`: the run's
+    options a resume takes (resume_given: printed without them, it went on at the default --timeout and --retries)."""
     journal = run_path + JOURNAL_SUFFIX
     if not os.path.lexists(run_path):
         return (f"interrupted while writing {shell_word(run_path)}: every answer is kept in {shell_word(journal)}\n"
-                f"Resume with: {resume_command(run_path)}")
+                f"Resume with: {resume_command(run_path, given)}")
     if os.path.lexists(journal):
         return left_journal(run_path)
     return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
