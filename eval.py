@@ -26316,11 +26316,17 @@ def candidate_held(b_path, holder):
 def run_cases_held(path):
     """(its sha, its case ids) of the run at path, whose cases alone a pairwise journal beside it may name, as compare
     holds its lines to them (a line on a case it lacks was listed as verdicts "the next compare stores", which that
-    compare refuses); None where it cannot be read (its own row says why)."""
-    try:
-        return file_sha(path), {r["id"] for r in load_run(path)["results"]}
-    except EvalError:
-        return None
+    compare refuses); an EvalError where it cannot be read, as compare refuses it."""
+    return file_sha(path), {r["id"] for r in load_run(path)["results"]}
+
+
+def candidate_unread(candidate, problem):
+    """What to say of a pairwise journal's verdicts whose candidate run cannot be read (missing, damaged, a folder): the
+    compare that would store them refuses that run ("no such run file"), so none is offered; the run put back is the
+    cure, the verdicts kept meanwhile."""
+    said = str(problem).removeprefix(shell_word(candidate) + ":").strip()
+    return (f"its candidate run {shell_word(candidate)} cannot be read ({said}), so no compare --pairwise can store them: "
+            f"put that run back at {shell_word(candidate)} as it was, then compare again (the verdicts stay in the journal)")
 
 
 def pairwise_journal_listing(path):
@@ -26330,12 +26336,21 @@ def pairwise_journal_listing(path):
     sidecar = path[:-len(JOURNAL_SUFFIX)]
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     try:
-        held = journaled_comparisons(path, run_cases_held(candidate))
+        cases, unread = run_cases_held(candidate), None
+    except EvalError as e:   # (offered "the next compare stores them", that compare refused the run: no such run file)
+        cases, unread = None, e
+    try:
+        held = journaled_comparisons(path, cases)
     except EvalError:   # (another user's, mode 600: a compare of theirs asking now is waited for, never copied)
         holder = flock_holder(own_name(candidate)) if others_owner(path) is not None else None
         if holder is None:
             raise
         raise EvalError(f"{shell_word(path)}: {candidate_held(candidate, holder)}") from None
+    if held and unread:
+        return [shell_word(path), "-", "-", "-", "-", "-", "-", "-",
+                f"{plural(sum(len(c['verdicts']) for c in held), 'pairwise verdict')} not yet stored in "
+                f"{shell_word(sidecar)}; {candidate_unread(candidate, unread)}"], {
+            "file": path, "problem": str(unread)}
     if not held:   # a kill's leftover in journal_room's check (a torn line, or nothing): no verdict owed, none to store
         return [shell_word(path), "-", "-", "-", "-", "-", "-", "-",
                 f"no pairwise verdict in it (what a compare --pairwise of {shell_word(candidate)} stopped before its first "

@@ -2148,6 +2148,25 @@ def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake)
     assert not journal.exists() and len(load_json(cand + ".pairwise.json")["comparisons"]) == 2
 
 
+def test_runs_offers_no_compare_for_a_journal_whose_candidate_cannot_be_read(project, cli, fake):
+    """136th round: `runs` listed a pairwise journal whose candidate run was missing, damaged, a folder or a FIFO as
+    verdicts "the next compare --pairwise of runs/cand.json stores them; go on with: ...", which that compare refuses
+    ("no such run file"): its row says the candidate cannot be read, and offers no compare."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    whole = Path(cand).read_bytes()
+    for make, said in ((lambda: None, "no such run file"), (lambda: Path(cand).write_bytes(whole[:200]), ""),
+                       (lambda: os.mkdir(cand), ""), (lambda: os.mkfifo(cand), "")):
+        if os.path.lexists(cand):
+            os.rmdir(cand) if os.path.isdir(cand) else os.unlink(cand)
+        make()
+        code, out, err = cli("runs", os.path.dirname(cand) or ".")
+        row = next(line for line in out.splitlines() if ".pairwise.json.journal" in line)
+        assert code == 0 and f"its candidate run {cand} cannot be read ({said}" in row, out
+        assert "go on with" not in row and "stores them" not in row, out
+
+
 def test_a_journal_line_on_a_case_the_candidate_lacks_is_named_and_nothing_is_stored(project, cli, fake):
     """135th round: a journal line whose case id a bit flip changed (one the candidate run lacks) was stored into the
     sidecar and the journal removed; the same compare then refused the whole sidecar, naming no line, its cure ("move it
