@@ -22721,6 +22721,8 @@ def run_listing(folder):
     rows, listing = [], []
     paths = listed_files(folder, os.listdir(folder))
     journals = set()   # listed already, by their files: a link to one is no second unfinished run
+    read = {}   # each run's case ids (or the EvalError of its load) by path, as its row read it: its pairwise journal's
+    # row, listed after it (sorted: a name before its longer names), holds the journal to them without loading it again
     for path in paths:
         try:
             if path.endswith(JOURNAL_SUFFIX) and not path.endswith(PAIRWISE_JOURNAL_SUFFIX) and os.path.islink(path) \
@@ -22731,7 +22733,7 @@ def run_listing(folder):
                     continue
                 journals.add(os.path.realpath(path))
             if path.endswith(PAIRWISE_JOURNAL_SUFFIX):   # a compare --pairwise stopped (or asking now): its verdicts
-                row, entry = pairwise_journal_listing(path)
+                row, entry = pairwise_journal_listing(path, read.get(path[:-len(PAIRWISE_JOURNAL_SUFFIX)]))
                 rows.append(row)
                 listing.append(entry)
                 continue
@@ -22746,7 +22748,9 @@ def run_listing(folder):
                 listing.append(entry)
                 continue
             config, cases = read_graded(path)
+            read[path] = {case["id"] for case in cases}
         except EvalError as e:
+            read[path] = e
             # the problem without the file's name the row begins with (or its run's), its line kept ("6: damaged journal
             # line (..."); another file's name kept: a stopped run's split that cannot be read, "golden/dev.jsonl: ..."
             own = (shell_word(path), shell_word(path.removesuffix(JOURNAL_SUFFIX)))
@@ -26313,11 +26317,14 @@ def candidate_held(b_path, holder):
             "(the verdicts a compare of the same runs stores are reused)")
 
 
-def run_cases_held(path):
+def run_cases_held(path, read=None):
     """(its sha, its case ids) of the run at path, whose cases alone a pairwise journal beside it may name, as compare
     holds its lines to them (a line on a case it lacks was listed as verdicts "the next compare stores", which that
-    compare refuses); an EvalError where it cannot be read, as compare refuses it."""
-    return file_sha(path), {r["id"] for r in load_run(path)["results"]}
+    compare refuses); an EvalError where it cannot be read, as compare refuses it. `read`: its case ids, or the
+    EvalError its load raised, where `runs` read it for its own row already (a second load of a 15 MB run took seconds)."""
+    if isinstance(read, EvalError):
+        raise read
+    return file_sha(path), read if read is not None else {r["id"] for r in load_run(path)["results"]}
 
 
 def candidate_unread(candidate, problem):
@@ -26329,14 +26336,15 @@ def candidate_unread(candidate, problem):
             f"put that run back at {shell_word(candidate)} as it was, then compare again (the verdicts stay in the journal)")
 
 
-def pairwise_journal_listing(path):
+def pairwise_journal_listing(path, read=None):
     """`runs`: the verdicts compare --pairwise journaled and has not stored in its sidecar yet (a
     compare stopped, or one asking now): how many, of which runs and judges; the next compare of
-    that candidate stores them. A damaged one: the line at fault (journaled_comparisons)."""
+    that candidate stores them. A damaged one: the line at fault (journaled_comparisons). `read`: the candidate as
+    its own row read it (run_cases_held)."""
     sidecar = path[:-len(JOURNAL_SUFFIX)]
     candidate = sidecar[:-len(PAIRWISE_SUFFIX)]
     try:
-        cases, unread = run_cases_held(candidate), None
+        cases, unread = run_cases_held(candidate, read), None
     except EvalError as e:   # (offered "the next compare stores them", that compare refused the run: no such run file)
         cases, unread = None, e
     try:

@@ -2167,6 +2167,20 @@ def test_runs_offers_no_compare_for_a_journal_whose_candidate_cannot_be_read(pro
         assert "go on with" not in row and "stores them" not in row, out
 
 
+def test_runs_loads_a_candidate_with_a_journal_beside_it_once(project, cli, fake, monkeypatch):
+    """136th round: `runs` loaded a candidate run twice where a pairwise journal was beside it, once for its own row and
+    again to hold the journal's lines to its cases (a 15 MB run: 2 loads, 46 MB more at the peak): the row's load is
+    reused."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    loaded, load_run = [], evalpy.load_run
+    monkeypatch.setattr(evalpy, "load_run", lambda path, *args, **kwargs: loaded.append(path) or load_run(path, *args, **kwargs))
+    code, out, err = cli("runs", os.path.dirname(cand) or ".")
+    assert code == 0 and "6 pairwise verdicts not yet stored" in out and "go on with" in out, out
+    assert loaded.count(cand) == 1, loaded
+
+
 def test_a_journal_line_on_a_case_the_candidate_lacks_is_named_and_nothing_is_stored(project, cli, fake):
     """135th round: a journal line whose case id a bit flip changed (one the candidate run lacks) was stored into the
     sidecar and the journal removed; the same compare then refused the whole sidecar, naming no line, its cure ("move it
