@@ -804,6 +804,15 @@ def test_the_t_interval_is_exact_down_to_the_least_alpha():
             assert evalpy.t_critical(alpha, df) == pytest.approx(scipy_stats.t.isf(alpha / 2, df), rel=1e-9), (df, alpha)
 
 
+def test_the_t_near_its_middle_is_exact():
+    """136th round: at --alpha 0.999999999999 the t of 10 df was 2.98e-8, where it is 1.28e-12: df / (df + t * t) was 1 to
+    the float for every t below 1e-8. (Near alpha 1, scipy's own t is exact to about 1e-16, not to 1e-9 of itself.)"""
+    for df in (1, 2, 10, 1000):
+        for alpha in (1 - 1e-12, 1 - 1e-9, 1 - 1e-6, 0.99, 0.9):
+            assert evalpy.t_critical(alpha, df) == pytest.approx(scipy_stats.t.isf(alpha / 2, df), rel=1e-9, abs=1e-15), \
+                (df, alpha)
+
+
 def test_student_t_against_scipy():
     for df in (1, 2, 3, 5, 9, 27, 99, 1000):
         assert evalpy.t_critical(0.05, df) == pytest.approx(scipy_stats.t.ppf(0.975, df), rel=1e-9)
