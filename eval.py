@@ -7006,16 +7006,37 @@ def set_prompts_home(split_path):
     return mirror if os.path.isabs(split_path) else os.path.relpath(mirror)
 
 
-def in_the_way(path, folder):
-    """The nearest thing above path, under folder or beside it (a prompts/ of init's), that exists and is not a folder
-    (a file named prompts), or None: init would make a folder there. (Above folder, its own check and the OS's say it.)"""
-    there = os.path.dirname(path)
-    while there and not os.path.lexists(there):
-        there = os.path.dirname(there)
-    top = os.path.normpath(folder)
-    if not there or os.path.isdir(there) or top == os.path.normpath(there) or top.startswith(os.path.join(os.path.normpath(there), "")):
-        return None
-    return there
+def in_the_way(folder, files):
+    """The nearest thing that exists on the way to folder or to a file init writes and is not a folder (a file named
+    DIR/prompts, one above DIR, the project's prompts of init golden/X), with the path init would make through it; or
+    None. (One above DIR was left to mkdir, whose "Not a directory" named DIR/a, a path that does not exist.)"""
+    for path in (os.path.join(folder, ""), *files):
+        there = os.path.dirname(path)
+        while there and not os.path.lexists(there):
+            there = os.path.dirname(there)
+        if there and not os.path.isdir(there):
+            return there, path
+    return None
+
+
+def in_the_way_cure(blocker, path, folder):
+    """What init says of blocker, a file where it would make a folder for path, and the cure that works from where it
+    stands: above DIR, another path; inside DIR, another folder; outside it, the project's prompts/ (or prompts/X/)
+    that every set under golden/ (golden/X/) writes its prompt into, where a new folder under that one meets it again."""
+    top, there = os.path.normpath(folder), os.path.normpath(blocker)
+    if top.startswith(os.path.join(there, "")):
+        return (f"{shell_word(blocker)} exists and is not a folder, and init would make {shell_word(folder)} inside it; "
+                "move or rename it, or give a path that does not go through it; init wrote nothing")
+    if there.startswith(os.path.join(top, "")) or top == os.curdir:
+        return (f"{shell_word(blocker)} exists and is not a folder, and init writes {shell_word(path)} in it; "
+                "move or rename it, or pick a new folder; init wrote nothing")
+    below = os.path.relpath(os.path.dirname(path), blocker)   # golden/X/Y's prompts/X/Y: as many folders deep
+    for _ in below.split(os.sep) if below != os.curdir else ():
+        top = os.path.dirname(top)
+    sets = os.path.join(top or os.curdir, "")
+    return (f"{shell_word(blocker)} exists and is not a folder, and init writes {shell_word(path)} in it: the project's "
+            f"prompts, outside {shell_word(folder)}, where every set under {shell_word(sets)} keeps its prompt, so a new "
+            f"folder there meets it too; move or rename it, or init a folder outside {shell_word(sets)}; init wrote nothing")
 
 
 def write_golden_set(folder):
@@ -7039,10 +7060,8 @@ def write_golden_set(folder):
                             + f"; {FIX_LINK}")
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
-    for path in files:   # (DIR/prompts a file: "cannot write DIR/prompts/v1.txt (Not a directory)" named neither it nor a cure)
-        if blocker := in_the_way(path, folder):
-            raise EvalError(f"{shell_word(blocker)} exists and is not a folder, and init writes {shell_word(path)} in it; "
-                            "move or rename it, or pick a new folder; init wrote nothing")
+    if blocked := in_the_way(folder, files):   # (DIR/prompts a file: "cannot write DIR/prompts/v1.txt (Not a directory)")
+        raise EvalError(in_the_way_cure(*blocked, folder))
     taken = [path for path in files if os.path.lexists(path)]
     if taken:
         link = os.path.islink(taken[0]) and not os.path.exists(taken[0])

@@ -928,8 +928,9 @@ def test_init_never_overwrites_anything(project, cli):
     code, out, err = cli("init", "afile")
     assert code == 2 and "afile" in err and "Traceback" not in err
     # (round 110) an error of the machine says what to do, not "Not a directory" alone
-    code, out, err = cli("init", "afile/sub")
-    assert code == 2 and err == "error: afile/sub: Not a directory: a part of that path is a file, not a folder; check the path\n", err
+    code, out, err = cli("init", "afile/sub")   # (round 136) naming the file, not "afile/sub: Not a directory"
+    assert code == 2 and err == ("error: afile exists and is not a folder, and init would make afile/sub inside it; move or "
+                                 "rename it, or give a path that does not go through it; init wrote nothing\n"), err
     # (73rd) a link to nothing is said to be one, as run says it
     Path("linked").mkdir()
     os.symlink("gone.jsonl", "linked/dev.jsonl")
@@ -957,18 +958,55 @@ def test_init_never_overwrites_anything(project, cli):
         assert code == 2 and says in err and "prompt" not in err, err
 
 
+def init_refused(cli, folder, blocker, says):
+    """init FOLDER with a file of the user's at blocker, where it would make a folder: refused, saying says, the file kept,
+    nothing written."""
+    os.makedirs(os.path.dirname(blocker) or ".", exist_ok=True)
+    Path(blocker).write_text("mine\n", encoding="utf-8")
+    code, out, err = cli("init", folder)
+    assert code == 2 and err == f"error: {says}; init wrote nothing\n", err
+    assert Path(blocker).read_text(encoding="utf-8") == "mine\n" and not os.path.exists(os.path.join(folder, "GUIDE.md"))
+
+
 def test_init_names_a_file_where_it_would_make_a_folder_and_the_cure(project, cli):
     """Round 136: DIR/prompts a file said "cannot write DIR/prompts/v1.txt (Not a directory)", naming neither the file in
     the way nor a cure; so did a file where init makes golden/X's prompts/X/. Each is named, and nothing is written."""
-    for folder, blocker, prompt in (("p5", "p5/prompts", "p5/prompts/v1.txt"), ("golden/faq", "prompts/faq", "prompts/faq/v1.txt")):
-        os.makedirs(os.path.dirname(blocker), exist_ok=True)
-        Path(blocker).write_text("mine\n", encoding="utf-8")
-        code, out, err = cli("init", folder)
-        assert code == 2 and err == (f"error: {blocker} exists and is not a folder, and init writes {prompt} in it; move or "
-                                     "rename it, or pick a new folder; init wrote nothing\n"), err
-        assert Path(blocker).read_text(encoding="utf-8") == "mine\n" and not os.path.exists(os.path.join(folder, "GUIDE.md"))
+    for folder, blocker, prompt, says in (
+            ("p5", "p5/prompts", "p5/prompts/v1.txt", "p5/prompts exists and is not a folder, and init writes "
+             "p5/prompts/v1.txt in it; move or rename it, or pick a new folder"),
+            ("golden/faq", "prompts/faq", "prompts/faq/v1.txt", "prompts/faq exists and is not a folder, and init writes "
+             "prompts/faq/v1.txt in it: the project's prompts, outside golden/faq, where every set under golden/faq/ "
+             "keeps its prompt, so a new folder there meets it too; move or rename it, or init a folder outside golden/faq/")):
+        init_refused(cli, folder, blocker, says)
         os.replace(blocker, blocker + ".old")   # the cure given works
         assert cli("init", folder)[0] == 0 and Path(prompt).is_file()
+
+
+def test_init_names_the_projects_prompts_or_a_file_above_dir_in_the_way_with_a_cure_that_works(project, cli, monkeypatch):
+    """Round 136, after the fix above: a file ./prompts was said in the way of init golden/faq with the cure "or pick a new
+    folder", which every golden/* folder meets again (they all keep their prompts in ./prompts/); and a file above DIR
+    (p8 for init p8/a/b, golden for init golden/faq) was never named: mkdir's "p8/a: Not a directory" named a path that
+    does not exist. The file in the way is named, and the cure it gives works."""
+    Path("elsewhere").mkdir()   # (the project's own golden/ and prompts/ are folders)
+    monkeypatch.chdir("elsewhere")
+    init_refused(cli, "golden/faq", "prompts", "prompts exists and is not a folder, and init writes prompts/faq/v1.txt in "
+                 "it: the project's prompts, outside golden/faq, where every set under golden/ keeps its prompt, so a new "
+                 "folder there meets it too; move or rename it, or init a folder outside golden/")
+    assert cli("init", "golden/other")[0] == 2 and cli("init", "mine")[0] == 0 and Path("mine/prompts/v1.txt").is_file()
+    os.replace("prompts", "prompts.old")
+    assert cli("init", "golden/faq")[0] == 0 and Path("prompts/faq/v1.txt").is_file()
+    init_refused(cli, "golden/sub/faq", "prompts/sub", "prompts/sub exists and is not a folder, and init writes "
+                 "prompts/sub/faq/v1.txt in it: the project's prompts, outside golden/sub/faq, where every set under "
+                 "golden/sub/ keeps its prompt, so a new folder there meets it too; move or rename it, or init a folder "
+                 "outside golden/sub/")
+    assert cli("init", "golden/two")[0] == 0   # outside golden/sub/, as said
+    for folder, blocker in (("p8/a/b", "p8"), ("top/golden/faq", "top/golden")):
+        init_refused(cli, folder, blocker, f"{blocker} exists and is not a folder, and init would make {folder} inside it; "
+                     "move or rename it, or give a path that does not go through it")
+        assert cli("init", folder.replace(blocker, blocker + "x", 1))[0] == 0   # a path not through it
+        os.replace(blocker, blocker + ".old")
+        assert cli("init", folder)[0] == 0 and Path(folder, "GUIDE.md").is_file()
+
 
 def test_a_file_a_letter_off_or_its_extension_left_off_is_named(project, cli):
     """117th round's newcomer: --split suport, golden/suport/dev.jsonl, golden/agent/Dev.jsonl, --prompt v2.txt (from the
