@@ -863,9 +863,12 @@ MARKDOWN_ACTIVE = re.compile(r"([\\`*_\[\]<>|~#!&])")
 # GitHub links and notifies from the rendered text, where no backslash is left: a word with an @ (a
 # mention, @org/team, an email autolink), a bare URL (scheme://, www., mailto:, xmpp:) or an issue
 # reference (#12, GH-12, owner/repo#12: a timeline entry on another repository's issue) is acted on
-# however escaped. Only a code span is left alone, so md_text quotes such a word as code. (A commit
-# sha is linked too, but only to a commit, notifying no one, and ids look like shas: left as text.)
-MARKDOWN_LINKED = re.compile(r"@|://|www\.|mailto:|xmpp:|#\d|gh-\d", re.IGNORECASE)
+# however escaped. So is a $: GitHub typesets $...$ and $$...$$ as math (MathJax), a backslash escape
+# inside gone, and a difficulty "$\color{red}{\Huge ALL PASS}$" shows huge red words. Only a code span
+# is left alone, so md_text quotes such a word as code. (A commit sha is linked too, but only to a
+# commit, notifying no one, and ids look like shas: left as text. GH-12 references an issue only at
+# a word's start, high-1 being a word; #12 anywhere, as in owner/repo#12.)
+MARKDOWN_LINKED = re.compile(r"@|://|www\.|mailto:|xmpp:|#\d|\bgh-\d|\$", re.IGNORECASE)
 
 
 def md_text(text):

@@ -291,6 +291,8 @@ def tagged_run(project):
 MARKUP = "# Heading ![x](http://evil.example/p.png) <img src=x> [l](http://evil.example) *b* _i_ |"
 # each of what GitHub acts on in rendered text: a mention, a team's, bare URLs, an email autolink, issue references
 LINKED = "@octocat @org/team https://evil.example/x www.evil.example a@evil.example mailto:b@evil.example #12 GH-7 o/r#3"
+# GitHub's math, typeset from the rendered text (a backslash escape inside is gone)
+MATH = r"$\color{red}{\Huge\textsf{ALL PASS}}$ $$x^2$$"
 
 
 def markdown_acted_on(md, rendered=False):
@@ -315,12 +317,12 @@ def markdown_acted_on(md, rendered=False):
 
 
 # What GitHub links or notifies from in rendered text, outside code: a mention or an email autolink (@), a bare URL, an
-# issue reference (#12, GH-12, owner/repo#12)
-GITHUB_LINKED = re.compile(r"\S*(?:@|://|www\.|mailto:|xmpp:|#\d|gh-\d)\S*", re.IGNORECASE)
+# issue reference (#12, GH-12 at a word's start, owner/repo#12); and what it typesets as math ($...$, $$...$$)
+GITHUB_LINKED = re.compile(r"\S*(?:@|://|www\.|mailto:|xmpp:|#\d|\bgh-\d|\$)\S*", re.IGNORECASE)
 
 
 def github_linked(md):
-    """The words of a markdown text that GitHub would turn into a mention, a link or a reference."""
+    """The words of a markdown text that GitHub would turn into a mention, a link, a reference or math."""
     return [w for line in markdown_acted_on(md, rendered=True) for w in GITHUB_LINKED.findall(line)]
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import scipy.stats
 
-from conftest import (LINKED, MARKUP, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
+from conftest import (LINKED, MARKUP, MATH, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
                       small_split, write_run)
 
 
@@ -1821,6 +1821,17 @@ def test_markdown_never_mentions_or_links_a_difficulty_a_checks_name_or_a_doubtf
     md = cli("report", path, "--markdown")[1]
     assert "**Failures (1):** `c1` (hard `@octocat` `@org/team` `https://evil.example/x` `www.evil.example`" in md, md
     assert "Doubtful verdicts, for a person to check (1):** c2 `@octocat`" in md, md
+    assert github_linked(md) == [], md
+
+
+def test_markdown_never_typesets_math_and_leaves_a_word_with_gh_inside_as_text(project, cli):
+    """Round 136, after the fix above: a difficulty "$\\color{red}{\\Huge\\textsf{ALL PASS}}$" was escaped text, which GitHub
+    typesets as math, its backslash escapes gone: huge red words in a pull request's comment; and "high-1", "weigh-2" were
+    quoted as code as if GH-1 (a reference only at a word's start). A word with a $ is code; those stay text."""
+    path = write_run("runs/m.json", make_run([{"id": "c1", "expected": "bug", "response": "acceso",
+                                               "difficulty": f"{MATH} high-1 weigh-2 GH-7"}, ("c3", "bug", "bug")]))
+    md = cli("report", path, "--markdown")[1]
+    assert "`c1` (`$\\color{red}{\\Huge\\textsf{ALL` `PASS}}$` `$$x^2$$` high-1 weigh-2 `GH-7`: expected bug" in md, md
     assert github_linked(md) == [], md
 
 
