@@ -7466,6 +7466,9 @@ def load_inputs(config, more_prompts=(), notes=True, as_begun=False):
         config["prompt"], prompt_text, config["split_path"], cases, as_begun), as_begun)
     split_ids = {c["id"] for c in cases}
     chosen = subset_of(cases, config.get("subset"), config["split_path"])
+    if not as_begun and "cases" in (config.get("subset") or {}):   # recorded as the split writes them: a run file whose
+        held = split_id_of(split_ids)                               # subset names ids its results do not is refused
+        config["subset"] = {"cases": list(dict.fromkeys(map(held, config["subset"]["cases"])))}
     context_sha = None
     if config.get("context_path"):
         chosen, context_sha = with_context_file(config["context_path"], chosen, split_ids)
@@ -7614,14 +7617,27 @@ def ids_listed(ids):
         if ids else ""
 
 
+def split_id_of(ids):
+    """The split's id (of ids) a user's file or option names, by what it gives: the id itself, else the one alike as
+    the split's loader holds ids alike (id_as_shown: in NFC, past a joiner or variation selector), so an id typed or
+    written by a retriever in another Unicode form than the split's (cafe and a combining accent for café) is that case
+    and not "no case café" beside "no line for case café"; None of no case (or of ids only a resumed split holds alike)."""
+    alike = {}
+    for i in ids:
+        alike.setdefault(id_as_shown(i), []).append(i)
+    table = {shown: held[0] for shown, held in alike.items() if len(held) == 1} | {i: i for i in ids}
+    return lambda typed: table.get(typed, table.get(id_as_shown(typed)))
+
+
 def subset_of(cases, subset, split_path):
     """run --limit N (the first N cases) or --cases ID,ID (those, in the split's order): a quick
     look, recorded in the run as such. The split's hash stays the whole split's."""
     if not subset:
         return cases
     if "cases" in subset:
-        ids = set(subset["cases"])
-        unknown = sorted(ids - {c["id"] for c in cases})
+        held = split_id_of([c["id"] for c in cases])
+        ids = {held(i) for i in subset["cases"]}
+        unknown = sorted(i for i in subset["cases"] if held(i) is None)
         if unknown:
             raise EvalError(f"--cases: {shell_word(split_path)} has no case {', '.join(on_one_line(id_shown(i)) for i in unknown[:5])}"
                             + (f" (nor {len(unknown) - 5} more)" if len(unknown) > 5 else "")
@@ -7646,6 +7662,7 @@ def with_context_file(path, cases, split_ids):
                 raise EvalError(f"{shell_word(path)} is an eval.py file ({on_one_line(whole['format'])}), not a "
                                 'retriever\'s context file, whose every line is {"id": case id, "context": [passages]}')
     passages, seen, problems, refused, cases_given = {}, {}, [], set(), 0
+    held = split_id_of(split_ids)
     for number, where, obj in jsonl_objects(path, data.removeprefix(BOM), problems, "case's passages"):
         if type(obj) is not dict or set(obj) != {"id", "context"} or not isinstance(obj["id"], str):
             # (the key at fault named: a retriever's "query" beside them was "nothing else", which names none)
@@ -7655,17 +7672,20 @@ def with_context_file(path, cases, split_ids):
                      else "its id is no text" if type(obj) is dict else f"{json_kind(obj)}, not an object")
             problems.append(f'{where}: {fault}: each line must be {{"id": case id, "context": [passages]}}, and nothing else')
             if type(obj) is dict and isinstance(obj.get("id"), str):
-                refused.add(obj["id"])   # its line there, refused: never "no line for" it as well
+                refused.add(held(obj["id"]) or obj["id"])   # its line there, refused: never "no line for" it as well
                 # (a case's own fields: a retriever's line may echo its query's input)
                 cases_given += any(k in obj for k in ("difficulty", "note", "expected", "checks", "relevant", "messages"))
             continue
-        case_id, found = obj["id"], context_problems({"context": obj["context"]})
+        # (its id matched as the split's loader tells ids apart: a retriever's cafe and a combining accent is case café)
+        typed, found = obj["id"], context_problems({"context": obj["context"]})
+        case_id = held(typed) or typed
         if case_id in seen:
-            found.insert(0, f"case {case_id!r} is given twice (first on line {seen[case_id]})")
-        elif case_id not in split_ids:
-            found.insert(0, f"the split has no case {case_id!r}")
+            found.insert(0, f"case {id_word(typed)} is given twice (first on line {seen[case_id][0]}"
+                         + (")" if seen[case_id][1] == typed else f", as {id_word(seen[case_id][1])})"))
+        elif held(typed) is None:
+            found.insert(0, f"the split has no case {id_word(typed)}")
         problems += [f"{where}: {p}" for p in found]
-        seen.setdefault(case_id, number)
+        seen.setdefault(case_id, (number, typed))
         passages.setdefault(case_id, obj["context"])
     if cases_given and cases_given == len(problems) and not seen:   # every line a case: the split itself
         raise EvalError(f"{shell_word(path)} looks like a split (a case on each line), not a retriever's context file, "

@@ -2407,3 +2407,33 @@ def test_another_users_run_file_of_mode_600_asks_its_owner(project, cli, monkeyp
     assert code == 2 and err == f"error: {said}\n", err
     code, out, err = cli("runs", "runs")
     assert said.split(": ", 1)[1] in " ".join((out + err).split()) and "fix the permissions" not in out + err, (out, err)
+
+
+NFC_ID, NFD_ID = "caf\u00e9", "cafe\u0301"   # one id as the split's loader holds it (id_as_shown), written two ways
+
+
+def test_an_id_in_another_unicode_form_names_its_case_in_cases_and_context(project, cli, fake):
+    """136th round, F1: the loader holds café and cafe + a combining accent one id, but --cases and --context matched
+    ids byte for byte: "ctx.jsonl:1: the split has no case 'café'" beside "no line for case café", and "--cases: ... has
+    no case café; did you mean café?". Each names the case alike, and the run records the split's own id."""
+    split = forged_split(project, [(NFC_ID, "bug"), ("b", "bug")])
+    Path("ctx.jsonl").write_text(json.dumps({"id": NFD_ID, "context": [{"id": "a", "text": "30 days."}]}) + "\n"
+                                 + json.dumps({"id": "b", "context": []}) + "\n", encoding="utf-8")
+    for extra, out_path in ((("--cases", NFD_ID), "runs/cases.json"), (("--context", "ctx.jsonl"), "runs/ctx.json")):
+        code, out, err = cli("run", "--split", split, "--host", fake.url, "--prompt", "prompts/v1.txt",
+                             "--out", out_path, *extra)
+        assert code != 2 and "no case" not in err and "no line for case" not in err, err
+        results = json.loads(Path(out_path).read_text(encoding="utf-8"))
+        assert NFC_ID in {r["id"] for r in results["results"]}, results["results"]
+        assert cli("report", out_path)[0] != 2   # (its subset names the ids its results hold)
+    assert results["config"].get("subset") is None
+    assert json.loads(Path("runs/cases.json").read_text(encoding="utf-8"))["config"]["subset"] == {"cases": [NFC_ID]}
+
+
+def test_a_context_file_giving_one_case_in_two_unicode_forms_shows_both(tmp_path):
+    """136th round, F1: a case's line given twice, once in each form, is said so, each form told apart (id_word)."""
+    path = tmp_path / "ctx.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "context": []}) + "\n" for i in (NFC_ID, NFD_ID)), encoding="utf-8")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.with_context_file(str(path), [{"id": NFC_ID}], {NFC_ID})
+    assert str(e.value) == f"{path}:2: case $'cafe\\u0301' is given twice (first on line 1, as café)", e.value

@@ -4600,9 +4600,9 @@ def test_another_retriever_on_the_held_out_split_is_refused_after_its_own_passag
 @pytest.mark.parametrize("lines, message", [
     ([{"id": "q1", "context": []}], ": no line for case q2 (every case asked needs one"),
     ([{"id": "q1", "context": []}, {"id": "q2", "context": []}, {"id": "q9", "context": []}],
-     "ctx.jsonl:3: the split has no case 'q9'"),
+     "ctx.jsonl:3: the split has no case q9"),
     ([{"id": "q1", "context": []}, {"id": "q2", "context": []}, {"id": "q1", "context": []}],
-     "ctx.jsonl:3: case 'q1' is given twice (first on line 1)"),
+     "ctx.jsonl:3: case q1 is given twice (first on line 1)"),
     ([{"id": "q1", "context": [{"id": "a"}]}, {"id": "q2", "context": []}],
      "ctx.jsonl:1: field 'context' must be a list of passages"),
     # (116th round) the key at fault named: a retriever's "query" beside them was "nothing else", naming none
