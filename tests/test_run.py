@@ -4937,7 +4937,7 @@ def test_a_completion_interrupted_is_gone_on_with_and_a_finished_one_is_named(pr
     run_with_errors(project, cli, fake)
     original = Path("runs/dev-v3.json").read_bytes()
     with monkeypatch.context() as patched:   # stopped as it writes its file: every answer paid is in its journal
-        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        patched.setattr(evalpy, "write_run", lambda run, path, args: (_ for _ in ()).throw(KeyboardInterrupt))
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and Path("runs/dev-v3-completed.json.journal").exists() and len(fake.chat_bodies) == 3
     # while another eval.py finishes it, it is refused with its pid, not first said to be gone on with (13th attack)
@@ -4974,7 +4974,7 @@ def test_a_completion_stopped_at_the_name_moved_to_past_another_users_stale_lock
     run_with_errors(project, cli, fake)
     others_stale_lock(monkeypatch, "runs/dev-v3-completed.json.lock")
     with monkeypatch.context() as patched:   # stopped as it writes its file: every answer paid is in its journal
-        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        patched.setattr(evalpy, "write_run", lambda run, path, args: (_ for _ in ()).throw(KeyboardInterrupt))
         code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and Path("runs/dev-v3-completed-2.json.journal").exists() and len(fake.chat_bodies) == 3, err
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
@@ -4993,7 +4993,7 @@ def test_a_completion_killed_as_it_copies_the_answers_it_keeps_asks_only_the_err
     others again (1,196 calls for 1 error). The answers missing from the copy are the finished run's."""
     run_with_errors(project, cli, fake)
     with monkeypatch.context() as patched:   # stopped as it writes its file: the copy is whole
-        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        patched.setattr(evalpy, "write_run", lambda run, path, args: (_ for _ in ()).throw(KeyboardInterrupt))
         assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 2
     journal = Path("runs/dev-v3-completed.json.journal")
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
@@ -5509,7 +5509,7 @@ def test_an_interrupted_completion_behind_another_file_is_named_not_begun_again(
     its journal, and a second completion began beside it, asking the errors again."""
     run_with_errors(project, cli, fake)
     with monkeypatch.context() as patched:
-        patched.setattr(evalpy, "write_run", lambda run, path: (_ for _ in ()).throw(KeyboardInterrupt))
+        patched.setattr(evalpy, "write_run", lambda run, path, args: (_ for _ in ()).throw(KeyboardInterrupt))
         assert cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)[0] == 2
     Path("runs/dev-v3-completed.json").write_bytes(Path("runs/dev-v3.json").read_bytes())
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
