@@ -12074,17 +12074,10 @@ PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
 # A beside them counted); both called right, or both wrong, share a place (PLACES_REPEAT), a tie as "A and B equally
 # wrong" is
 PLACES_JUDGED = {"right": 1, "correct": 1, "wins": 1, "wrong": "last", "incorrect": "last", "loses": "last"}
-# ...the word alone, or negated, the other place ("A: not wrong, B: wrong" A first; "A: wrong, B: not right" a tie);
-# never with a remark, "A: wrong (tone)" a part's judgement, no verdict on the whole (read as one, the winner B beside
-# "A: wrong (tone), B: right (tone)" was counted)
-JUDGED_WORDS = r"(?:(?:not|never)[ \t]++)?(?:" + "|".join(PLACES_JUDGED) + r")\b"
-# ...and a judgement word anywhere else in a part ("B: also wrong", "B: even more wrong", "A: incorrect? no") beside
-# one placed by it alone (JUDGED_PLACE) is PLACES_TANGLED, judged_beside_other (places_given gave it the place the
-# judged one left free, "A: wrong, B: also wrong" B first, the winner B counted though both are called wrong)
-JUDGEMENT_SAID = re.compile(r"\b(?:" + "|".join(PLACES_JUDGED) + r")\b", re.IGNORECASE)
-JUDGED_PLACE = re.compile(r"\S(?:.{0,79}?\S)??(?:[ \t]*+(?::|=>?|→|->)|[ \t]++[-–—])[ \t]*+" + JUDGED_WORDS, re.IGNORECASE)
-ARROW_LINK = (r"(?![ \t]*+(?:(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
-              + PLACE_REMARKED + "|" + JUDGED_WORDS + r")[ \t]*+(?:[,;\n]|\Z))")
+JUDGED_WORDS = "|".join(PLACES_JUDGED)
+ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse|" + JUDGED_WORDS
+              + r")(?:[ \t]++place)?"
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -12131,8 +12124,8 @@ PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<p
 # ...or linked to it by a colon, "=" or an arrow ("A: 2nd, B: 1st", "A = first", "A → 1st", "B: worst\nA: best": read
 # as none, the name "A:" named no answer, any winner beside them counted); a place in words after a colon alone, best
 # or worst of the two
-PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?:(?P<linked>" + PLACE_NAMED
-                          + r"|best|better|worst|worse)" + PLACE_REMARKED + "|(?P<judged>" + JUDGED_WORDS + "))",
+PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<linked>" + PLACE_NAMED
+                          + r"|best|better|worst|worse|" + JUDGED_WORDS + ")" + PLACE_REMARKED,
                           re.IGNORECASE)   # (a remark after it read past: "A → 2nd (close)")
 # the place each word of a place names ("last" the last part's, whatever their count)
 PLACES_SAID = {"first": 1, "second": 2, "last": "last", "best": 1, "better": 1, "top": 1, "winner": 1, "worst": "last",
@@ -12178,12 +12171,11 @@ ORDER_WORDS = {"order", "ordering"}
 LINE_LABEL = re.compile(r"[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
 # ...or a word of thinking again before it, or "overall" after it ("On reflection B is better overall", "Overall, B
 # is better": read as a reason, the first line's A counted beside the winner A though the reply ends naming B), read
-# past to the ranking or the winner it names, with its comma ("B, overall" is B; "B," named none, the first line's A
-# counted); a qualifier of a part is none ("B > A in length only", "B is better on tone" stay reasons)
+# past to the ranking or the winner it names; a qualifier of a part is none ("B > A in length only", "B is better on
+# tone" stay reasons)
 LINE_RECONSIDERED = re.compile(r"\A[ \t]*+(?:on[ \t]+(?:reflection|second[ \t]+thought)|overall|actually|in[ \t]+fact|"
                                r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+(?:things[ \t]+)?considered)(?![^\W_])"
-                               r"[ \t]*+,?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
-                               r"(?=[ \t]*+[.!]?[ \t]*+\Z)",
+                               r"[ \t]*+,?[ \t]*+|[ \t]++(?:overall|on[ \t]+the[ \t]+whole)(?=[ \t]*+[.!]?[ \t]*+\Z)",
                                re.IGNORECASE)
 # ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
 # "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
@@ -12280,9 +12272,6 @@ def a_ranking(under, items):
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None
         return ranked if not again or again == {said} else PLACES_TANGLED
-    if isinstance(items, str) and judged_beside_other(re.split(r"[,;\n]", items)) \
-            or isinstance(items, list) and judged_beside_other([item for item in items if isinstance(item, str)]):
-        return PLACES_TANGLED
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts
@@ -12345,15 +12334,6 @@ def parts_placed(parts):
     return [part_placed(part, numbers == set(range(1, len(numbers) + 1))) for part in parts]
 
 
-def judged_beside_other(parts):
-    """Whether of a ranking's text's parts (split at its commas, semicolons and lines) or a list's texts one is placed
-    by a judgement word alone after its name (JUDGED_PLACE: "A: wrong") and another says one otherwise ("B: also
-    wrong", "B: even more wrong", "A: incorrect? no"): which comes first is a guess (places_given gave the other the
-    place left free, "A: wrong, B: also wrong" B first, the winner B counted though both are called wrong)."""
-    judged = [bool(JUDGED_PLACE.fullmatch(part.strip("*_ \t"))) for part in parts]
-    return any(judged) and any(JUDGEMENT_SAID.search(part) and not placed for part, placed in zip(parts, judged))
-
-
 def part_placed(part, ranked=True):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
@@ -12374,7 +12354,7 @@ def part_placed(part, ranked=True):
         return remarked_place(remark.group("parenthesized") or remark.group("dashed") or remark.group("said")
                               or remark.group("hashed")), remark.group("name")
     if number is None and (linked := PLACE_LINKED.fullmatch(part)):
-        return remarked_place(linked.group("linked") or linked.group("judged")), linked.group("name")
+        return remarked_place(linked.group("linked")), linked.group("name")
     words = part.rsplit(None, 1)
     if len(words) == 2 and words[1].casefold() in PLACE_AFTER:
         after = PLACE_AFTER[words[1].casefold()]   # (0 a place too: "0: B" is B in place 0)
@@ -12383,11 +12363,9 @@ def part_placed(part, ranked=True):
 
 
 def remarked_place(said):
-    """The place a remark of PLACE_REMARK's names, as its number, or "last"; a judgement negated the other ("not
-    wrong" 1, "never right" "last": JUDGED_WORDS)."""
+    """The place a remark of PLACE_REMARK's names, as its number, or "last"."""
     number = re.search(r"\d{1,2}|" + "|".join(PLACES_SAID), said, re.IGNORECASE).group().casefold()
-    place = PLACES_SAID.get(number) or int(number)
-    return {1: "last", "last": 1}[place] if re.match(r"(?:not|never)\b", said, re.IGNORECASE) else place
+    return PLACES_SAID.get(number) or int(number)
 
 
 def places_given(parts):

@@ -7681,44 +7681,8 @@ def test_an_answer_called_right_or_wrong_after_its_name_in_a_ranking_is_placed_s
     """136th round: "A -> wrong, B -> right" (and "A: wrong, B: right", "A = incorrect", "A - loses, B - wins")
     under every ranking key was read in written order, A first: the winner A beside it counted, the winner B left to a
     person. The one called right (correct, wins) is first, the one called wrong (incorrect, loses) last."""
-    assert read_beside_each_winner(key, ranking) == human
-
-
-def read_beside_each_winner(key, ranking):
-    """What eval.py reads of a reply giving `ranking` under `key` beside each winner, A, B and a tie."""
-    return {winner: read_as_the_judge(json.dumps({"winner": winner, key: ranking}, ensure_ascii=False))
-            for winner in ("A", "B", "tie")}
-
-
-@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
-@pytest.mark.parametrize("ranking, human", [
-    # (a part repeating or qualifying a judgement beside one judged is no free first place: left to a person)
-    ("A: wrong, B: also wrong", {"A": None, "B": None, "tie": None}),
-    ("B: also wrong, A: wrong", {"A": None, "B": None, "tie": None}),
-    (["A: wrong", "B: also wrong"], {"A": None, "B": None, "tie": None}),
-    ("A → wrong\nB → also wrong", {"A": None, "B": None, "tie": None}),
-    ("A: wrong, B: wrong too", {"A": None, "B": None, "tie": None}),
-    ("A: wrong, B: even more wrong", {"A": None, "B": None, "tie": None}),
-    ("A - loses, B - loses badly", {"A": None, "B": None, "tie": None}),
-    ("A: incorrect? no, B: correct", {"A": None, "B": None, "tie": None}),
-    ("A: correct, B: also correct", {"A": None, "B": None, "tie": None}),
-    # (a judgement negated is the other: both called wrong a tie, one not wrong first)
-    ("A: wrong, B: not right", {"A": None, "B": None, "tie": "tie"}),
-    ("A: not wrong, B: wrong", {"A": "A", "B": None, "tie": None}),
-    # (a judgement with a remark is a part's, no place: read in written order as before)
-    ("A: wrong (tone), B: right (tone)", {"A": "A", "B": None, "tie": None}),
-    ("A: wins (tone), B: wins (facts)", {"A": "A", "B": None, "tie": None}),
-    # (a later line thinking again keeps its name with ", overall" read past)
-    ("A > B\nB, overall", {"A": None, "B": None, "tie": None}),
-    ("A > B\nB is better, overall", {"A": None, "B": None, "tie": None}),
-])
-def test_a_judgement_repeated_qualified_or_remarked_on_in_a_ranking_is_no_place(key, ranking, human):
-    """136th round, atkRV: "A: wrong, B: also wrong" (or "B: even more wrong", "B: wrong too", "B - loses badly", "A:
-    incorrect? no") under every ranking key was read B first, the part saying no place given the one "A: wrong" left
-    free: the winner B counted though both are called wrong, or B is called worse; "A: wrong (tone), B: right (tone)"
-    read a part's judgement as the whole's, B counted; "A > B\nB, overall" lost its name B with ", overall" read past,
-    the winner A counted though the reply ends naming B."""
-    assert read_beside_each_winner(key, ranking) == human
+    for winner, read in human.items():
+        assert read_as_the_judge(json.dumps({"winner": winner, key: ranking}, ensure_ascii=False)) == read, winner
 
 
 @pytest.mark.parametrize("reply, human", [
