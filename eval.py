@@ -12069,14 +12069,7 @@ PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # ...a remark in parentheses after the place too ("A → 2nd (close)\nB → 1st": parted at its first arrow, B's line lost
 # and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
 PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
-# ...and a judgement said after a name is a place too, the one called right the first, the one called wrong the last
-# ("A -> wrong, B -> right", "A: wrong, B: right", "A - loses, B - wins": read in written order, A first, the winner
-# A beside them counted); both called right, or both wrong, share a place (PLACES_REPEAT), a tie as "A and B equally
-# wrong" is
-PLACES_JUDGED = {"right": 1, "correct": 1, "wins": 1, "wrong": "last", "incorrect": "last", "loses": "last"}
-JUDGED_WORDS = "|".join(PLACES_JUDGED)
-ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse|" + JUDGED_WORDS
-              + r")(?:[ \t]++place)?"
+ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
               + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
@@ -12114,8 +12107,7 @@ RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=(?!>)|(?P<arro
 PLACE_NAMED = (r"(?:(?:rank(?:ed)?|place|position|number|no\.)[ \t]*+#?\d{1,2}|#\d{1,2}|\d{1,2}(?:st|nd|rd|th)|first|second|last)"
                r"(?:[ \t]++place)?")
 PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<parenthesized>" + PLACE_NAMED
-                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"|better|worse|"
-                          + JUDGED_WORDS + ")"
+                          + r"|\d{1,2})[ \t]*+\)|[ \t]++[-–—][ \t]++(?P<dashed>" + PLACE_NAMED + r"|better|worse)"
                           r"|[ \t]++(?:(?:is|was)(?:[ \t]++(?:ranked|placed))?|ranked|placed)[ \t]++(?:(?:the|in|at)[ \t]++){0,2}"
                           r"(?P<said>" + PLACE_NAMED + r")|(?<![:=>→])[ \t]++(?P<hashed>#\d{1,2}))",
                           re.IGNORECASE)   # (...or said of it: "B is #1", "A is in second place", "B ranked 1st", "B #1";
@@ -12125,11 +12117,11 @@ PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<p
 # as none, the name "A:" named no answer, any winner beside them counted); a place in words after a colon alone, best
 # or worst of the two
 PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<linked>" + PLACE_NAMED
-                          + r"|best|better|worst|worse|" + JUDGED_WORDS + ")" + PLACE_REMARKED,
-                          re.IGNORECASE)   # (a remark after it read past: "A → 2nd (close)")
+                          + r"|best|better|worst|worse)" + PLACE_REMARKED, re.IGNORECASE)   # (a remark after it read past:
+# "A → 2nd (close)")
 # the place each word of a place names ("last" the last part's, whatever their count)
 PLACES_SAID = {"first": 1, "second": 2, "last": "last", "best": 1, "better": 1, "top": 1, "winner": 1, "worst": "last",
-               "worse": "last", "bottom": "last", "loser": "last", **PLACES_JUDGED}
+               "worse": "last", "bottom": "last", "loser": "last"}
 # what a ranking's text whose places repeat gives ("1st: A, 1st: B"): a ranking, but which is first is a guess, so any
 # winner beside it is left to a person (read as no ranking, a winner it may contradict was counted)
 PLACES_REPEAT = "places repeat"

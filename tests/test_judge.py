@@ -7646,29 +7646,6 @@ def test_a_place_linked_by_an_arrow_or_a_dash_under_preferences_or_a_list_is_rea
     assert read_as_the_judge(reply) == human
 
 
-@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
-@pytest.mark.parametrize("ranking, human", [
-    ("A -> wrong, B -> right", {"A": None, "B": "B", "tie": None}),
-    ("A → wrong\nB → right", {"A": None, "B": "B", "tie": None}),
-    ("A = incorrect\nB = correct", {"A": None, "B": "B", "tie": None}),
-    ("A: wrong, B: right", {"A": None, "B": "B", "tie": None}),
-    ("A - loses, B - wins", {"A": None, "B": "B", "tie": None}),
-    ("B: right\nA: wrong", {"A": None, "B": "B", "tie": None}),
-    ("A: correct, B: wrong", {"A": "A", "B": None, "tie": None}),
-    # (both called wrong, or both right, share a place: a tie, as "A and B equally wrong" is)
-    ("A -> wrong, B -> wrong", {"A": None, "B": None, "tie": "tie"}),
-    ("A: right, B: right", {"A": None, "B": None, "tie": "tie"}),
-    # (a judgement in a longer remark is no place: "A (first half correct)" as before)
-    ("A - first half correct, B - second half correct", {"A": "A", "B": None, "tie": None}),
-])
-def test_an_answer_called_right_or_wrong_after_its_name_in_a_ranking_is_placed_so(key, ranking, human):
-    """136th round: "A -> wrong, B -> right" (and "A: wrong, B: right", "A = incorrect", "A - loses, B - wins")
-    under every ranking key was read in written order, A first: the winner A beside it counted, the winner B left to a
-    person. The one called right (correct, wins) is first, the one called wrong (incorrect, loses) last."""
-    for winner, read in human.items():
-        assert read_as_the_judge(json.dumps({"winner": winner, key: ranking}, ensure_ascii=False)) == read, winner
-
-
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
     ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
