@@ -127,5 +127,6 @@ def test_an_older_python_is_told_in_a_word_which_one_eval_py_needs():
     done = subprocess.run([OLDER_PYTHON, str(ROOT / "eval.py"), "--version"], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.startswith("error: eval.py needs Python 3.11 or newer; ") and " is 3.10" in done.stderr
+    assert "python3.11 -m venv .venv" in done.stderr   # (137th round's newcomer: the refusal gave no cure)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "Python 3.11+" in readme and "3.10" not in readme
