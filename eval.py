@@ -18056,8 +18056,8 @@ def load_run(path, stored_checks=True):
     if edited:
         raise EvalError(f"{shell_word(path)}: not a valid run file: {edited}: it was edited; {RESTORE_RUN}")
     split = shell_word(str(run["config"].get("split_path"))).replace("{", "{{").replace("}", "}}")   # (formatted below)
-    for what, ids, says in (("refilled", sorted(refilled), "hold a pattern check an older eval.py filled with the "
-                                                          f"case's vars otherwise ({{}}): scored as {split} fills it now"),
+    for what, ids, says in (("refilled", sorted(refilled), "hold a check an older eval.py filled with the case's "
+                                                          f"vars otherwise ({{}}): scored as {split} fills it now"),
                             ("label", older, "hold a label check written non-blocking or weighted ({}): scored as every "
                                                "label check is, blocking"),   # by an eval.py before the rule, or edited
                             ("unchecked", unchecked, "have no check that blocks (nor a pass_threshold) and pass whatever "
@@ -18073,9 +18073,11 @@ def load_run(path, stored_checks=True):
 def checks_edited(run, refilled=None):
     """Where a run file's results hold other checks than the split gave its cases, or a case it does not hold, what to
     say of the first, else None. refilled (a set): each pattern check an older eval.py filled otherwise (filled_before)
-    is made the split's check, scored as the split fills it now, and its case's id added (scored as stored, "^ab{2}"
-    for "^(?:ab){2}" kept the bug 7aca3a0 fixed, a pattern not in NFC found nothing in an answer read in NFC, and a
-    run edited into such a form, which nothing in it tells from an honest one, passed a gate at a higher score).
+    and each tool_called check whose arguments it stored unfilled (unfilled_before) is made the split's check, scored
+    as the split fills it now, and its case's id added (scored as stored, "^ab{2}" for "^(?:ab){2}" kept the bug
+    7aca3a0 fixed, a pattern not in NFC found nothing in an answer read in NFC, {"order_id": "{{order_id}}"} failed the
+    call lookup_order({"order_id": "A-1"}) it asked for (the bug 0b63639 fixed), and a run edited into such a form,
+    which nothing in it tells from an honest one, passed a gate at a higher score).
     The run records its split by split_sha (its bytes and checks.json's, which the results cannot be hashed back to),
     so the split is read where it is at hand as the run ran it (by that sha) and each result's checks are held to its
     whole, every field a result records of one: a failing case's "checks" emptied by hand passed a gate at 10/10, and
@@ -18106,7 +18108,7 @@ def checks_edited(run, refilled=None):
             return f"case {on_one_line(id_shown(r['id']))}'s {differs}, {recorded}"
         if refilled is not None and differs is None:   # (held otherwise, read as the split's; False: the same)
             named = named_as_given(r["checks"], given[r["id"]], r.get("vars"))
-            older = filled_before(named, given[r["id"]], stored_before(r["id"]))
+            older = filled_before(named, given[r["id"]], stored_before(r["id"])) | unfilled_before(r["checks"], named)
             split_check = {k["name"]: k for k in given[r["id"]]}
             r["checks"] = [dict(split_check[named[i]["name"]]) if i in older else c for i, c in enumerate(r["checks"])]
             refilled.update([r["id"]] if older else [])
@@ -18163,8 +18165,8 @@ def checks_difference(held, given, split, variables=None, stored_before=None):
     stored a check's name as the case's vars fill it ("icontains Ana" of "icontains {{name}}"), and a tool_called
     check's arguments as written ({"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}); one
     before b32e63f its name's placeholders as written ("contains {{ order }}"), and one before 7aca3a0 a pattern's
-    vars filled otherwise (stored_before: {name: older_fillings} of the case's patterns): the same check (the last
-    scored as the split fills it now: checks_edited), never "edited"."""
+    vars filled otherwise (stored_before: {name: older_fillings} of the case's patterns): the same check (the
+    arguments and the pattern scored as the split fills them now: checks_edited), never "edited"."""
     held = named_as_given(held, given, variables)
     older = filled_before(held, given, stored_before)
     held = [dict(k, value=next(g["value"] for g in given if g["name"] == k["name"])) if i in older else k
@@ -18207,6 +18209,14 @@ def filled_before(held, given, stored_before):
     now = {k["name"]: k.get("value") for k in given}
     return {i for i, k in enumerate(held) if isinstance(k.get("value"), str) and k["name"] in now
             and k["value"] != now[k["name"]] and k["value"] in (stored_before or {}).get(k["name"], ())}
+
+
+def unfilled_before(held, named):
+    """The places, among a result's checks as held, of each tool_called check whose arguments an older eval.py stored
+    unfilled, {"order_id": "{{order_id}}"} before round 111, and named_as_given (named: the same checks, in their order)
+    gave as the split fills them now."""
+    return {i for i, (k, n) in enumerate(zip(held, named)) if "arguments" in k
+            and not same_json(k["arguments"], n.get("arguments"))}
 
 
 def unfilled_as_given(check, given, variables):

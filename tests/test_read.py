@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, agent_run, evalpy, split_run, write_run
+from conftest import AGENT_TOOLS, ROOT, agent_run, evalpy, load_json, split_run, write_run
 from conftest import make_run as make_run_of
 
 CONFIG = {"model": "m", "prompt": "prompts/v1.txt", "prompt_sha": evalpy.sha256_bytes("Clasifica «el ticket».\n".encode()),
@@ -801,7 +801,7 @@ def test_a_pattern_an_older_eval_py_stored_not_in_nfc_is_scored_as_the_split_fil
         result["checks"][0]["value"] = "(?i)hola Jose\u0301"   # (what ff27b7d~1's run stored of both)
     code, checks, err = checks_of_report(cli, run)
     assert (code, checks) == (0, [(2, 2)]), err
-    assert err.count("2 case(s) hold a pattern check an older eval.py filled with the case's vars otherwise (c1, c2): "
+    assert err.count("2 case(s) hold a check an older eval.py filled with the case's vars otherwise (c1, c2): "
                      "scored as free/s.jsonl fills it now") == 1, err
 
 
@@ -817,3 +817,54 @@ def test_a_run_edited_into_an_older_form_of_its_checks_scores_as_made(project, c
     assert made[:2] == (1, [(1, 2)]), made
     run["results"][0]["checks"][0]["value"] = "^ab{2}"
     assert checks_of_report(cli, run, "--min-accuracy", 1)[:2] == made[:2]
+
+
+# an agent case whose tool_called check's arguments hold a var: an eval.py before 0b63639 (round 111) stored them as
+# written, {"order_id": "{{order_id}}"} (its run of this case against tests/fake_ollama.py held the check as this
+# eval.py's does, but for its arguments)
+UNFILLED_CASE = {"input": "¿Dónde está mi pedido A-1?", "difficulty": "easy", "note": "n", "vars": {"order_id": "A-1"},
+                 "tools": AGENT_TOOLS[:1], "checks": [{"type": "tool_called", "value": "lookup_order",
+                                                       "arguments": {"order_id": "{{order_id}}"}}],
+                 "tool_results": {"lookup_order": [{"arguments": {"order_id": "A-1"}, "result": {"status": "enviado"}}]}}
+
+
+def unfilled_runs(cli, fake, arguments):
+    """runs/made.json, this eval.py's run of UNFILLED_CASE (c1) against the fake, its agent calling lookup_order with
+    these arguments; and runs/older.json, the same with its check's arguments as an eval.py before round 111 stored
+    them. Returns the exit code and check figures of report --min-accuracy 1 of the run as made."""
+    free_split(dict(UNFILLED_CASE, id="c1"))
+    fake.agents[UNFILLED_CASE["input"]] = [[("lookup_order", arguments)], "Está enviado."]
+    code, out, err = cli("run", "--split", "free/s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         "--out", "runs/made.json")
+    assert code == 0, err
+    older = load_json("runs/made.json")
+    older["results"][0]["checks"][0]["arguments"] = {"order_id": "{{order_id}}"}
+    older["config"]["date"] = "2026-01-01T09:30:00+01:00"   # (run before: never a copy of the run as made)
+    write_run("runs/older.json", older)
+    return checks_of_report(cli, load_json("runs/made.json"), "--min-accuracy", 1)[:2]
+
+
+def test_a_tool_called_check_an_older_eval_py_stored_unfilled_is_scored_as_the_split_fills_it_now(project, cli, fake):
+    """137th round: a run of an eval.py before round 111 stored a tool_called check's arguments as written,
+    {"order_id": "{{order_id}}"}, where the split now gives {"order_id": "A-1"}: read, it was scored as stored, 0/1
+    where the agent called lookup_order({"order_id": "A-1"}) as asked (the bug 0b63639 fixed), and compare refused it
+    beside this eval.py's run as "other checks". Scored as the split fills it now, as a pattern an older eval.py filled
+    otherwise is: 1/1, a note says so once, and compare finds nothing changed."""
+    assert unfilled_runs(cli, fake, {"order_id": "A-1"}) == (0, [(1, 1)])
+    code, out, err = cli("report", "runs/older.json", "--json", "--min-accuracy", 1)
+    assert (code, [(c["passed"], c["total"]) for c in json.loads(out)["checks"]]) == (0, [(1, 1)]), err
+    assert err.count("1 case(s) hold a check an older eval.py filled with the case's vars otherwise (c1): scored as "
+                     "free/s.jsonl fills it now") == 1, err
+    code, out, err = cli("compare", "runs/older.json", "runs/made.json", "--json")
+    assert code == 0 and json.loads(out)["fixed"] == json.loads(out)["regressions"] == [], (out, err)
+
+
+def test_a_run_edited_into_unfilled_tool_called_arguments_scores_as_made(project, cli, fake):
+    """137th round: scored as stored, a run this eval.py made whose agent called lookup_order({"order_id":
+    "{{order_id}}"}) (the placeholder itself, not the order), failing its check {"order_id": "A-1"}, passed report
+    --min-accuracy 1 once that check's arguments were edited by hand into the form an eval.py before round 111 stored,
+    {"order_id": "{{order_id}}"}, which nothing tells from an honest one. Scored as the split fills it now, the edit
+    gains nothing: the same figures and exit as the run as made."""
+    made = unfilled_runs(cli, fake, {"order_id": "{{order_id}}"})
+    assert made == (1, [(0, 1)]), made
+    assert checks_of_report(cli, load_json("runs/older.json"), "--min-accuracy", 1)[:2] == made
