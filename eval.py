@@ -12098,8 +12098,9 @@ PLACE_AFTER = {"first": 1, "second": 2, "1st": 1, "2nd": 2, "last": None}
 # as no place, "A: 2" was A in written order, first, the winner A counted), where its text's such numbers are a ranking's
 # places (parts_placed: "A: 8, B: 6" is none, read as places the lower-scored first); a score's text, "A: 9/10", is none
 RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=(?!>)|(?P<arrow>=>|→|->))[ \t]*+(?P<number>\d{1,2})"
-                        r"(?(arrow)" + PLACE_REMARKED + ")")   # (or an arrow's, as PLACE_LINKED's: "A -> 2, B -> 1" was A
-# first; a remark after an arrow's alone, its place: "A: 2 (errors), B: 1 (error)" counts, no place)
+                        r"(?P<remark>" + PLACE_REMARKED + ")")   # (or an arrow's, as PLACE_LINKED's: "A -> 2, B -> 1" was
+# A first; a remark after an arrow's, its place; after a colon's only beside a bare one, remarks_placed: "A: 2 (errors),
+# B: 1 (error)" counts, no place, where "A: 2 (close)\nB: 1" was one line, no ranking, and the winner A counted)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
@@ -12198,7 +12199,9 @@ def listed_lines(text):
     """A ranking's text given one answer a line: its first two lines where each names an answer alone after its place or
     a bullet (LISTED_ANSWER: "1. B\n2. A", "- B\n- A"), the lines after them its reasons; else the text as one part."""
     lines = RANKED_LINES.split(text.strip(), maxsplit=2)[:2]
-    listed = len(lines) == 2 and all(LISTED_ANSWER.fullmatch(part_placed(line.strip())[1].strip()) for line in lines)
+    remarked = remarks_placed(lines)   # ("A: 2 (close)\nB: 1")
+    listed = len(lines) == 2 and all(LISTED_ANSWER.fullmatch(part_placed(line.strip(), remarked=remarked)[1].strip())
+                                     for line in lines)
     return [line.strip().lstrip("-•* \t") for line in lines] if listed else [text]
 
 
@@ -12289,11 +12292,13 @@ def a_ranking(under, items):
     return items if isinstance(items, list) else None
 
 
-def rank_after(part):
+def rank_after(part, remarked=False):
     """The match of a number after a ranking's part's name and its colon (RANK_AFTER: "A: 2"), or None (one labelled
-    before it, "1st: B", is PLACE_BEFORE's); in bold or not."""
+    before it, "1st: B", is PLACE_BEFORE's); in bold or not. A remark after a colon's number ("A: 2 (close)") is read
+    only where `remarked` (remarks_placed); after an arrow's always."""
     part = part.strip("*_ \t")
-    return RANK_AFTER.fullmatch(part) if not PLACE_BEFORE.match(part) else None
+    rank = RANK_AFTER.fullmatch(part) if not PLACE_BEFORE.match(part) else None
+    return rank if rank and (remarked or rank.group("arrow") or not rank.group("remark")) else None
 
 
 def bare_remark(remark):
@@ -12301,13 +12306,24 @@ def bare_remark(remark):
     return bool(remark.group("parenthesized")) and remark.group("parenthesized").strip().isdigit()
 
 
-def bare_number(part):
-    """The bare number a ranking's part gives its name, after a colon ("A: 2") or alone in parentheses ("A (2)"), or
-    None: a place, or a score, as the text's others say (parts_placed)."""
-    if rank := rank_after(part):
+def bare_number(part, remarked=False):
+    """The bare number a ranking's part gives its name, after a colon ("A: 2"; with a remark after it, "A: 2 (close)",
+    where `remarked`) or alone in parentheses ("A (2)"), or None: a place, or a score, as the text's others say
+    (parts_placed)."""
+    if rank := rank_after(part, remarked):
         return int(rank.group("number"))
     remark = PLACE_REMARK.fullmatch(part.strip("*_ \t"))
     return int(remark.group("parenthesized")) if remark and bare_remark(remark) else None
+
+
+def remarks_placed(parts):
+    """Whether a remark in parentheses after a colon's number in a ranking's parts leaves the number its place ("A: 2
+    (close)\\nB: 1", "A: 2 (close), B: 1": read as no place, its lines one, the winner A counted though B is placed
+    first): where another part's number is bare and, read with them, the numbers are a ranking's places, 1 to m. A remark
+    after each ("A: 2 (errors), B: 1 (error)") may say what the numbers count, and numbers no places ("A: 9 (close), B:
+    1") are read as they were."""
+    numbers = {number for part in parts if (number := bare_number(part, True)) is not None}
+    return any(bare_number(part) is not None for part in parts) and numbers == set(range(1, len(numbers) + 1))
 
 
 def parts_placed(parts):
@@ -12315,11 +12331,12 @@ def parts_placed(parts):
     places only where they are a ranking's, their distinct numbers 1 to m ("A: 2, B: 1"; "A: 1, B: 1" tied), never
     others ("A: 8, B: 6", "A: 1, B: 0", "A: 9, B": scores as likely as places, and read as places 6 put B first, the
     winner B counted though the text lists A first and gives it more); those parts are then read as any text's part."""
-    numbers = {number for part in parts if (number := bare_number(part)) is not None}
-    return [part_placed(part, numbers == set(range(1, len(numbers) + 1))) for part in parts]
+    remarked = remarks_placed(parts)
+    numbers = {number for part in parts if (number := bare_number(part, remarked)) is not None}
+    return [part_placed(part, numbers == set(range(1, len(numbers) + 1)), remarked) for part in parts]
 
 
-def part_placed(part, ranked=True):
+def part_placed(part, ranked=True, remarked=False):
     """(the place said of a ranking's text's part, or None where none is, or "last"; the part without it): PLACE_BEFORE,
     PLACE_AFTER: "1st: B" and "B first" are B in place 1; its last word split off, never searched for (a MiB of spaces
     is read once). A number is a place only labelled so ("#1", "1st", "1:", "1.", "1)"), never bare ("9 B"), or after
@@ -12327,9 +12344,10 @@ def part_placed(part, ranked=True):
     else a score, no place, split off all the same: "A → 10" is A, as "A: 10" is); a
     place in parentheses or after a dash, the remark's whole (PLACE_REMARK: "A (2nd)", "A - 2nd place", "A is #2" are A
     in place 2; a bare number, "A (2)", as after a colon, where `ranked`); a word naming the place beside it ("Rank 2:
-    A", "2nd place: A"), and bold about it ("**1st: B**"), are read past."""
+    A", "2nd place: A"), and bold about it ("**1st: B**"), are read past; a remark after a colon's number where
+    `remarked` (remarks_placed)."""
     part = part.strip("*_ \t")   # (in bold, "**1st: B**")
-    if rank := rank_after(part):   # (left in the name, "A → 10" named no answer: any winner beside it was counted)
+    if rank := rank_after(part, remarked):   # (left in the name, "A → 10" named no answer: any winner beside it was counted)
         return (int(rank.group("number")) if ranked else None), rank.group("name")
     place = PLACE_BEFORE.match(part)
     labelled = place and (any(place.group("label", "hash", "suffix", "word")) or place.group("mark") in (":", ".", ")"))

@@ -7704,6 +7704,26 @@ def test_a_place_after_an_arrow_with_a_remark_after_it_is_read(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preference_order": "A: 2 (close)\\nB: 1"}', None),
+    ('{"winner": "tie", "preference_order": "A: 2 (close)\\nB: 1"}', None),
+    ('{"winner": "B", "preference_order": "A: 2 (close)\\nB: 1"}', "B"),
+    ('{"winner": "B", "ranking": "A: 2 (close)\\nB: 1"}', "B"),
+    ('{"winner": "B", "preferences": "A: 2 (narrowly)\\nB: 1"}', "B"),
+    ('{"winner": "A", "ranked_list": "B: 1\\nA: 2 (slightly worse)"}', None),
+    ('{"winner": "B", "final_ranking": "B: 1\\nA: 2 (slightly worse)"}', "B"),
+    ('{"winner": "A", "ranking": "A = 2 (typo)\\nB = 1"}', None),
+    ('{"winner": "B", "ranking": "A: 2 (close), B: 1"}', "B"),
+    # (a remark after each number may say what it counts: no places, as before)
+    ('{"winner": "B", "ranking": "A: 2 (errors), B: 1 (error)"}', None),
+])
+def test_a_place_after_a_colon_with_a_remark_after_it_beside_a_bare_one_is_read(reply, human):
+    """137th round: "A: 2 (close)\\nB: 1" under a ranking's key was read as one line, no ranking, its text naming A
+    first: the winner A beside it counted though B is placed first. A remark after a colon's number is a place where
+    another part's number is bare."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
