@@ -12647,6 +12647,25 @@ def answer_scored(key, value):
                                           or scored_inside(key, value))
 
 
+# the words of a key holding each answer's standing, the whole's, under the answer's name ({"standing": {"A": 2, "B":
+# 1}}, "final_standing", "standings": read as none, the winner A beside it counted though B is placed first)
+STANDINGS = {"standing", "standings"}
+
+
+def answers_standings(key, value):
+    """The entries of an object of the answers' standings under a key of STANDINGS, each under its answer's standing key
+    ({"standing": {"A": 2}} is {"standing_A": 2}), read as answer_scored reads that: a bare number or a place's word a
+    place, lower the better, one out of a scale a score, "9 out of 10" (standing_scored); or {} where its keys are other
+    than the two answers' once each, or a value is none of those."""
+    words = field_name(key).split("_")
+    if not isinstance(value, dict) or not STANDINGS & set(words) or not set(words) <= STANDINGS | WHOLE_WORDS:
+        return {}
+    name = "_".join("standing" if word in STANDINGS else word for word in words)
+    entries = {f"{name}_{side_named(k)}": v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ)}
+    return entries if set(entries) == {f"{name}_A", f"{name}_B"} and len(value) == 2 \
+        and all(answer_scored(k, v) for k, v in entries.items()) else {}
+
+
 # keys of an answer's object in a list that name the answer it is of ({"answer": "A", "score": 3}, "id", "name", "label")
 ANSWER_NAME_KEYS = {"answer", "id", "name", "label", "response", "candidate", "model", "option"}
 
@@ -12789,7 +12808,9 @@ def verdict_fields(verdict_object, loose, fields):
     sides, echoes, held = {}, [], []
     one_criterion = names_one_criterion(verdict_object)
     for key, value in verdict_object.items():
-        if field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
+        if loose is LOOSE_WINNER and (standings := answers_standings(key, value)):
+            sides.update(standings)   # ({"standing": {"A": 2, "B": 1}} as standing_A and standing_B)
+        elif field_name(key) in fields or loose is LOOSE_WINNER and names_the_loser(key) \
                 or a_verdict_beside(key, fields) and not answer_echoed(key, verdict_object, echoes) \
                 and not (one_criterion and field_name(key) in SCORE_WORDS) \
                 or loose is LOOSE_WINNER and names_an_order(key, value):

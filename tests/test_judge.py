@@ -7373,6 +7373,25 @@ def test_a_standings_n_of_m_is_a_place(reply, human):
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "standing": {"A": 2, "B": 1}}', None),
+    ('{"winner": "tie", "standing": {"A": 2, "B": 1}}', None),
+    ('{"winner": "B", "standing": {"A": 2, "B": 1}}', "B"),
+    ('{"winner": "A", "standing": {"A": "2nd", "B": "1st"}}', None),
+    ('{"winner": "A", "final_standing": {"Response A": "second", "Response B": "first"}}', None),
+    ('{"winner": "A", "standings": {"B": 1, "A": 2}}', None),
+    ('{"winner": "tie", "standing": {"A": 1, "B": 1}}', "tie"),
+    # (out of a scale a standing is a score, higher the better, as standing_A's is)
+    ('{"winner": "B", "standing": {"A": "9 out of 10", "B": "3 out of 10"}}', None),
+    ('{"winner": "A", "standing": {"A": "9 out of 10", "B": "3 out of 10"}}', "A"),
+    ('{"winner": "A", "standing": {"A": "90%", "B": "30%"}}', "A"),
+])
+def test_an_object_of_the_answers_standings_is_read_as_each_answers_standing(reply, human):
+    """137th round: an object of places under a standing's key, "standing": {"A": 2, "B": 1}, was read as neither place
+    nor score: the winner A beside it counted though B is placed first. Each answer's is read as its standing_A is."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
     ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
     ('{"winner": "A", "ranking": "B, A"}', None),
