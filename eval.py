@@ -12163,6 +12163,15 @@ ORDER_WORDS = {"order", "ordering"}
 # a label before a line of a ranking's text after its first ("Final: B > A", "Correction: B > A", "No: B > A"): a line
 # ranking again, read past to its ranking
 LINE_LABEL = re.compile(r"[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
+# ...or a word of thinking again before it, or "overall" after it ("On reflection B is better overall", "Overall, B
+# is better": read as a reason, the first line's A counted beside the winner A though the reply ends naming B), read
+# past to the ranking or the winner it names, with its comma ("B, overall" is B; "B," named none, the first line's A
+# counted); a qualifier of a part is none ("B > A in length only", "B is better on tone" stay reasons)
+LINE_RECONSIDERED = re.compile(r"\A[ \t]*+(?:on[ \t]+(?:reflection|second[ \t]+thought)|overall|actually|in[ \t]+fact|"
+                               r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+(?:things[ \t]+)?considered)(?![^\W_])"
+                               r"[ \t]*+,?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
+                               r"(?=[ \t]*+[.!]?[ \t]*+\Z)",
+                               re.IGNORECASE)
 # ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
 # "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
 # beside them was counted
@@ -12221,7 +12230,7 @@ def line_ranks_first(under, line):
     or after its label: "B > A", "Final: B > A", "A: 2nd, B: 1st"), or places one of them ("B ranked 1st", "A: worst"),
     or names one the winner ("Verdict: B", "B wins", "B is better": read as a reason, the first line's A counted beside
     the winner A though the reply ends naming B), or None where it says nothing of the two (a reason: "B is shorter")."""
-    for text in (line, LINE_LABEL.sub("", line, count=1)):
+    for text in (line, LINE_LABEL.sub("", line, count=1), LINE_RECONSIDERED.sub("", line)):
         ranked = a_ranking(under, text)
         answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None
                    for item in (ranked if isinstance(ranked, list) else [])]
@@ -12232,7 +12241,7 @@ def line_ranks_first(under, line):
         if said in ("A", "B"):
             return said if place == 1 else {"A": "B", "B": "A"}[said]
     # (after its label alone: "B: best tone" remarks on B, names no winner)
-    said = field_word_said(LINE_LABEL.sub("", line, count=1), LOOSE_WINNER, WINNER_WORDS, {})
+    said = field_word_said(LINE_RECONSIDERED.sub("", LINE_LABEL.sub("", line, count=1)), LOOSE_WINNER, WINNER_WORDS, {})
     return said if said in ("A", "B") else None
 
 

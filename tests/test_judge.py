@@ -7582,6 +7582,27 @@ def test_a_ranking_whose_later_line_names_the_other_winner_is_left_to_a_person(r
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A > B\\nOn reflection B is better overall"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nB is better overall"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nOverall, B > A"}', None),
+    ('{"winner": "A", "preference_order": "A > B\\nActually, B wins."}', None),
+    # (", overall" read past with its comma: the line's name kept)
+    ('{"winner": "A", "ranking": "A > B\\nB, overall"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nB is better, overall"}', None),
+    ('{"winner": "B", "ranking": "A > B\\nOn reflection B is better overall"}', None),
+    # (one agreeing is read as before; a qualifier of a part is a reason)
+    ('{"winner": "A", "ranking": "A > B\\nOn reflection A is better overall"}', "A"),
+    ('{"winner": "A", "ranking": "A > B\\nA, overall"}', "A"),
+    ('{"winner": "A", "ranking": "A > B\\nB > A in length only"}', "A"),
+    ('{"winner": "A", "ranking": "A > B\\nB is better on tone"}', "A"),
+])
+def test_a_ranking_whose_later_line_thinks_again_and_names_the_other_is_left_to_a_person(reply, human):
+    """136th round: "A > B\\nOn reflection B is better overall" (or "B is better overall", "Overall, B > A", "B,
+    overall") was read as A first, its later line a reason: the winner A beside a reply ending naming B was counted."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "tie", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "B", "ranking": "A → 2\\nB → 1"}', "B"),
