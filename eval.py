@@ -22634,6 +22634,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
     """report --case: one case in full, every trial's answer uncut, as (JSON, markdown, text);
     with rules_by_id (report --checks), scored by the checks the split defines now. It names the
     checks that scored it as the whole report does (their source and hash)."""
+    # (the id matched as the split's loader tells ids apart: café typed as cafe and a combining accent is that case)
+    case_id = split_id_of([r["id"] for r in run["results"]])(case_id) or case_id
     results = [r for r in run["results"] if r["id"] == case_id]
     if not results:
         raise EvalError(f"no case {case_id!r} in {path}" + case_meant(run["config"], [r["id"] for r in run["results"]],
@@ -27182,6 +27184,24 @@ def verdicts_named_as_written(human, lines, cases):
             human[key[0], key[1], written], lines[key[0], key[1], written] = human.pop(key), lines.pop(key)
 
 
+def verdicts_on_run_ids(human, lines, cases, path):
+    """A person's verdicts keyed by the run's own ids: an id written in another Unicode form than the run's (cafe and a
+    combining accent for café) is that case, as the split's loader holds them one (split_id_of), where it was "the run
+    has no such case"; two verdicts on one answer so written two ways are refused as any verdict given twice."""
+    held = split_id_of([c["id"] for c in cases])
+    for key in sorted(human, key=lines.get):
+        own = held(key[0])
+        if own is None or own == key[0]:
+            continue
+        moved = (own, *key[1:])
+        if moved in human:
+            first, second = sorted((lines[moved], lines[key]))
+            raise EvalError(f"{shell_word(path)}:{second}: a second verdict for {on_one_line(id_shown(own))} / "
+                            f"{on_one_line(key[2])}, its id written in another Unicode form (the first on line {first}); "
+                            "keep one of them")
+        human[moved], lines[moved] = human.pop(key), lines.pop(key)
+
+
 def calibration(human, cases, human_path, run_path, lines, config):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers (of the graded
     `cases`); `lines`: each of the person's verdicts' line, to name one that matches no answer."""
@@ -30915,6 +30935,7 @@ def cmd_calibrate(args):
     graded = functools.cache(lambda: read_graded(args.run))   # (read once, when a verdict names no trial: first)
     human, lines = read_human_verdicts(args.verdicts, lambda: graded()[0]["repeat"])
     config, cases = graded()
+    verdicts_on_run_ids(human, lines, cases, args.verdicts)
     verdicts_named_as_written(human, lines, cases)
     report = calibration(human, cases, args.verdicts, args.run, lines, config)
     said_replaced(args.run, config)

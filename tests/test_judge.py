@@ -1066,6 +1066,23 @@ def test_a_verdicts_trial_is_a_whole_number_from_one(calibration, project, cli, 
     assert code == 2 and 'bad.jsonl:2: "trial" must be a whole number, 1 or more' in err and len(err.splitlines()) == 1, err
 
 
+def test_calibrate_reads_a_verdicts_id_in_another_unicode_form_as_the_runs(project, judged_split, cli, fake):
+    """137th round, S1: a person's verdict on café written cafe + a combining accent was "the run has no such case",
+    where the split's loader and run --cases hold them one id (split_id_of); two verdicts so written are one given twice."""
+    split = project / judged_split
+    split.write_text(split.read_text().replace('"j01"', '"caf\\u00e9"'))
+    judge_replies(fake, lambda cid, model, seed: verdict(True))
+    assert cli("run", "--split", judged_split, "--host", fake.url)[0] == 0
+    nfd = {"id": "cafe\u0301", "check": "answers", "pass": True}
+    (project / "human.jsonl").write_text(json.dumps(nfd) + "\n")
+    code, out, err = cli("calibrate", "human.jsonl", "runs/answers-dev-v1.json")
+    assert code == 0 and "1 answer judged by a person and by the judge" in out, err
+    (project / "twice.jsonl").write_text(json.dumps({**nfd, "id": "caf\u00e9"}) + "\n" + json.dumps(nfd) + "\n")
+    code, out, err = cli("calibrate", "twice.jsonl", "runs/answers-dev-v1.json")
+    assert code == 2 and err == ("error: twice.jsonl:2: a second verdict for café / answers, its id written in another "
+                                 "Unicode form (the first on line 1); keep one of them\n"), err
+
+
 def test_calibrate_counts_in_words_and_shows_a_stray_verdict_on_one_line(calibration, project, cli):
     """Sixth attack on issue 28, item 5: "1 answers judged by a person", "1 verdict(s)"; a stray
     verdict's check printed as given could forge a line."""

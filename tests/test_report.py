@@ -341,6 +341,17 @@ def test_report_case_shows_one_case_in_full(project, cli):
                                  "of its own, --case c1, then --case c2\n")
 
 
+def test_report_case_finds_an_id_typed_in_another_unicode_form(project, cli):
+    """137th round, S1: --case matched ids byte for byte where run --cases and the split's loader hold café and cafe + a
+    combining accent one id (split_id_of): "no case 'café' in ...; did you mean café?". One that matches none is refused."""
+    path = write_run("runs/u.json", make_run([("caf\u00e9", "bug", "bug"), ("c2", "bug", "bug")]))
+    code, out, err = cli("report", path, "--case", "cafe\u0301")
+    assert code == 0 and out.startswith("Case caf\u00e9 (easy) passes"), (out, err)
+    assert json.loads(cli("report", path, "--case", "cafe\u0301", "--json")[1])["id"] == "caf\u00e9"
+    code, out, err = cli("report", path, "--case", "cafe")
+    assert code == 2 and err.startswith("error: no case 'cafe' in runs/u.json"), err
+
+
 def test_report_case_suggests_a_command_that_runs_for_an_id_that_begins_with_a_dash(project, cli):
     """134th round: --case=-a,b said "give each in a report of its own, --case -a, then --case b", and --case -a was
     refused by the command line ("expected one argument"); "did you mean -dash?" was as little use. A value that begins
