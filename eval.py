@@ -16210,7 +16210,7 @@ def open_or_resume(args, held):
         linked, run_path = run_path, target[:-len(JOURNAL_SUFFIX)]
         warn(f"note: {shell_word(linked + JOURNAL_SUFFIX)} is a link to {shell_word(target)}: that run is the one resumed")
     if os.path.lexists(run_path):   # a link to nothing too: the run file could never be written over it
-        raise EvalError(left_journal(run_path))
+        raise EvalError(left_journal(run_path, resume_given(args)))
     # none of eval.py's: said why, its RUN.lock untouched (another user's it cannot read: whose, below, never "fix the
     # permissions")
     if journal_config(run_path + JOURNAL_SUFFIX) is None and (
@@ -17367,13 +17367,14 @@ def unremoved_note(path, suffix, what, error):
             f"{unremoved_cure(path + suffix, error)}")
 
 
-def left_journal(run_path):
+def left_journal(run_path, given=()):
     """What to say of a journal beside a run file of its name (or anything else there): done, in its
-    way, or itself damaged."""
+    way, or itself damaged. `given`: the run's options a resume takes (resume_given), for the resume it prints after
+    "move it aside" (without them it went on at the default --timeout and --retries)."""
     there = what_is_there(run_path)
     if there:
         return (f"{shell_word(run_path)} is {there}, not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing: "
-                f"move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
+                f"move {shell_word(run_path)} aside, then: {resume_command(run_path, given)}")
     try:
         written = journal_written(run_path)
     except EvalError as e:   # never "move the run file aside" for what is wrong with the journal
@@ -17381,7 +17382,7 @@ def left_journal(run_path):
     if written:
         return left_behind(run_path, JOURNAL_SUFFIX, "answer")
     return (f"{shell_word(run_path)} is not the run {shell_word(run_path + JOURNAL_SUFFIX)} was writing (another config or other "
-            f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path)}")
+            f"answers): move {shell_word(run_path)} aside, then: {resume_command(run_path, given)}")
 
 
 DAMAGED_JUDGING_LINE = ": damaged judging line"
@@ -17916,7 +17917,7 @@ def stopped_writing(run_path, given=()):
         return (f"interrupted while writing {shell_word(run_path)}: every answer is kept in {shell_word(journal)}\n"
                 f"Resume with: {resume_command(run_path, given)}")
     if os.path.lexists(journal):
-        return left_journal(run_path)
+        return left_journal(run_path, given)
     return f"interrupted just after writing {shell_word(run_path)}: every answer is in it (report {shell_word(run_path)})"
 
 

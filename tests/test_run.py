@@ -5465,26 +5465,48 @@ def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, 
     assert code == 2 and fake.chat_bodies == [] and "error: runs/dev-v3.json is a folder, not the run" in err, err
 
 
-def test_a_stop_during_the_final_write_gives_the_runs_options_back(project, cli, fake):
-    """136th round: a SIGTERM (or Ctrl-C) as the run file was written said "Resume with: ... --resume runs/dev-v3.json
-    --jobs 2", which went on at the default --timeout and --retries, where every other stop path gives them back. The
-    signal comes from within the final write, sent to itself."""
+def stopped_in_final_write(fake, first=""):
+    """A run of dev given --timeout 60 --retries 1 --jobs 2, stopped by a SIGTERM it sends itself as its run file is
+    written (`first`: a line of Python run before, `path` the run file's): its CompletedProcess."""
     fake.answers = answer_key("golden/dev.jsonl")
-    done = stopped_child("write = evalpy.write_file\n"
+    return stopped_child("write = evalpy.write_file\n"
                          "def stopped(path, *args, **kwargs):\n"
                          "    if path == 'runs/dev-v3.json':\n"
+                         f"        {first or 'pass'}\n"
                          "        os.kill(os.getpid(), signal.SIGTERM)\n"
                          "        time.sleep(10)\n"
                          "    return write(path, *args, **kwargs)\n"
                          "evalpy.write_file = stopped\n"
                          f"sys.exit(evalpy.main(['run', '--split', 'dev', '--host', {fake.url!r}, '--timeout', '60', "
                          "'--retries', '1', '--jobs', '2']))\n")
+
+
+def test_a_stop_during_the_final_write_gives_the_runs_options_back(project, cli, fake):
+    """136th round: a SIGTERM (or Ctrl-C) as the run file was written said "Resume with: ... --resume runs/dev-v3.json
+    --jobs 2", which went on at the default --timeout and --retries, where every other stop path gives them back. The
+    signal comes from within the final write, sent to itself."""
+    done = stopped_in_final_write(fake)
     assert done.returncode == 2 and done.stderr.endswith(
         "interrupted while writing runs/dev-v3.json: every answer is kept in runs/dev-v3.json.journal\n"
         "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 --jobs 2\n"), done.stderr
     code, out, err = cli(*shlex.split(done.stderr.split("Resume with: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28, err
 
+
+def test_a_run_file_in_the_way_of_a_stopped_run_gives_the_runs_options_back(project, cli, fake):
+    """137th round, S2: a stop as the run file was written, another file put at its name meanwhile, said "move
+    runs/dev-v3.json aside, then: python eval.py run --resume runs/dev-v3.json --jobs 2" (left_journal), which went on at
+    the default --timeout and --retries where every other stop path gives them back (resume_given); and so did a resume
+    given them that found that file in its way. Followed word for word, the resume finishes the run."""
+    done = stopped_in_final_write(fake, "open(path, 'w').write('not a run')")
+    resume = "python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1"
+    assert done.returncode == 2 and done.stderr.endswith(f"move runs/dev-v3.json aside, then: {resume} --jobs 2\n"), done.stderr
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "60", "--retries", "1")
+    assert code == 2 and err.endswith(f"move runs/dev-v3.json aside, then: {resume}\n"), err
+    os.rename("runs/dev-v3.json", "aside.txt")
+    code, out, err = cli(*shlex.split(done.stderr.split("then: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
+    assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+    assert Path("aside.txt").read_text() == "not a run"
 
 def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project, cli, fake, monkeypatch):
     """Ninth attack on issue 28, item 13: a stop between writing the run file and removing its journal
