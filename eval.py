@@ -7043,6 +7043,13 @@ def in_the_way_cure(blocker, path, folder):
             f"folder there meets it too; move or rename it, or init a folder outside {shell_word(sets)}; init wrote nothing")
 
 
+def appeared_meanwhile(path):
+    """What init says of a file or folder that appeared at `path` after it looked (another init, or a program, writing
+    there at once): named, left as it is, and what init wrote taken back."""
+    return (f"{shell_word(path)} appeared while init was writing (another init or program writing there at once); init "
+            "never replaces a file, so it left that as it is and took back what it wrote (pick a new folder)")
+
+
 def write_golden_set(folder):
     """init: the new set's files, each written whole, after making sure none of them exists (a
     half-made set beside a user's own labels.txt would be worse than none)."""
@@ -7080,11 +7087,16 @@ def write_golden_set(folder):
                 missing.insert(0, folder_path)
                 folder_path = os.path.dirname(folder_path)
             for folder_path in missing:
-                os.mkdir(folder_path)
+                try:
+                    os.mkdir(folder_path)
+                except FileExistsError:   # made since it was looked at: said as a file is ("File exists" named none)
+                    raise EvalError(appeared_meanwhile(folder_path)) from None
                 made.append(folder_path)
         for path, text in files.items():
             try:
                 write_file(path, text)
+            except FileExistsError:
+                raise EvalError(appeared_meanwhile(path)) from None
             except OSError as e:   # a full disk's error names no file
                 raise EvalError(f"cannot write {shell_word(path)} ({e.strerror}); init left nothing behind") from None
             written.append(path)

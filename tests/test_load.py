@@ -1147,6 +1147,34 @@ def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypa
     assert cli("init", "mine")[0] == 0
 
 
+def test_init_racing_another_names_what_appeared_and_keeps_it(project, cli, monkeypatch):
+    """137th round, S3: a file or folder that appeared between init's look and its write (another init at once) was
+    "File exists", naming none. Named now, with a cure that works; what appeared is kept, and what init wrote taken back."""
+    real_write, real_mkdir = evalpy.write_file, os.mkdir
+
+    def other_init_first(path, pieces, replace=False):
+        if path.endswith("labels.txt"):
+            Path(path).write_text("theirs\n", encoding="utf-8")
+        return real_write(path, pieces, replace)
+    monkeypatch.setattr(evalpy, "write_file", other_init_first)
+    code, out, err = cli("init", "mine")
+    assert code == 2 and err == ("error: mine/labels.txt appeared while init was writing (another init or program writing "
+                                 "there at once); init never replaces a file, so it left that as it is and took back what "
+                                 "it wrote (pick a new folder)\n"), err
+    assert [str(p) for p in Path("mine").rglob("*")] == ["mine/labels.txt"] and Path("mine/labels.txt").read_text() == "theirs\n"
+    monkeypatch.setattr(evalpy, "write_file", real_write)
+
+    def folder_made_first(path, *args, **kwargs):
+        if str(path) == "next/prompts":
+            real_mkdir(path)
+        return real_mkdir(path, *args, **kwargs)
+    monkeypatch.setattr(evalpy.os, "mkdir", folder_made_first)
+    code, out, err = cli("init", "next")
+    assert code == 2 and err.startswith("error: next/prompts appeared while init was writing") and "Traceback" not in err, err
+    monkeypatch.setattr(evalpy.os, "mkdir", real_mkdir)
+    assert cli("init", "new")[0] == 0   # the cure
+
+
 def test_init_on_a_disk_already_full_names_the_file_and_leaves_no_folder(project):
     """Fifty-first round on issue 28: a write refused (a full disk, a file size limit) raises an error naming no file;
     init said only "error: File too large" and left mine/ and mine/prompts/ behind."""
