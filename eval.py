@@ -115,7 +115,7 @@ from collections import Counter, deque
 from datetime import datetime, timezone
 from decimal import Decimal
 from fractions import Fraction
-from math import atanh, ceil, comb, exp, expm1, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
+from math import atanh, ceil, comb, erfc, exp, expm1, floor, fsum, inf, isfinite, ldexp, lgamma, log, log1p, nextafter, pi, prod, sqrt, tanh
 from stat import S_ISDIR, S_ISREG, S_IWGRP, S_IWOTH, S_IWUSR   # (stat() itself is a page's figure, §13)
 from statistics import NormalDist
 from typing import NamedTuple, NotRequired, TypedDict
@@ -336,6 +336,11 @@ MAX_ENUMERATED = 10 ** 6        # cases up to which the exact power and the spli
 # (3 one way: 0.25000000000000006), so at --alpha 0.25 or 0.125 a p equal to alpha read as above
 # it. Past 64 such an alpha is below 1e-19; power's enumeration stays as fast
 EXACT_COINS = 64
+# Student's t from this many degrees of freedom on, up to a t of 40, is read by its expansion about the normal
+# (t_as_normal): the incomplete beta's continued fraction loses digits as df / (df + t * t) nears 1 (4e-8 off at 1e9
+# degrees of freedom, 3e-5 at 1e12), and the terms the expansion leaves out are within 1e-10 of the tail there; past a
+# t of 40 that tail is about the least float, and the fraction is left to say it
+T_NORMAL_DF, T_NORMAL_MAX = 1e6, 40
 DISCORDANT_SHOWN = (0.10, 0.20, 0.40)   # shares of the cases changing verdict: a small, a usual, a large change
 SHORTFALL_SEARCH = 64           # sizes below the first found whose exact power reaches the aim, tried for one that
 MAX_SEARCHED = 10_000           # reaches it too (the power is a sawtooth in n); the largest n so searched: ms a size
@@ -20527,16 +20532,39 @@ def paired_difference(both, fixed, broken, neither, z=Z95):
     return d, max(-1.0, low), min(1.0, high)
 
 
-def beta_ratio(x, a, b):
+def stirling_rest(x):
+    """lgamma(x) less Stirling's (x - 1/2) log x - x + log(2 pi) / 2: about 1 / (12 x), small, taken exactly where
+    lgamma(x) is large (its series from x = 10, to 2e-14 of itself) so that two of them subtract without losing digits."""
+    if x < 10:
+        return lgamma(x) - ((x - 0.5) * log(x) - x + 0.5 * log(2 * pi))
+    w = 1 / (x * x)
+    return (1 / 12 - w * (1 / 360 - w * (1 / 1260 - w * (1 / 1680 - w / 1188)))) / x
+
+
+def log_beta(a, b):
+    """log B(a, b) = lgamma(a) + lgamma(b) - lgamma(a + b). Where the larger is large that sum of two lgammas near
+    1e10 each lost their difference's digits (at 1e9 degrees of freedom Student's t was 1.8e-6 off, at 1e12 2e-4): their
+    difference is taken instead by Stirling's form, each log of a ratio by log1p, only the rests subtracted."""
+    small, large = sorted((a, b))
+    if large < 10:
+        return lgamma(a) + lgamma(b) - lgamma(a + b)
+    return (lgamma(small) - (large - 0.5) * log1p(small / large) - small * log(large + small) + small
+            + stirling_rest(large) - stirling_rest(large + small))
+
+
+def beta_ratio(x, a, b, y=None):
     """The regularized incomplete beta function I_x(a, b), by its continued fraction (modified
-    Lentz), on the side where it converges fast: what Student's t distribution needs."""
+    Lentz), on the side where it converges fast: what Student's t distribution needs. y: 1 - x, where the caller has it
+    exactly (x near 1 is 1 - y rounded, and x ** a at a of 5e8 magnified that 5e8 times)."""
+    y = 1 - x if y is None else y
     if x <= 0:
         return 0.0
     if x >= 1:
         return 1.0
     if x > (a + 1) / (a + b + 2):
-        return 1.0 - beta_ratio(1 - x, b, a)
-    front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x)) / a
+        return 1.0 - beta_ratio(y, b, a, x)
+    front = exp((a * log1p(-y) if y < 0.5 else a * log(x)) + (b * log1p(-x) if x < 0.5 else b * log(y))
+                - log_beta(a, b)) / a
     tiny, c, d = 1e-300, 1.0, 1.0 - (a + b) * x / (a + 1)
     d = 1 / (d if abs(d) > tiny else tiny)
     f = d
@@ -20553,12 +20581,25 @@ def beta_ratio(x, a, b):
     return front * f
 
 
+def t_as_normal(t, df):
+    """The normal deviate whose tail is Student's t's at t, by Fisher's expansion of t in the normal z (Abramowitz and
+    Stegun 26.7.5, t = z + g1(z) / df + g2(z) / df^2 + g3(z) / df^3 + ...) turned round (Lagrange) to z of t: from
+    T_NORMAL_DF degrees of freedom on, below a t of T_NORMAL_MAX, the tail it gives is within 1e-10 of itself."""
+    g1, g2 = (t ** 3 + t) / 4, (5 * t ** 5 + 16 * t ** 3 + 3 * t) / 96
+    g3 = (3 * t ** 7 + 19 * t ** 5 + 17 * t ** 3 - 15 * t) / 384
+    g1_slope, g2_slope, g1_bend = (3 * t * t + 1) / 4, (25 * t ** 4 + 48 * t * t + 3) / 96, 1.5 * t
+    return (t - g1 / df + (g1 * g1_slope - g2) / df ** 2
+            + (g1_slope * g2 + g1 * g2_slope - g3 - g1 * g1_slope ** 2 - g1 * g1 * g1_bend / 2) / df ** 3)
+
+
 def t_two_sided(t, df):
     """P(|T| >= |t|) for Student's t with df degrees of freedom. Near its middle, where df / (df + t * t) is 1 to the
     float (a t below 1e-8 at 10 df: --alpha 0.999999999999 gave t 3e-8 for 1.3e-12), by its symmetric form, the
     other side's I_y(1/2, df/2) of y = t * t / (df + t * t) itself, never 1 - x rounded."""
+    if df >= T_NORMAL_DF and abs(t) <= T_NORMAL_MAX:
+        return erfc(t_as_normal(abs(t), df) / sqrt(2))
     x, y = df / (df + t * t), t * t / (df + t * t)
-    return 1.0 - beta_ratio(y, 0.5, df / 2) if x > (df / 2 + 1) / (df / 2 + 2.5) else beta_ratio(x, df / 2, 0.5)
+    return 1.0 - beta_ratio(y, 0.5, df / 2, x) if x > (df / 2 + 1) / (df / 2 + 2.5) else beta_ratio(x, df / 2, 0.5, y)
 
 
 def t_critical(alpha, df):
