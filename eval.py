@@ -12138,6 +12138,23 @@ PLACE_REMARK = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)(?:[ \t]*+\([ \t]*+(?P<p
 PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[ \t]*+(?P<linked>" + PLACE_NAMED
                           + r"|best|better|worst|worse)" + PLACE_REMARKED, re.IGNORECASE)   # (a remark after it read past:
 # "A → 2nd (close)")
+# a judgement said of an answer after its name and a link, as PLACE_LINKED's ("A -> wrong, B -> right", "A: wrong, B:
+# right", "A - loses, B - wins": read in written order, A first, the winner A beside them counted). It is a verdict on
+# each, no place: one bare word alone (JUDGED_BARE) orders the two only where the other is given one too (right,
+# correct and wins before wrong, incorrect and loses; alike, a tie, PLACES_REPEAT); beside a part saying anything else
+# ("B: also wrong", "B: even worse", "B: same", "B: not right", "A: wrong. B: right", "A: right, B: right (tone)"), it is
+# two verdicts, PLACES_TANGLED (read as places, the part saying none was given the place left free: "A: wrong, B: also
+# wrong" B first, "A: right, B: even better" A first, the winner beside them counted). A place said beside it orders
+# them ("A: right, B: better" B first; read as one scale, right and better were a tie)
+JUDGED_RIGHT = ("right", "correct", "wins")
+JUDGED_WRONG = ("wrong", "incorrect", "loses")
+# (its name holds no link: "A: not-wrong" is no "A: not" called wrong); negated or with a remark, a judgement all the
+# same, but no bare word ("A: not right, B: likewise", "A: wrong (tone), B: right (tone)": two)
+JUDGED_BARE = re.compile(r"(?P<name>[^\s:=>→–—-](?:[^\n:=>→–—-]{0,78}?[^\s:=>→–—-])??)[ \t]*+(?::|=>?|→|->|[-–—])"
+                         r"[ \t]*+(?P<negated>(?:not|never)[ \t]++)?(?P<judged>" + "|".join(JUDGED_RIGHT + JUDGED_WRONG)
+                         + r")(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+", re.IGNORECASE)
+# ...its parts parted at commas, semicolons, lines and a sentence's end ("A: wrong. B: right" was one part)
+JUDGED_APART = re.compile(r"[,;\n]|(?<=[.!])[ \t]++")
 # the place each word of a place names ("last" the last part's, whatever their count)
 PLACES_SAID = {"first": 1, "second": 2, "last": "last", "best": 1, "better": 1, "top": 1, "winner": 1, "worst": "last",
                "worse": "last", "bottom": "last", "loser": "last"}
@@ -12286,6 +12303,10 @@ def a_ranking(under, items):
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None
         return ranked if not again or again == {said} else PLACES_TANGLED
+    judged = judged_apart(JUDGED_APART.split(items) if isinstance(items, str) else items
+                          if isinstance(items, list) and all(isinstance(item, str) for item in items) else [])
+    if judged is not None:
+        return judged
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts
@@ -12360,6 +12381,24 @@ def parts_placed(parts):
     remarked = remarks_placed(parts)
     numbers = {number for part in parts if (number := bare_number(part, remarked)) is not None}
     return [part_placed(part, numbers == set(range(1, len(numbers) + 1)), remarked) for part in parts]
+
+
+def judged_apart(parts):
+    """The two answers' names of a ranking's text's parts (JUDGED_APART) or a list's texts, right first, where one
+    is a bare judgement of an answer (JUDGED_BARE): each of the two given one ("A: wrong, B: right" is B first; "A:
+    wrong, B: wrong" PLACES_REPEAT), else PLACES_TANGLED ("A: wrong, B: also wrong", "A: right, B: even better": two
+    verdicts, left to a person); None where none is, or a place is said (part_placed), the parts read as places."""
+    parts = [part.strip("*_ \t") for part in parts[:FIELD_VALUES_READ] if part.strip("*_ \t")]
+    bare = [JUDGED_BARE.fullmatch(part) for part in parts]
+    names = [field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if said else None for said in bare]
+    if not {"A", "B"} & set(names) or any(part_placed(part)[0] is not None for part in parts):
+        return None
+    if len(parts) != 2 or sorted(map(str, names)) != ["A", "B"] or any(said.group("negated", "remark") != (None, "")
+                                                                       for said in bare):
+        return PLACES_TANGLED
+    right = [said.group("judged").casefold() in JUDGED_RIGHT for said in bare]
+    named = [said.group("name").strip("*_ \t") for said in bare]   # (its name alone: "B → right" named no answer)
+    return PLACES_REPEAT if right[0] == right[1] else named if right[0] else named[::-1]
 
 
 def part_placed(part, ranked=True, remarked=False):
@@ -12475,9 +12514,10 @@ def joined_as_equal(text):
     """Whether a ranking's text's "=" joins its answers as equal ("A = B", "A == B", "A = B = fine"), never a place to
     each, a line of its text a place linked to a name ("A = 1st\nB = 2nd", "A = 1\nB = 2": one "=" a line, read as
     the tie "A = B", a tie counted though A is ranked first); a place the two share ("A = B = 1st", "A = B (1st)", "1st =
-    both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's."""
-    return all(place is None or "=" in name or name.strip().casefold() in SHARED_PLACE
-               for place, name in (part_placed(line.strip()) for line in text.split("\n")))
+    both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's; nor a
+    judgement a line ("A = wrong\nB = right", JUDGED_BARE: read as the tie "A = B", a tie counted though B is right)."""
+    return all((place is None or "=" in name or name.strip().casefold() in SHARED_PLACE)
+               and not JUDGED_BARE.fullmatch(name) for place, name in (part_placed(line.strip()) for line in text.split("\n")))
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

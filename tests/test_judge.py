@@ -7703,6 +7703,53 @@ def test_a_place_linked_by_an_arrow_or_a_dash_under_preferences_or_a_list_is_rea
     assert read_as_the_judge(reply) == human
 
 
+def judged_beside_each_winner(key, ranking):
+    """The verdict read of a reply giving each winner, A, B and tie, beside a ranking under `key`."""
+    return {winner: read_as_the_judge(json.dumps({"winner": winner, key: ranking}, ensure_ascii=False))
+            for winner in ("A", "B", "tie")}
+
+
+@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking, first", [
+    ("A -> wrong, B -> right", "B"), ("A: wrong, B: right", "B"), ("A = incorrect, B = correct", "B"),
+    ("A - loses, B - wins", "B"), ("A → wrong\nB → right", "B"), ("B: right\nA: wrong", "B"),
+    ("A = wrong\nB = right", "B"), ("A: wrong. B: right", "B"),
+    ("A: correct; B: wrong", "A"), ("**A**: wins, **B**: loses", "A"), (["A: wrong", "B: right"], "B"),
+    # (one word said of both: a tie, as "A and B equally wrong" is)
+    ("A: wrong, B: wrong", "tie"), ("A -> right, B -> correct", "tie"),
+])
+def test_an_answer_called_right_or_wrong_alone_after_its_name_in_a_ranking_is_placed_so(key, ranking, first):
+    """137th round: "A -> wrong, B -> right" (and "A: wrong, B: right", "A = incorrect", "A - loses, B - wins") under
+    every ranking key was read in written order, A first: the winner A beside it counted, the winner B left to a
+    person. Where each answer is given one bare judgement word, the one called right (correct, wins) is first."""
+    assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
+                                                      for winner in ("A", "B", "tie")}
+
+
+@pytest.mark.parametrize("key", ["ranking", "preferences"])
+@pytest.mark.parametrize("ranking, said", [
+    # (136th round's reviews, atkRV and atkRV3: each was given a winner the reply argues against)
+    ("A: wrong, B: also wrong", "tie"), ("A: wrong, B: wrong too", "tie"), ("A: wrong, B: even more wrong", "A"),
+    ("A: wrong, B: wrong and rude", "A"), ("A - loses, B - loses badly", "A"), ("A: wrong, B: not right", "tie"),
+    ("A: wrong, B: even worse", "A"), ("A: wrong, B: even more so", "A"), ("A: wrong, B: same", "tie"),
+    ("A: wrong, B: too", "tie"), ("A: not right, B: likewise", "tie"), ("A: loses, B: no", "tie"),
+    ("A: wrong, B: not", "A"), ("A: right, B: better", "B"), ("A: wrong, B: worse", "A"), ("A: right, B: best", "B"),
+    ("A: wrong, B: worst", "A"), ("A: not wrong, B: better", "B"), ("A: right, B: even better", "B"),
+    ("A: right, B: same", "tie"), ("A: wrong, not B", "A"), ("A: incorrect? no, B: correct", "B"),
+    ("A: not-wrong, B: wrong", "A"), (["A: wrong", "B: also wrong"], "tie"),
+    # (negated, or with a remark, a part's judgement: no verdict on the whole)
+    ("A: wrong (tone), B: right (tone)", None), ("A: wrong, B: right (tone)", None),
+])
+def test_a_ranking_judging_an_answer_with_more_than_a_bare_word_is_left_to_a_person(key, ranking, said):
+    """137th round: a judgement word after an answer's name beside a part saying more or other ("A: wrong, B: also
+    wrong", "A: right, B: even better", "A: wrong. B: right", "A: wrong (tone)") was read in written order, or, as the
+    two reverted fixes read it, as places (the part saying none given the place left free; "A: right, B: better" a
+    tie): a winner the reply argues against was counted. Such a ranking is two verdicts, left to a person; a place
+    beside it ("B: better") orders them. No winner is counted but the one the reply states."""
+    read = judged_beside_each_winner(key, ranking)
+    assert all(verdict is None or verdict == said for verdict in read.values()), read
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
     ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
