@@ -7639,12 +7639,14 @@ def split_id_of(ids):
     """The split's id (of ids) a user's file or option names, by what it gives: the id itself, else the one alike as
     the split's loader holds ids alike (id_as_shown: in NFC, past a joiner or variation selector), so an id typed or
     written by a retriever in another Unicode form than the split's (cafe and a combining accent for café) is that case
-    and not "no case café" beside "no line for case café"; None of no case (or of ids only a resumed split holds alike)."""
-    alike = {}
-    for i in ids:
+    and not "no case café" beside "no line for case café"; None of no case (or of ids only a resumed split holds alike).
+    An id held as given is itself; only one not held is read by its form (in one table, a form two ids share fell to
+    the one of them already in NFC, and a third spelling of both was that case)."""
+    alike, held = {}, set(ids)
+    for i in held:
         alike.setdefault(id_as_shown(i), []).append(i)
-    table = {shown: held[0] for shown, held in alike.items() if len(held) == 1} | {i: i for i in ids}
-    return lambda typed: table.get(typed, table.get(id_as_shown(typed)))
+    table = {shown: each[0] for shown, each in alike.items() if len(each) == 1}
+    return lambda typed: typed if typed in held else table.get(id_as_shown(typed))
 
 
 def subset_of(cases, subset, split_path):
