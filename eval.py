@@ -12517,9 +12517,13 @@ def joined_as_equal(text):
     each, a line of its text a place linked to a name ("A = 1st\nB = 2nd", "A = 1\nB = 2": one "=" a line, read as
     the tie "A = B", a tie counted though A is ranked first); a place the two share ("A = B = 1st", "A = B (1st)", "1st =
     both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's; nor a
-    judgement a line ("A = wrong\nB = right", JUDGED_BARE: read as the tie "A = B", a tie counted though B is right)."""
+    judgement of an answer a line or a sentence ("A = wrong\nB = right", "A = wrong. B = right", JUDGED_BARE: read as the
+    tie "A = B", a tie counted though B is right; "A = B. Both: right" judges no one answer, and is a tie)."""
     return all((place is None or "=" in name or name.strip().casefold() in SHARED_PLACE)
-               and not JUDGED_BARE.fullmatch(name) for place, name in (part_placed(line.strip()) for line in text.split("\n")))
+               and not JUDGED_BARE.fullmatch(name) for place, name in (part_placed(line.strip()) for line in text.split("\n"))) \
+        and not any((said := JUDGED_BARE.fullmatch(part.strip("*_ \t")))
+                    and field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) in ("A", "B")
+                    for part in JUDGED_APART.split(text))
 
 
 # an item's name and its colon, dash or equals sign, numbered, a list's or in bold: "Date: ", "1. Date: ", "- **Date**: ",

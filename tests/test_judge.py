@@ -7714,6 +7714,9 @@ def judged_beside_each_winner(key, ranking):
     ("A -> wrong, B -> right", "B"), ("A: wrong, B: right", "B"), ("A = incorrect, B = correct", "B"),
     ("A - loses, B - wins", "B"), ("A → wrong\nB → right", "B"), ("B: right\nA: wrong", "B"),
     ("A = wrong\nB = right", "B"), ("A: wrong. B: right", "B"),
+    # (its review: "=" judgements a sentence each were read as the tie "A = B", the tie counted, B refused)
+    ("A = wrong. B = right", "B"), ("A = right. B = wrong", "A"), ("A: wrong. B = right", "B"), ("A = loses! B = wins", "B"),
+    ("Answer A = wrong.  Answer B = right", "B"),
     ("A: correct; B: wrong", "A"), ("**A**: wins, **B**: loses", "A"), (["A: wrong", "B: right"], "B"),
     # (one word said of both: a tie, as "A and B equally wrong" is)
     ("A: wrong, B: wrong", "tie"), ("A -> right, B -> correct", "tie"),
