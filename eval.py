@@ -10559,7 +10559,9 @@ def call_text(call):
 def transcript_lines(transcript, final=True, quote=None):
     """An agent's transcript turn by turn, as plain lines: what the assistant said and called, and
     what each tool returned. final=False leaves out the final answer (the judge reads it apart); quote: how
-    what the assistant said is set (a judge's: fenced, so that it cannot write a tool's result of its own)."""
+    what the assistant said is set (a judge's: fenced, so that it cannot write a tool's result of its own). A turn's
+    reasoning inline (<think>...</think>) is left out, as the answer's is and as reasoning sent apart never comes here:
+    what is judged is what the model said and did, never how it reasoned (report --case shows it, under its turn)."""
     lines, run = [], set(map(id, calls_run(transcript or ())))
     for number, m in enumerate(transcript or (), 1):
         # (a turn the token limit cut: its calls were never run, so a judge must not read them as done)
@@ -10571,7 +10573,7 @@ def transcript_lines(transcript, final=True, quote=None):
             name = on_one_line(json.dumps(m["name"], ensure_ascii=False)) if quote else m["name"]   # (the model's call name, quoted)
             lines.append(f"  -> {name} returned: {m['content']}" + ("" if m.get("matched", True) else f"  {no_result_why(m)}"))
         elif m.get("tool_calls") or final:
-            said = (m.get("content") or "").strip()
+            said = (answer_of(m.get("content") or "") or "").strip()   # (None: never closed before its calls, said nothing)
             lines += [f"[assistant]\n{quote(said)}" if quote else f"[assistant] {said}"] * bool(said) \
                 + [f"{calls}\n{quote(call_text(c))}" if quote else f"{calls} {call_text(c)}"
                    for c in m.get("tool_calls") or ()]   # (a call's name and arguments are the model's words too)

@@ -2138,7 +2138,9 @@ def test_the_judge_commands_progress_says_it_waits_for_the_judge(project, cli):
     assert "· waiting 1s for the judge on support-dev-01" in done.stderr, done.stderr
 
 
-def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fake):
+def judged_agent(project, cli, fake, *options):
+    """An agent case (a1: one lookup_order call, then "Está en camino.") with one judge check, run with options
+    against the fake, whose judge fails it; returns what the judge was asked (its user message), each time."""
     tool = {"type": "function", "function": {"name": "lookup_order", "parameters": {"type": "object"}}}
     case = {"id": "a1", "input": "¿Y mi pedido A-1?", "difficulty": "easy", "note": "n", "tools": [tool],
             "tool_results": {"lookup_order": {"status": "retenido en aduana"}},
@@ -2148,12 +2150,29 @@ def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fak
     fake.agents[case["input"]] = [[("lookup_order", {"order_id": "A-1"})], "Está en camino."]
     verdict = json.dumps({"reason": "r", "pass": False})
     fake.route = lambda body: verdict if body["messages"][0]["content"] == evalpy.JUDGE_PROMPT else None
-    code, out, err = cli("run", "--split", "golden/shop/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
+    code, out, err = cli("run", "--split", "golden/shop/dev.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url,
+                         *options)
     assert code == 0, err
-    judged = [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+    return [b["messages"][1]["content"] for b in fake.chat_bodies if b["messages"][0]["content"] == evalpy.JUDGE_PROMPT]
+
+
+def test_a_judge_of_an_agent_reads_its_calls_and_their_results(project, cli, fake):
+    judged = judged_agent(project, cli, fake)
     assert len(judged) == 1
     assert 'lookup_order({"order_id": "A-1"})' in judged[0] and "retenido en aduana" in judged[0]
     assert judged[0].rstrip().endswith("Answer to grade:\n```\nEstá en camino.\n```")   # (round 92) fenced
+
+
+def test_a_judge_of_an_agent_reads_no_reasoning_inline_of_its_earlier_turns(project, cli, fake):
+    """Round 137: each turn before the answer was told to the judge as it came, its <think> block with it, where the
+    answer's is left out and reasoning sent apart is never shown: the same model was judged on its reasoning when
+    its server wrote it inline and not when it sent it apart."""
+    fake.models = ["qwen2.5:7b", "qwen3:8b"]
+    fake.thinking["qwen3:8b"], fake.reasoning = "inline", "SECRET-REASONING"
+    judged = judged_agent(project, cli, fake, "--model", "qwen3:8b", "--think", "on", "--judge-model", "qwen2.5:7b")
+    assert len(judged) == 1 and 'lookup_order({"order_id": "A-1"})' in judged[0], judged
+    assert "SECRET-REASONING" not in judged[0] and "think>" not in judged[0], judged[0]
+    assert judged[0].rstrip().endswith("Answer to grade:\n```\nEstá en camino.\n```")
 
 
 def test_an_agent_that_reached_no_answer_is_never_judged_nor_calibrated_nor_labelled(project, cli, fake):
