@@ -27506,7 +27506,8 @@ def judge_audit(config, cases, run_path, human=None):
                 for c in cases for t in c["trials"] if name in t["judged"]]
         decided = [r for r in rows if r[3]["pass"] is not None]
         checks[name] = {"answers": len(rows), "verbosity": length_bias(decided, human, name),
-                        "judges": judge_rates(rows, config["model"], family), "consistency": vote_consistency(rows),
+                        "judges": judge_rates(rows, config["model"], family),
+                        "consistency": vote_consistency(rows, config["repeat"] > 1),
                         # (votes an older eval.py asked of agents out of turns: set aside, and said, as report reads them)
                         "set_aside": sum(1 for c in cases for t in c["trials"] if out_of_answers(t)
                                          and any(v["check"] == name for v in t["votes"] or []))}
@@ -27634,11 +27635,13 @@ def judge_rates(rows, judged_model, family):
     return rates
 
 
-def vote_consistency(rows):
+def vote_consistency(rows, trials):
     """With several votes per judge: the answers where a judge's own votes split, those under the
-    certainty threshold (already listed as doubtful), and those where the panel's judges disagree."""
+    certainty threshold (already listed as doubtful), and those where the panel's judges disagree. trials: whether
+    the run has several per case, every answer then named by its trial, as the report lists them ("c2" read as
+    the whole case, beside the report's "c2 trial 1")."""
     def named(r):
-        return trial_name(r[1], r[2], r[2] != 1)
+        return trial_name(r[1], r[2], trials)
     # no vote with a verdict is a certainty of 0 (each vote without one counts against): support-dev-26, three votes
     # unread, was left out of those under the threshold; a panel split whose judges each agree with themselves is none
     return {"answers": len(rows), "split": [named(r) for r in rows if r[3]["split"]],

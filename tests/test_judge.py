@@ -1627,9 +1627,11 @@ def test_the_family_note_uses_the_family_the_server_reports(project, judged_spli
 AUDIT_JUDGES = ("qwen2.5:7b", "llama3.1:8b")
 
 
-def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20, length=lambda i: 10 * i):
+def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b", count=20, length=lambda i: 10 * i,
+                repeat=1):
     """20 answers (or count), a01 the shortest (10 characters) to a20 the longest (200), or length(i)
-    characters; passes(i, judge, vote) says each vote. Written as runs/audited.json; returns its path."""
+    characters; passes(i, judge, vote) says each vote (of every trial alike, repeat of them). Written as
+    runs/audited.json; returns its path."""
     from conftest import make_run, write_run
     votes = votes or 1
     cases = []
@@ -1639,7 +1641,7 @@ def audited_run(passes, votes=None, judges=AUDIT_JUDGES[:1], model="qwen2.5:7b",
                       for judge in judges for v in range(1, votes + 1)]
         cases.append({"id": f"a{i:02d}", "response": "x" * length(i), "judges": case_votes,
                       "checks": [{"name": "answers", "type": "judge", "value": CRITERION, "blocking": True}]})
-    return write_run("runs/audited.json", make_run(cases, labels=None, model=model, judge={
+    return write_run("runs/audited.json", make_run(cases, labels=None, model=model, repeat=repeat, judge={
         "models": list(judges), "votes": votes, "temperature": 0.7 if votes > 1 else 0.0, "seed": 42,
         "prompt_sha": evalpy.sha256_bytes(evalpy.JUDGE_PROMPT.encode())}))
 
@@ -1907,6 +1909,20 @@ def test_the_audit_counts_split_votes(project, cli):
     assert "disagrees with itself" not in cli("judge", steadier, "--audit")[1]
     single = audited_run(lambda i, judge, vote: True)
     assert "Self-consistency: one vote per judge, nothing to measure" in cli("judge", single, "--audit")[1]
+
+
+def test_the_audit_names_each_answer_of_a_run_with_trials_by_its_trial(project, cli):
+    """Round 137: in a run of two trials, the audit's lists named trial 1's answers by the bare id, "a01", read as the
+    whole case, where the report (whose doubtful verdicts they are said to be already) says "a01 trial 1"."""
+    def passes(i, judge, vote):   # a01: PPF beside FFF, a split vote and a split panel; the rest all pass
+        return not (i == 1 and (vote == 3 or judge == AUDIT_JUDGES[1]))
+    run = audited_run(passes, votes=3, judges=AUDIT_JUDGES, repeat=2)
+    out = cli("judge", run, "--audit")[1]
+    both = "a01 trial 1, a01 trial 2"
+    assert f"2 under certainty 0.8 (already listed as doubtful): {both}" in out and f"of answers: {both}" in out, out
+    consistency = json.loads(cli("judge", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["consistency"]
+    assert consistency["split"] == consistency["low_certainty"] == consistency["panel_split"] == both.split(", ")
+    assert "a01 trial 1 · answers: " in cli("report", run)[1]
 
 
 def test_the_audit_reads_the_flip_rate_of_stored_pairwise_comparisons(project, cli, fake):
