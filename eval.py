@@ -21583,11 +21583,13 @@ def rows_problems(s):
                          "turns_may_be_dropped", "turns_unchecked")
             if s.get(name)]
     for row in rows:
+        # (the first one named by its trial in a run with trials, as every list names it: "the first, e" was trial 1)
         if row["name"] == "window_full":   # the first one's counts say what filled the window
             row["example"] = dict(s["window_full"][0], num_ctx=s["num_ctx"], more=len(s["window_full"]) > 1,
-                                  option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"))
+                                  option=s.get("limit_option", "num_predict"), sent=s.get("limit_sent"),
+                                  numbered=s["repeat"] > 1)
         if row["name"] == "stopped_early":
-            row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1)
+            row["example"] = dict(s["stopped_early"][0], more=len(s["stopped_early"]) > 1, numbered=s["repeat"] > 1)
         if row["name"] == "unfinished_thinking":   # those no limit stopped, named apart: their cure is not the limit's
             ended = [u for u in s["unfinished_thinking"] if no_limit_ended(u.get("done_reason"))]
             row["ended"] = {"which": which(ended, s["repeat"]) if ended else "",
@@ -22286,7 +22288,7 @@ def unset_text(e):
 
 def early_words(e):
     """What stopped_short_lines says of an answer stopped for length short of every limit: the first such one's count."""
-    first = f" (the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['trial'] > 1))})" if e["more"] else ""
+    first = f" (the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['numbered']))})" if e["more"] else ""
     return {"example": (f"an answer of {plural(e['completion_tokens'], 'token')}" if is_amount(e["completion_tokens"]) else
                         "an answer whose token count the server did not send") + first,
             "limit": (f"past the run's limit ({e['limit']}), which the server ignored, and " if e["limit"] and
@@ -22301,7 +22303,7 @@ def early_words(e):
 def window_words(e):
     """What filled the window, in the words of stopped_short_lines: the first such answer's tokens."""
     window = f", window {e['num_ctx']}" if e.get("num_ctx") else ""
-    first = f"; the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['trial'] > 1))}" if e["more"] else ""
+    first = f"; the first, {on_one_line(trial_name(id_shown(e['id']), e['trial'], e['numbered']))}" if e["more"] else ""
     past = e.get("num_ctx") and e["prompt_tokens"] + e["completion_tokens"] > e["num_ctx"]
     ten = past and e["completion_tokens"] >= 10 * e["num_ctx"] - 1   # Ollama's bound on an open answer (boundedNumPredict)
     # over /v1 no window is reported: a stop short of every limit the run set is most likely it, never known to be

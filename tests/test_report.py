@@ -2338,6 +2338,24 @@ def test_runs_lists_a_finished_run_whose_name_has_no_json(project, cli, fake):
     assert code == 0 and "runs/other " in out and "notes.txt" not in out and ".tmp-" not in out, out
 
 
+def test_the_first_answer_stopped_short_of_a_run_with_trials_is_named_by_its_trial(project, cli):
+    """137th round (seen beside judge --audit's lists): the rows "Stopped for length short of every limit" and "Stopped
+    at the context window" named their first answer by its bare id where it was trial 1 of a --repeat run, "(the first,
+    e)", and "e trial 2" where trial 2; every other list names an answer of such a run by its trial."""
+    run = make_run([("e", "bug", ["bu", "bu"]), ("f", "bug", ["bug", "bug"])], options={"num_ctx": 4096})
+    for result in run["results"]:
+        if result["id"] == "e":
+            result.update(done_reason="length", prompt_tokens=5, completion_tokens=1)
+        else:
+            result.update(done_reason="length", prompt_tokens=4000, completion_tokens=96)
+    write_run("runs/trials.json", run)
+    out = cli("report", "runs/trials.json")[1]
+    early = next((l for l in out.splitlines() if l.startswith("Stopped for length short of every limit: ")), out)
+    window = next((l for l in out.splitlines() if l.startswith("Stopped at the context window: ")), out)
+    assert "(the first, e trial 1)" in early, early
+    assert "; the first, f trial 1)" in window, window
+
+
 def test_agents_out_of_turns_with_trials_counts_answers_of_how_many_cases(project, cli):
     """Round 106: with --repeat 2, "ran out of turns: 20" stood under "12 cases with tools": answers, counted as if
     cases. With trials it says answers of how many cases, in the text and the markdown."""
