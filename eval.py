@@ -4619,17 +4619,28 @@ def names_declared_otherwise(value, schema, where):
                    f"{' or '.join(map(repr, near))}? (a call gives the names its parameters declare)")
 
 
+@functools.lru_cache(maxsize=4096)   # (checks.json's pattern with no placeholder is every case's: each case proved it
+# again, 4 regexes of 20,000 cases cost 20 s of CPU at load, 1,000 of 50 cases 44 s)
+def pattern_problems(check_type, pattern, in_split, written):
+    """What a pattern check's pattern says of it, whoever holds it: it does not compile, or, in a split
+    (in_split), it is found in every answer or (written: being loaded to run) in none, so the check could
+    decide nothing. A tuple, the same for every case holding the pattern: a pure function of it."""
+    problem = regex_problem(pattern, written=in_split and written)
+    if problem or not in_split:
+        return (problem,) if problem else ()
+    if matches_any_answer(pattern):
+        return (ALWAYS_FOUND + " (|, ^, a*), so the check can never " + ("fail" if check_type == "regex" else "pass"),)
+    if written and matches_no_text(pattern):
+        return (NEVER_FOUND + ", so the check can never " + ("pass" if check_type == "regex" else "fail"),)
+    return ()
+
+
 def filled_check_problems(check, labels, case=None, written=True):
     """What the rules of a check's type say of it once its placeholders are filled: a pattern
     that does not compile, a label check without labels, a comparison without a case's
     expected answer. `case`: the split's case, when the check comes from a split, not a run."""
     kind = CHECK_TYPES[check["type"]]
-    problems = [regex_problem(check["value"], written=case is not None and written)] if kind.pattern else []
-    if kind.pattern and case is not None and not problems[0] and matches_any_answer(check["value"]):
-        problems.append(ALWAYS_FOUND + " (|, ^, a*), so the check can never "
-                        + ("fail" if check["type"] == "regex" else "pass"))
-    elif kind.pattern and case is not None and written and not problems[0] and matches_no_text(check["value"]):
-        problems.append(NEVER_FOUND + ", so the check can never " + ("pass" if check["type"] == "regex" else "fail"))
+    problems = list(pattern_problems(check["type"], check["value"], case is not None, written)) if kind.pattern else []
     # (a stored run's, and a resume's, is read as it was made: refused since it began, it is resumed as it began)
     if "schema" in check and case is not None and written:
         problems += enum_problems(check["schema"])
@@ -5343,6 +5354,8 @@ def filled_pattern(pattern, values):
     is searched in ("Jose\u0301" found no "José"), and one unit where a quantifier repeats it: {{x}}{2} with x = "ab"
     is (?:ab){2}, where ab{2} passed "abb". Which placeholder a quantifier repeats is read from Python's own parse, each
     placeholder one character there: a class, {,}, a verbose pattern's spaces and comments, (?#...), as re reads them."""
+    if not PLACEHOLDER.search(pattern):   # (nothing to fill: checks.json's, each case's, parsed for each case)
+        return pattern
     named = by_name(values)
     places = placeholder_places(pattern) or placeholder_places(pattern, fills_of(pattern, named))
     repeated = places.repeated if places else frozenset()   # (unknown: refused at load, pattern_placeholder_problems)
@@ -5696,6 +5709,8 @@ def pattern_placeholder_problems(check, names, shared=False):
     checks.json's, which a case cannot drop): one after a backslash,
     which the backslash would join, or one whose var is empty, which leaves a pattern that finds anything (\\b{{id}}\\b
     with an empty id is \\b\\b: any answer with a word passed). Each names the check, and checks.json where it is its."""
+    if not PLACEHOLDER.search(check["value"]):   # (none to be wrong; its pattern's own faults are pattern_problems'.
+        return []   # Read for it, each case parsed checks.json's every pattern again: 1,000 of them, 50 cases, 20 s)
     problems, named = [], f"check {check['name']!r}" + (FROM_CHECKS_FILE if shared else "")
     if ESCAPED_PLACEHOLDER.search(check["value"]):
         problems.append(f"{named}: {PLACEHOLDER_ESCAPED}")
@@ -5813,23 +5828,24 @@ def case_checks(case, defaults, labels, older=None):
     if labels is not None and not any(c["type"] == "label" for c in merged):
         merged.insert(0, dict(LABEL_CHECK))
     checks, names, case_names = [], set(), by_name(case.get("vars", {}))
+    from_file = {id(d) for d in defaults}   # (asked of each check: a scan of defaults each was checks² a case)
     for check in merged:
+        shared = id(check) in from_file
         # (a tool_called check's arguments too: {"order_id": "{{order_id}}"} was sent to no var, and never matched)
         missing = [v for text in texts_in([check.get("value"), check.get("arguments")]) for v in placeholder_names(text)
                    if v not in case_names]
         if missing:   # (checks.json's named: 27 lines of the split were blamed for one value of it)
-            whose = FROM_CHECKS_FILE if any(check is d for d in defaults) else ""
+            whose = FROM_CHECKS_FILE if shared else ""
             problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(missing[0])}}}}} but the case has no "
                             f"vars.{var_shown(missing[0])}")
             continue
         if isinstance(check.get("value"), str) and CHECK_TYPES[check["type"]].pattern:
             # (by itself: a case's own check equal to one of checks.json's is the case's)
-            placed = pattern_placeholder_problems(check, case_names, shared=any(check is d for d in defaults))
+            placed = pattern_placeholder_problems(check, case_names, shared=shared)
             problems += placed
             if placed:   # (refused: its pattern filled is no second problem of the same cause)
                 continue
         # checks.json's pattern with no placeholder is the same for every case: its fault is named once, at its file
-        shared = any(check is d for d in defaults)
         fixed = shared and not placeholder_names(check.get("value") if isinstance(check.get("value"), str) else "")
         check, template = dict(check), check.get("value") if isinstance(check.get("value"), str) else ""
         check["name"] = name_as_formed(check)

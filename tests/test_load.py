@@ -547,6 +547,24 @@ def test_a_bad_pattern_in_checks_json_names_checks_json(tmp_path):
     assert str(e.value).endswith(evalpy.PLACEHOLDER_IN_ESCAPE), str(e.value)
 
 
+def test_a_pattern_of_checks_json_is_proved_once_not_once_a_case(tmp_path):
+    """Round 137: checks.json's regex with no placeholder, the same in every case, was proved again for each (compiled,
+    and parsed thrice to see whether it could decide anything): 4 of them cost 20 s of CPU at load on 20,000 cases.
+    Its proof is counted: as many for 40 cases as for one, and a fault of it is still said of every case."""
+    (tmp_path / "checks.json").write_text(json.dumps([{"type": "regex", "value": r"\border\b"}]), encoding="utf-8")
+    proofs = []
+    for n in (1, 40):
+        evalpy.pattern_problems.cache_clear()
+        cases, _, _ = evalpy.load_split(write_split(tmp_path, [dict(GOOD, id=f"c{i}") for i in range(n)]))
+        assert len(cases) == n and all(c["checks"][1]["value"] == r"\border\b" for c in cases)
+        proofs.append(evalpy.pattern_problems.cache_info().misses)
+    assert proofs[1] == proofs[0] <= 2, proofs
+    # a case's own pattern, found in every answer, is still said of each case that holds it
+    path = write_split(tmp_path, [dict(GOOD, id=f"c{i}", checks=[{"type": "regex", "value": "a*"}]) for i in range(3)])
+    said = problems(path)
+    assert len(said) == 1 and said[0].startswith(f"{path}: 3 lines: check 'regex a*': {evalpy.ALWAYS_FOUND}"), said
+
+
 def test_an_input_or_a_turn_its_vars_fill_with_nothing_is_refused_saying_so():
     """Round 107: "input": "{{c}}" with vars.c "" was sent as no user turn at all (and "  " as two spaces), where a
     written blank input is refused; a turn so filled was "content must be non-empty text", its {{t}} never named."""
