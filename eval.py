@@ -22651,8 +22651,10 @@ def failed_on(call, number, checks, passed, tools):
 
 def transcript_turns(result, checks, passed):
     """An agent's transcript turn by turn, as report --case, review and the pages show it: each turn's
-    text and calls, each call with its arguments, its result (and whether a rule matched it) and the
-    checks that failed on it. [] for an answer that is not an agent's."""
+    reasoning sent apart (thinking) and inline (inline: split_thinking()'s, None where it wrote none), the text
+    past it (content: None where its reasoning inline never closed, or it sent none), its calls, each call with its
+    arguments, its result (and whether a rule matched it) and the checks that failed on it. [] for an answer that is
+    not an agent's."""
     turns, number = [], 0
     waiting = deque()   # the calls without a result yet, oldest first: a tool's message answers the oldest
     run = set(map(id, calls_run(result.get("transcript") or ())))
@@ -22665,8 +22667,11 @@ def transcript_turns(result, checks, passed):
                               "failed": [] if cut else failed_on(call, number, checks, passed, result.get("tools"))})
             # (each turn's thinking under its turn: the last one's alone was shown, above turn 1)
             thinking = m.get("thinking") if isinstance(m.get("thinking"), str) and m.get("thinking") else None
-            turns.append({"turn": len(turns) + 1, "thinking": thinking, "content": m.get("content"), "calls": calls,
-                          "cut": cut})
+            # its reasoning inline told apart here, once, for every view: review's page showed it as what the turn
+            # said, <think> and all, where report --case split it off and reasoning sent apart was folded apart
+            inline, said = split_thinking(m["content"]) if m.get("content") else (None, m.get("content"))
+            turns.append({"turn": len(turns) + 1, "thinking": thinking, "inline": inline, "content": said,
+                          "calls": calls, "cut": cut})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
             waiting[0].update(result=m["content"], matched=m["matched"],
@@ -22678,11 +22683,11 @@ def transcript_turns(result, checks, passed):
 
 def turn_lines(turns, out_of_turns=False):
     """report --case: the transcript turn by turn, as text, each turn's reasoning inline told apart from what it said
-    (split_thinking(), as the answer's is scored and shown: "<think>cancel? no</think>It is in transit." was printed
-    as sent)."""
+    (transcript_turns' inline, as the answer's is scored and shown: "<think>cancel? no</think>It is in transit." was
+    printed as sent)."""
     lines = []
     for t in turns:
-        inline, said = split_thinking(t["content"]) if t["content"] else (None, t["content"])
+        inline, said = t["inline"], t["content"]   # (told apart by transcript_turns, as every view shows it)
         lines.append(f"  turn {t['turn']}" + (" (cut at the token limit: its calls were never run):" if t.get("cut") else
                                                ":" if said or said is None and inline or not t["calls"] else
                                                " (calls tools):"))
@@ -29672,10 +29677,16 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
   for (const t of answer.transcript) {
     const b = block("Turn " + t.turn + (t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
     b.className = "turn assistant";
-    if (t.thinking) {   // each turn's, under it
-      const thought = el("details"); thought.appendChild(el("summary", "Thinking (" + t.thinking.length + " characters; not scored)"));
-      thought.appendChild(el("pre", t.thinking)); b.insertBefore(thought, b.children[1]);
-    }
+    // each turn's reasoning under it, folded: sent apart, and inline as the server split it off (transcript_turns),
+    // never shown as what the turn said
+    const reasoning = [];
+    if (t.thinking) reasoning.push(["Thinking (" + t.thinking.length + " characters; not scored)", t.thinking]);
+    if (t.inline !== null) reasoning.push(["Thinking (inline, " + (t.content === null ? "never closed by a </think>" : "before </think>")
+                                           + "; " + t.inline.length + " characters; not scored)", t.inline]);
+    reasoning.reverse().forEach(([summary, text]) => {
+      const thought = el("details"); thought.appendChild(el("summary", summary));
+      thought.appendChild(el("pre", text)); b.insertBefore(thought, b.children[1]);
+    });
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
       call.appendChild(el("pre", "calls " + oneLine(c.call)));   // (a name's line break wrote a line of its own)

@@ -380,6 +380,14 @@ def agent_spec(case_id, calls, final="Su pedido está enviado.", out_of_turns=Fa
                           "attempts": 1}] * turns}
 
 
+def agent_thinking_inline(case_id, first="<think>I could cancel it</think>", final="<think>cancel? no</think>Su pedido está enviado."):
+    """A make_run case for an agent whose server wrote its reasoning inline: a lookup_order call whose turn said
+    `first`, then `final`."""
+    case = agent_spec(case_id, [("lookup_order", {"order_id": "A-1"}, True)], final=final)
+    case["transcript"][0]["content"] = first
+    return case
+
+
 def agent_run(**config):
     """Four agents: a1 right all the way; a2 right answer, but it cancelled (trajectory fails); a3 asked with
     the wrong order id first (its first failure) and never found it; a4 called tools until it ran out of turns."""

@@ -927,10 +927,8 @@ def test_an_agents_inline_reasoning_is_told_apart_under_each_turn(project, cli):
     """133rd round: report --case printed an agent's turns as sent, "<think>cancel? no</think>It is in transit.", where
     a case of one turn, and an agent's turns with reasoning sent apart, show the reasoning apart from what was said
     (and scored). Each turn's inline reasoning is shown as the answer's is: "thinking (inline, ...; not scored)"."""
-    from conftest import agent_spec
-    case = agent_spec("t1", [("lookup_order", {"order_id": "A-1"}, True)],
-                      final="<think>cancel? no</think>Su pedido está enviado.")
-    case["transcript"][0]["content"] = "<think>I could cancel it</think>"
+    from conftest import agent_thinking_inline
+    case = agent_thinking_inline("t1")
     shown = cli("report", write_run("runs/think.json", make_run([case], labels=None, split="agent-dev", max_turns=3)),
                 "--case", "t1")[1]
     assert ("  turn 1 (calls tools):\n    thinking (inline, before </think>; not scored):\n      I could cancel it\n"

@@ -1048,6 +1048,27 @@ def test_review_against_another_agent_run_shows_its_transcript_too(project):
     assert "transcript" not in plain[0]["other"]
 
 
+def test_review_serves_each_agent_turns_inline_reasoning_apart_from_what_it_said(project):
+    """Round 137: review's page showed an agent's earlier turn as it came, "<think>I could cancel it</think>", as if the
+    model had said it, where report --case and the pages show it apart and reasoning sent apart is folded under its
+    turn, not scored. The page is served each turn's reasoning inline apart from its text, the other run's too."""
+    from conftest import agent_run, agent_thinking_inline
+    run = agent_run()
+    run["results"] = [make_run([agent_thinking_inline("a1")], labels=None)["results"][0] if r["id"] == "a1" else r
+                      for r in run["results"]]
+    unclosed = agent_thinking_inline("a2", first="<think>still at it")   # (a turn that called tools, its reasoning open)
+    run["results"] = [make_run([unclosed], labels=None)["results"][0] if r["id"] == "a2" else r for r in run["results"]]
+    path = write_run("runs/think.json", run)
+    with serving(evalpy.Review(path, against_path=path)) as url:
+        items = {it["id"]: it for it in requests.get(url + "/data").json()["items"]}
+    for turns in (items["a1"]["transcript"], items["a1"]["other"]["transcript"]):
+        assert [(t["inline"], t["content"]) for t in turns] == [("I could cancel it", ""),
+                                                                ("cancel? no", "Su pedido está enviado.")], turns
+    assert [(t["inline"], t["content"]) for t in items["a2"]["transcript"]][0] == ("still at it", None)
+    assert items["a3"]["transcript"][0]["inline"] is None and "<think>" not in json.dumps(items["a1"]["transcript"])
+    assert "t.inline" in evalpy.REVIEW_PAGE and "never closed by a </think>" in evalpy.REVIEW_PAGE
+
+
 def test_review_shows_the_passages_beside_the_answer_marked_relevant_with_unsupported_claims(project):
     """RAG (issue 30): each item carries its passages in rank order, which are relevant, the
     relevant ones not retrieved, and the claims the faithful judge found unsupported."""

@@ -1123,6 +1123,23 @@ def test_each_turns_thinking_is_shown_under_its_turn(project, chromium):
         assert tab.query_selector("#thinking") is None   # (not again above the transcript)
 
 
+def test_each_turns_inline_reasoning_is_folded_under_its_turn_apart_from_what_it_said(project, chromium):
+    """Round 137: the page showed an agent's earlier turn as "<think>I could cancel it</think>", its reasoning as if
+    said; it is folded under its turn, labelled not scored, as reasoning sent apart is."""
+    from conftest import agent_run, agent_thinking_inline
+    run = agent_run()
+    run["results"] = [make_run([agent_thinking_inline("a1")], labels=None)["results"][0] if r["id"] == "a1" else r
+                      for r in run["results"]]
+    with review_tab(chromium, write_run("runs/agent.json", run)) as tab:
+        tab.select_option("#status", "all")
+        assert tab.text_content("#case h2") == "a1"
+        folded = tab.eval_on_selector_all("#transcript .turn details", "ds => ds.map(d => [d.open, d.textContent])")
+        assert folded == [[False, "Thinking (inline, before </think>; 17 characters; not scored)I could cancel it"],
+                          [False, "Thinking (inline, before </think>; 10 characters; not scored)cancel? no"]], folded
+        said = tab.eval_on_selector_all("#transcript .turn > pre", "ps => ps.map(p => p.textContent)")
+        assert said == ["", "Su pedido está enviado."], said
+
+
 def test_a_change_by_the_majority_of_trials_says_so_on_its_pill(project, chromium):
     """114th round: "fixed" beside two passing answers said nothing of the other run's failing trials."""
     this = write_run("runs/one.json", make_run([("c1", "bug", ["bug"]), ("c2", "bug", ["bug"])]))
