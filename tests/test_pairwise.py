@@ -694,11 +694,15 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
         "--seed", "7", "--", "-a.json", "b c.json"]
     stored = load_json(cand + ".pairwise.json")["comparisons"][0]["verdicts"]
     assert 4 <= len(stored) < 24          # every call answered, those of a pair half asked too (thirteenth attack)
+    # (one that came as it stopped, kept in the journal, is stored by the next compare and not asked again: counted,
+    # the test failed on a loaded machine, where one came then)
+    journal = f"{cand}.pairwise.json.journal"
+    kept = sum(1 for line in open(journal, encoding="utf-8") if line.endswith("\n")) if os.path.lexists(journal) else 0
     asked = len(fake.chat_bodies)
     fake.latency = 0
     code, out, err = cli(*shlex.split(printed)[1:])   # the command printed, word for word
     assert code == 0 and "Candidate wins (12)" in out
-    assert len(fake.chat_bodies) - asked == 24 - len(stored)        # only what was missing
+    assert len(fake.chat_bodies) - asked == 24 - len(stored) - kept        # only what was missing
 
 
 def test_a_stopped_compare_names_a_journal_only_where_there_is_one_and_goes_on_with_its_jobs(project, cli, fake):

@@ -326,7 +326,7 @@ def start_run(project, fake, *extra):
     return start_eval(project, "run", "--split", "dev", "--host", fake.url, *extra)
 
 
-def wait_for_answers(journal, n, timeout=30):
+def wait_for_answers(journal, n, timeout=120):   # (a bound against a hang, not a time: 30 s ran out on a loaded machine)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if journal.exists() and journal.read_text(encoding="utf-8").count("\n") >= n + 1:
