@@ -12138,6 +12138,15 @@ RANK_AFTER = re.compile(r"(?P<name>\S(?:.{0,79}?\S)?)[ \t]*+(?::|=(?!>)|(?P<arro
                         r"(?P<remark>" + PLACE_REMARKED + ")")   # (or an arrow's, as PLACE_LINKED's: "A -> 2, B -> 1" was
 # A first; a remark after an arrow's, its place; after a colon's only beside a bare one, remarks_placed: "A: 2 (errors),
 # B: 1 (error)" counts, no place, where "A: 2 (close)\nB: 1" was one line, no ranking, and the winner A counted)
+# ...and only a remark that qualifies the place, saying nothing of what the numbers count (close, narrowly, slightly
+# worse, typo): any other may call them scores or say the two are tied ("A: 1 (points)\nB: 2", "B: 2 (out of 10)",
+# "A: 1 (tie)\nB: 2": read as places, A first, the winner A counted though B has more points or the reply says a tie),
+# read as before, no place
+PLACE_QUALIFIED = re.compile(r"[ \t]*+\([ \t]*+(?:(?:a[ \t]++)?(?:close|narrow(?:ly)?|slight(?:ly)?|barely|marginal(?:ly)?"
+                             r"|clear(?:ly)?|just|somewhat|much|far|easily|decisively|comfortably|a[ \t]++bit|a[ \t]++little"
+                             r"|by[ \t]++(?:a[ \t]++)?(?:hair|little|lot|far|(?:narrow|small|slim|wide|large)[ \t]++margin))"
+                             r"(?:[ \t]++(?:better|worse|behind|ahead|second|call|one|race|win|loss|margin))?"
+                             r"|(?:a[ \t]++)?typo)[ \t.!]*+\)", re.IGNORECASE)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
@@ -12362,10 +12371,12 @@ def a_ranking(under, items):
 def rank_after(part, remarked=False):
     """The match of a number after a ranking's part's name and its colon (RANK_AFTER: "A: 2"), or None (one labelled
     before it, "1st: B", is PLACE_BEFORE's); in bold or not. A remark after a colon's number ("A: 2 (close)") is read
-    only where `remarked` (remarks_placed); after an arrow's always."""
+    only where `remarked` (remarks_placed) and it only qualifies the place (PLACE_QUALIFIED: "A: 1 (points)" is none);
+    after an arrow's always."""
     part = part.strip("*_ \t")
     rank = RANK_AFTER.fullmatch(part) if not PLACE_BEFORE.match(part) else None
-    return rank if rank and (remarked or rank.group("arrow") or not rank.group("remark")) else None
+    return rank if rank and (rank.group("arrow") or not rank.group("remark")
+                             or remarked and PLACE_QUALIFIED.fullmatch(rank.group("remark"))) else None
 
 
 def bare_remark(remark):

@@ -7866,6 +7866,24 @@ def test_a_place_after_a_colon_with_a_remark_after_it_beside_a_bare_one_is_read(
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preference_order": "A: 1 (points)\\nB: 2"}', None),
+    ('{"winner": "A", "preference_order": "A: 1\\nB: 2 (points)"}', None),
+    ('{"winner": "A", "preference_order": "A: 1\\nB: 2 (out of 10)"}', None),
+    ('{"winner": "A", "preference_order": "B: 2, A: 1 (out of 10)"}', None),
+    ('{"winner": "A", "ranked_list": "A: 1 (score)\\nB: 2"}', None),
+    ('{"winner": "B", "preference_order": "A: 2 (points)\\nB: 1"}', None),
+    # (a remark only qualifying the place is still read past)
+    ('{"winner": "B", "preference_order": "A: 2 (barely)\\nB: 1"}', "B"),
+    ('{"winner": "A", "preference_order": "A: 2 (marginally worse)\\nB: 1"}', None),
+])
+def test_a_remark_after_a_colons_number_saying_what_it_counts_is_no_place(reply, human):
+    """137th round, atkRW: "A: 1 (points)\\nB: 2" (or "B: 2 (out of 10)", "A: 1 (score)") under a ranking's key was read
+    as places since b537e29, A first: the winner A beside it counted though B has more points. Only a remark qualifying
+    the place (close, narrowly, slightly worse, typo) is read past; any other is read as before."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
