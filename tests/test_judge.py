@@ -7884,6 +7884,20 @@ def test_a_remark_after_a_colons_number_saying_what_it_counts_is_no_place(reply,
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "preference_order": "A: 1 (tie)\\nB: 2"}', None),
+    ('{"winner": "tie", "preference_order": "A: 1\\nB: 2 (tie)"}', None),
+    ('{"winner": "A", "preference_order": "B: 2 (tie)\\nA: 1"}', None),
+    ('{"winner": "B", "preference_order": "A: 2\\nB: 1 (equal)"}', None),
+    ('{"winner": "B", "ranked_list": "A: 2, B: 1 (same)"}', None),
+])
+def test_a_tie_remarked_beside_unequal_places_after_colons_is_left_to_a_person(reply, human):
+    """137th round, atkRW: "A: 1 (tie)\\nB: 2" under a ranking's key was read as places since b537e29, A first: the
+    winner A beside it counted though the reply says a tie. A remark saying a tie is no qualifier of a place
+    (PLACE_QUALIFIED): the reply contradicts itself, left to a person as before."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
     ('{"winner": "A", "ratings": {"A": 9, "B": 3, "order_presented": ["B", "A"]}}', "A"),
