@@ -12756,14 +12756,17 @@ STANDINGS = {"standing", "standings"}
 def answers_standings(key, value):
     """The entries of an object of the answers' standings under a key of STANDINGS, each under its answer's standing key
     ({"standing": {"A": 2}} is {"standing_A": 2}), read as answer_scored reads that: a bare number or a place's word a
-    place, lower the better, one out of a scale a score, "9 out of 10" (standing_scored); or {} where its keys are other
-    than the two answers' once each, or a value is none of those."""
+    place, lower the better, one out of a scale a score, "9 out of 10" (standing_scored); or {} where its keys name the
+    two answers other than once each, or a value is none of those. Keys naming neither are passed by: a third's
+    standing ({"A": 2, "B": 1, "C": 3}: read as none, the winner A counted though B stands above it) says nothing
+    against the two's."""
     words = field_name(key).split("_")
     if not isinstance(value, dict) or not STANDINGS & set(words) or not set(words) <= STANDINGS | WHOLE_WORDS:
         return {}
     name = "_".join("standing" if word in STANDINGS else word for word in words)
-    entries = {f"{name}_{side_named(k)}": v for k, v in itertools.islice(value.items(), FIELD_VALUES_READ)}
-    return entries if set(entries) == {f"{name}_A", f"{name}_B"} and len(value) == 2 \
+    named = [(side, v) for k, v in itertools.islice(value.items(), FIELD_VALUES_READ) if (side := side_named(k))]
+    entries = {f"{name}_{side}": v for side, v in named}
+    return entries if sorted(side for side, _ in named) == ["A", "B"] \
         and all(answer_scored(k, v) for k, v in entries.items()) else {}
 
 

@@ -7444,6 +7444,20 @@ def test_an_object_of_the_answers_standings_is_read_as_each_answers_standing(rep
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "standing": {"A": 2, "B": 1, "C": 3}}', None),
+    ('{"winner": "tie", "standing": {"A": 2, "B": 1, "C": 3}}', None),
+    ('{"winner": "B", "standing": {"A": 2, "B": 1, "C": 3}}', "B"),
+    ('{"winner": "A", "standings": {"C": 1, "A": 2, "B": 3}}', "A"),
+    # (A named twice is still none)
+    ('{"winner": "A", "standing": {"A": 2, "B": 1, "Response A": 1}}', "A"),
+])
+def test_a_third_names_standing_beside_the_answers_standings_is_passed_by(reply, human):
+    """137th round, atkRW: "standing": {"A": 2, "B": 1, "C": 3} was read as no standings, its keys other than the two
+    answers': the winner A beside it counted though B stands above A. The third's standing is passed by, the two's read."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": {"1": "B", "2": "A"}}', None),
     ('{"winner": "A", "ranking": {"1st": "Response B", "2nd": "Response A"}}', None),
     ('{"winner": "A", "ranking": "B, A"}', None),
