@@ -12235,6 +12235,11 @@ LINE_RECONSIDERED = re.compile(r"\A[ \t]*+(?:on[ \t]+(?:reflection|second[ \t]+t
                                r"[ \t]*+,?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
                                r"(?=[ \t]*+[.!]?[ \t]*+\Z)",
                                re.IGNORECASE)
+# ...a line thinking again that ends in a tie or names an answer the loser ("A > B\nOverall, it's a tie", "B > A\nActually,
+# B loses.": read as a reason, the first line's winner counted): the reply takes its ranking back, two
+RECONSIDERED_LOSER = re.compile(r"(?P<name>\S(?:.{0,38}?\S)?)[ \t]++(?:loses|lost|is[ \t]++(?:the[ \t]++)?(?:loser|worse))"
+                                r"[ \t.!]*+", re.IGNORECASE)
+RECONSIDERED_TIE = re.compile(TIED_REMARK + r"[ \t.!]*+", re.IGNORECASE)
 # ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
 # "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
 # beside them was counted
@@ -12292,7 +12297,8 @@ def line_ranks_first(under, line):
     """The answer a line after a ranking's first line ranks first where it ranks the two again (a_ranking's, as it is
     or after its label: "B > A", "Final: B > A", "A: 2nd, B: 1st"), or places one of them ("B ranked 1st", "A: worst"),
     or names one the winner ("Verdict: B", "B wins", "B is better": read as a reason, the first line's A counted beside
-    the winner A though the reply ends naming B), or None where it says nothing of the two (a reason: "B is shorter")."""
+    the winner A though the reply ends naming B), or "tie" or the other where it thinks again to a tie or a loser
+    (reconsidered_against), or None where it says nothing of the two (a reason: "B is shorter")."""
     for text in (line, LINE_LABEL.sub("", line, count=1), LINE_RECONSIDERED.sub("", line)):
         ranked = a_ranking(under, text)
         answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None
@@ -12305,7 +12311,21 @@ def line_ranks_first(under, line):
             return said if place == 1 else {"A": "B", "B": "A"}[said]
     # (after its label alone: "B: best tone" remarks on B, names no winner)
     said = field_word_said(LINE_RECONSIDERED.sub("", LINE_LABEL.sub("", line, count=1)), LOOSE_WINNER, WINNER_WORDS, {})
-    return said if said in ("A", "B") else None
+    return said if said in ("A", "B") else reconsidered_against(line)
+
+
+def reconsidered_against(line):
+    """What a line thinking again (LINE_RECONSIDERED) says against a ranking's first line where it names no winner:
+    "tie" where it ends in a tie ("Overall, it's a tie"), the other answer where it names one the loser ("Actually, B
+    loses."); else None (a reason)."""
+    rest = LINE_RECONSIDERED.sub("", line).strip()
+    if rest == line.strip():
+        return None
+    if RECONSIDERED_TIE.fullmatch(rest):
+        return "tie"
+    loser = RECONSIDERED_LOSER.fullmatch(rest)
+    said = field_word_said(loser.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if loser else None
+    return {"A": "B", "B": "A"}.get(said)
 
 
 def a_ranking(under, items):

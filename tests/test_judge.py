@@ -7669,6 +7669,20 @@ def test_a_ranking_whose_later_line_thinks_again_and_names_the_other_is_left_to_
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A > B\\nOverall, it\'s a tie"}', None),
+    ('{"winner": "B", "ranking": "B > A\\nActually, B loses."}', None),
+    ('{"winner": "A", "preference_order": "A > B\\nOn reflection, A is worse"}', None),
+    # (a loser agreeing with the first line, or a line not thinking again, is a reason)
+    ('{"winner": "B", "ranking": "B > A\\nActually, A loses."}', "B"),
+    ('{"winner": "A", "ranking": "A > B\\nA loses on tone"}', "A"),
+])
+def test_a_line_thinking_again_to_a_tie_or_the_first_a_loser_is_two(reply, human):
+    """137th round, atkRW: "A > B\\nOverall, it's a tie" (or "B > A\\nActually, B loses.") was read as the first line's
+    order, the line a reason: the winner beside it counted though the reply takes its ranking back. Two."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "tie", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "B", "ranking": "A → 2\\nB → 1"}', "B"),
