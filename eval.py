@@ -17998,9 +17998,10 @@ def write_run(run, run_path, args):
     try:
         write_file(run_path, run_text(run))
         WRITTEN_WHOLE.append(run_path)
-    except FileExistsError:
+    except FileExistsError:   # (another's file: kept, and the way on said, as a resume meeting it says it)
         raise EvalError(f"{shell_word(run_path)} appeared while the run was writing; the answers are still in "
-                        f"{shell_word(run_path + JOURNAL_SUFFIX)}") from None
+                        f"{shell_word(run_path + JOURNAL_SUFFIX)}: move {shell_word(run_path)} aside, then: "
+                        f"{resume_command(run_path, resume_given(args))}") from None
     except OSError as e:
         raise EvalError(f"cannot write {shell_word(run_path)} ({e.strerror}); every answer is kept in "
                         f"{shell_word(run_path + JOURNAL_SUFFIX)}.\n{remedy(e)}, then: {resume_command(run_path, resume_given(args))}") from None

@@ -5465,16 +5465,17 @@ def test_a_dangling_link_at_the_runs_name_is_said_before_any_call(project, cli, 
     assert code == 2 and fake.chat_bodies == [] and "error: runs/dev-v3.json is a folder, not the run" in err, err
 
 
-def stopped_in_final_write(fake, first=""):
+def stopped_in_final_write(fake, first="", stop=True):
     """A run of dev given --timeout 60 --retries 1 --jobs 2, stopped by a SIGTERM it sends itself as its run file is
-    written (`first`: a line of Python run before, `path` the run file's): its CompletedProcess."""
+    written (`first`: a line of Python run before, `path` the run file's; stop=False: that line alone, no signal): its
+    CompletedProcess."""
     fake.answers = answer_key("golden/dev.jsonl")
     return stopped_child("write = evalpy.write_file\n"
                          "def stopped(path, *args, **kwargs):\n"
                          "    if path == 'runs/dev-v3.json':\n"
                          f"        {first or 'pass'}\n"
-                         "        os.kill(os.getpid(), signal.SIGTERM)\n"
-                         "        time.sleep(10)\n"
+                         + ("        os.kill(os.getpid(), signal.SIGTERM)\n"
+                            "        time.sleep(10)\n" if stop else "") +
                          "    return write(path, *args, **kwargs)\n"
                          "evalpy.write_file = stopped\n"
                          f"sys.exit(evalpy.main(['run', '--split', 'dev', '--host', {fake.url!r}, '--timeout', '60', "
@@ -5507,6 +5508,21 @@ def test_a_run_file_in_the_way_of_a_stopped_run_gives_the_runs_options_back(proj
     code, out, err = cli(*shlex.split(done.stderr.split("then: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28, err
     assert Path("aside.txt").read_text() == "not a run"
+
+def test_a_run_file_that_appears_as_the_run_writes_gives_a_resume_that_works(project, cli, fake):
+    """137th round's newcomer: another program's file put at the run's name as the run wrote it (--timeout 60 --retries
+    1 given) said only "runs/dev-v3.json appeared while the run was writing; the answers are still in
+    runs/dev-v3.json.journal", no cure, where a resume meeting that file says to move it aside and how to go on."""
+    done = stopped_in_final_write(fake, "open(path, 'w').write('not a run')", stop=False)
+    assert done.returncode == 2 and done.stderr.endswith(
+        "error: runs/dev-v3.json appeared while the run was writing; the answers are still in runs/dev-v3.json.journal: "
+        "move runs/dev-v3.json aside, then: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 "
+        "--jobs 2\n"), done.stderr
+    os.rename("runs/dev-v3.json", "aside.txt")
+    code, out, err = cli(*shlex.split(done.stderr.split("then: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
+    assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28, err
+    assert Path("aside.txt").read_text() == "not a run"
+
 
 def test_a_run_stopped_as_it_writes_its_file_says_where_its_answers_are(project, cli, fake, monkeypatch):
     """Ninth attack on issue 28, item 13: a stop between writing the run file and removing its journal
