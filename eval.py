@@ -51,7 +51,7 @@ import sys
 
 if sys.version_info < (3, 11):   # (typing's NotRequired, and patterns with possessive repeats, are 3.11's)
     sys.stderr.write(f"error: eval.py needs Python 3.11 or newer; {sys.executable} is {sys.version.split()[0]}:"
-                     " make the venv with a newer one, python3.11 -m venv .venv (README, Quickstart)\n")
+                     " make the venv again with a newer one, python3.11 -m venv --clear .venv (README, Quickstart)\n")
     sys.exit(2)
 # what stops eval.py as Ctrl-C does: SIGTERM (a kill, CI's cancel), SIGHUP (a closed terminal, a dropped ssh session).
 # A signal ignored as eval.py starts stays ignored: `nohup` (SIGHUP), a script's background job (SIGINT) asked
