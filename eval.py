@@ -29532,9 +29532,11 @@ def review_handler(review, nonce):
                 review.posts += 1
                 self.counted = True
             # a key is looked up among the run's (an id of a run file may hold half a character: its JSON escapes it),
-            # and "was" compared with the text stored (one written by hand may hold one: refused, it could never change)
+            # the run compared with this review's path (same_file: a path holding a byte that is not UTF-8, r\xff.json,
+            # is sent to the page as half a character; refused, no save of its page was ever taken), and "was" compared
+            # with the text stored (one written by hand may hold one: refused, it could never change)
             for name, value in body.items() if isinstance(body, dict) else [(None, body)]:
-                problem = unreadable_value(value, surrogates=name != "was") if name != "key" else None
+                problem = unreadable_value(value, surrogates=name not in ("was", "run")) if name != "key" else None
                 if problem:   # (named: the text or what the page showed)
                     raise ValueError(f"{json.dumps(name)} {problem}" if name is not None else f"the body {problem}")
             self.send_json(200, review.save(body))

@@ -285,6 +285,31 @@ def test_a_run_given_by_a_long_path_takes_any_note_the_box_takes(project):
         assert evalpy.Review(path).annotations()[0]["c1#1"]["text"] == "\U0001f600" * evalpy.MAX_ANNOTATION
 
 
+def test_a_run_whose_path_is_not_utf8_takes_the_saves_of_its_page(project):
+    """138th round: a run named r\xff.json (or in a folder of a byte not UTF-8) opened in review, and every save of its
+    page was refused, '"run" holds \\udcff, half of a character': the page sends back the path /data gave it, which holds
+    the byte as half a character. The run is compared as a path (same_file); another such name is another run."""
+    name = os.fsdecode(b"r\xff.json")
+    try:
+        path = write_run(name, make_run([("c1", "bug", "acceso"), ("c2", "bug", "bug")]))
+    except (OSError, UnicodeError):
+        pytest.skip("this file system refuses a file name that is not UTF-8")
+    with serving(evalpy.Review(path)) as url:
+        data = requests.get(url + "/data", timeout=10).json()
+        assert data["run"] == name
+        save = {"key": "c1#1", "text": "wrong label", "was": "", "run_sha": data["run_sha"], "run": data["run"]}
+        answer = requests.post(url + "/annotations", json=save, timeout=10)   # (json.dumps: "\udcff", as the page sends it)
+        assert answer.status_code == 200, answer.text
+        assert evalpy.Review(path).annotations()[0]["c1#1"]["text"] == "wrong label"
+        # a path that is not this run's, of such a byte or of half a character no file name holds, is another page's run
+        for other in (os.fsdecode(b"q\xff.json"), "r\ud800.json"):
+            answer = requests.post(url + "/annotations", json=dict(save, run=other, was="wrong label"), timeout=10)
+            assert answer.status_code == 412 and "this page shows another run" in answer.json()["error"], answer.text
+        # the text is still held to what a text must be
+        answer = requests.post(url + "/annotations", json=dict(save, text="z\udcff", was="wrong label"), timeout=10)
+        assert answer.status_code == 400 and '"text" holds \\udcff' in answer.json()["error"], answer.text
+
+
 def test_a_long_note_another_tab_shortened_is_answered_as_another_pages_save(project):
     """127th round: a hand-written note of 5,000 characters, shown, then shortened by another tab: this tab's save sent
     the long note back as what it showed, past a limit read from the file as it is now, and was refused for its size
