@@ -29505,6 +29505,11 @@ def review_handler(review, nonce):
             if self.path != "/annotations" or self.path_as_sent() != self.path:
                 self.send(404, "text/plain; charset=utf-8", b"not found\n")
                 return
+            if self.headers.get_all("Transfer-Encoding"):   # (RFC 9112 6.1: it overrides a Content-Length beside it,
+                # which was read, a chunked body read as a length of bytes; a server should refuse the two, and the page
+                # sends neither its chunks nor a coding: refused alone too, where "its length in digits" said less)
+                raise ValueError("a body sent with Transfer-Encoding is not taken (beside a Content-Length it could be read "
+                                 "two ways, RFC 9112 6.1): send the body whole, with its length in Content-Length alone")
             lengths = {length.strip() for length in self.headers.get_all("Content-Length") or ()}   # (its spaces are
             # none of its value, RFC 9110 5.5: 53 and "53 " were "different values")
             if len(lengths) > 1:   # (RFC 9112 6.3: an error; the first was read, the rest of the body left as the next)

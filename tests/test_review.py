@@ -880,6 +880,23 @@ def test_two_different_content_lengths_are_a_400(runs):
     assert load_json(runs[1] + ".annotations.json")["annotations"]["dev-07#1"]["text"] == "two lengths"
 
 
+@pytest.mark.parametrize("framing, body", [
+    ("Transfer-Encoding: chunked\r\nContent-Length: 33\r\n", b'{"key":"dev-07#1","text":"smug"}\n'),
+    ("Content-Length: 43\r\nTransfer-Encoding: chunked\r\n", b'20\r\n{"key":"dev-07#1","text":"smug"}\r\n0\r\n\r\n'),
+    ("Transfer-Encoding: chunked\r\n", b'20\r\n{"key":"dev-07#1","text":"smug"}\r\n0\r\n\r\n'),
+    ("Transfer-Encoding: identity\r\nContent-Length: 33\r\n", b'{"key":"dev-07#1","text":"smug"}\n'),
+], ids=["chunked-then-length", "length-then-chunked", "chunked-alone", "identity"])
+def test_a_body_sent_with_transfer_encoding_is_a_400_never_read_by_its_length(runs, framing, body):
+    """138th round's attack on review: a save with Transfer-Encoding: chunked and a Content-Length was read by its
+    Content-Length and saved (RFC 9112 6.1: Transfer-Encoding overrides it; a server should refuse the two), and one
+    truly chunked was "not one JSON object". Refused as two lengths are, saying how to send it."""
+    with serving(evalpy.Review(runs[1])) as url:
+        reply = raw_save(int(url.rsplit(":", 1)[1]), framing, body)
+    assert reply.split(b"\r\n")[0].endswith(b"400 Bad Request") and b"sent with Transfer-Encoding is not taken" in reply, reply
+    assert b"with its length in Content-Length alone" in reply
+    assert not os.path.exists(runs[1] + ".annotations.json")
+
+
 def test_a_page_that_goes_away_leaves_no_traceback(server, capsys):
     url, review = server
     host, port = url[len("http://"):].split(":")
