@@ -696,11 +696,12 @@ def on_one_line(text, width=None):
     return cut_to(re.sub("[\n\u2028\u2029\t]", lambda m: LINE_BREAKS[m.group()], inert(str(text))), width)
 
 
-def seconds_given(seconds):
-    """Seconds as a person writes them: 0.00001 and 9.9999 as they are (never 1e-05, nor 10), 10.0 as 10."""
-    if not 1e-9 <= abs(seconds) < 1e15:   # (1e-320 was 320 zeros)
-        return f"{seconds:g}"
-    text = format(decimal.Decimal(repr(float(seconds))), "f")
+def number_given(number):
+    """A number (seconds, a temperature) as a person writes it: 0.00001 and 9.9999 as they are (never 1e-05, nor 10),
+    10.0 as 10 (argparse reads --timeout 100 as 100.0, echoed so in the commands to paste)."""
+    if not 1e-9 <= abs(number) < 1e15:   # (1e-320 was 320 zeros)
+        return f"{number:g}" if number else "0"
+    text = format(decimal.Decimal(repr(float(number))), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
@@ -839,7 +840,7 @@ def option_word(flag, value, word=shell_word):
     or the command line takes it for an option (--split=-x/dev.jsonl, --case=-a); word writes the value (id_word, a
     case id). Where word leaves it as it is but the shell would not read it as one word (id_word's "--x y", plain in a
     list), it is quoted: the whole option where joined with = ('--case=--x y'), else the value."""
-    text = str(value)
+    text = number_given(value) if type(value) is float else str(value)   # (--timeout 100 given, never "100.0")
     shown = word(text)
     # (left unquoted by word, as it is or its backslashes doubled (id_word's a\\nb), but quoted by the shell's rules:
     # pasted as shown, "--case=--x y" gave "unrecognized arguments: y")
@@ -9124,7 +9125,7 @@ class ChatClient:
                                                          None if body is None else json.dumps(body).encode(), limit)
         except (TimeoutError, self.requests.exceptions.ReadTimeout) as e:   # it took the request, and sat on it
             # (a --timeout under the checks' own bound is the wait: named, the server maybe only slow; 0.004 said "0 s")
-            shown = seconds_given(limit) if seconds is None else f"{limit:.3g}"   # (--timeout 9.9999 was said "10 s")
+            shown = number_given(limit) if seconds is None else f"{limit:.3g}"   # (--timeout 9.9999 was said "10 s")
             timed = (f"; that wait was --timeout's (the checks before a run wait {PREFLIGHT_TIMEOUT:g} s, or --timeout "
                      "where shorter): raise --timeout if the server is only slow; else" if seconds is None and
                      limit == self.timeout and self.timeout < PREFLIGHT_TIMEOUT else ":")
@@ -9277,7 +9278,7 @@ class ChatClient:
         try:
             status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
         except (errors.Timeout, TimeoutError):
-            raise CallFailed(f"no answer within {seconds_given(self.timeout)} s {TIMED_OUT}", retry=True) from None
+            raise CallFailed(f"no answer within {number_given(self.timeout)} s {TIMED_OUT}", retry=True) from None
         except AnswerUndecodable as e:   # (asked again, it comes alike)
             raise CallFailed(self.scrub(str(e)), retry=False) from None
         # (before ValueError: requests' InvalidHeader is one too, and said "Content-Length contained multiple ..." alone;
@@ -14073,7 +14074,7 @@ def judge_command(path, config, checks=None, **instead):
     if judge.get("votes", 1) != 1:
         words.append(f"--judge-votes {value('votes')}")
     if judge.get("temperature"):
-        words.append(f"--judge-temperature {value('temperature')}")
+        words.append(option_word("--judge-temperature", judge["temperature"]))   # (1.0 as 1: as given)
     if judge.get("seed", DEFAULT_SEED) != DEFAULT_SEED:
         words.append(option_word("--seed", str(judge["seed"])))
     if judge.get("num_predict", DEFAULT_JUDGE_TOKENS) != DEFAULT_JUDGE_TOKENS:
@@ -26781,7 +26782,7 @@ def pairwise_command(a_path, b_path, judge, api, host, keyed=False):
     at the address given, and a key given by --api-key to an OpenAI-compatible server (`keyed`: the comparison's API,
     given or its runs') given again. Runs after --, a path that begins with a dash being no option."""
     options = [option_word("--pairwise", judge["criterion"]), *(option_word("--judge-model", m) for m in judge["models"]),
-               f"--judge-votes {judge['votes']}", f"--judge-temperature {judge['temperature']!r}", f"--seed {judge['seed']}",
+               f"--judge-votes {judge['votes']}", option_word("--judge-temperature", judge['temperature']), f"--seed {judge['seed']}",
                *([f"--judge-max-tokens {judge['num_predict']}"] if judge.get("num_predict") else []),
                *(["--judge-schema"] if judge.get("schema") else []), *([f"--api {api}"] if api else []),
                *([option_word("--host", host)] if host else []), *SPEED_GIVEN,
@@ -28023,7 +28024,7 @@ def config_rows(config, path):
     if config.get("judge"):
         j = config["judge"]
         rows.append(["judge", f"{', '.join(j.get('models', []))} · {j.get('votes', 1)} vote(s) · "
-                              f"temperature {json_text(j.get('temperature', 0))}"])
+                              f"temperature {number_given(t) if type(t := j.get('temperature', 0)) is float else json_text(t)}"])
     server = " · ".join(str(config[k]) for k in ("api", "host", "server_version") if config.get(k))
     rows += [["server", server or "-"], ["date", config.get("date", "-")], ["eval.py", config.get("eval_version", "-")]]
     return rows

@@ -685,7 +685,7 @@ def test_a_killed_compare_keeps_the_verdicts_it_paid_for(project, cli, fake):
     assert (f"(any that came as it stopped are kept in {cand}.pairwise.json.journal, which the next compare stores)"
             in err) == os.path.lexists(f"{cand}.pairwise.json.journal"), err
     assert shlex.split(printed)[1:] == ["compare", "--pairwise", CRITERION, "--judge-model", "qwen2.5:7b",
-                                        "--judge-votes", "1", "--judge-temperature", "0.0", "--seed", "42",
+                                        "--judge-votes", "1", "--judge-temperature", "0", "--seed", "42",
                                         "--judge-max-tokens", "1024", "--host", fake.url, "--", base, cand], printed
     # (round 96) a temperature as stored (0.123457 was another judge: every call asked again), a path after --
     judge = {"criterion": "c", "models": ["m"], "votes": 2, "temperature": 0.1234567, "seed": 7}
@@ -1998,7 +1998,7 @@ def test_a_stop_as_the_verdicts_are_stored_names_where_they_are_and_the_command(
     code, out, err = cli("compare", base, cand, "--pairwise", CRITERION, "--host", fake.url)
     sidecar, journal = cand + ".pairwise.json", cand + ".pairwise.json.journal"
     command = (f"python eval.py compare --pairwise '{CRITERION}' --judge-model qwen2.5:7b --judge-votes 1 --judge-temperature "
-               f"0.0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}")
+               f"0 --seed 42 --judge-max-tokens 1024 --host {fake.url} -- {base} {cand}")
     assert code == 2 and err.splitlines()[-1] == (
         f"error: interrupted while storing the verdicts in {sidecar}: they are stored in it; the same compare reads "
         f"them, asking only for what is missing: {command}" if gone else
@@ -2378,7 +2378,7 @@ def test_the_audit_of_a_run_whose_compare_was_killed_names_the_journaled_verdict
     # (its review) `runs` names the compare that goes on with it, as a stop by SIGTERM prints it
     listed = cli("runs", "runs")[1]
     assert (f"; go on with: python eval.py compare --pairwise 'Which is shorter?' --judge-model qwen2.5:7b --judge-votes 2 "
-            f"--judge-temperature 0.0 --seed 42 --judge-max-tokens 1024 --api ollama --host {fake.url} -- {base} {cand}") \
+            f"--judge-temperature 0 --seed 42 --judge-max-tokens 1024 --api ollama --host {fake.url} -- {base} {cand}") \
         in listed, listed
     # (its review) a journal's words go into a command to paste: one eval.py never writes (an api of shell code) gives none
     lines = journal.read_text(encoding="utf-8").splitlines()

@@ -722,7 +722,7 @@ def test_the_same_run_command_on_a_moved_server_gives_a_resume_that_asks_it(proj
         moved.stop()   # (the server the journal records is gone)
         code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--jobs", "2", "--timeout", "60",
                              "--retries", "0")
-        assert code == 2 and (f"with: python eval.py run --resume runs/dev-v3.json --host {fake.url} --timeout 60.0 "
+        assert code == 2 and (f"with: python eval.py run --resume runs/dev-v3.json --host {fake.url} --timeout 60 "
                               "--retries 0 --jobs 2 (or give --out NAME") in err, err
         monkeypatch.setenv("OLLAMA_HOST", fake.url)   # moved by the environment: the same cure
         code, out, err = cli("run", "--split", "dev")
@@ -2201,7 +2201,7 @@ def test_a_full_disk_during_the_final_write_leaves_no_temp_file(project, cli, fa
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert ("cannot write runs/dev-v3.json (File too large); every answer is kept in runs/dev-v3.json.journal.\n"
             f"Raise the file-size limit (ulimit -f) or free some space, then: {STARTED} run --resume runs/dev-v3.json "
-            "--timeout 60.0 --retries 1 --jobs 2\n") in done.stderr, done.stderr
+            "--timeout 60 --retries 1 --jobs 2\n") in done.stderr, done.stderr
     assert sorted(p.name for p in (project / "runs").iterdir()) == ["dev-v3.json.journal"]
     code, out, err = cli(*shlex.split(done.stderr.split(f"then: {STARTED} ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28
@@ -2838,10 +2838,19 @@ def test_a_stopped_runs_resume_command_is_the_one_the_same_command_given_again_p
     fake.custom_error, fake.faults = "Jinja Exception: Conversation roles must alternate", ["custom"] * 400
     given = ("run", "--split", "dev", "--host", fake.url, "--retries", "1", "--timeout", "60", "--jobs", "2")
     code, out, err = cli(*given)
-    resume = "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 --jobs 2\n"
+    resume = "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60 --retries 1 --jobs 2\n"
     assert code == 2 and resume in err, err
     code, out, err = cli(*given)
     assert code == 2 and resume.split("Resume with: ")[1].strip() in err, err
+
+
+def test_a_resume_command_gives_a_number_of_seconds_as_it_was_given(project, cli, fake):
+    """138th round: --timeout 100 was printed back in the resume to paste as --timeout 100.0 (argparse's float), a
+    number the user never wrote; a whole number is given back whole, a fraction as it was written."""
+    fake.custom_error, fake.faults = "Jinja Exception: Conversation roles must alternate", ["custom"] * 400
+    for given, shown in (("100", "100"), ("2.50", "2.5"), ("1e3", "1000")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--timeout", given, "--out", f"runs/t{given}.json")
+        assert code == 2 and f"--resume runs/t{given}.json --timeout {shown}\n" in err, err
 
 
 def test_a_server_that_refuses_every_call_alike_stops_the_run_resumably(project, cli, fake):
@@ -5489,7 +5498,7 @@ def test_a_stop_during_the_final_write_gives_the_runs_options_back(project, cli,
     done = stopped_in_final_write(fake)
     assert done.returncode == 2 and done.stderr.endswith(
         "interrupted while writing runs/dev-v3.json: every answer is kept in runs/dev-v3.json.journal\n"
-        "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 --jobs 2\n"), done.stderr
+        "Resume with: python eval.py run --resume runs/dev-v3.json --timeout 60 --retries 1 --jobs 2\n"), done.stderr
     code, out, err = cli(*shlex.split(done.stderr.split("Resume with: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
     assert code == 0 and "0 to ask" in err and len(load_json("runs/dev-v3.json")["results"]) == 28, err
 
@@ -5500,7 +5509,7 @@ def test_a_run_file_in_the_way_of_a_stopped_run_gives_the_runs_options_back(proj
     the default --timeout and --retries where every other stop path gives them back (resume_given); and so did a resume
     given them that found that file in its way. Followed word for word, the resume finishes the run."""
     done = stopped_in_final_write(fake, "open(path, 'w').write('not a run')")
-    resume = "python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1"
+    resume = "python eval.py run --resume runs/dev-v3.json --timeout 60 --retries 1"
     assert done.returncode == 2 and done.stderr.endswith(f"move runs/dev-v3.json aside, then: {resume} --jobs 2\n"), done.stderr
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--timeout", "60", "--retries", "1")
     assert code == 2 and err.endswith(f"move runs/dev-v3.json aside, then: {resume}\n"), err
@@ -5516,7 +5525,7 @@ def test_a_run_file_that_appears_as_the_run_writes_gives_a_resume_that_works(pro
     done = stopped_in_final_write(fake, "open(path, 'w').write('not a run')", stop=False)
     assert done.returncode == 2 and done.stderr.endswith(
         "error: runs/dev-v3.json appeared while the run was writing; the answers are still in runs/dev-v3.json.journal: "
-        "move runs/dev-v3.json aside, then: python eval.py run --resume runs/dev-v3.json --timeout 60.0 --retries 1 "
+        "move runs/dev-v3.json aside, then: python eval.py run --resume runs/dev-v3.json --timeout 60 --retries 1 "
         "--jobs 2\n"), done.stderr
     os.rename("runs/dev-v3.json", "aside.txt")
     code, out, err = cli(*shlex.split(done.stderr.split("then: python eval.py ")[1].splitlines()[0]), "--host", fake.url)
