@@ -7072,8 +7072,17 @@ def appeared_meanwhile(path):
             "never replaces a file, so it left that as it is and took back what it wrote (pick a new folder)")
 
 
+def init_left_it(path, text):
+    """Whether path is a file (no link) holding exactly `text`, what init writes there: init's own."""
+    try:
+        with open_regular(path) as f:
+            return not os.path.islink(path) and f.read(len(text.encode("utf-8")) + 1) == text.encode("utf-8")
+    except (OSError, ValueError):
+        return False
+
+
 def write_golden_set(folder):
-    """init: the new set's files, each written whole, after making sure none of them exists (a
+    """init: the new set's files, each written whole, after making sure none of them exists but as init left it (a
     half-made set beside a user's own labels.txt would be worse than none)."""
     if not folder.strip():
         raise EvalError(f"init needs a folder name, like: {program()} init mine")
@@ -7095,7 +7104,10 @@ def write_golden_set(folder):
         raise EvalError(f"{shell_word(folder)} exists and is not a folder; init writes a new golden set into a folder")
     if blocked := in_the_way(folder, files):   # (DIR/prompts a file: "cannot write DIR/prompts/v1.txt (Not a directory)")
         raise EvalError(in_the_way_cure(*blocked, folder))
-    taken = [path for path in files if os.path.lexists(path)]
+    # a file holding just what init writes there is its own, left by an init killed part way (SIGKILL: no cleanup ran):
+    # kept as it is and not written again, so the same init made again finishes the set; a whole set is a set made
+    left = [path for path in files if init_left_it(path, files[path])]
+    taken = [path for path in files if os.path.lexists(path) and (path not in left or len(left) == len(files))]
     if taken:
         link = os.path.islink(taken[0]) and not os.path.exists(taken[0])
         raise EvalError(f"{shell_word(taken[0])} exists" + (f" ({link_to_nothing(taken[0])})" if link else "")
@@ -7115,6 +7127,8 @@ def write_golden_set(folder):
                     raise EvalError(appeared_meanwhile(folder_path)) from None
                 made.append(folder_path)
         for path, text in files.items():
+            if path in left:
+                continue
             try:
                 write_file(path, text)
             except FileExistsError:

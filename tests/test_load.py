@@ -1165,6 +1165,35 @@ def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypa
     assert cli("init", "mine")[0] == 0
 
 
+def test_init_killed_half_way_is_finished_by_the_same_init_again(project, cli):
+    """138th round: an init killed (SIGKILL: nothing of its own cleanup runs) after its first files left mine/ holding
+    GUIDE.md and labels.txt, and the same init again refused ("mine/GUIDE.md exists"), for good. What init left there,
+    just as it writes it, is its own: the same init finishes the set; a file the user changed still stops it, kept."""
+    import signal
+    import subprocess
+    import sys
+    # a real init in a process of its own, killed by the signal as it comes to its third file (dev.jsonl)
+    killer = ("import os, signal, importlib.util as u, sys; s = u.spec_from_file_location('e', sys.argv[1]); "
+              "e = u.module_from_spec(s); s.loader.exec_module(e); real = e.write_file\n"
+              "def write(path, *a, **k):\n"
+              "    if path.endswith('dev.jsonl'): os.kill(os.getpid(), signal.SIGKILL)\n"
+              "    return real(path, *a, **k)\n"
+              "e.write_file = write; sys.exit(e.main(['init', 'mine']))")
+    done = subprocess.run([sys.executable, "-c", killer, str(ROOT / "eval.py")], cwd=project, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    assert sorted(str(p) for p in Path("mine").rglob("*")) == ["mine/GUIDE.md", "mine/labels.txt", "mine/prompts"]
+    guide = Path("mine/GUIDE.md").read_text(encoding="utf-8")
+    Path("mine/labels.txt").write_text("mine\n", encoding="utf-8")   # changed since: the user's, init stops
+    code, out, err = cli("init", "mine")
+    assert code == 2 and "mine/labels.txt exists" in err and Path("mine/labels.txt").read_text() == "mine\n", err
+    Path("mine/labels.txt").unlink()
+    code, out, err = cli("init", "mine")
+    assert code == 0 and "wrote mine/GUIDE.md, mine/labels.txt, mine/dev.jsonl, mine/prompts/v1.txt" in out, err
+    assert Path("mine/GUIDE.md").read_text(encoding="utf-8") == guide and Path("mine/dev.jsonl").is_file()
+    assert cli("init", "mine")[0] == 2   # a whole set is made: never written again
+
+
 def test_init_racing_another_names_what_appeared_and_keeps_it(project, cli, monkeypatch):
     """137th round, S3: a file or folder that appeared between init's look and its write (another init at once) was
     "File exists", naming none. Named now, with a cure that works; what appeared is kept, and what init wrote taken back."""
