@@ -28102,6 +28102,23 @@ def trajectory_reason(check, calls, tools):
     return "; ".join(f"{call_text(c)}: {call_problem(c, tools)}" for c in calls if call_problem(c, tools))
 
 
+def inline_reasoning_words(answered):
+    """What a page says of a response's reasoning inline (split_thinking()'s `answered`: None where it never closed)."""
+    return ("reasoning inline, before </think>: not scored, the answer is what follows it" if answered is not None
+            else f"reasoning inline never closed {NO_ANSWER_YET}")
+
+
+def folded_reasoning(trial):
+    """A trial's reasoning inline, folded apart above its answer (as review folds thinking): the compare page diffs the
+    answer that was scored, never "<think>" and all; "" where it has none."""
+    inline, answered = (split_thinking(trial["response"]) if trial and trial["error"] is None
+                        and trial["response"] is not None else (None, None))
+    if inline is None:
+        return ""
+    return Markup(f'<details class="thinking"><summary>{esc(inline_reasoning_words(answered))} '
+                  f'({len(inline):,} characters)</summary>{pre(inline)}</details>')
+
+
 def trial_answers(case, results):
     """Every trial's raw answer, whole, as the page shows it under a case."""
     parts = []
@@ -28112,8 +28129,7 @@ def trial_answers(case, results):
             head += (" · " if head else "") + f"thinking ({len(r['thinking'])} characters) sent apart, not scored"
         inline, answered = split_thinking(t["response"]) if t["response"] is not None else (None, None)
         if inline is not None:
-            head += (" · " if head else "") + ("reasoning inline, before </think>: not scored, the answer is what follows it"
-                                               if answered is not None else f"reasoning inline never closed {NO_ANSWER_YET}")
+            head += (" · " if head else "") + inline_reasoning_words(answered)
         elif t["unfinished"]:   # its thinking sent apart, cut by the token limit before a word of the answer
             head += (" · " if head else "") + ("thinking stopped by its server for looping" if t["done_reason"] ==
                                                REPEAT_STOP else "thinking cut by the token limit") + f" {NO_ANSWER_YET}"
@@ -28563,8 +28579,10 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
         return pre(old), pre(new)
 
     def said(t):   # (an agent that reached no answer: its words beside its last calls are none, shown as one)
-        return ("" if t is None or out_of_answers(t) else t["response"] if t["error"] is None
-                else f"ERROR: {t['error']}")
+        # what was scored, past any reasoning inline (folded_reasoning shows that apart): a changed <think> block
+        # marked as the change, the answers alike
+        return ("" if t is None or out_of_answers(t) else (NO_ANSWER_YET if (answer := scored_text(t)) is None else answer)
+                if t["error"] is None else f"ERROR: {t['error']}")
 
     def verdict_div(t):   # (an agent that reached no answer says why its cell holds none: "fail" above nothing)
         why = f" (no answer: {no_answer_why(t)})" if t is not None and no_answer_why(t) else ""
@@ -28590,7 +28608,8 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
                                    Markup(pre(a["expected"]) + esc(label)) if "\n" in (a["expected"] or "")
                                    else (a["expected"] or "") + label,
                                    asked_html(a_results.get((case_id, n)) or a_results[case_id, a["trials"][0]["trial"]]),
-                                   Markup(f"{verdict_div(t)}{old}"), Markup(f"{verdict_div(o)}{new}")]})
+                                   Markup(f"{verdict_div(t)}{folded_reasoning(t)}{old}"),
+                                   Markup(f"{verdict_div(o)}{folded_reasoning(o)}{new}")]})
     return rows, unmarked
 
 

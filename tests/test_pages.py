@@ -196,6 +196,24 @@ def test_answers_that_differ_only_in_spacing_say_so_on_the_compare_page(project,
     assert evalpy.SPACING_NOTE in page and "<pre>a  b</pre>" in page, page[-3000:]
 
 
+def test_the_compare_page_diffs_the_answer_scored_and_folds_the_reasoning_apart(project, cli):
+    """138th round: compare --html diffed the raw response, its <think> block and all: reasoning that changed was marked
+    as the change, though what was scored, the answer past </think>, changed alone. The diff is of the answers, each
+    side's reasoning folded apart above it (as review folds it), not scored."""
+    check = [{"name": "exact", "type": "regex", "value": "^yes$", "blocking": True}]
+    a = write_run("runs/a.json", make_run([{"id": "c1", "response": "<think>first I ponder</think>yes", "checks": check}],
+                                          labels=None))
+    b = write_run("runs/b.json", make_run([{"id": "c1", "response": "<think>then I muse</think>no", "checks": check}],
+                                          labels=None, prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    page = Path("c.html").read_text(encoding="utf-8")
+    assert "<pre><del>yes</del></pre>" in page and "<pre><ins>no</ins></pre>" in page, page[-4000:]
+    for thought in ("first I ponder", "then I muse"):
+        assert re.search(r"<details class=\"thinking\"><summary>reasoning inline, before &lt;/think&gt;: not scored[^<]*"
+                         rf"</summary><pre>{thought}</pre></details>", page), page[-4000:]
+    assert "<del>first" not in page and "<ins>then" not in page
+
+
 def test_answers_with_more_words_than_the_budget_are_counted_as_work_and_never_listed():
     """Issue 28, twenty-third attack: a pair of 10 MB answers had every word's position listed before the
     size was looked at (2.9 GB, 16 s), and, over budget, spent none of the page's: every such pair paid it
