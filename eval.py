@@ -12190,13 +12190,27 @@ PLACE_LINKED = re.compile(r"(?P<name>\S(?:.{0,79}?\S)??)[ \t]*+(?::|=>?|→|->)[
 # two verdicts, PLACES_TANGLED (read as places, the part saying none was given the place left free: "A: wrong, B: also
 # wrong" B first, "A: right, B: even better" A first, the winner beside them counted). A place said beside it orders
 # them ("A: right, B: better" B first; read as one scale, right and better were a tie)
-JUDGED_RIGHT = ("right", "correct", "wins")
-JUDGED_WRONG = ("wrong", "incorrect", "loses")
+# (and their synonyms: "A: lost, B: won", "A: fails, B: passes", "A: failed, B: passed" were read in written order)
+JUDGED_RIGHT = ("right", "correct", "wins", "win", "won", "passes", "passed", "pass")
+JUDGED_WRONG = ("wrong", "incorrect", "loses", "lose", "lost", "fails", "failed", "fail")
 # (its name holds no link: "A: not-wrong" is no "A: not" called wrong); negated or with a remark, a judgement all the
-# same, but no bare word ("A: not right, B: likewise", "A: wrong (tone), B: right (tone)": two)
-JUDGED_BARE = re.compile(r"(?P<name>[^\s:=>→–—-](?:[^\n:=>→–—-]{0,78}?[^\s:=>→–—-])??)[ \t]*+(?::|=>?|→|->|[-–—])"
-                         r"[ \t]*+(?P<negated>(?:not|never)[ \t]++)?(?P<judged>" + "|".join(JUDGED_RIGHT + JUDGED_WRONG)
-                         + r")(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+", re.IGNORECASE)
+# same, but no bare word ("A: not right, B: likewise", "A: wrong (tone), B: right (tone)": two). The word in bold,
+# italics or quotes is bare too ("A: **wrong**, B: **right**", "A: *wrong*": read as no judgement, in written order)
+JUDGED_NAME = r"(?P<name>[^\s:=>→–—-](?:[^\n:=>→–—-]{0,78}?[^\s:=>→–—-])??)"
+JUDGED_WORD = (r"(?P<negated>(?:not|never)[ \t]++)?[*_`\"']{0,2}(?P<judged>" + "|".join(JUDGED_RIGHT + JUDGED_WRONG)
+               + r")[*_`\"']{0,2}")
+JUDGED_LINK = r"[ \t]*+(?::|=>?|→|->|[-–—])[ \t]*+"
+JUDGED_BARE = re.compile(JUDGED_NAME + JUDGED_LINK + JUDGED_WORD + r"(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+",
+                         re.IGNORECASE)
+# ...or before its name, "wrong: A, right: B", "right - B, wrong - A" (read as no ranking, any winner beside it counted)
+JUDGED_BEFORE = re.compile(JUDGED_WORD + JUDGED_LINK + JUDGED_NAME + r"(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+",
+                           re.IGNORECASE)
+# ...a list's bullet before it read past ("- A: wrong\n- B: right" was read as no ranking)
+JUDGED_BULLET = re.compile(r"[-•+][ \t]++")
+# ...and one answer named alone, the other rejected, "A, not B" (read as no ranking, any winner beside it counted): the
+# one named first; a rejection saying more ("A, not B either", "A, not B (close)": two, left to a person) is none
+NAMED_NOT = re.compile(r"not[ \t]++(?P<name>(?:(?:answer|response|option)[ \t]++)?[AB])(?![^\W_])"
+                       r"(?P<more>.*)", re.IGNORECASE | re.DOTALL)   # (its end read past in code: a MiB of spaces once)
 # ...its parts parted at commas, semicolons, lines and a sentence's end ("A: wrong. B: right" was one part)
 JUDGED_APART = re.compile(r"[,;\n]|(?<=[.!])[ \t]++")
 # the place each word of a place names ("last" the last part's, whatever their count)
@@ -12367,8 +12381,12 @@ def a_ranking(under, items):
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None
         return ranked if not again or again == {said} else PLACES_TANGLED
-    judged = judged_apart(JUDGED_APART.split(items) if isinstance(items, str) else items
-                          if isinstance(items, list) and all(isinstance(item, str) for item in items) else [])
+    if isinstance(items, dict) and (parts := judged_parts(items)):
+        return a_ranking(under, parts)   # ({"A": "wrong", "B": "right"} as ["A: wrong", "B: right"])
+    parts = JUDGED_APART.split(items) if isinstance(items, str) else items \
+        if isinstance(items, list) and all(isinstance(item, str) for item in items) else []
+    judged = judged_apart(parts)
+    judged = named_over_rejected(parts) if judged is None else judged
     if judged is not None:
         return judged
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
@@ -12451,11 +12469,12 @@ def parts_placed(parts):
 
 def judged_apart(parts):
     """The two answers' names of a ranking's text's parts (JUDGED_APART) or a list's texts, right first, where one
-    is a bare judgement of an answer (JUDGED_BARE): each of the two given one ("A: wrong, B: right" is B first; "A:
-    wrong, B: wrong" PLACES_REPEAT), else PLACES_TANGLED ("A: wrong, B: also wrong", "A: right, B: even better": two
-    verdicts, left to a person); None where none is, or a place is said (part_placed), the parts read as places."""
-    parts = [part.strip("*_ \t") for part in parts[:FIELD_VALUES_READ] if part.strip("*_ \t")]
-    bare = [JUDGED_BARE.fullmatch(part) for part in parts]
+    is a bare judgement of an answer (JUDGED_BARE, or before its name, JUDGED_BEFORE; read past bold and a bullet,
+    judged_part): each of the two given one ("A: wrong, B: right" is B first; "A: wrong, B: wrong" PLACES_REPEAT),
+    else PLACES_TANGLED ("A: wrong, B: also wrong", "A: right, B: even better": two verdicts, left to a person); None
+    where none is, or a place is said (part_placed), the parts read as places."""
+    parts = [judged_part(part) for part in parts[:FIELD_VALUES_READ] if judged_part(part)]
+    bare = [judgement_of(part) for part in parts]
     names = [field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if said else None for said in bare]
     if not {"A", "B"} & set(names) or any(part_placed(part)[0] is not None for part in parts):
         return None
@@ -12465,6 +12484,49 @@ def judged_apart(parts):
     right = [said.group("judged").casefold() in JUDGED_RIGHT for said in bare]
     named = [said.group("name").strip("*_ \t") for said in bare]   # (its name alone: "B → right" named no answer)
     return PLACES_REPEAT if right[0] == right[1] else named if right[0] else named[::-1]
+
+
+def judgement_of(part):
+    """The match of a bare judgement of an answer a ranking's part is, after its name (JUDGED_BARE: "A: wrong") or
+    before it (JUDGED_BEFORE: "wrong: A", "**wrong** = A": read as the tie "A = B" beside its "="), or None."""
+    return JUDGED_BARE.fullmatch(part) or JUDGED_BEFORE.fullmatch(part)
+
+
+def judged_part(part):
+    """A ranking's text's part as judged_apart reads it: past bold or italics about it and a list's bullet before it
+    (JUDGED_BULLET: "- A: wrong")."""
+    part = part.strip("*_ \t")
+    return JUDGED_BULLET.sub("", part, count=1).strip("*_ \t") if JUDGED_BULLET.match(part) else part
+
+
+def judged_parts(items):
+    """An object of the two answers' judgements under a ranking's key ({"A": "wrong", "B": "right"}, {"Response A":
+    "fail", ...}: read as no ranking, any winner beside it counted) as a list's texts, "A: wrong", to be read as one
+    (judged_apart; a place beside it, {"A": "right", "B": "better"}, orders them as in a list); else [] (its places,
+    {"A": 2, "B": 1}, and any other object, read as before)."""
+    if not isinstance(items, dict) or len(items) != 2 or {side_named(key) for key in items} != {"A", "B"} \
+            or not all(isinstance(value, str) for value in items.values()):
+        return []
+    parts = [f"{key}: {value}" for key, value in items.items()]
+    return parts if any(JUDGED_BARE.fullmatch(judged_part(part)) for part in parts) else []
+
+
+def named_over_rejected(parts):
+    """The two answers' names of a ranking's text's two parts (JUDGED_APART) or a list's two texts where one names an
+    answer alone (LISTED_ANSWER) and the other rejects the other one (NAMED_NOT: "A, not B", "not B, A"), the one named
+    first; PLACES_TANGLED where the rejection says more ("A, not B either"); else None."""
+    parts = [part.strip("*_ \t") for part in parts[:FIELD_VALUES_READ] if part.strip("*_ \t")]
+    if len(parts) != 2:
+        return None
+    for named, other in (parts, parts[::-1]):
+        rejected = NAMED_NOT.fullmatch(other)
+        alone = LISTED_ANSWER.fullmatch(named.rstrip(" \t.!"))
+        said = field_word_said(named, LOOSE_WINNER, WINNER_WORDS, {}) if alone else None
+        if rejected and said in ("A", "B") and field_word_said(rejected.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) \
+                == {"A": "B", "B": "A"}[said]:
+            return PLACES_TANGLED if rejected.group("more").strip(" \t.!") \
+                else [named.rstrip(" \t.!"), rejected.group("name")]
+    return None
 
 
 def part_placed(part, ranked=True, remarked=False):
@@ -12581,11 +12643,12 @@ def joined_as_equal(text):
     each, a line of its text a place linked to a name ("A = 1st\nB = 2nd", "A = 1\nB = 2": one "=" a line, read as
     the tie "A = B", a tie counted though A is ranked first); a place the two share ("A = B = 1st", "A = B (1st)", "1st =
     both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's; nor a
-    judgement of an answer a line or a sentence ("A = wrong\nB = right", "A = wrong. B = right", JUDGED_BARE: read as the
-    tie "A = B", a tie counted though B is right; "A = B. Both: right" judges no one answer, and is a tie)."""
+    judgement of an answer a line or a sentence ("A = wrong\nB = right", "A = wrong. B = right", "wrong = A",
+    judgement_of: read as the tie "A = B", a tie counted though B is right; "A = B. Both: right" judges no one answer,
+    and is a tie)."""
     return all((place is None or "=" in name or name.strip().casefold() in SHARED_PLACE)
-               and not JUDGED_BARE.fullmatch(name) for place, name in (part_placed(line.strip()) for line in text.split("\n"))) \
-        and not any((said := JUDGED_BARE.fullmatch(part.strip("*_ \t")))
+               and not judgement_of(name) for place, name in (part_placed(line.strip()) for line in text.split("\n"))) \
+        and not any((said := judgement_of(judged_part(part)))
                     and field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) in ("A", "B")
                     for part in JUDGED_APART.split(text))
 

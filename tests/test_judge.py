@@ -7816,6 +7816,44 @@ def test_a_ranking_judging_an_answer_with_more_than_a_bare_word_is_left_to_a_per
     assert all(verdict is None or verdict == said for verdict in read.values()), read
 
 
+@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking, first", [
+    # (synonyms of the bare words)
+    ("A: lost, B: won", "B"), ("A: fails, B: passes", "B"), ("A: failed, B: passed", "B"), ("B: pass\nA: fail", "B"),
+    # (decorated: in bold or italics, a list's bullets)
+    ("A: **wrong**, B: **right**", "B"), ("- A: wrong\n- B: right", "B"), ("A: *wrong*; B: *right*", "B"),
+    ("- B: correct\n- A: incorrect", "B"),
+    # (the judgement before the name)
+    ("wrong: A, right: B", "B"), ("right - B, wrong - A", "B"), ("**right**: A\n**wrong**: B", "A"),
+    ("**wrong** = A\n**right** = B", "B"),
+    # (an object of the two's judgements)
+    ({"A": "wrong", "B": "right"}, "B"), ({"B": "loses", "A": "wins"}, "A"), ({"Response A": "fail", "Response B": "pass"}, "B"),
+    # (one named, the other rejected)
+    ("A, not B", "A"), ("not A, B", "B"), ("B; not A.", "B"),
+])
+def test_a_ranking_judging_each_answer_in_one_word_said_otherwise_is_placed_so(key, ranking, first):
+    """138th round: a bare judgement of each answer said with a synonym ("A: lost, B: won", "A: failed, B: passed"), in
+    bold or a list ("A: **wrong**", "- A: wrong"), before the name ("wrong: A, right: B"), in an object ({"A": "wrong",
+    "B": "right"}) or "A, not B" was read in written order or not at all: a winner the reply argues against was
+    counted. Each is read as "A: wrong, B: right" is, the one called right first."""
+    assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
+                                                      for winner in ("A", "B", "tie")}
+
+
+@pytest.mark.parametrize("key", ["ranking", "preferences"])
+@pytest.mark.parametrize("ranking, said", [
+    ({"A": "wrong", "B": "worse"}, "A"), ({"A": "right", "B": "better"}, "B"), ({"A": "wrong", "B": "also wrong"}, "tie"),
+    ({"A": "wrong", "B": "right (tone)"}, None), ("wrong: A, right: B (tone)", None), ("wrong: A, also wrong: B", "tie"),
+    ("A: **wrong**, B: **even worse**", "A"), ("A: lost, B: won too", None), ("- A: failed\n- B: failed also", "tie"),
+    ("A, not B (close)", None), ("A, not B either", None), ("not A's, B", None),
+])
+def test_a_ranking_judging_in_those_shapes_with_more_than_a_bare_word_is_left_to_a_person(key, ranking, said):
+    """138th round: the shapes above with more than one bare word of each answer (a comparative, a remark, "also",
+    "too") are two verdicts, as "A: wrong, B: also wrong" is: no winner the reply argues against is counted."""
+    read = judged_beside_each_winner(key, ranking)
+    assert all(verdict is None or verdict == said for verdict in read.values()), read
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
     ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
