@@ -12123,7 +12123,7 @@ PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
 PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
 ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
-              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|[.!](?:[ \t]|\Z)|\Z))")   # (or a sentence's end: "A -> 2nd. B")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -12142,6 +12142,9 @@ PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)
                           r"(?:[ \t]++place\b)?(?:[ \t]*(?P<mark>[:.)=–-]))?[ \t]*(?=\S)", re.IGNORECASE)
 # ...or, where none parts it, its lines ("1. B\n2. A", "B\nA": read as one part, no ranking, the winner A counted)
 RANKED_LINES = re.compile(r"\n\s*")
+# ...or, where neither parts it, its sentences, each an answer's place ("A = 1st. B = 2nd", "A: 2nd. B: 1st": read as one
+# part, no ranking, or as the tie "A = B", the winner or the tie beside it counted against its places)
+RANKED_SENTENCES = re.compile(r"(?<=[.!])[ \t]++")
 # ...the list alone: its first two lines each an answer's name after its place or a bullet ("- B", "1. B"), never a line
 # of its reasons after them ("1. A\n2. B\nA is better": read as three parts, A twice, left to a person)
 LISTED_ANSWER = re.compile(r"[-•*]?[ \t]*+(?:(?:answer|response|option|respuesta|resposta)[ \t]++)?[AB]", re.IGNORECASE)
@@ -12311,6 +12314,15 @@ def listed_lines(text):
     return [line.strip().lstrip("-•* \t") for line in lines] if listed else [text]
 
 
+def sentences_placed(text):
+    """A ranking's text as its sentences (RANKED_SENTENCES), their stops dropped, where there are two and each places one
+    of the two answers, A and B (part_placed: "A = 1st. B = 2nd"); else None (a sentence of reasons is no place)."""
+    parts = [part.strip().rstrip(".!").strip() for part in RANKED_SENTENCES.split(text.strip(), maxsplit=2)]
+    placed = [part_placed(part) for part in parts]
+    names = sorted(str(field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {})) for _, name in placed)
+    return parts if len(parts) == 2 and names == ["A", "B"] and None not in (place for place, _ in placed) else None
+
+
 def first_line_ranked(text):
     """A ranking's text whose first line is parted (RANKED_APART: "A > B", "A, B", "A then B") in two naming an answer
     each, A and B, as that line alone: the lines after it are its reasons ("A > B\nA is better" was one part joined to
@@ -12392,6 +12404,7 @@ def a_ranking(under, items):
     if isinstance(items, str):   # (two joined by "=" alone, "A = B", are its two too: a tie, ranked_tied)
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts
+        parts = (sentences_placed(items) or parts) if len(parts) == 1 else parts   # ("A = 1st. B = 2nd")
         placed = the_answers_placed(parts_placed([part.strip()
                                                   for part in (items.split("=", 2) if len(parts) == 1 else parts)]))
         if placed is PLACES_TANGLED:
@@ -12645,9 +12658,10 @@ def joined_as_equal(text):
     both": its name both answers, read as a place of A's, A first, a tie beside it left to a person) is a tie's; nor a
     judgement of an answer a line or a sentence ("A = wrong\nB = right", "A = wrong. B = right", "wrong = A",
     judgement_of: read as the tie "A = B", a tie counted though B is right; "A = B. Both: right" judges no one answer,
-    and is a tie)."""
-    return all((place is None or "=" in name or name.strip().casefold() in SHARED_PLACE)
-               and not judgement_of(name) for place, name in (part_placed(line.strip()) for line in text.split("\n"))) \
+    and is a tie), nor a place to each sentence ("A = 1st. B = 2nd": sentences_placed)."""
+    return not sentences_placed(text) \
+        and all((place is None or "=" in name or name.strip().casefold() in SHARED_PLACE)
+                and not judgement_of(name) for place, name in (part_placed(line.strip()) for line in text.split("\n"))) \
         and not any((said := judgement_of(judged_part(part)))
                     and field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) in ("A", "B")
                     for part in JUDGED_APART.split(text))

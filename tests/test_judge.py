@@ -7837,6 +7837,19 @@ def test_a_ranking_judging_each_answer_in_one_word_said_otherwise_is_placed_so(k
     "B": "right"}) or "A, not B" was read in written order or not at all: a winner the reply argues against was
     counted. Each is read as "A: wrong, B: right" is, the one called right first."""
     assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
+                                                       for winner in ("A", "B", "tie")}
+
+
+@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking, first", [
+    ("A = 1st. B = 2nd", "A"), ("A: 1st. B: 2nd", "A"), ("A: 2nd. B: 1st", "B"), ("B = second! A = first", "A"),
+    ("A -> 2nd place. B -> 1st place", "B"), ("B: 1st. A: 2nd.", "B"),
+])
+def test_a_ranking_placing_an_answer_a_sentence_is_read_by_its_places(key, ranking, first):
+    """138th round: "A = 1st. B = 2nd" was read as the tie "A = B" (the tie beside it counted, and read past it
+    the text put B first), "A: 1st. B: 2nd" and "A: 2nd. B: 1st" as one part, no ranking (either winner counted).
+    Each sentence places an answer: the one placed first is first."""
+    assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
                                                       for winner in ("A", "B", "tie")}
 
 
