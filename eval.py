@@ -12489,8 +12489,10 @@ def judged_apart(parts):
     parts = [judged_part(part) for part in parts[:FIELD_VALUES_READ] if judged_part(part)]
     bare = [judgement_of(part) for part in parts]
     names = [field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if said else None for said in bare]
-    if not {"A", "B"} & set(names) or any(part_placed(part)[0] is not None for part in parts):
+    if not {"A", "B"} & set(names):
         return None
+    if any(part_placed(part)[0] is not None for part in parts):
+        return judged_beside_place(parts, bare)
     if len(parts) != 2 or sorted(map(str, names)) != ["A", "B"] or any(said.group("negated", "remark") != (None, "")
                                                                        for said in bare):
         return PLACES_TANGLED
@@ -12540,6 +12542,31 @@ def named_over_rejected(parts):
             return PLACES_TANGLED if rejected.group("more").strip(" \t.!") \
                 else [named.rstrip(" \t.!"), rejected.group("name")]
     return None
+
+
+def judged_beside_place(parts, bare):
+    """The two answers' names of a ranking's two parts, one placing an answer (part_placed) and one judging the other
+    (JUDGED_BARE, `bare` each part's match), in the order the place gives, the judged one in the place left free ("A = 2nd,
+    B = right" is B first; "A: right, B: better" B first); PLACES_TANGLED where that puts one judged wrong first ("A =
+    2nd, B = wrong") or a judgement is negated or remarked on ("A: 2nd, B: not right": read as places with the judged
+    part's name unread, no ranking, the winner beside it counted), the reply two verdicts; None where the parts are
+    other (read as places)."""
+    placed = [part_placed(part) for part in parts]
+    at = [i for i, said in enumerate(bare) if said and placed[i][0] is None]
+    if len(parts) != 2 or len(at) != 1 or placed[1 - at[0]][0] not in (1, 2, "last"):
+        return None
+    judged, other = bare[at[0]], placed[1 - at[0]]
+    names = [field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {})
+             for name in (judged.group("name"), other[1])]
+    if sorted(map(str, names)) != ["A", "B"]:
+        return None
+    if judged.group("negated", "remark") != (None, ""):
+        return PLACES_TANGLED
+    judged_first = other[0] != 1
+    if judged_first and judged.group("judged").casefold() in JUDGED_WRONG:
+        return PLACES_TANGLED
+    order = [judged.group("name").strip("*_ \t"), other[1]]
+    return order if judged_first else order[::-1]
 
 
 def part_placed(part, ranked=True, remarked=False):

@@ -7867,6 +7867,21 @@ def test_a_ranking_judging_in_those_shapes_with_more_than_a_bare_word_is_left_to
     assert all(verdict is None or verdict == said for verdict in read.values()), read
 
 
+@pytest.mark.parametrize("key", ["ranking", "preference_order", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking, said", [
+    ("A = 2nd, B = right", "B"), ("A: 2nd, B: correct", "B"), ("B = wins\nA = 2nd", "B"), ("A: 1st, B: right", "A"),
+    ("A = 1st, B = wrong", "A"), ("B: last, A: wins", "A"),
+    # (one judged wrong in the place left first, or a judgement negated: two verdicts)
+    ("A = 2nd, B = wrong", None), ("B: last, A: loses", None), ("A: 2nd, B: not right", None),
+])
+def test_a_place_beside_a_judgement_orders_them_where_it_agrees(key, ranking, said):
+    """138th round: "A = 2nd, B = right" was read as places, B's part named no answer, no ranking: the winner A
+    beside it counted. The place orders them, the judged answer in the place left free, where that puts none judged
+    wrong first; else the reply is two verdicts, left to a person."""
+    assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == said else None
+                                                      for winner in ("A", "B", "tie")}
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
     ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
