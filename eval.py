@@ -12164,7 +12164,8 @@ PLACE_QUALIFIED = re.compile(r"[ \t]*+\([ \t]*+(?:(?:a[ \t]++)?(?:close|narrow(?
                              r"|clear(?:ly)?|just|somewhat|much|far|easily|decisively|comfortably|a[ \t]++bit|a[ \t]++little"
                              r"|by[ \t]++(?:a[ \t]++)?(?:hair|little|lot|far|(?:narrow|small|slim|wide|large)[ \t]++margin))"
                              r"(?:[ \t]++(?:better|worse|behind|ahead|second|call|one|race|win|loss|margin))?"
-                             r"|(?:a[ \t]++)?typo)[ \t.!]*+\)", re.IGNORECASE)
+                             r"|(?:a[ \t]++)?typo|(?:best[ \t]++)?overall(?:[ \t]++(?:winner|best|pick))?)[ \t.!]*+\)",
+                             re.IGNORECASE)   # (or its place the whole's: "A: 1 (overall)\nB: 2" was read as scores, B first)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed

@@ -7882,6 +7882,18 @@ def test_a_place_beside_a_judgement_orders_them_where_it_agrees(key, ranking, sa
                                                       for winner in ("A", "B", "tie")}
 
 
+@pytest.mark.parametrize("key", ["preference_order", "ranking", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking, first", [
+    ("A: 1 (overall)\nB: 2", "A"), ("B: 2\nA: 1 (overall)", "A"), ("A: 2, B: 1 (overall)", "B"),
+    ("A: 2\nB: 1 (best overall)", "B"), ("B: 1 (overall winner)\nA: 2", "B"),
+])
+def test_a_place_remarked_the_whole_s_after_a_colon_is_a_place(key, ranking, first):
+    """138th round, fixP: "A: 1 (overall)\nB: 2" under preference_order was read as scores, B first: the winner B beside
+    it counted though A is placed first. A remark saying the place is the whole's qualifies it (PLACE_QUALIFIED)."""
+    assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
+                                                      for winner in ("A", "B", "tie")}
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → #2, B → #1"}', None),
     ('{"winner": "tie", "ranking": "A → #2, B → #1"}', None),
