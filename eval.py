@@ -12315,6 +12315,15 @@ def listed_lines(text):
     return [line.strip().lstrip("-•* \t") for line in lines] if listed else [text]
 
 
+def tie_remarked(text):
+    """Whether a ranking's text remarks a tie (RANKED_TIED) after an answer's number beside unequal numbers ("A: 1 (tie),
+    B: 2", "A: 1; B: 2 (equal)": read as places, A first, or "B: 2 (tie)" closing it as a tie, the winner or the tie beside
+    it counted): two verdicts, left to a person."""
+    ranks = [RANK_AFTER.fullmatch(part.strip("*_ \t")) for part in re.split(r"[,;\n]", text)]
+    remarks = [rank.group("remark").strip(" \t()").casefold() for rank in ranks if rank]
+    return any(remark in RANKED_TIED for remark in remarks) and len({rank.group("number") for rank in ranks if rank}) > 1
+
+
 def sentences_placed(text):
     """A ranking's text as its sentences (RANKED_SENTENCES), their stops dropped, where there are two and each places one
     of the two answers, A and B (part_placed: "A = 1st. B = 2nd"); else None (a sentence of reasons is no place)."""
@@ -12406,6 +12415,8 @@ def a_ranking(under, items):
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts
         parts = (sentences_placed(items) or parts) if len(parts) == 1 else parts   # ("A = 1st. B = 2nd")
+        if tie_remarked(items):   # ("A: 1 (tie), B: 2")
+            return PLACES_TANGLED
         placed = the_answers_placed(parts_placed([part.strip()
                                                   for part in (items.split("=", 2) if len(parts) == 1 else parts)]))
         if placed is PLACES_TANGLED:

@@ -8003,6 +8003,16 @@ def test_a_tie_remarked_beside_unequal_places_after_colons_is_left_to_a_person(r
     assert read_as_the_judge(reply) == human
 
 
+@pytest.mark.parametrize("key", ["preference_order", "ranking", "preferences", "ranked_list"])
+@pytest.mark.parametrize("ranking", ["A: 1 (tie), B: 2", "B: 1 (tied); A: 2", "A: 1, B: 2 (tie)", "A: 2\nB: 1 (equal)",
+                                     "A: 1 (same)\nB: 2"])
+def test_a_tie_remarked_beside_unequal_places_on_one_line_is_left_to_a_person(key, ranking):
+    """138th round, fixP: "A: 1 (tie), B: 2" on one line was read as places, A first (and "A: 1, B: 2 (tie)" as a tie,
+    "A: 1 (same)\nB: 2" under some keys as scores): the winner beside it counted though the reply says a tie against
+    its places. Any winner beside it is left to a person."""
+    assert judged_beside_each_winner(key, ranking) == {"A": None, "B": None, "tie": None}
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "presentation_order": ["B", "A"]}}', "A"),
     ('{"winner": "A", "scores": {"A": 9, "B": 3, "display_order": "B, A"}}', "A"),
