@@ -7888,7 +7888,7 @@ def test_a_place_beside_a_judgement_orders_them_where_it_agrees(key, ranking, sa
     ("A: 2\nB: 1 (best overall)", "B"), ("B: 1 (overall winner)\nA: 2", "B"),
 ])
 def test_a_place_remarked_the_whole_s_after_a_colon_is_a_place(key, ranking, first):
-    """138th round, fixP: "A: 1 (overall)\nB: 2" under preference_order was read as scores, B first: the winner B beside
+    """138th round: "A: 1 (overall)\nB: 2" under preference_order was read as scores, B first: the winner B beside
     it counted though A is placed first. A remark saying the place is the whole's qualifies it (PLACE_QUALIFIED)."""
     assert judged_beside_each_winner(key, ranking) == {winner: winner if winner == first else None
                                                       for winner in ("A", "B", "tie")}
@@ -8007,7 +8007,7 @@ def test_a_tie_remarked_beside_unequal_places_after_colons_is_left_to_a_person(r
 @pytest.mark.parametrize("ranking", ["A: 1 (tie), B: 2", "B: 1 (tied); A: 2", "A: 1, B: 2 (tie)", "A: 2\nB: 1 (equal)",
                                      "A: 1 (same)\nB: 2"])
 def test_a_tie_remarked_beside_unequal_places_on_one_line_is_left_to_a_person(key, ranking):
-    """138th round, fixP: "A: 1 (tie), B: 2" on one line was read as places, A first (and "A: 1, B: 2 (tie)" as a tie,
+    """138th round: "A: 1 (tie), B: 2" on one line was read as places, A first (and "A: 1, B: 2 (tie)" as a tie,
     "A: 1 (same)\nB: 2" under some keys as scores): the winner beside it counted though the reply says a tie against
     its places. Any winner beside it is left to a person."""
     assert judged_beside_each_winner(key, ranking) == {"A": None, "B": None, "tie": None}
