@@ -4,6 +4,7 @@ checked; a damaged file fails in one line, where json.load places the damage."""
 import json
 import random
 import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,26 @@ def test_a_result_problem_deep_in_the_file_is_named(tmp_path):
     (tmp_path / "r.json").write_text("".join(evalpy.run_text(run)), encoding="utf-8")
     with pytest.raises(evalpy.EvalError, match="result c022, trial 9: trial must be a whole number from 1 to config.repeat"):
         read(tmp_path / "r.json")
+
+
+def traced_peak(work):
+    """The most memory Python held at once while work() ran (tracemalloc: counted, not timed)."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_grading_a_run_holds_no_more_at_once_than_reading_it(tmp_path):
+    """A report's run is graded in the room reading it takes: its text let go once read, each result once graded (a
+    100,000-case report held the text through the checks and every result beside every graded case: 9% more here)."""
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(make_run(2000), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    read_only = traced_peak(lambda: json.loads(path.read_text(encoding="utf-8")))
+    graded = traced_peak(lambda: evalpy.read_graded(str(path)))
+    assert graded <= read_only * 1.03, (graded, read_only)
 
 
 def test_the_config_alone_is_read_even_from_a_run_cut_after_it(tmp_path):
