@@ -12265,14 +12265,23 @@ LINE_LABEL = re.compile(r"[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
 # counted); a qualifier of a part is none ("B > A in length only", "B is better on tone" stay reasons)
 LINE_RECONSIDERED = re.compile(r"\A[ \t]*+(?:on[ \t]+(?:reflection|second[ \t]+thought)|overall|actually|in[ \t]+fact|"
                                r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+(?:things[ \t]+)?considered)(?![^\W_])"
-                               r"[ \t]*+,?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
+                               r"[ \t]*+[,:]?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
                                r"(?=[ \t]*+[.!]?[ \t]*+\Z)",
                                re.IGNORECASE)
 # ...a line thinking again that ends in a tie or names an answer the loser ("A > B\nOverall, it's a tie", "B > A\nActually,
-# B loses.": read as a reason, the first line's winner counted): the reply takes its ranking back, two
+# B loses.": read as a reason, the first line's winner counted): the reply takes its ranking back, two. The loser may
+# name the other after it ("A loses to B", "A is worse than B": read as a reason, the first line's A counted), and
+# then it names the other answer, else it says nothing of the two
 RECONSIDERED_LOSER = re.compile(r"(?P<name>\S(?:.{0,38}?\S)?)[ \t]++(?:loses|lost|is[ \t]++(?:the[ \t]++)?(?:loser|worse))"
-                                r"[ \t.!]*+", re.IGNORECASE)
-RECONSIDERED_TIE = re.compile(TIED_REMARK + r"[ \t.!]*+", re.IGNORECASE)
+                                r"(?:[ \t]++(?:to|against|than)[ \t]++(?P<other>\S(?:.{0,38}?\S)?))?[ \t.!]*+", re.IGNORECASE)
+# (a tie as TIED_REMARK says it, or even, or neither the loser nor the winner: "Overall, it's even", "Actually, neither
+# loses" were reasons, the first line's winner counted)
+RECONSIDERED_TIE = re.compile(r"(?:" + TIED_REMARK + r"|(?:(?:it's|it[ \t]+is|they're|they[ \t]+are)[ \t]++)?even"
+                              r"|neither(?:[ \t]++(?:one|answer|response))?[ \t]++(?:loses|wins|is[ \t]++(?:better|worse)))"
+                              r"[ \t.!]*+", re.IGNORECASE)
+# ...its quotes read past, a curly apostrophe as a straight one ("Overall, it’s a tie", "Overall, it's a “tie”": read
+# as no tie, the first line's winner counted)
+RECONSIDERED_QUOTE = re.compile(r"[\"“”«»]|(?<![^\W_])['‘’]|['‘’](?![^\W_])")
 # ...and a ranking's other names beside a verdict: the answers' preferences alone ("preferences": {"B": 1, "A": 2},
 # "B > A") and a ranking's list ("ranked_list": "B, A"; a_ranking's, its key of RANKS): read as no ranking, the winner A
 # beside them was counted
@@ -12336,12 +12345,23 @@ def sentences_placed(text):
 def first_line_ranked(text):
     """A ranking's text whose first line is parted (RANKED_APART: "A > B", "A, B", "A then B") in two naming an answer
     each, A and B, as that line alone: the lines after it are its reasons ("A > B\nA is better" was one part joined to
-    its reason, no ranking, the winner B counted); else the text (a line parted where no answer is named, "A → 2" or "A
-    → 1 typo", dropped the other answer's line, "B → 1", and any winner beside it was counted)."""
+    its reason, no ranking, the winner B counted); so too a first line joining them as equal ("A = B\nThey are equal."
+    was read as B, the "=" its label's), and a list's first two lines (lines_listed); else the text (a line parted where
+    no answer is named, "A → 2" or "A → 1 typo", dropped the other answer's line, "B → 1", and any winner beside it was
+    counted)."""
     first, *rest = text.strip().split("\n", 1)
     parts = RANKED_APART.split(first, maxsplit=1)
+    parts = re.split("==?", first) if len(parts) == 1 and ranked_tied(first) else parts   # ("A = B\nThey are equal.")
     answers = [field_word_said(part, LOOSE_WINNER, WINNER_WORDS, {}) for part in parts]
-    return first if rest and len(parts) == 2 and set(answers) == {"A", "B"} else text
+    return first if rest and len(parts) == 2 and set(answers) == {"A", "B"} else lines_listed(text) or text
+
+
+def lines_listed(text):
+    """A ranking's text's first two lines where they name an answer each (listed_lines: "1. A\n2. B") and lines follow,
+    as those two lines alone (read whole, its later line's comma parted it: "1. A\n2. B\nActually, A loses." was no
+    ranking, any winner beside it counted); else None."""
+    lines = RANKED_LINES.split(text.strip(), maxsplit=2)
+    return text.strip()[:-len(lines[2])].rstrip() if len(lines) == 3 and len(listed_lines(text)) == 2 else None
 
 
 def line_ranks_first(under, line):
@@ -12365,18 +12385,28 @@ def line_ranks_first(under, line):
     return said if said in ("A", "B") else reconsidered_against(line)
 
 
+def thinks_again(line):
+    """Whether a line after a ranking's first thinks again (LINE_RECONSIDERED: "Actually, ...", "..., overall")."""
+    return LINE_RECONSIDERED.sub("", line).strip() != line.strip()
+
+
 def reconsidered_against(line):
     """What a line thinking again (LINE_RECONSIDERED) says against a ranking's first line where it names no winner:
-    "tie" where it ends in a tie ("Overall, it's a tie"), the other answer where it names one the loser ("Actually, B
-    loses."); else None (a reason)."""
-    rest = LINE_RECONSIDERED.sub("", line).strip()
-    if rest == line.strip():
+    "tie" where it ends in a tie ("Overall, it's a tie", "Overall: it’s even", "Actually, neither loses"; its quotes
+    read past), the other answer where it names one the loser ("Actually, B loses.", "Actually, B loses to A"); else
+    None (a reason)."""
+    if not thinks_again(line):
         return None
+    rest = RECONSIDERED_QUOTE.sub("", LINE_RECONSIDERED.sub("", line).strip()).replace("’", "'")
     if RECONSIDERED_TIE.fullmatch(rest):
         return "tie"
     loser = RECONSIDERED_LOSER.fullmatch(rest)
-    said = field_word_said(loser.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if loser else None
-    return {"A": "B", "B": "A"}.get(said)
+    if not loser:
+        return None
+    said = field_word_said(loser.group("name"), LOOSE_WINNER, WINNER_WORDS, {})
+    # (one named after it must be the other answer: "A loses to A" says nothing of the two)
+    other = field_word_said(loser.group("other"), LOOSE_WINNER, WINNER_WORDS, {}) if loser.group("other") else None
+    return {"A": "B", "B": "A"}.get(said) if not loser.group("other") or {said, other} == {"A", "B"} else None
 
 
 def a_ranking(under, items):
@@ -12399,7 +12429,12 @@ def a_ranking(under, items):
         # (its first line alone, where no later line ranks them again another way: "A > B\nFinal: B > A" contradicts
         # itself, read as A first, the winner A counted; left to a person)
         ranked = a_ranking(under, first)
-        again = {line_ranks_first(under, line) for line in items.strip().split("\n")[1:] if line.strip()} - {None}
+        later = [line for line in items.strip()[len(first):].split("\n") if line.strip()]
+        again = {line_ranks_first(under, line) for line in later} - {None}
+        # (a first line of a tie, "A = B", is against a later line naming either, "A = B\nB is better", and beside one
+        # thinking again at all, even to a tie, "A = B\nOverall, it's a tie": what it thinks again of is unclear, two)
+        if ranked_tied(first):
+            return PLACES_TANGLED if again or any(thinks_again(line) for line in later) else ranked
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None
         return ranked if not again or again == {said} else PLACES_TANGLED
@@ -12670,7 +12705,8 @@ def ranked_first(under, items):
     answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None for item in items]
     if set(answers) != {"A", "B"}:
         return None
-    return "tie" if isinstance(text, str) and ranked_tied(text) else items[0]
+    # (its first line's tie where that line alone is its ranking: "A = B\nThey are equal, both fine" was read as A first)
+    return "tie" if isinstance(text, str) and (ranked_tied(text) or ranked_tied(first_line_ranked(text))) else items[0]
 
 
 def said_tied_in_words(text):

@@ -7683,6 +7683,34 @@ def test_a_line_thinking_again_to_a_tie_or_the_first_a_loser_is_two(reply, human
 
 
 @pytest.mark.parametrize("reply, human", [
+    ('{"winner": "A", "ranking": "A > B\\nOverall, it’s a tie"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nOverall, it\'s a “tie”"}', None),
+    ('{"winner": "A", "preference_order": "A > B\\nOverall, it’s even"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nOverall: tie"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nActually, A loses to B"}', None),
+    ('{"winner": "A", "ranking": "A > B\\nActually, neither loses"}', None),
+    ('{"winner": "A", "ranking": "1. A\\n2. B\\nActually, A loses."}', None),
+    ('{"winner": "B", "ranking": "1. A\\n2. B\\nActually, A loses."}', None),
+    ('{"winner": "B", "ranking": "A = B\\nThey are equal."}', None),
+    ('{"winner": "tie", "ranking": "A = B\\nThey are equal."}', "tie"),
+    ('{"winner": "tie", "preference_order": "A = B\\nThey are equal, both fine."}', "tie"),
+    ('{"winner": "tie", "ranking": "A = B\\nB is better"}', None),
+    ('{"winner": "tie", "ranking": "A = B\\nActually, nobody loses"}', None),
+    # (a line that only explains is a reason, as is one agreeing)
+    ('{"winner": "A", "ranking": "A > B\\nOverall, A is clearer"}', "A"),
+    ('{"winner": "A", "ranking": "1. A\\n2. B\\nA is clearer"}', "A"),
+    ('{"winner": "A", "ranking": "A > B\\nActually, B loses to A"}', "A"),
+])
+def test_a_line_thinking_again_in_other_words_or_after_a_list_or_a_tie_is_two(reply, human):
+    """138th round: a later line thinking again to a tie with a curly apostrophe or in quotes ("Overall, it’s a tie",
+    "it’s even"), after a colon ("Overall: tie"), naming the winner after the loser ("Actually, A loses to B") or neither
+    ("Actually, neither loses"), or after a numbered list ("1. A\\n2. B\\nActually, A loses.", its comma parted the
+    text) was read as the first order, the winner A beside it counted; and "A = B\\nThey are equal." was read as B, the
+    winner B counted, a tie refused. Two, left to a person; the tie a tie."""
+    assert read_as_the_judge(reply) == human
+
+
+@pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "tie", "ranking": "A → 2\\nB → 1"}', None),
     ('{"winner": "B", "ranking": "A → 2\\nB → 1"}', "B"),
