@@ -24140,11 +24140,20 @@ def run_names(paths):
     return [on_one_line(n) for n in (names if len(set(names)) == len(names) else paths)]
 
 
+def name_tells_hash(configs, name, key):
+    """Whether the runs' `name` (a prompt's path, a model) tells their `key` (its hash, its digest): no two runs of one
+    name (same_setting) differ in it. A prompt edited in place, or a model pulled again, is one name of two hashes."""
+    return not any(same_setting(name, a.get(name), b.get(name)) and settings_differ(key, [a.get(key), b.get(key)])
+                   for a, b in itertools.combinations(configs, 2))
+
+
 def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
-    prompt's hash only when its name does not already differ; a model's digest likewise)."""
+    prompt's hash only when its name does not already tell it, each name one hash; a model's digest likewise).
+    In a table of three, two runs of prompts/mine.txt edited between them read as one setting beside a third prompt."""
     keys = [k for k in COMPARED_CONFIG if settings_differ(k, [cfg.get(k) for cfg in configs])]
-    implied = {"prompt_sha": "prompt", "model_digest": "model"}
+    implied = {k: name for k, name in (("prompt_sha", "prompt"), ("model_digest", "model"))
+               if name_tells_hash(configs, name, k)}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)
         implied["trial_seeds"] = "repeat"
     return [k for k in keys if implied.get(k) not in keys]

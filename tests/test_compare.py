@@ -13,7 +13,7 @@ import numpy as np
 import scipy.stats
 
 from conftest import (LINKED, MARKUP, ROOT, V3_MISSES, answer_key, evalpy, github_linked, load_json, make_run, markdown_acted_on,
-                      split_run, write_run)
+                      sha, split_run, write_run)
 
 EXAMPLE = ROOT / "runs" / "example"
 
@@ -429,6 +429,27 @@ def test_many_runs_show_the_settings_that_tell_them_apart(project, cli):
     # a long value the cut would make alike is shown whole
     assert evalpy.settings_cells([{"settings": {"prompt": "prompts/" + "x" * 40 + n}} for n in "12"], "prompt") == [
         "prompts/" + "x" * 40 + "1", "prompts/" + "x" * 40 + "2"]
+
+
+def test_many_runs_tell_apart_a_prompt_edited_in_place_and_a_model_pulled_again(project, cli):
+    """138th round: in a table of three, a prompt's hash was left out wherever its names differed anywhere, so two runs
+    of prompts/mine.txt edited between them (and two of one model re-pulled, beside another model) read as one setting.
+    A hash is left out only where each name has one."""
+    texts = ("Clasifica el ticket.\n", "Clasifica el ticket, con cuidado.\n", "Clasifica.\n")
+    runs = [write_run(f"runs/{name}.json", split_run("dev", prompt=prompt, prompt_text=text, prompt_sha=sha(text),
+                                                     model=model, model_digest=digest))
+            for name, prompt, text, model, digest in [
+                ("a", "prompts/mine.txt", texts[0], "qwen2.5:7b", "643816e6aa"),
+                ("b", "prompts/mine.txt", texts[1], "qwen2.5:7b", "abababab00"),
+                ("c", "prompts/v3.txt", texts[2], "llama3.2:3b", "5c7ac4aead")]]
+    settings = [r["settings"] for r in json.loads(cli("compare", *runs, "--json")[1])["runs"]]
+    assert [(s["prompt_sha"], s["model_digest"]) for s in settings] == [
+        (sha(texts[0]), "643816e6aa"), (sha(texts[1]), "abababab00"), (sha(texts[2]), "5c7ac4aead")], settings
+    out = cli("compare", *runs)[1]
+    assert sha(texts[0])[:8] in out and "abababab" in out, out
+    # where each name has one hash, the name alone tells the runs apart, as before
+    assert evalpy.distinct_settings([{"prompt": p, "prompt_sha": h} for p, h in
+                                     (("a.txt", "1"), ("a.txt", "1"), ("b.txt", "2"))]) == ["prompt"]
 
 
 def test_many_runs_say_each_runs_invalid_answers_and_length_stops(project, cli):
