@@ -23232,7 +23232,9 @@ def run_listing(folder):
                         "repeat": config["repeat"], "date": config.get("date"), "measure": s["measure"],
                         "correct": s["correct"], "scored": s["scored"], "accuracy": s["accuracy"],
                         "mean_accuracy": s["mean_accuracy"], "bounds": s["bounds"],
-                        **({"judged_from": config["judged_from"], "judge": config.get("judge")} if config.get("judged_from") else {}),
+                        **({"judged_from": config["judged_from"], "judge": config.get("judge"),
+                            # (the split's hash is of the checks the run was made with; these judged it: judge --checks)
+                            "checks_from": config.get("checks_from")} if config.get("judged_from") else {}),
                         **({"completed_in": completed} if completed else {})})
     for path, said in leftovers(folder):   # named, never left to pile up unseen (a run's whole copy, in a temp file)
         rows.append([shell_word(path), "-", "-", "-", "-", "-", "-", "-", said])
@@ -23351,11 +23353,14 @@ def unfinished_listing(path):
 
 
 def judged_again_text(config):
-    """Who judged a run's answers again (`judge`), and how many votes each: for `runs`."""
+    """Who judged a run's answers again (`judge`), how many votes each, and with whose checks where not the run's own
+    (judge --checks SPLIT): for `runs` and compare. `runs` listed a run judged with other checks under the split hash
+    it was made with, its 100% beside the 37% of the same answers read as a judge's noise."""
     judge = config.get("judge") if type(config.get("judge")) is dict else {}
     models = [on_one_line(m, 30) for m in judge.get("models") or [] if type(m) is str]
     votes = judge.get("votes") if type(judge.get("votes")) is int else 1
-    return f"judged again by {', '.join(models) or '?'}" + (f", {votes} votes each" if votes > 1 else "")
+    return (f"judged again by {', '.join(models) or '?'}" + (f", {votes} votes each" if votes > 1 else "")
+            + (f", with the checks of {shell_word(str(config['checks_from']))}" if config.get("checks_from") else ""))
 
 
 def judged_answers(results):
@@ -23921,8 +23926,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
               "replaced": {side: cfg["replaced"] for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg))
                            if cfg.get("replaced")},
               # a run judged again says so, and with whose checks: its figures are those checks' (never said before)
-              "judged_again": {side: f"{judged_again_text(cfg)}" + (f", with the checks of {shell_word(str(cfg['checks_from']))}"
-                                                                    if cfg.get("checks_from") else "")
+              "judged_again": {side: judged_again_text(cfg)
                                for side, cfg in (("baseline", a_cfg), ("candidate", b_cfg)) if cfg.get("judged_from")},
               # a completion (run --resume) holds the answers of the run it completes: no rerun (its review)
               # (a completion keeps the date of the run it completes, a completion of a completion too, a copy of either

@@ -2963,6 +2963,22 @@ def test_an_interrupted_judge_keeps_every_vote_it_paid_for_and_the_same_command_
     assert code == 0 and "(judged again by qwen2.5:7b, 3 votes each)" in out, out
 
 
+def test_runs_says_with_whose_checks_a_run_was_judged_again(project, cli):
+    """138th round: a run judged again with other checks (judge --checks SPLIT, a pass_threshold lowered) was listed under
+    the split hash it was made with, "judged again by" its own judge, nothing else: its 100% beside the 37% of the same
+    answers read as the judge's noise. Both views say whose checks judged it, as report does."""
+    judge = {"models": ["qwen2.5:7b"], "votes": 1, "temperature": 0.0, "seed": 42}
+    write_run("runs/s2j.json", make_run([{"id": "s1", "response": "hola"}], None, judged_from="runs/s2.json",
+                                        checks_from="golden/support/dev.jsonl", judge=judge))
+    write_run("runs/own.json", make_run([{"id": "s1", "response": "hola"}], None, judged_from="runs/s2.json", judge=judge))
+    code, out, err = cli("runs", "runs")
+    assert code == 0 and "(judged again by qwen2.5:7b, with the checks of golden/support/dev.jsonl)" in out, (out, err)
+    assert "(judged again by qwen2.5:7b)" in out, out   # the run's own checks: nothing more said
+    listed = {r["file"]: r for r in json.loads(cli("runs", "runs", "--json")[1])}
+    assert listed["runs/s2j.json"]["checks_from"] == "golden/support/dev.jsonl", listed
+    assert listed["runs/own.json"]["checks_from"] is None, listed
+
+
 def test_runs_says_when_an_unfinished_judging_can_no_longer_be_finished(project, judged_split, cli, fake):
     """Fifty-first round on issue 28: the run judged changed (an answer edited) or gone, `runs` still said the judge
     command given again finishes the judging; given, it began anew and paid for every vote again."""
