@@ -23785,8 +23785,9 @@ def refuse_edited_cases(a_cfg, a_cases, b_cfg, b_by_id, names=("the baseline", "
         mine, theirs = scored_checks(case), scored_checks(other)
         if not differs and mine != theirs:
             differs = ["checks" if mine[0] != theirs[0] else "pass_threshold"]
-        if differs and differs[0] == "checks" and judged:
-            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} was scored with other checks in {names[0]} "
+        if differs and differs[0] in ("checks", "pass_threshold") and judged:   # (a threshold is checks.json's too)
+            raise EvalError(f"refusing to compare: case {on_one_line(id_shown(case['id']))} was scored with "
+                            f"{'other checks' if differs[0] == 'checks' else 'another pass_threshold'} in {names[0]} "
                             f"than in {names[1]} ({'; '.join(judged)}): the figures would measure two things; judge both "
                             "with the same checks (judge RUN --checks SPLIT)")
         if not differs and case.get("tool_results") != other.get("tool_results"):

@@ -1916,6 +1916,24 @@ def test_a_run_judged_with_other_checks_or_edited_under_another_version_is_never
     assert cli("compare", "runs/base.json", "runs/same.json", "--fail-on-regression")[0] == 0
 
 
+def test_a_run_judged_with_another_pass_threshold_is_refused_as_judged_with_other_checks(project, cli):
+    """138th round: a candidate judged again (judge --checks) where checks.json had only its pass_threshold lowered was
+    refused as "a run file was edited", in a compare of two and of three, though none was and the cure was to judge
+    both with the same checks, which the refusal of another weight says."""
+    checks = [dict(evalpy.parse_check({"type": "icontains", "value": v, "name": v, "weight": 1})[0]) for v in ("bu", "g")]
+    base, lax = (make_run([{"id": f"c{i}", "response": "bug", "checks": checks, "pass_threshold": t} for i in range(4)],
+                          None) for t in (0.75, 0.5))
+    lax["config"]["checks_from"] = "lenient/dev.jsonl"
+    runs = [write_run(f"runs/{name}.json", run) for name, run in (("base", base), ("lax", lax), ("again", dict(
+        base, config=dict(base["config"], date="2026-01-03T09:30:00+01:00"))))]
+    for given in (runs[:2], runs):
+        code, out, err = cli("compare", *given)
+        assert code == 2 and "was scored with another pass_threshold in" in err and "was edited" not in err, err
+        assert "(runs/lax.json (the candidate) was judged with the checks of lenient/dev.jsonl)" in err or \
+            "(runs/lax.json was judged with the checks of lenient/dev.jsonl)" in err, err
+        assert "judge both with the same checks (judge RUN --checks SPLIT)" in err, err
+
+
 def test_checks_that_score_alike_compare_and_a_baseline_with_other_checks_is_refused_before_any_call(project, cli, fake):
     """Round 90 on issue 28: checks written otherwise but scoring alike (a weight of 2.0, another order) were refused
     as other checks; and run --compare with a baseline judged with other checks asked every case, then refused."""
