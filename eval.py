@@ -3344,6 +3344,19 @@ def same_setting(key, a, b):
     return a == b
 
 
+def same_labels(a_cfg, b_cfg):
+    """Whether two runs (their configs) asked with the same labels: in one order where both sent them as --format
+    schema's enum (output_format: the order is in the request), else as a set. No other request holds them (the prompt
+    is its file's, a judge is sent none) and an answer is read order-free (normalize; labels_problem refuses two one
+    answer would match): labels.txt sorted was "different labels" to the held-out guard and to compare, every answer
+    scored alike."""
+    a, b = a_cfg.get("labels"), b_cfg.get("labels")
+    if a_cfg.get("format") == b_cfg.get("format") == "schema" \
+            or not all(type(x) is list and all(type(label) is str for label in x) for x in (a, b)):
+        return same_setting("labels", a, b)
+    return sorted(a) == sorted(b)
+
+
 def panel_in_order(judge, order, key=tagged):
     """judge (config.judge) with its models in `order`, where that names its panel in another order (each model as
     `key` reads it), each model's digest and details moved with it (they are one per model, by place): a panel's
@@ -16254,7 +16267,8 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # a key an older run did not record is not known to differ; but a run without context_sha read the
             # split's own passages, whatever eval.py made it (one before --context could read no other)
             differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")
-                       and not same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k)))
+                       and not (same_labels(earlier, config) if k == "labels" else
+                                same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k))))
                        and not (k == "context_sha" and earlier.get(k) in context_shas(config.get("context_path") or ""))]
             # (a context file hashed by its bytes by an eval.py before as_hashed took it is the same file: its re-run
             # was refused, "another retriever's passages")
@@ -23873,7 +23887,8 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         repeated = [f"{name} has {cfg['repeat']} trials a case" for name, cfg in zip(names, (a_cfg, b_cfg)) if cfg["repeat"] > 1]
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
-    changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG if not same_setting(k, a_cfg.get(k), b_cfg.get(k))}
+    changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG
+               if not (same_labels(a_cfg, b_cfg) if k == "labels" else same_setting(k, a_cfg.get(k), b_cfg.get(k)))}
     if "context_sha" in changed and a_cfg.get("context_path") == b_cfg.get("context_path") and set(
             changed["context_sha"]) <= context_shas(a_cfg.get("context_path") or ""):   # one file, hashed as it was by
         changed.pop("context_sha")   # an eval.py before as_hashed, and as it is now
@@ -24156,7 +24171,8 @@ def distinct_settings(configs):
     """The settings that tell runs apart: compared config keys whose values differ among them (a
     prompt's hash only when its name does not already tell it, each name one hash; a model's digest likewise).
     In a table of three, two runs of prompts/mine.txt edited between them read as one setting beside a third prompt."""
-    keys = [k for k in COMPARED_CONFIG if settings_differ(k, [cfg.get(k) for cfg in configs])]
+    keys = [k for k in COMPARED_CONFIG if (any(not same_labels(a, b) for a, b in itertools.combinations(configs, 2))
+                                           if k == "labels" else settings_differ(k, [cfg.get(k) for cfg in configs]))]
     implied = {k: name for k, name in (("prompt_sha", "prompt"), ("model_digest", "model"))
                if name_tells_hash(configs, name, k)}
     if any(cfg.get("repeat", 1) == 1 for cfg in configs):   # (one trial: the seed under either rule; see compare_runs)

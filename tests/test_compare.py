@@ -33,6 +33,24 @@ def test_compare_lists_fixed_and_regressions(two_runs, cli):
     assert not any(l.startswith("  model:") for l in lines)
 
 
+def test_the_same_labels_in_another_order_are_no_change_but_where_a_schema_sent_them(project, cli):
+    """138th round: labels.txt sorted between two runs (the same four labels) was "Changed: labels: [...] -> [...]",
+    though every answer is read order-free and no request held them. With --format schema they are the schema's enum,
+    in their order: sent to the model, a change there."""
+    from conftest import LABELS
+    runs = {}
+    for fmt in (None, "schema"):
+        for order, labels in enumerate((LABELS, LABELS[::-1])):
+            run = split_run("dev", V3_MISSES, format=fmt, date=f"2026-01-0{2 + order}T10:00:00+01:00")
+            run["config"]["labels"] = labels
+            runs[fmt, order] = write_run(f"runs/{fmt}-{order}.json", run)
+    out = cli("compare", runs[None, 0], runs[None, 1])[1]
+    assert "Changed: nothing in the configuration" in out, out
+    out = cli("compare", runs["schema", 0], runs["schema", 1])[1]
+    assert "labels: " in out and "Changed: nothing" not in out, out
+    assert "labels" not in json.loads(cli("compare", runs[None, 0], runs[None, 1], runs["schema", 1], "--json")[1])["distinct"]
+
+
 def test_compare_the_other_way_round(two_runs, cli):
     out = cli("compare", two_runs[1], two_runs[0])[1]
     assert "Fixed (1): dev-05" in out and "Regressions (3): dev-09, dev-11, dev-24" in out

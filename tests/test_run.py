@@ -2575,6 +2575,35 @@ def test_other_labels_are_another_configuration(held_out_run, project, cli, fake
     assert code == 2 and "already ran this split with different labels (" in err and fake.chat_bodies == []
 
 
+def reverse_labels(project):
+    """golden/labels.txt with its labels in the other order, its comments kept: the same label set."""
+    path = project / "golden" / "labels.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    labels = [line for line in lines if line.strip() and not line.startswith("#")]
+    path.write_text("\n".join([line for line in lines if line not in labels] + labels[::-1]) + "\n", encoding="utf-8")
+
+
+def test_the_same_labels_in_another_order_are_the_same_configuration(held_out_run, project, cli, fake):
+    """138th round: labels.txt sorted (the same four labels) was "already ran this split with different labels", and
+    only --rerun-test, marking the run for good, went on; though an answer is read order-free and no request held them."""
+    reverse_labels(project)
+    code, out, err = cli("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--limit", "3",
+                         "--out", "runs/quick.json")
+    assert code == 0, err
+    assert "rerun_test" not in load_json("runs/quick.json")["config"]
+
+
+def test_labels_in_another_order_are_other_labels_where_a_schema_sent_them(project, cli, fake):
+    """(138th round) With --format schema the labels are the schema's enum, in labels.txt's order: what the model was
+    sent, so another order is another configuration there."""
+    fake.answers = answer_key("golden/test.jsonl")
+    asked = ("run", "--split", "test", "--prompt", "prompts/v2.txt", "--host", fake.url, "--format", "schema")
+    assert cli(*asked)[0] == 0
+    reverse_labels(project)
+    code, out, err = cli(*asked)
+    assert code == 2 and "already ran this split with different labels (" in err, err
+
+
 @pytest.mark.parametrize("edit", ["crlf", "last line feed", "a case", "checks.json"])
 def test_an_edited_test_split_is_another_configuration(held_out_run, project, cli, fake, edit):
     """Fifty-sixth attack on issue 28: the guard looked only for runs of the split's exact bytes, so the split saved
