@@ -16830,6 +16830,16 @@ def prompt_sha_now(path):
         return None
 
 
+def new_run_cure(config, now):
+    """A resume's refusal's other way on: a new run with `now` ("the split as it is now", ...). Of the held-out
+    split with --rerun-test, as the guard lets it: the stopped run's journal counts as a run of it, and the new run
+    offered alone was refused ("already ran this split with another version of the split")."""
+    held = config.get("held_out") is True or is_held_out(config["split_path"])
+    return f"make a new run with {now}" + (
+        ", with --rerun-test (the held-out test split: this run counts, and the new one is marked as a forced re-run)"
+        if held else "")
+
+
 def changed_unread(config):
     """What a resume's refusal of a split, labels.txt, prompt or context file that no longer loads adds: that the run
     began with it as it was, and to put it back (its own words alone said how to mend it, or to add checks, or to give
@@ -16848,7 +16858,7 @@ def changed_unread(config):
         + ([shell_word(context)] if context and config.get("context_sha") not in context_shas(context) else [])
     return (f"\nThis run began with {' and '.join(changed)} as {'they were' if len(changed) > 1 else 'it was'}: put "
             f"{'them' if len(changed) > 1 else 'it'} back as {'they were' if len(changed) > 1 else 'it was'} to resume, or "
-            "make a new run with the set as it is now") if changed else ""
+            + new_run_cure(config, "the set as it is now")) if changed else ""
 
 
 def header_edited(journal, config, asked):
@@ -16889,8 +16899,8 @@ def labels_changed(config, labels, journal):
     else:
         said, cure = (f"the labels beside {shell_word(split_path)} changed since the run started ({named_labels(then)} "
                       f"then, {named_labels(labels)} now)", f"put {LABELS_FILE} back as it was")
-    return EvalError(f"refusing to resume: {said}{changed_here(config, path, journal)}: {cure} to resume, or make a new "
-                     "run with the labels as they are now")
+    return EvalError(f"refusing to resume: {said}{changed_here(config, path, journal)}: {cure} to resume, or "
+                     + new_run_cure(config, "the labels as they are now"))
 
 
 def refuse_changed(config, inputs, done, where=None, journal=None):
@@ -16910,7 +16920,7 @@ def refuse_changed(config, inputs, done, where=None, journal=None):
                             + f" changed since the run started (sha {short(then)} then, {short(now)} now"
                             + (f": only its line ends differ, {ends} now" if what == "prompt" and (ends := ends_alone(
                                 inputs.prompt_text, then)) else "") + f"){changed_here(config, path, journal)}"
-                            f": put it back as it was to resume, or make a new run with the {what} as it is now")
+                            f": put it back as it was to resume, or {new_run_cure(config, f'the {what} as it is now')}")
     refused = journal and header_edited(journal, config, inputs.cases) or labels_changed(config, inputs.labels, journal)
     if refused:
         raise refused

@@ -2741,6 +2741,22 @@ def test_an_interrupted_run_of_the_test_split_counts_for_the_held_out_rule(proje
     assert "runs/test-v3.json.journal already ran this split with a different prompt (prompts/v3.txt" in err
 
 
+def test_a_resume_refused_for_an_edited_test_split_offers_the_new_run_the_guard_lets_through(project, cli, fake):
+    """138th round: an interrupted run of test whose case was edited since was refused with "make a new run with the
+    split as it is now", which the held-out guard then refused (the journal counts): --rerun-test was named nowhere.
+    The refusal says to pass it, and the new run so made goes through, marked forced."""
+    fake.answers = answer_key("golden/test.jsonl")
+    interrupted_journal(project, cli, fake, keep=5, split="test", out="runs/test-v3.json")
+    cases = read_cases("golden/test.jsonl")
+    cases[1]["note"] += " (edited)"
+    Path("golden/test.jsonl").write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
+    code, out, err = cli("run", "--resume", "runs/test-v3.json", "--host", fake.url)
+    assert code == 2 and "or make a new run with the split as it is now, with --rerun-test (" in err, err
+    code, out, err = cli("run", "--split", "test", "--host", fake.url, "--rerun-test")
+    assert code == 0, err
+    assert load_json("runs/test-v3-2.json")["config"]["rerun_test"]["forced"] is True
+
+
 def test_a_finished_run_with_errors_prints_the_resume_command(project, cli, fake):
     """Issue 31, item 8: an interrupted run prints how to resume it; a finished one with errors gave
     no next step, though --resume completes it."""
