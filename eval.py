@@ -13533,15 +13533,23 @@ def looped_vote(vote):
     return vote.get("done_reason") == REPEAT_STOP and not vote.get("error")
 
 
+def verdictless(vote):
+    """Whether a stored vote has no verdict by rule, whatever its raw holds: the judge's last word never came (cut at
+    its token limit: cut_vote; stopped by its server for looping: looped_vote), and a draft before it is none. As
+    ask_judge rules when asked, so wherever a vote is read again from its raw (reread_votes, judged_precision,
+    faithful_reading): one read again by a rule of its own gave a looped vote its draft's verdict, a gate passing."""
+    return cut_vote(vote) or looped_vote(vote)
+
+
 def reread_votes(votes, checks, case):
-    """The votes as graded: a cut one without a verdict (cut_vote: one stored by an eval.py that read a
-    draft from it), and each faithful and context_relevant vote's verdict read again from its stored raw
+    """The votes as graded: a cut or looped one without a verdict (verdictless: one stored by an eval.py that read a
+    draft from it, and a RAG one never read again from its draft), and each faithful and context_relevant vote's verdict read again from its stored raw
     output against the check as it is now (its threshold may have changed: report --checks) and the
     case's passages: the verdict is worked out by eval.py, not said by the judge."""
     rag = {c["name"]: c for c in checks if c["type"] in ("faithful", "context_relevant")}
 
     def unread(v):   # (a binary vote whose reply gave two verdicts: one stored by an eval.py before round 113)
-        return cut_vote(v) or looped_vote(v) or copied_vote(v) or v["check"] not in rag and said_two_things(v, "pass")
+        return verdictless(v) or copied_vote(v) or v["check"] not in rag and said_two_things(v, "pass")
     if not rag and not any(unread(v) and v.get("pass") is not None for v in votes):
         return votes
     out = []
@@ -13550,7 +13558,7 @@ def reread_votes(votes, checks, case):
         said = answer_of(v["raw"]) if check and v.get("raw") is not None and not v.get("error") else None
         out.append({**v, "pass": None, "reason": None, **({"unread": LOOPED} if looped_vote(v) else {})}
                    if unread(v) and v.get("pass") is not None else
-                   v if said is None or cut_vote(v) else {**v, "pass": read_again(check, case, said)})
+                   v if said is None or verdictless(v) else {**v, "pass": read_again(check, case, said)})
     return out
 
 

@@ -2270,6 +2270,12 @@ PASSAGES = {"r1": [{"id": "returns", "text": "30 days to return unworn items."},
 
 @pytest.fixture
 def rag_split(project):
+    return write_rag_split(project)
+
+
+def write_rag_split(project):
+    """golden/ragtest/dev.jsonl (cases r1, r2, r3: PASSAGES, the first relevant; faithful and answer_relevant checks)
+    and its prompt, prompts/ragtest/v1.txt: the split's path."""
     folder = project / "golden" / "ragtest"
     folder.mkdir()
     (folder / "checks.json").write_text(json.dumps([{"type": "faithful"}, {"type": "answer_relevant"}]))

@@ -1722,6 +1722,56 @@ def test_judged_precision_is_the_mean_of_the_votes_precisions_as_the_verdict_rea
     assert s["retrieval_judged"]["by_case"] == [{"id": "v1", "check": "ctx", "precision": pytest.approx((1 + 1 / 2 + 1 / 3) / 3)}]
 
 
+def rag_judge_stops_short(project, cli, fake, check, how, draft, votes=1):
+    """A run of test_judge's RAG split, r1 and r2, judged by `check` alone (blocking), --judge-votes `votes`: r2's last
+    vote stops before its last word, after `draft`, a verdict's JSON: stopped by Ollama for looping (how "repeat", the
+    fault test_a_judge_stopped_for_repeating_itself_gives_no_verdict sends) or cut at its token limit (how "length":
+    its prose runs past --judge-max-tokens 64). The run's path."""
+    from test_judge import FAITHFUL, PASSAGES, rag_judge, write_rag_split
+    split = write_rag_split(project)
+    (project / "golden" / "ragtest" / "checks.json").write_text(json.dumps([{"type": check, "blocking": True}]))
+    said = "Draft: " + draft + "\nBut wait, re-check" + " re-check" * 40
+    plan = [None] * (votes - 1) + ["repeat:" + said if how == "repeat" else said]   # (the fake takes one a request)
+
+    def of_r2(text):   # r2's judge of `check` (never the model): the faithful judge reads the answer, the other the passages
+        return "question r2" in text and ("Answer to check:" in text if check == "faithful" else "Passages:" in text)
+
+    def stopped(cid, normal):
+        return plan.pop(0) or normal if how == "length" and cid == "r2" and plan else normal
+    rag_judge(fake, lambda cid: stopped(cid, FAITHFUL[cid]),
+              rated=lambda cid: stopped(cid, ratings_raw(*[(p["id"], n == 0) for n, p in enumerate(PASSAGES[cid])])))
+
+    class StopsShort(dict):
+        def get(self, text, default=None):
+            return plan if how == "repeat" and text and of_r2(text) else default
+        __getitem__ = get
+    fake.faults_for = StopsShort()
+    out = project / "runs" / f"{check}-{how}.json"
+    code, _, err = cli("run", "--split", split, "--limit", 2, "--host", fake.url, "--judge-votes", votes,
+                       "--judge-max-tokens", 64, "--out", out)
+    assert code in (0, 1), err
+    r2 = [v for v in load_json(out)["results"][1]["judges"] if v["check"] == check]
+    assert len(r2) == votes and [(v["pass"], v["done_reason"]) for v in r2].count((None, how)) == 1, r2
+    return out
+
+
+@pytest.mark.parametrize("check, draft", [("faithful", claims_raw(("We ship to every EU country", True, "abroad"))),
+                                          ("context_relevant", ratings_raw(("abroad", True)))])
+def test_a_rag_judge_stopped_for_looping_gets_no_verdict_from_its_draft_when_read_again(project, cli, fake, check, draft):
+    """138th round: a faithful or context_relevant vote Ollama stopped for looping was stored without a verdict, as the
+    run said, but report read each RAG vote again from its raw output, and the draft before the loop passed it: 1/1,
+    "gate passed", exit 0 on a verdict the judge never gave, and calibrate counted it as the judge's pass."""
+    path = rag_judge_stops_short(project, cli, fake, check, "repeat", draft)
+    code, out, err = cli("report", path, "--min-accuracy", 1)
+    assert code == 2 and "gates not judged" in err and "gate passed" not in out + err, out + err
+    s = json.loads(cli("report", path, "--json")[1])
+    assert [(c["name"], c["passed"], c["total"], c["open"]) for c in s["checks"]] == [(check, 1, 1, 1)], s["checks"]
+    Path("human.jsonl").write_text("".join(json.dumps({"id": cid, "check": check, "pass": ok}) + "\n"
+                                           for cid, ok in (("r1", True), ("r2", False))))
+    table = json.loads(cli("calibrate", "human.jsonl", path, "--json")[1])["checks"][check]
+    assert (table["pairs"], table["undecided_answers"]) == (1, [{"id": "r2", "trial": 1}]), table   # left out
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
