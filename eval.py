@@ -13490,14 +13490,15 @@ def context_relevant_kind(case, check):
 
 def judged_precision(case, check_name):
     """RAG without labels: the context precision a case's context_relevant votes give, the mean of each readable vote's
-    (as the check's verdict reads each vote, and faithfulness its votes: pooled by passage, votes rating a, b and c
+    (one cut or looped holds none: verdictless; as the check's verdict reads each vote, and faithfulness its votes: pooled by passage, votes rating a, b and c
     alone read 0 where two of three votes passed 0.5); None without a readable vote. No passage retrieved is 0
     whatever the judge said, as in the labelled figures: the retriever found nothing relevant."""
     ids = [p["id"] for p in case.get("context") or []]
     if not ids:
         return Fraction(0)
     precisions = []
-    for v in (v for t in case["trials"] for v in t["votes"] or [] if v["check"] == check_name and v.get("raw")):
+    for v in (v for t in case["trials"] for v in t["votes"] or []
+              if v["check"] == check_name and v.get("raw") and not verdictless(v)):   # (a draft's ratings are none)
         ratings = last_verdict(answer_of(v["raw"]) or "", lambda obj: read_ratings(obj, ids), LOOSE_PASSAGES)[0]
         if ratings is not None:
             precisions.append(context_precision(ids, {i for i, ok in ratings.items() if ok}))

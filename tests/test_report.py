@@ -1772,6 +1772,18 @@ def test_a_rag_judge_stopped_for_looping_gets_no_verdict_from_its_draft_when_rea
     assert (table["pairs"], table["undecided_answers"]) == (1, [{"id": "r2", "trial": 1}]), table   # left out
 
 
+@pytest.mark.parametrize("how", ["repeat", "length"])
+@pytest.mark.parametrize("votes", [1, 2])
+def test_judged_precision_leaves_out_a_vote_stopped_short_of_its_verdict(project, cli, fake, how, votes):
+    """138th round: "Retrieval, judged" read every context_relevant vote's ratings from its raw output, a vote cut at its
+    token limit or stopped for looping too, which holds no verdict: a draft rating r2's one passage not relevant gave it
+    0 (the mean 50%) where its judge gave none (r2 left out) or another vote of it rated the passage relevant (1)."""
+    path = rag_judge_stops_short(project, cli, fake, "context_relevant", how, ratings_raw(("abroad", False)), votes)
+    judged = json.loads(cli("report", path, "--json")[1])["retrieval_judged"]
+    assert {c["id"]: c["precision"] for c in judged["by_case"]} == ({"r1": 1.0, "r2": 1.0} if votes == 2 else {"r1": 1.0})
+    assert (judged["cases"], judged["precision"]) == (votes, 1.0), judged
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
