@@ -13507,11 +13507,12 @@ def judged_precision(case, check_name):
 
 def faithful_reading(case, trial, check):
     """What a faithful check's votes on one answer say, read again from each vote's raw output (the
-    run stores it exactly): the mean share of supported claims over the readable votes, and every
+    run stores it exactly): the mean share of supported claims over the readable votes (never a cut or looped one's
+    draft: verdictless), and every
     unsupported claim any of them found (once each); (None, []) without a readable vote."""
     scores, unsupported, seen = [], [], set()
     for v in trial.get("votes") or []:
-        if v["check"] != check["name"] or not v.get("raw"):
+        if v["check"] != check["name"] or not v.get("raw") or verdictless(v):   # (a draft's claims are none)
             continue
         claims = last_verdict(answer_of(v["raw"]) or "", read_claims, LOOSE_CLAIMS)[0]
         if claims is None:

@@ -1784,6 +1784,22 @@ def test_judged_precision_leaves_out_a_vote_stopped_short_of_its_verdict(project
     assert (judged["cases"], judged["precision"]) == (votes, 1.0), judged
 
 
+@pytest.mark.parametrize("how", ["repeat", "length"])
+def test_a_faithful_vote_stopped_short_of_its_verdict_names_no_claim_of_its_draft(project, cli, fake, how):
+    """138th round: the claims of a faithful vote cut at its token limit or stopped for looping, which holds no verdict,
+    were averaged and listed with a readable vote's: r2 failing on "Shipping is free" (1 of its 2 claims supported) read
+    "25% of its claims supported" on the page, and the diagnosis and report --case named the draft's claims unsupported."""
+    draft = claims_raw(("Draft claim one", False, None), ("Draft claim two", False, None))
+    path = rag_judge_stops_short(project, cli, fake, "faithful", how, draft, votes=2)
+    s = json.loads(cli("report", path, "--json")[1])
+    assert s["diagnosis"]["why"] == {"r2": "unsupported: Shipping is free"}, s["diagnosis"]
+    shown = json.loads(cli("report", path, "--case", "r2", "--json")[1])["trials"][0]["unsupported"]
+    assert [c["claim"] for c in shown] == ["Shipping is free"], shown
+    cli("report", path, "--html", "rag.html")
+    page = Path("rag.html").read_text(encoding="utf-8")
+    assert "faithful: 50% of its claims supported; unsupported: Shipping is free (" in page and "Draft claim" not in page
+
+
 def test_a_set_without_passages_has_no_diagnosis(hand_run, cli):
     assert "diagnosis" not in json.loads(cli("report", hand_run, "--json")[1])
 
@@ -2547,3 +2563,4 @@ def test_what_shows_as_nothing_is_escaped_in_every_text_table(project, cli):
     cut = evalpy.name_cell("a" * 90 + "\u202e" + "tail", 80)
     assert cut == '"' + "a" * 77 + '…"' and len(cut) == 80, cut
     assert evalpy.name_cell("cancel ", 80) == '"cancel "' and evalpy.name_cell("a" * 90, 80) == "a" * 79 + "…"
+
