@@ -12136,7 +12136,7 @@ PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
 PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
 ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
-              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|[.!](?:[ \t]|\Z)|\Z))")   # (or a sentence's end: "A -> 2nd. B")
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|[.!](?:\s|\Z)|\Z))")   # (or a sentence's end: "A -> 2nd. B", "A → 2.\nB")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -12156,8 +12156,9 @@ PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)
 # ...or, where none parts it, its lines ("1. B\n2. A", "B\nA": read as one part, no ranking, the winner A counted)
 RANKED_LINES = re.compile(r"\n\s*")
 # ...or, where neither parts it, its sentences, each an answer's place ("A = 1st. B = 2nd", "A: 2nd. B: 1st": read as one
-# part, no ranking, or as the tie "A = B", the winner or the tie beside it counted against its places)
-RANKED_SENTENCES = re.compile(r"(?<=[.!])[ \t]++")
+# part, no ranking, or as the tie "A = B", the winner or the tie beside it counted against its places), a line's stop
+# ending one as a space does ("A → 2.\nB → 1.": its last arrow a place's, its first none, read as no ranking)
+RANKED_SENTENCES = re.compile(r"(?<=[.!])\s++")
 # ...the list alone: its first two lines each an answer's name after its place or a bullet ("- B", "1. B"), never a line
 # of its reasons after them ("1. A\n2. B\nA is better": read as three parts, A twice, left to a person)
 LISTED_ANSWER = re.compile(r"[-•*]?[ \t]*+(?:(?:answer|response|option|respuesta|resposta)[ \t]++)?[AB]", re.IGNORECASE)

@@ -7894,6 +7894,8 @@ def test_a_ranking_judging_each_answer_in_one_word_said_otherwise_is_placed_so(k
 @pytest.mark.parametrize("ranking, first", [
     ("A = 1st. B = 2nd", "A"), ("A: 1st. B: 2nd", "A"), ("A: 2nd. B: 1st", "B"), ("B = second! A = first", "A"),
     ("A -> 2nd place. B -> 1st place", "B"), ("B: 1st. A: 2nd.", "B"),
+    # (a stop ending each line: its first arrow read as no place's, any winner beside it counted)
+    ("A → 2.\nB → 1.", "B"), ("B → 2.\nA → 1.", "A"), ("A = 1st.\nB = 2nd.", "A"), ("A → 2nd place.\nB → 1st place.", "B"),
 ])
 def test_a_ranking_placing_an_answer_a_sentence_is_read_by_its_places(key, ranking, first):
     """138th round: "A = 1st. B = 2nd" was read as the tie "A = B" (the tie beside it counted, and read past it
