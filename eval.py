@@ -1882,17 +1882,21 @@ def remove_quietly(path):
 TEMP_NAME = re.compile(r"(.+)(\.tmp-(\d+)(?:-\d+)?)")
 
 
-def remove_stale_temp_files(path):
+def stale_temp_files(path):
     """Temp files of `path` (`path.tmp-PID...`) whose process is gone: a kill during a write left them."""
     folder, name = os.path.split(path)
     try:
         names = os.listdir(folder or ".")
     except OSError:
-        return
-    for other in names:
-        temp = TEMP_NAME.fullmatch(other)
-        if temp and temp.group(1) == name and not writer_alive(int(temp.group(3))):
-            remove_quietly(os.path.join(folder, other))
+        return []
+    return [os.path.join(folder, other) for other in names
+            if (temp := TEMP_NAME.fullmatch(other)) and temp.group(1) == name and not writer_alive(int(temp.group(3)))]
+
+
+def remove_stale_temp_files(path):
+    """stale_temp_files(path) removed (one that will not go is left to the next write)."""
+    for temp in stale_temp_files(path):
+        remove_quietly(temp)
 
 
 def process_alive(pid):
@@ -7119,8 +7123,12 @@ def write_golden_set(folder):
         raise EvalError(in_the_way_cure(*blocked, folder))
     # a file holding just what init writes there is its own, left by an init killed part way (SIGKILL: no cleanup ran):
     # kept as it is and not written again, so the same init made again finishes the set; a whole set is a set made
+    # (killed between its link and its unlink, it left a file whole and its temp file beside it: a set whole but for
+    # that temp file is a killed init's too, finished by removing it, never "exists ... pick a new folder")
     left = [path for path in files if init_left_it(path, files[path])]
-    taken = [path for path in files if os.path.lexists(path) and (path not in left or len(left) == len(files))]
+    killed = any(stale_temp_files(path) for path in left)
+    taken = [path for path in files
+             if os.path.lexists(path) and (path not in left or len(left) == len(files) and not killed)]
     if taken:
         link = os.path.islink(taken[0]) and not os.path.exists(taken[0])
         raise EvalError(f"{shell_word(taken[0])} exists" + (f" ({link_to_nothing(taken[0])})" if link else "")
@@ -7140,7 +7148,8 @@ def write_golden_set(folder):
                     raise EvalError(appeared_meanwhile(folder_path)) from None
                 made.append(folder_path)
         for path, text in files.items():
-            if path in left:
+            if path in left:   # kept: its temp file, which write_file would have removed, is removed here
+                remove_stale_temp_files(path)
                 continue
             try:
                 write_file(path, text)

@@ -1165,23 +1165,29 @@ def test_init_that_fails_half_way_leaves_no_half_made_set(project, cli, monkeypa
     assert cli("init", "mine")[0] == 0
 
 
+def killed_init(project, patch):
+    """A real `init mine` in a process of its own, killed by SIGKILL (nothing of its own cleanup runs) where `patch`, code
+    run on eval.py's module `e` before its main, sends the signal."""
+    import signal
+    import subprocess
+    import sys
+    killer = ("import os, signal, importlib.util as u, sys; s = u.spec_from_file_location('e', sys.argv[1]); "
+              "e = u.module_from_spec(s); s.loader.exec_module(e)\n" + patch + "\nsys.exit(e.main(['init', 'mine']))")
+    done = subprocess.run([sys.executable, "-c", killer, str(ROOT / "eval.py")], cwd=project, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+
+
 def test_init_killed_half_way_is_finished_by_the_same_init_again(project, cli):
     """138th round: an init killed (SIGKILL: nothing of its own cleanup runs) after its first files left mine/ holding
     GUIDE.md and labels.txt, and the same init again refused ("mine/GUIDE.md exists"), for good. What init left there,
     just as it writes it, is its own: the same init finishes the set; a file the user changed still stops it, kept."""
-    import signal
-    import subprocess
-    import sys
-    # a real init in a process of its own, killed by the signal as it comes to its third file (dev.jsonl)
-    killer = ("import os, signal, importlib.util as u, sys; s = u.spec_from_file_location('e', sys.argv[1]); "
-              "e = u.module_from_spec(s); s.loader.exec_module(e); real = e.write_file\n"
-              "def write(path, *a, **k):\n"
-              "    if path.endswith('dev.jsonl'): os.kill(os.getpid(), signal.SIGKILL)\n"
-              "    return real(path, *a, **k)\n"
-              "e.write_file = write; sys.exit(e.main(['init', 'mine']))")
-    done = subprocess.run([sys.executable, "-c", killer, str(ROOT / "eval.py")], cwd=project, capture_output=True,
-                          text=True, timeout=60)
-    assert done.returncode == -signal.SIGKILL, done.stderr
+    # killed as it comes to its third file (dev.jsonl)
+    killed_init(project, "real = e.write_file\n"
+                         "def write(path, *a, **k):\n"
+                         "    if path.endswith('dev.jsonl'): os.kill(os.getpid(), signal.SIGKILL)\n"
+                         "    return real(path, *a, **k)\n"
+                         "e.write_file = write")
     assert sorted(str(p) for p in Path("mine").rglob("*")) == ["mine/GUIDE.md", "mine/labels.txt", "mine/prompts"]
     guide = Path("mine/GUIDE.md").read_text(encoding="utf-8")
     Path("mine/labels.txt").write_text("mine\n", encoding="utf-8")   # changed since: the user's, init stops
@@ -1192,6 +1198,25 @@ def test_init_killed_half_way_is_finished_by_the_same_init_again(project, cli):
     assert code == 0 and "wrote mine/GUIDE.md, mine/labels.txt, mine/dev.jsonl, mine/prompts/v1.txt" in out, err
     assert Path("mine/GUIDE.md").read_text(encoding="utf-8") == guide and Path("mine/dev.jsonl").is_file()
     assert cli("init", "mine")[0] == 2   # a whole set is made: never written again
+
+
+@pytest.mark.parametrize("last", ["dev.jsonl", "v1.txt"])
+def test_init_killed_between_link_and_unlink_is_finished_without_its_temp_file(project, cli, last):
+    """138th round, F2: an init killed just after it linked a file under its name, before it removed the temp file,
+    left mine/dev.jsonl.tmp-PID-TID beside the set for good (the same init kept dev.jsonl as its own, never writing it
+    again); killed so on its last file, every file whole, the same init refused ("mine/GUIDE.md exists ... pick a new
+    folder"). The same init again removes its temp files and finishes the set: init's four files, nothing else."""
+    killed_init(project, "real = e.link_new\n"
+                         "def link(tmp, path):\n"
+                         "    real(tmp, path)\n"
+                         f"    if path.endswith({last!r}): os.kill(os.getpid(), signal.SIGKILL)\n"
+                         "e.link_new = link")
+    assert any(".tmp-" in p.name for p in Path("mine").rglob("*")), list(Path("mine").rglob("*"))
+    code, out, err = cli("init", "mine")
+    assert code == 0 and "wrote mine/GUIDE.md, mine/labels.txt, mine/dev.jsonl, mine/prompts/v1.txt" in out, err
+    assert sorted(str(p) for p in Path("mine").rglob("*")) == [
+        "mine/GUIDE.md", "mine/dev.jsonl", "mine/labels.txt", "mine/prompts", "mine/prompts/v1.txt"]
+    assert cli("init", "mine")[0] == 2   # a whole set, no temp file of a killed init beside it: made, never written again
 
 
 def test_init_racing_another_names_what_appeared_and_keeps_it(project, cli, monkeypatch):
