@@ -699,8 +699,9 @@ def on_one_line(text, width=None):
 def number_given(number):
     """A number (seconds, a temperature) as a person writes it: 0.00001 and 9.9999 as they are (never 1e-05, nor 10),
     10.0 as 10 (argparse reads --timeout 100 as 100.0, echoed so in the commands to paste)."""
-    if not 1e-9 <= abs(number) < 1e15:   # (1e-320 was 320 zeros)
-        return f"{number:g}" if number else "0"
+    if not 1e-9 <= abs(number) < 1e15:   # (1e-320 was 320 zeros; :g alone keeps 6 digits, and 1.23456789e-10 came
+        text = f"{number:g}"             # back 1.23457e-10, another number, in a command to paste)
+        return "0" if not number else text if float(text) == number else repr(float(number))
     text = format(decimal.Decimal(repr(float(number))), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
 

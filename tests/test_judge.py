@@ -4218,6 +4218,22 @@ def test_a_printed_judge_command_from_an_edited_run_is_inert_and_pastes(judge):
         assert "--judge-max-tokens" in words and "7" in words
 
 
+@pytest.mark.parametrize("temperature", [1.23456789e-10, 1234567890123456.7, 1e-10, 1e15, 5e-324, 0.30000000000000004])
+def test_a_judge_temperature_far_from_one_is_given_back_exactly_in_the_commands_to_paste(temperature):
+    """138th round, F1: a judge temperature below 1e-9 or from 1e15 up was written with :g, six digits: the judge
+    command and the pairwise go-on to paste asked --judge-temperature 1.23457e-10 of a run judged at 1.23456789e-10,
+    another judge. Each is given back as the number it was (the shortest text that reads back as it)."""
+    import shlex
+
+    def temperature_in(command):
+        words = shlex.split(command)
+        return float(words[words.index("--judge-temperature") + 1])
+    judge = {"models": ["j"], "temperature": temperature}
+    assert temperature_in(evalpy.judge_command("runs/x.json", {"model": "m", "judge": judge})) == temperature
+    judge.update(criterion="c", votes=1, seed=42)
+    assert temperature_in(evalpy.pairwise_command("a.json", "b.json", judge, None, None)) == temperature
+
+
 def test_a_judges_negative_or_fractional_token_count_is_kept_out_of_the_cost(judged_split, cli, fake):
     """Issue 28 (ninth attack), item 8: prompt_eval_count -1000000 and eval_count 2.5 from the
     judge's server gave a cost of "-12000000 prompt + 30.0 completion tokens". Neither is a count
