@@ -21781,7 +21781,8 @@ def passages_text(config):
 def sampling_text(config):
     """How a run's answers were drawn, for its report's first line in every view: 'T=0.7 · seed 42 · 3 trials'."""
     think = config.get("think", THINK_DEFAULT)
-    return " · ".join([f"T={config['temperature']:g}", f"seed {config['seed']}"]
+    return " · ".join([f"T={number_given(config['temperature'])}", f"seed {config['seed']}"]   # (:g showed 0.7000001
+    # as 0.7, two runs' temperatures alike)
                       + ([f"{config['repeat']} trials"] if config["repeat"] > 1 else [])
                       + ([f"format {config['format']}"] if config.get("format") else [])
                       + ([f"think {THINK_FLAGS[think]}"] if think != THINK_DEFAULT else []))
@@ -23269,7 +23270,7 @@ def run_listing(folder):
                                                                     f"{alike} to fix and run again, a resume asks the rest)" if alike
                                                                     else "run --resume)")
         rows.append([shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
-                     asked_text(config), f"{config['temperature']:g}", config["repeat"],
+                     asked_text(config), number_given(config["temperature"]), config["repeat"],
                      shown_date(config.get("date")), figure])
         listing.append({"file": path, "split": config["split"], "split_sha": config["split_sha"],
                         "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
@@ -23387,7 +23388,7 @@ def unfinished_listing(path):
               f"unfinished: {answers}{'' if expected is None else f' of {expected}'} answers{awaiting_votes(waiting)}; "
               + stopped_run_next(run_path, resume))
     row = [shell_word(path), f"{config['split']} {short(config['split_sha'])}", shell_word(config["prompt"]), config["model"],
-           asked_text(config), f"{config['temperature']:g}", config["repeat"], shown_date(config.get("date")), figure]
+           asked_text(config), number_given(config["temperature"]), config["repeat"], shown_date(config.get("date")), figure]
     entry = {"file": path, "unfinished": not holder and not written, **({"live": int(holder)} if holder else {}),
              **({"problem": figure} if written and not holder else {}), "split": config["split"], "split_sha": config["split_sha"],
              "prompt": config["prompt"], "model": config["model"], "temperature": config["temperature"],
@@ -28257,7 +28258,7 @@ def config_rows(config, path):
             ["model", config["model"] + (f" · digest {digest}" if isinstance(digest, str) else "")],
             ["prompt", f"{config['prompt']} · sha256 {config['prompt_sha']}"],
             ["split", f"{config['split']} · sha256 {config['split_sha']}{subset_text(config)}{passages_text(config)}"],
-            ["sampling", f"temperature {config['temperature']:g} · seed {config['seed']}{trials}"],
+            ["sampling", f"temperature {number_given(config['temperature'])} · seed {config['seed']}{trials}"],
             ["options", " · ".join([json_text(config.get("options") or {})] + extras)]]
     if config.get("judge"):
         j = config["judge"]

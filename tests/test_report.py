@@ -14,7 +14,7 @@ import pytest
 import scipy.stats
 
 from conftest import (LINKED, MARKUP, MATH, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
-                      small_split, write_run)
+                      small_split, split_run, write_run)
 
 
 def test_report_opens_with_accuracy_baseline_and_invalid(hand_run, cli):
@@ -124,6 +124,19 @@ def test_the_markdown_report_says_how_the_answers_were_drawn(tagged_run, cli):
     config = load_json(tagged_run)["config"]
     md = cli("report", tagged_run, "--markdown")[1]
     assert f" · T={config['temperature']:g} · seed {config['seed']} · 3 trials\n" in md, md
+
+
+def test_two_runs_at_temperatures_six_digits_alike_show_each_its_own(project, cli):
+    """138th round, F4: runs at --temperature 0.7 and 0.7000001 both showed T=0.7 (:g, six digits) in report's first
+    line, the page's sampling row and the T column of runs, while compare said "temperature: 0.7 -> 0.7000001". Each
+    shows the temperature it was run at, as the judge's row beside it does."""
+    for t in (0.7, 0.7000001):
+        write_run(f"runs/t{t}.json", split_run(temperature=t))
+    assert " · T=0.7000001 · seed " in cli("report", "runs/t0.7000001.json")[1]
+    assert cli("report", "runs/t0.7000001.json", "--html", "t.html")[0] == 0
+    assert "temperature 0.7000001 · seed" in Path("t.html").read_text(encoding="utf-8")
+    listed = cli("runs", "runs")[1]
+    assert re.search(r"t0\.7000001\.json .* 0\.7000001 ", listed) and re.search(r"t0\.7\.json .* 0\.7 ", listed), listed
 
 
 def test_the_markdown_report_names_the_answers_that_failed(project, cli):
