@@ -4,6 +4,7 @@ sample each, and the seeds' figures."""
 import gc
 import json
 import random
+import re
 import warnings
 from fractions import Fraction
 from math import comb, floor, nextafter
@@ -882,6 +883,20 @@ def test_the_readme_power_section_shows_what_power_prints(cli):
     for argv, shown in sessions:
         code, out, _ = cli("power", *argv)
         assert code == 0 and out.splitlines() == shown, argv
+
+
+def test_the_readme_power_sections_example_of_an_approximate_count_is_one_as_written(cli):
+    """138th round, F3: the README's example of a count nearer --prob than 60 digits tell apart, `--rate 1e-300 --prob
+    1e-290`, exited 2 as written (no set of rows gives the default 6 failures that likely); with --failures 1 it is the
+    example the sentence says: 10^10 rows, approximate. Each such "(`OPTIONS`: ...)" of the section gives it so."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### power\n"):]
+    examples = re.findall(r"\(`(--[^`]*)`: ", section[:section.index("\n## ")])
+    assert examples
+    for example in examples:
+        code, out, err = cli("power", *example.split(), "--json")
+        assert code == 0 and json.loads(out)["approximate"] is True, (example, err)
+    assert json.loads(cli("power", *examples[0].split(), "--json")[1])["rows"] == 10 ** 10
 
 
 def test_no_power_answer_prints_a_figure_on_the_line_it_is_read_against(cli):
