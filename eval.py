@@ -28805,9 +28805,10 @@ def changed_case_rows(fixed, broken, a_run, a_cases, b_cases, anchors, rose=(), 
 
     def said(t):   # (an agent that reached no answer: its words beside its last calls are none, shown as one)
         # what was scored, past any reasoning inline (folded_reasoning shows that apart): a changed <think> block
-        # marked as the change, the answers alike
-        return ("" if t is None or out_of_answers(t) else (NO_ANSWER_YET if (answer := scored_text(t)) is None else answer)
-                if t["error"] is None else f"ERROR: {t['error']}")
+        # marked as the change, the answers alike; none where the model was still thinking when it stopped (eval.py's
+        # NO_ANSWER_YET was marked <ins> as the model's words), verdict_div saying why, as of an agent's
+        return ("" if t is None or out_of_answers(t) else (scored_text(t) or "") if t["error"] is None
+                else f"ERROR: {t['error']}")
 
     def verdict_div(t):   # (an agent that reached no answer says why its cell holds none: "fail" above nothing)
         why = f" (no answer: {no_answer_why(t)})" if t is not None and no_answer_why(t) else ""

@@ -196,22 +196,36 @@ def test_answers_that_differ_only_in_spacing_say_so_on_the_compare_page(project,
     assert evalpy.SPACING_NOTE in page and "<pre>a  b</pre>" in page, page[-3000:]
 
 
+def compare_page_of_one_case(cli, baseline, candidate):
+    """compare --html of two runs of one free-text case c1 (passed by "yes" alone), answered so: the page."""
+    check = [{"name": "exact", "type": "regex", "value": "^yes$", "blocking": True}]
+    a = write_run("runs/a.json", make_run([{"id": "c1", "response": baseline, "checks": check}], labels=None))
+    b = write_run("runs/b.json", make_run([{"id": "c1", "response": candidate, "checks": check}], labels=None,
+                                          prompt="prompts/v2.txt"))
+    assert cli("compare", a, b, "--html", "c.html")[0] == 0
+    return Path("c.html").read_text(encoding="utf-8")
+
+
 def test_the_compare_page_diffs_the_answer_scored_and_folds_the_reasoning_apart(project, cli):
     """138th round: compare --html diffed the raw response, its <think> block and all: reasoning that changed was marked
     as the change, though what was scored, the answer past </think>, changed alone. The diff is of the answers, each
     side's reasoning folded apart above it (as review folds it), not scored."""
-    check = [{"name": "exact", "type": "regex", "value": "^yes$", "blocking": True}]
-    a = write_run("runs/a.json", make_run([{"id": "c1", "response": "<think>first I ponder</think>yes", "checks": check}],
-                                          labels=None))
-    b = write_run("runs/b.json", make_run([{"id": "c1", "response": "<think>then I muse</think>no", "checks": check}],
-                                          labels=None, prompt="prompts/v2.txt"))
-    assert cli("compare", a, b, "--html", "c.html")[0] == 0
-    page = Path("c.html").read_text(encoding="utf-8")
+    page = compare_page_of_one_case(cli, "<think>first I ponder</think>yes", "<think>then I muse</think>no")
     assert "<pre><del>yes</del></pre>" in page and "<pre><ins>no</ins></pre>" in page, page[-4000:]
     for thought in ("first I ponder", "then I muse"):
         assert re.search(r"<details class=\"thinking\"><summary>reasoning inline, before &lt;/think&gt;: not scored[^<]*"
                          rf"</summary><pre>{thought}</pre></details>", page), page[-4000:]
     assert "<del>first" not in page and "<ins>then" not in page
+
+
+def test_the_compare_page_shows_no_answer_of_a_model_still_thinking_as_none_not_as_its_words(project, cli):
+    """138th round, F6: a candidate that never closed its <think> had eval.py's placeholder "(no answer: still thinking
+    when it stopped)" diffed against the baseline's answer, <ins>-marked as if the model had written it. Its cell holds
+    no answer, the reason said in its verdict line, as an agent's that reached none."""
+    page = compare_page_of_one_case(cli, "yes", "<think>still pondering")
+    assert "<ins>(no answer" not in page and "<ins>" not in page.split('id="changed-table"')[1], page[-4000:]
+    assert "<pre><del>yes</del></pre>" in page, page[-4000:]
+    assert re.search(r'<div class="trial">fail[^<]*\(no answer: still thinking when it stopped\)</div>', page), page[-4000:]
 
 
 def test_answers_with_more_words_than_the_budget_are_counted_as_work_and_never_listed():
