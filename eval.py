@@ -12146,7 +12146,7 @@ PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
 # and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
 PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
 ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
-              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|[.!](?:\s|\Z)|\Z))")   # (or a sentence's end: "A -> 2nd. B", "A → 2.\nB")
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -12167,8 +12167,11 @@ PLACE_BEFORE = re.compile(r"(?:(?P<label>rank(?:ed)?|place|position|no\.|number)
 RANKED_LINES = re.compile(r"\n\s*")
 # ...or, where neither parts it, its sentences, each an answer's place ("A = 1st. B = 2nd", "A: 2nd. B: 1st": read as one
 # part, no ranking, or as the tie "A = B", the winner or the tie beside it counted against its places), a line's stop
-# ending one as a space does ("A → 2.\nB → 1.": its last arrow a place's, its first none, read as no ranking)
+# ending one as a space does ("A = 1st.\nB = 2nd."). (An arrow's place ending a sentence, "A -> 2nd. B -> 1st", stays
+# unread, two: its stops, "?", "No. 1", ", close." left an arrow read as no link and the text no ranking, any winner counted)
 RANKED_SENTENCES = re.compile(r"(?<=[.!])\s++")
+# An answer named in a line of reasons: "A" or "B" as a word (in capitals: "a" is an article), "Response 2", "answer B"
+ANSWER_NAMED = re.compile(r"\b[AB]\b|\b(?i:answer|response|option)[ \t]*+(?i:[12]|[ab])\b")
 # ...the list alone: its first two lines each an answer's name after its place or a bullet ("- B", "1. B"), never a line
 # of its reasons after them ("1. A\n2. B\nA is better": read as three parts, A twice, left to a person)
 LISTED_ANSWER = re.compile(r"[-•*]?[ \t]*+(?:(?:answer|response|option|respuesta|resposta)[ \t]++)?[AB]", re.IGNORECASE)
@@ -12457,8 +12460,9 @@ def a_ranking(under, items):
         again = {line_ranks_first(under, line) for line in later} - {None}
         # (a first line of a tie, "A = B", is against a later line naming either, "A = B\nB is better", and beside one
         # thinking again at all, even to a tie, "A = B\nOverall, it's a tie": what it thinks again of is unclear, two)
-        if ranked_tied(first):
-            return PLACES_TANGLED if again or any(thinks_again(line) for line in later) else ranked
+        if ranked_tied(first):   # (any later line naming either, "A = B\nI'd pick B", not only one line_ranks_first reads)
+            return PLACES_TANGLED if again or any(thinks_again(line) or ANSWER_NAMED.search(line) for line in later) \
+                else ranked
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None
         return ranked if not again or again == {said} else PLACES_TANGLED

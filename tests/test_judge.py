@@ -6394,6 +6394,14 @@ def test_a_judge_reply_of_the_129th_round_is_stored_as_a_person_s_vote(judged_sp
                       "j10": True}, stored
 
 
+
+@pytest.mark.parametrize("ranking", ["A = B\nB is slightly better", "A = B\nI'd pick B", "A = B\nA is weaker",
+                                     "Response A = Response B\nEdge to B", "A == B\nIf forced, B"])
+def test_a_tie_first_with_a_later_line_naming_either_is_two(ranking):
+    """138th round's review: a first line of a tie, then a line leaning to one answer in words line_ranks_first does not
+    read ("A = B\nI'd pick B"), counted the tie. Any later line naming either is against the tie: two, left to a person."""
+    assert judged_beside_each_winner("ranking", ranking) == {"A": None, "B": None, "tie": None}
+
 @pytest.mark.parametrize("reply, human", [
     ('{"pass": true, "verdict": {"label": "PASS", "missing_info": false}}', True),
     ('{"pass": true, "verdict": {"meets_criterion": true, "hallucinated": false}}', True),
@@ -7909,9 +7917,9 @@ def test_a_ranking_judging_each_answer_in_one_word_said_otherwise_is_placed_so(k
 @pytest.mark.parametrize("key", ["ranking", "final_ranking", "preference_order", "preferences", "ranked_list"])
 @pytest.mark.parametrize("ranking, first", [
     ("A = 1st. B = 2nd", "A"), ("A: 1st. B: 2nd", "A"), ("A: 2nd. B: 1st", "B"), ("B = second! A = first", "A"),
-    ("A -> 2nd place. B -> 1st place", "B"), ("B: 1st. A: 2nd.", "B"),
-    # (a stop ending each line: its first arrow read as no place's, any winner beside it counted)
-    ("A → 2.\nB → 1.", "B"), ("B → 2.\nA → 1.", "A"), ("A = 1st.\nB = 2nd.", "A"), ("A → 2nd place.\nB → 1st place.", "B"),
+    ("B: 1st. A: 2nd.", "B"),
+    # (a stop ending each line)
+    ("A = 1st.\nB = 2nd.", "A"), ("B: 2nd.\nA: 1st.", "A"),
 ])
 def test_a_ranking_placing_an_answer_a_sentence_is_read_by_its_places(key, ranking, first):
     """138th round: "A = 1st. B = 2nd" was read as the tie "A = B" (the tie beside it counted, and read past it
