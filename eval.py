@@ -3362,6 +3362,14 @@ def same_labels(a_cfg, b_cfg):
     return sorted(a) == sorted(b)
 
 
+def same_in(key, a_cfg, b_cfg, read=lambda key, value: value):
+    """Whether two runs' configs ask the same of `key`: labels as same_labels reads them (their order where a schema
+    sent it), any other key's values, as `read` takes them (as_tuned), as same_setting does."""
+    if key == "labels":
+        return same_labels(a_cfg, b_cfg)
+    return same_setting(key, read(key, a_cfg.get(key)), read(key, b_cfg.get(key)))
+
+
 def panel_in_order(judge, order, key=tagged):
     """judge (config.judge) with its models in `order`, where that names its panel in another order (each model as
     `key` reads it), each model's digest and details moved with it (they are one per model, by place): a panel's
@@ -16292,8 +16300,7 @@ def earlier_held_out_runs(folders, split_sha, config, cases):
             # a key an older run did not record is not known to differ; but a run without context_sha read the
             # split's own passages, whatever eval.py made it (one before --context could read no other)
             differs = [k for k in TUNED_CONFIG if (k in earlier or k == "context_sha")
-                       and not (same_labels(earlier, config) if k == "labels" else
-                                same_setting(k, as_tuned(k, earlier.get(k)), as_tuned(k, config.get(k))))
+                       and not same_in(k, earlier, config, as_tuned)
                        and not (k == "context_sha" and earlier.get(k) in context_shas(config.get("context_path") or ""))]
             # (a context file hashed by its bytes by an eval.py before as_hashed took it is the same file: its re-run
             # was refused, "another retriever's passages")
@@ -23924,7 +23931,7 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
         raise EvalError(f"--fisher tests the pass counts of one answer per case; {' and '.join(repeated)}, whose unit "
                         "is each case's pass rate (the per-case test is printed); leave --fisher out")
     changed = {k: [a_cfg.get(k), b_cfg.get(k)] for k in COMPARED_CONFIG
-               if not (same_labels(a_cfg, b_cfg) if k == "labels" else same_setting(k, a_cfg.get(k), b_cfg.get(k)))}
+               if not same_in(k, a_cfg, b_cfg)}
     if "context_sha" in changed and a_cfg.get("context_path") == b_cfg.get("context_path") and set(
             changed["context_sha"]) <= context_shas(a_cfg.get("context_path") or ""):   # one file, hashed as it was by
         changed.pop("context_sha")   # an eval.py before as_hashed, and as it is now
