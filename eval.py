@@ -111,6 +111,7 @@ import unicodedata
 import urllib.parse
 import warnings
 import weakref
+import zlib
 from collections import Counter, deque
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -1455,6 +1456,55 @@ def json_line(obj):
     return (json_text(obj) + "\n").encode("utf-8")
 
 
+# Each line eval.py appends to a journal, a judging or a pairwise journal ends with a checksum of its own bytes: a line
+# still JSON after a bit flip or an edit (an answer's letter, a token count, a vote's "pass") was resumed as what the
+# model said. CRC-32: it is there against damage, not forgery (whoever can edit the file can compute any hash without a
+# key again), it catches every flip of one or two bits and every burst up to 32 bits at any line length (and all but
+# one in 2**32 of other changes), and it costs a resume of 1,000 answers about a millisecond. Of the bytes as written,
+# not of the JSON read back: nothing is rendered again to check it (a later Python's JSON is no measure of an older
+# file). Its readers check it after what else a line holds (a line that is no answer is said so, the more telling).
+# A journal's first line carries one too, which marks the file as checksummed: a line without one after it is damaged;
+# a file an older eval.py wrote (no checksum on its first line) is read as it was.
+LINE_CHECKSUM = "crc32"
+CHECKSUM_TAIL = re.compile(rb', "crc32": "([0-9a-f]{8})"\}')
+CHECKSUM_TAIL_SIZE = len(b', "crc32": "00000000"}')
+CHECKSUM_MISMATCH = "its checksum does not match (it was changed after it was written)"
+CHECKSUM_MISSING = ("it has no checksum, where every line under this file's first was written with one (it was changed "
+                    "after it was written)")
+
+
+def checksummed_line(obj):
+    """json_line of a dict with LINE_CHECKSUM as its last field: the CRC-32 of the line written without it."""
+    body = json_text(obj).encode("utf-8")
+    return body[:-1] + b', "%s": "%08x"}\n' % (LINE_CHECKSUM.encode(), zlib.crc32(body))
+
+
+def checksum_of(line):
+    """(the line without its checksum, the checksum as written) of a checksummed line (bytes, without its line
+    break; a CRLF's carriage return left out), or None where it ends with none."""
+    line = line[:-1] if line.endswith(b"\r") else line
+    found = CHECKSUM_TAIL.fullmatch(line, len(line) - CHECKSUM_TAIL_SIZE) if len(line) > CHECKSUM_TAIL_SIZE else None
+    return None if found is None else (line[:found.start()] + b"}", int(found.group(1), 16))
+
+
+def checksum_problem(line, required):
+    """Why a line of a journal, judging or pairwise journal (bytes) is damaged by its checksum, or None: one that does
+    not match; none where the file's first line carries one (`required`). The field itself is taken off by
+    unchecksummed once the line is read."""
+    held = checksum_of(line.rstrip(b"\n"))
+    if held is None:
+        return CHECKSUM_MISSING if required else None
+    return CHECKSUM_MISMATCH if zlib.crc32(held[0]) != held[1] else None
+
+
+def unchecksummed(entry):
+    """A line's value as eval.py wrote it, its checksum field taken off (a line that is no object is left as it is, for
+    its reader to refuse)."""
+    if type(entry) is dict:
+        entry.pop(LINE_CHECKSUM, None)
+    return entry
+
+
 def same_json(a, b):
     """a and b are equal as JSON values are: Python's == takes true for 1 and false for 0, also
     inside lists and objects, where JSON (and JSON Schema's enum) tells them apart; 1.0 is still 1. By a stack, as
@@ -2563,7 +2613,9 @@ class Result(Case, Call, total=False):
 
 class JournalHeader(TypedDict):
     """The first line of a run's journal (RUN.journal, JOURNAL_SUFFIX); every line after it is one
-    Result with only the id and trial of its case, an AgentTurn, a JournaledAnswer or a JournaledVote."""
+    Result with only the id and trial of its case, an AgentTurn, a JournaledAnswer or a JournaledVote. Each line,
+    this one too, is written with LINE_CHECKSUM after its last field (checksummed_line), taken off as it is read
+    (unchecksummed): no record holds it."""
     format: str          # RUN_FORMAT
     config: dict         # RunConfig
 
@@ -15315,7 +15367,9 @@ def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
             raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)}); {lost}") from None
         raise EvalError(f"{shell_word(path)}:1: not a run's header (a journal's first line is its run's configuration): "
                         f"another's file, or a journal whose header was taken out; {lost}") from None
-    problem = resumed_problem(config) or labels_problem(config["labels"])
+    checked = checksum_of(lines[0]) is not None   # (its lines are held to theirs; a journal of an older eval.py, as it was)
+    problem = (resumed_problem(unchecksummed(header)["config"]) or labels_problem(config["labels"])
+               or checksum_problem(lines[0], checked))   # (last: what else is wrong with it is the more telling)
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}; {JOURNAL_HEADER_MEND}")
     if recorded_host:
@@ -15341,10 +15395,11 @@ def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
                                 "after it, a vote of the answer it held, is then named: remove it too)") from None
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line ({line_problem(e)}); "
                             f"it was not cut short by a kill, so it was edited{JOURNAL_MEND}") from None
-        problem = journal_entry_problem(entry, config)
+        problem = journal_entry_problem(unchecksummed(entry), config)
         if not problem and "turn" in entry:   # (an entry with a problem may have no id to key it by)
             key = (entry["id"], entry.get("trial", 1))
             problem = turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
+        problem = problem or checksum_problem(raw, checked)   # (a line that is no answer is said so first)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}"
                             f"{JOURNAL_MEND if type(entry) is dict and type(entry.get('id')) is str else '; remove it, then resume'}")
@@ -15539,7 +15594,7 @@ def reopen_journal(path):
 
 
 def append_journal(journal, entry):
-    journal.write(json_line(entry))
+    journal.write(checksummed_line(entry))   # (a run's journal or a judging, its header too)
     journal.flush()   # on disk (in the OS) before the next case: a SIGKILL loses nothing
 
 
@@ -17780,21 +17835,23 @@ def judging_lines(path):
             raise TypeError
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
-    problem = judging_header_problem(header)
+    checked = checksum_of(first.rstrip(b"\n")) is not None   # (a judging of an older eval.py: read as it was)
+    problem = judging_header_problem(unchecksummed(header)) or checksum_problem(first, checked)
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
         raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
     entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
     for number, line in enumerate(rest, 2):
         try:
             entry = exact_json(line.decode("utf-8"))
-            problem = judging_line_problem(entry) or (
+            problem = judging_line_problem(unchecksummed(entry)) or (
                 (entry["vote"]["model"] not in judge["models"] or not 1 <= entry["vote"]["vote"] <= judge["votes"])
                 and "a vote of another judge or number") or (
                 # (a line of another judging of the run, at another --seed, was kept as this one's: its seed tells)
                 type(judge.get("seed")) is int and entry["vote"]["seed"] not in (
                     nth_seed(judge["seed"], entry["vote"]["vote"]), judge["seed"] + entry["vote"]["vote"] - 1)
                 and f"a vote asked with seed {entry['vote']['seed']}, where this judging's vote {entry['vote']['vote']} "
-                    f"is asked with {nth_seed(judge['seed'], entry['vote']['vote'])}: a line of another judging")
+                    f"is asked with {nth_seed(judge['seed'], entry['vote']['vote'])}: a line of another judging") \
+                or checksum_problem(line, checked)   # (last: a line that is no vote is said so first)
         except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         call = None if problem else (json_text(entry["id"]), entry["trial"], entry["vote"]["check"],
@@ -26657,7 +26714,7 @@ def journal_verdict(sidecar, comparison, verdict):
     compares never interleave, and none is written into a journal a store is taking away. A line a
     kill tore is cut off first (the next would be glued to it); one a full disk cut is taken back."""
     try:
-        append_verdict_line(sidecar, json_line({"comparison": comparison, "verdict": verdict}))
+        append_verdict_line(sidecar, checksummed_line({"comparison": comparison, "verdict": verdict}))
     except OSError as e:
         raise VerdictUnjournaled(f"cannot write {shell_word(e.filename)} ({e.strerror})", remedy(e)) from None
 
@@ -26763,10 +26820,12 @@ def journaled_comparisons(path, candidate=None):
             f"{os.lstat(path).st_mode & 0o7777:o}): ask its owner to go on with that compare or to make the journal "
             "readable, or copy both runs to a folder of yours and compare the copies")) from None
     held, decided = {}, {}
+    # (no header: its first line says whether its lines carry checksums; one of an older eval.py's, read as it was)
+    checked = bool(lines) and checksum_of(lines[0].rstrip(b"\n")) is not None
     for number, line in enumerate(lines, 1):
         try:
             entry = exact_json(line.decode("utf-8"))
-            problem = pairwise_journal_problem(entry)
+            problem = pairwise_journal_problem(unchecksummed(entry))
         except ValueError as e:   # (UnicodeDecodeError is one)
             problem = line_problem(e)
         if not problem and candidate:   # (a bit flip in an id: stored, the whole sidecar was refused, no line named)
@@ -26779,6 +26838,7 @@ def journaled_comparisons(path, candidate=None):
             problem = first != number and (f"a second verdict for the call line {first} holds the verdict of (case "
                                            f"{on_one_line(id_shown(entry['verdict']['id']), 40)}, vote {entry['verdict']['vote']}, "
                                            f"{entry['verdict']['order']})")
+        problem = problem or checksum_problem(line, checked)   # (last: what else is wrong with a line is more telling)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")

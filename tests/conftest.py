@@ -446,6 +446,12 @@ def stopped_write(after, write_file=WRITE_FILE):
     return write
 
 
+def written_line(entry):
+    """A journal, judging or pairwise journal line (bytes) as eval.py writes it, its checksum made for what it holds now
+    (one it held is dropped): a test's edit standing for what eval.py could have written, not for damage."""
+    return evalpy.checksummed_line({k: v for k, v in entry.items() if k != evalpy.LINE_CHECKSUM})
+
+
 @contextlib.contextmanager
 def lock_held_by_another(path):
     """Another process holding the lock file at path (its pid written in it), as a live eval.py does."""

@@ -18,7 +18,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
-from conftest import (FORGED, FORGED_SHOWN, WRITE_FILE, folder_refused, open_refused, removal_refused, eval_cli, evalpy, load_json,
+from conftest import (FORGED, written_line, FORGED_SHOWN, WRITE_FILE, folder_refused, open_refused, removal_refused, eval_cli, evalpy, load_json,
                       lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
@@ -2715,6 +2715,29 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     fake.latency = 0
 
 
+def test_a_judging_vote_changed_after_it_was_written_is_refused_by_its_checksum(project, judged_split, cli, fake):
+    """139th round: a judging's vote still JSON after an edit or a bit flip ("pass": true made false) was taken into the
+    judged run as the judge's verdict. Each line carries a CRC-32 of its own bytes: one that does not match is named, the
+    judging kept, nothing written; one without it under a header with one too. A judging without any (an older
+    eval.py's) is read as it was."""
+    interrupted_judging(cli, fake, judged_split)
+    judging = Path("j.json.judging")
+    written = judging.read_bytes()
+    lines = written.split(b"\n")
+    unmarked = re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", written)
+    for line, says in ((lines[1].replace(b'"pass": true', b'"pass": false', 1), evalpy.CHECKSUM_MISMATCH),
+                       (unmarked.split(b"\n")[1], evalpy.CHECKSUM_MISSING)):
+        judging.write_bytes(b"\n".join([lines[0], line, *lines[2:]]))
+        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+        assert code == 2 and f"j.json.judging:2: damaged judging line: {says}" in err and "Traceback" not in err, err
+        assert judging.read_bytes() == b"\n".join([lines[0], line, *lines[2:]]) and not Path("j.json").exists()
+    judging.write_bytes(unmarked)
+    held = unmarked.count(b"\n") - 1
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and len(fake.chat_bodies) - asked == 10 - held, err
+
+
 def test_a_judge_stopped_before_it_asks_says_where_the_votes_of_the_judging_begun_are(project, judged_split, cli, fake):
     """Round 110: a resumed judging stopped while it asked the server which digest its judge is (before any vote) said
     only "interrupted", not that the judging begun is kept and the same command goes on with it."""
@@ -3107,7 +3130,7 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
     held_lines = held.splitlines(keepends=True)
     first, second = (json.loads(line) for line in held_lines[1:3])
     def failed(entry):
-        return json.dumps({**entry, "vote": {**entry["vote"], "pass": None, "error": "HTTP 500"}}) + "\n"
+        return written_line({**entry, "vote": {**entry["vote"], "pass": None, "error": "HTTP 500"}}).decode()
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes("".join(
         [held_lines[0].decode(), failed(first), failed(second), *(line.decode() for line in held_lines[3:]),
          held_lines[1].decode()]).encode())   # the first's call failed, then was asked again; the second's failed
@@ -3187,7 +3210,7 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
     lines = Path("j.json.judging").read_text().splitlines(keepends=True)
     first = json.loads(lines[1])
     first["vote"].update({"pass": None, "error": "HTTP 500: boom"})   # its call failed (a kept vote is never asked again)
-    Path("j.json.judging").write_text("".join([lines[0], json.dumps(first) + "\n", *lines[2:]]))
+    Path("j.json.judging").write_text("".join([lines[0], written_line(first).decode(), *lines[2:]]))
     asked = len(judge_calls(fake))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0 and f"{len(lines) - 2} of 10 votes kept, 1 failed call to ask again" in err, err
@@ -3201,7 +3224,7 @@ def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named
                       ({**first, "vote": {**first["vote"], "id": "j09"}}, "the vote has an unexpected field 'id'"),
                       ({**first, "note": 1}, "unexpected fields beside id, trial and vote"),
                       ("{", "(bad JSON: ")):
-        Path("k.json.judging").write_text(lines[0] + lines[1] + (bad if isinstance(bad, str) else json.dumps(bad)) + "\n")
+        Path("k.json.judging").write_text(lines[0] + lines[1] + (bad + "\n" if isinstance(bad, str) else written_line(bad).decode()))
         code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "k.json")
         assert code == 2 and "\nerror: k.json.judging:3: damaged judging line" in err and says in err, err
         # (112th round) the line taken out keeps the other votes: "move it aside" alone threw every one away
@@ -3327,7 +3350,7 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
                # (twenty-seventh attack) a vote kept, then another for the same call: the later replaced it in silence
                (dict(first, vote=dict(first["vote"], reason="otra")), "a vote kept on line 2 already (a vote is asked again only after its call failed)"))
     for bad, says in refused:
-        Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
+        Path("j.json.judging").write_text("".join(lines) + written_line(bad).decode())
         listed = next(e for e in json.loads(cli("runs", ".", "--json")[1]) if e["file"].endswith("j.json.judging"))
         code, out, err = cli("report", "j.json.judging")
         for said in (listed["problem"], err):
@@ -3341,7 +3364,7 @@ def test_a_judging_read_without_its_judge_names_what_the_judge_would_refuse(proj
     assert cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")[0] == 0
     asked = len(judge_calls(fake))
     for bad, says in refused[-1:] + refused[:1]:
-        Path("j.json.judging").write_text("".join(lines) + json.dumps(bad) + "\n")
+        Path("j.json.judging").write_text("".join(lines) + written_line(bad).decode())
         for command in (("report", "j.json.judging"), ("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")):
             code, out, err = cli(*command)
             # (112th round) its one line taken out keeps the other votes: "move the judging aside" alone threw them away
@@ -3457,7 +3480,7 @@ def test_a_run_begun_with_check_names_filled_is_resumed_with_its_votes(project, 
     header = json.loads(lines[0])
     header["answers_sha"] = evalpy.answers_sha(evalpy.judged_answers(evalpy.load_run("runs/before.json")["results"]))
     votes = [dict(v, vote=dict(v["vote"], check=f"answers w{int(v['id'][1:]) - 1}")) for v in map(json.loads, lines[1:])]
-    Path("runs/j.json.judging").write_text("".join(json.dumps(l) + "\n" for l in [header] + votes), encoding="utf-8")
+    Path("runs/j.json.judging").write_text("".join(written_line(l).decode() for l in [header] + votes), encoding="utf-8")
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/before.json", "--checks", judged_split, "--host", fake.url, "--out", "runs/j.json",
                          "--judge-votes", "2")
@@ -4102,7 +4125,7 @@ def test_a_whole_float_count_in_a_judging_or_journal_is_read_as_the_whole_number
     votes = [json.loads(line) for line in lines[1:]]
     for v in votes:
         v["vote"]["prompt_tokens"] = float(v["vote"]["prompt_tokens"] or 7)
-    Path("j.json.judging").write_text(lines[0] + "".join(json.dumps(v) + "\n" for v in votes))
+    Path("j.json.judging").write_text(lines[0] + "".join(written_line(v).decode() for v in votes))
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0 and ".0 prompt" not in err, err
     assert '.0, "completion_tokens"' not in Path("j.json").read_text() and '"prompt_tokens": 7.0' not in Path("j.json").read_text()
@@ -4482,8 +4505,8 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     code, out, _ = cli("runs", ".")
     assert f"unfinished: {len(whole)} of 10 answers (1 more answered, its judges' votes to ask on resume); finish" in out, out
     held = Path("r.json.journal").read_bytes()
-    header, vote = held.splitlines()[0], json.dumps({"id": "j09", "trial": 1, "vote": next(
-        l["judges"][0] for l in lines if "response" in l)}).encode()
+    header, vote = held.splitlines()[0], written_line({"id": "j09", "trial": 1, "vote": next(
+        l["judges"][0] for l in lines if "response" in l)})[:-1]
     answer = next(l for l in held.splitlines() if b'"answer": {' in l)
     for damaged, says in ((vote, "a vote on an answer the journal does not hold before it"),
                           (vote.replace(b'"model": "qwen2.5:7b"', b'"model": "other"'), "that config.judge has not"),
@@ -4495,7 +4518,7 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     # fourteenth attack, item 1: an error line of the case before its answer (asked again on a resume) kept
     # the answer out of `begun`, and the next resume paid for the answer and its votes again
     (begun_id,) = begun
-    failed = json.dumps({"id": begun_id, "trial": 1, "response": None, "error": "HTTP 500: boom", "attempts": 1}).encode()
+    failed = written_line({"id": begun_id, "trial": 1, "response": None, "error": "HTTP 500: boom", "attempts": 1})[:-1]
     first_answer = next(i for i, line in enumerate(held.splitlines()) if "answer" in json.loads(line)
                         and json.loads(line)["id"] == begun_id)
     rest = held.splitlines(keepends=True)
@@ -4503,7 +4526,7 @@ def test_a_run_stopped_among_its_judge_votes_keeps_the_answer_and_every_vote_it_
     # and another answer after the votes (the case asked again): the votes on the first are not its own
     again = json.loads(rest[first_answer])
     again["answer"]["response"] = "OTRA"
-    Path("again.journal").write_bytes(b"".join(rest) + json.dumps(again).encode() + b"\n")
+    Path("again.journal").write_bytes(b"".join(rest) + written_line(again))
     found = {}
     evalpy.read_journal("again.journal", begun=found)
     assert found[begun_id, 1] == {"answer": again["answer"], "votes": {}}, (found, again)
@@ -4648,7 +4671,7 @@ def test_a_judging_begun_with_no_record_of_its_judge_records_none_of_the_judge_n
     header, *votes = Path("j.json.judging").read_text().splitlines(keepends=True)
     header = json.loads(header)
     header["config"]["judge"] = {k: v for k, v in header["config"]["judge"].items() if k not in ("digests", "details")}
-    Path("j.json.judging").write_text(json.dumps(header) + "\n" + "".join(votes))
+    Path("j.json.judging").write_text(written_line(header).decode() + "".join(votes))
     fake.family = lambda m: "gemma" if m == "llama3.1:8b" else fake_ollama.FakeOllama.family(m)
     code, out, err = cli("judge", "runs/plain.json", "--judge-model", "llama3.1:8b", "--out", "j.json")
     judge = load_json("j.json")["config"]["judge"]

@@ -2106,6 +2106,31 @@ def line_edited(line, judge=(), verdict=()):
     return json.dumps(entry).encode() + b"\n"
 
 
+def test_a_pairwise_verdict_changed_after_it_was_written_is_refused_by_its_checksum(project, cli, fake):
+    """139th round: a journaled verdict still JSON after an edit or a bit flip (its winner made the other run) was stored
+    as the judge's. Each line carries a CRC-32 of its own bytes: one that does not match is named and nothing is stored;
+    one without it, where the first line has one, too. A journal without any (an older eval.py's) is stored as it was."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal = Path(cand + ".pairwise.json.journal")
+    lines = journal.read_bytes().splitlines(keepends=True)
+    unmarked = [re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", line) for line in lines]
+    other = re.sub(rb'"winner": "(A|B)"', lambda m: b'"winner": "' + {b"A": b"B", b"B": b"A"}[m[1]] + b'"', lines[1])
+    assert other != lines[1] and unmarked[1] != lines[1]
+    compare = ("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
+    for line, says in ((other, evalpy.CHECKSUM_MISMATCH), (unmarked[1], evalpy.CHECKSUM_MISSING)):
+        journal.write_bytes(lines[0] + line + b"".join(lines[2:]))
+        code, out, err = cli(*compare)
+        assert code == 2 and f"{journal}:2: damaged pairwise journal line: {says}" in err and "Traceback" not in err, err
+        assert journal.read_bytes() == lines[0] + line + b"".join(lines[2:]) and not Path(cand + ".pairwise.json").exists()
+    journal.write_bytes(b"".join(unmarked))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli(*compare)
+    assert code == 0 and len(fake.chat_bodies) - asked == 16 - len(unmarked), err
+    assert not journal.exists()
+
+
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):
     """Thirteenth attack, item 1: a line of the journal edited (or a file of another tool) is named
     file:line, and neither the sidecar nor the journal is touched; a line torn by a kill (the last,

@@ -1225,6 +1225,60 @@ def test_an_interrupted_run_says_how_many_answers_it_kept_in_words(project, fake
     assert proc.returncode == 2 and f"interrupted: {kept} of 28 answers kept in runs/dev-v3.json.journal" in err, err
 
 
+def bit_flipped(line, after):
+    """line (bytes) with the low bit of the byte after `after` flipped: a letter stays a letter, a digit a digit, the
+    line JSON still (what a bit flip on the disk, or an edit by hand, leaves)."""
+    at = line.index(after) + len(after)
+    return line[:at] + bytes([line[at] ^ 1]) + line[at + 1:]
+
+
+def refused_unchanged(cli, fake, journal, says):
+    """A resume of runs/dev-v3.json refused, naming the journal's line (`says`): exit 2, nothing asked, nothing stored,
+    the journal kept as it is."""
+    held, asked = journal.read_bytes(), len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 2 and says in err and "Traceback" not in err, err
+    assert len(fake.chat_bodies) == asked and not os.path.exists("runs/dev-v3.json") and journal.read_bytes() == held
+
+
+@pytest.mark.parametrize("after", [b'"response": "', b'"completion_tokens": '])
+def test_a_journal_line_changed_after_it_was_written_is_refused_by_its_checksum(project, cli, fake, after):
+    """139th round: a journal line still JSON after a bit flip (an answer's letter, a digit of a token count) was
+    resumed and stored as the model's answer, one it never gave. Each line carries a CRC-32 of its own bytes: one that
+    does not match is a damaged line, named, nothing stored, the journal kept."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    killed_run(project, fake, 4)
+    fake.latency = 0
+    journal = project / "runs" / "dev-v3.json.journal"
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = bit_flipped(lines[2], after)
+    journal.write_bytes(b"\n".join(lines))
+    refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:3: damaged journal line: {evalpy.CHECKSUM_MISMATCH}; "
+                                          "mend it as it was")
+    lines[0] = bit_flipped(lines[0], b'"model": "')   # the header too: its model, the one the rest is asked of
+    journal.write_bytes(b"\n".join(lines))
+    refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:1: damaged journal header: {evalpy.CHECKSUM_MISMATCH}")
+
+
+def test_a_journal_an_older_eval_py_wrote_without_checksums_resumes_and_one_with_them_needs_them(project, cli, fake):
+    """139th round: a run begun before checksums (its header without one) resumes as it did; under a header with one,
+    a line without it was not written by eval.py."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    kept = killed_run(project, fake, 4)
+    fake.latency = 0
+    journal = project / "runs" / "dev-v3.json.journal"
+    written = journal.read_bytes()
+    unmarked = re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", written)
+    assert unmarked.count(b"\n") == written.count(b"\n") and b"crc32" not in unmarked.rsplit(b"\n", 1)[0]
+    lines = written.split(b"\n")
+    journal.write_bytes(b"\n".join([*lines[:2], unmarked.split(b"\n")[2], *lines[3:]]))
+    refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:3: damaged journal line: {evalpy.CHECKSUM_MISSING}")
+    journal.write_bytes(unmarked)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) - asked == 28 - kept, err
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
@@ -1291,6 +1345,7 @@ def begun_under_older_rules(journal, field, data):
     """A journal's header as an eval.py that took `data` (now refused) recorded it: its hash is the file's."""
     lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
     head = json.loads(lines[0])
+    head.pop("crc32", None)   # (an eval.py before 139th round's checksums: its lines are read as they were)
     head["config"][field] = hashlib.sha256(data).hexdigest()
     if field == "prompt_sha":   # (and the text it sent, as that eval.py recorded it beside its hash)
         head["config"]["prompt_text"] = data.decode("utf-8")
