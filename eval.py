@@ -11670,7 +11670,9 @@ WHOLE_NOUNS = {"verdict", "answer", "response", "choice", "decision", "result", 
                "rating", "assessment", "evaluation", "my", "output", "model", "id"}
 # a ranking's words: its numbers lower the better, its list the answers best first, a ranking of the whole's alone or
 # qualified by words of the whole's (final_ranking; a criterion's, accuracy_rank, is its own)
-RANKS = {"rank", "ranks", "ranking", "rankings", "ranked"}
+RANKS = {"rank", "ranks", "ranking", "rankings", "ranked", "standings"}   # ("standings": "A: 2nd, B: 1st" was
+# unread, the winner A beside it counted; the answers' standings as an object are answers_standings', one level down
+# too as a ranking's)
 # what names the answer that lost, alone or before a noun of the whole's (worse_response, losing_answer, runnerup,
 # second_best, weaker_model: where only a list of whole names was read, worse_response naming the winner hid a second
 # verdict); "second" alone, never before a noun (second_answer may be the one shown second)
@@ -12196,7 +12198,10 @@ def scores_agree(scores, winner, whole=True):
 # a ranking's places as keys ({"1": "B", "2": "A"}, "1st", "#2", "first") and a ranking's text's separators ("B, A",
 # "B > A", "B then A"); an order written so is a ranking, under "order" alone only with ">" (an order of the two
 # answers, "A, B", may be the order they were shown in)
-PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second)")
+PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second|last)")
+# ..."last" below any place a number names, whatever their count ({"A": "last", "B": "first"} was read as no place, the
+# winner A beside it counted)
+LAST_PLACE = 100
 # (", then" one separator, "B, then A" three parts read as none; each part stripped after: no run of spaces read twice)
 # an arrow before a place ending its part links the place to its name ("A → 1st, B → 2nd", "A => 1st": read as
 # separators, "1st, B" was a part, the text's places tangled), no separator, and no ">" ordering the text; a place as
@@ -12382,7 +12387,7 @@ ORDER_NAMES = (WHOLE_WORDS | RANKS | {"of", "by"}) - {"after", "swap", "swapped"
 def place_of(text):
     """The place a ranking's key or a rank's value names (PLACE_KEY: "1st", "#2", "first"), as its number, or None."""
     said = PLACE_KEY.fullmatch(field_name(text))
-    return int(said.group(1) or {"first": 1, "second": 2}[said.group(2)]) if said else None
+    return int(said.group(1) or {"first": 1, "second": 2, "last": LAST_PLACE}[said.group(2)]) if said else None
 
 
 def place_given(value):

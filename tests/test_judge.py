@@ -8028,6 +8028,29 @@ def test_scores_after_an_arrow_list_the_answers_as_after_a_colon(reply, human):
     assert read_as_the_judge(reply) == human
 
 
+def only_winner(said):
+    """What judged_beside_each_winner gives where the reply's other key says `said` (A, B, tie) and nothing else: that
+    winner read, every other left to a person."""
+    return {winner: winner if winner == said else None for winner in ("A", "B", "tie")}
+
+
+@pytest.mark.parametrize("key, standings, first", [
+    ("standings", {"A": "last", "B": "first"}, "B"), ("standings", {"B": "last", "A": "first"}, "A"),
+    ("standings", "A: 2nd place, B: 1st place", "B"), ("standings", "B, A", "B"), ("final_standings", "1. A\n2. B", "A"),
+    ("Standings", "B -> 2nd, A -> 1st", "A"), ("ranking", {"A": "last", "B": "first"}, "B"),
+    ("standing", {"A": "last", "B": "1st"}, "B"), ("ranks", {"1": "B", "last": "A"}, "B"),
+    # (one level down, as a ranking there is)
+    ("result", {"standings": {"A": "last", "B": "first"}}, "B"), ("result", {"standings": {"A": 2, "B": 1}}, "B"),
+    ("evaluation", {"standings": "A: 1st, B: 2nd"}, "A"),
+])
+def test_the_answers_standings_are_read_as_a_ranking(key, standings, first):
+    """139th round: {"winner": "A", "standings": {"A": "last", "B": "first"}} was read as A ("last" no place), the key
+    "standings" over a text ("A: 2nd place, B: 1st place") was not read at all, nor standings one level down ("result":
+    {"standings": ...}): a winner the reply ranks last was counted. Standings are a ranking; "last" the lowest place."""
+    assert judged_beside_each_winner(key, standings) == only_winner(first)
+
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
     ('{"winner": "tie", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
