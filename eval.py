@@ -12296,7 +12296,9 @@ JUDGED_NAME = r"(?P<name>[^\s:=>→–—-](?:[^\n:=>→–—-]{0,78}?[^\s:=>�
 JUDGED_WORD = (r"(?P<negated>(?:not|never)[ \t]++)?[*_`\"']{0,2}(?P<judged>" + "|".join(JUDGED_RIGHT + JUDGED_WRONG)
                + r")[*_`\"']{0,2}")
 JUDGED_LINK = r"[ \t]*+(?::|=>?|→|->|[-–—])[ \t]*+"
-JUDGED_BARE = re.compile(JUDGED_NAME + JUDGED_LINK + JUDGED_WORD + r"(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+",
+# (or "is" said between them, "A is wrong, B is right": read as no ranking, any winner beside it counted)
+JUDGED_SAID = r"[ \t]++(?:is|was)[ \t]++"
+JUDGED_BARE = re.compile(JUDGED_NAME + "(?:" + JUDGED_LINK + "|" + JUDGED_SAID + ")" + JUDGED_WORD + r"(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+",
                          re.IGNORECASE)
 # ...or before its name, "wrong: A, right: B", "right - B, wrong - A" (read as no ranking, any winner beside it counted)
 JUDGED_BEFORE = re.compile(JUDGED_WORD + JUDGED_LINK + JUDGED_NAME + r"(?P<remark>" + PLACE_REMARKED + r")[ \t.!]*+",
@@ -12305,8 +12307,11 @@ JUDGED_BEFORE = re.compile(JUDGED_WORD + JUDGED_LINK + JUDGED_NAME + r"(?P<remar
 JUDGED_BULLET = re.compile(r"[-•+][ \t]++")
 # ...and one answer named alone, the other rejected, "A, not B" (read as no ranking, any winner beside it counted): the
 # one named first; a rejection saying more ("A, not B either", "A, not B (close)": two, left to a person) is none
-NAMED_NOT = re.compile(r"not[ \t]++(?P<name>(?:(?:answer|response|option)[ \t]++)?[AB])(?![^\W_])"
+NAMED_NOT = re.compile(r"not[ \t]++(?P<name>(?:(?:answer|response|option)[ \t]++)?[AB]|(?:answer|response|option)[ \t]++[12])(?![^\W_])"
                        r"(?P<more>.*)", re.IGNORECASE | re.DOTALL)   # (its end read past in code: a MiB of spaces once)
+# ...the two named by their numbers too, in the order shown ("Answer 1, not Answer 2": read as no ranking, any winner
+# counted)
+NUMBERED_ANSWER = re.compile(r"(?:answer|response|option)[ \t]++(?P<number>[12])", re.IGNORECASE)
 # ...its parts parted at commas, semicolons, lines and a sentence's end ("A: wrong. B: right" was one part)
 JUDGED_APART = re.compile(r"[,;\n]|(?<=[.!])[ \t]++")
 # the place each word of a place names ("last" the last part's, whatever their count)
@@ -12676,15 +12681,23 @@ def named_over_rejected(parts):
     parts = [part.strip("*_ \t") for part in parts[:FIELD_VALUES_READ] if part.strip("*_ \t")]
     if len(parts) != 2:
         return None
+    if all(NAMED_NOT.fullmatch(part) for part in parts):   # ("not A, not B": neither chosen, no ranking of the two)
+        return PLACES_TANGLED
     for named, other in (parts, parts[::-1]):
         rejected = NAMED_NOT.fullmatch(other)
-        alone = LISTED_ANSWER.fullmatch(named.rstrip(" \t.!"))
-        said = field_word_said(named, LOOSE_WINNER, WINNER_WORDS, {}) if alone else None
-        if rejected and said in ("A", "B") and field_word_said(rejected.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) \
-                == {"A": "B", "B": "A"}[said]:
+        said = answer_listed(named.rstrip(" \t.!"))
+        if rejected and said in ("A", "B") and answer_listed(rejected.group("name")) == {"A": "B", "B": "A"}[said]:
             return PLACES_TANGLED if rejected.group("more").strip(" \t.!") \
-                else [named.rstrip(" \t.!"), rejected.group("name")]
+                else [said, THE_OTHER_ANSWER[said]]   # (as letters: "Answer 1" names no answer to its readers)
     return None
+
+
+def answer_listed(name):
+    """The answer, "A" or "B", a name alone names (LISTED_ANSWER: "B", "Answer B"; NUMBERED_ANSWER: "Answer 2" is B, the
+    one shown second), or None."""
+    numbered = NUMBERED_ANSWER.fullmatch(name)
+    return "AB"[int(numbered.group("number")) - 1] if numbered else field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {}) \
+        if LISTED_ANSWER.fullmatch(name) else None
 
 
 def judged_beside_place(parts, bare):

@@ -8058,6 +8058,22 @@ def test_an_order_joining_the_answers_as_equal_is_a_tie(key, order):
     assert judged_beside_each_winner(key, order) == only_winner("tie")
 
 
+@pytest.mark.parametrize("key", ["ranking", "preference_order"])
+@pytest.mark.parametrize("ranking, said", [
+    ("A is wrong, B is right", "B"), ("B is right. A is wrong.", "B"), ("A was right; B was wrong", "A"),
+    ("Answer A is incorrect, Answer B is correct", "B"),
+    ("Answer 1, not Answer 2", "A"), ("not Answer 1, Answer 2", "B"), ("Response 2; not Response 1.", "B"),
+    # (neither chosen, or each called alike: no verdict for either answer)
+    ("not A, not B", None), ("not Answer A, not Answer B", None), ("A is wrong, B is also wrong", None),
+])
+def test_an_answer_called_right_in_a_sentence_or_chosen_by_its_number_is_read(key, ranking, said):
+    """139th round: "A is wrong, B is right", "Answer 1, not Answer 2" were unread (any winner counted, the one the reply
+    calls wrong too), and "not A, not B" counted A or B though it rejects both. "is" links a judgement as ":" does, an
+    answer's number names it as shown (1 is A), and two rejections choose neither."""
+    read = judged_beside_each_winner(key, ranking)
+    assert read == only_winner(said) if said else read["A"] is None and read["B"] is None, read
+
+
 
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
