@@ -12380,6 +12380,11 @@ RECONSIDERED_LOSER = re.compile(r"(?P<name>\S(?:.{0,38}?\S)?)[ \t]++(?:loses|los
 RECONSIDERED_TIE = re.compile(r"(?:" + TIED_REMARK + r"|(?:(?:it's|it[ \t]+is|they're|they[ \t]+are)[ \t]++)?even"
                               r"|neither(?:[ \t]++(?:one|answer|response))?[ \t]++(?:loses|wins|is[ \t]++(?:better|worse)))"
                               r"[ \t.!]*+", re.IGNORECASE)
+# ...or a last word labelled final ("A > B\nFinal: tie", "Final verdict: B loses": read as a remark, as "Tone: tie" is,
+# the first line's winner counted), a line thinking again only where it ends in a tie or a loser: "Final: B > A" is
+# LINE_LABEL's, and a tie's first line beside its final tie agrees ("A = B\nFinal: tie")
+FINAL_SAID = re.compile(r"[ \t]*+final(?:ly|[ \t]++(?:verdict|answer|decision|call|ranking|result|word))?[ \t]*+[,:][ \t]*+",
+                        re.IGNORECASE)
 # ...its quotes read past, a curly apostrophe as a straight one ("Overall, it’s a tie", "Overall, it's a “tie”": read
 # as no tie, the first line's winner counted)
 RECONSIDERED_QUOTE = re.compile(r"[\"“”«»]|(?<![^\W_])['‘’]|['‘’](?![^\W_])")
@@ -12496,9 +12501,11 @@ def reconsidered_against(line):
     "tie" where it ends in a tie ("Overall, it's a tie", "Overall: it’s even", "Actually, neither loses"; its quotes
     read past), the other answer where it names one the loser ("Actually, B loses.", "Actually, B loses to A"); else
     None (a reason)."""
-    if not thinks_again(line):
+    final = FINAL_SAID.match(line)
+    if not thinks_again(line) and not final:
         return None
-    rest = RECONSIDERED_QUOTE.sub("", LINE_RECONSIDERED.sub("", line).strip()).replace("’", "'")
+    rest = RECONSIDERED_QUOTE.sub("", (line[final.end():] if final else LINE_RECONSIDERED.sub("", line)).strip()
+                                  ).replace("’", "'")
     if RECONSIDERED_TIE.fullmatch(rest):
         return "tie"
     loser = RECONSIDERED_LOSER.fullmatch(rest)
@@ -12538,7 +12545,7 @@ def a_ranking(under, items):
         # (a first line of a tie, "A = B", is against a later line naming either, "A = B\nB is better", and beside one
         # thinking again at all, even to a tie, "A = B\nOverall, it's a tie": what it thinks again of is unclear, two)
         if ranked_tied(first):   # (any later line naming either, "A = B\nI'd pick B", not only one line_ranks_first reads)
-            return PLACES_TANGLED if again or any(thinks_again(line) or ANSWER_NAMED.search(line) for line in later) \
+            return PLACES_TANGLED if again - {"tie"} or any(thinks_again(line) or ANSWER_NAMED.search(line) for line in later) \
                 else ranked
         said = field_word_said(ranked[0], LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(ranked, list) and ranked \
             and isinstance(ranked[0], str) else None

@@ -8087,6 +8087,17 @@ def test_an_arrow_placing_an_answer_a_sentence_is_read_by_its_places(key, rankin
     assert judged_beside_each_winner(key, ranking) == only_winner(first)
 
 
+@pytest.mark.parametrize("key", ["ranking", "preference_order"])
+@pytest.mark.parametrize("ranking, said", [
+    ("A > B\nFinal: tie", None), ("B > A\nFinal verdict: it's a tie.", None), ("A > B\nfinal: A loses", None),
+    # (agreeing with the first line, or a remark on one aspect: the first line's)
+    ("A > B\nFinal: B loses", "A"), ("A = B\nFinal: tie", "tie"), ("A > B\nTone: tie", "A"), ("B > A\nTone: tie", "B"),
+])
+def test_a_last_line_labelled_final_reconsiders_a_ranking(key, ranking, said):
+    """139th round: "A > B\nFinal: tie" beside the winner A was read as A, its last line a remark as "Tone: tie" is;
+    it reconsiders the ranking as "Overall: tie" does: two, left to a person, where it says other than the first line."""
+    assert judged_beside_each_winner(key, ranking) == only_winner(said)
+
 
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
