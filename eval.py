@@ -21535,10 +21535,11 @@ def paired_cases_answer(difference, discordant, alpha, prob):
     uses, reaches prob (searched from Connor's formula), and that power."""
     size = f"a difference of {points_of(abs(difference))} in pass rate"
     if abs(difference) > discordant:
-        raise EvalError(f"--difference {given(difference)} with --discordant {given(discordant)}: {size} needs at least "
-                        f"{as_points(abs(difference))}% of the cases to change verdict. Only a case that changes "
-                        f"verdict moves the pass rate, so the share that changes bounds the difference: give "
-                        f"--discordant {given(abs(difference))} or more")
+        # (number_given: the options and the cure to paste as a person writes them, --discordant 0.00002, not 2e-05)
+        raise EvalError(f"--difference {number_given(difference)} with --discordant {number_given(discordant)}: {size} "
+                        f"needs at least {as_points(abs(difference))}% of the cases to change verdict. Only a case that "
+                        f"changes verdict moves the pass rate, so the share that changes bounds the difference: give "
+                        f"--discordant {number_given(abs(difference))} or more")
     connor = connor_cases(difference, discordant, alpha, prob)
     if connor is None:
         raise EvalError(f"{size} would need more than {MAX_SIZING_ROWS:,} cases")

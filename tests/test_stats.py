@@ -239,6 +239,9 @@ def test_an_even_split_is_no_difference_at_any_alpha(cli):
 @pytest.mark.parametrize("argv, says", [
     ([], "power needs --difference"),
     (["--difference", "0.2", "--discordant", "0.1"], "bounds the difference: give --discordant 0.2 or more"),
+    # (139th round) the cure to paste gave 0.00002 back as 2e-05 (given's :g), a number the user never wrote
+    (["--difference", "0.00002", "--discordant", "0.00001"], "--difference 0.00002 with --discordant 0.00001: "),
+    (["--difference", "0.00002", "--discordant", "0.00001"], "give --discordant 0.00002 or more"),
     (["--difference", "0.1"], "--difference and --discordant go together"),
     (["--discordant", "0.1"], "--difference and --discordant go together"),
     (["--difference", "0.1", "--discordant", "0.2", "--rows", "30"], "without --rate, --rows or --unpaired"),
