@@ -14869,6 +14869,10 @@ def parse_options(pairs):
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             parsed = value
+        if type(parsed) is int and not is_number(parsed):   # (taken, sent, and the run written then refused as its own
+            # file: config.options.KEY must be a finite number; 1e400 is text already, as exact_json reads it)
+            raise EvalError(f"--option {option_shown(pair)}: a number too large for any server, which reads it as a "
+                            f"64-bit float (at most about 1.8e308); give a smaller one")
         if key in options and json_text(options[key]) != json_text(parsed):   # (the last was kept, the first never sent;
             # as JSON: 1 and true are one to Python, two values to a server)
             raise EvalError(f"--option {option_shown(key)} is given twice, with two values; give it once")

@@ -2083,6 +2083,19 @@ def test_a_model_option_given_twice_with_two_values_is_refused_before_any_call(p
     assert code in (0, 1) and fake.chat_bodies[0]["options"]["num_ctx"] == 2048, err
 
 
+@pytest.mark.parametrize("api, option", [("ollama", "top_p"), ("openai", "top_p"), ("ollama", "num_ctx")])
+def test_an_option_of_a_whole_number_too_long_for_a_float_is_refused_before_any_call(project, cli, fake, api, option):
+    """139th round: --option top_p=<400 nines> (an int to JSON, no float) was taken and sent, and the run written then
+    refused by report and compare as its own file ("config.options.top_p must be a finite number"). Refused at once,
+    on one line naming the option, as 1e400 is."""
+    huge = "9" * 400
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", f"{option}={huge}",
+                         "--limit", 1, "--out", "runs/huge.json")
+    assert code == 2 and err.startswith(f"error: --option {option}=999") and len(err.splitlines()) == 1, err
+    assert "Traceback" not in err and "too large" in err and not (project / "runs" / "huge.json").exists()
+    assert fake.chat_bodies == []
+
+
 def test_a_request_refused_for_its_options_is_not_retried(fake):
     """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
     not four times (a run whose options were written in by hand reaches the server with it)."""
