@@ -17010,7 +17010,7 @@ def labels_changed(config, labels, journal):
     """A resume's refusal of labels beside the split (`labels` read now) other than the run's, or None. Said as the
     split's lacking a labels.txt, or having one, where either side has none (it said "None then")."""
     then, split_path = config["labels"], config["split_path"]
-    if then == labels:
+    if same_labels(config, dict(config, labels=labels)):   # (a reorder asks the same but of a schema, as compare reads it)
         return None
     path = os.path.join(os.path.dirname(split_path), LABELS_FILE)
     if labels is None:
@@ -17019,6 +17019,10 @@ def labels_changed(config, labels, journal):
     elif then is None:
         said, cure = (f"this run began as free text, with no {LABELS_FILE} beside {shell_word(split_path)}; "
                       f"{shell_word(path)} holds labels {named_labels(labels)} now", f"move {LABELS_FILE} aside")
+    elif sorted(then) == sorted(labels):
+        said, cure = (f"the labels beside {shell_word(split_path)} were put in another order since the run started "
+                      f"({named_labels(then)} then, {named_labels(labels)} now), and --format schema sends the model "
+                      f"their order, as its enum", f"put {LABELS_FILE} back in its order")
     else:
         said, cure = (f"the labels beside {shell_word(split_path)} changed since the run started ({named_labels(then)} "
                       f"then, {named_labels(labels)} now)", f"put {LABELS_FILE} back as it was")

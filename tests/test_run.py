@@ -6802,6 +6802,28 @@ def test_a_journal_header_whose_judge_was_taken_out_is_refused_by_runs_and_the_r
     assert not os.path.exists("runs/sup.json")
 
 
+@pytest.mark.parametrize("form", ["json", "schema"])
+def test_a_labels_txt_only_reordered_resumes_but_where_a_schema_sends_its_order(project, cli, fake, form):
+    """139th round: labels.txt sorted since a run began refused its resume ("the labels ... changed since the run
+    started"), while compare and the held-out guard (same_labels) take a reorder as no change: no request holds them
+    but --format schema's enum, in its order. The resume reads them alike: it goes on, the run keeping the labels it
+    began with; under --format schema it is refused, saying the order is what the model was sent."""
+    interrupted_journal(project, cli, fake, keep=5, extra=("--format", form))
+    labels = Path("golden/labels.txt")
+    lines = labels.read_text(encoding="utf-8").splitlines()
+    began = [line for line in lines if line.strip() and not line.startswith("#")]
+    labels.write_text("\n".join([line for line in lines if line not in began] + sorted(began)) + "\n", encoding="utf-8")
+    assert sorted(began) != began
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    if form == "json":
+        assert code == 0 and load_json("runs/dev-v3.json")["config"]["labels"] == began, err
+        assert len(fake.chat_bodies) == 23, len(fake.chat_bodies)   # only the cases the journal lacked
+    else:
+        assert code == 2 and err.startswith("error: refusing to resume: the labels beside golden/dev.jsonl were put in "
+                                            "another order since the run started") and "--format schema" in err, err
+        assert fake.chat_bodies == []
+
+
 def test_labels_txt_changed_with_its_old_time_kept_is_refused_never_called_a_damaged_header(project, cli, fake):
     """132nd round: a labels.txt that really changed but kept an older time than the run's (cp -p, mv, rsync -a, tar x,
     a symlink switched to a file made before) was called "damaged journal header: config.labels ... and
