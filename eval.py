@@ -28347,6 +28347,13 @@ def asked_html(result):
     return Markup(said + f'<div class="turn">{esc(head)}</div>' + pre(json_text(result["vars"])))
 
 
+def case_note_html(result):
+    """A case's note, why it exists, above what it asked: report --case and review show it, and a failing case on the
+    page is whole (a run of an older eval.py may hold none)."""
+    note = result.get("note")
+    return paragraph(f"note: {note}", "note") if isinstance(note, str) and note.strip() else Markup("")
+
+
 def case_link(case_id, anchors):
     """A case's id, linking to its row on the page when it has one (anchors: id -> our own
     'case-N': never an id from the run, which may hold anything)."""
@@ -28515,7 +28522,8 @@ def failure_rows(s, failing, results, annotated, anchors):
                              | {CUT_CALLING.format(turn=t["agent"]["cut"]) for t in wrong if (t.get("agent") or {}).get("cut")})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
-                                                        Markup(asked_html(first) + passages_html(c, wrong[0] if wrong else None)),
+                                                        Markup(case_note_html(first) + asked_html(first)
+                                                               + passages_html(c, wrong[0] if wrong else None)),
                                                         trial_answers(c, results),
                                                         "; ".join(annotated.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])

@@ -451,6 +451,20 @@ def test_hostile_text_from_a_run_is_inert_in_both_pages(project, cli):
         assert raw not in text
 
 
+def test_a_failing_cases_note_is_on_the_report_page_escaped(project, cli):
+    """139th round: a case's note, why it exists (required of every case), was shown by report --case and review but
+    nowhere on the report page, whose failing cases are "whole"; there now, escaped as every text from a run."""
+    note = 'Regla 1: <b onclick="x()">404</b> & a broken link, not a bill'
+    write_run("runs/noted.json", make_run([{"id": "dev-09", "expected": "bug", "response": "facturación", "note": note},
+                                           {"id": "ok", "expected": "bug", "response": "bug", "note": "passes"}]))
+    assert cli("report", "runs/noted.json", "--html", "noted.html")[0] == 0
+    text = Path("noted.html").read_text(encoding="utf-8")
+    assert_self_contained(text)
+    row = re.search(r'<tr id="case-\d+">.*?</tr>', text, re.S).group()
+    assert "dev-09" in row and evalpy.esc(note) in row and "<b onclick" not in text, row
+    assert "passes" not in text   # (a passing case has no row)
+
+
 # --- the file
 
 def test_an_existing_file_is_kept_unless_force(dev_run, cli):
