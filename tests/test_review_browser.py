@@ -348,7 +348,6 @@ def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
     characters"; the server takes 200 characters. The box has no maxLength (a cut by script lost the undo history, an
     input method's composition, a drop's text before it; the browser's own cut a drop or a text with many spaces the
     server takes, unsaid): a text past 200 characters as the server counts them is said to be, and never sent."""
-    import time
     from playwright.sync_api import expect
     page.fill("#annotationinput", "wrong label" + " " * 4200 + "again")   # (its newcomer: sent as typed, a body past
     page.keyboard.press("Enter")                                         # what a save takes, refused)
@@ -356,8 +355,7 @@ def test_the_annotation_box_holds_as_many_characters_as_the_server_takes(page):
     page.fill("#annotationinput", "")
     page.focus("#annotationinput")
     page.keyboard.insert_text("\U0001F600" * 150)
-    time.sleep(0.1)
-    assert page.input_value("#annotationinput") == "\U0001F600" * 150, len(page.input_value("#annotationinput"))
+    expect(page.locator("#annotationinput")).to_have_value("\U0001F600" * 150)   # (taken: a fixed 0.1 s guessed it)
     assert page.text_content("#savestatus") == "not saved yet (Enter saves)"
     page.keyboard.press("Enter")
     expect(page.locator("#savestatus")).to_have_text(re.compile("^saved "))
@@ -627,14 +625,13 @@ def test_a_paste_past_the_limit_is_kept_whole_and_said_too_long(page):
 def test_a_paste_whose_line_breaks_the_box_makes_spaces_is_never_said_cut_where_it_fits(page):
     """121st round: 99 letters, CR LF, 99 letters, CR LF (202 characters) fit the box as 199 (each break one space, the
     last none), yet the page said "cut to 200 characters": it measured the clipboard's text raw."""
-    import time
+    from playwright.sync_api import expect
     page.focus("#annotationinput")
     page.evaluate("""() => { const box = document.getElementById("annotationinput"); const data = new DataTransfer();
         data.setData("text/plain", "a".repeat(99) + "\\r\\n" + "b".repeat(99) + "\\r\\n");
         const pasted = new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true});
         if (box.dispatchEvent(pasted)) { box.value = "a".repeat(99) + " " + "b".repeat(99); box.dispatchEvent(new Event("input")); } }""")
-    time.sleep(0.2)
-    assert page.text_content("#savestatus") == "not saved yet (Enter saves)", page.text_content("#savestatus")
+    expect(page.locator("#savestatus")).to_have_text("not saved yet (Enter saves)")   # (a fixed 0.2 s guessed it)
 
 
 def test_a_tab_that_had_not_seen_another_tabs_save_is_told_and_saves_over_it_only_when_asked_again(page):
@@ -1005,7 +1002,7 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     page.route("**/served", lambda route: asked.append(route))
     page.evaluate("(() => { window.kept = [served, applied, new Set(retired)]; served = 'older'; "
                   "window.late = fresh({read_as: 1, served: 'middle'}); })()")
-    page.wait_for_timeout(200)
+    until(page, lambda: asked)   # (its /served asked: a fixed 200 ms guessed it)
     page.evaluate("served = 'newest'")
     asked.pop().fulfill(status=200, content_type="application/json", body='{"served": "middle"}')
     assert page.evaluate("(async () => { const taken = await window.late, now = served, banned = retired.has('newest'); "
@@ -1017,7 +1014,7 @@ def test_a_note_taken_late_is_said_and_a_rewritten_refusal_is_true_escaped_and_c
     page.keyboard.press("/")
     page.fill("#annotationinput", "NEW")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    until(page, lambda: asked)   # (the save asks /served first, held there: a fixed 300 ms guessed it)
     page.keyboard.press("j")
     page.keyboard.press("k")
     assert page.text_content("#savestatus") == "saving…" and page.input_value("#annotationinput") == "NEW"
@@ -1260,15 +1257,15 @@ def test_a_refusal_that_came_after_the_page_moved_on_is_said_when_its_answer_is_
                                                 held.append(route) if not held else route.continue_()))
     page.fill("#annotationinput", "mine")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    until(page, lambda: held)   # (the save reached the route, held there: a fixed 300 ms guessed it)
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("j")   # on to the next case while the save waits
     assert page.text_content("#case h2") != key[:-2]
     other = urllib.request.Request(page.url + "annotations", method="POST", headers={"Content-Type": "application/json"},
                                    data=json.dumps({"key": key, "text": "saved in another tab", "was": ""}).encode())
     assert urllib.request.urlopen(other).status == 200
-    held[0].continue_()
-    page.wait_for_timeout(500)
+    with page.expect_response("**/annotations"):   # (its refusal back at the page: a fixed 500 ms guessed it)
+        held[0].continue_()
     page.keyboard.press("k")
     assert page.text_content("#case h2") == key[:-2]
     expect(page.locator("#savestatus")).to_have_text(re.compile("^not saved: another page saved 'saved in another tab'"))
@@ -1421,7 +1418,7 @@ def test_an_answer_of_a_review_not_known_to_serve_the_page_is_this_notes_newest(
     page.route("**/annotations", lambda route: route.fulfill(status=200, content_type="application/json",
                                                              body=json.dumps(answer)))
     page.evaluate("store(shown[at], 'mine')")
-    page.wait_for_timeout(300)
+    until(page, lambda: page.evaluate("!!shown[at].annotation && shown[at].annotation.text === 'mine'"))   # (taken)
     page.unroute("**/annotations")
     page.unroute("**/served")
     assert page.evaluate("!('onFile' in shown[at]) && shown[at].annotation.text === 'mine'")
