@@ -2748,21 +2748,31 @@ def test_a_judge_stopped_before_it_asks_says_where_the_votes_of_the_judging_begu
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(8)   # accepts, never answers: the digest check waits
-    held = []
-    threading.Thread(target=lambda: held.extend(silent.accept() for _ in range(4)), daemon=True).start()
+    held, asked = [], []   # each connection, and the head of each request read on it
+
+    def hold():   # (139th round: held.extend(a generator) filled `held` at the 4th connection only, so the test waited
+        # out its 20 s deadline, then a fixed 0.3 s, and stopped the judge wherever a loaded machine had got it to)
+        for _ in range(4):
+            conn, _ = silent.accept()
+            held.append(conn)
+            head = b""
+            while b"\r\n\r\n" not in head and (chunk := conn.recv(4096)):
+                head += chunk
+            asked.append(head.split(b"\r\n")[0].decode())
+    threading.Thread(target=hold, daemon=True).start()
     try:
         proc = judge_in_background("runs/answers-dev-v1.json", "--host", f"127.0.0.1:{silent.getsockname()[1]}",
                                    "--out", "j.json")
-        deadline = time.monotonic() + 20
-        while not held and time.monotonic() < deadline:
+        deadline = time.monotonic() + 120   # (a bound against a hang, not a time: the request asked is the condition)
+        while not asked and time.monotonic() < deadline:
             time.sleep(0.02)
-        time.sleep(0.3)
+        assert asked, "the judge never asked the server"
         proc.terminate()
         _, err = proc.communicate(timeout=20)
     finally:
         silent.close()
     assert proc.returncode == 2 and ("the votes of the judging interrupted before are kept in j.json.judging; the judge "
-                                     "command that began it goes on with them") in err, err
+                                     "command that began it goes on with them") in err, (asked, err)
 
 
 def test_the_split_a_run_names_in_the_judge_advice_is_its_own_by_its_sha(project, cli, fake):

@@ -4316,9 +4316,10 @@ def stopped_in_turn_two(project, fake, sig, *argv, asked=2):
     proc = start_eval(project, *(argv or ("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json")))
     if not argv:
         wait_for_answers(project / "runs" / "a.json.journal", 1)   # turn 1 journaled
-    deadline = time.monotonic() + 10
-    while len(bodies_for(fake, ASK)) < asked and time.monotonic() < deadline:
+    deadline = time.monotonic() + 120   # (a bound against a hang: 10 s ran out on a loaded machine, and the signal went
+    while len(bodies_for(fake, ASK)) < asked and time.monotonic() < deadline:   # to a run short of turn 2; 139th round)
         time.sleep(0.02)
+    assert len(bodies_for(fake, ASK)) >= asked, "the run never asked turn 2"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=10)
     return proc.returncode, err
