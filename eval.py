@@ -4363,9 +4363,93 @@ def matches_any_answer(pattern, stand_ins=False):
         tree = regex_parser.parse(pattern)
         groups = GroupsAlwaysIn(list(tree))
         groups.blind |= stand_ins or bool(tree.state.flags & re.IGNORECASE)   # ((?i) before all: no scoped group's)
-        return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=groups))
+        return any(len(ends) < 2 for ends in empty_ends(list(tree), groups=groups)) \
+            or takes_any_text(list(tree), tree.state.flags, groups, stand_ins)
     except (RecursionError, re.error, OverflowError):   # (one nested past the stack, (?:b|(?:b|...)) 400 deep, is
         return False    # read in recursion: left alone, never stopping the load)
+
+
+# The classes that take every character: a category and its opposite ([\s\S], [\d\D], [\w\W])
+CATEGORY_PAIRS = tuple(frozenset((getattr(regex_constants, "CATEGORY_" + name), getattr(regex_constants, "CATEGORY_NOT_" + name)))
+                       for name in ("DIGIT", "SPACE", "WORD"))
+
+
+def takes_any_text(items, flags, groups, stand_ins):
+    """Whether a parsed pattern matches every text whole, from its start to its end, so it is found in every answer
+    though it can match nothing at neither end alone: (?s)^.*$, \\A[\\s\\S]*\\Z, (?s)^.*(refund)?.*$, (?s).+|^$. Without
+    (?s) a dot stops at a line break, so ^.*$ fails on "a\\nb"; (?m)^.*$ holds still, matching the first line.
+    ^.+$ (not an empty text), ^.*x$ and ^.{0,50}$ can fail, and are left alone."""
+    if getattr(groups, "referred", True):   # (a backreference may read again what a part took: left alone)
+        return False
+    width = any_text_width(items, flags, groups, stand_ins, top=True)
+    return width is not None and width[0] == 0
+
+
+def any_text_width(items, flags, groups, stand_ins, top=False):
+    """(n, by_line) where a parsed sequence matches whole every text of n characters or more (by_line: every text
+    without a line break, a dot without (?s)), or None where that is not proven: one part takes the text (.*, [\\s\\S]+,
+    a group or branch of one) and every other part can be nothing before it at the text's start, after it at its end.
+    stand_ins: a placeholder's characters may be a longer value, of which a ? makes only the last optional, so beside
+    the part that takes the text only anchors and other such parts are trusted."""
+    for at, (op, value) in enumerate(items):
+        width = text_taker_width(op, value, flags, groups, stand_ins)
+        if width is None:
+            continue
+        before, after = items[:at], items[at + 1:]
+        if stand_ins and not all(o == regex_constants.AT or text_taker_width(o, v, flags, groups, stand_ins)
+                                 for o, v in before + after):
+            continue
+        nothing = [lambda item, ends=ends: any(way <= ends for way in item_ends(*item, True, groups))
+                   for ends in (frozenset(["start"]), frozenset(["end"]), frozenset())]
+        if not width[1]:
+            if all(map(nothing[0], before)) and all(map(nothing[1], after)):
+                return width
+        elif not top:   # (a line inside: what is around it must be nothing anywhere, then the whole is a line)
+            if all(map(nothing[2], before + after)):
+                return width
+        elif flags & re.MULTILINE:   # (?m): the first line, ending at a $, or the last, beginning at a ^
+            line_start = lambda item: item == (regex_constants.AT, regex_constants.AT_BEGINNING) or nothing[2](item)
+            line_end = lambda item: item == (regex_constants.AT, regex_constants.AT_END) or nothing[2](item)
+            if all(map(nothing[0], before)) and all(map(line_end, after)) \
+                    or all(map(line_start, before)) and all(map(nothing[1], after)):
+                return width[0], False
+    return None
+
+
+def text_taker_width(op, value, flags, groups, stand_ins):
+    """any_text_width of one parsed part that takes the text: a repeat with no most of a character any (.*, [\\s\\S]+;
+    a dot under the flags in force), a group of such a sequence, a branch whose ways together take every text (the
+    empty one by an alternative that can match nothing)."""
+    if op in REPEATS and value[1] == regex_constants.MAXREPEAT and len(value[2]) == 1:
+        taken = any_character(*value[2][0], flags)
+        return None if taken is None else (value[0], taken)
+    if op == regex_constants.SUBPATTERN:
+        inner = (flags | value[1]) & ~value[2]
+        return any_text_width(list(value[-1]), inner, groups, stand_ins)
+    if op == ATOMIC_GROUP:
+        return any_text_width(list(value), flags, groups, stand_ins)
+    if op == regex_constants.BRANCH:
+        widths = [w for w in (any_text_width(list(a), flags, groups, stand_ins) for a in value[1]) if w is not None]
+        if not widths:
+            return None
+        least = min(widths)
+        if least[0] == 1 and any(empty_ends(list(a), groups=groups) for a in value[1]):
+            return 0, least[1]
+        return least
+    return None
+
+
+def any_character(op, value, flags):
+    """Whether a parsed part takes any one character: False if it does, True if any but a line break, None if not
+    proven: a dot (any under (?s)), [^\\n], a class of a category and its opposite."""
+    if op == regex_constants.ANY:
+        return not flags & re.DOTALL
+    if op == regex_constants.NOT_LITERAL and value == ord("\n"):
+        return True
+    if op == regex_constants.IN and any(pair <= {v for o, v in value if o == regex_constants.CATEGORY}
+                                        for pair in CATEGORY_PAIRS):
+        return False
+    return None
 
 
 class GroupsAlwaysIn(dict):

@@ -1134,6 +1134,32 @@ def test_a_possessive_count_over_a_part_empty_at_the_start_alone_can_fail(tmp_pa
     evalpy.load_split(str(tmp_path / "s.jsonl"))
 
 
+TEXTS = ("", "\n", "\n\n", "a\nb", "\n\na", "refund", "ab\n", "x")
+
+
+def test_a_pattern_anchored_at_both_ends_around_any_text_is_found_in_every_answer(tmp_path):
+    """139th round: (?s)^.*$, ^[\\s\\S]*$, (?m)^.*$, \\A[\\s\\S]*\\Z, (?s)^.*?$, (?s).+|^$ loaded as regex checks
+    that passed every answer, and not_regex (?s)^.*(refund)?.*$ as one that failed every answer, where (?s).* is
+    refused: anchored at both ends, such a pattern was read as a length cap that can fail. One whose middle takes any
+    text under its flags is refused; one that can fail still loads: ^.*$ without (?s) or (?m) (on "a\\nb"), ^.+$ and
+    (?s)^.+$ (on an empty answer), .+|^$ (on "\\n\\n"), ^.*x$, ^.{0,50}$."""
+    found = ("(?s)^.*$", "^[\\s\\S]*$", "(?m)^.*$", "\\A[\\s\\S]*\\Z", "(?s)^.*?$", "(?s).+|^$", "(?s)^.*(refund)?.*$",
+             "(?m)\\A.*$", "(?m)^.*\\Z", "^(?s:.*)$", "(?s)^.*+$", "^[\\w\\W]+$|^$")
+    fails = ("^.+$", "^.*x$", "^.{0,50}$", "(?s)^.+$", "^.*$", ".+|^$", "\\A.*\\Z", "(?m)^.+$", "(?m)\\A.*\\Z",
+             "(?s)^.*x?y.*$", "(?s)^(.*)\\1$", "(?s)^(?=a).*$", "(?s)^.*(?<!x)$")
+    for pattern in found:
+        assert all(re.search(pattern, t) for t in TEXTS), pattern
+        assert evalpy.matches_any_answer(pattern) is True, pattern
+    for pattern in fails:
+        assert not all(re.search(pattern, t) for t in TEXTS), pattern
+        assert evalpy.matches_any_answer(pattern) is False, pattern
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n", "checks": [
+        {"type": "not_regex", "value": "(?s)^.*(refund)?.*$"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert str(e.value) == (f"{tmp_path}/s.jsonl:1: check 'not_regex (?s)^.*(refund)?.*$': {evalpy.ALWAYS_FOUND} "
+                            "(|, ^, a*), so the check can never pass"), str(e.value)
+
 def test_two_checks_with_one_name_are_refused(tmp_path):
     (tmp_path / "s.jsonl").write_text(json.dumps(
         {"id": "a", "input": "x", "difficulty": "easy", "note": "n",
