@@ -535,6 +535,9 @@ OPTIONS = (
            judge_call=True),
     Option(("--api",), ("compare",), "with --pairwise: the judge server's API (default: the candidate run's)", "api",
            judge_call=True),
+    Option(("--checks",), ("compare",), "score the runs with the checks this split file (and its checks.json) defines "
+                                        "now, instead of those stored in them: a check rewritten since, no model call",
+           metavar="SPLIT"),
     # runs
     Option(("--json",), ("runs",), "print the list as JSON", "flag", False),
     # judge
@@ -558,6 +561,8 @@ OPTIONS = (
            metavar="OTHER_RUN"),
     Option(("--port",), ("review",), "port on 127.0.0.1 (default 8765; 0 picks a free one)", "port",
            8765),   # fixed, so that the page's address is the same from one review to the next
+    Option(("--checks",), ("review",), "score the run (and --against's) with the checks this split file defines now, "
+                                       "instead of those stored in it: a check rewritten since", metavar="SPLIT"),
     # power
     Option(("--difference",), ("power",), "the difference in pass rate a paired comparison should tell from chance, "
                                           "candidate minus baseline, e.g. 0.10 or 10%% (its sign does not matter)",
@@ -3936,6 +3941,23 @@ class PatternTimeout(Exception):
     """A check's pattern ran past REGEX_SECONDS on one answer."""
 
 
+class PatternStopped(EvalError):
+    """A check's search stopped on one answer (PatternTimeout, PatternFault), in words; pattern_stopped names the run
+    file and the checks to score it with instead."""
+
+
+def pattern_stopped(e, path, config, split=None):
+    """A run graded from its file (path) that a check's pattern stopped: the file named (compare reads two), and the
+    cure that works for every command reading it: the pattern rewritten in the split its checks came from (split: given
+    by --checks), then --checks of it, which report, compare and review take (they scored the stored pattern again)."""
+    split = split or config.get("checks_from") or config.get("split_path")
+    if not isinstance(split, str):
+        return EvalError(f"{shell_word(path)}: {e}; rewrite the pattern, then score it with --checks SPLIT")
+    given = option_word("--checks", split)
+    return EvalError(f"{shell_word(path)}: {e}; rewrite the pattern in {shell_word(split)}, then: {program()} report "
+                     f"{shell_word(path)} {given} (compare and review take {given} too)")
+
+
 class PatternFault(Exception):
     """Python's re failed inside a search of a check's pattern (3.11's SystemError "The span of capturing group is
     wrong" for a possessive repeat of a group: x(?:(a).$|)++ on "xab"), which compiled."""
@@ -4838,12 +4860,12 @@ def run_checks(checks, r, trial, threshold=None):
         try:
             passed[c["name"]] = CHECK_TYPES[c["type"]].evaluate(c, r, trial)
         except PatternTimeout:
-            raise EvalError(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to {on_one_line(id_shown(r.get('id')))} "
-                            "(its pattern backtracks on it); rewrite the pattern, then report --checks") from None
+            raise PatternStopped(f"check {c['name']!r} ran for over {REGEX_SECONDS:g} s on the answer to "
+                                 f"{on_one_line(id_shown(r.get('id')))} (its pattern backtracks on it)") from None
         except PatternFault as e:
-            raise EvalError(f"check {c['name']!r}: Python's re failed searching the answer to {on_one_line(id_shown(r.get('id')))} "
-                            f"({e}); rewrite the pattern (a possessive repeat of a group, ++ or *+, is one it fails "
-                            "on), then report --checks") from None
+            raise PatternStopped(f"check {c['name']!r}: Python's re failed searching the answer to "
+                                 f"{on_one_line(id_shown(r.get('id')))} ({e}); rewrite the pattern (a possessive repeat "
+                                 "of a group, ++ or *+, is one it fails on)") from None
     weighted = weighted_score(checks, passed) if any("weight" in c for c in checks) else None
     return passed, case_verdict(checks, passed, threshold, weighted), weighted
 
@@ -19651,14 +19673,58 @@ def agent_figures(cases):
             "first_failures": first}
 
 
-def grade_run(run, rules_by_id=None):
-    return grade(run["config"], run["results"], rules_by_id)
+def grade_run(run, rules_by_id=None, path=None, split=None):
+    """grade() of a run, read from the file at path (named if a check's pattern stops it: pattern_stopped), scored with
+    rules_by_id, the checks the split file `split` defines now, where given."""
+    try:
+        return grade(run["config"], run["results"], rules_by_id)
+    except PatternStopped as e:
+        raise (e if path is None else pattern_stopped(e, path, run["config"], split)) from None
 
 
-def read_graded(path, rules_by_id=None):
+def read_graded(path, rules_by_id=None, split=None):
     """(config, graded cases) of a run file; its results are let go once graded."""
     run = load_run(path)
-    return run["config"], grade(run["config"], let_go(run.pop("results")), rules_by_id)
+    try:
+        return run["config"], grade(run["config"], let_go(run.pop("results")), rules_by_id)
+    except PatternStopped as e:
+        raise pattern_stopped(e, path, run["config"], split) from None
+
+
+def graded_file(path, split=None, checks=None, whole=False):
+    """(run or None, config, graded cases) of a run file, scored with its stored checks or, with --checks (compare,
+    review), with those the split file `split` defines now (checks): a stored pattern that backtracks, rewritten there,
+    scores it (pattern_stopped). The run itself where `whole` or --checks (which reads each answer) needs it."""
+    if checks is None and not whole:
+        return (None, *read_graded(path))
+    run = load_run(path, checks is None)
+    if checks is not None:
+        fits_the_run(split, checks, run["results"])
+        same_judge_checks(split, checks, run, path)
+        warn(f"{shell_word(path)}: scored with the checks {shell_word(split)} defines now, not those stored in the run"
+             f"{added_cases(checks, run['results'])}")
+    return run, run["config"], grade_run(run, checks, path, split)
+
+
+def same_judge_checks(path, checks, run, run_path):
+    """report --checks: a judge check the split asks otherwise (another criterion, or type) than the one
+    the run's votes answered, under the same name, would be scored with those votes: refused, naming the
+    case and the check, with the judge command that asks it."""
+    for r in run["results"]:
+        # (a run of before names them as its vars filled them: its "k z" is the split's "k {{b}}", and a criterion
+        # changed since was scored with the votes of the one before, unsaid)
+        filled = filled_names(checks[r["id"]]["checks"], r.get("vars") or {}, r["checks"])
+        stored = {filled.get(c["name"], c["name"]): c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
+        voted = {v["check"] for v in named_as_written(r.get("judges") or [], filled)}
+        for c in checks[r["id"]]["checks"]:
+            was = stored.get(c.get("name"))
+            # a judge check's value is its criterion; the RAG checks' is a threshold, rescored from the stored votes
+            asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
+            if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
+                    and c["name"] in voted:
+                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))}: its judge check "
+                                f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
+                                f"ask the judge it: {judge_command(run_path, run['config'], path)}")
 
 
 def let_go(items):
@@ -25438,7 +25504,7 @@ def report_run(run, run_path, baseline, errors, compare_path):
     """The report of a run just made (and its comparison, with --compare); exit 2 if a case got no usable answer, or a
     judge call failed (its verdict is left open, as `judge` leaves it, exit 2 too)."""
     config = run["config"]
-    cases = grade_run(run)
+    cases = grade_run(run, path=run_path)
     say(format_report(config, score(config, cases), run_path))
     if baseline:
         say("")
@@ -25498,7 +25564,7 @@ def run_grid(grid):
             warn("\n".join([grid_stopped(configs, at, runs), *errors_said(with_errors)]))
             return 2
         run, run_path, _, errors = finished
-        runs.append((run_path, run["config"], grade_run(run)))
+        runs.append((run_path, run["config"], grade_run(run, path=run_path)))
         with_errors += [(run_path, [r["error"] for r in run["results"] if r.get("error")], run["config"]["repeat"])] \
             if errors else []
         judged_open += [(run_path, run)] if failed_judge_calls(run["results"]) else []
@@ -29404,14 +29470,15 @@ def unoffered_words(calls):
             "offered (not answered; not scored: report --case shows them)")
 
 
-def review_items(run, against=None):
-    """One item per case and trial, everything the page shows, as plain data."""
+def review_items(run, against=None, graded=None):
+    """One item per case and trial, everything the page shows, as plain data. graded: the graded cases of run and of
+    against (graded_file: with review --checks, scored by a split's checks now), else graded from their stored checks."""
     config = run["config"]
     changes, change_by = {}, {}
-    cases = grade_run(run)
+    cases = graded[0] if graded else grade_run(run)
     other = {}
     if against:
-        against_cases = grade_run(against)
+        against_cases = graded[1] if graded else grade_run(against)
         c = compare_runs(against["config"], against_cases, config, cases)
         changes = {**{i: "fixed" for i in c["fixed"]}, **{i: "regressed" for i in c["regressions"]}}
         if max(config["repeat"], against["config"]["repeat"]) > 1:   # (a "fixed" beside two passing answers, the
@@ -29526,14 +29593,16 @@ def went_back_words(stored, was):
 class Review:
     """The state behind the page: the run as loaded, and the sidecar of annotations (saved at once)."""
 
-    def __init__(self, path, against_path=None):
+    def __init__(self, path, against_path=None, split=None):
         self.path, self.against_path = path, against_path
         # the run file's name, taken once: a link pointed elsewhere while review is open never has one
         # run's annotations read and another's written
         self.own = own_name(path)
-        self.run = load_run(path)
+        checks = checks_from_split(split) if split else None
+        self.run, _, cases = graded_file(path, split, checks, whole=True)
         self.run_sha = file_sha(path)
-        self.items = review_items(self.run, load_run(against_path) if against_path else None)
+        against = graded_file(against_path, split, checks, whole=True) if against_path else (None, None, None)
+        self.items = review_items(self.run, against[0], (cases, against[2]))
         self.keys = {item["key"] for item in self.items}
         # the largest save a page of this run sends: its text, a key of up to 6 bytes a character as JSON (an escape),
         # and the run's path as given, alike; an id of 4 KB is the run's, and its annotation is saved as any other's
@@ -31385,7 +31454,10 @@ def show_one_case(args, checks):
     run = load_run(args.run, checks is None)
     run_annotations(args.run)   # a damaged sidecar is refused here as by every other view of the run
     scored_with_checks_now(args, checks, run)
-    show(view_of(args), *case_views(run, args.case, checks, args.checks, shell_word(args.run)))
+    try:
+        show(view_of(args), *case_views(run, args.case, checks, args.checks, shell_word(args.run)))
+    except PatternStopped as e:
+        raise pattern_stopped(e, args.run, run["config"], args.checks) from None
     return 0
 
 
@@ -31395,28 +31467,7 @@ def graded_for_report(args, checks):
         return (None, *read_graded(args.run))   # its results are let go once graded
     run = load_run(args.run, checks is None)   # the page shows inputs and answers; --checks reads each answer's tools
     scored_with_checks_now(args, checks, run)
-    return (run if args.html is not None else None), run["config"], grade_run(run, checks)
-
-
-def same_judge_checks(path, checks, run, run_path):
-    """report --checks: a judge check the split asks otherwise (another criterion, or type) than the one
-    the run's votes answered, under the same name, would be scored with those votes: refused, naming the
-    case and the check, with the judge command that asks it."""
-    for r in run["results"]:
-        # (a run of before names them as its vars filled them: its "k z" is the split's "k {{b}}", and a criterion
-        # changed since was scored with the votes of the one before, unsaid)
-        filled = filled_names(checks[r["id"]]["checks"], r.get("vars") or {}, r["checks"])
-        stored = {filled.get(c["name"], c["name"]): c for c in r["checks"] if c["type"] in JUDGE_CHECKS}
-        voted = {v["check"] for v in named_as_written(r.get("judges") or [], filled)}
-        for c in checks[r["id"]]["checks"]:
-            was = stored.get(c.get("name"))
-            # a judge check's value is its criterion; the RAG checks' is a threshold, rescored from the stored votes
-            asked = (c["type"], c.get("value") if c["type"] == "judge" else None)
-            if was is not None and asked != (was["type"], was.get("value") if was["type"] == "judge" else None) \
-                    and c["name"] in voted:
-                raise EvalError(f"--checks {shell_word(path)}: case {on_one_line(id_shown(r['id']))}: its judge check "
-                                f"{on_one_line(c['name'], 60)} asks otherwise there than the one the run's votes answered; "
-                                f"ask the judge it: {judge_command(run_path, run['config'], path)}")
+    return (run if args.html is not None else None), run["config"], grade_run(run, checks, args.run, args.checks)
 
 
 def scored_with_checks_now(args, checks, run):
@@ -31487,10 +31538,9 @@ def refuse_copies(paths, configs):
 def graded_pair(args):
     """(run or None, config, graded cases) of the baseline and of the candidate: the runs
     themselves only when --pairwise or --html needs their answers, not only their grades."""
-    if args.pairwise or args.html:
-        a_run, b_run = load_run(args.baseline), load_run(args.candidate)
-        return (a_run, a_run["config"], grade_run(a_run)), (b_run, b_run["config"], grade_run(b_run))
-    return (None, *read_graded(args.baseline)), (None, *read_graded(args.candidate))
+    checks = checks_from_split(args.checks) if args.checks else None
+    return tuple(graded_file(path, args.checks, checks, whole=bool(args.pairwise or args.html))
+                 for path in (args.baseline, args.candidate))
 
 
 def compare_many_runs(args, paths):
@@ -31501,7 +31551,8 @@ def compare_many_runs(args, paths):
             f" ({', '.join(map(shell_word, stray))}: no such file; {quote_the_criterion(args.pairwise, stray)})"
             if stray else ""))
     refuse_call_options(args, "only applies with --pairwise, which compares two runs")
-    runs = [(path, *read_graded(path)) for path in paths]
+    checks = checks_from_split(args.checks) if args.checks else None
+    runs = [(path, *graded_file(path, args.checks, checks)[1:]) for path in paths]
     refuse_copies(paths, [config for _, config, _ in runs])
     m = compare_many(runs, alpha=args.alpha)
     code, verdicts = many_gates(runs, m, args.fail_on_regression, args.fail_if_worse)
@@ -31559,7 +31610,7 @@ def cmd_judge(args):
 
 def judged_report(judged, written, failed):
     """The report of a run just judged; exit 2 where a judge call failed or the judge was replaced as it was asked."""
-    say(format_report(judged["config"], score(judged["config"], grade_run(judged)), written))
+    say(format_report(judged["config"], score(judged["config"], grade_run(judged, path=written)), written))
     for line in judge_call_warnings(judged["results"], judged["config"], written):
         warn(line)
     return 2 if failed or judged["config"].get("replaced") else 0
@@ -31596,7 +31647,7 @@ def cmd_review(args):
     if args.against:   # its differences would all be "the same answer": nothing to review against
         refuse_same_run(args.run, args.against, "give --against another run")
     through_link(args.run, "its annotations are kept beside it")
-    review = Review(args.run, args.against)
+    review = Review(args.run, args.against, args.checks)
     for note in review.notes():
         warn(f"note: {note}")
     serve_until_stopped(serve_review(review, args.port), args.run, review.sidecar)

@@ -1439,8 +1439,9 @@ def test_a_catastrophic_pattern_in_a_hand_edited_run_is_stopped_not_run_for_hour
     write_run("edited.json", make_run([{"id": "a", "checks": [check], "response": "a" * 32 + "!"}], labels=None))
     code, out, err = cli("report", "edited.json")
     assert code == 2 and out == ""
-    assert err == ("error: check 'regex a+$' ran for over 0.5 s on the answer to a (its pattern backtracks on it); "
-                   "rewrite the pattern, then report --checks\n")
+    assert err == ("error: edited.json: check 'regex a+$' ran for over 0.5 s on the answer to a (its pattern backtracks "
+                   "on it); rewrite the pattern in tickets.jsonl, then: python eval.py report edited.json --checks "
+                   "tickets.jsonl (compare and review take --checks tickets.jsonl too)\n")
 
 
 def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
@@ -1472,8 +1473,9 @@ def test_a_split_with_a_pattern_that_backtracks_stops_the_report_with_one_line(p
                                                  "checks": [{"type": kind, "value": pattern}]}) + "\n")
     code, out, err = cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url)
     assert code == 2 and out == ""
-    assert err.endswith(f"error: check {kind + ' ' + pattern!r} ran for over 0.5 s on the answer to a (its pattern "
-                        "backtracks on it); rewrite the pattern, then report --checks\n")
+    assert err.endswith(f"error: runs/s-v1.json: check {kind + ' ' + pattern!r} ran for over 0.5 s on the answer to a "
+                        "(its pattern backtracks on it); rewrite the pattern in s.jsonl, then: python eval.py report "
+                        "runs/s-v1.json --checks s.jsonl (compare and review take --checks s.jsonl too)\n")
     assert load_json("runs/s-v1.json")["results"][0]["response"] == "a" * 40 + "!"   # the answer is kept
 
 
@@ -2198,7 +2200,7 @@ def test_a_pattern_pythons_re_fails_on_stops_the_report_in_one_line(project, cli
     path = write_run("runs/odd.json", make_run([{"id": "c1", "response": "xab", "checks": [check]}], labels=None))
     code, out, err = cli("report", path)
     if sys.version_info[:2] == (3, 11):   # (the fault is 3.11's)
-        assert code == 2 and err.startswith("error: check 'odd': Python's re failed searching the answer to c1 "
+        assert code == 2 and err.startswith("error: runs/odd.json: check 'odd': Python's re failed searching the answer to c1 "
                                             "(SystemError: The span of capturing group is wrong"), err
         assert len(err.splitlines()) == 1 and "Traceback" not in err
     else:

@@ -2238,3 +2238,32 @@ def test_a_run_whose_pattern_an_older_eval_py_filled_otherwise_is_compared_as_th
     older["results"][0]["checks"][0]["value"] = "^a"
     code, out, err = cli("compare", write_run("runs/older.json", older), "runs/newer.json")
     assert code == 2 and "it was edited" in err, err
+
+
+def test_a_stored_pattern_that_backtracks_names_its_run_and_the_cure_works_for_compare_and_review(project, cli, fake,
+                                                                                                  monkeypatch):
+    """139th round: a run whose stored regex (a+)+$ backtracks on an answer stopped compare and review with "check ...
+    ran for over 5 s ...; rewrite the pattern, then report --checks": neither run file named, and no cure for them
+    (neither took --checks, judge --checks refuses a run with no judge check). The line names the run file and the
+    command to paste, the pattern rewritten in the split it came from; compare and review take --checks too."""
+    monkeypatch.setattr(evalpy, "REGEX_SECONDS", 0.5)
+    fake.default_answer = "a" * 34 + "b"
+    case = {"id": "b1", "input": "x", "difficulty": "easy", "note": "n", "checks": [{"type": "regex", "value": "(a+)+$"}]}
+    Path("s.jsonl").write_text(json.dumps(case) + "\n")
+    for out in ("runs/s-v1.json", "other.json"):
+        assert cli("run", "--split", "s.jsonl", "--prompt", "prompts/v1.txt", "--host", fake.url, "--out", out)[0] == 2
+    cure = ("; rewrite the pattern in s.jsonl, then: python eval.py report runs/s-v1.json --checks s.jsonl (compare and "
+            "review take --checks s.jsonl too)\n")
+    stopped = "check 'regex (a+)+$' ran for over 0.5 s on the answer to b1 (its pattern backtracks on it)"
+    code, out, err = cli("compare", "other.json", "runs/s-v1.json")
+    assert code == 2 and err == f"error: other.json: {stopped}" + cure.replace(" runs/s-v1.json ", " other.json "), err
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.Review("runs/s-v1.json")
+    assert str(e.value) + "\n" == f"runs/s-v1.json: {stopped}" + cure
+    Path("s.jsonl").write_text(json.dumps(dict(case, checks=[{"type": "regex", "value": "a+b$", "name": "regex (a+)+$"}])) + "\n")
+    pasted = err.split("then: python eval.py ")[1].split(" (")[0].split()
+    code, out, err = cli(*pasted)
+    assert code == 0 and out.startswith("Pass rate: 1/1 = 100%"), err
+    code, out, err = cli("compare", "other.json", "runs/s-v1.json", "--checks", "s.jsonl")
+    assert code == 0 and "Stayed right: 1" in out, err
+    assert [item["verdict"] for item in evalpy.Review("runs/s-v1.json", "other.json", "s.jsonl").items] == ["pass"], err
