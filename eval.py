@@ -19793,6 +19793,16 @@ def check_table(cases):
             weights = [w for w in found if not isinstance(w, str)]
             table[name]["roles"] = {"weights": [min(weights), max(weights)] if weights else None,
                                     "blocking": "blocking" in found, "not_blocking": "not blocking" in found}
+    # one name of checks of other types in other cases (a contains, a not_contains, a regex all named "n"): the first
+    # case's type alone was shown, its figure counting the answers of each rule under it. Every type is named. (A value
+    # that differs is no other rule to be told: a check of checks.json is filled with each case's vars)
+    types = {}
+    for case in cases:
+        for check in case["checks"]:
+            types.setdefault(check["name"], set()).add(check["type"])
+    for name, found in types.items():
+        if len(found) > 1:
+            table[name]["types"] = sorted(found)
     return list(table.values())
 
 
@@ -22204,7 +22214,8 @@ def unseen_labels_text(unseen):
 def rows_checks(s):
     """The checks, pattern and code checks apart from judge checks (with the judge's cost and what
     a person should see); the label check alone is no table."""
-    rows = [{"name": c["name"], "type": c["type"], "role": role(c), "judge": c["type"] in JUDGE_CHECKS,
+    rows = [{"name": c["name"], "type": " or ".join(c["types"]) + " (by case)" if "types" in c else c["type"],
+             "role": role(c), "judge": c["type"] in JUDGE_CHECKS,
              "trajectory": c["type"] in TRAJECTORY, "shown": CHECK_TYPES[c["type"]].shown,
              "figure": share(c["passed"], c["total"], ["checks", i], ("passed", "total", None, None)),
              "open": figure("count", c["open"], ["checks", i, "open"])} for i, c in enumerate(s["checks"])]

@@ -1765,6 +1765,21 @@ def test_a_shared_pattern_found_in_every_answer_is_named_at_checks_json(free_tex
                                         "every answer, even an empty one") and "dev.jsonl" not in err, err
 
 
+def test_checks_of_other_types_under_one_name_are_each_named_in_the_check_table(project, cli):
+    """139th round: a contains, a not_contains and a regex each named "n" in a case of their own were one row of the
+    check table, "n  contains  blocking  2/3", its figure counting the answers of three rules under the first case's
+    type. The row names every type, "(by case)", as a role that differs is; --json gives them (types)."""
+    def case(cid, kind, value, response):
+        return {"id": cid, "response": response, "checks": [{"name": "n", "type": kind, "value": value, "blocking": True}]}
+    run = write_run("runs/n.json", make_run([case("n1", "contains", "x", "x"), case("n2", "not_contains", "x", "x"),
+                                             case("n3", "regex", "^y$", "y"), case("n4", "contains", "x", "x")], labels=None))
+    row = next(line for line in cli("report", run)[1].splitlines() if line.split()[:1] == ["n"])
+    assert row.split()[1:7] == ["contains", "or", "not_contains", "or", "regex", "(by"], row
+    assert json.loads(cli("report", run, "--json")[1])["checks"][0]["types"] == ["contains", "not_contains", "regex"]
+    run = write_run("runs/one.json", make_run([case("n1", "contains", "x", "x"), case("n2", "contains", "y", "x")],
+                                              labels=None))
+    assert "types" not in json.loads(cli("report", run, "--json")[1])["checks"][0]   # (one type: as before)
+
 def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
     """Sixty-seventh attack on issue 28: one check weighed 0.3 in one case and 2 in another was shown as weight 0.3,
     the first case's, in the text table and --json."""
