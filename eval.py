@@ -6050,9 +6050,11 @@ def case_checks(case, defaults, labels, older=None):
         # one of checks.json's, which every case has: said so, or the case's line is searched for a check it never wrote
         whose = FROM_CHECKS_FILE if shared else ""
         # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed
-        # the value written, {{customer}}, and named none)
+        # the value written, {{customer}}, and named none). Where its rule refuses it alone: a var of spaces is text, as
+        # a value of spaces written is (contains " "; a pattern's too), but a judge's criterion that shows nothing
         emptied = [v for v in placeholder_names(template) if not case_names[v].strip()] \
-            if isinstance(check.get("value"), str) and not check["value"].strip() else []
+            if isinstance(check.get("value"), str) and (check["value"] == "" or check["type"] in JUDGE_CHECKS
+                                                         and shows_nothing(check["value"])) else []
         if emptied and not CHECK_TYPES[check["type"]].pattern:   # (a pattern's are said by pattern_placeholder_problems)
             problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(emptied[0])}}}}}, and "
                             f"vars.{var_shown(emptied[0])} is empty here: it would check for nothing; give it a value")
@@ -6275,6 +6277,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
             return case, [f"field 'input' is empty once its vars fill it ({one_line(written, 60)}): give "
                           f"{', '.join('vars.' + var_shown(n) for n in placeholder_names(written))} a text, or leave "
                           "'input' out to ask the model by the prompt alone"]
+    written_checks = case.get("checks", [])   # (as written: a weighed check refused is gone from what tooled_checks keeps)
     tool_problems, case["checks"], check_problems = tooled_checks(case, defaults, labels, split_tools, older)
     if tool_problems:
         return case, tool_problems + check_problems
@@ -6283,7 +6286,7 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     if older and not any("weight" in c for c in case["checks"]):   # its weighted label check was all it weighed
         case["pass_threshold"] = None
     problem = threshold_problem(case["pass_threshold"], case["checks"])
-    weighed = any(isinstance(c, dict) and "weight" in c for c in [*case.get("checks", []), *defaults])
+    weighed = any(isinstance(c, dict) and "weight" in c for c in [*written_checks, *defaults])
     if problem and not (check_problems and weighed and problem == THRESHOLD_UNWEIGHED):   # (its weighed check was refused above)
         check_problems.append(problem + ("" if own else f" (the threshold comes from {CHECKS_FILE})"))
     if case["pass_threshold"] is None:

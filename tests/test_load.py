@@ -792,6 +792,24 @@ def test_what_a_var_leaves_empty_is_refused_before_any_call(project, cli, fake, 
     assert fake.chat_bodies == [] and not list(Path("runs").glob("s-*"))
 
 
+def test_a_bad_weight_is_said_alone_and_a_var_of_spaces_is_text_as_written(tmp_path):
+    """139th round: a case's own check of "weight": 0 (true, "1") beside a pass_threshold was refused twice, the second
+    time untrue: 'pass_threshold needs at least one check with a "weight"' (the refused check was dropped before the
+    threshold was weighed). And contains "{{x}}" of vars.x = " " was refused as "vars.x is empty here" where contains
+    " " written loads: a var of spaces is text, as README's text value is; a judge's criterion of one still is not."""
+    def load(**case):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n", **case}) + "\n")
+        return evalpy.load_split(str(tmp_path / "s.jsonl"))[0]
+    for weight in (0, True, "1"):
+        with pytest.raises(evalpy.EvalError) as e:
+            load(pass_threshold=0.5, checks=[{"type": "contains", "value": "x", "weight": weight}])
+        assert str(e.value) == (f"{tmp_path}/s.jsonl:1: check 'contains x': weight must be a positive number, not "
+                                f"{json.dumps(weight)}"), str(e.value)
+    written = load(checks=[{"type": "contains", "value": " "}])[0]["checks"][0]["value"]
+    assert load(vars={"x": " "}, checks=[{"type": "contains", "value": "{{x}}"}])[0]["checks"][0]["value"] == written == " "
+    with pytest.raises(evalpy.EvalError, match="vars.x is empty here"):
+        load(vars={"x": ""}, checks=[{"type": "contains", "value": "{{x}}"}])
+
 @pytest.mark.parametrize("what", ["split", "prompt"])
 def test_a_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, fake, what):
     """From the attack on issue 25: a prompt or split named in bytes that are not UTF-8 ran to the
