@@ -3714,6 +3714,16 @@ def split_thinking(response):
 LEADING_SPACE = re.compile(r"\s*")   # what str.lstrip takes from a text's start
 
 
+def is_one_json_value(text):
+    """Whether a text, spaces around it aside, is one JSON value as Python's decoder reads it (reasoning fails at its
+    first word)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
 def first_thinking(response):
     """split_thinking of the first block alone."""
     text = response.lstrip()
@@ -3783,8 +3793,11 @@ NO_ANSWER_YET = "(no answer: still thinking when it stopped)"   # a table's answ
 def unquoted_close(text):
     """Where the first </think> of a text is that no JSON object holds (one that closes, braces and
     strings read as the decoder reads them: in a string of one too), or -1. One that never closes is
-    not counted: reasoning may quote a stray {" before its </think>."""
+    not counted: reasoning may quote a stray {" before its </think>. A text that is one JSON value whole (an array,
+    a string: ["close it with </think>"]) holds none: outside a string, JSON has no <."""
     end = text.find(THINK_CLOSE)
+    if end >= 0 and is_one_json_value(text):
+        return -1
     if end < 0 or text.find("{", 0, end) < 0:   # no close, or no object before it (most answers): no scan
         return end
     spans = object_spans(text, brace_pairs(text)[0])

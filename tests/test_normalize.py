@@ -133,6 +133,11 @@ def test_labels_that_end_in_trimmed_characters_score_through_a_run(project, cli,
     ('{"reason": "deja un </think> suelto", "pass": false}', '{"reason": "deja un </think> suelto", "pass": false}'),
     ('Veo que {"reason": "cita </think>", "winner": "B"}', 'Veo que {"reason": "cita </think>", "winner": "B"}'),
     ('{"label": "bug", "why": {"tag": "</think>"}}', '{"label": "bug", "why": {"tag": "</think>"}}'),
+    # (139th round) so is one inside an array or a string that is the whole answer, JSON: a json check failed on "]
+    ('["cierra con </think>"]', '["cierra con </think>"]'),
+    ('["cierra con </think>", "y responde"]', '["cierra con </think>", "y responde"]'),
+    ('"cita </think> y ya"', '"cita </think> y ya"'),
+    ('<think>a</think>["b </think>"]', '["b </think>"]'),
     # ... but reasoning that wrote a whole object before its close is still reasoning
     ('Respondo {"label": "bug"}\n</think>\n\n{"label": "bug"}', '{"label": "bug"}'),
     ('{ una llave en prosa </think>acceso', "acceso"),
