@@ -6307,10 +6307,20 @@ def parse_case(obj, labels, defaults, default_threshold=None, split_tools=((), {
     return case, check_problems
 
 
-def tag_key(tag):
-    """A tag as a split must write it now (NFC, no space at its ends), and as the by-tag table and --must-pass read one
-    an older eval.py stored otherwise ('red-team ' is red-team)."""
-    return unicodedata.normalize("NFC", tag).strip()
+def slice_key(name):
+    """A tag or difficulty as a split must write it now (NFC, no space at its ends), and as the by-tag and by-difficulty
+    tables, --must-pass and review's filters read one an older eval.py stored otherwise ('red-team ' is red-team)."""
+    return unicodedata.normalize("NFC", name).strip()
+
+
+def unkeyed_problem(field, what, odd):
+    """Why a split's tag or difficulty `odd` (not its own slice_key) is refused, and the cure: a slice apart from the one
+    it shows as ('trap ' beside trap: two rows alike, neither the slice's true count)."""
+    spaced = odd != odd.strip()   # (the one it shows as in its own letters: 'caf\xe9' asked a newcomer to type a code)
+    return (f"field {field!r}: {ascii(odd)} " + ("has a space at an end" if spaced else "is not in Unicode's NFC form (an "
+            "accent written apart from its letter, most often)") + f": it would be a {what} apart from "
+            f"{inert(repr(slice_key(odd)))}, the one it shows as; "
+            + ("take the space out" if spaced else f"save the file in NFC, or retype the {what}"))
 
 
 def case_problems(case, labels, stored=False, begun=False):
@@ -6353,6 +6363,8 @@ def case_problems(case, labels, stored=False, begun=False):
                             f"(U+{ord(INVISIBLE_CHARS.search(case[name]).group()):04X}), shown as nothing")
         elif name == "id" and new_rules and not id_as_shown(case[name]):   # a blank row in every table
             problems.append(f"field 'id' {ascii(case[name])} is shown as nothing (a grapheme joiner, tag characters)")
+        elif name == "difficulty" and new_rules and case[name] != slice_key(case[name]):   # as a tag: 'trap ' and trap
+            problems.append(unkeyed_problem(name, name, case[name]))   # were two rows alike, 1/1 each, trap's 2/2 nowhere
     if stored and case.get("note") is not None and not isinstance(case["note"], str):   # shown by report --case, the page
         problems.append(f"field 'note' must be a string, not {json_kind(case['note'])}")
     tags = case.setdefault("tags", [])
@@ -6360,16 +6372,11 @@ def case_problems(case, labels, stored=False, begun=False):
         problems.append("field 'tags' must be a list of " + ("strings" if stored else "non-empty strings"))
     elif not stored and len(set(tags)) != len(tags):
         problems.append("field 'tags' repeats a tag")
-    elif not stored and not begun and (odd := next((t for t in tags if t != tag_key(t)), None)):   # (a resume of a run
+    elif not stored and not begun and (odd := next((t for t in tags if t != slice_key(t)), None)):   # (a resume of a run
         # an older eval.py began on them goes on: load_split notes them, --must-pass and the by-tag table read them alike)
         # ('red-team ' and a decomposed 'inyección' were tags of their own: --must-pass red-team passed without them, the
         # by-tag table showing two rows alike)
-        # (the tag it shows as in its own letters: 'caf\xe9' asked a newcomer to type a code)
-        spaced = odd != odd.strip()
-        problems.append(f"field 'tags': {ascii(odd)} " + ("has a space at an end" if spaced else "is not in Unicode's NFC "
-                        "form (an accent written apart from its letter, most often)") + f": it would be a tag apart from "
-                        f"{inert(repr(tag_key(odd)))}, the one it shows as; "
-                        + ("take the space out" if spaced else "save the file in NFC, or retype the tag"))
+        problems.append(unkeyed_problem("tags", "tag", odd))
     if "vars" in case:
         variables = case["vars"]
         if not isinstance(variables, dict) or not all(
@@ -7024,13 +7031,15 @@ def load_split(path, more_problems=None, as_begun=False, quiet=False):
         unsaid = [note for note in misspelt_notes(path) if not any(note.split(" is not read")[0] in p for p in problems)]
         raise EvalError("".join(f"{note}\n" for note in unsaid) + capped(summarised(path, problems), MOST_PROBLEMS))   # (first:
         # the likely cause, where said last, after eight lines of "needs the case's tools", it sent one to the cases)
-    odd = sorted({t for case in cases for t in case.get("tags", ()) if t != tag_key(t)}) if as_begun else []
+    written = {"tags": [t for case in cases for t in case.get("tags", ())], "difficulties": [c["difficulty"] for c in cases]}
+    odd = {what: sorted({v for v in values if v != slice_key(v)}) for what, values in written.items()} if as_begun else {}
     if spaced and as_begun:   # (refused, and trimmed, the split's hash changed: the run begun could never be resumed)
         say(f"note: {spaced[0]} (a run begun before it was refused: resumed as it began)"
              + (f"; {plural(len(spaced) - 1, 'more such case')}" if len(spaced) > 1 else ""))
-    if odd:   # (resumed as it began; refused, and its split fixed, its hash changed: the answers paid for were lost)
-        say(f"note: {shell_word(path)}: tags a split may no longer hold ({', '.join(map(ascii, odd[:5]))}: a space at an "
-             "end, or not in NFC) are read as written without them; save them so for your next run")
+    for what, values in odd.items():   # (resumed as it began; refused, and its split fixed, its hash changed: the answers
+        if values:   # paid for were lost)
+            say(f"note: {shell_word(path)}: {what} a split may no longer hold ({', '.join(map(ascii, values[:5]))}: a space "
+                "at an end, or not in NFC) are read as written without them; save them so for your next run")
     if older:
         say(f"note: {shell_word(path)}: a label check written non-blocking or weighted ({', '.join(map(on_one_line, dict.fromkeys(older)))}) "
              f"is scored as every label check is, blocking; {LABEL_RULE.split(' (')[0]}: write it so for your next run")
@@ -20018,12 +20027,13 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 continue
         scored.append(c)
         ok = c["correct"]
-        group = by_difficulty.get(c["difficulty"])
+        difficulty = slice_key(c["difficulty"])   # (as a tag: an older run's 'trap ' had a row apart, alike, beside trap)
+        group = by_difficulty.get(difficulty)
         if group is None:
-            group = by_difficulty[c["difficulty"]] = [0, 0]
+            group = by_difficulty[difficulty] = [0, 0]
         group[0] += ok
         group[1] += 1
-        for tag in dict.fromkeys(map(tag_key, c["tags"])):   # (as --must-pass reads them: 'red-team ' had a row apart)
+        for tag in dict.fromkeys(map(slice_key, c["tags"])):   # (as --must-pass reads them: 'red-team ' had a row apart)
             group = by_tag.setdefault(tag, [0, 0])
             group[0] += ok
             group[1] += 1
@@ -23840,21 +23850,21 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
         left = ("their judges' votes tie, split or hold no verdict, each asked as it would be again: "
                 f"{PERSON_READS}, or a judge asked otherwise ({otherwise_words(config or {}, *copied_of(s))})")
         again = left if settled == len(s["open"]) else f"{again}; {settled} of the undecided answers: {left}"
-    known = sorted({tag_key(t) for c in cases for t in c["tags"]})   # (as the by-tag table shows them: once each)
+    known = sorted({slice_key(t) for c in cases for t in c["tags"]})   # (as the by-tag table shows them: once each)
     # a tag given twice is one gate, said once; as splits now hold it (NFC, no space at its ends: a run an older
     # eval.py made of 'red-team ' passed `--must-pass red-team` with the case failing; a pasted NFD tag found none)
     first_of = {}
     for tag in must_pass:
-        first_of.setdefault(tag_key(tag), tag)
+        first_of.setdefault(slice_key(tag), tag)
     must_pass = list(first_of.values())
     # a tag no case has is an error said beside every other gate's verdict (a misspelt one hid a failing gate: exit 2
     # where 1 was due)
     part = (config or {}).get("subset")   # (a run of part of the split: its tagged cases may be the ones left out)
     unknown = [f"error: --must-pass {tag!r}: no case has this tag (tags in this run: {', '.join(known) or 'none'})"
                + (f"; the run holds only part of the split ({subset_words(part)}): cases with it may not have been "
-                  "asked" if isinstance(part, dict) else "") for tag in must_pass if tag_key(tag) not in known]
+                  "asked" if isinstance(part, dict) else "") for tag in must_pass if slice_key(tag) not in known]
     if unknown:
-        code, said = report_gates(cases, s, min_accuracy, [t for t in must_pass if tag_key(t) in known], checks_path,
+        code, said = report_gates(cases, s, min_accuracy, [t for t in must_pass if slice_key(t) in known], checks_path,
                                   run_path, config, completed)
         return (1 if code == 1 else 2), said + unknown
     if s.get("replaced"):   # figures that may be two models': no gate passes or fails them
@@ -23882,7 +23892,7 @@ def report_gates(cases, s, min_accuracy=None, must_pass=(), checks_path=None, ru
     if min_accuracy is not None:
         outcomes.append(accuracy_gate(s, min_accuracy))
     for tag in must_pass:
-        tagged = [c for c in cases if tag_key(tag) in set(map(tag_key, c["tags"]))]
+        tagged = [c for c in cases if slice_key(tag) in set(map(slice_key, c["tags"]))]
         # every trial must pass: an adversarial case is never averaged away, nor let through undecided
         broken = [c["id"] for c in tagged if any(t["correct"] is False for t in c["trials"])]
         unsure = [c["id"] for c in tagged if c["id"] not in broken and any(t["correct"] is None for t in c["trials"])]
@@ -29528,7 +29538,9 @@ def review_items(run, against=None, graded=None):
             o = other.get((case["id"], t["trial"]))
             items.append({
                 "key": answer_key(case["id"], t["trial"]), "id": case["id"], "trial": t["trial"],
-                "difficulty": case["difficulty"], "tags": case["tags"], "note": r.get("note"),
+                # (filtered as the report slices them: an older run's 'trap ' was an option apart, alike, beside trap)
+                "difficulty": slice_key(case["difficulty"]), "tags": list(dict.fromkeys(map(slice_key, case["tags"]))),
+                "note": r.get("note"),
                 "system": render(config.get("prompt_text", ""), prompt_values(r)),
                 **asked(r), "vars": r.get("vars") or None, "response": t["response"], "predicted": t["predicted"],
                 "every_character": characters_seen(t),

@@ -275,6 +275,18 @@ def two_runs(project):
     return write_two_runs()
 
 
+# id, expected, difficulty as an older eval.py stored it, the model's answer: 'trap ' is trap, a decomposed café is café
+# (written apart, each was a row of its own alike beside the other, 1/1 each, where trap is 2/2)
+DIFFICULTIES_ALIKE = [("d1", "bug", "trap", "bug"), ("d2", "bug", "trap ", "bug"), ("d3", "acceso", "caf\u00e9", "bug"),
+                      ("d4", "acceso", "cafe\u0301", "bug"), ("d5", "bug", "easy", "bug")]
+
+
+def difficulties_alike(answers=None):
+    """make_run's cases of DIFFICULTIES_ALIKE, each answered as it says except the ids in answers."""
+    return [{"id": cid, "expected": expected, "difficulty": difficulty, "response": (answers or {}).get(cid, answer)}
+            for cid, expected, difficulty, answer in DIFFICULTIES_ALIKE]
+
+
 @pytest.fixture
 def tagged_run(project):
     """Three trials of four tagged cases: t1 right by majority only (one trial failed), the rest always right."""

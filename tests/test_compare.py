@@ -12,7 +12,7 @@ import pytest
 import numpy as np
 import scipy.stats
 
-from conftest import (LINKED, MARKUP, ROOT, V3_MISSES, answer_key, evalpy, github_linked, load_json, make_run, markdown_acted_on,
+from conftest import (LINKED, MARKUP, ROOT, V3_MISSES, answer_key, difficulties_alike, evalpy, github_linked, load_json, make_run, markdown_acted_on,
                       sha, split_run, write_run)
 
 EXAMPLE = ROOT / "runs" / "example"
@@ -1851,6 +1851,19 @@ def test_compare_json_differences_are_the_exact_differences_rounded_once(project
     c = write_run("runs/c.json", make_run([(i, e, e) for i, e in specs], prompt="prompts/v1.txt"))
     doc = json.loads(cli("compare", a, b, c, "--json")[1])
     assert [r["difference"]["estimate"] for r in doc["runs"][1:]] == [0.2, 0.4], doc["runs"]
+
+
+def test_compares_per_difficulty_rows_read_difficulties_stored_alike_as_one(project, cli):
+    """139th round's views: an older run's 'trap ' beside trap (café decomposed beside café) were two rows "trap 1/1 ->
+    1/1" in the page's per-difficulty table and compare --json: trap's 2/2 -> 1/2 was shown nowhere."""
+    a = write_run("runs/a.json", make_run(difficulties_alike()))
+    b = write_run("runs/b.json", make_run(difficulties_alike({"d1": "acceso", "d3": "acceso"}), prompt="prompts/v2.txt"))
+    rows = json.loads(cli("compare", a, b, "--json")[1])["details"]["per_difficulty"]
+    assert {d: [(r[s]["correct"], r[s]["total"]) for s in ("baseline", "candidate")] for d, r in rows.items()} == \
+        {"trap": [(2, 2), (1, 2)], "caf\u00e9": [(0, 2), (1, 2)], "easy": [(1, 1), (1, 1)]}
+    cli("compare", a, b, "--html", "runs/c.html")
+    page = Path("runs/c.html").read_text(encoding="utf-8")
+    assert page.count("<tr><td>trap</td>") == 1 and "<tr><td>trap</td><td class=\"n\">2/2 = 100%</td>" in page
 
 
 def test_the_pages_slices_are_over_the_cases_both_runs_decided_as_its_headline(project, cli):

@@ -388,6 +388,19 @@ def test_bad_tags_are_refused_at_load(project, cli):
         assert code == 2 and "golden/x.jsonl:1: field 'tags': " in err and why in err, err
 
 
+@pytest.mark.parametrize("difficulty, why", [
+    ("trap ", "'trap ' has a space at an end: it would be a difficulty apart from 'trap', the one it shows as; take the "
+     "space out"),
+    ("cafe\u0301", "is not in Unicode's NFC form (an accent written apart from its letter, most often): it would be a "
+     "difficulty apart from 'caf\u00e9', the one it shows as; save the file in NFC, or retype the difficulty")])
+def test_a_difficulty_with_a_space_at_an_end_or_not_in_nfc_is_refused_at_load_as_a_tag_is(project, cli, difficulty, why):
+    """139th round's views: 'trap ' beside trap, a decomposed café beside café, were taken and made two rows alike in
+    every view (trap 1/1 twice, its 2/2 nowhere), as tags were before 114th round's gates."""
+    (project / "golden" / "x.jsonl").write_text(json.dumps(dict(GOOD, difficulty=difficulty)) + "\n")
+    code, out, err = cli("run", "--split", "golden/x.jsonl", "--host", "127.0.0.1:1")
+    assert code == 2 and "golden/x.jsonl:1: field 'difficulty': " in err and why in err, err
+
+
 def test_missing_split(tmp_path):
     with pytest.raises(evalpy.EvalError, match="no such split file"):
         evalpy.load_split(str(tmp_path / "nope.jsonl"))

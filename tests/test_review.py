@@ -16,7 +16,7 @@ import pytest
 import requests
 from pathlib import Path
 
-from conftest import (HOSTILE, ROOT, V2_HOSTILE_MISSES, evalpy, load_json, make_run, others_stale_lock, split_run, write_run,
+from conftest import (HOSTILE, ROOT, V2_HOSTILE_MISSES, difficulties_alike, evalpy, load_json, make_run, others_stale_lock, split_run, write_run,
                       write_two_runs)
 
 
@@ -82,6 +82,16 @@ def test_the_thinking_is_shown_apart_and_answers_that_stopped_short_say_why(proj
     text = evalpy.case_views(run, "c")[2]()
     assert "  thinking (sent apart; not scored):\n    apart: es un fallo\n  bug" in text
     assert "stopped for length (a token limit or the window: the report says which)" in evalpy.case_views(run, "b")[2]()
+
+
+def test_the_filters_read_difficulties_and_tags_stored_alike_as_the_report_slices_them(project):
+    """139th round's views: an older run's 'trap ' beside trap (café decomposed beside café) were two options alike in
+    the difficulty filter, each picking half of trap's cases; so were its tags 'red-team ' and red-team."""
+    cases = difficulties_alike()
+    cases[1]["tags"], cases[0]["tags"] = ["red-team "], ["red-team", "inyeccio\u0301n", "inyecci\u00f3n"]
+    items = evalpy.review_items(make_run(cases))
+    assert [i["difficulty"] for i in items] == ["trap", "trap", "caf\u00e9", "caf\u00e9", "easy"]
+    assert [i["tags"] for i in items[:3]] == [["red-team", "inyecci\u00f3n"], ["red-team"], []]
 
 
 def test_an_annotation_is_saved_at_once_beside_the_run(server, project, runs):

@@ -1352,22 +1352,25 @@ def begun_under_older_rules(journal, field, data):
     journal.write_text(json.dumps(head) + "\n" + "".join(lines[1:]), encoding="utf-8")
 
 
-def test_a_run_begun_on_tags_now_refused_resumes_as_it_began(project, cli, fake):
+@pytest.mark.parametrize("field, value, noted", [("tags", ["red-team "], "tags"), ("difficulty", "trap ", "difficulties")])
+def test_a_run_begun_on_tags_now_refused_resumes_as_it_began(project, cli, fake, field, value, noted):
     """115th round's old runs: a journal an older eval.py began on a split tagged 'red-team ' (a space at an end, refused
     since) could not be resumed (the tag refused; mended, the split's hash changed: "put it back as it was"), the
-    answers paid for lost. It resumes as it began, with a note; a new run is still refused."""
+    answers paid for lost. It resumes as it began, with a note; a new run is still refused. (139th round) So does one
+    begun on a difficulty 'trap ', refused since as a tag is."""
     interrupted_journal(project, cli, fake, keep=5)
     split = Path("golden/dev.jsonl")
     lines = split.read_text(encoding="utf-8").splitlines(keepends=True)
     first = json.loads(lines[0])
-    first["tags"] = ["red-team "]
+    first[field] = value
     split.write_text(json.dumps(first, ensure_ascii=False) + "\n" + "".join(lines[1:]), encoding="utf-8")
     begun_under_older_rules(project / "runs" / "dev-v3.json.journal", "split_sha", split.read_bytes())
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code in (0, 1) and "note: golden/dev.jsonl: tags a split may no longer hold ('red-team ': a space at an end" in err, err
+    odd = value[0] if field == "tags" else value
+    assert code in (0, 1) and f"note: golden/dev.jsonl: {noted} a split may no longer hold ({odd!r}: a space at an end" in err, err
     assert len(fake.chat_bodies) == 23 and len(load_json("runs/dev-v3.json")["results"]) == 28
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/new.json")
-    assert code == 2 and "'red-team ' has a space at an end" in err, err
+    assert code == 2 and f"{odd!r} has a space at an end" in err, err
 
 
 def test_a_finished_run_completed_with_a_case_now_refused_for_no_checks_names_it_once(project, cli, fake):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, evalpy, load_json, make_run, write_run
+from conftest import ROOT, difficulties_alike, evalpy, load_json, make_run, write_run
 
 
 def test_report_json_has_the_hand_computed_figures(hand_run, cli):
@@ -34,6 +34,22 @@ def test_report_json_has_the_hand_computed_figures(hand_run, cli):
         "trap": {"correct": 1, "total": 3, "accuracy": 1 / 3, "ci": list(evalpy.wilson(1, 3)), "thin": True}}
     assert [(f["id"], f["got"]) for f in s["failures"]] == [("a3", "acceso"), ("a5", "INVALID"), ("a6", "bug")]
     assert s["errors"] == [] and "prompt_text" not in s["config"]
+
+
+def test_difficulties_stored_alike_but_for_an_end_space_or_their_unicode_form_are_one_slice_in_every_view(project, cli):
+    """139th round's views: an older run's 'trap ' beside trap, and café decomposed beside café, were rows of their own
+    with one name in the text, the page's table and chart (trap 1/1 twice): trap's 2/2 was shown nowhere. They are
+    read as the split must now write them, as tags are."""
+    path = write_run("runs/d.json", make_run(difficulties_alike()))
+    s = json.loads(cli("report", path, "--json")[1])
+    assert {k: (g["correct"], g["total"]) for k, g in s["by_difficulty"].items()} == \
+        {"trap": (2, 2), "caf\u00e9": (0, 2), "easy": (1, 1)}
+    text = cli("report", path)[1]
+    rows = text.split("By difficulty:\n")[1].split("\n\n")[0].splitlines()
+    assert [r.split()[:2] for r in rows] == [["trap", "2/2"], ["caf\u00e9", "0/2"], ["easy", "1/1"]], text
+    cli("report", path, "--html", "runs/d.html")
+    page = Path("runs/d.html").read_text(encoding="utf-8")
+    assert "trap (2)" in page and "trap (1)" not in page and "<td>trap</td><td>2</td><td data-sort=\"1.0\">2/2 = 100%" in page
 
 
 def test_baseline_ties_go_to_the_first_label_in_labels_txt():
