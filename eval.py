@@ -22106,14 +22106,23 @@ def rerun_warning(rerun):
             f"{', '.join(map(shell_word, rerun['earlier']))}); its figures are no longer a clean held-out measure.")
 
 
+# Without one answer (every call failed), these sections would be tables of zeros and dashes: they are left out of the
+# rows, and each view says so in one line instead (the page drew a per-label table of "-", a confusion matrix of zeros
+# and "Failing cases (0) none" where the text said there were none).
+SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
+NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
+
+
 def report_rows(config, s):
     """A run's report as rows: every figure its views show, worked out here once, in sections
-    keyed by what they hold; a section the run has nothing for is left out."""
-    sections = [rows_headline(s), rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s), rows_agent(s),
+    keyed by what they hold; a section the run has nothing for is left out, and so are SCORED_SECTIONS where the
+    headline scored nothing."""
+    head = rows_headline(s)
+    sections = [head, rows_problems(s), rows_run(config, s), rows_labels(s), rows_checks(s), rows_agent(s),
                 *(rows_slice(key, s) for key in ("by_difficulty", "by_tag")), rows_weighted(s["weighted"]),
                 rows_trials(s), rows_speed(s["speed"], s["repeat"]), rows_failures(s), rows_annotations(s),
                 rows_retrieval(s), rows_retrieval_judged(s), rows_diagnosis(s)]
-    return [sec for sec in sections if sec]
+    return [sec for sec in sections if sec and not (head["nothing_scored"] and sec["key"] in SCORED_SECTIONS)]
 
 
 def rows_headline(s):
@@ -22132,13 +22141,18 @@ def rows_headline(s):
                   "invalid": figure("count", t["invalid"], ["trials", i, "invalid"])} for i, t in enumerate(s["trials"])]
         rows.append({"name": "pass_hat", "cases": s["pass_k"][-1]["cases"], "of": s["decided_cases"],
                      "figure": figure("percent", s["pass_k"][-1]["pass_hat_k"], ["pass_k", len(s["pass_k"]) - 1, "pass_hat_k"])})
+    # with trials, cases the vote leaves out; no case decided and none open: no figure, not 0/0 = - (every view says so)
+    unscored = not (s["decided_cases"] if s["repeat"] > 1 else s["scored"]) and not s["bounds"]
     if "baseline" in s and (s["decided_cases"] or s["bounds"]):   # nothing answered: no baseline of nothing (0/0), in any view
         base = s["baseline"]
         rows.append({"name": "baseline", "label": base["label"], "tied": base["tied"],
                      "figure": share(base["correct"], base["total"], ["baseline"], ("correct", "total", "accuracy", "ci"), base["ci"])})
         rows.append({"name": "invalid", "figure": figure("count", s["invalid"], ["invalid"]),
                      "of": figure("count", s["answers"], ["answers"])})
-    return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows}
+    return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows,
+            "unscored": unscored,
+            # no answer at all, none undecided (whose judges' doubtful verdicts are still shown): SCORED_SECTIONS left out
+            "nothing_scored": not s["answers"] and not s["open"]}
 
 
 def count_of(s, key):
@@ -22440,8 +22454,7 @@ def headline(sec, problems):
     decided cases (with trials: the mean per case, the majority vote, each trial), baseline, invalid answers."""
     name = sec["measure"].capitalize()
     main, invalid, bounds = row_of(sec, "main")["figure"], row_of(sec, "invalid"), row_of(sec, "bounds")
-    answered = row_of(sec, "mean")["cases"] if sec["repeat"] > 1 else main["of"]   # (with trials, cases the vote leaves out)
-    if not answered and not bounds:   # every call failed: no figure, not a baseline of nothing
+    if sec["unscored"]:   # every call failed: no figure, not a baseline of nothing
         return [f"{name}: no answers to score ({plural(problems['errors']['value'], 'error')}, "
                 f"{figure_text(problems['open'])} undecided)"]
     # undecided answers: what they could make of the headline comes first, the decided alone after
@@ -22988,20 +23001,13 @@ def format_report(config, s, run_path="RUN"):
     out += [judged_text(run, shell_word)] if run["judged"] else []
     if run["rule"]:
         out.append(run["rule"])
-    nothing = not s["answers"] and not s["open"]   # undecided answers still have their judges' doubtful verdicts
-    if nothing:
+    if section_of(rows, "headline")["nothing_scored"]:
         out += ["", NOTHING_SCORED]
     for key, title, lines in TEXT_SECTIONS:
-        sec = section_of(rows, key) if not (nothing and key in SCORED_SECTIONS) else None
+        sec = section_of(rows, key)
         part = lines(sec) if sec else []
         out += [""] + ([title] if title else []) + part if part else []
     return "\n".join(out)
-
-
-# Without one answer (every call failed), these sections would be tables of zeros and dashes: one line
-# says so instead.
-SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
-NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
 
 
 # The report's sections after its head, in order, as text: (key, title, the lines of the section).
@@ -23031,7 +23037,7 @@ def markdown_report(config, s, path):
     out += ["| | result | 95% CI |", "|---|---|---|"] + markdown_headline(head)
     out += [f"| Check {md_code(r['name'], cell=True)}{r['shown']} | {figure_text(r['figure'])}"
             + (f", {figure_text(r['open'])} open" if r["open"]["value"] else "") + " | |"   # (a judge's: a 100% of 9 of 17)
-            for r in checks["rows"] if r["type"] != "label"]
+            for r in (checks["rows"] if checks else []) if r["type"] != "label"]
     agent = section_of(rows, "agent")
     if agent:
         out += [f"| Agents: {r['name']} | {level_texts(r)[0]} | {interval(r['figure']['ci'])} |" for r in agent["rows"]]
@@ -23047,12 +23053,12 @@ def markdown_report(config, s, path):
     out += [f"| Judged context precision (a judge's ratings, {plural(judged['cases']['value'], 'case')}) | "
             f"{figure_text(judged['precision'])} | {interval(judged['precision']['ci']) or md_text(none_of(judged['precision']))} |"] \
         if judged else []
-    out += markdown_judge(checks.get("judge"), checks["repeat"])
+    out += markdown_judge(checks.get("judge"), checks["repeat"]) if checks else []
     if problems["failed"]:   # which answers, as the text names them (a comment's reader could not tell which case)
         out += ["", f"**Errors, not scored ({len(problems['failed'])}):** "
                 + markdown_ids([f["name"] for f in problems["failed"]], command="report")
                 + f" (first: {md_code(on_one_line(problems['failed'][0]['error'], 120))})"]
-    return "\n".join(out + ["", markdown_failures(section_of(rows, "failures")) if s["answers"] or s["open"] else NOTHING_SCORED]
+    return "\n".join(out + ["", NOTHING_SCORED if head["nothing_scored"] else markdown_failures(section_of(rows, "failures"))]
                      + markdown_annotations(section_of(rows, "annotations")) + markdown_diagnosis(section_of(rows, "diagnosis")))
 
 
@@ -23130,6 +23136,8 @@ def markdown_ids(ids, empty="-", cell=False, command="compare"):
 def markdown_headline(sec):
     name = sec["measure"].capitalize()
     main, bounds = row_of(sec, "main")["figure"], row_of(sec, "bounds")
+    if sec["unscored"]:   # as the text says it ("0/0 = -" was a figure no other view showed); its errors are a row below
+        return [f"| {name} | no answers to score | |"]
     out = [f"| **{name}** ({bounds_detail(bounds['figure']['value'])}) | **{figure_text(bounds['figure'])}** | |"] if bounds else []
     if sec["repeat"] > 1:
         mean = row_of(sec, "mean")
@@ -28750,7 +28758,7 @@ def report_page(path, run, cases, s, annotations):
     annotated, strays = annotations_by_case(annotations, cases, config["repeat"])
     left_out = set(strays)
     annotations = {k: v for k, v in annotations.items() if k not in left_out}
-    failing = {f["id"] for f in section_of(rows, "failures")["rows"]}
+    failing = {f["id"] for f in (section_of(rows, "failures") or {"rows": []})["rows"]}
     # only the cases the page has a row for: the failing ones and those annotated in review
     anchors = {c["id"]: f"case-{i}" for i, c in enumerate(cases) if c["id"] in failing or c["id"] in annotated}
     head, problems, run_sec = (section_of(rows, k) for k in ("headline", "problems", "run"))
@@ -28776,6 +28784,7 @@ def report_page(path, run, cases, s, annotations):
              section("Warnings", bullet_list(warnings, "warn")) if warnings else "",
              section(name, Markup('<div class="stats">' + "".join(headline_stats(head, problems)) + "</div>"),
                      paragraph(run_sec["rule"]) if run_sec["rule"] else "",
+                     paragraph(NOTHING_SCORED) if head["nothing_scored"] else "",
                      interval_chart(headline_bars(head), f"{name} with its 95% interval"), ident="headline")]
     for key, part in PAGE_SECTIONS:
         sec = section_of(rows, key)
@@ -28785,12 +28794,13 @@ def report_page(path, run, cases, s, annotations):
         parts.append(section("Annotations (typed in review, most frequent first)", annotation_table(annotations, anchors),
                              ident="annotations"))
     header, table_rows = failure_rows(s, [c for c in cases if c["id"] in failing], results, annotated, anchors)
-    parts.append(section(f"Failing cases ({figure_text(section_of(rows, 'failures')['count'])})",
-                         filter_box("failures-table", "failing cases") if table_rows else "",
-                         html_table(header, table_rows, table_id="failures-table",
-                                    widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
-                                            "wide", "wide", "mid"])
-                         if table_rows else paragraph("none"), ident="failures"))
+    if not head["nothing_scored"]:   # (no answer scored: said under the headline, as the text says it)
+        parts.append(section(f"Failing cases ({figure_text(section_of(rows, 'failures')['count'])})",
+                             filter_box("failures-table", "failing cases") if table_rows else "",
+                             html_table(header, table_rows, table_id="failures-table",
+                                        widths=["id", "short", *(["short", "short"] if "baseline" in s else ["wide"]),
+                                                "wide", "wide", "mid"])
+                             if table_rows else paragraph("none"), ident="failures"))
     other = [c for c in cases if c["id"] in annotated and c["id"] not in failing]
     if other:
         other_rows = [{"id": anchors[c["id"]], "cells": [id_shown(c["id"]), verdict_word(c["correct"], "no verdict"),

@@ -522,22 +522,42 @@ def test_a_labels_run_with_no_answer_shows_no_baseline_in_any_view(project, cli,
     """Eighth attack on issue 28, item 12: a labels run whose every case is an error: the text left
     the majority baseline out ("no answers to score"), the markdown showed "Majority baseline (always
     `a`...) | 0/0 = -" and the page a baseline bar of nothing. Views only format the rows: none shows it."""
+    path, rows, texts = views_of_a_run_down(cli, tmp_path)
+    head = evalpy.section_of(rows, "headline")
+    assert [r["name"] for r in head["rows"]] == ["main"]   # the rows, which every view formats
+    assert "no answers to score" in texts["text"]
+    for view, text in texts.items():
+        assert "Majority baseline" not in text and "Majority: always" not in text, view
+
+
+def views_of_a_run_down(cli, tmp_path):
+    """The dev split's run whose every call failed: its path, its report's rows, and its text, markdown and page."""
     run = split_run("dev", {})
     for r in run["results"]:
         r.update(response=None, error="HTTP 500: down")
     path = write_run("runs/down.json", run)
     config, cases = evalpy.read_graded(path)
-    head = evalpy.section_of(evalpy.report_rows(config, evalpy.report_score(path, config, cases)), "headline")
-    assert [r["name"] for r in head["rows"]] == ["main"]   # the rows, which every view formats
+    rows = evalpy.report_rows(config, evalpy.report_score(path, config, cases))
     texts = {}
     for view, flags in (("text", []), ("markdown", ["--markdown"])):
         code, texts[view], err = cli("report", path, *flags)
         assert code == 0, err
     cli("report", path, "--html", tmp_path / "page.html", "--force")
     texts["html"] = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "no answers to score" in texts["text"]
+    return path, rows, texts
+
+
+def test_a_run_with_no_answer_shows_no_scored_table_and_no_figure_in_any_view(project, cli, tmp_path):
+    """139th round's views: a run whose every answer errored: the text said "No answer was scored: no per-label,
+    confusion, slice or failure table to show", where the page drew a per-label table of "-", a confusion matrix of
+    zeros and "Failing cases (0) none", and the markdown "| Accuracy | 0/0 = - |", a figure no other view showed.
+    The rows leave those sections out once; every view says so in the text's words."""
+    path, rows, texts = views_of_a_run_down(cli, tmp_path)
+    assert not {sec["key"] for sec in rows} & set(evalpy.SCORED_SECTIONS), rows
     for view, text in texts.items():
-        assert "Majority baseline" not in text and "Majority: always" not in text, view
+        assert evalpy.NOTHING_SCORED in text and "0/0" not in text, view
+        assert "Per label" not in text and "Confusion" not in text and "Failing cases" not in text, view
+    assert "| Accuracy | no answers to score | |" in texts["markdown"], texts["markdown"]
 
 
 def test_an_annotation_holding_a_comma_is_one_entry_of_the_markdown_list(project, cli, tmp_path):
