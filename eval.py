@@ -10567,6 +10567,10 @@ class OpenAIClient(ChatClient):
         reason = choice.get("finish_reason")
         if reason is None and data.get("system_fingerprint") == OLLAMA_V1_FINGERPRINT:
             reason = REPEAT_STOP   # Ollama's one answer without a reason: the model stopped for repeating itself
+            if not any(usage.get(k) for k in ("prompt_tokens", "completion_tokens", "thinking_tokens")):
+                # and its usage then all zeros: that stop brings no Metrics, and Ollama's Usage is always sent
+                # (openai/openai.go Usage, ToUsage): counts it never had, unknown, as its /api/chat leaves them
+                usage = {}
         if reason == "repetition":   # vLLM's for the same (vllm/v1/engine/__init__.py FINISH_REASON_STRINGS): it looped
             reason = REPEAT_STOP
         if reason in CUT_REASONS:   # (a judge's draft before it was read as its verdict)

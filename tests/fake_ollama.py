@@ -736,7 +736,11 @@ class FakeOllama:
                     if openai:
                         self.send_json(200, {"id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"), "choices": [
                             {"index": 0, "message": {"role": "assistant", "content": said}, "finish_reason": None}],
-                            "system_fingerprint": fake.fingerprint()})
+                            "system_fingerprint": fake.fingerprint(),
+                            # Ollama's usage then is zeros: no last piece brought Metrics, and its Usage is a plain
+                            # struct, always sent (openai/openai.go:75-79 Usage, :133 `json:"usage,omitempty"`, :240 ToUsage)
+                            **({"usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}}
+                               if fake.native_api else {})})
                     else:
                         self.send_json(200, {"model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
                                              "message": {"role": "assistant", "content": said}, "done": False})

@@ -4270,6 +4270,8 @@ def test_an_answer_ollama_stopped_for_repeating_itself_is_the_models_and_asked_o
     # (round 104) over /v1 too: Ollama's answers there name it (openai/openai.go toChatCompletion: SystemFingerprint
     # "fp_ollama"), and its finish_reason null is that stop's alone (a reason "only if len(reason) > 0")
     assert results[0]["done_reason"] == "repeat", results[0]
+    # (139th round) over /v1 its usage then is zeros, Ollama's placeholder for counts it never had: unknown, as /api/chat's
+    assert results[0]["prompt_tokens"] is None and results[0]["completion_tokens"] is None, results[0]
     report = cli("report", "runs/r.json")[1]
     assert "\nInvalid answers: 1\n" in report, report
     assert "Stopped for repeating itself: 1 (dev-01): the server stopped the model for looping (Ollama when it gave one token" in report, report
