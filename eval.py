@@ -9541,7 +9541,10 @@ class ChatClient:
                 sizes = re.search(rb"maximum context length is (\d+) tokens.{0,80}?\((\d+) in the messages|maximum context "
                                   rb"length is (\d+) tokens and your request has (\d+) input tokens", data or b"")
                 sizes = sizes and [int(n) for n in sizes.groups() if n is not None]
-                ollama = re.search(rb"longer than the context length", data or b"")   # Ollama's words (llm/llama_server.go)
+                # Ollama's: its words (llm/llama_server.go), or llama.cpp's, which Ollama passes on from the llama-server
+                # running a model in its native chat mode, where this server is known to be Ollama (its /api/version)
+                ollama = re.search(rb"longer than the context length", data or b"") or re.search(
+                    rb"exceeds the available context", data or b"") and getattr(self, "ollama_said", None)
                 why += (f": {WINDOW_TOO_SMALL_V1}; " + (
                     OLLAMA_V1_WINDOW + OLLAMA_RUN_WINDOW if ollama else
                     "a larger window is the server's own setting (llama.cpp's --ctx-size, llama-cpp-python's --n_ctx, vLLM's --max-model-len)")

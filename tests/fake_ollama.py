@@ -758,6 +758,15 @@ class FakeOllama:
                     self.send_error_json(400, "the prompt is longer than the context length currently available to the "
                                               "model; shorten the prompt, adjust the context length in settings, or use a "
                                               "model with a longer context length", openai)
+                elif fault == "native_window":
+                    # a prompt past the window in native chat mode (a GGUF model with no renderer or parser, the default:
+                    # server/routes.go:2357 chatModeForModel), one message, so never cut (:3040 truncateNativeChatMessages):
+                    # llama-server's 400 body is the error's words as it sent them (llm/llama_server.go:1948, :1782
+                    # statusErrorMessage; server/routes.go:3028-3031), over /v1 inside NewError's (middleware/openai.go)
+                    self.send_error_json(400, json.dumps({"error": {
+                        "code": 400, "message": "the request exceeds the available context size, try increasing it",
+                        "type": "exceed_context_size_error", "n_prompt_tokens": 5012, "n_ctx": 4096}},
+                        separators=(",", ":")), openai)
                 elif fault == "drop":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)

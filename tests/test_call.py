@@ -2417,6 +2417,22 @@ def test_ollamas_other_words_for_a_prompt_past_the_window_are_read_as_such(proje
         assert "Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)" in result["error"], result["error"]
 
 
+def test_ollamas_v1_in_native_chat_mode_is_told_ollamas_window_settings(project, cli, fake):
+    """139th round (audit of the fake against Ollama's source): in its native chat mode Ollama sends llama-server's own
+    words for a prompt past the window ("the request exceeds the available context size"), over /v1 too: eval.py, which
+    knew the server was Ollama, gave llama.cpp's, llama-cpp-python's and vLLM's flags as the cure. Another /v1 server's
+    same words still get those."""
+    first = json.loads(Path("golden/dev.jsonl").read_text().splitlines()[0])["input"]
+    for ollama in (True, False):
+        fake.native_api, fake.faults_for = ollama, {first: ["native_window"] * 3}
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--api", "openai", "--out", "runs/w.json")
+        error = load_json("runs/w.json")["results"][0]["error"]
+        assert code == 2 and evalpy.WINDOW_TOO_SMALL_V1 in error, (error, err)
+        assert ("Ollama's is set on the server (OLLAMA_CONTEXT_LENGTH)" in error) is ollama, error
+        assert ("llama.cpp's --ctx-size" in error) is not ollama, error
+        os.remove("runs/w.json")
+
+
 def test_vllms_words_for_a_cap_past_the_window_say_to_ask_for_fewer_tokens(project, cli, fake):
     """Round 122: vLLM now says "'max_tokens' or 'max_completion_tokens' is too large: 8000. This model's maximum context
     length is 4096 tokens and your request has 2778 input tokens": the messages fit, and fewer tokens asked would; only
