@@ -17509,9 +17509,10 @@ def refuse_other_checks(path, baseline, cases):
 
 
 # What Ollama's /v1 reads of a request beside the messages (openai/openai.go ChatCompletionRequest, FromChatRequest), as
-# --option names: any other field is dropped without a word, and a run would record an option no answer had
+# --option names: any other field is dropped without a word, and a run would record an option no answer had. (logprobs
+# and top_logprobs it reads, and answers in the choice's logprobs: eval.py keeps no logprobs of any server's answer)
 OLLAMA_V1_OPTIONS = ("num_predict", "max_tokens", "stop", "top_p", "frequency_penalty", "presence_penalty",
-                     "reasoning_effort", "reasoning")
+                     "reasoning_effort", "reasoning", "logprobs", "top_logprobs")
 
 
 def refuse_unread_options(options, client, host, resuming):

@@ -983,7 +983,12 @@ class FakeOllama:
                             message["reasoning" if fake.native_api else "reasoning_content"] = message.pop("thinking")
                         self.send_json(200, {
                             "id": "chatcmpl-1", "object": "chat.completion", "created": 1764496800, "model": body.get("model"),
-                            "choices": [{"index": 0, "message": message, "finish_reason": fake.v1_finish or done_reason}],
+                            "choices": [{"index": 0, "message": message, "finish_reason": fake.v1_finish or done_reason,
+                                         # Ollama's /v1 reads logprobs and top_logprobs (openai/openai.go:121-122,
+                                         # FromChatRequest :718-719) and sends them back in the choice (:272-274, :295)
+                                         **({"logprobs": {"content": [{"token": "bug", "logprob": -0.01, "bytes": [98, 117, 103],
+                                                                       "top_logprobs": []}]}}
+                                            if fake.native_api and body.get("logprobs") is True else {})}],
                             "system_fingerprint": fake.fingerprint(),
                             "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
                                       "total_tokens": prompt_tokens + completion_tokens,

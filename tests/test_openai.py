@@ -101,8 +101,11 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     assert ("Ollama's own API has no mirostat either (its options: " in err and "leave it out, or, a newer Ollama's "
             "option, send it without --api openai and with --unchecked-options" in err), err
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
-                         "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1)
+                         "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1,
+                         "--option", "logprobs=true", "--option", "top_logprobs=3")
     assert code == 0 and fake.chat_bodies[0]["max_tokens"] == 64, err
+    # (139th round) logprobs and top_logprobs it reads (openai/openai.go ChatCompletionRequest): sent, never refused
+    assert fake.chat_bodies[0]["logprobs"] is True and fake.chat_bodies[0]["top_logprobs"] == 3, fake.chat_bodies[0]
     # asked once a command (round 124: the digest of Ollama's /v1 is read beside it), and without the API key (the user
     # named the /v1 under it, not /api/version)
     assert fake.version_auth == [None, None], fake.version_auth
