@@ -89,8 +89,8 @@ def shortest(name):
     """A model name as Ollama finds and lists it: types/model/name.go ParseNameBare (lines 146-176) cuts it at its last
     "/" for the model (its tag after a ":" past that "/"), at the one before for the namespace, and takes the rest, a
     scheme's "://" aside, for the host; ParseName fills in the default registry and namespace (registry.ollama.ai,
-    library), and /api/tags names each model by its shortest name (server/routes.go ListHandler: n.DisplayShortest(),
-    lines 231-249, which leaves out the host where it is the default, then the namespace where it is library, compared
+    library), and /api/tags names each model by its shortest name (server/model_list_cache.go:323-324, n.DisplayShortest(),
+    which leaves out the host where it is the default, then the namespace where it is library, compared
     with strings.EqualFold). So library/foo/bar is host library, and registry.ollama.ai/m the namespace
     registry.ollama.ai: both kept whole."""
     parts = name.rsplit("/", 2)
@@ -582,6 +582,8 @@ class FakeOllama:
                     return
                 if loading and fake.refuse_loads:   # True: a runner crashed; (status, words): what a proxy says instead
                     status, words = fake.refuse_loads if isinstance(fake.refuse_loads, tuple) else (
+                        # (an older Ollama's words, which tests quote; current Ollama's are "llama-server process has
+                        # terminated: ..." (llm/llama_server.go:1306-1325): eval.py reads neither, a 500 is a 500)
                         500, "llama runner process has terminated: exit status 2")
                     self.send_error_json(status, words, openai)
                     return
@@ -910,8 +912,10 @@ class FakeOllama:
                         window = fake.window(model, options)
                         if body.get("truncate") is False and fake.honours_truncate:
                             # neither drop turns nor cut (server/routes.go: chatPrompt(..., truncate));
-                            # the runner refuses a prompt past its window (runner/ollamarunner/runner.go
-                            # NewSequence: errorInputTooLong, sent as a 400, since v0.12.6)
+                            # the runner refuses a prompt past its window, a 400 in these words from v0.12.6 (its
+                            # runner/ollamarunner/runner.go NewSequence, errorInputTooLong; that file is gone: current
+                            # Ollama keeps the words for embeddings, llm/llama_server.go:2443, and in its native chat
+                            # mode passes llama-server's own 400 on, the fault "native_window")
                             if fake.prompt_count(turns) > window:
                                 self.send_error_json(400, "the input length exceeds the context length", openai)
                                 return
@@ -941,7 +945,8 @@ class FakeOllama:
                         limit = 10 * fake.window(model, options)
                     if thinks == "unclosed" and isinstance(limit, int) and limit > 0:
                         # cut inside its thinking: Ollama says "length" only once numPredicted reaches numPredict
-                        # (runner/ollamarunner/runner.go: removeSequence(seqIdx, llm.DoneReasonLength)), its whole
+                        # (llm/llama_server.go:1714-1716 and :2015-2017: llama-server's stop_type "limit" or
+                        # finish_reason "length" is DoneReasonLength; once runner/ollamarunner/runner.go), its whole
                         # budget spent (a short answer said "length" under every limit, which no Ollama does)
                         completion_tokens = max(completion_tokens, limit)
                     thought = 1 + len(message.get("thinking") or "") // 4 if message.get("thinking") else 0
