@@ -1197,7 +1197,28 @@ def table(rows, align_right_from=1):
 def print_json(obj):
     # json escapes the C0 controls itself; the others a terminal acts on (C1 such as \x9b, a CSI
     # alone; bidi overrides) become JSON escapes too: the same value read back, inert on a screen
-    print(CONTROL_CHARS.sub(lambda m: json_escape(m.group()), json_text(obj, indent=2)))
+    print(unprintable_escaped(CONTROL_CHARS.sub(lambda m: json_escape(m.group()), json_text(obj, indent=2))))
+
+
+def unprintable_escaped(text):
+    """JSON text with each character stdout's encoding cannot hold as a JSON escape (PYTHONIOENCODING=ascii, LC_ALL=C):
+    main's backslashreplace would write \\xf3 or \\U0001f600 for it, which JSON does not read. A character outside
+    ASCII stands only inside a JSON string, where its escape reads back as the same text."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except (UnicodeEncodeError, LookupError):
+        pass
+    return NON_ASCII.sub(lambda m: m.group() if encodes(m.group(), encoding) else json_escape(m.group()), text)
+
+
+def encodes(char, encoding):
+    try:
+        char.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
 
 
 def json_escape(char):
@@ -1236,6 +1257,7 @@ def show(view, as_json, markdown, text, verdicts=()):
 def view_of(args):
     return "json" if args.json else "markdown" if getattr(args, "markdown", False) else "text"
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
+NON_ASCII = re.compile("[^\x00-\x7f]")   # what an ASCII stdout cannot hold: in JSON, only ever inside a string
 
 
 def unique_pairs(pairs):

@@ -2577,3 +2577,26 @@ def test_what_shows_as_nothing_is_escaped_in_every_text_table(project, cli):
     assert cut == '"' + "a" * 77 + '…"' and len(cut) == 80, cut
     assert evalpy.name_cell("cancel ", 80) == '"cancel "' and evalpy.name_cell("a" * 90, 80) == "a" * 79 + "…"
 
+
+
+def stdout_json_under(project, encoding, *argv):
+    """What eval.py ARGV prints on a stdout of `encoding` (PYTHONIOENCODING), read as JSON."""
+    import sys
+    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *argv], cwd=project, capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.decode(encoding))
+
+
+def test_json_on_a_stdout_that_cannot_hold_a_character_writes_it_as_a_json_escape(project):
+    """Round 139's environment attack: on an ASCII stdout (PYTHONIOENCODING=ascii, LC_ALL=C) report --json and compare
+    --json wrote facturación's ó as \\xf3 and an emoji as \\U0001f600 (main's backslashreplace), which JSON does not
+    read. print_json writes each such character as a JSON escape, past U+FFFF as its two surrogates: read back, the
+    same text as the UTF-8 output's."""
+    cases = [{"id": "facturación-1", "expected": "bug", "response": "bug", "tags": ["facturación"]},
+             {"id": "ticket-\U0001f600-000", "expected": "bug", "response": "feature", "tags": ["\U0001f600"]}]
+    a, b = write_run("runs/a.json", make_run(cases)), write_run("runs/b.json", make_run(cases, prompt_file="prompts/v2.txt"))
+    for argv in (("report", a, "--json"), ("compare", a, b, "--json")):
+        utf8 = stdout_json_under(project, "utf-8", *argv)
+        assert all(text in json.dumps(utf8, ensure_ascii=False) for text in ("facturación", "\U0001f600")), utf8
+        assert stdout_json_under(project, "ascii", *argv) == utf8, argv
