@@ -31447,8 +31447,13 @@ COMMANDS = {
 }
 
 
+# --help's first line, the module docstring's: written out, as python -OO (PYTHONOPTIMIZE=2) drops docstrings and
+# __doc__ is None there
+DESCRIPTION = "eval.py: did a change to an LLM system make it better, or does it only seem to?"
+
+
 def parser():
-    p = CommandLine(prog="eval.py", description=__doc__.split("\n\n")[0],
+    p = CommandLine(prog="eval.py", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="Exit codes: 0 success, 1 quality gate failed, "
                                        "2 usage, input or infrastructure error.")

@@ -419,9 +419,9 @@ FORGED_SHOWN = "zz\\nFORGED1\\u2028FORGED2\\u2029FORGED3"            # as on_one
 FORGED_WORD = "$'zz\\x0aFORGED1\\u2028FORGED2\\u2029FORGED3'"         # as shell_word shows a path
 
 
-def eval_cli(cwd, *argv):
-    """`python eval.py ARGV` in cwd, as a user runs it: (exit code, stdout, stderr)."""
-    done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *map(str, argv)], cwd=cwd, capture_output=True,
+def eval_cli(cwd, *argv, flags=()):
+    """`python FLAGS eval.py ARGV` in cwd, as a user runs it: (exit code, stdout, stderr)."""
+    done = subprocess.run([sys.executable, *flags, str(ROOT / "eval.py"), *map(str, argv)], cwd=cwd, capture_output=True,
                           text=True, encoding="utf-8", errors="surrogateescape", env={k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"})
     return done.returncode, done.stdout, done.stderr
 

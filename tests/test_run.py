@@ -7018,3 +7018,13 @@ def test_a_stopped_run_whose_split_cannot_be_read_is_never_offered_its_resume(pr
     code, out, err = cli("report", "runs/dev-v3.json")
     assert code == 2 and "finish with" not in err and said in err, (said, err)
     assert fake.chat_bodies == []
+
+
+def test_python_minus_oo_runs_as_without_it(project, fake):
+    """Round 139's environment attack: under python -OO (PYTHONOPTIMIZE=2), which drops docstrings, every command
+    stopped with a traceback: parser() made --help's first line of __doc__, None there. It is written out."""
+    code, out, err = eval_cli(project, "--help", flags=["-OO"])
+    assert code == 0 and out.startswith("usage: eval.py") and evalpy.DESCRIPTION in out, err
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--host", fake.url, flags=["-OO"])
+    assert code == 0 and "Traceback" not in err and out.startswith("Accuracy: "), err
+    assert load_json(project / "runs" / "dev-v3.json")["results"]
