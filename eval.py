@@ -31821,10 +31821,12 @@ class ReaderGone:
     write that meets the closed pipe on, what is written goes to /dev/null. A progress line, a note
     or the report printed at the end never stops a run, a judge or a pairwise compare half way, and
     the command's exit code stays its outcome (the run file written, a gate failed), never a
-    BrokenPipeError read as success."""
+    BrokenPipeError read as success. Standard error (aside) carries only such lines: a write to it
+    that fails for any reason (2>/dev/full, a log's disk filled) drops the rest alike."""
 
-    def __init__(self, stream):
+    def __init__(self, stream, aside=False):
         self.stream, self.gone = stream, stream is None   # None: Python found no descriptor to write to
+        self.aside = aside
 
     def isatty(self):
         return not self.gone and self.stream.isatty()
@@ -31845,9 +31847,11 @@ class ReaderGone:
                 self.reader_left(e)
 
     def reader_left(self, e):
-        """A closed pipe, or a descriptor closed from the start (`2>&-`); any other failure (a full
-        disk under `> report.txt`) is the user's to hear of."""
-        if e.errno not in (errno.EPIPE, errno.EBADF):   # named: "No space left on device" alone names no file
+        """A closed pipe, or a descriptor closed from the start (`2>&-`); any other failure of standard
+        output (a full disk under `> report.txt`: the report is what was asked) is the user's to hear of. Standard
+        error's is not: a progress line it could not take stopped a run being paid for half way, with nothing said
+        where nothing could be; the exit code is still the outcome."""
+        if e.errno not in (errno.EPIPE, errno.EBADF) and not self.aside:   # named: "No space left on device" alone names no file
             stream = {1: "standard output", 2: "standard error"}.get(self.fileno_or_none(), "the output")
             raise EvalError(f"cannot write to {stream} ({e.strerror}); {remedy(e).lower()} where it goes") from None
         self.gone = True
@@ -31876,7 +31880,7 @@ def readers_may_leave():
     """stdout and stderr as ReaderGone while a command runs; as they were after (main() is also called
     in-process, by the tests)."""
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = ReaderGone(sys.stdout), ReaderGone(sys.stderr)
+    sys.stdout, sys.stderr = ReaderGone(sys.stdout), ReaderGone(sys.stderr, aside=True)
     try:
         yield
     finally:

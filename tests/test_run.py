@@ -544,6 +544,18 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
                                                              "device); free some space where it goes\n"), (command, done.stderr)
 
 
+def test_a_run_whose_stderr_is_full_goes_on_and_keeps_its_answers(project, fake):
+    """Round 139's environment attack: `run ... 2>/dev/full` (a log on a disk that fills) exited 2 with nothing said
+    and no run file: ReaderGone turned standard error's full disk into an error over a progress line. What standard
+    error cannot take is dropped, as a reader gone is; the run finishes, its report on stdout, its exit code its own."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, str(ROOT / "eval.py"), "run", "--split", "dev", "--host", fake.url],
+                              cwd=project, stdout=subprocess.PIPE, stderr=full, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("Accuracy: "), done.stdout
+    assert len(load_json(project / "runs" / "dev-v3.json")["results"]) == len(read_cases(project / "golden" / "dev.jsonl"))
+
+
 def test_run_options_that_change_nothing_of_the_split_are_said_to_go_unused(project, cli, fake):
     """Round 107 (the command line against the README): --max-turns of a split without tools and --rerun-test of a
     split that is not held out were dropped without a word, as a judge's options no longer are."""
