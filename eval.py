@@ -9211,6 +9211,23 @@ def requests_cure():
             f"{venv_python} (or `python` after `. .venv/bin/activate`)")
 
 
+def proxy_url_fault(proxy):
+    """What in a proxy's URL that does not parse (requests' InvalidURL, urllib3's LocationParseError) to mend: its
+    credentials' reserved characters where it has any (an @), else its port or an IPv6 bracket, else the URL's form
+    (the credentials' cure, given for http://127.0.0.1:99999, named what it did not hold). Nothing of it is quoted
+    but its port: a password is never printed."""
+    rest = proxy.partition("://")[2] or proxy
+    if "@" in rest:
+        return "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are"
+    hostport = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    if hostport.count("[") != hostport.count("]"):
+        return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
+    port = re.fullmatch(r"(?:\[[^\]]*\]|[^:]*):(.*)", hostport, re.S)
+    if port and port.group(1) and not (port.group(1).isascii() and port.group(1).isdigit() and 0 < int(port.group(1)) <= 65535):
+        return f"its port {inert(port.group(1))[:20]!r} is not one (a whole number from 1 to 65535)"
+    return "it does not parse as a URL: give it as http://host:port"
+
+
 class ChatClient:
     """How to reach one model server, shared by the workers of a run, and the retry policy every
     API shares. Subclasses say how to list models and how to ask.
@@ -9340,15 +9357,14 @@ class ChatClient:
                     f"a tunnel to {where.hostname}:{where.port or 443} (HTTP {tunnel.group(1)}"
                     f"{' ' + reason if reason else ''} to its CONNECT): its rules (the ports it "
                     f"tunnels to), or no https through it; ask its admin, or {no_proxy}")
+        scheme = urllib.parse.urlsplit(self.host).scheme or "http"
+        given = self.session.proxies.get(scheme) or self.session.proxies.get("all") or ""
         if type(e).__name__ != "ProxyError":
             cure = ("a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one"
                     if type(e).__name__ == "InvalidSchema" else "give it with its scheme, http://host:port"
-                    if type(e).__name__ in ("InvalidProxyURL", "MissingSchema")
-                    else "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are")
+                    if type(e).__name__ in ("InvalidProxyURL", "MissingSchema") else proxy_url_fault(given))
             return (f"cannot reach the model server at {self.host}: {self.proxy_words()} cannot be used "
                     f"({type(e).__name__}): {cure}; or {no_proxy}")
-        scheme = urllib.parse.urlsplit(self.host).scheme or "http"
-        given = self.session.proxies.get(scheme) or self.session.proxies.get("all") or ""
         odd = re.search(r"[#?/\\\[\]]", given.partition("://")[2].rpartition("@")[0])   # (a # in a password ends the URL:
         return (f"cannot reach the model server at {self.host} through {self.proxy_words()}: the proxy did not take the "   # another host tried)
                 f"request ({type(e).__name__}); " + ("its credentials' reserved characters (/ \\ @ : # ? [ ]) must be "

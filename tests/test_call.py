@@ -613,6 +613,13 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
                                  "http://127.0.0.1:9 from $HTTP_PROXY cannot be used (InvalidURL): its credentials' reserved "
                                  "characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are; or set NO_PROXY=models.internal to reach "
                                  "the server without it\n"), err
+    # (139th round) a URL with no credentials at all was sent to them: its port, or its bracket, is what is named
+    for wrong, fault in (("http://127.0.0.1:99999", "its port '99999' is not one (a whole number from 1 to 65535)"),
+                         ("http://[bad", "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128")):
+        monkeypatch.setenv("HTTP_PROXY", wrong)
+        code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
+        assert code == 2 and "from $HTTP_PROXY cannot be used" in err and f"): {fault}; or set NO_PROXY=models.internal" \
+            in err and "credentials" not in err, err
 
 
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
