@@ -9345,7 +9345,7 @@ class ChatClient:
         if not self.proxy_words() or type(e).__name__ not in ("ProxyError", "InvalidSchema", "InvalidURL", "InvalidProxyURL",
                                                                 "MissingSchema", "ValueError", "LocationParseError"):
             return None
-        no_proxy = f"set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it"
+        no_proxy = self.no_proxy_cure()
         if "407" in str(e):
             return self.proxy_answered_407(path)
         # an https server is asked through it by CONNECT, which it answered with a refusal (squid's 403 for a port not
@@ -9376,7 +9376,20 @@ class ChatClient:
         return (f"{self.host}{path}: {self.proxy_words()} " + ("refused the credentials that variable gives" if given
                                                               else "wants credentials") +
                 " (HTTP 407 Proxy Authentication Required): give them in that variable (http://user:password@proxy:port), "
-                f"or set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it")
+                f"or {self.no_proxy_cure()}")
+
+    def no_proxy_cure(self):
+        return f"set NO_PROXY={urllib.parse.urlsplit(self.host).hostname} to reach the server without it"
+
+    def status_refused(self, path, status, hint):
+        """The error for a check before a run answered `status` (not 200): asked through a proxy, the proxy may have
+        answered it itself (a 502 or 504 where it cannot reach the server, a 403 of its rules), and is named with its
+        variable, as a proxy that is down is; the server's own cures (status_hint) stay, after it."""
+        said = f"{self.host}{path} answered HTTP {status}"
+        if not self.proxy_words():
+            return f"{said}; {status_hint(status, hint)}"
+        return (f"{said} through {self.proxy_words()}, which answers so itself where it cannot reach the server or its "
+                f"rules refuse the request: ask its admin, or {self.no_proxy_cure()}; else, {status_hint(status, hint)}")
 
     def preflight_seconds(self):
         """A check before a run waits PREFLIGHT_TIMEOUT, or --timeout where that is shorter (it waited 10 s past --timeout 8)."""
@@ -9966,7 +9979,7 @@ class OllamaClient(ChatClient):
                     f"{option_word('--host', base)} (vLLM, llama.cpp, Ollama's /v1), or {base.removesuffix('/v1')} for "
                     "Ollama's own API")
         if status != 200:
-            raise EvalError(f"{self.host}/api/tags answered HTTP {status}; {status_hint(status, hint)}")
+            raise EvalError(self.status_refused("/api/tags", status, hint))
         names, entries, listed, named, told = set(), {}, [], [], []
         for entry in listed_models(tags, "models", f"{self.host}/api/tags", hint, self.scrub):
             named.append(([], entry.get("digest")))
@@ -10355,7 +10368,7 @@ class OpenAIClient(ChatClient):
         if status == 431:
             raise EvalError(f"{self.host}/models answered HTTP 431: {self.headers_too_large()}")
         if status != 200:
-            raise EvalError(f"{self.host}/models answered HTTP {status}; {status_hint(status, hint)}")
+            raise EvalError(self.status_refused("/models", status, hint))
         served = [m for m in listed_models(listing, "data", f"{self.host}/models", hint, self.scrub)
                   if type(m.get("id")) is str]
         served, unread = self.more_pages(model, listing, served, hint, started)

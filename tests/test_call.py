@@ -622,6 +622,31 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
             in err and "credentials" not in err, err
 
 
+def test_a_proxy_that_answers_an_error_itself_is_named_with_its_variable(project, cli, monkeypatch):
+    """139th round's hostile proxy: one answering 502 and its HTML page (it cannot reach the server) was unnamed, the
+    error reading "is --host (or $OLLAMA_HOST) pointing at an Ollama server?": the proxy is named, with its variable."""
+
+    class BadGateway(QuietHandler):
+        def do_GET(self):
+            self.answer(502, b"<html><body><h1>502 Bad Gateway</h1></body></html>", {"Content-Type": "text/html"})
+
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    server = serving(BadGateway)
+    port = server.server_address[1]
+    monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{port}")
+    try:
+        for api in ("ollama", "openai"):
+            code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--host", "http://models.internal:11434")
+            assert code == 2 and (f"answered HTTP 502 through the proxy http://127.0.0.1:{port} from $http_proxy, which answers "
+                                  "so itself where it cannot reach the server or its rules refuse the request: ask its admin, "
+                                  "or set NO_PROXY=models.internal to reach the server without it; else, the server is busy") \
+                in err, (api, err)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_no_proxy_leaves_the_calls_direct(project, cli, fake, monkeypatch):
     monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")   # nothing listens there
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
