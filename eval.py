@@ -8144,6 +8144,13 @@ def resolve_host(value):
     if "?" in rest or "#" in rest:   # joined to /api/chat, it would ask another URL, or the server would drop it
         raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")
+    start = len(value) - len(rest)   # (where the address begins: a character in it is named where it stands in value)
+    stray = CONTROL_CHARS.search(value, start, start + len(hostport))
+    if stray:   # (a terminal's colour code copied with it, "127.0.0.1:23001\x1b[31m", was an IPv6 bracket left open)
+        raise EvalError(f"host {shown!r}: it holds {char_escape(stray.group())}, "
+                        f"{'a control' if unicodedata.category(stray.group()) == 'Cc' else 'an invisible'} character, at "
+                        f"character {stray.start() + 1}: no address holds one (a terminal's colour code or a copy's "
+                        "slip); remove it")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
         raise EvalError(f"host {shown!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
     m = re.fullmatch(r"\[([^\]]*)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)

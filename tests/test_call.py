@@ -95,6 +95,9 @@ def test_unknown_scheme_is_refused():
     ("http://[]/v1", "'http://[]/v1': the brackets hold no IPv6 address"),
     ("[[]]", "'[[]]': the brackets hold no IPv6 address"),   # (57th) it was 127.0.0.1 in silence
     ("[[::1]]", "'[[::1]]': the brackets hold no IPv6 address"),
+    # (139th round) a terminal's colour code copied with the address was refused as an IPv6 bracket left open
+    ("127.0.0.1:23001\x1b[31m", "it holds \\x1b, a control character, at character 16: no address holds one"),
+    ("http://exa\u200bmple.com/v1", "it holds \\u200b, an invisible character, at character 11"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
