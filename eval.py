@@ -180,6 +180,15 @@ TIMED_OUT_ERROR = re.compile(r"(?:turn \d+: )?(?:no answer within \S+ s " + re.e
 PERSON_READS = ("a person reads them (review, its filter 'without a verdict'), and may measure the judge by verdicts of "
                 "their own (calibrate)")
 REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model for repeating itself (it sends none)
+# A turn's done_reason where the server refused a tool call the model wrote, as not JSON, in place of an answer: Ollama
+# in its native chat mode (server/routes.go chatModeForModel, the default for a GGUF model without a renderer) puts a
+# call's streamed arguments together and sends HTTP 500 "llama-server returned invalid tool call arguments for
+# \"NAME\": WHY" where they do not parse (llm/llama_server.go accumulatedToolCalls): cut mid-arguments, or malformed.
+# The model's doing, never retried; the turn ends the loop as a cut one does (its call never run), never said cut
+CALL_REFUSED = "call refused"
+CALLS_NEVER_RUN = ("length", CALL_REFUSED)   # a turn's done_reasons whose calls are kept as sent, never run (cut_turn)
+REFUSED_CALL = re.compile(r'HTTP 500: llama-server returned invalid tool call arguments for ("(?:[^"\\]|\\.)*"): (.*)',
+                          re.DOTALL)
 # A result's done_reason where no limit stopped it (Ollama's and OpenAI's "stop"): the model's own end, or a stop string
 # (--option stop) it wrote; inside reasoning never closed, not the token limit, and raising it cures nothing
 OWN_STOP = "stop"
@@ -2615,7 +2624,9 @@ class Call(TypedDict, total=False):
     thinking_tokens: int | None    # of completion_tokens, those spent reasoning, when the server says
     system_fingerprint: str | None  # --api openai: the backend configuration that answered, when the server says
     transcript: list | None        # agents: every message after the case's own turns, in order: the assistant's
-                                   # ({"role", "content", "tool_calls": [{"id", "name", "arguments" as sent}]}) and
+                                   # ({"role", "content", "tool_calls": [{"id", "name", "arguments" as sent}]}; a
+                                   # call the server refused as not JSON, its last, also "refused": its words why,
+                                   # its arguments "", none sent back: CALL_REFUSED) and
                                    # the tools' ({"role": "tool", "name", "call_id": its call's id as given, null
                                    # where none was, "content", "matched"})
     per_turn: list | None          # agents: each request's figures (latency_ms, tokens, done_reason, attempts);
@@ -3784,10 +3795,28 @@ def called_last(r):
 
 
 def cut_calling(r):
-    """Whether an agent's answer ended in a turn the token limit cut as it called tools (its calls never run,
-    calls_run): it reached no answer, and fails as one out of turns does."""
+    """Whether an agent's answer ended in a turn the token limit cut as it called tools, or whose call the server
+    refused (refused_words; its calls never run, calls_run): it reached no answer, and fails as one out of turns does."""
     transcript = r.get("transcript") or ()
     return bool(transcript) and bool(transcript[-1].get("tool_calls")) and not r.get("out_of_turns")
+
+
+def refused_words(message):
+    """The server's words where it refused an assistant message's tool call as not JSON (CALL_REFUSED: the turn ended
+    there, as a cut one does, its call never run), or None."""
+    return next((c["refused"] for c in message.get("tool_calls") or () if c.get("refused") is not None), None)
+
+
+def never_run_how(refused):
+    """How a last turn whose calls were never run ended, in words: cut by the token limit, or its call refused by the
+    server (refused_words: what cures it is no larger limit)."""
+    return "cut by the token limit" if refused is None else "its call refused by the server"
+
+
+def never_run_cause(message):
+    """What ended an assistant message's turn with its calls never run, as a sentence's verb: "the token limit cut", or
+    "the server refused its call" (refused_words)."""
+    return "the token limit cut" if refused_words(message) is None else "the server refused its call"
 
 
 def given_answer(r):
@@ -4062,13 +4091,15 @@ def no_answer_why(trial):
     None where it holds one."""
     agent = trial.get("agent") or {}
     return ("still thinking when it stopped" if trial.get("unfinished") else "it ran out of turns"
-            if agent.get("out_of_turns") else "cut as it called tools" if agent.get("cut") else None)
+            if agent.get("out_of_turns") else "its call refused by the server" if agent.get("refused") is not None
+            else "cut as it called tools" if agent.get("cut") else None)
 
 
 def calls_run(transcript):
     """A transcript's assistant messages whose calls were run: all but a last one with calls, which no tool message
-    follows: the turn the token limit cut (ask_agent keeps its calls as sent, never run; one out of turns has its
-    calls' results after it). A call cut mid-arguments was the cap's doing, never the model's bad call."""
+    follows: the turn the token limit cut, or whose call the server refused (ask_agent keeps its calls as sent, never
+    run; one out of turns has its calls' results after it). A call cut mid-arguments was the cap's doing, never the
+    model's bad call."""
     last = len(transcript) - 1 if transcript and transcript[-1].get("tool_calls") else None
     return [m for at, m in enumerate(transcript) if m.get("role") == "assistant" and at != last]
 
@@ -8234,12 +8265,13 @@ class StopAsking(Exception):
 class CallFailed(Exception):
     """One request failed. `retry` says whether another attempt may succeed."""
 
-    def __init__(self, reason, retry, wait=None, status=None, body=b""):
+    def __init__(self, reason, retry, wait=None, status=None, body=b"", refused_call=None):
         super().__init__(reason)
         self.retry = retry
         self.wait = wait       # seconds the server asked us to wait (Retry-After)
         self.status = status   # the HTTP status, when the server answered
         self.body = body       # what it answered, whole
+        self.refused_call = refused_call   # (name, the server's words) of a model's call it refused (CALL_REFUSED)
 
 
 def status_hint(status, hint):
@@ -8277,6 +8309,19 @@ def refused_as_sent(error):
                 or re.match(r"(?:turn \d+: )?HTTP 500: (?:\d+ validation errors?\b|" + PYTHON_NOT_A_NUMBER + "|"
                             + LLAMA_CPP_REFUSED + "|.*"
                             + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
+
+
+def refused_call(error):
+    """(the tool's name, the server's words) where a failed call's error is the server's refusal of a tool call the
+    model wrote, as not JSON (CALL_REFUSED: Ollama's native chat mode), else None. The name as Go's %q quoted it."""
+    said = REFUSED_CALL.match(error or "")
+    if not said:
+        return None
+    try:
+        name = json.loads(said.group(1))
+    except ValueError:   # (a %q escape JSON has not, \x00: the name as quoted)
+        name = said.group(1)
+    return name, said.group(2)
 
 
 def past_window(error):
@@ -9621,9 +9666,11 @@ class ChatClient:
             elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
                 why += " (the server refused this request: a key without the right to it, or a filter on its input)"
             # (a 408: a proxy's own timeout, the request never reached the model: asked again, as a timeout is)
-            transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why)
+            # (a tool call the model wrote that the server refused: the model's answer, alike asked again)
+            refused = refused_call(why) if status == 500 else None
+            transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why) and not refused
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
-                             status=status, body=data)
+                             status=status, body=data, refused_call=refused)
         try:
             answer = self.arguments_as_sent(loose_json(data))
             if nesting_past(answer, MAX_ANSWER_NESTING):
@@ -9812,6 +9859,8 @@ class ChatClient:
                 took = time.monotonic() - started   # the request's, as --timeout bounds it: never the scrub's after it
             except CallFailed as failure:
                 # (a message may quote what the server sent: a key it echoed)
+                if failure.refused_call and tools:   # the model's call, refused: its answer, the call kept never run
+                    return self.refused_answer(*failure.refused_call, attempt + 1, time.monotonic() - started)
                 if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
                     return {"response": None, "error": self.scrub(str(failure) + cut_wait_words(cut)),
                             "attempts": attempt + 1}
@@ -9832,6 +9881,13 @@ class ChatClient:
                     answer[calls] = self.scrub_value(answer[calls])
             answer.update(error=None, attempts=attempt + 1, latency_ms=round(took * 1000, 1))
             return answer
+
+    def refused_answer(self, name, words, attempts, took):
+        """The answer of a turn whose tool call the server refused as not JSON (CALL_REFUSED): no words, one call with
+        no arguments to keep (the server sends none back) and the server's words why; no token counts (none came)."""
+        call = {"id": None, "name": self.scrub(name, answer=True), "arguments": "", "refused": self.scrub(words)}
+        return {"response": "", "tool_calls": [call], "done_reason": CALL_REFUSED, "prompt_tokens": None,
+                "completion_tokens": None, "error": None, "attempts": attempts, "latency_ms": round(took * 1000, 1)}
 
 
 def not_the_assistants(message):
@@ -10863,6 +10919,8 @@ def no_result_why(message):
 def call_text(call):
     """A tool call as a person (or a judge) reads it: lookup_order({"order_id": "A-1"})."""
     arguments = call.get("arguments")
+    if call.get("refused") is not None:   # (none kept: the server's words why, escaped as JSON's, on one line)
+        return f"{call.get('name')}(refused by the server: {json_text(call['refused'])})"
     return f"{call.get('name')}({arguments if isinstance(arguments, str) else json_text(arguments)})"
 
 
@@ -10875,7 +10933,8 @@ def transcript_lines(transcript, final=True, quote=None):
     lines, run = [], set(map(id, calls_run(transcript or ())))
     for number, m in enumerate(transcript or (), 1):
         # (a turn the token limit cut: its calls were never run, so a judge must not read them as done)
-        calls = "[assistant calls]" if id(m) in run else "[assistant calls, cut by the token limit: never run]"
+        calls = "[assistant calls]" if id(m) in run else (
+            f"[assistant calls, {'refused by the server' if refused_words(m) is not None else 'cut by the token limit'}: never run]")
         if m["role"] == "tool" and quote and m["content"] == no_tool_text(m["name"]):
             # a name the model made up, in the call fenced above: never again outside the fence (its words to the judge)
             lines.append("  -> that call names no tool the case has: it returned an error saying so")
@@ -15769,9 +15828,10 @@ def turn_problem(transcript, figures):
 
 
 def cut_turn(transcript, figures):
-    """Whether an agent's turn is one the token limit cut (ask_agent ends the loop there): its calls kept as sent and
-    never run, so no tool message follows them. (An eval.py before round 110 ran them: that turn holds their results.)"""
-    return (figures or {}).get("done_reason") == "length" and len(transcript) == 1
+    """Whether an agent's turn is one the token limit cut, or whose call the server refused as not JSON (CALL_REFUSED;
+    ask_agent ends the loop there): its calls kept as sent and never run, so no tool message follows them. (An eval.py
+    before round 110 ran them: that turn holds their results.)"""
+    return (figures or {}).get("done_reason") in CALLS_NEVER_RUN and len(transcript) == 1
 
 
 def turn_conflict(entry, placed, number, repeat):
@@ -15789,7 +15849,8 @@ def turn_conflict(entry, placed, number, repeat):
     before = turn > 1 and placed[turn - 1][1]
     if before and (not before["transcript"][0].get("tool_calls") or cut_turn(before["transcript"], before["figures"])):
         return (f"turn {turn} of {name} follows turn {turn - 1}, which "
-                + ("the token limit cut" if before["transcript"][0].get("tool_calls") else "answered without calling a tool")
+                + (never_run_cause(before["transcript"][0]) if before["transcript"][0].get("tool_calls")
+                   else "answered without calling a tool")
                 + f" (line {placed[turn - 1][0]}: the conversation ended there)")
     placed[turn] = (number, entry)
     return None
@@ -16026,7 +16087,8 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
     # before its answer line, asks nothing more, and its words are its answer still (they were stored as "")
     last = next((m for m in reversed(transcript) if m["role"] == "assistant"), None)
     # a turn the token limit cut ends the loop: its calls may be cut mid-arguments (a server sends what it had), so
-    # they are kept as sent, never run, and the answer is a cut one (done_reason "length"), not the model's bad call
+    # they are kept as sent, never run, and the answer is a cut one (done_reason "length"), not the model's bad call;
+    # so does one whose call the server refused as not JSON (CALL_REFUSED): no arguments came back to send it again
     cut = bool(kept) and cut_turn(kept[-1]["transcript"], kept[-1]["figures"])
     while len(per_turn) < max_turns and not (last and (not last.get("tool_calls") or cut)):
         answer = client.chat(config["model"], system + client.wire(transcript), case_options(config, trial), fmt, think,
@@ -16035,7 +16097,7 @@ def ask_agent(client, config, prompt_text, case, kept, on_turn, trial=1):
             return {**summed(per_turn + [answer]), "response": None, "error": f"turn {len(per_turn) + 1}: {answer['error']}",
                     "transcript": transcript, "per_turn": per_turn, "out_of_turns": False}
         last, figures = agent_turn(answer, len(transcript))
-        made, cut = [last], answer.get("done_reason") == "length"
+        made, cut = [last], answer.get("done_reason") in CALLS_NEVER_RUN
         for call in () if cut else last.get("tool_calls") or ():
             content, matched = tool_result(call, case)
             # (its call's id as the server gave it: one eval.py made for a call given none, or "", was no server's)
@@ -19260,8 +19322,9 @@ def transcript_problem(transcript):
             return f"transcript message {number}: tool_calls must be a list"
         if m["role"] == "assistant" and not (m.get("content") is None or type(m["content"]) is str) or not all(
                 type(c) is dict and type(c.get("name")) is str and (c.get("id") is None or type(c["id"]) is str)
-                and type(c.get("arguments")) in (dict, str) for c in calls):
-            return f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}}"
+                and type(c.get("arguments")) in (dict, str) and type(c.get("refused")) in (str, type(None)) for c in calls):
+            return (f"transcript message {number}: an assistant message has text and calls {{id, name, arguments}} "
+                    "(and refused, the server's words, where it refused one)")
     return None
 
 
@@ -19311,7 +19374,7 @@ def conversation_problem(r):
     out = bool(ended[0].get("tool_calls")) and len(ended) > 1   # (its calls' results after it: still calling at the last)
     if bool(r.get("out_of_turns")) != out:
         return (f"out_of_turns is {json_text(r.get('out_of_turns'))}, but its last turn "
-                + ("called tools, whose results came" if out else "the token limit cut" if cut_turn(ended, figures[-1])
+                + ("called tools, whose results came" if out else never_run_cause(ended[0]) if cut_turn(ended, figures[-1])
                    else "answered without calling a tool") + " (it was edited)")
     said = ended[0].get("content")
     said = said if isinstance(said, str) else ""
@@ -19612,7 +19675,7 @@ def agent_trace(r, checks, trial, threshold=None, limit="num_predict"):
              "final": False if out or cut or trial["unfinished"] else level_verdict(final, trial["checks"], threshold,
                                                                                    trial["weighted"]),
              "trajectory": level_verdict(trajectory, trial["checks"], threshold, trial["weighted"]) if trajectory else None,
-             "first_failure": None, "cut": cut,
+             "first_failure": None, "cut": cut, "refused": refused_words(r["transcript"][-1]) if cut else None,
              "path": transcript_path(r["transcript"])}
     if trial["correct"] is False:
         # the checks that failed it: its blocking ones, and its weighed ones where its score fell short (a check that
@@ -19622,7 +19685,7 @@ def agent_trace(r, checks, trial, threshold=None, limit="num_predict"):
         trace["first_failure"] = first_failure(calls, deciding, trial["checks"], out, trace["turns"], cut,
                                                trial["unfinished"], cut_tools=[c["name"] for c in (
                                                    r["transcript"][-1]["tool_calls"] if cut else ())], asked=checks,
-                                               done_reason=trial["done_reason"], limit=limit)
+                                               done_reason=trial["done_reason"], limit=limit, refused=trace["refused"])
     return trace
 
 
@@ -19651,7 +19714,7 @@ def own_stop_words(option):
 
 
 def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None,
-                  done_reason=None, limit="num_predict"):
+                  done_reason=None, limit="num_predict", refused=None):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
     chain; what follows is often its cascade): the first call that a failed check points at (a tool
     it must not call, arguments its tool refuses, the call past max_tool_calls) or that no result
@@ -19659,7 +19722,8 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
     checks: those that decided the case; asked: every check of the case (default: those), whose tool_called ones
     make a call no wrong step; cut_tools: the tools the turn the token limit cut called, never run; done_reason: the
     last turn's, whose cure an unfinished one is given by; limit: the option that caps the answer (limit_option(), as
-    the header names it: over /v1 "raise num_predict" where max_tokens=64 stands cured nothing).
+    the header names it: over /v1 "raise num_predict" where max_tokens=64 stands cured nothing); refused: the server's
+    words where it refused the cut turn's call (CALL_REFUSED), which no larger limit cures.
     {"turn", "call", "check", "what"}; turn and call are None when no call is at fault."""
     failed = {c["name"]: c for c in checks if passed.get(c["name"]) is False}
     for number, call in enumerate(calls, 1):
@@ -19696,6 +19760,9 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
                             "case's tool_results): every call to it gets none" if call.get("no_result") else
                             f"no tool result can match arguments that are not a JSON object: {call['unread']}"
                             if call.get("unread") else "no tool result matched these arguments (a wrong or missing argument)"}
+    if cut and refused is not None:   # the model's call, whose arguments the server could not read
+        return {"turn": cut, "call": None, "check": None,
+                "what": f"the server refused its call as not JSON ({json_text(refused)}), never run"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
                 "what": f"the token limit cut its calls, never run (raise {limit}, or the server's cap)"}
@@ -20940,7 +21007,7 @@ def failure(case):
         if case["predicted"] is not None else None)
     failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
-    cut = next((t["agent"]["cut"] for t in failing if (t.get("agent") or {}).get("cut")), None)
+    cut = next((t["agent"] for t in failing if (t.get("agent") or {}).get("cut")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"],
             # (none of an agent that reached none: the words beside its last calls were shown as its answer)
@@ -20948,7 +21015,8 @@ def failure(case):
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
             # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
             # its checks: its turn, said beside them
-            "out_of_turns": out, "cut_calling": cut,
+            "out_of_turns": out, "cut_calling": cut and cut["cut"],
+            "refused_calling": cut and cut["refused"] is not None,
             # (an agent that made its calls and never finished thinking failed no check of them: its row was blank)
             "unfinished": any(t["unfinished"] for t in failing)}
 
@@ -20957,7 +21025,8 @@ def no_answer_words(f):
     """Why a failure's trials reached no answer, each said once: running out of turns, cut as it called tools, still
     thinking (a case failed by that alone showed an empty column; a labelled one's row said INVALID alone)."""
     return (([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
-            + ([CUT_CALLING.format(turn=f["cut_calling"])] if f.get("cut_calling") else [])
+            + ([(REFUSED_CALLING if f.get("refused_calling") else CUT_CALLING).format(turn=f["cut_calling"])]
+               if f.get("cut_calling") else [])
             + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
 
 
@@ -20974,6 +21043,7 @@ def failure_answer(f, width):
 
 
 CUT_CALLING = "cut by the token limit as it called tools (turn {turn}: its calls never run)"
+REFUSED_CALLING = "its call refused by the server (turn {turn}: never run)"   # CALL_REFUSED's
 
 
 def tied_text(base, shown):
@@ -23300,7 +23370,7 @@ def transcript_turns(result, checks, passed):
             # said, <think> and all, where report --case split it off and reasoning sent apart was folded apart
             inline, said = split_thinking(m["content"]) if m.get("content") else (None, m.get("content"))
             turns.append({"turn": len(turns) + 1, "thinking": thinking, "inline": inline, "content": said,
-                          "calls": calls, "cut": cut})
+                          "calls": calls, "cut": cut, "refused": refused_words(m) if cut else None})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
             waiting[0].update(result=m["content"], matched=m["matched"],
@@ -23317,7 +23387,8 @@ def turn_lines(turns, out_of_turns=False):
     lines = []
     for t in turns:
         inline, said = t["inline"], t["content"]   # (told apart by transcript_turns, as every view shows it)
-        lines.append(f"  turn {t['turn']}" + (" (cut at the token limit: its calls were never run):" if t.get("cut") else
+        lines.append(f"  turn {t['turn']}" + (" (its call refused by the server, never run):" if t.get("refused") is not None
+                                               else " (cut at the token limit: its calls were never run):" if t.get("cut") else
                                                ":" if said or said is None and inline or not t["calls"] else
                                                " (calls tools):"))
         if t.get("thinking"):
@@ -24439,10 +24510,13 @@ def trajectory_changes(a_cases, b_cases):
         (x, y), changes = ([call["name"] for call in trace["calls"]] for trace in traces), []
         # a turn the token limit cut holds calls never run, in no count: its "stopped calling" is the cut's doing
         was, now = traces[0]["cut"], traces[1]["cut"]
-        if now and now != was:
-            changes.append(f"cut by the token limit at turn {now}" + (f", not {was}" if was else "") + " (its calls never run)")
+        how = [never_run_how(trace.get("refused")) if trace["cut"] else None for trace in traces]
+        if now and (now, how[1]) != (was, how[0]):
+            changes.append(f"{how[1]} at turn {now}" + (f", not {was}" if was and how[0] == how[1] else
+                                                         f", not {how[0]} at turn {was}" if was else "")
+                           + (" (its calls never run)" if traces[1].get("refused") is None else " (never run)"))
         elif was and not now:
-            changes.append("no longer cut by the token limit")
+            changes.append("no longer " + how[0].removeprefix("its call "))
         # (one out of turns: no answer; it read as a trajectory like any other, or as no change)
         if traces[1]["out_of_turns"] and not traces[0]["out_of_turns"]:
             changes.append("ran out of turns (no answer)")
@@ -28780,7 +28854,8 @@ def failure_rows(s, failing, results, annotated, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False}
                              | {f"ran out of turns ({t['agent']['turns']}) still calling tools" for t in wrong
                                 if (t.get("agent") or {}).get("out_of_turns")}
-                             | {CUT_CALLING.format(turn=t["agent"]["cut"]) for t in wrong if (t.get("agent") or {}).get("cut")})
+                             | {(CUT_CALLING if t["agent"].get("refused") is None else REFUSED_CALLING).format(
+                                  turn=t["agent"]["cut"]) for t in wrong if (t.get("agent") or {}).get("cut")})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(case_note_html(first) + asked_html(first)
@@ -29636,7 +29711,9 @@ def review_items(run, against=None, graded=None):
                 "stopped": [why for why, yes in (
                     ("thinking never finished", t["unfinished"]),
                     ("ran out of turns: no answer", bool((t.get("agent") or {}).get("out_of_turns"))),
-                    ("cut as it called tools: no answer", bool((t.get("agent") or {}).get("cut"))),
+                    ("cut as it called tools: no answer", bool((t.get("agent") or {}).get("cut"))
+                     and (t.get("agent") or {}).get("refused") is None),
+                    ("its call refused by the server: no answer", (t.get("agent") or {}).get("refused") is not None),
                     ("stopped for length (a token limit or the window)", t["done_reason"] == "length"),
                     ("stopped by its server for repeating itself (it looped)", t["done_reason"] == REPEAT_STOP),
                     (f"input may have been cut to fit {fitted_to}", (case["id"], t["trial"]) in cut),
@@ -30365,7 +30442,7 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
   const steps = el("div"); steps.id = id;
   steps.appendChild(el("h3", title + (answer.out_of_turns ? " (ran out of turns)" : "")));
   for (const t of answer.transcript) {
-    const b = block("Turn " + t.turn + (t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+    const b = block("Turn " + t.turn + (t.refused != null ? ": its call refused by the server, never run" : t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
     b.className = "turn assistant";
     // each turn's reasoning under it, folded: sent apart, and inline as the server split it off (transcript_turns),
     // never shown as what the turn said

@@ -769,6 +769,15 @@ class FakeOllama:
                         "code": 400, "message": "the request exceeds the available context size, try increasing it",
                         "type": "exceed_context_size_error", "n_prompt_tokens": 5012, "n_ctx": 4096}},
                         separators=(",", ":")), openai)
+                elif fault == "bad_call" or fault and fault.startswith("bad_call:"):   # (bad_call:WHY: Go's words why)
+                    # a tool call whose arguments do not parse (cut at the limit mid-JSON, or malformed) in native chat
+                    # mode: llm/llama_server.go accumulatedToolCalls puts the streamed pieces together and fails with
+                    # "llama-server returned invalid tool call arguments for %q: %w"; server/routes.go:3028-3031 sends
+                    # it as a 500, over /v1 inside NewError's (middleware/openai.go). Its name: the first tool sent
+                    name = ((body or {}).get("tools") or [{}])[0].get("function", {}).get("name", "lookup_order")
+                    why = fault[len("bad_call:"):] if fault.startswith("bad_call:") else "unexpected end of JSON input"
+                    self.send_error_json(500, f"llama-server returned invalid tool call arguments for "
+                                              f"{json.dumps(name)}: {why}", openai)
                 elif fault == "drop":
                     self.close_connection = True
                     self.connection.shutdown(socket.SHUT_RDWR)

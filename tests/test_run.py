@@ -4057,6 +4057,58 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert "Cut off by the token limit" in out and "ignored" not in out and "short of every limit" not in out, out
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+@pytest.mark.parametrize("why", ["unexpected end of JSON input", "invalid character '}' after object key"])
+def test_a_tool_call_the_server_refuses_as_not_json_is_the_models_failing_call_never_retried(project, cli, fake, api, why):
+    """139th round: Ollama in its native chat mode sends a call whose arguments do not parse (cut mid-JSON, or
+    malformed) as HTTP 500 "llama-server returned invalid tool call arguments for \"NAME\": WHY": retried 4 times as a
+    server fault, then stored as an error, unscored, a --resume offered that fails alike. It is the model's call: asked
+    once, kept never run (as a cut turn's), the case failing, the server's words said, never a larger limit as cure."""
+    fake.faults_for[ASK] = [f"bad_call:{why}"]
+    fake.agents[ASK] = ["Su pedido A-1 está enviado."]   # (what a second request would get)
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json")
+    assert code == 0 and len(bodies_for(fake, ASK)) == 1, err   # never asked again
+    r = load_json("runs/a.json")["results"][0]
+    assert r["error"] is None and r["done_reason"] == evalpy.CALL_REFUSED and r["out_of_turns"] is False, r
+    assert r["transcript"] == [{"role": "assistant", "content": "", "tool_calls": [
+        {"id": None, "name": "lookup_order", "arguments": "", "refused": why}]}], r["transcript"]
+    assert "--resume" not in out + err and "not scored" not in out + err, out + err
+    refused = f'lookup_order(refused by the server: {json.dumps(why)})'
+    code, out, err = cli("report", "runs/a.json")
+    assert code == 0 and "Pass rate: 0/1" in out and "rror" not in out, out
+    assert f"the server refused its call as not JSON ({json.dumps(why)}), never run" in out, out
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert f"  turn 1 (its call refused by the server, never run):\n    calls {refused}" in shown, shown
+    lines = evalpy.transcript_lines(r["transcript"], final=False, quote=evalpy.fenced)
+    assert [line.split("\n")[0] for line in lines] == ["[assistant calls, refused by the server: never run]"], lines
+    graded = evalpy.grade_run(load_json("runs/a.json"))[0]
+    assert evalpy.failed_words(evalpy.failure(graded)).endswith("contains enviado, its call refused by the server (turn 1: "
+                                                                "never run)")
+    for view in (cli("report", "runs/a.json")[1], cli("report", "runs/a.json", "--markdown")[1], shown,
+                 cli("report", "runs/a.json", "--html", "runs/a.html")[1] + Path("runs/a.html").read_text()):
+        assert "num_predict" not in view and "max_tokens" not in view and "cut by the token limit" not in view, view
+    assert "refused by the server" in Path("runs/a.html").read_text()
+    item = evalpy.review_items(load_json("runs/a.json"))[0]   # (review's page data: its JS says the turn refused)
+    assert item["stopped"] == ["its call refused by the server: no answer"], item["stopped"]
+    assert [(t["refused"], t["cut"], [c["call"] for c in t["calls"]]) for t in item["transcript"]] == [(why, True, [refused])]
+    assert evalpy.transcript_problem([{"role": "assistant", "content": "", "tool_calls": [
+        dict(r["transcript"][0]["tool_calls"][0], refused=5)]}]).endswith("(and refused, the server's words, where it refused one)")
+    # a resume of such a run asks nothing again; compared with a run whose call was run, the change is said
+    run = load_json("runs/a.json")
+    os.unlink("runs/a.json")
+    write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]},
+                            *({"id": "a1", "trial": 1, **t} for t in evalpy.finished_turns(run["results"][0]))])
+    code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
+    assert code == 0 and len(bodies_for(fake, ASK)) == 1 and load_json("runs/a.json") == run, err
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/b.json")
+    code, out, err = cli("compare", "runs/a.json", "runs/b.json")
+    assert code in (0, 1) and "no longer refused by the server" in out, out + err
+    code, out, err = cli("compare", "runs/b.json", "runs/a.json")
+    assert "its call refused by the server at turn 1 (never run)" in out and "token limit" not in out, out + err
+    assert cli("runs")[0] == 0
+
+
 def said_failed_not_thinking(project, cli, fake, api, *more):
     """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
     summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
