@@ -12465,12 +12465,8 @@ LAST_PLACE = 100
 # ...a remark in parentheses after the place too ("A → 2nd (close)\nB → 1st": parted at its first arrow, B's line lost
 # and any winner beside it counted; "A => 2 (close), B => 1" tangled, the agreeing B left to a person)
 PLACE_REMARKED = r"(?:[ \t]*+\([^()\n]{0,80}\))?"
-# ...a sentence's stop after it too, and a place labelled ("A -> 2nd place. B -> 1st place", "A → #1. B → No. 2": a stop
-# left the arrow a separator, its ">" ordering the text, A first; read by its sentences, RANKED_SENTENCES, as "A = 1st.
-# B = 2nd" is)
-ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse"
-              r"|(?:rank|place|position|number|no\.)[ \t]*+#?\d{1,2})(?:[ \t]++place)?"
-              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|[.!?](?=\s|\Z)|\Z))")
+ARROW_LINK = (r"(?![ \t]*+(?:#?\d{1,2}(?:st|nd|rd|th)?|first|second|last|best|better|worst|worse)(?:[ \t]++place)?"
+              + PLACE_REMARKED + r"[ \t]*+(?:[,;\n]|\Z))")
 RANKED_APART = re.compile(r"(?:(?:>{1,2}|→)" + ARROW_LINK + r"|[,;])(?:[ \t]*+then\b)?|\bthen\b", re.IGNORECASE)
 RANKED_COMPARED = re.compile(r">" + ARROW_LINK, re.IGNORECASE)   # (its ">": "A => 1st" orders nothing)
 # a label before the whole ranking ("Ranking: A, B", "Rank: B > A"; read as a part, "Ranking: A" named no answer and
@@ -12493,7 +12489,7 @@ RANKED_LINES = re.compile(r"\n\s*")
 # part, no ranking, or as the tie "A = B", the winner or the tie beside it counted against its places), a line's stop
 # ending one as a space does ("A = 1st.\nB = 2nd."). (An arrow's place ending a sentence, "A -> 2nd. B -> 1st", stays
 # unread, two: its stops, "?", "No. 1", ", close." left an arrow read as no link and the text no ranking, any winner counted)
-RANKED_SENTENCES = re.compile(r"(?<=[.!?])(?<![Nn]o\.)\s++")   # ("?" a stop; "No. 2" no sentence's end)
+RANKED_SENTENCES = re.compile(r"(?<=[.!])\s++")
 # An answer named in a line of reasons: "A" or "B" as a word (in capitals: "a" is an article), "Response 2", "answer B"
 ANSWER_NAMED = re.compile(r"\b[AB]\b|\b(?i:answer|response|option)[ \t]*+(?i:[12]|[ab])\b")
 # ...the list alone: its first two lines each an answer's name after its place or a bullet ("- B", "1. B"), never a line
@@ -12697,7 +12693,7 @@ def tie_remarked(text):
 def sentences_placed(text):
     """A ranking's text as its sentences (RANKED_SENTENCES), their stops dropped, where there are two and each places one
     of the two answers, A and B (part_placed: "A = 1st. B = 2nd"); else None (a sentence of reasons is no place)."""
-    parts = [part.strip().rstrip(".!?").strip() for part in RANKED_SENTENCES.split(text.strip(), maxsplit=2)]
+    parts = [part.strip().rstrip(".!").strip() for part in RANKED_SENTENCES.split(text.strip(), maxsplit=2)]
     placed = [part_placed(part) for part in parts]
     names = sorted(str(field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {})) for _, name in placed)
     return parts if len(parts) == 2 and names == ["A", "B"] and None not in (place for place, _ in placed) else None

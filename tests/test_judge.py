@@ -8085,19 +8085,6 @@ def test_an_answer_called_right_in_a_sentence_or_chosen_by_its_number_is_read(ke
     assert read == only_winner(said) if said else read["A"] is None and read["B"] is None, read
 
 
-@pytest.mark.parametrize("key", ["ranking", "final_ranking", "preferences"])
-@pytest.mark.parametrize("ranking, first", [
-    ("A -> 2nd place. B -> 1st place", "B"), ("A → #1. B → No. 2", "A"), ("A => 2nd. B => 1st.", "B"),
-    ("A -> 2nd place? B -> 1st place.", "B"), ("B → worst! A → No. 1", "A"), ("a -> 2ND PLACE. b -> 1ST PLACE", "B"),
-    ("A → 2nd place.\nB → 1st place.", "B"), ("B → number 2. A → number 1.", "A"),
-])
-def test_an_arrow_placing_an_answer_a_sentence_is_read_by_its_places(key, ranking, first):
-    """139th round: "A -> 2nd place. B -> 1st place" was read as A first (the arrow before a place ending a sentence taken
-    for ">", ordering the text), "A → #1. B → No. 2" as B first: a winner the reply places second was counted. An arrow
-    before a place is a link whatever stop ends its sentence ("?" too), "No. 2" a place and no sentence's end."""
-    assert judged_beside_each_winner(key, ranking) == only_winner(first)
-
-
 @pytest.mark.parametrize("key", ["ranking", "preference_order"])
 @pytest.mark.parametrize("ranking, said", [
     ("A > B\nFinal: tie", None), ("B > A\nFinal verdict: it's a tie.", None), ("A > B\nfinal: A loses", None),
