@@ -12780,12 +12780,9 @@ def a_ranking(under, items):
         else items
     first = first_line_ranked(items) if isinstance(items, str) else items
     compared = isinstance(first, str) and bool(RANKED_COMPARED.search(first))
-    # (under "order" alone, "=" joining the two says they are equal, as ">" says one is better: no order they were shown
-    # in is written so; "order": "A = B" beside the winner A was unread, A counted)
-    equal = isinstance(first, str) and ranked_tied(first) and "=" in first
     named = words - ORDER_WORDS
     if not (RANKS & words or words == {"preferences"}
-            or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared or equal)):
+            or ORDER_WORDS & words and named <= ORDER_NAMES and (named - {"of", "by"} or compared)):
         return None
     if first is not items:
         # (its first line alone, where no later line ranks them again another way: "A > B\nFinal: B > A" contradicts

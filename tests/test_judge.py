@@ -8061,14 +8061,6 @@ def test_the_answers_standings_are_read_as_a_ranking(key, standings, first):
     assert judged_beside_each_winner(key, standings) == only_winner(first)
 
 
-@pytest.mark.parametrize("key", ["order", "ordering", "preference_order", "ranking"])
-@pytest.mark.parametrize("order", ["A = B", "B = A", "A == B", "Response A = Response B"])
-def test_an_order_joining_the_answers_as_equal_is_a_tie(key, order):
-    """139th round: {"winner": "A", "order": "A = B"} was read as A: under "order" alone only ">" was read as ordering
-    the two (an order may be the one they were shown in), and "=" says they are equal as surely: a tie."""
-    assert judged_beside_each_winner(key, order) == only_winner("tie")
-
-
 @pytest.mark.parametrize("key", ["ranking", "preference_order"])
 @pytest.mark.parametrize("ranking, said", [
     ("A is wrong, B is right", "B"), ("B is right. A is wrong.", "B"), ("A was right; B was wrong", "A"),
