@@ -19907,18 +19907,28 @@ def slice_figures(groups):
     return {name: rate_figures(correct, total) for name, (correct, total) in groups.items()}
 
 
+def check_kind(kind):
+    """The table a check's row is in: a judge's, an agent's trajectory, or the plain checks of the answer."""
+    return "judge" if kind in JUDGE_CHECKS else "trajectory" if kind in TRAJECTORY else "plain"
+
+
 def check_table(cases):
-    """Pass rate of every check, by name, over all decided answers: 'order number: 92/110'."""
+    """Pass rate of every check, by name, over all decided answers: 'order number: 92/110'. A row is a name and its
+    kind (check_kind): a judge check named as another case's contains is a row of the judge's table, never one row of
+    the first case's type (the judge's section, cost and doubtful verdicts were lost when the contains came first)."""
     table = {}
+
+    def key(check):
+        return check["name"], check_kind(check["type"])
     for case in cases:
         by_name = {c["name"]: c for c in case["checks"]}
         for t in case["trials"]:
             for name, ok in t["checks"].items():
-                row = table.get(name)
+                check = by_name[name]
+                row = table.get(key(check))
                 if row is None:
-                    check = by_name[name]
-                    row = table[name] = {"name": name, "type": check["type"], "blocking": check["blocking"],
-                                         "passed": 0, "total": 0, "open": 0}
+                    row = table[key(check)] = {"name": name, "type": check["type"], "blocking": check["blocking"],
+                                               "passed": 0, "total": 0, "open": 0}
                     if "weight" in check:
                         row["weight"] = check["weight"]
                 if ok is None:
@@ -19930,30 +19940,30 @@ def check_table(cases):
     # never left out, so a report of a run that got no usable answer names the split's checks
     for case in cases:
         for check in case["checks"]:
-            if check["name"] not in table:
-                table[check["name"]] = {"name": check["name"], "type": check["type"], "blocking": check["blocking"],
-                                        "passed": 0, "total": 0, "open": 0,
-                                        **({"weight": check["weight"]} if "weight" in check else {})}
+            if key(check) not in table:
+                table[key(check)] = {"name": check["name"], "type": check["type"], "blocking": check["blocking"],
+                                     "passed": 0, "total": 0, "open": 0,
+                                     **({"weight": check["weight"]} if "weight" in check else {})}
     # one name weighed otherwise, or blocking, in another case: the first case's role alone was shown
     roles = {}
     for case in cases:
         for check in case["checks"]:
-            roles.setdefault(check["name"], set()).add(check.get("weight", "blocking" if check["blocking"] else "not blocking"))
-    for name, found in roles.items():
+            roles.setdefault(key(check), set()).add(check.get("weight", "blocking" if check["blocking"] else "not blocking"))
+    for row, found in roles.items():
         if len(found) > 1:
             weights = [w for w in found if not isinstance(w, str)]
-            table[name]["roles"] = {"weights": [min(weights), max(weights)] if weights else None,
-                                    "blocking": "blocking" in found, "not_blocking": "not blocking" in found}
+            table[row]["roles"] = {"weights": [min(weights), max(weights)] if weights else None,
+                                   "blocking": "blocking" in found, "not_blocking": "not blocking" in found}
     # one name of checks of other types in other cases (a contains, a not_contains, a regex all named "n"): the first
     # case's type alone was shown, its figure counting the answers of each rule under it. Every type is named. (A value
     # that differs is no other rule to be told: a check of checks.json is filled with each case's vars)
     types = {}
     for case in cases:
         for check in case["checks"]:
-            types.setdefault(check["name"], set()).add(check["type"])
-    for name, found in types.items():
+            types.setdefault(key(check), set()).add(check["type"])
+    for row, found in types.items():
         if len(found) > 1:
-            table[name]["types"] = sorted(found)
+            table[row]["types"] = sorted(found)
     return list(table.values())
 
 
@@ -22335,7 +22345,7 @@ def rows_problems(s):
 
 
 def rows_run(config, s):
-    return {"key": "run", "config": describe_config(config), "checks": [c["name"] for c in s["checks"]],
+    return {"key": "run", "config": describe_config(config), "checks": list(dict.fromkeys(c["name"] for c in s["checks"])),
             "checks_sha": short(s["checks_sha"]), "checks_from": s.get("checks_from", "the run file"),
             "checks_left_out": s.get("checks_left_out") or [],
             "rule": rule_text(s["weighted"]) if s["weighted"] else None,
@@ -25482,11 +25492,17 @@ def compare_details(a_cfg, a_cases, b_cfg, b_by_id):
         first = {"per_label": {label: {"baseline": a, "candidate": b, "change": {k: change(a[k], b[k]) for k in none}}
                                for label, (a, b) in sides.items()}}
     else:
-        b_checks = {x["name"]: x for x in sb["checks"]}
-        first = {"per_check": {x["name"]: {"baseline": a, "candidate": b, "change": change(a["rate"], b["rate"])}
-                               for x in sa["checks"] if x["name"] in b_checks
+        # (a row is a name and its kind, check_table: a judge check named as a contains is its own row, keyed
+        # "n (judge)" where the name alone would hold two)
+        def row_key(x):
+            return x["name"], check_kind(x["type"])
+        b_checks = {row_key(x): x for x in sb["checks"]}
+        shared = [x["name"] for x in sa["checks"]]
+        first = {"per_check": {x["name"] if shared.count(x["name"]) == 1 else f"{x['name']} ({check_kind(x['type'])})":
+                               {"baseline": a, "candidate": b, "change": change(a["rate"], b["rate"])}
+                               for x in sa["checks"] if row_key(x) in b_checks
                                for a, b in [[{"passed": y["passed"], "total": y["total"], "rate": exact_rate(y["passed"], y["total"])}
-                                             for y in (x, b_checks[x["name"]])]]}}
+                                             for y in (x, b_checks[row_key(x)])]]}}
     b_groups = sb["by_difficulty"]
     return {"cases": len(decided), **first, "per_difficulty": {
         d: {"baseline": g, "candidate": b_groups.get(d), "change": change(g["accuracy"], (b_groups.get(d) or {}).get("accuracy"))}

@@ -1780,6 +1780,25 @@ def test_checks_of_other_types_under_one_name_are_each_named_in_the_check_table(
                                               labels=None))
     assert "types" not in json.loads(cli("report", run, "--json")[1])["checks"][0]   # (one type: as before)
 
+def test_a_judge_check_named_as_another_cases_plain_check_keeps_its_judge_section_whichever_comes_first(project, cli):
+    """139th round: "n" a contains in c1 and a judge in c2 were one row, of c1's type, so the report lost its "Judge
+    checks" section, its cost and its doubtful list (--json: type contains, judge null); with c2 first it had them. A
+    judge check and a plain one of one name are two rows now, each in its own table, in either order."""
+    vote = {"check": "n", "model": "j", "vote": 1, "seed": 42, "pass": False, "reason": "rude", "raw": "{}",
+            "error": None, "prompt_tokens": 30, "completion_tokens": 9}
+    plain = {"id": "c1", "response": "zz hello", "checks": [{"name": "n", "type": "contains", "value": "zz", "blocking": True}]}
+    judged = {"id": "c2", "response": "hello", "judges": [vote],
+              "checks": [{"name": "n", "type": "judge", "value": "Is it polite?", "blocking": True}]}
+    for order in ([plain, judged], [judged, plain]):
+        run = write_run("runs/mix.json", make_run(order, labels=None))
+        out = cli("report", run)[1]
+        assert "Judge checks" in out and "cost: 1 judge calls (0 failed), 30 prompt + 9 completion tokens" in out, out
+        s = json.loads(cli("report", run, "--json")[1])
+        assert sorted((c["name"], c["type"], c["passed"], c["total"]) for c in s["checks"]) == [
+            ("n", "contains", 1, 1), ("n", "judge", 0, 1)], s["checks"]
+        assert s["judge"]["calls"] == 1
+
+
 def test_a_check_weighed_otherwise_by_case_shows_the_range(project, cli):
     """Sixty-seventh attack on issue 28: one check weighed 0.3 in one case and 2 in another was shown as weight 0.3,
     the first case's, in the text table and --json."""
