@@ -4010,11 +4010,28 @@ class PatternStopped(EvalError):
     file and the checks to score it with instead."""
 
 
+def split_from_here(stored, run_path):
+    """The split a run stored (its path as typed where the run was made) as a path that reads from the current folder:
+    as stored where it is found so, else beside the run file where it is found there, else None (s.jsonl, pasted from
+    another folder, was "no such split file")."""
+    if not isinstance(stored, str) or not stored:
+        return None
+    if os.path.isfile(stored):
+        return stored
+    beside = os.path.join(os.path.dirname(run_path), stored)
+    return beside if not os.path.isabs(stored) and os.path.isfile(beside) else None
+
+
 def pattern_stopped(e, path, config, split=None):
     """A run graded from its file (path) that a check's pattern stopped: the file named (compare reads two), and the
     cure that works for every command reading it: the pattern rewritten in the split its checks came from (split: given
     by --checks), then --checks of it, which report, compare and review take (they scored the stored pattern again)."""
-    split = split or config.get("checks_from") or config.get("split_path")
+    stored = None if split else config.get("checks_from") or config.get("split_path")
+    split = split or split_from_here(stored, path)
+    if isinstance(stored, str) and split is None:
+        return EvalError(f"{shell_word(path)}: {e}; rewrite the pattern in the split the run was made with (stored as "
+                         f"{shell_word(stored)}, relative to where it was made, and found neither from here nor beside "
+                         f"the run), then score it with --checks SPLIT")
     if not isinstance(split, str):
         return EvalError(f"{shell_word(path)}: {e}; rewrite the pattern, then score it with --checks SPLIT")
     given = option_word("--checks", split)

@@ -1439,9 +1439,31 @@ def test_a_catastrophic_pattern_in_a_hand_edited_run_is_stopped_not_run_for_hour
     write_run("edited.json", make_run([{"id": "a", "checks": [check], "response": "a" * 32 + "!"}], labels=None))
     code, out, err = cli("report", "edited.json")
     assert code == 2 and out == ""
+    # (its split, tickets.jsonl, is nowhere here: named as stored, never in a command that would fail)
     assert err == ("error: edited.json: check 'regex a+$' ran for over 0.5 s on the answer to a (its pattern backtracks "
-                   "on it); rewrite the pattern in tickets.jsonl, then: python eval.py report edited.json --checks "
-                   "tickets.jsonl (compare and review take --checks tickets.jsonl too)\n")
+                   "on it); rewrite the pattern in the split the run was made with (stored as tickets.jsonl, relative to "
+                   "where it was made, and found neither from here nor beside the run), then score it with --checks SPLIT\n")
+
+
+def test_the_cure_of_a_stopped_pattern_names_the_split_as_it_reads_from_here(project, cli, monkeypatch):
+    """139th round: a run made in p1/ with --split s.jsonl stores s.jsonl; its stopped pattern's cure, "report
+    p1/r.json --checks s.jsonl", pasted from the folder above, was "s.jsonl: no such split file". The split is
+    named as it reads from here: beside the run where it is there, as stored where it is here."""
+    monkeypatch.setattr(evalpy, "REGEX_SECONDS", 0.5)
+    case = {"id": "a", "input": "x", "difficulty": "easy", "note": "n", "checks": [{"type": "regex", "value": "(a+)+$"}]}
+    Path("p1").mkdir()
+    Path("p1/s.jsonl").write_text(json.dumps(case) + "\n")
+    made = make_run([{"id": "a", "input": "x", "checks": [{"name": "regex (a+)+$", "type": "regex", "value": "(a+)+$",
+                                                           "blocking": True}], "response": "a" * 32 + "!"}], labels=None,
+                    split="s", split_path="s.jsonl")
+    write_run("p1/r.json", made)
+    code, out, err = cli("report", "p1/r.json")
+    assert code == 2 and err.endswith("; rewrite the pattern in p1/s.jsonl, then: python eval.py report p1/r.json "
+                                      "--checks p1/s.jsonl (compare and review take --checks p1/s.jsonl too)\n"), err
+    Path("p1/s.jsonl").write_text(json.dumps(dict(case, checks=[{"type": "regex", "value": "a+!$", "name": "regex (a+)+$"}]))
+                                  + "\n")
+    code, out, err = cli(*err.split("then: python eval.py ")[1].split(" (")[0].split())
+    assert code == 0 and out.startswith("Pass rate: 1/1 = 100%"), err
 
 
 def test_answers_nested_past_pythons_stack_are_not_json(project, cli, fake):
