@@ -4527,7 +4527,17 @@ def text_taker_width(op, value, flags, groups, stand_ins):
     empty one by an alternative that can match nothing)."""
     if op in REPEATS and value[1] == regex_constants.MAXREPEAT and len(value[2]) == 1:
         taken = any_character(*value[2][0], flags)
-        return None if taken is None else (value[0], taken)
+        if taken is not None:
+            return value[0], taken
+    # a repeat of a body that takes the text ((?:.*)?, (.*)+, (?:.+)?): one round takes it, none the empty text where
+    # the body takes any text of one character or more; each of m rounds needs its share. (Not a possessive one: a
+    # lazy body's first way, nothing, would be kept, and (?:.*?)++$ fails on "ab".)
+    if op in (regex_constants.MAX_REPEAT, regex_constants.MIN_REPEAT) and value[1] >= 1:
+        body = any_text_width(list(value[2]), flags, groups, stand_ins)
+        if body is None:
+            return None
+        least, each = value[0], body[0]
+        return (0 if each == 0 or least == 0 and each == 1 else each * max(least, 1)), body[1]
     if op == regex_constants.SUBPATTERN:
         inner = (flags | value[1]) & ~value[2]
         return any_text_width(list(value[-1]), inner, groups, stand_ins)
@@ -4554,7 +4564,26 @@ def any_character(op, value, flags):
     if op == regex_constants.IN and any(pair <= {v for o, v in value if o == regex_constants.CATEGORY}
                                         for pair in CATEGORY_PAIRS):
         return False
+    # a group of one such part, read under its own flags; a branch of single characters that together take every
+    # one: (.|\n), (?:[^\n]|\n), the common way of "any text" without (?s)
+    if op == regex_constants.SUBPATTERN and len(value[-1]) == 1:
+        return any_character(*value[-1][0], (flags | value[1]) & ~value[2])
+    if op == regex_constants.BRANCH and all(len(way) == 1 for way in value[1]):
+        taken = [any_character(*way[0], flags) for way in value[1]]
+        if False in taken:
+            return False
+        if True in taken:
+            return not any(takes_line_break(*way[0]) for way in value[1])
     return None
+
+
+def takes_line_break(op, value):
+    """Whether a parsed part of one character takes a line break: \\n, or a class holding it or \\s (not proven: no)."""
+    if op == regex_constants.LITERAL:
+        return value == ord("\n")
+    return op == regex_constants.IN and not any(o == regex_constants.NEGATE for o, _ in value) and any(
+        (o, v) in ((regex_constants.LITERAL, ord("\n")), (regex_constants.CATEGORY, regex_constants.CATEGORY_SPACE))
+        or o == regex_constants.RANGE and v[0] <= ord("\n") <= v[1] for o, v in value)
 
 
 class GroupsAlwaysIn(dict):

@@ -1052,6 +1052,25 @@ def test_what_never_gives_back_but_takes_no_character_is_found_as_its_plain_form
                             "(|, ^, a*), so the check can never fail"), str(e.value)
 
 
+def test_a_repeated_group_of_any_text_or_a_branch_of_every_character_is_found_in_every_answer(tmp_path):
+    """139th round: not_regex ^(.|\\n)*$ loaded, as did (?s)^(.*)?$, (?s)^(?:.+)?$, (?m)^(?:.*)+$ and
+    \\A(?:[^\\n]|\\n)*\\Z: each matches every text, so the check could never pass. A repeat of a group that takes
+    any text, and a branch of single characters that together take every one, are read; their near misses, which
+    can fail (each on one of the texts below), are left alone."""
+    texts = ["", "\n", "a\nb", "\n\n", "ab\n", "\r\n", "\u2028", 500 * "x"]
+    for found in ("^(.|\\n)*$", "(?s)^(.*)?$", "(?s)^(?:.+)?$", "(?m)^(?:.*)+$", "\\A(?:[^\\n]|\\n)*\\Z", "^(?:.|\\s)*$",
+                  "\\A(?:(?:.|[\\n])+)?\\Z", "(?s)^(?:.*?)+$"):
+        assert all(re.search(found, t) for t in texts) and evalpy.matches_any_answer(found) is True, found
+    for fails in ("^(.|\\r)*$", "^(?:.*)+$", "(?s)^(?:.{2,})?$", "(?s)^(?:.+){2,}$", "(?s)^(?:.*?)++$", "^(?:[^x]|\\n)*$",
+                  "(?s)^(?:.+)$", "^(?:..|\\n)*$", "(?s)^(?:.+){0,0}$", "^(?:.|[^\\n])*$", "\\A(?:(?-s:.)|\\r)*\\Z"):
+        assert not all(re.search(fails, t) for t in texts) and evalpy.matches_any_answer(fails) is False, fails
+    (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                  "checks": [{"type": "not_regex", "value": "^(.|\\n)*$"}]}) + "\n")
+    with pytest.raises(evalpy.EvalError) as e:
+        evalpy.load_split(str(tmp_path / "s.jsonl"))
+    assert evalpy.ALWAYS_FOUND in str(e.value), str(e.value)
+
+
 def test_what_never_gives_back_before_a_lookbehind_it_cannot_fail_is_found_in_every_answer(tmp_path):
     """131st round: checks.json's [ab]*+(?<!x[ab]) loaded and passed every answer, as did {{a}}*+(?<!x{{a}}) of a = b,
     .?+(?<![ab]xb), a?+(?<!x)[ab]*+ and (?:ab)?+(?<!xab)++: what never gives back, followed by a lookbehind that needs a
