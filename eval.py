@@ -6164,16 +6164,24 @@ def case_checks(case, defaults, labels, older=None):
         # a value its vars leave empty, said by the var (its rule's words, "needs a non-empty string value", blamed
         # the value written, {{customer}}, and named none). Where its rule refuses it alone: a var of spaces is text, as
         # a value of spaces written is (contains " "; a pattern's too), but a judge's criterion that shows nothing
-        emptied = [v for v in placeholder_names(template) if not case_names[v].strip()] \
+        # (one of spaces or a zero-width space is no empty var: the criterion it fills shows nothing, said so)
+        emptied = [v for v in placeholder_names(template) if shows_nothing(case_names[v])] \
             if isinstance(check.get("value"), str) and (check["value"] == "" or check["type"] in JUDGE_CHECKS
                                                          and shows_nothing(check["value"])) else []
         if emptied and not CHECK_TYPES[check["type"]].pattern:   # (a pattern's are said by pattern_placeholder_problems)
-            problems.append(f"check {check['name']!r}{whose} uses {{{{{var_shown(emptied[0])}}}}}, and "
-                            f"vars.{var_shown(emptied[0])} is empty here: it would check for nothing; give it a value")
+            var, value = var_shown(emptied[0]), case_names[emptied[0]]
+            problems.append(f"check {check['name']!r}{whose} uses {{{{{var}}}}}, and vars.{var} is empty here: it would "
+                            "check for nothing; give it a value" if value == "" else
+                            f"check {check['name']!r}{whose} uses {{{{{var}}}}}, and vars.{var} is {shown_value(value)} "
+                            "here: the criterion shows nothing, so the judge would be asked about nothing; give it a "
+                            "value that shows text")
             continue
         # the check as filled is what the run file stores, and reading it back holds it to the
-        # same rules: a value a var leaves empty is refused here, before any call
-        filled = parse_check(check)[1] or filled_check_problems(check, labels, case, written=older is None)
+        # same rules: a value a var leaves empty is refused here, before any call. (parse_check names a named check
+        # itself: its problem is named once, below, never "check 'judge {{x}}': check 'judge {{x}}': ...")
+        own = f"check {check['name']!r}: "
+        filled = [p.removeprefix(own) for p in parse_check(check)[1]] \
+            or filled_check_problems(check, labels, case, written=older is None)
         # (a position re names counts in the pattern as filled, which was never shown: "at position 9" of an 8th)
         filled = [p + (f" (in the pattern as its vars fill it: '{on_one_line(check['value'], 120)}')"
                        if p.startswith("bad regular expression") and check.get("value") != template else "") for p in filled]

@@ -783,14 +783,15 @@ def test_one_case_validator_says_the_same_at_both_boundaries():
      "s.jsonl:1: check 'icontains {{customer}}' uses {{customer}}, and vars.customer is empty here: it would check for "
      "nothing; give it a value\n"),
     ({"input": "hola", "vars": {"x": " "}, "checks": [{"type": "judge", "value": " {{x}} "}]},
-     "check 'judge  {{x}} ' uses {{x}}, and vars.x is empty here: it would check for nothing; give it a value\n"),
+     "check 'judge  {{x}} ' uses {{x}}, and vars.x is ' ' here: the criterion shows nothing, so the judge would be asked "
+     "about nothing; give it a value that shows text\n"),
     ({"messages": [{"role": "user", "content": "{{x}}"}], "vars": {"x": " "}, "checks": [{"type": "contains", "value": "a"}]},
      "messages turn 1: content must be non-empty text"),
     # (round 108) a judge's criterion of spaces or a zero-width space: the judge asked about nothing, and passing it
     ({"input": "hola", "checks": [{"type": "judge", "value": "\n\t"}]},
      "check 'judge' needs a criterion as value: its value shows nothing"),
     ({"input": "hola", "vars": {"x": "\u200b"}, "checks": [{"type": "judge", "value": "{{x}}"}]},
-     "check 'judge' needs a criterion as value: its value shows nothing"),
+     "vars.x is '\\u200b' here: the criterion shows nothing"),
     ({"input": "hola", "checks": [{"type": "judge", "value": "\u3164\u2800"}]},   # (its review: fillers drawn blank)
      "check 'judge' needs a criterion as value: its value shows nothing"),
 ])
@@ -822,6 +823,20 @@ def test_a_bad_weight_is_said_alone_and_a_var_of_spaces_is_text_as_written(tmp_p
     assert load(vars={"x": " "}, checks=[{"type": "contains", "value": "{{x}}"}])[0]["checks"][0]["value"] == written == " "
     with pytest.raises(evalpy.EvalError, match="vars.x is empty here"):
         load(vars={"x": ""}, checks=[{"type": "contains", "value": "{{x}}"}])
+
+def test_a_judge_criterion_a_var_of_spaces_or_a_zero_width_space_fills_is_said_to_show_nothing_once(tmp_path):
+    """139th round: a judge's "{{x}}" of vars.x " " was refused as "vars.x is empty here" (it is a space), and of
+    "\\u200b" as "check 'judge {{x}}': check 'judge {{x}}': check 'judge' needs a criterion...", its name twice. Each
+    says the var's value and that the criterion shows nothing, the check named once."""
+    for value, shown in ((" ", "' '"), ("\u200b", "'\\u200b'"), ("\u00ad", "'\\xad'")):
+        (tmp_path / "s.jsonl").write_text(json.dumps({"id": "a", "input": "x", "difficulty": "easy", "note": "n",
+                                                      "vars": {"x": value}, "checks": [{"type": "judge", "value": "{{x}}"}]}))
+        with pytest.raises(evalpy.EvalError) as e:
+            evalpy.load_split(str(tmp_path / "s.jsonl"))
+        assert str(e.value) == (f"{tmp_path}/s.jsonl:1: check 'judge {{{{x}}}}' uses {{{{x}}}}, and vars.x is {shown} here: "
+                                "the criterion shows nothing, so the judge would be asked about nothing; give it a value "
+                                "that shows text"), str(e.value)
+
 
 @pytest.mark.parametrize("what", ["split", "prompt"])
 def test_a_file_name_that_is_not_utf8_is_refused_before_any_call(project, cli, fake, what):
