@@ -2826,6 +2826,7 @@ class ReportAdds(TypedDict, total=False):
     labels_unseen: int      # labels only, past MANY_LABELS: labels.txt's labels no case expects and no answer gave,
     #                         left out of per_label and confusion (3,000 of them made a matrix of 9 million cells)
     checks_from: str        # set by report: the run file, or --checks SPLIT
+    nothing_scored: bool    # set by report --json (json_score): no answer scored, SCORED_KEYS' tables left empty
     checks_left_out: list   # set by report: the ids of --checks SPLIT's cases the run never asked (added since)
     annotations: dict       # set by report when review annotated answers: {file, counts, left_out, other_versions}
     agent: dict             # cases with tools: agent_figures(), the final result and the trajectory apart
@@ -22304,6 +22305,24 @@ def rerun_warning(rerun):
 # and "Failing cases (0) none" where the text said there were none).
 SCORED_SECTIONS = ("labels", "checks", "by_difficulty", "by_tag", "weighted", "trials", "failures")
 NOTHING_SCORED = "No answer was scored: no per-label, confusion, slice or failure table to show."
+# ...and the score's keys --json holds them under, emptied alike: each key kept, of its own kind (a table {} or [], the
+# weighted figures null as a run without weights has them), so a script that reads one meets no missing key and no
+# row of zeros; nothing_scored says why they are empty
+SCORED_KEYS = {"per_label": {}, "confusion": {}, "checks": [], "by_difficulty": {}, "by_tag": {}, "weighted": None,
+               "trials": [], "failures": []}
+
+
+def nothing_scored(s):
+    """No answer at all, none undecided (whose judges' doubtful verdicts are still shown): SCORED_SECTIONS left out."""
+    return not s["answers"] and not s["open"]
+
+
+def json_score(s):
+    """The score as report --json prints it: with nothing_scored, and SCORED_KEYS emptied where it is true, as every
+    other view leaves their tables out (a per-label table of nulls, a confusion matrix of zeros and checks of 0 of 0)."""
+    if not nothing_scored(s):
+        return {**s, "nothing_scored": False}
+    return {**s, "nothing_scored": True, **{k: empty for k, empty in SCORED_KEYS.items() if k in s}}
 
 
 def report_rows(config, s):
@@ -22345,7 +22364,7 @@ def rows_headline(s):
     return {"key": "headline", "measure": s["measure"], "repeat": s["repeat"], "labels": "baseline" in s, "rows": rows,
             "unscored": unscored,
             # no answer at all, none undecided (whose judges' doubtful verdicts are still shown): SCORED_SECTIONS left out
-            "nothing_scored": not s["answers"] and not s["open"]}
+            "nothing_scored": nothing_scored(s)}
 
 
 def count_of(s, key):
@@ -25335,7 +25354,8 @@ def format_compare(c, baseline_path, candidate_path):
         out.append(outcome_line(outcome, "errored") + f"  ({ERRORED_WORDS})")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
-    out += [f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
+    out += [nothing_compared(figures) or
+            f"{figures['measure'].capitalize()}{unit}: {side_text(base['figure'])} -> {side_text(cand['figure'])}",
             *([f"Invalid answers: {invalid_text(row_of(figures, 'invalid'))}"] if row_of(figures, "invalid") else []),
             *[f"{words}: {invalid_text(row_of(figures, name))} ({why})" for name, (words, why) in STOPS.items()
               if row_of(figures, name)],
@@ -25395,6 +25415,13 @@ def identical_text(r):
     k = r["trials_paired"]
     return (f"{figure_text(r['figure'])} of {figure_text(r['of'])}"
             + ("" if k is None else f" (trial 1{f'–{k}' if k > 1 else ''} of each case: the trials both runs have)"))
+
+
+def nothing_compared(figures):
+    """The line of a comparison no case of which both runs decided (every answer of one errored): no figure to compare,
+    said so, never "0/0 = - -> 0/0 = -"; None where there is one."""
+    return None if figures["cases"] else (f"{figures['measure'].capitalize()}: no case has a verdict in both runs, "
+                                          f"so there is no {figures['measure']} to compare")
 
 
 def measure_unit(figures, outcome):
@@ -25463,8 +25490,9 @@ def markdown_compare(c, baseline_path, candidate_path):
         out.append(f"Changed: {runs['unchanged']}")
     base, cand, diff = (row_of(figures, k) for k in ("baseline", "candidate", "difference"))
     unit = measure_unit(figures, outcome)
-    out += ["", "| | baseline | candidate |", "|---|---|---|",
-            f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"]
+    out += ["", "| | baseline | candidate |", "|---|---|---|"] + (
+        [f"| {nothing_compared(figures)} | | |"] if nothing_compared(figures) else
+        [f"| {figures['measure'].capitalize()}{unit} | {side_text(base['figure'])} | {side_text(cand['figure'])} |"])
     if row_of(figures, "invalid"):
         out.append("| Invalid answers | " + " | ".join(invalid_side(row_of(figures, "invalid"), i) for i in (0, 1)) + " |")
     out += [f"| {words} | " + " | ".join(invalid_side(row_of(figures, name), i) for i in (0, 1)) + " |"
@@ -31699,7 +31727,7 @@ def cmd_report(args):
         write_page(args.html, report_page(args.run, run, cases, s, annotations), args.force,
                    [*files_of_run(args.run, config), args.checks])
     show(view_of(args), {"run": args.run, "config": {k: v for k, v in config.items() if k != "prompt_text"},
-                         **s, "gates": {"exit": code, "verdicts": verdicts}},
+                         **json_score(s), "gates": {"exit": code, "verdicts": verdicts}},
          lambda: markdown_report(config, s, args.run), lambda: format_report(config, s, args.run), verdicts)
     return code
 

@@ -292,6 +292,17 @@ def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_with
     assert "Only part of the split was run" not in page   # (said once, in the sentence of the cases both hold)
 
 
+def test_a_run_where_every_case_errored_gives_no_accuracy_to_compare_not_0_of_0(project, cli):
+    """139th round: compare of a run against one whose every call failed printed "Accuracy (on the 0 cases both runs
+    decided): 0/0 = - -> 0/0 = -" (and a markdown row of it): there is no accuracy to compare, said so."""
+    made = [make_run([{"id": f"e{i}", "expected": "bug", "response": answer} for i in range(1, 4)]) for answer in ("bug", None)]
+    runs = [write_run(f"runs/{name}.json", run) for name, run in zip(("alive", "dead"), made)]
+    for view in ([], ["--markdown"]):
+        out = cli("compare", *runs, *view)[1]
+        assert "0/0" not in out and "Accuracy: no case has a verdict in both runs, so there is no accuracy to compare" \
+            in out, out
+
+
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
     errored = write_run("runs/dev-v3-2.json", split_run("dev", {"dev-09": None}))   # dev-09 got no usable answer
     out = cli("compare", two_runs[0], errored)[1]

@@ -893,12 +893,27 @@ def test_a_lone_surrogate_in_an_answer_is_printed_escaped_in_every_view(project)
             assert "bug \\ud800 fin" in out, argv
 
 
+def every_case_errored(response=None):
+    """Three cases expecting bug, each call failed (or answered `response`)."""
+    return make_run([{"id": f"e{i}", "expected": "bug", "response": response, "error": "HTTP 500: runner died"}
+                     for i in range(1, 4)])
+
+
+def test_a_run_where_every_case_errored_has_its_tables_empty_in_json_as_every_view_leaves_them_out(project, cli):
+    """139th round: report --json of a run whose every call failed still held a per-label table of nulls, a confusion
+    matrix of zeros and checks of 0 of 0, where README says such a run shows none of them in every view. Each key is
+    kept (a script reading one finds it), empty, and nothing_scored says why; a run with answers says false."""
+    s = json.loads(cli("report", write_run("runs/dead.json", every_case_errored()), "--json")[1])
+    assert s["nothing_scored"] is True and (s["per_label"], s["confusion"], s["checks"], s["by_difficulty"], s["trials"],
+                                            s["failures"]) == ({}, {}, [], {}, [], []), s
+    s = json.loads(cli("report", write_run("runs/alive.json", every_case_errored("bug")), "--json")[1])
+    assert s["nothing_scored"] is False and s["checks"][0]["total"] == 3 and s["confusion"]["bug"]["bug"] == 3
+
+
 def test_a_run_where_every_case_errored_prints_no_empty_tables(project, cli):
     """Issue 31, cosmetic: a run without a single answer printed per-label, confusion, slice and failure
     tables full of zeros and dashes."""
-    run = make_run([{"id": f"e{i}", "expected": "bug", "response": None, "error": "HTTP 500: runner died"}
-                    for i in range(1, 4)])
-    path = write_run("runs/dead.json", run)
+    path = write_run("runs/dead.json", every_case_errored())
     code, out, err = cli("report", path)
     assert out.startswith("Accuracy: no answers to score (3 errors, 0 undecided)")
     assert "No answer was scored: no per-label, confusion, slice or failure table to show." in out
