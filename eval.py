@@ -1499,14 +1499,13 @@ def json_line(obj):
 # one in 2**32 of other changes), and it costs a resume of 1,000 answers about a millisecond. Of the bytes as written,
 # not of the JSON read back: nothing is rendered again to check it (a later Python's JSON is no measure of an older
 # file). Its readers check it after what else a line holds (a line that is no answer is said so, the more telling).
-# A journal's first line carries one too, which marks the file as checksummed: a line without one after it is damaged;
-# a file an older eval.py wrote (no checksum on its first line) is read as it was.
+# A line without one is read as an older eval.py's, held to every other check: a journal this one began and an older one
+# resumed (it writes none) holds such lines under checksummed ones, and calling them damaged lost the answers they held;
+# the checksum is no guard against an edit, which could as well write one. A journal's first line carries one too.
 LINE_CHECKSUM = "crc32"
 CHECKSUM_TAIL = re.compile(rb', "crc32": "([0-9a-f]{8})"\}')
 CHECKSUM_TAIL_SIZE = len(b', "crc32": "00000000"}')
 CHECKSUM_MISMATCH = "its checksum does not match (it was changed after it was written)"
-CHECKSUM_MISSING = ("it has no checksum, where every line under this file's first was written with one (it was changed "
-                    "after it was written)")
 
 
 def checksummed_line(obj):
@@ -1523,14 +1522,12 @@ def checksum_of(line):
     return None if found is None else (line[:found.start()] + b"}", int(found.group(1), 16))
 
 
-def checksum_problem(line, required):
+def checksum_problem(line):
     """Why a line of a journal, judging or pairwise journal (bytes) is damaged by its checksum, or None: one that does
-    not match; none where the file's first line carries one (`required`). The field itself is taken off by
-    unchecksummed once the line is read."""
+    not match (one without any is an older eval.py's). The field itself is taken off by unchecksummed once the line is
+    read."""
     held = checksum_of(line.rstrip(b"\n"))
-    if held is None:
-        return CHECKSUM_MISSING if required else None
-    return CHECKSUM_MISMATCH if zlib.crc32(held[0]) != held[1] else None
+    return CHECKSUM_MISMATCH if held is not None and zlib.crc32(held[0]) != held[1] else None
 
 
 def unchecksummed(entry):
@@ -15706,9 +15703,8 @@ def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
             raise EvalError(f"{shell_word(path)}:1: damaged journal header ({line_problem(e)}); {lost}") from None
         raise EvalError(f"{shell_word(path)}:1: not a run's header (a journal's first line is its run's configuration): "
                         f"another's file, or a journal whose header was taken out; {lost}") from None
-    checked = checksum_of(lines[0]) is not None   # (its lines are held to theirs; a journal of an older eval.py, as it was)
     problem = (resumed_problem(unchecksummed(header)["config"]) or labels_problem(config["labels"])
-               or checksum_problem(lines[0], checked))   # (last: what else is wrong with it is the more telling)
+               or checksum_problem(lines[0]))   # (last: what else is wrong with it is the more telling)
     if problem:
         raise EvalError(f"{shell_word(path)}:1: damaged journal header: {problem}; {JOURNAL_HEADER_MEND}")
     if recorded_host:
@@ -15738,7 +15734,7 @@ def read_journal(path, turns=None, where=None, begun=None, recorded_host=True):
         if not problem and "turn" in entry:   # (an entry with a problem may have no id to key it by)
             key = (entry["id"], entry.get("trial", 1))
             problem = turn_conflict(entry, placed.setdefault(key, {}), number, config["repeat"])
-        problem = problem or checksum_problem(raw, checked)   # (a line that is no answer is said so first)
+        problem = problem or checksum_problem(raw)   # (a line that is no answer is said so first)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged journal line: {problem}"
                             f"{JOURNAL_MEND if type(entry) is dict and type(entry.get('id')) is str else '; remove it, then resume'}")
@@ -18182,8 +18178,7 @@ def judging_lines(path):
             raise TypeError
     except (ValueError, UnicodeDecodeError, KeyError, TypeError):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
-    checked = checksum_of(first.rstrip(b"\n")) is not None   # (a judging of an older eval.py: read as it was)
-    problem = judging_header_problem(unchecksummed(header)) or checksum_problem(first, checked)
+    problem = judging_header_problem(unchecksummed(header)) or checksum_problem(first)
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
         raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
     entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
@@ -18198,7 +18193,7 @@ def judging_lines(path):
                     nth_seed(judge["seed"], entry["vote"]["vote"]), judge["seed"] + entry["vote"]["vote"] - 1)
                 and f"a vote asked with seed {entry['vote']['seed']}, where this judging's vote {entry['vote']['vote']} "
                     f"is asked with {nth_seed(judge['seed'], entry['vote']['vote'])}: a line of another judging") \
-                or checksum_problem(line, checked)   # (last: a line that is no vote is said so first)
+                or checksum_problem(line)   # (last: a line that is no vote is said so first)
         except ValueError as e:   # (a UnicodeDecodeError is one: line_problem tells them apart)
             raise EvalError(f"{shell_word(path)}:{number}: damaged judging line ({line_problem(e)})") from None
         call = None if problem else (json_text(entry["id"]), entry["trial"], entry["vote"]["check"],
@@ -27287,8 +27282,6 @@ def journaled_comparisons(path, candidate=None):
             f"{os.lstat(path).st_mode & 0o7777:o}): ask its owner to go on with that compare or to make the journal "
             "readable, or copy both runs to a folder of yours and compare the copies")) from None
     held, decided = {}, {}
-    # (no header: its first line says whether its lines carry checksums; one of an older eval.py's, read as it was)
-    checked = bool(lines) and checksum_of(lines[0].rstrip(b"\n")) is not None
     for number, line in enumerate(lines, 1):
         try:
             entry = exact_json(line.decode("utf-8"))
@@ -27305,7 +27298,7 @@ def journaled_comparisons(path, candidate=None):
             problem = first != number and (f"a second verdict for the call line {first} holds the verdict of (case "
                                            f"{on_one_line(id_shown(entry['verdict']['id']), 40)}, vote {entry['verdict']['vote']}, "
                                            f"{entry['verdict']['order']})")
-        problem = problem or checksum_problem(line, checked)   # (last: what else is wrong with a line is more telling)
+        problem = problem or checksum_problem(line)   # (last: what else is wrong with a line is more telling)
         if problem:
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
                             "that line, then compare again to store the others (nothing was stored)")

@@ -19,7 +19,8 @@ from statsmodels.stats.proportion import proportion_confint
 
 from fake_ollama import unfenced
 from conftest import (FORGED, written_line, FORGED_SHOWN, WRITE_FILE, folder_refused, open_refused, removal_refused, eval_cli, evalpy, load_json,
-                      lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write, write_run)
+                      lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write,
+                      unchecksummed_lines, write_run)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -2715,24 +2716,25 @@ def interrupted_judging(cli, fake, split, *options, after=14):
     fake.latency = 0
 
 
-def test_a_judging_vote_changed_after_it_was_written_is_refused_by_its_checksum(project, judged_split, cli, fake):
+@pytest.mark.parametrize("older_from", [0, 2], ids=["begun-by-an-older-eval-py", "resumed-by-an-older-eval-py"])
+def test_a_judging_vote_changed_after_it_was_written_is_refused_by_its_checksum(project, judged_split, cli, fake,
+                                                                                older_from):
     """139th round: a judging's vote still JSON after an edit or a bit flip ("pass": true made false) was taken into the
     judged run as the judge's verdict. Each line carries a CRC-32 of its own bytes: one that does not match is named, the
-    judging kept, nothing written; one without it under a header with one too. A judging without any (an older
-    eval.py's) is read as it was."""
+    judging kept, nothing written. A line without any is an older eval.py's, read as it was, in a judging it began or
+    one this eval.py began and it went on with (its votes were refused as changed, and asked again)."""
     interrupted_judging(cli, fake, judged_split)
     judging = Path("j.json.judging")
     written = judging.read_bytes()
     lines = written.split(b"\n")
-    unmarked = re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", written)
-    for line, says in ((lines[1].replace(b'"pass": true', b'"pass": false', 1), evalpy.CHECKSUM_MISMATCH),
-                       (unmarked.split(b"\n")[1], evalpy.CHECKSUM_MISSING)):
-        judging.write_bytes(b"\n".join([lines[0], line, *lines[2:]]))
-        code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
-        assert code == 2 and f"j.json.judging:2: damaged judging line: {says}" in err and "Traceback" not in err, err
-        assert judging.read_bytes() == b"\n".join([lines[0], line, *lines[2:]]) and not Path("j.json").exists()
-    judging.write_bytes(unmarked)
-    held = unmarked.count(b"\n") - 1
+    line = lines[1].replace(b'"pass": true', b'"pass": false', 1)
+    judging.write_bytes(b"\n".join([lines[0], line, *lines[2:]]))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and f"j.json.judging:2: damaged judging line: {evalpy.CHECKSUM_MISMATCH}" in err, err
+    assert "Traceback" not in err and judging.read_bytes() == b"\n".join([lines[0], line, *lines[2:]])
+    assert not Path("j.json").exists()
+    judging.write_bytes(b"\n".join([*lines[:older_from], *unchecksummed_lines(written).split(b"\n")[older_from:]]))
+    held = written.count(b"\n") - 1
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0 and len(fake.chat_bodies) - asked == 10 - held, err

@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import binomtest
 
 from conftest import (MARKUP, evalpy, folder_refused, load_json, make_run, markdown_acted_on, open_refused,
-                      others_stale_lock, run_with_file_size_limit, write_run)
+                      others_stale_lock, run_with_file_size_limit, unchecksummed_lines, write_run)
 from fake_ollama import unfenced
 
 CRITERION = "Which answer helps the customer more?"
@@ -2106,25 +2106,28 @@ def line_edited(line, judge=(), verdict=()):
     return json.dumps(entry).encode() + b"\n"
 
 
-def test_a_pairwise_verdict_changed_after_it_was_written_is_refused_by_its_checksum(project, cli, fake):
+@pytest.mark.parametrize("older_from", [0, 2], ids=["begun-by-an-older-eval-py", "gone-on-with-by-an-older-eval-py"])
+def test_a_pairwise_verdict_changed_after_it_was_written_is_refused_by_its_checksum(project, cli, fake, older_from):
     """139th round: a journaled verdict still JSON after an edit or a bit flip (its winner made the other run) was stored
-    as the judge's. Each line carries a CRC-32 of its own bytes: one that does not match is named and nothing is stored;
-    one without it, where the first line has one, too. A journal without any (an older eval.py's) is stored as it was."""
+    as the judge's. Each line carries a CRC-32 of its own bytes: one that does not match is named and nothing is stored.
+    A line without any is an older eval.py's, stored as it was, also after lines with one (they were refused as changed,
+    the verdicts paid for lost)."""
     base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
     scripted_judge(fake)
     stopped_compare(base, cand, fake, "SIGKILL", 7)
     journal = Path(cand + ".pairwise.json.journal")
-    lines = journal.read_bytes().splitlines(keepends=True)
-    unmarked = [re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", line) for line in lines]
+    written = journal.read_bytes()
+    lines = written.splitlines(keepends=True)
+    unmarked = unchecksummed_lines(written).splitlines(keepends=True)
     other = re.sub(rb'"winner": "(A|B)"', lambda m: b'"winner": "' + {b"A": b"B", b"B": b"A"}[m[1]] + b'"', lines[1])
     assert other != lines[1] and unmarked[1] != lines[1]
     compare = ("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
-    for line, says in ((other, evalpy.CHECKSUM_MISMATCH), (unmarked[1], evalpy.CHECKSUM_MISSING)):
-        journal.write_bytes(lines[0] + line + b"".join(lines[2:]))
-        code, out, err = cli(*compare)
-        assert code == 2 and f"{journal}:2: damaged pairwise journal line: {says}" in err and "Traceback" not in err, err
-        assert journal.read_bytes() == lines[0] + line + b"".join(lines[2:]) and not Path(cand + ".pairwise.json").exists()
-    journal.write_bytes(b"".join(unmarked))
+    journal.write_bytes(lines[0] + other + b"".join(lines[2:]))
+    code, out, err = cli(*compare)
+    assert code == 2 and f"{journal}:2: damaged pairwise journal line: {evalpy.CHECKSUM_MISMATCH}" in err, err
+    assert "Traceback" not in err and journal.read_bytes() == lines[0] + other + b"".join(lines[2:])
+    assert not Path(cand + ".pairwise.json").exists()
+    journal.write_bytes(b"".join([*lines[:older_from], *unmarked[older_from:]]))
     asked = len(fake.chat_bodies)
     code, out, err = cli(*compare)
     assert code == 0 and len(fake.chat_bodies) - asked == 16 - len(unmarked), err

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
                       folder_refused, others_stale_lock, printed_lines, read_cases, open_refused, removal_refused,
-                      run_with_file_size_limit, stopped_write)
+                      run_with_file_size_limit, stopped_write, unchecksummed_lines)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -1272,20 +1272,18 @@ def test_a_journal_line_changed_after_it_was_written_is_refused_by_its_checksum(
     refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:1: damaged journal header: {evalpy.CHECKSUM_MISMATCH}")
 
 
-def test_a_journal_an_older_eval_py_wrote_without_checksums_resumes_and_one_with_them_needs_them(project, cli, fake):
-    """139th round: a run begun before checksums (its header without one) resumes as it did; under a header with one,
-    a line without it was not written by eval.py."""
+@pytest.mark.parametrize("older_from", [0, 3], ids=["begun-by-an-older-eval-py", "resumed-by-an-older-eval-py"])
+def test_a_journal_whose_lines_an_older_eval_py_wrote_without_checksums_resumes(project, cli, fake, older_from):
+    """139th round: a run begun before checksums (its header without one) resumes as it did. One begun by this eval.py
+    and resumed for a while by an older one (which writes no checksum) could not be resumed again: each older line was
+    refused as "changed after it was written", the answers paid for lost. A line without a checksum is an older
+    eval.py's, read as it was; one with it is checked."""
     fake.answers = answer_key("golden/dev.jsonl")
     kept = killed_run(project, fake, 4)
     fake.latency = 0
     journal = project / "runs" / "dev-v3.json.journal"
-    written = journal.read_bytes()
-    unmarked = re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", written)
-    assert unmarked.count(b"\n") == written.count(b"\n") and b"crc32" not in unmarked.rsplit(b"\n", 1)[0]
-    lines = written.split(b"\n")
-    journal.write_bytes(b"\n".join([*lines[:2], unmarked.split(b"\n")[2], *lines[3:]]))
-    refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:3: damaged journal line: {evalpy.CHECKSUM_MISSING}")
-    journal.write_bytes(unmarked)
+    lines, unmarked = journal.read_bytes().split(b"\n"), unchecksummed_lines(journal.read_bytes()).split(b"\n")
+    journal.write_bytes(b"\n".join([*lines[:older_from], *unmarked[older_from:]]))
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 0 and len(fake.chat_bodies) - asked == 28 - kept, err
