@@ -15314,9 +15314,22 @@ def journal_in_the_way(run_path):
     if journal_config(run_path + JOURNAL_SUFFIX) is None:   # no run's header: not a journal --resume could go on with
         return (f"{shell_word(run_path + JOURNAL_SUFFIX)} is what a run stopped before asking anything left (it holds no "
                 "answer); remove it and run again" if never_begun(run_path + JOURNAL_SUFFIX) else None)
+    damage = header_checksum_damage(run_path + JOURNAL_SUFFIX)
+    if damage:   # (a bit flipped in its model or seed: "finish it with: run --resume" was said, which then refused it)
+        return f"{shell_word(run_path + JOURNAL_SUFFIX)}:1: damaged journal header: {damage}; {JOURNAL_HEADER_MEND}"
     # (its split, prompt and settings unread here: a resume of one begun otherwise is refused, naming what changed)
     return (f"{shell_word(run_path + JOURNAL_SUFFIX)} holds an unfinished run (interrupted); finish it with: "
             f"{resume_command(run_path)} (it goes on as it began: with the split, prompt and settings it was begun with)")
+
+
+def header_checksum_damage(path):
+    """checksum_problem of a journal's first line, or None (one that cannot be read is its readers' to say): what is said
+    of a stopped run before its resume reads it all."""
+    try:
+        with open_regular(path) as f:
+            return checksum_problem(f.readline().removeprefix(BOM))
+    except (OSError, EvalError):
+        return None
 
 
 def never_begun(path):
@@ -26774,8 +26787,9 @@ def judging_state(path, header, todo):
         return ("broken", "has a damaged first line, so its votes cannot be matched to answers and a judge") if ended \
             else ("empty", "was left by a judge stopped before it asked anything, and holds no vote")
     # never "other settings" for what is damaged: a digest too many is no model pulled again; nor "other answers" for
-    # an answers_sha of junk (runs told the user to put back a run never changed)
-    problem = judging_header_problem(held)
+    # an answers_sha of junk (runs told the user to put back a run never changed); nor for a bit flipped in it (seed 42
+    # read 52: "judge with what it was begun with", a seed no judge of that run can be given), its checksum's to tell
+    problem = judging_header_problem(unchecksummed(held)) or checksum_problem(first.removeprefix(BOM))
     if problem:   # (judging_lines, which reads it on, holds it to the same)
         return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
     if held["answers_sha"] not in (header["answers_sha"], answers_sha(as_named_before(todo))):

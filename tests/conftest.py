@@ -464,6 +464,13 @@ def written_line(entry):
     return evalpy.checksummed_line({k: v for k, v in entry.items() if k != evalpy.LINE_CHECKSUM})
 
 
+def bit_flipped(line, after):
+    """line (bytes) with the low bit of the byte after `after` flipped: a letter stays a letter, a digit a digit, the
+    line JSON still (what a bit flip on the disk, or an edit by hand, leaves)."""
+    at = line.index(after) + len(after)
+    return line[:at] + bytes([line[at] ^ 1]) + line[at + 1:]
+
+
 def unchecksummed_lines(written):
     """A journal, judging or pairwise journal's bytes as an eval.py before checksums wrote them: each line's crc32 off."""
     unmarked = re.sub(rb', "crc32": "[0-9a-f]{8}"}\n', b"}\n", written)

@@ -20,7 +20,7 @@ from statsmodels.stats.proportion import proportion_confint
 from fake_ollama import unfenced
 from conftest import (FORGED, written_line, FORGED_SHOWN, WRITE_FILE, folder_refused, open_refused, removal_refused, eval_cli, evalpy, load_json,
                       lock_held_by_another, make_run, others_stale_lock, printed_lines, stopped_write,
-                      unchecksummed_lines, write_run)
+                      unchecksummed_lines, write_run, bit_flipped)
 
 CRITERION = "La respuesta contesta a lo que pregunta el cliente."
 
@@ -2738,6 +2738,24 @@ def test_a_judging_vote_changed_after_it_was_written_is_refused_by_its_checksum(
     asked = len(fake.chat_bodies)
     code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
     assert code == 0 and len(fake.chat_bodies) - asked == 10 - held, err
+
+
+@pytest.mark.parametrize("after", [b'"seed": ', b'"answers_sha": "', b'"prompt": "'])
+def test_a_judging_header_changed_after_it_was_written_is_said_damaged_never_one_of_other_settings(
+        project, judged_split, cli, fake, after):
+    """139th round: a judging whose header had one bit flipped (its seed 42 read 52, a letter of its answers_sha or its
+    prompt) was said to hold "an interrupted judging of other settings" (judge with seed 52: no judge of that run can be)
+    or "of other answers": judge read its first line without its checksum, which runs and the votes' reader check. It is
+    a damaged first line, the judging kept as it is."""
+    interrupted_judging(cli, fake, judged_split)
+    judging = Path("j.json.judging")
+    lines = judging.read_bytes().split(b"\n")
+    lines[0] = bit_flipped(lines[0], after)
+    judging.write_bytes(b"\n".join(lines))
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and f"j.json.judging has a damaged first line ({evalpy.CHECKSUM_MISMATCH})" in err, err
+    assert "of other" not in err and "Traceback" not in err and judging.read_bytes() == b"\n".join(lines)
+    assert not Path("j.json").exists()
 
 
 def test_a_judge_stopped_before_it_asks_says_where_the_votes_of_the_judging_begun_are(project, judged_split, cli, fake):

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import (FORGED, FORGED_SHOWN, ROOT, STARTED, answer_key, eval_cli, evalpy, load_json, lock_held_by_another,
                       folder_refused, others_stale_lock, printed_lines, read_cases, open_refused, removal_refused,
-                      run_with_file_size_limit, stopped_write, unchecksummed_lines)
+                      run_with_file_size_limit, stopped_write, unchecksummed_lines, bit_flipped)
 
 VOLATILE = ("latency_ms", "prompt_eval_duration_ns")   # what differs between two identical runs (the second finds
 # its prompts in the server's cache, and times only what it evaluates)
@@ -1237,13 +1237,6 @@ def test_an_interrupted_run_says_how_many_answers_it_kept_in_words(project, fake
     assert proc.returncode == 2 and f"interrupted: {kept} of 28 answers kept in runs/dev-v3.json.journal" in err, err
 
 
-def bit_flipped(line, after):
-    """line (bytes) with the low bit of the byte after `after` flipped: a letter stays a letter, a digit a digit, the
-    line JSON still (what a bit flip on the disk, or an edit by hand, leaves)."""
-    at = line.index(after) + len(after)
-    return line[:at] + bytes([line[at] ^ 1]) + line[at + 1:]
-
-
 def refused_unchanged(cli, fake, journal, says):
     """A resume of runs/dev-v3.json refused, naming the journal's line (`says`): exit 2, nothing asked, nothing stored,
     the journal kept as it is."""
@@ -1270,6 +1263,10 @@ def test_a_journal_line_changed_after_it_was_written_is_refused_by_its_checksum(
     lines[0] = bit_flipped(lines[0], b'"model": "')   # the header too: its model, the one the rest is asked of
     journal.write_bytes(b"\n".join(lines))
     refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:1: damaged journal header: {evalpy.CHECKSUM_MISMATCH}")
+    # and so the run's own command says of it ("finish it with: run --resume" was said, sending the user round to this)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/dev-v3.json")
+    assert code == 2 and "finish it with" not in err and f"--out runs/dev-v3.json: runs/dev-v3.json.journal:1: damaged " \
+        f"journal header: {evalpy.CHECKSUM_MISMATCH}; mend it" in err, err
 
 
 @pytest.mark.parametrize("older_from", [0, 3], ids=["begun-by-an-older-eval-py", "resumed-by-an-older-eval-py"])
