@@ -15660,10 +15660,14 @@ JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # 
 # fault may be an earlier one (a turn edited to end the conversation is told by the turn after it)
 JOURNAL_MEND = ("; mend it as it was, or remove every line of that case and trial (what they held is asked again), "
                 "then resume")
-# What to do of a journal header holding a wrong value (config_problem's, resumed_problem's): the resume reads every
-# answer under it by that value, so it is mended as it was, or the run made again, each answer asked again
-JOURNAL_HEADER_MEND = ("mend it as it was (from the command that began the run, or a copy of the journal), or move the "
-                       "journal aside and run again (the answers in it are then asked again)")
+# What to do of a journal header holding a wrong value (config_problem's, resumed_problem's) or one its checksum does
+# not match: the resume reads every answer under it by that value, so it is mended as it was, or the run made again,
+# each answer asked again. Its checksum is taken off as it is mended: a value mended by hand (temperature "0.0" made 0,
+# as --temperature 0 writes it) never matches it again, which left only the move aside, every answer lost; a header
+# without one is an older eval.py's, read as it was (checksum_problem)
+JOURNAL_HEADER_MEND = ('mend it as it was (from the command that began the run, or a copy of the journal), taking its '
+                       '"crc32" field off the line as you do (a header without one is read as an older eval.py\'s), or '
+                       "move the journal aside and run again (the answers in it are then asked again)")
 
 
 def journal_host(journal, config):

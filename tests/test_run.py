@@ -1286,6 +1286,33 @@ def test_a_journal_whose_lines_an_older_eval_py_wrote_without_checksums_resumes(
     assert code == 0 and len(fake.chat_bodies) - asked == 28 - kept, err
 
 
+@pytest.mark.parametrize("damage, mended", [((b'"temperature": 0.0,', b'"temperature": "0.0",'), b'"temperature": 0,'),
+                                            ((b'"model": "qwen2.5:7b"', b'"model": "qwen2.5:7c"'), b'"model": "qwen2.5:7b"')],
+                         ids=["a-value-refused", "a-bit-flipped"])
+def test_a_damaged_journal_header_mended_as_its_cure_says_resumes_to_the_answers_of_an_unbroken_run(
+        project, cli, fake, damage, mended):
+    """139th round: a damaged header's cure, "mend it as it was (from the command that began the run)", could not be
+    followed: the header mended (temperature "0.0" made 0, as --temperature 0 writes it) no longer matched its checksum,
+    and only the move aside was left, every answer asked again. The cure says to take its "crc32" off as it is mended,
+    which done word for word resumes the run to what an unbroken one answers."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    kept = killed_run(project, fake, 4)
+    fake.latency = 0
+    journal = project / "runs" / "dev-v3.json.journal"
+    header, rest = journal.read_bytes().split(b"\n", 1)
+    assert header.count(damage[0]) == 1
+    journal.write_bytes(header.replace(*damage) + b"\n" + rest)
+    refused_unchanged(cli, fake, journal, "; mend it as it was (from the command that began the run, or a copy of the "
+                                          'journal), taking its "crc32" field off the line as you do')
+    journal.write_bytes(re.sub(rb', "crc32": "[0-9a-f]{8}"}$', b"}", header.replace(damage[0], mended)) + b"\n" + rest)
+    asked = len(fake.chat_bodies)
+    code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
+    assert code == 0 and len(fake.chat_bodies) - asked == 28 - kept, err
+    assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/unbroken.json")[0] == 0
+    resumed, unbroken = content(load_json("runs/dev-v3.json")), content(load_json("runs/unbroken.json"))
+    assert resumed["results"] == unbroken["results"] and resumed["config"] == unbroken["config"]
+
+
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
     """Seventh attack on issue 28: a header-only journal whose line break a kill kept from the disk was
     cut to nothing on resume (the torn-line rule took the header for a torn line), and the answers
