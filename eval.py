@@ -9315,21 +9315,47 @@ def requests_cure():
             f"{venv_python} (or `python` after `. .venv/bin/activate`)")
 
 
+def proxy_address(proxy):
+    """A proxy URL's credentials (to its last @, whatever they hold: a / in a password fooled urlsplit), that @, its
+    host and port (to a / ? or # after them), and its port as written (None where there is no colon to end the host)."""
+    userinfo, at, after = (proxy.partition("://")[2] or proxy).rpartition("@")
+    hostport = re.split(r"[/?#]", after, maxsplit=1)[0]
+    port = re.fullmatch(r"(?:\[[^\]]*\]|[^:]*):(.*)", hostport, re.S)
+    return userinfo, at, hostport, port and port.group(1)
+
+
+def port_unread(hostport, port, at):
+    """Whether a proxy's port may be a password, never to be printed: no digits, and no @ before it (http://admin:hunter2,
+    the host forgotten), nor an IPv6 address written without its brackets (::1:3128)."""
+    return bool(port) and not at and not (port.isascii() and port.isdigit()) and not unbracketed_ipv6(hostport)
+
+
+def unbracketed_ipv6(hostport):
+    """Whether a host and port is an IPv6 address written without its brackets (::1:3128): hex digits and two colons or
+    more, nothing else."""
+    return bool(re.fullmatch(r"[0-9A-Fa-f.]*(?::[0-9A-Fa-f.]*){2,}", hostport))
+
+
 def proxy_url_fault(proxy):
-    """What in a proxy's URL that does not parse (requests' InvalidURL, urllib3's LocationParseError) to mend: its
-    credentials' reserved characters where it has any (an @), else its port or an IPv6 bracket, else the URL's form
-    (the credentials' cure, given for http://127.0.0.1:99999, named what it did not hold). Nothing of it is quoted
-    but its port: a password is never printed."""
-    rest = proxy.partition("://")[2] or proxy
-    if "@" in rest:
+    """What in a proxy's URL that does not parse (requests' InvalidURL, urllib3's LocationParseError) to mend: its port
+    or an IPv6 bracket (after its credentials' last @), else its credentials' reserved characters where they hold one,
+    else the URL's form (the credentials' cure, given for http://127.0.0.1:99999, named what it did not hold). Nothing
+    of it is quoted but a port of digits: a password is never printed (http://admin:hunter2 has it where a port goes)."""
+    userinfo, at, hostport, port = proxy_address(proxy)
+    if at:
         return "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are"
-    hostport = re.split(r"[/?#]", rest, maxsplit=1)[0]
     if hostport.count("[") != hostport.count("]"):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
-    port = re.fullmatch(r"(?:\[[^\]]*\]|[^:]*):(.*)", hostport, re.S)
-    if port and port.group(1) and not (port.group(1).isascii() and port.group(1).isdigit() and 0 < int(port.group(1)) <= 65535):
-        return f"its port {inert(port.group(1))[:20]!r} is not one (a whole number from 1 to 65535)"
-    return "it does not parse as a URL: give it as http://host:port"
+    if unbracketed_ipv6(hostport):
+        return "an IPv6 address is written in brackets: write http://[::1]:3128"
+    if port and not (port.isascii() and port.isdigit()):
+        return "its port is not a number (a whole number from 1 to 65535)" + (
+            "" if at else "; a user name and password go before the proxy's address: http://user:password@host:port")
+    if port and (len(port.lstrip("0")) > 5 or not 0 < int(port) <= 65535):   # (int() of 5,000 digits: a ValueError)
+        return f"its port {port[:20] + '…' * (len(port) > 20)!r} is not one (a whole number from 1 to 65535)"
+    if re.search(r"[/\\@#?\[\]]", userinfo):   # (a : is the one that parts the user name from the password)
+        return "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are"
+    return "it does not parse as a URL: give it as http://host:port" + ", its credentials before an @" * bool(at)
 
 
 class ChatClient:
@@ -9440,6 +9466,9 @@ class ChatClient:
         names = [n for n in (f"{scheme}_proxy", f"{scheme.upper()}_PROXY", "all_proxy", "ALL_PROXY") if os.environ.get(n) == proxy]
         head, sep, rest = proxy.partition("://")   # (its credentials cut at the last @, whatever they hold: a / in a
         shown = (head + sep if sep else "") + (rest if sep else head).rpartition("@")[2]   # password fooled urlsplit)
+        userinfo, at, hostport, port = proxy_address(proxy)
+        if port_unread(hostport, port, at):   # (http://admin:hunter2: a password where the port goes, cut too)
+            shown = (head + sep if sep else "") + hostport[:len(hostport) - len(port)] + "…"
         return f"the proxy {on_one_line(shown, 80)}" + (f" from ${names[0]}" if names else "")
 
     def proxy_refused(self, e, path):
