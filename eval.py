@@ -9342,8 +9342,6 @@ def proxy_url_fault(proxy):
     else the URL's form (the credentials' cure, given for http://127.0.0.1:99999, named what it did not hold). Nothing
     of it is quoted but a port of digits: a password is never printed (http://admin:hunter2 has it where a port goes)."""
     userinfo, at, hostport, port = proxy_address(proxy)
-    if at:
-        return "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are"
     if hostport.count("[") != hostport.count("]"):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
     if unbracketed_ipv6(hostport):

@@ -630,6 +630,10 @@ NOT_A_PORT = "its port is not a number (a whole number from 1 to 65535)"
     ("http://admin:hunter2", NOT_A_PORT + "; a user name and password go before the proxy's address: "
                              "http://user:password@host:port"),
     ("http://::1:3128", "an IPv6 address is written in brackets: write http://[::1]:3128"),
+    # (its review) credentials holding no reserved character were told to %-escape them, whatever else was wrong
+    ("http://u:pw@127.0.0.1:99999", "its port '99999' is not one (a whole number from 1 to 65535)"),
+    ("http://u:pw@[::1:3128", BRACKET_CURE),
+    ("http://u:hunter2@h:abc", NOT_A_PORT),
 ])
 def test_a_proxy_url_that_does_not_parse_is_told_what_to_mend_never_quoting_a_password(project, cli, monkeypatch, proxy, fault):
     monkeypatch.setenv("HTTP_PROXY", proxy)
