@@ -8199,6 +8199,17 @@ def host_shown(value):
     return scheme + "…@" * bool(userinfo) + address + (query[:1] + "…") * bool(query)
 
 
+def stray_char_words(value, start=0, end=None):
+    """The words naming the first control or invisible character (CONTROL_CHARS) in value[start:end], escaped, and
+    where it stands in value; "" where there is none. No address holds one: a terminal's colour code copied with it,
+    "127.0.0.1:23001\\x1b[31m", was read as an IPv6 bracket left open, the [ the code's own."""
+    stray = CONTROL_CHARS.search(value, start, len(value) if end is None else end)
+    return stray and (f"it holds {char_escape(stray.group())}, "
+                      f"{'a control' if unicodedata.category(stray.group()) == 'Cc' else 'an invisible'} character, at "
+                      f"character {stray.start() + 1}: no address holds one (a terminal's colour code or a copy's slip); "
+                      "remove it") or ""
+
+
 def resolve_host(value):
     """Read a host the way the ollama CLI reads OLLAMA_HOST.
 
@@ -8228,12 +8239,9 @@ def resolve_host(value):
         raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")
     start = len(value) - len(rest)   # (where the address begins: a character in it is named where it stands in value)
-    stray = CONTROL_CHARS.search(value, start, start + len(hostport))
-    if stray:   # (a terminal's colour code copied with it, "127.0.0.1:23001\x1b[31m", was an IPv6 bracket left open)
-        raise EvalError(f"host {shown!r}: it holds {char_escape(stray.group())}, "
-                        f"{'a control' if unicodedata.category(stray.group()) == 'Cc' else 'an invisible'} character, at "
-                        f"character {stray.start() + 1}: no address holds one (a terminal's colour code or a copy's "
-                        "slip); remove it")
+    stray = stray_char_words(value, start, start + len(hostport))
+    if stray:
+        raise EvalError(f"host {shown!r}: {stray}")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead
         raise EvalError(f"host {shown!r}: a bracket of an IPv6 address is not closed (or opened): write [::1] or [::1]:11434")
     m = re.fullmatch(r"\[([^\]]*)\]:([^:]*)|([^:\[\]]*):([^:]*)", hostport)
@@ -9337,11 +9345,13 @@ def unbracketed_ipv6(hostport):
 
 
 def proxy_url_fault(proxy):
-    """What in a proxy's URL that does not parse (requests' InvalidURL, urllib3's LocationParseError) to mend: its port
-    or an IPv6 bracket (after its credentials' last @), else its credentials' reserved characters where they hold one,
+    """What in a proxy's URL that does not parse (requests' InvalidURL, urllib3's LocationParseError) to mend: a control
+    or invisible character (resolve_host's words), its port or an IPv6 bracket (after its credentials' last @), else its credentials' reserved characters where they hold one,
     else the URL's form (the credentials' cure, given for http://127.0.0.1:99999, named what it did not hold). Nothing
     of it is quoted but a port of digits: a password is never printed (http://admin:hunter2 has it where a port goes)."""
     userinfo, at, hostport, port = proxy_address(proxy)
+    if stray_char_words(proxy):   # (first: http://127.0.0.1:3128\x1b[31m holds a [ and a port of letters)
+        return stray_char_words(proxy)
     if hostport.count("[") != hostport.count("]"):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
     if unbracketed_ipv6(hostport):

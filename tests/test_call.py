@@ -634,11 +634,14 @@ NOT_A_PORT = "its port is not a number (a whole number from 1 to 65535)"
     ("http://u:pw@127.0.0.1:99999", "its port '99999' is not one (a whole number from 1 to 65535)"),
     ("http://u:pw@[::1:3128", BRACKET_CURE),
     ("http://u:hunter2@h:abc", NOT_A_PORT),
+    # (its review) a terminal's colour code copied with it was "a bracket not closed", the [ the code's own
+    ("http://127.0.0.1:3128\x1b[31m", "it holds \\x1b, a control character, at character 22: no address holds one"),
+    ("http://u:hunter2@127.0.0.1:3\u200b128", "it holds \\u200b, an invisible character, at character 29"),
 ])
 def test_a_proxy_url_that_does_not_parse_is_told_what_to_mend_never_quoting_a_password(project, cli, monkeypatch, proxy, fault):
     monkeypatch.setenv("HTTP_PROXY", proxy)
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
-    assert code == 2 and "from $HTTP_PROXY cannot be used" in err and f"): {fault}; or set NO_PROXY=models.internal" \
+    assert code == 2 and "from $HTTP_PROXY cannot be used" in err and f"): {fault}" in err and "; or set NO_PROXY=models.internal" \
         in err and "credentials" not in err and "hunter" not in err and len(err.splitlines()) == 1, err
 
 
