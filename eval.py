@@ -8199,11 +8199,16 @@ def host_shown(value):
     return scheme + "…@" * bool(userinfo) + address + (query[:1] + "…") * bool(query)
 
 
+# What no address holds: CONTROL_CHARS, and the joiners they leave to text (an emoji sequence, a Persian word needs
+# them), shown as nothing between two letters (http://h/v\u200d1 printed as /v1 in the 404 it got)
+ADDRESS_STRAYS = re.compile(f"{CONTROL_CHARS.pattern}|{JOINERS.pattern}")
+
+
 def stray_char_words(value, start=0, end=None):
-    """The words naming the first control or invisible character (CONTROL_CHARS) in value[start:end], escaped, and
+    """The words naming the first control or invisible character (ADDRESS_STRAYS) in value[start:end], escaped, and
     where it stands in value; "" where there is none. No address holds one: a terminal's colour code copied with it,
     "127.0.0.1:23001\\x1b[31m", was read as an IPv6 bracket left open, the [ the code's own."""
-    stray = CONTROL_CHARS.search(value, start, len(value) if end is None else end)
+    stray = ADDRESS_STRAYS.search(value, start, len(value) if end is None else end)
     return stray and (f"it holds {char_escape(stray.group())}, "
                       f"{'a control' if unicodedata.category(stray.group()) == 'Cc' else 'an invisible'} character, at "
                       f"character {stray.start() + 1}: no address holds one (a terminal's colour code or a copy's slip); "
@@ -8239,7 +8244,7 @@ def resolve_host(value):
         raise EvalError(f"host {shown!r}: a query (?…) or fragment (#…) is no part of a server's address; give the "
                         "scheme, host, port and path only")
     start = len(value) - len(rest)   # (where the address begins: a character in it is named where it stands in value)
-    stray = stray_char_words(value, start, start + len(hostport))
+    stray = stray_char_words(value, start)   # (in its path too: /v\u200d1 read as /v1)
     if stray:
         raise EvalError(f"host {shown!r}: {stray}")
     if hostport.count("[") != hostport.count("]"):   # a typo Ollama's CLI trims away ("[::1" is [::1]:80): said instead

@@ -98,6 +98,9 @@ def test_unknown_scheme_is_refused():
     # (139th round) a terminal's colour code copied with the address was refused as an IPv6 bracket left open
     ("127.0.0.1:23001\x1b[31m", "it holds \\x1b, a control character, at character 16: no address holds one"),
     ("http://exa\u200bmple.com/v1", "it holds \\u200b, an invisible character, at character 11"),
+    # (its review) a joiner, shown as nothing between two letters: /v\u200d1 printed raw as /v1 in the 404 it got
+    ("http://127.0.0.1:9/v\u200d1", "it holds \\u200d, an invisible character, at character 21"),
+    ("local\u200chost:9", "it holds \\u200c, an invisible character, at character 6"),
 ])
 def test_a_host_that_cannot_be_read_is_one_line_never_another_port(project, cli, monkeypatch, value, why):
     """'::::' raised from requests.utils (exit 1); an unreadable port silently became 11434."""
