@@ -31603,14 +31603,28 @@ TEXT_NOT_PATH = ("--model", "--judge-model", "--host", "--cases", "--option", "-
 
 
 def refuse_undecodable_values(args):
-    """A value of TEXT_NOT_PATH holding a byte that is not UTF-8 (os.fsdecode's surrogateescape) is refused by flag."""
+    """A value of TEXT_NOT_PATH holding a byte that is not UTF-8 (os.fsdecode's surrogateescape) is refused by flag;
+    one whose bytes are UTF-8, read as another encoding's (LC_ALL=C with python -X utf8=0 reads argv as ASCII, c-ó as
+    c-\\udcc3\\udcb3), is read again as UTF-8: "not valid UTF-8" was said of it, a cure that cures nothing."""
     for option in options_of(args.command):
         if option.flags[0] in TEXT_NOT_PATH:
             given = getattr(args, option.dest)
-            for value in given if isinstance(given, list) else [given]:
+            values = [as_utf8(v) for v in (given if isinstance(given, list) else [given])]
+            setattr(args, option.dest, values if isinstance(given, list) else values[0])
+            for value in values:
                 if isinstance(value, str) and re.search("[\udc80-\udcff]", value):
                     raise EvalError(f"{option.flags[0]} {shell_word(value)}: not valid UTF-8 (a byte of another "
                                     "encoding): give it in UTF-8")
+
+
+def as_utf8(value):
+    """A command line's value read again as UTF-8 where its bytes are UTF-8 (refuse_undecodable_values), else as it is."""
+    if not isinstance(value, str) or not re.search("[\udc80-\udcff]", value):
+        return value
+    try:
+        return os.fsencode(value).decode("utf-8")
+    except (UnicodeError, ValueError):   # (bytes of another encoding: refused by name; a lone surrogate fsencode refuses)
+        return value
 
 
 def first_blank(given):

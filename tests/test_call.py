@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, answer_key, evalpy, load_json, make_run, read_cases, write_run
+from conftest import ROOT, answer_key, eval_cli, evalpy, load_json, make_run, read_cases, write_run
 
 
 @pytest.mark.parametrize("value, url", [
@@ -286,6 +286,16 @@ def test_a_bad_value_is_one_line_that_says_where_the_help_is(project, capsys, ar
     err = capsys.readouterr().err
     assert exit.value.code == 2 and err.startswith(f"error: {why}") and len(err.splitlines()) == 1
     assert err.rstrip().endswith(f"(see eval.py {argv[0]} --help)")
+
+
+def test_a_utf8_value_is_read_as_such_where_the_locale_is_c(project, monkeypatch):
+    """139th round's review: under LC_ALL=C with Python's UTF-8 mode off (-X utf8=0), argv is read as ASCII, each byte
+    past it kept as a surrogate: --cases c-ó, valid UTF-8, was called "not valid UTF-8", a cure that cures nothing."""
+    monkeypatch.setenv("LC_ALL", "C")
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--cases", "c-\u00f3", flags=("-X", "utf8=0"))
+    assert code == 2 and "not valid UTF-8" not in err and "golden/dev.jsonl has no case" in err, err
+    code, out, err = eval_cli(project, "run", "--split", "dev", "--cases", "c-\udcf3", flags=("-X", "utf8=0"))
+    assert code == 2 and "--cases $'c-\\xf3': not valid UTF-8" in err, err   # (a Latin-1 byte: refused as before)
 
 
 def test_backoff_grows_with_jitter_and_honours_retry_after():
