@@ -9760,8 +9760,10 @@ class ChatClient:
             elif status == 403:   # a key without the right to it, or a filter in front refusing this input alone
                 why += " (the server refused this request: a key without the right to it, or a filter on its input)"
             # (a 408: a proxy's own timeout, the request never reached the model: asked again, as a timeout is)
-            # (a tool call the model wrote that the server refused: the model's answer, alike asked again)
-            refused = refused_call(why) if status == 500 else None
+            # (a tool call the model wrote that the server refused: the model's answer, alike asked again; only where
+            # tools were sent is there a call of the model's to refuse: elsewhere, a judge's or a plain case's, those
+            # words are a 500 as any other, retried)
+            refused = refused_call(why) if status == 500 and isinstance(body, dict) and body.get("tools") else None
             transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why) and not refused
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data, refused_call=refused)

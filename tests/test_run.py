@@ -4131,6 +4131,21 @@ def test_a_tool_call_the_server_refuses_as_not_json_is_the_models_failing_call_n
     assert cli("runs")[0] == 0
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_500_in_the_refusals_words_where_no_tools_were_sent_is_retried_as_any_500(project, cli, fake, api):
+    """139th round's review of f88d8a0: the refusal's words were read as the model's refused call whatever was asked,
+    so a 500 saying them to a request sending no tools (a plain case, a judge's) was never retried (attempts 1, an
+    error, a --resume): no call of the model's is there to refuse, and README's --retries retries a 500."""
+    plain = {"id": "p1", "input": "hola plain", "difficulty": "easy", "note": "n",
+             "checks": [{"type": "contains", "value": "x"}]}
+    fake.answers["hola plain"] = "x"
+    fake.faults_for["hola plain"] = ["bad_call"]
+    code, out, err = cli("run", "--split", agent_split(project, plain), "--host", fake.url, "--api", api,
+                         "--retries", "1", "--out", "runs/a.json")
+    r = load_json("runs/a.json")["results"][0]
+    assert code == 0 and r["error"] is None and r["attempts"] == 2 and r["response"] == "x", (r, err)
+
+
 def said_failed_not_thinking(project, cli, fake, api, *more):
     """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
     summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
