@@ -3805,6 +3805,12 @@ def refused_words(message):
     return next((c["refused"] for c in message.get("tool_calls") or () if c.get("refused") is not None), None)
 
 
+def call_refused(r):
+    """Whether an agent's answer ended in a turn whose call the server refused as not JSON (CALL_REFUSED): the model's
+    doing, which no larger limit (--max-turns, num_predict) cures."""
+    return cut_calling(r) and refused_words(r["transcript"][-1]) is not None
+
+
 def never_run_how(refused):
     """How a last turn whose calls were never run ended, in words: cut by the token limit, or its call refused by the
     server (refused_words: what cures it is no larger limit)."""
@@ -4092,6 +4098,12 @@ def out_of_answers(trial):
     """Whether a graded agent's trial reached no answer: out of turns, or cut as it called tools (judged_answer's none)."""
     agent = trial.get("agent") or {}
     return bool(agent.get("out_of_turns") or agent.get("cut"))
+
+
+def refused_trial(trial):
+    """Whether a graded agent's trial ended in a call the server refused as not JSON (call_refused): one of
+    out_of_answers that no larger limit cures."""
+    return (trial.get("agent") or {}).get("refused") is not None
 
 
 def set_aside_words(answers):
@@ -26495,12 +26507,18 @@ def judge_run(args, run, target):
     checked = [r for r in run["results"] if any(c["type"] in JUDGE_CHECKS for c in r["checks"])]
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
         cut = [r for r in checked if r.get("response") is not None and given_answer(r) is None]
-        out = sum(r.get("response") is not None and given_answer(r) is not None for r in checked)   # (out of turns)
+        # (out of turns or cut as they called; a call the server refused is the model's, no larger limit its cure)
+        refused = sum(r.get("response") is not None and given_answer(r) is not None and call_refused(r) for r in checked)
+        out = sum(r.get("response") is not None and given_answer(r) is not None for r in checked) - refused
         limit = limit_option(run["config"])
+        # (each cause said where it is one: "0 never answered (raise num_predict ...)" gave a refused call a limit)
+        causes = ([f"{len(cut)} never answered ({never_answered_cure(cut, limit)})"] if cut else []) + (
+            [f"{out} ran out of turns or were cut as they called tools (raise --max-turns or {limit})"] if out else []) + (
+            [f"{refused} had a tool call the server refused as not JSON (the model's call: no larger limit cures it)"]
+            if refused else []) + [f"{len(checked) - len(cut) - out - refused} failed"]
         raise EvalError(f"{shell_word(args.run)}: no answer to judge: of the {plural(len(checked), 'result')} with a judge "
-                        f"check, {len(cut)} never answered ({never_answered_cure(cut, limit)})"
-                        + (f", {out} ran out of turns or were cut as they called tools (raise --max-turns or {limit})"
-                           if out else "") + f" and {len(checked) - len(cut) - out} failed; run them again")
+                        f"check, {' and '.join([', '.join(causes[:-1]), causes[-1]] if len(causes) > 1 else causes)}; "
+                        "run them again")
     if not todo:   # the command to paste asks the judge asked for now
         held = run["config"].get("held_out") is True or is_held_out(run["config"]["split_path"])
         raise EvalError(f"{shell_word(args.run)}: no answer has a judge check"
@@ -28158,10 +28176,15 @@ def unjudged_words(run_path, config, cases):
     if all(t["response"] is None or scored_text(t) is None or out_of_answers(t) for t in checked):
         # (an agent out of turns too: "its judge was never asked: judge asks it" sent the reader to a refusal)
         old, out = sum(bool(t["votes"]) for t in checked if out_of_answers(t)), sum(map(out_of_answers, checked))
+        refused = sum(map(refused_trial, checked))   # (of out: the model's calls the server refused, no limit's doing)
         return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed, was still "
-                f"thinking when it stopped, ran out of turns or was cut as it called tools): " + (
+                f"thinking when it stopped, ran out of turns or was cut as it called tools"
+                + (", or had its call refused by the server" if refused else "") + "): " + (
                     f"ask them again ({answers_again(run_path, config)})" if out < len(checked) else
-                    "run the split again with a larger --max-turns (or num_predict, for a turn cut as it called)")
+                    "run the split again" + (" with a larger --max-turns (or num_predict, for a turn cut as it called)"
+                                             if refused < out else "")
+                    + (f" ({refused} had a tool call the server refused as not JSON, the model's call: no larger limit "
+                       "cures it)" if refused else ""))
                 + (f"; {set_aside_words(old)}" if old else ""))
     return f"its judge was never asked: `{judge_command(run_path, config)}` asks it"
 
@@ -28246,7 +28269,8 @@ def unmatched_why(key, cases, run_path):
     if trial.get("unfinished"):
         return "it has no answer (still thinking when it stopped): there is none the judge read"
     if out_of_answers(trial):
-        return ("it has no answer (it ran out of turns, or was cut as it called tools): " +
+        return ("it has no answer (" + ("its call refused by the server as not JSON" if refused_trial(trial) else
+                                        "it ran out of turns, or was cut as it called tools") + "): " +
                 ("the vote an older eval.py asked of its words is not counted"
                  if any(v["check"] == key[2] for v in trial["votes"] or []) else "there is none the judge read"))
     if any(c["name"] == key[2] and c["type"] in JUDGE_CHECKS for c in case["checks"]):

@@ -4146,6 +4146,19 @@ def test_a_500_in_the_refusals_words_where_no_tools_were_sent_is_retried_as_any_
     assert code == 0 and r["error"] is None and r["attempts"] == 2 and r["response"] == "x", (r, err)
 
 
+def test_a_call_the_server_refused_is_never_given_a_larger_limit_as_cure_by_judge_or_its_audit(project, cli, fake):
+    """139th round's review of f88d8a0: of a case whose call the server refused as not JSON, `judge` said "ran out of
+    turns or were cut as they called tools (raise --max-turns or num_predict)" and `judge --audit` (calibrate alike)
+    "run the split again with a larger --max-turns (or num_predict ...)": no limit was its cause."""
+    fake.faults_for[ASK] = ["bad_call"]
+    judged = dict(AGENT_CASE, checks=[{"name": "polite", "type": "judge", "value": "is polite"}])
+    assert cli("run", "--split", agent_split(project, judged), "--host", fake.url, "--out", "runs/a.json")[0] in (0, 1)
+    (project / "human.jsonl").write_text('{"id": "a1", "check": "polite", "pass": false}\n')
+    for argv in (("judge", "runs/a.json"), ("judge", "runs/a.json", "--audit"), ("calibrate", "human.jsonl", "runs/a.json")):
+        code, out, err = cli(*argv)
+        assert code == 2 and "refused" in err and "num_predict" not in err and "--max-turns" not in err, (argv, err)
+
+
 def said_failed_not_thinking(project, cli, fake, api, *more):
     """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
     summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
