@@ -20277,7 +20277,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                                        "response": t["response"],
                                        "answer": None if out_of_answers(t) else scored_text(t),
                                        "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns")),
-                                       "cut": bool((t.get("agent") or {}).get("cut"))}
+                                       "cut": bool((t.get("agent") or {}).get("cut")), "refused": refused_trial(t)}
                                       for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
@@ -22971,6 +22971,8 @@ def trial_answer(a):
     shown = a["predicted"] if a["predicted"] is not None else verdict_word(bool(a["passed"]))
     if a.get("out_of_turns"):   # still calling tools at --max-turns: no answer, never an empty one
         return f"{shown} (ran out of turns)"
+    if a.get("refused"):   # (the model's call, never cut: no_answer_why's words)
+        return f"{shown} (its call refused by the server)"
     if a.get("cut"):   # (the words beside its cut calls were shown as its answer)
         return f"{shown} (cut as it called tools)"
     if a["answer"] is None:

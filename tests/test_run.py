@@ -4159,6 +4159,18 @@ def test_a_call_the_server_refused_is_never_given_a_larger_limit_as_cure_by_judg
         assert code == 2 and "refused" in err and "num_predict" not in err and "--max-turns" not in err, (argv, err)
 
 
+def test_a_trial_whose_call_the_server_refused_is_said_so_among_the_flaky_cases(project, cli, fake):
+    """139th round's review of f88d8a0: the Flaky cases line (text and --html) called a refused trial "cut as it
+    called tools", where every other view says the server refused its call."""
+    fake.faults_for[ASK] = ["bad_call"]   # (trial 1 refused; trial 2 answers)
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    cli("run", "--split", agent_split(project), "--host", fake.url, "--repeat", 2, "--out", "runs/a.json")
+    code, out, err = cli("report", "runs/a.json", "--html", "runs/a.html")
+    for view in (cli("report", "runs/a.json")[1], Path("runs/a.html").read_text(encoding="utf-8")):
+        flaky = view.split("Flaky cases")[1][:1500]
+        assert "fail (its call refused by the server)" in flaky and "cut as it called" not in flaky, flaky
+
+
 def said_failed_not_thinking(project, cli, fake, api, *more):
     """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
     summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
