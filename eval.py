@@ -19463,6 +19463,22 @@ def agent_answer_problem(r):
     return conversation_problem(r) if r.get("transcript") and r.get("error") is None else None
 
 
+def refusal_problem(turns, figures):
+    """What makes a call the server refused (CALL_REFUSED) other than ask_agent keeps it, or None: the last turn's sole
+    call, its arguments "", no result after it, that turn's done_reason "call refused", and no other turn so. An edit
+    of one showed a call that ran as refused (its arguments scored, hidden), or a refused turn as cut by the token limit."""
+    for number, (turn, f) in enumerate(zip(turns, figures), 1):
+        calls = turn[0].get("tool_calls") or []
+        refused = [c for c in calls if c.get("refused") is not None]
+        marked = isinstance(f, dict) and f.get("done_reason") == CALL_REFUSED
+        if (refused or marked) and not (marked and refused and number == len(turns) and len(turn) == 1
+                                        and len(calls) == 1 and calls[0].get("arguments") == ""):
+            return (f"transcript, turn {number}: a call the server refused (its \"refused\") is the last turn's sole call, "
+                    f"its arguments \"\", never run, in a turn whose done_reason is {json_text(CALL_REFUSED)} "
+                    "(it was edited)")
+    return None
+
+
 def conversation_problem(r):
     """What makes an agent's answer other than the one conversation ask_agent keeps, or None: turn by turn an assistant
     message with its calls, each answered by a tool message, then an answer without calls, out of turns after a turn's
@@ -19480,6 +19496,9 @@ def conversation_problem(r):
     figures = r["per_turn"]
     if len(figures) != len(turns):
         return f"per_turn holds {len(figures)} turns' figures and the transcript {len(turns)} turns (it was edited)"
+    refused = refusal_problem(turns, figures)
+    if refused:
+        return refused
     for number, (turn, f) in enumerate(zip(turns, figures), 1):
         last = number == len(turns)
         problem = turn_problem(turn, f) if turn[0].get("tool_calls") or len(turn) > 1 else None

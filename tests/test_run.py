@@ -4171,6 +4171,32 @@ def test_a_trial_whose_call_the_server_refused_is_said_so_among_the_flaky_cases(
         assert "fail (its call refused by the server)" in flaky and "cut as it called" not in flaky, flaky
 
 
+@pytest.mark.parametrize("edit", ["refused on a call that ran", "refused taken off", "done_reason length",
+                                  "a second call"])
+def test_a_refused_call_edited_in_a_run_file_is_refused_naming_the_file(project, cli, fake, edit):
+    """139th round's review of f88d8a0: "refused" set on a call that ran (its arguments scored, hidden; the case
+    passed), taken off a turn whose done_reason stays "call refused" (said cut by the token limit), kept under
+    done_reason "length", or a second call beside it: each was read, where ask_agent keeps none of them."""
+    if edit != "refused on a call that ran":
+        fake.faults_for[ASK] = ["bad_call"]
+    fake.agents[ASK] = [[("lookup_order", {"order_id": "A-1"})], "Su pedido A-1 está enviado."]
+    assert cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/e.json")[0] in (0, 1)
+    run = load_json("runs/e.json")
+    r = run["results"][0]
+    call = r["transcript"][0]["tool_calls"][0]
+    if edit == "refused on a call that ran":
+        call["refused"] = "bogus"
+    elif edit == "refused taken off":
+        del call["refused"]
+    elif edit == "done_reason length":
+        r["done_reason"] = r["per_turn"][-1]["done_reason"] = "length"
+    else:
+        r["transcript"][0]["tool_calls"].append({"id": None, "name": "cancel_order", "arguments": ""})
+    Path("runs/e.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    code, out, err = cli("report", "runs/e.json")
+    assert code == 2 and "runs/e.json" in err and "a1" in err and "refused" in err, (code, out, err)
+
+
 def said_failed_not_thinking(project, cli, fake, api, *more):
     """Run the agent split over `api` (`more` options beside) and check its answer is never said still thinking (the
     summary's unfinished_thinking, the report, report --case): (its failure's words, report --case's lines)."""
