@@ -136,7 +136,7 @@ def produced(tmp_path_factory):
             graded[path] = (run["config"], cases)
             records["GradedCase"] += cases
             records["GradedTrial"] += [t for c in cases for t in c["trials"]]
-            records["Score"].append(evalpy.report_score(path, run["config"], cases))
+            records["Score"].append(evalpy.json_score(evalpy.report_score(path, run["config"], cases)))   # (as --json prints it)
         example = {p.rsplit("/", 1)[1]: p for p in EXAMPLES}
         for a, b in [("runs/support-v1.json", "runs/support-v2.json"), ("runs/dev-errors.json", completed[0]),
                      ("runs/test-v3.json", "runs/test-v2.json"), ("runs/dev-openai.json", "runs/dev-errors.json"), ("runs/rag-split.json", "runs/rag.json"),
