@@ -19842,6 +19842,18 @@ def no_limit_ended(done_reason):
     return done_reason == OWN_STOP
 
 
+def limit_or_loop_ended(done_reason):
+    """Whether its server said a limit (CUT_REASONS) or a loop (REPEAT_STOP) ended reasoning never closed: the cure is
+    a larger limit or a repetition penalty. Neither it nor no_limit_ended: no cause was said (an Ollama before v0.1.35
+    sends no done_reason, and one leaves an empty reason out: api/types.go ChatResponse.DoneReason, omitempty), and
+    none is named for it."""
+    return done_reason == REPEAT_STOP or done_reason in CUT_REASONS
+
+
+# What is said of reasoning never closed whose server said no limit, loop or stop of its own ended it
+UNSAID_STOP = "its server did not say what stopped it (no done_reason, or none that names a limit or a loop)"
+
+
 def own_stop_words(option):
     """What is said of reasoning never closed that no limit ended (no_limit_ended()), and why raising one cures nothing."""
     return (f"a stop sequence (--option stop) or the model's own end came inside it, not the token limit (a stop "
@@ -19911,7 +19923,8 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
         return {"turn": turns, "call": None, "check": None,
                 "what": "still thinking when it stopped: no answer" + (
                     f"; {own_stop_words(limit)}" if no_limit_ended(done_reason) else
-                    f" (raise {limit}, or the server's cap on an answer)")}
+                    f" (raise {limit}, or the server's cap on an answer)" if limit_or_loop_ended(done_reason) else
+                    f"; {UNSAID_STOP}: look at it by hand (report --case)")}
     return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
 
 
@@ -22477,6 +22490,11 @@ def rows_problems(s):
             ended = [u for u in s["unfinished_thinking"] if no_limit_ended(u.get("done_reason"))]
             row["ended"] = {"which": which(ended, s["repeat"]) if ended else "",
                             "all": len(ended) == len(s["unfinished_thinking"])}
+            unsaid = [u for u in s["unfinished_thinking"] if not no_limit_ended(u.get("done_reason"))
+                      and not limit_or_loop_ended(u.get("done_reason"))]   # (no cause said: none named)
+            row["unsaid"] = {"which": which(unsaid, s["repeat"]) if unsaid else "",
+                             "all": len(unsaid) == len(s["unfinished_thinking"]),
+                             "cut": len(ended) + len(unsaid) < len(s["unfinished_thinking"])}
         if row["name"] == "turns_unchecked":   # (one reason a run without a rate; with one, each conversation's, and
             # each reason its conversations: joined unnamed, one's "may come to more tokens than the window holds, or
             # fewer" and another's "come to more" read as a contradiction)
@@ -23156,11 +23174,16 @@ def unfinished_words(sec):
     option = sec.get("limit_option", "num_predict")
     row = next((r for r in sec["rows"] if r["name"] == "unfinished_thinking"), {})
     ended = row.get("ended") or {"which": "", "all": False}
+    unsaid = row.get("unsaid") or {"which": "", "all": False, "cut": True}
     stopped = own_stop_words(option)
     cut = (f"the token limit fell inside it (raise {option}, --option {option}=N, or ask for less thinking), or its "
            "server stopped it looping there (report --case says which; a temperature or a repetition penalty may help)")
-    return ("the reasoning had not closed when the answer stopped, so there is no answer (scored as failed): "
-            + (stopped if ended["all"] else f"{cut}; {ended['which']}: {stopped}" if ended["which"] else cut))
+    unknown = f"{UNSAID_STOP}: look at these by hand (report --case)"
+    # each cause for the answers it ended, the limit's first; one that ends them all said without naming them
+    said = ([cut] if unsaid["cut"] else []) + [
+        words if every else f"{named}: {words}" for words, named, every in (
+            (stopped, ended["which"], ended["all"]), (unknown, unsaid["which"], unsaid["all"])) if named]
+    return "the reasoning had not closed when the answer stopped, so there is no answer (scored as failed): " + "; ".join(said)
 
 
 def unset_text(e):

@@ -199,6 +199,10 @@ class FakeOllama:
         # (eval.py asks trial t with seed + t - 1), where its trials are to take other routes.
         self.agents = {}
         self.chat_bodies = []         # every /api/chat body received
+        # whether a native answer that is done says why (done_reason): Ollama before v0.1.35 has none (api/types.go gained
+        # it in cfa84b847), and since it is left out where empty (api/types.go:540 omitempty), as the reason of a runner
+        # that stopped for the connection closing is (llm/server.go:258-267 String: "" but for stop and length)
+        self.done_reason_sent = True
         # (n, model, digest): after the n-th chat, /api/tags lists the model under that digest (pulled again mid-run)
         self.replace_after = None
         self.listed_after = None      # (n, path, listing): after the n-th chat, GET path answers that listing
@@ -1024,7 +1028,8 @@ class FakeOllama:
                     self.send_json(200, {   # the model as it was sent (server/routes.go ChatHandler: Model: req.Model; over
                         # /v1 too: openai/openai.go ToChatCompletion, Model: r.Model)
                         "model": body.get("model"), "created_at": "2026-11-30T10:00:00.000000Z",
-                        "message": message, "done_reason": done_reason, "done": True,
+                        "message": message, **({"done_reason": done_reason} if fake.done_reason_sent else {}),
+                        "done": True,
                         "total_duration": 812345678 - 1234567 + self.load_ns, "load_duration": self.load_ns,
                         **counts, "eval_count": completion_tokens, "eval_duration": 456789012, **fake.extra_fields})
 

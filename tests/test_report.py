@@ -2347,6 +2347,29 @@ def test_inline_thinking_a_stop_sequence_ended_is_not_blamed_on_the_token_limit(
     assert "token limit fell" not in line and "looping" not in line and "report --case says which" not in line, line
 
 
+def test_thinking_never_closed_whose_server_said_no_done_reason_is_given_no_invented_cause(project, cli, fake):
+    """140th round: an Ollama whose answer is done but says no done_reason (before v0.1.35, or a reason it leaves out as
+    empty) ended inline reasoning never closed: the header said "the token limit fell inside it (raise num_predict...),
+    or its server stopped it looping there", and an agent's first failure "(raise num_predict...)": causes no server
+    named. The reason is said to be unknown; a cut one beside it keeps its cause."""
+    fake.done_reason_sent = False
+    fake.answers = answer_key("golden/dev.jsonl", {"dev-01": "<think>\nOkay, the customer"})
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--out", "runs/u.json")
+    assert code == 0 and load_json("runs/u.json")["results"][0]["done_reason"] is None, err
+    line = next(line for line in out.splitlines() if line.startswith("Thinking never finished: 1 (dev-01)"))
+    assert "token limit" not in line and "looping" not in line and "its server did not say what stopped it" in line, line
+    write_run("runs/u.json", make_run([
+        {"id": "c01", "expected": "bug", "response": "<think>\nOkay, the customer", "done_reason": None},
+        {"id": "c02", "expected": "bug", "response": "<think>\nOkay, the", "done_reason": "length"}]))
+    line = next(line for line in cli("report", "runs/u.json")[1].splitlines() if line.startswith("Thinking never"))
+    assert "the token limit fell inside it (raise num_predict" in line and "; c01: its server did not say" in line, line
+    write_run("runs/a.json", make_run([thinking_agent("n1", None)], labels=None, split="agent-dev", max_turns=3))
+    doc = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert [f["what"] for f in doc["agent"]["first_failures"]] == [
+        "still thinking when it stopped: no answer; its server did not say what stopped it (no done_reason, or none "
+        "that names a limit or a loop): look at it by hand (report --case)"], doc["agent"]
+
+
 def test_runs_lists_an_unfinished_run_whose_name_has_no_json(project, cli, fake):
     """Round 105: `run --out runs/other` (no .json) stopped left runs/other.journal, which `runs` never listed ("no
     run files"), so its resume command was said nowhere. A journal or a judging of any name is listed."""
