@@ -17775,6 +17775,27 @@ def refuse_unread_options(options, client, host, resuming):
                         + "; ".join(where))
 
 
+# The most top_logprobs Ollama takes (server/routes.go ChatHandler, since v0.12.11): past it, or not a whole number (its
+# /v1 reads it into an int: openai/openai.go ChatCompletionRequest), a 400 on every case
+OLLAMA_TOP_LOGPROBS = 20
+
+
+def refuse_top_logprobs(options, client, host, resuming):
+    """Over Ollama's /v1, --option top_logprobs other than a whole number from 0 to OLLAMA_TOP_LOGPROBS is refused
+    before any call: every case would be refused with a 400, each an error the report can only call refused as sent."""
+    value = options.get("top_logprobs", 0)
+    if type(value) is int and 0 <= value <= OLLAMA_TOP_LOGPROBS:
+        return
+    ollama = client.ollama_version()
+    if ollama:
+        cure = f"--option top_logprobs={OLLAMA_TOP_LOGPROBS} or less"
+        raise EvalError(f"--option {option_shown('top_logprobs=' + json_text(value))}: Ollama's /v1 at {on_one_line(host)} "
+                        f"(ollama {on_one_line(ollama, 40)}) takes a whole number from 0 to {OLLAMA_TOP_LOGPROBS} there, "
+                        "and would refuse every case (HTTP 400); "
+                        + (f"this run records it: start a new run (without --resume) with {cure}" if resuming
+                           else f"give {cure}"))
+
+
 def ollama_release(version):
     """An Ollama version's (major, minor, patch); None for one unread, or a build from source's 0.0.0 (version/version.go),
     which it says whatever its age."""
@@ -17825,6 +17846,7 @@ def preflight_server(client, config, judge, inputs, resuming):
     refuse_think_max(config, server_version)
     if config["api"] == "openai":
         refuse_unread_options(config["options"], client, config["host"], resuming)
+        refuse_top_logprobs(config["options"], client, config["host"], resuming)
         talks = sum(sum(m.get("role") != "system" for m in c.get("messages") or ()) > 1 or bool(c.get("tools"))
                     for c in inputs.cases)
         if talks and (version := client.ollama_version()):   # (its own API is asked not to: OllamaClient.chat_once)

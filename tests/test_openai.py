@@ -131,6 +131,26 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
                                        "it. Run again; Ollama's own API takes num_ctx: leave out --api openai to send it")
 
 
+def test_ollamas_v1_top_logprobs_past_its_limit_is_refused_before_any_call(project, cli, fake):
+    """140th round: --api openai --option top_logprobs=21 to Ollama's /v1, which refuses any past 20 with a 400 ("top_logprobs
+    must be between 0 and 20", server/routes.go ChatHandler), was asked of every case, each an error the report said
+    only "refused as sent". Refused before any call, on one line naming the option, the limit and the cure, which runs."""
+    client = evalpy.OpenAIClient(fake.url, retries=3)   # what the fake says of it, as Ollama's /v1 does
+    answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"top_logprobs": 21})
+    assert answer["error"] == "HTTP 400: top_logprobs must be between 0 and 20" and answer["attempts"] == 1, answer
+    fake.chat_bodies.clear()
+    for value in ("21", "-1", "2.5", "many"):
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "logprobs=true",
+                             "--option", f"top_logprobs={value}", "--limit", 1, "--out", "runs/t.json")
+        assert code == 2 and len(err.splitlines()) == 1 and err.startswith("error: --option top_logprobs="), (value, err)
+        assert "takes a whole number from 0 to 20" in err and "--option top_logprobs=20" in err, (value, err)
+    assert fake.chat_bodies == [] and not Path("runs/t.json").exists()
+    cure = re.search(r"--option top_logprobs=\d+", err).group().split()
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "logprobs=true",
+                         *cure, "--limit", 1, "--out", "runs/t.json")
+    assert code == 0 and fake.chat_bodies[0]["top_logprobs"] == 20, err
+
+
 def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
     """Round 124's review: Ollama's /v1/models entry says of a model its name, "model", when it was last pulled and
     "library" (openai/openai.go ToListCompletion: Created m.ModifiedAt.Unix(), OwnedBy the name's namespace), and the
