@@ -15203,6 +15203,19 @@ def server_url(api, host):
                     "or $OPENAI_BASE_URL")
 
 
+def holds_overflow(value):
+    """Whether a JSON value holds, at any depth, a whole number too large for a 64-bit float (10**400): every server
+    reads an option's numbers as such floats (Ollama's options are a Go map[string]any, whose numbers encoding/json
+    reads as float64, and a request holding one is refused whole: api/types.go ChatRequest.Options)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is int and not is_number(item):
+            return True
+        stack.extend(item.values() if isinstance(item, dict) else item if isinstance(item, list) else ())
+    return False
+
+
 def parse_options(pairs):
     """--option KEY=VALUE: values that parse as JSON are JSON (512, 0.9, ["\\n"]), others stay text.
     A value that begins with [, { or " was meant as JSON: one that does not parse (stop=['END'], a
@@ -15225,10 +15238,12 @@ def parse_options(pairs):
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             parsed = value
-        if type(parsed) is int and not is_number(parsed):   # (taken, sent, and the run written then refused as its own
-            # file: config.options.KEY must be a finite number; 1e400 is text already, as exact_json reads it)
-            raise EvalError(f"--option {option_shown(pair)}: a number too large for any server, which reads it as a "
-                            f"64-bit float (at most about 1.8e308); give a smaller one")
+        if holds_overflow(parsed):   # (taken, sent, and the run written then refused as its own file: config.options.KEY
+            # must be a finite number; 1e400 is text already, as exact_json reads it; inside an object or a list, with
+            # --unchecked-options, sent for Ollama to refuse every case)
+            raise EvalError(f"--option {option_shown(pair)}: {'a' if type(parsed) is int else 'it holds a'} number too "
+                            "large for any server, which reads it as a 64-bit float (at most about 1.8e308); give a "
+                            "smaller one")
         if key in options and json_text(options[key]) != json_text(parsed):   # (the last was kept, the first never sent;
             # as JSON: 1 and true are one to Python, two values to a server)
             raise EvalError(f"--option {option_shown(key)} is given twice, with two values; give it once")

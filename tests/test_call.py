@@ -2164,6 +2164,27 @@ def test_an_option_of_a_whole_number_too_long_for_a_float_is_refused_before_any_
     assert fake.chat_bodies == []
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_an_unchecked_option_holding_a_whole_number_too_long_for_a_float_is_refused_before_any_call(project, cli, fake, api):
+    """140th round: --unchecked-options --option foo='{"a": <400 nines>}' was sent, where top_p=<400 nines> is refused:
+    Ollama reads an option's numbers as 64-bit floats (api/types.go ChatRequest.Options, a map[string]any, decoded by
+    Go's encoding/json), and refuses such a request whole, every case. Refused at once, naming the option, at any depth;
+    a long number a float holds is sent exactly as given, never as a float."""
+    fake.native_api = api == "ollama"   # (over /v1 a server that is not Ollama's: an unknown field is its own)
+    unchecked = ["--unchecked-options"] if api == "ollama" else []
+    for value in ('{"a": %s}' % ("9" * 400), '[1, {"b": [-%s]}]' % ("9" * 400)):
+        code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", f"foo={value}",
+                             "--limit", 1, "--out", "runs/huge.json", *unchecked)
+        assert code == 2 and err.startswith("error: --option foo=") and len(err.splitlines()) == 1, err
+        assert "Traceback" not in err and "too large" in err and not (project / "runs" / "huge.json").exists(), err
+    assert fake.chat_bodies == []
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option",
+                         'foo={"a": %s}' % ("9" * 300), "--limit", 1, "--out", "runs/long.json", *unchecked)
+    sent = fake.chat_bodies and (fake.chat_bodies[0]["options"] if api == "ollama" else fake.chat_bodies[0]).get("foo")
+    assert code == 0 and sent == {"a": int("9" * 300)}, (err, sent)
+    assert load_json("runs/long.json")["config"]["options"]["foo"] == {"a": int("9" * 300)}
+
+
 def test_a_request_refused_for_its_options_is_not_retried(fake):
     """The 500 Ollama sends for an option of the wrong type fails the same way every time: asked once,
     not four times (a run whose options were written in by hand reaches the server with it)."""
