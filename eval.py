@@ -2944,6 +2944,8 @@ class CompareResult(CompareAdds):
     replaced: dict          # {"baseline"|"candidate": config.replaced} of a run whose model or judge was replaced
     judged_again: dict      # {"baseline"|"candidate": who judged it again, with whose checks} of a run `judge` made
     completion: str | None  # "baseline"|"candidate": a run --resume completion of a run of the same configuration
+    nothing_scored: bool    # no case has a verdict in both runs: no figure to compare (baseline and candidate 0 of 0, the
+    #                         details' tables empty), which every view says in words, as report's nothing_scored
 
 
 class ManyRow(TypedDict, total=False):
@@ -24650,7 +24652,9 @@ def compare_runs(a_cfg, a_cases, b_cfg, b_cases, alpha=ALPHA, fisher=False, name
                   if "completed_from" in cfg and cfg.get("date") == other.get("date") and holds_answers_of(mine, theirs)),
                   None),
               "trajectory": trajectory_changes(a_cases, b_cases),
-              "details": compare_details(a_cfg, a_cases, b_cfg, b_cases)}
+              "details": compare_details(a_cfg, a_cases, b_cfg, b_cases),
+              # (every call of a run failed: "0/0" on the page, "scored": 0 in --json, said of nothing)
+              "nothing_scored": not compared}
     retrieval = retrieval_change(a_cases, b_cases, alpha)
     if retrieval:
         result["retrieval"] = retrieval
@@ -25283,7 +25287,8 @@ def compare_rows(c, baseline_path, candidate_path):
                              *(("rose", "fell") if c["majority_vote"] else ()))] + [
                 {"name": name, "figure": figure("count", len(c[name]), None)} for name in ("stayed_right", "stayed_wrong")]},
             {"key": "figures", "measure": c["measure"], "majority_vote": c["majority_vote"], "unit": c["unit"],
-             "cases": c["baseline"]["scored"], "undecided_answers": c["undecided_answers"], "rows": [
+             "cases": c["baseline"]["scored"], "nothing_scored": c["nothing_scored"],
+             "undecided_answers": c["undecided_answers"], "rows": [
                 {"name": side, "figure": side_figure(c[side], [side])} for side in ("baseline", "candidate")] + invalid_rows(c) + [
                 {"name": "difference", "figure": figure("points_ci", d, ["difference"], alpha=c["alpha"]), "method": d["method"],
                  "test": test["name"], "p": figure("p", test["p"], ["test", "p"], alpha=c["alpha"]),
@@ -25300,7 +25305,8 @@ def compare_rows(c, baseline_path, candidate_path):
             {"key": "speed", "rows": speed_pair_rows(c["speed"]),
              "scope": f" (the {plural(c['shared']['cases'], 'case')} both runs hold)" if c["shared"] else ""},
             {"key": "trajectory", "cases": c["trajectory"], "heading": trajectory_heading(c["trajectory"], c["trials"])},
-            *detail_rows(c["details"], c["majority_vote"]),
+            # (no case both decided: no per-label or per-difficulty table, as report leaves its SCORED_SECTIONS out)
+            *(detail_rows(c["details"], c["majority_vote"]) if not c["nothing_scored"] else []),
             *filter(None, [rows_retrieval_change(c.get("retrieval"), c["alpha"]), rows_diagnosis_change(c.get("diagnosis"))])]
 
 
@@ -25569,7 +25575,7 @@ def identical_text(r):
 def nothing_compared(figures):
     """The line of a comparison no case of which both runs decided (every answer of one errored): no figure to compare,
     said so, never "0/0 = - -> 0/0 = -"; None where there is one."""
-    return None if figures["cases"] else (f"{figures['measure'].capitalize()}: no case has a verdict in both runs, "
+    return None if not figures["nothing_scored"] else (f"{figures['measure'].capitalize()}: no case has a verdict in both runs, "
                                           f"so there is no {figures['measure']} to compare")
 
 
@@ -25734,6 +25740,8 @@ def compare_details(a_cfg, a_cases, b_cfg, b_by_id):
                                for x in sa["checks"] if row_key(x) in b_checks
                                for a, b in [[{"passed": y["passed"], "total": y["total"], "rate": exact_rate(y["passed"], y["total"])}
                                              for y in (x, b_checks[row_key(x)])]]}}
+    if not decided:   # no case both decided: a table of dashes per label (check) is no figure (report's SCORED_KEYS)
+        first = {key: {} for key in first}
     b_groups = sb["by_difficulty"]
     return {"cases": len(decided), **first, "per_difficulty": {
         d: {"baseline": g, "candidate": b_groups.get(d), "change": change(g["accuracy"], (b_groups.get(d) or {}).get("accuracy"))}
@@ -29659,6 +29667,8 @@ def compare_headline(runs, outcome, figures):
              + (stat("Invalid answers", invalid_text(invalid, " → ")) if invalid else "")
              + "".join(stat(words, invalid_text(row_of(figures, name), " → ")) for name, (words, _) in STOPS.items()
                        if row_of(figures, name)))
+    if figures["nothing_scored"]:   # (no figure: no "0/0 = -" stats, no chart of empty bars; said as the text says it)
+        return section(name, paragraph(nothing_compared(figures)), bullet_list(readings), ident="headline")
     unit = measure_unit(figures, outcome)
     return section(name + unit, Markup(f'<div class="stats">{stats}</div>'),
                    interval_chart(bars, f"{name} of both runs with 95% intervals"), bullet_list(readings), ident="headline")

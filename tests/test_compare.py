@@ -292,15 +292,40 @@ def test_two_quick_runs_of_other_cases_compare_on_the_shared_ones_or_refuse_with
     assert "Only part of the split was run" not in page   # (said once, in the sentence of the cases both hold)
 
 
+NO_ACCURACY = "Accuracy: no case has a verdict in both runs, so there is no accuracy to compare"
+
+
+def runs_of_three_cases(*answers):
+    """A run of three cases per answer, each giving it to all three (None: every call failed), the second asked with
+    another prompt (two runs alike would be one run's copies); their paths."""
+    made = [make_run([{"id": f"e{i}", "expected": "bug", "response": answer} for i in range(1, 4)],
+                     prompt=prompt) for answer, prompt in zip(answers, ("prompts/v3.txt", "prompts/v2.txt"))]
+    return [write_run(f"runs/{name}.json", run) for name, run in zip(("first", "second"), made)]
+
+
 def test_a_run_where_every_case_errored_gives_no_accuracy_to_compare_not_0_of_0(project, cli):
     """139th round: compare of a run against one whose every call failed printed "Accuracy (on the 0 cases both runs
     decided): 0/0 = - -> 0/0 = -" (and a markdown row of it): there is no accuracy to compare, said so."""
-    made = [make_run([{"id": f"e{i}", "expected": "bug", "response": answer} for i in range(1, 4)]) for answer in ("bug", None)]
-    runs = [write_run(f"runs/{name}.json", run) for name, run in zip(("alive", "dead"), made)]
+    runs = runs_of_three_cases("bug", None)
     for view in ([], ["--markdown"]):
         out = cli("compare", *runs, *view)[1]
-        assert "0/0" not in out and "Accuracy: no case has a verdict in both runs, so there is no accuracy to compare" \
-            in out, out
+        assert "0/0" not in out and NO_ACCURACY in out, out
+
+
+def test_runs_whose_every_call_failed_have_nothing_scored_on_the_page_and_in_json(project, cli):
+    """140th round: compare --html of two runs whose every call failed headed the page "Accuracy (on the 0 cases both
+    runs decided)" over "Baseline 0/0 = -" and a per-label table of dashes, and --json said nothing of it (a baseline
+    "scored": 0, "correct": 0): the page says there is no accuracy to compare, as the text does, and --json has
+    "nothing_scored": true and its per-label table empty; a pair with verdicts has false."""
+    for answers, nothing in (((None, None), True), (("bug", None), True), (("bug", "bug"), False)):
+        runs = runs_of_three_cases(*answers)
+        out = json.loads(cli("compare", *runs, "--json")[1])
+        assert out["nothing_scored"] is nothing and (out["details"]["per_label"] == {}) is nothing, out
+        Path("c.html").unlink(missing_ok=True)
+        assert cli("compare", *runs, "--html", "c.html")[0] == 0
+        page = html.unescape(re.sub(r"<[^>]+>", " ", Path("c.html").read_text(encoding="utf-8")))
+        assert ("0/0" not in page and NO_ACCURACY in page and "Per label" not in page) is nothing, page
+        assert ("3/3 = 100%" in page) is not nothing, page
 
 
 def test_errors_are_kept_out_of_fixed_and_regressions(two_runs, cli):
