@@ -1506,6 +1506,9 @@ LINE_CHECKSUM = "crc32"
 CHECKSUM_TAIL = re.compile(rb', "crc32": "([0-9a-f]{8})"\}')
 CHECKSUM_TAIL_SIZE = len(b', "crc32": "00000000"}')
 CHECKSUM_MISMATCH = "its checksum does not match (it was changed after it was written)"
+# How a line is mended by hand, said in every cure that offers a mend: its checksum taken off as it is, for a line
+# mended (an answer written back, a value made what it was) never matches it again, and "mend it" alone was refused
+MEND_UNCHECKSUMMED = 'taking its "crc32" field off the line as you do (a line without one is read as an older eval.py\'s)'
 
 
 def checksummed_line(obj):
@@ -15731,8 +15734,8 @@ JOURNAL_OPENING = b'{"format": "' + RUN_FORMAT.encode() + b'", "config": {'   # 
 # What to do of a journal line that is no kill's: the resume asks again what a case's lines held, so removed they cost
 # calls. Every line of its case and trial: an agent's later turn, or a vote, needs what came before it, and the line at
 # fault may be an earlier one (a turn edited to end the conversation is told by the turn after it)
-JOURNAL_MEND = ("; mend it as it was, or remove every line of that case and trial (what they held is asked again), "
-                "then resume")
+JOURNAL_MEND = (f"; mend it as it was, {MEND_UNCHECKSUMMED}, or remove every line of that case and trial (what they "
+                "held is asked again), then resume")
 # What to do of a journal header holding a wrong value (config_problem's, resumed_problem's) or one its checksum does
 # not match: the resume reads every answer under it by that value, so it is mended as it was, or the run made again,
 # each answer asked again. Its checksum is taken off as it is mended: a value mended by hand (temperature "0.0" made 0,
@@ -18234,13 +18237,21 @@ def left_journal(run_path, given=()):
 
 
 DAMAGED_JUDGING_LINE = ": damaged judging line"
+DAMAGED_JUDGING_HEADER = ":1: damaged judging header"
+# What to do of a judging's first line holding a wrong value or one its checksum does not match: every vote under it is
+# read by it, so it is mended as it was, the votes kept ("move it aside" alone threw every one away), its checksum taken
+# off as it is (a header mended by hand never matches it again), or the judging moved aside, every vote asked again
+JUDGING_HEADER_MEND = (f"mend its first line as it was (from a copy of the judging), {MEND_UNCHECKSUMMED}, to keep the "
+                       "votes it holds, or move it aside to judge again from the start")
 
 
 def judging_fix(problem):
     """What to do about a damaged judging: a line at fault taken out keeps the votes of the others ("move it aside"
-    alone threw every one away); anything else, the judging moved aside to judge again from the start."""
+    alone threw every one away), a header mended keeps them all; anything else, the judging moved aside to judge again
+    from the start."""
     return ("take that line out to keep the other votes, or move the judging aside to judge again from the start"
-            if DAMAGED_JUDGING_LINE in problem else "move it aside to judge again from the start")
+            if DAMAGED_JUDGING_LINE in problem else JUDGING_HEADER_MEND if DAMAGED_JUDGING_HEADER in problem
+            else "move it aside to judge again from the start")
 
 
 def left_judging(path):
@@ -18292,7 +18303,7 @@ def judging_lines(path):
         raise EvalError(f"{shell_word(path)}: damaged judging (its first line)") from None
     problem = judging_header_problem(unchecksummed(header)) or checksum_problem(first)
     if problem:   # a digest of "junk" read as unknown would let another model's votes in
-        raise EvalError(f"{shell_word(path)}:1: damaged judging header: {problem}")
+        raise EvalError(f"{shell_word(path)}{DAMAGED_JUDGING_HEADER}: {problem}")
     entries, kept_at = [], {}   # kept_at: {a call with its vote: its line}; one is asked again only after it failed
     for number, line in enumerate(rest, 2):
         try:
@@ -26911,7 +26922,7 @@ def begin_judging(target, header, todo, judge):
                 warn(said)
             return path, journal, lock, votes
         advice = {"other": "judge with what it was begun with to finish it", "empty": "remove it",
-                  "live": "wait for it", "replaced": "it cannot be finished (its votes are the judge's of then): move it "
+                  "damaged": JUDGING_HEADER_MEND, "live": "wait for it", "replaced": "it cannot be finished (its votes are the judge's of then): move it "
                   "aside, or remove it once its votes are not wanted"}.get(state, "move it aside")
         if exact:
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
@@ -26925,7 +26936,8 @@ def judging_state(path, header, todo):
     ("other", how its settings differ), ("reordered", its panel's order) where its panel alone is named in another
     order, ("empty", ...) when a stop before its header was whole left it holding
     nothing, ("replaced", ...) when its judge alone differs, by digest (pulled again: the judge it began with is gone),
-    or ("broken", why it cannot be read); what is said follows its name."""
+    ("damaged", why) where its first line holds a wrong value or one its checksum does not match (mended, its votes are
+    kept), or ("broken", why it cannot be read); what is said follows its name."""
     try:
         with open_regular(path, "rb") as f:
             first = f.readline()
@@ -26946,7 +26958,7 @@ def judging_state(path, header, todo):
     # read 52: "judge with what it was begun with", a seed no judge of that run can be given), its checksum's to tell
     problem = judging_header_problem(unchecksummed(held)) or checksum_problem(first.removeprefix(BOM))
     if problem:   # (judging_lines, which reads it on, holds it to the same)
-        return "broken", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
+        return "damaged", f"has a damaged first line ({problem}), so its votes cannot be matched to answers and a judge"
     if held["answers_sha"] not in (header["answers_sha"], answers_sha(as_named_before(todo))):
         return "other", "holds an interrupted judging of other answers or checks"
     mine, theirs = header["config"], held["config"]
@@ -27469,8 +27481,10 @@ def journaled_comparisons(path, candidate=None):
                                            f"{entry['verdict']['order']})")
         problem = problem or checksum_problem(line)   # (last: what else is wrong with a line is more telling)
         if problem:
+            # (mended, its checksum off: a line mended by hand never matches it again, and "mend" alone was refused)
             raise EvalError(f"{shell_word(path)}:{number}: damaged pairwise journal line: {problem}; mend or remove "
-                            "that line, then compare again to store the others (nothing was stored)")
+                            f"that line (mend it as it was, {MEND_UNCHECKSUMMED}; removed, its verdict is asked again), "
+                            "then compare again to store the verdicts (nothing was stored)")
         held.setdefault(json_text([entry["comparison"][k] for k in COMPARISON_KEY]), []).append(entry)
     return [dict(entries[-1]["comparison"], baseline_sha=sha_now(entries[-1]["comparison"]["baseline_sha"]),
                  candidate_sha=sha_now(entries[-1]["comparison"]["candidate_sha"]), verdicts=[e["verdict"] for e in entries])

@@ -2740,6 +2740,30 @@ def test_a_judging_vote_changed_after_it_was_written_is_refused_by_its_checksum(
     assert code == 0 and len(fake.chat_bodies) - asked == 10 - held, err
 
 
+def test_a_damaged_judging_header_mended_as_its_cure_says_keeps_the_votes_it_holds(project, judged_split, cli, fake):
+    """140th round: a judging whose first line its checksum refused (its seed 42 read 52) was told only "move it aside",
+    every vote paid for asked again, where mending the line keeps them; and a line mended by hand keeps a "crc32" of
+    other bytes, refused again. judge and report offer the mend, its checksum taken off, and done word for word it
+    goes on with the votes the judging holds."""
+    interrupted_judging(cli, fake, judged_split)
+    judging = Path("j.json.judging")
+    written = judging.read_bytes()
+    header, rest = written.split(b"\n", 1)
+    judging.write_bytes(bit_flipped(header, b'"seed": ') + b"\n" + rest)
+    mend = ('mend its first line as it was (from a copy of the judging), taking its "crc32" field off the line as you do '
+            "(a line without one is read as an older eval.py's), to keep the votes it holds, or move it aside to judge "
+            "again from the start")
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 2 and evalpy.CHECKSUM_MISMATCH in err and err.endswith(f"; {mend}, or give another --out\n"), err
+    code, out, err = cli("report", "j.json.judging")
+    assert code == 2 and err.endswith(f"j.json.judging:1: damaged judging header: {evalpy.CHECKSUM_MISMATCH}; {mend}\n"), err
+    judging.write_bytes(unchecksummed_lines(header + b"\n") + rest)   # (its seed put back as it was, by hand)
+    held, asked = written.count(b"\n") - 1, len(fake.chat_bodies)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url, "--out", "j.json")
+    assert code == 0 and "going on with the judging interrupted in j.json.judging" in err, err
+    assert len(fake.chat_bodies) - asked == 10 - held, err
+
+
 @pytest.mark.parametrize("after", [b'"seed": ', b'"answers_sha": "', b'"prompt": "'])
 def test_a_judging_header_changed_after_it_was_written_is_said_damaged_never_one_of_other_settings(
         project, judged_split, cli, fake, after):
@@ -3189,7 +3213,8 @@ def test_a_judging_with_other_settings_is_left_alone_or_refused_naming_what_diff
                              "--out", "runs/answers-dev-v1-judged.json")
         assert code == 2 and len(judge_calls(fake)) == asked, err
         assert err.endswith(f"{said.split(':1: ')[0]} has a damaged first line ({said.split(': ', 2)[2]}), so its "
-                            "votes cannot be matched to answers and a judge; move it aside, or give another --out\n"), err
+                            f"votes cannot be matched to answers and a judge; {evalpy.JUDGING_HEADER_MEND}, or give "
+                            "another --out\n"), err
     # eleventh attack: a vote written again (its call asked again) is one vote; no judging is no judging
     again = held_lines[0] + failed(first).encode() + b"".join(held_lines[2:]) + held_lines[1]
     Path("runs/answers-dev-v1-judged.json.judging").write_bytes(again)

@@ -2106,32 +2106,59 @@ def line_edited(line, judge=(), verdict=()):
     return json.dumps(entry).encode() + b"\n"
 
 
+def verdict_flipped_in_a_killed_compare(fake):
+    """compare --pairwise of two runs of four cases (2 votes), SIGKILLed after 7 verdicts, its journal's first verdict
+    then given the other winner (its checksum left as it was): (the compare's argv, the journal, its lines as written,
+    the line flipped)."""
+    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
+    scripted_judge(fake)
+    stopped_compare(base, cand, fake, "SIGKILL", 7)
+    journal = Path(cand + ".pairwise.json.journal")
+    lines = journal.read_bytes().splitlines(keepends=True)
+    other = re.sub(rb'"winner": "(A|B)"', lambda m: b'"winner": "' + {b"A": b"B", b"B": b"A"}[m[1]] + b'"', lines[1])
+    assert other != lines[1]
+    journal.write_bytes(lines[0] + other + b"".join(lines[2:]))
+    return ("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url), journal, lines, other
+
+
 @pytest.mark.parametrize("older_from", [0, 2], ids=["begun-by-an-older-eval-py", "gone-on-with-by-an-older-eval-py"])
 def test_a_pairwise_verdict_changed_after_it_was_written_is_refused_by_its_checksum(project, cli, fake, older_from):
     """139th round: a journaled verdict still JSON after an edit or a bit flip (its winner made the other run) was stored
     as the judge's. Each line carries a CRC-32 of its own bytes: one that does not match is named and nothing is stored.
     A line without any is an older eval.py's, stored as it was, also after lines with one (they were refused as changed,
     the verdicts paid for lost)."""
-    base, cand = two_runs(IDS[:4], candidate_better=IDS[:4], baseline_better=())
-    scripted_judge(fake)
-    stopped_compare(base, cand, fake, "SIGKILL", 7)
-    journal = Path(cand + ".pairwise.json.journal")
-    written = journal.read_bytes()
-    lines = written.splitlines(keepends=True)
-    unmarked = unchecksummed_lines(written).splitlines(keepends=True)
-    other = re.sub(rb'"winner": "(A|B)"', lambda m: b'"winner": "' + {b"A": b"B", b"B": b"A"}[m[1]] + b'"', lines[1])
-    assert other != lines[1] and unmarked[1] != lines[1]
-    compare = ("compare", base, cand, "--pairwise", CRITERION, "--judge-votes", "2", "--host", fake.url)
-    journal.write_bytes(lines[0] + other + b"".join(lines[2:]))
+    compare, journal, lines, other = verdict_flipped_in_a_killed_compare(fake)
+    unmarked = unchecksummed_lines(b"".join(lines)).splitlines(keepends=True)
+    assert unmarked[1] != lines[1]
     code, out, err = cli(*compare)
     assert code == 2 and f"{journal}:2: damaged pairwise journal line: {evalpy.CHECKSUM_MISMATCH}" in err, err
     assert "Traceback" not in err and journal.read_bytes() == lines[0] + other + b"".join(lines[2:])
-    assert not Path(cand + ".pairwise.json").exists()
+    assert not Path(compare[2] + ".pairwise.json").exists()
     journal.write_bytes(b"".join([*lines[:older_from], *unmarked[older_from:]]))
     asked = len(fake.chat_bodies)
     code, out, err = cli(*compare)
     assert code == 0 and len(fake.chat_bodies) - asked == 16 - len(unmarked), err
     assert not journal.exists()
+
+
+@pytest.mark.parametrize("cure", ["mend", "remove"])
+def test_a_damaged_pairwise_journal_line_cured_as_its_message_says_stores_the_verdicts(project, cli, fake, cure):
+    """140th round: a pairwise journal line its checksum refused was told "mend or remove that line": a line mended by
+    hand (its winner put back) kept a "crc32" of other bytes, and was refused again. The cure says to take the "crc32"
+    off as it is mended; either cure, done word for word, stores the verdicts (a line removed: its verdict asked
+    again)."""
+    compare, journal, lines, other = verdict_flipped_in_a_killed_compare(fake)
+    code, out, err = cli(*compare)
+    assert code == 2 and err.endswith(f"{journal}:2: damaged pairwise journal line: {evalpy.CHECKSUM_MISMATCH}; mend or "
+                                      'remove that line (mend it as it was, taking its "crc32" field off the line as you '
+                                      "do (a line without one is read as an older eval.py's); removed, its verdict is "
+                                      "asked again), then compare again to store the verdicts (nothing was stored)\n"), err
+    mended = [unchecksummed_lines(lines[1])] if cure == "mend" else []   # (its winner put back as it was, by hand)
+    journal.write_bytes(b"".join([lines[0], *mended, *lines[2:]]))
+    asked = len(fake.chat_bodies)
+    code, out, err = cli(*compare)
+    assert code == 0 and len(fake.chat_bodies) - asked == 16 - len(lines) + (cure == "remove"), err
+    assert not journal.exists() and Path(compare[2] + ".pairwise.json").exists()
 
 
 def test_a_damaged_journal_line_is_named_and_nothing_is_lost(project, cli, fake):

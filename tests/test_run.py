@@ -1163,8 +1163,9 @@ def test_a_journal_line_giving_a_field_twice_is_refused_as_a_run_file_is(project
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
     assert code == 2 and "runs/dev-v3.json.journal:3: damaged journal line" in err, err
     # (round 102) and what to do: a removed line's answer is asked again
-    assert err.endswith("so it was edited; mend it as it was, or remove every line of that case and trial (what they "
-                        "held is asked again), then resume\n"), err
+    assert err.endswith("so it was edited; mend it as it was, taking its \"crc32\" field off the line as you do (a line "
+                        "without one is read as an older eval.py's), or remove every line of that case and trial (what "
+                        "they held is asked again), then resume\n"), err
     lines.pop(2)
     Path("runs/dev-v3.json.journal").write_text("\n".join(lines) + "\n")
     fake.answers = answer_key("golden/dev.jsonl")
@@ -1305,12 +1306,43 @@ def test_a_damaged_journal_header_mended_as_its_cure_says_resumes_to_the_answers
     refused_unchanged(cli, fake, journal, "; mend it as it was (from the command that began the run, or a copy of the "
                                           'journal), taking its "crc32" field off the line as you do')
     journal.write_bytes(re.sub(rb', "crc32": "[0-9a-f]{8}"}$', b"}", header.replace(damage[0], mended)) + b"\n" + rest)
+    resumes_as_unbroken(cli, fake, 28 - kept)
+
+
+def resumes_as_unbroken(cli, fake, asked_again):
+    """runs/dev-v3.json resumed: it asks `asked_again` answers, and its run is what an unbroken run of dev answers."""
     asked = len(fake.chat_bodies)
     code, out, err = cli("run", "--resume", "runs/dev-v3.json", "--host", fake.url)
-    assert code == 0 and len(fake.chat_bodies) - asked == 28 - kept, err
+    assert code == 0 and len(fake.chat_bodies) - asked == asked_again, err
     assert cli("run", "--split", "dev", "--host", fake.url, "--out", "runs/unbroken.json")[0] == 0
     resumed, unbroken = content(load_json("runs/dev-v3.json")), content(load_json("runs/unbroken.json"))
     assert resumed["results"] == unbroken["results"] and resumed["config"] == unbroken["config"]
+
+
+@pytest.mark.parametrize("cure", ["mend", "remove"])
+def test_a_damaged_journal_line_cured_as_its_message_says_resumes_to_the_answers_of_an_unbroken_run(project, cli, fake, cure):
+    """140th round: a journal line its checksum refused was told "mend it as it was, or remove every line of that case
+    and trial": a line mended by hand (its answer written back) kept a "crc32" of other bytes, and was refused again.
+    The cure says to take the "crc32" off as it is mended; either cure, done word for word, resumes the run to what an
+    unbroken one answers (a line removed: its answer asked again)."""
+    fake.answers = answer_key("golden/dev.jsonl")
+    kept = killed_run(project, fake, 4)
+    fake.latency = 0
+    journal = project / "runs" / "dev-v3.json.journal"
+    lines = journal.read_bytes().split(b"\n")
+    held, lines[2] = lines[2], bit_flipped(lines[2], b'"response": "')
+    journal.write_bytes(b"\n".join(lines))
+    refused_unchanged(cli, fake, journal, f"runs/dev-v3.json.journal:3: damaged journal line: {evalpy.CHECKSUM_MISMATCH}; "
+                                          'mend it as it was, taking its "crc32" field off the line as you do (a line '
+                                          "without one is read as an older eval.py's), or remove every line of that "
+                                          "case and trial (what they held is asked again), then resume")
+    if cure == "mend":   # (its answer written back as it was, by hand: the bytes of the mend are the person's)
+        lines[2] = re.sub(rb', "crc32": "[0-9a-f]{8}"}$', b"}", held)
+    else:
+        case = json.loads(held)["id"]
+        lines = [line for line in lines if not line or json.loads(line).get("id") != case]
+    journal.write_bytes(b"\n".join(lines))
+    resumes_as_unbroken(cli, fake, 28 - kept + (cure == "remove"))
 
 
 def test_a_header_without_its_line_break_is_kept_when_the_journal_is_reopened(project, cli, fake):
