@@ -9354,10 +9354,23 @@ def proxy_address(proxy):
     return userinfo, at, hostport, port and port.group(1)
 
 
+def is_port(port):
+    """Whether a port as written is one: a whole number from 1 to 65535 (int() of 5,000 digits is a ValueError)."""
+    return port.isascii() and port.isdigit() and len(port.lstrip("0")) <= 5 and 0 < int(port) <= 65535
+
+
 def port_unread(hostport, port, at):
-    """Whether a proxy's port may be a password, never to be printed: no digits, and no @ before it (http://admin:hunter2,
-    the host forgotten), nor an IPv6 address written without its brackets (::1:3128)."""
-    return bool(port) and not at and not (port.isascii() and port.isdigit()) and not unbracketed_ipv6(hostport)
+    """Whether a proxy's port may be a password, never to be printed: not a port, and no @ before it (http://admin:hunter2,
+    the host forgotten; http://admin:99999999 alike, a password of digits past 65535), nor an IPv6 address written
+    without its brackets (::1:3128). A port that is one is read as one: a URL it makes is used, never refused."""
+    return bool(port) and not at and not is_port(port) and not unbracketed_ipv6(hostport)
+
+
+def proxy_without_host(proxy):
+    """Whether a proxy's URL holds credentials and no host after their @ (http://user:99999999@): requests' own reading
+    of it ends in a TypeError (utils.prepend_scheme_if_needed joins its host, None), a traceback at the first call."""
+    _, at, hostport, _ = proxy_address(proxy)
+    return bool(at) and not hostport
 
 
 def unbracketed_ipv6(hostport):
@@ -9378,10 +9391,12 @@ def proxy_url_fault(proxy):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
     if unbracketed_ipv6(hostport):
         return "an IPv6 address is written in brackets: write http://[::1]:3128"
+    if port_unread(hostport, port, at):   # (a password for all one knows, digits too: named, never quoted)
+        return (f"its port is not {'one' if port.isascii() and port.isdigit() else 'a number'} (a whole number from 1 to "
+                "65535); a user name and password go before the proxy's address: http://user:password@host:port")
     if port and not (port.isascii() and port.isdigit()):
-        return "its port is not a number (a whole number from 1 to 65535)" + (
-            "" if at else "; a user name and password go before the proxy's address: http://user:password@host:port")
-    if port and (len(port.lstrip("0")) > 5 or not 0 < int(port) <= 65535):   # (int() of 5,000 digits: a ValueError)
+        return "its port is not a number (a whole number from 1 to 65535)"
+    if port and not is_port(port):   # (after an @: a port, quoted)
         return f"its port {port[:20] + '…' * (len(port) > 20)!r} is not one (a whole number from 1 to 65535)"
     if re.search(r"[/\\@#?\[\]]", userinfo):   # (a : is the one that parts the user name from the password)
         return "its credentials' reserved characters (/ \\ @ : # ? [ ]) %-escaped, as a URL's are"
@@ -9435,6 +9450,10 @@ class ChatClient:
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.trust_env = False
         self.session.proxies = environ_proxies(requests, host)
+        proxy = self.session.proxies.get(urllib.parse.urlsplit(host).scheme or "http") or self.session.proxies.get("all")
+        if proxy and proxy_without_host(proxy):   # (said before any call: requests' own reading of it is a traceback)
+            raise EvalError(f"cannot reach the model server at {host}: {self.proxy_words()} cannot be used (no host): no "
+                            f"host follows its @: give it as http://user:password@host:port; or {self.no_proxy_cure()}")
         self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))   # no state between answers
         self.deadlines = Deadlines()
         pool = watched_adapter(requests, self.deadlines)(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)

@@ -633,15 +633,20 @@ def test_a_proxy_that_fails_is_named_never_the_server(project, cli, monkeypatch)
 
 BRACKET_CURE = "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
 NOT_A_PORT = "its port is not a number (a whole number from 1 to 65535)"
+CREDENTIALS_FIRST = "; a user name and password go before the proxy's address: http://user:password@host:port"
 
 
 @pytest.mark.parametrize("proxy, fault", [
     # (139th round) a URL with no credentials at all was sent to them: its port, or its bracket, is what is named
-    ("http://127.0.0.1:99999", "its port '99999' is not one (a whole number from 1 to 65535)"),
+    # (140th round) ...but with no @ before it, its digits may be a password (http://admin:99999999, the host forgotten):
+    # named, never quoted
+    ("http://127.0.0.1:99999", "its port is not one (a whole number from 1 to 65535)" + CREDENTIALS_FIRST),
+    ("http://admin:99999999", "its port is not one (a whole number from 1 to 65535)" + CREDENTIALS_FIRST),
+    # (140th round) no host after the @ at all: requests' reading of it was a TypeError, a traceback
+    ("http://user:99999999@", "no host follows its @: give it as http://user:password@host:port"),
     ("http://[bad", BRACKET_CURE),
     # (its review) a password where the port goes (no @host) was quoted as the port; an IPv6 address unbracketed
-    ("http://admin:hunter2", NOT_A_PORT + "; a user name and password go before the proxy's address: "
-                             "http://user:password@host:port"),
+    ("http://admin:hunter2", NOT_A_PORT + CREDENTIALS_FIRST),
     ("http://::1:3128", "an IPv6 address is written in brackets: write http://[::1]:3128"),
     # (its review) credentials holding no reserved character were told to %-escape them, whatever else was wrong
     ("http://u:pw@127.0.0.1:99999", "its port '99999' is not one (a whole number from 1 to 65535)"),
@@ -655,7 +660,7 @@ def test_a_proxy_url_that_does_not_parse_is_told_what_to_mend_never_quoting_a_pa
     monkeypatch.setenv("HTTP_PROXY", proxy)
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 2 and "from $HTTP_PROXY cannot be used" in err and f"): {fault}" in err and "; or set NO_PROXY=models.internal" \
-        in err and "credentials" not in err and "hunter" not in err and len(err.splitlines()) == 1, err
+        in err and "credentials" not in err and "hunter" not in err and "99999999" not in err and len(err.splitlines()) == 1, err
 
 
 def test_a_proxy_that_answers_an_error_itself_is_named_with_its_variable(project, cli, monkeypatch):
