@@ -20690,7 +20690,11 @@ def speed_figures(config, cases):
     """How fast the model answered, from what each answer recorded: wall latency as eval.py measured
     it, tokens per second from the server's own counts and durations (Ollama's eval_count over
     eval_duration), and which calls paid for loading the model. The load before the run is apart."""
-    rows = [t["timing"] for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
+    answered = [t for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
+    rows = [t["timing"] for t in answered]
+    # an agent's trial whose only turn's call the server refused (refused_trial; its 500 holds no counts): none was
+    # left out by the server's choice, so it is never among the answers that "sent no count", but said apart
+    refused = sum(refused_trial(t) and not any(map(is_amount, t["timing"][1:3])) for t in answered)
     def whole(i):   # a server may send 4096.0 for 4096: a count all the same
         return [row[i] for row in rows if is_amount(row[i])]
     latencies = sorted(whole(0))
@@ -20710,9 +20714,10 @@ def speed_figures(config, cases):
             "prompt_tokens": sum(prompt) if prompt else None, "completion_tokens": sum(completion) if completion else None,
             # answers that sent no count: Ollama leaves out a count of zero (api/types.go Metrics, omitempty),
             # which older versions gave a fully cached prompt; the totals are then partial
-            "without_prompt_count": len(rows) - len(prompt) if prompt else 0,
+            "without_prompt_count": len(rows) - refused - len(prompt) if prompt else 0,
             "api": config.get("api", "ollama"),   # whose reason a count left out has
-            "without_completion_count": len(rows) - len(completion) if completion else 0,   # none is no count (?)
+            "without_completion_count": len(rows) - refused - len(completion) if completion else 0,   # none is no count (?)
+            "refused_calls": refused,
             "thinking_tokens": sum(thinking) if thinking else None,
             # a format on a thinking model: Ollama lets it think unconstrained, then asks again with the
             # thinking as an assistant turn and the format on (server/routes.go ChatHandler, "structured
@@ -22750,6 +22755,7 @@ def rows_speed(sp, repeat):
             "without_completion_count": (f("count", "without_completion_count")
                                          if sp.get("without_completion_count") else None),
             "two_pass": f("count", "two_pass") if sp.get("two_pass") else None,
+            "refused_calls": f("count", "refused_calls") if sp.get("refused_calls") else None,
             # the tokens of every answer, prompt and completion: what a run costs
             "tokens": figure("count", (sp["prompt_tokens"] or 0) + (sp["completion_tokens"] or 0)) if tokens else None,
             # a side no answer sent a count for is unknown (None, shown "?"), never a zero
@@ -23326,6 +23332,9 @@ def speed_section(sec):
         if sec["without_completion_count"]:
             out.append(f"              partial: {plural(sec['without_completion_count']['value'], 'answer')} sent no "
                        "completion count")
+        if sec["refused_calls"]:   # (speed_figures: no count was left out there)
+            out.append(f"              partial: {plural(sec['refused_calls']['value'], 'answer')} whose tool call the "
+                       "server refused as not JSON (it sends no counts then)")
         if None in (f["value"] for f in sec["token_parts"]):
             out.append(f"              partial: no answer sent a {'prompt' if prompt == '?' else 'completion'} count")
         if sec["two_pass"]:

@@ -188,6 +188,7 @@ def make_run(cases, labels=LABELS, **config):
                     "eval_duration_ns": 456789012, "done_reason": s.get("done_reason", "stop"), "judges": s.get("judges"),
                     "thinking": s.get("thinking")}
             call.update({k: s[k] for k in ("transcript", "per_turn", "out_of_turns") if k in s})   # an agent's
+            call.update({k: s[k] for k in evalpy.TIMING_FIELDS if k in s})   # (a turn that sent no counts: None)
             if answer is None:
                 call = dict.fromkeys(call, None) | {"error": s.get("error", "HTTP 500: boom"), "attempts": 4}
             results.append({**case, "trial": trial, **call})
@@ -390,6 +391,17 @@ def agent_spec(case_id, calls, final="Su pedido está enviado.", out_of_turns=Fa
             "response": final if not out_of_turns else "", "transcript": transcript, "out_of_turns": out_of_turns,
             "per_turn": [{"latency_ms": 60.0, "prompt_tokens": 16, "completion_tokens": 1, "done_reason": "stop",
                           "attempts": 1}] * turns}
+
+
+def agent_refused_spec(case_id, words="unexpected end of JSON input"):
+    """A make_run case for an agent whose one turn's tool call the server refused as not JSON (evalpy.CALL_REFUSED),
+    `words` its words why: no answer, no token counts (none came), the call kept never run, as ask_agent keeps it."""
+    turn = {"latency_ms": 60.0, "prompt_tokens": None, "completion_tokens": None, "done_reason": evalpy.CALL_REFUSED,
+            "attempts": 1}
+    return {**agent_spec(case_id, [], out_of_turns=True), "done_reason": evalpy.CALL_REFUSED, "per_turn": [turn],
+            **dict.fromkeys(evalpy.TIMING_FIELDS[1:]), "latency_ms": 60.0, "out_of_turns": False,
+            "transcript": [{"role": "assistant", "content": "", "tool_calls": [
+                {"id": None, "name": "lookup_order", "arguments": "", "refused": words}]}]}
 
 
 def agent_thinking_inline(case_id, first="<think>I could cancel it</think>", final="<think>cancel? no</think>Su pedido está enviado."):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import scipy.stats
 
-from conftest import (LINKED, MARKUP, MATH, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
+from conftest import (agent_refused_spec, agent_spec, LINKED, MARKUP, MATH, ROOT, answer_key, evalpy, github_linked, hand_cases, load_json, make_run, markdown_acted_on,
                       small_split, split_run, write_run)
 
 
@@ -792,6 +792,23 @@ def test_no_prompt_rate_and_partial_token_totals_said_partial(project, cli):
     write_run("runs/cached-v1.json", dict(run, config=dict(run["config"], api="openai")))
     out = cli("report", "runs/cached-v1.json")[1]
     assert "partial: 2 answers sent no prompt count\n" in out and "Ollama" not in out, out
+
+
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_turn_whose_call_the_server_refused_is_never_said_an_answer_that_sent_no_count(project, cli, api):
+    """140th round: the Speed section counted a turn whose tool call the server refused as not JSON (a 500: no counts
+    can come) among the answers that "sent no prompt count", and gave Ollama's omitted zero as why. It is said apart,
+    as the server's refusal, and no answer is said to have sent no count."""
+    run = make_run([agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True)]), agent_refused_spec("a2")],
+                   labels=None, split="agent-dev", max_turns=3, api=api)
+    write_run("runs/r.json", run)
+    cli("report", "runs/r.json", "--html", "runs/r.html")
+    for view in (cli("report", "runs/r.json")[1], Path("runs/r.html").read_text(encoding="utf-8")):
+        speed = view[view.index("Speed"):][:1500]
+        assert "sent no" not in speed and "Ollama" not in speed, speed
+        assert "partial: 1 answer whose tool call the server refused as not JSON (it sends no counts then)" in speed, speed
+    sp = json.loads(cli("report", "runs/r.json", "--json")[1])["speed"]
+    assert (sp["calls"], sp["without_prompt_count"], sp["without_completion_count"], sp["refused_calls"]) == (2, 0, 0, 1), sp
 
 
 def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
