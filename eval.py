@@ -8347,13 +8347,16 @@ class StopAsking(Exception):
 class CallFailed(Exception):
     """One request failed. `retry` says whether another attempt may succeed."""
 
-    def __init__(self, reason, retry, wait=None, status=None, body=b"", refused_call=None):
+    def __init__(self, reason, retry, wait=None, status=None, body=b"", refused_call=None, answered=None):
         super().__init__(reason)
         self.retry = retry
         self.wait = wait       # seconds the server asked us to wait (Retry-After)
         self.status = status   # the HTTP status, when the server answered
         self.body = body       # what it answered, whole
         self.refused_call = refused_call   # (name, the server's words) of a model's call it refused (CALL_REFUSED)
+        # time.monotonic() when the server's answer was read whole: a refused call's latency ends there, never after
+        # the API key's scrub of its words (error_text), which may take longer than the request
+        self.answered = answered
 
 
 def status_hint(status, hint):
@@ -9738,6 +9741,7 @@ class ChatClient:
         errors = self.requests.exceptions
         try:
             status, reason, headers, data = self.request("POST", path, json.dumps(body).encode(), self.timeout)
+            answered = time.monotonic()   # (CallFailed.answered: what follows is eval.py's time, not the request's)
         except (errors.Timeout, TimeoutError):
             raise CallFailed(f"no answer within {number_given(self.timeout)} s {TIMED_OUT}", retry=True) from None
         except AnswerUndecodable as e:   # (asked again, it comes alike)
@@ -9802,7 +9806,7 @@ class ChatClient:
             refused = refused_call(why) if status == 500 and isinstance(body, dict) and body.get("tools") else None
             transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why) and not refused
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
-                             status=status, body=data, refused_call=refused)
+                             status=status, body=data, refused_call=refused, answered=answered)
         try:
             answer = self.arguments_as_sent(loose_json(data))
             if nesting_past(answer, MAX_ANSWER_NESTING):
@@ -9992,7 +9996,7 @@ class ChatClient:
             except CallFailed as failure:
                 # (a message may quote what the server sent: a key it echoed)
                 if failure.refused_call and tools:   # the model's call, refused: its answer, the call kept never run
-                    return self.refused_answer(*failure.refused_call, attempt + 1, time.monotonic() - started)
+                    return self.refused_answer(*failure.refused_call, attempt + 1, failure.answered - started)
                 if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
                     return {"response": None, "error": self.scrub(str(failure) + cut_wait_words(cut)),
                             "attempts": attempt + 1}

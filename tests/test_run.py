@@ -4163,6 +4163,28 @@ def test_a_tool_call_the_server_refuses_as_not_json_is_the_models_failing_call_n
     assert cli("runs")[0] == 0
 
 
+def test_a_refused_calls_latency_times_the_request_never_the_key_scrub_after_it(project, cli, fake, monkeypatch):
+    """140th round's review of f88d8a0: over /v1 with an API key, the stored latency of a turn whose tool call the
+    server refused ran to the end of the key's scrub of the server's words, inside the timed region; an answer's
+    latency stops when its request ends. The scrub here moves eval.py's clock on an hour: none of it may be timed."""
+    clock = {"ahead": 0.0}
+    monkeypatch.setattr(evalpy, "time", type("Clock", (), {**{n: staticmethod(getattr(time, n)) for n in dir(time)
+                                                               if not n.startswith("_")},
+                                                            "monotonic": staticmethod(lambda: time.monotonic() + clock["ahead"])}))
+    scrub = evalpy.ChatClient.scrub
+
+    def slow_scrub(self, text, answer=False):
+        clock["ahead"] += 3600
+        return scrub(self, text, answer)
+    monkeypatch.setattr(evalpy.ChatClient, "scrub", slow_scrub)
+    fake.faults_for[ASK] = ["bad_call"]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", "openai", "--api-key",
+                         "sk-SECRETSECRETSECRET", "--out", "runs/a.json")
+    r = load_json("runs/a.json")["results"][0]
+    assert code == 0 and r["done_reason"] == evalpy.CALL_REFUSED and clock["ahead"], err
+    assert r["latency_ms"] < 3_600_000 and r["per_turn"][0]["latency_ms"] < 3_600_000, r["per_turn"]
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_a_500_in_the_refusals_words_where_no_tools_were_sent_is_retried_as_any_500(project, cli, fake, api):
     """139th round's review of f88d8a0: the refusal's words were read as the model's refused call whatever was asked,
