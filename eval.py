@@ -187,8 +187,10 @@ REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model
 # The model's doing, never retried; the turn ends the loop as a cut one does (its call never run), never said cut
 CALL_REFUSED = "call refused"
 CALLS_NEVER_RUN = ("length", CALL_REFUSED)   # a turn's done_reasons whose calls are kept as sent, never run (cut_turn)
-REFUSED_CALL = re.compile(r'HTTP 500: llama-server returned invalid tool call arguments for ("(?:[^"\\]|\\.)*"): (.*)',
-                          re.DOTALL)
+REFUSED_CALL = re.compile(r'llama-server returned invalid tool call arguments for ("(?:[^"\\]|\\.)*"): (.*)', re.DOTALL)
+# its words (WHY) kept up to this many characters, then cut, the cut marked (cut_to): Go's own are a line (its JSON
+# decoder's "invalid character 'x' looking for beginning of value"); more is a server's noise, kept out of the run file
+REFUSED_WORDS = 300
 # A result's done_reason where no limit stopped it (Ollama's and OpenAI's "stop"): the model's own end, or a stop string
 # (--option stop) it wrote; inside reasoning never closed, not the token limit, and raising it cures nothing
 OWN_STOP = "stop"
@@ -3808,6 +3810,12 @@ def refused_words(message):
     """The server's words where it refused an assistant message's tool call as not JSON (CALL_REFUSED: the turn ended
     there, as a cut one does, its call never run), or None."""
     return next((c["refused"] for c in message.get("tool_calls") or () if c.get("refused") is not None), None)
+
+
+def refused_shown(words):
+    """The server's words why it refused a call, as every view quotes them: inert and on one line, escaped once (kept
+    as sent: quoted as JSON on top of the escapes, Go's own '\\x1b' showed its backslash doubled)."""
+    return f'"{on_one_line(words)}"'
 
 
 def call_refused(r):
@@ -8396,10 +8404,11 @@ def refused_as_sent(error):
                             + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
 
 
-def refused_call(error):
-    """(the tool's name, the server's words) where a failed call's error is the server's refusal of a tool call the
-    model wrote, as not JSON (CALL_REFUSED: Ollama's native chat mode), else None. The name as Go's %q quoted it."""
-    said = REFUSED_CALL.match(error or "")
+def refused_call(message):
+    """(the tool's name, the server's words) where a failed call's message (error_message: as sent, never the inert
+    line cut short that error_text makes of it) is the server's refusal of a tool call the model wrote, as not JSON
+    (CALL_REFUSED: Ollama's native chat mode), else None. The name as Go's %q quoted it."""
+    said = REFUSED_CALL.match(message) if isinstance(message, str) else None
     if not said:
         return None
     try:
@@ -8448,24 +8457,34 @@ def errors_whose_words(errors):
             else "what was sent and the infrastructure, not the model")
 
 
+def error_message(body):
+    """The server's own words for an HTTP error as it sent them, from the raw body's first ERROR_WINDOW bytes: Ollama
+    sends {"error": "..."}; None where it holds none (no JSON, an empty message). Raw: error_text makes them a line."""
+    try:
+        obj = json.loads((body or b"")[:ERROR_WINDOW])
+    except (ValueError, RecursionError):
+        return None
+    # (and vLLM's, SGLang's and FastChat's ErrorResponse, flat: {"object": "error", "message", "type", "code"})
+    message = (obj.get("error") or obj.get("detail") or (obj.get("message") if obj.get("object") == "error" else None)) \
+        if isinstance(obj, dict) else None
+    if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
+        message = message.get("message")
+    return message or None
+
+
 def error_text(body, reason="", clean=str, headers=None):
-    """The server's own words for an HTTP error, from the raw body: Ollama sends {"error": "..."}.
+    """The server's own words for an HTTP error (error_message), or else its raw body, as one inert line cut short.
     clean (the API key's removal) sees the words whole, before they are cut short; a body that is
     no JSON read in the charset its Content-Type names (a key in UTF-16 read as UTF-8 was a key with
     a NUL between its letters: no echo of it, and left in the run file). Its first ERROR_WINDOW bytes alone."""
     body = (body or b"")[:ERROR_WINDOW]
+    message = error_message(body)
+    if message and isinstance(message, str) and not INVISIBLE_CHARS.sub("", message).strip():   # shown as nothing: quoted
+        return json.dumps(message[:100])
     try:
-        obj = json.loads(body)
-        # (and vLLM's, SGLang's and FastChat's ErrorResponse, flat: {"object": "error", "message", "type", "code"})
-        message = (obj.get("error") or obj.get("detail") or (obj.get("message") if obj.get("object") == "error" else None)) \
-            if isinstance(obj, dict) else None
-        if isinstance(message, dict):   # OpenAI's {"error": {"message": ..., "type": ...}}
-            message = message.get("message")
-        if message and isinstance(message, str) and not INVISIBLE_CHARS.sub("", message).strip():   # shown as nothing: quoted
-            return json.dumps(message[:100])
         if message:   # (words of no text quoted as the JSON sent, not Python's: [1, {'message': 3}])
             return inert(clean((message if isinstance(message, str) else json_text(message))[:ERROR_WINDOW])[:300])
-    except (ValueError, RecursionError):
+    except RecursionError:   # (words nested deeper than json.dumps writes: the body as it came)
         pass
     return inert(clean((body_text(body, headers) or reason or "").strip())[:200])
 
@@ -9803,7 +9822,7 @@ class ChatClient:
             # (a tool call the model wrote that the server refused: the model's answer, alike asked again; only where
             # tools were sent is there a call of the model's to refuse: elsewhere, a judge's or a plain case's, those
             # words are a 500 as any other, retried)
-            refused = refused_call(why) if status == 500 and isinstance(body, dict) and body.get("tools") else None
+            refused = refused_call(error_message(data)) if status == 500 and isinstance(body, dict) and body.get("tools") else None
             transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why) and not refused
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
                              status=status, body=data, refused_call=refused, answered=answered)
@@ -10021,7 +10040,9 @@ class ChatClient:
     def refused_answer(self, name, words, attempts, took):
         """The answer of a turn whose tool call the server refused as not JSON (CALL_REFUSED): no words, one call with
         no arguments to keep (the server sends none back) and the server's words why; no token counts (none came)."""
-        call = {"id": None, "name": self.scrub(name, answer=True), "arguments": "", "refused": self.scrub(words)}
+        # (cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach)
+        call = {"id": None, "name": self.scrub(name, answer=True), "arguments": "",
+                "refused": cut_to(self.scrub(words), REFUSED_WORDS)}
         return {"response": "", "tool_calls": [call], "done_reason": CALL_REFUSED, "prompt_tokens": None,
                 "completion_tokens": None, "error": None, "attempts": attempts, "latency_ms": round(took * 1000, 1)}
 
@@ -11055,8 +11076,8 @@ def no_result_why(message):
 def call_text(call):
     """A tool call as a person (or a judge) reads it: lookup_order({"order_id": "A-1"})."""
     arguments = call.get("arguments")
-    if call.get("refused") is not None:   # (none kept: the server's words why, escaped as JSON's, on one line)
-        return f"{call.get('name')}(refused by the server: {json_text(call['refused'])})"
+    if call.get("refused") is not None:   # (none kept: the server's words why, escaped once, on one line)
+        return f"{call.get('name')}(refused by the server: {refused_shown(call['refused'])})"
     return f"{call.get('name')}({arguments if isinstance(arguments, str) else json_text(arguments)})"
 
 
@@ -19982,7 +20003,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
                             if call.get("unread") else "no tool result matched these arguments (a wrong or missing argument)"}
     if cut and refused is not None:   # the model's call, whose arguments the server could not read
         return {"turn": cut, "call": None, "check": None,
-                "what": f"the server refused its call as not JSON ({json_text(refused)}), never run"}
+                "what": f"the server refused its call as not JSON ({refused_shown(refused)}), never run"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
                 "what": f"the token limit cut its calls, never run (raise {limit}, or the server's cap)"}

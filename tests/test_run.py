@@ -4163,6 +4163,28 @@ def test_a_tool_call_the_server_refuses_as_not_json_is_the_models_failing_call_n
     assert cli("runs")[0] == 0
 
 
+@pytest.mark.parametrize("api", ["ollama", "openai"])
+def test_a_refusals_words_are_kept_as_the_server_sent_them_escaped_once_and_any_cut_marked(project, cli, fake, api):
+    """140th round's review of f88d8a0: the refusal's words were kept as its error line showed them, made inert and cut
+    with the line at 300 characters: quoted as JSON on top, Go's own backslash in '\\x1b' (an ESC, a quote) showed
+    doubled, and the words stopped at about 233 characters with no mark. They are kept as sent (a longer one cut, the
+    cut marked "…" as cut_to marks any), and every view escapes them once."""
+    why = "invalid character '\\x1b' looking for beginning of value \x1b \"q\""
+    fake.faults_for[ASK] = [f"bad_call:{why}", f"bad_call:{'y' * 400}"]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--repeat", "2",
+                         "--jobs", "1", "--out", "runs/a.json")
+    kept = [r["transcript"][0]["tool_calls"][0]["refused"] for r in load_json("runs/a.json")["results"]]
+    assert code == 0 and kept[0] == why and kept[1].endswith("…"), kept
+    assert kept[1] == evalpy.cut_to("y" * 400, evalpy.REFUSED_WORDS), kept
+    shown = "invalid character '\\x1b' looking for beginning of value \\x1b \"q\""   # (the ESC escaped, once)
+    code, out, err = cli("report", "runs/a.json", "--case", "a1")
+    assert f'lookup_order(refused by the server: "{shown}")' in out and f'lookup_order(refused by the server: "{kept[1]}")' in out, out
+    cli("report", "runs/a.json", "--html", "runs/a.html")
+    for view in (cli("report", "runs/a.json")[1], Path("runs/a.html").read_text(encoding="utf-8").replace("&quot;", '"')
+                 .replace("&#x27;", "'")):
+        assert f'the server refused its call as not JSON ("{shown}"), never run' in view, view
+
+
 def test_a_refused_calls_latency_times_the_request_never_the_key_scrub_after_it(project, cli, fake, monkeypatch):
     """140th round's review of f88d8a0: over /v1 with an API key, the stored latency of a turn whose tool call the
     server refused ran to the end of the key's scrub of the server's words, inside the timed region; an answer's
