@@ -3818,7 +3818,7 @@ def refused_shown(words):
     return f'"{on_one_line(words)}"'
 
 
-def call_refused(r):
+def ended_in_refused_call(r):
     """Whether an agent's answer ended in a turn whose call the server refused as not JSON (CALL_REFUSED): the model's
     doing, which no larger limit (--max-turns, num_predict) cures."""
     return cut_calling(r) and refused_words(r["transcript"][-1]) is not None
@@ -4113,8 +4113,8 @@ def out_of_answers(trial):
     return bool(agent.get("out_of_turns") or agent.get("cut"))
 
 
-def refused_trial(trial):
-    """Whether a graded agent's trial ended in a call the server refused as not JSON (call_refused): one of
+def trial_ended_refused(trial):
+    """Whether a graded agent's trial ended in a call the server refused as not JSON (ended_in_refused_call): one of
     out_of_answers that no larger limit cures."""
     return (trial.get("agent") or {}).get("refused") is not None
 
@@ -8355,13 +8355,13 @@ class StopAsking(Exception):
 class CallFailed(Exception):
     """One request failed. `retry` says whether another attempt may succeed."""
 
-    def __init__(self, reason, retry, wait=None, status=None, body=b"", refused_call=None, answered=None):
+    def __init__(self, reason, retry, wait=None, status=None, body=b"", tool_call_refusal=None, answered=None):
         super().__init__(reason)
         self.retry = retry
         self.wait = wait       # seconds the server asked us to wait (Retry-After)
         self.status = status   # the HTTP status, when the server answered
         self.body = body       # what it answered, whole
-        self.refused_call = refused_call   # (name, the server's words) of a model's call it refused (CALL_REFUSED)
+        self.tool_call_refusal = tool_call_refusal   # (name, the server's words) of a model's call it refused
         # time.monotonic() when the server's answer was read whole: a refused call's latency ends there, never after
         # the API key's scrub of its words (error_text), which may take longer than the request
         self.answered = answered
@@ -8404,7 +8404,7 @@ def refused_as_sent(error):
                             + re.escape(UNRETRIED_500) + ")", said, re.DOTALL))
 
 
-def refused_call(message):
+def read_tool_call_refusal(message):
     """(the tool's name, the server's words) where a failed call's message (error_message: as sent, never the inert
     line cut short that error_text makes of it) is the server's refusal of a tool call the model wrote, as not JSON
     (CALL_REFUSED: Ollama's native chat mode), else None. The name as Go's %q quoted it."""
@@ -9822,10 +9822,10 @@ class ChatClient:
             # (a tool call the model wrote that the server refused: the model's answer, alike asked again; only where
             # tools were sent is there a call of the model's to refuse: elsewhere, a judge's or a plain case's, those
             # words are a 500 as any other, retried)
-            refused = refused_call(error_message(data)) if status == 500 and isinstance(body, dict) and body.get("tools") else None
+            refused = read_tool_call_refusal(error_message(data)) if status == 500 and isinstance(body, dict) and body.get("tools") else None
             transient = (status in (408, 429) or status >= 500) and not refused_as_sent(why) and not refused
             raise CallFailed(why, retry=transient, wait=retry_after(headers) if transient else None,
-                             status=status, body=data, refused_call=refused, answered=answered)
+                             status=status, body=data, tool_call_refusal=refused, answered=answered)
         try:
             answer = self.arguments_as_sent(loose_json(data))
             if nesting_past(answer, MAX_ANSWER_NESTING):
@@ -10014,8 +10014,8 @@ class ChatClient:
                 took = time.monotonic() - started   # the request's, as --timeout bounds it: never the scrub's after it
             except CallFailed as failure:
                 # (a message may quote what the server sent: a key it echoed)
-                if failure.refused_call and tools:   # the model's call, refused: its answer, the call kept never run
-                    return self.refused_answer(*failure.refused_call, attempt + 1, failure.answered - started)
+                if failure.tool_call_refusal and tools:   # the model's call, refused: its answer, the call kept never run
+                    return self.refused_answer(*failure.tool_call_refusal, attempt + 1, failure.answered - started)
                 if not failure.retry or attempt == self.retries or self.stopping.wait(backoff(attempt, failure.wait)):
                     return {"response": None, "error": self.scrub(str(failure) + cut_wait_words(cut)),
                             "attempts": attempt + 1}
@@ -20403,7 +20403,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                                        "response": t["response"],
                                        "answer": None if out_of_answers(t) else scored_text(t),
                                        "out_of_turns": bool((t.get("agent") or {}).get("out_of_turns")),
-                                       "cut": bool((t.get("agent") or {}).get("cut")), "refused": refused_trial(t)}
+                                       "cut": bool((t.get("agent") or {}).get("cut")), "refused": trial_ended_refused(t)}
                                       for t in c["trials"] if t["correct"] is not None]})
         if repeat > 1:
             rates.append(Fraction(passed, c["decided_trials"]))   # exact: 34 of 50 is 68%, never 67.99999999999999%
@@ -20717,9 +20717,9 @@ def speed_figures(config, cases):
     eval_duration), and which calls paid for loading the model. The load before the run is apart."""
     answered = [t for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
     rows = [t["timing"] for t in answered]
-    # an agent's trial whose only turn's call the server refused (refused_trial; its 500 holds no counts): none was
-    # left out by the server's choice, so it is never among the answers that "sent no count", but said apart
-    refused = sum(refused_trial(t) and not any(map(is_amount, t["timing"][1:3])) for t in answered)
+    # an agent's trial whose only turn's call the server refused (trial_ended_refused; its 500 holds no counts): no
+    # count was left out by the server's choice, so it is never among the answers that "sent no count", but said apart
+    refused = sum(trial_ended_refused(t) and not any(map(is_amount, t["timing"][1:3])) for t in answered)
     def whole(i):   # a server may send 4096.0 for 4096: a count all the same
         return [row[i] for row in rows if is_amount(row[i])]
     latencies = sorted(whole(0))
@@ -26661,7 +26661,7 @@ def judge_run(args, run, target):
     if not todo and checked:   # judge checks, and no answer to ask about: never "add one to the split"
         cut = [r for r in checked if r.get("response") is not None and given_answer(r) is None]
         # (out of turns or cut as they called; a call the server refused is the model's, no larger limit its cure)
-        refused = sum(r.get("response") is not None and given_answer(r) is not None and call_refused(r) for r in checked)
+        refused = sum(r.get("response") is not None and given_answer(r) is not None and ended_in_refused_call(r) for r in checked)
         out = sum(r.get("response") is not None and given_answer(r) is not None for r in checked) - refused
         limit = limit_option(run["config"])
         # (each cause said where it is one: "0 never answered (raise num_predict ...)" gave a refused call a limit)
@@ -28332,7 +28332,7 @@ def unjudged_words(run_path, config, cases):
     if all(t["response"] is None or scored_text(t) is None or out_of_answers(t) for t in checked):
         # (an agent out of turns too: "its judge was never asked: judge asks it" sent the reader to a refusal)
         old, out = sum(bool(t["votes"]) for t in checked if out_of_answers(t)), sum(map(out_of_answers, checked))
-        refused = sum(map(refused_trial, checked))   # (of out: the model's calls the server refused, no limit's doing)
+        refused = sum(map(trial_ended_refused, checked))   # (of out: the model's calls the server refused, no limit's doing)
         return (f"none of its {plural(len(checked), 'answer')} with a judge check can be judged (each failed, was still "
                 f"thinking when it stopped, ran out of turns or was cut as it called tools"
                 + (", or had its call refused by the server" if refused else "") + "): " + (
@@ -28425,7 +28425,7 @@ def unmatched_why(key, cases, run_path):
     if trial.get("unfinished"):
         return "it has no answer (still thinking when it stopped): there is none the judge read"
     if out_of_answers(trial):
-        return ("it has no answer (" + ("its call refused by the server as not JSON" if refused_trial(trial) else
+        return ("it has no answer (" + ("its call refused by the server as not JSON" if trial_ended_refused(trial) else
                                         "it ran out of turns, or was cut as it called tools") + "): " +
                 ("the vote an older eval.py asked of its words is not counted"
                  if any(v["check"] == key[2] for v in trial["votes"] or []) else "there is none the judge read"))
