@@ -12767,14 +12767,18 @@ TIED_IN_WORDS = re.compile(TIED_ANSWER.format("one") + r"[ \t]*+(?:[,;&/]|and(?=
 ORDER_WORDS = {"order", "ordering"}
 # a label before a line of a ranking's text after its first ("Final: B > A", "Correction: B > A", "No: B > A"): a line
 # ranking again, read past to its ranking
-LINE_LABEL = re.compile(r"[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
+# (tried only where a run of spaces begins: from within one it fails as from its start, and a line of 8,000 spaces
+# before a word was read from each of them, seconds; "A > B\n" + 64 KB of them, minutes)
+LINE_LABEL = re.compile(r"(?<![ \t])[ \t]*+[^\W\d_][\w \t]{0,30}?[ \t]*+:[ \t]*+")
 # ...or a word of thinking again before it, or "overall" after it ("On reflection B is better overall", "Overall, B
 # is better": read as a reason, the first line's A counted beside the winner A though the reply ends naming B), read
 # past to the ranking or the winner it names, with its comma ("B, overall" is B; "B," named none, the first line's A
 # counted); a qualifier of a part is none ("B > A in length only", "B is better on tone" stay reasons)
+# (its "overall" after spaces tried only where they begin, as LINE_LABEL is)
 LINE_RECONSIDERED = re.compile(r"\A[ \t]*+(?:on[ \t]+(?:reflection|second[ \t]+thought)|overall|actually|in[ \t]+fact|"
                                r"in[ \t]+the[ \t]+end|after[ \t]+all|all[ \t]+(?:things[ \t]+)?considered)(?![^\W_])"
-                               r"[ \t]*+[,:]?[ \t]*+|(?:[ \t]*+,[ \t]*+|[ \t]++)(?:overall|on[ \t]+the[ \t]+whole)"
+                               r"[ \t]*+[,:]?[ \t]*+|(?:(?:(?<![ \t])[ \t]*+)?,[ \t]*+|(?<![ \t])[ \t]++)"
+                               r"(?:overall|on[ \t]+the[ \t]+whole)"
                                r"(?=[ \t]*+[.!]?[ \t]*+\Z)",
                                re.IGNORECASE)
 # ...a line thinking again that ends in a tie or names an answer the loser ("A > B\nOverall, it's a tie", "B > A\nActually,

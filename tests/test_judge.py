@@ -6317,13 +6317,20 @@ def test_a_run_of_spaces_among_a_verdict_field_s_scores_is_read_in_one_pass():
     of each separator into its pattern, and a run of them with no separator after it was tried from each space: a MiB
     of them after "A:" took minutes (compare --pairwise hung on one vote). Read in a process of its own, so that a
     hang fails the test (its generous wait no timing: a hang is for ever)."""
+    assert read_in_a_process("eval.parse_winner(json.dumps({'winner': 'A', 'verdict': 'A:' + ' ' * 1_000_000 + '9'}))[0]"
+                             ) == "A"
+
+
+def read_in_a_process(reading):
+    """What `reading`, a Python expression of eval (imported) and json, prints, read in a process of its own: a reader
+    that hangs fails the test by its generous wait, no timing (a hang is for ever)."""
     import subprocess
     import sys
     from conftest import ROOT
-    reader = ("import json, sys; sys.path.insert(0, sys.argv[1]); import eval; "
-              "print(eval.parse_winner(json.dumps({'winner': 'A', 'verdict': 'A:' + ' ' * 1_000_000 + '9'}))[0])")
+    reader = f"import json, sys; sys.path.insert(0, sys.argv[1]); import eval; print({reading})"
     done = subprocess.run([sys.executable, "-c", reader, str(ROOT)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout == "A\n", done.stderr[-2000:]
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.rstrip("\n")
 
 
 @pytest.mark.parametrize("reply, human", [
@@ -6344,13 +6351,17 @@ def test_an_item_s_label_is_read_past_the_spaces_before_its_mark(reply, human):
 
 def test_a_run_of_spaces_after_a_word_in_a_verdict_field_s_notes_is_read():
     """130th round: see above; a MiB of spaces after "PASS" in notes, read in a process of its own."""
-    import subprocess
-    import sys
-    from conftest import ROOT
-    reader = ("import json, sys; sys.path.insert(0, sys.argv[1]); import eval; print(eval.parse_verdict(json.dumps("
-              "{'pass': True, 'verdict': {'passed': True, 'notes': 'PASS' + ' ' * 1_000_000 + 'x'}}))[0])")
-    done = subprocess.run([sys.executable, "-c", reader, str(ROOT)], capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0 and done.stdout == "True\n", done.stderr[-2000:]
+    assert read_in_a_process("eval.parse_verdict(json.dumps({'pass': True, 'verdict': {'passed': True, "
+                             "'notes': 'PASS' + ' ' * 1_000_000 + 'x'}}))[0]") == "True"
+
+
+def test_a_run_of_spaces_on_a_later_line_of_a_ranking_is_read_in_one_pass():
+    """140th round: a ranking's later line was tried as a label ("Final: B > A") and as a thought again ("..., overall")
+    from each of its spaces, each try reading all the spaces after it: "A > B\n" + 32,000 spaces + "x" took 50 s, so
+    compare --pairwise hung on one vote. A run of spaces is tried where it begins; 128,000 of them (13 minutes before)
+    are read in a process of its own, the winner agreeing with the ranking counted."""
+    assert read_in_a_process("[eval.parse_winner(json.dumps({'winner': 'A', key: 'A > B\\n' + ' ' * 128_000 + 'x'}))[0] "
+                             "for key in ('ranking', 'preference_order')]") == "['A', 'A']"
 
 
 @pytest.mark.parametrize("reply, human", [
