@@ -12610,7 +12610,8 @@ def scores_agree(scores, winner, whole=True):
 # a ranking's places as keys ({"1": "B", "2": "A"}, "1st", "#2", "first") and a ranking's text's separators ("B, A",
 # "B > A", "B then A"); an order written so is a ranking, under "order" alone only with ">" (an order of the two
 # answers, "A, B", may be the order they were shown in)
-PLACE_KEY = re.compile(r"#?(\d{1,2})(?:st|nd|rd|th)?|(first|second|last)")
+PLACE_KEY = re.compile(r"(?:#?(\d{1,2})(?:st|nd|rd|th)?|(first|second|last))(?:_place)?")   # (or "last place", "1st
+# place": {"A": "last place", "B": "first place"} was read as no ranking, the winner A beside it counted)
 # ..."last" below any place a number names, whatever their count ({"A": "last", "B": "first"} was read as no place, the
 # winner A beside it counted)
 LAST_PLACE = 100
@@ -12670,6 +12671,8 @@ PLACE_QUALIFIED = re.compile(r"[ \t]*+\([ \t]*+(?:(?:a[ \t]++)?(?:close|narrow(?
                              r"(?:[ \t]++(?:better|worse|behind|ahead|second|call|one|race|win|loss|margin))?"
                              r"|(?:a[ \t]++)?typo|(?:best[ \t]++)?overall(?:[ \t]++(?:winner|best|pick))?)[ \t.!]*+\)",
                              re.IGNORECASE)   # (or its place the whole's: "A: 1 (overall)\nB: 2" was read as scores, B first)
+# ...of which those naming the answer the pick qualify the first place alone (pick_remarked)
+PICK_REMARK = re.compile(r"[ \t]*+\([ \t]*+(?:best[ \t]++overall|overall[ \t]++(?:winner|best|pick))[ \t.!]*+\)", re.IGNORECASE)
 # ...or in parentheses after the name, or after a dash ("A (2nd), B (1st)", "A (rank 2)", "A (last)", "A - 2nd place";
 # read as no place, A ranked 2nd was first in written order, the winner A counted): a place labelled so (PLACE_NAMED),
 # or a bare number in parentheses, a rank under a ranking's key as after a colon. The remark is the place alone, closed
@@ -12795,7 +12798,10 @@ RECONSIDERED_TIE = re.compile(r"(?:" + TIED_REMARK + r"|(?:(?:it's|it[ \t]+is|th
 # ...or a last word labelled final ("A > B\nFinal: tie", "Final verdict: B loses": read as a remark, as "Tone: tie" is,
 # the first line's winner counted), a line thinking again only where it ends in a tie or a loser: "Final: B > A" is
 # LINE_LABEL's, and a tie's first line beside its final tie agrees ("A = B\nFinal: tie")
-FINAL_SAID = re.compile(r"[ \t]*+final(?:ly|[ \t]++(?:verdict|answer|decision|call|ranking|result|word))?[ \t]*+[,:][ \t]*+",
+# ...in bold and as a final score too ("**Final:** tie", "**Final**: tie", "Final score: tie": read as a reason, the first
+# line's winner counted)
+FINAL_SAID = re.compile(r"[ \t]*+[*_]{0,3}final(?:ly|[ \t]++(?:verdict|answer|decision|call|ranking|result|word|score))?"
+                        r"[*_]{0,3}[ \t]*+[,:][*_]{0,3}[ \t]*+",
                         re.IGNORECASE)
 # ...its quotes read past, a curly apostrophe as a straight one ("Overall, it’s a tie", "Overall, it's a “tie”": read
 # as no tie, the first line's winner counted)
@@ -12851,6 +12857,16 @@ def tie_remarked(text):
     return any(remark in RANKED_TIED for remark in remarks) and len({rank.group("number") for rank in ranks if rank}) > 1
 
 
+def pick_remarked(text):
+    """Whether a ranking's text calls an answer the pick (PICK_REMARK) in a remark after a number other than its least
+    ("A: 2 (overall pick)\nB: 1": its remark read as qualifying the place, B first, the winner B counted though the
+    reply may be calling A, its score the higher, the pick): two verdicts, left to a person."""
+    ranks = [RANK_AFTER.fullmatch(part.strip("*_ \t")) for part in re.split(r"[,;\n]", text)]
+    numbers = [int(rank.group("number")) for rank in ranks if rank]
+    return any(PICK_REMARK.fullmatch(rank.group("remark")) and int(rank.group("number")) != min(numbers)
+               for rank in ranks if rank)
+
+
 def sentences_placed(text):
     """A ranking's text as its sentences (RANKED_SENTENCES), their stops dropped, where there are two and each places one
     of the two answers, A and B (part_placed: "A = 1st. B = 2nd"); else None (a sentence of reasons is no place)."""
@@ -12888,7 +12904,9 @@ def line_ranks_first(under, line):
     or names one the winner ("Verdict: B", "B wins", "B is better": read as a reason, the first line's A counted beside
     the winner A though the reply ends naming B), or "tie" or the other where it thinks again to a tie or a loser
     (reconsidered_against), or None where it says nothing of the two (a reason: "B is shorter")."""
-    for text in (line, LINE_LABEL.sub("", line, count=1), LINE_RECONSIDERED.sub("", line)):
+    final = FINAL_SAID.match(line)   # ("Finally, B is better", "**Final:** B > A": read as a reason, the first line's A
+    after = line[final.end():] if final else line   # counted)
+    for text in (line, LINE_LABEL.sub("", line, count=1), LINE_RECONSIDERED.sub("", line), after):
         ranked = a_ranking(under, text)
         answers = [field_word_said(item, LOOSE_WINNER, WINNER_WORDS, {}) if isinstance(item, str) else None
                    for item in (ranked if isinstance(ranked, list) else [])]
@@ -12899,7 +12917,7 @@ def line_ranks_first(under, line):
         if said in ("A", "B"):
             return said if place == 1 else {"A": "B", "B": "A"}[said]
     # (after its label alone: "B: best tone" remarks on B, names no winner)
-    said = field_word_said(LINE_RECONSIDERED.sub("", LINE_LABEL.sub("", line, count=1)), LOOSE_WINNER, WINNER_WORDS, {})
+    said = field_word_said(LINE_RECONSIDERED.sub("", LINE_LABEL.sub("", after, count=1)), LOOSE_WINNER, WINNER_WORDS, {})
     return said if said in ("A", "B") else reconsidered_against(line)
 
 
@@ -12916,7 +12934,7 @@ def reconsidered_against(line):
     final = FINAL_SAID.match(line)
     if not thinks_again(line) and not final:
         return None
-    rest = RECONSIDERED_QUOTE.sub("", (line[final.end():] if final else LINE_RECONSIDERED.sub("", line)).strip()
+    rest = RECONSIDERED_QUOTE.sub("", (line[final.end():] if final else LINE_RECONSIDERED.sub("", line)).strip(" \t*_")
                                   ).replace("’", "'")
     if RECONSIDERED_TIE.fullmatch(rest):
         return "tie"
@@ -12971,7 +12989,7 @@ def a_ranking(under, items):
         parts = RANKED_APART.split(items, maxsplit=2)
         parts = listed_lines(items) if len(parts) == 1 else parts
         parts = (sentences_placed(items) or parts) if len(parts) == 1 else parts   # ("A = 1st. B = 2nd")
-        if tie_remarked(items):   # ("A: 1 (tie), B: 2")
+        if tie_remarked(items) or pick_remarked(items):   # ("A: 1 (tie), B: 2", "A: 2 (overall pick)\nB: 1")
             return PLACES_TANGLED
         placed = the_answers_placed(parts_placed([part.strip()
                                                   for part in (items.split("=", 2) if len(parts) == 1 else parts)]))
@@ -13056,7 +13074,7 @@ def judged_apart(parts):
     where none is, or a place is said (part_placed), the parts read as places."""
     parts = [judged_part(part) for part in parts[:FIELD_VALUES_READ] if judged_part(part)]
     bare = [judgement_of(part) for part in parts]
-    names = [field_word_said(said.group("name"), LOOSE_WINNER, WINNER_WORDS, {}) if said else None for said in bare]
+    names = [judged_name(said.group("name")) if said else None for said in bare]
     if not {"A", "B"} & set(names):
         return None
     if any(part_placed(part)[0] is not None for part in parts):
@@ -13066,7 +13084,16 @@ def judged_apart(parts):
         return PLACES_TANGLED
     right = [said.group("judged").casefold() in JUDGED_RIGHT for said in bare]
     named = [said.group("name").strip("*_ \t") for said in bare]   # (its name alone: "B → right" named no answer)
+    # (a numbered one as its letter, as named_over_rejected gives it: "Answer 2" names no answer to its readers)
+    named = [name if not NUMBERED_ANSWER.fullmatch(name) else letter for name, letter in zip(named, names)]
     return PLACES_REPEAT if right[0] == right[1] else named if right[0] else named[::-1]
+
+
+def judged_name(name):
+    """The answer, "A" or "B", a judged part's name names (field_word_said), or the one its number names
+    (NUMBERED_ANSWER: "Answer 1 is wrong, Answer 2 is right" named none, any winner beside it counted), or None."""
+    numbered = NUMBERED_ANSWER.fullmatch(name.strip("*_ \t"))
+    return "AB"[int(numbered.group("number")) - 1] if numbered else field_word_said(name, LOOSE_WINNER, WINNER_WORDS, {})
 
 
 def judgement_of(part):

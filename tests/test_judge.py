@@ -8147,6 +8147,38 @@ def test_a_last_line_labelled_final_reconsiders_a_ranking(key, ranking, said):
     assert judged_beside_each_winner(key, ranking) == only_winner(said)
 
 
+@pytest.mark.parametrize("key", ["ranking", "preference_order"])
+@pytest.mark.parametrize("ranking, said", [
+    ("A > B\n**Final:** tie", None), ("A > B\n**Final**: tie", None), ("A > B\n**Final: tie**", None),
+    ("A > B\nFinal score: tie", None), ("A > B\nFinally, B is better", None), ("A > B\n**Finally**, B is better", None),
+    # (agreeing with the first line, or a remark on one aspect: the first line's)
+    ("B > A\nFinally, B is better", "B"), ("A = B\n**Final:** tie", "tie"), ("A > B\nFinally, B is shorter", "A"),
+])
+def test_a_last_line_final_in_bold_as_a_score_or_finally_reconsiders_a_ranking(key, ranking, said):
+    """140th round: "A > B\n**Final:** tie", "A > B\nFinal score: tie" and "A > B\nFinally, B is better" beside the
+    winner A were read as A, the last line a reason: its bold, "score" and "Finally," hid that it was labelled final.
+    Each reconsiders the ranking as "Final: tie" does: two, left to a person, where it says other than the first line."""
+    assert judged_beside_each_winner(key, ranking) == only_winner(said)
+
+
+@pytest.mark.parametrize("key", ["ranking", "preference_order"])
+@pytest.mark.parametrize("ranking, said", [
+    ("Answer 1 is wrong, Answer 2 is right", "B"), ("Answer 1: wrong\nAnswer 2: right", "B"),
+    ("Response 2 is wrong; Response 1 is right", "A"), ("Answer 1 is wrong, Answer 2 is also wrong", None),
+    ({"A": "last place", "B": "first place"}, "B"), ({"A": "2nd place", "B": "1st place"}, "B"),
+    ({"1st place": "B", "2nd place": "A"}, "B"),
+    # an answer called the pick where another is placed first: two verdicts; where it is placed first, its place
+    ("A: 2 (overall pick)\nB: 1", None), ("B: 2 (overall winner), A: 1", None), ("A: 1 (overall pick)\nB: 2", "A"),
+])
+def test_answers_judged_by_their_numbers_placed_in_words_or_called_the_pick_are_read(key, ranking, said):
+    """140th round: "Answer 1 is wrong, Answer 2 is right" named no answer (its numbers unread where a judgement
+    follows), {"A": "last place", "B": "first place"} no place ("place" after it unread): the winner A beside each was
+    counted. And "A: 2 (overall pick)\nB: 1" was read as B first, its remark qualifying the place, the winner B counted
+    though the reply may be calling A the pick: two verdicts, left to a person."""
+    read = judged_beside_each_winner(key, ranking)
+    assert read == only_winner(said) if said else read["A"] is None and read["B"] is None, read
+
+
 @pytest.mark.parametrize("reply, human", [
     ('{"winner": "A", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
     ('{"winner": "tie", "ranking": "A → 2nd (close)\\nB → 1st"}', None),
