@@ -8684,6 +8684,18 @@ def watched_adapter(requests, deadlines):
     return Adapter
 
 
+def unfollowing_session(requests):
+    """A requests.Session that finds no redirect in any answer. Asked with allow_redirects=False, Session.send still
+    reads a redirect's Location (get_redirect_target) and its whole body, decoded (resolve_redirects, for
+    Response.next): unbounded, before MAX_BODY saw a byte (a 302 with a gzip of 512 MiB of zeros took 1.2 GB), and a
+    Location it cannot read raised there ("cannot reach the model server ... (UnicodeDecodeError)" of a server that
+    answered). eval.py follows none, and reads a Location itself (redirect_text)."""
+    class Session(requests.Session):
+        def get_redirect_target(self, resp):
+            return None
+    return Session()
+
+
 # A server echoes the key as it was sent, or as it shows text: URL-encoded (a request line in a log,
 # hex in either case, "/" kept or not, "+" for a space and a space for "+"; encoded twice, %252B, through
 # a proxy), HTML-escaped (an error page: a named entity, or a numeric one, &#39; &#039; &#x27;; escaped
@@ -9467,7 +9479,7 @@ class ChatClient:
         # set when a breaker stops the command (ask_all's on_stop): a call out ends with its attempt, never retried against
         # a server known to be gone or refusing, and no call more is begun (an agent's next turn, an answer's next vote)
         self.stopping = threading.Event()
-        self.session = requests.Session()
+        self.session = unfollowing_session(requests)
         # Proxy settings are read from the environment once, not on every request (requests does
         # that by default, and it costs more than the rest of a request to a local server).
         self.session.trust_env = False
@@ -9741,6 +9753,8 @@ class ChatClient:
                 kept = [c.strip() for c in codings.split(",") if c.strip().lower() not in ("", "identity")]
                 r.raw.headers["Content-Encoding"] = ", ".join(kept)
             try:
+                if 300 <= r.status_code < 400:   # (no redirect is followed, and its body says nothing eval.py reads:
+                    return r.status_code, r.reason, r.headers, b""   # unread, a bomb in it costs nothing)
                 chunks, size = [], 0
                 for chunk in chunks_read(r):   # requests' own errors, where r.raw raises urllib3's
                     chunks.append(chunk)

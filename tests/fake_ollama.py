@@ -12,6 +12,7 @@ for the attempts on one particular input.
 import hashlib
 import json
 import os
+import queue
 import re
 import socket
 import sys
@@ -85,6 +86,19 @@ def openai_refusal(body):
     return None
 
 
+def sent_until_closed(write, size):
+    """Writes size bytes of zeros by write(), a MiB at a time, until the client hangs up: the bytes that went out (those
+    a client reading none of them leaves in the sockets' buffers, a few MiB, where one reading them all takes size)."""
+    sent, piece = 0, bytes(1 << 20)
+    try:
+        while sent < size:
+            write(piece[:size - sent])
+            sent += min(len(piece), size - sent)
+    except OSError:
+        pass
+    return sent
+
+
 def shortest(name):
     """A model name as Ollama finds and lists it: types/model/name.go ParseNameBare (lines 146-176) cuts it at its last
     "/" for the model (its tag after a ":" past that "/"), at the one before for the namespace, and takes the rest, a
@@ -142,6 +156,9 @@ class FakeOllama:
         # --chat_format's handler: "function-calling" (chatml-function-calling), "template" (any other); None: it does not
         self.unknown_tool_choice = None
         self.retry_after = 1          # seconds, sent with a 429
+        self.redirect_location = b"http://127.0.0.1:9/api/chat"   # the Location of a "redirect" fault, as sent
+        self.redirect_body = 0        # bytes of zeros in its body (a redirect's body no client needs)
+        self.redirect_sent = queue.Queue()   # of those, the bytes sent before the client hung up, one a redirect
         self.latency = 0.0            # seconds, or a callable(input) -> seconds
         self.faults = []              # faults for the next chat requests, in order
         self.faults_for = {}          # input text -> faults for its successive attempts
@@ -872,9 +889,11 @@ class FakeOllama:
                 elif fault == "401":
                     self.send_error_json(401, "invalid api key", openai)
                 elif fault == "redirect":       # a proxy sending the client somewhere else
-                    self.wfile.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:9/api/chat\r\n"
-                                     b"Content-Length: 0\r\n\r\n")
+                    self.wfile.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: " + fake.redirect_location +
+                                     b"\r\nContent-Length: %d\r\n\r\n" % fake.redirect_body)
                     self.wfile.flush()
+                    fake.redirect_sent.put(sent_until_closed(self.wfile.write, fake.redirect_body))
+                    self.close_connection = True
                 elif fault == "not_modified":   # a cache before the server, answering a request nobody made conditional
                     self.wfile.write(b"HTTP/1.1 304 Not Modified\r\n\r\n")
                     self.wfile.flush()

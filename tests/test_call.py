@@ -5,6 +5,7 @@ import http.server
 import json
 import math
 import os
+import queue
 import re
 import socket
 import subprocess
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, answer_key, eval_cli, evalpy, load_json, make_run, read_cases, write_run
+from fake_ollama import sent_until_closed
 
 
 @pytest.mark.parametrize("value, url", [
@@ -1101,6 +1103,49 @@ def test_a_redirect_is_an_error_that_says_where_it_pointed(project, cli, fake):
     error = load_json("runs/m.json")["results"][0]["error"]
     assert code == 2 and error.startswith("answered HTTP 300 (Multiple Choices) with no answer and its Location "
                                           "'http://127.0.0.1:9/api/chat' not followed (eval.py follows no redirect)"), error
+
+
+def redirecting_server(location, body=0):
+    """A raw server answering every request with a 302 to location (bytes, as sent) and a body of `body` zeros:
+    (its listening socket, close() stops it; a queue of the bytes of each body sent before the client hung up)."""
+    listener, sent = socket.create_server(("127.0.0.1", 0)), queue.Queue()
+
+    def serve():
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                with conn:
+                    conn.recv(65536)
+                    conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: " + location + b"\r\nContent-Length: %d\r\n\r\n" % body)
+                    sent.put(sent_until_closed(conn.sendall, body))
+    threading.Thread(target=serve, daemon=True).start()
+    return listener, sent
+
+
+REDIRECT_SAID = ("answered HTTP {status}, a redirect to {location}; eval.py does not follow redirects, so an answer is "
+                 "never credited to the wrong server: point --host at where the server really is")
+
+
+def test_a_redirects_body_is_never_read(project, cli, fake):
+    """140th round (a hostile server): requests reads the whole body of a redirect that names a Location, even with
+    allow_redirects=False (Session.send's resolve_redirects), before eval.py's MAX_BODY sees a byte of it: a 302 with a
+    1 MiB gzip of 512 MiB of zeros took 1.2 GB. Nothing of a redirect's body is read: the client hangs up with the
+    most of a body of 48 MiB unsent (in the sockets' buffers, a few MiB), where all of it went out before."""
+    body = 48 << 20
+    listener, sent = redirecting_server(b"http://127.0.0.1:9/", body)
+    try:
+        port = listener.getsockname()[1]
+        code, out, err = cli("run", "--split", "dev", "--host", f"http://127.0.0.1:{port}")
+    finally:
+        listener.close()
+    assert code == 2 and err == f"error: http://127.0.0.1:{port}/api/tags " + REDIRECT_SAID.format(
+        status=302, location="'http://127.0.0.1:9/'") + "\n", err
+    assert sent.get(timeout=60) < body // 2   # (the timeout a guard: the server ends its answer once the client hangs up)
+    fake.faults, fake.redirect_body = ["redirect"], body   # a chat call's
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert code == 2 and result["error"] == REDIRECT_SAID.format(status=307, location="'http://127.0.0.1:9/api/chat'")
+    assert result["attempts"] == 1 and fake.redirect_sent.get(timeout=60) < body // 2
 
 
 def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fake):
