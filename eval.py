@@ -8553,6 +8553,14 @@ def retry_after(headers):
         return None
 
 
+def location_shown(location, scrub=str):
+    """A Location header quoted as its server sent it: http.client reads a header's bytes as Latin-1, where a URL's
+    are UTF-8 (café sent as UTF-8 was shown "cafÃ©"); a byte that is no UTF-8 shown \\xNN, never taken for a letter."""
+    text = scrub(location.encode("latin-1", "replace").decode("utf-8", "surrogateescape"))
+    # repr writes such a byte (surrogateescape's U+DC80..U+DCFF) \\udcNN: \\xNN, unless its backslash is escaped itself
+    return re.sub(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])", r"\1\\x\2", repr(text))
+
+
 # What of an Authorization header a server may echo back in an error ("Authorization: Bearer
 # sk-...", "Bearer sk-..."): removed before any text from a server is stored or printed. Its scheme and
 # credential alone, a word and a token: to the end of the line, it took eval.py's own words after the
@@ -8689,7 +8697,7 @@ def unfollowing_session(requests):
     reads a redirect's Location (get_redirect_target) and its whole body, decoded (resolve_redirects, for
     Response.next): unbounded, before MAX_BODY saw a byte (a 302 with a gzip of 512 MiB of zeros took 1.2 GB), and a
     Location it cannot read raised there ("cannot reach the model server ... (UnicodeDecodeError)" of a server that
-    answered). eval.py follows none, and reads a Location itself (redirect_text)."""
+    answered). eval.py follows none, and reads a Location itself (location_shown)."""
     class Session(requests.Session):
         def get_redirect_target(self, resp):
             return None
@@ -9710,7 +9718,7 @@ class ChatClient:
                        if where else "no Location to go to")
                     + f"; eval.py asks nothing a {status} answers: is something before the server (a cache, a proxy) "
                       "answering for it?")
-        return (f"answered HTTP {status}, a redirect to {self.scrub(headers.get('Location'))!r}; "
+        return (f"answered HTTP {status}, a redirect to {location_shown(headers.get('Location'), self.scrub)}; "
                 "eval.py does not follow redirects, so an answer is never credited to the wrong server: "
                 "point --host at where the server really is")
 

@@ -1148,6 +1148,28 @@ def test_a_redirects_body_is_never_read(project, cli, fake):
     assert result["attempts"] == 1 and fake.redirect_sent.get(timeout=60) < body // 2
 
 
+@pytest.mark.parametrize("location, shown", [(b"http://127.0.0.1:9/caf\xe9", r"'http://127.0.0.1:9/caf\xe9'"),
+                                             (b"http://127.0.0.1:9/caf\xc3\xa9", "'http://127.0.0.1:9/caf\u00e9'"),
+                                             (b"http://[::1/x", "'http://[::1/x'")])
+def test_a_redirect_to_a_location_that_does_not_parse_is_said_a_redirect(project, cli, fake, location, shown):
+    """140th round (a hostile server): a Location that requests cannot read (a byte not UTF-8, an IPv6 address never
+    closed) raised inside requests' redirect handling: "cannot reach the model server ... (UnicodeDecodeError). Start
+    it with `ollama serve`" of a server that answered, and in a case Python's bare words, retried. Said as any
+    redirect is, its Location as sent (a byte not UTF-8 escaped, UTF-8 read as such), and not retried."""
+    for api in ("ollama", "openai"):
+        listener, sent = redirecting_server(location)
+        try:
+            port = listener.getsockname()[1]
+            code, out, err = cli("run", "--split", "dev", "--api", api, "--model", "m", "--host", f"http://127.0.0.1:{port}")
+        finally:
+            listener.close()
+        assert code == 2 and REDIRECT_SAID.format(status=302, location=shown) + "\n" in err, err
+    fake.faults, fake.redirect_location = ["redirect"] * 3, location
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1)
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert code == 2 and result["error"] == REDIRECT_SAID.format(status=307, location=shown) and result["attempts"] == 1, result
+
+
 def test_an_error_sent_with_status_200_keeps_the_servers_words(project, cli, fake):
     fake.faults = ["error_200"] * 4
     code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--retries", "3")
