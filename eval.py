@@ -8539,7 +8539,10 @@ def retry_after(headers):
     try:
         seconds = float(said)
         # a wait no server may ask (RFC 9110: a number of seconds, 0 or more; inf, nan) is none: the backoff, not a
-        # retry at once nor "asked to wait inf s"
+        # retry at once nor "asked to wait inf s"; but its digits alone (delay-seconds = 1*DIGIT), past what a float
+        # holds, are a wait longer than any: inf, cut and said as any long one (read as none, it was retried unsaid)
+        if seconds == inf and re.fullmatch("[0-9]+", said.strip()):
+            return inf
         return seconds if isfinite(seconds) and seconds >= 0 else None
     except ValueError:
         pass
@@ -11022,7 +11025,9 @@ def cut_wait_words(cut):
         return ""
     # (as asked, its shortest digits: 32.002 never 32.003 by a millisecond's rounding, a date's 27661600 never
     # 2.76616e+07; more decimals than milliseconds rounded up, 30.0000000001 to 30.001, never down to "30, at most 30")
-    if cut >= 1e18:   # (as the float holds it: 2.5e+305, never a traceback rounding it)
+    if cut == inf:   # (digits past a float's range, retry_after's: at least 309 of them)
+        asked = "over 1e+308"
+    elif cut >= 1e18:   # (as the float holds it: 2.5e+305, never a traceback rounding it)
         asked = repr(cut)
     elif cut == int(cut):   # in digits: 10000000000000000, never 1e+16
         asked = str(int(cut))

@@ -849,6 +849,21 @@ def test_a_wait_the_server_asked_past_the_cap_is_said_where_the_call_failed(proj
     assert load_json("runs/s.json")["results"][0]["error"] == "HTTP 429: Rate limit reached"
 
 
+def test_a_wait_asked_in_more_digits_than_a_float_holds_is_cut_and_said(project, cli, fake, monkeypatch):
+    """140th round (a hostile server): a Retry-After of 400 digits (RFC 9110's delay-seconds, 1*DIGIT) read as a float
+    is inf, taken for no wait at all: retried after the plain backoff, and the case's error never said a wait was
+    asked. It is a wait past the cap, cut and said as 1e20's is; "inf" and "1e999", no digits alone, are still none."""
+    monkeypatch.setattr(evalpy, "RETRY_CAP_SECONDS", 0.05)   # (the cap itself, not its length, is under test)
+    assert evalpy.retry_after({"Retry-After": "1" * 400}) == math.inf
+    assert [evalpy.retry_after({"Retry-After": said}) for said in ("inf", "1e999", "-" + "1" * 400)] == [None] * 3
+    fake.faults, fake.retry_after = ["429"] * 2, "1" * 400
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", 1, "--retries", 1)
+    result = load_json("runs/dev-v3.json")["results"][0]
+    assert code == 2 and result["attempts"] == 2 and result["error"] == (
+        "HTTP 429: Rate limit reached (it had asked to wait over 1e+308 s, Retry-After; eval.py waits at most 0.05 s "
+        "between tries: resume once its limit has passed)"), result
+
+
 def test_a_client_a_breaker_stopped_retries_nothing_and_begins_nothing(fake):
     """Round 102: as a breaker stopped a run, it waited for the calls out to the end of their retries (a dead server's:
     1 + 2 + 4 s each, to keep a connection failure), and an agent's next turn or an answer's next vote was still
