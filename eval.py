@@ -20012,6 +20012,34 @@ def own_stop_words(option):
             f"string the reasoning writes ends it there; raising {option} will not help)")
 
 
+# A shorter answer: the cure of one the window stopped, as the report's header and an agent's cut calls give it
+SHORTER_ANSWER = "ask for a short answer in the prompt or constrain it (--format schema)"
+
+# What stopped a last turn that called tools, its calls never run (length_stop()), as the Failures table says it
+LENGTH_STOPPED = {"cut_off": "cut by the token limit", "window_full": "stopped at the context window",
+                  "stopped_early": "stopped for length short of every limit"}
+
+
+def wider_window(prompt, answer, window):
+    """A larger window as a cure for an answer the window stopped (beside SHORTER_ANSWER): none once prompt + answer ran
+    past it (Ollama shifted it and went on: a larger one only lets the answer run longer)."""
+    if window and prompt + answer > window:
+        return ""
+    return ", or give it a larger window (--option num_ctx=N)" if window else ", or start the server with a larger context size"
+
+
+def cut_calls_what(stop, limit, entry=None, window=None):
+    """An agent's first failure where its last turn stopped for "length" as it called tools (length_stop()), with the
+    cure the report's header gives that stop: a larger limit only where the limit cut it."""
+    if stop == "window_full":
+        return (f"stopped at the context window, its calls never run ({SHORTER_ANSWER}"
+                f"{wider_window(entry['prompt_tokens'], entry['completion_tokens'], window)})")
+    if stop == "stopped_early":
+        return ("stopped for length short of every limit, its calls never run (neither stopped it: the server's own "
+                "limit, or a fault; look at it by hand)")
+    return f"the token limit cut its calls, never run (raise {limit}, or the server's cap)"
+
+
 def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False, cut_tools=(), asked=None,
                   done_reason=None, limit="num_predict", refused=None):
     """The first wrong step of a failing agent, as the method has it (label the first failure in a
@@ -20064,7 +20092,7 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
                 "what": f"the server refused its call as not JSON ({refused_shown(refused)}), never run"}
     if cut:   # the turn the token limit cut: what went wrong is the cap, not a call the model never got to make
         return {"turn": cut, "call": None, "check": None,
-                "what": f"the token limit cut its calls, never run (raise {limit}, or the server's cap)"}
+                "what": cut_calls_what("cut_off", limit)}   # (what else stopped it, only the score knows: agent_figures)
     for c in failed.values():
         what = {"tool_called": "the call never happened", "tool_order": "the calls did not come in this order"}.get(c["type"])
         if what:
@@ -20080,10 +20108,13 @@ def first_failure(calls, checks, passed, out, turns, cut=None, unfinished=False,
     return next(({"turn": None, "call": None, "check": name, "what": "the final answer fails it"} for name in failed), None)
 
 
-def agent_figures(cases):
+def agent_figures(cases, stops=None, limit="num_predict", window=None):
     """The report's Agent section: the final-result and trajectory pass rates apart (each case's
     majority over its trials, as the headline), turns used, the cases that ran out of turns, every
-    tool's calls, and the first failure of each failing case. None when no case has tools."""
+    tool's calls, and the first failure of each failing case. None when no case has tools.
+    stops: score()'s length_stops(), what stopped each answer the token limit did not; a first failure that is a turn
+    cut as it called tools says that stop, and its cure (cut_calls_what(): limit, the run's limit_option(), and window,
+    its context_window())."""
     final, trajectory, tools, turns, out, first, cut = [0, 0], [0, 0], {}, [], [], [], []
     agents, opened = 0, {"final": 0, "trajectory": 0}
     for c in cases:
@@ -20118,7 +20149,15 @@ def agent_figures(cases):
                 row["unmatched"] += call["matched"] is False and not call["no_tool"]
         failing = next(((t, a) for t, a in traces if a["first_failure"]), None)
         if c["correct"] is False and failing:
-            first.append({"id": c["id"], "trial": failing[0]["trial"], **failing[1]["first_failure"]})
+            t, a = failing
+            found = a["first_failure"]
+            # the cut as its first failure (no call of it at fault; grade() cannot know what stopped the turn: only the
+            # run's other answers say where the window of a server over /v1 is)
+            if a.get("cut") and a.get("refused") is None and found["call"] is None and (stops or {}).get(
+                    (c["id"], t["trial"])):
+                stop, entry = stops[c["id"], t["trial"]]
+                found = dict(found, what=cut_calls_what(stop, limit, entry, window))
+            first.append({"id": c["id"], "trial": t["trial"], **found})
     if not agents:
         return None
     turns.sort()
@@ -20415,15 +20454,11 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 repeating.append({"id": c["id"], "trial": t["trial"]})   # no answer: "scored as it stands" was untrue)
             if t["done_reason"] == "length" and t["error"] is None:
                 answer = t["completion_tokens"]
-                # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
-                # max_completion_tokens), and "raise max_completion_tokens" cured nothing
-                ignored = bool(limit) and is_amount(answer) and answer > limit
-                tokens = filled_by_answer(t, None if ignored else limit, window, config["api"], held)
-                if tokens:
+                stop, tokens = length_stop(t, limit, window, config["api"], held)
+                if stop == "window_full":
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
-                elif not limit or is_amount(answer) and (ignored or answer < limit):   # (5 tokens of 100, or of no limit set, was
-                    stopped_early.append({"id": c["id"], "trial": t["trial"],    # "cut off by num_predict")
-                                          "completion_tokens": answer, "limit": limit})
+                elif stop == "stopped_early":
+                    stopped_early.append({"id": c["id"], "trial": t["trial"], "completion_tokens": answer, "limit": limit})
                 else:
                     cut_off.append({"id": c["id"], "trial": t["trial"]})
             if t["predicted"] is not None:
@@ -20498,6 +20533,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     checks = check_table(cases)
     correct = len(scored) - len(failures)
     mean, mean_ci = headline_mean(rates, repeat, correct, len(scored))
+    stops = length_stops(window_full, stopped_early)
     s = {
         "cases": len(cases),
         "repeat": repeat,
@@ -20544,7 +20580,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
         "slices_by": "majority" if config["repeat"] > 1 else "case",
         "pass_k": pass_k,
         "flaky": flaky,
-        "failures": [failure(c) for c in failures],
+        "failures": [failure(c, stops) for c in failures],
         "rerun_test": config.get("rerun_test"),
         "replaced": config.get("replaced"),
         "rules_as_written": rules_as_written(config, cases),
@@ -20552,8 +20588,10 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     }
     if labels is not None:
         s.update(label_figures(outcomes, labels, expected, answered))
-    # what only some sets have (agents, RAG): a key of the score only where there is something to say
-    for key, figures in (("agent", agent_figures), ("retrieval", retrieval_figures),
+    # what only some sets have (agents, RAG): a key of the score only where there is something to say (an agent's cut
+    # calls said as the header says what stopped them)
+    for key, figures in (("agent", lambda cases: agent_figures(cases, stops, s["limit_option"], window)),
+                         ("retrieval", retrieval_figures),
                          ("retrieval_judged", judged_retrieval_figures), ("diagnosis", diagnose)):
         found = figures(cases)
         if found:
@@ -21215,6 +21253,31 @@ def filled_by_answer(t, limit, window, api, held=0):
     return None
 
 
+def length_stop(t, limit, window, api, held=0):
+    """(what stopped an answer the server said "length" of, {prompt_tokens, completion_tokens} where the window did):
+    "window_full" (filled_by_answer()), "stopped_early" (short of the run's limit and of the window, or past the limit,
+    which the server then ignored: neither stopped it), or "cut_off" (the run's limit). The one decision the report's
+    header lists each such answer by, and an agent's turn cut as it called tools is said by (its first failure said
+    "raise num_predict" of a turn of 1 token of 500 the header said no limit stopped)."""
+    answer = t["completion_tokens"]
+    # an answer past the limit was not stopped by it: the server ignored it (llama-cpp-python reads no
+    # max_completion_tokens), and "raise max_completion_tokens" cured nothing
+    ignored = bool(limit) and is_amount(answer) and answer > limit
+    tokens = filled_by_answer(t, None if ignored else limit, window, api, held)
+    if tokens:
+        return "window_full", tokens
+    if not limit or is_amount(answer) and (ignored or answer < limit):   # (5 tokens of 100, or of no limit set, was
+        return "stopped_early", None                                     # "cut off by num_predict")
+    return "cut_off", None
+
+
+def length_stops(window_full, stopped_early):
+    """{(id, trial): (stop, its entry)} of the answers score() found the window or nothing known stopped (its
+    window_full and stopped_early); an answer the server said "length" of that is in neither, the token limit cut."""
+    return {(e["id"], e["trial"]): (stop, e) for stop, entries in (("window_full", window_full),
+                                                                  ("stopped_early", stopped_early)) for e in entries}
+
+
 # A request whose messages (its system prompt one) hold fewer characters than this on average carries no rate: each
 # message costs its template's tokens too (about 5: <|im_start|>user ... <|im_end|>), which at a text's 0.25 tokens a
 # character raise the rate of one under 3 * 5 / 0.25 characters a message by over a third, past WINDOW_SHORT's margin
@@ -21310,9 +21373,10 @@ def trials_joined(shown, trials=None):
     return " | ".join(text if whole else f"trial {n}: {text}" for n, text in shown)
 
 
-def failure(case):
+def failure(case, stops=None):
     """A failing case: what it got is every decided trial's label, so that a case whose most
-    frequent label is right but whose trials mostly failed never reads as right."""
+    frequent label is right but whose trials mostly failed never reads as right. stops: score()'s length_stops(), by
+    which a turn cut as it called tools is said stopped as the header says it (else the token limit's)."""
     trials = case["trials"]
     failing = [t for t in trials if t["correct"] is False]   # (of trials, the answer shown is one that came: an
     # agent's trial out of turns has none, and its column read blank)
@@ -21322,7 +21386,7 @@ def failure(case):
         if case["predicted"] is not None else None)
     failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
-    cut = next((t["agent"] for t in failing if (t.get("agent") or {}).get("cut")), None)
+    cut = next((t for t in failing if (t.get("agent") or {}).get("cut")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"],
             # (none of an agent that reached none: the words beside its last calls were shown as its answer)
@@ -21330,8 +21394,9 @@ def failure(case):
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
             # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
             # its checks: its turn, said beside them
-            "out_of_turns": out, "cut_calling": cut and cut["cut"],
-            "refused_calling": cut and cut["refused"] is not None,
+            "out_of_turns": out, "cut_calling": cut and cut["agent"]["cut"],
+            "refused_calling": cut and cut["agent"]["refused"] is not None,
+            "cut_by": cut and cut_by(stops, case["id"], cut),
             # (an agent that made its calls and never finished thinking failed no check of them: its row was blank)
             "unfinished": any(t["unfinished"] for t in failing)}
 
@@ -21340,8 +21405,8 @@ def no_answer_words(f):
     """Why a failure's trials reached no answer, each said once: running out of turns, cut as it called tools, still
     thinking (a case failed by that alone showed an empty column; a labelled one's row said INVALID alone)."""
     return (([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
-            + ([(REFUSED_CALLING if f.get("refused_calling") else CUT_CALLING).format(turn=f["cut_calling"])]
-               if f.get("cut_calling") else [])
+            + ([REFUSED_CALLING.format(turn=f["cut_calling"]) if f.get("refused_calling") else CUT_CALLING.format(
+                turn=f["cut_calling"], stopped=LENGTH_STOPPED[f.get("cut_by") or "cut_off"])] if f.get("cut_calling") else [])
             + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
 
 
@@ -21357,8 +21422,16 @@ def failure_answer(f, width):
     return f"(no answer: {f.get('no_answer') or 'still thinking when it stopped'})"
 
 
-CUT_CALLING = "cut by the token limit as it called tools (turn {turn}: its calls never run)"
+CUT_CALLING = "{stopped} as it called tools (turn {turn}: its calls never run)"   # LENGTH_STOPPED's words
 REFUSED_CALLING = "its call refused by the server (turn {turn}: never run)"   # CALL_REFUSED's
+
+
+def cut_by(stops, id, trial):
+    """What stopped a trial's turn cut as it called tools (a LENGTH_STOPPED key), by score()'s length_stops() (none
+    given, the token limit); None where the server refused its call (no stop for "length")."""
+    if trial["agent"].get("refused") is not None:
+        return None
+    return (stops or {}).get((id, trial["trial"]), ("cut_off",))[0]
 
 
 def tied_text(base, shown):
@@ -23300,7 +23373,7 @@ def stopped_short_lines(sec):
                           "prompt, a temperature or a repetition penalty (Ollama's repeat_penalty, vLLM's "
                           "repetition_penalty) may help"),
             "window_full": ("Stopped at the context window", "{example}, before the model stopped on its own. "
-                            "{limit}; ask for a short answer in the prompt or constrain it (--format schema){wider}"),
+                            "{limit}; " + SHORTER_ANSWER + "{wider}"),
             "input_may_be_cut": (f"Input may have been cut to fit {window_name(sec)}", "the prompt's token "
                                  "count reached the window, or is the size Ollama cuts a longer prompt to (about half "
                                  "the window in current versions), and Ollama cuts without an error; " + window_cure(sec)),
@@ -23381,9 +23454,7 @@ def window_words(e):
             "report it)")
     return {"example": f"{said} ({e['prompt_tokens']} + {e['completion_tokens']} tokens{window}{first})"
                        + (" and Ollama stopped it at ten windows" if ten else ""),
-            # past the window, Ollama shifted it and went on: a larger one only lets the answer run longer
-            "wider": "" if past else (", or give it a larger window (--option num_ctx=N)" if e.get("num_ctx") else
-                                      ", or start the server with a larger context size"),
+            "wider": wider_window(e["prompt_tokens"], e["completion_tokens"], e.get("num_ctx")),
             "limit": (f"The server ignored its {e.get('option', 'num_predict')} ({e['num_predict']}): the answer ran to "
                       f"{e['completion_tokens']} tokens (give the limit in the option this server reads)"
                       if e.get("num_predict") and e["completion_tokens"] > e["num_predict"] else
@@ -29223,7 +29294,7 @@ def passages_html(case, trial):
 def failure_rows(s, failing, results, annotated, anchors):
     """One row per failing case (those the report's rows list): what it was asked, what was
     expected, what came back (whole), and why it failed."""
-    rows = []
+    rows, stops = [], length_stops(s["window_full"], s["stopped_early"])   # (what stopped a turn cut as it called)
     for c in failing:
         first = results[c["id"], c["trials"][0]["trial"]]
         wrong = [t for t in c["trials"] if t["correct"] is False]
@@ -29238,8 +29309,9 @@ def failure_rows(s, failing, results, annotated, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False}
                              | {f"ran out of turns ({t['agent']['turns']}) still calling tools" for t in wrong
                                 if (t.get("agent") or {}).get("out_of_turns")}
-                             | {(CUT_CALLING if t["agent"].get("refused") is None else REFUSED_CALLING).format(
-                                  turn=t["agent"]["cut"]) for t in wrong if (t.get("agent") or {}).get("cut")})
+                             | {REFUSED_CALLING.format(turn=t["agent"]["cut"]) if t["agent"].get("refused") is not None
+                                else CUT_CALLING.format(turn=t["agent"]["cut"], stopped=LENGTH_STOPPED[cut_by(
+                                    stops, c["id"], t)]) for t in wrong if (t.get("agent") or {}).get("cut")})
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(case_note_html(first) + asked_html(first)

@@ -2549,7 +2549,9 @@ def test_a_trial_cut_as_it_called_shows_no_answer_and_a_labelled_row_says_why_it
     flaky = next(line for line in text.splitlines() if line.startswith("  l1 (expected acceso):"))
     assert flaky == "  l1 (expected acceso): INVALID (cut as it called tools) | INVALID (ran out of turns) | acceso", flaky
     row = next(line for line in text.split("\nFailures")[1].splitlines() if line.startswith("  l1 "))
-    assert "ran out of turns (3)" in row and "cut by the token limit as it called tools (turn 1" in row, row
+    # (140th round: the stop the header lists it under, no limit set: not the token limit)
+    assert "ran out of turns (3)" in row and "stopped for length short of every limit as it called tools (turn 1" in row \
+        and "\nStopped for length short of every limit: 1 (l1 trial 1)" in text, row
     assert row.rstrip().endswith("(no answer: cut as it called tools)"), row
     assert '"acceso"' not in text, text
     doc = json.loads(cli("report", path, "--json")[1])

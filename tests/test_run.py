@@ -4063,9 +4063,10 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert re.search(r"\nStopped (for length short of every limit|at the context window): 1 \(a1\)", out), out
     assert "ran out of turns: 0" in out, out
     # (its review) a call the cap cut was never run: never the model's call, nor its bad arguments, in any figure
-    # (135th round's review, F2: over /v1 the limit the header names, max_tokens)
-    assert f"  a1  1     -     -      the token limit cut its calls, never run (raise {evalpy.limit_option({'api': api})}" \
-        in out, out
+    # (135th round's review, F2: over /v1 the limit the header names, max_tokens; 140th round: no limit set, the stop
+    # the header names, whose cure is no larger limit: test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_...)
+    stopped = "stopped for length short of every limit" if api == "ollama" else "stopped at the context window"
+    assert f"  a1  1     -     -      {stopped}, its calls never run (" in out, out
     assert "No answer called a tool" not in out and json.loads(cli("report", "runs/a.json", "--json")[1])["agent"]["tools"] == []
     shown = cli("report", "runs/a.json", "--case", "a1")[1]
     assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
@@ -4082,8 +4083,8 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert graded["correct"] is False and graded["agent"]["final"] is False and graded["agent"]["cut"] == 1, graded
     # (its review) said in the failures, whose column was blank where the cut alone failed it
     assert evalpy.failed_words(evalpy.failure(case)) == "cut by the token limit as it called tools (turn 1: its calls never run)"
-    assert "contains enviado, cut by the token limit as it called tools (turn 1" in cli("report", "runs/a.json")[1]
-    assert "cut by the token limit as it called tools (turn 1" in cli("report", "runs/a.json", "--markdown")[1]
+    assert f"contains enviado, {stopped} as it called tools (turn 1" in cli("report", "runs/a.json")[1]
+    assert f"{stopped} as it called tools (turn 1" in cli("report", "runs/a.json", "--markdown")[1]
     # (its review) killed once the cut turn was journaled: resumed, it is the answer, nothing asked again; a turn
     # journaled after it is refused, as one after an answer without calls (the conversation ended there)
     run = load_json("runs/a.json")
@@ -4109,6 +4110,50 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert [t["completion_tokens"] for t in r["per_turn"]] == [1, 1] and r["done_reason"] == "length", r["per_turn"]
     out = cli("report", "runs/a.json")[1]
     assert "Cut off by the token limit" in out and "ignored" not in out and "short of every limit" not in out, out
+
+
+# what the header, an agent's first failure and the Failures table say of each stop for "length" (the words the first
+# two share: the cure), by score()'s name for it
+LENGTH_STOPS = {
+    "cut_off": ("Cut off by the token limit", "the token limit cut its calls, never run", "cut by the token limit",
+                "raise {option}"),
+    "stopped_early": ("Stopped for length short of every limit", "stopped for length short of every limit, its calls "
+                      "never run", "stopped for length short of every limit", "by hand"),
+    "window_full": ("Stopped at the context window", "stopped at the context window, its calls never run",
+                    "stopped at the context window", "ask for a short answer in the prompt or constrain it (--format "
+                    "schema), or start the server with a larger context size")}
+
+
+@pytest.mark.parametrize("api, limit, stop", [
+    ("ollama", "num_predict=1", "cut_off"), ("ollama", "num_predict=500", "stopped_early"), ("ollama", None, "stopped_early"),
+    ("openai", "max_tokens=1", "cut_off"), ("openai", "max_tokens=500", "window_full"), ("openai", None, "window_full")])
+def test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_the_header_says_with_its_cure(
+        project, cli, fake, api, limit, stop):
+    """140th round, F1: a turn stopped for "length" as it called tools, at 1 token of a num_predict of 500 (the header:
+    "Stopped for length short of every limit ... look at these by hand"), or over /v1 with no max_tokens set (the
+    header: "Stopped at the context window ... start the server with a larger context size"), was said in its first
+    failure "the token limit cut its calls, never run (raise num_predict, or the server's cap)", and in the Failures
+    table "cut by the token limit as it called tools": a cure that cannot help. Both say what the header says stopped
+    it, with its cure; a larger limit only where the limit cut it."""
+    header, what, failed, cure = LENGTH_STOPS[stop]
+    cure = cure.format(option=(limit or "").split("=")[0])
+    fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"}),
+                        "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json",
+                         *(("--option", limit) if limit else ()))
+    assert code == 0 and load_json("runs/a.json")["results"][0]["done_reason"] == "length", err
+    out = cli("report", "runs/a.json")[1]
+    said = next((line for line in out.splitlines() if line.startswith(f"{header}: 1 (a1): ")), out)
+    first = next(line for line in out.splitlines() if line.startswith("  a1  1 "))
+    assert f"{what} (" in first and cure in first and cure in said, (first, said)   # the header's cure
+    assert ("raise" in first) == (stop == "cut_off"), first                          # and only it
+    failed = f"{failed} as it called tools (turn 1: its calls never run)"
+    assert f"contains enviado, {failed}" in out and f"contains enviado, {failed}" in cli(
+        "report", "runs/a.json", "--markdown")[1], out
+    assert cli("report", "runs/a.json", "--html", "runs/a.html")[0] == 0 and f"<br>{failed}" in Path(
+        "runs/a.html").read_text(encoding="utf-8")
+    s = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert s["agent"]["first_failures"][0]["what"] in first and s["failures"][0]["cut_by"] == stop, s
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
