@@ -28716,23 +28716,41 @@ def judge_audit(config, cases, run_path, human=None):
 
 def length_bias(rows, human, check):
     """Verdicts by answer length: pass rate per quarter (shortest first) and Spearman's correlation of
-    length with the verdict; with a person's verdicts, theirs beside the judge's."""
-    rows = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
-    labelled = [(r[0], human[r[1], r[2], check]) for r in rows if human and (r[1], r[2], check) in human]
-    n, quarters = len(rows), []
-    cuts = quarter_cuts([r[0] for r in rows])
+    length with the verdict; with a person's verdicts, theirs beside the judge's. The case is the unit (README,
+    "Trials: the case is the unit"): trials of one case agree more than two cases do, so each case is one point, its
+    answers' mean length and their pass rate, and the quarters cut cases; 8 identical trials read as one."""
+    def labelled(r):
+        return human.get((r[1], r[2], check)) if human else None
+    points = case_points(rows, lambda r: r[3]["pass"])
+    people = case_points(rows, labelled)
+    n, quarters = len(points), []
+    cuts = quarter_cuts([p[0] for p in points])
     for q in range(4):
-        part = rows[cuts[q]:cuts[q + 1]]
-        people = [human[r[1], r[2], check] for r in part if human and (r[1], r[2], check) in human]
-        quarters.append({"chars": [part[0][0], part[-1][0]] if part else None, "total": len(part),
-                         "passed": sum(r[3]["pass"] for r in part),
-                         "human_total": len(people), "human_passed": sum(people)})
-    rho = spearman([r[0] for r in rows], [int(r[3]["pass"]) for r in rows])
-    human_rho = spearman([x for x, _ in labelled], [int(h) for _, h in labelled]) if human else None
-    ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(labelled))
-    return {"answers": n, "quarters": quarters, "even": cuts == [q * n // 4 for q in range(5)], "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
+        part = [r for p in points[cuts[q]:cuts[q + 1]] for r in p[2]]   # the answers of the quarter's cases
+        said = [v for r in part if (v := labelled(r)) is not None]
+        quarters.append({"chars": [min(r[0] for r in part), max(r[0] for r in part)] if part else None,
+                         "total": len(part), "passed": sum(r[3]["pass"] for r in part),
+                         "human_total": len(said), "human_passed": sum(said)})
+    rho = spearman([p[0] for p in points], [p[1] for p in points])
+    human_rho = spearman([p[0] for p in people], [p[1] for p in people]) if human else None
+    ci, human_ci = spearman_interval(rho, n), spearman_interval(human_rho, len(people))
+    return {"answers": len(rows), "cases": n, "quarters": quarters, "even": cuts == [q * n // 4 for q in range(5)],
+            "spearman": rho, "spearman_ci": None if ci[0] is None else list(ci),
             "human_spearman": human_rho, "human_spearman_ci": None if human_ci[0] is None else list(human_ci),
-            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), len(labelled))}
+            "reading": length_reading(n, quarters, (rho, *ci), (human_rho, *human_ci), len(people), len(rows))}
+
+
+def case_points(rows, verdict):
+    """One point per case of the audit's rows (length, id, trial, vote), shortest first (then by id): (its answers'
+    mean length, the share of them verdict(row) passes, its rows), over the rows verdict gives a verdict to. One
+    answer a case is its length and 0 or 1, as before trials were read."""
+    by_case = {}
+    for r in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+        if (said := verdict(r)) is not None:
+            by_case.setdefault(r[1], []).append((r, said))
+    points = [(fsum(r[0] for r, _ in got) / len(got), sum(map(int, (v for _, v in got))) / len(got), [r for r, _ in got],
+               case) for case, got in by_case.items()]
+    return [p[:3] for p in sorted(points, key=lambda p: (p[0], p[3]))]
 
 
 def quarter_cuts(lengths):
@@ -28764,8 +28782,9 @@ def rho_text(rho, low, high):
     return f"{rho:+.2f}" + ("" if low is None else f", 95% CI {end(low)} to {end(high)}")
 
 
-def length_reading(n, quarters, judge, people, labelled):
-    """judge, people: (rho, low, high) of the judge's verdicts and of people's (labelled: how many). The reading follows
+def length_reading(n, quarters, judge, people, labelled, answers=None):
+    """judge, people: (rho, low, high) of the judge's verdicts and of people's; n, labelled: how many cases each reads
+    (answers: of how many answers, when trials make them more). The reading follows
     the interval: a bias is named only when it leaves out 0, 'little sign' only when it lies within
     ±LENGTH_SLIGHT, and anything between is too few answers to tell."""
     (rho, low, high), (human_rho, human_low, human_high) = judge, people
@@ -28775,7 +28794,8 @@ def length_reading(n, quarters, judge, people, labelled):
     human_low, human_high = ((human_rho, human_rho) if human_low is None and human_rho is not None and abs(human_rho) >= 1
                              and labelled >= AUDIT_FEW else (human_low, human_high))   # (4 labels at -1 read as certain)
     if n < AUDIT_FEW:
-        return f"too few judged answers ({n}) to read a length effect"
+        return (f"too few judged answers ({n}) to read a length effect" if answers in (None, n) else
+                f"too few judged cases ({n}, of {answers} answers: a case's trials count once) to read a length effect")
     short_q, long_q = filled_quarters(quarters)[0], filled_quarters(quarters)[-1]
     if short_q is long_q:   # one length, every answer in one quarter: lengths, not verdicts, never change
         return (f"every answer has the same length ({short_q['chars'][0]} characters): a length bias cannot be "
@@ -28887,7 +28907,7 @@ def format_audit(audit, config, run_path):
             out.append(f"  No verdict on {plural(a['answers'] - v['answers'], 'answer')} (an unreadable answer from the judge, one cut at "
                        "its token limit, a failed call, or votes that tied): the figures below leave them out")
         out.append(f"  Length: {v['reading']}")
-        if v["answers"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
+        if v["cases"] >= AUDIT_FEW and len(filled_quarters(v["quarters"])) > 1:
             people = any(q["human_total"] for q in v["quarters"])
             rows = [["quarter", "characters", "judge passes"] + (["people pass"] if people else [])]
             for label, q in zip(("shortest", "second", "third", "longest"), v["quarters"]):

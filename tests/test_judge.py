@@ -774,15 +774,24 @@ def test_calibrate_on_a_hand_computed_table(calibration, cli):
     assert "  human fail           3           1" in out
 
 
-def calibrated_table(caught, missed, false_alarms, kept):
+def calibrated_table(caught, missed, false_alarms, kept, repeat=1):
     """A judged run and a person's verdicts on it whose table is the one given (human fail: caught by
-    the judge, missed; human pass: failed by the judge, kept), as the paths calibrate takes."""
+    the judge, missed; human pass: failed by the judge, kept), as the paths calibrate takes; with repeat, each answer
+    copied into that many trials, each judged and labelled alike."""
     kinds = [(False, False)] * caught + [(False, True)] * missed + [(True, False)] * false_alarms + [(True, True)] * kept
-    run = audited_run(lambda i, judge, vote: kinds[i - 1][1], count=len(kinds))
+    run = audited_run(lambda i, judge, vote: kinds[i - 1][1], count=len(kinds), repeat=repeat)
+    return write_human(lambda i: kinds[i - 1][0], len(kinds), repeat), run
+
+
+def write_human(people, count, repeat=1):
+    """A person's verdicts on the answers of audited_run: people(i) for a01..a{count}, the same verdict on each of
+    repeat trials (each line naming its trial when there are more than one). Written as human.jsonl; returns its path."""
     with open("human.jsonl", "w") as f:
-        for i, (person, _) in enumerate(kinds, 1):
-            f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": person}) + "\n")
-    return "human.jsonl", run
+        for i in range(1, count + 1):
+            for trial in range(1, repeat + 1):
+                f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i),
+                                    **({"trial": trial} if repeat > 1 else {})}) + "\n")
+    return "human.jsonl"
 
 
 @pytest.mark.parametrize("table", [(1, 4, 2, 93), (40, 3, 12, 5), (2, 0, 9, 89), (9, 1, 3, 30), (13, 7, 1, 0),
@@ -1825,6 +1834,29 @@ def test_with_human_verdicts_the_audit_says_whether_people_follow_length_too(pro
         v = json.loads(cli("calibrate", "human.jsonl", run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
         rho = spearmanr(range(20), [people(i) for i in range(1, 21)])[0]
         assert v["human_spearman_ci"] == pytest.approx(bonett_wright(rho, 20), rel=1e-9, abs=1e-12)
+
+
+def test_identical_trials_read_the_length_effect_as_one_trial_does(project, cli):
+    """Round 140: 30 answers copied into 8 trials (repeat 8 at temperature 0) narrowed the audit's Spearman interval
+    from -0.22..+0.49 ("too few answers to rule out a length effect") to +0.03..+0.28 ("a length bias"), each trial
+    counted as an independent answer; people's interval in calibrate --audit alike. The case is the unit: each case
+    one point, its answers' mean length and its pass rate."""
+    def passes(i):
+        return (i * 7) % 5 < 3 if i <= 15 else (i * 3) % 4 != 0
+    read = {}
+    for repeat in (1, 8):
+        run = audited_run(lambda i, judge, vote: passes(i), count=30, repeat=repeat)
+        human = write_human(lambda i: i % 3 != 0, 30, repeat)
+        judged = cli("judge", run, "--audit")[1]
+        people = cli("calibrate", human, run, "--audit")[1]
+        v = json.loads(cli("calibrate", human, run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
+        read[repeat] = ([line for line in judged.splitlines() + people.splitlines() if line.startswith("  Length:")],
+                        v["spearman"], v["spearman_ci"], v["human_spearman"], v["human_spearman_ci"])
+    assert "(Spearman +0.16, 95% CI -0.22 to +0.49): too few answers to rule out a length effect" in read[1][0][0]
+    assert read[8] == read[1], (read[1], read[8])
+    # per case, as scipy reads the 30 points
+    rho = spearmanr([10 * i for i in range(1, 31)], [passes(i) for i in range(1, 31)])[0]
+    assert read[8][1] == pytest.approx(rho, abs=1e-12) and read[8][2] == pytest.approx(bonett_wright(rho, 30), rel=1e-9)
 
 
 def test_a_gap_with_people_the_intervals_cannot_support_is_not_claimed(project, cli):
