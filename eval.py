@@ -15009,27 +15009,6 @@ def judge_call_warnings(results, config, path):
     return lines
 
 
-def judge_agreement(pairs):
-    """How a judge's verdicts match human ones, each a (human_pass, judge_pass) pair. Failures are
-    what a judge is for, so they are counted on their own: raw agreement misleads when most pass.
-    Each share carries its Wilson 95% interval, kappa its large-sample one (cohen_kappa)."""
-    caught = sum(not h and not j for h, j in pairs)
-    missed = sum(not h and j for h, j in pairs)
-    kept = sum(h and j for h, j in pairs)
-    false_alarms = sum(h and not j for h, j in pairs)
-    n = len(pairs)
-    kappa, kappa_se, *kappa_ci = cohen_kappa([[caught, missed], [false_alarms, kept]])
-
-    def ci(successes, total):   # Wilson's; none where there is nothing to count
-        return list(wilson(successes, total)) if total else None
-    return {"pairs": n, "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
-                                  "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": rate(caught, caught + missed), "failure_detection_ci": ci(caught, caught + missed),
-            "pass_retention": rate(kept, kept + false_alarms), "pass_retention_ci": ci(kept, kept + false_alarms),
-            "agreement": rate(caught + kept, n), "kappa": kappa, "kappa_se": kappa_se,
-            "kappa_ci": None if kappa_se is None else kappa_ci, "human_fail_share": rate(caught + missed, n)}
-
-
 # Two answers side by side: a judge tends to prefer the one it reads first, so every pair is asked
 # in both orders, and only a preference that survives the swap counts (methodology note 001).
 PAIRWISE_PROMPT = """You compare two answers, A and B, written by AI assistants to the same user message,
@@ -21576,6 +21555,24 @@ def wilson(successes, n, z=Z95):
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == n else min(1.0, centre + half)
     return low, high
+
+
+def clustered_wilson(clusters, z=Z95):
+    """Wilson's interval for a share pooled over clusters, each (successes, answers) of one case's trials: trials of a
+    case agree more than two cases do, so it is Wilson's on the effective number of answers p(1-p)/v (Kish's design
+    effect), v the cluster-robust variance of the pooled share, the case as the cluster (the ratio estimator's, no
+    small-sample correction: what statsmodels' OLS of the answers on a constant gives with cov_type="cluster" and
+    use_correction=False), at most the answers there are. One answer a case is Wilson's on them; a case's trials that
+    all agree are one answer's worth (8 identical trials read as one). Where v is 0 (every case passes none or all,
+    or each the same share) nothing measures how far its trials agree: each case counts once. Worked in fractions, so
+    that those equalities hold to the last digit."""
+    clusters = [(s, m) for s, m in clusters if m]
+    total, passed = sum(m for _, m in clusters), sum(s for s, _ in clusters)
+    if not total:
+        return None, None
+    spread = sum((s * total - passed * m) ** 2 for s, m in clusters)   # v · total⁴
+    effective = min(total, Fraction(passed * (total - passed) * total ** 2, spread)) if spread else len(clusters)
+    return wilson(float(Fraction(passed, total) * effective), float(effective), z)
 
 
 def log_comb(n, k):
@@ -28503,6 +28500,36 @@ def verdicts_on_run_ids(human, lines, cases, path):
         human[moved], lines[moved] = human.pop(key), lines.pop(key)
 
 
+def judge_agreement(pairs):
+    """How a judge's verdicts match human ones, each a (case id, human_pass, judge_pass) triple. Failures are
+    what a judge is for, so they are counted on their own: raw agreement misleads when most pass.
+    Each share carries its Wilson 95% interval, kappa its large-sample one (cohen_kappa). The case is the unit
+    (README, "Trials: the case is the unit"): a person who labels each trial of a case gives its trials' answers, which
+    agree more than two cases' do, so the shares' intervals are clustered_wilson's, the case as the cluster, and
+    kappa's is taken as on one answer a case (its table scaled to the cases: conservative, as if a case's trials
+    always agreed). One answer a case is as before; labelling the same answers once a trial narrows nothing."""
+    per_case = {}   # case id: [caught, missed, false alarms, kept]
+    for case, h, j in pairs:
+        per_case.setdefault(case, [0, 0, 0, 0])[2 * bool(h) + bool(j)] += 1
+    counts = list(per_case.values())
+    caught, missed, false_alarms, kept = (sum(c[i] for c in counts) for i in range(4))
+    n, table = len(pairs), [[caught, missed], [false_alarms, kept]]
+    kappa = cohen_kappa(table)[0]
+    _, kappa_se, *kappa_ci = (cohen_kappa([[float(Fraction(x * len(counts), n)) for x in row] for row in table]) if n
+                              else (None,) * 4)
+
+    def ci(success, failure):   # clustered Wilson's over (success, success + failure) of each case; none with no answer
+        return list(clustered_wilson((c[success], c[success] + c[failure]) for c in counts)) if any(
+            c[success] + c[failure] for c in counts) else None
+    return {"pairs": n, "cases": len(counts), "failing_cases": sum(1 for c in counts if c[0] + c[1]),
+            "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
+                      "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
+            "failure_detection": rate(caught, caught + missed), "failure_detection_ci": ci(0, 1),
+            "pass_retention": rate(kept, kept + false_alarms), "pass_retention_ci": ci(3, 2),
+            "agreement": rate(caught + kept, n), "kappa": kappa, "kappa_se": kappa_se,
+            "kappa_ci": None if kappa_se is None else kappa_ci, "human_fail_share": rate(caught + missed, n)}
+
+
 def calibration(human, cases, human_path, run_path, lines, config):
     """Per judge check: how the judge's verdicts agree with a person's on the same answers (of the graded
     `cases`); `lines`: each of the person's verdicts' line, to name one that matches no answer."""
@@ -28531,7 +28558,7 @@ def calibration(human, cases, human_path, run_path, lines, config):
     report = {}
     for check in sorted({k[2] for k in human}):
         keys = [k for k in human if k[2] == check]
-        pairs = [(human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
+        pairs = [(k[0], human[k], verdicts[k]) for k in keys if verdicts[k] is not None]
         open_ = [{"id": k[0], "trial": k[1]} for k in sorted(keys, key=lambda k: lines[k]) if verdicts[k] is None]
         report[check] = dict(judge_agreement(pairs), undecided=len(open_), undecided_answers=open_)
         unjudged_failures = sum(1 for k in keys if verdicts[k] is None and human[k] is False)
@@ -28595,9 +28622,13 @@ def calibration_warnings(a, unjudged_failures=0):
                         f"{percent(ci[1], LOW_CERTAINTY)} by its 95% interval (below {LOW_CERTAINTY:g}): rework its "
                         "prompt, change its model, or check its verdicts by hand")
     elif ci[0] < LOW_CERTAINTY:
+        # (with trials, its cure is other cases: labelling each trial of the same ones narrows nothing, judge_agreement)
+        trials = failures > a["failing_cases"]
         warnings.append(f"cannot tell yet whether the judge catches enough real failures: it caught {caught} of "
-                        f"{failures} (95% CI {percent_interval(ci, LOW_CERTAINTY)}, reaching below {LOW_CERTAINTY:g}); "
-                        "label more failing answers")
+                        + (f"{failures} answers, of {plural(a['failing_cases'], 'case')} " if trials else f"{failures} ")
+                        + f"(95% CI {percent_interval(ci, LOW_CERTAINTY)}, reaching below {LOW_CERTAINTY:g}"
+                        + ("; trials of one case are not independent answers); label failing answers of more cases"
+                           if trials else "); label more failing answers"))
     fail_share = a["human_fail_share"]
     if fail_share is not None and min(fail_share, 1 - fail_share) < 0.2:
         # (sent to two figures it had just said cannot be measured: with no failure, or no pass, neither is)
@@ -28642,7 +28673,9 @@ def kappa_text(a):
                "no answer is disagreed on, and the large-sample formula needs some disagreement")
         return f"{a['kappa']:.2f} (no interval: {why})"
     low, high = a["kappa_ci"]
-    rough = f", rough on {a['pairs']} answers" if a["pairs"] < KAPPA_FEW else ""
+    # (read on the cases, as its interval is: judge_agreement)
+    rough = "" if a["cases"] >= KAPPA_FEW else f", rough on {plural(a['cases'], 'case')}" if a["cases"] < a["pairs"] else \
+        f", rough on {a['pairs']} answers"
     return f"{a['kappa']:.2f} (95% CI {low:.2f} to {high:.2f}, a large-sample approximation{rough})"
 
 
@@ -28656,9 +28689,12 @@ def format_calibration(report, repeat):
         retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
         open_ = [on_one_line(id_shown(o["id"]), 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
         # (the pairs: answers both judged; a person's verdicts beside no judge verdict are said apart, never "0 judged")
-        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')} judged by a person and by the judge"
+        out += [f"Check {check!r}: {plural(a['pairs'], 'answer')}"
+                + (f" of {plural(a['cases'], 'case')}" if a["cases"] < a["pairs"] else "") + " judged by a person and by the judge"
                 + (f" ({a['undecided']} more the person judged where the judge gave no verdict: {', '.join(open_[:10])}"
                    f"{f', and {len(open_) - 10} more' if len(open_) > 10 else ''})" if a["undecided"] else ""),
+                *(["  (trials of one case agree more than two cases do: each interval takes the case as the unit)"]
+                  if a["cases"] < a["pairs"] else []),
                 f"  Failure detection: {detection}: real failures the judge fails",
                 f"  Pass retention:    {retention}: real passes the judge leaves alone",
                 f"  Raw agreement:     {percent(a['agreement'])}",

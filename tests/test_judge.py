@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import numpy as np
+import statsmodels.api as sm
 from scipy.stats import norm, pearsonr, rankdata, spearmanr
 from statsmodels.stats.inter_rater import cohens_kappa
 from statsmodels.stats.proportion import proportion_confint
@@ -780,16 +781,16 @@ def calibrated_table(caught, missed, false_alarms, kept, repeat=1):
     copied into that many trials, each judged and labelled alike."""
     kinds = [(False, False)] * caught + [(False, True)] * missed + [(True, False)] * false_alarms + [(True, True)] * kept
     run = audited_run(lambda i, judge, vote: kinds[i - 1][1], count=len(kinds), repeat=repeat)
-    return write_human(lambda i: kinds[i - 1][0], len(kinds), repeat), run
+    return write_human(lambda i, trial: kinds[i - 1][0], len(kinds), repeat), run
 
 
 def write_human(people, count, repeat=1):
-    """A person's verdicts on the answers of audited_run: people(i) for a01..a{count}, the same verdict on each of
-    repeat trials (each line naming its trial when there are more than one). Written as human.jsonl; returns its path."""
+    """A person's verdicts on the answers of audited_run: people(i, trial) for a01..a{count} and each of repeat trials
+    (each line naming its trial when there are more than one). Written as human.jsonl; returns its path."""
     with open("human.jsonl", "w") as f:
         for i in range(1, count + 1):
             for trial in range(1, repeat + 1):
-                f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i),
+                f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i, trial),
                                     **({"trial": trial} if repeat > 1 else {})}) + "\n")
     return "human.jsonl"
 
@@ -810,6 +811,52 @@ def test_calibration_intervals_are_statsmodels(project, cli, table):
     k = cohens_kappa([[caught, missed], [false_alarms, kept]])
     assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
     assert a["kappa_ci"] == pytest.approx([max(-1, k.kappa_low), min(1, k.kappa_upp)], rel=1e-9)
+
+
+def clustered_wilson_reference(successes, cases):
+    """Wilson's interval on the effective number of answers p(1-p)/v, v the cluster-robust variance of the pooled share
+    by statsmodels (the answers' OLS on a constant, the case as the cluster, no small-sample correction), at most the
+    answers there are; where v is 0, on the number of cases."""
+    y = np.array(successes, dtype=float)
+    fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": np.array(cases), "use_correction": False})
+    p, variance = fit.params[0], fit.bse[0] ** 2
+    effective = min(len(y), p * (1 - p) / variance) if variance > 1e-15 else len(set(cases))
+    return proportion_confint(p * effective, effective, method="wilson")
+
+
+def test_calibrate_takes_the_case_as_the_unit_of_its_intervals(project, cli):
+    """Round 140: labelling the same 20 answers once a trial of a run of repeat 8 turned failure detection's 9/10
+    (95% CI 60-98%, "cannot tell yet ... label more failing answers") into 72/80 (81-95%, no warning) and kappa's
+    interval 0.54-1.00 into 0.72-0.88, no longer "rough": each trial's verdict counted as an independent answer.
+    Identical trials give the intervals one trial gives; trials that differ, statsmodels' clustered figure."""
+    one = json.loads(cli("calibrate", *calibrated_table(9, 1, 1, 9), "--json")[1])["checks"]["answers"]
+    eight = json.loads(cli("calibrate", *calibrated_table(9, 1, 1, 9, repeat=8), "--json")[1])["checks"]["answers"]
+    assert one["failure_detection_ci"] == pytest.approx(proportion_confint(9, 10, method="wilson"), rel=1e-9)
+    assert eight["pairs"] == 160 and eight["table"]["human_fail"] == {"judge_fail": 72, "judge_pass": 8}
+    for key in ("failure_detection", "failure_detection_ci", "pass_retention_ci", "kappa", "kappa_se", "kappa_ci"):
+        assert eight[key] == one[key], key
+    assert eight["warnings"] == ["cannot tell yet whether the judge catches enough real failures: it caught 72 of 80 "
+                                 "answers, of 10 cases (95% CI 60–98%, reaching below 0.8; trials of one case are not "
+                                 "independent answers); label failing answers of more cases"], eight["warnings"]
+    out = cli("calibrate", *calibrated_table(9, 1, 1, 9, repeat=8))[1]
+    assert ("Check 'answers': 160 answers of 20 cases judged by a person and by the judge\n  (trials of one case agree "
+            "more than two cases do: each interval takes the case as the unit)") in out, out
+    assert "  Failure detection: 72/80 = 90% (95% CI 60–98%): real failures the judge fails" in out, out
+    assert "rough on 20 cases)" in out, out
+    # trials the person read otherwise (a02's trial 2 and a05's trials 1-3 passed): statsmodels' clustered interval
+    human, run = calibrated_table(9, 1, 1, 9, repeat=4)
+    write_human(lambda i, trial: i > 10 or (i, trial) in ((2, 2), (5, 1), (5, 2), (5, 3)), 20, 4)
+    a = json.loads(cli("calibrate", human, run, "--json")[1])["checks"]["answers"]
+    fails = [(i, t) for i in range(1, 21) for t in range(1, 5) if not (i > 10 or (i, t) in ((2, 2), (5, 1), (5, 2), (5, 3)))]
+    assert a["failure_detection_ci"] == pytest.approx(clustered_wilson_reference([i != 10 for i, _ in fails],
+                                                                                 [i for i, _ in fails]), rel=1e-9)
+    passes = [(i, t) for i in range(1, 21) for t in range(1, 5) if (i, t) not in fails]
+    assert a["pass_retention_ci"] == pytest.approx(clustered_wilson_reference([i == 10 or i >= 12 for i, _ in passes],
+                                                                              [i for i, _ in passes]), rel=1e-9)
+    table = [[a["table"]["human_fail"]["judge_fail"], a["table"]["human_fail"]["judge_pass"]],
+             [a["table"]["human_pass"]["judge_fail"], a["table"]["human_pass"]["judge_pass"]]]
+    k = cohens_kappa(table)   # as on one answer a case: its standard error grown by sqrt(answers / cases)
+    assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa * np.sqrt(80 / 20), rel=1e-9)
 
 
 def test_kappa_of_a_larger_table_is_statsmodels():
@@ -1846,7 +1893,7 @@ def test_identical_trials_read_the_length_effect_as_one_trial_does(project, cli)
     read = {}
     for repeat in (1, 8):
         run = audited_run(lambda i, judge, vote: passes(i), count=30, repeat=repeat)
-        human = write_human(lambda i: i % 3 != 0, 30, repeat)
+        human = write_human(lambda i, trial: i % 3 != 0, 30, repeat)
         judged = cli("judge", run, "--audit")[1]
         people = cli("calibrate", human, run, "--audit")[1]
         v = json.loads(cli("calibrate", human, run, "--audit", "--json")[1])["audit"]["checks"]["answers"]["verbosity"]
