@@ -32622,6 +32622,18 @@ def last_word(line):
         print(line, file=sys.stderr)
 
 
+def parsed(argv):
+    """The command line as argparse reads it. --help and --version print, then end it (SystemExit 0, raised on): what
+    they printed is flushed first, through ReaderGone, whose error argparse does not swallow as it does an OSError of
+    the stream's (--version > /dev/full exited 0 with nothing written; README's Exit codes: exit 2)."""
+    try:
+        return parser().parse_args(argv)
+    except SystemExit as done:
+        if done.code == 0:
+            written_out(0)
+        raise
+
+
 def main(argv=None):
     for stream in (sys.stdout, sys.stderr):   # a lone surrogate in an answer is printed escaped
         if hasattr(stream, "reconfigure"):
@@ -32630,7 +32642,12 @@ def main(argv=None):
     # a set re reads otherwise later is refused in a split (regex_problem); in a run's stored check it is scored as it
     # was read, and re's warning, printed raw with a line of eval.py, told the user nothing they could act on
     warnings.filterwarnings("ignore", message="Possible (nested set|set )", category=FutureWarning)
-    args = parser().parse_args(argv)
+    read = []   # (handled: what --help or --version prints meets standard output as a command's output does)
+    with readers_may_leave():
+        code = handled(lambda a: read.append(parsed(argv)), argparse.Namespace(command=None))
+    if code:
+        return code
+    args = read[0]
     vars(args).pop(GIVEN_VALUES, None)
     KEY_BY_OPTION = bool(getattr(args, "api_key", None))
     SPEED_GIVEN = [option_word(o.flags[0], getattr(args, o.dest)) for o in options_of(args.command, speed_only=True)

@@ -535,13 +535,29 @@ def test_a_report_to_a_full_disk_names_standard_output(project, hand_run):
                                 "free some space where it goes\n"), done.stderr
     # (117th round) with standard output buffered, as it is but for PYTHONUNBUFFERED: its last block, flushed only as
     # Python ended, met the full disk unheard, exit 0 (and, leaving by os._exit, never written)
-    buffered = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     for command in (["report", hand_run], ["runs", "."], ["power", "--rows", "28"]):
-        with open("/dev/full", "w") as full:
-            done = subprocess.run([sys.executable, str(ROOT / "eval.py"), *command], cwd=project, stdout=full,
-                                  stderr=subprocess.PIPE, text=True, timeout=60, env=buffered)
+        done = to_a_full_disk(project, command, buffered=True)
         assert done.returncode == 2 and done.stderr.endswith("error: cannot write to standard output (No space left on "
                                                              "device); free some space where it goes\n"), (command, done.stderr)
+
+
+def to_a_full_disk(project, command, buffered=False):
+    """eval.py COMMAND > /dev/full, its standard output buffered (as it is but for PYTHONUNBUFFERED) or not."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED" or not buffered}
+    with open("/dev/full", "w") as full:
+        return subprocess.run([sys.executable, str(ROOT / "eval.py"), *command], cwd=project, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60, env=env)
+
+
+def test_help_and_version_to_a_full_disk_exit_2(project):
+    """Round 140's newcomer: `--version > /dev/full` and `report --help > /dev/full` exited 0 with nothing written
+    (argparse prints them before any command is handled, and drops the stream's error), where README's Exit codes
+    says a standard output that cannot be written is an error, exit 2."""
+    for command in (["--version"], ["report", "--help"]):
+        for buffered in (False, True):
+            done = to_a_full_disk(project, command, buffered)
+            assert done.returncode == 2 and done.stderr == ("error: cannot write to standard output (No space left on "
+                                                            "device); free some space where it goes\n"), (command, done.stderr)
 
 
 def test_a_run_whose_stderr_is_full_goes_on_and_keeps_its_answers(project, fake):
