@@ -460,8 +460,9 @@ OPTIONS = (
     Option(("--host",), ("run",), f"server URL (default $OLLAMA_HOST, else {DEFAULT_HOST}; with --api openai, "
                                    "$OPENAI_BASE_URL, and no default); read as ollama reads it: no scheme means http, "
                                    "no port means 11434"),
-    Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder gets "
-                                 "the default name (default runs/<split>-<prompt>.json; if a run of another model holds "
+    Option(("--out",), ("run",), "run file to write; if it exists, nothing is asked and run exits 2; a folder (runs "
+                                 "too, made if need be) gets the default name (default runs/<split>-<prompt>.json; if "
+                                 "a run of another model holds "
                                  "it, runs/<split>-<prompt>-<model>.json; then the next free name: -2, -3...)",
            run_config=True, recorded_as=()),
     Option(("--compare", "--comparar"), ("run",), "after the run, compare it with this run file", metavar="RUN"),
@@ -553,8 +554,9 @@ OPTIONS = (
     Option(("--json",), ("runs",), "print the list as JSON", "flag", False),
     # judge
     Option(("--host",), ("judge",), "server URL (default: the run's host)", judge_call=True),
-    Option(("--out",), ("judge",), "file to write; if it exists, nothing is asked and judge exits 2; a folder gets "
-                                   "the default name (default: the run's name with -judged, runs/x-judged.json, or "
+    Option(("--out",), ("judge",), "file to write; if it exists, nothing is asked and judge exits 2; a folder (runs "
+                                   "too, made if need be) gets the default name (default: the run's name with -judged, "
+                                   "runs/x-judged.json, or "
                                    "the next free name: -judged-2 and so on)", judge_call=True),
     Option(("--audit",), ("judge",), "instead of judging, audit the verdicts RUN holds (no model call): pass rate by "
                                      "answer length, each judge's rate and family, split votes, and the position "
@@ -15372,6 +15374,20 @@ def named_for_its_model(path, model):
     return base + model_tag(model) + ext
 
 
+def not_a_runs_folder(folder):
+    """Why a path a run file would go into (--out's folder, or runs/ of a default name) cannot take one, or None: it
+    is a file. A run file there (an earlier `--out runs`, before runs/ was made, wrote one so named) is said so, and
+    the free .json name to move it to: "(see --out)" alone left every later run in that folder refused, after its
+    server was asked, with no cure that worked."""
+    if not os.path.lexists(folder) or os.path.isdir(folder):
+        return None
+    if read_run_config(folder, leniently=True) is None:
+        return f"{shell_word(folder)} is not a folder; run files go in a folder"
+    free = next(p for p in numbered_names(folder + ".json") if not os.path.lexists(p))
+    return (f"{shell_word(folder)} is a run file, not the folder run files go in (an earlier `--out {shell_word(folder)}`?): "
+            f"rename it to {shell_word(free)} (mv {shell_word(folder)} {shell_word(free)}), then run again")
+
+
 def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     """(where a new run file goes, whether that name is the user's own): `run` and `judge` alike. A
     default name moves to the next free one; a name given with --out is taken as given or refused,
@@ -15379,17 +15395,20 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
     the default name in it. Refused before any call: a name that is taken (a dangling link too:
     the final write could not take it), one of eval.py's own names, a path through a file."""
     if out is None:
+        if not_a_runs_folder(os.path.dirname(default)):   # (before any call: open_journal, after the server, said it)
+            raise EvalError(not_a_runs_folder(os.path.dirname(default)))
         return default, False
     if out == "":   # an empty shell variable: the default name would pass for the file asked for
         raise EvalError("--out '' names no file: give a file name or a folder (without --out, the default name is used)")
     if out == "-":
         raise EvalError("--out -: a run is written to a file, never to stdout; give a file name "
                         "(report RUN --json prints it)")
-    if out.endswith(("/", os.sep)) or os.path.isdir(out) or os.path.basename(out) in (".", ".."):   # (nosuch/. is a folder)
+    # a folder, and runs, the runs folder's name, made if need be: `--out runs` where runs/ was not made yet wrote a run
+    # file named runs, in the way of every later run there (README: "a folder (`runs/`) gets the default name")
+    if out.endswith(("/", os.sep)) or os.path.isdir(out) or os.path.basename(out) in (".", "..", RUNS_DIR):   # (nosuch/. is a folder)
         refuse_dead_link(f"--out {shell_word(out)}: ", os.path.normpath(out))   # (said "is not a folder" of one)
-        if os.path.lexists(os.path.normpath(out)) and not os.path.isdir(os.path.normpath(out)):   # (before any call)
-            raise EvalError(f"--out {shell_word(out)}: {shell_word(os.path.normpath(out))} is not a folder; run files go "
-                            "in a folder")
+        if not_a_runs_folder(os.path.normpath(out)):   # (before any call)
+            raise EvalError(f"--out {shell_word(out)}: {not_a_runs_folder(os.path.normpath(out))}")
         return os.path.join(out, os.path.basename(default)), False
     suffix = next((s for s in RESERVED_SUFFIXES if out.endswith(s)), None)
     temp = TEMP_NAME.fullmatch(os.path.basename(out))
@@ -15403,8 +15422,8 @@ def chosen_run_path(out, default, held_by=NAME_HOLDERS):
         folder = os.path.dirname(folder)
     if folder and dead_link(folder):
         raise EvalError(f"--out {shell_word(out)}: {shell_word(dead_link(folder))} is {link_to_nothing(dead_link(folder))}; {FIX_LINK}")
-    if folder and not os.path.isdir(folder):
-        raise EvalError(f"--out {shell_word(out)}: {shell_word(folder)} is not a folder; run files go in a folder")
+    if folder and not_a_runs_folder(folder):
+        raise EvalError(f"--out {shell_word(out)}: {not_a_runs_folder(folder)}")
     for taken in (out + suffix for suffix in held_by):   # (judge goes on with a judging of its own: judging_target)
         in_the_way = (journal_in_the_way(out) if taken == out + JOURNAL_SUFFIX and os.path.isfile(taken) else
                       judging_in_the_way(out) if taken == out + JUDGING_SUFFIX and os.path.isfile(taken) else None)
@@ -15736,8 +15755,8 @@ def open_journal(run_path, config, exact=False, header=None, suffix=JOURNAL_SUFF
     taken meanwhile is refused, not moved."""
     folder = os.path.dirname(run_path) or "."
     refuse_dead_link("", folder)
-    if os.path.exists(folder) and not os.path.isdir(folder):
-        raise EvalError(f"{shell_word(folder)} is not a folder; run files go in a folder (see --out)")
+    if os.path.exists(folder) and not_a_runs_folder(folder):   # (one made there since chosen_run_path looked)
+        raise EvalError(not_a_runs_folder(folder))
     what = "run" if header is None else "judge"
     try:
         os.makedirs(folder, exist_ok=True)

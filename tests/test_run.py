@@ -176,6 +176,29 @@ def test_out_naming_a_folder_writes_the_default_name_into_it(project, cli, fake,
     assert code == 0 and f"wrote {name}" in err and (project / name).is_file()
 
 
+def test_out_runs_is_the_runs_folder_made_or_not(project, cli, fake):
+    """Round 140's newcomer: `--out runs` where no runs/ was made yet wrote a run file named runs, and every later run
+    there was refused after its server was asked, "runs is not a folder; run files go in a folder (see --out)", a cure
+    that did not help. runs is the folder, made if need be; a run file of that name (an older eval.py's) is said to be
+    one before any call, with the rename that cures it, onto a name nothing holds."""
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--out", "runs", "--limit", "1")
+    assert code in (0, 1) and "wrote runs/dev-v3.json" in err and Path("runs/dev-v3.json").is_file(), err
+    os.rename("runs/dev-v3.json", "run.tmp")
+    os.rmdir("runs")
+    os.rename("run.tmp", "runs")
+    Path("runs.json").write_text("mine\n")
+    asked = len(fake.chat_bodies)
+    for given in ((), ("--out", "runs"), ("--out", "runs/x.json")):
+        code, out, err = cli("run", "--split", "dev", "--host", fake.url, *given)
+        assert code == 2 and err.endswith("runs is a run file, not the folder run files go in (an earlier `--out runs`?): "
+                                          "rename it to runs-2.json (mv runs runs-2.json), then run again\n"), err
+    assert len(fake.chat_bodies) == asked and Path("runs.json").read_text() == "mine\n"
+    os.rename("runs", "runs-2.json")   # the cure, followed
+    assert cli("report", "runs-2.json")[0] in (0, 1)
+    code, out, err = cli("run", "--split", "dev", "--host", fake.url, "--limit", "1")
+    assert code in (0, 1) and "wrote runs/dev-v3.json" in err, err
+
+
 def test_out_ending_in_a_dot_names_a_folder(project, cli, fake):
     """Round 110's review: --out nosuch/. asked every case, then said nosuch/. "appeared while the run was writing",
     its answers in nosuch/..journal, which no resume could finish. A path ending in . or .. is a folder."""
