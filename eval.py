@@ -7670,31 +7670,54 @@ def another_file_as_prompt(path, text):
         return (f"{shell_word(path)} is what `{program()} {shown} --json` prints, not a prompt: a prompt is plain text, "
                 "what the model is told")
     # a split's labels, checks or tools, a person's verdicts, compare --pairwise's journal (each was sent as the
-    # model's instructions without a word); a prompt of one's own in prompts/ may be named labels.txt
+    # model's instructions without a word)
+    kind = set_file_kind(path, text)
+    told = "a prompt is what the model is told"
+    cure = {"verdicts": f"calibrate reads them ({program()} calibrate {shell_word(path)} RUN); {told}",
+            "pairwise": f"the next compare --pairwise stores them; {told}",
+            "passages": "give it as --context, and a prompt's text file as --prompt",   # (its note said to add
+            # {{context}} to it, the passages sent as the model's instructions)
+            "split": "give it as --split, and a prompt's text file as --prompt"}
+    return f"{shell_word(path)} {SET_FILE_KINDS[kind]}, not a prompt: {cure.get(kind, f'it is read beside its split; {told}')}" \
+        if kind else None
+
+
+# the files read beside a split, made of its answers (a person's verdicts, compare --pairwise's journal), or a split
+# itself, as set_file_kind tells them apart: what each is, said wherever one is given in another's place
+SET_FILE_KINDS = {"labels": "holds a split's labels, one a line", "tools": f"looks like a split's tools ({TOOLS_FILE})",
+                  "checks": f"looks like a split's checks ({CHECKS_FILE})", "verdicts": "holds a person's verdicts",
+                  "pairwise": "is compare --pairwise's journal of verdicts",
+                  "passages": "looks like a retriever's passages (lines of id and context)",
+                  "split": "looks like a split (a case on each line)"}
+
+
+def set_file_kind(path, text):
+    """Which of SET_FILE_KINDS a file's text is (past a byte-order mark, as calibrate reads verdicts), by its JSON, whole
+    or line by line, or None: the one home of that question, for a prompt (another_file_as_prompt) and a run (a split's
+    checks given to report were "not a valid run file ... restore it from a copy", of a sound file). labels.txt by its
+    name: a prompt of one's own in prompts/ may be named so."""
+    def read(line):
+        try:
+            return json.loads(line)
+        except (ValueError, RecursionError):
+            return None
+    text = text.removeprefix("\ufeff")
     lines = [read(line) for line in text.split("\n") if line.strip()]   # a split is nothing else (a few-shot prompt has words)
-    of_a_set = (f"{shell_word(path)} {{}}, not a prompt: it is read beside its split; a prompt is what the model is "
-                "told")
+    whole = read(text) if not lines or lines[0] is None else lines[0]
     if os.path.basename(path) == LABELS_FILE and not in_prompts(path):
-        return of_a_set.format("holds a split's labels, one a line")
+        return "labels"
     if (isinstance(whole, dict) and ({"tools", "tool_results"} & whole.keys())
             or isinstance(whole, list) and whole and all(isinstance(t, dict) and t.get("type") == "function" for t in whole)):
-        return of_a_set.format(f"looks like a split's tools ({TOOLS_FILE})")
+        return "tools"
     if (isinstance(whole, dict) and isinstance(whole.get("checks"), list)
             or isinstance(whole, list) and whole and all(isinstance(c, dict) and "type" in c for c in whole)):
-        return of_a_set.format(f"looks like a split's checks ({CHECKS_FILE})")
-    if all(isinstance(line, dict) and {"check", "pass"} <= line.keys() <= VERDICT_FIELDS for line in lines):
-        return (f"{shell_word(path)} holds a person's verdicts, not a prompt: calibrate reads them "
-                f"({program()} calibrate {shell_word(path)} RUN); a prompt is what the model is told")
-    if all(isinstance(line, dict) and line.keys() == {"comparison", "verdict"} for line in lines):
-        return (f"{shell_word(path)} is compare --pairwise's journal of verdicts, not a prompt: the next compare "
-                "--pairwise stores them; a prompt is what the model is told")
-    if all(isinstance(line, dict) and line.keys() == {"id", "context"} for line in lines):   # (its note said to add
-        # {{context}} to it, the passages sent as the model's instructions)
-        return (f"{shell_word(path)} looks like a retriever's passages (lines of id and context), not a prompt: give it "
-                "as --context, and a prompt's text file as --prompt")
-    if all(isinstance(line, dict) and "id" in line and ("input" in line or "messages" in line) for line in lines):
-        return (f"{shell_word(path)} looks like a split (a case on each line), not a prompt: give it as --split, and a "
-                "prompt's text file as --prompt")
+        return "checks"
+    for kind, holds in (("verdicts", lambda line: {"check", "pass"} <= line.keys() <= VERDICT_FIELDS),
+                        ("pairwise", lambda line: line.keys() == {"comparison", "verdict"}),
+                        ("passages", lambda line: line.keys() == {"id", "context"}),
+                        ("split", lambda line: "id" in line and ("input" in line or "messages" in line))):
+        if lines and all(isinstance(line, dict) and holds(line) for line in lines):
+            return kind
     return None
 
 
@@ -18886,17 +18909,23 @@ NOTED = set()   # (what, run file) load_run has said a note of: cases with no ch
 
 
 def jsonl_given_as_run(path, text):
-    """What a file of JSON lines given for a run is, by its first line (past a byte-order mark, as calibrate reads it):
-    a person's verdicts (calibrate h.jsonl h.jsonl called them a split), else a split."""
-    try:
-        first = json.loads(next((line for line in text.removeprefix("\ufeff").splitlines() if line.strip()), "null"))
-    except (ValueError, RecursionError):
-        first = None
-    if isinstance(first, dict) and {"check", "pass"} <= set(first) <= VERDICT_FIELDS:
-        return (f"{shell_word(path)} holds a person's verdicts, not a run: calibrate takes the verdicts first, then the run "
-                "(calibrate VERDICTS RUN)")
-    return (f"{shell_word(path)} looks like a split, not a run: run it with `{program()} run {option_word('--split', path)}`, "
-            "then give the run file it writes (in runs/)")
+    """What a file of JSON lines given for a run is (set_file_as_run), else a split: .jsonl is a split's name."""
+    return set_file_as_run(path, text) or set_file_as_run(path, text, "split")
+
+
+def set_file_as_run(path, text, kind=None):
+    """What a file read beside a split (or a person's verdicts, a split itself: set_file_kind) given for a run is, and
+    what to give instead, or None. Whole and of its own kind, it needs no restoring (RESTORE_RUN, said of a split's
+    checks, tools or a retriever's passages, sent the user to a copy of a sound file)."""
+    kind = kind or set_file_kind(path, text)
+    cure = {"verdicts": "calibrate takes the verdicts first, then the run (calibrate VERDICTS RUN)",
+            "pairwise": "the next compare --pairwise stores them; give the runs it compared",
+            "passages": f"give it to run as --context ({program()} run --split SPLIT {option_word('--context', path)}), "
+                        "then the run file it writes (in runs/)",
+            "split": f"run it with `{program()} run {option_word('--split', path)}`, then give the run file it writes "
+                     "(in runs/)"}
+    return (f"{shell_word(path)} {SET_FILE_KINDS[kind]}, not a run: "
+            f"{cure.get(kind, 'it is read beside its split; give a run file (in runs/)')}" if kind else None)
 
 
 def older_label_checks(run):
@@ -19031,6 +19060,8 @@ def load_run(path, stored_checks=True):
         if text.strip() and not text.lstrip("\ufeff \t\r\n").startswith("{"):   # no kill leaves that: a prompt, a note
             raise EvalError(f"{shell_word(path)}: not a run file: a run file is the JSON object run writes (it begins "
                             f"with {{), in runs/" + not_a_run_but(path)) from None
+        if set_file_as_run(path, text):   # (lines of JSON: a retriever's passages, "damaged or cut short")
+            raise EvalError(set_file_as_run(path, text)) from None
         if text.startswith("\ufeff"):   # saved again by an editor: whole, with a mark eval.py never writes
             raise EvalError(f"{shell_word(path)}: a run file that begins with a byte-order mark (BOM), which eval.py never "
                             "writes: save it as UTF-8 without one") from None
@@ -19053,11 +19084,13 @@ def load_run(path, stored_checks=True):
                         f"{RESTORE_RUN}") from None
     if path.endswith(".jsonl") and not (isinstance(run, dict) and "format" in run):   # one line of a split or of verdicts
         raise EvalError(jsonl_given_as_run(path, text))
+    if other_kind(run):
+        raise EvalError(f"{shell_word(path)}: not a run file: {other_kind(run)}")
+    if not (isinstance(run, dict) and {"format", "config", "results"} & run.keys()) and set_file_as_run(path, text):
+        raise EvalError(set_file_as_run(path, text))   # (a split's checks or tools: "no format ... restore it")
     # the parsed run is all that is read from here on: its text, as large again, is let go before the checks below
     # build what they compare it with (a 100,000-case run's peak held both, 74 MB more)
     del text
-    if other_kind(run):
-        raise EvalError(f"{shell_word(path)}: not a run file: {other_kind(run)}")
     older = older_label_checks(run)
     problem = head_problem(run) or results_problem(run["results"], run["config"])
     if problem:

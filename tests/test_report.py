@@ -243,10 +243,10 @@ def test_counts_of_one_are_singular(project, cli):
 
 
 @pytest.mark.parametrize("given, says", [
-    ("golden/dev.jsonl", "golden/dev.jsonl looks like a split, not a run: run it with `python eval.py run --split"),
+    ("golden/dev.jsonl", "golden/dev.jsonl looks like a split (a case on each line), not a run: run it with `python eval.py run --split"),
     ("runs/x.json.journal", "is the journal of an unfinished run: finish it with `python eval.py run --resume runs/x.json`"),
     # (round 102) a split of one case parsed whole as JSON: "no format", where a longer one was called a split
-    ("one.jsonl", "one.jsonl looks like a split, not a run: run it with `python eval.py run --split one.jsonl`"),
+    ("one.jsonl", "one.jsonl looks like a split (a case on each line), not a run: run it with `python eval.py run --split one.jsonl`"),
     ("runs/x.json.annotations.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.labels.json", "this is the annotations file of a review, not a run"),
     ("runs/x.json.pairwise.json", "this holds compare --pairwise's verdicts, not a run: give the runs it compared"),
@@ -257,6 +257,17 @@ def test_counts_of_one_are_singular(project, cli):
     ("golden/labels.txt", "golden/labels.txt: not a run file: a run file is the JSON object run writes (it begins with {), "
                           "in runs/; labels.txt holds a split's labels, one a line, read beside the split\n"),
     ("notes.txt", "notes.txt: not a run file: a run file is the JSON object run writes (it begins with {), in runs/\n"),
+    # (round 140) a split's checks or tools, a retriever's passages, a person's verdicts not named .jsonl: sound files,
+    # "not a valid run file ... restore it from a copy" (named as --prompt names them: set_file_kind)
+    ("golden/support/checks.json", "golden/support/checks.json looks like a split's checks (checks.json), not a run: it "
+                                   "is read beside its split; give a run file (in runs/)\n"),
+    ("golden/agent/tools.json", "golden/agent/tools.json looks like a split's tools (tools.json), not a run: it is read "
+                                "beside its split; give a run file (in runs/)\n"),
+    ("golden/rag/retriever-b.ndjson", "golden/rag/retriever-b.ndjson looks like a retriever's passages (lines of id and "
+                                      "context), not a run: give it to run as --context (python eval.py run --split SPLIT "
+                                      "--context golden/rag/retriever-b.ndjson), then the run file it writes (in runs/)\n"),
+    ("human.json", "human.json holds a person's verdicts, not a run: calibrate takes the verdicts first, then the run "
+                   "(calibrate VERDICTS RUN)\n"),
 ])
 def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says):
     (project / "runs").mkdir(exist_ok=True)
@@ -268,10 +279,15 @@ def test_report_says_what_a_file_that_is_not_a_run_is(project, cli, given, says)
     (project / "runs" / "x.json.pairwise.json").write_text(json.dumps({"format": evalpy.PAIRWISE_FORMAT, "comparisons": []}))
     (project / "one.jsonl").write_text(Path("golden/dev.jsonl").read_text().splitlines()[0] + "\n")
     (project / "notes.txt").write_text("requests>=2\n")
+    (project / "human.json").write_text('{"id": "dev-01", "check": "label", "pass": true}\n'
+                                        '{"id": "dev-02", "check": "label", "pass": false}\n')
     code, out, err = cli("report", given)
     assert code == 2 and says in err and "damaged or cut short" not in err
     # (round 134) a sound file of another kind was told to be restored from a copy, as a damaged run is
     assert evalpy.RESTORE_RUN not in err, err
+    if given.startswith("golden/"):   # compare reads its runs as report does
+        code, out, err = cli("compare", given, write_run("runs/r.json", make_run([("c1", "bug", "bug")])))
+        assert code == 2 and says in err, err
 
 
 def test_what_report_compare_or_runs_printed_as_json_given_as_a_run_names_the_run_not_a_copy(project, cli, fake):
