@@ -9742,7 +9742,7 @@ class ChatClient:
             said = f" ({on_one_line(self.scrub(reason.strip()), 40)})" if reason and reason.strip() else ""
             where = headers.get("Location")
             return (f"answered HTTP {status}{said} with no answer and "
-                    + (f"its Location {on_one_line(self.scrub(where), 120)!r} not followed (eval.py follows no redirect)"
+                    + (f"its Location {location_shown(where, self.scrub)} not followed (eval.py follows no redirect)"
                        if where else "no Location to go to")
                     + f"; eval.py asks nothing a {status} answers: is something before the server (a cache, a proxy) "
                       "answering for it?")
