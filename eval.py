@@ -1271,6 +1271,7 @@ def view_of(args):
     return "json" if args.json else "markdown" if getattr(args, "markdown", False) else "text"
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")   # "\\ud800" decodes to one: not text, and not UTF-8
 NON_ASCII = re.compile("[^\x00-\x7f]")   # what an ASCII stdout cannot hold: in JSON, only ever inside a string
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")   # a number as JSON writes one (RFC 8259)
 
 
 def unique_pairs(pairs):
@@ -15340,19 +15341,23 @@ def parse_options(pairs):
         key = key.strip()   # the name sent: "temperature =0.9" is temperature, and must meet the guard as such
         if key in ("temperature", "seed"):
             raise EvalError(f"--option {key}: use --{key}, which is recorded and compared as such")
+        past_a_float = False
         try:
             parsed = strict_json(value)
         except ValueError as e:
+            # 1e400, <400 digits>.5, <5,000 digits>: a number, one exact_json refuses as too large, never a text to send
+            past_a_float = bool(JSON_NUMBER.fullmatch(value.strip()))
             if value.lstrip().startswith(("[", "{", '"')):
                 raise EvalError(f"--option {option_shown(pair)}: it begins like JSON but is not "
                                 f"JSON ({json_problem(e)}); "
                                 f"write JSON, e.g. --option stop='[\"END\", \"STOP\"]', or a text that begins with "
                                 f"[ or {{ as a JSON string, e.g. --option stop='\"[/INST]\"'") from None
             parsed = value
-        if holds_overflow(parsed):   # (taken, sent, and the run written then refused as its own file: config.options.KEY
-            # must be a finite number; 1e400 is text already, as exact_json reads it; inside an object or a list, with
-            # --unchecked-options, sent for Ollama to refuse every case)
-            raise EvalError(f"--option {option_shown(pair)}: {'a' if type(parsed) is int else 'it holds a'} number too "
+        if past_a_float or holds_overflow(parsed):   # (taken, sent, and the run written then refused as its own file:
+            # config.options.KEY must be a finite number; bare, with --unchecked-options, sent as the text "1e400"; inside
+            # an object or a list, sent for Ollama to refuse every case)
+            bare = past_a_float or type(parsed) is int
+            raise EvalError(f"--option {option_shown(pair)}: {'a' if bare else 'it holds a'} number too "
                             "large for any server, which reads it as a 64-bit float (at most about 1.8e308); give a "
                             "smaller one")
         if key in options and json_text(options[key]) != json_text(parsed):   # (the last was kept, the first never sent;

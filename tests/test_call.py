@@ -2252,17 +2252,36 @@ def test_a_model_option_given_twice_with_two_values_is_refused_before_any_call(p
     assert code in (0, 1) and fake.chat_bodies[0]["options"]["num_ctx"] == 2048, err
 
 
+def refused_too_large(project, cli, fake, api, option, value, *more):
+    """run --option OPTION=VALUE (and `more` arguments) refused before any call, on one line naming the option, as a
+    number too large: no run written, nothing sent. Its error's text."""
+    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", f"{option}={value}",
+                         "--limit", 1, "--out", "runs/huge.json", *more)
+    assert code == 2 and err.startswith(f"error: --option {option}={value[:3]}") and len(err.splitlines()) == 1, err
+    assert "Traceback" not in err and "too large" in err and not (project / "runs" / "huge.json").exists()
+    assert fake.chat_bodies == []
+    return err
+
+
 @pytest.mark.parametrize("api, option", [("ollama", "top_p"), ("openai", "top_p"), ("ollama", "num_ctx")])
 def test_an_option_of_a_whole_number_too_long_for_a_float_is_refused_before_any_call(project, cli, fake, api, option):
     """139th round: --option top_p=<400 nines> (an int to JSON, no float) was taken and sent, and the run written then
     refused by report and compare as its own file ("config.options.top_p must be a finite number"). Refused at once,
     on one line naming the option, as 1e400 is."""
-    huge = "9" * 400
-    code, out, err = cli("run", "--split", "dev", "--api", api, "--host", fake.url, "--option", f"{option}={huge}",
-                         "--limit", 1, "--out", "runs/huge.json")
-    assert code == 2 and err.startswith(f"error: --option {option}=999") and len(err.splitlines()) == 1, err
-    assert "Traceback" not in err and "too large" in err and not (project / "runs" / "huge.json").exists()
-    assert fake.chat_bodies == []
+    refused_too_large(project, cli, fake, api, option, "9" * 400)
+
+
+@pytest.mark.parametrize("value", ["1e400", "-1e400", "9" * 400 + ".5", "9" * 5000])
+@pytest.mark.parametrize("api, option", [("ollama", "foo"), ("openai", "foo"), ("ollama", "top_p")])
+def test_a_bare_option_number_too_large_for_a_float_is_refused_not_sent_as_text(project, cli, fake, api, option, value):
+    """140th round's leftover: under --unchecked-options (or over /v1, where an option's name is the server's own) a bare
+    --option foo=1e400, or <400 digits>.5, read as no finite JSON number, was sent as the TEXT "1e400", where the same
+    number inside braces is refused; --option top_p=1e400 was said "Ollama takes a number there", of a number. A value
+    that is a JSON number too large for a float is refused before any call, naming the option, as one in braces is."""
+    fake.native_api = api == "ollama"
+    unchecked = ["--unchecked-options"] if api == "ollama" and option == "foo" else []
+    err = refused_too_large(project, cli, fake, api, option, value, *unchecked)
+    assert "too large for any server" in err, err
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
