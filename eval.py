@@ -31027,7 +31027,9 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
     });
     for (const c of t.calls) {
       const call = el("div", undefined, "call" + (c.failed.length ? " fail" : ""));
-      call.appendChild(el("pre", "calls " + oneLine(c.call)));   // (a name's line break wrote a line of its own)
+      // on one line, and what shows as nothing as its code, as report --case shows it: a name's line break wrote a line
+      // of its own, and a call to lookup\\u200b_order or lookup\\u00ad_order read as one to the lookup_order offered
+      call.appendChild(el("pre", "calls " + unseen(oneLine(c.call))));
       if (!t.cut) call.appendChild(el("pre", "returned " + (c.result === null ? "-" : c.result) + (c.matched === false ? "  " + c.why_no_result : "")));
       if (c.failed.length) call.appendChild(el("p", "fails: " + c.failed.map(listedName).join(", "), "pill fail"));
       b.appendChild(call);

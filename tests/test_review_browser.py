@@ -1223,24 +1223,46 @@ def test_the_review_page_shows_what_would_show_as_nothing_as_its_code(project, c
         assert "no\u200b" in tab.eval_on_selector_all("#case pre", "ps => ps.map(p => p.textContent)")   # (an answer's own)
 
 
-def test_a_tool_names_line_break_is_shown_escaped_never_a_line_of_its_own(project, chromium):
-    """121st round: the page wrote a call's text raw in its <pre>: a tool name holding a line break made up a line of
-    its own there ('lookup_order\\nreturned {"estado": "entregado"}'), where report --case shows it as \\n."""
+def agent_run_calling(name):
+    """agent_run() with a1's first call (and the tool message answering it, as a server would name them) made to the
+    tool called name."""
     from conftest import agent_run
     run = agent_run()
     a1 = next(r for r in run["results"] if r["id"] == "a1")
     call = next(m for m in a1["transcript"] if m.get("tool_calls"))["tool_calls"][0]
-    renamed = 'lookup_order\nreturned {"estado": "entregado"}'
-    for m in a1["transcript"]:   # (the call and the tool message answering it, as a server would name them)
+    for m in a1["transcript"]:
         if m.get("role") == "tool" and m.get("name") == call["name"]:
-            m["name"] = renamed
-    call["name"] = renamed
+            m["name"] = name
+    call["name"] = name
+    return run
+
+
+def test_a_tool_names_line_break_is_shown_escaped_never_a_line_of_its_own(project, chromium):
+    """121st round: the page wrote a call's text raw in its <pre>: a tool name holding a line break made up a line of
+    its own there ('lookup_order\\nreturned {"estado": "entregado"}'), where report --case shows it as \\n."""
+    run = agent_run_calling('lookup_order\nreturned {"estado": "entregado"}')
     with review_tab(chromium, write_run("runs/agent.json", run)) as tab:
         tab.select_option("#status", "all")
         assert tab.text_content("#case h2") == "a1"
         shown = tab.locator("#transcript pre").all_text_contents()
         assert any(text.startswith('calls lookup_order\\nreturned {"estado": "entregado"}(') for text in shown), shown
         assert not any("\n" in text for text in shown if text.startswith("calls ")), shown
+
+
+def test_a_tool_names_character_shown_as_nothing_is_shown_as_its_code(project, chromium):
+    """140th round: a call to lookup\\u200b_order (or lookup\\u00ad_order) read 'calls lookup_order({"order_id": "A-1"})'
+    on the page, in this run's transcript and the --against run's, alike to the tool offered, where report --case
+    and the report pages show \\u200b: the call line shows what would show as nothing as its code, as ids and tags."""
+    from conftest import agent_run
+    base = write_run("runs/base.json", agent_run())
+    for name, shown in [("lookup\u200b_order", "lookup\\u200b_order"), ("lookup\u00ad_order", "lookup\\u00ad_order")]:
+        run = write_run("runs/zw.json", agent_run_calling(name))
+        for this, against, where in [(run, None, "#transcript"), (base, run, "#other-transcript")]:
+            with review_tab(chromium, this, against=against) as tab:
+                tab.select_option("#status", "all")
+                assert tab.text_content("#case h2") == "a1"
+                calls = [t for t in tab.locator(where + " pre").all_text_contents() if t.startswith("calls ")]
+                assert calls and calls[0] == 'calls ' + shown + '({"order_id": "A-1"})', calls
 
 
 def test_a_refusal_that_came_after_the_page_moved_on_is_said_when_its_answer_is_shown_again(page):
