@@ -21615,21 +21615,22 @@ def wilson(successes, n, z=Z95):
 
 
 def clustered_wilson(clusters, z=Z95):
-    """Wilson's interval for a share pooled over clusters, each (successes, answers) of one case's trials: trials of a
-    case agree more than two cases do, so it is Wilson's on the effective number of answers p(1-p)/v (Kish's design
-    effect), v the cluster-robust variance of the pooled share, the case as the cluster (the ratio estimator's, no
-    small-sample correction: what statsmodels' OLS of the answers on a constant gives with cov_type="cluster" and
-    use_correction=False), at most the answers there are. One answer a case is Wilson's on them; a case's trials that
-    all agree are one answer's worth (8 identical trials read as one). Where v is 0 (every case passes none or all,
-    or each the same share) nothing measures how far its trials agree: each case counts once. Worked in fractions, so
-    that those equalities hold to the last digit."""
-    clusters = [(s, m) for s, m in clusters if m]
+    """Wilson's interval for a share pooled over clusters, each (successes, answers) of one case: trials of a case agree
+    more than two cases do, so it is Wilson's on the effective number of answers p(1-p)/v (Kish's design effect), v the
+    cluster-robust variance of the pooled share, the case as the cluster (the ratio estimator's, no small-sample
+    correction: what statsmodels' WLS of the answers on a constant gives with cov_type="cluster" and
+    use_correction=False, each answer weighted as its cluster's counts are), at most the answers there are. A case's
+    counts may be its share of one answer (judge_agreement: each case weighs one answer, its trials sharing it), so
+    that no number of trials makes a case more than one answer's worth. One answer a case is Wilson's on them. Where v
+    is 0 (every case passes none or all, or each the same share) nothing measures how far its trials agree: each case
+    counts once, at most. Worked in fractions, so that those equalities hold to the last digit."""
+    clusters = [(Fraction(s), Fraction(m)) for s, m in clusters if m]
     total, passed = sum(m for _, m in clusters), sum(s for s, _ in clusters)
     if not total:
         return None, None
     spread = sum((s * total - passed * m) ** 2 for s, m in clusters)   # v · total⁴
-    effective = min(total, Fraction(passed * (total - passed) * total ** 2, spread)) if spread else len(clusters)
-    return wilson(float(Fraction(passed, total) * effective), float(effective), z)
+    effective = min(total, passed * (total - passed) * total ** 2 / spread if spread else len(clusters))
+    return wilson(float(passed / total * effective), float(effective), z)
 
 
 def log_comb(n, k):
@@ -28561,30 +28562,41 @@ def judge_agreement(pairs):
     """How a judge's verdicts match human ones, each a (case id, human_pass, judge_pass) triple. Failures are
     what a judge is for, so they are counted on their own: raw agreement misleads when most pass.
     Each share carries its Wilson 95% interval, kappa its large-sample one (cohen_kappa). The case is the unit
-    (README, "Trials: the case is the unit"): a person who labels each trial of a case gives its trials' answers, which
-    agree more than two cases' do, so the shares' intervals are clustered_wilson's, the case as the cluster, and
-    kappa's is taken as on one answer a case (its table scaled to the cases: conservative, as if a case's trials
-    always agreed). One answer a case is as before; labelling the same answers once a trial narrows nothing."""
+    (README, "Trials: the case is the unit"): a person who labels trials of a case gives its trials' answers, which
+    agree more than two cases' do, and may label one case's trials and not another's. So each case weighs one answer,
+    its labelled trials sharing it (1/m each of m): every figure is read on that table (table_by_case), the shares'
+    intervals are clustered_wilson's on it, the case as the cluster, and kappa's is the large-sample one on it, as on
+    one answer a case. Identical trials give that table exactly as one trial does, however many of a case are
+    labelled: labelling the same answers again narrows nothing and moves nothing (it did, where a case had 10 labels
+    and another 1: the 10 decided the share). One answer a case is as before; trials that differ give their case
+    their shares. table counts every answer."""
     per_case = {}   # case id: [caught, missed, false alarms, kept]
     for case, h, j in pairs:
         per_case.setdefault(case, [0, 0, 0, 0])[2 * bool(h) + bool(j)] += 1
     counts = list(per_case.values())
     caught, missed, false_alarms, kept = (sum(c[i] for c in counts) for i in range(4))
-    n, table = len(pairs), [[caught, missed], [false_alarms, kept]]
-    kappa = cohen_kappa(table)[0]
-    _, kappa_se, *kappa_ci = (cohen_kappa([[float(Fraction(x * len(counts), n)) for x in row] for row in table]) if n
-                              else (None,) * 4)
+    shares = [[Fraction(x, sum(c)) for x in c] for c in counts]   # each case one answer's worth
+    worth = [sum(s[i] for s in shares) for i in range(4)]
+    kappa, kappa_se, *kappa_ci = cohen_kappa([[float(worth[0]), float(worth[1])], [float(worth[2]), float(worth[3])]])
 
-    def ci(success, failure):   # clustered Wilson's over (success, success + failure) of each case; none with no answer
-        return list(clustered_wilson((c[success], c[success] + c[failure]) for c in counts)) if any(
-            c[success] + c[failure] for c in counts) else None
-    return {"pairs": n, "cases": len(counts), "failing_cases": sum(1 for c in counts if c[0] + c[1]),
+    def share(success, failure):
+        return float(worth[success] / (worth[success] + worth[failure])) if worth[success] + worth[failure] else None
+
+    def ci(success, failure):   # clustered Wilson's over each case's worth (success, success + failure); none with no answer
+        return list(clustered_wilson((s[success], s[success] + s[failure]) for s in shares)) if any(
+            s[success] + s[failure] for s in shares) else None
+    cells = [float(x) for x in worth]
+    return {"pairs": len(pairs), "cases": len(counts), "failing_cases": sum(1 for c in counts if c[0] + c[1]),
             "table": {"human_fail": {"judge_fail": caught, "judge_pass": missed},
                       "human_pass": {"judge_fail": false_alarms, "judge_pass": kept}},
-            "failure_detection": rate(caught, caught + missed), "failure_detection_ci": ci(0, 1),
-            "pass_retention": rate(kept, kept + false_alarms), "pass_retention_ci": ci(3, 2),
-            "agreement": rate(caught + kept, n), "kappa": kappa, "kappa_se": kappa_se,
-            "kappa_ci": None if kappa_se is None else kappa_ci, "human_fail_share": rate(caught + missed, n)}
+            "table_by_case": {"human_fail": {"judge_fail": cells[0], "judge_pass": cells[1]},
+                              "human_pass": {"judge_fail": cells[2], "judge_pass": cells[3]}},
+            "even_trials": len({sum(c) for c in counts}) <= 1,
+            "failure_detection": share(0, 1), "failure_detection_ci": ci(0, 1),
+            "pass_retention": share(3, 2), "pass_retention_ci": ci(3, 2),
+            "agreement": float((worth[0] + worth[3]) / len(counts)) if counts else None, "kappa": kappa,
+            "kappa_se": kappa_se, "kappa_ci": None if kappa_se is None else kappa_ci,
+            "human_fail_share": float((worth[0] + worth[1]) / len(counts)) if counts else None}
 
 
 def calibration(human, cases, human_path, run_path, lines, config):
@@ -28736,14 +28748,24 @@ def kappa_text(a):
     return f"{a['kappa']:.2f} (95% CI {low:.2f} to {high:.2f}, a large-sample approximation{rough})"
 
 
+def calibration_rate(a, human, judged, key, line=None):
+    """'4/5 = 80% (95% CI 38–96%)'; where cases have unlike numbers of labelled trials, the share is the cases' (each
+    one answer's worth, judge_agreement), not the answers' counts: '1/11 answers, 1/2 by case = 50% (95% CI 9–91%)'."""
+    count, total, ci = a["table"][human][judged], sum(a["table"][human].values()), a[f"{key}_ci"]
+    worth = a["table_by_case"][human]
+    if a["even_trials"] or not total or (worth[judged], sum(worth.values())) == (count, total):
+        return rate_with_interval(count, total, ci, line)
+    return (f"{count}/{total} answers, {fmt_share(worth[judged])}/{fmt_share(sum(worth.values()))} by case = "
+            f"{percent(a[key], line)} (95% CI {percent_interval(ci, line)})")
+
+
 def format_calibration(report, repeat):
     out = []
     for check, a in report.items():
         t = a["table"]
         # failure detection is read against the line its warnings use: its figures keep to their side
-        detection = rate_with_interval(t["human_fail"]["judge_fail"], sum(t["human_fail"].values()),
-                                       a["failure_detection_ci"], LOW_CERTAINTY)
-        retention = rate_with_interval(t["human_pass"]["judge_pass"], sum(t["human_pass"].values()), a["pass_retention_ci"])
+        detection = calibration_rate(a, "human_fail", "judge_fail", "failure_detection", LOW_CERTAINTY)
+        retention = calibration_rate(a, "human_pass", "judge_pass", "pass_retention")
         open_ = [on_one_line(id_shown(o["id"]), 40) + (f" (trial {o['trial']})" if repeat > 1 else "") for o in a["undecided_answers"]]
         # (the pairs: answers both judged; a person's verdicts beside no judge verdict are said apart, never "0 judged")
         out += [f"Check {check!r}: {plural(a['pairs'], 'answer')}"

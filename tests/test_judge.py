@@ -784,12 +784,13 @@ def calibrated_table(caught, missed, false_alarms, kept, repeat=1):
     return write_human(lambda i, trial: kinds[i - 1][0], len(kinds), repeat), run
 
 
-def write_human(people, count, repeat=1):
+def write_human(people, count, repeat=1, labelled=lambda i, trial: True):
     """A person's verdicts on the answers of audited_run: people(i, trial) for a01..a{count} and each of repeat trials
-    (each line naming its trial when there are more than one). Written as human.jsonl; returns its path."""
+    that labelled(i, trial) keeps (each line naming its trial when there are more than one). Written as human.jsonl;
+    returns its path."""
     with open("human.jsonl", "w") as f:
         for i in range(1, count + 1):
-            for trial in range(1, repeat + 1):
+            for trial in (t for t in range(1, repeat + 1) if labelled(i, t)):
                 f.write(json.dumps({"id": f"a{i:02d}", "check": "answers", "pass": people(i, trial),
                                     **({"trial": trial} if repeat > 1 else {})}) + "\n")
     return "human.jsonl"
@@ -813,14 +814,17 @@ def test_calibration_intervals_are_statsmodels(project, cli, table):
     assert a["kappa_ci"] == pytest.approx([max(-1, k.kappa_low), min(1, k.kappa_upp)], rel=1e-9)
 
 
-def clustered_wilson_reference(successes, cases):
+def clustered_wilson_reference(successes, cases, weights=None):
     """Wilson's interval on the effective number of answers p(1-p)/v, v the cluster-robust variance of the pooled share
-    by statsmodels (the answers' OLS on a constant, the case as the cluster, no small-sample correction), at most the
-    answers there are; where v is 0, on the number of cases."""
-    y = np.array(successes, dtype=float)
-    fit = sm.OLS(y, np.ones(len(y))).fit(cov_type="cluster", cov_kwds={"groups": np.array(cases), "use_correction": False})
-    p, variance = fit.params[0], fit.bse[0] ** 2
-    effective = min(len(y), p * (1 - p) / variance) if variance > 1e-15 else len(set(cases))
+    by statsmodels (the answers' WLS on a constant, each answer of its weight, one by default, the case as the cluster,
+    no small-sample correction), at most the answers' weight; where v is 0, on the number of cases, at most that."""
+    y, w = np.array(successes, dtype=float), np.ones(len(successes)) if weights is None else np.array(weights, dtype=float)
+    p, variance = np.average(y, weights=w), 0.0   # (one case: no spread between cases; statsmodels refuses one group)
+    if len(set(cases)) > 1:
+        fit = sm.WLS(y, np.ones(len(y)), weights=w).fit(cov_type="cluster", cov_kwds={
+            "groups": np.unique(np.array(cases), return_inverse=True)[1], "use_correction": False})
+        p, variance = fit.params[0], fit.bse[0] ** 2
+    effective = min(w.sum(), p * (1 - p) / variance if variance > 1e-15 else len(set(cases)))
     return proportion_confint(p * effective, effective, method="wilson")
 
 
@@ -849,14 +853,87 @@ def test_calibrate_takes_the_case_as_the_unit_of_its_intervals(project, cli):
     a = json.loads(cli("calibrate", human, run, "--json")[1])["checks"]["answers"]
     fails = [(i, t) for i in range(1, 21) for t in range(1, 5) if not (i > 10 or (i, t) in ((2, 2), (5, 1), (5, 2), (5, 3)))]
     assert a["failure_detection_ci"] == pytest.approx(clustered_wilson_reference([i != 10 for i, _ in fails],
-                                                                                 [i for i, _ in fails]), rel=1e-9)
+                                                                                 [i for i, _ in fails], [1 / 4] * len(fails)), rel=1e-9)
     passes = [(i, t) for i in range(1, 21) for t in range(1, 5) if (i, t) not in fails]
     assert a["pass_retention_ci"] == pytest.approx(clustered_wilson_reference([i == 10 or i >= 12 for i, _ in passes],
-                                                                              [i for i, _ in passes]), rel=1e-9)
+                                                                              [i for i, _ in passes], [1 / 4] * len(passes)), rel=1e-9)
     table = [[a["table"]["human_fail"]["judge_fail"], a["table"]["human_fail"]["judge_pass"]],
              [a["table"]["human_pass"]["judge_fail"], a["table"]["human_pass"]["judge_pass"]]]
     k = cohens_kappa(table)   # as on one answer a case: its standard error grown by sqrt(answers / cases)
     assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa * np.sqrt(80 / 20), rel=1e-9)
+
+
+def test_calibrate_weighs_a_case_once_however_many_of_its_trials_are_labelled(project, cli):
+    """Round 140: repeat 10, identical answers; the judge fails a01 and passes a02, the person says both fail. With a01's
+    trial 1 and a02's trial 1 labelled, failure detection was 1/2 = 50% (95% CI 9-91%), "cannot tell yet"; with a02's
+    10 trials labelled (the same answer 10 times), 1/11 = 9% (1-49%) and "rework its prompt": the case labelled most
+    decided the share, and its trials' agreement left the clustered interval almost no spread. Each case weighs one
+    answer, its labelled trials sharing it: labelling the same answer again moves nothing."""
+    run = audited_run(lambda i, judge, vote: i == 2, count=2, repeat=10)
+    figures = ("failure_detection", "failure_detection_ci", "pass_retention_ci", "agreement", "kappa", "kappa_ci")
+    once = json.loads(cli("calibrate", write_human(lambda i, t: False, 2, 10, lambda i, t: t == 1), run, "--json")[1])
+    human = write_human(lambda i, t: False, 2, 10, lambda i, t: t == 1 or i == 2)
+    code, out, err = cli("calibrate", human, run, "--json")
+    assert code == 0, err
+    uneven, once = json.loads(out)["checks"]["answers"], once["checks"]["answers"]
+    assert uneven["pairs"] == 11 and {k: uneven[k] for k in figures} == {k: once[k] for k in figures}
+    assert uneven["failure_detection"] == 0.5 and uneven["table_by_case"]["human_fail"] == {"judge_fail": 1, "judge_pass": 1}
+    assert uneven["warnings"][0].startswith("cannot tell yet"), uneven["warnings"]
+    out = cli("calibrate", human, run)[1]
+    assert "  Failure detection: 1/11 answers, 1/2 by case = 50% (95% CI 9–91%): real failures the judge fails" in out, out
+    assert "rework" not in out, out
+
+
+def test_calibrate_kappa_of_uneven_trials_is_as_on_one_answer_a_case(project, cli):
+    """Round 140: a01-a03 failures the judge caught, a04-a06 passes it kept, a07 a failure it passed, each labelled once:
+    kappa 0.72 (95% CI 0.23-1.00). With a07's 10 identical trials labelled, 0.10 (-0.12 to 0.33) and failure detection
+    3/13 (4-68%, "rework its prompt"): the table scaled to the cases kept a07's ten answers to six cases' one."""
+    run = audited_run(lambda i, judge, vote: i in (4, 5, 6, 7), count=7, repeat=10)
+    figures = ("failure_detection", "failure_detection_ci", "pass_retention", "pass_retention_ci", "agreement", "kappa",
+               "kappa_se", "kappa_ci", "human_fail_share")
+    person = lambda i, t: i in (4, 5, 6)
+    once = json.loads(cli("calibrate", write_human(person, 7, 10, lambda i, t: t == 1), run, "--json")[1])["checks"]["answers"]
+    human = write_human(person, 7, 10, lambda i, t: t == 1 or i == 7)
+    a = json.loads(cli("calibrate", human, run, "--json")[1])["checks"]["answers"]
+    assert a["pairs"] == 16 and {k: a[k] for k in figures} == {k: once[k] for k in figures}
+    assert a["kappa_ci"] == pytest.approx([0.2322, 1.0], abs=1e-4), a["kappa_ci"]
+    out = cli("calibrate", human, run)[1]
+    assert "  Cohen's kappa:     0.72 (95% CI 0.23 to 1.00, a large-sample approximation, rough on 7 cases)" in out, out
+    assert "  Failure detection: 3/13 answers, 3/4 by case = 75% (95% CI 30–95%)" in out, out
+    assert "  Pass retention:    3/3 = 100% (95% CI 44–100%)" in out, out
+
+
+@pytest.mark.parametrize("trials", [
+    {"a": "FF FF FF FT", "b": "FT FT FT FT", "c": "PP PP PF PF", "d": "FF FF FF FF"},   # equal trials
+    {"a": "FF", "b": "FT " * 10},                                                        # uneven identical: 1 and 10
+    {"a": "FF", "b": "FT " * 100, "c": "PP", "d": "PF PF"},                             # 1 and 100
+    {"a": "FF", "b": "FT " * 7 + "FF " * 3, "c": "PP " * 5 + "FT FT", "d": "PF PP", "e": "FF FF"},   # differing trials
+    {"a": "FF FF FF FT FT PP"},                                                          # one case
+    {"a": "FT FT FT", "b": "FT", "c": "PP PP"}, {"a": "FF FF FF", "b": "FF", "c": "PF"}])   # all missed, all caught
+def test_judge_agreement_weighs_each_case_one_answer_as_statsmodels(trials):
+    """Each labelled trial weighs 1/m, m its case's labelled trials: each rate's interval is statsmodels' clustered
+    one on those weights (clustered_wilson_reference), kappa statsmodels' on the weighted table (one answer a case)."""
+    pairs = [(case, h == "P", j in "PT") for case, cells in trials.items() for h, j in cells.split()]
+    a = evalpy.judge_agreement(pairs)
+    m = {case: len(cells.split()) for case, cells in trials.items()}
+    for key, human in (("failure_detection", False), ("pass_retention", True)):
+        rows = [(case, j == human) for case, h, j in pairs if h == human]
+        if not rows:
+            assert a[key] is None and a[f"{key}_ci"] is None
+            continue
+        weights = [1 / m[case] for case, _ in rows]
+        assert a[key] == pytest.approx(np.average([y for _, y in rows], weights=weights), rel=1e-12)
+        assert a[f"{key}_ci"] == pytest.approx(clustered_wilson_reference([y for _, y in rows], [c for c, _ in rows],
+                                                                          weights), rel=1e-9, abs=1e-12), key
+    table = [[sum(1 / m[c] for c, h, j in pairs if (h, j) == (hh, jj)) for jj in (False, True)] for hh in (False, True)]
+    if a["kappa_se"] is not None:
+        k = cohens_kappa(table)
+        assert a["kappa"] == pytest.approx(k.kappa, rel=1e-9) and a["kappa_se"] == pytest.approx(k.std_kappa, rel=1e-9)
+    identical = {case: cells.split()[0] for case, cells in trials.items() if len(set(cells.split())) == 1}
+    if len(identical) == len(trials):   # identical trials: one trial's figures, to the last digit
+        one = evalpy.judge_agreement([(case, cell[0] == "P", cell[1] in "PT") for case, cell in identical.items()])
+        assert {k: v for k, v in a.items() if k not in ("pairs", "table", "even_trials")} == \
+            {k: v for k, v in one.items() if k not in ("pairs", "table", "even_trials")}
 
 
 def test_kappa_of_a_larger_table_is_statsmodels():
