@@ -17924,7 +17924,8 @@ def refuse_unread_options(options, client, host, resuming):
 
 
 # The most top_logprobs Ollama takes (server/routes.go ChatHandler, since v0.12.11): past it, or not a whole number (its
-# /v1 reads it into an int: openai/openai.go ChatCompletionRequest), a 400 on every case
+# /v1 reads it into an int: openai/openai.go ChatCompletionRequest), a 400 on every case. null is no such value: Go's JSON
+# reader leaves the int at 0 on null, which is taken
 OLLAMA_TOP_LOGPROBS = 20
 
 
@@ -17932,7 +17933,7 @@ def refuse_top_logprobs(options, client, host, resuming):
     """Over Ollama's /v1, --option top_logprobs other than a whole number from 0 to OLLAMA_TOP_LOGPROBS is refused
     before any call: every case would be refused with a 400, each an error the report can only call refused as sent."""
     value = options.get("top_logprobs", 0)
-    if type(value) is int and 0 <= value <= OLLAMA_TOP_LOGPROBS:
+    if value is None or type(value) is int and 0 <= value <= OLLAMA_TOP_LOGPROBS:
         return
     ollama = client.ollama_version()
     if ollama:

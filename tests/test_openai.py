@@ -151,6 +151,16 @@ def test_ollamas_v1_top_logprobs_past_its_limit_is_refused_before_any_call(proje
     assert code == 0 and fake.chat_bodies[0]["top_logprobs"] == 20, err
 
 
+def test_ollamas_v1_top_logprobs_null_is_sent_as_its_reader_takes_it(project, cli, fake):
+    """140th round's review (R1): --api openai --option top_logprobs=null to Ollama's /v1 was refused as "would refuse
+    every case (HTTP 400)", where it ran before: Go's JSON reader leaves an int at 0 on null (middleware/openai.go
+    ShouldBindJSON into openai/openai.go's TopLogprobs int), and 0 is taken (server/routes.go ChatHandler)."""
+    fake.version = "0.12.11"
+    code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "top_logprobs=null",
+                         "--limit", 1, "--out", "runs/t.json")
+    assert code == 0 and "top_logprobs" in fake.chat_bodies[0] and fake.chat_bodies[0]["top_logprobs"] is None, err
+
+
 def test_ollamas_v1_records_the_digest_its_api_tags_gives(project, cli, fake):
     """Round 124's review: Ollama's /v1/models entry says of a model its name, "model", when it was last pulled and
     "library" (openai/openai.go ToListCompletion: Created m.ModifiedAt.Unix(), OwnedBy the name's namespace), and the
