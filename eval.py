@@ -20042,6 +20042,9 @@ def limit_or_loop_ended(done_reason):
 # What is said of reasoning never closed whose server said no limit, loop or stop of its own ended it
 UNSAID_STOP = "its server did not say what stopped it (no done_reason, or none that names a limit or a loop)"
 
+# What is said of reasoning never closed whose server stopped it looping (REPEAT_STOP): no larger limit cures that
+LOOP_STOP = "its server stopped it looping (a temperature or a repetition penalty may help)"
+
 
 def own_stop_words(option):
     """What is said of reasoning never closed that no limit ended (no_limit_ended()), and why raising one cures nothing."""
@@ -26806,14 +26809,21 @@ def judge_differs(was, now):
 
 
 def never_answered_cure(cut, limit):
-    """What to do of answers still thinking when they stopped, as the report's header and first_failure say it: the
-    run's own limit (limit: limit_option(), max_tokens over /v1) to raise, and of those a stop string or the model's
-    own end ended (no_limit_ended), that raising it will not help (judge said "raise num_predict" of both)."""
-    ended = sum(no_limit_ended(r.get("done_reason")) for r in cut)
-    raise_it = f"raise {limit}, or the server's cap on an answer"
-    return ("still thinking when it stopped: " + (raise_it if not ended else own_stop_words(limit) if ended == len(cut)
-                                                  else f"{len(cut) - ended} at a limit: {raise_it}; {ended}: "
-                                                       f"{own_stop_words(limit)}"))
+    """What to do of answers still thinking when they stopped, by what ended each, as the report's header and
+    first_failure split them: a limit (the run's own, limit: limit_option(), max_tokens over /v1, to raise), a loop its
+    server stopped, a stop string or the model's own end (no_limit_ended: raising a limit will not help), or no cause
+    said (UNSAID_STOP: none named; judge said "raise num_predict" of all but the third)."""
+    reasons = [r.get("done_reason") for r in cut]
+    looped = reasons.count(REPEAT_STOP)
+    limited = sum(limit_or_loop_ended(why) for why in reasons) - looped
+    ended = sum(no_limit_ended(why) for why in reasons)
+    causes = ((limited, "at a limit", f"raise {limit}, or the server's cap on an answer"), (looped, "", LOOP_STOP),
+              (ended, "", own_stop_words(limit)),
+              (len(cut) - limited - looped - ended, "", f"{UNSAID_STOP}: look at these by hand (report --case)"))
+    # one cause that ended them all said without a count, as before; else each its count, the limit's first
+    return "still thinking when it stopped: " + "; ".join(
+        words if count == len(cut) else f"{count}{' ' + label if label else ''}: {words}"
+        for count, label, words in causes if count)
 
 
 def judge_run(args, run, target):

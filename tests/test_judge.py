@@ -5325,6 +5325,27 @@ def test_a_run_with_no_answer_to_judge_is_told_the_cure_of_its_own_limit(project
     assert "1 never answered (still thinking when it stopped: a stop sequence" in err and "raise num_predict," not in err, err
 
 
+def test_a_run_with_no_answer_to_judge_names_no_cause_its_server_did_not_say(project, cli):
+    """140th round's review (G2): judge of a run whose answer never closed its thinking and whose server said no done_reason
+    said "raise num_predict, or the server's cap on an answer", and of one its server stopped looping ("repeat") only
+    that, where report names no cause for the first and the loop for the second: the same split as the report's."""
+    check = {"name": "polite", "type": "judge", "value": "The answer is polite.", "blocking": True}
+    said = {}
+    for reasons in ((None,), (None, "stop"), ("repeat",), ("length", "repeat", None, "")):
+        cases = [{"id": f"c{i}", "response": "<think>still weighing it", "done_reason": why, "checks": [check]}
+                 for i, why in enumerate(reasons)]
+        path = write_run("runs/u.json", make_run(cases, labels=None))
+        code, out, err = cli("judge", path, "--host", "http://127.0.0.1:27201")
+        assert code == 2 and "no answer to judge" in err, err
+        said[reasons] = err
+    unsaid = "its server did not say what stopped it"
+    assert unsaid in said[(None,)] and "raise num_predict" not in said[(None,)], said[(None,)]
+    assert "at a limit" not in said[(None, "stop")] and f"1: {unsaid}" in said[(None, "stop")], said[(None, "stop")]
+    assert "repetition penalty" in said[("repeat",)] and "raise num_predict" not in said[("repeat",)], said[("repeat",)]
+    assert ("1 at a limit: raise num_predict" in said[("length", "repeat", None, "")] and f"2: {unsaid}" in
+            said[("length", "repeat", None, "")] and "1: its server stopped it looping" in said[("length", "repeat", None, "")])
+
+
 def test_an_answer_whose_thinking_the_limit_cut_is_never_judged_nor_compared(project, cli):
     """Round 106's review: thinking sent apart, cut by the token limit before a word of the answer, left "": report said
     no answer came, but the run asked the judge of that "" (and report --case showed its pass), and compare --pairwise
