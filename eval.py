@@ -17893,31 +17893,60 @@ def refuse_other_checks(path, baseline, cases):
                             "run of the split made by this eval.py")
 
 
+def ollama_release(version):
+    """An Ollama version's (major, minor, patch); None for one unread, or a build from source's 0.0.0 (version/version.go),
+    which it says whatever its age."""
+    number = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
+    release = number and tuple(map(int, number.groups()))
+    return release if release and release > (0, 0, 0) else None
+
+
 # What Ollama's /v1 reads of a request beside the messages (openai/openai.go ChatCompletionRequest, FromChatRequest), as
 # --option names: any other field is dropped without a word, and a run would record an option no answer had. (logprobs
 # and top_logprobs it reads, and answers in the choice's logprobs: eval.py keeps no logprobs of any server's answer)
 OLLAMA_V1_OPTIONS = ("num_predict", "max_tokens", "stop", "top_p", "frequency_penalty", "presence_penalty",
                      "reasoning_effort", "reasoning", "logprobs", "top_logprobs")
+# Of those, the ones its /v1 reads only since v0.12.11 (59241c5be added them to ChatCompletionRequest): an older one
+# drops them without a word, as any field its struct lacks (Go's encoding/json)
+OLLAMA_V1_LOGPROBS = ("logprobs", "top_logprobs")
+OLLAMA_V1_LOGPROBS_SINCE = (0, 12, 11)
+
+
+def ollama_v1_reads(version):
+    """The --option names an Ollama of this version reads over its /v1: OLLAMA_V1_OPTIONS, but OLLAMA_V1_LOGPROBS on
+    one older than OLLAMA_V1_LOGPROBS_SINCE. A version unread, or a build from source's 0.0.0 (ollama_release()), is not
+    told it is older: it may be newer."""
+    release = ollama_release(version)
+    if release and release < OLLAMA_V1_LOGPROBS_SINCE:
+        return tuple(k for k in OLLAMA_V1_OPTIONS if k not in OLLAMA_V1_LOGPROBS)
+    return OLLAMA_V1_OPTIONS
 
 
 def refuse_unread_options(options, client, host, resuming):
     """Over /v1, an --option Ollama's /v1 would drop is refused, where Ollama serves it (asked of a server whose
-    entries are of Ollama's shape alone, once a command: OpenAIClient.ollama_version)."""
-    unread = [k for k in options if k not in OLLAMA_V1_OPTIONS]
-    ollama = client.ollama_version() if unread else None
-    if ollama:
-        # where each goes: Ollama's own API reads its options; a name it has neither is nowhere read (but a newer one's)
-        native, neither = ([option_shown(k) for k in unread if (k in OLLAMA_OPTIONS) is side] for side in (True, False))
+    entries are of Ollama's shape alone, once a command: OpenAIClient.ollama_version), its version's (ollama_v1_reads)."""
+    maybe = [k for k in options if k not in OLLAMA_V1_OPTIONS or k in OLLAMA_V1_LOGPROBS]
+    ollama = client.ollama_version() if maybe else None
+    reads = ollama_v1_reads(ollama)
+    unread = [k for k in options if k not in reads]
+    if ollama and unread:
+        # where each goes: a newer Ollama's /v1 reads logprobs; Ollama's own API reads its options; a name it has
+        # neither is nowhere read (but a newer one's)
+        newer = [option_shown(k) for k in unread if k in OLLAMA_V1_OPTIONS]
+        native, neither = ([option_shown(k) for k in unread if k not in OLLAMA_V1_OPTIONS and (k in OLLAMA_OPTIONS) is side]
+                           for side in (True, False))
         def it(names):
             return "it" if len(names) == 1 else "them"
-        where = ([f"Ollama's own API takes {', '.join(native)}: leave out --api openai"
-                  + (f" to send {it(native)}" if resuming else "")] if native else []) + (
+        where = ([f"its /v1 reads {', '.join(newer)} since v{'.'.join(map(str, OLLAMA_V1_LOGPROBS_SINCE))}: update "
+                  f"Ollama, or leave {it(newer)} out"] if newer else []) + (
+            [f"Ollama's own API takes {', '.join(native)}: leave out --api openai"
+             + (f" to send {it(native)}" if resuming else "")] if native else []) + (
             [f"Ollama's own API has no {', '.join(neither)} either (its options: {', '.join(sorted(OLLAMA_OPTIONS))}): leave "
              f"{it(neither)} out, or, a newer Ollama's option, send {it(neither)} without --api openai and with "
              "--unchecked-options"] if neither else [])
         raise EvalError(f"--option {', '.join(option_shown(k) for k in unread)}: Ollama's /v1 at {on_one_line(host)} (ollama "
                         f"{on_one_line(ollama, 40)}) would ignore {it(unread)} without a word (it reads "
-                        f"{', '.join(OLLAMA_V1_OPTIONS)}), "
+                        f"{', '.join(reads)}), "
                         + (f"and this run records {it(unread)} as used: the answers it asks now would be asked without "
                            f"{it(unread)}. Run again; " if resuming else f"and the run would record {it(unread)} as used; ")
                         + "; ".join(where))
@@ -17931,7 +17960,8 @@ OLLAMA_TOP_LOGPROBS = 20
 
 def refuse_top_logprobs(options, client, host, resuming):
     """Over Ollama's /v1, --option top_logprobs other than a whole number from 0 to OLLAMA_TOP_LOGPROBS is refused
-    before any call: every case would be refused with a 400, each an error the report can only call refused as sent."""
+    before any call: every case would be refused with a 400, each an error the report can only call refused as sent.
+    (An Ollama that reads no top_logprobs, older than OLLAMA_V1_LOGPROBS_SINCE, refuse_unread_options refused before.)"""
     value = options.get("top_logprobs", 0)
     if value is None or type(value) is int and 0 <= value <= OLLAMA_TOP_LOGPROBS:
         return
@@ -17943,14 +17973,6 @@ def refuse_top_logprobs(options, client, host, resuming):
                         "and would refuse every case (HTTP 400); "
                         + (f"this run records it: start a new run (without --resume) with {cure}" if resuming
                            else f"give {cure}"))
-
-
-def ollama_release(version):
-    """An Ollama version's (major, minor, patch); None for one unread, or a build from source's 0.0.0 (version/version.go),
-    which it says whatever its age."""
-    number = re.match(r"v?(\d+)\.(\d+)\.(\d+)", version or "")
-    release = number and tuple(map(int, number.groups()))
-    return release if release and release > (0, 0, 0) else None
 
 
 def drops_turns_unasked(version):

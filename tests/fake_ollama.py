@@ -557,13 +557,15 @@ class FakeOllama:
                         fake.get_errors[fake.errors_after[1]] = fake.errors_after[2:]
                 kind = {bool: "bool", str: "string", float: "number", dict: "object", list: "array"}.get(
                     type(body.get("top_logprobs")))
-                if openai and fake.native_api and kind:   # its /v1 reads it into an int (openai/openai.go:122), and a
+                # (an Ollama before v0.12.11 has no logprobs fields: any such value dropped, never read, 59241c5be)
+                logprobs = openai and fake.native_api and not re.match(r"0\.(\d\.|1[01]\.|12\.([0-9]|10)$)", str(fake.version))
+                if logprobs and kind:   # its /v1 reads it into an int (openai/openai.go:122), and a
                     # value JSON's reader cannot put there is a 400 before all else (middleware/openai.go:449-453)
                     number = f" {json.dumps(body['top_logprobs'])}" if kind == "number" else ""
                     self.send_error_json(400, f"json: cannot unmarshal {kind}{number} into Go struct field "
                                               "ChatCompletionRequest.top_logprobs of type int", openai)
                     return
-                if openai and fake.native_api and type(body.get("top_logprobs")) is int \
+                if logprobs and type(body.get("top_logprobs")) is int \
                         and not 0 <= body["top_logprobs"] <= 20:
                     # its /v1 passes top_logprobs on (openai/openai.go:122, :719 FromChatRequest) to the chat handler,
                     # which refuses it past 20 before it looks for the model (server/routes.go:2452-2454, since

@@ -100,6 +100,7 @@ def test_ollamas_v1_refuses_before_any_call_an_option_it_would_drop(project, cli
     assert "Ollama's own API takes num_ctx: leave out --api openai" in err, err
     assert ("Ollama's own API has no mirostat either (its options: " in err and "leave it out, or, a newer Ollama's "
             "option, send it without --api openai and with --unchecked-options" in err), err
+    fake.version = "0.12.11"   # (an older /v1 reads no logprobs: test_an_ollama_before_logprobs_refuses_them...)
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "num_predict=64",
                          "--option", "top_p=0.9", "--option", "stop=END", "--limit", 1,
                          "--option", "logprobs=true", "--option", "top_logprobs=3")
@@ -135,6 +136,7 @@ def test_ollamas_v1_top_logprobs_past_its_limit_is_refused_before_any_call(proje
     """140th round: --api openai --option top_logprobs=21 to Ollama's /v1, which refuses any past 20 with a 400 ("top_logprobs
     must be between 0 and 20", server/routes.go ChatHandler), was asked of every case, each an error the report said
     only "refused as sent". Refused before any call, on one line naming the option, the limit and the cure, which runs."""
+    fake.version = "0.12.11"   # (the first that reads top_logprobs, and refuses it past 20)
     client = evalpy.OpenAIClient(fake.url, retries=3)   # what the fake says of it, as Ollama's /v1 does
     answer = client.chat("qwen2.5:7b", [{"role": "user", "content": "ticket dev-01"}], {"top_logprobs": 21})
     assert answer["error"] == "HTTP 400: top_logprobs must be between 0 and 20" and answer["attempts"] == 1, answer
@@ -149,6 +151,27 @@ def test_ollamas_v1_top_logprobs_past_its_limit_is_refused_before_any_call(proje
     code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--option", "logprobs=true",
                          *cure, "--limit", 1, "--out", "runs/t.json")
     assert code == 0 and fake.chat_bodies[0]["top_logprobs"] == 20, err
+
+
+def test_an_ollama_before_logprobs_refuses_them_as_options_its_v1_drops(project, cli, fake):
+    """140th round's review (G3): Ollama's /v1 reads logprobs and top_logprobs only since v0.12.11 (59241c5be); an older
+    one drops them without a word, but --option top_logprobs=25 was refused as "would refuse every case (HTTP 400)", and
+    logprobs=true or top_logprobs=3 taken and recorded as used. Refused as any option its /v1 drops, its version's cure."""
+    fake.version = "0.12.10"
+    for given in (["top_logprobs=25"], ["logprobs=true", "top_logprobs=3"]):
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--host", fake.url, "--limit", 1, "--out",
+                             "runs/t.json", *[a for option in given for a in ("--option", option)])
+        assert code == 2 and len(err.splitlines()) == 1 and "HTTP 400" not in err, err
+        assert (f"(ollama 0.12.10) would ignore {'it' if len(given) == 1 else 'them'} without a word" in err
+                and "its /v1 reads " in err and "since v0.12.11: update Ollama, or leave" in err), err
+    assert fake.chat_bodies == [] and not Path("runs/t.json").exists()
+    # a run begun on one, resumed: told it records them, as any other
+    with pytest.raises(evalpy.EvalError) as refused:
+        evalpy.refuse_unread_options({"top_logprobs": 25}, types.SimpleNamespace(ollama_version=lambda: "0.12.10"),
+                                     "http://h/v1", resuming=True)
+    assert "this run records it as used" in str(refused.value) and "HTTP 400" not in str(refused.value), refused.value
+    # a build from source says 0.0.0 whatever its age: not told it is older
+    assert evalpy.ollama_v1_reads("0.0.0") == evalpy.ollama_v1_reads("0.12.11") == evalpy.OLLAMA_V1_OPTIONS
 
 
 def test_ollamas_v1_top_logprobs_null_is_sent_as_its_reader_takes_it(project, cli, fake):
