@@ -8974,8 +8974,11 @@ KEY_STRUCK_UNITS = re.compile(r"[^\x08]{3}\x08{3}|[^\x08]{2}\x08{2}|[^\x08]\x08|
 @functools.lru_cache(maxsize=4096)
 def key_spread_char(c):
     """A character past ASCII as the spread reading reads it: a gap (KEY_GAP_CHARS, a space, a combining mark) is
-    nothing, a letter in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case."""
-    if c in KEY_GAP_CHARS or c.isspace() or unicodedata.combining(c) or unicodedata.category(c) == "Cc":   # (C1 controls)
+    nothing, a letter in any of Unicode's compatibility forms (full-width ｓ, 𝐬, ⓢ) its plain one, in lower case. A
+    byte that was no UTF-8 is a gap too, as a control is: read as U+FFFD (a body decoded with "replace") or as a lone
+    surrogate (surrogateescape's U+DC80..U+DCFF, a Location as sent), it is no character a key holds (keys are ASCII)."""
+    if c in KEY_GAP_CHARS or c.isspace() or unicodedata.combining(c) or unicodedata.category(c) in ("Cc", "Cs") \
+            or c == "\ufffd":   # (C1 controls; a byte no UTF-8)
         return ""
     return "".join(r for r in unicodedata.normalize("NFKC", c).lower() if r not in KEY_GAP_CHARS and not r.isspace())
 

@@ -1633,6 +1633,24 @@ def test_a_key_spread_by_what_a_terminal_or_a_browser_shows_as_nothing_is_remove
         assert echo.sub("[X]", honest) == honest
 
 
+def test_a_key_spread_by_bytes_that_are_no_utf8_is_removed(project, cli, fake):
+    """140th round's review (G4): a key spread by bytes that are no UTF-8 (\\xff, \\xe9, \\xc0, \\xfe\\xfe, a lone
+    surrogate's \\xed\\xa0\\x80) in a redirect's Location reached the run file readable ("s\\xffk\\xff-..."), and in an
+    error body read as U+FFFD each ("s\ufffdk\ufffd-..."): such a byte, undecodable, is a gap, as a control is."""
+    key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd"
+    echo = evalpy.KeyEcho(key)
+    for gap in ("\ufffd", "\udcff", "\udce9", "\udcfe\udcfe", "\udced\udca0\udc80"):
+        assert echo.sub("[X]", "x " + gap.join(key) + " y") == "x [X] y", ascii(gap)
+    assert echo.sub("[X]", "caf\udce9 \ufffd") == "caf\udce9 \ufffd"   # (no key, nothing taken)
+    fake.api_key = key
+    for at, gap in enumerate((b"\xff", b"\xe9", b"\xc0", b"\xfe\xfe", b"\xed\xa0\x80")):
+        fake.faults, fake.redirect_location = ["redirect"], b"http://127.0.0.1:9/?k=" + gap.join(c.encode() for c in key)
+        code, out, err = cli("run", "--split", "dev", "--api", "openai", "--api-key", key, "--host", fake.url, "--limit", 1,
+                             "--out", f"runs/k{at}.json")
+        error = load_json(f"runs/k{at}.json")["results"][0]["error"]
+        assert "?k=[API key removed]" in error and "ABC" not in error.replace("\\x", ""), (gap, error)
+
+
 def test_a_key_broken_once_by_what_shows_as_nothing_is_removed_whole():
     """Round 98 on issue 28: a key broken at one place only (tput's ESC ( B, a zero-width space, a colour, a struck
     character, a reference without ";", a space) lost the half that was an echo by itself, and the other half,
