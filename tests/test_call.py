@@ -1185,6 +1185,22 @@ def test_a_redirect_to_a_location_that_does_not_parse_is_said_a_redirect(project
     assert code == 2 and result["error"] == REDIRECT_SAID.format(status=307, location=shown) and result["attempts"] == 1, result
 
 
+def test_a_key_spread_in_a_300s_location_is_removed_as_in_a_redirects(project, cli):
+    """140th round's review (G1): a 300 or 305 whose Location held the API key spread by a C1 control (\\xc2\\x80, UTF-8)
+    showed it letter by letter (its Latin-1 reading, "s\u00c2\\x80k..."), where a 302 removed it: shown by location_shown
+    too, the key is removed from both, and spread by a byte no UTF-8 (\\xff) as well."""
+    key = "sk-proj-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcd"
+    for status, gap in ((b"300 Multiple Choices", b"\xc2\x80"), (b"305 Use Proxy", b"\xff")):
+        listener, _ = redirecting_server(b"http://x/?k=" + gap.join(c.encode() for c in key), status=status)
+        try:
+            port = listener.getsockname()[1]
+            code, out, err = cli("run", "--split", "dev", "--api", "openai", "--api-key", key, "--host",
+                                 f"http://127.0.0.1:{port}/v1")
+        finally:
+            listener.close()
+        assert code == 2 and "its Location 'http://x/?k=[API key removed]' not followed" in err, err
+
+
 def test_a_300s_location_is_shown_as_a_redirects_is(project, cli):
     """140th round's leftover: a 300 (or any 3xx eval.py does not take for a redirect) quoted its Location through
     on_one_line and then repr: a tab came out \\\\t, its backslash doubled, and a UTF-8 Location as Latin-1 (cafÃ©).
