@@ -20496,15 +20496,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     stopped_early = []   # answers stopped for "length" short of the run's limit and of the window: neither stopped them
     repeating = []   # answers Ollama stopped for repeating one token: the model looped
     window = context_window(config)
-    # over /v1 no window is reported: it holds at least the most tokens an answer of this run that ended by itself held
-    # (prompt + answer), so a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever
-    # max_tokens asks); a stop for length is no measure of it (the longest of 28 stopped alike at 2 tokens was "at it").
-    # Not in a run completed by --resume: its errors were asked again of a server perhaps restarted with a larger window,
-    # as the advice for a request past it says, and an answer cut at the first window fell short of what those held
-    held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
-                if t["done_reason"] != "length" and t["error"] is None
-                and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
-               default=0) if config.get("api") == "openai" and not window and "completed_from" not in config else 0
+    stops = run_length_stops(config, cases)   # (what stopped each answer the server said "length" of)
     # prompts Ollama may have cut, conversations it may have shortened, and those it could not tell of
     filled, dropped, unchecked = window_flags(config, cases)
     by_difficulty, by_tag, outcomes, expected = {}, {}, {}, {}   # outcomes: (expected, predicted) -> trials
@@ -20519,7 +20511,7 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
                 repeating.append({"id": c["id"], "trial": t["trial"]})   # no answer: "scored as it stands" was untrue)
             if t["done_reason"] == "length" and t["error"] is None:
                 answer = t["completion_tokens"]
-                stop, tokens = length_stop(t, limit, window, config["api"], held)
+                stop, tokens = stops[c["id"], t["trial"]]
                 if stop == "window_full":
                     window_full.append({"id": c["id"], "trial": t["trial"], **tokens, "num_predict": limit})
                 elif stop == "stopped_early":
@@ -20598,7 +20590,6 @@ def score(config: RunConfig, cases: list[GradedCase]) -> Score:
     checks = check_table(cases)
     correct = len(scored) - len(failures)
     mean, mean_ci = headline_mean(rates, repeat, correct, len(scored))
-    stops = length_stops(window_full, stopped_early)
     s = {
         "cases": len(cases),
         "repeat": repeat,
@@ -21336,6 +21327,23 @@ def length_stop(t, limit, window, api, held=0):
     return "cut_off", None
 
 
+def run_length_stops(config, cases):
+    """{(id, trial): (length_stop()'s stop, its tokens)} of each answer of a run (its graded cases) the server said
+    "length" of: the one reading score()'s header and every view of an agent's turn cut as it called tools share."""
+    limit, window = answer_limit(config), context_window(config)
+    # over /v1 no window is reported: it holds at least the most tokens an answer of this run that ended by itself held
+    # (prompt + answer), so a stop for length short of that was not at the window (llama.cpp's -n caps an answer whatever
+    # max_tokens asks); a stop for length is no measure of it (the longest of 28 stopped alike at 2 tokens was "at it").
+    # Not in a run completed by --resume: its errors were asked again of a server perhaps restarted with a larger window,
+    # as the advice for a request past it says, and an answer cut at the first window fell short of what those held
+    held = max((t["prompt_tokens"] + t["completion_tokens"] for c in cases for t in c["trials"]
+                if t["done_reason"] != "length" and t["error"] is None
+                and is_amount(t["prompt_tokens"]) and is_amount(t["completion_tokens"])),
+               default=0) if config.get("api") == "openai" and not window and "completed_from" not in config else 0
+    return {(c["id"], t["trial"]): length_stop(t, limit, window, config["api"], held)
+            for c in cases for t in c["trials"] if t["done_reason"] == "length" and t["error"] is None}
+
+
 def length_stops(window_full, stopped_early):
     """{(id, trial): (stop, its entry)} of the answers score() found the window or nothing known stopped (its
     window_full and stopped_early); an answer the server said "length" of that is in neither, the token limit cut."""
@@ -21496,7 +21504,13 @@ def cut_by(stops, id, trial):
     given, the token limit); None where the server refused its call (no stop for "length")."""
     if trial["agent"].get("refused") is not None:
         return None
-    return (stops or {}).get((id, trial["trial"]), ("cut_off",))[0]
+    return trial_stop(stops, id, trial["trial"])
+
+
+def trial_stop(stops, id, trial):
+    """What stopped trial number `trial` of case `id` for "length" (a LENGTH_STOPPED key), by length_stops() or
+    run_length_stops(); the token limit where they hold none (none given, or an older summary's)."""
+    return (stops or {}).get((id, trial), ("cut_off",))[0]
 
 
 def tied_text(base, shown):
@@ -23852,12 +23866,13 @@ def failed_on(call, number, checks, passed, tools):
         or c["type"] == "max_tool_calls" and number == c["value"] + 1)]
 
 
-def transcript_turns(result, checks, passed):
+def transcript_turns(result, checks, passed, stop="cut_off"):
     """An agent's transcript turn by turn, as report --case, review and the pages show it: each turn's
     reasoning sent apart (thinking) and inline (inline: split_thinking()'s, None where it wrote none), the text
     past it (content: None where its reasoning inline never closed, or it sent none), its calls, each call with its
     arguments, its result (and whether a rule matched it) and the checks that failed on it. [] for an answer that is
-    not an agent's."""
+    not an agent's. stop: what stopped the answer for "length" (trial_stop()), said of a last turn cut as it called
+    tools (stopped: LENGTH_STOPPED's words, as the header and Failures say it; its call refused, or no cut, None)."""
     turns, number = [], 0
     waiting = deque()   # the calls without a result yet, oldest first: a tool's message answers the oldest
     run = set(map(id, calls_run(result.get("transcript") or ())))
@@ -23873,8 +23888,11 @@ def transcript_turns(result, checks, passed):
             # its reasoning inline told apart here, once, for every view: review's page showed it as what the turn
             # said, <think> and all, where report --case split it off and reasoning sent apart was folded apart
             inline, said = split_thinking(m["content"]) if m.get("content") else (None, m.get("content"))
+            refused = refused_words(m) if cut else None
             turns.append({"turn": len(turns) + 1, "thinking": thinking, "inline": inline, "content": said,
-                          "calls": calls, "cut": cut, "refused": refused_words(m) if cut else None})
+                          "calls": calls, "cut": cut, "refused": refused,
+                          # (every view said "cut at the token limit" of a turn the header said no limit stopped)
+                          "stopped": LENGTH_STOPPED[stop] if cut and refused is None else None})
             waiting.extend(calls)
         elif waiting:   # (searched from the first call for each result, 50,000 calls took 40 s)
             waiting[0].update(result=m["content"], matched=m["matched"],
@@ -23892,7 +23910,7 @@ def turn_lines(turns, out_of_turns=False):
     for t in turns:
         inline, said = t["inline"], t["content"]   # (told apart by transcript_turns, as every view shows it)
         lines.append(f"  turn {t['turn']}" + (" (its call refused by the server, never run):" if t.get("refused") is not None
-                                               else " (cut at the token limit: its calls were never run):" if t.get("cut") else
+                                               else f" ({t['stopped']}: its calls were never run):" if t.get("cut") else
                                                ":" if said or said is None and inline or not t["calls"] else
                                                " (calls tools):"))
         if t.get("thinking"):
@@ -23971,6 +23989,7 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
                                                                        case_id))
     graded = grade(run["config"], run["results"], rules_by_id)   # the whole run: the checks' hash covers it
     case = next(c for c in graded if c["id"] == case_id)
+    stops = run_length_stops(run["config"], graded)   # (what stopped a turn cut as it called tools, as the header says)
     first = results[0]
     detail = {k: first.get(k) for k in ("id", "input", "messages", "vars", "expected", "difficulty", "note", "tags",
                                         "context", "relevant")}
@@ -23985,7 +24004,8 @@ def case_views(run, case_id, rules_by_id=None, checks_path=None, path="this run"
          "answer": None if t["error"] else scored_text(t), "unfinished": t["unfinished"],
          "every_character": characters_seen(t),   # (what made it no label, seen: "bug\u3164" printed as "bugㅤ")
          "unoffered_calls": by_trial[t["trial"]].get("unoffered_calls"),
-         **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"]),
+         **({"transcript": transcript_turns(by_trial[t["trial"]], case["checks"], t["checks"],
+                                            trial_stop(stops, case_id, t["trial"])),
              "out_of_turns": bool(by_trial[t["trial"]].get("out_of_turns"))} if first.get("tools") else {}),
          "predicted": t["predicted"], "checks": t["checks"], "correct": t["correct"], "done_reason": t["done_reason"],
          "weighted": [ExactShare(x) for x in t["weighted"]] if t["weighted"] else None,   # (its side of the threshold exact)
@@ -29424,8 +29444,9 @@ def folded_reasoning(trial):
                   f'({len(inline):,} characters)</summary>{pre(inline)}</details>')
 
 
-def trial_answers(case, results):
-    """Every trial's raw answer, whole, as the page shows it under a case."""
+def trial_answers(case, results, stops):
+    """Every trial's raw answer, whole, as the page shows it under a case (stops: length_stops(), what stopped a turn
+    cut as it called tools)."""
     parts = []
     for t in case["trials"]:
         r = results[case["id"], t["trial"]]
@@ -29440,8 +29461,8 @@ def trial_answers(case, results):
                                                REPEAT_STOP else "thinking cut by the token limit") + f" {NO_ANSWER_YET}"
         body = f"ERROR: {t['error']}" if t["error"] else t["response"]
         if r.get("transcript") is not None and not t["error"]:   # an agent: its turns, the answer last
-            body = "\n".join(line[2:] for line in turn_lines(transcript_turns(r, case["checks"], t["checks"]),
-                                                               r.get("out_of_turns")))
+            body = "\n".join(line[2:] for line in turn_lines(transcript_turns(
+                r, case["checks"], t["checks"], trial_stop(stops, case["id"], t["trial"])), r.get("out_of_turns")))
         if seen := characters_seen(t):
             head += (" · " if head else "") + f"every character: {seen}"
         parts.append((f'<div class="trial">{esc(head)}</div>' if head else "") + pre(body))
@@ -29487,7 +29508,7 @@ def failure_rows(s, failing, results, annotated, anchors):
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(case_note_html(first) + asked_html(first)
                                                                + passages_html(c, wrong[0] if wrong else None)),
-                                                        trial_answers(c, results),
+                                                        trial_answers(c, results, stops),
                                                         "; ".join(annotated.get(c["id"], []))]})
     header = (["id", "difficulty", "expected", "normalized"] if "baseline" in s else ["id", "difficulty", "failed checks and why"])
     return header + ["input (or conversation)", "raw answer, whole", "annotation (review)"], rows
@@ -29572,7 +29593,9 @@ def report_page(path, run, cases, s, annotations):
     other = [c for c in cases if c["id"] in annotated and c["id"] not in failing]
     if other:
         other_rows = [{"id": anchors[c["id"]], "cells": [id_shown(c["id"]), verdict_word(c["correct"], "no verdict"),
-                                                          trial_answers(c, results), "; ".join(annotated[c["id"]])]}
+                                                          trial_answers(c, results, length_stops(
+                                                              s["window_full"], s["stopped_early"])),
+                                                          "; ".join(annotated[c["id"]])]}
                       for c in other]
         parts.append(section("Annotated cases that did not fail", html_table(
             ["id", "verdict", "raw answer, whole", "annotation (review)"], other_rows, widths=["id", "short", "wide", "mid"])))
@@ -30305,10 +30328,13 @@ def review_items(run, against=None, graded=None):
             change_by = {i: f"by the majority of each case's trials: this run {verdicts['this'][i]}; the other "
                             f"{verdicts['other'][i]}" for i in changes}
         their_results = {(r["id"], r["trial"]): r for r in against["results"]}
+        their_stops = run_length_stops(against["config"], against_cases)
         for case in against_cases:
             for t in case["trials"]:
-                other[case["id"], t["trial"]] = other_answer(their_results[case["id"], t["trial"]], case, t)
+                other[case["id"], t["trial"]] = other_answer(their_results[case["id"], t["trial"]], case, t,
+                                                             trial_stop(their_stops, case["id"], t["trial"]))
     results = {(r["id"], r["trial"]): r for r in run["results"]}
+    stops = run_length_stops(config, cases)   # (what stopped a turn cut as it called tools, as the header says)
     fitted_to = window_name({"num_ctx": context_window(config), "num_ctx_sent": sent_num_ctx(config)})
     cut, dropped, _ = ({(x["id"], x["trial"]) for x in flags} for flags in window_flags(config, cases))
     items = []
@@ -30352,19 +30378,20 @@ def review_items(run, against=None, graded=None):
                 "other": o,   # (none: the other run has no such trial, said so)
                 "other_missing": bool(against) and o is None,
                 "change": changes.get(case["id"]), "change_by": change_by.get(case["id"]),
-                **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+                **({"transcript": transcript_turns(r, case["checks"], t["checks"],
+                                                   trial_stop(stops, case["id"], t["trial"])),
                     "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {}),
                 **passages_beside(case, t),
             })
     return items
 
 
-def other_answer(r, case, t):
+def other_answer(r, case, t, stop):
     """review --against: the other run's answer beside this one; an agent's with its transcript turn by
-    turn, since the same final words may have come by another path."""
+    turn, since the same final words may have come by another path (stop: trial_stop() of it, in its run)."""
     return {"response": t["response"], "verdict": trial_verdict(t), "predicted": t["predicted"],
             "every_character": characters_seen(t),
-            **({"transcript": transcript_turns(r, case["checks"], t["checks"]),
+            **({"transcript": transcript_turns(r, case["checks"], t["checks"], stop),
                 "out_of_turns": bool(r.get("out_of_turns"))} if r.get("transcript") is not None else {})}
 
 
@@ -31071,7 +31098,7 @@ function transcriptSteps(id, title, answer) {   // an agent: every turn, each ca
   const steps = el("div"); steps.id = id;
   steps.appendChild(el("h3", title + (answer.out_of_turns ? " (ran out of turns)" : "")));
   for (const t of answer.transcript) {
-    const b = block("Turn " + t.turn + (t.refused != null ? ": its call refused by the server, never run" : t.cut ? ": cut at the token limit, its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
+    const b = block("Turn " + t.turn + (t.refused != null ? ": its call refused by the server, never run" : t.cut ? ": " + t.stopped + ", its calls never run" : t.calls.length ? ": calls tools" : ": answers"), t.content || "");
     b.className = "turn assistant";
     // each turn's reasoning under it, folded: sent apart, and inline as the server split it off (transcript_turns),
     // never shown as what the turn said

@@ -4108,7 +4108,7 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert f"  a1  1     -     -      {stopped}, its calls never run (" in out, out
     assert "No answer called a tool" not in out and json.loads(cli("report", "runs/a.json", "--json")[1])["agent"]["tools"] == []
     shown = cli("report", "runs/a.json", "--case", "a1")[1]
-    assert "  turn 1 (cut at the token limit: its calls were never run):\n    calls lookup_order(" in shown, shown
+    assert f"  turn 1 ({stopped}: its calls were never run):\n    calls lookup_order(" in shown, shown
     assert "returned" not in shown and "<- fails" not in shown, shown
     assert evalpy.tool_calls_of(load_json("runs/a.json")["results"][0]) == []
     # (its review) nor read by a judge as done: the calls a judge's prompt lists say they were cut, never run
@@ -4163,9 +4163,24 @@ LENGTH_STOPS = {
                     "schema), or start the server with a larger context size")}
 
 
-@pytest.mark.parametrize("api, limit, stop", [
+def run_cut_calling(project, cli, fake, api, limit):
+    """runs/a.json: case a1's agent, its one turn stopped for "length" as it called lookup_order, over `api` with the
+    `limit` option given (None: none)."""
+    fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"}),
+                        "Su pedido A-1 está enviado."]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json",
+                         *(("--option", limit) if limit else ()))
+    assert code == 0 and load_json("runs/a.json")["results"][0]["done_reason"] == "length", err
+
+
+# what stops a turn for "length" with no limit set, over each api (the header's, LENGTH_STOPS' key)
+UNSET_STOP = {"ollama": "stopped_early", "openai": "window_full"}
+LENGTH_STOP_RUNS = [
     ("ollama", "num_predict=1", "cut_off"), ("ollama", "num_predict=500", "stopped_early"), ("ollama", None, "stopped_early"),
-    ("openai", "max_tokens=1", "cut_off"), ("openai", "max_tokens=500", "window_full"), ("openai", None, "window_full")])
+    ("openai", "max_tokens=1", "cut_off"), ("openai", "max_tokens=500", "window_full"), ("openai", None, "window_full")]
+
+
+@pytest.mark.parametrize("api, limit, stop", LENGTH_STOP_RUNS)
 def test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_the_header_says_with_its_cure(
         project, cli, fake, api, limit, stop):
     """140th round, F1: a turn stopped for "length" as it called tools, at 1 token of a num_predict of 500 (the header:
@@ -4176,11 +4191,7 @@ def test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_the_header_says
     it, with its cure; a larger limit only where the limit cut it."""
     header, what, failed, cure = LENGTH_STOPS[stop]
     cure = cure.format(option=(limit or "").split("=")[0])
-    fake.agents[ASK] = [cut_calling_turn(api, json.dumps({"order_id": "A-1"}) if api == "openai" else {"order_id": "A-1"}),
-                        "Su pedido A-1 está enviado."]
-    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--out", "runs/a.json",
-                         *(("--option", limit) if limit else ()))
-    assert code == 0 and load_json("runs/a.json")["results"][0]["done_reason"] == "length", err
+    run_cut_calling(project, cli, fake, api, limit)
     out = cli("report", "runs/a.json")[1]
     said = next((line for line in out.splitlines() if line.startswith(f"{header}: 1 (a1): ")), out)
     first = next(line for line in out.splitlines() if line.startswith("  a1  1 "))
@@ -4193,6 +4204,29 @@ def test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_the_header_says
         "runs/a.html").read_text(encoding="utf-8")
     s = json.loads(cli("report", "runs/a.json", "--json")[1])
     assert s["agent"]["first_failures"][0]["what"] in first and s["failures"][0]["cut_by"] == stop, s
+
+
+@pytest.mark.parametrize("api, limit, stop", LENGTH_STOP_RUNS[:2] + LENGTH_STOP_RUNS[-1:])
+def test_an_agent_turn_cut_as_it_called_tools_is_shown_in_its_transcript_stopped_as_the_header_says(
+        project, cli, fake, api, limit, stop):
+    """140th round's review, F3: the header and Failures said a turn of 1 token of a num_predict of 500 "stopped for
+    length short of every limit" (over /v1 with no max_tokens, "at the context window"), while report --case and the
+    HTML report's transcript said "turn 1 (cut at the token limit: its calls were never run)" and the review page's
+    "cut at the token limit, its calls never run". Each says the stop the header says."""
+    header, stopped = LENGTH_STOPS[stop][0], LENGTH_STOPS[stop][2]
+    run_cut_calling(project, cli, fake, api, limit)
+    assert f"\n{header}: 1 (a1)" in cli("report", "runs/a.json")[1]
+    turn = f"turn 1 ({stopped}: its calls were never run):\n"
+    shown = cli("report", "runs/a.json", "--case", "a1")[1]
+    assert f"  {turn}    calls lookup_order(" in shown and "cut at" not in shown, shown
+    assert (LENGTH_STOPS["cut_off"][2] in shown) == (stop == "cut_off"), shown
+    assert cli("report", "runs/a.json", "--html", "runs/a.html")[0] == 0
+    page = Path("runs/a.html").read_text(encoding="utf-8")
+    assert turn in page and "cut at the token limit" not in page, page
+    # the review page's turn: its data says the stop, which its script shows (no words of its own)
+    [item] = evalpy.review_items(load_json("runs/a.json"))
+    assert item["transcript"][0]["stopped"] == stopped, item["transcript"]
+    assert "cut at the token limit" not in evalpy.REVIEW_PAGE
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
@@ -4384,7 +4418,7 @@ def test_an_agent_turn_cut_as_it_called_tools_after_reasoning_apart_is_not_unfin
     failed, shown = said_failed_not_thinking(project, cli, fake, api)
     assert load_json("runs/a.json")["results"][0]["thinking"] == "x"
     assert failed.endswith("cut by the token limit as it called tools (turn 1: its calls never run)"), failed
-    assert "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
+    assert f"turn 1 ({LENGTH_STOPS[UNSET_STOP[api]][2]}: its calls were never run)" in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
@@ -4397,7 +4431,7 @@ def test_an_agent_turn_cut_as_it_called_tools_after_inline_reasoning_never_close
                                          content="<think>I will look it up"), "Su pedido A-1 está enviado."]
     failed, shown = said_failed_not_thinking(project, cli, fake, api)
     assert failed.endswith("cut by the token limit as it called tools (turn 1: its calls never run)"), failed
-    assert "turn 1 (cut at the token limit: its calls were never run)" in shown, shown
+    assert f"turn 1 ({LENGTH_STOPS[UNSET_STOP[api]][2]}: its calls were never run)" in shown, shown
 
 
 @pytest.mark.parametrize("api", ["ollama", "openai"])
