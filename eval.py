@@ -21459,17 +21459,14 @@ def failure(case, stops=None):
         if case["predicted"] is not None else None)
     failing = failing or [wrong]   # (each failing trial's checks: not the first's alone)
     out = next((t["agent"]["turns"] for t in failing if (t.get("agent") or {}).get("out_of_turns")), None)
-    cut = next((t for t in failing if (t.get("agent") or {}).get("cut")), None)
     return {"id": case["id"], "difficulty": case["difficulty"], "expected": case["expected"],
             "got": got, "response": wrong["response"],
             # (none of an agent that reached none: the words beside its last calls were shown as its answer)
             "answer": None if out_of_answers(wrong) else scored_text(wrong), "no_answer": no_answer_why(wrong),
             "failed_checks": list(dict.fromkeys(name for t in failing for name, ok in t["checks"].items() if ok is False)),
-            # an agent still calling tools at --max-turns, or cut by the token limit as it called them, fails whatever
-            # its checks: its turn, said beside them
-            "out_of_turns": out, "cut_calling": cut and cut["agent"]["cut"],
-            "refused_calling": cut and cut["agent"]["refused"] is not None,
-            "cut_by": cut and cut_by(stops, case["id"], cut),
+            # an agent still calling tools at --max-turns, or stopped as it called them, fails whatever its checks: its
+            # turn, said beside them (each failing trial's, and what stopped it)
+            "out_of_turns": out, "cut_calls": cut_calls(case["id"], failing, stops),
             # (an agent that made its calls and never finished thinking failed no check of them: its row was blank)
             "unfinished": any(t["unfinished"] for t in failing)}
 
@@ -21478,8 +21475,7 @@ def no_answer_words(f):
     """Why a failure's trials reached no answer, each said once: running out of turns, cut as it called tools, still
     thinking (a case failed by that alone showed an empty column; a labelled one's row said INVALID alone)."""
     return (([f"ran out of turns ({f['out_of_turns']})"] if f.get("out_of_turns") else [])
-            + ([REFUSED_CALLING.format(turn=f["cut_calling"]) if f.get("refused_calling") else CUT_CALLING.format(
-                turn=f["cut_calling"], stopped=LENGTH_STOPPED[f.get("cut_by") or "cut_off"])] if f.get("cut_calling") else [])
+            + list(dict.fromkeys(map(cut_call_words, f.get("cut_calls") or ())))
             + (["no answer (still thinking when it stopped)"] if f.get("unfinished") else []))
 
 
@@ -21497,6 +21493,20 @@ def failure_answer(f, width):
 
 CUT_CALLING = "{stopped} as it called tools (turn {turn}: its calls never run)"   # LENGTH_STOPPED's words
 REFUSED_CALLING = "its call refused by the server (turn {turn}: never run)"   # CALL_REFUSED's
+
+
+def cut_calls(id, trials, stops):
+    """Each of `trials` (a case's failing ones) whose last turn called tools never run: {trial, turn, cut_by} (cut_by():
+    its stop, None where the server refused its call). Every view's Failures row says them all (the text, markdown and
+    --json said the first cut trial's alone, "short of every limit", where the page listed trial 2's limit too)."""
+    return [{"trial": t["trial"], "turn": t["agent"]["cut"], "cut_by": cut_by(stops, id, t)}
+            for t in trials if (t.get("agent") or {}).get("cut")]
+
+
+def cut_call_words(cut):
+    """One of cut_calls() as a Failures row says it."""
+    return (REFUSED_CALLING.format(turn=cut["turn"]) if cut["cut_by"] is None
+            else CUT_CALLING.format(turn=cut["turn"], stopped=LENGTH_STOPPED[cut["cut_by"]]))
 
 
 def cut_by(stops, id, trial):
@@ -29501,9 +29511,7 @@ def failure_rows(s, failing, results, annotated, anchors):
                               for t in wrong for name, ok in t["checks"].items() if ok is False}
                              | {f"ran out of turns ({t['agent']['turns']}) still calling tools" for t in wrong
                                 if (t.get("agent") or {}).get("out_of_turns")}
-                             | {REFUSED_CALLING.format(turn=t["agent"]["cut"]) if t["agent"].get("refused") is not None
-                                else CUT_CALLING.format(turn=t["agent"]["cut"], stopped=LENGTH_STOPPED[cut_by(
-                                    stops, c["id"], t)]) for t in wrong if (t.get("agent") or {}).get("cut")})
+                             | set(map(cut_call_words, cut_calls(c["id"], wrong, stops))))
             middle = [Markup("<br>".join(esc(r) for r in reasons) or "-")]
         rows.append({"id": anchors[c["id"]], "cells": [case_link(c["id"], anchors), c["difficulty"], *middle,
                                                         Markup(case_note_html(first) + asked_html(first)

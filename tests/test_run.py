@@ -4203,7 +4203,7 @@ def test_an_agent_turn_cut_as_it_called_tools_is_said_stopped_as_the_header_says
     assert cli("report", "runs/a.json", "--html", "runs/a.html")[0] == 0 and f"<br>{failed}" in Path(
         "runs/a.html").read_text(encoding="utf-8")
     s = json.loads(cli("report", "runs/a.json", "--json")[1])
-    assert s["agent"]["first_failures"][0]["what"] in first and s["failures"][0]["cut_by"] == stop, s
+    assert s["agent"]["first_failures"][0]["what"] in first and s["failures"][0]["cut_calls"][0]["cut_by"] == stop, s
 
 
 @pytest.mark.parametrize("api, limit, stop", LENGTH_STOP_RUNS[:2] + LENGTH_STOP_RUNS[-1:])

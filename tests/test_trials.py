@@ -609,3 +609,29 @@ def test_a_run_of_one_trial_beside_one_of_more_changes_no_seeding(project, cli):
     changed = json.loads(cli("compare", "runs/one.json", "runs/two.json", "--json")[1])["changed"]
     assert "trial_seeds" not in changed and changed["repeat"] == [1, 2], changed
     assert evalpy.distinct_settings([one["config"], two["config"]]) == ["repeat"]
+
+
+def test_each_failing_trials_stop_as_it_called_tools_is_said_in_every_view(project, cli, fake):
+    """140th round's review, F4: with --repeat 2 and num_predict=11, trial 1's turn stopped for "length" at 1 token
+    (short of every limit) as it called tools, trial 2's at 11 (the limit cut it). The header listed both, the HTML
+    Failures both, but the text Failures, --markdown and --json (cut_by) said trial 1's stop alone: "raise
+    num_predict", trial 2's cure, in no failure row. Each view lists each failing trial's stop, from one row."""
+    from test_run import ASK, LENGTH_STOPS, agent_split, cut_calling_turn
+    fake.agents[(ASK, 42)] = [cut_calling_turn("ollama", {"order_id": "A-1"}), "x"]
+    fake.agents[(ASK, 43)] = [cut_calling_turn("ollama", {"order_id": "A-1"}, content="y" * 40), "x"]   # 11 tokens
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--out", "runs/a.json",
+                         "--option", "num_predict=11", "--repeat", 2)
+    assert code == 0 and [r["completion_tokens"] for r in load_json("runs/a.json")["results"]] == [1, 11], err
+    said = [f"{LENGTH_STOPS[stop][2]} as it called tools (turn 1: its calls never run)"
+            for stop in ("stopped_early", "cut_off")]
+    out = cli("report", "runs/a.json")[1]
+    assert f"{LENGTH_STOPS['stopped_early'][0]}: 1 (a1" in out and f"{LENGTH_STOPS['cut_off'][0]}: 1 (a1" in out, out
+    failures = out[out.index("\nFailures"):]
+    markdown = cli("report", "runs/a.json", "--markdown")[1]
+    assert cli("report", "runs/a.json", "--html", "runs/a.html")[0] == 0
+    page = Path("runs/a.html").read_text(encoding="utf-8")
+    for view in (failures, markdown, page):
+        assert all(words in view for words in said), (said, view)
+    s = json.loads(cli("report", "runs/a.json", "--json")[1])
+    assert s["failures"][0]["cut_calls"] == [{"trial": 1, "turn": 1, "cut_by": "stopped_early"},
+                                             {"trial": 2, "turn": 1, "cut_by": "cut_off"}], s["failures"]
