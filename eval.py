@@ -3834,9 +3834,10 @@ def never_run_how(refused):
 
 
 def never_run_cause(message):
-    """What ended an assistant message's turn with its calls never run, as a sentence's verb: "the token limit cut", or
-    "the server refused its call" (refused_words)."""
-    return "the token limit cut" if refused_words(message) is None else "the server refused its call"
+    """What ended an assistant message's turn with its calls never run, as a sentence's verb: "stopped for length as
+    it called tools" (the token limit, the window or neither: only the whole run's answers say which, length_stop()),
+    or "the server refused its call" (refused_words)."""
+    return "stopped for length as it called tools" if refused_words(message) is None else "the server refused its call"
 
 
 def given_answer(r):
@@ -11145,9 +11146,10 @@ def transcript_lines(transcript, final=True, quote=None):
     what is judged is what the model said and did, never how it reasoned (report --case shows it, under its turn)."""
     lines, run = [], set(map(id, calls_run(transcript or ())))
     for number, m in enumerate(transcript or (), 1):
-        # (a turn the token limit cut: its calls were never run, so a judge must not read them as done)
+        # (a turn stopped for "length": its calls were never run, so a judge must not read them as done; what stopped
+        # it, the limit, the window or neither, only the whole run's answers say: length_stop())
         calls = "[assistant calls]" if id(m) in run else (
-            f"[assistant calls, {'refused by the server' if refused_words(m) is not None else 'cut by the token limit'}: never run]")
+            f"[assistant calls, {'refused by the server' if refused_words(m) is not None else 'stopped for length'}: never run]")
         if m["role"] == "tool" and quote and m["content"] == no_tool_text(m["name"]):
             # a name the model made up, in the call fenced above: never again outside the fence (its words to the judge)
             lines.append("  -> that call names no tool the case has: it returned an error saying so")
@@ -19717,8 +19719,8 @@ def conversation_problem(r):
         last = number == len(turns)
         problem = turn_problem(turn, f) if turn[0].get("tool_calls") or len(turn) > 1 else None
         if problem or not last and (not turn[0].get("tool_calls") or cut_turn(turn, f)):
-            return (f"transcript, turn {number}: " + (problem or "no turn follows an answer without calls, nor one the token "
-                                                     "limit cut") + " (it was edited)")
+            return (f"transcript, turn {number}: " + (problem or "no turn follows an answer without calls, nor one "
+                                                     "stopped for length as it called tools") + " (it was edited)")
     ended = turns[-1]
     out = bool(ended[0].get("tool_calls")) and len(ended) > 1   # (its calls' results after it: still calling at the last)
     if bool(r.get("out_of_turns")) != out:

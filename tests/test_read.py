@@ -509,7 +509,7 @@ def test_an_agents_answer_that_is_not_one_conversation_is_refused(project, cli):
                                                      "content": "{}", "matched": True}),
              "out_of_turns is false, but its last turn called tools, whose results came"),
             ("a1", lambda r: (r["transcript"].append({"role": "assistant", "content": "ok"}), r["per_turn"].append(r["per_turn"][0])),
-             "turn 1: no turn follows an answer without calls, nor one the token limit cut"),
+             "turn 1: no turn follows an answer without calls, nor one stopped for length as it called tools"),
             ("a2", lambda r: r["per_turn"].pop(), "per_turn holds 2 turns' figures and the transcript 3 turns"),
             # (its review) per_turn taken out, nothing was checked: out_of_turns flipped beside it was read as whole
             ("a4", lambda r: r.update(out_of_turns=False, per_turn=None), "per_turn must be a list of each turn's figures"),

@@ -4113,7 +4113,7 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     assert evalpy.tool_calls_of(load_json("runs/a.json")["results"][0]) == []
     # (its review) nor read by a judge as done: the calls a judge's prompt lists say they were cut, never run
     lines = evalpy.transcript_lines(load_json("runs/a.json")["results"][0]["transcript"], final=False, quote=evalpy.fenced)
-    assert [line.split("\n")[0] for line in lines] == ["[assistant calls, cut by the token limit: never run]"], lines
+    assert [line.split("\n")[0] for line in lines] == ["[assistant calls, stopped for length: never run]"], lines
     # (its review) cut as it called tools, it reached no answer: it fails, whatever checks the case has (with only
     # trajectory checks, tool_args_valid held of no call and the final result passed)
     only = {"a1": {"checks": [{"name": "valid", "type": "tool_args_valid", "blocking": True}]}}
@@ -4138,7 +4138,7 @@ def test_an_agent_turn_cut_at_the_token_limit_ends_the_loop_and_is_said_cut(proj
     os.unlink("runs/a.json")
     write_journal(project, [{"format": evalpy.RUN_FORMAT, "config": run["config"]}] + turns + [dict(turns[0], turn=2)])
     code, out, err = cli("run", "--resume", "runs/a.json", "--host", fake.url)
-    assert code == 2 and "turn 2 of a1 follows turn 1, which the token limit cut" in err, err
+    assert code == 2 and "turn 2 of a1 follows turn 1, which stopped for length as it called tools" in err, err
     # (its review) a call, then a turn cut at the run's limit: each turn's tokens within it, never read summed ("2 tokens,
     # past the run's limit (1), which the server ignored")
     os.unlink("runs/a.json.journal")
