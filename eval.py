@@ -188,7 +188,7 @@ REPEAT_STOP = "repeat"   # a result's done_reason where Ollama stopped the model
 CALL_REFUSED = "call refused"
 CALLS_NEVER_RUN = ("length", CALL_REFUSED)   # a turn's done_reasons whose calls are kept as sent, never run (cut_turn)
 REFUSED_CALL = re.compile(r'llama-server returned invalid tool call arguments for ("(?:[^"\\]|\\.)*"): (.*)', re.DOTALL)
-# its words (WHY) kept up to this many characters, then cut, the cut marked (cut_to): Go's own are a line (its JSON
+# its words (WHY) kept up to this many characters, then cut, the cut marked (cut_chars): Go's own are a line (its JSON
 # decoder's "invalid character 'x' looking for beginning of value"); more is a server's noise, kept out of the run file
 REFUSED_WORDS = 300
 # A result's done_reason where no limit stopped it (Ollama's and OpenAI's "stop"): the model's own end, or a stop string
@@ -774,6 +774,13 @@ def cut_to(flat, width):
         return flat
     spanning = next((m for m in ESCAPE_MADE.finditer(flat, max(0, end - 9), end + 10) if m.start() < end < m.end()), None)
     return flat[:spanning.start() if spanning else end] + "…"
+
+
+def cut_chars(text, most):
+    """text cut to most characters (code points), an ellipsis the last of them where any was cut: for text kept raw,
+    as sent, where columns mean nothing yet (cut_to counts a terminal's columns of inert text: a zero-width character
+    takes none, and 150,000 of them were all kept)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def shell_word(text):
@@ -3817,8 +3824,9 @@ def refused_words(message):
 
 def refused_shown(words):
     """The server's words why it refused a call, as every view quotes them: inert and on one line, escaped once (kept
-    as sent: quoted as JSON on top of the escapes, Go's own '\\x1b' showed its backslash doubled)."""
-    return f'"{on_one_line(words)}"'
+    as sent: quoted as JSON on top of the escapes, Go's own '\\x1b' showed its backslash doubled), and no longer than
+    a run stores them (cut_chars: a run file of before, or edited, may hold more)."""
+    return f'"{on_one_line(cut_chars(words, REFUSED_WORDS))}"'
 
 
 def ended_in_refused_call(r):
@@ -10097,7 +10105,7 @@ class ChatClient:
         no arguments to keep (the server sends none back) and the server's words why; no token counts (none came)."""
         # (cut once scrubbed: cut first, a key it echoes would be cut past the scrub's reach)
         call = {"id": None, "name": self.scrub(name, answer=True), "arguments": "",
-                "refused": cut_to(self.scrub(words), REFUSED_WORDS)}
+                "refused": cut_chars(self.scrub(words), REFUSED_WORDS)}
         return {"response": "", "tool_calls": [call], "done_reason": CALL_REFUSED, "prompt_tokens": None,
                 "completion_tokens": None, "error": None, "attempts": attempts, "latency_ms": round(took * 1000, 1)}
 
@@ -29194,7 +29202,7 @@ def scale(share, width=CHART_WIDTH):
 
 def svg_text(text, x, y, cls, anchor="start", limit=CHART_NAME_CHARS):
     """A name drawn in a chart, cut to fit, the whole of it in a tooltip."""
-    cut = text if len(text) <= limit else text[:limit - 1] + "…"
+    cut = cut_chars(text, limit)
     return (f'<text class="{cls}" x="{x}" y="{y}" text-anchor="{anchor}"><title>{esc(text)}</title>'
             f'{esc(cut)}</text>')
 

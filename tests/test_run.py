@@ -4281,6 +4281,15 @@ def test_a_tool_call_the_server_refuses_as_not_json_is_the_models_failing_call_n
     assert cli("runs")[0] == 0
 
 
+def refusals_kept(project, cli, fake, api, words):
+    """The words why the server refused each trial's call, as runs/a.json keeps them: one trial a refusal, in order."""
+    fake.faults_for[ASK] = [f"bad_call:{why}" for why in words]
+    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--repeat",
+                         len(words), "--jobs", "1", "--out", "runs/a.json")
+    assert code == 0, err
+    return [r["transcript"][0]["tool_calls"][0]["refused"] for r in load_json("runs/a.json")["results"]]
+
+
 @pytest.mark.parametrize("api", ["ollama", "openai"])
 def test_a_refusals_words_are_kept_as_the_server_sent_them_escaped_once_and_any_cut_marked(project, cli, fake, api):
     """140th round's review of f88d8a0: the refusal's words were kept as its error line showed them, made inert and cut
@@ -4288,11 +4297,8 @@ def test_a_refusals_words_are_kept_as_the_server_sent_them_escaped_once_and_any_
     doubled, and the words stopped at about 233 characters with no mark. They are kept as sent (a longer one cut, the
     cut marked "…" as cut_to marks any), and every view escapes them once."""
     why = "invalid character '\\x1b' looking for beginning of value \x1b \"q\""
-    fake.faults_for[ASK] = [f"bad_call:{why}", f"bad_call:{'y' * 400}"]
-    code, out, err = cli("run", "--split", agent_split(project), "--host", fake.url, "--api", api, "--repeat", "2",
-                         "--jobs", "1", "--out", "runs/a.json")
-    kept = [r["transcript"][0]["tool_calls"][0]["refused"] for r in load_json("runs/a.json")["results"]]
-    assert code == 0 and kept[0] == why and kept[1].endswith("…"), kept
+    kept = refusals_kept(project, cli, fake, api, [why, "y" * 400])
+    assert kept[0] == why and kept[1].endswith("…"), kept
     assert kept[1] == evalpy.cut_to("y" * 400, evalpy.REFUSED_WORDS), kept
     shown = "invalid character '\\x1b' looking for beginning of value \\x1b \"q\""   # (the ESC escaped, once)
     code, out, err = cli("report", "runs/a.json", "--case", "a1")
@@ -4301,6 +4307,22 @@ def test_a_refusals_words_are_kept_as_the_server_sent_them_escaped_once_and_any_
     for view in (cli("report", "runs/a.json")[1], Path("runs/a.html").read_text(encoding="utf-8").replace("&quot;", '"')
                  .replace("&#x27;", "'")):
         assert f'the server refused its call as not JSON ("{shown}"), never run' in view, view
+
+
+def test_a_refusals_words_are_cut_by_characters_never_by_the_columns_a_terminal_gives_them(project, cli, fake):
+    """140th round's review of 9fbc4e0: the refusal's words were cut by cut_to, which counts a terminal's columns: 150,000
+    zero-width spaces (none a column) were all kept, a 460 KB run file for one case and a report line of 900,050
+    characters, and 200 Chinese characters (two columns each) were cut to 150. README: cut past 300 characters."""
+    words = ["\u200b" * 150_000 + "x", "字" * 200, "e\u0301" * 400]
+    kept = refusals_kept(project, cli, fake, "ollama", words)
+    assert kept == ["\u200b" * 299 + "…", "字" * 200, ("e\u0301" * 150)[:299] + "…"], [len(k) for k in kept]
+    # shown: escaped, bounded; a run file holding more (of before, or edited) is shown no longer than one kept now
+    run = load_json("runs/a.json")
+    run["results"][2]["transcript"][0]["tool_calls"][0]["refused"] = "\u200b" * 150_000
+    Path("runs/a.json").write_text(json.dumps(run, ensure_ascii=False), encoding="utf-8")
+    code, out, err = cli("report", "runs/a.json", "--case", "a1")
+    assert code == 0 and out.count("…\")") == 2 and "字" * 200 + '")' in out, out[:3000]
+    assert max(map(len, out.splitlines())) < 10 * evalpy.REFUSED_WORDS, max(map(len, out.splitlines()))
 
 
 def test_a_refused_calls_latency_times_the_request_never_the_key_scrub_after_it(project, cli, fake, monkeypatch):
