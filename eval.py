@@ -20879,9 +20879,13 @@ def speed_figures(config, cases):
     eval_duration), and which calls paid for loading the model. The load before the run is apart."""
     answered = [t for c in cases for t in c["trials"] if t["error"] is None and t["response"] is not None]
     rows = [t["timing"] for t in answered]
-    # an agent's trial whose only turn's call the server refused (trial_ended_refused; its 500 holds no counts): no
-    # count was left out by the server's choice, so it is never among the answers that "sent no count", but said apart
-    refused = sum(trial_ended_refused(t) and not any(map(is_amount, t["timing"][1:3])) for t in answered)
+    # an agent's turn whose call the server refused (trial_ended_refused: its last; its 500 holds no counts), said
+    # apart, whatever turns came before it (a refusal after a lookup, the common case, was said by none): the totals
+    # leave it out. A trial with no count but of it left none out by the server's choice: never among those "sent no
+    # count"
+    refused = [t for t in answered if trial_ended_refused(t) and not is_amount(t["prompt_tokens"])
+               and not is_amount(t["completion_tokens"])]
+    alone = sum(not any(map(is_amount, t["timing"][1:3])) for t in refused)
     def whole(i):   # a server may send 4096.0 for 4096: a count all the same
         return [row[i] for row in rows if is_amount(row[i])]
     latencies = sorted(whole(0))
@@ -20901,10 +20905,10 @@ def speed_figures(config, cases):
             "prompt_tokens": sum(prompt) if prompt else None, "completion_tokens": sum(completion) if completion else None,
             # answers that sent no count: Ollama leaves out a count of zero (api/types.go Metrics, omitempty),
             # which older versions gave a fully cached prompt; the totals are then partial
-            "without_prompt_count": len(rows) - refused - len(prompt) if prompt else 0,
+            "without_prompt_count": len(rows) - alone - len(prompt) if prompt else 0,
             "api": config.get("api", "ollama"),   # whose reason a count left out has
-            "without_completion_count": len(rows) - refused - len(completion) if completion else 0,   # none is no count (?)
-            "refused_calls": refused,
+            "without_completion_count": len(rows) - alone - len(completion) if completion else 0,   # none is no count (?)
+            "refused_calls": len(refused),   # turns, one a trial at most
             "thinking_tokens": sum(thinking) if thinking else None,
             # a format on a thinking model: Ollama lets it think unconstrained, then asks again with the
             # thinking as an assistant turn and the format on (server/routes.go ChatHandler, "structured
@@ -23604,9 +23608,9 @@ def speed_section(sec):
         if sec["without_completion_count"]:
             out.append(f"              partial: {plural(sec['without_completion_count']['value'], 'answer')} sent no "
                        "completion count")
-        if sec["refused_calls"]:   # (speed_figures: no count was left out there)
-            out.append(f"              partial: {plural(sec['refused_calls']['value'], 'answer')} whose tool call the "
-                       "server refused as not JSON (it sends no counts then)")
+        if sec["refused_calls"]:   # (speed_figures: no count was left out there by the server's choice)
+            out.append(f"              partial: leaves out {plural(sec['refused_calls']['value'], 'turn')} whose tool "
+                       "call the server refused as not JSON (it sends no counts then)")
         if None in (f["value"] for f in sec["token_parts"]):
             out.append(f"              partial: no answer sent a {'prompt' if prompt == '?' else 'completion'} count")
         if sec["two_pass"]:

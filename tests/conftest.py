@@ -393,14 +393,17 @@ def agent_spec(case_id, calls, final="Su pedido está enviado.", out_of_turns=Fa
                           "attempts": 1}] * turns}
 
 
-def agent_refused_spec(case_id, words="unexpected end of JSON input"):
-    """A make_run case for an agent whose one turn's tool call the server refused as not JSON (evalpy.CALL_REFUSED),
-    `words` its words why: no answer, no token counts (none came), the call kept never run, as ask_agent keeps it."""
+def agent_refused_spec(case_id, words="unexpected end of JSON input", calls=()):
+    """A make_run case for an agent whose last turn's tool call the server refused as not JSON (evalpy.CALL_REFUSED),
+    `words` its words why: no answer, no token counts (none came), the call kept never run, as ask_agent keeps it;
+    after `calls`, agent_spec's, a turn each with its counts, summed."""
     turn = {"latency_ms": 60.0, "prompt_tokens": None, "completion_tokens": None, "done_reason": evalpy.CALL_REFUSED,
             "attempts": 1}
-    return {**agent_spec(case_id, [], out_of_turns=True), "done_reason": evalpy.CALL_REFUSED, "per_turn": [turn],
-            **dict.fromkeys(evalpy.TIMING_FIELDS[1:]), "latency_ms": 60.0, "out_of_turns": False,
-            "transcript": [{"role": "assistant", "content": "", "tool_calls": [
+    before = agent_spec(case_id, list(calls), out_of_turns=True)
+    counted = {"prompt_tokens": 16 * len(calls), "completion_tokens": len(calls)} if calls else {}
+    return {**before, "done_reason": evalpy.CALL_REFUSED, "per_turn": before["per_turn"] + [turn],
+            **dict.fromkeys(evalpy.TIMING_FIELDS[1:]), **counted, "latency_ms": 60.0 * (len(calls) + 1),
+            "out_of_turns": False, "transcript": before["transcript"] + [{"role": "assistant", "content": "", "tool_calls": [
                 {"id": None, "name": "lookup_order", "arguments": "", "refused": words}]}]}
 
 

@@ -822,9 +822,25 @@ def test_a_turn_whose_call_the_server_refused_is_never_said_an_answer_that_sent_
     for view in (cli("report", "runs/r.json")[1], Path("runs/r.html").read_text(encoding="utf-8")):
         speed = view[view.index("Speed"):][:1500]
         assert "sent no" not in speed and "Ollama" not in speed, speed
-        assert "partial: 1 answer whose tool call the server refused as not JSON (it sends no counts then)" in speed, speed
+        assert "partial: leaves out 1 turn whose tool call the server refused as not JSON (it sends no counts then)" in speed, speed
     sp = json.loads(cli("report", "runs/r.json", "--json")[1])["speed"]
     assert (sp["calls"], sp["without_prompt_count"], sp["without_completion_count"], sp["refused_calls"]) == (2, 0, 0, 1), sp
+
+
+def test_a_later_turn_whose_call_the_server_refused_is_said_left_out_of_the_speed_totals(project, cli):
+    """140th round's review of 1f80950: the Speed section said a refused turn only of a trial whose one turn it was; a
+    refusal after a lookup (turn 1 counted, turn 2 refused, no counts) read "tokens 51 (48 prompt + 3 completion)" with
+    no partial line and --json refused_calls 0, where README says such a turn is said on a line of its own."""
+    after = agent_refused_spec("a2", calls=[("lookup_order", {"order_id": "A-1"}, True)])
+    run = make_run([agent_spec("a1", [("lookup_order", {"order_id": "A-1"}, True)]), after, agent_refused_spec("a3")],
+                   labels=None, split="agent-dev", max_turns=3)
+    write_run("runs/r.json", run)
+    out = cli("report", "runs/r.json")[1]
+    speed = out[out.index("Speed"):out.index("Failures")]
+    assert "partial: leaves out 2 turns whose tool call the server refused as not JSON" in speed, speed
+    assert "tokens      51 (48 prompt + 3 completion)" in speed and "sent no" not in speed, speed
+    sp = json.loads(cli("report", "runs/r.json", "--json")[1])["speed"]
+    assert (sp["calls"], sp["without_prompt_count"], sp["without_completion_count"], sp["refused_calls"]) == (3, 0, 0, 2), sp
 
 
 def test_what_a_run_file_or_its_annotations_hold_is_printed_inert(project, cli):
