@@ -9449,11 +9449,18 @@ def port_unread(hostport, port, at):
     return bool(port) and not at and not is_port(port) and not unbracketed_ipv6(hostport)
 
 
-def proxy_without_host(proxy):
-    """Whether a proxy's URL holds credentials and no host after their @ (http://user:99999999@): requests' own reading
-    of it ends in a TypeError (utils.prepend_scheme_if_needed joins its host, None), a traceback at the first call."""
-    _, at, hostport, _ = proxy_address(proxy)
-    return bool(at) and not hostport
+def proxy_host(hostport, port):
+    """A proxy's host as written: its host and port (proxy_address) without the colon and port after the host."""
+    return hostport if port is None else hostport[:len(hostport) - len(port) - 1]
+
+
+def proxy_unusable(proxy):
+    """What a proxy's URL lacks, said before any call (proxy_url_fault says what to mend), or "": no host after the @
+    of its credentials (http://user:99999999@, http://u:p@:, http://u:p@:3128; its host empty, a port or not).
+    requests' own reading of it ends in a TypeError (utils.prepend_scheme_if_needed joins its host, None), a traceback
+    at the first call, or in an InvalidProxyURL."""
+    _, at, hostport, port = proxy_address(proxy)
+    return "no host" if at and not proxy_host(hostport, port) and not unbracketed_ipv6(hostport) else ""
 
 
 def unbracketed_ipv6(hostport):
@@ -9474,6 +9481,8 @@ def proxy_url_fault(proxy):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
     if unbracketed_ipv6(hostport):
         return "an IPv6 address is written in brackets: write http://[::1]:3128"
+    if at and not proxy_host(hostport, port):
+        return "no host follows its @: give it as http://user:password@host:port"
     if port_unread(hostport, port, at):   # (a password for all one knows, digits too: named, never quoted)
         return (f"its port is not {'one' if port.isascii() and port.isdigit() else 'a number'} (a whole number from 1 to "
                 "65535); a user name and password go before the proxy's address: http://user:password@host:port")
@@ -9534,9 +9543,10 @@ class ChatClient:
         self.session.trust_env = False
         self.session.proxies = environ_proxies(requests, host)
         proxy = self.session.proxies.get(urllib.parse.urlsplit(host).scheme or "http") or self.session.proxies.get("all")
-        if proxy and proxy_without_host(proxy):   # (said before any call: requests' own reading of it is a traceback)
-            raise EvalError(f"cannot reach the model server at {host}: {self.proxy_words()} cannot be used (no host): no "
-                            f"host follows its @: give it as http://user:password@host:port; or {self.no_proxy_cure()}")
+        lacks = proxy and proxy_unusable(proxy)
+        if lacks:   # (said before any call: requests' own reading of it is a traceback, or another cure)
+            raise EvalError(f"cannot reach the model server at {host}: {self.proxy_words()} cannot be used ({lacks}): "
+                            f"{proxy_url_fault(proxy)}; or {self.no_proxy_cure()}")
         self.session.cookies.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))   # no state between answers
         self.deadlines = Deadlines()
         pool = watched_adapter(requests, self.deadlines)(pool_connections=1, pool_maxsize=max(1, jobs), max_retries=0)

@@ -659,10 +659,28 @@ CREDENTIALS_FIRST = "; a user name and password go before the proxy's address: h
     ("http://u:hunter2@127.0.0.1:3\u200b128", "it holds \\u200b, an invisible character, at character 29"),
 ])
 def test_a_proxy_url_that_does_not_parse_is_told_what_to_mend_never_quoting_a_password(project, cli, monkeypatch, proxy, fault):
+    proxy_told(cli, monkeypatch, proxy, fault)
+
+
+def proxy_told(cli, monkeypatch, proxy, fault):
+    """The error of a run through $HTTP_PROXY=proxy: one line, the proxy named with its variable, `fault` the cure after
+    the parenthesis, NO_PROXY offered, and no password (hunter2, 98765432, 99999999) printed."""
     monkeypatch.setenv("HTTP_PROXY", proxy)
     code, out, err = cli("run", "--split", "dev", "--host", "http://models.internal:11434")
     assert code == 2 and "from $HTTP_PROXY cannot be used" in err and f"): {fault}" in err and "; or set NO_PROXY=models.internal" \
-        in err and "credentials" not in err and "hunter" not in err and "99999999" not in err and len(err.splitlines()) == 1, err
+        in err and "credentials" not in err and "hunter" not in err and "99999999" not in err and "98765432" not in err \
+        and len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("proxy", ["http://u:p@:", "http://u:p@:0", "http://user:98765432@:", "http://u:p@:3128",
+                                   "http://u:hunter2@:/"])
+def test_a_proxy_with_an_empty_host_before_its_port_is_said_so_before_any_call(project, cli, monkeypatch, proxy):
+    """140th round's review: a colon after the @ and no host before it (http://u:p@:) was no "no host" (its host and
+    port, ":", were not empty): requests' reading of it was a TypeError, a traceback; http://u:p@:3128 was told to
+    "give it with its scheme", which it has."""
+    err = proxy_told(cli, monkeypatch, proxy, "no host follows its @: give it as http://user:password@host:port")
+    assert "cannot be used (no host)" in err, err
 
 
 def test_a_proxy_that_answers_an_error_itself_is_named_with_its_variable(project, cli, monkeypatch):
