@@ -9431,7 +9431,8 @@ def requests_cure():
 def proxy_address(proxy):
     """A proxy URL's credentials (to its last @, whatever they hold: a / in a password fooled urlsplit), that @, its
     host and port (to a / ? or # after them), and its port as written (None where there is no colon to end the host)."""
-    userinfo, at, after = (proxy.partition("://")[2] or proxy).rpartition("@")
+    head, sep, rest = proxy.partition("://")   # (http:// alone: no host, never the host "http")
+    userinfo, at, after = (rest if sep else head).rpartition("@")
     hostport = re.split(r"[/?#]", after, maxsplit=1)[0]
     port = re.fullmatch(r"(?:\[[^\]]*\]|[^:]*):(.*)", hostport, re.S)
     return userinfo, at, hostport, port and port.group(1)
@@ -9455,12 +9456,16 @@ def proxy_host(hostport, port):
 
 
 def proxy_unusable(proxy):
-    """What a proxy's URL lacks, said before any call (proxy_url_fault says what to mend), or "": no host after the @
-    of its credentials (http://user:99999999@, http://u:p@:, http://u:p@:3128; its host empty, a port or not).
-    requests' own reading of it ends in a TypeError (utils.prepend_scheme_if_needed joins its host, None), a traceback
-    at the first call, or in an InvalidProxyURL."""
+    """What a proxy's URL lacks, said before any call (proxy_url_fault says what to mend), or "": a host (none after
+    the @ of its credentials, http://user:99999999@, http://u:p@:3128, or none at all, http://:, a space for one), or a
+    host without a space in it. requests' own reading of one with credentials ends in a TypeError
+    (utils.prepend_scheme_if_needed joins its host, None), a traceback at the first call; of one without, in an
+    InvalidProxyURL; and a space was the server's fault ("could not be read as HTTP: InvalidURL", http.client's)."""
     _, at, hostport, port = proxy_address(proxy)
-    return "no host" if at and not proxy_host(hostport, port) and not unbracketed_ipv6(hostport) else ""
+    host = proxy_host(hostport, port)
+    if unbracketed_ipv6(hostport):   # (::1:3128: its "host" before the first colon is empty; proxy_url_fault's cure)
+        return ""
+    return "no host" if not host.strip() else "a space in its host" if re.search(r"\s", host) else ""
 
 
 def unbracketed_ipv6(hostport):
@@ -9481,8 +9486,11 @@ def proxy_url_fault(proxy):
         return "a bracket of an IPv6 address is not closed (or opened): write http://[::1]:3128"
     if unbracketed_ipv6(hostport):
         return "an IPv6 address is written in brackets: write http://[::1]:3128"
-    if at and not proxy_host(hostport, port):
-        return "no host follows its @: give it as http://user:password@host:port"
+    if not proxy_host(hostport, port).strip():
+        return ("no host follows its @: give it as http://user:password@host:port" if at else
+                "no host in it: give it as http://host:port")
+    if re.search(r"\s", proxy_host(hostport, port)):
+        return "its host holds a space: no host name holds one; remove it"
     if port_unread(hostport, port, at):   # (a password for all one knows, digits too: named, never quoted)
         return (f"its port is not {'one' if port.isascii() and port.isdigit() else 'a number'} (a whole number from 1 to "
                 "65535); a user name and password go before the proxy's address: http://user:password@host:port")
@@ -9637,7 +9645,7 @@ class ChatClient:
         if type(e).__name__ != "ProxyError":
             cure = ("a socks:// proxy needs PySocks (pip install 'requests[socks]'), or give an http:// one"
                     if type(e).__name__ == "InvalidSchema" else "give it with its scheme, http://host:port"
-                    if type(e).__name__ in ("InvalidProxyURL", "MissingSchema") else proxy_url_fault(given))
+                    if type(e).__name__ == "MissingSchema" else proxy_url_fault(given))   # (InvalidProxyURL: no host)
             return (f"cannot reach the model server at {self.host}: {self.proxy_words()} cannot be used "
                     f"({type(e).__name__}): {cure}; or {no_proxy}")
         odd = re.search(r"[#?/\\\[\]]", given.partition("://")[2].rpartition("@")[0])   # (a # in a password ends the URL:

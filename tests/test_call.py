@@ -683,6 +683,22 @@ def test_a_proxy_with_an_empty_host_before_its_port_is_said_so_before_any_call(p
     assert "cannot be used (no host)" in err, err
 
 
+@pytest.mark.parametrize("proxy, lacks, fault", [
+    ("http://:", "no host", "no host in it: give it as http://host:port"),
+    ("http://:3128", "no host", "no host in it: give it as http://host:port"),
+    ("http://", "no host", "no host in it: give it as http://host:port"),
+    ("http://u:p@ :3128", "no host", "no host follows its @: give it as http://user:password@host:port"),
+    ("http://user:98765432@ ", "no host", "no host follows its @: give it as http://user:password@host:port"),
+    ("http://u:hunter2@my proxy:3128", "a space in its host", "its host holds a space: no host name holds one; remove it"),
+])
+def test_a_proxy_with_no_host_is_told_so_never_to_add_a_scheme_nor_of_the_server(project, cli, monkeypatch, proxy, lacks, fault):
+    """140th round's review: http://: (no host, no credentials) was told "give it with its scheme, http://host:port"
+    (requests' InvalidProxyURL, read as no scheme: it is no host); a space for the host, or in it, was "the server's
+    answer could not be read as HTTP: InvalidURL; is --host ... pointing at the model server?", the server blamed."""
+    err = proxy_told(cli, monkeypatch, proxy, fault)
+    assert f"cannot be used ({lacks})" in err and "--host" not in err, err
+
+
 def test_a_proxy_that_answers_an_error_itself_is_named_with_its_variable(project, cli, monkeypatch):
     """139th round's hostile proxy: one answering 502 and its HTML page (it cannot reach the server) was unnamed, the
     error reading "is --host (or $OLLAMA_HOST) pointing at an Ollama server?": the proxy is named, with its variable."""
