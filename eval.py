@@ -9457,15 +9457,21 @@ def proxy_host(hostport, port):
 
 def proxy_unusable(proxy):
     """What a proxy's URL lacks, said before any call (proxy_url_fault says what to mend), or "": a host (none after
-    the @ of its credentials, http://user:99999999@, http://u:p@:3128, or none at all, http://:, a space for one), or a
-    host without a space in it. requests' own reading of one with credentials ends in a TypeError
-    (utils.prepend_scheme_if_needed joins its host, None), a traceback at the first call; of one without, in an
-    InvalidProxyURL; and a space was the server's fault ("could not be read as HTTP: InvalidURL", http.client's)."""
+    the @ of its credentials, http://user:99999999@, http://u:p@:3128, or none at all, http://:, a space for one), a
+    host without a space in it, or a port of digits that is one (0 is none). requests' own reading of one with
+    credentials and no host ends in a TypeError (utils.prepend_scheme_if_needed joins its host, None), a traceback at
+    the first call; of one without, in an InvalidProxyURL; a space was the server's fault ("could not be read as HTTP:
+    InvalidURL", http.client's); and port 0 was tried, "is it down?"."""
     _, at, hostport, port = proxy_address(proxy)
     host = proxy_host(hostport, port)
     if unbracketed_ipv6(hostport):   # (::1:3128: its "host" before the first colon is empty; proxy_url_fault's cure)
         return ""
-    return "no host" if not host.strip() else "a space in its host" if re.search(r"\s", host) else ""
+    if not host.strip():
+        return "no host"
+    if re.search(r"\s", host):
+        return "a space in its host"
+    # (digits: any other port is requests' InvalidURL, proxy_url_fault's cure after it)
+    return "not a port" if port and port.isascii() and port.isdigit() and not is_port(port) else ""
 
 
 def unbracketed_ipv6(hostport):

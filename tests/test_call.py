@@ -699,6 +699,18 @@ def test_a_proxy_with_no_host_is_told_so_never_to_add_a_scheme_nor_of_the_server
     assert f"cannot be used ({lacks})" in err and "--host" not in err, err
 
 
+@pytest.mark.parametrize("proxy, fault", [
+    ("http://u:p@[::1]:0", "its port '0' is not one (a whole number from 1 to 65535)"),
+    ("http://u:p@127.0.0.1:00000", "its port '00000' is not one (a whole number from 1 to 65535)"),
+    ("http://admin:0", "its port is not one (a whole number from 1 to 65535)" + CREDENTIALS_FIRST),
+])
+def test_a_proxy_port_0_is_refused_before_any_call_as_65536_is(project, cli, monkeypatch, proxy, fault):
+    """140th round's review: requests takes port 0, so http://u:p@[::1]:0 was tried and told "the proxy did not take the
+    request (ProxyError); is it down?", where :65536 is refused as no port; http://admin:0 (the host forgotten) too."""
+    err = proxy_told(cli, monkeypatch, proxy, fault)
+    assert "cannot be used (not a port)" in err and "is it down" not in err, err
+
+
 def test_a_proxy_that_answers_an_error_itself_is_named_with_its_variable(project, cli, monkeypatch):
     """139th round's hostile proxy: one answering 502 and its HTML page (it cannot reach the server) was unnamed, the
     error reading "is --host (or $OLLAMA_HOST) pointing at an Ollama server?": the proxy is named, with its variable."""
