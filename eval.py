@@ -18429,8 +18429,9 @@ DAMAGED_JUDGING_HEADER = ":1: damaged judging header"
 # What to do of a judging's first line holding a wrong value or one its checksum does not match: every vote under it is
 # read by it, so it is mended as it was, the votes kept ("move it aside" alone threw every one away), its checksum taken
 # off as it is (a header mended by hand never matches it again), or the judging moved aside, every vote asked again
-JUDGING_HEADER_MEND = (f"mend its first line as it was (from a copy of the judging), {MEND_UNCHECKSUMMED}, to keep the "
-                       "votes it holds, or move it aside to judge again from the start")
+JUDGING_HEADER_KEEP = (f"mend its first line as it was (from a copy of the judging), {MEND_UNCHECKSUMMED}, to keep the "
+                       "votes it holds")
+JUDGING_HEADER_MEND = f"{JUDGING_HEADER_KEEP}, or move it aside to judge again from the start"
 
 
 def judging_fix(problem):
@@ -27267,7 +27268,11 @@ def begin_judging(target, header, todo, judge):
                   "aside, or remove it once its votes are not wanted"}.get(state, "move it aside")
         if exact:
             raise EvalError(f"--out {shell_word(path)}: {shell_word(judging)} {said}; {advice}, or give another --out")
-        warn(f"note: {shell_word(judging)} {said}; it is left as it is")
+        # (README: without --out, a judging so damaged is left and the answers judged anew; one whose header is only
+        # damaged can be mended, and its votes kept: said, so that they are not paid for again unknowing)
+        warn(f"note: {shell_word(judging)} {said}; it is left as it is" + (
+            f", and the answers judged anew under another name: stop this judge and {JUDGING_HEADER_KEEP} (the same "
+            "judge command then goes on with it)" if state == "damaged" else ""))
     raise AssertionError("unreachable: numbered_names never ends")
 
 

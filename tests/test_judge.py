@@ -3418,6 +3418,25 @@ def test_a_judging_header_without_judged_from_is_named_and_left_as_it_is(project
     assert Path("runs/answers-dev-v1-judged.json.judging").read_bytes() == held
 
 
+def test_a_damaged_judging_header_without_out_is_made_anew_and_its_mend_offered(project, judged_split, cli, fake):
+    """140th round's review: without --out, a judging whose header's checksum no longer matched (a value changed) was
+    "left as it is" and every vote asked again into -2, the mend that keeps its votes (judge --out and report offer it)
+    never said. README keeps "made anew" there; the note says how to keep the votes, and the cure works."""
+    interrupted_judging(cli, fake, judged_split)
+    header, body = Path("j.json.judging").read_bytes().split(b"\n", 1)
+    os.remove("j.json.judging")
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(
+        json.dumps({**json.loads(header), "answers_sha": "0" * 64}).encode() + b"\n" + body)   # (its crc32 kept)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0 and "wrote runs/answers-dev-v1-judged-2.json (" in err and ("; it is left as it is, and the answers "
+            "judged anew under another name: stop this judge and mend its first line as it was (from a copy of the "
+            "judging), taking its \"crc32\" field off") in err, err
+    mended = {k: v for k, v in json.loads(header).items() if k != "crc32"}
+    Path("runs/answers-dev-v1-judged.json.judging").write_bytes(json.dumps(mended).encode() + b"\n" + body)
+    code, out, err = cli("judge", "runs/answers-dev-v1.json", "--host", fake.url)
+    assert code == 0 and "going on with the judging interrupted in runs/answers-dev-v1-judged.json.judging" in err, err
+
+
 def test_a_judging_whose_calls_failed_asks_them_again_and_a_damaged_one_is_named_by_line(project, judged_split, cli, fake):
     interrupted_judging(cli, fake, judged_split)
     lines = Path("j.json.judging").read_text().splitlines(keepends=True)
