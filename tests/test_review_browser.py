@@ -493,7 +493,9 @@ def test_a_turn_the_token_limit_cut_is_shown_cut_never_returned(project, chromiu
         tab.select_option("#status", "all")
         assert tab.text_content("#case h2") == "a1"
         shown = tab.text_content("#transcript")
-        assert "Turn 1: cut at the token limit, its calls never run" in shown and "returned" not in shown, shown
+        # the run sets no token limit, so its turn is said stopped as report's header says it (length_stop)
+        assert "Turn 1: stopped for length short of every limit, its calls never run" in shown, shown
+        assert "returned" not in shown and "token limit" not in shown, shown
         assert 'calls lookup_order({"order_id": "A-1"})' in shown
 
 
